@@ -1,0 +1,175 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { z } from "zod";
+import { Role } from "../contracts/common.ts";
+import { PolicyRule } from "../contracts/permission.ts";
+import { ReinError } from "../errors.ts";
+
+export const ProviderKind = z.enum(["anthropic", "openai", "openai-compatible", "scripted", "replay"]);
+export type ProviderKind = z.infer<typeof ProviderKind>;
+
+export const ProviderConfig = z.object({
+  kind: ProviderKind,
+  baseURL: z.string().url().optional(),
+  /** The *name* of the environment variable holding the key, never the key. */
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]*$/, "expected the name of an environment variable, e.g. ANTHROPIC_API_KEY, not a key")
+    .optional(),
+  /** For `scripted`: the script file. */
+  script: z.string().optional(),
+  /** For `openai-compatible`: native JSON mode name ("json_schema" or "json_object"). */
+  structuredOutput: z.enum(["json_schema", "json_object", "none"]).optional(),
+  maxRetries: z.number().int().nonnegative().default(4),
+});
+export type ProviderConfig = z.infer<typeof ProviderConfig>;
+
+export const RoleModelConfig = z.object({
+  provider: z.string().min(1),
+  model: z.string().min(1),
+  maxTokens: z.number().int().positive().default(4096),
+  temperature: z.number().min(0).max(2).optional(),
+  timeoutMs: z.number().int().positive().default(120_000),
+  /** Tokens the prompt compiler may spend on context before it drops old observations. */
+  contextTokens: z.number().int().positive().default(100_000),
+});
+export type RoleModelConfig = z.infer<typeof RoleModelConfig>;
+
+export const Price = z.object({
+  inputPerMTok: z.number().nonnegative(),
+  outputPerMTok: z.number().nonnegative(),
+  cacheReadPerMTok: z.number().nonnegative().default(0),
+  cacheWritePerMTok: z.number().nonnegative().default(0),
+});
+export type Price = z.infer<typeof Price>;
+
+const defaultRole = (): RoleModelConfig => RoleModelConfig.parse({ provider: "scripted", model: "scripted-1" });
+
+export const ReinConfig = z.object({
+  redisUrl: z.string().default("redis://127.0.0.1:6379"),
+  prefix: z
+    .string()
+    .regex(/^[a-zA-Z0-9_.-]+$/, "expected letters, digits, _ . or -")
+    .default("rein"),
+  workspaceRoot: z.string().default(".rein/workspaces"),
+  providers: z.record(z.string(), ProviderConfig).default({ scripted: { kind: "scripted", maxRetries: 0 } }),
+  roles: z
+    .object({
+      planner: RoleModelConfig.default(defaultRole),
+      worker: RoleModelConfig.default(defaultRole),
+      evaluator: RoleModelConfig.default(defaultRole),
+      judge: RoleModelConfig.default(defaultRole),
+    })
+    .default({ planner: defaultRole(), worker: defaultRole(), evaluator: defaultRole(), judge: defaultRole() }),
+  /** Price per million tokens, keyed "provider/model". */
+  prices: z.record(z.string(), Price).default({}),
+  tools: z
+    .object({
+      /** Executables `run_command` may start. */
+      commands: z.array(z.string()).default(["node", "npm", "git", "ls", "cat", "grep"]),
+      /** Hosts `http_request` may reach. */
+      hosts: z.array(z.string()).default([]),
+      /** Extra tool names known to this deployment (registered by the embedding program). */
+      extra: z.array(z.string()).default([]),
+    })
+    .default({ commands: ["node", "npm", "git", "ls", "cat", "grep"], hosts: [], extra: [] }),
+  policy: z.array(PolicyRule).default([]),
+  approvals: z.object({ ttlSeconds: z.number().int().positive().default(24 * 3600) }).default({ ttlSeconds: 24 * 3600 }),
+  packets: z
+    .object({
+      ttlSeconds: z.number().int().positive().default(3600),
+      maxDepth: z.number().int().nonnegative().default(3),
+    })
+    .default({ ttlSeconds: 3600, maxDepth: 3 }),
+  observations: z
+    .object({
+      maxBytes: z.number().int().positive().default(16_384),
+      maxLines: z.number().int().positive().default(200),
+    })
+    .default({ maxBytes: 16_384, maxLines: 200 }),
+  redaction: z
+    .object({
+      /** Regular expressions whose matches are replaced by [REDACTED:pii] in observations, traces and logs. */
+      patterns: z.array(z.string()).default([]),
+    })
+    .default({ patterns: [] }),
+  /** Seconds to keep traces and artifacts; absent keeps them. */
+  retention: z.object({ traceTtlSeconds: z.number().int().positive().optional(), artifactTtlSeconds: z.number().int().positive().optional() }).default({}),
+});
+export type ReinConfig = z.infer<typeof ReinConfig>;
+export type ReinConfigInput = z.input<typeof ReinConfig>;
+
+const roleEnv = (role: Role, field: "PROVIDER" | "MODEL") => `REIN_${role.toUpperCase()}_${field}`;
+
+export interface LoadConfigOptions {
+  /** A config file; default `rein.config.json` in the working directory when present. */
+  file?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Values that win over file and environment (tests, the CLI's flags). */
+  overrides?: ReinConfigInput;
+}
+
+/**
+ * Loads `rein.config.json` (or `file`), applies environment variables over
+ * it, validates, and resolves relative paths against the file's directory.
+ * A bad value fails with the key that holds it.
+ */
+export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
+  const env = options.env ?? process.env;
+  const file = options.file ?? (existsSync("rein.config.json") ? "rein.config.json" : undefined);
+  let fromFile: Record<string, unknown> = {};
+  let baseDir = process.cwd();
+  if (file) {
+    baseDir = dirname(resolve(file));
+    try {
+      fromFile = JSON.parse(readFileSync(file, "utf8"));
+    } catch (error) {
+      throw new ReinError("config_invalid", `cannot read config file ${file}: expected valid JSON`, { cause: error });
+    }
+  }
+  const merged: Record<string, unknown> = { ...fromFile, ...(options.overrides ?? {}) };
+  const redisUrl = env.REIN_REDIS_URL ?? env.REDIS_URL;
+  if (redisUrl) merged.redisUrl = redisUrl;
+  if (env.REIN_PREFIX) merged.prefix = env.REIN_PREFIX;
+  if (env.REIN_WORKSPACE_ROOT) merged.workspaceRoot = env.REIN_WORKSPACE_ROOT;
+  const roles = { ...((merged.roles as Record<string, Record<string, unknown>>) ?? {}) };
+  for (const role of Role.options) {
+    const provider = env[roleEnv(role, "PROVIDER")];
+    const model = env[roleEnv(role, "MODEL")];
+    if (provider || model) {
+      roles[role] = { ...(roles[role] ?? {}), ...(provider ? { provider } : {}), ...(model ? { model } : {}) };
+      if (!roles[role]?.model) throw configError(`roles.${role}.model`, `${roleEnv(role, "MODEL")} must be set with ${roleEnv(role, "PROVIDER")}`);
+    }
+  }
+  if (Object.keys(roles).length > 0) merged.roles = roles;
+
+  const parsed = ReinConfig.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw configError(issue?.path.join(".") || "(root)", issue?.message ?? "invalid", parsed.error);
+  }
+  const config = parsed.data;
+  config.workspaceRoot = resolve(baseDir, config.workspaceRoot);
+  for (const provider of Object.values(config.providers)) {
+    if (provider.script) provider.script = resolve(baseDir, provider.script);
+  }
+  validateRoles(config);
+  return config;
+}
+
+/** Every role must name a configured provider. */
+export function validateRoles(config: ReinConfig): void {
+  for (const role of Role.options) {
+    const choice = config.roles[role];
+    if (!config.providers[choice.provider]) {
+      throw configError(
+        `roles.${role}.provider`,
+        `role ${role} names provider "${choice.provider}", which is not configured; expected one of: ${Object.keys(config.providers).join(", ")}`,
+      );
+    }
+  }
+}
+
+function configError(key: string, message: string, cause?: unknown): ReinError {
+  return new ReinError("config_invalid", `config key ${key}: ${message}`, { cause, details: { key } });
+}

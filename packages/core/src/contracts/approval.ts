@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { HashString } from "./common.ts";
+import { Scope } from "./scope.ts";
+
+export const ApprovalStatus = z.enum(["pending", "approved", "denied", "expired", "consumed"]);
+export type ApprovalStatus = z.infer<typeof ApprovalStatus>;
+
+/** A person's decision about one exact action, bound to it by `actionHash`. */
+export const Approval = z.object({
+  schemaVersion: z.literal(1),
+  approvalId: z.string(),
+  runId: z.string(),
+  stepId: z.string(),
+  tool: z.string(),
+  args: z.unknown(),
+  scope: Scope,
+  actionHash: HashString,
+  status: ApprovalStatus,
+  reason: z.string().optional(),
+  approver: z.string().optional(),
+  note: z.string().optional(),
+  createdAt: z.string(),
+  decidedAt: z.string().optional(),
+  expiresAt: z.string(),
+});
+export type Approval = z.infer<typeof Approval>;

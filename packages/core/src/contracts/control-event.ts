@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { Usage } from "./common.ts";
+import { LessonRef } from "./handoff-packet.ts";
+import { Plan } from "./plan.ts";
+import { StepResult } from "./step-result.ts";
+import { Verdict } from "./verdict.ts";
+
+const base = { eventId: z.string(), runId: z.string() };
+
+/** Everything that can move a run. Each arrives as a job on the control queue. */
+export const ControlEvent = z.discriminatedUnion("type", [
+  z.object({ ...base, type: z.literal("goal.submitted") }),
+  z.object({
+    ...base,
+    type: z.literal("plan.ready"),
+    planNo: z.number().int().positive(),
+    plan: Plan,
+    usage: Usage,
+    lessonsUsed: z.array(LessonRef).default([]),
+  }),
+  z.object({ ...base, type: z.literal("plan.failed"), planNo: z.number().int().positive(), reason: z.string() }),
+  z.object({ ...base, type: z.literal("step.started"), stepId: z.string(), attempt: z.number().int().positive() }),
+  z.object({ ...base, type: z.literal("step.finished"), stepId: z.string(), attempt: z.number().int().positive(), result: StepResult }),
+  z.object({
+    ...base,
+    type: z.literal("step.errored"),
+    stepId: z.string(),
+    attempt: z.number().int().positive(),
+    reason: z.string(),
+  }),
+  z.object({ ...base, type: z.literal("verdict.ready"), stepId: z.string(), attempt: z.number().int().positive(), verdict: Verdict }),
+  z.object({
+    ...base,
+    type: z.literal("approval.decided"),
+    approvalId: z.string(),
+    decision: z.enum(["approved", "denied", "expired"]),
+  }),
+  z.object({ ...base, type: z.literal("run.resume"), instruction: z.string().min(1) }),
+  z.object({ ...base, type: z.literal("run.cancel"), reason: z.string().default("cancelled by a person") }),
+  z.object({ ...base, type: z.literal("deadline") }),
+]);
+export type ControlEvent = z.infer<typeof ControlEvent>;
+export type ControlEventType = ControlEvent["type"];

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { RunBudget } from "./budget.ts";
+import { Role } from "./common.ts";
+import { PolicyRule } from "./permission.ts";
+import { ToolGrant } from "./scope.ts";
+
+export const MAX_GOAL_TEXT = 20_000;
+
+export const ModelChoice = z.object({
+  provider: z.string().min(1),
+  model: z.string().min(1).optional(),
+});
+export type ModelChoice = z.infer<typeof ModelChoice>;
+
+/** What a user asks for, and the outer limits of everything the run may do. */
+export const Goal = z.object({
+  schemaVersion: z.literal(1).default(1),
+  text: z
+    .string()
+    .trim()
+    .min(1, "the goal text is empty; expected a sentence saying what to achieve")
+    .max(MAX_GOAL_TEXT, `the goal text is too long; expected at most ${MAX_GOAL_TEXT} characters`),
+  intent: z.record(z.string(), z.unknown()).optional(),
+  /** Every tool the run may ever use, with its widest scope. */
+  tools: z.array(ToolGrant).default([]),
+  budget: RunBudget.default(RunBudget.parse({})),
+  policy: z.array(PolicyRule).default([]),
+  models: z.partialRecord(Role, ModelChoice).default({}),
+  /** A directory copied into the run's fresh workspace before planning. */
+  workspaceSeed: z.string().optional(),
+  metadata: z.record(z.string(), z.string()).default({}),
+});
+export type Goal = z.infer<typeof Goal>;
+export type GoalInput = z.input<typeof Goal>;

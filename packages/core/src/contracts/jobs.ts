@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { EvidenceRef, HandoffPacket, LessonRef } from "./handoff-packet.ts";
+import { StepSpec } from "./plan.ts";
+import { StepResult } from "./step-result.ts";
+import { VerdictDecision } from "./verdict.ts";
+import { ControlEvent } from "./control-event.ts";
+
+/** What the planner is told: a digest of the run, never transcripts. */
+export const PlannerContext = z.object({
+  goal: z.string(),
+  grantedTools: z.array(z.string()),
+  completedSteps: z.array(
+    z.object({ stepId: z.string(), title: z.string(), decision: VerdictDecision.optional(), summary: z.string() }),
+  ),
+  evidence: z.array(EvidenceRef),
+  lastVerdict: z
+    .object({ decision: VerdictDecision, reasons: z.array(z.string()), feedback: z.string().optional() })
+    .optional(),
+  lessons: z.array(LessonRef),
+  instruction: z.string().optional(),
+});
+export type PlannerContext = z.infer<typeof PlannerContext>;
+
+export const PlanJob = z.object({
+  runId: z.string(),
+  planNo: z.number().int().positive(),
+  context: PlannerContext,
+  modelOverride: z.object({ provider: z.string(), model: z.string().optional() }).optional(),
+});
+export type PlanJob = z.infer<typeof PlanJob>;
+
+export const StepJob = z.object({ packet: HandoffPacket });
+export type StepJob = z.infer<typeof StepJob>;
+
+export const EvaluateJob = z.object({
+  runId: z.string(),
+  stepId: z.string(),
+  attempt: z.number().int().positive(),
+  spec: StepSpec,
+  result: StepResult,
+  /** Observation ids that exist in this run, for claim-to-evidence checks. */
+  knownEvidenceIds: z.array(z.string()),
+  /** Fingerprints of earlier attempts of this step, for loop detection across retries. */
+  priorFingerprints: z.array(z.array(z.string())),
+});
+export type EvaluateJob = z.infer<typeof EvaluateJob>;
+
+export const ControlJob = ControlEvent;
+export type ControlJob = ControlEvent;

@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { BudgetSpent } from "./budget.ts";
+import { Usage } from "./common.ts";
+import { Goal } from "./goal.ts";
+import { FinalAnswer, Plan, StepSpec } from "./plan.ts";
+import { VerdictDecision } from "./verdict.ts";
+
+export const RunStatus = z.enum([
+  "planning",
+  "dispatching",
+  "executing",
+  "evaluating",
+  "waiting_approval",
+  "done",
+  "failed",
+  "escalated",
+  "cancelled",
+]);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+export const TERMINAL_STATUSES: readonly RunStatus[] = ["done", "failed", "cancelled"];
+export const isTerminal = (status: RunStatus): boolean => TERMINAL_STATUSES.includes(status);
+
+export const StepPhase = z.enum(["dispatched", "executing", "evaluating", "suspended", "completed", "failed"]);
+export type StepPhase = z.infer<typeof StepPhase>;
+
+export const StepState = z.object({
+  stepId: z.string(),
+  spec: StepSpec,
+  attempt: z.number().int().positive(),
+  phase: StepPhase,
+  parentStepId: z.string().nullable(),
+  depth: z.number().int().nonnegative(),
+  feedback: z.string().optional(),
+  summary: z.string().optional(),
+  decision: VerdictDecision.optional(),
+  usage: Usage,
+  /** The approval this step is suspended on, if any. */
+  awaitingApprovalId: z.string().optional(),
+});
+export type StepState = z.infer<typeof StepState>;
+
+export const EvidenceEntry = z.object({
+  id: z.string(),
+  stepId: z.string(),
+  tool: z.string(),
+  summary: z.string(),
+});
+export type EvidenceEntry = z.infer<typeof EvidenceEntry>;
+
+export const VerdictSummary = z.object({
+  stepId: z.string(),
+  attempt: z.number().int().positive(),
+  decision: VerdictDecision,
+  reasons: z.array(z.string()),
+  feedback: z.string().optional(),
+});
+export type VerdictSummary = z.infer<typeof VerdictSummary>;
+
+export const RunResult = z.object({
+  answer: FinalAnswer.nullable(),
+  summary: z.string(),
+  /** True when the run stopped before its goal was met; `missing` says what. */
+  partial: z.boolean(),
+  missing: z.array(z.string()).default([]),
+});
+export type RunResult = z.infer<typeof RunResult>;
+
+/** The durable state of a run. Written only by the controller, with compare-and-set on `version`. */
+export const RunState = z.object({
+  schemaVersion: z.literal(1),
+  runId: z.string(),
+  version: z.number().int().nonnegative(),
+  status: RunStatus,
+  goal: Goal,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  plan: Plan.nullable(),
+  planCount: z.number().int().nonnegative(),
+  steps: z.array(StepState),
+  evidence: z.array(EvidenceEntry),
+  pendingApprovals: z.array(z.string()),
+  spent: BudgetSpent,
+  usage: Usage,
+  verdicts: z.array(VerdictSummary),
+  lessonsUsed: z.array(z.string()).default([]),
+  instruction: z.string().optional(),
+  result: RunResult.optional(),
+  stopReason: z.string().optional(),
+  /** Ids of the last events applied, so a redelivered event is recognised. */
+  appliedEvents: z.array(z.string()),
+});
+export type RunState = z.infer<typeof RunState>;

@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { HashString, Usage } from "./common.ts";
+import { Claim } from "./plan.ts";
+import { Observation, ToolCallStatus } from "./tool-events.ts";
+
+export const StepStatus = z.enum([
+  "completed",
+  "failed",
+  "needs_approval",
+  "delegated",
+  "needs_context",
+  "budget_exhausted",
+]);
+export type StepStatus = z.infer<typeof StepStatus>;
+
+/** One tool call as the evaluator sees it: enough to fingerprint and judge. */
+export const ToolCallRecord = z.object({
+  index: z.number().int().nonnegative(),
+  name: z.string(),
+  argsHash: HashString,
+  /** sha256 of canonical (tool name, args): the action fingerprint. */
+  fingerprint: HashString,
+  status: ToolCallStatus,
+  resultHash: HashString.optional(),
+  observationId: z.string(),
+  /** Whether a later call or the final text dealt with a failure of this call. */
+  addressed: z.boolean().default(true),
+});
+export type ToolCallRecord = z.infer<typeof ToolCallRecord>;
+
+export const Suspension = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("approval"), approvalId: z.string(), tool: z.string() }),
+  z.object({ kind: z.literal("delegate"), reason: z.string(), request: z.record(z.string(), z.unknown()) }),
+  z.object({ kind: z.literal("context"), question: z.string() }),
+]);
+export type Suspension = z.infer<typeof Suspension>;
+
+export const StepResult = z.object({
+  schemaVersion: z.literal(1),
+  runId: z.string(),
+  stepId: z.string(),
+  attempt: z.number().int().positive(),
+  status: StepStatus,
+  /** The final output, shaped by the step's output contract. */
+  output: z.unknown(),
+  summary: z.string(),
+  claims: z.array(Claim).default([]),
+  observations: z.array(Observation),
+  toolCalls: z.array(ToolCallRecord),
+  fingerprints: z.array(HashString),
+  usage: Usage,
+  turns: z.number().int().nonnegative(),
+  error: z.string().optional(),
+  suspension: Suspension.optional(),
+});
+export type StepResult = z.infer<typeof StepResult>;

@@ -1,0 +1,95 @@
+import type { Role, Usage } from "../contracts/index.ts";
+
+/** A neutral content block; adapters translate to and from each provider's wire format. */
+export type ContentBlock =
+  | { type: "text"; text: string }
+  | {
+      type: "tool_call";
+      id: string;
+      name: string;
+      input: unknown;
+      /**
+       * The call was cut off (by max_tokens, or its arguments never became
+       * valid JSON). The runtime must never execute it.
+       */
+      incomplete?: { reason: string; rawArguments: string };
+    }
+  | { type: "tool_result"; toolCallId: string; content: string; isError?: boolean };
+
+export interface ModelMessage {
+  role: "user" | "assistant";
+  content: ContentBlock[];
+}
+
+export interface ModelToolSchema {
+  name: string;
+  description: string;
+  /** JSON Schema of the tool's input (type "object"). */
+  inputSchema: Record<string, unknown>;
+}
+
+/** A structured-output request: the reply must be JSON matching `schema`. */
+export interface StructuredOutputRequest {
+  name: string;
+  description?: string;
+  schema: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  role: Role;
+  system: string;
+  messages: ModelMessage[];
+  tools?: ModelToolSchema[];
+  output?: StructuredOutputRequest;
+  maxTokens?: number;
+  temperature?: number;
+  /** Who is asking; used for tracing and by the scripted provider, never sent to a provider. */
+  metadata?: { runId?: string; stepId?: string };
+}
+
+export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "refusal" | "other";
+
+export interface ModelResponse {
+  content: ContentBlock[];
+  stopReason: StopReason;
+  usage: Usage;
+  provider: string;
+  model: string;
+  requestId?: string;
+  /** Parsed JSON when the request asked for structured output (not yet validated). */
+  output?: unknown;
+  /** How many retries the adapter spent before this response. */
+  retries: number;
+}
+
+export type ModelStreamEvent =
+  | { type: "text_delta"; text: string }
+  | { type: "tool_call_delta"; id: string; name: string; argumentsDelta: string }
+  | { type: "retry"; attempt: number; delayMs: number; reason: string };
+
+export interface CompleteOptions {
+  signal?: AbortSignal;
+  /** When given, the adapter streams and reports deltas as they arrive. */
+  onEvent?: (event: ModelStreamEvent) => void;
+}
+
+/** The one interface every model adapter implements. */
+export interface ModelProvider {
+  /** The configured provider name, e.g. "anthropic" or "local-ollama". */
+  readonly name: string;
+  /** The provider kind: "anthropic", "openai", "openai-compatible", "scripted", "replay". */
+  readonly kind: string;
+  readonly model: string;
+  complete(request: ModelRequest, options?: CompleteOptions): Promise<ModelResponse>;
+}
+
+export function textOf(content: readonly ContentBlock[]): string {
+  return content
+    .filter((block): block is Extract<ContentBlock, { type: "text" }> => block.type === "text")
+    .map((block) => block.text)
+    .join("");
+}
+
+export function toolCallsOf(content: readonly ContentBlock[]): Extract<ContentBlock, { type: "tool_call" }>[] {
+  return content.filter((block): block is Extract<ContentBlock, { type: "tool_call" }> => block.type === "tool_call");
+}

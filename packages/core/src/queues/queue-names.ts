@@ -1,0 +1,21 @@
+export const QUEUE_NAMES = {
+  control: "control",
+  plan: "plan",
+  step: "step",
+  evaluate: "evaluate",
+} as const;
+
+export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
+
+/**
+ * Job ids derived from what the job is about, so that a controller that
+ * crashes between writing state and enqueueing replays into duplicates the
+ * queue drops. BullMQ refuses ':' in custom ids, hence '-' separators.
+ */
+export const jobIds = {
+  plan: (runId: string, planNo: number) => `plan-${runId}-${planNo}`,
+  step: (runId: string, stepId: string, attempt: number, resume = 0) =>
+    resume === 0 ? `step-${runId}-${stepId}-${attempt}` : `step-${runId}-${stepId}-${attempt}-r${resume}`,
+  evaluate: (runId: string, stepId: string, attempt: number) => `evaluate-${runId}-${stepId}-${attempt}`,
+  control: (eventId: string) => `control-${eventId}`,
+};

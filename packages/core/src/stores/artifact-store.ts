@@ -1,0 +1,70 @@
+import type { Redis } from "ioredis";
+import { ReinError } from "../errors.ts";
+import { newId } from "../ids.ts";
+import type { RedisKeys } from "../redis/keys.ts";
+import type { ArtifactWriter } from "../tools/define-tool.ts";
+
+export interface ArtifactStoreOptions {
+  /** @defaultValue 64 MiB */
+  maxBytes?: number;
+  /** Seconds to keep an artifact; absent means keep. */
+  ttlSeconds?: number;
+}
+
+export interface Artifact {
+  artifactId: string;
+  runId: string;
+  content: string;
+  bytes: number;
+  tool?: string;
+  mediaType: string;
+  createdAt: string;
+}
+
+/** Large tool outputs and prompt copies, by id, size-capped, optionally with a TTL. */
+export class ArtifactStore implements ArtifactWriter {
+  private readonly maxBytes: number;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly options: ArtifactStoreOptions = {},
+  ) {
+    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  }
+
+  async put(runId: string, content: string, meta: { tool?: string; mediaType?: string } = {}): Promise<string> {
+    const bytes = Buffer.byteLength(content);
+    if (bytes > this.maxBytes) {
+      throw new ReinError("tool_failed", `artifact of ${bytes} bytes exceeds the ${this.maxBytes}-byte cap`);
+    }
+    const artifactId = newId("art");
+    const key = this.keys.artifact(artifactId);
+    const fields = {
+      runId,
+      content,
+      bytes: String(bytes),
+      tool: meta.tool ?? "",
+      mediaType: meta.mediaType ?? "text/plain",
+      createdAt: new Date().toISOString(),
+    };
+    const multi = this.redis.multi().hset(key, fields);
+    if (this.options.ttlSeconds) multi.expire(key, this.options.ttlSeconds);
+    await multi.exec();
+    return artifactId;
+  }
+
+  async get(artifactId: string): Promise<Artifact | null> {
+    const fields = await this.redis.hgetall(this.keys.artifact(artifactId));
+    if (!fields.runId) return null;
+    return {
+      artifactId,
+      runId: fields.runId,
+      content: fields.content ?? "",
+      bytes: Number(fields.bytes),
+      tool: fields.tool || undefined,
+      mediaType: fields.mediaType ?? "text/plain",
+      createdAt: fields.createdAt ?? "",
+    };
+  }
+}

@@ -1,0 +1,85 @@
+import type { Redis } from "ioredis";
+import { RunState } from "../contracts/index.ts";
+import { ReinError } from "../errors.ts";
+import type { RedisKeys } from "../redis/keys.ts";
+
+// Writes only when the stored version is the one the writer read.
+const compareAndSet = `
+local current = redis.call('HGET', KEYS[1], 'version')
+if (current == false and ARGV[1] ~= '-1') or (current ~= false and current ~= ARGV[1]) then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+return 1
+`;
+
+/** RunState in Redis, written with compare-and-set on `version`. */
+export class RunStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  async get(runId: string): Promise<RunState | null> {
+    const raw = await this.redis.hget(this.keys.run(runId), "state");
+    if (raw === null) return null;
+    const parsed = RunState.safeParse(JSON.parse(raw));
+    if (!parsed.success) {
+      throw new ReinError("contract_invalid", `stored run ${runId} does not match RunState: ${parsed.error.message}`);
+    }
+    return parsed.data;
+  }
+
+  async require(runId: string): Promise<RunState> {
+    const state = await this.get(runId);
+    if (!state) throw new ReinError("not_found", `no run ${runId}; expected the id printed by \`rein submit\``);
+    return state;
+  }
+
+  /** Creates a run; fails if one with this id exists. */
+  async create(state: RunState): Promise<void> {
+    await this.write(state, -1);
+  }
+
+  /**
+   * Saves `state` (whose `version` must be `expectedVersion + 1`) only if the
+   * stored version is still `expectedVersion`.
+   */
+  async save(state: RunState, expectedVersion: number): Promise<void> {
+    if (state.version !== expectedVersion + 1) {
+      throw new ReinError("contract_invalid", `state version ${state.version} must be ${expectedVersion + 1}`);
+    }
+    await this.write(state, expectedVersion);
+  }
+
+  async list(limit = 50): Promise<string[]> {
+    return this.redis.zrevrange(this.keys.runIndex(), 0, limit - 1);
+  }
+
+  async remove(runId: string): Promise<void> {
+    await this.redis.multi().del(this.keys.run(runId)).zrem(this.keys.runIndex(), runId).exec();
+  }
+
+  private async write(state: RunState, expectedVersion: number): Promise<void> {
+    const validated = RunState.parse(state);
+    const written = await this.redis.eval(
+      compareAndSet,
+      2,
+      this.keys.run(state.runId),
+      this.keys.runIndex(),
+      String(expectedVersion),
+      String(validated.version),
+      JSON.stringify(validated),
+      String(Date.parse(validated.createdAt)),
+      validated.runId,
+    );
+    if (written !== 1) {
+      throw new ReinError(
+        "version_conflict",
+        `run ${state.runId} changed since version ${expectedVersion} was read; expected no concurrent writer`,
+        { retryable: true },
+      );
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import { z } from "zod";
+import type { Scope, ToolEffect, ToolSpec } from "../contracts/index.ts";
+import type { Logger } from "../logger.ts";
+import type { Workspace } from "./workspace.ts";
+
+/** Reads secrets for a tool; values never reach the model, the trace or the logs. */
+export interface SecretReader {
+  get(name: string): string | undefined;
+}
+
+/** Where tools put large outputs; observations reference them by id. */
+export interface ArtifactWriter {
+  put(runId: string, content: string, meta?: { tool?: string; mediaType?: string }): Promise<string>;
+}
+
+export interface ToolContext {
+  runId: string;
+  stepId: string;
+  callId: string;
+  /** runId:stepId:callIndex; the same for a call re-run after a crash. */
+  idempotencyKey: string;
+  signal: AbortSignal;
+  workspace: Workspace;
+  secrets: SecretReader;
+  artifacts: ArtifactWriter;
+  logger: Logger;
+}
+
+export type ApprovalRule<Input> = "never" | "always" | ((args: Input, context: { runId: string; stepId: string }) => boolean);
+
+export interface ToolDefinition<Input = unknown, Output = unknown> {
+  name: string;
+  /** What the tool does, with its side effects spelled out; models read this. */
+  description: string;
+  effect: ToolEffect;
+  input: z.ZodType<Input>;
+  output?: z.ZodType<Output>;
+  /** @defaultValue "never" */
+  approval: ApprovalRule<Input>;
+  /** @defaultValue true for read tools, false otherwise */
+  idempotent: boolean;
+  /** @defaultValue true for read tools, false otherwise */
+  concurrencySafe: boolean;
+  /** @defaultValue 30_000 */
+  timeoutMs: number;
+  /** The resources a call touches, for the permission policy and approvals. */
+  scope: (args: Input) => Scope;
+  run: (args: Input, context: ToolContext) => Promise<Output>;
+  /** Renders the output as the text an observation carries. */
+  render: (output: Output) => string;
+}
+
+// `any` here lets a registry hold tools of different input/output types; each
+// tool's own schema checks its arguments at the boundary.
+// biome-ignore lint/suspicious/noExplicitAny: heterogeneous tool collections
+export type AnyTool = ToolDefinition<any, any>;
+
+export type ToolOptions<Input, Output> = Pick<ToolDefinition<Input, Output>, "name" | "description" | "effect" | "input" | "run"> &
+  Partial<Omit<ToolDefinition<Input, Output>, "name" | "description" | "effect" | "input" | "run">>;
+
+const defaultRender = (output: unknown): string => (typeof output === "string" ? output : JSON.stringify(output, null, 2));
+
+export function defineTool<Input, Output>(options: ToolOptions<Input, Output>): ToolDefinition<Input, Output> {
+  const readOnly = options.effect === "read";
+  return {
+    approval: "never",
+    idempotent: readOnly,
+    concurrencySafe: readOnly,
+    timeoutMs: 30_000,
+    scope: () => ({}),
+    render: defaultRender as (output: Output) => string,
+    ...options,
+  };
+}
+
+/** The static contract of a tool, with its input schema as JSON Schema. */
+export function toolSpecOf(tool: AnyTool): ToolSpec {
+  return {
+    name: tool.name,
+    description: tool.description,
+    effect: tool.effect,
+    inputSchema: jsonSchemaOf(tool.input),
+    outputSchema: tool.output ? jsonSchemaOf(tool.output) : undefined,
+    idempotent: tool.idempotent,
+    concurrencySafe: tool.concurrencySafe,
+    timeoutMs: tool.timeoutMs,
+    approval: typeof tool.approval === "function" ? "conditional" : tool.approval,
+  };
+}
+
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}

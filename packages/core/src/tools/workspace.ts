@@ -1,0 +1,78 @@
+import { mkdir, realpath } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { ReinError } from "../errors.ts";
+
+/**
+ * The directory a run's tools may touch. Every path a tool receives goes
+ * through `resolve`, which refuses traversal, absolute paths outside the
+ * root, and symlinks whose target leaves it.
+ */
+export class Workspace {
+  private constructor(readonly root: string) {}
+
+  static async open(root: string): Promise<Workspace> {
+    await mkdir(root, { recursive: true });
+    return new Workspace(await realpath(root));
+  }
+
+  /** The workspace of one run under a shared root. */
+  static forRun(workspaceRoot: string, runId: string): Promise<Workspace> {
+    if (!/^[a-zA-Z0-9_-]+$/.test(runId)) {
+      throw new ReinError("workspace_violation", `run id ${JSON.stringify(runId)} is not a safe directory name`);
+    }
+    return Workspace.open(join(workspaceRoot, runId));
+  }
+
+  /** The relative form of a path inside the workspace, for scopes and policy globs. */
+  relativePath(path: string): string {
+    const rel = relative(this.root, this.lexical(path));
+    return rel === "" ? "." : rel.split(sep).join("/");
+  }
+
+  /**
+   * Resolves `path` (relative to the root, or absolute inside it) to a real
+   * path inside the workspace. The target need not exist; its nearest
+   * existing ancestor must resolve inside the root.
+   */
+  async resolve(path: string): Promise<string> {
+    const lexical = this.lexical(path);
+    let probe = lexical;
+    const rest: string[] = [];
+    for (;;) {
+      try {
+        const real = await realpath(probe);
+        const full = rest.length === 0 ? real : join(real, ...rest.reverse());
+        this.assertInside(full, path, real !== probe ? "a symlink that leaves the workspace" : undefined);
+        return full;
+      } catch (error) {
+        if (ReinError.isInstance(error)) throw error;
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+        const parent = resolve(probe, "..");
+        if (parent === probe) throw error;
+        rest.push(probe.slice(parent.length + 1));
+        probe = parent;
+      }
+    }
+  }
+
+  private lexical(path: string): string {
+    if (typeof path !== "string" || path.length === 0) {
+      throw new ReinError("workspace_violation", "expected a non-empty path relative to the workspace");
+    }
+    if (path.includes("\0")) throw new ReinError("workspace_violation", "paths may not contain NUL bytes");
+    const full = isAbsolute(path) ? resolve(path) : resolve(this.root, path);
+    this.assertInside(full, path, isAbsolute(path) ? "an absolute path outside the workspace" : "path traversal");
+    return full;
+  }
+
+  private assertInside(full: string, asked: string, why = "a path outside the workspace"): void {
+    if (full !== this.root && !full.startsWith(this.root + sep)) {
+      throw new ReinError(
+        "workspace_violation",
+        `${JSON.stringify(asked)} is refused: ${why}; expected a path inside the run's workspace`,
+        { details: { path: asked } },
+      );
+    }
+  }
+}
