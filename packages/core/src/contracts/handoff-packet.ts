@@ -2,6 +2,7 @@ import { z } from "zod";
 import { StepBudget } from "./budget.ts";
 import { HashString } from "./common.ts";
 import { AcceptanceCriterion, OutputContract } from "./plan.ts";
+import { PolicyRule } from "./permission.ts";
 import { ToolGrant } from "./scope.ts";
 
 export const EvidenceRef = z.object({
@@ -39,6 +40,8 @@ export const PacketBody = z.object({
   evidence: z.array(EvidenceRef),
   lessons: z.array(LessonRef),
   surface: z.array(ToolGrant),
+  /** The goal's own permission rules; they apply before the deployment's. */
+  policy: z.array(PolicyRule).default([]),
   budget: StepBudget,
   modelRole: z.literal("worker"),
   issuedAt: z.string(),

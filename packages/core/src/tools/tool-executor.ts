@@ -1,0 +1,42 @@
+import type { Observation, PolicyRule, ToolCallRecord, ToolGrant, ToolResultEvent } from "../contracts/index.ts";
+import type { ContentBlock, ModelToolSchema } from "../models/model-provider.ts";
+import type { Workspace } from "./workspace.ts";
+
+export type ModelToolCall = Extract<ContentBlock, { type: "tool_call" }>;
+
+/** What the executor needs to know about the step a call belongs to. */
+export interface StepExecutionContext {
+  runId: string;
+  stepId: string;
+  parentStepId: string | null;
+  surface: readonly ToolGrant[];
+  /** The goal's own rules, checked before the deployment's. */
+  policy: readonly PolicyRule[];
+  workspace: Workspace;
+  signal: AbortSignal;
+  budget: {
+    maxToolCalls: number;
+    /** Epoch ms after which no new call may start. */
+    deadline: number;
+  };
+  /** Calls already made in this step (the budget check counts them). */
+  callsSoFar: number;
+}
+
+export interface ToolCallOutcome {
+  observation: Observation;
+  record: ToolCallRecord;
+  result: ToolResultEvent;
+  /** Set when the call needs a person's approval: the step must suspend. */
+  suspend?: { kind: "approval"; approvalId: string; tool: string };
+}
+
+/**
+ * Runs one model-proposed tool call through the whole pipeline of
+ * ARCHITECTURE §5 and returns what the model sees next.
+ */
+export interface ToolExecutor {
+  /** The JSON schemas of exactly the tools on this surface. */
+  schemasFor(surface: readonly ToolGrant[]): ModelToolSchema[];
+  execute(call: ModelToolCall, index: number, context: StepExecutionContext): Promise<ToolCallOutcome>;
+}
