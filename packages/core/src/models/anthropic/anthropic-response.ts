@@ -1,0 +1,82 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type { Usage } from "../../contracts/index.ts";
+import type { ContentBlock, StopReason } from "../model-provider.ts";
+import { unwrapOutput } from "../structured-output.ts";
+import type { OutputTool } from "./anthropic-request.ts";
+
+export interface AnthropicUsageFields {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+export function mapAnthropicStopReason(reason: string | null | undefined): StopReason {
+  switch (reason) {
+    case "end_turn":
+    case "tool_use":
+    case "max_tokens":
+    case "stop_sequence":
+    case "refusal":
+      return reason;
+    case "model_context_window_exceeded":
+      return "max_tokens";
+    default:
+      return "other";
+  }
+}
+
+/** Anthropic's `input_tokens` already excludes cache reads and writes, which is what Rein's Usage means. */
+export function mapAnthropicUsage(usage: AnthropicUsageFields): Usage {
+  return {
+    inputTokens: usage.input_tokens ?? 0,
+    outputTokens: usage.output_tokens ?? 0,
+    cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+    cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+    costUsd: 0,
+  };
+}
+
+/**
+ * Takes the forced output tool's call out of the content: it is the reply,
+ * not a call to run. Its input becomes `output` and a text block, and the
+ * turn ends normally rather than with `tool_use`.
+ */
+export function extractOutput(
+  content: ContentBlock[],
+  stopReason: StopReason,
+  outputTool: OutputTool | undefined,
+): { content: ContentBlock[]; stopReason: StopReason; output?: unknown } {
+  if (!outputTool) return { content, stopReason };
+  const index = content.findIndex(
+    (block) => block.type === "tool_call" && block.name === outputTool.name && !block.incomplete,
+  );
+  const call = content[index];
+  if (!call || call.type !== "tool_call") return { content, stopReason };
+  const output = unwrapOutput(call.input, outputTool.wrapped);
+  const rest = content.filter((_, position) => position !== index);
+  return {
+    content: [...rest, { type: "text", text: JSON.stringify(output) }],
+    stopReason: stopReason === "tool_use" ? "end_turn" : stopReason,
+    output,
+  };
+}
+
+/** A non-streamed reply in neutral terms. */
+export function fromAnthropicMessage(message: Anthropic.Message): { content: ContentBlock[]; stopReason: StopReason; usage: Usage } {
+  const stopReason = mapAnthropicStopReason(message.stop_reason);
+  const content: ContentBlock[] = [];
+  message.content.forEach((block, position) => {
+    if (block.type === "text") content.push({ type: "text", text: block.text });
+    else if (block.type === "tool_use") {
+      // The last block of a reply cut by max_tokens is the one that was cut.
+      const cut = stopReason === "max_tokens" && position === message.content.length - 1;
+      content.push(
+        cut
+          ? { type: "tool_call", id: block.id, name: block.name, input: {}, incomplete: { reason: "max_tokens", rawArguments: JSON.stringify(block.input ?? {}) } }
+          : { type: "tool_call", id: block.id, name: block.name, input: block.input ?? {} },
+      );
+    }
+  });
+  return { content, stopReason, usage: mapAnthropicUsage(message.usage) };
+}

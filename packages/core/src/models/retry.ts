@@ -1,0 +1,87 @@
+import { classifyFailure, modelError, type ProviderFailure } from "./errors-classify.ts";
+import type { ModelStreamEvent } from "./model-provider.ts";
+
+/** How an adapter waits between attempts. Tests inject `sleep`, `random` and `now`. */
+export interface RetryPolicy {
+  /** Retries after the first attempt. @defaultValue 4 (ProviderConfig.maxRetries) */
+  maxRetries: number;
+  /** @defaultValue 500 */
+  baseDelayMs?: number;
+  /** The longest backoff wait, and the longest `retry-after` honoured. @defaultValue 60_000 */
+  maxDelayMs?: number;
+  sleep?: (milliseconds: number, signal?: AbortSignal) => Promise<void>;
+  /** A number in [0, 1). @defaultValue Math.random */
+  random?: () => number;
+  /** @defaultValue Date.now */
+  now?: () => number;
+}
+
+export interface RetryContext {
+  provider: string;
+  model: string;
+  secrets: readonly string[];
+  signal?: AbortSignal;
+  onEvent?: (event: ModelStreamEvent) => void;
+  /** Maps a thrown SDK error to a neutral failure; returns undefined for errors that are not the provider's (they propagate as they are). */
+  toFailure: (error: unknown) => ProviderFailure | undefined;
+}
+
+/**
+ * Exponential backoff with full jitter (a uniformly random wait up to the
+ * exponential bound), which spreads out clients that failed together; a
+ * `retry-after` from the provider replaces the computed wait.
+ */
+export function backoffDelay(retry: number, policy: RetryPolicy): number {
+  const base = policy.baseDelayMs ?? 500;
+  const cap = policy.maxDelayMs ?? 60_000;
+  const bound = Math.min(cap, base * 2 ** retry);
+  return Math.floor((policy.random ?? Math.random)() * bound);
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails in a way retrying cannot help, or
+ * the retries run out; then throws a `model_error` ReinError. An abort ends
+ * it at once with the signal's reason.
+ */
+export async function withRetries<T>(
+  attempt: () => Promise<T>,
+  policy: RetryPolicy,
+  context: RetryContext,
+): Promise<{ value: T; retries: number }> {
+  const sleep = policy.sleep ?? abortableSleep;
+  const now = policy.now ?? Date.now;
+  for (let retries = 0; ; retries += 1) {
+    try {
+      return { value: await attempt(), retries };
+    } catch (error) {
+      context.signal?.throwIfAborted();
+      const failure = context.toFailure(error);
+      if (!failure) throw error;
+      const classification = classifyFailure(failure, now);
+      if (!classification.retryable || retries >= policy.maxRetries) {
+        throw modelError(failure, classification, { ...context, retries, cause: error });
+      }
+      const delayMs =
+        classification.retryAfterMs !== undefined
+          ? Math.min(classification.retryAfterMs, policy.maxDelayMs ?? 60_000)
+          : backoffDelay(retries, policy);
+      context.onEvent?.({ type: "retry", attempt: retries + 1, delayMs, reason: classification.reason });
+      await sleep(delayMs, context.signal);
+    }
+  }
+}
+
+function abortableSleep(milliseconds: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, milliseconds);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
