@@ -13,3 +13,4 @@ export * from "./trace-event.ts";
 export * from "./run-state.ts";
 export * from "./control-event.ts";
 export * from "./jobs.ts";
+export * from "./controller-effect.ts";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BudgetSpent } from "./budget.ts";
 import { Usage } from "./common.ts";
+import { ControllerEffect } from "./controller-effect.ts";
 import { Goal } from "./goal.ts";
 import { FinalAnswer, Plan, StepSpec } from "./plan.ts";
 import { VerdictDecision } from "./verdict.ts";
@@ -37,6 +38,12 @@ export const StepState = z.object({
   usage: Usage,
   /** The approval this step is suspended on, if any. */
   awaitingApprovalId: z.string().optional(),
+  /** How many times this attempt was re-dispatched after a suspension. */
+  resumes: z.number().int().nonnegative().default(0),
+  /** Action fingerprints of each finished attempt, oldest first, for loop detection across retries. */
+  attemptFingerprints: z.array(z.array(z.string())).default([]),
+  /** The step's final answer, when its output contract asks for one. */
+  answer: FinalAnswer.optional(),
 });
 export type StepState = z.infer<typeof StepState>;
 
@@ -89,5 +96,7 @@ export const RunState = z.object({
   stopReason: z.string().optional(),
   /** Ids of the last events applied, so a redelivered event is recognised. */
   appliedEvents: z.array(z.string()),
+  /** The effects of the last applied event, re-performed if that event is redelivered. */
+  outbox: z.array(ControllerEffect),
 });
 export type RunState = z.infer<typeof RunState>;

@@ -1,0 +1,40 @@
+import { type PacketBody, type RunState, type StepState, StepBudget, type ToolGrant } from "@rein/core";
+
+export interface PacketSettings {
+  now: Date;
+  ttlMs: number;
+}
+
+/**
+ * The packet body for a step: its task contract, the evidence the planner
+ * chose, and the run's grants narrowed to the tools the step asked for.
+ */
+export function packetBodyOf(state: RunState, step: StepState, settings: PacketSettings): PacketBody {
+  const wanted = new Set(step.spec.tools);
+  const surface: ToolGrant[] = state.goal.tools.filter((grant) => wanted.has(grant.name));
+  const chosen = new Set(step.spec.evidence_ids);
+  const evidence = state.evidence.filter((entry) => chosen.has(entry.id)).map(({ id, summary, tool }) => ({ id, summary: `${tool}: ${summary}` }));
+  return {
+    schemaVersion: 1,
+    runId: state.runId,
+    stepId: step.stepId,
+    attempt: step.attempt,
+    parentStepId: step.parentStepId,
+    depth: step.depth,
+    task: {
+      title: step.spec.title,
+      objective: step.spec.objective,
+      acceptanceCriteria: step.spec.acceptance_criteria,
+      outputContract: step.spec.output_contract,
+      feedback: step.feedback,
+    },
+    evidence,
+    lessons: [],
+    surface,
+    policy: state.goal.policy,
+    budget: StepBudget.parse(step.spec.budget),
+    modelRole: "worker",
+    issuedAt: settings.now.toISOString(),
+    expiresAt: new Date(settings.now.getTime() + settings.ttlMs).toISOString(),
+  };
+}

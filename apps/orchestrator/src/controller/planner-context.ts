@@ -1,0 +1,29 @@
+import type { PlanJob, PlannerContext, RunState } from "@rein/core";
+
+const MAX_EVIDENCE_IN_DIGEST = 40;
+
+/** The digest the planner sees: completed steps and evidence summaries, never transcripts. */
+export function plannerContextOf(state: RunState): PlannerContext {
+  const last = state.verdicts.at(-1);
+  return {
+    goal: state.goal.text,
+    grantedTools: state.goal.tools.map((grant) => grant.name),
+    completedSteps: state.steps
+      .filter((step) => step.phase === "completed" || step.phase === "failed")
+      .map((step) => ({ stepId: step.stepId, title: step.spec.title, decision: step.decision, summary: step.summary ?? "" })),
+    evidence: state.evidence.slice(-MAX_EVIDENCE_IN_DIGEST).map(({ id, summary, tool }) => ({ id, summary: `${tool}: ${summary}` })),
+    lastVerdict: last ? { decision: last.decision, reasons: last.reasons, feedback: last.feedback } : undefined,
+    lessons: [],
+    instruction: state.instruction,
+  };
+}
+
+export function planJobOf(state: RunState): PlanJob {
+  const override = state.goal.models.planner;
+  return {
+    runId: state.runId,
+    planNo: state.planCount,
+    context: plannerContextOf(state),
+    modelOverride: override ? { provider: override.provider, model: override.model } : undefined,
+  };
+}

@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { PacketBody } from "./handoff-packet.ts";
+import { EvaluateJob, PlanJob } from "./jobs.ts";
+
+/**
+ * What the controller must do after a transition. Effects are stored with
+ * the state they came from (the outbox), so a controller that crashed after
+ * writing state re-performs them; derived job ids make that harmless.
+ */
+export const ControllerEffect = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("prepare_workspace") }),
+  z.object({ type: z.literal("schedule_deadline"), delayMs: z.number().int().nonnegative() }),
+  z.object({ type: z.literal("enqueue_plan"), job: PlanJob }),
+  z.object({ type: z.literal("dispatch_step"), jobId: z.string(), body: PacketBody }),
+  z.object({ type: z.literal("enqueue_evaluate"), job: EvaluateJob }),
+]);
+export type ControllerEffect = z.infer<typeof ControllerEffect>;

@@ -1,0 +1,65 @@
+export * from "./contracts/index.ts";
+export { canonicalJson, hashOf, sha256, type Sha256 } from "./canonical/canonical-json.ts";
+export { newId, type IdKind } from "./ids.ts";
+export { ReinError, toQueueError, errorMessage, type ReinErrorCode, type ReinErrorOptions } from "./errors.ts";
+export { createLogger, rootLogger, type Logger } from "./logger.ts";
+export {
+  loadConfig,
+  validateRoles,
+  ReinConfig,
+  ProviderConfig,
+  ProviderKind,
+  RoleModelConfig,
+  Price,
+  type ReinConfigInput,
+  type LoadConfigOptions,
+} from "./config/config.ts";
+export { connectRedis, pingRedis, assertRedis, type Redis } from "./redis/connection.ts";
+export { RedisKeys } from "./redis/keys.ts";
+export { RunStore } from "./stores/run-store.ts";
+export { LeaseManager, type Lease } from "./stores/lease.ts";
+export { ArtifactStore, type Artifact, type ArtifactStoreOptions } from "./stores/artifact-store.ts";
+export { TraceLog, type TraceLogOptions } from "./trace/trace-log.ts";
+export { QUEUE_NAMES, jobIds, type QueueName } from "./queues/queue-names.ts";
+export { ReinQueues, defaultJobOptions } from "./queues/queues.ts";
+export { PacketSigner, PacketVerifier, type PacketVerifyOptions } from "./packets/packet-signer.ts";
+export {
+  generatePacketKeys,
+  exportPacketKeys,
+  privateKeyFromEnv,
+  publicKeyFromEnv,
+  type PacketKeyPair,
+} from "./packets/packet-keys.ts";
+export {
+  textOf,
+  toolCallsOf,
+  type ContentBlock,
+  type ModelMessage,
+  type ModelToolSchema,
+  type StructuredOutputRequest,
+  type ModelRequest,
+  type ModelResponse,
+  type StopReason,
+  type ModelStreamEvent,
+  type CompleteOptions,
+  type ModelProvider,
+} from "./models/model-provider.ts";
+export { ScriptedProvider } from "./models/scripted/scripted-provider.ts";
+export { ModelScript, ScriptedConversation, ScriptedTurn, type ModelScriptInput } from "./models/scripted/script.ts";
+export {
+  defineTool,
+  toolSpecOf,
+  type ToolDefinition,
+  type ToolOptions,
+  type ToolContext,
+  type AnyTool,
+  type ApprovalRule,
+  type SecretReader,
+  type ArtifactWriter,
+} from "./tools/define-tool.ts";
+export { ToolRegistry } from "./tools/tool-registry.ts";
+export { Workspace } from "./tools/workspace.ts";
+export type { ToolExecutor, StepExecutionContext, ToolCallOutcome, ModelToolCall } from "./tools/tool-executor.ts";
+export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";
+export { tracedComplete, type ModelCallTrace } from "./models/traced-complete.ts";
+export { completeStructured, describeIssues, type StructuredOptions, type StructuredResult } from "./models/complete-structured.ts";

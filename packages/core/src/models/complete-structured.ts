@@ -1,0 +1,79 @@
+import type { z } from "zod";
+import { ReinError } from "../errors.ts";
+import { addUsage, type Usage, zeroUsage } from "../contracts/common.ts";
+import type { ModelMessage, ModelProvider, ModelRequest } from "./model-provider.ts";
+import { textOf } from "./model-provider.ts";
+import { tracedComplete, type ModelCallTrace } from "./traced-complete.ts";
+
+export interface StructuredResult<T> {
+  value: T;
+  usage: Usage;
+  repairs: number;
+}
+
+export interface StructuredOptions<T> {
+  schema: z.ZodType<T>;
+  /** Checks zod cannot express; return a message saying what is wrong, or undefined. */
+  check?: (value: T) => string | undefined;
+  /** @defaultValue 2 */
+  maxRepairs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Asks for structured output, validates it with zod (and `check`), and on
+ * invalid output tells the model exactly what was wrong and asks again, at
+ * most `maxRepairs` times, then fails with a typed error.
+ */
+export async function completeStructured<T>(
+  provider: ModelProvider,
+  request: ModelRequest,
+  trace: ModelCallTrace,
+  options: StructuredOptions<T>,
+): Promise<StructuredResult<T>> {
+  const maxRepairs = options.maxRepairs ?? 2;
+  const messages: ModelMessage[] = [...request.messages];
+  let usage = zeroUsage();
+  let problem = "";
+  for (let attempt = 0; attempt <= maxRepairs; attempt += 1) {
+    const response = await tracedComplete(provider, { ...request, messages }, trace, { signal: options.signal });
+    usage = addUsage(usage, response.usage);
+    const raw = response.output !== undefined ? response.output : parseJsonText(textOf(response.content));
+    const parsed = options.schema.safeParse(raw);
+    problem = parsed.success ? (options.check?.(parsed.data) ?? "") : describeIssues(parsed.error);
+    if (parsed.success && problem === "") return { value: parsed.data, usage, repairs: attempt };
+    await trace.trace.append({
+      runId: trace.runId,
+      stepId: trace.stepId ?? null,
+      parentStepId: trace.parentStepId ?? null,
+      kind: "model.output_invalid",
+      payload: { role: request.role, attempt: attempt + 1, problem },
+    });
+    messages.push({ role: "assistant", content: response.content.length > 0 ? response.content : [{ type: "text", text: "" }] });
+    messages.push({
+      role: "user",
+      content: [{ type: "text", text: `Your output was invalid: ${problem}. Reply again with only the corrected JSON.` }],
+    });
+  }
+  throw new ReinError("model_output_invalid", `the ${request.role} model gave invalid output ${maxRepairs + 1} times; last problem: ${problem}`, {
+    details: { usage },
+  });
+}
+
+function parseJsonText(text: string): unknown {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
+  const candidate = (fenced?.[1] ?? text).trim();
+  try {
+    return JSON.parse(candidate);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Names each bad field, what was expected and, where known, what was received. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 8)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`)
+    .join("; ");
+}

@@ -1,0 +1,85 @@
+import { hashOf } from "../canonical/canonical-json.ts";
+import type { Price } from "../config/config.ts";
+import { errorMessage } from "../errors.ts";
+import type { TraceLog } from "../trace/trace-log.ts";
+import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "./model-provider.ts";
+
+export interface ModelCallTrace {
+  trace: TraceLog;
+  runId: string;
+  stepId?: string | null;
+  parentStepId?: string | null;
+  /** Price of this provider/model, to fill `usage.costUsd` when the adapter did not. */
+  price?: Price;
+}
+
+const perMillion = (tokens: number, price: number) => (tokens * price) / 1_000_000;
+
+/**
+ * Calls a model and records the call in the run's trace: who served it,
+ * which tools it could see, input and output hashes, usage, cost, retries.
+ */
+export async function tracedComplete(
+  provider: ModelProvider,
+  request: ModelRequest,
+  traceOptions: ModelCallTrace,
+  options: CompleteOptions = {},
+): Promise<ModelResponse> {
+  const { trace, runId } = traceOptions;
+  const ids = { runId, stepId: traceOptions.stepId ?? null, parentStepId: traceOptions.parentStepId ?? null };
+  const inputHash = hashOf({ system: request.system, messages: request.messages, tools: request.tools, output: request.output });
+  await trace.append({
+    ...ids,
+    kind: "model.called",
+    inputHash,
+    payload: {
+      role: request.role,
+      provider: provider.name,
+      kind: provider.kind,
+      model: provider.model,
+      tools: (request.tools ?? []).map((tool) => tool.name),
+      messages: request.messages.length,
+      structured: request.output?.name ?? null,
+    },
+  });
+  const started = performance.now();
+  try {
+    const response = await provider.complete(request, options);
+    const usage = { ...response.usage };
+    if (usage.costUsd === 0 && traceOptions.price) {
+      const price = traceOptions.price;
+      usage.costUsd =
+        perMillion(usage.inputTokens, price.inputPerMTok) +
+        perMillion(usage.outputTokens, price.outputPerMTok) +
+        perMillion(usage.cacheReadTokens, price.cacheReadPerMTok) +
+        perMillion(usage.cacheWriteTokens, price.cacheWritePerMTok);
+    }
+    await trace.append({
+      ...ids,
+      kind: "model.responded",
+      inputHash,
+      outputHash: hashOf(response.content),
+      durationMs: Math.round(performance.now() - started),
+      usage,
+      payload: {
+        role: request.role,
+        provider: response.provider,
+        model: response.model,
+        stopReason: response.stopReason,
+        retries: response.retries,
+        requestId: response.requestId ?? null,
+        content: response.content,
+      },
+    });
+    return { ...response, usage };
+  } catch (error) {
+    await trace.append({
+      ...ids,
+      kind: "model.failed",
+      inputHash,
+      durationMs: Math.round(performance.now() - started),
+      payload: { role: request.role, provider: provider.name, model: provider.model, error: errorMessage(error) },
+    });
+    throw error;
+  }
+}

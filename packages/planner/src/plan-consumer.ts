@@ -1,0 +1,39 @@
+import { Worker } from "bullmq";
+import { PlanJob, QUEUE_NAMES, type ReinRuntime, toQueueError } from "@rein/core";
+import { plan, type PlannerDeps } from "./planner.ts";
+
+export interface PlanConsumerOptions {
+  concurrency?: number;
+}
+
+/** The plan queue's consumer: a PlanJob in, a `plan.ready` or `plan.failed` control event out. */
+export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, "trace">, options: PlanConsumerOptions = {}): Worker {
+  const worker = new Worker(
+    QUEUE_NAMES.plan,
+    async (job, _token, signal) => {
+      try {
+        const data = PlanJob.parse(job.data);
+        const outcome = await plan(data, { ...deps, trace: runtime.trace }, signal);
+        const eventId = `planned-${job.id}`;
+        if (outcome.ok) {
+          await runtime.queues.sendControl({
+            type: "plan.ready",
+            eventId,
+            runId: data.runId,
+            planNo: data.planNo,
+            plan: outcome.plan,
+            usage: outcome.usage,
+            lessonsUsed: outcome.lessonsUsed,
+          });
+        } else {
+          await runtime.queues.sendControl({ type: "plan.failed", eventId, runId: data.runId, planNo: data.planNo, reason: outcome.reason });
+        }
+      } catch (error) {
+        throw toQueueError(error);
+      }
+    },
+    { connection: runtime.connection, prefix: runtime.config.prefix, concurrency: options.concurrency ?? 4, autorun: true },
+  );
+  worker.on("error", (error) => runtime.logger.error({ err: error }, "plan consumer error"));
+  return worker;
+}

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import {
+  completeStructured,
+  errorMessage,
+  type LessonRef,
+  type ModelProvider,
+  Plan,
+  type PlanJob,
+  type TraceLog,
+  type Usage,
+  ReinError,
+  zeroUsage,
+} from "@rein/core";
+import { checkPlan } from "./plan-checks.ts";
+import { PLANNER_SYSTEM, renderPlannerContext } from "./planner-prompt.ts";
+
+export interface PlannerDeps {
+  trace: TraceLog;
+  /** The provider for the planner role; `job.modelOverride` picks another through this. */
+  providerFor: (override?: PlanJob["modelOverride"]) => ModelProvider;
+  /** Lessons similar to the goal; none when no lesson memory is configured. */
+  lessonsFor?: (goal: string) => Promise<LessonRef[]>;
+  maxTokens?: number;
+}
+
+export type PlanOutcome =
+  | { ok: true; plan: Plan; usage: Usage; lessonsUsed: LessonRef[] }
+  | { ok: false; reason: string; usage: Usage };
+
+const PLAN_JSON_SCHEMA = z.toJSONSchema(Plan, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+delete PLAN_JSON_SCHEMA.$schema;
+
+/** Turns the run's digest into a lazy Plan, repairing invalid output at most twice. */
+export async function plan(job: PlanJob, deps: PlannerDeps, signal?: AbortSignal): Promise<PlanOutcome> {
+  const lessons = deps.lessonsFor ? await deps.lessonsFor(job.context.goal) : [];
+  const context = { ...job.context, lessons: [...job.context.lessons, ...lessons] };
+  if (lessons.length > 0) {
+    await deps.trace.append({ runId: job.runId, kind: "lesson.used", payload: { lessons: lessons.map((lesson) => lesson.id) } });
+  }
+  const provider = deps.providerFor(job.modelOverride);
+  try {
+    const result = await completeStructured(
+      provider,
+      {
+        role: "planner",
+        system: PLANNER_SYSTEM,
+        messages: [{ role: "user", content: [{ type: "text", text: renderPlannerContext(context) }] }],
+        output: { name: "plan", description: "the lazy plan", schema: PLAN_JSON_SCHEMA },
+        maxTokens: deps.maxTokens,
+        metadata: { runId: job.runId },
+      },
+      { trace: deps.trace, runId: job.runId },
+      { schema: Plan, check: (value) => checkPlan(value, context), signal },
+    );
+    return { ok: true, plan: result.value, usage: result.usage, lessonsUsed: lessons };
+  } catch (error) {
+    if (ReinError.isInstance(error) && error.retryable) throw error;
+    return { ok: false, reason: errorMessage(error), usage: zeroUsage() };
+  }
+}
+

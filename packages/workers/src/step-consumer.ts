@@ -1,0 +1,98 @@
+import type { KeyObject } from "node:crypto";
+import { Worker } from "bullmq";
+import {
+  errorMessage,
+  PacketVerifier,
+  QUEUE_NAMES,
+  type ModelProvider,
+  type ModelStreamEvent,
+  ReinError,
+  type ReinRuntime,
+  StepJob,
+  toQueueError,
+  type ToolExecutor,
+  Workspace,
+} from "@rein/core";
+import { runStepLoop } from "./step-loop.ts";
+
+export interface StepConsumerDeps {
+  runtime: ReinRuntime;
+  /** The controller's public key: workers can verify packets, never mint them. */
+  packetPublicKey: KeyObject;
+  provider: ModelProvider;
+  executor: ToolExecutor;
+  concurrency?: number;
+  onModelEvent?: (event: ModelStreamEvent & { runId: string; stepId: string }) => void;
+}
+
+/** The step queue's consumer: a signed HandoffPacket in, a StepResult out as a `step.finished` event. */
+export function startStepConsumer(deps: StepConsumerDeps): Worker {
+  const { runtime } = deps;
+  const verifier = new PacketVerifier(deps.packetPublicKey);
+  const price = runtime.config.prices[`${deps.provider.name}/${deps.provider.model}`];
+  const worker = new Worker(
+    QUEUE_NAMES.step,
+    async (job, _token, signal) => {
+      const unverified = (job.data as { packet?: { body?: { runId?: string; stepId?: string; attempt?: number } } }).packet?.body;
+      try {
+        let packet: StepJob["packet"];
+        try {
+          packet = verifier.verify(StepJob.parse(job.data).packet, { maxDepth: runtime.config.packets.maxDepth });
+        } catch (error) {
+          await refuse(runtime, job.id ?? "", unverified, error);
+          return;
+        }
+        const { body } = packet;
+        await runtime.queues.sendControl({ type: "step.started", eventId: `started-${job.id}`, runId: body.runId, stepId: body.stepId, attempt: body.attempt });
+        const workspace = await Workspace.forRun(runtime.config.workspaceRoot, body.runId);
+        const result = await runStepLoop(
+          packet,
+          {
+            provider: deps.provider,
+            executor: deps.executor,
+            trace: runtime.trace,
+            workspace,
+            price,
+            maxTokensPerCall: runtime.config.roles.worker.maxTokens,
+            onModelEvent: deps.onModelEvent ? (event) => deps.onModelEvent?.({ ...event, runId: body.runId, stepId: body.stepId }) : undefined,
+          },
+          signal ?? new AbortController().signal,
+        );
+        await runtime.queues.sendControl({
+          type: "step.finished",
+          eventId: `finished-${job.id}`,
+          runId: body.runId,
+          stepId: body.stepId,
+          attempt: body.attempt,
+          result,
+        });
+      } catch (error) {
+        throw toQueueError(error);
+      }
+    },
+    { connection: runtime.connection, prefix: runtime.config.prefix, concurrency: deps.concurrency ?? 4 },
+  );
+  worker.on("error", (error) => runtime.logger.error({ err: error }, "step consumer error"));
+  return worker;
+}
+
+/** A packet the worker will not act on fails its step with the reason, in the trace and the run. */
+async function refuse(
+  runtime: ReinRuntime,
+  jobId: string,
+  body: { runId?: string; stepId?: string; attempt?: number } | undefined,
+  error: unknown,
+): Promise<void> {
+  const reason = errorMessage(error);
+  runtime.logger.warn({ jobId, reason }, "packet refused");
+  if (!body?.runId || !body.stepId || !body.attempt) return;
+  await runtime.trace.append({ runId: body.runId, stepId: body.stepId, kind: "packet.refused", payload: { reason, jobId } });
+  await runtime.queues.sendControl({
+    type: "step.errored",
+    eventId: `refused-${jobId}`,
+    runId: body.runId,
+    stepId: body.stepId,
+    attempt: body.attempt,
+    reason: ReinError.isInstance(error) ? error.message : reason,
+  });
+}
