@@ -1,0 +1,36 @@
+export type {
+  CompleteOptions,
+  ContentBlock,
+  ModelMessage,
+  ModelProvider,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamEvent,
+  ModelToolSchema,
+  StopReason,
+  StructuredOutputRequest,
+} from "./model-provider.ts";
+export { textOf, toolCallsOf } from "./model-provider.ts";
+export type { AdapterSettings } from "./adapter-settings.ts";
+export { AnthropicProvider } from "./anthropic/anthropic-provider.ts";
+export { OpenAIProvider, type OpenAIProviderSettings } from "./openai/openai-provider.ts";
+export type { StructuredOutputMode } from "./openai/openai-request.ts";
+export { ReplayProvider, type ReplayRecordings } from "./replay/replay-provider.ts";
+export { ScriptedProvider } from "./scripted/scripted-provider.ts";
+export { createProvider, type CreateProviderOptions } from "./create-provider.ts";
+export {
+  classifyFailure,
+  retryAfterOf,
+  type FailureClassification,
+  type FailureReason,
+  type ProviderFailure,
+} from "./errors-classify.ts";
+export { backoffDelay, type RetryPolicy } from "./retry.ts";
+export { costOf, priceFor, withCost } from "./pricing.ts";
+export {
+  estimateMessageTokens,
+  estimateRequestTokens,
+  estimateTextTokens,
+  estimateToolTokens,
+} from "./token-estimate.ts";
+export { isStrictCompatible, parseJsonText } from "./structured-output.ts";

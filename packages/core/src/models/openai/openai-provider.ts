@@ -1,0 +1,115 @@
+import OpenAI from "openai";
+import { type AdapterSettings, defaultMaxTokens, defaultRetryPolicy, defaultTimeoutMs } from "../adapter-settings.ts";
+import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
+import { withCost } from "../pricing.ts";
+import { withRetries } from "../retry.ts";
+import { parseJsonText } from "../structured-output.ts";
+import { openAIFailure } from "./openai-failure.ts";
+import { type OpenAIParams, type StructuredOutputMode, toOpenAIParams } from "./openai-request.ts";
+import { type CollectedReply, collectCompletion, finishReply } from "./openai-response.ts";
+import { OpenAIStreamAssembler } from "./openai-stream.ts";
+
+const defaultBaseURL = "https://api.openai.com/v1";
+
+/** Sent when a compatible server needs no key: the SDK refuses to start without one. */
+const placeholderKey = "not-needed";
+
+export interface OpenAIProviderSettings extends AdapterSettings {
+  /** `openai-compatible` serves Ollama, vLLM, llama.cpp and the like at `baseURL`. @defaultValue "openai" */
+  kind?: "openai" | "openai-compatible";
+  /**
+   * How structured output is asked for. @defaultValue "json_schema" for
+   * OpenAI, "none" (the schema in the prompt) for compatible servers, whose
+   * support for JSON modes varies.
+   */
+  structuredOutput?: StructuredOutputMode;
+}
+
+/**
+ * Chat Completions through the `openai` SDK, for OpenAI and for compatible
+ * servers. It streams (with usage in the last chunk) when the caller asks for
+ * events and makes a plain request otherwise. The SDK's own retries are off:
+ * Rein retries here so every provider behaves alike.
+ */
+export class OpenAIProvider implements ModelProvider {
+  readonly kind: "openai" | "openai-compatible";
+  readonly name: string;
+  readonly model: string;
+  private readonly client: OpenAI;
+  private readonly settings: OpenAIProviderSettings;
+
+  constructor(settings: OpenAIProviderSettings) {
+    this.settings = settings;
+    this.kind = settings.kind ?? "openai";
+    this.name = settings.name;
+    this.model = settings.model;
+    this.client = new OpenAI({
+      apiKey: settings.apiKey || placeholderKey,
+      baseURL: settings.baseURL ?? defaultBaseURL,
+      // Explicit nulls keep OPENAI_ORG_ID and OPENAI_PROJECT_ID from the environment out of requests to other servers.
+      organization: null,
+      project: null,
+      maxRetries: 0,
+      timeout: settings.timeoutMs ?? defaultTimeoutMs,
+    });
+  }
+
+  async complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
+    options.signal?.throwIfAborted();
+    const compatible = this.kind === "openai-compatible";
+    const params = toOpenAIParams(request, {
+      model: this.model,
+      maxTokens: this.settings.maxTokens ?? defaultMaxTokens,
+      ...(this.settings.temperature !== undefined ? { temperature: this.settings.temperature } : {}),
+      structuredOutput: this.settings.structuredOutput ?? (compatible ? "none" : "json_schema"),
+      maxTokensField: compatible ? "max_tokens" : "max_completion_tokens",
+    });
+    const { value, retries } = await withRetries(
+      () => (options.onEvent ? this.streamOnce(params, options) : this.requestOnce(params, options)),
+      this.settings.retry ?? defaultRetryPolicy,
+      {
+        provider: this.name,
+        model: this.model,
+        secrets: this.settings.apiKey ? [this.settings.apiKey] : [],
+        signal: options.signal,
+        onEvent: options.onEvent,
+        toFailure: openAIFailure,
+      },
+    );
+    const { content, stopReason, usage } = finishReply(value.reply);
+    const output = request.output ? parseJsonText(value.reply.text) : undefined;
+    return {
+      content,
+      stopReason,
+      usage: withCost(usage, this.settings.price),
+      provider: this.name,
+      model: value.reply.model || this.model,
+      ...(value.requestId ? { requestId: value.requestId } : {}),
+      ...(output !== undefined ? { output } : {}),
+      retries,
+    };
+  }
+
+  private async requestOnce(params: OpenAIParams, options: CompleteOptions): Promise<Attempt> {
+    const { data, request_id } = await this.client.chat.completions
+      .create({ ...params, stream: false }, { signal: options.signal })
+      .withResponse();
+    return { reply: collectCompletion(data), requestId: request_id ?? undefined };
+  }
+
+  private async streamOnce(params: OpenAIParams, options: CompleteOptions): Promise<Attempt> {
+    const { data: stream, request_id } = await this.client.chat.completions
+      .create({ ...params, stream: true, stream_options: { include_usage: true } }, { signal: options.signal })
+      .withResponse();
+    const assembler = new OpenAIStreamAssembler(options.onEvent);
+    for await (const chunk of stream) assembler.accept(chunk);
+    // The SDK ends iteration quietly when the request is aborted.
+    options.signal?.throwIfAborted();
+    return { reply: assembler.finish(), requestId: request_id ?? undefined };
+  }
+}
+
+interface Attempt {
+  reply: CollectedReply;
+  requestId: string | undefined;
+}

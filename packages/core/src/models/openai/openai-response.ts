@@ -1,0 +1,93 @@
+import type { ChatCompletion } from "openai/resources/chat/completions";
+import type { CompletionUsage } from "openai/resources/completions";
+import type { Usage } from "../../contracts/index.ts";
+import type { ContentBlock, StopReason } from "../model-provider.ts";
+import { toolCallBlock } from "../tool-arguments.ts";
+
+/** A reply's parts as both the plain and the streamed path collect them. */
+export interface CollectedReply {
+  text: string;
+  refusal: string;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  finishReason: string | null | undefined;
+  usage: CompletionUsage | null | undefined;
+  model: string;
+}
+
+/**
+ * Neutral content, stop reason and usage from a collected reply. Calls
+ * present mean `tool_use` whatever the finish reason says, because some
+ * compatible servers report "stop" for a turn that made calls.
+ */
+export function finishReply(reply: CollectedReply): { content: ContentBlock[]; stopReason: StopReason; usage: Usage } {
+  const cut = reply.finishReason === "length";
+  const content: ContentBlock[] = [];
+  if (reply.text) content.push({ type: "text", text: reply.text });
+  if (reply.refusal) content.push({ type: "text", text: reply.refusal });
+  for (const call of reply.toolCalls) {
+    content.push(toolCallBlock(call.id, call.name, call.arguments, { invalidReason: cut ? "max_tokens" : "invalid_json" }));
+  }
+  let stopReason = mapFinishReason(reply.finishReason);
+  if (reply.refusal) stopReason = "refusal";
+  else if (reply.toolCalls.length > 0 && !cut) stopReason = "tool_use";
+  return { content, stopReason, usage: mapOpenAIUsage(reply.usage) };
+}
+
+export function mapFinishReason(reason: string | null | undefined): StopReason {
+  switch (reason) {
+    case "stop":
+      return "end_turn";
+    case "tool_calls":
+    case "function_call":
+      return "tool_use";
+    case "length":
+      return "max_tokens";
+    case "content_filter":
+      return "refusal";
+    default:
+      return "other";
+  }
+}
+
+/** OpenAI's `prompt_tokens` includes cached tokens; Rein counts them once, as cache reads. */
+export function mapOpenAIUsage(usage: CompletionUsage | null | undefined): Usage {
+  const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
+  return {
+    inputTokens: Math.max(0, (usage?.prompt_tokens ?? 0) - cached),
+    outputTokens: usage?.completion_tokens ?? 0,
+    cacheReadTokens: cached,
+    cacheWriteTokens: 0,
+    costUsd: 0,
+  };
+}
+
+/** Collects a non-streamed completion. Servers vary: `tool_calls: []`, a missing model, object-valued arguments. */
+export function collectCompletion(completion: ChatCompletion): CollectedReply {
+  const choice = completion.choices?.[0];
+  const message = choice?.message;
+  return {
+    text: message?.content ?? "",
+    refusal: message?.refusal ?? "",
+    toolCalls: (message?.tool_calls ?? []).flatMap((call, position) =>
+      call.type === "function" || "function" in call
+        ? [
+            {
+              id: call.id || `call_${position}`,
+              name: (call as { function: { name: string } }).function.name,
+              arguments: argumentsText((call as { function: { arguments: unknown } }).function.arguments),
+            },
+          ]
+        : [],
+    ),
+    finishReason: choice?.finish_reason,
+    usage: completion.usage,
+    model: completion.model ?? "",
+  };
+}
+
+/** Some servers send arguments as a JSON object rather than the string the spec names. */
+export function argumentsText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return "";
+  return JSON.stringify(value);
+}
