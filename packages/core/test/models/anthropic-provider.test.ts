@@ -1,0 +1,253 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ReinError } from "../../src/errors.ts";
+import { AnthropicProvider } from "../../src/models/anthropic/anthropic-provider.ts";
+import type { ModelRequest, ModelStreamEvent } from "../../src/models/model-provider.ts";
+import { FakeServer, fixture, jsonFixture, recordingRetry } from "./fake-server.ts";
+
+const key = "sk-ant-test-DISTINCTIVE-KEY-7f3a9";
+
+const baseRequest: ModelRequest = {
+  role: "worker",
+  system: "You are the worker.",
+  messages: [{ role: "user", content: [{ type: "text", text: "Do the step." }] }],
+};
+
+describe("AnthropicProvider through @anthropic-ai/sdk", () => {
+  let server: FakeServer;
+  let retry: ReturnType<typeof recordingRetry>;
+  let provider: AnthropicProvider;
+
+  beforeEach(async () => {
+    server = await new FakeServer().start();
+    retry = recordingRetry(3);
+    provider = new AnthropicProvider({
+      name: "anthropic",
+      model: "claude-test-1",
+      apiKey: key,
+      baseURL: server.baseURL,
+      maxTokens: 1024,
+      retry: retry.policy,
+      price: { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75 },
+    });
+  });
+  afterEach(() => server.stop());
+
+  it("sends system, messages and auth, and reads a plain text reply with cache usage", async () => {
+    server.queue({ status: 200, json: jsonFixture("anthropic/text.json"), headers: { "request-id": "req_text_1" } });
+    const response = await provider.complete(baseRequest);
+
+    const sent = server.requests[0];
+    expect(sent?.url).toBe("/v1/messages");
+    expect(sent?.headers.authorization).toBe(`Bearer ${key}`);
+    expect(sent?.body).toMatchObject({
+      model: "claude-test-1",
+      max_tokens: 1024,
+      system: "You are the worker.",
+      messages: [{ role: "user", content: [{ type: "text", text: "Do the step." }] }],
+    });
+    expect(sent?.body.stream).toBe(false);
+    expect(sent?.body.tools).toBeUndefined();
+
+    expect(response.content).toEqual([{ type: "text", text: "Hello! The plan has three steps." }]);
+    expect(response.stopReason).toBe("end_turn");
+    expect(response.model).toBe("claude-sonnet-4-5-20250929");
+    expect(response.requestId).toBe("req_text_1");
+    expect(response.retries).toBe(0);
+    expect(response.usage).toMatchObject({ inputTokens: 2095, outputTokens: 503, cacheReadTokens: 1800, cacheWriteTokens: 120 });
+    const expectedCost = (2095 * 3 + 503 * 15 + 1800 * 0.3 + 120 * 3.75) / 1_000_000;
+    expect(response.usage.costUsd).toBeCloseTo(expectedCost, 10);
+  });
+
+  it("streams text deltas to onEvent when asked for events", async () => {
+    server.queue({ sse: fixture("anthropic/text-stream.sse") });
+    const events: ModelStreamEvent[] = [];
+    const response = await provider.complete(baseRequest, { onEvent: (event) => events.push(event) });
+
+    expect(server.requests[0]?.body.stream).toBe(true);
+    expect(events).toEqual([
+      { type: "text_delta", text: "Hello" },
+      { type: "text_delta", text: ", world" },
+    ]);
+    expect(response.content).toEqual([{ type: "text", text: "Hello, world" }]);
+    expect(response.usage).toMatchObject({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 10 });
+  });
+
+  it("assembles tool input split mid-string and mid-escape, parsing it only at block stop", async () => {
+    server.queue({ sse: fixture("anthropic/tool-split.sse"), splitEvery: 11 });
+    const events: ModelStreamEvent[] = [];
+    const response = await provider.complete(
+      { ...baseRequest, tools: [{ name: "write_file", description: "Write a file", inputSchema: { type: "object" } }] },
+      { onEvent: (event) => events.push(event) },
+    );
+
+    expect(server.requests[0]?.body.tools).toEqual([
+      { name: "write_file", description: "Write a file", input_schema: { type: "object" } },
+    ]);
+    expect(response.stopReason).toBe("tool_use");
+    expect(response.content).toEqual([
+      { type: "text", text: "Writing the file." },
+      {
+        type: "tool_call",
+        id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6",
+        name: "write_file",
+        input: { path: "src/main.ts", text: 'line one\nsaid "hi" é✓' },
+      },
+    ]);
+    const argumentDeltas = events.flatMap((event) => (event.type === "tool_call_delta" ? [event.argumentsDelta] : []));
+    expect(argumentDeltas.join("")).toBe('{"path": "src/main.ts", "text": "line one\\nsaid \\"hi\\" \\u00e9\\u2713"}');
+  });
+
+  it("reads several calls in one message, a no-argument call included, and sends history with results in one user message", async () => {
+    server.queue({ sse: fixture("anthropic/tools-several.sse") });
+    const response = await provider.complete(
+      {
+        ...baseRequest,
+        messages: [
+          { role: "user", content: [{ type: "text", text: "Compare a and b." }] },
+          {
+            role: "assistant",
+            content: [
+              { type: "text", text: "Reading both." },
+              { type: "tool_call", id: "toolu_1", name: "read_file", input: { path: "a.ts" } },
+              { type: "tool_call", id: "toolu_2", name: "read_file", input: { path: "b.ts" } },
+            ],
+          },
+          { role: "user", content: [{ type: "tool_result", toolCallId: "toolu_1", content: "A" }] },
+          { role: "user", content: [{ type: "tool_result", toolCallId: "toolu_2", content: "no such file", isError: true }] },
+          { role: "user", content: [{ type: "text", text: "Go on." }] },
+        ],
+      },
+      { onEvent: () => {} },
+    );
+
+    expect(server.requests[0]?.body.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "Compare a and b." }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Reading both." },
+          { type: "tool_use", id: "toolu_1", name: "read_file", input: { path: "a.ts" } },
+          { type: "tool_use", id: "toolu_2", name: "read_file", input: { path: "b.ts" } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_1", content: "A" },
+          { type: "tool_result", tool_use_id: "toolu_2", content: "no such file", is_error: true },
+          { type: "text", text: "Go on." },
+        ],
+      },
+    ]);
+    expect(response.content).toEqual([
+      { type: "tool_call", id: "toolu_A", name: "read_file", input: { path: "a.ts" } },
+      { type: "tool_call", id: "toolu_B", name: "read_file", input: { path: "b.ts" } },
+      { type: "tool_call", id: "toolu_C", name: "list_dir", input: {} },
+    ]);
+  });
+
+  it("marks a tool call cut by max_tokens as incomplete instead of presenting it as valid", async () => {
+    server.queue({ sse: fixture("anthropic/max-tokens-mid-tool.sse") });
+    const response = await provider.complete(baseRequest, { onEvent: () => {} });
+
+    expect(response.stopReason).toBe("max_tokens");
+    expect(response.content).toEqual([
+      {
+        type: "tool_call",
+        id: "toolu_cut",
+        name: "write_file",
+        input: {},
+        incomplete: { reason: "max_tokens", rawArguments: '{"path": "big.txt", "text": "aaaa' },
+      },
+    ]);
+  });
+
+  it("retries a stream that reports overloaded_error after a 200, and reports the retry", async () => {
+    server.queue({ sse: fixture("anthropic/overloaded-midstream.sse") }, { sse: fixture("anthropic/text-stream.sse") });
+    const events: ModelStreamEvent[] = [];
+    const response = await provider.complete(baseRequest, { onEvent: (event) => events.push(event) });
+
+    expect(server.requests).toHaveLength(2);
+    expect(response.retries).toBe(1);
+    expect(response.content).toEqual([{ type: "text", text: "Hello, world" }]);
+    expect(events.filter((event) => event.type === "retry")).toEqual([
+      { type: "retry", attempt: 1, delayMs: 250, reason: "overloaded" },
+    ]);
+  });
+
+  it("retries 529 overloaded with jittered backoff", async () => {
+    server.queue(
+      { status: 529, json: jsonFixture("anthropic/error-overloaded.json") },
+      { status: 529, json: jsonFixture("anthropic/error-overloaded.json") },
+      { status: 200, json: jsonFixture("anthropic/text.json") },
+    );
+    const response = await provider.complete(baseRequest);
+
+    expect(response.retries).toBe(2);
+    // random() = 0.5 of 500 ms, then of 1000 ms.
+    expect(retry.waits).toEqual([250, 500]);
+  });
+
+  it("honours retry-after on a 429 before succeeding", async () => {
+    server.queue(
+      { status: 429, json: jsonFixture("anthropic/error-rate-limit.json"), headers: { "retry-after": "7" } },
+      { status: 200, json: jsonFixture("anthropic/text.json") },
+    );
+    const response = await provider.complete(baseRequest);
+
+    expect(response.retries).toBe(1);
+    expect(retry.waits).toEqual([7000]);
+  });
+
+  it("fails at once on a prompt that is too long", async () => {
+    server.queue({ status: 400, json: jsonFixture("anthropic/error-prompt-too-long.json"), headers: { "request-id": "req_long" } });
+    const error = await provider.complete(baseRequest).catch((caught: unknown) => caught);
+
+    expect(server.requests).toHaveLength(1);
+    expect(ReinError.hasCode(error, "model_error")).toBe(true);
+    const reinError = error as ReinError;
+    expect(reinError.retryable).toBe(false);
+    expect(reinError.message).toContain('"anthropic"');
+    expect(reinError.message).toContain("HTTP 400");
+    expect(reinError.message).toContain("prompt is too long");
+    expect(reinError.message).toContain("req_long");
+    expect(reinError.details).toMatchObject({
+      status: 400,
+      reason: "context_length_exceeded",
+      errorType: "invalid_request_error",
+      requestId: "req_long",
+      retries: 0,
+    });
+  });
+
+  it("fails at once on a 400 and on a 404 unknown model", async () => {
+    server.queue(
+      { status: 400, json: jsonFixture("anthropic/error-invalid-request.json") },
+      { status: 404, json: jsonFixture("anthropic/error-not-found.json") },
+    );
+    const badRequest = (await provider.complete(baseRequest).catch((caught: unknown) => caught)) as ReinError;
+    const notFound = (await provider.complete(baseRequest).catch((caught: unknown) => caught)) as ReinError;
+
+    expect(server.requests).toHaveLength(2);
+    expect(badRequest.details).toMatchObject({ status: 400, reason: "invalid_request" });
+    expect(notFound.retryable).toBe(false);
+    expect(notFound.details).toMatchObject({ status: 404, reason: "not_found" });
+    expect(notFound.message).toContain("claude-nonexistent-9");
+  });
+
+  it("sends structured output as a forced tool and returns its input as the output", async () => {
+    server.queue({ status: 200, json: jsonFixture("anthropic/structured.json") });
+    const schema = {
+      type: "object",
+      properties: { steps: { type: "array", items: { type: "string" } }, done: { type: "boolean" } },
+      required: ["steps", "done"],
+    };
+    const response = await provider.complete({ ...baseRequest, output: { name: "plan", description: "The plan", schema } });
+
+    expect(server.requests[0]?.body.tool_choice).toEqual({ type: "tool", name: "plan" });
+    expect(server.requests[0]?.body.tools).toEqual([{ name: "plan", description: "The plan", input_schema: schema }]);
+    expect(response.output).toEqual({ steps: ["read", "write"], done: false });
+    expect(response.stopReason).toBe("end_turn");
+    expect(response.content).toEqual([{ type: "text", text: '{"steps":["read","write"],"done":false}' }]);
+  });
+});

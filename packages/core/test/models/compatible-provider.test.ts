@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ModelRequest, ModelStreamEvent } from "../../src/models/model-provider.ts";
+import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
+import { FakeServer, fixture, jsonFixture, recordingRetry } from "./fake-server.ts";
+
+const baseRequest: ModelRequest = {
+  role: "worker",
+  system: "You are the worker.",
+  messages: [{ role: "user", content: [{ type: "text", text: "Look around." }] }],
+};
+
+describe("OpenAIProvider as openai-compatible (Ollama, vLLM, llama.cpp quirks)", () => {
+  let server: FakeServer;
+  let retry: ReturnType<typeof recordingRetry>;
+
+  beforeEach(async () => {
+    server = await new FakeServer().start("/v1");
+    retry = recordingRetry(2);
+  });
+  afterEach(() => server.stop());
+
+  const compatible = (structuredOutput?: "json_schema" | "json_object" | "none") =>
+    new OpenAIProvider({
+      kind: "openai-compatible",
+      name: "local-ollama",
+      model: "qwen2.5:7b",
+      baseURL: server.baseURL,
+      maxTokens: 512,
+      retry: retry.policy,
+      ...(structuredOutput ? { structuredOutput } : {}),
+    });
+
+  it("assembles calls from a stream with missing and repeated indexes, an empty model and stop with calls", async () => {
+    server.queue({ sse: fixture("compatible/quirky-tools-stream.sse"), splitEvery: 17 });
+    const events: ModelStreamEvent[] = [];
+    const response = await compatible().complete(baseRequest, { onEvent: (event) => events.push(event) });
+
+    expect(server.requests[0]?.body).toMatchObject({ model: "qwen2.5:7b", max_tokens: 512, stream: true });
+    expect(server.requests[0]?.body.max_completion_tokens).toBeUndefined();
+    expect(response.content).toEqual([
+      { type: "text", text: "Let me look." },
+      { type: "tool_call", id: "call_x", name: "read_file", input: { path: "a.ts" } },
+      { type: "tool_call", id: "call_y", name: "read_file", input: { path: "b.ts" } },
+      { type: "tool_call", id: "call_z", name: "list_dir", input: {} },
+    ]);
+    expect(response.stopReason).toBe("tool_use");
+    expect(response.model).toBe("qwen2.5:7b");
+    expect(response.provider).toBe("local-ollama");
+    expect(response.usage).toMatchObject({ inputTokens: 0, outputTokens: 0 });
+    expect(events[0]).toEqual({ type: "text_delta", text: "Let me look." });
+  });
+
+  it("reads `tool_calls: []` as no calls and finds fenced JSON output in prompt-only mode", async () => {
+    server.queue({ status: 200, json: jsonFixture("compatible/empty-tool-calls.json") });
+    const schema = { type: "object", properties: { verdict: { type: "string" } }, required: ["verdict"] };
+    const response = await compatible().complete({ ...baseRequest, output: { name: "verdict", schema } });
+
+    const body = server.requests[0]?.body;
+    expect(body?.response_format).toBeUndefined();
+    const system = (body?.messages as { role: string; content: string }[])[0];
+    expect(system?.role).toBe("system");
+    expect(system?.content).toContain("You are the worker.");
+    expect(system?.content).toContain(JSON.stringify(schema));
+    expect(response.stopReason).toBe("end_turn");
+    expect(response.content).toEqual([{ type: "text", text: '```json\n{"verdict": "pass"}\n```' }]);
+    expect(response.output).toEqual({ verdict: "pass" });
+  });
+
+  it("asks for json_object when configured, and maps finish_reason stop with calls to tool_use", async () => {
+    server.queue({ status: 200, json: jsonFixture("compatible/stop-with-calls.json") });
+    const response = await compatible("json_object").complete({
+      ...baseRequest,
+      output: { name: "answer", schema: { type: "object" } },
+    });
+
+    expect(server.requests[0]?.body.response_format).toEqual({ type: "json_object" });
+    expect(response.stopReason).toBe("tool_use");
+    expect(response.content).toEqual([{ type: "tool_call", id: "chatcmpl-tool-9d1", name: "run_command", input: { command: "ls" } }]);
+    expect(response.model).toBe("Qwen/Qwen2.5-7B-Instruct");
+  });
+
+  it("retries a connection reset, then succeeds", async () => {
+    server.queue({ reset: true }, { status: 200, json: jsonFixture("openai/text.json") });
+    const response = await compatible().complete(baseRequest);
+
+    expect(server.requests).toHaveLength(2);
+    expect(response.retries).toBe(1);
+    expect(retry.waits).toHaveLength(1);
+  });
+});

@@ -1,0 +1,109 @@
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+
+/** One reply the fake server gives, in the order queued. */
+export type FakeReply =
+  | { status: number; json: unknown; headers?: Record<string, string> }
+  /** An SSE body sent in several writes, split at `splitEvery` characters so frames cross write boundaries. */
+  | { status?: 200; sse: string; headers?: Record<string, string>; splitEvery?: number }
+  /** Drops the connection without a response (ECONNRESET for the client). */
+  | { reset: true };
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+const fixturesDir = fileURLToPath(new URL("./fixtures/", import.meta.url));
+
+export function fixture(name: string): string {
+  return readFileSync(`${fixturesDir}${name}`, "utf8");
+}
+
+export function jsonFixture(name: string): unknown {
+  return JSON.parse(fixture(name));
+}
+
+/**
+ * A local HTTP server speaking whatever wire format its queued replies hold,
+ * for driving the official SDKs end to end. It records every request it
+ * receives so tests can assert what an adapter sent.
+ */
+export class FakeServer {
+  readonly requests: RecordedRequest[] = [];
+  private readonly replies: FakeReply[] = [];
+  private server: Server | undefined;
+  baseURL = "";
+
+  queue(...replies: FakeReply[]): this {
+    this.replies.push(...replies);
+    return this;
+  }
+
+  async start(path = ""): Promise<this> {
+    this.server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        this.requests.push({
+          method: request.method ?? "",
+          url: request.url ?? "",
+          headers: request.headers,
+          body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+        });
+        const reply = this.replies.shift();
+        if (!reply) {
+          response.writeHead(500, { "content-type": "application/json" });
+          response.end(JSON.stringify({ error: { type: "api_error", message: "fake server: no reply queued" } }));
+          return;
+        }
+        if ("reset" in reply) {
+          request.socket.destroy();
+          return;
+        }
+        if ("json" in reply) {
+          response.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
+          response.end(JSON.stringify(reply.json));
+          return;
+        }
+        response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", ...reply.headers });
+        const size = reply.splitEvery ?? 37;
+        for (let start = 0; start < reply.sse.length; start += size) response.write(reply.sse.slice(start, start + size));
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, "127.0.0.1", resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.baseURL = `http://127.0.0.1:${port}${path}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
+
+/** A retry policy that records waits instead of sleeping, so tests never wait on the clock. */
+export function recordingRetry(maxRetries = 3): {
+  policy: { maxRetries: number; sleep: (milliseconds: number) => Promise<void>; random: () => number; now: () => number };
+  waits: number[];
+} {
+  const waits: number[] = [];
+  return {
+    waits,
+    policy: {
+      maxRetries,
+      sleep: async (milliseconds: number) => {
+        waits.push(milliseconds);
+      },
+      random: () => 0.5,
+      now: () => Date.parse("2025-01-01T00:00:00Z"),
+    },
+  };
+}
