@@ -30,21 +30,7 @@ export {
   publicKeyFromEnv,
   type PacketKeyPair,
 } from "./packets/packet-keys.ts";
-export {
-  textOf,
-  toolCallsOf,
-  type ContentBlock,
-  type ModelMessage,
-  type ModelToolSchema,
-  type StructuredOutputRequest,
-  type ModelRequest,
-  type ModelResponse,
-  type StopReason,
-  type ModelStreamEvent,
-  type CompleteOptions,
-  type ModelProvider,
-} from "./models/model-provider.ts";
-export { ScriptedProvider } from "./models/scripted/scripted-provider.ts";
+export * from "./models/index.ts";
 export { ModelScript, ScriptedConversation, ScriptedTurn, type ModelScriptInput } from "./models/scripted/script.ts";
 export {
   defineTool,

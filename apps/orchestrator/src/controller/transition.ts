@@ -92,6 +92,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
         depth: 0,
         usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
         resumes: 0,
+        attemptFingerprints: [],
       };
       state.steps.push(step);
       draft.dispatch(step);

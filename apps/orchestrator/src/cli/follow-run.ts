@@ -1,0 +1,49 @@
+import { isTerminal, type ReinRuntime, type RunState, type TraceEvent } from "@rein/core";
+import { describeEvent } from "./progress.ts";
+import { out } from "./output.ts";
+
+export interface FollowOptions {
+  /** Called for each trace event after it is printed; may act (e.g. decide an approval). */
+  onEvent?: (event: TraceEvent) => Promise<void> | void;
+  quiet?: boolean;
+}
+
+/**
+ * Prints a run's trace as it grows until the run is done, failed, cancelled
+ * or escalated, and returns its final state.
+ */
+export async function followRun(runtime: ReinRuntime, runId: string, options: FollowOptions = {}): Promise<RunState> {
+  const controller = new AbortController();
+  try {
+    for await (const event of runtime.trace.follow(runId, controller.signal)) {
+      if (!options.quiet) {
+        const line = describeEvent(event);
+        if (line) out(line);
+      }
+      await options.onEvent?.(event);
+      if (event.kind.startsWith("run.") && event.kind !== "run.submitted" && event.kind !== "run.status_changed" && event.kind !== "run.resumed") {
+        const state = await runtime.runs.require(runId);
+        if (isTerminal(state.status) || state.status === "escalated") return state;
+      }
+    }
+    return runtime.runs.require(runId);
+  } finally {
+    controller.abort();
+  }
+}
+
+export function printResult(state: RunState): void {
+  out("");
+  out(`run ${state.runId}: ${state.status}${state.stopReason ? ` (${state.stopReason})` : ""}`);
+  const result = state.result;
+  if (result?.answer) {
+    out(`answer: ${result.answer.answer}`);
+    for (const claim of result.answer.claims) out(`  claim: ${claim.text} [${claim.evidence.join(", ")}]`);
+    for (const gap of result.answer.gaps) out(`  gap: ${gap}`);
+  } else if (result?.summary) {
+    out(`summary: ${result.summary}`);
+  }
+  if (result?.partial && result.missing.length > 0) out(`missing: ${result.missing.join("; ")}`);
+  out(`steps: ${state.spent.steps}, tokens: ${state.spent.tokens}, cost: $${state.spent.costUsd.toFixed(4)}`);
+  out(`trace: rein trace ${state.runId}`);
+}

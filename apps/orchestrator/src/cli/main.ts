@@ -1,0 +1,53 @@
+import { parseArgs } from "node:util";
+import { errorMessage, ReinError } from "@rein/core";
+import type { Command } from "./commands.ts";
+import { err, out } from "./output.ts";
+import { COMMANDS } from "./registry.ts";
+
+const HELP = `rein — a harness for multi-agent work
+
+Usage: rein <command> [options]
+
+${COMMANDS.map((command) => `  ${command.usage.padEnd(52)} ${command.summary}`).join("\n")}
+
+Every command takes --config FILE (default: ./rein.config.json when present).
+Redis: REDIS_URL (default redis://127.0.0.1:6379); \`rein run\` starts a private one if none answers.`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "help" || name === "--help" || name === "-h") {
+    out(HELP);
+    return name ? 0 : 2;
+  }
+  const command: Command | undefined = COMMANDS.find((candidate) => candidate.name === name);
+  if (!command) {
+    err(`rein: unknown command "${name}"; expected one of: ${COMMANDS.map((candidate) => candidate.name).join(", ")}`);
+    return 2;
+  }
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      options: { ...command.options, config: { type: "string" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    err(`rein ${name}: ${errorMessage(error)}\nusage: rein ${command.usage}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    out(`usage: rein ${command.usage}\n${command.summary}`);
+    return 0;
+  }
+  try {
+    return await command.run(parsed.positionals, parsed.values);
+  } catch (error) {
+    if (ReinError.isInstance(error)) {
+      err(`rein ${name}: ${error.message}`);
+      return error.code === "goal_invalid" || error.code === "config_invalid" || error.code === "not_found" ? 2 : 1;
+    }
+    err(`rein ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return 1;
+  }
+}

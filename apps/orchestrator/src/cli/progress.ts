@@ -1,0 +1,71 @@
+import type { TraceEvent } from "@rein/core";
+
+const str = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
+
+/** One human line per trace event worth showing live; undefined hides it. */
+export function describeEvent(event: TraceEvent): string | undefined {
+  const p = event.payload as Record<string, unknown>;
+  const step = event.stepId ? `[${event.stepId}] ` : "";
+  switch (event.kind) {
+    case "run.submitted":
+      return `▶ run ${event.runId} submitted: ${str(p.goal)}`;
+    case "plan.requested":
+      return `… planning (plan ${str(p.planNo)})`;
+    case "lesson.used":
+      return `  lessons used: ${str(p.lessons)}`;
+    case "plan.ready":
+      return p.done
+        ? "✓ plan: the goal is met"
+        : `✓ plan: "${str(p.currentStep)}"${(p.nextSteps as string[]).length > 0 ? `; then: ${(p.nextSteps as string[]).join(" → ")}` : ""}`;
+    case "model.output_invalid":
+      return `  ! ${str(p.role)} output invalid (attempt ${str(p.attempt)}): ${str(p.problem)}`;
+    case "step.dispatched":
+      return `${step}→ dispatched "${str(p.title)}" (attempt ${str(p.attempt)}${Number(p.resume) > 0 ? `, resume ${str(p.resume)}` : ""}) tools: ${(p.tools as string[]).join(", ") || "none"}`;
+    case "step.started":
+      return `${step}  started`;
+    case "step.suspended":
+      return `${step}⏸ waiting for approval ${str(p.approvalId)} (${str(p.tool)}): rein approve ${str(p.approvalId)}  |  rein deny ${str(p.approvalId)} --reason "…"`;
+    case "step.resumed":
+      return `${step}▶ resumed after approval ${str(p.approvalId)}: ${str(p.decision)}`;
+    case "step.finished":
+      return `${step}■ step ${str(p.status)} after ${str(p.turns)} turn(s)${p.error ? `: ${str(p.error)}` : ""}`;
+    case "loop.detected":
+      return `${step}  ! loop detected (${str(p.kind)})`;
+    case "verdict.ready":
+      return `${step}⚖ verdict: ${str(p.decision)}: ${(p.reasons as string[]).join("; ")}`;
+    case "packet.refused":
+      return `${step}✗ packet refused: ${str(p.reason)}`;
+    case "model.failed":
+      return `${step}  ✗ ${str(p.role)} model call failed: ${str(p.error)}`;
+    case "run.done":
+      return `✔ run done: ${str(p.reason)}`;
+    case "run.failed":
+      return `✗ run failed: ${str(p.reason)}`;
+    case "run.cancelled":
+      return `✗ run cancelled: ${str(p.reason)}`;
+    case "run.escalated":
+      return `⚑ run escalated to a person: ${(p.reasons as string[]).join("; ")} — reply with: rein reply ${event.runId} "<instruction>"`;
+    default:
+      return describeToolEvent(event, step, p);
+  }
+}
+
+function describeToolEvent(event: TraceEvent, step: string, p: Record<string, unknown>): string | undefined {
+  if (!event.kind.startsWith("tool.") && !event.kind.startsWith("approval.") && event.kind !== "permission.decided") return undefined;
+  const name = str(p.tool ?? p.name ?? "");
+  switch (event.kind) {
+    case "tool.called":
+      return `${step}  ⚙ ${name}(${truncate(str(p.args ?? {}), 120)})`;
+    case "tool.result":
+    case "tool.executed":
+      return `${step}    ↳ ${str(p.status)}${p.durationMs !== undefined ? ` in ${str(p.durationMs)} ms` : ""}${p.message ? `: ${truncate(str(p.message), 160)}` : ""}`;
+    case "permission.decided":
+      return p.decision === "allow" ? undefined : `${step}    ⛨ ${str(p.decision)} by ${str(p.rule)}: ${str(p.reason)}`;
+    default:
+      return `${step}    ${event.kind}${name ? ` ${name}` : ""}${p.reason ? `: ${truncate(str(p.reason), 160)}` : ""}`;
+  }
+}
+
+const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+export const FINAL_KINDS = new Set(["run.done", "run.failed", "run.cancelled", "run.escalated"]);

@@ -1,0 +1,67 @@
+import { DelayedError, Worker } from "bullmq";
+import { ControlEvent, PacketSigner, QUEUE_NAMES, type ReinRuntime, ReinError, toQueueError } from "@rein/core";
+import type { KeyObject } from "node:crypto";
+import { performEffect } from "./effects.ts";
+import { transition } from "./transition.ts";
+
+export interface ControllerOptions {
+  runtime: ReinRuntime;
+  /** The Ed25519 key packets are signed with; only controllers hold it. */
+  packetPrivateKey: KeyObject;
+  concurrency?: number;
+  /** How long an event waits before another try when the run's lease is taken. @defaultValue 25 */
+  leaseRetryMs?: number;
+  now?: () => Date;
+}
+
+/**
+ * The control queue's consumer. Per event: take the run's lease, load the
+ * state, apply the pure transition, write it with compare-and-set, append
+ * its trace, then perform its effects.
+ */
+export function startController(options: ControllerOptions): Worker {
+  const { runtime } = options;
+  const signer = new PacketSigner(options.packetPrivateKey);
+  const now = options.now ?? (() => new Date());
+  const leaseRetryMs = options.leaseRetryMs ?? 25;
+
+  const worker = new Worker(
+    QUEUE_NAMES.control,
+    async (job, token) => {
+      const parsed = ControlEvent.safeParse(job.data);
+      if (!parsed.success) throw toQueueError(new ReinError("contract_invalid", `control event ${job.id} is malformed: ${parsed.error.message}`));
+      const event = parsed.data;
+      const lease = await runtime.leases.acquire(event.runId);
+      if (!lease) {
+        // Another holder is working on this run: try again shortly, never drop the event.
+        await job.moveToDelayed(Date.now() + leaseRetryMs + Math.floor(Math.random() * leaseRetryMs), token);
+        throw new DelayedError();
+      }
+      try {
+        const state = await runtime.runs.get(event.runId);
+        if (!state) throw toQueueError(new ReinError("not_found", `control event ${event.type} names run ${event.runId}, which does not exist`));
+        if (state.appliedEvents.at(-1) === event.eventId) {
+          // Redelivered after a crash between writing state and enqueueing: finish the job.
+          for (const effect of state.outbox) await performEffect(effect, state, runtime, signer);
+          return;
+        }
+        const next = transition(state, event, { now: now(), packetTtlMs: runtime.config.packets.ttlSeconds * 1000 });
+        if (!next.applied) {
+          await runtime.trace.appendMany(next.trace);
+          return;
+        }
+        await runtime.runs.save(next.state, state.version);
+        await runtime.trace.appendMany(next.trace);
+        for (const effect of next.effects) await performEffect(effect, next.state, runtime, signer);
+      } catch (error) {
+        if (error instanceof DelayedError) throw error;
+        throw toQueueError(error);
+      } finally {
+        await lease.release();
+      }
+    },
+    { connection: runtime.connection, prefix: runtime.config.prefix, concurrency: options.concurrency ?? 8 },
+  );
+  worker.on("error", (error) => runtime.logger.error({ err: error }, "controller error"));
+  return worker;
+}

@@ -1,0 +1,30 @@
+import { cp, readdir } from "node:fs/promises";
+import { type ControllerEffect, type PacketSigner, type ReinRuntime, type RunState, Workspace } from "@rein/core";
+
+/** Performs one effect. Every effect is idempotent: a replay after a crash changes nothing. */
+export async function performEffect(effect: ControllerEffect, state: RunState, runtime: ReinRuntime, signer: PacketSigner): Promise<void> {
+  switch (effect.type) {
+    case "prepare_workspace": {
+      const workspace = await Workspace.forRun(runtime.config.workspaceRoot, state.runId);
+      const seed = state.goal.workspaceSeed;
+      if (seed && (await readdir(workspace.root)).length === 0) {
+        await cp(seed, workspace.root, { recursive: true, force: false, errorOnExist: false });
+      }
+      return;
+    }
+    case "schedule_deadline":
+      await runtime.queues.sendControl({ type: "deadline", eventId: `deadline-${state.runId}`, runId: state.runId }, { delay: effect.delayMs });
+      return;
+    case "enqueue_plan":
+      await runtime.queues.sendPlan(effect.job);
+      return;
+    case "dispatch_step": {
+      const packet = signer.sign(effect.body);
+      await runtime.queues.sendStep({ packet }, effect.jobId);
+      return;
+    }
+    case "enqueue_evaluate":
+      await runtime.queues.sendEvaluate(effect.job);
+      return;
+  }
+}

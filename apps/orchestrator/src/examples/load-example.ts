@@ -1,0 +1,35 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { type AnyTool, type GoalInput, ReinError } from "@rein/core";
+
+/** The repository's examples folder. */
+export const EXAMPLES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../examples");
+
+export interface LoadedExample {
+  name: string;
+  dir: string;
+  goal: GoalInput;
+  /** The scripted models for every role, used when no real provider is configured. */
+  scriptPath: string;
+  /** Tools the example adds to the built-ins. */
+  tools: AnyTool[];
+}
+
+/**
+ * An example is a folder with `goal.json` (a Goal whose `workspaceSeed` is
+ * relative to the folder), `script.json` (the offline models) and optionally
+ * `tools.ts` exporting `tools: AnyTool[]`.
+ */
+export async function loadExample(name: string, examplesDir = EXAMPLES_DIR): Promise<LoadedExample> {
+  const dir = join(examplesDir, name);
+  const goalFile = join(dir, "goal.json");
+  if (!/^[a-z0-9-]+$/.test(name) || !existsSync(goalFile)) {
+    throw new ReinError("not_found", `no example "${name}"; expected a folder with goal.json under ${examplesDir}`);
+  }
+  const goal = JSON.parse(readFileSync(goalFile, "utf8")) as GoalInput;
+  if (goal.workspaceSeed) goal.workspaceSeed = resolve(dir, goal.workspaceSeed);
+  const toolsFile = join(dir, "tools.ts");
+  const tools = existsSync(toolsFile) ? ((await import(pathToFileURL(toolsFile).href)) as { tools: AnyTool[] }).tools : [];
+  return { name, dir, goal, scriptPath: join(dir, "script.json"), tools };
+}

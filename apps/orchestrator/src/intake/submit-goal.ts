@@ -1,0 +1,59 @@
+import { Goal, type GoalInput, newId, ReinError, type ReinRuntime, type RunState, zeroUsage } from "@rein/core";
+
+export interface SubmitOptions {
+  /** Tool names this deployment knows; a goal naming another is refused. */
+  knownTools: readonly string[];
+  runId?: string;
+  now?: Date;
+}
+
+/**
+ * Validates a goal, creates its run and enqueues `goal.submitted`. A goal
+ * that is empty, too long, or names an unknown tool is refused here with a
+ * `goal_invalid` error, and nothing is written or enqueued.
+ */
+export async function submitGoal(runtime: ReinRuntime, input: GoalInput, options: SubmitOptions): Promise<{ runId: string; state: RunState }> {
+  const parsed = Goal.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `goal.${issue.path.join(".")}` : "goal";
+    throw new ReinError("goal_invalid", `${where}: ${issue?.message ?? "invalid"}`, { cause: parsed.error });
+  }
+  const goal = parsed.data;
+  const known = new Set(options.knownTools);
+  const unknown = goal.tools.map((grant) => grant.name).filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    throw new ReinError("goal_invalid", `goal.tools names ${unknown.join(", ")}, which this deployment does not know; expected some of: ${[...known].sort().join(", ")}`);
+  }
+  const now = (options.now ?? new Date()).toISOString();
+  const runId = options.runId ?? newId("run");
+  const state: RunState = {
+    schemaVersion: 1,
+    runId,
+    version: 0,
+    status: "planning",
+    goal,
+    createdAt: now,
+    updatedAt: now,
+    plan: null,
+    planCount: 0,
+    steps: [],
+    evidence: [],
+    pendingApprovals: [],
+    spent: { steps: 0, tokens: 0, costUsd: 0 },
+    usage: zeroUsage(),
+    verdicts: [],
+    lessonsUsed: [],
+    appliedEvents: [],
+    outbox: [],
+  };
+  await runtime.runs.create(state);
+  await runtime.trace.append({
+    runId,
+    kind: "run.submitted",
+    ts: now,
+    payload: { goal: goal.text, tools: goal.tools.map((grant) => grant.name), budget: goal.budget },
+  });
+  await runtime.queues.sendControl({ type: "goal.submitted", eventId: `submitted-${runId}`, runId });
+  return { runId, state };
+}

@@ -1,0 +1,39 @@
+import { createProvider, type ModelProvider, priceFor, type ReinConfig, ReinError, type Role } from "@rein/core";
+
+/**
+ * The provider a role uses, from `roles.<role>` and `providers.<name>`. A goal's
+ * override (provider name and model) wins over the config.
+ */
+export function providerForRole(
+  config: ReinConfig,
+  role: Role,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  override?: { provider: string; model?: string },
+): ModelProvider {
+  const roleConfig = { ...config.roles[role], ...(override ? { provider: override.provider, ...(override.model ? { model: override.model } : {}) } : {}) };
+  const providerConfig = config.providers[roleConfig.provider];
+  if (!providerConfig) {
+    throw new ReinError(
+      "config_invalid",
+      `role ${role} names provider "${roleConfig.provider}", which is not configured; expected one of: ${Object.keys(config.providers).join(", ")}`,
+    );
+  }
+  return createProvider(roleConfig.provider, providerConfig, roleConfig, env, {
+    price: priceFor(config.prices, roleConfig.provider, roleConfig.model),
+  });
+}
+
+/** The resolved role → provider/model table that `rein models` prints. */
+export function roleTable(config: ReinConfig): { role: Role; provider: string; kind: string; model: string; baseURL: string }[] {
+  return (["planner", "worker", "evaluator", "judge"] as const).map((role) => {
+    const roleConfig = config.roles[role];
+    const providerConfig = config.providers[roleConfig.provider];
+    return {
+      role,
+      provider: roleConfig.provider,
+      kind: providerConfig?.kind ?? "(unknown)",
+      model: roleConfig.model,
+      baseURL: providerConfig?.baseURL ?? "",
+    };
+  });
+}

@@ -1,0 +1,82 @@
+import type { KeyObject } from "node:crypto";
+import type { Worker } from "bullmq";
+import type { ModelProvider, ModelStreamEvent, ReinRuntime, ToolExecutor } from "@rein/core";
+import { startEvaluateConsumer } from "@rein/evaluator";
+import { startPlanConsumer } from "@rein/planner";
+import { startStepConsumer } from "@rein/workers";
+import { startController } from "../controller/controller.ts";
+import { providerForRole } from "./role-providers.ts";
+
+export type RoleName = "control" | "plan" | "step" | "evaluate";
+export const ROLE_NAMES: readonly RoleName[] = ["control", "plan", "step", "evaluate"];
+
+export interface StartRolesOptions {
+  roles: readonly RoleName[];
+  /** Needed by `control`. */
+  packetPrivateKey?: KeyObject;
+  /** Needed by `step`. */
+  packetPublicKey?: KeyObject;
+  /** Needed by `step`. */
+  executor?: ToolExecutor;
+  /** Providers by role; missing ones are built from config. */
+  providers?: Partial<Record<"planner" | "worker" | "judge", ModelProvider>>;
+  concurrency?: number;
+  onModelEvent?: (event: ModelStreamEvent & { runId: string; stepId: string }) => void;
+}
+
+export interface RunningRoles {
+  workers: Worker[];
+  /** Stops taking jobs and waits for the current ones to finish. */
+  close(): Promise<void>;
+}
+
+/** Starts the named roles as BullMQ consumers in this process. */
+export function startRoles(runtime: ReinRuntime, options: StartRolesOptions): RunningRoles {
+  const { config } = runtime;
+  const provider = (role: "planner" | "worker" | "judge") => options.providers?.[role] ?? providerForRole(config, role);
+  const workers: Worker[] = [];
+  for (const role of options.roles) {
+    switch (role) {
+      case "control":
+        if (!options.packetPrivateKey) throw new Error("the control role needs the packet private key");
+        workers.push(startController({ runtime, packetPrivateKey: options.packetPrivateKey, concurrency: options.concurrency }));
+        break;
+      case "plan": {
+        const planner = provider("planner");
+        workers.push(
+          startPlanConsumer(
+            runtime,
+            {
+              providerFor: (override) => (override ? providerForRole(config, "planner", process.env, override) : planner),
+              maxTokens: config.roles.planner.maxTokens,
+            },
+            { concurrency: options.concurrency },
+          ),
+        );
+        break;
+      }
+      case "step":
+        if (!options.packetPublicKey || !options.executor) throw new Error("the step role needs the packet public key and a tool executor");
+        workers.push(
+          startStepConsumer({
+            runtime,
+            packetPublicKey: options.packetPublicKey,
+            provider: provider("worker"),
+            executor: options.executor,
+            concurrency: options.concurrency,
+            onModelEvent: options.onModelEvent,
+          }),
+        );
+        break;
+      case "evaluate":
+        workers.push(startEvaluateConsumer({ runtime, judge: provider("judge"), concurrency: options.concurrency }));
+        break;
+    }
+  }
+  return {
+    workers,
+    close: async () => {
+      await Promise.all(workers.map((worker) => worker.close()));
+    },
+  };
+}

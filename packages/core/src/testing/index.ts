@@ -1,0 +1,1 @@
+export { createTestRuntime, TEST_REDIS_URL, type TestRuntime } from "./test-runtime.ts";

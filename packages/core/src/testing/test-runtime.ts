@@ -1,0 +1,41 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ReinConfig, type ReinConfigInput } from "../config/config.ts";
+import { createRuntime, type ReinRuntime } from "../runtime.ts";
+
+export const TEST_REDIS_URL = process.env.REIN_TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+
+export interface TestRuntime extends ReinRuntime {
+  /** Deletes every key under this runtime's prefix and its workspace root. */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * A runtime on the test Redis with a unique key prefix and its own
+ * workspace root, so integration tests never see each other's data.
+ */
+export async function createTestRuntime(overrides: ReinConfigInput = {}): Promise<TestRuntime> {
+  const prefix = `rein-test-${randomBytes(6).toString("hex")}`;
+  const workspaceRoot = await mkdtemp(join(tmpdir(), "rein-ws-"));
+  const config = ReinConfig.parse({ redisUrl: TEST_REDIS_URL, prefix, workspaceRoot, ...overrides });
+  const runtime = createRuntime(config);
+  return {
+    ...runtime,
+    cleanup: async () => {
+      await deleteByPrefix(runtime, prefix);
+      await runtime.close();
+      await rm(workspaceRoot, { recursive: true, force: true });
+    },
+  };
+}
+
+async function deleteByPrefix(runtime: ReinRuntime, prefix: string): Promise<void> {
+  let cursor = "0";
+  do {
+    const [next, keys] = await runtime.redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
+    cursor = next;
+    if (keys.length > 0) await runtime.redis.del(...keys);
+  } while (cursor !== "0");
+}

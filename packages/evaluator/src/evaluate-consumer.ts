@@ -1,0 +1,41 @@
+import { Worker } from "bullmq";
+import { EvaluateJob, type ModelProvider, QUEUE_NAMES, type ReinRuntime, toQueueError, Workspace } from "@rein/core";
+import { evaluate } from "./evaluate.ts";
+
+export interface EvaluateConsumerDeps {
+  runtime: ReinRuntime;
+  judge?: ModelProvider;
+  concurrency?: number;
+}
+
+/** The evaluate queue's consumer: a StepResult in, a `verdict.ready` control event out. */
+export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
+  const { runtime } = deps;
+  const worker = new Worker(
+    QUEUE_NAMES.evaluate,
+    async (job, _token, signal) => {
+      try {
+        const data = EvaluateJob.parse(job.data);
+        const workspace = await Workspace.forRun(runtime.config.workspaceRoot, data.runId);
+        const verdict = await evaluate(
+          data,
+          { trace: runtime.trace, workspace, allowedCommands: runtime.config.tools.commands, judge: deps.judge },
+          signal,
+        );
+        await runtime.queues.sendControl({
+          type: "verdict.ready",
+          eventId: `verdict-${job.id}`,
+          runId: data.runId,
+          stepId: data.stepId,
+          attempt: data.attempt,
+          verdict,
+        });
+      } catch (error) {
+        throw toQueueError(error);
+      }
+    },
+    { connection: runtime.connection, prefix: runtime.config.prefix, concurrency: deps.concurrency ?? 4 },
+  );
+  worker.on("error", (error) => runtime.logger.error({ err: error }, "evaluate consumer error"));
+  return worker;
+}
