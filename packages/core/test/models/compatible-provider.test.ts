@@ -57,7 +57,7 @@ describe("OpenAIProvider as openai-compatible (Ollama, vLLM, llama.cpp quirks)",
 
     const body = server.requests[0]?.body;
     expect(body?.response_format).toBeUndefined();
-    const system = (body?.messages as { role: string; content: string }[])[0];
+    const system = ((body?.messages ?? []) as { role: string; content: string }[])[0];
     expect(system?.role).toBe("system");
     expect(system?.content).toContain("You are the worker.");
     expect(system?.content).toContain(JSON.stringify(schema));

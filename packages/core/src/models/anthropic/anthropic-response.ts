@@ -52,7 +52,7 @@ export function extractOutput(
     (block) => block.type === "tool_call" && block.name === outputTool.name && !block.incomplete,
   );
   const call = content[index];
-  if (!call || call.type !== "tool_call") return { content, stopReason };
+  if (call?.type !== "tool_call") return { content, stopReason };
   const output = unwrapOutput(call.input, outputTool.wrapped);
   const rest = content.filter((_, position) => position !== index);
   return {
