@@ -236,4 +236,26 @@ describe("OpenAIProvider through the openai SDK", () => {
     });
     expect(strict.output).toEqual({ steps: ["read", "write"], done: false });
   });
+
+  it("stops with the abort reason and sends nothing once the signal has fired", async () => {
+    const controller = new AbortController();
+    controller.abort(new Error("run cancelled"));
+    await expect(provider.complete(baseRequest, { signal: controller.signal })).rejects.toThrow("run cancelled");
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("stops with the abort reason when aborted mid-stream, without retrying", async () => {
+    const controller = new AbortController();
+    server.queue({ sse: fixture("openai/text-stream.sse") }, { sse: fixture("openai/text-stream.sse") });
+    const error = await provider
+      .complete(baseRequest, {
+        signal: controller.signal,
+        onEvent: (event) => {
+          if (event.type === "text_delta") controller.abort(new Error("run cancelled"));
+        },
+      })
+      .catch((caught: unknown) => caught);
+    expect((error as Error).message).toBe("run cancelled");
+    expect(server.requests).toHaveLength(1);
+  });
 });
