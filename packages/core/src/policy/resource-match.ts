@@ -1,0 +1,73 @@
+import picomatch from "picomatch";
+import type { Scope } from "../contracts/index.ts";
+
+/** The resource kinds a scope names; each is matched by its own rule. */
+export const SCOPE_DIMENSIONS = ["paths", "hosts", "commands", "services"] as const;
+export type ScopeDimension = (typeof SCOPE_DIMENSIONS)[number];
+
+const matchers = new Map<string, (value: string) => boolean>();
+
+function compiled(pattern: string, options: picomatch.PicomatchOptions): (value: string) => boolean {
+  const key = `${JSON.stringify(options)}\u0000${pattern}`;
+  let matcher = matchers.get(key);
+  if (!matcher) {
+    matcher = picomatch(pattern, options);
+    matchers.set(key, matcher);
+  }
+  return matcher;
+}
+
+/**
+ * Whether a workspace-relative path (or a directory glob like `src/**` that a
+ * call covers) lies under a pattern. `dot: true` so `**` also covers dotfiles:
+ * a grant of `src/**` must not silently exclude `src/.env`, and a deny of
+ * `**\/.env` must catch it.
+ */
+export function pathMatches(pattern: string, path: string): boolean {
+  return compiled(pattern, { dot: true })(path);
+}
+
+/** Host names are case-insensitive; `*.example.com` covers its subdomains. */
+export function hostMatches(pattern: string, host: string): boolean {
+  return compiled(pattern.toLowerCase(), { dot: true })(host.toLowerCase().replace(/\.$/, ""));
+}
+
+/**
+ * Executables match exactly: allowing `node` must not allow `/tmp/x/node`
+ * or `./node`, which are different programs.
+ */
+export function commandMatches(pattern: string, command: string): boolean {
+  return pattern === command;
+}
+
+export function serviceMatches(pattern: string, service: string): boolean {
+  return compiled(pattern, { dot: true })(service);
+}
+
+const byDimension: Record<ScopeDimension, (pattern: string, value: string) => boolean> = {
+  paths: pathMatches,
+  hosts: hostMatches,
+  commands: commandMatches,
+  services: serviceMatches,
+};
+
+export function resourceMatches(dimension: ScopeDimension, patterns: readonly string[], value: string): boolean {
+  const match = byDimension[dimension];
+  return patterns.some((pattern) => match(pattern, value));
+}
+
+/**
+ * The resources of `scope` that `limit` does not cover, per dimension. An
+ * absent list in `limit` leaves that dimension unrestricted; an empty list
+ * allows nothing.
+ */
+export function resourcesOutside(scope: Scope, limit: Scope): { dimension: ScopeDimension; values: string[] }[] {
+  const outside: { dimension: ScopeDimension; values: string[] }[] = [];
+  for (const dimension of SCOPE_DIMENSIONS) {
+    const allowed = limit[dimension];
+    if (!allowed) continue;
+    const values = (scope[dimension] ?? []).filter((value) => !resourceMatches(dimension, allowed, value));
+    if (values.length > 0) outside.push({ dimension, values });
+  }
+  return outside;
+}
