@@ -1,0 +1,42 @@
+// Every status change is one script over the approval's hash, so two
+// deciders, or a decider racing the expiry or a consumer, cannot both win.
+
+/** KEYS[1] approval; ARGV: nowMs. Turns an overdue pending approval into expired. */
+export const EXPIRE_IF_DUE = `
+if redis.call('HGET', KEYS[1], 'status') == 'pending'
+  and tonumber(redis.call('HGET', KEYS[1], 'expiresAtMs')) <= tonumber(ARGV[1]) then
+  redis.call('HSET', KEYS[1], 'status', 'expired')
+end
+return redis.call('HGET', KEYS[1], 'status')
+`;
+
+/**
+ * KEYS[1] approval; ARGV: decision, approver, note, reason, decidedAt, nowMs.
+ * Only pending → approved | denied. Returns 'ok' or the status that blocked it.
+ */
+export const DECIDE = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return 'missing' end
+if status == 'pending' and tonumber(redis.call('HGET', KEYS[1], 'expiresAtMs')) <= tonumber(ARGV[6]) then
+  redis.call('HSET', KEYS[1], 'status', 'expired')
+  return 'expired'
+end
+if status ~= 'pending' then return status end
+redis.call('HSET', KEYS[1], 'status', ARGV[1], 'approver', ARGV[2], 'decidedAt', ARGV[5])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'note', ARGV[3]) end
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'reason', ARGV[4]) end
+return 'ok'
+`;
+
+/**
+ * KEYS[1] approval; ARGV: actionHash, runId, stepId, consumedAt.
+ * Only an approved approval for exactly this action, run and step becomes
+ * consumed, and only once.
+ */
+export const CONSUME = `
+local fields = redis.call('HMGET', KEYS[1], 'status', 'actionHash', 'runId', 'stepId')
+if fields[1] ~= 'approved' then return fields[1] or 'missing' end
+if fields[2] ~= ARGV[1] or fields[3] ~= ARGV[2] or fields[4] ~= ARGV[3] then return 'mismatch' end
+redis.call('HSET', KEYS[1], 'status', 'consumed', 'consumedAt', ARGV[4])
+return 'consumed'
+`;

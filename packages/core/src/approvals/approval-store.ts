@@ -1,0 +1,184 @@
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import { Approval, type ApprovalStatus } from "../contracts/index.ts";
+import { ReinError } from "../errors.ts";
+import { newId } from "../ids.ts";
+import type { RedisKeys } from "../redis/keys.ts";
+import { type ApprovalAction, actionHashOf } from "./action-hash.ts";
+import { CONSUME, DECIDE, EXPIRE_IF_DUE } from "./approval-scripts.ts";
+
+export interface ApprovalStoreOptions {
+  /** Seconds a pending approval waits for a decision (config `approvals.ttlSeconds`). */
+  ttlSeconds: number;
+  /** Seconds an approval is kept after it expires, for the audit trail. @defaultValue 7 days */
+  retentionSeconds?: number;
+  /** @defaultValue Date.now */
+  now?: () => number;
+}
+
+export const ApprovalDecisionInput = z.object({
+  decision: z.enum(["approved", "denied"]),
+  approver: z.string().min(1, "an approval decision must name who made it"),
+  note: z.string().optional(),
+  reason: z.string().optional(),
+});
+export type ApprovalDecisionInput = z.infer<typeof ApprovalDecisionInput>;
+
+export interface ApprovalFilter {
+  runId?: string;
+  stepId?: string;
+  status?: ApprovalStatus;
+}
+
+/**
+ * Approvals in Redis. An approval is bound to one action (tool, args, scope)
+ * in one run and step by `actionHash`; only `decide` (called by a person's
+ * client, never by a worker) moves it out of pending, and only `consume`
+ * turns an approval into the single execution it allows.
+ */
+export class ApprovalStore {
+  private readonly now: () => number;
+  private readonly retentionSeconds: number;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly options: ApprovalStoreOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.retentionSeconds = options.retentionSeconds ?? 7 * 24 * 3600;
+  }
+
+  /** The pending approval for this action, reused when one exists, else a new one. */
+  async ask(runId: string, stepId: string, action: ApprovalAction): Promise<{ approval: Approval; reused: boolean }> {
+    const actionHash = actionHashOf(action);
+    const latest = await this.findForAction(runId, stepId, actionHash);
+    if (latest?.status === "pending") return { approval: latest, reused: true };
+    return { approval: await this.create(runId, stepId, action), reused: false };
+  }
+
+  async create(runId: string, stepId: string, action: ApprovalAction): Promise<Approval> {
+    const createdAtMs = this.now();
+    const expiresAtMs = createdAtMs + this.options.ttlSeconds * 1000;
+    const approval = Approval.parse({
+      schemaVersion: 1,
+      approvalId: newId("apr"),
+      runId,
+      stepId,
+      tool: action.tool,
+      args: action.args,
+      scope: action.scope,
+      actionHash: actionHashOf(action),
+      status: "pending",
+      createdAt: new Date(createdAtMs).toISOString(),
+      expiresAt: new Date(expiresAtMs).toISOString(),
+    });
+    const { status: _status, ...fixed } = approval;
+    const key = this.keys.approval(approval.approvalId);
+    const pointer = this.keys.approvalByAction(approval.actionHash);
+    const keepSeconds = this.options.ttlSeconds + this.retentionSeconds;
+    await this.redis
+      .multi()
+      .hset(key, {
+        data: JSON.stringify(fixed),
+        status: "pending",
+        actionHash: approval.actionHash,
+        runId,
+        stepId,
+        expiresAtMs: String(expiresAtMs),
+      })
+      .expire(key, keepSeconds)
+      .hset(pointer, `${runId}:${stepId}`, approval.approvalId)
+      .expire(pointer, keepSeconds)
+      .zadd(this.keys.approvalIndex(), createdAtMs, approval.approvalId)
+      .exec();
+    return approval;
+  }
+
+  async get(approvalId: string): Promise<Approval | null> {
+    const key = this.keys.approval(approvalId);
+    await this.redis.eval(EXPIRE_IF_DUE, 1, key, String(this.now()));
+    const fields = await this.redis.hgetall(key);
+    if (!fields.data) return null;
+    const parsed = Approval.safeParse({
+      ...JSON.parse(fields.data),
+      status: fields.status,
+      approver: fields.approver,
+      note: fields.note,
+      reason: fields.reason,
+      decidedAt: fields.decidedAt,
+    });
+    if (!parsed.success) {
+      throw new ReinError("contract_invalid", `approval ${approvalId} in Redis is malformed: ${parsed.error.message}`);
+    }
+    return parsed.data;
+  }
+
+  /** The latest approval asked for this action in this run and step. */
+  async findForAction(runId: string, stepId: string, actionHash: string): Promise<Approval | null> {
+    const approvalId = await this.redis.hget(this.keys.approvalByAction(actionHash), `${runId}:${stepId}`);
+    return approvalId ? this.get(approvalId) : null;
+  }
+
+  async list(filter: ApprovalFilter = {}): Promise<Approval[]> {
+    const ids = await this.redis.zrange(this.keys.approvalIndex(), 0, -1);
+    const approvals: Approval[] = [];
+    for (const approvalId of ids) {
+      const approval = await this.get(approvalId);
+      if (!approval) {
+        // Past its retention; drop it from the index too.
+        await this.redis.zrem(this.keys.approvalIndex(), approvalId);
+        continue;
+      }
+      if (filter.runId && approval.runId !== filter.runId) continue;
+      if (filter.stepId && approval.stepId !== filter.stepId) continue;
+      if (filter.status && approval.status !== filter.status) continue;
+      approvals.push(approval);
+    }
+    return approvals;
+  }
+
+  /** A person's decision. Only a pending, unexpired approval can be decided, once. */
+  async decide(approvalId: string, input: ApprovalDecisionInput): Promise<Approval> {
+    const decision = ApprovalDecisionInput.parse(input);
+    const nowMs = this.now();
+    const outcome = await this.redis.eval(
+      DECIDE,
+      1,
+      this.keys.approval(approvalId),
+      decision.decision,
+      decision.approver,
+      decision.note ?? "",
+      decision.reason ?? "",
+      new Date(nowMs).toISOString(),
+      String(nowMs),
+    );
+    if (outcome === "missing") throw new ReinError("not_found", `approval ${approvalId} does not exist`);
+    if (outcome !== "ok") {
+      throw new ReinError("approval_invalid", `approval ${approvalId} is ${String(outcome)}; only a pending approval can be decided`, {
+        details: { status: outcome },
+      });
+    }
+    return (await this.get(approvalId)) as Approval;
+  }
+
+  /**
+   * Turns the approved approval for exactly this action, run and step into
+   * consumed. Returns it when this caller won; null when there was none or
+   * another caller consumed it first.
+   */
+  async consume(actionHash: string, runId: string, stepId: string): Promise<Approval | null> {
+    const approvalId = await this.redis.hget(this.keys.approvalByAction(actionHash), `${runId}:${stepId}`);
+    if (!approvalId) return null;
+    const outcome = await this.redis.eval(
+      CONSUME,
+      1,
+      this.keys.approval(approvalId),
+      actionHash,
+      runId,
+      stepId,
+      new Date(this.now()).toISOString(),
+    );
+    return outcome === "consumed" ? this.get(approvalId) : null;
+  }
+}

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { HashString } from "../contracts/index.ts";
+
+/**
+ * A tool result as the cache and the idempotency store keep it: the rendered
+ * text before redaction and truncation, which the rest of the pipeline
+ * derives everything from, and when it was observed.
+ */
+export const RecordedResult = z.object({
+  schemaVersion: z.literal(1),
+  /** hashOf({tool, args}) of the call that produced it. */
+  fingerprint: HashString,
+  rendered: z.string(),
+  rawOutputHash: HashString,
+  empty: z.boolean(),
+  observedAt: z.string(),
+});
+export type RecordedResult = z.infer<typeof RecordedResult>;

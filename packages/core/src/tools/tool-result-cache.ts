@@ -1,0 +1,49 @@
+import type { Redis } from "ioredis";
+import type { RedisKeys } from "../redis/keys.ts";
+import { RecordedResult } from "./recorded-result.ts";
+
+export interface ToolResultCacheOptions {
+  /** Results larger than this are not cached. @defaultValue 1 MiB */
+  maxEntryBytes?: number;
+  /** Seconds a run's cache lives after its last write. @defaultValue 1 day */
+  ttlSeconds?: number;
+}
+
+/**
+ * Results of read-only idempotent tools within one run, keyed by the call's
+ * fingerprint, in one Redis hash per run. Any non-read tool execution drops
+ * the run's whole cache: knowing which reads a write made stale is harder
+ * than reading again.
+ */
+export class ToolResultCache {
+  private readonly maxEntryBytes: number;
+  private readonly ttlSeconds: number;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    options: ToolResultCacheOptions = {},
+  ) {
+    this.maxEntryBytes = options.maxEntryBytes ?? 1024 * 1024;
+    this.ttlSeconds = options.ttlSeconds ?? 24 * 3600;
+  }
+
+  async get(runId: string, fingerprint: string): Promise<RecordedResult | undefined> {
+    const raw = await this.redis.hget(this.keys.toolCache(runId), fingerprint);
+    if (raw === null) return undefined;
+    const parsed = RecordedResult.safeParse(JSON.parse(raw));
+    // A malformed entry is a miss, not a failure: the tool can simply run.
+    return parsed.success && parsed.data.fingerprint === fingerprint ? parsed.data : undefined;
+  }
+
+  async put(runId: string, result: RecordedResult): Promise<void> {
+    const json = JSON.stringify(result);
+    if (Buffer.byteLength(json) > this.maxEntryBytes) return;
+    const key = this.keys.toolCache(runId);
+    await this.redis.multi().hset(key, result.fingerprint, json).expire(key, this.ttlSeconds).exec();
+  }
+
+  async invalidate(runId: string): Promise<void> {
+    await this.redis.del(this.keys.toolCache(runId));
+  }
+}
