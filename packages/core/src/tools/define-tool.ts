@@ -48,6 +48,13 @@ export interface ToolDefinition<Input = unknown, Output = unknown> {
   run: (args: Input, context: ToolContext) => Promise<Output>;
   /** Renders the output as the text an observation carries. */
   render: (output: Output) => string;
+  /**
+   * Where the output's text comes from, for provenance.
+   * @defaultValue "external" for external tools, "tool" otherwise
+   */
+  trust?: "tool" | "external";
+  /** A JSON Schema shown to models instead of the one derived from `input` (MCP tools bring their own). */
+  inputJsonSchema?: Record<string, unknown>;
 }
 
 // `any` here lets a registry hold tools of different input/output types; each
@@ -79,7 +86,7 @@ export function toolSpecOf(tool: AnyTool): ToolSpec {
     name: tool.name,
     description: tool.description,
     effect: tool.effect,
-    inputSchema: jsonSchemaOf(tool.input),
+    inputSchema: tool.inputJsonSchema ?? jsonSchemaOf(tool.input),
     outputSchema: tool.output ? jsonSchemaOf(tool.output) : undefined,
     idempotent: tool.idempotent,
     concurrencySafe: tool.concurrencySafe,

@@ -1,4 +1,4 @@
-import { mkdir, realpath } from "node:fs/promises";
+import { lstat, mkdir, realpath } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ReinError } from "../errors.ts";
 
@@ -48,6 +48,15 @@ export class Workspace {
         if (ReinError.isInstance(error)) throw error;
         const code = (error as NodeJS.ErrnoException).code;
         if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+        // realpath fails with ENOENT on a dangling symlink too; writing
+        // through one would create its target wherever it points.
+        if (await isSymlink(probe)) {
+          throw new ReinError(
+            "workspace_violation",
+            `${JSON.stringify(path)} is refused: it goes through a symlink whose target does not exist; expected a path inside the run's workspace`,
+            { details: { path } },
+          );
+        }
         const parent = resolve(probe, "..");
         if (parent === probe) throw error;
         rest.push(probe.slice(parent.length + 1));
@@ -74,5 +83,13 @@ export class Workspace {
         { details: { path: asked } },
       );
     }
+  }
+}
+
+async function isSymlink(path: string): Promise<boolean> {
+  try {
+    return (await lstat(path)).isSymbolicLink();
+  } catch {
+    return false;
   }
 }

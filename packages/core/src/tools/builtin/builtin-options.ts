@@ -1,0 +1,25 @@
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** Limits of the built-in tools; the lists usually come from config `tools`. */
+export interface BuiltinToolOptions {
+  /** Executables `run_command` may start, matched exactly (config `tools.commands`). @defaultValue none */
+  commands?: readonly string[];
+  /** Hosts `http_request` may reach; `*.example.com` covers subdomains (config `tools.hosts`). @defaultValue none */
+  hosts?: readonly string[];
+  /** @defaultValue ["GET", "HEAD"] */
+  httpMethods?: readonly HttpMethod[];
+  /** Largest file `read_file` and `search_files` read. @defaultValue 16 MiB */
+  maxFileBytes?: number;
+  /** Cap on each of stdout and stderr of `run_command`. @defaultValue 1 MiB */
+  maxCommandOutputBytes?: number;
+  /** Cap on an `http_request` response body. @defaultValue 5 MiB */
+  maxResponseBytes?: number;
+  /** @defaultValue 60_000 */
+  commandTimeoutMs?: number;
+  /** @defaultValue 30_000 */
+  httpTimeoutMs?: number;
+  /** For tests; @defaultValue globalThis.fetch */
+  fetch?: typeof fetch;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;

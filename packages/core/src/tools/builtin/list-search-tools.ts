@@ -1,0 +1,85 @@
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+import { ReinError } from "../../errors.ts";
+import { pathMatches } from "../../policy/resource-match.ts";
+import { defineTool } from "../define-tool.ts";
+import { type BuiltinToolOptions, DEFAULT_MAX_FILE_BYTES } from "./builtin-options.ts";
+import { walkFiles } from "./walk-files.ts";
+
+const Directory = z.string().min(1).default(".").describe("a directory relative to the workspace root");
+
+const under = (directory: string, glob: string) => (directory === "." ? glob : `${directory.replace(/\/+$/, "")}/${glob}`);
+
+export function listFilesTool() {
+  return defineTool({
+    name: "list_files",
+    description:
+      "List the entries of a workspace directory (directories end with /, symlinks with @). Set recursive to list everything below it. No side effects.",
+    effect: "read",
+    input: z
+      .object({
+        path: Directory,
+        recursive: z.boolean().default(false),
+        maxEntries: z.number().int().positive().max(10_000).default(1000),
+      })
+      .strict(),
+    scope: (args) => ({ paths: [under(args.path, args.recursive ? "**" : "*")] }),
+    async run(args, context) {
+      const real = await context.workspace.resolve(args.path);
+      if (!(await stat(real)).isDirectory()) throw new ReinError("tool_failed", `${args.path} is not a directory`);
+      const { entries, complete } = await walkFiles(real, { recursive: args.recursive, limit: args.maxEntries });
+      const lines = entries.map((entry) => `${entry.path}${entry.kind === "directory" ? "/" : entry.kind === "symlink" ? "@" : ""}`);
+      if (!complete) lines.push(`(stopped after ${args.maxEntries} entries)`);
+      return lines;
+    },
+    render: (lines) => lines.join("\n"),
+  });
+}
+
+export interface SearchMatch {
+  path: string;
+  line: number;
+  text: string;
+}
+
+export function searchFilesTool(options: BuiltinToolOptions) {
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  return defineTool({
+    name: "search_files",
+    description:
+      "Search workspace files for a literal string (not a regex), optionally only files matching a glob like **/*.ts. Returns path:line: text for each matching line. No side effects.",
+    effect: "read",
+    input: z
+      .object({
+        query: z.string().min(1).max(1000),
+        path: Directory,
+        glob: z.string().optional(),
+        caseSensitive: z.boolean().default(true),
+        maxResults: z.number().int().positive().max(5000).default(200),
+      })
+      .strict(),
+    scope: (args) => ({ paths: [under(args.path, "**")] }),
+    async run(args, context) {
+      const real = await context.workspace.resolve(args.path);
+      const { entries } = await walkFiles(real, { recursive: true, limit: 100_000 });
+      const needle = args.caseSensitive ? args.query : args.query.toLowerCase();
+      const matches: SearchMatch[] = [];
+      for (const entry of entries) {
+        if (entry.kind !== "file" || (args.glob && !pathMatches(args.glob, entry.path))) continue;
+        const file = join(real, entry.path);
+        if ((await stat(file)).size > maxBytes) continue;
+        const lines = (await readFile(file, "utf8")).split("\n");
+        for (let index = 0; index < lines.length && matches.length < args.maxResults; index += 1) {
+          const line = lines[index] as string;
+          if ((args.caseSensitive ? line : line.toLowerCase()).includes(needle)) {
+            matches.push({ path: under(args.path, entry.path), line: index + 1, text: line.length > 500 ? `${line.slice(0, 500)}…` : line });
+          }
+        }
+        if (matches.length >= args.maxResults) break;
+      }
+      return matches;
+    },
+    render: (matches) => matches.map((match) => `${match.path}:${match.line}: ${match.text}`).join("\n"),
+  });
+}

@@ -1,0 +1,39 @@
+import type { Dirent } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+
+export interface WalkEntry {
+  /** Relative to the directory walked, with / separators. */
+  path: string;
+  kind: "file" | "directory" | "symlink" | "other";
+}
+
+// Noise a model rarely wants and that can dwarf a listing.
+const SKIPPED = new Set([".git", "node_modules"]);
+
+/**
+ * Entries under a real directory, breadth-first, never following symlinks
+ * (a symlink inside the workspace may point out of it), stopping at `limit`.
+ */
+export async function walkFiles(root: string, options: { recursive: boolean; limit: number }): Promise<{ entries: WalkEntry[]; complete: boolean }> {
+  const entries: WalkEntry[] = [];
+  const queue: string[] = [""];
+  while (queue.length > 0) {
+    const relative = queue.shift() as string;
+    let children: Dirent[];
+    try {
+      children = await readdir(join(root, relative), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    children.sort((a, b) => a.name.localeCompare(b.name));
+    for (const child of children) {
+      const path = relative ? `${relative}/${child.name}` : child.name;
+      const kind = child.isSymbolicLink() ? "symlink" : child.isDirectory() ? "directory" : child.isFile() ? "file" : "other";
+      if (entries.length >= options.limit) return { entries, complete: false };
+      entries.push({ path, kind });
+      if (kind === "directory" && options.recursive && !SKIPPED.has(child.name)) queue.push(path);
+    }
+  }
+  return { entries, complete: true };
+}

@@ -1,0 +1,78 @@
+import { setTimeout as delay } from "node:timers/promises";
+import type { FailureClass } from "../../contracts/index.ts";
+import { ReinError } from "../../errors.ts";
+import type { AnyTool, ToolContext } from "../define-tool.ts";
+import { classifyFailure } from "./failure-class.ts";
+
+export interface RetryOptions {
+  /** Attempts in all, for idempotent tools failing transiently. @defaultValue 3 */
+  maxAttempts?: number;
+  /** First backoff; doubles per attempt. @defaultValue 100 */
+  backoffMs?: number;
+}
+
+export type RunResult =
+  | { ok: true; output: unknown; attempts: number; durationMs: number }
+  | { ok: false; error: unknown; failure: FailureClass; timedOut: boolean; attempts: number; durationMs: number };
+
+/**
+ * Runs a tool with its timeout and the step's abort signal. A tool that
+ * ignores its signal is still abandoned when either fires. Only idempotent
+ * tools are retried, only for transient failures, a bounded number of times:
+ * retrying a non-idempotent call could perform its effect twice.
+ */
+export async function runTool(
+  tool: AnyTool,
+  args: unknown,
+  contextFor: (signal: AbortSignal) => ToolContext,
+  options: { signal: AbortSignal; retry?: RetryOptions },
+): Promise<RunResult> {
+  const maxAttempts = tool.idempotent ? Math.max(1, options.retry?.maxAttempts ?? 3) : 1;
+  const backoffMs = options.retry?.backoffMs ?? 100;
+  const started = performance.now();
+  for (let attempt = 1; ; attempt += 1) {
+    const outcome = await attemptOnce(tool, args, contextFor, options.signal);
+    const durationMs = performance.now() - started;
+    if (outcome.ok) return { ok: true, output: outcome.output, attempts: attempt, durationMs };
+    const failure = options.signal.aborted ? "fatal" : outcome.timedOut ? "retryable" : classifyFailure(outcome.error);
+    if (failure !== "retryable" || attempt >= maxAttempts) {
+      return { ok: false, error: outcome.error, failure, timedOut: outcome.timedOut, attempts: attempt, durationMs };
+    }
+    try {
+      await delay(backoffMs * 2 ** (attempt - 1), undefined, { signal: options.signal });
+    } catch {
+      return { ok: false, error: outcome.error, failure: "fatal", timedOut: false, attempts: attempt, durationMs };
+    }
+  }
+}
+
+async function attemptOnce(
+  tool: AnyTool,
+  args: unknown,
+  contextFor: (signal: AbortSignal) => ToolContext,
+  outer: AbortSignal,
+): Promise<{ ok: true; output: unknown } | { ok: false; error: unknown; timedOut: boolean }> {
+  const timeout = new AbortController();
+  const signal = AbortSignal.any([outer, timeout.signal]);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    timeout.abort(new ReinError("tool_failed", `${tool.name} did not finish within ${tool.timeoutMs} ms`, { retryable: true }));
+  }, tool.timeoutMs);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason ?? new ReinError("tool_failed", `${tool.name} was aborted`));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    const output = await Promise.race([Promise.resolve().then(() => tool.run(args, contextFor(signal))), aborted]);
+    return { ok: true, output };
+  } catch (error) {
+    return { ok: false, error, timedOut };
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+    aborted.catch(() => {});
+  }
+}

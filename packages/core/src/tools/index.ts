@@ -1,0 +1,30 @@
+export {
+  type AnyTool,
+  type ApprovalRule,
+  type ArtifactWriter,
+  defineTool,
+  type SecretReader,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolOptions,
+  toolSpecOf,
+} from "./define-tool.ts";
+export { ToolRegistry } from "./tool-registry.ts";
+export { Workspace } from "./workspace.ts";
+export type { ModelToolCall, StepExecutionContext, ToolCallOutcome, ToolExecutor } from "./tool-executor.ts";
+export { createToolExecutor, type ToolExecutorDeps } from "./create-tool-executor.ts";
+export type { TraceSink } from "./executor/call-trace.ts";
+export type { RetryOptions } from "./executor/run-tool.ts";
+export type { SizeLimits } from "./executor/size-limit.ts";
+export { classifyFailure } from "./executor/failure-class.ts";
+export { RecordedResult } from "./recorded-result.ts";
+export { ToolResultCache, type ToolResultCacheOptions } from "./tool-result-cache.ts";
+export { BUILTIN_TOOL_NAMES, type BuiltinToolName, builtinTools } from "./builtin/builtin-tools.ts";
+export type { BuiltinToolOptions, HttpMethod } from "./builtin/builtin-options.ts";
+export type { CommandResult } from "./builtin/run-command.ts";
+export type { HttpResult } from "./builtin/http-request.ts";
+export type { SearchMatch } from "./builtin/list-search-tools.ts";
+export { IdempotencyStore, type IdempotencyStoreOptions, type RecordOutcome } from "../stores/idempotency-store.ts";
+export * from "../policy/index.ts";
+export * from "../approvals/index.ts";
+export * from "../sanitize/index.ts";
