@@ -3,7 +3,7 @@ import { type ControlEvent, Goal, hashOf, type RunState, type RunStatus, type St
 import { transition } from "../src/controller/transition.ts";
 
 const now = new Date("2026-11-30T00:00:00.000Z");
-const settings = { now, packetTtlMs: 60_000 };
+const settings = { now, packetTtlMs: 60_000, approvalTtlMs: 3_600_000 };
 const spec = StepSpec.parse({ title: "Fix add()", objective: "Change src/add.js so add returns a sum", tools: ["read_file"] });
 
 function baseState(overrides: Partial<RunState> = {}): RunState {
@@ -101,7 +101,7 @@ const rows: Row[] = [
     state: { steps: [step("executing")] },
     event: e("step.finished", { stepId: "s1", attempt: 1, result: result("needs_approval", { suspension: { kind: "approval", approvalId: "apr_1", tool: "restart_service" } }) }),
     to: "waiting_approval",
-    effects: [],
+    effects: ["schedule_approval_expiry"],
   },
   { from: "executing", state: { steps: [step("executing")] }, event: e("step.errored", { stepId: "s1", attempt: 1, reason: "packet refused" }), to: "failed", effects: [] },
   { from: "evaluating", state: { steps: [step("evaluating")] }, event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("continue") }), to: "planning", effects: ["enqueue_plan"] },

@@ -32,20 +32,10 @@ export {
 } from "./packets/packet-keys.ts";
 export * from "./models/index.ts";
 export { ModelScript, ScriptedConversation, ScriptedTurn, type ModelScriptInput } from "./models/scripted/script.ts";
-export {
-  defineTool,
-  toolSpecOf,
-  type ToolDefinition,
-  type ToolOptions,
-  type ToolContext,
-  type AnyTool,
-  type ApprovalRule,
-  type SecretReader,
-  type ArtifactWriter,
-} from "./tools/define-tool.ts";
-export { ToolRegistry } from "./tools/tool-registry.ts";
-export { Workspace } from "./tools/workspace.ts";
-export type { ToolExecutor, StepExecutionContext, ToolCallOutcome, ModelToolCall } from "./tools/tool-executor.ts";
-export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";
+export * from "./tools/index.ts";
+// Both the model adapters and the tool executor classify failures; name each for its domain.
+export { classifyFailure } from "./models/index.ts";
+export { classifyFailure as classifyToolFailure } from "./tools/index.ts";
 export { tracedComplete, type ModelCallTrace } from "./models/traced-complete.ts";
 export { completeStructured, describeIssues, type StructuredOptions, type StructuredResult } from "./models/complete-structured.ts";
+export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";

@@ -45,7 +45,11 @@ export function startController(options: ControllerOptions): Worker {
           for (const effect of state.outbox) await performEffect(effect, state, runtime, signer);
           return;
         }
-        const next = transition(state, event, { now: now(), packetTtlMs: runtime.config.packets.ttlSeconds * 1000 });
+        const next = transition(state, event, {
+          now: now(),
+          packetTtlMs: runtime.config.packets.ttlSeconds * 1000,
+          approvalTtlMs: runtime.config.approvals.ttlSeconds * 1000,
+        });
         if (!next.applied) {
           await runtime.trace.appendMany(next.trace);
           return;

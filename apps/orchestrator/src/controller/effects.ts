@@ -26,5 +26,11 @@ export async function performEffect(effect: ControllerEffect, state: RunState, r
     case "enqueue_evaluate":
       await runtime.queues.sendEvaluate(effect.job);
       return;
+    case "schedule_approval_expiry":
+      await runtime.queues.sendControl(
+        { type: "approval.decided", eventId: `approval-expiry-${effect.approvalId}`, runId: state.runId, approvalId: effect.approvalId, decision: "expired" },
+        { delay: effect.delayMs },
+      );
+      return;
   }
 }

@@ -22,6 +22,8 @@ import { planJobOf } from "./planner-context.ts";
 export interface TransitionSettings {
   now: Date;
   packetTtlMs: number;
+  /** How long an approval waits for a person before it counts as denied. */
+  approvalTtlMs: number;
 }
 
 export interface Transition {
@@ -120,6 +122,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
         step.awaitingApprovalId = event.result.suspension.approvalId;
         state.pendingApprovals = [...new Set([...state.pendingApprovals, event.result.suspension.approvalId])];
         draft.setStatus("waiting_approval");
+        draft.effect({ type: "schedule_approval_expiry", approvalId: event.result.suspension.approvalId, delayMs: draft.settings.approvalTtlMs });
         draft.trace("step.suspended", { reason: "approval", approvalId: event.result.suspension.approvalId, tool: event.result.suspension.tool }, step);
         return undefined;
       }

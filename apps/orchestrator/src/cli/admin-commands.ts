@@ -1,0 +1,39 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { exportPacketKeys, generatePacketKeys, loadConfig, ReinError } from "@rein/core";
+import { roleTable } from "../roles/role-providers.ts";
+import type { Command } from "./commands.ts";
+import { out } from "./output.ts";
+
+export const modelsCommand: Command = {
+  name: "models",
+  usage: "models",
+  summary: "print the resolved role → provider/model table",
+  options: {},
+  async run(_positionals, flags) {
+    const config = loadConfig({ file: flags.config as string | undefined });
+    const rows = roleTable(config);
+    out(`${"role".padEnd(10)} ${"provider".padEnd(18)} ${"kind".padEnd(18)} ${"model".padEnd(28)} base URL`);
+    for (const row of rows) out(`${row.role.padEnd(10)} ${row.provider.padEnd(18)} ${row.kind.padEnd(18)} ${row.model.padEnd(28)} ${row.baseURL}`);
+    return 0;
+  },
+};
+
+export const keysCommand: Command = {
+  name: "keys",
+  usage: "keys generate [--out DIR]",
+  summary: "write an Ed25519 packet-signing key pair (private for controllers, public for workers)",
+  options: { out: { type: "string" } },
+  async run(positionals, flags) {
+    if (positionals[0] !== "generate") throw new ReinError("config_invalid", "expected: rein keys generate [--out DIR]");
+    const dir = (flags.out as string | undefined) ?? ".rein/keys";
+    await mkdir(dir, { recursive: true });
+    const pems = exportPacketKeys(generatePacketKeys());
+    await writeFile(join(dir, "packet-private.pem"), pems.privateKeyPem, { mode: 0o600 });
+    await writeFile(join(dir, "packet-public.pem"), pems.publicKeyPem);
+    out(`wrote ${join(dir, "packet-private.pem")} (controllers only) and ${join(dir, "packet-public.pem")} (workers)`);
+    out(`controllers: REIN_PACKET_PRIVATE_KEY_FILE=${join(dir, "packet-private.pem")}`);
+    out(`workers:     REIN_PACKET_PUBLIC_KEY_FILE=${join(dir, "packet-public.pem")}`);
+    return 0;
+  },
+};

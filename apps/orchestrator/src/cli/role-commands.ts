@@ -1,0 +1,64 @@
+import { ReinError } from "@rein/core";
+import { startRoles, type RoleName, ROLE_NAMES } from "../roles/start-roles.ts";
+import { buildTooling } from "../roles/tooling.ts";
+import { openContext } from "./cli-context.ts";
+import type { Command } from "./commands.ts";
+import { processKeys } from "./keys.ts";
+import { err } from "./output.ts";
+
+/** Runs roles until SIGTERM or SIGINT, then stops taking jobs, lets current ones finish, and exits 0. */
+async function runRoles(roles: readonly RoleName[], flags: Record<string, unknown>): Promise<number> {
+  const concurrency = flags.concurrency === undefined ? undefined : Number(flags.concurrency);
+  if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
+    throw new ReinError("config_invalid", `--concurrency ${String(flags.concurrency)}: expected a whole number of at least 1`);
+  }
+  const context = await openContext({ configFile: flags.config as string | undefined });
+  const keys = processKeys({ devMode: false });
+  if (roles.includes("control") && !keys.privateKey) {
+    throw new ReinError("config_invalid", "the controller needs REIN_PACKET_PRIVATE_KEY (or _FILE); create a pair with `rein keys generate`");
+  }
+  if (roles.includes("step") && !keys.publicKey) {
+    throw new ReinError("config_invalid", "a step worker needs REIN_PACKET_PUBLIC_KEY (or _FILE), the controller's public key");
+  }
+  const tooling = roles.includes("step") ? buildTooling(context.runtime, []) : undefined;
+  const running = startRoles(context.runtime, {
+    roles,
+    packetPrivateKey: keys.privateKey,
+    packetPublicKey: keys.publicKey,
+    executor: tooling?.executor,
+    concurrency,
+  });
+  err(`rein: ${roles.join(", ")} running against ${context.config.redisUrl} (prefix ${context.config.prefix}); SIGTERM to stop`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGTERM", resolve);
+    process.once("SIGINT", resolve);
+  });
+  err("rein: stopping: finishing current jobs");
+  await running.close();
+  await tooling?.close();
+  await context.close();
+  return 0;
+}
+
+export const serveCommand: Command = {
+  name: "serve",
+  usage: "serve [--concurrency N]",
+  summary: "run the controller (consumes the control queue)",
+  options: { concurrency: { type: "string" } },
+  run: (_positionals, flags) => runRoles(["control"], flags),
+};
+
+export const workerCommand: Command = {
+  name: "worker",
+  usage: "worker --role plan|step|evaluate|control [--concurrency N]",
+  summary: "run one role's consumer; start as many as you need, on any machine",
+  options: { role: { type: "string", multiple: true }, concurrency: { type: "string" } },
+  run: (_positionals, flags) => {
+    const roles = (flags.role as string[] | undefined) ?? [];
+    const unknown = roles.filter((role) => !ROLE_NAMES.includes(role as RoleName));
+    if (roles.length === 0 || unknown.length > 0) {
+      throw new ReinError("config_invalid", `--role ${unknown.join(", ") || "(missing)"}: expected one of ${ROLE_NAMES.join(", ")}`);
+    }
+    return runRoles(roles as RoleName[], flags);
+  },
+};

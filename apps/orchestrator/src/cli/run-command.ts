@@ -1,0 +1,83 @@
+import { type ApprovalStore, type ReinConfigInput, ReinError, type ReinRuntime } from "@rein/core";
+import { decideApproval } from "../approvals/decide-approval.ts";
+import { loadExample, type LoadedExample } from "../examples/load-example.ts";
+import { submitGoal } from "../intake/submit-goal.ts";
+import { startRoles, ROLE_NAMES } from "../roles/start-roles.ts";
+import { buildTooling } from "../roles/tooling.ts";
+import { openContext } from "./cli-context.ts";
+import type { Command } from "./commands.ts";
+import { followRun, printResult } from "./follow-run.ts";
+import { goalFromCli } from "./goal-input.ts";
+import { processKeys } from "./keys.ts";
+import { err, out } from "./output.ts";
+
+/** Offline models for an example: every role plays the example's script. */
+export function scriptedOverrides(example: LoadedExample): ReinConfigInput {
+  const role = { provider: "scripted", model: "scripted-1" };
+  return {
+    providers: { scripted: { kind: "scripted", script: example.scriptPath } },
+    roles: { planner: role, worker: role, evaluator: role, judge: role },
+  };
+}
+
+export const runCommand: Command = {
+  name: "run",
+  usage: 'run "<goal>" [--example NAME] [--approve | --deny]',
+  summary: "start every role in this process, run a goal end to end and print its progress",
+  options: {
+    example: { type: "string" },
+    tools: { type: "string" },
+    approve: { type: "boolean" },
+    deny: { type: "boolean" },
+    reason: { type: "string" },
+  },
+  async run(positionals, flags) {
+    const example = typeof flags.example === "string" ? await loadExample(flags.example) : undefined;
+    if (!example && positionals.length === 0) throw new ReinError("goal_invalid", 'expected a goal: rein run "<goal>" or rein run --example bugfix');
+    const offline = example && !flags.config;
+    const context = await openContext({
+      configFile: flags.config as string | undefined,
+      embedRedis: true,
+      overrides: offline ? scriptedOverrides(example) : undefined,
+    });
+    if (context.redis.embedded) err(`started a private redis-server at ${context.redis.url} (stopped on exit)`);
+    if (offline) err(`offline: every role plays ${example.name}'s scripted model (pass --config to use a real provider)`);
+    const keys = processKeys({ devMode: true });
+    const tooling = buildTooling(context.runtime, example?.tools ?? []);
+    const roles = startRoles(context.runtime, {
+      roles: ROLE_NAMES,
+      packetPrivateKey: keys.privateKey,
+      packetPublicKey: keys.publicKey,
+      executor: tooling.executor,
+      onModelEvent: (event) => {
+        if (event.type === "text_delta" && process.stdout.isTTY) process.stdout.write(`\x1b[2m${event.text}\x1b[0m`);
+      },
+    });
+    try {
+      const goal = goalFromCli(positionals[0], example, flags.tools as string | undefined);
+      const { runId } = await submitGoal(context.runtime, goal, { knownTools: tooling.registry.names() });
+      const state = await followRun(context.runtime, runId, {
+        onEvent: async (event) => {
+          if (event.kind !== "step.suspended" || (!flags.approve && !flags.deny)) return;
+          await decideFromFlags(context.runtime, tooling.approvals, String(event.payload.approvalId), flags);
+        },
+      });
+      printResult(state);
+      return state.status === "done" ? 0 : 1;
+    } finally {
+      await roles.close();
+      await tooling.close();
+      await context.close();
+    }
+  },
+};
+
+async function decideFromFlags(runtime: ReinRuntime, approvals: ApprovalStore, approvalId: string, flags: Record<string, unknown>): Promise<void> {
+  const decision = flags.approve ? "approved" : "denied";
+  out(`  (--${flags.approve ? "approve" : "deny"}) deciding approval ${approvalId}: ${decision}`);
+  await decideApproval(runtime, approvals, approvalId, {
+    decision,
+    approver: `cli:${process.env.USER ?? "user"}`,
+    ...(decision === "denied" ? { reason: (flags.reason as string | undefined) ?? "denied from the command line" } : { note: "approved from the command line" }),
+  });
+}

@@ -1,0 +1,4 @@
+/** Returns the sum of two numbers. */
+export function add(a, b) {
+  return a - b;
+}
