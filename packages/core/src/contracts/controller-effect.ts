@@ -13,5 +13,7 @@ export const ControllerEffect = z.discriminatedUnion("type", [
   z.object({ type: z.literal("enqueue_plan"), job: PlanJob }),
   z.object({ type: z.literal("dispatch_step"), jobId: z.string(), body: PacketBody }),
   z.object({ type: z.literal("enqueue_evaluate"), job: EvaluateJob }),
+  /** An approval nobody decides in time counts as denied. */
+  z.object({ type: z.literal("schedule_approval_expiry"), approvalId: z.string(), delayMs: z.number().int().nonnegative() }),
 ]);
 export type ControllerEffect = z.infer<typeof ControllerEffect>;
