@@ -31,12 +31,13 @@ return 'ok'
 /**
  * KEYS[1] approval; ARGV: actionHash, runId, stepId, consumedAt.
  * Only an approved approval for exactly this action, run and step becomes
- * consumed, and only once.
+ * consumed, and only once. Returns 'ok', or the status that blocked it
+ * (distinct from 'ok', so a second consumer never reads success).
  */
 export const CONSUME = `
 local fields = redis.call('HMGET', KEYS[1], 'status', 'actionHash', 'runId', 'stepId')
 if fields[1] ~= 'approved' then return fields[1] or 'missing' end
 if fields[2] ~= ARGV[1] or fields[3] ~= ARGV[2] or fields[4] ~= ARGV[3] then return 'mismatch' end
 redis.call('HSET', KEYS[1], 'status', 'consumed', 'consumedAt', ARGV[4])
-return 'consumed'
+return 'ok'
 `;

@@ -179,6 +179,6 @@ export class ApprovalStore {
       stepId,
       new Date(this.now()).toISOString(),
     );
-    return outcome === "consumed" ? this.get(approvalId) : null;
+    return outcome === "ok" ? this.get(approvalId) : null;
   }
 }

@@ -1,0 +1,94 @@
+import { Redis } from "ioredis";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { actionHashOf } from "../../src/approvals/action-hash.ts";
+import { ApprovalStore } from "../../src/approvals/approval-store.ts";
+import { ReinError } from "../../src/errors.ts";
+import { REDIS_URL, redisForTest } from "../tools/redis-harness.ts";
+
+let env: ReturnType<typeof redisForTest>;
+let clock: number;
+let store: ApprovalStore;
+const action = { tool: "restart_service", args: { service: "api" }, scope: { services: ["api"] } };
+
+beforeEach(() => {
+  env = redisForTest();
+  clock = Date.parse("2030-01-01T00:00:00Z");
+  store = new ApprovalStore(env.redis, env.keys, { ttlSeconds: 60, now: () => clock });
+});
+afterEach(() => env.close());
+
+describe("ApprovalStore", () => {
+  it("binds an approval to the action hash and reuses the pending one", async () => {
+    const first = await store.ask("run_1", "step_1", action);
+    expect(first.reused).toBe(false);
+    expect(first.approval).toMatchObject({ status: "pending", actionHash: actionHashOf(action), runId: "run_1", stepId: "step_1" });
+    expect(first.approval.expiresAt).toBe("2030-01-01T00:01:00.000Z");
+    const again = await store.ask("run_1", "step_1", action);
+    expect(again).toMatchObject({ reused: true, approval: { approvalId: first.approval.approvalId } });
+    const changed = await store.ask("run_1", "step_1", { ...action, args: { service: "db" } });
+    expect(changed.approval.approvalId).not.toBe(first.approval.approvalId);
+    expect(changed.approval.actionHash).not.toBe(first.approval.actionHash);
+  });
+
+  it("records who decided and when, and decides only once", async () => {
+    const { approval } = await store.ask("run_1", "step_1", action);
+    clock += 5_000;
+    const decided = await store.decide(approval.approvalId, { decision: "approved", approver: "alice", note: "ok for api" });
+    expect(decided).toMatchObject({ status: "approved", approver: "alice", note: "ok for api", decidedAt: "2030-01-01T00:00:05.000Z" });
+    const second = store.decide(approval.approvalId, { decision: "denied", approver: "mallory" });
+    await expect(second).rejects.toSatisfy((error) => ReinError.hasCode(error, "approval_invalid"));
+    expect((await store.get(approval.approvalId))?.approver).toBe("alice");
+  });
+
+  it("expires a pending approval that nobody decided in time", async () => {
+    const { approval } = await store.ask("run_1", "step_1", action);
+    clock += 61_000;
+    expect((await store.get(approval.approvalId))?.status).toBe("expired");
+    await expect(store.decide(approval.approvalId, { decision: "approved", approver: "late" })).rejects.toSatisfy((error) =>
+      ReinError.hasCode(error, "approval_invalid"),
+    );
+  });
+
+  it("consumes an approval exactly once, and only for its own action, run and step", async () => {
+    const { approval } = await store.ask("run_1", "step_1", action);
+    await store.decide(approval.approvalId, { decision: "approved", approver: "alice" });
+    const hash = approval.actionHash;
+    expect(await store.consume(actionHashOf({ ...action, args: { service: "db" } }), "run_1", "step_1")).toBeNull();
+    expect(await store.consume(hash, "run_1", "step_2")).toBeNull();
+    const racers = await Promise.all([1, 2, 3, 4, 5].map(() => store.consume(hash, "run_1", "step_1")));
+    expect(racers.filter((won) => won !== null)).toHaveLength(1);
+    expect((await store.get(approval.approvalId))?.status).toBe("consumed");
+  });
+
+  it("never consumes a denied or pending approval", async () => {
+    const pending = await store.ask("run_1", "step_1", action);
+    expect(await store.consume(pending.approval.actionHash, "run_1", "step_1")).toBeNull();
+    await store.decide(pending.approval.approvalId, { decision: "denied", approver: "bob", reason: "not today" });
+    expect(await store.consume(pending.approval.actionHash, "run_1", "step_1")).toBeNull();
+    expect(await store.get(pending.approval.approvalId)).toMatchObject({ status: "denied", reason: "not today" });
+  });
+
+  it("lists by run, step and status", async () => {
+    const a = await store.ask("run_1", "step_1", action);
+    await store.ask("run_1", "step_2", action);
+    await store.ask("run_2", "step_1", action);
+    await store.decide(a.approval.approvalId, { decision: "approved", approver: "alice" });
+    expect((await store.list({ runId: "run_1" })).map((approval) => approval.stepId).sort()).toEqual(["step_1", "step_2"]);
+    expect((await store.list({ status: "approved" })).map((approval) => approval.approvalId)).toEqual([a.approval.approvalId]);
+    expect(await store.list({ runId: "run_2", status: "pending" })).toHaveLength(1);
+  });
+
+  it("persists: a new store on a new connection sees the same approvals", async () => {
+    const { approval } = await store.ask("run_1", "step_1", action);
+    await store.decide(approval.approvalId, { decision: "approved", approver: "alice" });
+    const other = new Redis(REDIS_URL);
+    try {
+      const reopened = new ApprovalStore(other, env.keys, { ttlSeconds: 60, now: () => clock });
+      expect(await reopened.get(approval.approvalId)).toMatchObject({ status: "approved", approver: "alice" });
+      expect(await reopened.consume(approval.actionHash, "run_1", "step_1")).not.toBeNull();
+      expect((await store.get(approval.approvalId))?.status).toBe("consumed");
+    } finally {
+      other.disconnect();
+    }
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { PolicyRule } from "../../src/contracts/index.ts";
+import { decidePermission } from "../../src/policy/permission-policy.ts";
+import type { PolicyRequest } from "../../src/policy/rule-match.ts";
+
+const rule = (input: Record<string, unknown>) => PolicyRule.parse(input);
+const request = (overrides: Partial<PolicyRequest> = {}): PolicyRequest => ({
+  tool: "write_file",
+  effect: "write",
+  scope: { paths: ["src/a.ts"] },
+  argBytes: 100,
+  ...overrides,
+});
+const none = { packet: [], config: [] };
+
+describe("default decisions", () => {
+  it("allows reads, allows workspace writes, asks for destructive and external", () => {
+    expect(decidePermission(request({ tool: "read_file", effect: "read" }), none)).toMatchObject({ decision: "allow", rule: "default:read" });
+    expect(decidePermission(request(), none)).toMatchObject({ decision: "allow", rule: "default:write" });
+    expect(decidePermission(request({ effect: "destructive" }), none)).toMatchObject({ decision: "ask", rule: "default:destructive" });
+    expect(decidePermission(request({ effect: "external", scope: { hosts: ["a.com"] } }), none)).toMatchObject({
+      decision: "ask",
+      rule: "default:external",
+    });
+  });
+
+  it("asks for a write that names no workspace path or also reaches a host", () => {
+    expect(decidePermission(request({ scope: {} }), none).decision).toBe("ask");
+    expect(decidePermission(request({ scope: { paths: ["a"], hosts: ["x.com"] } }), none).decision).toBe("ask");
+  });
+});
+
+describe("rules", () => {
+  it("allow needs every path to match, and at least one path", () => {
+    const layers = { packet: [], config: [rule({ id: "src-only", tool: "*", decision: "allow", paths: ["src/**"], effect: ["destructive"] })] };
+    expect(decidePermission(request({ effect: "destructive", scope: { paths: ["src/a", "src/b/c"] } }), layers).rule).toBe("src-only");
+    expect(decidePermission(request({ effect: "destructive", scope: { paths: ["src/a", "docs/b"] } }), layers).rule).toBe("default:destructive");
+    expect(decidePermission(request({ effect: "destructive", scope: {} }), layers).rule).toBe("default:destructive");
+  });
+
+  it("deny applies when any one resource matches", () => {
+    const layers = { packet: [], config: [rule({ id: "no-env", decision: "deny", paths: ["**/.env"] })] };
+    const decision = decidePermission(request({ scope: { paths: ["src/a.ts", "config/.env"] } }), layers);
+    expect(decision).toMatchObject({ decision: "deny", rule: "no-env" });
+  });
+
+  it("matches tool globs, hosts, exact commands and argument size", () => {
+    const config = [
+      rule({ id: "big-args", decision: "deny", maxArgBytes: 1000 }),
+      rule({ id: "node-ok", tool: "run_*", decision: "allow", commands: ["node"] }),
+      rule({ id: "api", tool: "http_request", decision: "allow", hosts: ["*.example.com"] }),
+    ];
+    const layers = { packet: [], config };
+    expect(decidePermission(request({ tool: "run_command", effect: "destructive", scope: { commands: ["node"] } }), layers).rule).toBe("node-ok");
+    expect(decidePermission(request({ tool: "run_command", effect: "destructive", scope: { commands: ["/usr/bin/node"] } }), layers).rule).toBe(
+      "default:destructive",
+    );
+    expect(decidePermission(request({ tool: "http_request", effect: "external", scope: { hosts: ["api.example.com"] } }), layers).rule).toBe("api");
+    expect(decidePermission(request({ tool: "http_request", effect: "external", scope: { hosts: ["example.org"] } }), layers).rule).toBe(
+      "default:external",
+    );
+    expect(decidePermission(request({ argBytes: 5000 }), layers)).toMatchObject({ decision: "deny", rule: "big-args" });
+  });
+
+  it("checks packet rules first but lets the strictest layer win", () => {
+    const packetAllow = [rule({ id: "goal-allow", decision: "allow", tool: "restart_service" })];
+    const configAsk = [rule({ id: "ops-ask", decision: "ask", tool: "restart_service" })];
+    const destructive = request({ tool: "restart_service", effect: "destructive", scope: { services: ["api"] } });
+    expect(decidePermission(destructive, { packet: packetAllow, config: configAsk }).rule).toBe("ops-ask");
+    expect(decidePermission(destructive, { packet: packetAllow, config: [] }).rule).toBe("goal-allow");
+    const packetDeny = [rule({ id: "goal-deny", decision: "deny", tool: "*" })];
+    expect(decidePermission(request(), { packet: packetDeny, config: [rule({ id: "all", decision: "allow" })] }).rule).toBe("goal-deny");
+  });
+
+  it("within a layer the first applicable rule decides", () => {
+    const config = [rule({ id: "first", decision: "allow", tool: "write_file" }), rule({ id: "second", decision: "ask", tool: "*" })];
+    expect(decidePermission(request(), { packet: [], config }).rule).toBe("first");
+  });
+
+  it("a tool that demands approval turns allow into ask, never deny into ask", () => {
+    expect(decidePermission(request(), none, { forceAsk: "always" })).toMatchObject({ decision: "ask", rule: "tool:write_file:approval" });
+    const deny = { packet: [], config: [rule({ id: "nope", decision: "deny" })] };
+    expect(decidePermission(request(), deny, { forceAsk: "always" }).decision).toBe("deny");
+  });
+});

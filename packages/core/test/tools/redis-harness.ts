@@ -1,0 +1,19 @@
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { RedisKeys } from "../../src/redis/keys.ts";
+
+export const REDIS_URL = process.env.REIN_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/** A connection and a key prefix of its own; `close` deletes every key under the prefix. */
+export function redisForTest() {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  const keys = new RedisKeys(`rein-test-${randomBytes(6).toString("hex")}`);
+  const close = async () => {
+    const stream = redis.scanStream({ match: keys.pattern(), count: 500 });
+    for await (const batch of stream as AsyncIterable<string[]>) {
+      if (batch.length > 0) await redis.del(...batch);
+    }
+    redis.disconnect();
+  };
+  return { redis, keys, close };
+}
