@@ -1,0 +1,98 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
+import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
+import { defineTool } from "../../src/tools/define-tool.ts";
+import { ToolResultCache } from "../../src/tools/tool-result-cache.ts";
+import type { Workspace } from "../../src/tools/workspace.ts";
+import { call, harness, tempWorkspace } from "./harness.ts";
+import { redisForTest } from "./redis-harness.ts";
+
+let workspace: Workspace;
+let cleanupWorkspace: () => Promise<void>;
+let env: ReturnType<typeof redisForTest>;
+
+beforeEach(async () => {
+  ({ workspace, cleanup: cleanupWorkspace } = await tempWorkspace());
+  env = redisForTest();
+});
+afterEach(async () => {
+  await env.close();
+  await cleanupWorkspace();
+});
+
+const surface = ["read_file", "write_file"].map((name) => ({ name, scope: {} }));
+
+describe("read-only result cache", () => {
+  it("serves a repeated read from the run's cache and drops it after a write", async () => {
+    await writeFile(join(workspace.root, "a.txt"), "v1");
+    const cache = new ToolResultCache(env.redis, env.keys);
+    const { run, trace } = harness({ tools: builtinTools(), surface, workspace, deps: { cache } });
+    const first = await run(call("read_file", { path: "a.txt" }));
+    expect(first.observation.provenance.cacheHit).toBe(false);
+    // Changed behind the tools' back: a cache hit proves the read did not run again.
+    await writeFile(join(workspace.root, "a.txt"), "v2-outside");
+    const second = await run(call("read_file", { path: "a.txt" }));
+    expect(second.observation.provenance.cacheHit).toBe(true);
+    expect(second.observation.provenance.observedAt).toBe(first.observation.provenance.observedAt);
+    expect(second.observation.content).toContain("v1");
+    expect(trace.kinds()).toContain("tool.cache_hit");
+
+    await run(call("write_file", { path: "a.txt", content: "v3" }));
+    const third = await run(call("read_file", { path: "a.txt" }));
+    expect(third.observation.provenance.cacheHit).toBe(false);
+    expect(third.observation.content).toContain("v3");
+  });
+
+  it("is per run", async () => {
+    await writeFile(join(workspace.root, "a.txt"), "v1");
+    const cache = new ToolResultCache(env.redis, env.keys);
+    const one = harness({ tools: builtinTools(), surface, workspace, deps: { cache }, runId: "run_one" });
+    const two = harness({ tools: builtinTools(), surface, workspace, deps: { cache }, runId: "run_two" });
+    await one.run(call("read_file", { path: "a.txt" }));
+    expect((await two.run(call("read_file", { path: "a.txt" }))).observation.provenance.cacheHit).toBe(false);
+  });
+});
+
+describe("idempotent replay", () => {
+  function sendEmailTool() {
+    const sent: string[] = [];
+    const tool = defineTool({
+      name: "send_email",
+      description: "Queue an email in the outbox (not idempotent).",
+      effect: "write",
+      input: z.object({ to: z.string(), body: z.string() }),
+      scope: () => ({ paths: ["outbox"] }),
+      run: async (args, context) => {
+        sent.push(args.to);
+        return `queued message ${sent.length} to ${args.to} (key ${context.idempotencyKey})`;
+      },
+    });
+    return { tool, sent };
+  }
+
+  it("replays the recorded result when a step is re-run, instead of performing the effect again", async () => {
+    const { tool, sent } = sendEmailTool();
+    const idempotency = new IdempotencyStore(env.redis, env.keys);
+    const surface = [{ name: "send_email", scope: {} }];
+    const original = harness({ tools: [tool], surface, workspace, deps: { idempotency } });
+    const first = await original.run(call("send_email", { to: "ops", body: "hi" }));
+    expect(first.observation.provenance.replayed).toBe(false);
+    expect(sent).toEqual(["ops"]);
+
+    // The worker crashed after the effect; the step runs again from call index 0.
+    const rerun = harness({ tools: [tool], surface, workspace, deps: { idempotency } });
+    const replayed = await rerun.run(call("send_email", { to: "ops", body: "hi" }));
+    expect(replayed.observation.provenance.replayed).toBe(true);
+    expect(replayed.observation.content).toContain("queued message 1 to ops (key run_test:step_test:0)");
+    expect(rerun.trace.kinds()).toContain("tool.replayed");
+    expect(sent).toEqual(["ops"]);
+
+    // A different action at the same index is a new effect.
+    const differentStep = harness({ tools: [tool], surface, workspace, deps: { idempotency } });
+    await differentStep.run(call("send_email", { to: "sales", body: "hi" }));
+    expect(sent).toEqual(["ops", "sales"]);
+  });
+});
