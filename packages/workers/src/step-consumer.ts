@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { Worker } from "bullmq";
+import { Worker, type WorkerOptions } from "bullmq";
 import {
   errorMessage,
   PacketVerifier,
@@ -22,6 +22,12 @@ export interface StepConsumerDeps {
   provider: ModelProvider;
   executor: ToolExecutor;
   concurrency?: number;
+  /**
+   * How fast a dead worker's jobs come back: BullMQ moves a job whose lock
+   * lapsed (`lockDuration`) back to wait on its next stalled check
+   * (`stalledInterval`). @defaultValue BullMQ's, 30 s each
+   */
+  stalled?: Pick<WorkerOptions, "lockDuration" | "stalledInterval" | "maxStalledCount">;
   onModelEvent?: (event: ModelStreamEvent & { runId: string; stepId: string }) => void;
 }
 
@@ -70,7 +76,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
         throw toQueueError(error);
       }
     },
-    { connection: runtime.connection, prefix: runtime.config.prefix, concurrency: deps.concurrency ?? 4 },
+    { ...deps.stalled, connection: runtime.connection, prefix: runtime.config.prefix, concurrency: deps.concurrency ?? 4 },
   );
   worker.on("error", (error) => runtime.logger.error({ err: error }, "step consumer error"));
   return worker;

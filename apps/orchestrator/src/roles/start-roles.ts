@@ -3,7 +3,7 @@ import type { Worker } from "bullmq";
 import type { ModelProvider, ModelStreamEvent, ReinRuntime, ToolExecutor } from "@rein/core";
 import { startEvaluateConsumer } from "@rein/evaluator";
 import { startPlanConsumer } from "@rein/planner";
-import { startStepConsumer } from "@rein/workers";
+import { type StepConsumerDeps, startStepConsumer } from "@rein/workers";
 import { startController } from "../controller/controller.ts";
 import { providerForRole } from "./role-providers.ts";
 
@@ -21,6 +21,8 @@ export interface StartRolesOptions {
   /** Providers by role; missing ones are built from config. */
   providers?: Partial<Record<"planner" | "worker" | "judge", ModelProvider>>;
   concurrency?: number;
+  /** Stalled-job timing of the step consumer; see `StepConsumerDeps.stalled`. */
+  stepStalled?: StepConsumerDeps["stalled"];
   onModelEvent?: (event: ModelStreamEvent & { runId: string; stepId: string }) => void;
 }
 
@@ -64,6 +66,7 @@ export function startRoles(runtime: ReinRuntime, options: StartRolesOptions): Ru
             provider: provider("worker"),
             executor: options.executor,
             concurrency: options.concurrency,
+            stalled: options.stepStalled,
             onModelEvent: options.onModelEvent,
           }),
         );
