@@ -19,7 +19,7 @@ export { RedisKeys } from "./redis/keys.ts";
 export { RunStore } from "./stores/run-store.ts";
 export { LeaseManager, type Lease } from "./stores/lease.ts";
 export { ArtifactStore, type Artifact, type ArtifactStoreOptions } from "./stores/artifact-store.ts";
-export { TraceLog, type TraceLogOptions } from "./trace/trace-log.ts";
+export { TraceLog, type TraceLogOptions, PromptCopy, assemblePrompt, splitPrompt, storePromptCopy, type PromptParts } from "./trace/index.ts";
 export { QUEUE_NAMES, jobIds, type QueueName } from "./queues/queue-names.ts";
 export { ReinQueues, defaultJobOptions } from "./queues/queues.ts";
 export { PacketSigner, PacketVerifier, type PacketVerifyOptions } from "./packets/packet-signer.ts";

@@ -50,7 +50,7 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
     connection,
     keys,
     runs: new RunStore(redis, keys),
-    trace: new TraceLog(redis, keys, options.trace),
+    trace: new TraceLog(redis, keys, { ttlSeconds: config.retention.traceTtlSeconds, ...options.trace }),
     artifacts: new ArtifactStore(redis, keys, { ttlSeconds: config.retention.artifactTtlSeconds }),
     leases: new LeaseManager(redis, keys),
     queues,

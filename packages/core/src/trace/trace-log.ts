@@ -4,16 +4,24 @@ import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 
 // The seq counter and the stream entry are written in one script, so stream
-// order and seq order are the same even with many writers.
+// order and seq order are the same even with many writers. ARGV[2], when not
+// empty, is the retention TTL: refreshed on every append, so a trace expires
+// that long after its run's last event, never in the middle of a run.
 const append = `
 local seq = redis.call('INCR', KEYS[2])
 redis.call('XADD', KEYS[1], '*', 'seq', seq, 'event', ARGV[1])
+if ARGV[2] ~= '' then
+  redis.call('EXPIRE', KEYS[1], ARGV[2])
+  redis.call('EXPIRE', KEYS[2], ARGV[2])
+end
 return seq
 `;
 
 export interface TraceLogOptions {
   /** Applied to every event's JSON before it is stored (secret and PII redaction). */
   redact?: (json: string) => string;
+  /** Seconds to keep a run's trace after its last event; absent keeps it (config `retention.traceTtlSeconds`). */
+  ttlSeconds?: number;
 }
 
 /** A run's audit trail: one Redis Stream per run, appended with XADD. */
@@ -34,7 +42,8 @@ export class TraceLog {
     };
     let json = JSON.stringify(body);
     if (this.options.redact) json = this.options.redact(json);
-    const seq = Number(await this.redis.eval(append, 2, this.keys.trace(input.runId), this.keys.traceSeq(input.runId), json));
+    const ttl = this.options.ttlSeconds ? String(this.options.ttlSeconds) : "";
+    const seq = Number(await this.redis.eval(append, 2, this.keys.trace(input.runId), this.keys.traceSeq(input.runId), json, ttl));
     return TraceEvent.parse({ ...JSON.parse(json), seq });
   }
 
@@ -70,8 +79,54 @@ export class TraceLog {
     }
   }
 
+  /**
+   * Stores content-addressed blobs of a run (prompt copies): each id is the
+   * `sha256:` of the original text, so a part repeated across model calls
+   * (the system prompt, earlier messages) is stored once.
+   */
+  async putBlobs(runId: string, blobs: ReadonlyMap<string, string>): Promise<void> {
+    if (blobs.size === 0) return;
+    const key = this.blobsKey(runId);
+    const multi = this.redis.multi();
+    for (const [id, content] of blobs) multi.hsetnx(key, id, this.options.redact ? this.options.redact(content) : content);
+    if (this.options.ttlSeconds) multi.expire(key, this.options.ttlSeconds);
+    await multi.exec();
+  }
+
+  async readBlobs(runId: string): Promise<Record<string, string>> {
+    return this.redis.hgetall(this.blobsKey(runId));
+  }
+
+  /**
+   * Writes events recorded elsewhere (an exported trace) with their own
+   * seq, ts and ids, and the blobs they reference. Refuses to write over an
+   * existing trace: an import never merges two histories.
+   */
+  async load(runId: string, events: readonly TraceEvent[], blobs: Readonly<Record<string, string>> = {}): Promise<void> {
+    if ((await this.redis.exists(this.keys.trace(runId), this.keys.traceSeq(runId))) > 0) {
+      throw new ReinError("version_conflict", `run ${runId} already has a trace under this prefix; expected an empty prefix to import into`);
+    }
+    const multi = this.redis.multi();
+    let lastSeq = 0;
+    for (const event of [...events].sort((a, b) => a.seq - b.seq)) {
+      if (event.runId !== runId) throw new ReinError("contract_invalid", `event ${event.seq} belongs to run ${event.runId}, not ${runId}`);
+      const { seq, ...body } = event;
+      multi.xadd(this.keys.trace(runId), "*", "seq", String(seq), "event", JSON.stringify(body));
+      lastSeq = seq;
+    }
+    multi.set(this.keys.traceSeq(runId), String(lastSeq));
+    const blobEntries = Object.entries(blobs);
+    if (blobEntries.length > 0) multi.hset(this.blobsKey(runId), Object.fromEntries(blobEntries));
+    await multi.exec();
+  }
+
   async remove(runId: string): Promise<void> {
-    await this.redis.del(this.keys.trace(runId), this.keys.traceSeq(runId));
+    await this.redis.del(this.keys.trace(runId), this.keys.traceSeq(runId), this.blobsKey(runId));
+  }
+
+  // Beside the stream under the same name, so `trace:<runId>*` finds everything of a run's trace.
+  private blobsKey(runId: string): string {
+    return `${this.keys.trace(runId)}:blobs`;
   }
 
   private parse(runId: string, fields: string[]): TraceEvent {

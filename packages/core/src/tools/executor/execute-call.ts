@@ -251,7 +251,9 @@ export async function executeCall(
       empty: isEmptyResult(run.output, rendered),
       observedAt: new Date(deps.now()).toISOString(),
     };
-    await trace.emit("tool.executed", { status: "ok", attempts, empty: result.empty }, { durationMs, outputHash: result.rawOutputHash });
+    // The rendered output itself, so replay can diff against it; a larger one is in the truncation artifact.
+    const output = Buffer.byteLength(rendered) <= deps.config.observations.maxBytes ? rendered : undefined;
+    await trace.emit("tool.executed", { status: "ok", attempts, empty: result.empty, output }, { durationMs, outputHash: result.rawOutputHash });
     if (!tool.idempotent && deps.idempotency) {
       const outcome = await deps.idempotency.record(idempotencyKey, result);
       // Another run of this step recorded first: its result is the one that counts.

@@ -1,0 +1,2 @@
+export { TraceLog, type TraceLogOptions } from "./trace-log.ts";
+export { PromptCopy, assemblePrompt, splitPrompt, storePromptCopy, type PromptParts } from "./prompt-copy.ts";
