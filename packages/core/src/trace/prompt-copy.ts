@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { canonicalJson, sha256 } from "../canonical/canonical-json.ts";
 import { HashString } from "../contracts/common.ts";
-import type { ModelMessage, ModelRequest, ModelToolSchema, StructuredOutputRequest } from "../models/model-provider.ts";
+import type { ModelMessage, ModelToolSchema, StructuredOutputRequest } from "../models/model-provider.ts";
 import type { TraceLog } from "./trace-log.ts";
 
 /**
