@@ -28,3 +28,4 @@ export { IdempotencyStore, type IdempotencyStoreOptions, type RecordOutcome } fr
 export * from "../policy/index.ts";
 export * from "../approvals/index.ts";
 export * from "../sanitize/index.ts";
+export * from "../mcp/index.ts";

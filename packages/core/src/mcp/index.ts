@@ -1,0 +1,4 @@
+export { McpConfig, McpServerConfig, type McpServerConfigInput, McpToolOverride } from "./mcp-config.ts";
+export { type McpAnnotations, mcpEffect } from "./mcp-effect.ts";
+export { mcpToolName } from "./mcp-tool-name.ts";
+export { type ConnectMcpOptions, connectMcpServer, connectMcpServers, type McpConnection } from "./mcp-tools.ts";

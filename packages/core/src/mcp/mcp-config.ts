@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { ToolEffect } from "../contracts/index.ts";
+
+export const McpToolOverride = z.object({
+  effect: ToolEffect.optional(),
+  approval: z.enum(["never", "always"]).optional(),
+  timeoutMs: z.number().int().positive().optional(),
+});
+export type McpToolOverride = z.infer<typeof McpToolOverride>;
+
+/** One MCP server spoken to over stdio. */
+export const McpServerConfig = z.object({
+  /** The prefix its tools get in the registry: `<name>__<tool>`. */
+  name: z.string().regex(/^[a-zA-Z0-9_-]{1,32}$/, "MCP server names are 1-32 letters, digits, _ or -"),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  cwd: z.string().optional(),
+  /** Plain environment variables for the server (on top of a minimal safe set). */
+  env: z.record(z.string(), z.string()).default({}),
+  /** Environment variable → secret name; values come from the SecretReader, never from config. */
+  secretEnv: z.record(z.string(), z.string()).default({}),
+  /** The server's tools to register, by their own names; absent means all. */
+  include: z.array(z.string()).optional(),
+  /** Per-tool overrides, by the server's own tool name. Config wins over the server's annotations. */
+  tools: z.record(z.string(), McpToolOverride).default({}),
+  /** @defaultValue 30_000 */
+  timeoutMs: z.number().int().positive().default(30_000),
+});
+export type McpServerConfig = z.infer<typeof McpServerConfig>;
+export type McpServerConfigInput = z.input<typeof McpServerConfig>;
+
+export const McpConfig = z.array(McpServerConfig).default([]);

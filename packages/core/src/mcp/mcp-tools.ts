@@ -1,0 +1,132 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { z } from "zod";
+import { ReinError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import { type AnyTool, defineTool, type SecretReader } from "../tools/define-tool.ts";
+import { type McpServerConfig, type McpServerConfigInput, McpServerConfig as McpServerConfigSchema } from "./mcp-config.ts";
+import { type McpAnnotations, mcpEffect } from "./mcp-effect.ts";
+import { mcpToolName } from "./mcp-tool-name.ts";
+import { renderMcpContent } from "./render-mcp-content.ts";
+
+export interface McpConnection {
+  server: string;
+  tools: AnyTool[];
+  close(): Promise<void>;
+}
+
+export interface ConnectMcpOptions {
+  secrets?: SecretReader;
+  logger?: Logger;
+}
+
+interface ListedTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: McpAnnotations;
+}
+
+/**
+ * Starts an MCP server as a stdio child and turns its tools into Rein tools.
+ * They join the registry like any other and pass the same pipeline: surface,
+ * validation against the server's JSON Schema, scope (`services: mcp:<server>`),
+ * policy by effect, approvals. Their output is external text.
+ */
+export async function connectMcpServer(input: McpServerConfigInput, options: ConnectMcpOptions = {}): Promise<McpConnection> {
+  const config = McpServerConfigSchema.parse(input);
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    cwd: config.cwd,
+    env: { ...config.env, ...secretEnv(config, options.secrets) },
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (chunk: Buffer) => options.logger?.debug({ server: config.name, stderr: chunk.toString() }, "mcp server stderr"));
+  const client = new Client({ name: "rein", version: "0.1.0" });
+  try {
+    await client.connect(transport);
+    const listed = await listAll(client);
+    const tools = listed
+      .filter((tool) => !config.include || config.include.includes(tool.name))
+      .map((tool) => toReinTool(client, config, tool));
+    return { server: config.name, tools, close: () => client.close() };
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw new ReinError("config_invalid", `MCP server ${config.name} (${config.command}) could not be started or listed: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Connects every configured server; closing the result closes them all. */
+export async function connectMcpServers(configs: readonly McpServerConfigInput[], options: ConnectMcpOptions = {}): Promise<McpConnection[]> {
+  const connections: McpConnection[] = [];
+  try {
+    for (const config of configs) connections.push(await connectMcpServer(config, options));
+  } catch (error) {
+    await Promise.all(connections.map((connection) => connection.close()));
+    throw error;
+  }
+  return connections;
+}
+
+async function listAll(client: Client): Promise<ListedTool[]> {
+  const tools: ListedTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined);
+    tools.push(...(page.tools as ListedTool[]));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+function toReinTool(client: Client, config: McpServerConfig, listed: ListedTool): AnyTool {
+  const override = config.tools[listed.name] ?? {};
+  const effect = mcpEffect(listed.annotations, override.effect);
+  const timeoutMs = override.timeoutMs ?? config.timeoutMs;
+  return defineTool({
+    name: mcpToolName(config.name, listed.name),
+    description: `${listed.description ?? listed.name} (from MCP server ${config.name})`,
+    effect,
+    input: inputSchemaOf(listed.inputSchema),
+    inputJsonSchema: listed.inputSchema,
+    approval: override.approval ?? "never",
+    idempotent: effect === "read" || listed.annotations?.idempotentHint === true,
+    trust: "external",
+    timeoutMs,
+    scope: () => ({ services: [`mcp:${config.name}`] }),
+    async run(args, context) {
+      const result = await client.callTool({ name: listed.name, arguments: args as Record<string, unknown> }, undefined, {
+        signal: context.signal,
+        timeout: timeoutMs,
+      });
+      const text = renderMcpContent((result.content ?? []) as Record<string, unknown>[]);
+      if (result.isError) {
+        throw new ReinError("tool_failed", `MCP tool ${listed.name} reported an error: ${text}`, { details: { failure: "different_action" } });
+      }
+      return text || (result.structuredContent ? JSON.stringify(result.structuredContent) : "");
+    },
+  });
+}
+
+/** The server's JSON Schema as zod, so arguments are checked before they leave the process. */
+function inputSchemaOf(schema: Record<string, unknown>): z.ZodType<Record<string, unknown>> {
+  try {
+    return z.fromJSONSchema(schema) as z.ZodType<Record<string, unknown>>;
+  } catch {
+    // A schema zod cannot express still gets the one check every MCP call needs.
+    return z.record(z.string(), z.unknown());
+  }
+}
+
+function secretEnv(config: McpServerConfig, secrets: SecretReader | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [variable, secretName] of Object.entries(config.secretEnv)) {
+    const value = secrets?.get(secretName);
+    if (!value) throw new ReinError("config_invalid", `MCP server ${config.name} needs secret ${secretName} for ${variable}, and none is available`);
+    env[variable] = value;
+  }
+  return env;
+}

@@ -1,0 +1,98 @@
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mcpEffect } from "../../src/mcp/mcp-effect.ts";
+import { mcpToolName } from "../../src/mcp/mcp-tool-name.ts";
+import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
+import { Redactor } from "../../src/sanitize/redactor.ts";
+import { envSecretReader } from "../../src/sanitize/secret-reader.ts";
+import type { Workspace } from "../../src/tools/workspace.ts";
+import { call, harness, tempWorkspace } from "../tools/harness.ts";
+
+const serverPath = fileURLToPath(new URL("./fixtures/test-mcp-server.ts", import.meta.url));
+
+let connection: McpConnection;
+let workspace: Workspace;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ workspace, cleanup } = await tempWorkspace());
+  connection = await connectMcpServer(
+    {
+      name: "srv",
+      command: process.execPath,
+      args: ["--import", "tsx", serverPath],
+      secretEnv: { TEST_TOKEN: "SRV_TOKEN" },
+      tools: { post_note: { approval: "always" } },
+    },
+    { secrets: envSecretReader(["SRV_TOKEN"], { SRV_TOKEN: "tok-abcdef123" }) },
+  );
+});
+afterAll(async () => {
+  await connection?.close();
+  await cleanup();
+});
+
+const byName = (name: string) => connection.tools.find((tool) => tool.name === name);
+
+describe("MCP tools", () => {
+  it("join under a server prefix with effects from annotations, defaulting to external", () => {
+    const names = connection.tools.map((tool) => tool.name).sort();
+    expect(names).toContain("srv__echo");
+    expect(names.every((name) => /^[a-zA-Z0-9_.-]{1,64}$/.test(name))).toBe(true);
+    expect(byName("srv__echo")?.effect).toBe("read");
+    expect(byName("srv__delete_thing")?.effect).toBe("destructive");
+    expect(byName("srv__post_note")?.effect).toBe("external");
+    expect(byName("srv__post_note")?.approval).toBe("always");
+    expect(names.some((name) => name.startsWith("srv__weird_name_"))).toBe(true);
+  });
+
+  it("run through the executor: reads run, the rest need approval", async () => {
+    const surface = connection.tools.map((tool) => ({ name: tool.name, scope: {} }));
+    const { run, executor } = harness({ tools: connection.tools, surface, workspace });
+    const schemas = executor.schemasFor(surface);
+    expect(schemas.find((schema) => schema.name === "srv__echo")?.inputSchema).toMatchObject({ properties: { text: { type: "string" } } });
+
+    const echoed = await run(call("srv__echo", { text: "hi" }));
+    expect(echoed.observation.status).toBe("ok");
+    expect(echoed.observation.content).toContain("echo: hi");
+    expect(echoed.observation.provenance.trust).toBe("external");
+
+    const invalid = await run(call("srv__echo", { text: 5 }));
+    expect(invalid.observation.status).toBe("invalid_input");
+    expect(invalid.observation.content).toContain('field "text"');
+
+    // No approval store in this harness: an ask is refused rather than run.
+    for (const name of ["srv__delete_thing", "srv__post_note"]) {
+      const outcome = await run(call(name, name === "srv__delete_thing" ? { id: "x" } : { note: "n" }));
+      expect(outcome.observation.status).toBe("denied");
+    }
+
+    const failed = await run(call("srv__fail", {}));
+    expect(failed.observation.status).toBe("error");
+    expect(failed.result.failure).toBe("different_action");
+    expect(failed.observation.content).toContain("the thing is broken");
+  });
+
+  it("passes a configured secret to the server through the SecretReader, and redacts it on the way back", async () => {
+    const redactor = new Redactor({ secrets: ["tok-abcdef123"] });
+    const { run } = harness({ tools: connection.tools, surface: [{ name: "srv__env_token", scope: {} }], workspace, deps: { redactor } });
+    const outcome = await run(call("srv__env_token", {}));
+    // Redacted means the server echoed exactly the secret's value (it prints "none" without it).
+    expect(outcome.observation.content).toContain("token=[REDACTED:secret]");
+  });
+});
+
+describe("MCP naming and effects", () => {
+  it("builds valid, distinct names", () => {
+    expect(mcpToolName("gh", "create_issue")).toBe("gh__create_issue");
+    const long = mcpToolName("gh", "x".repeat(80));
+    expect(long.length).toBeLessThanOrEqual(64);
+    expect(mcpToolName("gh", "a b")).not.toBe(mcpToolName("gh", "a_b"));
+  });
+
+  it("lets config override annotations", () => {
+    expect(mcpEffect({ readOnlyHint: true }, "destructive")).toBe("destructive");
+    expect(mcpEffect({})).toBe("external");
+    expect(mcpEffect(undefined)).toBe("external");
+  });
+});
