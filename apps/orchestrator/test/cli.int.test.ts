@@ -1,0 +1,92 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { connectRedis, exportPacketKeys, generatePacketKeys, TraceEvent } from "@rein/core";
+import { cliEnv, rein, startRein } from "./support/cli.ts";
+
+const prefixes: string[] = [];
+afterAll(async () => {
+  const redis = connectRedis(cliEnv().REDIS_URL as string);
+  for (const prefix of prefixes) {
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+  }
+  redis.disconnect();
+});
+
+const tracked = (env: NodeJS.ProcessEnv) => {
+  prefixes.push(env.REIN_PREFIX as string);
+  return env;
+};
+
+describe("rein CLI", () => {
+  it("runs examples/bugfix to done, printing progress, and its trace reads back in causal order", async () => {
+    const env = tracked(cliEnv());
+    const run = await rein(["run", "--example", "bugfix"], env);
+    expect(run.stderr).not.toMatch(/Error/);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/✓ plan: "Fix add\(\) so the tests pass"/);
+    expect(run.stdout).toMatch(/⚙ run_command/);
+    expect(run.stdout).toMatch(/verdict: continue/);
+    expect(run.stdout).toMatch(/: done \(/);
+    const runId = /run (run_[a-z0-9]+) submitted/.exec(run.stdout)?.[1];
+    expect(runId).toBeDefined();
+
+    const trace = await rein(["trace", runId as string], env);
+    expect(trace.code).toBe(0);
+    const events = trace.stdout.trim().split("\n").map((line) => TraceEvent.parse(JSON.parse(line)));
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+    const kinds = events.map((event) => event.kind);
+    const order = ["run.submitted", "plan.ready", "step.dispatched", "tool.called", "step.finished", "verdict.ready", "run.done"].map((kind) => kinds.indexOf(kind));
+    expect(order.every((position) => position >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    for (const event of events.filter((candidate) => candidate.kind.startsWith("model.") || candidate.kind.startsWith("tool."))) {
+      expect(event.inputHash).toMatch(/^sha256:/);
+    }
+  });
+
+  it("refuses an empty goal at submit with the reason and exit code 2", async () => {
+    const env = tracked(cliEnv());
+    const submit = await rein(["submit", ""], env);
+    expect(submit.code).toBe(2);
+    expect(submit.stderr).toMatch(/the goal text is empty/);
+  });
+
+  it("prints a run id for a submitted goal and its status", async () => {
+    const env = tracked(cliEnv());
+    const submit = await rein(["submit", "list the files", "--tools", "list_files"], env);
+    expect(submit.code).toBe(0);
+    const runId = submit.stdout.trim();
+    expect(runId).toMatch(/^run_[a-z0-9]+$/);
+    const status = await rein(["status", runId], env);
+    expect(status.stdout).toMatch(new RegExp(`run ${runId}: planning`));
+  });
+
+  it("stops a worker on SIGTERM with exit code 0", async () => {
+    const { publicKeyPem } = exportPacketKeys(generatePacketKeys());
+    const env = tracked(cliEnv({ REIN_PACKET_PUBLIC_KEY: publicKeyPem }));
+    const worker = startRein(["worker", "--role", "step", "--concurrency", "2"], env);
+    await new Promise<void>((resolve) => {
+      worker.child.stderr?.on("data", (chunk: Buffer) => {
+        if (chunk.toString().includes("running against")) resolve();
+      });
+    });
+    worker.child.kill("SIGTERM");
+    const result = await worker.done;
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/stopping: finishing current jobs/);
+  });
+
+  it("tells a step worker without the packet public key how to get one", async () => {
+    const env = tracked(cliEnv());
+    delete env.REIN_PACKET_PUBLIC_KEY;
+    delete env.REIN_PACKET_PUBLIC_KEY_FILE;
+    const result = await rein(["worker", "--role", "step"], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/REIN_PACKET_PUBLIC_KEY/);
+  });
+
+  it("prints the role → provider table", async () => {
+    const result = await rein(["models"], tracked(cliEnv({ REIN_WORKER_PROVIDER: "scripted", REIN_WORKER_MODEL: "tiny-1" })));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/worker\s+scripted\s+scripted\s+tiny-1/);
+  });
+});

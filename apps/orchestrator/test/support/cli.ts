@@ -1,0 +1,42 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { TEST_REDIS_URL } from "@rein/core/testing";
+
+export const REIN_BIN = resolve(import.meta.dirname, "../../bin/rein.js");
+
+/** An environment for CLI children: the test Redis, a private prefix and workspace root. */
+export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    REDIS_URL: TEST_REDIS_URL,
+    REIN_PREFIX: `rein-test-cli-${randomBytes(5).toString("hex")}`,
+    REIN_WORKSPACE_ROOT: mkdtempSync(join(tmpdir(), "rein-cli-ws-")),
+    REIN_LOG_LEVEL: "silent",
+    ...extra,
+  };
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function startRein(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [REIN_BIN, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const done = new Promise<CliResult>((resolveDone) => child.once("close", (code) => resolveDone({ code, stdout, stderr })));
+  return { child, done };
+}
+
+export const rein = (args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> => startRein(args, env).done;

@@ -1,0 +1,90 @@
+import {
+  type AnyTool,
+  createRuntime,
+  generatePacketKeys,
+  type GoalInput,
+  isTerminal,
+  type ModelScriptInput,
+  type ReinRuntime,
+  type RunState,
+  ScriptedProvider,
+} from "@rein/core";
+import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { readFileSync } from "node:fs";
+import { loadExample } from "../../src/examples/load-example.ts";
+import { submitGoal } from "../../src/intake/submit-goal.ts";
+import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
+import { buildTooling, type Tooling } from "../../src/roles/tooling.ts";
+
+export interface Harness {
+  runtime: TestRuntime;
+  /** One runtime (own Redis connections) per role, as separate processes would have. */
+  roleRuntimes: ReinRuntime[];
+  planner: ScriptedProvider;
+  worker: ScriptedProvider;
+  judge: ScriptedProvider;
+  tooling: Tooling;
+  roles: RunningRoles[];
+  submit(goal: GoalInput): Promise<string>;
+  waitFor(runId: string, until?: (state: RunState) => boolean): Promise<RunState>;
+  close(): Promise<void>;
+}
+
+/**
+ * Every role as its own BullMQ consumer with its own connections, on a
+ * private key prefix, playing a model script. Nothing is mocked: Redis,
+ * queues, tools and the workspace are real.
+ */
+export async function startHarness(script: ModelScriptInput, extraTools: AnyTool[] = []): Promise<Harness> {
+  const runtime = await createTestRuntime();
+  const keys = generatePacketKeys();
+  const planner = new ScriptedProvider(script, { name: "scripted-planner" });
+  const worker = new ScriptedProvider(script, { name: "scripted-worker" });
+  const judge = new ScriptedProvider(script, { name: "scripted-judge" });
+  const roleRuntimes = [0, 1, 2, 3].map(() => createRuntime(runtime.config));
+  const [controlRuntime, planRuntime, stepRuntime, evaluateRuntime] = roleRuntimes as [ReinRuntime, ReinRuntime, ReinRuntime, ReinRuntime];
+  const tooling = buildTooling(stepRuntime, extraTools);
+  const roles = [
+    startRoles(controlRuntime, { roles: ["control"], packetPrivateKey: keys.privateKey }),
+    startRoles(planRuntime, { roles: ["plan"], providers: { planner } }),
+    startRoles(stepRuntime, { roles: ["step"], packetPublicKey: keys.publicKey, executor: tooling.executor, providers: { worker } }),
+    startRoles(evaluateRuntime, { roles: ["evaluate"], providers: { judge } }),
+  ];
+  return {
+    runtime,
+    roleRuntimes,
+    planner,
+    worker,
+    judge,
+    tooling,
+    roles,
+    submit: async (goal) => (await submitGoal(runtime, goal, { knownTools: tooling.registry.names() })).runId,
+    waitFor: (runId, until) => waitForRun(runtime, runId, until),
+    close: async () => {
+      await Promise.all(roles.map((role) => role.close()));
+      for (const role of roleRuntimes) await role.close();
+      await runtime.cleanup();
+    },
+  };
+}
+
+/** Resolves when the run is terminal (or `until` holds), following its trace rather than polling on a timer. */
+export async function waitForRun(runtime: ReinRuntime, runId: string, until: (state: RunState) => boolean = (state) => isTerminal(state.status)): Promise<RunState> {
+  const controller = new AbortController();
+  try {
+    const first = await runtime.runs.require(runId);
+    if (until(first)) return first;
+    for await (const _event of runtime.trace.follow(runId, controller.signal, 200)) {
+      const state = await runtime.runs.require(runId);
+      if (until(state)) return state;
+    }
+    return runtime.runs.require(runId);
+  } finally {
+    controller.abort();
+  }
+}
+
+export async function bugfixExample() {
+  const example = await loadExample("bugfix");
+  return { example, script: JSON.parse(readFileSync(example.scriptPath, "utf8")) as ModelScriptInput };
+}

@@ -1,0 +1,67 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig, ReinError } from "../../src/index.ts";
+
+function configFile(content: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), "rein-config-"));
+  const file = join(dir, "rein.config.json");
+  writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
+  return file;
+}
+
+function failure(run: () => unknown): ReinError {
+  try {
+    run();
+  } catch (error) {
+    if (ReinError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a config error");
+}
+
+describe("loadConfig", () => {
+  it("gives sensible defaults with no file", () => {
+    const config = loadConfig({ env: {}, file: configFile({}) });
+    expect(config.prefix).toBe("rein");
+    expect(config.redisUrl).toBe("redis://127.0.0.1:6379");
+    expect(config.roles.worker.provider).toBe("scripted");
+  });
+
+  it("names the bad key and what was expected", () => {
+    const error = failure(() => loadConfig({ env: {}, file: configFile({ observations: { maxBytes: -5 } }) }));
+    expect(error.code).toBe("config_invalid");
+    expect(error.message).toMatch(/config key observations\.maxBytes/);
+  });
+
+  it("refuses an API key where the name of its variable belongs", () => {
+    const error = failure(() =>
+      loadConfig({ env: {}, file: configFile({ providers: { claude: { kind: "anthropic", apiKeyEnv: "sk-ant-abc123" } } }) }),
+    );
+    expect(error.message).toMatch(/providers\.claude\.apiKeyEnv: expected the name of an environment variable/);
+    expect(error.message).not.toContain("sk-ant-abc123");
+  });
+
+  it("names the role and the unknown provider it points at", () => {
+    const error = failure(() =>
+      loadConfig({ env: {}, file: configFile({ roles: { planner: { provider: "claude", model: "claude-x" } } }) }),
+    );
+    expect(error.message).toMatch(/config key roles\.planner\.provider: role planner names provider "claude", which is not configured/);
+  });
+
+  it("lets the environment override the file, role by role", () => {
+    const file = configFile({
+      providers: { scripted: { kind: "scripted" }, local: { kind: "openai-compatible", baseURL: "http://127.0.0.1:11434/v1" } },
+      roles: { worker: { provider: "scripted", model: "a" } },
+    });
+    const config = loadConfig({ file, env: { REIN_WORKER_PROVIDER: "local", REIN_WORKER_MODEL: "qwen3", REDIS_URL: "redis://10.0.0.1:6380", REIN_PREFIX: "team" } });
+    expect(config.roles.worker).toMatchObject({ provider: "local", model: "qwen3" });
+    expect(config.redisUrl).toBe("redis://10.0.0.1:6380");
+    expect(config.prefix).toBe("team");
+  });
+
+  it("says a file that is not JSON is not JSON", () => {
+    expect(() => loadConfig({ env: {}, file: configFile("{ nope") })).toThrow(/expected valid JSON/);
+  });
+});
