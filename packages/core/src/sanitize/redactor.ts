@@ -22,9 +22,11 @@ export const PII_MARK = "[REDACTED:pii]";
 const MIN_SECRET_LENGTH = 6;
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
-const CARD_CANDIDATE = /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g;
+// Word boundaries on both sides: a digit run inside a hash or an id
+// (`sha256:ab4111…`) is not a card number, and rewriting it would corrupt it.
+const CARD_CANDIDATE = /(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])/g;
 // US SSN; area 000, 666 and 9xx, group 00 and serial 0000 are never issued.
-const US_SSN = /(?<!\d)(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?!\d)/g;
+const US_SSN = /(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])/g;
 
 /**
  * Replaces known secret values and personal data with fixed marks. It runs

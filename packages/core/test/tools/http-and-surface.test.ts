@@ -1,0 +1,77 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { PolicyRule } from "../../src/contracts/index.ts";
+import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
+import type { Workspace } from "../../src/tools/workspace.ts";
+import { call, harness, tempWorkspace } from "./harness.ts";
+
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    if (request.url === "/redirect") {
+      response.writeHead(302, { location: "https://elsewhere.example/" }).end();
+      return;
+    }
+    response.writeHead(200, { "content-type": "text/plain" }).end(`hello ${request.method} ${request.headers.authorization ?? "anonymous"}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+let workspace: Workspace;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ workspace, cleanup } = await tempWorkspace());
+});
+afterEach(() => cleanup());
+
+const allowLocal = PolicyRule.parse({ id: "local-http", tool: "http_request", hosts: ["127.0.0.1"], decision: "allow" });
+
+describe("http_request", () => {
+  it("fetches from an allowed host as external data and does not follow redirects", async () => {
+    const tools = builtinTools({ hosts: ["127.0.0.1"] });
+    const { run } = harness({ tools, surface: [{ name: "http_request", scope: { hosts: ["127.0.0.1"] } }], workspace, policy: [allowLocal] });
+    const ok = await run(call("http_request", { url: `${base}/hello` }));
+    expect(ok.observation.status).toBe("ok");
+    expect(ok.observation.content).toContain("hello GET anonymous");
+    expect(ok.observation.provenance.trust).toBe("external");
+    const redirected = await run(call("http_request", { url: `${base}/redirect` }));
+    expect(redirected.observation.content).toContain("HTTP 302 → https://elsewhere.example/ (not followed)");
+    const post = await run(call("http_request", { url: `${base}/x`, method: "POST" }));
+    expect(post.observation.status).toBe("invalid_input");
+    expect(post.observation.content).toContain('field "method": expected one of "GET", "HEAD"');
+  });
+
+  it("asks for approval by default, as an external effect", async () => {
+    const { run } = harness({ tools: builtinTools({ hosts: ["127.0.0.1"] }), surface: [{ name: "http_request", scope: {} }], workspace });
+    const outcome = await run(call("http_request", { url: `${base}/hello` }));
+    expect(outcome.observation.status).toBe("denied");
+    expect(outcome.observation.content).toContain("needs a person's approval");
+  });
+});
+
+describe("schemasFor", () => {
+  it("lists exactly the registered tools on the surface and states their limits", () => {
+    const { executor } = harness({ tools: builtinTools(), surface: [], workspace });
+    const schemas = executor.schemasFor([
+      { name: "write_file", scope: { paths: ["src/**"] } },
+      { name: "read_file", scope: {} },
+      { name: "not_registered", scope: {} },
+    ]);
+    expect(schemas.map((schema) => schema.name)).toEqual(["read_file", "write_file"]);
+    expect(schemas[1]?.description).toContain("Allowed in this step — paths: src/**.");
+    expect(schemas[0]?.inputSchema).toMatchObject({ type: "object", required: ["path"] });
+  });
+
+  it("refuses a write outside the grant's paths", async () => {
+    const { run, trace } = harness({ tools: builtinTools(), surface: [{ name: "write_file", scope: { paths: ["src/**"] } }], workspace });
+    const outcome = await run(call("write_file", { path: "README.md", content: "x" }));
+    expect(outcome.observation.status).toBe("refused");
+    expect(outcome.observation.content).toContain("may not touch paths README.md (allowed: src/**)");
+    expect(trace.kinds()).not.toContain("tool.executed");
+    expect((await run(call("write_file", { path: "src/ok.ts", content: "x" }))).observation.status).toBe("ok");
+  });
+});
