@@ -1,0 +1,72 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Redactor } from "../../src/sanitize/redactor.ts";
+import { defineTool } from "../../src/tools/define-tool.ts";
+import { createToolExecutor } from "../../src/tools/create-tool-executor.ts";
+import { ToolRegistry } from "../../src/tools/tool-registry.ts";
+import type { Workspace } from "../../src/tools/workspace.ts";
+import { TraceLog } from "../../src/trace/trace-log.ts";
+import { ArtifactStore } from "../../src/stores/artifact-store.ts";
+import { call, tempWorkspace } from "./harness.ts";
+import { redisForTest } from "./redis-harness.ts";
+
+let workspace: Workspace;
+let cleanupWorkspace: () => Promise<void>;
+let env: ReturnType<typeof redisForTest>;
+beforeEach(async () => {
+  ({ workspace, cleanup: cleanupWorkspace } = await tempWorkspace());
+  env = redisForTest();
+});
+afterEach(async () => {
+  await env.close();
+  await cleanupWorkspace();
+});
+
+describe("executor with the real TraceLog", () => {
+  it("writes every stage as a valid, redacted trace event", async () => {
+    const redactor = new Redactor({ secrets: ["hunter2-secret"] });
+    const trace = new TraceLog(env.redis, env.keys, { redact: redactor.redactJson });
+    const lookup = defineTool({
+      name: "lookup",
+      description: "returns a record",
+      effect: "read",
+      input: z.object({ email: z.string() }),
+      run: async (args) => `user ${args.email} has password hunter2-secret\n${"row\n".repeat(500)}`,
+    });
+    const executor = createToolExecutor({
+      registry: new ToolRegistry([lookup]),
+      trace,
+      artifacts: new ArtifactStore(env.redis, env.keys),
+      config: { policy: [], observations: { maxBytes: 1000, maxLines: 20 } },
+      redactor,
+    });
+    const outcome = await executor.execute(call("lookup", { email: "ann@example.com" }), 0, {
+      runId: "run_trace",
+      stepId: "step_1",
+      parentStepId: "step_0",
+      surface: [{ name: "lookup", scope: {} }],
+      policy: [],
+      workspace,
+      signal: new AbortController().signal,
+      budget: { maxToolCalls: 5, deadline: Date.now() + 60_000 },
+      callsSoFar: 0,
+    });
+    expect(outcome.observation.truncated?.totalLines).toBe(501);
+    const events = await trace.read("run_trace");
+    expect(events.map((event) => event.kind)).toEqual([
+      "tool.called",
+      "permission.decided",
+      "tool.executed",
+      "observation.truncated",
+      "observation.flagged",
+      "tool.result",
+      "observation.made",
+    ]);
+    for (const event of events) expect(event).toMatchObject({ stepId: "step_1", parentStepId: "step_0", inputHash: outcome.record.argsHash });
+    const stored = JSON.stringify(events);
+    expect(stored).not.toContain("ann@example.com");
+    expect(stored).not.toContain("hunter2-secret");
+    const artifact = await new ArtifactStore(env.redis, env.keys).get(outcome.observation.truncated?.artifactId as string);
+    expect(artifact?.content).toContain("password [REDACTED:secret]");
+  });
+});
