@@ -1,0 +1,143 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createRuntime, exportPacketKeys, generatePacketKeys, isTerminal, type ReinRuntime, type RunState, ScriptedProvider } from "@rein/core";
+import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { submitGoal } from "../../src/intake/submit-goal.ts";
+import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
+import { buildRegistry } from "../../src/roles/tooling.ts";
+import { ARRIVALS_FILE, appendEffect, EFFECTS_FILE, OPEN_FILE, scalingGoal, scalingScript, waitForGate } from "./scaling-fixture.ts";
+import { spawnWorkerProcess, type WorkerProcess } from "./worker-process.ts";
+
+const RUNS = 30;
+// Low enough that a SIGKILLed worker's jobs come back within seconds, high
+// enough that a busy 2-core machine never lets a live worker's lock lapse.
+const LOCK_MS = 4_000;
+const STALLED_MS = 1_000;
+const WAIT = { timeout: 60_000, interval: 50 };
+
+describe("three step-worker processes, 30 runs, one worker SIGKILLed and one SIGTERMed mid-step", () => {
+  let runtime: TestRuntime;
+  let gateDir: string;
+  const roleRuntimes: ReinRuntime[] = [];
+  const roles: RunningRoles[] = [];
+  let workers: WorkerProcess[] = [];
+  let killed: WorkerProcess;
+  let terminated: WorkerProcess;
+  let terminatedExit: { code: number | null; signal: NodeJS.Signals | null };
+  let killedExit: { code: number | null; signal: NodeJS.Signals | null };
+  let firstHolder: Map<string, number>;
+  let arrivals: { runId: string; pid: number }[];
+  let states: RunState[];
+
+  const readArrivals = async () =>
+    (await readFile(join(gateDir, ARRIVALS_FILE), "utf8").catch(() => ""))
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => {
+        const [runId = "", pid = ""] = line.split(" ");
+        return { runId, pid: Number(pid) };
+      });
+
+  beforeAll(async () => {
+    runtime = await createTestRuntime();
+    gateDir = await mkdtemp(join(tmpdir(), "rein-scaling-gate-"));
+    const keys = generatePacketKeys();
+    const env = {
+      REIN_REDIS_URL: runtime.config.redisUrl,
+      REIN_PREFIX: runtime.config.prefix,
+      REIN_WORKSPACE_ROOT: runtime.config.workspaceRoot,
+      REIN_PACKET_PUBLIC_KEY: exportPacketKeys(keys).publicKeyPem,
+      SCALING_GATE_DIR: gateDir,
+      SCALING_LOCK_MS: String(LOCK_MS),
+      SCALING_STALLED_MS: String(STALLED_MS),
+      REIN_LOG_LEVEL: "error",
+    };
+    // Concurrencies sum to RUNS: once every run waits at the gate, each process holds exactly its concurrency.
+    workers = [spawnWorkerProcess("a", 8, env), spawnWorkerProcess("b", 10, env), spawnWorkerProcess("c", 12, env)];
+    [killed, terminated] = workers as [WorkerProcess, WorkerProcess];
+    await Promise.all(workers.map((worker) => worker.printed("ready")));
+
+    // The controller, planner and evaluator stay in this process, each with its own connections.
+    const provider = (name: string) => new ScriptedProvider(scalingScript, { name });
+    const control = createRuntime(runtime.config);
+    const plan = createRuntime(runtime.config);
+    const evaluate = createRuntime(runtime.config);
+    roleRuntimes.push(control, plan, evaluate);
+    roles.push(
+      startRoles(control, { roles: ["control"], packetPrivateKey: keys.privateKey }),
+      startRoles(plan, { roles: ["plan"], providers: { planner: provider("scripted-planner") } }),
+      startRoles(evaluate, { roles: ["evaluate"], providers: { judge: provider("scripted-judge") } }),
+    );
+
+    const knownTools = buildRegistry(runtime.config, [appendEffect, waitForGate(gateDir)]).names();
+    const runIds = await Promise.all(
+      Array.from({ length: RUNS }, async () => (await submitGoal(runtime, scalingGoal, { knownTools })).runId),
+    );
+
+    await vi.waitFor(async () => {
+      expect(new Set((await readArrivals()).map((arrival) => arrival.runId)).size).toBe(RUNS);
+    }, WAIT);
+    firstHolder = new Map();
+    for (const arrival of await readArrivals()) if (!firstHolder.has(arrival.runId)) firstHolder.set(arrival.runId, arrival.pid);
+
+    // Every step sits between its two effects: kill one worker, stop another, then let the rest go on.
+    killed.child.kill("SIGKILL");
+    terminated.child.kill("SIGTERM");
+    await terminated.printed("stopping");
+    await writeFile(join(gateDir, OPEN_FILE), "");
+
+    [killedExit, terminatedExit] = await Promise.all([killed.exited, terminated.exited]);
+    await vi.waitFor(async () => {
+      const current = await Promise.all(runIds.map((runId) => runtime.runs.require(runId)));
+      expect(current.filter((state) => !isTerminal(state.status)).map((state) => state.runId)).toEqual([]);
+      states = current;
+    }, WAIT);
+    arrivals = await readArrivals();
+  }, 110_000);
+
+  afterAll(async () => {
+    for (const worker of workers) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill("SIGTERM");
+    await Promise.all(workers.map((worker) => worker.exited));
+    await Promise.all(roles.map((running) => running.close()));
+    for (const roleRuntime of roleRuntimes) await roleRuntime.close();
+    await runtime?.cleanup();
+    if (gateDir) await rm(gateDir, { recursive: true, force: true });
+  }, 30_000);
+
+  it("had every process holding steps when the signals arrived", () => {
+    const held = (worker: WorkerProcess) => [...firstHolder.values()].filter((pid) => pid === worker.pid).length;
+    expect(workers.map(held)).toEqual(workers.map((worker) => worker.concurrency));
+  });
+
+  it("ends every run done", () => {
+    expect(states.map((state) => [state.runId, state.status, state.stopReason])).toEqual(
+      states.map((state) => [state.runId, "done", "the planner found the goal met"]),
+    );
+  });
+
+  it("performs each intended effect exactly once: none lost, none doubled", async () => {
+    for (const state of states) {
+      const lines = (await readFile(join(runtime.config.workspaceRoot, state.runId, EFFECTS_FILE), "utf8")).split("\n").filter(Boolean);
+      expect(lines, state.runId).toEqual([`${state.runId} 1`, `${state.runId} 2`]);
+    }
+  });
+
+  it("finishes the SIGTERMed worker's steps and exits 0", () => {
+    expect(terminatedExit, terminated.output()).toEqual({ code: 0, signal: null });
+    const itsRuns = [...firstHolder].filter(([, pid]) => pid === terminated.pid).map(([runId]) => runId);
+    const stolen = arrivals.filter((arrival) => itsRuns.includes(arrival.runId) && arrival.pid !== terminated.pid);
+    expect(stolen).toEqual([]);
+  });
+
+  it("recovers the SIGKILLed worker's steps on another worker", async () => {
+    expect(killedExit.signal).toBe("SIGKILL");
+    const itsRuns = [...firstHolder].filter(([, pid]) => pid === killed.pid).map(([runId]) => runId);
+    for (const runId of itsRuns) {
+      const later = arrivals.filter((arrival) => arrival.runId === runId && arrival.pid !== killed.pid);
+      expect(later.length, runId).toBeGreaterThan(0);
+    }
+    expect(await runtime.queues.step.getJobCounts("failed", "active", "wait")).toEqual({ failed: 0, active: 0, wait: 0 });
+  });
+});
