@@ -1,20 +1,25 @@
 import { approvalsCommand, approveCommand, denyCommand } from "./approval-commands.ts";
 import { keysCommand, modelsCommand } from "./admin-commands.ts";
+import { lessonsCommand } from "./lesson-commands.ts";
 import type { Command } from "./commands.ts";
 import { serveCommand, workerCommand } from "./role-commands.ts";
 import { runCommand } from "./run-command.ts";
-import { cancelCommand, replyCommand, statusCommand, submitCommand, traceCommand } from "./run-commands.ts";
+import { cancelCommand, replyCommand, statusCommand, submitCommand } from "./run-commands.ts";
+import { replayCommand } from "./replay-commands.ts";
+import { traceCommand } from "./trace-commands.ts";
 
 export const COMMANDS: readonly Command[] = [
   runCommand,
   submitCommand,
   statusCommand,
   traceCommand,
+  replayCommand,
   cancelCommand,
   replyCommand,
   approvalsCommand,
   approveCommand,
   denyCommand,
+  lessonsCommand,
   serveCommand,
   workerCommand,
   modelsCommand,

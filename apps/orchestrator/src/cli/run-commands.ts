@@ -1,4 +1,4 @@
-import { canonicalJson, newId, ReinError } from "@rein/core";
+import { newId, ReinError } from "@rein/core";
 import { loadExample } from "../examples/load-example.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
 import { buildRegistry } from "../roles/tooling.ts";
@@ -93,20 +93,6 @@ export const replyCommand: Command = {
       if (state.status !== "escalated") throw new ReinError("goal_invalid", `run ${runId} is ${state.status}; only an escalated run takes a reply`);
       await context.runtime.queues.sendControl({ type: "run.resume", eventId: `resume-${runId}-${newId("call")}`, runId, instruction });
       out(`reply sent to ${runId}`);
-      return 0;
-    }),
-};
-
-export const traceCommand: Command = {
-  name: "trace",
-  usage: "trace <runId>",
-  summary: "print a run's trace, one JSON event per line",
-  options: {},
-  run: (positionals, flags) =>
-    withContext(flags, async (context) => {
-      const runId = requireArg(positionals, "a run id", "trace <runId>");
-      await context.runtime.runs.require(runId);
-      for (const event of await context.runtime.trace.read(runId)) out(canonicalJson(event));
       return 0;
     }),
 };

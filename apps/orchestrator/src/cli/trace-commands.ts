@@ -1,0 +1,93 @@
+import { ReinError } from "@rein/core";
+import { answerQuestions } from "../trace/trace-questions.ts";
+import { loadBundle, type TraceBundle } from "../trace/trace-bundle.ts";
+import { renderJsonLines } from "../trace/trace-export.ts";
+import { readExport, writeExport } from "../trace/trace-files.ts";
+import { importBundle } from "../trace/trace-import.ts";
+import { renderAudit } from "../trace/views/audit-view.ts";
+import { renderGraph } from "../trace/views/graph-view.ts";
+import { renderTimeline } from "../trace/views/timeline-view.ts";
+import { openContext } from "./cli-context.ts";
+import type { Command } from "./commands.ts";
+import { err, out } from "./output.ts";
+
+const USAGE = "trace <runId | file.jsonl> [--audit | --graph | --json | --check] | trace export <runId> [-o FILE] | trace import FILE [--prefix P]";
+
+export const traceCommand: Command = {
+  name: "trace",
+  usage: USAGE,
+  summary: "show a run's trace (timeline, audit, graph, raw, completeness); export it to JSONL or import one",
+  options: {
+    audit: { type: "boolean" },
+    graph: { type: "boolean" },
+    json: { type: "boolean" },
+    check: { type: "boolean" },
+    output: { type: "string", short: "o" },
+    prefix: { type: "string" },
+  },
+  async run(positionals, flags) {
+    const [first, second] = positionals;
+    if (!first) throw new ReinError("goal_invalid", `expected a run id or a subcommand: rein ${USAGE}`);
+    if (first === "export") return exportTrace(required(second, "a run id"), flags);
+    if (first === "import") return importTrace(required(second, "an export file"), flags);
+    const bundle = first.endsWith(".jsonl") ? await readExport(first) : await withRuntime(flags, (runtime) => loadRequired(runtime, first));
+    return showTrace(bundle, flags);
+  },
+};
+
+function showTrace(bundle: TraceBundle, flags: Record<string, unknown>): number {
+  if (flags.json) {
+    process.stdout.write(renderJsonLines(bundle));
+    return 0;
+  }
+  if (flags.check) {
+    const answers = answerQuestions(bundle.events, bundle.blobs);
+    for (const answer of answers) {
+      out(`${answer.answered ? "✓" : "✗"} ${answer.question}: ${answer.answered ? `${answer.evidence.length} event(s)` : answer.gaps.slice(0, 3).join("; ")}`);
+    }
+    return answers.every((answer) => answer.answered) ? 0 : 1;
+  }
+  const text = flags.audit ? renderAudit(bundle.events) : flags.graph ? renderGraph(bundle.events) : renderTimeline(bundle.events, bundle.state);
+  process.stdout.write(text);
+  return 0;
+}
+
+async function exportTrace(runId: string, flags: Record<string, unknown>): Promise<number> {
+  const bundle = await withRuntime(flags, (runtime) => loadRequired(runtime, runId));
+  const written = await writeExport(bundle, (flags.output as string | undefined) ?? `${runId}.jsonl`);
+  err(`exported ${bundle.events.length} events to ${written.jsonl}${written.sidecar ? ` (large payloads, prompts and artifacts in ${written.sidecar})` : ""}`);
+  return 0;
+}
+
+async function importTrace(file: string, flags: Record<string, unknown>): Promise<number> {
+  const bundle = await readExport(file);
+  const prefix = await withRuntime(flags, async (runtime) => {
+    await importBundle(runtime, bundle);
+    return runtime.keys.prefix;
+  });
+  out(`imported run ${bundle.runId} (${bundle.events.length} events, ${bundle.artifacts.length} artifacts) under prefix ${prefix}`);
+  return 0;
+}
+
+async function loadRequired(runtime: Parameters<typeof loadBundle>[0], runId: string): Promise<TraceBundle> {
+  const bundle = await loadBundle(runtime, runId);
+  if (bundle.events.length === 0) throw new ReinError("not_found", `no trace for run ${runId}; expected the id printed by \`rein run\` or \`rein submit\``);
+  return bundle;
+}
+
+async function withRuntime<T>(flags: Record<string, unknown>, body: (runtime: Awaited<ReturnType<typeof openContext>>["runtime"]) => Promise<T>): Promise<T> {
+  const prefix = flags.prefix as string | undefined;
+  const context = await openContext({ configFile: flags.config as string | undefined, overrides: prefix ? { prefix } : undefined });
+  try {
+    return await body(context.runtime);
+  } finally {
+    // BullMQ emits an unhandled "Connection is closed" when a queue is closed before it connected.
+    await Promise.all(context.runtime.queues.all().map((queue) => queue.waitUntilReady()));
+    await context.close();
+  }
+}
+
+function required(value: string | undefined, what: string): string {
+  if (!value) throw new ReinError("goal_invalid", `expected ${what}: rein ${USAGE}`);
+  return value;
+}

@@ -1,0 +1,82 @@
+import { assemblePrompt, hashOf, PromptCopy, type TraceEvent } from "@rein/core";
+import { callKeyOf, isRunEnd } from "./views/event-fields.ts";
+
+/** The questions issue 7 says every finished run must answer from its trace. */
+export const TRACE_QUESTIONS = [
+  "what did the model see",
+  "which tools could it see",
+  "what did it ask for",
+  "why was that allowed or refused",
+  "what came back",
+  "why did the run stop",
+] as const;
+export type TraceQuestion = (typeof TRACE_QUESTIONS)[number];
+
+export interface QuestionAnswer {
+  question: TraceQuestion;
+  answered: boolean;
+  /** Seqs of the events that answer it. */
+  evidence: number[];
+  /** What is missing, per event, when not answered. */
+  gaps: string[];
+}
+
+// Kinds that end a call before the permission policy is asked, each with its reason in the payload.
+const REFUSED_BEFORE_POLICY = new Set(["tool.refused", "tool.input_invalid"]);
+
+/**
+ * Checks, event by event, that the trace answers each question: every model
+ * call has a prompt copy that reassembles to its input hash and lists its
+ * tools; every tool call has a decision with a rule (or a refusal with a
+ * reason), a result and an observation; the run has an end with a reason.
+ */
+export function answerQuestions(events: readonly TraceEvent[], blobs: Readonly<Record<string, string>>): QuestionAnswer[] {
+  const answers = new Map<TraceQuestion, QuestionAnswer>(TRACE_QUESTIONS.map((question) => [question, { question, answered: true, evidence: [], gaps: [] }]));
+  const note = (question: TraceQuestion, event: TraceEvent, gap?: string) => {
+    const answer = answers.get(question) as QuestionAnswer;
+    if (gap) {
+      answer.answered = false;
+      answer.gaps.push(`seq ${event.seq} ${event.kind}: ${gap}`);
+    } else answer.evidence.push(event.seq);
+  };
+  const byCall = new Map<string, TraceEvent[]>();
+  for (const event of events) {
+    if (event.payload.callId !== undefined && event.stepId) byCall.set(callKeyOf(event), [...(byCall.get(callKeyOf(event)) ?? []), event]);
+  }
+  for (const event of events) {
+    const p = event.payload;
+    if (event.kind === "model.called") {
+      const copy = PromptCopy.safeParse(p.prompt);
+      const prompt = copy.success ? assemblePrompt(copy.data, blobs) : undefined;
+      if (!copy.success) note("what did the model see", event, "no prompt copy");
+      else if (!prompt) note("what did the model see", event, "prompt copy references blobs that are not stored");
+      else if (hashOf(prompt) !== event.inputHash) note("what did the model see", event, "stored prompt does not hash to inputHash");
+      else note("what did the model see", event);
+      note("which tools could it see", event, Array.isArray(p.tools) ? undefined : "no tool list");
+    } else if (event.kind === "model.responded") {
+      note("what did it ask for", event, Array.isArray(p.content) ? undefined : "no response content");
+    } else if (event.kind === "tool.called") {
+      const call = byCall.get(callKeyOf(event)) ?? [];
+      note("what did it ask for", event, p.args !== undefined || typeof p.argBytes === "number" ? undefined : "no arguments");
+      const decided = call.find((other) => other.kind === "permission.decided" || REFUSED_BEFORE_POLICY.has(other.kind));
+      note("why was that allowed or refused", decided ?? event, decided && (decided.payload.rule || decided.payload.reason) ? undefined : "no decision with a rule or reason");
+      const result = call.find((other) => other.kind === "tool.result");
+      const observation = call.find((other) => other.kind === "observation.made");
+      if (!result || !observation) note("what came back", event, `missing ${[result ? "" : "tool.result", observation ? "" : "observation.made"].filter(Boolean).join(" and ")}`);
+      else if (result.payload.status === "ok" && !result.payload.rawOutputHash) note("what came back", result, "ok result without rawOutputHash");
+      else {
+        note("what came back", result);
+        note("what came back", observation);
+      }
+    } else if (isRunEnd(event.kind)) {
+      note("why did the run stop", event, p.reason || (Array.isArray(p.reasons) && p.reasons.length > 0) ? undefined : "no reason");
+    }
+  }
+  for (const answer of answers.values()) {
+    if (answer.evidence.length === 0 && answer.gaps.length === 0) {
+      answer.answered = false;
+      answer.gaps.push("no event in the trace answers it");
+    }
+  }
+  return [...answers.values()];
+}

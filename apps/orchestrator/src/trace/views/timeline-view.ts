@@ -1,0 +1,108 @@
+import type { RunState, TraceEvent, Usage } from "@rein/core";
+import { callKeyOf, clip, isRunEnd, list, shortHash, text } from "./event-fields.ts";
+
+/**
+ * The run for a person: plan, steps, model and tool calls with the decision
+ * that let each through, verdicts, how it ended, and what it cost.
+ */
+export function renderTimeline(events: readonly TraceEvent[], state: RunState | null = null): string {
+  const lines: string[] = [];
+  const start = events[0] ? Date.parse(events[0].ts) : 0;
+  const calls = new Map<string, { args: string; decision: string }>();
+  const totals = { modelCalls: 0, toolCalls: 0, usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 } };
+  if (state) {
+    lines.push(`run ${state.runId}: ${state.status}${state.stopReason ? ` (${state.stopReason})` : ""}`);
+    lines.push(`goal: ${state.goal.text}`);
+  }
+  for (const event of events) {
+    const p = event.payload;
+    const at = `${((Date.parse(event.ts) - start) / 1000).toFixed(3).padStart(8)}s`;
+    const step = event.stepId ? `[${event.stepId}] ` : "";
+    const say = (line: string) => lines.push(`${at}  ${step}${line}`);
+    switch (event.kind) {
+      case "run.submitted": {
+        const budget = (p.budget ?? {}) as Record<string, unknown>;
+        say(`submitted; tools granted: ${list(p.tools).join(", ") || "none"}; budget: ${text(budget.maxSteps)} steps, ${text(budget.maxTokens)} tokens, $${text(budget.maxCostUsd)}`);
+        break;
+      }
+      case "plan.ready":
+        say(
+          p.done
+            ? `plan ${text(p.planNo)}: goal met`
+            : `plan ${text(p.planNo)}: "${text(p.currentStep)}"${list(p.nextSteps).length > 0 ? `; then ${list(p.nextSteps).join(" → ")}` : ""}${list(p.risks).length > 0 ? `; risks: ${list(p.risks).join("; ")}` : ""}`,
+        );
+        break;
+      case "lesson.used":
+        say(`lessons used: ${list(p.lessons).join(", ") || "none"}`);
+        break;
+      case "step.dispatched":
+        say(`dispatched "${text(p.title)}" attempt ${text(p.attempt)}${Number(p.resume) > 0 ? ` resume ${text(p.resume)}` : ""}; tools: ${list(p.tools).join(", ") || "none"}${p.feedback ? `; feedback: ${text(p.feedback)}` : ""}`);
+        break;
+      case "model.responded": {
+        totals.modelCalls += 1;
+        addUsage(totals.usage, event.usage);
+        const usage = event.usage;
+        say(
+          `model ${text(p.role)} ${text(p.provider)}/${text(p.model)} → ${text(p.stopReason)}` +
+            `${usage ? `, ${usage.inputTokens}+${usage.outputTokens} tokens, $${usage.costUsd.toFixed(4)}` : ""}${event.durationMs !== undefined ? `, ${Math.round(event.durationMs)} ms` : ""}`,
+        );
+        break;
+      }
+      case "model.failed":
+        say(`model ${text(p.role)} failed: ${text(p.error)}`);
+        break;
+      case "tool.called":
+        calls.set(callKeyOf(event), { args: clip(text(p.args ?? `(${text(p.argBytes)} bytes)`), 100), decision: "" });
+        break;
+      case "permission.decided": {
+        const call = calls.get(callKeyOf(event));
+        if (call) call.decision = `${text(p.decision)} by ${text(p.rule)}`;
+        break;
+      }
+      case "approval.requested":
+      case "approval.consumed":
+      case "approval.refused":
+      case "approval.decided":
+        say(`approval ${text(p.approvalId)} ${event.kind.split(".")[1]}${p.approver ? ` by ${text(p.approver)}` : ""}${p.decision ? `: ${text(p.decision)}` : ""}`);
+        break;
+      case "tool.result": {
+        totals.toolCalls += 1;
+        const call = calls.get(callKeyOf(event));
+        const outcome = `${text(p.status)}${event.durationMs !== undefined ? ` ${event.durationMs.toFixed(1)} ms` : ""}${p.rawOutputHash ? ` ${shortHash(p.rawOutputHash)}` : ""}${p.message ? ` (${text(p.message)})` : ""}`;
+        say(`  #${text(p.index)} ${text(p.name)}(${call?.args ?? ""}) ${call?.decision ? `[${call.decision}] ` : ""}→ ${outcome}`);
+        break;
+      }
+      case "step.suspended":
+        say(`suspended: ${text(p.reason)}${p.approvalId ? ` (approval ${text(p.approvalId)})` : ""}`);
+        break;
+      case "step.resumed":
+        say(`resumed: ${text(p.reason)} ${text(p.decision, "")}`.trimEnd());
+        break;
+      case "step.finished":
+        say(`finished ${text(p.status)} after ${text(p.turns)} turn(s)${p.error ? `: ${text(p.error)}` : ""}`);
+        break;
+      case "verdict.ready": {
+        const checks = Array.isArray(p.checks) ? (p.checks as Record<string, unknown>[]) : [];
+        say(`verdict ${text(p.decision)}: ${list(p.reasons).join("; ")}`);
+        for (const check of checks) lines.push(`${" ".repeat(13)}${check.passed ? "✓" : "✗"} ${text(check.check)}: ${text(check.detail)}`);
+        break;
+      }
+      default:
+        if (isRunEnd(event.kind)) say(`${event.kind}: ${text(p.reason ?? list(p.reasons).join("; "))}`);
+        else if (event.kind === "packet.refused" || event.kind === "tool.refused" || event.kind === "loop.detected") say(`${event.kind}: ${text(p.reason ?? p.kind)}`);
+    }
+  }
+  const { usage } = totals;
+  lines.push(
+    `totals: ${state ? `${state.spent.steps} step(s), ` : ""}${totals.modelCalls} model call(s), ${totals.toolCalls} tool call(s), ` +
+      `${usage.inputTokens} input + ${usage.outputTokens} output tokens, $${usage.costUsd.toFixed(4)}`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+function addUsage(into: { inputTokens: number; outputTokens: number; costUsd: number }, usage: Usage | undefined): void {
+  if (!usage) return;
+  into.inputTokens += usage.inputTokens;
+  into.outputTokens += usage.outputTokens;
+  into.costUsd += usage.costUsd;
+}
