@@ -1,0 +1,51 @@
+import { ReinError } from "@rein/core";
+import { loadExample } from "../examples/load-example.ts";
+import { exampleOf } from "../replay/example-of.ts";
+import { renderReplayReport } from "../replay/replay-report.ts";
+import { replayRun } from "../replay/replay-run.ts";
+import { openScratchRuntime } from "../replay/scratch-runtime.ts";
+import { loadBundle } from "../trace/trace-bundle.ts";
+import { readExport } from "../trace/trace-files.ts";
+import { openContext } from "./cli-context.ts";
+import type { Command } from "./commands.ts";
+import { err } from "./output.ts";
+
+export const replayCommand: Command = {
+  name: "replay",
+  usage: "replay <runId | file.jsonl> [--stub-tools] [--allow-external] [--from-step S] [--example NAME]",
+  summary: "re-run a recorded run with its recorded model outputs in a fresh workspace; report identical or the first divergence",
+  options: {
+    "stub-tools": { type: "boolean" },
+    "allow-external": { type: "boolean" },
+    "from-step": { type: "string" },
+    example: { type: "string" },
+  },
+  async run(positionals, flags) {
+    const source = positionals[0];
+    if (!source) throw new ReinError("goal_invalid", `expected a run id or an export file: rein ${this.usage}`);
+    const context = await openContext({ configFile: flags.config as string | undefined, embedRedis: true });
+    try {
+      const bundle = source.endsWith(".jsonl") ? await readExport(source) : await loadBundle(context.runtime, source);
+      if (bundle.events.length === 0) throw new ReinError("not_found", `no trace for run ${source}`);
+      const exampleName = (flags.example as string | undefined) ?? (bundle.state ? exampleOf(bundle.state.goal) : undefined);
+      const example = exampleName ? await loadExample(exampleName) : undefined;
+      if (example) err(`replaying with the tools of example ${example.name}`);
+      const scratch = await openScratchRuntime(context.config, "replay");
+      try {
+        const report = await replayRun(scratch, bundle, {
+          mode: flags["stub-tools"] ? "stub" : "real",
+          allowExternal: Boolean(flags["allow-external"]),
+          fromStep: flags["from-step"] as string | undefined,
+          tools: example?.tools ?? [],
+        });
+        process.stdout.write(renderReplayReport(report));
+        return report.identical ? 0 : 1;
+      } finally {
+        await scratch.discard();
+      }
+    } finally {
+      await Promise.all(context.runtime.queues.all().map((queue) => queue.waitUntilReady()));
+      await context.close();
+    }
+  },
+};

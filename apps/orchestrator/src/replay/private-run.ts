@@ -1,0 +1,98 @@
+import {
+  type AnyTool,
+  ApprovalStore,
+  builtinTools,
+  createToolExecutor,
+  generatePacketKeys,
+  type GoalInput,
+  IdempotencyStore,
+  type ModelProvider,
+  ReinError,
+  type ReinRuntime,
+  type RunState,
+  ToolRegistry,
+  ToolResultCache,
+  type TraceEvent,
+} from "@rein/core";
+import { decideApproval } from "../approvals/decide-approval.ts";
+import { submitGoal } from "../intake/submit-goal.ts";
+import { ROLE_NAMES, startRoles } from "../roles/start-roles.ts";
+
+export interface PrivateRunOptions {
+  goal: GoalInput;
+  /** Tools beyond the built-ins (an example's); one with a built-in's name replaces it. */
+  tools?: readonly AnyTool[];
+  /** Providers by role; missing ones come from the runtime's config. */
+  providers?: Partial<Record<"planner" | "worker" | "judge", ModelProvider>>;
+  /** Reuse a recorded run id, so idempotency keys and paths match the recording. */
+  runId?: string;
+  /** Answers a pending approval; without it a run that waits for one ends the wait as it stands. */
+  decideApproval?: (approvalId: string, event: TraceEvent) => { decision: "approved" | "denied"; approver: string } | undefined;
+  /** A safety net, not a timing assertion. @defaultValue 120000 */
+  timeoutMs?: number;
+}
+
+export interface PrivateRunResult {
+  state: RunState;
+  events: TraceEvent[];
+}
+
+/** Every tool this run may call: built-ins, then `tools` by name over them. */
+export function registryWith(runtime: ReinRuntime, tools: readonly AnyTool[] = []): ToolRegistry {
+  const byName = new Map<string, AnyTool>();
+  for (const tool of builtinTools({ commands: runtime.config.tools.commands, hosts: runtime.config.tools.hosts })) byName.set(tool.name, tool);
+  for (const tool of tools) byName.set(tool.name, tool);
+  return new ToolRegistry(byName.values());
+}
+
+const ENDS = new Set(["run.done", "run.failed", "run.cancelled", "run.escalated"]);
+
+/**
+ * Starts every role in this process against `runtime`, submits the goal and
+ * waits for the run to end (or to wait on a person), then stops the roles.
+ * Eval and replay both drive runs through this, so they exercise the same
+ * controller, planner, worker and evaluator as `rein run`.
+ */
+export async function runPrivately(runtime: ReinRuntime, options: PrivateRunOptions): Promise<PrivateRunResult> {
+  const registry = registryWith(runtime, options.tools);
+  const { redis, keys, config } = runtime;
+  const approvals = new ApprovalStore(redis, keys, { ttlSeconds: config.approvals.ttlSeconds });
+  const executor = createToolExecutor({
+    registry,
+    trace: runtime.trace,
+    artifacts: runtime.artifacts,
+    config,
+    approvals,
+    cache: new ToolResultCache(redis, keys),
+    idempotency: new IdempotencyStore(redis, keys),
+    logger: runtime.logger,
+  });
+  const packetKeys = generatePacketKeys();
+  const roles = startRoles(runtime, {
+    roles: ROLE_NAMES,
+    packetPrivateKey: packetKeys.privateKey,
+    packetPublicKey: packetKeys.publicKey,
+    executor,
+    providers: options.providers,
+  });
+  const controller = new AbortController();
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const { runId } = await submitGoal(runtime, options.goal, { knownTools: registry.names(), runId: options.runId });
+    for await (const event of runtime.trace.follow(runId, controller.signal)) {
+      if (ENDS.has(event.kind)) break;
+      if (event.kind === "step.suspended" && typeof event.payload.approvalId === "string") {
+        const answer = options.decideApproval?.(event.payload.approvalId, event);
+        if (!answer) break;
+        await decideApproval(runtime, approvals, event.payload.approvalId, answer);
+      }
+    }
+    if (controller.signal.aborted) throw new ReinError("budget_exhausted", `run ${runId} did not end within ${timeoutMs} ms`);
+    return { state: await runtime.runs.require(runId), events: await runtime.trace.read(runId) };
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+    await roles.close();
+  }
+}

@@ -1,0 +1,88 @@
+import { type AnyTool, ReinError, type ReinRuntime, type RunStatus, type TraceEvent } from "@rein/core";
+import type { TraceBundle } from "../trace/trace-bundle.ts";
+import { type Comparison, compareTraces } from "./compare-traces.ts";
+import { registryWith, runPrivately } from "./private-run.ts";
+import { RecordedModel } from "./recorded-model.ts";
+import { RecordedOutputs } from "./recorded-outputs.ts";
+import { replayTools, type ToolMode } from "./replay-tools.ts";
+
+export interface ReplayOptions {
+  /** "real" re-executes tools in a fresh workspace; "stub" answers every call from the recording. */
+  mode: ToolMode;
+  /** Re-execute tools with `external` effect too. @defaultValue false */
+  allowExternal?: boolean;
+  /** Compare from this step on; earlier steps still run, to rebuild the state before it. */
+  fromStep?: string;
+  /** Tools beyond the built-ins (the example's), or replacements for them. */
+  tools?: readonly AnyTool[];
+  timeoutMs?: number;
+}
+
+export interface ReplayReport {
+  runId: string;
+  identical: boolean;
+  comparison: Comparison;
+  status: { recorded: RunStatus | null; replay: RunStatus };
+  /** Tools answered from the recording instead of run. */
+  stubbed: string[];
+  /** Recorded model responses the replay never asked for. */
+  unusedResponses: number;
+}
+
+/**
+ * Re-runs a recorded run in `scratch` (a private prefix and workspace root)
+ * with the recorded model outputs, under the same run id so idempotency
+ * keys and paths line up, then compares every tool result with the
+ * recording. Recorded approval decisions are made again, in order, per step.
+ */
+export async function replayRun(scratch: ReinRuntime, bundle: TraceBundle, options: ReplayOptions): Promise<ReplayReport> {
+  if (!bundle.state) throw new ReinError("contract_invalid", `the recording of ${bundle.runId} has no run state, so its goal is unknown; export it again with \`rein trace export\``);
+  if (options.fromStep && !bundle.events.some((event) => event.stepId === options.fromStep)) {
+    throw new ReinError("goal_invalid", `run ${bundle.runId} has no step ${options.fromStep}`);
+  }
+  const recorded = new RecordedOutputs(bundle.events, bundle.artifacts);
+  const all = registryWith(scratch, options.tools).list();
+  const { tools, stubbed } = replayTools(all, recorded, { mode: options.mode, allowExternal: options.allowExternal ?? false });
+  const model = RecordedModel.fromEvents(bundle.events);
+  const decisions = recordedDecisions(bundle.events);
+  const result = await runPrivately(scratch, {
+    goal: bundle.state.goal,
+    tools,
+    runId: bundle.runId,
+    providers: { planner: model, worker: model, judge: model },
+    decideApproval: (_approvalId, event) => decisions.get(event.stepId ?? "-")?.shift(),
+    timeoutMs: options.timeoutMs,
+  });
+  const replayOutputs = new RecordedOutputs(result.events, await artifactsOf(scratch, result.events));
+  const comparison = compareTraces(
+    { runId: bundle.runId, events: bundle.events, outputs: recorded },
+    { runId: bundle.runId, events: result.events, outputs: replayOutputs },
+    { fromStep: options.fromStep },
+  );
+  const sameEnd = result.state.status === bundle.state.status;
+  return {
+    runId: bundle.runId,
+    identical: comparison.identical && sameEnd,
+    comparison,
+    status: { recorded: bundle.state.status, replay: result.state.status },
+    stubbed: options.mode === "stub" ? ["(all)"] : stubbed,
+    unusedResponses: model.unused(),
+  };
+}
+
+function recordedDecisions(events: readonly TraceEvent[]): Map<string, { decision: "approved" | "denied"; approver: string }[]> {
+  const byStep = new Map<string, { decision: "approved" | "denied"; approver: string }[]>();
+  for (const event of events) {
+    if (event.kind !== "approval.decided") continue;
+    const decision = event.payload.decision === "approved" ? "approved" : "denied";
+    const key = event.stepId ?? "-";
+    byStep.set(key, [...(byStep.get(key) ?? []), { decision, approver: `replay of ${String(event.payload.approver ?? "unknown")}` }]);
+  }
+  return byStep;
+}
+
+async function artifactsOf(runtime: ReinRuntime, events: readonly TraceEvent[]) {
+  const ids = events.map((event) => event.payload.artifactId).filter((id): id is string => typeof id === "string");
+  const artifacts = await Promise.all(ids.map((id) => runtime.artifacts.get(id)));
+  return artifacts.filter((artifact) => artifact !== null);
+}

@@ -1,0 +1,46 @@
+import { type AnyTool, ReinError, type ToolContext } from "@rein/core";
+import type { RecordedOutputs } from "./recorded-outputs.ts";
+
+/** The call index is the last part of the idempotency key (runId:stepId:index). */
+const indexOf = (context: ToolContext): number => Number(context.idempotencyKey.split(":").at(-1));
+
+/**
+ * A tool that answers from the recording instead of running: the same name,
+ * schema, scope and effect (so surface, policy and approvals decide exactly
+ * as they did), but `run` returns the recorded rendered output and touches
+ * nothing.
+ */
+export function stubFromRecording(tool: AnyTool, recorded: RecordedOutputs): AnyTool {
+  return {
+    ...tool,
+    output: undefined,
+    async run(_args: unknown, context: ToolContext): Promise<string> {
+      const answer = recorded.forCall(context.stepId, context.callId, indexOf(context));
+      if (!answer) throw new ReinError("tool_failed", `the recording has no result for ${tool.name} call ${context.callId} in step ${context.stepId}`);
+      if (answer.status !== "ok") throw new ReinError("tool_failed", answer.error ?? `recorded ${answer.status}`);
+      if (answer.output === undefined) {
+        throw new ReinError("tool_failed", `the recording of ${tool.name} call ${context.callId} holds only its hash, not its output; re-record with a current Rein`);
+      }
+      return answer.output;
+    },
+    render: (output: string) => output,
+  };
+}
+
+export type ToolMode = "real" | "stub";
+
+/**
+ * The tools of a replay: real ones re-execute, except that a tool with
+ * `external` effect is answered from the recording unless `allowExternal`
+ * (replay must not send the same email twice). Returns which tools were stubbed.
+ */
+export function replayTools(tools: readonly AnyTool[], recorded: RecordedOutputs, options: { mode: ToolMode; allowExternal: boolean }): { tools: AnyTool[]; stubbed: string[] } {
+  const stubbed: string[] = [];
+  const result = tools.map((tool) => {
+    const stub = options.mode === "stub" || (tool.effect === "external" && !options.allowExternal);
+    if (!stub) return tool;
+    stubbed.push(tool.name);
+    return stubFromRecording(tool, recorded);
+  });
+  return { tools: result, stubbed: stubbed.sort() };
+}

@@ -1,0 +1,36 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRuntime, ReinConfig, type ReinConfigInput, type ReinRuntime } from "@rein/core";
+
+export interface ScratchRuntime extends ReinRuntime {
+  /** Deletes every key under the scratch prefix and the scratch workspaces, then closes. */
+  discard(): Promise<void>;
+}
+
+/**
+ * A runtime on the same Redis under a fresh prefix, with its own workspace
+ * root: a replay or an eval case runs here without touching the recorded
+ * run, its workspace or the deployment's queues.
+ */
+export async function openScratchRuntime(base: ReinConfig, label: string, overrides: ReinConfigInput = {}): Promise<ScratchRuntime> {
+  const prefix = `${base.prefix}-${label}-${randomBytes(4).toString("hex")}`;
+  const workspaceRoot = await mkdtemp(join(tmpdir(), `rein-${label}-`));
+  const runtime = createRuntime(ReinConfig.parse({ ...base, ...overrides, prefix, workspaceRoot }));
+  return {
+    ...runtime,
+    discard: async () => {
+      // A queue closed before it connected emits an unhandled error; wait for the connection first.
+      await Promise.all(runtime.queues.all().map((queue) => queue.waitUntilReady()));
+      let cursor = "0";
+      do {
+        const [next, keys] = await runtime.redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
+        cursor = next;
+        if (keys.length > 0) await runtime.redis.del(...keys);
+      } while (cursor !== "0");
+      await runtime.close();
+      await rm(workspaceRoot, { recursive: true, force: true });
+    },
+  };
+}
