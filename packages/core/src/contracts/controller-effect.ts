@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PacketBody } from "./handoff-packet.ts";
 import { EvaluateJob, PlanJob } from "./jobs.ts";
+import { Lesson } from "./lesson.ts";
 
 /**
  * What the controller must do after a transition. Effects are stored with
@@ -15,5 +16,7 @@ export const ControllerEffect = z.discriminatedUnion("type", [
   z.object({ type: z.literal("enqueue_evaluate"), job: EvaluateJob }),
   /** An approval nobody decides in time counts as denied. */
   z.object({ type: z.literal("schedule_approval_expiry"), approvalId: z.string(), delayMs: z.number().int().nonnegative() }),
+  /** Store a lesson; its id is derived from the run, so writing it twice changes nothing. */
+  z.object({ type: z.literal("record_lesson"), lesson: Lesson }),
 ]);
 export type ControllerEffect = z.infer<typeof ControllerEffect>;

@@ -8,6 +8,7 @@ export * from "./tool-events.ts";
 export * from "./approval.ts";
 export * from "./handoff-packet.ts";
 export * from "./step-result.ts";
+export * from "./lesson.ts";
 export * from "./verdict.ts";
 export * from "./trace-event.ts";
 export * from "./run-state.ts";

@@ -42,6 +42,14 @@ export const EvaluateJob = z.object({
   knownEvidenceIds: z.array(z.string()),
   /** Fingerprints of earlier attempts of this step, for loop detection across retries. */
   priorFingerprints: z.array(z.array(z.string())),
+  /** Fingerprints of calls that failed in earlier attempts: the same failing call again is a loop. */
+  priorFailedFingerprints: z.array(z.string()).default([]),
+  /** The goal's text, for the signature of a lesson. */
+  goal: z.string().default(""),
+  /** The feedback this attempt was dispatched with, when it is a retry. */
+  feedback: z.string().optional(),
+  /** Risks the planner flagged; the judge says whether any materialized. */
+  risks: z.array(z.string()).default([]),
 });
 export type EvaluateJob = z.infer<typeof EvaluateJob>;
 

@@ -42,6 +42,8 @@ export const StepState = z.object({
   resumes: z.number().int().nonnegative().default(0),
   /** Action fingerprints of each finished attempt, oldest first, for loop detection across retries. */
   attemptFingerprints: z.array(z.array(z.string())).default([]),
+  /** Fingerprints of the calls that failed in each finished attempt, oldest first. */
+  attemptFailedFingerprints: z.array(z.array(z.string())).optional(),
   /** The step's final answer, when its output contract asks for one. */
   answer: FinalAnswer.optional(),
 });
