@@ -4,6 +4,8 @@ import { basename } from "node:path";
 export interface CommandOutcome {
   exitCode: number;
   output: string;
+  /** The command was not run: it is not an allowlisted executable. */
+  refused?: boolean;
 }
 
 const OUTPUT_CAP = 4_000;
@@ -15,7 +17,7 @@ const OUTPUT_CAP = 4_000;
 export function runCheckCommand(argv: readonly string[], cwd: string, allowed: readonly string[], timeoutMs = 60_000): Promise<CommandOutcome> {
   const [command, ...args] = argv;
   if (!command || !allowed.includes(command) || basename(command) !== command) {
-    return Promise.resolve({ exitCode: -1, output: `refused: ${command ?? "(empty)"} is not an allowlisted executable (${allowed.join(", ")})` });
+    return Promise.resolve({ exitCode: -1, refused: true, output: `refused: ${command ?? "(empty)"} is not an allowlisted executable (${allowed.join(", ")})` });
   }
   return new Promise((resolve) => {
     execFile(

@@ -1,130 +1,141 @@
 import {
   type CheckResult,
   type EvaluateJob,
+  FinalAnswer,
   type ModelProvider,
   type TraceLog,
   type Verdict,
-  type VerdictDecision,
   type Workspace,
 } from "@rein/core";
-import { judge } from "./judge.ts";
-import { detectLoop, type LoopFinding } from "./loop-detector.ts";
-import { checkClaims, checkCriterion, checkStepHygiene } from "./rule-checks.ts";
+import { runFingerprint, stepFingerprint } from "./fingerprints.ts";
+import { judge, type JudgeScore } from "./judge.ts";
+import { resolvedStepLesson } from "./lesson-draft.ts";
+import { detectLoop, loopedByFingerprints, type LoopFinding } from "./loop-detector.ts";
+import { checkClaims, checkCriterion, checkStepHygiene, deniedActions } from "./rule-checks.ts";
+import { decideVerdict, type Findings } from "./verdict-policy.ts";
 
 export interface EvaluatorDeps {
   trace: TraceLog;
   workspace: Workspace;
   allowedCommands: readonly string[];
-  /** The judge role's provider; without one, judge criteria are "unsure". */
+  /** The judge role's provider; without one, judge criteria escalate and flagged risks go unjudged. */
   judge?: ModelProvider;
   /** Attempts of one step before repeated failure escalates. @defaultValue 3 */
   maxAttempts?: number;
+  now?: () => Date;
 }
 
 /**
- * Rules first, judge second, then the verdict policy:
- *
- * | situation                                              | decision  |
- * | ------------------------------------------------------ | --------- |
- * | a loop, first time for this step                       | retry ("change strategy") |
- * | a loop again after a retry                             | escalate  |
- * | step failed or ran out of budget, attempts left        | retry (with the error) |
- * | step failed, no attempts left                          | escalate  |
- * | a code check failed, attempts left                     | retry (naming the failed checks) |
- * | a code check failed, no attempts left                  | fail      |
- * | an unsupported claim, first attempt                    | retry (cite evidence) |
- * | the judge is unsure                                    | escalate  |
- * | the judge says fail                                    | retry / fail as for checks |
- * | everything passed, the step delivered the final answer | done      |
- * | everything passed                                      | continue  |
+ * Rules first, judge second, then the verdict policy (see `decideVerdict`
+ * for the table). The judge is asked only when the rules passed and there is
+ * something only it can score: `judge` criteria, or risks the planner flagged.
  */
 export async function evaluate(job: EvaluateJob, deps: EvaluatorDeps, signal?: AbortSignal): Promise<Verdict> {
   const { result, spec } = job;
   const maxAttempts = deps.maxAttempts ?? 3;
-  const attemptsLeft = job.attempt < maxAttempts;
-  const verdict = (decision: VerdictDecision, reasons: string[], fields: Partial<Verdict> = {}): Verdict => ({
+  const calls = result.toolCalls;
+  await trace(deps, job, "fingerprints.recorded", {
+    attempt: job.attempt,
+    calls: calls.map((call) => call.fingerprint),
+    step: stepFingerprint(calls),
+    attempts: runFingerprint([...job.priorFingerprints, calls.map((call) => call.fingerprint)]),
+  });
+
+  const loopFinding = detectLoop(calls, new Set(job.priorFailedFingerprints));
+  const loop = loopFinding ? { finding: loopFinding, description: describeLoop(loopFinding, calls) } : undefined;
+  const loopedBefore = job.priorFingerprints.some((fingerprints) => loopedByFingerprints(fingerprints));
+
+  const checks: CheckResult[] = [];
+  const unrunnable: CheckResult[] = [];
+  if (result.status === "completed") {
+    const knownEvidence = new Set(job.knownEvidenceIds);
+    for (const criterion of spec.acceptance_criteria) {
+      const outcome = await checkCriterion(criterion, result, { workspace: deps.workspace, allowedCommands: deps.allowedCommands, knownEvidenceIds: knownEvidence });
+      if (!outcome) continue;
+      const { unrunnable: cannotRun, ...check } = outcome;
+      (cannotRun ? unrunnable : checks).push(check);
+    }
+    checks.push(...checkStepHygiene(result));
+  }
+  const claims = result.status === "completed" ? checkClaims(result, new Set(job.knownEvidenceIds)) : [];
+  if (claims.length > 0) await trace(deps, job, "claims.checked", { claims });
+  const failedChecks = checks.filter((check) => !check.passed);
+  const failing = calls.filter((call) => call.status !== "ok");
+  const wrongSurface = failing.length > 0 && failing.every((call) => call.status === "refused");
+  const answer = spec.output_contract.format === "answer" ? FinalAnswer.safeParse(result.output) : undefined;
+
+  const findings: Findings = {
+    attempt: job.attempt,
+    maxAttempts,
+    status: result.status,
+    error: result.error ?? result.summary,
+    loop,
+    loopedBefore,
+    failedChecks,
+    unrunnableChecks: unrunnable,
+    wrongSurface,
+    claims,
+    previousFeedback: job.feedback,
+    judgeMissing: false,
+    finalAnswer: answer?.success ? answer.data : undefined,
+    denied: deniedActions(result),
+  };
+  if (loop) await trace(deps, job, "loop.detected", { ...loop.finding, description: loop.description, loopedBefore, blocking: result.status !== "completed" || failedChecks.length > 0 });
+
+  // The judge only scores what is left once the rules would let the step through.
+  let outcome = decideVerdict(findings);
+  const judged = spec.acceptance_criteria.filter((criterion) => criterion.kind === "judge").map((criterion) => criterion.description);
+  const passing = outcome.decision === "continue" || outcome.decision === "done";
+  if (passing && (judged.length > 0 || job.risks.length > 0)) {
+    if (deps.judge) {
+      const score = onlyGivenRisks(await judgeStep(deps, deps.judge, judged, job, signal), job.risks);
+      findings.judge = score;
+      checks.push(...judged.map((criterion) => ({ check: criterion, passed: score.verdict === "pass", detail: `judge: ${score.verdict}` })));
+    } else if (judged.length > 0) {
+      findings.judgeMissing = true;
+    }
+    outcome = decideVerdict(findings);
+  }
+
+  const lesson = resolvedStepLesson(job, outcome.decision, deps.now?.() ?? new Date());
+  return {
     schemaVersion: 1,
     runId: job.runId,
     stepId: job.stepId,
     attempt: job.attempt,
-    decision,
-    reasons,
-    checks,
-    ...fields,
-  });
-  const checks: CheckResult[] = [];
-
-  const priorCalls = new Set(job.priorFingerprints.flat());
-  const loop = detectLoop(result.toolCalls, job.attempt > 1 ? priorCalls : new Set());
-  if (loop) {
-    const loopedBefore = job.priorFingerprints.some((fingerprints) => hasRepeat(fingerprints));
-    await trace(deps, job, "loop.detected", { ...loop, loopedBefore });
-    if (loopedBefore || job.attempt >= maxAttempts) return verdict("escalate", [`repeated loop (${loop.kind}) after a retry`], { loop });
-    return verdict("retry", [`loop detected: ${describeLoop(loop)}`], {
-      loop,
-      feedback: "change strategy: the same call kept returning the same result; try a different action or different arguments",
-    });
-  }
-
-  if (result.status !== "completed") {
-    const reason = `step ${result.status}: ${result.error ?? result.summary}`;
-    if (attemptsLeft) return verdict("retry", [reason], { feedback: `the previous attempt ended ${result.status}: ${result.error ?? result.summary}` });
-    return verdict("escalate", [`repeated failure after ${job.attempt} attempts`, reason]);
-  }
-
-  const knownEvidence = new Set(job.knownEvidenceIds);
-  for (const criterion of spec.acceptance_criteria) {
-    const check = await checkCriterion(criterion, result, { workspace: deps.workspace, allowedCommands: deps.allowedCommands, knownEvidenceIds: knownEvidence });
-    if (check) checks.push(check);
-  }
-  checks.push(...checkStepHygiene(result));
-  const claims = checkClaims(result, knownEvidence);
-  for (const claim of claims) {
-    checks.push({ check: `claim is backed by evidence: ${claim.text}`, passed: claim.status === "supported", detail: claim.status });
-  }
-
-  const failed = checks.filter((check) => !check.passed);
-  const unsupportedOnly = failed.length > 0 && failed.every((check) => check.check.startsWith("claim is backed"));
-  if (failed.length > 0) {
-    const reasons = failed.map((check) => `${check.check}: ${check.detail}`);
-    if (unsupportedOnly && job.attempt > 1) {
-      return verdict("done", ["unsupported claims delivered as gaps after one retry", ...reasons]);
-    }
-    if (attemptsLeft) return verdict("retry", reasons, { feedback: `fix these: ${reasons.join("; ")}` });
-    return verdict("fail", [`checks still failing after ${job.attempt} attempts`, ...reasons]);
-  }
-
-  const judged = spec.acceptance_criteria.filter((criterion) => criterion.kind === "judge").map((criterion) => criterion.description);
-  if (judged.length > 0) {
-    if (!deps.judge) return verdict("escalate", ["criteria need the judge, and no judge model is configured"]);
-    const { score } = await judge(deps.judge, judged, result, deps.trace, signal);
-    checks.push(...judged.map((criterion) => ({ check: criterion, passed: score.verdict === "pass", detail: `judge: ${score.verdict}` })));
-    if (score.verdict === "unsure") return verdict("escalate", ["the judge is unsure", ...score.reasons]);
-    if (score.verdict === "fail") {
-      if (attemptsLeft) return verdict("retry", score.reasons, { feedback: score.reasons.join("; ") });
-      return verdict("fail", score.reasons);
-    }
-  }
-
-  if (spec.output_contract.format === "answer") return verdict("done", ["the final answer meets its contract with evidence"]);
-  return verdict("continue", [checks.length > 0 ? `all ${checks.length} checks passed` : "step completed; no checks were specified"]);
+    decision: outcome.decision,
+    reasons: outcome.reasons,
+    feedback: outcome.feedback,
+    checks: [...checks, ...unrunnable, ...claims.map((claim) => ({ check: `claim is backed by evidence: ${claim.text}`, passed: claim.status === "supported", detail: claim.status }))],
+    claims,
+    ...(loop ? { loop: loop.finding } : {}),
+    ...(outcome.answer ? { answer: outcome.answer } : {}),
+    ...(lesson ? { lesson } : {}),
+  };
 }
 
-function hasRepeat(fingerprints: readonly string[]): boolean {
-  const counts = new Map<string, number>();
-  for (const fingerprint of fingerprints) counts.set(fingerprint, (counts.get(fingerprint) ?? 0) + 1);
-  return [...counts.values()].some((count) => count >= 3);
+async function judgeStep(deps: EvaluatorDeps, provider: ModelProvider, criteria: string[], job: EvaluateJob, signal?: AbortSignal): Promise<JudgeScore> {
+  const { score } = await judge(provider, { criteria, risks: job.risks }, job.result, deps.trace, signal);
+  return score;
 }
 
-function describeLoop(loop: LoopFinding): string {
+/** The judge may only name risks it was given; anything else it lists is dropped. */
+function onlyGivenRisks(score: JudgeScore, risks: readonly string[]): JudgeScore {
+  const given = new Set(risks);
+  return { ...score, risks_hit: score.risks_hit.filter((risk) => given.has(risk)) };
+}
+
+function describeLoop(loop: LoopFinding, calls: EvaluateJob["result"]["toolCalls"]): string {
+  const name = calls.find((call) => call.fingerprint === loop.fingerprint)?.name ?? "a tool";
   switch (loop.kind) {
-    case "repeat":
     case "no_progress":
-      return "the same call was repeated without new results";
+      return `${name} was called with the same arguments 3 times and returned the same result each time`;
+    case "repeat":
+      return `${name} was called with the same arguments 3 times without new results`;
     case "cycle":
-      return "two calls alternated (A-B-A-B) without progress";
+      return `${name} and another call alternated (A-B-A-B) with the same results`;
     case "repeat_after_retry":
-      return "a call that failed before the retry failed again";
+      return `${name} failed before the retry and was called again with the same arguments, and failed again`;
   }
 }
 

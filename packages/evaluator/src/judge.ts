@@ -4,19 +4,30 @@ import { completeStructured, type ModelProvider, type StepResult, type TraceLog,
 export const JudgeScore = z.object({
   verdict: z.enum(["pass", "fail", "unsure"]),
   reasons: z.array(z.string()).min(1),
+  /** Flagged risks that materialized in this step, copied from the list the judge was given. */
+  risks_hit: z.array(z.string()).default([]),
 });
 export type JudgeScore = z.infer<typeof JudgeScore>;
 
 const JUDGE_SYSTEM = `You are the judge in Rein. You score only what code could not check.
 For each criterion, decide from the step's output and observations whether it is met.
-Reply with JSON: {"verdict": "pass" | "fail" | "unsure", "reasons": ["..."]}. Say "unsure" when the evidence does not decide it.`;
+For each flagged risk, decide whether it materialized in this step; list those that did in risks_hit.
+Reply with JSON: {"verdict": "pass" | "fail" | "unsure", "reasons": ["..."], "risks_hit": []}. Say "unsure" when the evidence does not decide it.`;
 
-const JUDGE_SCHEMA = z.toJSONSchema(JudgeScore) as Record<string, unknown>;
+const JUDGE_SCHEMA = z.toJSONSchema(JudgeScore, { io: "input" }) as Record<string, unknown>;
 delete JUDGE_SCHEMA.$schema;
 
+export interface JudgeInput {
+  /** Criteria only the judge can decide. */
+  criteria: readonly string[];
+  /** Risks the planner flagged. */
+  risks: readonly string[];
+}
+
+/** The judge role: structured output, its own provider, only what the rules could not check. */
 export async function judge(
   provider: ModelProvider,
-  criteria: readonly string[],
+  input: JudgeInput,
   result: StepResult,
   trace: TraceLog,
   signal?: AbortSignal,
@@ -24,7 +35,9 @@ export async function judge(
   const observations = result.observations.map((observation) => `- ${observation.id} (${observation.tool}, ${observation.status}): ${observation.content.slice(0, 400)}`);
   const text = [
     "Criteria to judge:",
-    ...criteria.map((criterion) => `- ${criterion}`),
+    ...(input.criteria.length > 0 ? input.criteria.map((criterion) => `- ${criterion}`) : ["- (none)"]),
+    "Flagged risks:",
+    ...(input.risks.length > 0 ? input.risks.map((risk) => `- ${risk}`) : ["- (none)"]),
     `Step output: ${typeof result.output === "string" ? result.output : JSON.stringify(result.output)}`,
     "Observations:",
     ...observations,

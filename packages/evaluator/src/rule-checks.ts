@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { AcceptanceCriterion, CheckResult, StepResult, Workspace } from "@rein/core";
+import type { AcceptanceCriterion, CheckResult, ClaimCheck, StepResult, Workspace } from "@rein/core";
 import { runCheckCommand } from "./command-check.ts";
 
 export interface RuleCheckContext {
@@ -8,10 +8,11 @@ export interface RuleCheckContext {
   knownEvidenceIds: ReadonlySet<string>;
 }
 
-export type ClaimStatus = "supported" | "unsupported" | "contradicted";
+/** A check's result; `unrunnable` when the check itself cannot be run as written (its command is not allowlisted). */
+export type CriterionOutcome = CheckResult & { unrunnable?: boolean };
 
 /** Acceptance criteria that code can decide; `judge` criteria are left to the judge. */
-export async function checkCriterion(criterion: AcceptanceCriterion, result: StepResult, context: RuleCheckContext): Promise<CheckResult | undefined> {
+export async function checkCriterion(criterion: AcceptanceCriterion, result: StepResult, context: RuleCheckContext): Promise<CriterionOutcome | undefined> {
   switch (criterion.kind) {
     case "command": {
       const outcome = await runCheckCommand(criterion.argv, context.workspace.root, context.allowedCommands);
@@ -19,6 +20,7 @@ export async function checkCriterion(criterion: AcceptanceCriterion, result: Ste
       return {
         check: criterion.description,
         passed,
+        unrunnable: outcome.refused,
         detail: `${criterion.argv.join(" ")} exited ${outcome.exitCode} (expected ${criterion.expectExitCode})${passed ? "" : `: ${outcome.output.trim().split("\n").slice(-8).join("\n")}`}`,
       };
     }
@@ -41,10 +43,14 @@ export async function checkCriterion(criterion: AcceptanceCriterion, result: Ste
   }
 }
 
-/** Checks that hold for every step, whatever its criteria. */
+/**
+ * Checks that hold for every step, whatever its criteria. A `denied` call is
+ * not the worker's to fix (a person or the policy refused it); the evaluator
+ * reports it instead (see `deniedActions`).
+ */
 export function checkStepHygiene(result: StepResult): CheckResult[] {
   const checks: CheckResult[] = [];
-  const unaddressed = result.toolCalls.filter((call) => call.status !== "ok" && !call.addressed);
+  const unaddressed = result.toolCalls.filter((call) => call.status !== "ok" && call.status !== "denied" && !call.addressed);
   if (unaddressed.length > 0 && result.status === "completed") {
     checks.push({
       check: "no failed tool call left unaddressed",
@@ -59,16 +65,30 @@ export function checkStepHygiene(result: StepResult): CheckResult[] {
   return checks;
 }
 
-/** Each claim must cite at least one observation of this run, and none that failed. */
-export function checkClaims(result: StepResult, knownEvidenceIds: ReadonlySet<string>): { text: string; status: ClaimStatus }[] {
+/**
+ * Each claim must cite at least one observation id, and every id it cites
+ * must be an observation of this run (this step's, or one already in the
+ * run's evidence index); otherwise it is `unsupported`. A claim that cites a
+ * call that failed is `contradicted`: the evidence it names says the thing
+ * it rests on did not happen.
+ */
+export function checkClaims(result: StepResult, knownEvidenceIds: ReadonlySet<string>): ClaimCheck[] {
   const own = new Map(result.observations.map((observation) => [observation.id, observation]));
   return result.claims.map((claim) => {
+    const base = { text: claim.text, evidence: claim.evidence };
     const cited = claim.evidence.filter((id) => own.has(id) || knownEvidenceIds.has(id));
-    if (cited.length === 0 || cited.length < claim.evidence.length) return { text: claim.text, status: "unsupported" as const };
+    if (cited.length === 0 || cited.length < claim.evidence.length) return { ...base, status: "unsupported" as const };
     const failed = cited.some((id) => {
       const observation = own.get(id);
       return observation !== undefined && observation.status !== "ok";
     });
-    return { text: claim.text, status: failed ? ("contradicted" as const) : ("supported" as const) };
+    return { ...base, status: failed ? ("contradicted" as const) : ("supported" as const) };
   });
+}
+
+/** One line per call the runtime refused (policy or a person), as it was told to the model. */
+export function deniedActions(result: StepResult): string[] {
+  return result.observations
+    .filter((observation) => observation.status === "denied")
+    .map((observation) => (observation.content.split("\n")[0] ?? "").replace(/\s*(Do not retry|Choose a different).*$/, "").trim());
 }

@@ -1,0 +1,153 @@
+import type { CheckResult, ClaimCheck, FinalAnswer, StepStatus, VerdictDecision } from "@rein/core";
+import type { JudgeScore } from "./judge.ts";
+import type { LoopFinding } from "./loop-detector.ts";
+
+/** Feedback that starts a claims retry; seeing it again means the one claims retry was spent. */
+export const CLAIMS_RETRY_FEEDBACK = "unsupported claims:";
+export const CHANGE_STRATEGY_FEEDBACK = "change strategy:";
+
+/** Everything the rules and the judge found about one attempt of a step. */
+export interface Findings {
+  attempt: number;
+  maxAttempts: number;
+  status: StepStatus;
+  /** The step's error or summary, when it did not complete. */
+  error?: string;
+  loop?: { finding: LoopFinding; description: string };
+  /** An earlier attempt of this step looped too. */
+  loopedBefore: boolean;
+  /** Code checks (acceptance criteria and step hygiene) that failed. */
+  failedChecks: readonly CheckResult[];
+  /** Checks that could not run as written (e.g. a command that is not allowlisted). */
+  unrunnableChecks: readonly CheckResult[];
+  /** The step failed and every failing call was refused for being outside its tools or scope. */
+  wrongSurface: boolean;
+  claims: readonly ClaimCheck[];
+  /** The feedback this attempt was dispatched with. */
+  previousFeedback?: string;
+  /** What the judge said, when it was asked. */
+  judge?: JudgeScore;
+  /** Judge criteria exist but no judge is configured. */
+  judgeMissing: boolean;
+  /** The step's output is the run's final answer. */
+  finalAnswer?: FinalAnswer;
+  /** Calls the policy or a person refused, one line each. */
+  denied: readonly string[];
+}
+
+export interface PolicyOutcome {
+  decision: VerdictDecision;
+  reasons: string[];
+  feedback?: string;
+  /** The answer to deliver, when it differs from what the worker returned. */
+  answer?: FinalAnswer;
+}
+
+/**
+ * The verdict policy. Rows are tried top to bottom; the first that matches decides.
+ *
+ * | #  | situation                                                         | decision |
+ * | -- | ----------------------------------------------------------------- | -------- |
+ * | 1  | the attempt did not pass (not completed, or a code check failed)  |          |
+ * |    | and it looped, and an earlier attempt looped too or none are left | escalate (repeated loop) |
+ * | 2  | as 1, first loop of this step                                     | retry, "change strategy: …" |
+ * | 3  | a check cannot run as written, or the step failed only on calls   |          |
+ * |    | outside its tools/scope                                           | replan (the step itself is wrong) |
+ * | 4  | the step did not complete (failed, budget exhausted), attempts left | retry, naming the error |
+ * | 5  | the step did not complete, no attempts left                        | escalate (repeated failure) |
+ * | 6  | a code check failed, attempts left                                | retry, naming the failed checks |
+ * | 7  | a code check failed, no attempts left                             | fail (the work is measurably wrong) |
+ * | 8  | a claim is unsupported or contradicted, no claims retry yet,      |          |
+ * |    | attempts left                                                     | retry, naming the claims |
+ * | 9  | judge criteria and no judge configured                            | escalate |
+ * | 10 | the judge is unsure                                               | escalate |
+ * | 11 | the judge says a risk the planner flagged materialized            | escalate |
+ * | 12 | the judge says fail, attempts left / none left                    | retry / fail |
+ * | 13 | everything passed, the step delivered the final answer            | done; claims still unbacked after row 8 are moved to `gaps`, refused actions are added to `gaps` |
+ * | 14 | everything passed                                                 | continue (unbacked claims and refused actions named in the reasons) |
+ *
+ * A loop in an attempt that otherwise passed is traced but does not block it.
+ */
+export function decideVerdict(findings: Findings): PolicyOutcome {
+  const attemptsLeft = findings.attempt < findings.maxAttempts;
+  const passed = findings.status === "completed" && findings.failedChecks.length === 0;
+  const failedReasons = findings.failedChecks.map((check) => `${check.check}: ${check.detail}`);
+
+  if (findings.loop && !passed) {
+    const { description, finding } = findings.loop;
+    if (findings.loopedBefore || !attemptsLeft) return { decision: "escalate", reasons: [`repeated loop (${finding.kind}) after a retry: ${description}`] };
+    return {
+      decision: "retry",
+      reasons: [`loop detected (${finding.kind}): ${description}`],
+      feedback: `${CHANGE_STRATEGY_FEEDBACK} ${description}; do not make that call again with the same arguments, take a different action`,
+    };
+  }
+  if (findings.unrunnableChecks.length > 0) {
+    return { decision: "replan", reasons: findings.unrunnableChecks.map((check) => `check cannot run as written: ${check.check}: ${check.detail}`) };
+  }
+  if (findings.status !== "completed") {
+    const reason = `step ${findings.status}: ${findings.error ?? "no detail"}`;
+    if (findings.wrongSurface) return { decision: "replan", reasons: [reason, "every failing call was outside the step's tools or scope"] };
+    if (attemptsLeft) return { decision: "retry", reasons: [reason], feedback: `the previous attempt ended ${findings.status}: ${findings.error ?? "no detail"}; change what caused it` };
+    return { decision: "escalate", reasons: [`repeated failure: the step did not complete in ${findings.attempt} attempts`, reason] };
+  }
+  if (findings.failedChecks.length > 0) {
+    if (attemptsLeft) return { decision: "retry", reasons: failedReasons, feedback: `fix these: ${failedReasons.join("; ")}` };
+    return { decision: "fail", reasons: [`checks still failing after ${findings.attempt} attempts`, ...failedReasons] };
+  }
+
+  const unbacked = findings.claims.filter((claim) => claim.status !== "supported");
+  const claimsRetried = findings.previousFeedback?.startsWith(CLAIMS_RETRY_FEEDBACK) ?? false;
+  if (unbacked.length > 0 && !claimsRetried && attemptsLeft) {
+    const listing = unbacked.map((claim) => `"${claim.text}" (${claim.status})`).join("; ");
+    return {
+      decision: "retry",
+      reasons: unbacked.map((claim) => `claim ${claim.status}: ${claim.text}`),
+      feedback: `${CLAIMS_RETRY_FEEDBACK} ${listing}. Cite, for each claim, the ids of observations of this run that back it, or move the claim to gaps`,
+    };
+  }
+
+  if (findings.judgeMissing) return { decision: "escalate", reasons: ["criteria need the judge, and no judge model is configured"] };
+  if (findings.judge) {
+    const { verdict, reasons, risks_hit: risksHit } = findings.judge;
+    if (verdict === "unsure") return { decision: "escalate", reasons: ["the judge is unsure", ...reasons] };
+    if (risksHit.length > 0) return { decision: "escalate", reasons: risksHit.map((risk) => `a risk the planner flagged materialized: ${risk}`) };
+    if (verdict === "fail") {
+      if (attemptsLeft) return { decision: "retry", reasons, feedback: reasons.join("; ") };
+      return { decision: "fail", reasons };
+    }
+  }
+
+  const notes = [
+    ...unbacked.map((claim) => `claim ${claim.status}, delivered as a gap: ${claim.text}`),
+    ...findings.denied.map((line) => `refused: ${line}`),
+  ];
+  if (findings.finalAnswer) {
+    const answer = amendAnswer(findings.finalAnswer, unbacked, findings.denied);
+    return {
+      decision: "done",
+      reasons: ["the final answer meets its contract with evidence", ...notes],
+      ...(answer === findings.finalAnswer ? {} : { answer }),
+    };
+  }
+  return { decision: "continue", reasons: ["the step completed and its checks passed", ...notes] };
+}
+
+/** Moves unbacked claims to `gaps`, saying why, and records refused actions there too. */
+function amendAnswer(answer: FinalAnswer, unbacked: readonly ClaimCheck[], denied: readonly string[]): FinalAnswer {
+  if (unbacked.length === 0 && denied.length === 0) return answer;
+  const moved = new Set(unbacked.map((claim) => claim.text));
+  return {
+    answer: answer.answer,
+    claims: answer.claims.filter((claim) => !moved.has(claim.text)),
+    gaps: [
+      ...answer.gaps,
+      ...unbacked.map((claim) =>
+        claim.status === "contradicted"
+          ? `not established (its evidence shows a failed call): ${claim.text}`
+          : `not established (no observation of this run backs it): ${claim.text}`,
+      ),
+      ...denied.map((line) => `not done: ${line}`),
+    ],
+  };
+}
