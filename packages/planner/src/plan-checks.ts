@@ -1,32 +1,65 @@
-import type { Plan, PlannerContext } from "@rein/core";
+import type { Plan, PlannerContext, StepSpec } from "@rein/core";
 
-const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+const STOP_WORDS = new Set(
+  "a an the and or of to in on for with from by at as is are be it its this that these those so then than into about all any each".split(" "),
+);
+
+/** Verbs that name something a worker can do; a step without a tool must use one of them. */
+const ACTION_VERBS = new Set(
+  (
+    "read write edit change fix patch add remove delete rename move create run execute test build install search grep find list " +
+    "query inspect check verify compare measure count collect gather fetch download call summarize summarise report draft diagnose " +
+    "analyze analyse review restart stop start deploy roll rollback revert update upgrade configure correct replace extract parse compute"
+  ).split(" "),
+);
+
+const contentWords = (text: string): string[] => (text.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter((word) => !STOP_WORDS.has(word));
 
 /**
  * What zod cannot check about a plan: the step uses only granted tools,
- * cites only known evidence, and is a step rather than the goal restated.
+ * cites only known evidence, names an action, and is a step rather than the
+ * goal restated; a finished plan's claims cite only known evidence. Each
+ * message says what was wrong and what was expected, because the model
+ * reads it in the repair turn.
  */
 export function checkPlan(plan: Plan, context: PlannerContext): string | undefined {
+  const known = new Set(context.evidence.map((entry) => entry.id));
+  if (plan.done) {
+    if (!plan.answer) return "done is true but answer is missing; expected {answer, claims, gaps}";
+    const invented = plan.answer.claims.flatMap((claim) => claim.evidence.filter((id) => !known.has(id)));
+    if (invented.length > 0) return `answer.claims cite unknown evidence ${invented.join(", ")}; expected ids from the evidence list`;
+    return undefined;
+  }
   const step = plan.current_step;
-  if (plan.done) return plan.answer ? undefined : "done is true but answer is missing; expected {answer, claims, gaps}";
   if (!step) return "current_step is missing; expected a fully specified step";
   const granted = new Set(context.grantedTools);
   const unknown = step.tools.filter((tool) => !granted.has(tool));
   if (unknown.length > 0) {
     return `current_step.tools names ${unknown.join(", ")}, which the run was not granted; expected a subset of: ${context.grantedTools.join(", ") || "(none)"}`;
   }
-  const known = new Set(context.evidence.map((entry) => entry.id));
   const invented = step.evidence_ids.filter((id) => !known.has(id));
   if (invented.length > 0) return `current_step.evidence_ids names unknown evidence ${invented.join(", ")}; expected ids from the evidence list`;
-  const objective = step.objective.trim().toLowerCase();
-  if (objective === context.goal.trim().toLowerCase()) {
-    return "current_step.objective only restates the goal; expected one concrete action";
-  }
-  const goalWords = words(context.goal);
-  const objectiveWords = words(step.objective);
-  const novel = [...objectiveWords].filter((word) => !goalWords.has(word));
-  if (objectiveWords.size > 0 && novel.length === 0 && step.tools.length === 0) {
-    return "current_step restates the goal and names no tool; expected a concrete action with the tools it needs";
+  return restatesGoal(step, context.goal) ?? namesNoAction(step);
+}
+
+/**
+ * A step restates the goal when its objective is the goal's text, or when it
+ * adds fewer than two words of its own and most of its words are the goal's.
+ */
+function restatesGoal(step: StepSpec, goal: string): string | undefined {
+  const objective = contentWords(step.objective);
+  const goalWords = new Set(contentWords(goal));
+  if (objective.length === 0) return "current_step.objective has no words; expected one concrete action";
+  const own = new Set(objective.filter((word) => !goalWords.has(word)));
+  const shared = objective.filter((word) => goalWords.has(word)).length / objective.length;
+  if (step.objective.trim().toLowerCase() === goal.trim().toLowerCase() || (own.size < 2 && shared >= 0.8)) {
+    return "current_step.objective only restates the goal; expected one concrete action: what to read, run, query or change first, and with which tools";
   }
   return undefined;
+}
+
+function namesNoAction(step: StepSpec): string | undefined {
+  if (step.tools.length > 0) return undefined;
+  if (contentWords(`${step.title} ${step.objective}`).some((word) => ACTION_VERBS.has(word))) return undefined;
+  return "current_step names no action: it lists no tools and its objective says nothing to do; expected a verb (read, run, query, change, …) and the tools it needs";
 }

@@ -10,7 +10,9 @@ Reply with JSON only, matching the Plan schema:
 - risks: what could go wrong.
 - done: true only when the goal is met by the evidence; then current_step is null and answer holds the final answer
   as {"answer": "...", "claims": [{"text": "...", "evidence": ["obs_..."]}], "gaps": []}.
-Never restate the goal as a step. Never invent evidence ids.`;
+Never restate the goal as a step, and name the action (read, run, query, change…) the step performs.
+Never invent evidence ids. Lessons from earlier runs say what failed and what worked on similar tasks: use them.
+An instruction from a person overrides your own plan.`;
 
 /** The planner's user message. Its first line is stable so scripts and readers can find their place. */
 export function renderPlannerContext(context: PlannerContext): string {
@@ -27,6 +29,9 @@ export function renderPlannerContext(context: PlannerContext): string {
   if (context.lastVerdict) {
     const { decision, reasons, feedback } = context.lastVerdict;
     lines.push(`Latest verdict: ${decision} (${reasons.join("; ")})${feedback ? ` feedback: ${feedback}` : ""}`);
+    if (decision === "replan" || decision === "escalate") {
+      lines.push("Replan: the last step did not work as specified. Revise the plan from the latest evidence below; do not specify that step again unchanged.");
+    }
   }
   if (context.evidence.length > 0) {
     lines.push("Evidence (id: summary):");

@@ -1,4 +1,4 @@
-import { DelayedError, Worker } from "bullmq";
+import { DelayedError, Worker, type WorkerOptions } from "bullmq";
 import { ControlEvent, PacketSigner, QUEUE_NAMES, type ReinRuntime, ReinError, toQueueError } from "@rein/core";
 import type { KeyObject } from "node:crypto";
 import { performEffect } from "./effects.ts";
@@ -9,6 +9,12 @@ export interface ControllerOptions {
   /** The Ed25519 key packets are signed with; only controllers hold it. */
   packetPrivateKey: KeyObject;
   concurrency?: number;
+  /**
+   * How fast a dead controller's event comes back: BullMQ moves a job whose
+   * lock lapsed (`lockDuration`) back to wait on its next stalled check
+   * (`stalledInterval`). @defaultValue BullMQ's, 30 s each
+   */
+  stalled?: Pick<WorkerOptions, "lockDuration" | "stalledInterval" | "maxStalledCount">;
   /** How long an event waits before another try when the run's lease is taken. @defaultValue 25 */
   leaseRetryMs?: number;
   now?: () => Date;
@@ -64,7 +70,7 @@ export function startController(options: ControllerOptions): Worker {
         await lease.release();
       }
     },
-    { connection: runtime.connection, prefix: runtime.config.prefix, concurrency: options.concurrency ?? 8 },
+    { ...options.stalled, connection: runtime.connection, prefix: runtime.config.prefix, concurrency: options.concurrency ?? 8 },
   );
   worker.on("error", (error) => runtime.logger.error({ err: error }, "controller error"));
   return worker;

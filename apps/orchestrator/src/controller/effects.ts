@@ -1,5 +1,5 @@
 import { cp, readdir } from "node:fs/promises";
-import { type ControllerEffect, type PacketSigner, type ReinRuntime, type RunState, Workspace } from "@rein/core";
+import { type ControllerEffect, LessonStore, type PacketSigner, type ReinRuntime, type RunState, Workspace } from "@rein/core";
 
 /** Performs one effect. Every effect is idempotent: a replay after a crash changes nothing. */
 export async function performEffect(effect: ControllerEffect, state: RunState, runtime: ReinRuntime, signer: PacketSigner): Promise<void> {
@@ -31,6 +31,9 @@ export async function performEffect(effect: ControllerEffect, state: RunState, r
         { type: "approval.decided", eventId: `approval-expiry-${effect.approvalId}`, runId: state.runId, approvalId: effect.approvalId, decision: "expired" },
         { delay: effect.delayMs },
       );
+      return;
+    case "record_lesson":
+      await new LessonStore(runtime.redis, runtime.keys).put(effect.lesson);
       return;
   }
 }

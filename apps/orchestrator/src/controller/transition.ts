@@ -4,6 +4,7 @@ import {
   type ControllerEffect,
   type EvidenceEntry,
   FinalAnswer,
+  type Lesson,
   isTerminal,
   jobIds,
   type RunResult,
@@ -18,6 +19,7 @@ import {
 import { exceededBudget } from "./budget-policy.ts";
 import { packetBodyOf } from "./packet-body.ts";
 import { planJobOf } from "./planner-context.ts";
+import { resolvedEscalationLesson, runFailedLesson } from "./run-lessons.ts";
 
 export interface TransitionSettings {
   now: Date;
@@ -138,6 +140,10 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
           result: event.result,
           knownEvidenceIds: state.evidence.map((entry) => entry.id),
           priorFingerprints: step.attemptFingerprints.slice(0, -1),
+          priorFailedFingerprints: (step.attemptFailedFingerprints ?? []).slice(0, -1).flat(),
+          goal: state.goal.text,
+          feedback: step.feedback,
+          risks: state.plan?.risks ?? [],
         },
       });
       return undefined;
@@ -276,7 +282,10 @@ class Draft {
     step.usage = addUsage(step.usage, result.usage);
     step.summary = result.summary.slice(0, 500);
     this.spend(result.usage);
-    if (result.status !== "needs_approval") step.attemptFingerprints.push(result.fingerprints);
+    if (result.status !== "needs_approval") {
+      step.attemptFingerprints.push(result.fingerprints);
+      step.attemptFailedFingerprints = [...(step.attemptFailedFingerprints ?? []), result.toolCalls.filter((call) => call.status !== "ok").map((call) => call.fingerprint)];
+    }
     const answer = FinalAnswer.safeParse(result.output);
     if (step.spec.output_contract.format === "answer" && answer.success) step.answer = answer.data;
     const known = new Set(this.state.evidence.map((entry) => entry.id));
@@ -307,6 +316,7 @@ class Draft {
       feedback: verdict.feedback,
     });
     this.trace("verdict.ready", { decision: verdict.decision, reasons: verdict.reasons, feedback: verdict.feedback ?? null, checks: verdict.checks }, step);
+    this.recordLessons(step, verdict);
     switch (verdict.decision) {
       case "continue":
         step.phase = "completed";
@@ -330,7 +340,7 @@ class Draft {
         return;
       case "done":
         step.phase = "completed";
-        this.finishRun("done", doneResult(state, step), "the evaluator found the goal met");
+        this.finishRun("done", doneResult(state, step, verdict), "the evaluator found the goal met");
         return;
       case "fail":
         step.phase = "failed";
@@ -344,6 +354,21 @@ class Draft {
     this.state.result = result;
     this.state.stopReason = reason;
     this.trace(`run.${status}`, { reason, partial: result.partial, missing: result.missing });
+    if (status === "failed") this.recordLesson(runFailedLesson(this.state, reason, this.settings.now));
+  }
+
+  /** Lessons a verdict brings (a step resolved after a retry) or completes (an escalation resolved by a reply). */
+  private recordLessons(step: StepState, verdict: Verdict): void {
+    if (verdict.lesson) this.recordLesson(verdict.lesson, step);
+    if (verdict.decision === "continue" || verdict.decision === "done") {
+      const lesson = resolvedEscalationLesson(this.state, step, this.settings.now);
+      if (lesson) this.recordLesson(lesson, step);
+    }
+  }
+
+  private recordLesson(lesson: Lesson, step?: StepState): void {
+    this.effect({ type: "record_lesson", lesson });
+    this.trace("lesson.recorded", { lessonId: lesson.lessonId, kind: lesson.kind, signature: lesson.signature }, step);
   }
 
   finish(): Transition {
@@ -373,8 +398,11 @@ function ignored(state: RunState, event: ControlEvent, reason: string): Transiti
   };
 }
 
+/** The first line of what a tool returned; the runtime's preamble before an untrusted-data fence is skipped. */
 function oneLine(text: string): string {
-  const line = text.split("\n").find((candidate) => candidate.trim().length > 0) ?? "";
+  const fence = /^<<<untrusted-data [0-9a-f]+>>>$/m.exec(text);
+  const body = fence ? text.slice(fence.index + fence[0].length) : text;
+  const line = body.split("\n").find((candidate) => candidate.trim().length > 0) ?? "";
   return line.length > SUMMARY_CHARS ? `${line.slice(0, SUMMARY_CHARS)}…` : line;
 }
 
@@ -382,8 +410,9 @@ function lastSummary(state: RunState): string {
   return state.steps.at(-1)?.summary ?? "";
 }
 
-function doneResult(state: RunState, step: StepState): RunResult {
-  return { answer: step.answer ?? state.plan?.answer ?? null, summary: step.summary ?? "", partial: false, missing: [] };
+/** The evaluator's amended answer (unbacked claims moved to gaps) wins over the worker's own. */
+function doneResult(state: RunState, step: StepState, verdict: Verdict): RunResult {
+  return { answer: verdict.answer ?? step.answer ?? state.plan?.answer ?? null, summary: step.summary ?? "", partial: false, missing: [] };
 }
 
 /** What a run that stops early still has, and what it lacks. */

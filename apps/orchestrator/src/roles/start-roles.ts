@@ -1,10 +1,10 @@
 import type { KeyObject } from "node:crypto";
 import type { Worker } from "bullmq";
-import type { ModelProvider, ModelStreamEvent, ReinRuntime, ToolExecutor } from "@rein/core";
+import { LessonStore, type ModelProvider, type ModelStreamEvent, type ReinRuntime, type ToolExecutor } from "@rein/core";
 import { startEvaluateConsumer } from "@rein/evaluator";
 import { startPlanConsumer } from "@rein/planner";
 import { type StepConsumerDeps, startStepConsumer } from "@rein/workers";
-import { startController } from "../controller/controller.ts";
+import { type ControllerOptions, startController } from "../controller/controller.ts";
 import { providerForRole } from "./role-providers.ts";
 
 export type RoleName = "control" | "plan" | "step" | "evaluate";
@@ -23,6 +23,8 @@ export interface StartRolesOptions {
   concurrency?: number;
   /** Stalled-job timing of the step consumer; see `StepConsumerDeps.stalled`. */
   stepStalled?: StepConsumerDeps["stalled"];
+  /** Stalled-job timing of the controller; see `ControllerOptions.stalled`. */
+  controlStalled?: ControllerOptions["stalled"];
   onModelEvent?: (event: ModelStreamEvent & { runId: string; stepId: string }) => void;
 }
 
@@ -41,16 +43,18 @@ export function startRoles(runtime: ReinRuntime, options: StartRolesOptions): Ru
     switch (role) {
       case "control":
         if (!options.packetPrivateKey) throw new Error("the control role needs the packet private key");
-        workers.push(startController({ runtime, packetPrivateKey: options.packetPrivateKey, concurrency: options.concurrency }));
+        workers.push(startController({ runtime, packetPrivateKey: options.packetPrivateKey, concurrency: options.concurrency, stalled: options.controlStalled }));
         break;
       case "plan": {
         const planner = provider("planner");
+        const lessons = new LessonStore(runtime.redis, runtime.keys);
         workers.push(
           startPlanConsumer(
             runtime,
             {
               providerFor: (override) => (override ? providerForRole(config, "planner", process.env, override) : planner),
               maxTokens: config.roles.planner.maxTokens,
+              lessonsFor: (goal) => lessons.refsFor(goal),
             },
             { concurrency: options.concurrency },
           ),
