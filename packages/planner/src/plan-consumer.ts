@@ -1,5 +1,6 @@
 import { Worker } from "bullmq";
-import { PlanJob, QUEUE_NAMES, type ReinRuntime, toQueueError } from "@rein/core";
+import { ContextJob, PlanJob, QUEUE_NAMES, type ReinRuntime, toQueueError } from "@rein/core";
+import { answerContextRequest } from "./context-answer.ts";
 import { plan, type PlannerDeps } from "./planner.ts";
 
 export interface PlanConsumerOptions {
@@ -12,6 +13,20 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
     QUEUE_NAMES.plan,
     async (job, _token, signal) => {
       try {
+        if (job.name === "context") {
+          const request = ContextJob.parse(job.data);
+          const answer = await answerContextRequest(request, deps.providerFor(request.modelOverride), runtime.trace, signal);
+          await runtime.queues.sendControl({
+            type: "context.answered",
+            eventId: `answered-${job.id}`,
+            runId: request.runId,
+            stepId: request.stepId,
+            attempt: request.attempt,
+            evidenceIds: answer.evidence_ids,
+            refusal: answer.refusal,
+          });
+          return;
+        }
         const data = PlanJob.parse(job.data);
         const outcome = await plan(data, { ...deps, trace: runtime.trace }, signal);
         const eventId = `planned-${job.id}`;
