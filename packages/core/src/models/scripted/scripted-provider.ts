@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Usage } from "../../contracts/index.ts";
 import { ReinError } from "../../errors.ts";
 import type { CompleteOptions, ContentBlock, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
+import { resolveEvidencePlaceholders } from "./evidence-placeholders.ts";
 import { ModelScript, type ModelScriptInput, type ScriptedConversation, type ScriptedTurn } from "./script.ts";
 
 /** A rough token estimate for scripted usage, so budgets have something to spend. */
@@ -46,13 +47,14 @@ export class ScriptedProvider implements ModelProvider {
     this.requests.push(structuredClone(request));
     const conversation = this.select(request);
     const position = request.messages.filter((message) => message.role === "assistant").length;
-    const turn = conversation.turns[position] ?? (conversation.repeatLast ? conversation.turns.at(-1) : undefined);
-    if (!turn) {
+    const scripted = conversation.turns[position] ?? (conversation.repeatLast ? conversation.turns.at(-1) : undefined);
+    if (!scripted) {
       throw new ReinError(
         "script_exhausted",
         `the ${request.role} script has ${conversation.turns.length} turn(s) for this conversation but turn ${position + 1} was requested`,
       );
     }
+    const turn = resolveEvidencePlaceholders(scripted, request);
     const content = this.contentOf(turn, position);
     for (const block of content) {
       if (block.type === "text") options.onEvent?.({ type: "text_delta", text: block.text });
