@@ -23,12 +23,12 @@ export function lineDiff(expected: string, actual: string, options: { context?: 
       ops.push({ sign: " ", line: a[i] as string });
       i += 1;
       j += 1;
-    } else if (j < b.length && (i >= a.length || (table[i]?.[j + 1] ?? 0) >= (table[i + 1]?.[j] ?? 0))) {
-      ops.push({ sign: "+", line: b[j] as string });
-      j += 1;
-    } else {
+    } else if (i < a.length && (j >= b.length || (table[i + 1]?.[j] ?? 0) >= (table[i]?.[j + 1] ?? 0))) {
       ops.push({ sign: "-", line: a[i] as string });
       i += 1;
+    } else {
+      ops.push({ sign: "+", line: b[j] as string });
+      j += 1;
     }
   }
   const keep = ops.map((op, index) => op.sign !== " " || ops.slice(Math.max(0, index - context), index + context + 1).some((near) => near.sign !== " "));

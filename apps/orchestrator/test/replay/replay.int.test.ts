@@ -1,0 +1,85 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { type AnyTool, defineTool } from "@rein/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
+import { registryWith } from "../../src/replay/private-run.ts";
+import { renderReplayReport } from "../../src/replay/replay-report.ts";
+import { replayRun } from "../../src/replay/replay-run.ts";
+import { openScratchRuntime } from "../../src/replay/scratch-runtime.ts";
+import { type Recorded, recordExample } from "../trace/record-example.ts";
+
+async function replay(recorded: Recorded, options: Parameters<typeof replayRun>[2]) {
+  const scratch = await openScratchRuntime(recorded.runtime.config, "replay");
+  try {
+    return await replayRun(scratch, recorded.bundle, options);
+  } finally {
+    await scratch.discard();
+  }
+}
+
+/** read_file, but the second line of what it returns is changed: "one line of a tool's output". */
+function readFileChangingLine2(recorded: Recorded): AnyTool {
+  const real = registryWith(recorded.runtime).get("read_file") as AnyTool;
+  return defineTool({
+    ...real,
+    render: (output: unknown) => {
+      const lines = real.render(output).split("\n");
+      if (lines.length > 1) lines[1] = `${lines[1]} // changed`;
+      return lines.join("\n");
+    },
+  });
+}
+
+const EXAMPLES = ["bugfix", "sre-triage"].filter((name) => existsSync(join(EXAMPLES_DIR, name, "goal.json")));
+
+describe.each(EXAMPLES)("replaying examples/%s", (name) => {
+  let recorded: Recorded;
+  beforeAll(async () => {
+    recorded = await recordExample(name);
+  });
+  afterAll(async () => {
+    await recorded?.runtime.cleanup();
+  });
+
+  it("with real tools in a fresh workspace reports identical", async () => {
+    const report = await replay(recorded, { mode: "real", tools: recorded.example.tools });
+    expect(report.comparison.divergence).toBeUndefined();
+    expect(report.identical).toBe(true);
+    expect(report.comparison.compared).toBe(recorded.bundle.events.filter((event) => event.kind === "tool.result").length);
+    expect(renderReplayReport(report)).toMatch(/^identical: /);
+  });
+
+  it("with --stub-tools answers from the recording and reports identical", async () => {
+    const report = await replay(recorded, { mode: "stub", tools: recorded.example.tools });
+    expect(report.identical).toBe(true);
+    expect(report.comparison.maskedMatches).toEqual([]);
+  });
+});
+
+describe("replaying examples/bugfix against a changed tool", () => {
+  let recorded: Recorded;
+  beforeAll(async () => {
+    recorded = await recordExample("bugfix");
+  });
+  afterAll(async () => {
+    await recorded?.runtime.cleanup();
+  });
+
+  it("reports the first divergence at the right step and call, with a line diff", async () => {
+    const report = await replay(recorded, { mode: "real", tools: [...recorded.example.tools, readFileChangingLine2(recorded)] });
+    expect(report.identical).toBe(false);
+    const firstRead = recorded.bundle.events.find((event) => event.kind === "tool.result" && event.payload.name === "read_file");
+    expect(report.comparison.divergence).toMatchObject({
+      stepId: "s1",
+      callIndex: firstRead?.payload.index,
+      tool: "read_file",
+      expected: { status: "ok", hash: firstRead?.payload.rawOutputHash },
+      actual: { status: "ok" },
+      reason: "the tool returned different output",
+    });
+    const text = renderReplayReport(report);
+    expect(text).toContain(`diverged at step s1, call #${firstRead?.payload.index} (read_file)`);
+    expect(text).toMatch(/\n {2}- .*\n {2}\+ .* \/\/ changed/);
+  });
+});

@@ -1,0 +1,64 @@
+import type { TraceEvent } from "@rein/core";
+
+let seq = 0;
+const hash = (digit: string) => `sha256:${digit.repeat(64)}`;
+
+function event(kind: string, payload: Record<string, unknown>, extra: Partial<TraceEvent> = {}): TraceEvent {
+  seq += 1;
+  return {
+    schemaVersion: 1,
+    seq,
+    ts: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq * 100)).toISOString(),
+    runId: "run_fixture",
+    stepId: null,
+    parentStepId: null,
+    kind,
+    payload,
+    ...extra,
+  };
+}
+
+/**
+ * A small run with a delegated child step, a denied call, an approval a
+ * person decided, and a refusal before the policy: every branch the views draw.
+ */
+export function fixtureEvents(): TraceEvent[] {
+  seq = 0;
+  const s1 = { stepId: "s1" };
+  const s2 = { stepId: "s2", parentStepId: "s1" };
+  const call = (step: Partial<TraceEvent>, callId: string, index: number, tool: string) => ({ step, base: { callId, index, tool } });
+  const read = call(s1, "c0", 0, "read_file");
+  const denied = call(s1, "c1", 1, "run_command");
+  const deploy = call(s2, "c0", 0, "deploy");
+  const ghost = call(s2, "c1", 1, "ghost_tool");
+  return [
+    event("run.submitted", { goal: "fix it", tools: ["read_file", "run_command", "deploy"], budget: { maxSteps: 4, maxTokens: 1000, maxCostUsd: 1 } }),
+    event("plan.ready", { planNo: 1, done: false, currentStep: "Investigate", nextSteps: ["Deploy"], risks: ["prod"] }),
+    event("step.dispatched", { title: "Investigate", attempt: 1, resume: 0, tools: ["read_file", "run_command"] }, s1),
+    event("model.responded", { role: "worker", provider: "scripted", model: "m1", stopReason: "tool_use", content: [] }, {
+      ...s1,
+      durationMs: 12,
+      usage: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.0012 },
+    }),
+    event("tool.called", { ...read.base, args: { path: "a.txt" } }, s1),
+    event("permission.decided", { ...read.base, decision: "allow", rule: "default:read", reason: "read-only tools run by default" }, s1),
+    event("tool.result", { ...read.base, name: "read_file", status: "ok", rawOutputHash: hash("a") }, { ...s1, durationMs: 1.5 }),
+    event("tool.called", { ...denied.base, args: { command: "rm" } }, s1),
+    event("permission.decided", { ...denied.base, decision: "deny", rule: "goal:no-rm", reason: "never delete" }, s1),
+    event("tool.result", { ...denied.base, name: "run_command", status: "denied", message: "denied by goal:no-rm" }, s1),
+    event("step.dispatched", { title: "Deploy fix", attempt: 1, resume: 0, tools: ["deploy"] }, s2),
+    event("tool.called", { ...deploy.base, args: { env: "prod" } }, s2),
+    event("permission.decided", { ...deploy.base, decision: "ask", rule: "default:external", reason: "external effects need approval" }, s2),
+    event("approval.requested", { ...deploy.base, approvalId: "apr_1", rule: "default:external", status: "pending" }, s2),
+    event("step.suspended", { reason: "approval", approvalId: "apr_1", tool: "deploy" }, s2),
+    event("approval.decided", { approvalId: "apr_1", tool: "deploy", decision: "approved", approver: "cli:alice", note: "ok" }, s2),
+    event("approval.consumed", { ...deploy.base, approvalId: "apr_1", rule: "default:external", approver: "cli:alice" }, s2),
+    event("tool.result", { ...deploy.base, name: "deploy", status: "ok", rawOutputHash: hash("b") }, s2),
+    event("tool.called", { ...ghost.base, args: {} }, s2),
+    event("tool.refused", { ...ghost.base, reason: "not_on_surface", allowed: ["deploy"] }, s2),
+    event("tool.result", { ...ghost.base, name: "ghost_tool", status: "refused" }, s2),
+    event("verdict.ready", { decision: "continue", reasons: ["all checks passed"], checks: [{ check: "deployed", passed: true, detail: "ok" }] }, s2),
+    event("verdict.ready", { decision: "continue", reasons: ["child done"], checks: [] }, s1),
+    event("run.done", { reason: "the planner found the goal met", partial: false, missing: [] }),
+  ];
+}

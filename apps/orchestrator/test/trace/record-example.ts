@@ -1,0 +1,24 @@
+import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { scriptedOverrides } from "../../src/cli/run-command.ts";
+import { type LoadedExample, loadExample } from "../../src/examples/load-example.ts";
+import { runPrivately } from "../../src/replay/private-run.ts";
+import { loadBundle, type TraceBundle } from "../../src/trace/trace-bundle.ts";
+
+export interface Recorded {
+  runtime: TestRuntime;
+  example: LoadedExample;
+  bundle: TraceBundle;
+}
+
+/** Runs an example end to end with its scripted models on a test runtime and returns its recorded bundle. */
+export async function recordExample(name: string): Promise<Recorded> {
+  const example = await loadExample(name);
+  const runtime = await createTestRuntime(scriptedOverrides(example));
+  try {
+    const { state } = await runPrivately(runtime, { goal: example.goal, tools: example.tools, decideApproval: () => ({ decision: "approved", approver: "test:approver" }) });
+    return { runtime, example, bundle: await loadBundle(runtime, state.runId) };
+  } catch (error) {
+    await runtime.cleanup();
+    throw error;
+  }
+}
