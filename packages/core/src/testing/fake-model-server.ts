@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
 
 /** One reply the fake server gives, in the order queued. */
 export type FakeReply =
@@ -18,26 +16,22 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
 }
 
-const fixturesDir = fileURLToPath(new URL("./fixtures/", import.meta.url));
-
-export function fixture(name: string): string {
-  return readFileSync(`${fixturesDir}${name}`, "utf8");
-}
-
-export function jsonFixture(name: string): unknown {
-  return JSON.parse(fixture(name));
-}
+/** Computes a reply from the request, for servers that answer a whole conversation rather than a queue. */
+export type FakeResponder = (request: RecordedRequest) => FakeReply | Promise<FakeReply>;
 
 /**
  * A local HTTP server speaking whatever wire format its queued replies hold,
  * for driving the official SDKs end to end. It records every request it
- * receives so tests can assert what an adapter sent.
+ * receives so tests can assert what an adapter sent. Queued replies go
+ * first; once the queue is empty the responder (if any) answers.
  */
 export class FakeServer {
   readonly requests: RecordedRequest[] = [];
   private readonly replies: FakeReply[] = [];
   private server: Server | undefined;
   baseURL = "";
+
+  constructor(private readonly responder?: FakeResponder) {}
 
   queue(...replies: FakeReply[]): this {
     this.replies.push(...replies);
@@ -48,15 +42,24 @@ export class FakeServer {
     this.server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on("data", (chunk: Buffer) => chunks.push(chunk));
-      request.on("end", () => {
+      request.on("end", async () => {
         const text = Buffer.concat(chunks).toString("utf8");
-        this.requests.push({
+        const recorded: RecordedRequest = {
           method: request.method ?? "",
           url: request.url ?? "",
           headers: request.headers,
           body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-        });
-        const reply = this.replies.shift();
+        };
+        this.requests.push(recorded);
+        let reply: FakeReply | undefined;
+        try {
+          reply = this.replies.shift() ?? (await this.responder?.(recorded));
+        } catch (error) {
+          // A responder that cannot answer is a test bug; a 400 (final, not retried) surfaces it in the test's failure.
+          response.writeHead(400, { "content-type": "application/json" });
+          response.end(JSON.stringify({ error: { type: "invalid_request_error", message: `fake server: ${(error as Error).message}` } }));
+          return;
+        }
         if (!reply) {
           response.writeHead(500, { "content-type": "application/json" });
           response.end(JSON.stringify({ error: { type: "api_error", message: "fake server: no reply queued" } }));

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ReinError } from "../../src/errors.ts";
 import { AnthropicProvider } from "../../src/models/anthropic/anthropic-provider.ts";
 import type { ModelRequest, ModelStreamEvent } from "../../src/models/model-provider.ts";
-import { FakeServer, fixture, jsonFixture, recordingRetry } from "./fake-server.ts";
+import { FakeServer, recordingRetry } from "../../src/testing/index.ts";
+import { fixture, jsonFixture } from "./fixtures.ts";
 
 const key = "sk-ant-test-DISTINCTIVE-KEY-7f3a9";
 

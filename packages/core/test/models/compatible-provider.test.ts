@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ModelRequest, ModelStreamEvent } from "../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
-import { FakeServer, fixture, jsonFixture, recordingRetry } from "./fake-server.ts";
+import { FakeServer, recordingRetry } from "../../src/testing/index.ts";
+import { fixture, jsonFixture } from "./fixtures.ts";
 
 const baseRequest: ModelRequest = {
   role: "worker",

@@ -3,7 +3,7 @@ import { ReinError } from "../../src/errors.ts";
 import { AnthropicProvider } from "../../src/models/anthropic/anthropic-provider.ts";
 import type { ModelProvider, ModelRequest } from "../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
-import { FakeServer, type FakeReply, recordingRetry } from "./fake-server.ts";
+import { FakeServer, type FakeReply, recordingRetry } from "../../src/testing/index.ts";
 
 const key = "sk-LEAK-CANARY-4b8e0d2f9a71";
 

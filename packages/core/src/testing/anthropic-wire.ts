@@ -1,0 +1,63 @@
+import type { StopReason } from "../models/model-provider.ts";
+import type { FakeReply, RecordedRequest } from "./fake-model-server.ts";
+import { halves, sseFrame, streamPieces, type WireReply } from "./wire-reply.ts";
+
+type WireBlock = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: unknown };
+
+/**
+ * A reply in the Messages API's wire format, streamed (SSE) when the request
+ * asked for a stream. When the request forced a tool (Rein's structured
+ * output on Anthropic), the reply's `output` becomes that tool's input.
+ */
+export function anthropicWireReply(reply: WireReply, request: RecordedRequest): FakeReply {
+  const forced = forcedTool(request.body);
+  const blocks: WireBlock[] = forced
+    ? [{ type: "tool_use", id: "toolu_output", name: forced.name, input: forced.wrapped ? { value: reply.output } : reply.output }]
+    : reply.content.flatMap((block): WireBlock[] => {
+        if (block.type === "text") return [{ type: "text", text: block.text }];
+        if (block.type === "tool_call") return [{ type: "tool_use", id: block.id, name: block.name, input: block.input }];
+        return [];
+      });
+  const stopReason = forced ? "tool_use" : wireStopReason(reply.stopReason);
+  const usage = {
+    input_tokens: reply.usage.inputTokens,
+    output_tokens: reply.usage.outputTokens,
+    cache_read_input_tokens: reply.usage.cacheReadTokens,
+    cache_creation_input_tokens: reply.usage.cacheWriteTokens,
+  };
+  const message = { id: "msg_fake", type: "message", role: "assistant", model: reply.model };
+  if (request.body.stream !== true) {
+    return { status: 200, json: { ...message, content: blocks, stop_reason: stopReason, stop_sequence: null, usage }, headers: { "request-id": "req_fake" } };
+  }
+  const frames = [sseFrame({ type: "message_start", message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } }, "message_start")];
+  blocks.forEach((block, index) => {
+    if (block.type === "text") {
+      frames.push(sseFrame({ type: "content_block_start", index, content_block: { type: "text", text: "" } }, "content_block_start"));
+      for (const text of streamPieces(block.text)) frames.push(sseFrame({ type: "content_block_delta", index, delta: { type: "text_delta", text } }, "content_block_delta"));
+    } else {
+      frames.push(sseFrame({ type: "content_block_start", index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } }, "content_block_start"));
+      for (const partial_json of halves(JSON.stringify(block.input ?? {}))) {
+        frames.push(sseFrame({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } }, "content_block_delta"));
+      }
+    }
+    frames.push(sseFrame({ type: "content_block_stop", index }, "content_block_stop"));
+  });
+  frames.push(sseFrame({ type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }, "message_delta"));
+  frames.push(sseFrame({ type: "message_stop" }, "message_stop"));
+  return { sse: frames.join(""), headers: { "request-id": "req_fake" } };
+}
+
+/** The tool a request forced with `tool_choice`, and whether its schema wraps a non-object output as `{ value }`. */
+function forcedTool(body: Record<string, unknown>): { name: string; wrapped: boolean } | undefined {
+  const choice = body.tool_choice as { type?: string; name?: string } | undefined;
+  if (choice?.type !== "tool" || !choice.name) return undefined;
+  const tool = (body.tools as { name: string; input_schema?: { properties?: Record<string, unknown> } }[] | undefined)?.find(
+    (candidate) => candidate.name === choice.name,
+  );
+  const properties = Object.keys(tool?.input_schema?.properties ?? {});
+  return { name: choice.name, wrapped: properties.length === 1 && properties[0] === "value" };
+}
+
+function wireStopReason(reason: StopReason): string {
+  return reason === "other" ? "end_turn" : reason;
+}

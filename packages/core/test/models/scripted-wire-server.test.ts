@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { AnthropicProvider } from "../../src/models/anthropic/anthropic-provider.ts";
+import type { ModelRequest, ModelStreamEvent } from "../../src/models/model-provider.ts";
+import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
+import type { ModelScriptInput } from "../../src/models/scripted/script.ts";
+import { type FakeServer, startScriptedWireServer } from "../../src/testing/index.ts";
+
+const script: ModelScriptInput = {
+  planner: [{ match: "Plan it", turns: [{ output: { step: "read the file", done: false } }] }],
+  worker: [
+    {
+      match: "Fix it",
+      turns: [
+        { text: "Let me look first.", toolCalls: [{ id: "call_a", name: "read_file", input: { path: "src/a \"quoted\".js" } }, { id: "call_b", name: "list_files", input: {} }] },
+        { text: "Fixed the bug." },
+      ],
+    },
+  ],
+};
+
+const workerRequest: ModelRequest = {
+  role: "worker",
+  system: "You are the worker.",
+  messages: [{ role: "user", content: [{ type: "text", text: "Task: Fix it" }] }],
+  tools: [
+    { name: "read_file", description: "Read", inputSchema: { type: "object", properties: { path: { type: "string" } } } },
+    { name: "list_files", description: "List", inputSchema: { type: "object", properties: {} } },
+  ],
+};
+
+const settings = { model: "m-1", apiKey: "sk-test-key-123456", maxTokens: 256, retry: { maxRetries: 0 } };
+
+describe("a scripted wire server drives the adapters through the official SDKs", () => {
+  const servers: FakeServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.stop()));
+  });
+
+  it("answers Anthropic structured output with the forced tool's input", async () => {
+    const server = await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "claude-fake" });
+    servers.push(server);
+    const provider = new AnthropicProvider({ ...settings, name: "anthropic", baseURL: server.baseURL });
+    const response = await provider.complete({
+      role: "planner",
+      system: "Plan it",
+      messages: [{ role: "user", content: [{ type: "text", text: "Goal" }] }],
+      output: { name: "plan", schema: { type: "object", properties: { step: { type: "string" }, done: { type: "boolean" } } } },
+    });
+    expect(server.requests[0]?.body.tool_choice).toEqual({ type: "tool", name: "plan" });
+    expect(response.output).toEqual({ step: "read the file", done: false });
+    expect(response.model).toBe("claude-fake");
+    expect(response.usage.inputTokens).toBeGreaterThan(0);
+  });
+
+  for (const format of ["anthropic", "openai", "openai-compatible"] as const) {
+    it(`streams text deltas and assembles several tool calls (${format}), then plays the next turn`, async () => {
+      const server = await startScriptedWireServer({ format, role: "worker", script, model: "fake-model" });
+      servers.push(server);
+      const provider =
+        format === "anthropic"
+          ? new AnthropicProvider({ ...settings, name: format, baseURL: server.baseURL })
+          : new OpenAIProvider({ ...settings, name: format, kind: format, baseURL: server.baseURL });
+      const events: ModelStreamEvent[] = [];
+      const first = await provider.complete(workerRequest, { onEvent: (event) => events.push(event) });
+
+      expect(server.requests[0]?.body.stream).toBe(true);
+      const deltas = events.flatMap((event) => (event.type === "text_delta" ? [event.text] : []));
+      expect(deltas.length).toBeGreaterThan(1);
+      expect(deltas.join("")).toBe("Let me look first.");
+      expect(first.stopReason).toBe("tool_use");
+      expect(first.content).toEqual([
+        { type: "text", text: "Let me look first." },
+        { type: "tool_call", id: "call_a", name: "read_file", input: { path: 'src/a "quoted".js' } },
+        { type: "tool_call", id: "call_b", name: "list_files", input: {} },
+      ]);
+      // A compatible server may report an empty model; the adapter then names the configured one.
+      expect(first.model).toBe(format === "openai-compatible" ? "m-1" : "fake-model");
+
+      const second = await provider.complete({
+        ...workerRequest,
+        messages: [
+          ...workerRequest.messages,
+          { role: "assistant", content: first.content },
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", toolCallId: "call_a", content: "bug" },
+              { type: "tool_result", toolCallId: "call_b", content: "a.js" },
+            ],
+          },
+        ],
+      });
+      expect(server.requests[1]?.body.stream).toBe(false);
+      expect(second.content).toEqual([{ type: "text", text: "Fixed the bug." }]);
+      expect(second.stopReason).toBe("end_turn");
+    });
+  }
+});
