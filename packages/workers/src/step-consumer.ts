@@ -1,6 +1,8 @@
 import type { KeyObject } from "node:crypto";
 import { Worker, type WorkerOptions } from "bullmq";
 import {
+  assertAttenuated,
+  CheckpointStore,
   errorMessage,
   PacketVerifier,
   QUEUE_NAMES,
@@ -35,6 +37,7 @@ export interface StepConsumerDeps {
 export function startStepConsumer(deps: StepConsumerDeps): Worker {
   const { runtime } = deps;
   const verifier = new PacketVerifier(deps.packetPublicKey);
+  const checkpoints = new CheckpointStore(runtime.redis, runtime.keys);
   const price = runtime.config.prices[`${deps.provider.name}/${deps.provider.model}`];
   const worker = new Worker(
     QUEUE_NAMES.step,
@@ -44,6 +47,8 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
         let packet: StepJob["packet"];
         try {
           packet = verifier.verify(StepJob.parse(job.data).packet, { maxDepth: runtime.config.packets.maxDepth });
+          const { body } = packet;
+          assertAttenuated(body, { ...body.bounds, maxDepth: runtime.config.packets.maxDepth });
         } catch (error) {
           await refuse(runtime, job.id ?? "", unverified, error);
           return;
@@ -58,6 +63,8 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
             executor: deps.executor,
             trace: runtime.trace,
             workspace,
+            checkpoints,
+            maxDepth: runtime.config.packets.maxDepth,
             price,
             maxTokensPerCall: runtime.config.roles.worker.maxTokens,
             onModelEvent: deps.onModelEvent ? (event) => deps.onModelEvent?.({ ...event, runId: body.runId, stepId: body.stepId }) : undefined,

@@ -1,28 +1,29 @@
 import {
   addUsage,
+  type CheckpointStore,
   type ContentBlock,
   errorMessage,
   FinalAnswer,
   type HandoffPacket,
-  type ModelMessage,
   type ModelProvider,
   type ModelStreamEvent,
-  type Observation,
+  type ModelToolCall,
   type Price,
   ReinError,
+  type StepCheckpoint,
   type StepResult,
   type Suspension,
   textOf,
-  type ToolCallRecord,
   type ToolExecutor,
   toolCallsOf,
   totalTokens,
   tracedComplete,
   type TraceLog,
-  type Usage,
   type Workspace,
   zeroUsage,
 } from "@rein/core";
+import { answerFromResume } from "./resume-answer.ts";
+import { isRuntimeTool, parseRuntimeCall, runtimeObservation, runtimeToolSchemas } from "./runtime-tools.ts";
 import { renderTask, WORKER_SYSTEM } from "./worker-prompt.ts";
 
 export interface StepLoopDeps {
@@ -30,6 +31,10 @@ export interface StepLoopDeps {
   executor: ToolExecutor;
   trace: TraceLog;
   workspace: Workspace;
+  /** Where the loop is saved after every turn and when it suspends. */
+  checkpoints: CheckpointStore;
+  /** The deepest a delegation chain may go; at the limit the worker is not offered `delegate`. */
+  maxDepth: number;
   price?: Price;
   maxTokensPerCall?: number;
   /** Text deltas as the model streams them, for live progress. */
@@ -37,21 +42,41 @@ export interface StepLoopDeps {
   now?: () => number;
 }
 
+type Loop = Omit<StepCheckpoint, "schemaVersion" | "savedAt">;
+
 /**
  * The bounded model↔tool loop of one step. Its context is built from the
  * packet alone: no goal text beyond the task, no other step's observations.
+ * It resumes from its checkpoint when one exists for this attempt, so a
+ * step that suspended, or whose worker died, continues instead of starting over.
  */
 export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, signal: AbortSignal): Promise<StepResult> {
   const { body } = packet;
   const now = deps.now ?? Date.now;
   const deadline = now() + body.budget.maxMs;
-  const messages: ModelMessage[] = [{ role: "user", content: [{ type: "text", text: renderTask(body) }] }];
-  const tools = deps.executor.schemasFor(body.surface);
-  const observations: Observation[] = [];
-  const records: ToolCallRecord[] = [];
-  let usage: Usage = zeroUsage();
-  let turns = 0;
+  const tools = [...deps.executor.schemasFor(body.surface), ...runtimeToolSchemas({ canDelegate: body.depth < deps.maxDepth })];
+  const saved = await deps.checkpoints.load(body.runId, body.stepId, body.attempt);
+  const loop: Loop = saved ?? {
+    runId: body.runId,
+    stepId: body.stepId,
+    attempt: body.attempt,
+    messages: [{ role: "user", content: [{ type: "text", text: renderTask(body) }] }],
+    observations: [],
+    records: [],
+    usage: zeroUsage(),
+    turns: 0,
+  };
+  if (saved) {
+    await deps.trace.append({
+      runId: body.runId,
+      stepId: body.stepId,
+      parentStepId: body.parentStepId,
+      kind: "step.checkpoint_restored",
+      payload: { turns: saved.turns, calls: saved.records.length, pending: saved.pending?.calls.length ?? 0, resume: body.resume?.kind ?? null },
+    });
+  }
 
+  const save = () => deps.checkpoints.save({ ...loop, schemaVersion: 1, savedAt: new Date(now()).toISOString() });
   const result = (status: StepResult["status"], fields: Partial<StepResult> = {}): StepResult => ({
     schemaVersion: 1,
     runId: body.runId,
@@ -61,52 +86,41 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
     output: null,
     summary: "",
     claims: [],
-    observations,
-    toolCalls: records,
-    fingerprints: records.map((record) => record.fingerprint),
-    usage,
-    turns,
+    observations: loop.observations,
+    toolCalls: loop.records,
+    fingerprints: loop.records.map((record) => record.fingerprint),
+    usage: loop.usage,
+    turns: loop.turns,
     ...fields,
   });
 
-  while (turns < body.budget.maxTurns) {
-    if (totalTokens(usage) >= body.budget.maxTokens) {
-      return result("budget_exhausted", { summary: `token budget of ${body.budget.maxTokens} spent`, error: "step token budget spent" });
-    }
-    if (now() >= deadline) return result("budget_exhausted", { summary: `time budget of ${body.budget.maxMs} ms spent`, error: "step time budget spent" });
-    turns += 1;
-    let response: Awaited<ReturnType<ModelProvider["complete"]>>;
-    try {
-      response = await tracedComplete(
-        deps.provider,
-        {
-          role: "worker",
-          system: WORKER_SYSTEM,
-          messages,
-          tools,
-          maxTokens: deps.maxTokensPerCall,
-          metadata: { runId: body.runId, stepId: body.stepId },
-        },
-        { trace: deps.trace, runId: body.runId, stepId: body.stepId, parentStepId: body.parentStepId, price: deps.price },
-        { signal, onEvent: deps.onModelEvent },
-      );
-    } catch (error) {
-      if (ReinError.isInstance(error) && error.retryable) throw error;
-      return result("failed", { summary: "the model call failed", error: errorMessage(error) });
-    }
-    usage = addUsage(usage, response.usage);
-    messages.push({ role: "assistant", content: response.content });
-    const calls = toolCallsOf(response.content);
-    if (calls.length === 0) return finalResult(textOf(response.content), body.task.outputContract.format, result, response.stopReason);
-
-    const toolResults: ContentBlock[] = [];
-    let suspension: Suspension | undefined;
-    for (const call of calls) {
-      if (suspension) {
-        toolResults.push({ type: "tool_result", toolCallId: call.id, content: "not run: the step suspended for approval of an earlier call", isError: true });
-        continue;
+  /** Answers calls in order until one suspends the step; returns the suspension, if any. */
+  const answer = async (calls: ModelToolCall[], answered: ContentBlock[]): Promise<Suspension | undefined> => {
+    for (const [position, call] of calls.entries()) {
+      const index = loop.records.length;
+      if (isRuntimeTool(call.name)) {
+        const fromResume = position === 0 && loop.pending ? answerFromResume(call, body.resume) : undefined;
+        if (fromResume) {
+          const made = runtimeObservation(call, index, fromResume.content, fromResume.status);
+          loop.observations.push(made.observation);
+          loop.records.push(made.record);
+          answered.push({ type: "tool_result", toolCallId: call.id, content: fromResume.content, isError: fromResume.status !== "ok" });
+          continue;
+        }
+        const request = parseRuntimeCall(call);
+        if (request.kind === "invalid") {
+          const made = runtimeObservation(call, index, `invalid ${call.name} input: ${request.message}`, "invalid_input");
+          loop.observations.push(made.observation);
+          loop.records.push(made.record);
+          answered.push({ type: "tool_result", toolCallId: call.id, content: made.observation.content, isError: true });
+          continue;
+        }
+        loop.pending = { answered, calls: calls.slice(position) };
+        return request.kind === "delegate"
+          ? { kind: "delegate", reason: request.reason, request: request.request }
+          : { kind: "context", question: request.question };
       }
-      const outcome = await deps.executor.execute(call, records.length, {
+      const outcome = await deps.executor.execute(call, index, {
         runId: body.runId,
         stepId: body.stepId,
         parentStepId: body.parentStepId,
@@ -115,24 +129,84 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
         workspace: deps.workspace,
         signal,
         budget: { maxToolCalls: body.budget.maxToolCalls, deadline },
-        callsSoFar: records.length,
+        callsSoFar: loop.records.length,
       });
-      observations.push(outcome.observation);
-      records.push(outcome.record);
-      toolResults.push({ type: "tool_result", toolCallId: call.id, content: outcome.observation.content, isError: outcome.observation.status !== "ok" });
-      if (outcome.suspend) suspension = { kind: "approval", approvalId: outcome.suspend.approvalId, tool: outcome.suspend.tool };
+      loop.observations.push(outcome.observation);
+      loop.records.push(outcome.record);
+      if (outcome.suspend) {
+        loop.pending = { answered, calls: calls.slice(position) };
+        return { kind: "approval", approvalId: outcome.suspend.approvalId, tool: outcome.suspend.tool };
+      }
+      answered.push({ type: "tool_result", toolCallId: call.id, content: outcome.observation.content, isError: outcome.observation.status !== "ok" });
     }
-    markAddressed(records);
-    messages.push({ role: "user", content: toolResults });
-    if (suspension) {
-      return result("needs_approval", { summary: `waiting for approval of ${suspension.kind === "approval" ? suspension.tool : ""}`, suspension });
+    loop.pending = undefined;
+    markAddressed(loop.records);
+    loop.messages.push({ role: "user", content: answered });
+    return undefined;
+  };
+
+  const suspended = async (suspension: Suspension): Promise<StepResult> => {
+    await save();
+    const status = suspension.kind === "approval" ? "needs_approval" : suspension.kind === "delegate" ? "delegated" : "needs_context";
+    const what =
+      suspension.kind === "approval" ? `approval of ${suspension.tool}` : suspension.kind === "delegate" ? `a child step: ${suspension.request.title}` : `context: ${suspension.question}`;
+    return result(status, { summary: `waiting for ${what}`, suspension });
+  };
+
+  try {
+    if (loop.pending) {
+      const { answered, calls } = loop.pending;
+      const suspension = await answer(calls.filter(isToolCall), [...answered]);
+      if (suspension) return await suspended(suspension);
+      await save();
     }
-    if (records.at(-1)?.status === "budget_exhausted") {
-      return result("budget_exhausted", { summary: `tool-call budget of ${body.budget.maxToolCalls} spent`, error: "step tool-call budget spent" });
+
+    while (loop.turns < body.budget.maxTurns) {
+      if (totalTokens(loop.usage) >= body.budget.maxTokens) {
+        return result("budget_exhausted", { summary: `token budget of ${body.budget.maxTokens} spent`, error: "step token budget spent" });
+      }
+      if (now() >= deadline) return result("budget_exhausted", { summary: `time budget of ${body.budget.maxMs} ms spent`, error: "step time budget spent" });
+      loop.turns += 1;
+      let response: Awaited<ReturnType<ModelProvider["complete"]>>;
+      try {
+        response = await tracedComplete(
+          deps.provider,
+          {
+            role: "worker",
+            system: WORKER_SYSTEM,
+            messages: loop.messages,
+            tools,
+            maxTokens: deps.maxTokensPerCall,
+            metadata: { runId: body.runId, stepId: body.stepId },
+          },
+          { trace: deps.trace, runId: body.runId, stepId: body.stepId, parentStepId: body.parentStepId, price: deps.price },
+          { signal, onEvent: deps.onModelEvent },
+        );
+      } catch (error) {
+        if (signal.aborted || (ReinError.isInstance(error) && error.retryable)) throw error;
+        return result("failed", { summary: "the model call failed", error: errorMessage(error) });
+      }
+      loop.usage = addUsage(loop.usage, response.usage);
+      loop.messages.push({ role: "assistant", content: response.content });
+      const calls = toolCallsOf(response.content);
+      if (calls.length === 0) return finalResult(textOf(response.content), body.task.outputContract.format, result, response.stopReason);
+
+      const suspension = await answer(calls, []);
+      if (suspension) return await suspended(suspension);
+      await save();
+      if (loop.records.at(-1)?.status === "budget_exhausted") {
+        return result("budget_exhausted", { summary: `tool-call budget of ${body.budget.maxToolCalls} spent`, error: "step tool-call budget spent" });
+      }
     }
+    return result("budget_exhausted", { summary: `turn budget of ${body.budget.maxTurns} spent`, error: "step turn budget spent" });
+  } catch (error) {
+    // Given back (shutdown) or a transient failure: keep what is done so the next worker resumes it.
+    if (signal.aborted) await save();
+    throw error;
   }
-  return result("budget_exhausted", { summary: `turn budget of ${body.budget.maxTurns} spent`, error: "step turn budget spent" });
 }
+
+const isToolCall = (block: ContentBlock): block is ModelToolCall => block.type === "tool_call";
 
 function finalResult(
   text: string,
@@ -159,7 +233,7 @@ function parseJson(text: string): unknown {
 }
 
 /** A failed call counts as addressed once a later call to the same tool was made. */
-function markAddressed(records: ToolCallRecord[]): void {
+function markAddressed(records: StepCheckpoint["records"]): void {
   records.forEach((record, index) => {
     if (record.status === "ok") return;
     record.addressed = records.slice(index + 1).some((later) => later.name === record.name);

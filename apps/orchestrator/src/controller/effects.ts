@@ -23,6 +23,9 @@ export async function performEffect(effect: ControllerEffect, state: RunState, r
       await runtime.queues.sendStep({ packet }, effect.jobId);
       return;
     }
+    case "enqueue_context_request":
+      await runtime.queues.sendContextRequest(effect.job);
+      return;
     case "enqueue_evaluate":
       await runtime.queues.sendEvaluate(effect.job);
       return;

@@ -11,7 +11,8 @@ export interface PacketSettings {
  */
 export function packetBodyOf(state: RunState, step: StepState, settings: PacketSettings): PacketBody {
   const wanted = new Set(step.spec.tools);
-  const surface: ToolGrant[] = state.goal.tools.filter((grant) => wanted.has(grant.name));
+  const surface: ToolGrant[] = step.grants ?? state.goal.tools.filter((grant) => wanted.has(grant.name));
+  const budget = StepBudget.parse(step.spec.budget);
   const chosen = new Set(step.spec.evidence_ids);
   const evidence = state.evidence.filter((entry) => chosen.has(entry.id)).map(({ id, summary, tool }) => ({ id, summary: `${tool}: ${summary}` }));
   return {
@@ -32,8 +33,10 @@ export function packetBodyOf(state: RunState, step: StepState, settings: PacketS
     lessons: [],
     surface,
     policy: state.goal.policy,
-    budget: StepBudget.parse(step.spec.budget),
+    budget,
     modelRole: "worker",
+    bounds: step.bounds ?? { surface: state.goal.tools, budget },
+    resume: step.resumeInput,
     issuedAt: settings.now.toISOString(),
     expiresAt: new Date(settings.now.getTime() + settings.ttlMs).toISOString(),
   };

@@ -4,6 +4,7 @@ import {
   type ControllerEffect,
   type EvidenceEntry,
   FinalAnswer,
+  hashOf,
   type Lesson,
   isTerminal,
   jobIds,
@@ -17,12 +18,15 @@ import {
   type Verdict,
 } from "@rein/core";
 import { exceededBudget } from "./budget-policy.ts";
+import { answerContext, askContext, delegate, returnToParent } from "./delegation.ts";
 import { packetBodyOf } from "./packet-body.ts";
 import { planJobOf } from "./planner-context.ts";
 import { resolvedEscalationLesson, runFailedLesson } from "./run-lessons.ts";
 
 export interface TransitionSettings {
   now: Date;
+  /** The deepest a delegation chain may go. @defaultValue 3 */
+  maxDepth?: number;
   packetTtlMs: number;
   /** How long an approval waits for a person before it counts as denied. */
   approvalTtlMs: number;
@@ -128,6 +132,18 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
         draft.trace("step.suspended", { reason: "approval", approvalId: event.result.suspension.approvalId, tool: event.result.suspension.tool }, step);
         return undefined;
       }
+      if (event.result.status === "delegated" && event.result.suspension?.kind === "delegate") {
+        delegate(draft, step, event.result, event.result.suspension);
+        return undefined;
+      }
+      if (event.result.status === "needs_context" && event.result.suspension?.kind === "context") {
+        askContext(draft, step, event.result.suspension.question);
+        return undefined;
+      }
+      if (step.parentStepId !== null) {
+        returnToParent(draft, step, event.result);
+        return undefined;
+      }
       step.phase = "evaluating";
       draft.setStatus("evaluating");
       draft.effect({
@@ -167,9 +183,16 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
       if (state.status !== "waiting_approval" || !step) return "no step waits on this approval";
       state.pendingApprovals = state.pendingApprovals.filter((id) => id !== event.approvalId);
       step.awaitingApprovalId = undefined;
+      step.resumeInput = { kind: "approval", approvalId: event.approvalId, decision: event.decision };
       step.resumes += 1;
       draft.trace("step.resumed", { reason: "approval", approvalId: event.approvalId, decision: event.decision }, step);
       draft.dispatch(step, { countsAsStep: false });
+      return undefined;
+    }
+    case "context.answered": {
+      const step = draft.currentStep(event.stepId, event.attempt);
+      if (!step?.awaitingContext) return "no step waits for this answer";
+      answerContext(draft, step, event.evidenceIds, event.refusal);
       return undefined;
     }
     case "run.resume": {
@@ -263,6 +286,7 @@ class Draft {
     step.phase = "dispatched";
     this.setStatus("dispatching");
     const body = packetBodyOf(this.state, step, { now: this.settings.now, ttlMs: this.settings.packetTtlMs });
+    step.resumeInput = undefined;
     this.effect({ type: "dispatch_step", jobId: jobIds.step(this.state.runId, step.stepId, step.attempt, step.resumes), body });
     this.trace(
       "step.dispatched",
@@ -270,7 +294,10 @@ class Draft {
         title: step.spec.title,
         attempt: step.attempt,
         resume: step.resumes,
+        depth: step.depth,
+        packetHash: hashOf(body),
         tools: body.surface.map((grant) => grant.name),
+        scopes: Object.fromEntries(body.surface.map((grant) => [grant.name, grant.scope])),
         evidence: body.evidence.map((entry) => entry.id),
         feedback: step.feedback ?? null,
       },

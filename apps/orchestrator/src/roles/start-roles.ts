@@ -8,6 +8,8 @@ import { type ControllerOptions, startController } from "../controller/controlle
 import { providerForRole } from "./role-providers.ts";
 
 export type RoleName = "control" | "plan" | "step" | "evaluate";
+const DEFAULT_GRACE_MS = 10_000;
+
 export const ROLE_NAMES: readonly RoleName[] = ["control", "plan", "step", "evaluate"];
 
 export interface StartRolesOptions {
@@ -30,8 +32,12 @@ export interface StartRolesOptions {
 
 export interface RunningRoles {
   workers: Worker[];
-  /** Stops taking jobs and waits for the current ones to finish. */
-  close(): Promise<void>;
+  /**
+   * Stops taking jobs and lets the current ones finish for `graceMs`; then
+   * gives the rest back (checkpointed) and resolves.
+   * @defaultValue graceMs 10_000
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** Starts the named roles as BullMQ consumers in this process. */
@@ -82,8 +88,17 @@ export function startRoles(runtime: ReinRuntime, options: StartRolesOptions): Ru
   }
   return {
     workers,
-    close: async () => {
-      await Promise.all(workers.map((worker) => worker.close()));
+    close: async (graceMs = DEFAULT_GRACE_MS) => {
+      // Let current jobs finish; past the grace period, abort them: a step
+      // saves its checkpoint and its job goes back to the queue for another worker.
+      const timer = setTimeout(() => {
+        for (const worker of workers) worker.cancelAllJobs("shutdown: grace period over, giving the job back");
+      }, graceMs);
+      try {
+        await Promise.all(workers.map((worker) => worker.close()));
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PacketBody } from "./handoff-packet.ts";
-import { EvaluateJob, PlanJob } from "./jobs.ts";
+import { ContextJob, EvaluateJob, PlanJob } from "./jobs.ts";
 import { Lesson } from "./lesson.ts";
 
 /**
@@ -14,6 +14,7 @@ export const ControllerEffect = z.discriminatedUnion("type", [
   z.object({ type: z.literal("enqueue_plan"), job: PlanJob }),
   z.object({ type: z.literal("dispatch_step"), jobId: z.string(), body: PacketBody }),
   z.object({ type: z.literal("enqueue_evaluate"), job: EvaluateJob }),
+  z.object({ type: z.literal("enqueue_context_request"), job: ContextJob }),
   /** An approval nobody decides in time counts as denied. */
   z.object({ type: z.literal("schedule_approval_expiry"), approvalId: z.string(), delayMs: z.number().int().nonnegative() }),
   /** Store a lesson; its id is derived from the run, so writing it twice changes nothing. */

@@ -28,6 +28,31 @@ export const TaskContract = z.object({
 });
 export type TaskContract = z.infer<typeof TaskContract>;
 
+/**
+ * What a resumed step is given back: the decision it waited for, its
+ * child's result, or the planner's answer to its question.
+ */
+export const ResumeInput = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("approval"), approvalId: z.string(), decision: z.enum(["approved", "denied", "expired"]) }),
+  z.object({
+    kind: z.literal("delegation"),
+    childStepId: z.string(),
+    status: z.string(),
+    summary: z.string(),
+    observationIds: z.array(z.string()).default([]),
+    /** Set when the controller refused to create the child. */
+    refusal: z.string().optional(),
+  }),
+  z.object({ kind: z.literal("context"), evidence: z.array(EvidenceRef), refusal: z.string().optional() }),
+]);
+export type ResumeInput = z.infer<typeof ResumeInput>;
+
+/** The most a packet may grant: its parent's surface and remaining budget, checked again at intake. */
+export const PacketBoundsContract = z.object({
+  surface: z.array(ToolGrant),
+  budget: StepBudget,
+});
+
 /** Everything a worker may know, and nothing else. */
 export const PacketBody = z.object({
   schemaVersion: z.literal(1),
@@ -44,6 +69,8 @@ export const PacketBody = z.object({
   policy: z.array(PolicyRule).default([]),
   budget: StepBudget,
   modelRole: z.literal("worker"),
+  bounds: PacketBoundsContract,
+  resume: ResumeInput.optional(),
   issuedAt: z.string(),
   expiresAt: z.string(),
 });

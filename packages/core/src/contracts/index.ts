@@ -15,3 +15,5 @@ export * from "./run-state.ts";
 export * from "./control-event.ts";
 export * from "./jobs.ts";
 export * from "./controller-effect.ts";
+export * from "./model-message.ts";
+export * from "./step-checkpoint.ts";

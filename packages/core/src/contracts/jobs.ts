@@ -29,6 +29,26 @@ export const PlanJob = z.object({
 });
 export type PlanJob = z.infer<typeof PlanJob>;
 
+/**
+ * A worker asked its parent for more context. The planner decides what to
+ * pass from the run's evidence digest, or refuses with a reason; the worker
+ * never reads the parent's context itself.
+ */
+export const ContextJob = z.object({
+  runId: z.string(),
+  stepId: z.string(),
+  attempt: z.number().int().positive(),
+  resumes: z.number().int().nonnegative(),
+  question: z.string(),
+  goal: z.string(),
+  task: z.string(),
+  /** Evidence the step was already handed. */
+  handed: z.array(z.string()),
+  evidence: z.array(EvidenceRef),
+  modelOverride: z.object({ provider: z.string(), model: z.string().optional() }).optional(),
+});
+export type ContextJob = z.infer<typeof ContextJob>;
+
 export const StepJob = z.object({ packet: HandoffPacket });
 export type StepJob = z.infer<typeof StepJob>;
 

@@ -3,6 +3,8 @@ import { BudgetSpent } from "./budget.ts";
 import { Usage } from "./common.ts";
 import { ControllerEffect } from "./controller-effect.ts";
 import { Goal } from "./goal.ts";
+import { PacketBoundsContract, ResumeInput } from "./handoff-packet.ts";
+import { ToolGrant } from "./scope.ts";
 import { FinalAnswer, Plan, StepSpec } from "./plan.ts";
 import { VerdictDecision } from "./verdict.ts";
 
@@ -38,6 +40,16 @@ export const StepState = z.object({
   usage: Usage,
   /** The approval this step is suspended on, if any. */
   awaitingApprovalId: z.string().optional(),
+  /** A child's own tools and scopes, narrower than its parent's; absent for a planned step. */
+  grants: z.array(ToolGrant).optional(),
+  /** The surface and budget this step may never exceed (its parent's, or the run's grant). */
+  bounds: PacketBoundsContract.optional(),
+  /** The child step this step is suspended on, when it delegated. */
+  awaitingChildId: z.string().optional(),
+  /** The question this step asked its parent (the planner), while unanswered. */
+  awaitingContext: z.string().optional(),
+  /** What the next dispatch of this step hands back to it. */
+  resumeInput: ResumeInput.optional(),
   /** How many times this attempt was re-dispatched after a suspension. */
   resumes: z.number().int().nonnegative().default(0),
   /** Action fingerprints of each finished attempt, oldest first, for loop detection across retries. */

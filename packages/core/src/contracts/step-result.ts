@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { HashString, Usage } from "./common.ts";
 import { Claim } from "./plan.ts";
+import { StepBudget } from "./budget.ts";
+import { ToolGrant } from "./scope.ts";
 import { Observation, ToolCallStatus } from "./tool-events.ts";
 
 export const StepStatus = z.enum([
@@ -28,9 +30,20 @@ export const ToolCallRecord = z.object({
 });
 export type ToolCallRecord = z.infer<typeof ToolCallRecord>;
 
+/** A worker's request for a child step: a narrower task with a narrower surface. */
+export const DelegationRequest = z.object({
+  title: z.string().min(3).max(200),
+  objective: z.string().min(10),
+  /** Tools for the child, each a subset of the parent's, optionally with a narrower scope. */
+  tools: z.array(ToolGrant).min(1),
+  budget: StepBudget.partial().default({}),
+  outputDescription: z.string().default("a short summary of what was done"),
+});
+export type DelegationRequest = z.infer<typeof DelegationRequest>;
+
 export const Suspension = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("approval"), approvalId: z.string(), tool: z.string() }),
-  z.object({ kind: z.literal("delegate"), reason: z.string(), request: z.record(z.string(), z.unknown()) }),
+  z.object({ kind: z.literal("delegate"), reason: z.string(), request: DelegationRequest }),
   z.object({ kind: z.literal("context"), question: z.string() }),
 ]);
 export type Suspension = z.infer<typeof Suspension>;

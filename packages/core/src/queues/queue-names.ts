@@ -17,5 +17,6 @@ export const jobIds = {
   step: (runId: string, stepId: string, attempt: number, resume = 0) =>
     resume === 0 ? `step-${runId}-${stepId}-${attempt}` : `step-${runId}-${stepId}-${attempt}-r${resume}`,
   evaluate: (runId: string, stepId: string, attempt: number) => `evaluate-${runId}-${stepId}-${attempt}`,
+  context: (runId: string, stepId: string, attempt: number, resumes: number) => `context-${runId}-${stepId}-${attempt}-r${resumes}`,
   control: (eventId: string) => `control-${eventId}`,
 };

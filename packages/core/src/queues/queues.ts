@@ -1,6 +1,12 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from "bullmq";
-import type { ControlEvent, EvaluateJob, PlanJob, StepJob } from "../contracts/index.ts";
-import { ControlEvent as ControlEventSchema, EvaluateJob as EvaluateJobSchema, PlanJob as PlanJobSchema, StepJob as StepJobSchema } from "../contracts/index.ts";
+import type { ContextJob, ControlEvent, EvaluateJob, PlanJob, StepJob } from "../contracts/index.ts";
+import {
+  ContextJob as ContextJobSchema,
+  ControlEvent as ControlEventSchema,
+  EvaluateJob as EvaluateJobSchema,
+  PlanJob as PlanJobSchema,
+  StepJob as StepJobSchema,
+} from "../contracts/index.ts";
 import { QUEUE_NAMES, jobIds } from "./queue-names.ts";
 
 /**
@@ -37,6 +43,12 @@ export class ReinQueues {
   async sendPlan(job: PlanJob): Promise<void> {
     const data = PlanJobSchema.parse(job);
     await this.plan.add("plan", data, { jobId: jobIds.plan(data.runId, data.planNo) });
+  }
+
+  /** Context requests go to the planner's queue: the planner decides what a worker may know. */
+  async sendContextRequest(job: ContextJob): Promise<void> {
+    const data = ContextJobSchema.parse(job);
+    await this.plan.add("context", data, { jobId: jobIds.context(data.runId, data.stepId, data.attempt, data.resumes) });
   }
 
   async sendStep(job: StepJob, jobId: string): Promise<void> {

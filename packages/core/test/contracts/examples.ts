@@ -40,6 +40,7 @@ export const packetBody = {
   policy: [],
   budget: { maxTurns: 6, maxToolCalls: 10, maxTokens: 1000, maxMs: 60000 },
   modelRole: "worker",
+  bounds: { surface: [{ name: "read_file", scope: {} }], budget: { maxTurns: 6, maxToolCalls: 10, maxTokens: 1000, maxMs: 60000 } },
   issuedAt: ts,
   expiresAt: "2026-11-30T01:00:00.000Z",
 };

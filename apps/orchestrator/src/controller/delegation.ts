@@ -1,0 +1,162 @@
+import {
+  assertAttenuated,
+  type ControllerEffect,
+  errorMessage,
+  type StepBudget,
+  type RunState,
+  type StepResult,
+  type StepState,
+  type Suspension,
+  totalTokens,
+  zeroUsage,
+} from "@rein/core";
+import { packetBodyOf } from "./packet-body.ts";
+
+/** The parts of a transition draft that delegation and context requests use. */
+export interface DraftOps {
+  state: RunState;
+  settings: { now: Date; packetTtlMs: number; maxDepth?: number };
+  effect(effect: ControllerEffect): void;
+  trace(kind: string, payload: Record<string, unknown>, step?: StepState): void;
+  dispatch(step: StepState, options?: { countsAsStep?: boolean }): void;
+}
+
+const DEFAULT_MAX_DEPTH = 3;
+
+/**
+ * A worker asked for a child step. The controller (never the worker) checks
+ * that the child is an attenuation of the parent — its tools, scopes and
+ * budget inside what the parent has left, its depth within the limit —
+ * builds its packet and dispatches it, while the parent stays suspended and
+ * holds no worker slot. A request that would widen anything is refused and
+ * the parent resumes with the reason.
+ */
+export function delegate(draft: DraftOps, parent: StepState, result: StepResult, suspension: Extract<Suspension, { kind: "delegate" }>): void {
+  const { state } = draft;
+  const parentBody = bodyOf(draft, parent);
+  const remaining = remainingBudget(parentBody.budget, result);
+  const request = suspension.request;
+  const childBudget: StepBudget = { ...remaining, ...request.budget };
+  const childId = `${parent.stepId}.${state.steps.filter((step) => step.parentStepId === parent.stepId).length + 1}`;
+  const child: StepState = {
+    stepId: childId,
+    spec: {
+      title: request.title,
+      objective: request.objective,
+      acceptance_criteria: [],
+      tools: request.tools.map((grant) => grant.name),
+      evidence_ids: [],
+      output_contract: { description: request.outputDescription, format: "text" },
+      budget: childBudget,
+    },
+    attempt: 1,
+    phase: "dispatched",
+    parentStepId: parent.stepId,
+    depth: parent.depth + 1,
+    usage: zeroUsage(),
+    resumes: 0,
+    attemptFingerprints: [],
+    grants: request.tools,
+    bounds: { surface: parentBody.surface, budget: remaining },
+  };
+  try {
+    assertAttenuated({ surface: child.grants ?? [], budget: childBudget, depth: child.depth }, { ...child.bounds!, maxDepth: draft.settings.maxDepth ?? DEFAULT_MAX_DEPTH });
+  } catch (error) {
+    const reason = errorMessage(error);
+    draft.trace("delegation.refused", { reason, childTitle: request.title, tools: request.tools.map((grant) => grant.name) }, parent);
+    parent.resumeInput = { kind: "delegation", childStepId: childId, status: "refused", summary: reason, observationIds: [], refusal: reason };
+    parent.resumes += 1;
+    draft.dispatch(parent, { countsAsStep: false });
+    return;
+  }
+  parent.phase = "suspended";
+  parent.awaitingChildId = childId;
+  state.steps.push(child);
+  const childBody = bodyOf(draft, child);
+  draft.trace(
+    "step.delegated",
+    {
+      childStepId: childId,
+      reason: suspension.reason,
+      title: request.title,
+      tools: childBody.surface.map((grant) => grant.name),
+      scopes: Object.fromEntries(childBody.surface.map((grant) => [grant.name, grant.scope])),
+      budget: childBudget,
+      depth: child.depth,
+    },
+    parent,
+  );
+  draft.dispatch(child);
+}
+
+/** A child finished: its result goes back to the parent as one observation, and the parent resumes. */
+export function returnToParent(draft: DraftOps, child: StepState, result: StepResult): void {
+  child.phase = result.status === "completed" ? "completed" : "failed";
+  const parent = draft.state.steps.find((step) => step.stepId === child.parentStepId);
+  if (!parent || parent.awaitingChildId !== child.stepId) {
+    draft.trace("step.orphaned", { reason: "no parent waits for this child" }, child);
+    return;
+  }
+  parent.awaitingChildId = undefined;
+  parent.resumeInput = {
+    kind: "delegation",
+    childStepId: child.stepId,
+    status: result.status,
+    summary: result.error ? `${result.summary} (${result.error})` : result.summary,
+    observationIds: result.observations.map((observation) => observation.id),
+  };
+  parent.resumes += 1;
+  draft.trace("step.returned", { childStepId: child.stepId, status: result.status, parentStepId: parent.stepId }, child);
+  draft.dispatch(parent, { countsAsStep: false });
+}
+
+/** A worker asked its parent for more: the planner decides what, if anything, to pass. */
+export function askContext(draft: DraftOps, step: StepState, question: string): void {
+  const { state } = draft;
+  step.phase = "suspended";
+  step.awaitingContext = question;
+  const body = bodyOf(draft, step);
+  draft.trace("step.suspended", { reason: "context", question }, step);
+  draft.effect({
+    type: "enqueue_context_request",
+    job: {
+      runId: state.runId,
+      stepId: step.stepId,
+      attempt: step.attempt,
+      resumes: step.resumes,
+      question,
+      goal: state.goal.text,
+      task: `${step.spec.title}: ${step.spec.objective}`,
+      handed: body.evidence.map((entry) => entry.id),
+      evidence: state.evidence.map(({ id, summary, tool }) => ({ id, summary: `${tool}: ${summary}` })),
+    },
+  });
+}
+
+/**
+ * The planner's answer. Only ids that exist in the run's evidence are
+ * passed; anything else it named is dropped, and a refusal is recorded with
+ * both the asking step and its parent.
+ */
+export function answerContext(draft: DraftOps, step: StepState, evidenceIds: readonly string[], refusal: string | undefined): void {
+  const { state } = draft;
+  const wanted = new Set(evidenceIds);
+  const evidence = state.evidence.filter((entry) => wanted.has(entry.id)).map(({ id, summary, tool }) => ({ id, summary: `${tool}: ${summary}` }));
+  step.awaitingContext = undefined;
+  step.resumeInput = { kind: "context", evidence, refusal };
+  step.spec = { ...step.spec, evidence_ids: [...new Set([...step.spec.evidence_ids, ...evidence.map((entry) => entry.id)])] };
+  step.resumes += 1;
+  draft.trace(refusal ? "context.refused" : "context.answered", { evidence: evidence.map((entry) => entry.id), refusal: refusal ?? null, requestingStepId: step.stepId, parentStepId: step.parentStepId }, step);
+  draft.dispatch(step, { countsAsStep: false });
+}
+
+function remainingBudget(budget: StepBudget, result: StepResult): StepBudget {
+  return {
+    maxTurns: Math.max(0, budget.maxTurns - result.turns),
+    maxToolCalls: Math.max(0, budget.maxToolCalls - result.toolCalls.length),
+    maxTokens: Math.max(0, budget.maxTokens - totalTokens(result.usage)),
+    maxMs: budget.maxMs,
+  };
+}
+
+const bodyOf = (draft: DraftOps, step: StepState) => packetBodyOf(draft.state, step, { now: draft.settings.now, ttlMs: draft.settings.packetTtlMs });
