@@ -5,6 +5,7 @@ import type { Command } from "./commands.ts";
 import { serveCommand, workerCommand } from "./role-commands.ts";
 import { runCommand } from "./run-command.ts";
 import { cancelCommand, replyCommand, statusCommand, submitCommand } from "./run-commands.ts";
+import { evalCommand } from "./eval-commands.ts";
 import { replayCommand } from "./replay-commands.ts";
 import { traceCommand } from "./trace-commands.ts";
 
@@ -14,6 +15,7 @@ export const COMMANDS: readonly Command[] = [
   statusCommand,
   traceCommand,
   replayCommand,
+  evalCommand,
   cancelCommand,
   replyCommand,
   approvalsCommand,

@@ -1,0 +1,63 @@
+import { existsSync, readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type AnyTool, ReinError } from "@rein/core";
+import { Baseline, baselineOf, regressionsAgainst } from "../eval/baseline.ts";
+import { loadSuite } from "../eval/eval-suite.ts";
+import { runSuite } from "../eval/run-suite.ts";
+import { renderCase, renderTotals } from "../eval/suite-report.ts";
+import { openContext } from "./cli-context.ts";
+import type { Command } from "./commands.ts";
+import { err, out } from "./output.ts";
+
+export const evalCommand: Command = {
+  name: "eval",
+  usage: "eval <suite-dir> [--baseline FILE] [--write-baseline FILE] [--tools-module FILE] [--json]",
+  summary: "run an eval suite; print pass rate, steps, tokens and cost; gate against a baseline",
+  options: {
+    baseline: { type: "string" },
+    "write-baseline": { type: "string" },
+    "tools-module": { type: "string" },
+    json: { type: "boolean" },
+  },
+  async run(positionals, flags) {
+    const dir = positionals[0];
+    if (!dir) throw new ReinError("goal_invalid", `expected a suite folder: rein ${this.usage}`);
+    const suite = loadSuite(dir);
+    const baseline = typeof flags.baseline === "string" ? readBaseline(flags.baseline) : undefined;
+    const toolOverrides = typeof flags["tools-module"] === "string" ? await importTools(flags["tools-module"]) : [];
+    const context = await openContext({ configFile: flags.config as string | undefined, embedRedis: true });
+    try {
+      const result = await runSuite(context.config, suite, { toolOverrides, onCase: flags.json ? undefined : (item) => out(renderCase(item)) });
+      if (flags.json) out(JSON.stringify(result, null, 2));
+      else out(renderTotals(result));
+      if (typeof flags["write-baseline"] === "string") {
+        await writeFile(flags["write-baseline"], `${JSON.stringify(baselineOf(result), null, 2)}\n`);
+        err(`baseline written to ${flags["write-baseline"]}`);
+      }
+      if (!baseline) return result.cases.every((item) => item.passed) ? 0 : 1;
+      const regressions = regressionsAgainst(result, baseline, suite.tolerance);
+      for (const regression of regressions) err(`regression: ${regression}`);
+      if (regressions.length === 0) out(`no regression against ${flags.baseline}`);
+      return regressions.length === 0 ? 0 : 1;
+    } finally {
+      await Promise.all(context.runtime.queues.all().map((queue) => queue.waitUntilReady()));
+      await context.close();
+    }
+  },
+};
+
+function readBaseline(file: string): Baseline {
+  if (!existsSync(file)) throw new ReinError("not_found", `no baseline at ${file}; write one with --write-baseline`);
+  const parsed = Baseline.safeParse(JSON.parse(readFileSync(file, "utf8")));
+  if (!parsed.success) throw new ReinError("config_invalid", `${file} is not a baseline: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+/** A module exporting `tools: AnyTool[]`, which replace the tools of the same names for every case. */
+async function importTools(file: string): Promise<AnyTool[]> {
+  const loaded = (await import(pathToFileURL(resolve(file)).href)) as { tools?: AnyTool[] };
+  if (!Array.isArray(loaded.tools)) throw new ReinError("config_invalid", `${file} must export tools: AnyTool[]`);
+  return loaded.tools;
+}
