@@ -14,6 +14,8 @@ export {
   type ReinConfigInput,
   type LoadConfigOptions,
 } from "./config/config.ts";
+export { apiKeyEnvOf, secretsAndRedactor } from "./config/config-redactor.ts";
+export { LiveChannel, LiveEvent, type LiveSubscription } from "./live/index.ts";
 export { connectRedis, pingRedis, assertRedis, type Redis } from "./redis/connection.ts";
 export { RedisKeys } from "./redis/keys.ts";
 export { RunStore } from "./stores/run-store.ts";

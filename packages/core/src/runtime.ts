@@ -1,10 +1,15 @@
 import type { ConnectionOptions } from "bullmq";
+import type { DestinationStream } from "pino";
 import type { ReinConfig } from "./config/config.ts";
-import type { Logger } from "./logger.ts";
-import { rootLogger } from "./logger.ts";
+import { secretsAndRedactor } from "./config/config-redactor.ts";
+import { LiveChannel } from "./live/live-channel.ts";
+import { createLogger, type Logger } from "./logger.ts";
 import { ReinQueues } from "./queues/queues.ts";
 import { connectRedis, type Redis } from "./redis/connection.ts";
 import { RedisKeys } from "./redis/keys.ts";
+import { redactingLoggerOptions } from "./sanitize/pino-redaction.ts";
+import type { Redactor } from "./sanitize/redactor.ts";
+import type { EnumerableSecretReader } from "./sanitize/secret-reader.ts";
 import { ArtifactStore } from "./stores/artifact-store.ts";
 import { LeaseManager } from "./stores/lease.ts";
 import { RunStore } from "./stores/run-store.ts";
@@ -22,13 +27,24 @@ export interface ReinRuntime {
   artifacts: ArtifactStore;
   leases: LeaseManager;
   queues: ReinQueues;
+  /** Model text deltas of a run as they stream (pub/sub, not the trace). */
+  live: LiveChannel;
   logger: Logger;
+  /** The environment variables config `secrets` lets tools read. */
+  secrets: EnumerableSecretReader;
+  /** Removes those secrets, provider API keys and PII; the trace and the runtime's logger already apply it. */
+  redactor: Redactor;
   close(): Promise<void>;
 }
 
 export interface RuntimeOptions {
+  /** Used as given; without one the runtime builds a pino logger that redacts with `redactor`. */
   logger?: Logger;
+  /** Where the runtime's own logger writes. @defaultValue stdout */
+  logDestination?: DestinationStream;
   trace?: TraceLogOptions;
+  /** Where secrets and provider keys are read from. @defaultValue process.env */
+  env?: NodeJS.ProcessEnv;
 }
 
 export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}): ReinRuntime {
@@ -44,17 +60,22 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
   };
   const keys = new RedisKeys(config.prefix);
   const queues = new ReinQueues(connection, config.prefix);
+  const { secrets, redactor } = secretsAndRedactor(config, options.env ?? process.env);
+  const logger = options.logger ?? createLogger(redactingLoggerOptions(redactor), options.logDestination);
   return {
     config,
     redis,
     connection,
     keys,
     runs: new RunStore(redis, keys),
-    trace: new TraceLog(redis, keys, { ttlSeconds: config.retention.traceTtlSeconds, ...options.trace }),
+    trace: new TraceLog(redis, keys, { ttlSeconds: config.retention.traceTtlSeconds, redact: redactor.redactJson, ...options.trace }),
     artifacts: new ArtifactStore(redis, keys, { ttlSeconds: config.retention.artifactTtlSeconds }),
     leases: new LeaseManager(redis, keys),
     queues,
-    logger: options.logger ?? rootLogger,
+    live: new LiveChannel(redis, keys, logger),
+    logger,
+    secrets,
+    redactor,
     close: async () => {
       await queues.close();
       redis.disconnect();

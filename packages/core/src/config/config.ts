@@ -4,18 +4,18 @@ import { z } from "zod";
 import { Role } from "../contracts/common.ts";
 import { PolicyRule } from "../contracts/permission.ts";
 import { ReinError } from "../errors.ts";
+import { McpConfig } from "../mcp/mcp-config.ts";
 
 export const ProviderKind = z.enum(["anthropic", "openai", "openai-compatible", "scripted", "replay"]);
 export type ProviderKind = z.infer<typeof ProviderKind>;
+
+const EnvName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, "expected the name of an environment variable, e.g. ANTHROPIC_API_KEY, not a key");
 
 export const ProviderConfig = z.object({
   kind: ProviderKind,
   baseURL: z.string().url().optional(),
   /** The *name* of the environment variable holding the key, never the key. */
-  apiKeyEnv: z
-    .string()
-    .regex(/^[A-Z_][A-Z0-9_]*$/, "expected the name of an environment variable, e.g. ANTHROPIC_API_KEY, not a key")
-    .optional(),
+  apiKeyEnv: EnvName.optional(),
   /** For `scripted`: the script file. */
   script: z.string().optional(),
   /** For `openai-compatible`: native JSON mode name ("json_schema" or "json_object"). */
@@ -93,6 +93,14 @@ export const ReinConfig = z.object({
       patterns: z.array(z.string()).default([]),
     })
     .default({ patterns: [] }),
+  /** MCP servers (stdio) whose tools join the registry as `<server>__<tool>`. */
+  mcp: McpConfig,
+  /**
+   * Names of environment variables tools may read through `context.secrets`.
+   * Their values (and every provider's API key) are redacted from
+   * observations, traces and logs.
+   */
+  secrets: z.array(EnvName).default([]),
   /** Seconds to keep traces and artifacts; absent keeps them. */
   retention: z.object({ traceTtlSeconds: z.number().int().positive().optional(), artifactTtlSeconds: z.number().int().positive().optional() }).default({}),
 });

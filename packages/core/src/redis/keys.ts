@@ -47,6 +47,10 @@ export class RedisKeys {
   toolCache(runId: string): string {
     return `${this.prefix}:tool-cache:${runId}`;
   }
+  /** A pub/sub channel, not a key: nothing is stored under it. */
+  live(runId: string): string {
+    return `${this.prefix}:live:${runId}`;
+  }
   /** Everything under the prefix, for tests and `rein runs prune`. */
   pattern(): string {
     return `${this.prefix}:*`;

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ReinConfig, type ReinConfigInput } from "../config/config.ts";
-import { createRuntime, type ReinRuntime } from "../runtime.ts";
+import { createRuntime, type ReinRuntime, type RuntimeOptions } from "../runtime.ts";
 
 export const TEST_REDIS_URL = process.env.REIN_TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -16,11 +16,11 @@ export interface TestRuntime extends ReinRuntime {
  * A runtime on the test Redis with a unique key prefix and its own
  * workspace root, so integration tests never see each other's data.
  */
-export async function createTestRuntime(overrides: ReinConfigInput = {}): Promise<TestRuntime> {
+export async function createTestRuntime(overrides: ReinConfigInput = {}, options: RuntimeOptions = {}): Promise<TestRuntime> {
   const prefix = `rein-test-${randomBytes(6).toString("hex")}`;
   const workspaceRoot = await mkdtemp(join(tmpdir(), "rein-ws-"));
   const config = ReinConfig.parse({ redisUrl: TEST_REDIS_URL, prefix, workspaceRoot, ...overrides });
-  const runtime = createRuntime(config);
+  const runtime = createRuntime(config, options);
   return {
     ...runtime,
     cleanup: async () => {

@@ -1,0 +1,68 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { LiveEvent } from "../../src/live/live-event.ts";
+import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
+import { createTestRuntime, type FakeServer, startScriptedWireServer, type TestRuntime } from "../../src/testing/index.ts";
+
+const answer = "The bug is in add(): it subtracts instead of adding.";
+
+describe("the live channel", () => {
+  let runtime: TestRuntime;
+  let server: FakeServer;
+
+  beforeEach(async () => {
+    runtime = await createTestRuntime();
+    server = await startScriptedWireServer({ format: "openai", role: "worker", model: "gpt-fake", script: { worker: [{ turns: [{ text: answer }] }] } });
+  });
+  afterEach(async () => {
+    await server.stop();
+    await runtime.cleanup();
+  });
+
+  it("delivers each text delta of a streamed response to a subscriber of the run, in order", async () => {
+    const received: LiveEvent[] = [];
+    let allReceived: () => void = () => {};
+    const done = new Promise<void>((resolve) => {
+      allReceived = resolve;
+    });
+    const subscription = await runtime.live.subscribe("run_live_1", (event) => {
+      received.push(event);
+      if (received.map((delta) => delta.text).join("") === answer) allReceived();
+    });
+    const other: LiveEvent[] = [];
+    const otherSubscription = await runtime.live.subscribe("run_live_2", (event) => other.push(event));
+    try {
+      const provider = new OpenAIProvider({ name: "openai", model: "gpt-fake", apiKey: "sk-test-123456", baseURL: server.baseURL, retry: { maxRetries: 0 } });
+      const response = await provider.complete(
+        { role: "worker", system: "s", messages: [{ role: "user", content: [{ type: "text", text: "go" }] }] },
+        { onEvent: (event) => event.type === "text_delta" && runtime.live.publish({ type: "text_delta", runId: "run_live_1", stepId: "s1", role: "worker", text: event.text }) },
+      );
+      await done;
+
+      expect(server.requests[0]?.body.stream).toBe(true);
+      expect(received.length).toBeGreaterThan(3);
+      expect(received.every((event) => event.runId === "run_live_1" && event.stepId === "s1" && event.role === "worker")).toBe(true);
+      expect(received.map((event) => event.text).join("")).toBe(answer);
+      expect(response.content).toEqual([{ type: "text", text: answer }]);
+      // Another run's channel heard nothing, and nothing was stored in Redis.
+      expect(other).toEqual([]);
+      expect(await runtime.redis.exists(runtime.keys.live("run_live_1"))).toBe(0);
+    } finally {
+      await subscription.close();
+      await otherSubscription.close();
+    }
+  });
+
+  it("ignores a malformed message on the channel instead of passing it on", async () => {
+    const received: LiveEvent[] = [];
+    const subscription = await runtime.live.subscribe("run_live_3", (event) => received.push(event));
+    try {
+      await runtime.redis.publish(runtime.keys.live("run_live_3"), "not json");
+      await runtime.redis.publish(runtime.keys.live("run_live_3"), JSON.stringify({ type: "text_delta", text: "no run id" }));
+      runtime.live.publish({ type: "text_delta", runId: "run_live_3", stepId: null, role: "planner", text: "ok" });
+      await expect.poll(() => received.length).toBe(1);
+      expect(received[0]).toEqual({ type: "text_delta", runId: "run_live_3", stepId: null, role: "planner", text: "ok" });
+    } finally {
+      await subscription.close();
+    }
+  });
+});
