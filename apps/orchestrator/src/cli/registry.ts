@@ -7,6 +7,7 @@ import { runCommand } from "./run-command.ts";
 import { cancelCommand, replyCommand, statusCommand, submitCommand } from "./run-commands.ts";
 import { evalCommand } from "./eval-commands.ts";
 import { replayCommand } from "./replay-commands.ts";
+import { runsCommand } from "./runs-commands.ts";
 import { traceCommand } from "./trace-commands.ts";
 
 export const COMMANDS: readonly Command[] = [
@@ -16,6 +17,7 @@ export const COMMANDS: readonly Command[] = [
   traceCommand,
   replayCommand,
   evalCommand,
+  runsCommand,
   cancelCommand,
   replyCommand,
   approvalsCommand,

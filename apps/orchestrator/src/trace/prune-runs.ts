@@ -1,0 +1,66 @@
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { isTerminal, ReinError, type ReinRuntime } from "@rein/core";
+import { artifactIdsOf } from "./run-artifacts.ts";
+
+const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** "30d", "12h", "90m" → milliseconds. */
+export function parseAge(text: string): number {
+  const match = /^(\d+)([smhdw])$/.exec(text.trim());
+  if (!match) throw new ReinError("goal_invalid", `age ${JSON.stringify(text)} is not understood; expected a number and a unit s, m, h, d or w, e.g. 30d`);
+  return Number(match[1]) * (UNITS[match[2] as string] as number);
+}
+
+export interface PruneOptions {
+  olderThanMs: number;
+  now?: Date;
+  /** Also delete runs that have not ended. @defaultValue false */
+  includeActive?: boolean;
+  dryRun?: boolean;
+}
+
+export interface PruneResult {
+  pruned: string[];
+  /** Old runs left alone because they are still going (or waiting for a person). */
+  kept: { runId: string; status: string }[];
+}
+
+/**
+ * Deletes runs created before `now - olderThan` (by the run index's
+ * createdAt score): state, trace, prompt blobs, artifacts the trace
+ * references, checkpoints, tool cache, lease, and the run's workspace.
+ */
+export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Promise<PruneResult> {
+  const cutoff = (options.now ?? new Date()).getTime() - options.olderThanMs;
+  const runIds = await runtime.redis.zrangebyscore(runtime.keys.runIndex(), "-inf", `(${cutoff}`);
+  const result: PruneResult = { pruned: [], kept: [] };
+  for (const runId of runIds) {
+    const state = await runtime.runs.get(runId);
+    if (state && !isTerminal(state.status) && !options.includeActive) {
+      result.kept.push({ runId, status: state.status });
+      continue;
+    }
+    result.pruned.push(runId);
+    if (options.dryRun) continue;
+    const artifacts = artifactIdsOf(await runtime.trace.read(runId)).map((id) => runtime.keys.artifact(id));
+    const checkpoints = await keysMatching(runtime, `${runtime.keys.checkpoint(runId, "")}*`);
+    const extra = [...artifacts, ...checkpoints, runtime.keys.toolCache(runId), runtime.keys.lease(runId)];
+    await runtime.redis.del(...extra);
+    await runtime.trace.remove(runId);
+    await runtime.runs.remove(runId);
+    await rm(join(runtime.config.workspaceRoot, runId), { recursive: true, force: true });
+  }
+  return result;
+}
+
+async function keysMatching(runtime: ReinRuntime, pattern: string): Promise<string[]> {
+  const found: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, keys] = await runtime.redis.scan(cursor, "MATCH", pattern, "COUNT", 500);
+    cursor = next;
+    found.push(...keys);
+  } while (cursor !== "0");
+  return found;
+}
