@@ -43,3 +43,5 @@ export { completeStructured, describeIssues, type StructuredOptions, type Struct
 export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";
 export { LessonStore, type LessonStoreOptions, type ScoredLesson } from "./lessons/lesson-store.ts";
 export { bm25Scores, tokenize, type Bm25Options } from "./lessons/bm25.ts";
+// Tools written outside the workspace packages (examples/*/tools.ts) get the zod instance core validates with.
+export { z } from "zod";

@@ -35,7 +35,13 @@ export async function checkCriterion(criterion: AcceptanceCriterion, result: Ste
     }
     case "output_matches": {
       const text = typeof result.output === "string" ? result.output : JSON.stringify(result.output ?? "");
-      const passed = new RegExp(criterion.pattern).test(text);
+      let pattern: RegExp;
+      try {
+        pattern = new RegExp(criterion.pattern);
+      } catch (error) {
+        return { check: criterion.description, passed: false, unrunnable: true, detail: `/${criterion.pattern}/ is not a valid JavaScript regular expression: ${(error as Error).message}` };
+      }
+      const passed = pattern.test(text);
       return { check: criterion.description, passed, detail: `output ${passed ? "matches" : "does not match"} /${criterion.pattern}/` };
     }
     case "judge":
