@@ -1,4 +1,7 @@
+import { trace } from "@opentelemetry/api";
 import { ReinError } from "@rein/core";
+import { flushTracer } from "../telemetry/flush-tracer.ts";
+import { emitRunSpans } from "../telemetry/run-spans.ts";
 import { answerQuestions } from "../trace/trace-questions.ts";
 import { loadBundle, type TraceBundle } from "../trace/trace-bundle.ts";
 import { renderJsonLines } from "../trace/trace-export.ts";
@@ -11,7 +14,7 @@ import { openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { err, out } from "./output.ts";
 
-const USAGE = "trace <runId | file.jsonl> [--audit | --graph | --json | --check] | trace export <runId> [-o FILE] | trace import FILE [--prefix P]";
+const USAGE = "trace <runId | file.jsonl> [--audit | --graph | --json | --check | --otel] | trace export <runId> [-o FILE] | trace import FILE [--prefix P]";
 
 export const traceCommand: Command = {
   name: "trace",
@@ -22,6 +25,7 @@ export const traceCommand: Command = {
     graph: { type: "boolean" },
     json: { type: "boolean" },
     check: { type: "boolean" },
+    otel: { type: "boolean" },
     output: { type: "string", short: "o" },
     prefix: { type: "string" },
   },
@@ -31,9 +35,18 @@ export const traceCommand: Command = {
     if (first === "export") return exportTrace(required(second, "a run id"), flags);
     if (first === "import") return importTrace(required(second, "an export file"), flags);
     const bundle = first.endsWith(".jsonl") ? await readExport(first) : await withRuntime(flags, (runtime) => loadRequired(runtime, first));
+    if (flags.otel) return sendSpans(bundle);
     return showTrace(bundle, flags);
   },
 };
+
+/** `--otel`: the run as OpenTelemetry spans, to whatever SDK the process registered (off unless asked). */
+async function sendSpans(bundle: TraceBundle): Promise<number> {
+  emitRunSpans(bundle.events, trace.getTracer("rein"));
+  await flushTracer();
+  err(`sent the spans of ${bundle.runId} to the registered OpenTelemetry SDK (with no SDK registered, nothing is sent)`);
+  return 0;
+}
 
 function showTrace(bundle: TraceBundle, flags: Record<string, unknown>): number {
   if (flags.json) {
