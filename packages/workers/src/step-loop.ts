@@ -22,6 +22,7 @@ import {
   type Workspace,
   zeroUsage,
 } from "@rein/core";
+import { compactContext } from "./compact-context.ts";
 import { answerFromResume } from "./resume-answer.ts";
 import { isRuntimeTool, parseRuntimeCall, runtimeObservation, runtimeToolSchemas } from "./runtime-tools.ts";
 import { renderTask, WORKER_SYSTEM } from "./worker-prompt.ts";
@@ -37,6 +38,8 @@ export interface StepLoopDeps {
   maxDepth: number;
   price?: Price;
   maxTokensPerCall?: number;
+  /** The worker role's `contextTokens`: each call's prompt is fitted to it, oldest tool results dropped first. */
+  contextTokens?: number;
   /** Text deltas as the model streams them, for live progress. */
   onModelEvent?: (event: ModelStreamEvent) => void;
   now?: () => number;
@@ -174,7 +177,14 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
           {
             role: "worker",
             system: WORKER_SYSTEM,
-            messages: loop.messages,
+            messages: await compactContext(loop.messages, {
+              system: WORKER_SYSTEM,
+              tools,
+              contextTokens: deps.contextTokens,
+              observations: loop.observations,
+              trace: deps.trace,
+              ids: { runId: body.runId, stepId: body.stepId, parentStepId: body.parentStepId },
+            }),
             tools,
             maxTokens: deps.maxTokensPerCall,
             metadata: { runId: body.runId, stepId: body.stepId },
