@@ -67,7 +67,12 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
             maxDepth: runtime.config.packets.maxDepth,
             price,
             maxTokensPerCall: runtime.config.roles.worker.maxTokens,
-            onModelEvent: deps.onModelEvent ? (event) => deps.onModelEvent?.({ ...event, runId: body.runId, stepId: body.stepId }) : undefined,
+            contextTokens: runtime.config.roles.worker.contextTokens,
+            // Always streamed: text deltas go to the run's live channel for whoever watches, on any machine.
+            onModelEvent: (event) => {
+              if (event.type === "text_delta") runtime.live.publish({ type: "text_delta", runId: body.runId, stepId: body.stepId, role: "worker", text: event.text });
+              deps.onModelEvent?.({ ...event, runId: body.runId, stepId: body.stepId });
+            },
           },
           signal ?? new AbortController().signal,
         );

@@ -1,4 +1,4 @@
-import { type ApprovalStore, type ReinConfigInput, ReinError, type ReinRuntime } from "@rein/core";
+import { type ApprovalStore, type LiveSubscription, newId, type ReinConfigInput, ReinError, type ReinRuntime } from "@rein/core";
 import { decideApproval } from "../approvals/decide-approval.ts";
 import { loadExample, type LoadedExample } from "../examples/load-example.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
@@ -43,19 +43,22 @@ export const runCommand: Command = {
     if (context.redis.embedded) err(`started a private redis-server at ${context.redis.url} (stopped on exit)`);
     if (offline) err(`offline: every role plays ${example.name}'s scripted model (pass --config to use a real provider)`);
     const keys = processKeys({ devMode: true });
-    const tooling = buildTooling(context.runtime, example?.tools ?? []);
+    const tooling = await buildTooling(context.runtime, example?.tools ?? []);
     const roles = startRoles(context.runtime, {
       roles: ROLE_NAMES,
       packetPrivateKey: keys.privateKey,
       packetPublicKey: keys.publicKey,
       executor: tooling.executor,
-      onModelEvent: (event) => {
-        if (event.type === "text_delta" && process.stdout.isTTY) process.stdout.write(`\x1b[2m${event.text}\x1b[0m`);
-      },
     });
+    let live: LiveSubscription | undefined;
     try {
       const goal = goalFromCli(positionals[0], example, flags.tools as string | undefined);
-      const { runId } = await submitGoal(context.runtime, goal, { knownTools: tooling.registry.names() });
+      // Subscribed before the run exists, so no delta is missed; the channel works the same for remote workers.
+      const runId = newId("run");
+      live = await context.runtime.live.subscribe(runId, (event) => {
+        if (process.stdout.isTTY) process.stdout.write(`\x1b[2m${event.text}\x1b[0m`);
+      });
+      await submitGoal(context.runtime, goal, { knownTools: tooling.registry.names(), runId });
       const state = await followRun(context.runtime, runId, {
         onEvent: async (event) => {
           if (event.kind !== "step.suspended" || (!flags.approve && !flags.deny)) return;
@@ -65,6 +68,7 @@ export const runCommand: Command = {
       printResult(state);
       return state.status === "done" ? 0 : 1;
     } finally {
+      await live?.close();
       await roles.close();
       await tooling.close();
       await context.close();
