@@ -20,7 +20,7 @@ async function runRoles(roles: readonly RoleName[], flags: Record<string, unknow
   if (roles.includes("step") && !keys.publicKey) {
     throw new ReinError("config_invalid", "a step worker needs REIN_PACKET_PUBLIC_KEY (or _FILE), the controller's public key");
   }
-  const tooling = roles.includes("step") ? buildTooling(context.runtime, []) : undefined;
+  const tooling = roles.includes("step") ? await buildTooling(context.runtime, []) : undefined;
   const running = startRoles(context.runtime, {
     roles,
     packetPrivateKey: keys.privateKey,

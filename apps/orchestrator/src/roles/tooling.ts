@@ -2,6 +2,7 @@ import {
   type AnyTool,
   ApprovalStore,
   builtinTools,
+  connectMcpServers,
   createToolExecutor,
   IdempotencyStore,
   type ReinConfig,
@@ -20,13 +21,30 @@ export interface Tooling {
   registry: ToolRegistry;
   executor: ToolExecutor;
   approvals: ApprovalStore;
+  /** Disconnects the MCP servers. */
   close(): Promise<void>;
 }
 
-/** The tool executor a step worker runs calls through, with every guardrail stage switched on. */
-export function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool[]): Tooling {
+/**
+ * The tool executor a step worker runs calls through, with every guardrail
+ * stage switched on. The MCP servers in config are started here and their
+ * tools join the registry; tools read secrets only through the runtime's
+ * reader, and the runtime's redactor keeps secret values and PII out of
+ * observations, artifacts and the trace.
+ */
+export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool[]): Promise<Tooling> {
   const { config, redis, keys } = runtime;
-  const registry = buildRegistry(config, extra);
+  const mcp = await connectMcpServers(config.mcp, { secrets: runtime.secrets, logger: runtime.logger });
+  const closeMcp = async () => {
+    await Promise.all(mcp.map((connection) => connection.close()));
+  };
+  let registry: ToolRegistry;
+  try {
+    registry = buildRegistry(config, [...extra, ...mcp.flatMap((connection) => connection.tools)]);
+  } catch (error) {
+    await closeMcp();
+    throw error;
+  }
   const approvals = new ApprovalStore(redis, keys, { ttlSeconds: config.approvals.ttlSeconds });
   const executor = createToolExecutor({
     registry,
@@ -37,6 +55,8 @@ export function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool[]): T
     cache: new ToolResultCache(redis, keys),
     idempotency: new IdempotencyStore(redis, keys),
     logger: runtime.logger,
+    secrets: runtime.secrets,
+    redactor: runtime.redactor,
   });
-  return { registry, executor, approvals, close: async () => {} };
+  return { registry, executor, approvals, close: closeMcp };
 }

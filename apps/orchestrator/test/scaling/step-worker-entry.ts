@@ -22,7 +22,7 @@ const env = (name: string): string => {
 const runtime = createRuntime(
   ReinConfig.parse({ redisUrl: env("REIN_REDIS_URL"), prefix: env("REIN_PREFIX"), workspaceRoot: env("REIN_WORKSPACE_ROOT") }),
 );
-const tooling = buildTooling(runtime, [appendEffect, waitForGate(env("SCALING_GATE_DIR"))]);
+const tooling = await buildTooling(runtime, [appendEffect, waitForGate(env("SCALING_GATE_DIR"))]);
 const running = startRoles(runtime, {
   roles: ["step"],
   packetPublicKey: publicKeyFromEnv(),

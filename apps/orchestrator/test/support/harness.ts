@@ -43,7 +43,7 @@ export async function startHarness(script: ModelScriptInput, extraTools: AnyTool
   const judge = new ScriptedProvider(script, { name: "scripted-judge" });
   const roleRuntimes = [0, 1, 2, 3].map(() => createRuntime(runtime.config));
   const [controlRuntime, planRuntime, stepRuntime, evaluateRuntime] = roleRuntimes as [ReinRuntime, ReinRuntime, ReinRuntime, ReinRuntime];
-  const tooling = buildTooling(stepRuntime, extraTools);
+  const tooling = await buildTooling(stepRuntime, extraTools);
   const roles = [
     startRoles(controlRuntime, { roles: ["control"], packetPrivateKey: keys.privateKey }),
     startRoles(planRuntime, { roles: ["plan"], providers: { planner } }),
