@@ -199,7 +199,11 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
       loop.usage = addUsage(loop.usage, response.usage);
       loop.messages.push({ role: "assistant", content: response.content });
       const calls = toolCallsOf(response.content);
-      if (calls.length === 0) return finalResult(textOf(response.content), body.task.outputContract.format, result, response.stopReason);
+      if (calls.length === 0) {
+        const text = textOf(response.content);
+        markAddressed(loop.records, text);
+        return finalResult(text, body.task.outputContract.format, result, response.stopReason);
+      }
 
       const suspension = await answer(calls, []);
       if (suspension) return await suspended(suspension);
@@ -242,10 +246,13 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** A failed call counts as addressed once a later call to the same tool was made. */
-function markAddressed(records: StepCheckpoint["records"]): void {
+/**
+ * A failed call counts as addressed once the model acted on it: it made
+ * another call afterwards, or its final text names the tool that failed.
+ */
+function markAddressed(records: StepCheckpoint["records"], finalText?: string): void {
   records.forEach((record, index) => {
-    if (record.status === "ok") return;
-    record.addressed = records.slice(index + 1).some((later) => later.name === record.name);
+    if (record.status === "ok" || record.addressed) return;
+    record.addressed = index < records.length - 1 || (finalText !== undefined && finalText.includes(record.name));
   });
 }

@@ -36,7 +36,8 @@ export function delegate(draft: DraftOps, parent: StepState, result: StepResult,
   const parentBody = bodyOf(draft, parent);
   const remaining = remainingBudget(parentBody.budget, result);
   const request = suspension.request;
-  const childBudget: StepBudget = { ...remaining, ...request.budget };
+  const asked = Object.fromEntries(Object.entries(request.budget).filter(([, limit]) => limit !== undefined));
+  const childBudget: StepBudget = { ...remaining, ...asked };
   const childId = `${parent.stepId}.${state.steps.filter((step) => step.parentStepId === parent.stepId).length + 1}`;
   const child: StepState = {
     stepId: childId,

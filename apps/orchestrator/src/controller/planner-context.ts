@@ -9,7 +9,8 @@ export function plannerContextOf(state: RunState): PlannerContext {
     goal: state.goal.text,
     grantedTools: state.goal.tools.map((grant) => grant.name),
     completedSteps: state.steps
-      .filter((step) => step.phase === "completed" || step.phase === "failed")
+      // Children are part of their parent's work; the planner plans top-level steps.
+      .filter((step) => step.parentStepId === null && (step.phase === "completed" || step.phase === "failed"))
       .map((step) => ({ stepId: step.stepId, title: step.spec.title, decision: step.decision, summary: step.summary ?? "" })),
     evidence: state.evidence.slice(-MAX_EVIDENCE_IN_DIGEST).map(({ id, summary, tool }) => ({ id, summary: `${tool}: ${summary}` })),
     lastVerdict: last ? { decision: last.decision, reasons: last.reasons, feedback: last.feedback } : undefined,

@@ -68,15 +68,20 @@ export async function startHarness(script: ModelScriptInput, extraTools: AnyTool
   };
 }
 
-/** Resolves when the run is terminal (or `until` holds), following its trace rather than polling on a timer. */
+/**
+ * Resolves when the run is terminal (or `until` holds), following its trace
+ * rather than polling on a timer. The controller writes state before it
+ * appends the trace, so for a finished run this also waits for its `run.*` event.
+ */
 export async function waitForRun(runtime: ReinRuntime, runId: string, until: (state: RunState) => boolean = (state) => isTerminal(state.status)): Promise<RunState> {
   const controller = new AbortController();
+  const finished = (state: RunState, kinds: Set<string>) => until(state) && (!isTerminal(state.status) || kinds.has(`run.${state.status}`));
+  const kinds = new Set<string>();
   try {
-    const first = await runtime.runs.require(runId);
-    if (until(first)) return first;
-    for await (const _event of runtime.trace.follow(runId, controller.signal, 200)) {
+    for await (const event of runtime.trace.follow(runId, controller.signal, 200)) {
+      kinds.add(event.kind);
       const state = await runtime.runs.require(runId);
-      if (until(state)) return state;
+      if (finished(state, kinds)) return state;
     }
     return runtime.runs.require(runId);
   } finally {

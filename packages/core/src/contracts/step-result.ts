@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { HashString, Usage } from "./common.ts";
 import { Claim } from "./plan.ts";
-import { StepBudget } from "./budget.ts";
 import { ToolGrant } from "./scope.ts";
 import { Observation, ToolCallStatus } from "./tool-events.ts";
 
@@ -36,7 +35,15 @@ export const DelegationRequest = z.object({
   objective: z.string().min(10),
   /** Tools for the child, each a subset of the parent's, optionally with a narrower scope. */
   tools: z.array(ToolGrant).min(1),
-  budget: StepBudget.partial().default({}),
+  /** Limits the child asks for; a limit left out is whatever the parent has left. */
+  budget: z
+    .object({
+      maxTurns: z.number().int().positive().optional(),
+      maxToolCalls: z.number().int().positive().optional(),
+      maxTokens: z.number().int().positive().optional(),
+      maxMs: z.number().int().positive().optional(),
+    })
+    .default({}),
   outputDescription: z.string().default("a short summary of what was done"),
 });
 export type DelegationRequest = z.infer<typeof DelegationRequest>;

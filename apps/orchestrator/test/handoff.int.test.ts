@@ -1,0 +1,225 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { defineTool, type GoalInput, type ModelRequest, type ModelScriptInput, textOf, type TraceEvent, z } from "@rein/core";
+import { decideApproval } from "../src/approvals/decide-approval.ts";
+import { type Harness, startHarness } from "./support/harness.ts";
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const step = (title: string, objective: string, tools: string[], extra: Record<string, unknown> = {}) => ({
+  current_step: { title, objective, tools, output_contract: { description: "a short summary", format: "text" }, ...extra },
+  next_steps: [],
+  risks: [],
+  done: false,
+});
+const done = { current_step: null, done: true, answer: { answer: "finished", claims: [], gaps: [] } };
+
+async function seededGoal(h: Harness, goal: GoalInput): Promise<string> {
+  const seed = join(h.runtime.config.workspaceRoot, "seed");
+  await mkdir(join(seed, "notes"), { recursive: true });
+  await writeFile(join(seed, "notes/a.txt"), "alpha: the pool is saturated\n");
+  await writeFile(join(seed, "notes/b.txt"), "beta: second note\n");
+  return h.submit({ ...goal, workspaceSeed: seed });
+}
+
+const requestsFor = (requests: ModelRequest[], taskTitle: string) =>
+  requests.filter((request) => textOf(request.messages[0]?.content ?? []).includes(`Task: ${taskTitle}`));
+
+const kinds = (trace: TraceEvent[]) => trace.map((event) => event.kind);
+
+describe("delegation", () => {
+  const script = (childTools: unknown[]): ModelScriptInput => ({
+    planner: [
+      { match: "Completed steps: none", turns: [{ output: step("Survey the notes", "Find out what notes/a.txt says by delegating the read", ["read_file", "list_files"]) }] },
+      { match: "Completed steps: 1", turns: [{ output: done }] },
+    ],
+    worker: [
+      {
+        match: "Task: Survey the notes",
+        turns: [
+          {
+            toolCalls: [
+              {
+                name: "delegate",
+                input: {
+                  reason: "reading is a separate job",
+                  task: { title: "Read note a", objective: "Read notes/a.txt and report its first line", tools: childTools, budget: { maxTurns: 3 } },
+                },
+              },
+            ],
+          },
+          { text: "The child reported the note." },
+        ],
+      },
+      { match: "Task: Read note a", turns: [{ toolCalls: [{ name: "read_file", input: { path: "notes/a.txt" } }] }, { text: "first line: alpha" }] },
+    ],
+  });
+
+  it("runs a narrower child step whose result comes back to the parent as one observation", async () => {
+    harness = await startHarness(script([{ name: "read_file", scope: { paths: ["notes/**"] } }]));
+    const runId = await seededGoal(harness, { text: "Tell me what the notes say", tools: [{ name: "read_file" }, { name: "list_files" }] });
+    const state = await harness.waitFor(runId);
+    expect(state.status).toBe("done");
+    const trace = await harness.runtime.trace.read(runId);
+
+    const delegated = trace.find((event) => event.kind === "step.delegated");
+    expect(delegated).toMatchObject({ stepId: "s1", payload: { childStepId: "s1.1", reason: "reading is a separate job", tools: ["read_file"], depth: 1 } });
+    expect(delegated?.payload.scopes).toEqual({ read_file: { paths: ["notes/**"] } });
+    const childDispatch = trace.find((event) => event.kind === "step.dispatched" && event.stepId === "s1.1");
+    expect(childDispatch?.parentStepId).toBe("s1");
+    expect(childDispatch?.payload.packetHash).toMatch(/^sha256:/);
+    expect(kinds(trace)).toContain("step.returned");
+
+    // The child saw only its own packet: not the goal, not its parent's task.
+    const childRequests = requestsFor(harness.worker.requests, "Read note a");
+    expect(childRequests.length).toBe(2);
+    for (const request of childRequests) {
+      const seen = JSON.stringify(request);
+      expect(seen).not.toContain("Tell me what the notes say");
+      expect(seen).not.toContain("Survey the notes");
+      expect(request.tools?.map((tool) => tool.name).sort()).toEqual(["delegate", "read_file", "request_context"]);
+    }
+
+    // The parent resumed from its checkpoint: two model calls in all, the second answering the delegate call.
+    const parentRequests = requestsFor(harness.worker.requests, "Survey the notes");
+    expect(parentRequests).toHaveLength(2);
+    const results = parentRequests[1]?.messages.flatMap((message) => message.content).filter((block) => block.type === "tool_result");
+    expect(results).toHaveLength(1);
+    expect(results?.[0]).toMatchObject({ content: expect.stringMatching(/child step s1\.1 ended completed: first line: alpha/) });
+    expect(kinds(trace)).toContain("step.checkpoint_restored");
+  });
+
+  it("refuses a child that would widen the surface, and tells the parent why", async () => {
+    harness = await startHarness(script([{ name: "write_file", scope: {} }]));
+    const runId = await seededGoal(harness, { text: "Tell me what the notes say", tools: [{ name: "read_file" }, { name: "list_files" }, { name: "write_file" }] });
+    await harness.waitFor(runId, (state) => ["done", "failed", "escalated"].includes(state.status));
+    const trace = await harness.runtime.trace.read(runId);
+    const refused = trace.find((event) => event.kind === "delegation.refused");
+    expect(refused?.payload.reason).toMatch(/attenuation broken: surface: tool write_file is not on the parent's surface/);
+    expect(trace.some((event) => event.stepId === "s1.1" && event.kind === "step.dispatched")).toBe(false);
+    const parentRequests = requestsFor(harness.worker.requests, "Survey the notes");
+    const answer = parentRequests[1]?.messages.flatMap((message) => message.content).find((block) => block.type === "tool_result");
+    expect(answer).toMatchObject({ content: expect.stringMatching(/delegation refused by the runtime/) });
+  });
+});
+
+describe("request_context", () => {
+  const script = (answer: unknown): ModelScriptInput => ({
+    planner: [
+      { match: "Completed steps: none", turns: [{ output: step("Read the notes", "Read notes/a.txt with read_file", ["read_file"]) }] },
+      { match: "Completed steps: 1", turns: [{ output: step("Write the summary", "Write summary.txt from what the notes said", ["write_file"]) }] },
+      { match: "Completed steps: 2", turns: [{ output: done }] },
+      { match: "Context request from step s2", turns: [{ output: answer }] },
+    ],
+    worker: [
+      { match: "Task: Read the notes", turns: [{ toolCalls: [{ name: "read_file", input: { path: "notes/a.txt" } }] }, { text: "read it" }] },
+      {
+        match: "Task: Write the summary",
+        turns: [
+          { toolCalls: [{ name: "request_context", input: { question: "what did the notes say?" } }] },
+          { toolCalls: [{ name: "write_file", input: { path: "summary.txt", content: "the pool is saturated" } }] },
+          { text: "summary written" },
+        ],
+      },
+    ],
+  });
+
+  it("lets the planner decide what to pass, and the step resumes with it", async () => {
+    harness = await startHarness(script({ evidence_ids: ["{{evidence:read_file}}"] }));
+    const runId = await seededGoal(harness, { text: "Summarize the notes", tools: [{ name: "read_file" }, { name: "write_file" }] });
+    const state = await harness.waitFor(runId);
+    expect(state.status).toBe("done");
+    const trace = await harness.runtime.trace.read(runId);
+    const readObservation = state.evidence.find((entry) => entry.tool === "read_file")?.id as string;
+    const answered = trace.find((event) => event.kind === "context.answered");
+    expect(answered?.payload).toMatchObject({ evidence: [readObservation], requestingStepId: "s2" });
+
+    const writer = requestsFor(harness.worker.requests, "Write the summary");
+    expect(JSON.stringify(writer[0])).not.toContain(readObservation);
+    const passed = writer[1]?.messages.flatMap((message) => message.content).find((block) => block.type === "tool_result");
+    expect(passed).toMatchObject({ content: expect.stringContaining(`${readObservation}: read_file: alpha: the pool is saturated`) });
+  });
+
+  it("records a refusal with both step ids, and the worker is told", async () => {
+    harness = await startHarness(script({ refusal: "the summary step must not see raw notes" }));
+    const runId = await seededGoal(harness, { text: "Summarize the notes", tools: [{ name: "read_file" }, { name: "write_file" }] });
+    await harness.waitFor(runId);
+    const trace = await harness.runtime.trace.read(runId);
+    const refused = trace.find((event) => event.kind === "context.refused");
+    expect(refused).toMatchObject({ stepId: "s2", payload: { requestingStepId: "s2", parentStepId: null, refusal: "the summary step must not see raw notes" } });
+    const writer = requestsFor(harness.worker.requests, "Write the summary");
+    const told = writer[1]?.messages.flatMap((message) => message.content).find((block) => block.type === "tool_result");
+    expect(told).toMatchObject({ content: "the planner refused: the summary step must not see raw notes" });
+  });
+});
+
+describe("approval resume", () => {
+  let restarts = 0;
+  const restartService = defineTool({
+    name: "restart_service",
+    description: "Restarts a service. Side effect: the service is briefly unavailable.",
+    effect: "destructive",
+    approval: "always",
+    input: z.object({ service: z.string() }),
+    scope: (args) => ({ services: [args.service] }),
+    run: async (args) => {
+      restarts += 1;
+      return `restarted ${args.service}`;
+    },
+  });
+  const script: ModelScriptInput = {
+    planner: [
+      { match: "Completed steps: none", turns: [{ output: step("Restart the api", "Check the notes, then restart payment-api with restart_service", ["read_file", "restart_service"]) }] },
+      { match: "Completed steps: 1", turns: [{ output: done }] },
+    ],
+    worker: [
+      {
+        match: "Task: Restart the api",
+        turns: [
+          { toolCalls: [{ name: "read_file", input: { path: "notes/a.txt" } }] },
+          { toolCalls: [{ name: "restart_service", input: { service: "payment-api" } }] },
+          { text: "handled" },
+        ],
+      },
+    ],
+  };
+
+  it("continues from the checkpoint after approval and runs the approved action once", async () => {
+    restarts = 0;
+    harness = await startHarness(script, [restartService]);
+    const runId = await seededGoal(harness, { text: "Fix payment-api", tools: [{ name: "read_file" }, { name: "restart_service" }] });
+    const waiting = await harness.waitFor(runId, (state) => state.status === "waiting_approval");
+    const approvalId = waiting.pendingApprovals[0] as string;
+    expect(restarts).toBe(0);
+    await decideApproval(harness.runtime, harness.tooling.approvals, approvalId, { decision: "approved", approver: "test:oncall" });
+    const state = await harness.waitFor(runId);
+    expect(state.status).toBe("done");
+    expect(restarts).toBe(1);
+    // Three model calls in all: the resumed step did not start over.
+    expect(requestsFor(harness.worker.requests, "Restart the api")).toHaveLength(3);
+    const trace = await harness.runtime.trace.read(runId);
+    expect(trace.filter((event) => event.kind === "tool.called" && event.payload.tool === "read_file")).toHaveLength(1);
+  });
+
+  it("tells the model why a denied action did not run", async () => {
+    restarts = 0;
+    harness = await startHarness(script, [restartService]);
+    const runId = await seededGoal(harness, { text: "Fix payment-api", tools: [{ name: "read_file" }, { name: "restart_service" }] });
+    const waiting = await harness.waitFor(runId, (state) => state.status === "waiting_approval");
+    await decideApproval(harness.runtime, harness.tooling.approvals, waiting.pendingApprovals[0] as string, {
+      decision: "denied",
+      approver: "test:oncall",
+      reason: "not during business hours",
+    });
+    await harness.waitFor(runId);
+    expect(restarts).toBe(0);
+    const last = requestsFor(harness.worker.requests, "Restart the api").at(-1);
+    const told = last?.messages.flatMap((message) => message.content).filter((block) => block.type === "tool_result").at(-1);
+    expect(told).toMatchObject({ content: expect.stringContaining("not during business hours") });
+  });
+});
