@@ -45,3 +45,5 @@ export { LessonStore, type LessonStoreOptions, type ScoredLesson } from "./lesso
 export { bm25Scores, tokenize, type Bm25Options } from "./lessons/bm25.ts";
 // Tools written outside the workspace packages (examples/*/tools.ts) get the zod instance core validates with.
 export { z } from "zod";
+export { assertAttenuated, type AttenuatedPacket, type PacketBounds } from "./packets/attenuation.ts";
+export { CheckpointStore, type CheckpointStoreOptions } from "./stores/checkpoint-store.ts";
