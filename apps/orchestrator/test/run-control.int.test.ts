@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { defineTool, type ModelScriptInput, type TraceEvent, z } from "@rein/core";
+import { type Harness, startHarness } from "./support/harness.ts";
+
+const probe = defineTool({
+  name: "probe",
+  description: "Read a status value. Read-only.",
+  effect: "read",
+  input: z.object({ key: z.string().default("status") }),
+  run: async (args) => `${args.key}: pending`,
+});
+const flipSwitch = defineTool({
+  name: "flip_switch",
+  description: "Flip the main switch. Destructive; needs approval.",
+  effect: "destructive",
+  approval: "always",
+  input: z.object({ position: z.enum(["on", "off"]) }),
+  run: async (args) => `switched ${args.position}`,
+});
+
+const step = (title: string, objective: string, tools: string[], extra: Record<string, unknown> = {}) => ({
+  current_step: { title, objective, tools, output_contract: { description: "one line", format: "text" }, budget: { maxTurns: 4, maxToolCalls: 6 }, ...extra },
+  next_steps: [],
+  risks: [],
+  done: false,
+});
+const finished = { current_step: null, done: true, answer: { answer: "the probe reports pending", claims: [], gaps: [] } };
+
+const kinds = (events: TraceEvent[]) => events.map((event) => event.kind);
+const statusesOf = (events: TraceEvent[]) => events.filter((event) => event.kind === "run.status_changed").map((event) => String(event.payload.to));
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+describe("run control through the controller", () => {
+  it("a worker repeating one call gets retry 'change strategy', then escalate; a reply resumes it through the planner, and changed args are no loop", async () => {
+    const script: ModelScriptInput = {
+      planner: [
+        { match: "Completed steps: 2", turns: [{ output: finished }] },
+        { match: "Instruction from a person: probe each key once", turns: [{ output: step("Probe each key once", "Read the status of keys a, b and c with probe, one call each.", ["probe"]) }] },
+        { match: "Completed steps: none", turns: [{ output: step("Poll the status", "Read the status value with probe until it changes.", ["probe"]) }] },
+      ],
+      worker: [
+        { match: "Probe each key once", turns: [{ toolCalls: [{ name: "probe", input: { key: "a" } }] }, { toolCalls: [{ name: "probe", input: { key: "b" } }] }, { toolCalls: [{ name: "probe", input: { key: "c" } }] }, { text: "a, b and c are pending" }] },
+        { match: "Poll the status", repeatLast: true, turns: [{ toolCalls: [{ name: "probe", input: {} }] }] },
+      ],
+    };
+    harness = await startHarness(script, [probe]);
+    const runId = await harness.submit({ text: "Find out whether the status changes", tools: [{ name: "probe" }], budget: { maxSteps: 5, maxTokens: 100_000 } });
+    const escalated = await harness.waitFor(runId, (state) => state.status === "escalated");
+    expect(escalated.verdicts.map((verdict) => verdict.decision)).toEqual(["retry", "escalate"]);
+    expect(escalated.verdicts[0]?.feedback).toMatch(/^change strategy:/);
+    expect(escalated.verdicts[1]?.reasons[0]).toMatch(/repeated loop \(no_progress\)/);
+    expect(escalated.spent.steps).toBeLessThanOrEqual(escalated.goal.budget.maxSteps);
+    expect(escalated.spent.tokens).toBeLessThanOrEqual(escalated.goal.budget.maxTokens);
+
+    // What `rein reply` sends.
+    await harness.runtime.queues.sendControl({ type: "run.resume", eventId: `resume-${runId}-1`, runId, instruction: "probe each key once" });
+    const done = await harness.waitFor(runId);
+    expect(done.status, done.stopReason).toBe("done");
+    const events = await harness.runtime.trace.read(runId);
+    expect(events.filter((event) => event.kind === "loop.detected" && event.stepId === "s2")).toHaveLength(0);
+    expect(statusesOf(events)).toEqual(expect.arrayContaining(["dispatching", "executing", "evaluating", "escalated", "planning", "done"]));
+    const replanned = harness.planner.requests.find((request) => JSON.stringify(request.messages).includes("probe each key once"));
+    expect(JSON.stringify(replanned?.messages)).toContain("Latest verdict: escalate");
+    const lesson = events.find((event) => event.kind === "lesson.recorded");
+    expect(lesson?.payload.kind).toBe("resolved_escalation");
+  });
+
+  it("rein cancel ends a run waiting for approval as cancelled, with a partial result; a late approval changes nothing", async () => {
+    const script: ModelScriptInput = {
+      planner: [{ match: "Completed steps: none", turns: [{ output: step("Flip the switch on", "Turn the main switch on with flip_switch.", ["flip_switch"]) }] }],
+      worker: [{ match: "Flip the switch on", turns: [{ toolCalls: [{ name: "flip_switch", input: { position: "on" } }] }, { text: "switched on" }] }],
+    };
+    harness = await startHarness(script, [flipSwitch]);
+    const runId = await harness.submit({ text: "Turn the main switch on", tools: [{ name: "flip_switch" }] });
+    const waiting = await harness.waitFor(runId, (state) => state.status === "waiting_approval" || state.status === "failed" || state.status === "done");
+    expect(waiting.status, waiting.stopReason).toBe("waiting_approval");
+    const [approvalId] = waiting.pendingApprovals;
+    await harness.runtime.queues.sendControl({ type: "run.cancel", eventId: `cancel-${runId}`, runId, reason: "cancelled by the test" });
+    const cancelled = await harness.waitFor(runId);
+    expect(cancelled.status).toBe("cancelled");
+    expect(cancelled.result?.partial).toBe(true);
+    expect(cancelled.result?.missing.join(" ")).toContain('step s1 "Flip the switch on" did not complete');
+
+    await harness.runtime.queues.sendControl({ type: "approval.decided", eventId: `approval-${approvalId}`, runId, approvalId: approvalId as string, decision: "approved" });
+    const ignored = await waitForEvent(harness, runId, (event) => event.kind === "event.ignored" && event.payload.event === "approval.decided");
+    expect(ignored.payload.reason).toBe("run is already cancelled");
+    expect(kinds(await harness.runtime.trace.read(runId))).not.toContain("tool.executed");
+  });
+
+  it("a run whose step budget is spent fails before dispatching more, with what is missing and a run_failed lesson", async () => {
+    const script: ModelScriptInput = {
+      planner: [
+        { match: "Completed steps: 1", turns: [{ output: step("Probe again", "Read the status value once more with probe.", ["probe"]) }] },
+        { match: "Completed steps: none", turns: [{ output: { ...step("Probe once", "Read the status value with probe.", ["probe"]), next_steps: ["Probe again"] } }] },
+      ],
+      worker: [{ match: "Probe once", turns: [{ toolCalls: [{ name: "probe", input: {} }] }, { text: "status: pending" }] }],
+    };
+    harness = await startHarness(script, [probe]);
+    const runId = await harness.submit({ text: "Read the status twice", tools: [{ name: "probe" }], budget: { maxSteps: 1 } });
+    const failed = await harness.waitFor(runId);
+    expect(failed.status).toBe("failed");
+    expect(failed.stopReason).toBe("step budget spent: 1 of 1 steps");
+    expect(failed.result).toMatchObject({ partial: true });
+    expect(failed.steps.map((candidate) => candidate.stepId)).toEqual(["s1"]);
+    expect(failed.planCount).toBe(1);
+    const events = await harness.runtime.trace.read(runId);
+    expect(events.filter((event) => event.kind === "step.dispatched")).toHaveLength(1);
+    expect(events.find((event) => event.kind === "lesson.recorded")?.payload.kind).toBe("run_failed");
+  });
+});
+
+/** The first trace event that matches, following the trace until one appears. */
+async function waitForEvent(harness: Harness, runId: string, matches: (event: TraceEvent) => boolean): Promise<TraceEvent> {
+  const controller = new AbortController();
+  try {
+    for await (const event of harness.runtime.trace.follow(runId, controller.signal, 200)) if (matches(event)) return event;
+    throw new Error("the trace ended without a matching event");
+  } finally {
+    controller.abort();
+  }
+}
