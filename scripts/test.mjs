@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: typecheck and lint every package, check the dependency rules,
 // make sure Redis is up, then run every test once and print the totals.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pnpmCommand } from "./bootstrap.mjs";
@@ -9,10 +9,18 @@ import { ensureRedis } from "./ensure-redis.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const pnpm = pnpmCommand();
-const run = (args) => execFileSync(pnpm, args, { cwd: root, stdio: "inherit" });
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" };
+const check = (label, args) => {
+  const result = spawnSync(pnpm, args, { cwd: root, stdio: "inherit", env });
+  if (result.status !== 0) console.error(`test: ${label} failed`);
+  return result.status === 0;
+};
 
-run(["exec", "turbo", "run", "typecheck", "lint", "--output-logs=errors-only"]);
-run(["run", "check:deps"]);
+// Static checks first; the tests still run when one fails, so a run shows everything wrong at once.
+const checksPassed = [
+  check("typecheck and lint", ["exec", "turbo", "run", "typecheck", "lint", "--continue", "--output-logs=errors-only"]),
+  check("dependency rules", ["run", "check:deps"]),
+].every(Boolean);
 await ensureRedis();
 
 const report = join(root, ".test-results.json");
@@ -20,6 +28,7 @@ rmSync(report, { force: true });
 const vitest = spawnSync(pnpm, ["exec", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], {
   cwd: root,
   stdio: "inherit",
+  env,
 });
 let passed = 0;
 let failed = 0;
@@ -34,4 +43,4 @@ if (existsSync(report)) {
   failed = 1;
 }
 console.log(`tests: ${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`);
-process.exit(vitest.status === 0 && failed === 0 ? 0 : 1);
+process.exit(vitest.status === 0 && failed === 0 && checksPassed ? 0 : 1);
