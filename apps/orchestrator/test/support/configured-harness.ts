@@ -1,0 +1,67 @@
+import { Writable } from "node:stream";
+import { type AnyTool, createRuntime, generatePacketKeys, type GoalInput, type ReinConfigInput, type ReinRuntime, type Role, type RunState } from "@rein/core";
+import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { submitGoal } from "../../src/intake/submit-goal.ts";
+import { providerForRole } from "../../src/roles/role-providers.ts";
+import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
+import { buildTooling, type Tooling } from "../../src/roles/tooling.ts";
+import { waitForRun } from "./harness.ts";
+
+export interface ConfiguredHarness {
+  runtime: TestRuntime;
+  tooling: Tooling;
+  /** Every line any role's logger wrote, as pino JSON. */
+  logLines: string[];
+  submit(goal: GoalInput, runId?: string): Promise<string>;
+  waitFor(runId: string, until?: (state: RunState) => boolean): Promise<RunState>;
+  close(): Promise<void>;
+}
+
+export interface ConfiguredHarnessOptions {
+  /** A rein.config.json's content; redis, prefix and workspace come from the test runtime. */
+  config: ReinConfigInput;
+  /** What the roles read API keys and secrets from, in place of process.env. */
+  env: NodeJS.ProcessEnv;
+  extraTools?: AnyTool[];
+}
+
+/**
+ * Every role as its own consumer with its own runtime, each role's model
+ * provider built from config by `providerForRole`, exactly as `rein worker`
+ * builds them. Logs of every runtime are captured.
+ */
+export async function startConfiguredHarness(options: ConfiguredHarnessOptions): Promise<ConfiguredHarness> {
+  const logLines: string[] = [];
+  const logDestination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logLines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+      callback();
+    },
+  });
+  const runtimeOptions = { env: options.env, logDestination };
+  const runtime = await createTestRuntime(options.config, runtimeOptions);
+  const keys = generatePacketKeys();
+  const roleRuntimes = [0, 1, 2, 3].map(() => createRuntime(runtime.config, runtimeOptions));
+  const [controlRuntime, planRuntime, stepRuntime, evaluateRuntime] = roleRuntimes as [ReinRuntime, ReinRuntime, ReinRuntime, ReinRuntime];
+  const provider = (role: Role) => providerForRole(runtime.config, role, options.env);
+  const tooling = await buildTooling(stepRuntime, options.extraTools ?? []);
+  const roles: RunningRoles[] = [
+    startRoles(controlRuntime, { roles: ["control"], packetPrivateKey: keys.privateKey }),
+    startRoles(planRuntime, { roles: ["plan"], providers: { planner: provider("planner") } }),
+    startRoles(stepRuntime, { roles: ["step"], packetPublicKey: keys.publicKey, executor: tooling.executor, providers: { worker: provider("worker") } }),
+    startRoles(evaluateRuntime, { roles: ["evaluate"], providers: { judge: provider("judge") } }),
+  ];
+  return {
+    runtime,
+    tooling,
+    logLines,
+    submit: async (goal, runId) => (await submitGoal(runtime, goal, { knownTools: tooling.registry.names(), ...(runId ? { runId } : {}) })).runId,
+    waitFor: (runId, until) => waitForRun(runtime, runId, until),
+    close: async () => {
+      await Promise.all(roles.map((role) => role.close()));
+      await tooling.close();
+      for (const role of roleRuntimes) await role.close();
+      await runtime.cleanup();
+    },
+  };
+}
