@@ -34,6 +34,8 @@ export const EvalCase = z
     /** Fields that replace the example goal's (text, budget, ...); the result is validated as a Goal at submission. */
     goal: z.record(z.string(), z.unknown()).optional(),
     model: CaseModel.default("scripted"),
+    /** How approvals the run asks for are decided; "none" leaves the run waiting, which ends the case. */
+    approvals: z.enum(["approve", "deny", "none"]).default("none"),
     expect: Expectations,
   })
   .strict();

@@ -3,6 +3,7 @@ import type { AnyTool, ModelProvider, ReinConfig, ReinConfigInput } from "@rein/
 import { scriptedOverrides } from "../cli/run-command.ts";
 import { loadExample } from "../examples/load-example.ts";
 import { runPrivately } from "../replay/private-run.ts";
+import { observationIdTranslator } from "../replay/observation-ids.ts";
 import { RecordedModel } from "../replay/recorded-model.ts";
 import { openScratchRuntime } from "../replay/scratch-runtime.ts";
 import { readExport } from "../trace/trace-files.ts";
@@ -55,17 +56,24 @@ export async function runSuite(config: ReinConfig, suite: EvalSuite, options: Ru
 async function runCase(config: ReinConfig, item: EvalCase, toolOverrides: readonly AnyTool[]): Promise<CaseResult> {
   const example = await loadExample(item.example);
   const overrides: ReinConfigInput = item.model === "scripted" ? scriptedOverrides(example) : {};
-  let providers: Partial<Record<"planner" | "worker" | "judge", ModelProvider>> | undefined;
-  if (typeof item.model === "object") {
-    const model = RecordedModel.fromEvents((await readExport(item.model.recording)).events);
-    providers = { planner: model, worker: model, judge: model };
-  }
   const scratch = await openScratchRuntime(config, "eval", overrides);
   try {
+    let providers: Partial<Record<"planner" | "worker" | "judge", ModelProvider>> | undefined;
+    let runId: string | undefined;
+    if (typeof item.model === "object") {
+      // Under the recorded run id, with the ids it cites translated, as `rein replay` does.
+      const recording = await readExport(item.model.recording);
+      runId = recording.runId;
+      const model = RecordedModel.fromEvents(recording.events, observationIdTranslator(recording.events, scratch, runId));
+      providers = { planner: model, worker: model, judge: model };
+    }
+    const approver = `eval:${item.name}`;
     const { state, events } = await runPrivately(scratch, {
       goal: { ...example.goal, ...(item.goal ?? {}) },
       tools: [...example.tools, ...toolOverrides],
       providers,
+      runId,
+      decideApproval: item.approvals === "none" ? undefined : () => ({ decision: item.approvals === "approve" ? "approved" : "denied", approver }),
     });
     const checks = await checkCase(item.expect, { state, events, workspace: join(scratch.config.workspaceRoot, state.runId) });
     return {

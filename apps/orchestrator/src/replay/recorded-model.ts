@@ -15,9 +15,16 @@ export class RecordedModel implements ModelProvider {
   readonly model = "recorded";
   private readonly positions = new Map<string, number>();
 
-  constructor(private readonly sequences: ReadonlyMap<string, readonly ModelResponse[]>) {}
+  /**
+   * @param translate rewrites a response's JSON before it is served (runtime
+   * ids the recording cites, see observationIdTranslator).
+   */
+  constructor(
+    private readonly sequences: ReadonlyMap<string, readonly ModelResponse[]>,
+    private readonly translate: (json: string) => Promise<string> = async (json) => json,
+  ) {}
 
-  static fromEvents(events: readonly TraceEvent[]): RecordedModel {
+  static fromEvents(events: readonly TraceEvent[], translate?: (json: string) => Promise<string>): RecordedModel {
     const sequences = new Map<string, ModelResponse[]>();
     for (const event of events) {
       if (event.kind !== "model.responded") continue;
@@ -33,7 +40,7 @@ export class RecordedModel implements ModelProvider {
       };
       sequences.set(key, [...(sequences.get(key) ?? []), response]);
     }
-    return new RecordedModel(sequences);
+    return new RecordedModel(sequences, translate);
   }
 
   /** How many recorded responses have not been asked for: a replay that ends early leaves some. */
@@ -56,6 +63,6 @@ export class RecordedModel implements ModelProvider {
       );
     }
     this.positions.set(key, position + 1);
-    return structuredClone(recorded);
+    return JSON.parse(await this.translate(JSON.stringify(recorded))) as ModelResponse;
   }
 }

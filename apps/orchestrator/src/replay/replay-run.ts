@@ -2,6 +2,7 @@ import { type AnyTool, ReinError, type ReinRuntime, type RunStatus, type TraceEv
 import type { TraceBundle } from "../trace/trace-bundle.ts";
 import { type Comparison, compareTraces } from "./compare-traces.ts";
 import { registryWith, runPrivately } from "./private-run.ts";
+import { observationIdTranslator } from "./observation-ids.ts";
 import { RecordedModel } from "./recorded-model.ts";
 import { RecordedOutputs } from "./recorded-outputs.ts";
 import { replayTools, type ToolMode } from "./replay-tools.ts";
@@ -43,7 +44,7 @@ export async function replayRun(scratch: ReinRuntime, bundle: TraceBundle, optio
   const recorded = new RecordedOutputs(bundle.events, bundle.artifacts);
   const all = registryWith(scratch, options.tools).list();
   const { tools, stubbed } = replayTools(all, recorded, { mode: options.mode, allowExternal: options.allowExternal ?? false });
-  const model = RecordedModel.fromEvents(bundle.events);
+  const model = RecordedModel.fromEvents(bundle.events, observationIdTranslator(bundle.events, scratch, bundle.runId));
   const decisions = recordedDecisions(bundle.events);
   const result = await runPrivately(scratch, {
     goal: bundle.state.goal,
