@@ -7,3 +7,4 @@ export { providerForRole, roleTable } from "./roles/role-providers.ts";
 export { decideApproval } from "./approvals/decide-approval.ts";
 export { ensureRedis, startEmbeddedRedis, type RedisHandle } from "./redis/embedded-redis.ts";
 export { loadExample, type LoadedExample } from "./examples/load-example.ts";
+export { createHttpApi, type HttpApiOptions } from "./api/http-api.ts";

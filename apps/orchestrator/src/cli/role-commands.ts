@@ -1,7 +1,9 @@
-import { ReinError } from "@rein/core";
+import type { Server } from "node:http";
+import { ApprovalStore, ReinError } from "@rein/core";
+import { createHttpApi } from "../api/http-api.ts";
 import { startRoles, type RoleName, ROLE_NAMES } from "../roles/start-roles.ts";
-import { buildTooling } from "../roles/tooling.ts";
-import { openContext } from "./cli-context.ts";
+import { buildRegistry, buildTooling } from "../roles/tooling.ts";
+import { type CliContext, openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { processKeys } from "./keys.ts";
 import { err } from "./output.ts";
@@ -28,31 +30,60 @@ async function runRoles(roles: readonly RoleName[], flags: Record<string, unknow
     executor: tooling?.executor,
     concurrency,
   });
+  const api = flags.http === undefined ? undefined : await startApi(context, String(flags.http), flags["token-env"] as string | undefined);
   err(`rein: ${roles.join(", ")} running against ${context.config.redisUrl} (prefix ${context.config.prefix}); SIGTERM to stop`);
   await new Promise<void>((resolve) => {
     process.once("SIGTERM", resolve);
     process.once("SIGINT", resolve);
   });
   err("rein: stopping: finishing current jobs");
-  await running.close();
+  api?.closeAllConnections();
+  api?.close();
+  await running.close(graceMs(flags));
   await tooling?.close();
   await context.close();
   return 0;
 }
 
+async function startApi(context: CliContext, port: string, tokenEnv: string | undefined): Promise<Server> {
+  const portNumber = Number(port);
+  if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65_535) {
+    throw new ReinError("config_invalid", `--http ${port}: expected a port number`);
+  }
+  const token = tokenEnv ? process.env[tokenEnv] : undefined;
+  if (tokenEnv && !token) throw new ReinError("config_invalid", `--token-env ${tokenEnv}: that environment variable is not set`);
+  const server = createHttpApi({
+    runtime: context.runtime,
+    approvals: new ApprovalStore(context.runtime.redis, context.runtime.keys, { ttlSeconds: context.config.approvals.ttlSeconds }),
+    knownTools: buildRegistry(context.config, []).names(),
+    token,
+  });
+  await new Promise<void>((resolve) => server.listen(portNumber, "127.0.0.1", resolve));
+  const address = server.address();
+  err(`rein: HTTP API on http://127.0.0.1:${typeof address === "object" && address ? address.port : port}${token ? " (bearer token required)" : ""}`);
+  return server;
+}
+
+function graceMs(flags: Record<string, unknown>): number | undefined {
+  if (flags["grace-ms"] === undefined) return undefined;
+  const grace = Number(flags["grace-ms"]);
+  if (!Number.isInteger(grace) || grace < 0) throw new ReinError("config_invalid", `--grace-ms ${String(flags["grace-ms"])}: expected milliseconds`);
+  return grace;
+}
+
 export const serveCommand: Command = {
   name: "serve",
-  usage: "serve [--concurrency N]",
-  summary: "run the controller (consumes the control queue)",
-  options: { concurrency: { type: "string" } },
+  usage: "serve [--http PORT [--token-env NAME]] [--concurrency N]",
+  summary: "run the controller (consumes the control queue), optionally with the HTTP API",
+  options: { concurrency: { type: "string" }, http: { type: "string" }, "token-env": { type: "string" }, "grace-ms": { type: "string" } },
   run: (_positionals, flags) => runRoles(["control"], flags),
 };
 
 export const workerCommand: Command = {
   name: "worker",
-  usage: "worker --role plan|step|evaluate|control [--concurrency N]",
+  usage: "worker --role plan|step|evaluate|control [--concurrency N] [--grace-ms MS]",
   summary: "run one role's consumer; start as many as you need, on any machine",
-  options: { role: { type: "string", multiple: true }, concurrency: { type: "string" } },
+  options: { role: { type: "string", multiple: true }, concurrency: { type: "string" }, "grace-ms": { type: "string" } },
   run: (_positionals, flags) => {
     const roles = (flags.role as string[] | undefined) ?? [];
     const unknown = roles.filter((role) => !ROLE_NAMES.includes(role as RoleName));

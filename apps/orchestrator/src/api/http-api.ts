@@ -1,0 +1,149 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { z } from "zod";
+import { type ApprovalStore, canonicalJson, errorMessage, Goal, ReinError, type ReinRuntime } from "@rein/core";
+import { decideApproval } from "../approvals/decide-approval.ts";
+import { submitGoal } from "../intake/submit-goal.ts";
+
+export interface HttpApiOptions {
+  runtime: ReinRuntime;
+  approvals: ApprovalStore;
+  knownTools: readonly string[];
+  /** Required on every request as `Authorization: Bearer <token>` when set. */
+  token?: string;
+  /** Largest request body, in bytes. @defaultValue 1 MiB */
+  maxBodyBytes?: number;
+}
+
+const Decision = z.object({ approver: z.string().min(1), note: z.string().optional(), reason: z.string().optional() });
+const Cancel = z.object({ reason: z.string().min(1).default("cancelled over HTTP") });
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const STATUS_OF_CODE: Partial<Record<ReinError["code"], number>> = {
+  goal_invalid: 400,
+  contract_invalid: 400,
+  config_invalid: 400,
+  not_found: 404,
+  approval_invalid: 409,
+  redis_unavailable: 503,
+};
+
+/**
+ * The HTTP face of Rein: submit goals, read runs, follow a run's trace as
+ * Server-Sent Events, decide approvals, cancel. Every body is validated with
+ * the same contracts the CLI uses; errors say what was wrong.
+ *
+ * POST /runs · GET /runs · GET /runs/:id · GET /runs/:id/events (SSE) ·
+ * POST /runs/:id/cancel · GET /approvals · POST /approvals/:id/approve · POST /approvals/:id/deny
+ */
+export function createHttpApi(options: HttpApiOptions): Server {
+  const { runtime, approvals } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+
+  const routes: [string, RegExp, (request: IncomingMessage, response: ServerResponse, params: string[]) => Promise<void>][] = [
+    [
+      "POST",
+      /^\/runs$/,
+      async (request, response) => {
+        const body = await readJson(request, maxBodyBytes);
+        const goal = Goal.safeParse(body);
+        if (!goal.success) throw new HttpError(400, `goal.${goal.error.issues[0]?.path.join(".")}: ${goal.error.issues[0]?.message}`);
+        const { runId, state } = await submitGoal(runtime, body as z.input<typeof Goal>, { knownTools: options.knownTools });
+        send(response, 202, { runId, status: state.status, events: `/runs/${runId}/events` });
+      },
+    ],
+    ["GET", /^\/runs$/, async (_request, response) => send(response, 200, { runs: await runtime.runs.list(100) })],
+    ["GET", /^\/runs\/([\w-]+)$/, async (_request, response, [runId]) => send(response, 200, await runtime.runs.require(runId as string))],
+    ["GET", /^\/runs\/([\w-]+)\/events$/, async (request, response, [runId]) => streamEvents(runtime, runId as string, request, response)],
+    [
+      "POST",
+      /^\/runs\/([\w-]+)\/cancel$/,
+      async (request, response, [runId]) => {
+        const { reason } = parse(Cancel, await readJson(request, maxBodyBytes));
+        await runtime.runs.require(runId as string);
+        await runtime.queues.sendControl({ type: "run.cancel", eventId: `cancel-${runId}`, runId: runId as string, reason });
+        send(response, 202, { runId, cancel: "requested" });
+      },
+    ],
+    ["GET", /^\/approvals$/, async (_request, response) => send(response, 200, { approvals: await approvals.list({ status: "pending" }) })],
+    [
+      "POST",
+      /^\/approvals\/([\w-]+)\/(approve|deny)$/,
+      async (request, response, [approvalId, verb]) => {
+        const input = parse(Decision, await readJson(request, maxBodyBytes));
+        if (verb === "deny" && !input.reason) throw new HttpError(400, "reason: a denial must say why; expected a non-empty string");
+        const approval = await decideApproval(runtime, approvals, approvalId as string, {
+          decision: verb === "approve" ? "approved" : "denied",
+          approver: `http:${input.approver}`,
+          note: input.note,
+          reason: input.reason,
+        });
+        send(response, 200, approval);
+      },
+    ],
+  ];
+
+  return createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    const handle = async () => {
+      if (options.token && request.headers.authorization !== `Bearer ${options.token}`) throw new HttpError(401, "missing or wrong bearer token");
+      for (const [method, pattern, handler] of routes) {
+        const match = pattern.exec(url.pathname);
+        if (match && request.method === method) return handler(request, response, match.slice(1));
+      }
+      throw new HttpError(404, `no route ${request.method} ${url.pathname}`);
+    };
+    handle().catch((error: unknown) => {
+      const status = error instanceof HttpError ? error.status : ReinError.isInstance(error) ? (STATUS_OF_CODE[error.code] ?? 500) : 500;
+      if (status === 500) runtime.logger.error({ err: error }, "http api error");
+      if (!response.headersSent) send(response, status, { error: error instanceof HttpError ? error.message : errorMessage(error) });
+      else response.end();
+    });
+  });
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new HttpError(400, `${parsed.error.issues[0]?.path.join(".") || "body"}: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+async function readJson(request: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) throw new HttpError(413, `the body is over ${maxBytes} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return {};
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new HttpError(400, "the body is not JSON; expected a JSON object");
+  }
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(JSON.stringify(body));
+}
+
+/** The run's trace as Server-Sent Events, from the first event, until the client leaves. */
+async function streamEvents(runtime: ReinRuntime, runId: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  await runtime.runs.require(runId);
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  const controller = new AbortController();
+  request.on("close", () => controller.abort());
+  for await (const event of runtime.trace.follow(runId, controller.signal)) {
+    response.write(`id: ${event.seq}\nevent: ${event.kind}\ndata: ${canonicalJson(event)}\n\n`);
+  }
+  response.end();
+}
