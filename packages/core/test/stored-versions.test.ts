@@ -1,0 +1,44 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { RunState, StepCheckpoint } from "../src/index.ts";
+
+const runStateV1 = JSON.parse(readFileSync(new URL("./fixtures/run-state.v1.json", import.meta.url), "utf8")) as Record<string, unknown>;
+
+describe("stored versions", () => {
+  it("reads a RunState written by schema version 1 (a finished bugfix run)", () => {
+    const state = RunState.parse(runStateV1);
+    expect(state.status).toBe("done");
+    expect(state.steps[0]?.spec.title).toBe("Fix add() so the tests pass");
+    expect(state.evidence.length).toBeGreaterThan(0);
+  });
+
+  const invalid: Record<string, Record<string, unknown>> = {
+    "a future schema version": { ...runStateV1, schemaVersion: 2 },
+    "an unknown status": { ...runStateV1, status: "paused" },
+    "a negative version": { ...runStateV1, version: -1 },
+    "a step without its spec": { ...runStateV1, steps: [{ stepId: "s1", attempt: 1, phase: "completed" }] },
+    "spend as a string": { ...runStateV1, spent: { steps: "1", tokens: 0, costUsd: 0 } },
+  };
+  for (const [label, value] of Object.entries(invalid)) {
+    it(`rejects a stored RunState with ${label}`, () => {
+      expect(RunState.safeParse(value).success).toBe(false);
+    });
+  }
+
+  it("rejects a checkpoint whose pending call is not a content block", () => {
+    const checkpoint = {
+      schemaVersion: 1,
+      runId: "run_1",
+      stepId: "s1",
+      attempt: 1,
+      messages: [{ role: "user", content: [{ type: "text", text: "Task: x" }] }],
+      observations: [],
+      records: [],
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
+      turns: 1,
+      savedAt: "2026-11-30T00:00:00.000Z",
+    };
+    expect(StepCheckpoint.safeParse(checkpoint).success).toBe(true);
+    expect(StepCheckpoint.safeParse({ ...checkpoint, pending: { answered: [], calls: [{ type: "shell", cmd: "rm" }] } }).success).toBe(false);
+  });
+});
