@@ -30,7 +30,7 @@ describe("rein CLI", () => {
     const runId = /run (run_[a-z0-9]+) submitted/.exec(run.stdout)?.[1];
     expect(runId).toBeDefined();
 
-    const trace = await rein(["trace", runId as string], env);
+    const trace = await rein(["trace", runId as string, "--json"], env);
     expect(trace.code).toBe(0);
     const events = trace.stdout.trim().split("\n").map((line) => TraceEvent.parse(JSON.parse(line)));
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));

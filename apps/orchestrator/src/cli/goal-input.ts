@@ -7,6 +7,7 @@ export const DEFAULT_GOAL_TOOLS = ["read_file", "write_file", "edit_file", "list
 export function goalFromCli(text: string | undefined, example: LoadedExample | undefined, tools: string | undefined): GoalInput {
   const base: GoalInput = example ? structuredClone(example.goal) : { text: "" };
   if (text !== undefined) base.text = text;
+  if (example) base.metadata = { ...base.metadata, example: example.name };
   if (tools !== undefined) base.tools = tools.split(",").filter(Boolean).map((name) => ({ name: name.trim() }));
   else if (!example) base.tools = DEFAULT_GOAL_TOOLS.map((name) => ({ name }));
   return base;

@@ -66,6 +66,12 @@ export class ReinQueues {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.all().map((queue) => queue.close()));
+    // A queue closed before its connection is ready rejects with "Connection is closed".
+    await Promise.all(
+      this.all().map(async (queue) => {
+        await queue.waitUntilReady().catch(() => undefined);
+        await queue.close();
+      }),
+    );
   }
 }
