@@ -296,6 +296,8 @@ class Draft {
         resume: step.resumes,
         depth: step.depth,
         packetHash: hashOf(body),
+        // The whole body: what the worker could know, and what `rein replay --step` re-signs.
+        packet: body,
         tools: body.surface.map((grant) => grant.name),
         scopes: Object.fromEntries(body.surface.map((grant) => [grant.name, grant.scope])),
         evidence: body.evidence.map((entry) => entry.id),
