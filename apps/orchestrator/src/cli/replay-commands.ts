@@ -3,6 +3,7 @@ import { loadExample } from "../examples/load-example.ts";
 import { exampleOf } from "../replay/example-of.ts";
 import { renderReplayReport } from "../replay/replay-report.ts";
 import { replayRun } from "../replay/replay-run.ts";
+import { replayStep } from "../replay/replay-step.ts";
 import { openScratchRuntime } from "../replay/scratch-runtime.ts";
 import { loadBundle } from "../trace/trace-bundle.ts";
 import { readExport } from "../trace/trace-files.ts";
@@ -12,12 +13,13 @@ import { err } from "./output.ts";
 
 export const replayCommand: Command = {
   name: "replay",
-  usage: "replay <runId | file.jsonl> [--stub-tools] [--allow-external] [--from-step S] [--example NAME]",
+  usage: "replay <runId | file.jsonl> [--stub-tools] [--allow-external] [--from-step S | --step S] [--example NAME]",
   summary: "re-run a recorded run with its recorded model outputs in a fresh workspace; report identical or the first divergence",
   options: {
     "stub-tools": { type: "boolean" },
     "allow-external": { type: "boolean" },
     "from-step": { type: "string" },
+    step: { type: "string" },
     example: { type: "string" },
   },
   async run(positionals, flags) {
@@ -32,12 +34,13 @@ export const replayCommand: Command = {
       if (example) err(`replaying with the tools of example ${example.name}`);
       const scratch = await openScratchRuntime(context.config, "replay");
       try {
-        const report = await replayRun(scratch, bundle, {
-          mode: flags["stub-tools"] ? "stub" : "real",
-          allowExternal: Boolean(flags["allow-external"]),
-          fromStep: flags["from-step"] as string | undefined,
-          tools: example?.tools ?? [],
-        });
+        const mode = flags["stub-tools"] ? "stub" : "real";
+        const allowExternal = Boolean(flags["allow-external"]);
+        const tools = example?.tools ?? [];
+        const report =
+          typeof flags.step === "string"
+            ? await replayStep(scratch, bundle, flags.step, { mode, allowExternal, tools })
+            : await replayRun(scratch, bundle, { mode, allowExternal, fromStep: flags["from-step"] as string | undefined, tools });
         process.stdout.write(renderReplayReport(report));
         return report.identical ? 0 : 1;
       } finally {

@@ -1,4 +1,4 @@
-import { type AnyTool, ReinError, type ReinRuntime, type RunStatus, type TraceEvent } from "@rein/core";
+import { type AnyTool, ReinError, type ReinRuntime, type RunStatus, type StepStatus, type TraceEvent } from "@rein/core";
 import type { TraceBundle } from "../trace/trace-bundle.ts";
 import { type Comparison, compareTraces } from "./compare-traces.ts";
 import { registryWith, runPrivately } from "./private-run.ts";
@@ -23,7 +23,8 @@ export interface ReplayReport {
   runId: string;
   identical: boolean;
   comparison: Comparison;
-  status: { recorded: RunStatus | null; replay: RunStatus };
+  /** How the run (or, for `--step`, the step) ended, recorded and replayed. */
+  status: { recorded: RunStatus | StepStatus | null; replay: RunStatus | StepStatus };
   /** Tools answered from the recording instead of run. */
   stubbed: string[];
   /** Recorded model responses the replay never asked for. */
@@ -85,7 +86,8 @@ function recordedDecisions(events: readonly TraceEvent[]): Map<string, { decisio
   return byStep;
 }
 
-async function artifactsOf(runtime: ReinRuntime, events: readonly TraceEvent[]) {
+/** The artifacts a trace references, for comparing truncated outputs in full. */
+export async function artifactsOf(runtime: ReinRuntime, events: readonly TraceEvent[]) {
   const ids = events.map((event) => event.payload.artifactId).filter((id): id is string => typeof id === "string");
   const artifacts = await Promise.all(ids.map((id) => runtime.artifacts.get(id)));
   return artifacts.filter((artifact) => artifact !== null);

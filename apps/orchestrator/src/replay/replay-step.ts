@@ -1,0 +1,87 @@
+import { cp, readdir } from "node:fs/promises";
+import {
+  type AnyTool,
+  ApprovalStore,
+  CheckpointStore,
+  createToolExecutor,
+  generatePacketKeys,
+  IdempotencyStore,
+  PacketBody,
+  PacketSigner,
+  ReinError,
+  type ReinRuntime,
+  type StepStatus,
+  ToolRegistry,
+  type TraceEvent,
+  Workspace,
+} from "@rein/core";
+import { runStepLoop } from "@rein/workers";
+import type { TraceBundle } from "../trace/trace-bundle.ts";
+import { compareTraces } from "./compare-traces.ts";
+import { observationIdTranslator } from "./observation-ids.ts";
+import { registryWith } from "./private-run.ts";
+import { RecordedModel } from "./recorded-model.ts";
+import { RecordedOutputs } from "./recorded-outputs.ts";
+import { artifactsOf, type ReplayReport } from "./replay-run.ts";
+import { replayTools, type ToolMode } from "./replay-tools.ts";
+
+export interface StepReplayOptions {
+  mode: ToolMode;
+  allowExternal?: boolean;
+  tools?: readonly AnyTool[];
+}
+
+/**
+ * Re-runs one step in isolation: its recorded packet, re-signed with a
+ * throwaway key, through the real worker loop and executor, in a fresh
+ * workspace seeded as the run's was, with the step's recorded model
+ * outputs. Nothing else of the run is replayed, so what the step did can be
+ * judged apart from everything before it.
+ */
+export async function replayStep(scratch: ReinRuntime, bundle: TraceBundle, stepId: string, options: StepReplayOptions): Promise<ReplayReport> {
+  const dispatched = bundle.events.find((event) => event.kind === "step.dispatched" && event.stepId === stepId && event.payload.packet);
+  if (!dispatched) throw new ReinError("not_found", `run ${bundle.runId} has no recorded packet for step ${stepId}; expected a step.dispatched event carrying it`);
+  const recordedBody = PacketBody.parse(dispatched.payload.packet);
+  const now = new Date();
+  const body = { ...recordedBody, resume: undefined, issuedAt: now.toISOString(), expiresAt: new Date(now.getTime() + 3_600_000).toISOString() };
+  const packet = new PacketSigner(generatePacketKeys().privateKey).sign(body);
+
+  const workspace = await Workspace.forRun(scratch.config.workspaceRoot, bundle.runId);
+  const seed = bundle.state?.goal.workspaceSeed;
+  if (seed && (await readdir(workspace.root)).length === 0) await cp(seed, workspace.root, { recursive: true });
+
+  const ownEvents = (events: readonly TraceEvent[]) => events.filter((event) => event.stepId === stepId && event.seq >= dispatched.seq);
+  const recordedEvents = ownEvents(bundle.events);
+  const recorded = new RecordedOutputs(bundle.events, bundle.artifacts);
+  const { tools, stubbed } = replayTools(registryWith(scratch, options.tools).list(), recorded, { mode: options.mode, allowExternal: options.allowExternal ?? false });
+  const model = RecordedModel.fromEvents(recordedEvents, observationIdTranslator(bundle.events, scratch, bundle.runId));
+  const executor = createToolExecutor({
+    registry: new ToolRegistry(tools),
+    trace: scratch.trace,
+    artifacts: scratch.artifacts,
+    config: scratch.config,
+    approvals: new ApprovalStore(scratch.redis, scratch.keys, { ttlSeconds: scratch.config.approvals.ttlSeconds }),
+    idempotency: new IdempotencyStore(scratch.redis, scratch.keys),
+    logger: scratch.logger,
+  });
+  const result = await runStepLoop(
+    packet,
+    { provider: model, executor, trace: scratch.trace, workspace, checkpoints: new CheckpointStore(scratch.redis, scratch.keys), maxDepth: scratch.config.packets.maxDepth },
+    new AbortController().signal,
+  );
+  const replayEvents = await scratch.trace.read(bundle.runId);
+  const comparison = compareTraces(
+    { runId: bundle.runId, events: recordedEvents, outputs: recorded },
+    { runId: bundle.runId, events: replayEvents.filter((event) => event.stepId === stepId), outputs: new RecordedOutputs(replayEvents, await artifactsOf(scratch, replayEvents)) },
+  );
+  const finished = recordedEvents.find((event) => event.kind === "step.finished");
+  const recordedStatus = (finished?.payload.status as StepStatus | undefined) ?? null;
+  return {
+    runId: bundle.runId,
+    identical: comparison.identical && recordedStatus === result.status,
+    comparison,
+    status: { recorded: recordedStatus, replay: result.status },
+    stubbed: options.mode === "stub" ? ["(all)"] : stubbed,
+    unusedResponses: model.unused(),
+  };
+}
