@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { Plan, type PlannerContext } from "@rein/core";
+import { checkPlan } from "../src/plan-checks.ts";
+
+const context: PlannerContext = {
+  goal: "Why has payment-api returned 500s for the last 10 minutes?",
+  grantedTools: ["search_logs", "query_metrics"],
+  completedSteps: [],
+  evidence: [{ id: "obs_1", summary: "search_logs: 30 matching lines" }],
+  lessons: [],
+};
+const withStep = (step: Record<string, unknown>) => Plan.parse({ current_step: { title: "A step", objective: "Search the logs for errors.", ...step } });
+
+describe("checkPlan", () => {
+  it.each([
+    ["the goal verbatim", { objective: "Why has payment-api returned 500s for the last 10 minutes?", tools: ["search_logs"] }, "only restates the goal"],
+    ["the goal reworded with one word of its own, even with tools", { objective: "Find why payment-api returned 500s for the last 10 minutes", tools: ["search_logs"] }, "only restates the goal"],
+    ["no tools and no action verb", { title: "Payment things", objective: "The payment-api situation in general terms." }, "names no action"],
+    ["a tool the run was not granted", { tools: ["restart_service"] }, "restart_service, which the run was not granted"],
+    ["invented evidence", { tools: ["search_logs"], evidence_ids: ["obs_999"] }, "unknown evidence obs_999"],
+  ])("rejects %s", (_name, step, message) => {
+    expect(checkPlan(withStep(step), context)).toContain(message);
+  });
+
+  it.each([
+    ["a concrete step with tools", { objective: "Search payment-api's ERROR logs of the last 10 minutes and count timeouts.", tools: ["search_logs"] }],
+    ["an action verb without tools", { objective: "Summarize what the evidence shows so far.", evidence_ids: ["obs_1"] }],
+  ])("accepts %s", (_name, step) => {
+    expect(checkPlan(withStep(step), context)).toBeUndefined();
+  });
+
+  it("a finished plan may cite only known evidence", () => {
+    const done = (evidence: string[]) => Plan.parse({ done: true, answer: { answer: "pool", claims: [{ text: "pool saturated", evidence }], gaps: [] } });
+    expect(checkPlan(done(["obs_1"]), context)).toBeUndefined();
+    expect(checkPlan(done(["obs_2"]), context)).toContain("unknown evidence obs_2");
+    expect(checkPlan(Plan.parse({ done: true }), context)).toContain("answer is missing");
+  });
+});
