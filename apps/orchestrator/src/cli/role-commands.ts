@@ -31,11 +31,13 @@ async function runRoles(roles: readonly RoleName[], flags: Record<string, unknow
     concurrency,
   });
   const api = flags.http === undefined ? undefined : await startApi(context, String(flags.http), flags["token-env"] as string | undefined);
-  err(`rein: ${roles.join(", ")} running against ${context.config.redisUrl} (prefix ${context.config.prefix}); SIGTERM to stop`);
-  await new Promise<void>((resolve) => {
+  // Listening before saying so: whoever waits for this line may signal at once.
+  const stop = new Promise<void>((resolve) => {
     process.once("SIGTERM", resolve);
     process.once("SIGINT", resolve);
   });
+  err(`rein: ${roles.join(", ")} running against ${context.config.redisUrl} (prefix ${context.config.prefix}); SIGTERM to stop`);
+  await stop;
   err("rein: stopping: finishing current jobs");
   api?.closeAllConnections();
   api?.close();
