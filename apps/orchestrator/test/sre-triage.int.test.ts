@@ -51,7 +51,8 @@ function expectDiagnosisBackedByTrace(state: RunState, events: TraceEvent[]): vo
   expect(events.some((event) => event.kind === "run.status_changed" && event.payload.to === "waiting_approval")).toBe(true);
 }
 
-describe("examples/sre-triage from the CLI", () => {
+// Each test starts one to three CLI processes that load every package through tsx.
+describe("examples/sre-triage from the CLI", { timeout: 120_000 }, () => {
   it("--approve: diagnoses with cited evidence, waits for approval, runs the restart exactly once, ends done", async () => {
     const { env, runtime } = setup();
     const run = await rein(["run", "--example", "sre-triage", "--approve"], env);
