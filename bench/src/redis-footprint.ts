@@ -1,0 +1,84 @@
+import { defaultJobOptions, isTerminal, type ReinRuntime, ScriptedProvider } from "@rein/core";
+import { buildTooling, type RunningRoles, startRoles, submitGoal } from "@rein/orchestrator";
+import { Queue, Worker } from "bullmq";
+import type { BenchEnv } from "./bench-env.ts";
+import { noopGoal, noopWorkerScript, plannerScript } from "./scripts.ts";
+import { waitUntil } from "./wait-until.ts";
+
+const JOB_KEY = /:(control|plan|step|evaluate):[^:]+$/;
+
+export interface Footprint {
+  /** MEMORY USAGE summed over every key the finished run left (state, trace, blobs, jobs, artifacts...). */
+  runBytes: number;
+  /** The BullMQ job hashes among them. */
+  jobs: number;
+  /** The same number of completed no-op jobs in a bare BullMQ queue. */
+  rawJobBytes: number;
+  status: string;
+}
+
+/** Runs one goal of `steps` no-op steps through every role, then weighs what it left in Redis. */
+export async function redisFootprint(env: BenchEnv, steps: number): Promise<Footprint> {
+  const runtimes = [env.runtime(), env.runtime(), env.runtime(), env.runtime()] as const;
+  const [control, plan, step, evaluate] = runtimes;
+  const tooling = await buildTooling(step, []);
+  const roles: RunningRoles[] = [
+    startRoles(control, { roles: ["control"], packetPrivateKey: env.keys.privateKey }),
+    startRoles(plan, { roles: ["plan"], providers: { planner: new ScriptedProvider(plannerScript(steps), { name: "scripted-planner" }) } }),
+    startRoles(step, { roles: ["step"], packetPublicKey: env.keys.publicKey, executor: tooling.executor, providers: { worker: new ScriptedProvider(noopWorkerScript, { name: "scripted-worker" }) } }),
+    startRoles(evaluate, { roles: ["evaluate"], providers: { judge: new ScriptedProvider({}, { name: "scripted-judge" }) } }),
+  ];
+  try {
+    const { runId } = await submitGoal(control, noopGoal, { knownTools: [] });
+    await waitUntil(async () => isTerminal((await control.runs.require(runId)).status), 120_000);
+    const state = await control.runs.require(runId);
+    const keys = await runKeys(control, runId);
+    const runBytes = await memoryUsage(control, keys);
+    const jobs = keys.filter((key) => JOB_KEY.test(key)).length;
+    return { runBytes, jobs, rawJobBytes: await rawJobBytes(control, jobs), status: `${state.status} after ${state.steps.length} steps${state.stopReason ? ` (${state.stopReason})` : ""}` };
+  } finally {
+    for (const running of roles) await running.close();
+    await tooling.close();
+  }
+}
+
+async function runKeys(runtime: ReinRuntime, runId: string): Promise<string[]> {
+  const keys = await scan(runtime, `${runtime.config.prefix}:*${runId}*`);
+  for (const key of await scan(runtime, `${runtime.config.prefix}:artifact:*`)) {
+    if ((await runtime.redis.hget(key, "runId")) === runId) keys.push(key);
+  }
+  return keys;
+}
+
+async function scan(runtime: ReinRuntime, pattern: string): Promise<string[]> {
+  const found: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, keys] = await runtime.redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+    cursor = next;
+    found.push(...keys);
+  } while (cursor !== "0");
+  return found;
+}
+
+async function memoryUsage(runtime: ReinRuntime, keys: readonly string[]): Promise<number> {
+  let bytes = 0;
+  // SAMPLES 0 weighs every element of a hash or stream, not an estimate from a few.
+  for (const key of keys) bytes += Number((await runtime.redis.call("MEMORY", "USAGE", key, "SAMPLES", "0")) ?? 0);
+  return bytes;
+}
+
+/** The floor: `count` completed no-op jobs in a bare BullMQ queue with Rein's retention options. */
+async function rawJobBytes(runtime: ReinRuntime, count: number): Promise<number> {
+  const options = { connection: runtime.connection, prefix: runtime.config.prefix };
+  const queue = new Queue("raw-footprint", { ...options, defaultJobOptions });
+  const worker = new Worker("raw-footprint", async () => {}, options);
+  try {
+    const jobs = await queue.addBulk(Array.from({ length: count }, (_, index) => ({ name: "noop", data: { index }, opts: { jobId: `raw-footprint-${index}` } })));
+    await waitUntil(async () => (await queue.getCompletedCount()) >= count);
+    return memoryUsage(runtime, jobs.map((job) => `${runtime.config.prefix}:raw-footprint:${job.id}`));
+  } finally {
+    await worker.close();
+    await queue.close();
+  }
+}

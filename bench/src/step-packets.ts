@@ -1,0 +1,25 @@
+import { type PacketBody, type PacketSigner, type ReinRuntime, type StepJob, zeroUsage } from "@rein/core";
+import { submitGoal, transition } from "@rein/orchestrator";
+import { noopGoal, noopPlan } from "./scripts.ts";
+
+/**
+ * `count` signed no-op step jobs for distinct runs. The packet body comes
+ * from the controller's own transition (goal.submitted, then plan.ready),
+ * so it is exactly what a controller would dispatch; only the run id varies.
+ */
+export async function noopStepJobs(runtime: ReinRuntime, signer: PacketSigner, count: number): Promise<{ jobId: string; data: StepJob }[]> {
+  const { state } = await submitGoal(runtime, noopGoal, { knownTools: [] });
+  const settings = { now: new Date(), packetTtlMs: 3_600_000, approvalTtlMs: 3_600_000 };
+  const planning = transition(state, { type: "goal.submitted", eventId: "bench-submitted", runId: state.runId }, settings).state;
+  const dispatched = transition(
+    planning,
+    { type: "plan.ready", eventId: "bench-planned", runId: state.runId, planNo: 1, plan: noopPlan("No-op step"), usage: zeroUsage(), lessonsUsed: [] },
+    settings,
+  );
+  const effect = dispatched.effects.find((candidate) => candidate.type === "dispatch_step");
+  if (effect?.type !== "dispatch_step") throw new Error("the controller did not dispatch the bench's no-op step");
+  return Array.from({ length: count }, (_, index) => {
+    const body: PacketBody = { ...effect.body, runId: `${state.runId}x${index}` };
+    return { jobId: `step-${body.runId}-${body.stepId}-1`, data: { packet: signer.sign(body) } };
+  });
+}
