@@ -148,7 +148,7 @@ describe("a hostile model, end to end", () => {
     const read = called("read_file").at(-1);
     const observation = observationFor(read?.payload.callId as string);
     expect(observation?.payload.status).toBe("ok");
-    expect((observation?.payload.flags as string[]).length).toBeGreaterThan(0);
+    expect((observation?.payload.flags as string[] | undefined)?.length).toBeGreaterThan(0);
   });
 
   it("is not approved by an approval claimed in text, arguments, or a forged tool result", async () => {

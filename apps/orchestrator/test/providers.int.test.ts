@@ -128,7 +128,7 @@ describe("planner on Anthropic, worker on OpenAI, judge on an OpenAI-compatible 
     expect(servers.worker.requests.length).toBe(7);
     expect(servers.worker.requests.every((request) => request.url === "/v1/chat/completions" && request.body.stream === true)).toBe(true);
     expect(servers.judge.requests.length).toBeGreaterThanOrEqual(1);
-    expect(String((servers.judge.requests[0]?.body.messages as { content: string }[])[0]?.content)).toContain("Reply with one JSON value only");
+    expect(String((servers.judge.requests[0]?.body.messages as { content: string }[] | undefined)?.[0]?.content)).toContain("Reply with one JSON value only");
     // Each server got its own key, so the checks for leaks below are not vacuous.
     expect(servers.planner.requests[0]?.headers.authorization).toBe(`Bearer ${env.PLANNER_KEY}`);
     expect(servers.worker.requests[0]?.headers.authorization).toBe(`Bearer ${env.WORKER_KEY}`);
@@ -172,7 +172,7 @@ describe("planner on Anthropic, worker on OpenAI, judge on an OpenAI-compatible 
     expect(flagsOf("srv__env_token")).toEqual(["secret_redacted"]);
     expect(flagsOf("page_oncall")).toEqual(["pii_redacted", "secret_redacted"]);
     // The model's next request carried the redacted observations, never the values.
-    const toolMessages = (servers.worker.requests[1]?.body.messages as { role: string; content: string }[]).filter((message) => message.role === "tool");
+    const toolMessages = ((servers.worker.requests[1]?.body.messages as { role: string; content: string }[] | undefined) ?? []).filter((message) => message.role === "tool");
     expect(toolMessages.map((message) => message.content).join("\n")).toMatch(/token=\[REDACTED:secret\][\s\S]*on call: \[REDACTED:pii\] \(token \[REDACTED:secret\]\)/);
     const second = JSON.stringify(servers.worker.requests[1]?.body);
     expect(second).not.toContain(env.DEPLOY_TOKEN);

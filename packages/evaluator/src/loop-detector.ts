@@ -35,7 +35,7 @@ export function detectLoop(
   const window = options.window ?? 10;
   const repeats = options.repeats ?? 3;
   const positions = new Map<string, number[]>();
-  calls.forEach((call, index) => positions.set(call.fingerprint, [...(positions.get(call.fingerprint) ?? []), index]));
+  for (const [index, call] of calls.entries()) positions.set(call.fingerprint, [...(positions.get(call.fingerprint) ?? []), index]);
   for (const [fingerprint, indexes] of positions) {
     for (let start = 0; start + repeats <= indexes.length; start += 1) {
       const group = indexes.slice(start, start + repeats);

@@ -1,22 +1,17 @@
 import {
   type AnyTool,
-  ApprovalStore,
-  builtinTools,
-  createToolExecutor,
   generatePacketKeys,
   type GoalInput,
-  IdempotencyStore,
   type ModelProvider,
   ReinError,
   type ReinRuntime,
   type RunState,
-  ToolRegistry,
-  ToolResultCache,
   type TraceEvent,
 } from "@rein/core";
 import { decideApproval } from "../approvals/decide-approval.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
 import { ROLE_NAMES, startRoles } from "../roles/start-roles.ts";
+import { buildTooling } from "../roles/tooling.ts";
 
 export interface PrivateRunOptions {
   goal: GoalInput;
@@ -37,14 +32,6 @@ export interface PrivateRunResult {
   events: TraceEvent[];
 }
 
-/** Every tool this run may call: built-ins, then `tools` by name over them. */
-export function registryWith(runtime: ReinRuntime, tools: readonly AnyTool[] = []): ToolRegistry {
-  const byName = new Map<string, AnyTool>();
-  for (const tool of builtinTools({ commands: runtime.config.tools.commands, hosts: runtime.config.tools.hosts })) byName.set(tool.name, tool);
-  for (const tool of tools) byName.set(tool.name, tool);
-  return new ToolRegistry(byName.values());
-}
-
 const ENDS = new Set(["run.done", "run.failed", "run.cancelled", "run.escalated"]);
 
 /**
@@ -54,19 +41,8 @@ const ENDS = new Set(["run.done", "run.failed", "run.cancelled", "run.escalated"
  * controller, planner, worker and evaluator as `rein run`.
  */
 export async function runPrivately(runtime: ReinRuntime, options: PrivateRunOptions): Promise<PrivateRunResult> {
-  const registry = registryWith(runtime, options.tools);
-  const { redis, keys, config } = runtime;
-  const approvals = new ApprovalStore(redis, keys, { ttlSeconds: config.approvals.ttlSeconds });
-  const executor = createToolExecutor({
-    registry,
-    trace: runtime.trace,
-    artifacts: runtime.artifacts,
-    config,
-    approvals,
-    cache: new ToolResultCache(redis, keys),
-    idempotency: new IdempotencyStore(redis, keys),
-    logger: runtime.logger,
-  });
+  const tooling = await buildTooling(runtime, options.tools ?? []);
+  const { registry, executor, approvals } = tooling;
   const packetKeys = generatePacketKeys();
   const roles = startRoles(runtime, {
     roles: ROLE_NAMES,
@@ -94,5 +70,6 @@ export async function runPrivately(runtime: ReinRuntime, options: PrivateRunOpti
     clearTimeout(timer);
     controller.abort();
     await roles.close();
+    await tooling.close();
   }
 }

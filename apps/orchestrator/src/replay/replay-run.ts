@@ -1,7 +1,8 @@
 import { type AnyTool, ReinError, type ReinRuntime, type RunStatus, type StepStatus, type TraceEvent } from "@rein/core";
 import type { TraceBundle } from "../trace/trace-bundle.ts";
 import { type Comparison, compareTraces } from "./compare-traces.ts";
-import { registryWith, runPrivately } from "./private-run.ts";
+import { buildRegistry } from "../roles/tooling.ts";
+import { runPrivately } from "./private-run.ts";
 import { observationIdTranslator } from "./observation-ids.ts";
 import { RecordedModel } from "./recorded-model.ts";
 import { RecordedOutputs } from "./recorded-outputs.ts";
@@ -43,7 +44,7 @@ export async function replayRun(scratch: ReinRuntime, bundle: TraceBundle, optio
     throw new ReinError("goal_invalid", `run ${bundle.runId} has no step ${options.fromStep}`);
   }
   const recorded = new RecordedOutputs(bundle.events, bundle.artifacts);
-  const all = registryWith(scratch, options.tools).list();
+  const all = buildRegistry(scratch.config, options.tools ?? []).list();
   const { tools, stubbed } = replayTools(all, recorded, { mode: options.mode, allowExternal: options.allowExternal ?? false });
   const model = RecordedModel.fromEvents(bundle.events, observationIdTranslator(bundle.events, scratch, bundle.runId));
   const decisions = recordedDecisions(bundle.events);

@@ -1,17 +1,13 @@
 import { cp, readdir } from "node:fs/promises";
 import {
   type AnyTool,
-  ApprovalStore,
   CheckpointStore,
-  createToolExecutor,
   generatePacketKeys,
-  IdempotencyStore,
   PacketBody,
   PacketSigner,
   ReinError,
   type ReinRuntime,
   type StepStatus,
-  ToolRegistry,
   type TraceEvent,
   Workspace,
 } from "@rein/core";
@@ -19,7 +15,7 @@ import { runStepLoop } from "@rein/workers";
 import type { TraceBundle } from "../trace/trace-bundle.ts";
 import { compareTraces } from "./compare-traces.ts";
 import { observationIdTranslator } from "./observation-ids.ts";
-import { registryWith } from "./private-run.ts";
+import { buildRegistry, buildTooling } from "../roles/tooling.ts";
 import { RecordedModel } from "./recorded-model.ts";
 import { RecordedOutputs } from "./recorded-outputs.ts";
 import { artifactsOf, type ReplayReport } from "./replay-run.ts";
@@ -53,22 +49,14 @@ export async function replayStep(scratch: ReinRuntime, bundle: TraceBundle, step
   const ownEvents = (events: readonly TraceEvent[]) => events.filter((event) => event.stepId === stepId && event.seq >= dispatched.seq);
   const recordedEvents = ownEvents(bundle.events);
   const recorded = new RecordedOutputs(bundle.events, bundle.artifacts);
-  const { tools, stubbed } = replayTools(registryWith(scratch, options.tools).list(), recorded, { mode: options.mode, allowExternal: options.allowExternal ?? false });
+  const { tools, stubbed } = replayTools(buildRegistry(scratch.config, options.tools ?? []).list(), recorded, { mode: options.mode, allowExternal: options.allowExternal ?? false });
   const model = RecordedModel.fromEvents(recordedEvents, observationIdTranslator(bundle.events, scratch, bundle.runId));
-  const executor = createToolExecutor({
-    registry: new ToolRegistry(tools),
-    trace: scratch.trace,
-    artifacts: scratch.artifacts,
-    config: scratch.config,
-    approvals: new ApprovalStore(scratch.redis, scratch.keys, { ttlSeconds: scratch.config.approvals.ttlSeconds }),
-    idempotency: new IdempotencyStore(scratch.redis, scratch.keys),
-    logger: scratch.logger,
-  });
+  const tooling = await buildTooling(scratch, tools);
   const result = await runStepLoop(
     packet,
-    { provider: model, executor, trace: scratch.trace, workspace, checkpoints: new CheckpointStore(scratch.redis, scratch.keys), maxDepth: scratch.config.packets.maxDepth },
+    { provider: model, executor: tooling.executor, trace: scratch.trace, workspace, checkpoints: new CheckpointStore(scratch.redis, scratch.keys), maxDepth: scratch.config.packets.maxDepth },
     new AbortController().signal,
-  );
+  ).finally(() => tooling.close());
   const replayEvents = await scratch.trace.read(bundle.runId);
   const comparison = compareTraces(
     { runId: bundle.runId, events: recordedEvents, outputs: recorded },

@@ -12,9 +12,16 @@ import {
   type ToolExecutor,
 } from "@rein/core";
 
-/** Every tool this deployment knows: the built-ins plus what the embedding program adds. */
+/**
+ * Every tool this deployment knows: the built-ins, then what the embedding
+ * program adds; an added tool with a built-in's name replaces it (replay and
+ * eval swap tools this way).
+ */
 export function buildRegistry(config: ReinConfig, extra: readonly AnyTool[]): ToolRegistry {
-  return new ToolRegistry([...builtinTools({ commands: config.tools.commands, hosts: config.tools.hosts }), ...extra]);
+  const byName = new Map<string, AnyTool>();
+  for (const tool of builtinTools({ commands: config.tools.commands, hosts: config.tools.hosts })) byName.set(tool.name, tool);
+  for (const tool of extra) byName.set(tool.name, tool);
+  return new ToolRegistry(byName.values());
 }
 
 export interface Tooling {

@@ -1,6 +1,6 @@
 import { type AnyTool, defineTool } from "@rein/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registryWith } from "../../src/replay/private-run.ts";
+import { buildRegistry } from "../../src/roles/tooling.ts";
 import { renderReplayReport } from "../../src/replay/replay-report.ts";
 import { replayStep } from "../../src/replay/replay-step.ts";
 import { openScratchRuntime } from "../../src/replay/scratch-runtime.ts";
@@ -33,7 +33,7 @@ describe("rein replay --step: one step in isolation from its recorded packet", (
   });
 
   it("finds the first divergence at the right call when a tool answers differently", async () => {
-    const real = registryWith(recorded.runtime).get("list_files") as AnyTool;
+    const real = buildRegistry(recorded.runtime.config, []).get("list_files") as AnyTool;
     const changed = defineTool({ ...real, render: (output: unknown) => `${real.render(output)}\nextra.txt` });
     const report = await replay([changed]);
     expect(report.identical).toBe(false);

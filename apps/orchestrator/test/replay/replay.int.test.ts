@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { type AnyTool, defineTool } from "@rein/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
-import { registryWith } from "../../src/replay/private-run.ts";
+import { buildRegistry } from "../../src/roles/tooling.ts";
 import { renderReplayReport } from "../../src/replay/replay-report.ts";
 import { replayRun } from "../../src/replay/replay-run.ts";
 import { openScratchRuntime } from "../../src/replay/scratch-runtime.ts";
@@ -20,7 +20,7 @@ async function replay(recorded: Recorded, options: Parameters<typeof replayRun>[
 
 /** read_file, but the second line of what it returns is changed: "one line of a tool's output". */
 function readFileChangingLine2(recorded: Recorded): AnyTool {
-  const real = registryWith(recorded.runtime).get("read_file") as AnyTool;
+  const real = buildRegistry(recorded.runtime.config, []).get("read_file") as AnyTool;
   return defineTool({
     ...real,
     render: (output: unknown) => {
