@@ -9,27 +9,34 @@ import { z } from "zod";
 export const EFFECTS_FILE = "effects.log";
 /** One line `<runId> <pid>` each time a worker reaches the gate. */
 export const ARRIVALS_FILE = "arrivals.log";
+/** One line `<runId> <n> <pid>` each time an effect is performed, to see which process did it. */
+export const EXECUTIONS_FILE = "executions.log";
 /** The gate opens when this file exists. */
 export const OPEN_FILE = "open";
 
 const STEP_TITLE = "Record two effects around a slow wait";
 
+const APPEND_EFFECT = "append_effect";
+
 /**
  * A non-idempotent effect: every call appends a line, so a step re-run that
  * re-performed it instead of replaying its recorded result shows a double.
  */
-export const appendEffect = defineTool({
-  name: "append_effect",
-  description: `Appends the line "<runId> <n>" to ${EFFECTS_FILE} in the run's workspace. Each call adds a line.`,
-  effect: "write",
-  idempotent: false,
-  input: z.object({ n: z.number().int().positive() }),
-  scope: () => ({ paths: [EFFECTS_FILE] }),
-  run: async ({ n }, context) => {
-    await appendFile(await context.workspace.resolve(EFFECTS_FILE), `${context.runId} ${n}\n`);
-    return `appended ${n}`;
-  },
-});
+export function appendEffect(gateDir: string): AnyTool {
+  return defineTool({
+    name: APPEND_EFFECT,
+    description: `Appends the line "<runId> <n>" to ${EFFECTS_FILE} in the run's workspace. Each call adds a line.`,
+    effect: "write",
+    idempotent: false,
+    input: z.object({ n: z.number().int().positive() }),
+    scope: () => ({ paths: [EFFECTS_FILE] }),
+    run: async ({ n }, context) => {
+      await appendFile(await context.workspace.resolve(EFFECTS_FILE), `${context.runId} ${n}\n`);
+      await appendFile(join(gateDir, EXECUTIONS_FILE), `${context.runId} ${n} ${process.pid}\n`);
+      return `appended ${n}`;
+    },
+  });
+}
 
 /**
  * Holds the step until the test opens the gate, so the test can kill workers
@@ -52,11 +59,11 @@ export function waitForGate(gateDir: string): AnyTool {
 
 export const scalingGoal: GoalInput = {
   text: "Scaling check: record two effects around a slow wait.",
-  tools: [{ name: appendEffect.name }, { name: "wait_for_gate" }],
+  tools: [{ name: APPEND_EFFECT }, { name: "wait_for_gate" }],
   budget: { maxSteps: 3 },
 };
 
-/** Plan one step, then done; the worker appends, waits at the gate, appends again, answers. */
+/** Plan one step, then done; the worker appends and waits at the gate, appends again, answers. */
 export const scalingScript: ModelScriptInput = {
   planner: [
     {
@@ -68,10 +75,10 @@ export const scalingScript: ModelScriptInput = {
               title: STEP_TITLE,
               objective: "Append effect 1, wait for the gate, append effect 2.",
               acceptance_criteria: [],
-              tools: [appendEffect.name, "wait_for_gate"],
+              tools: [APPEND_EFFECT, "wait_for_gate"],
               evidence_ids: [],
               output_contract: { description: "one sentence", format: "text" },
-              budget: { maxTurns: 6, maxToolCalls: 6 },
+              budget: { maxTurns: 5, maxToolCalls: 6 },
             },
             next_steps: [],
             risks: [],
@@ -89,9 +96,10 @@ export const scalingScript: ModelScriptInput = {
     {
       match: STEP_TITLE,
       turns: [
-        { toolCalls: [{ name: appendEffect.name, input: { n: 1 } }] },
-        { toolCalls: [{ name: "wait_for_gate", input: {} }] },
-        { toolCalls: [{ name: appendEffect.name, input: { n: 2 } }] },
+        // One turn: the effect, then the wait. A worker killed in the wait dies before the turn's
+        // checkpoint, so the resumed step calls the effect again and must get its recorded result.
+        { toolCalls: [{ name: APPEND_EFFECT, input: { n: 1 } }, { name: "wait_for_gate", input: {} }] },
+        { toolCalls: [{ name: APPEND_EFFECT, input: { n: 2 } }] },
         { text: "Recorded effect 1 and effect 2." },
       ],
     },

@@ -6,7 +6,7 @@
  *
  * Environment: REIN_REDIS_URL, REIN_PREFIX, REIN_WORKSPACE_ROOT,
  * REIN_PACKET_PUBLIC_KEY, SCALING_GATE_DIR, SCALING_CONCURRENCY,
- * SCALING_LOCK_MS, SCALING_STALLED_MS.
+ * SCALING_LOCK_MS, SCALING_STALLED_MS, SCALING_GRACE_MS.
  */
 import { createRuntime, publicKeyFromEnv, ReinConfig, ScriptedProvider } from "@rein/core";
 import { startRoles } from "../../src/roles/start-roles.ts";
@@ -22,7 +22,7 @@ const env = (name: string): string => {
 const runtime = createRuntime(
   ReinConfig.parse({ redisUrl: env("REIN_REDIS_URL"), prefix: env("REIN_PREFIX"), workspaceRoot: env("REIN_WORKSPACE_ROOT") }),
 );
-const tooling = await buildTooling(runtime, [appendEffect, waitForGate(env("SCALING_GATE_DIR"))]);
+const tooling = await buildTooling(runtime, [appendEffect(env("SCALING_GATE_DIR")), waitForGate(env("SCALING_GATE_DIR"))]);
 const running = startRoles(runtime, {
   roles: ["step"],
   packetPublicKey: publicKeyFromEnv(),
@@ -35,7 +35,7 @@ const running = startRoles(runtime, {
 process.once("SIGTERM", () => {
   process.stdout.write("stopping\n");
   void (async () => {
-    await running.close();
+    await running.close(Number(env("SCALING_GRACE_MS")));
     await tooling.close();
     await runtime.close();
     process.exit(0);
