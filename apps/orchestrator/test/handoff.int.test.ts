@@ -154,7 +154,7 @@ describe("request_context", () => {
     expect(refused).toMatchObject({ stepId: "s2", payload: { requestingStepId: "s2", parentStepId: null, refusal: "the summary step must not see raw notes" } });
     const writer = requestsFor(harness.worker.requests, "Write the summary");
     const told = writer[1]?.messages.flatMap((message) => message.content).find((block) => block.type === "tool_result");
-    expect(told).toMatchObject({ content: "the planner refused: the summary step must not see raw notes" });
+    expect(told).toMatchObject({ content: expect.stringMatching(/^\[observation obs_\w+\]\nthe planner refused: the summary step must not see raw notes$/) });
   });
 });
 

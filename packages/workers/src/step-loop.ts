@@ -8,6 +8,7 @@ import {
   type ModelProvider,
   type ModelStreamEvent,
   type ModelToolCall,
+  type Observation,
   type Price,
   ReinError,
   type StepCheckpoint,
@@ -107,7 +108,7 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
           const made = runtimeObservation(call, index, fromResume.content, fromResume.status);
           loop.observations.push(made.observation);
           loop.records.push(made.record);
-          answered.push({ type: "tool_result", toolCallId: call.id, content: fromResume.content, isError: fromResume.status !== "ok" });
+          answered.push(resultBlock(call, made.observation));
           continue;
         }
         const request = parseRuntimeCall(call);
@@ -115,7 +116,7 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
           const made = runtimeObservation(call, index, `invalid ${call.name} input: ${request.message}`, "invalid_input");
           loop.observations.push(made.observation);
           loop.records.push(made.record);
-          answered.push({ type: "tool_result", toolCallId: call.id, content: made.observation.content, isError: true });
+          answered.push(resultBlock(call, made.observation));
           continue;
         }
         loop.pending = { answered, calls: calls.slice(position) };
@@ -140,7 +141,7 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
         loop.pending = { answered, calls: calls.slice(position) };
         return { kind: "approval", approvalId: outcome.suspend.approvalId, tool: outcome.suspend.tool };
       }
-      answered.push({ type: "tool_result", toolCallId: call.id, content: outcome.observation.content, isError: outcome.observation.status !== "ok" });
+      answered.push(resultBlock(call, outcome.observation));
     }
     loop.pending = undefined;
     markAddressed(loop.records);
@@ -221,6 +222,14 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
 }
 
 const isToolCall = (block: ContentBlock): block is ModelToolCall => block.type === "tool_call";
+
+/** What the model sees of a call: the observation, headed by its id so claims can cite it. */
+const resultBlock = (call: ModelToolCall, observation: Observation): ContentBlock => ({
+  type: "tool_result",
+  toolCallId: call.id,
+  content: `[observation ${observation.id}]\n${observation.content}`,
+  isError: observation.status !== "ok",
+});
 
 function finalResult(
   text: string,
