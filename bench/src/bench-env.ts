@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRuntime, exportPacketKeys, generatePacketKeys, type PacketKeyPair, ReinConfig, type ReinRuntime } from "@rein/core";
+import { connectRedis, createRuntime, exportPacketKeys, generatePacketKeys, type PacketKeyPair, type Redis, ReinConfig, type ReinRuntime } from "@rein/core";
 
 /** Everything one bench run shares: its own key prefix, workspace root and packet keys. */
 export interface BenchEnv {
@@ -42,21 +42,22 @@ export async function openBenchEnv(redisUrl: string, name: string): Promise<Benc
       return runtime;
     },
     cleanup: async () => {
-      const runtime = createRuntime(config);
-      await deleteByPattern(runtime, `${prefix}:*`);
-      await runtime.close();
-      for (const other of opened) await other.close();
+      for (const runtime of opened) await runtime.close();
+      // A bare connection: a runtime's queues would write their meta keys back after the delete.
+      const redis = connectRedis(redisUrl);
+      await deleteByPattern(redis, `${prefix}:*`);
+      redis.disconnect();
       await rm(workspaceRoot, { recursive: true, force: true });
     },
   };
 }
 
-export async function deleteByPattern(runtime: ReinRuntime, pattern: string): Promise<void> {
+async function deleteByPattern(redis: Redis, pattern: string): Promise<void> {
   let cursor = "0";
   do {
-    const [next, keys] = await runtime.redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+    const [next, keys] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
     cursor = next;
-    if (keys.length > 0) await runtime.redis.unlink(...keys);
+    if (keys.length > 0) await redis.unlink(...keys);
   } while (cursor !== "0");
 }
 
