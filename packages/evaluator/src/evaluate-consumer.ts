@@ -1,5 +1,5 @@
 import { Worker } from "bullmq";
-import { EvaluateJob, type ModelProvider, QUEUE_NAMES, type ReinRuntime, toQueueError, Workspace } from "@rein/core";
+import { EvaluateJob, type ModelProvider, onFinalFailure, QUEUE_NAMES, type ReinRuntime, toQueueError, Workspace } from "@rein/core";
 import { evaluate } from "./evaluate.ts";
 
 export interface EvaluateConsumerDeps {
@@ -37,5 +37,19 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
     { connection: runtime.connection, prefix: runtime.config.prefix, concurrency: deps.concurrency ?? 4 },
   );
   worker.on("error", (error) => runtime.logger.error({ err: error }, "evaluate consumer error"));
+  onFinalFailure(worker, async (job, reason) => {
+    const parsed = EvaluateJob.safeParse(job.data);
+    if (!parsed.success) return;
+    const { runId, stepId, attempt } = parsed.data;
+    // A step nobody could judge goes to a person rather than waiting forever.
+    await runtime.queues.sendControl({
+      type: "verdict.ready",
+      eventId: `gave-up-${job.id}`,
+      runId,
+      stepId,
+      attempt,
+      verdict: { schemaVersion: 1, runId, stepId, attempt, decision: "escalate", reasons: [`the evaluator failed for good: ${reason}`], checks: [] },
+    });
+  });
   return worker;
 }

@@ -1,5 +1,5 @@
 import { Worker } from "bullmq";
-import { ContextJob, PlanJob, QUEUE_NAMES, type ReinRuntime, toQueueError } from "@rein/core";
+import { ContextJob, onFinalFailure, PlanJob, QUEUE_NAMES, type ReinRuntime, toQueueError } from "@rein/core";
 import { answerContextRequest } from "./context-answer.ts";
 import { plan, type PlannerDeps } from "./planner.ts";
 
@@ -50,5 +50,16 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
     { connection: runtime.connection, prefix: runtime.config.prefix, concurrency: options.concurrency ?? 4, autorun: true },
   );
   worker.on("error", (error) => runtime.logger.error({ err: error }, "plan consumer error"));
+  onFinalFailure(worker, async (job, reason) => {
+    const parsed = PlanJob.safeParse(job.data);
+    if (job.name === "context" || !parsed.success) return;
+    await runtime.queues.sendControl({
+      type: "plan.failed",
+      eventId: `gave-up-${job.id}`,
+      runId: parsed.data.runId,
+      planNo: parsed.data.planNo,
+      reason: `the plan job failed for good after ${job.attemptsMade} attempt(s): ${reason}`,
+    });
+  });
   return worker;
 }

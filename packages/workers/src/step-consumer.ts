@@ -4,6 +4,7 @@ import {
   assertAttenuated,
   CheckpointStore,
   errorMessage,
+  onFinalFailure,
   PacketVerifier,
   QUEUE_NAMES,
   type ModelProvider,
@@ -91,6 +92,18 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
     { ...deps.stalled, connection: runtime.connection, prefix: runtime.config.prefix, concurrency: deps.concurrency ?? 4 },
   );
   worker.on("error", (error) => runtime.logger.error({ err: error }, "step consumer error"));
+  onFinalFailure(worker, async (job, reason) => {
+    const body = (job.data as { packet?: { body?: { runId?: string; stepId?: string; attempt?: number } } }).packet?.body;
+    if (!body?.runId || !body.stepId || !body.attempt) return;
+    await runtime.queues.sendControl({
+      type: "step.errored",
+      eventId: `gave-up-${job.id}`,
+      runId: body.runId,
+      stepId: body.stepId,
+      attempt: body.attempt,
+      reason: `the step's job failed for good after ${job.attemptsMade} attempt(s): ${reason}`,
+    });
+  });
   return worker;
 }
 

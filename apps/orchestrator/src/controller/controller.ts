@@ -60,8 +60,10 @@ export function startController(options: ControllerOptions): Worker {
           await runtime.trace.appendMany(next.trace);
           return;
         }
-        await runtime.runs.save(next.state, state.version);
-        await runtime.trace.appendMany(next.trace);
+        await runtime.runs.save(next.state, state.version, {
+          events: next.trace.map((event) => runtime.trace.encode(event)),
+          ttlSeconds: runtime.trace.ttlSeconds,
+        });
         for (const effect of next.effects) await performEffect(effect, next.state, runtime, signer);
       } catch (error) {
         if (error instanceof DelayedError) throw error;
@@ -70,7 +72,8 @@ export function startController(options: ControllerOptions): Worker {
         await lease.release();
       }
     },
-    { ...options.stalled, connection: runtime.connection, prefix: runtime.config.prefix, concurrency: options.concurrency ?? 8 },
+    // A control event is never dropped: a job that stalls (its controller died) goes back to wait, many times if need be.
+    { maxStalledCount: 10, ...options.stalled, connection: runtime.connection, prefix: runtime.config.prefix, concurrency: options.concurrency ?? 8 },
   );
   worker.on("error", (error) => runtime.logger.error({ err: error }, "controller error"));
   return worker;

@@ -4,6 +4,7 @@ import {
   generatePacketKeys,
   type GoalInput,
   isTerminal,
+  type ModelProvider,
   type ModelScriptInput,
   type ReinRuntime,
   type RunState,
@@ -35,7 +36,11 @@ export interface Harness {
  * private key prefix, playing a model script. Nothing is mocked: Redis,
  * queues, tools and the workspace are real.
  */
-export async function startHarness(script: ModelScriptInput, extraTools: AnyTool[] = []): Promise<Harness> {
+export async function startHarness(
+  script: ModelScriptInput,
+  extraTools: AnyTool[] = [],
+  overrides: { worker?: ModelProvider } = {},
+): Promise<Harness> {
   const runtime = await createTestRuntime();
   const keys = generatePacketKeys();
   const planner = new ScriptedProvider(script, { name: "scripted-planner" });
@@ -47,7 +52,7 @@ export async function startHarness(script: ModelScriptInput, extraTools: AnyTool
   const roles = [
     startRoles(controlRuntime, { roles: ["control"], packetPrivateKey: keys.privateKey }),
     startRoles(planRuntime, { roles: ["plan"], providers: { planner } }),
-    startRoles(stepRuntime, { roles: ["step"], packetPublicKey: keys.publicKey, executor: tooling.executor, providers: { worker } }),
+    startRoles(stepRuntime, { roles: ["step"], packetPublicKey: keys.publicKey, executor: tooling.executor, providers: { worker: overrides.worker ?? worker } }),
     startRoles(evaluateRuntime, { roles: ["evaluate"], providers: { judge } }),
   ];
   return {

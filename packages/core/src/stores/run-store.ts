@@ -3,7 +3,10 @@ import { RunState } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 
-// Writes only when the stored version is the one the writer read.
+// Writes only when the stored version is the one the writer read, and
+// appends the transition's trace events in the same script: a controller
+// that dies mid-event leaves either both or neither, never a state whose
+// trace is missing.
 const compareAndSet = `
 local current = redis.call('HGET', KEYS[1], 'version')
 if (current == false and ARGV[1] ~= '-1') or (current ~= false and current ~= ARGV[1]) then
@@ -11,8 +14,22 @@ if (current == false and ARGV[1] ~= '-1') or (current ~= false and current ~= AR
 end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+for i = 7, #ARGV do
+  local seq = redis.call('INCR', KEYS[4])
+  redis.call('XADD', KEYS[3], '*', 'seq', seq, 'event', ARGV[i])
+end
+if #ARGV >= 7 and ARGV[6] ~= '' then
+  redis.call('EXPIRE', KEYS[3], ARGV[6])
+  redis.call('EXPIRE', KEYS[4], ARGV[6])
+end
 return 1
 `;
+
+/** Trace events written atomically with a state (see TraceLog.encode). */
+export interface TraceWrite {
+  events: readonly string[];
+  ttlSeconds?: number;
+}
 
 /** RunState in Redis, written with compare-and-set on `version`. */
 export class RunStore {
@@ -46,11 +63,11 @@ export class RunStore {
    * Saves `state` (whose `version` must be `expectedVersion + 1`) only if the
    * stored version is still `expectedVersion`.
    */
-  async save(state: RunState, expectedVersion: number): Promise<void> {
+  async save(state: RunState, expectedVersion: number, trace?: TraceWrite): Promise<void> {
     if (state.version !== expectedVersion + 1) {
       throw new ReinError("contract_invalid", `state version ${state.version} must be ${expectedVersion + 1}`);
     }
-    await this.write(state, expectedVersion);
+    await this.write(state, expectedVersion, trace);
   }
 
   async list(limit = 50): Promise<string[]> {
@@ -61,18 +78,22 @@ export class RunStore {
     await this.redis.multi().del(this.keys.run(runId)).zrem(this.keys.runIndex(), runId).exec();
   }
 
-  private async write(state: RunState, expectedVersion: number): Promise<void> {
+  private async write(state: RunState, expectedVersion: number, trace?: TraceWrite): Promise<void> {
     const validated = RunState.parse(state);
     const written = await this.redis.eval(
       compareAndSet,
-      2,
+      4,
       this.keys.run(state.runId),
       this.keys.runIndex(),
+      this.keys.trace(state.runId),
+      this.keys.traceSeq(state.runId),
       String(expectedVersion),
       String(validated.version),
       JSON.stringify(validated),
       String(Date.parse(validated.createdAt)),
       validated.runId,
+      trace?.ttlSeconds ? String(trace.ttlSeconds) : "",
+      ...(trace?.events ?? []),
     );
     if (written !== 1) {
       throw new ReinError(

@@ -32,7 +32,13 @@ export class TraceLog {
     private readonly options: TraceLogOptions = {},
   ) {}
 
-  async append(input: TraceEventInput): Promise<TraceEvent> {
+  /** Seconds a trace is kept after its last event, if retention is set. */
+  get ttlSeconds(): number | undefined {
+    return this.options.ttlSeconds;
+  }
+
+  /** The stored form of an event, redacted, without its seq (assigned when it is written). */
+  encode(input: TraceEventInput): string {
     const body = {
       schemaVersion: 1 as const,
       ts: input.ts ?? new Date().toISOString(),
@@ -40,8 +46,12 @@ export class TraceLog {
       parentStepId: input.parentStepId ?? null,
       ...input,
     };
-    let json = JSON.stringify(body);
-    if (this.options.redact) json = this.options.redact(json);
+    const json = JSON.stringify(body);
+    return this.options.redact ? this.options.redact(json) : json;
+  }
+
+  async append(input: TraceEventInput): Promise<TraceEvent> {
+    const json = this.encode(input);
     const ttl = this.options.ttlSeconds ? String(this.options.ttlSeconds) : "";
     const seq = Number(await this.redis.eval(append, 2, this.keys.trace(input.runId), this.keys.traceSeq(input.runId), json, ttl));
     return TraceEvent.parse({ ...JSON.parse(json), seq });
