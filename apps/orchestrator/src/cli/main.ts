@@ -8,7 +8,7 @@ const HELP = `rein — a harness for multi-agent work
 
 Usage: rein <command> [options]
 
-${COMMANDS.map((command) => `  ${command.usage.padEnd(52)} ${command.summary}`).join("\n")}
+${COMMANDS.map((command) => (command.usage.length <= 52 ? `  ${command.usage.padEnd(52)} ${command.summary}` : `  ${command.usage}\n  ${"".padEnd(52)} ${command.summary}`)).join("\n")}
 
 Every command takes --config FILE (default: ./rein.config.json when present).
 Redis: REDIS_URL (default redis://127.0.0.1:6379); \`rein run\` starts a private one if none answers.`;
