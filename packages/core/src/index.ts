@@ -21,7 +21,7 @@ export { RedisKeys } from "./redis/keys.ts";
 export { RunStore, type TraceWrite } from "./stores/run-store.ts";
 export { LeaseManager, type Lease } from "./stores/lease.ts";
 export { ArtifactStore, type Artifact, type ArtifactStoreOptions } from "./stores/artifact-store.ts";
-export { TraceLog, type TraceLogOptions, PromptCopy, assemblePrompt, splitPrompt, storePromptCopy, type PromptParts } from "./trace/index.ts";
+export { TraceLog, type TraceLogOptions, PromptCopy, assemblePrompt, promptHash, splitPrompt, storePromptCopy, type PromptParts } from "./trace/index.ts";
 export { QUEUE_NAMES, jobIds, type QueueName } from "./queues/queue-names.ts";
 export { ReinQueues, defaultJobOptions } from "./queues/queues.ts";
 export { PacketSigner, PacketVerifier, type PacketVerifyOptions } from "./packets/packet-signer.ts";
@@ -46,5 +46,5 @@ export { bm25Scores, tokenize, type Bm25Options } from "./lessons/bm25.ts";
 // Tools written outside the workspace packages (examples/*/tools.ts) get the zod instance core validates with.
 export { z } from "zod";
 export { assertAttenuated, type AttenuatedPacket, type PacketBounds } from "./packets/attenuation.ts";
-export { CheckpointStore, type CheckpointStoreOptions } from "./stores/checkpoint-store.ts";
+export { CheckpointStore, type CheckpointCounts, type CheckpointStoreOptions } from "./stores/checkpoint-store.ts";
 export { onFinalFailure } from "./queues/final-failure.ts";

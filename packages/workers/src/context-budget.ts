@@ -55,7 +55,7 @@ export function fitContextBudget(input: ContextBudgetInput): CompiledContext {
     });
   });
 
-  const messages = input.messages.map((message) => ({ ...message, content: [...message.content] }));
+  const messages = [...input.messages];
   const dropped: DroppedToolResult[] = [];
   let current = originalTokens;
   for (const { messageIndex, blockIndex } of candidates) {
@@ -69,7 +69,13 @@ export function fitContextBudget(input: ContextBudgetInput): CompiledContext {
       tokens: estimateTextTokens(block.content),
     };
     dropped.push(entry);
-    message.content[blockIndex] = { ...block, content: `[dropped to fit the context budget: the result of ${entry.tool} (${nameOf(entry)}); see the note below]` };
+    // A new message object, never an edit: token estimates are memoized per object.
+    messages[messageIndex] = {
+      ...message,
+      content: message.content.map((candidate, index) =>
+        index === blockIndex ? { ...block, content: `[dropped to fit the context budget: the result of ${entry.tool} (${nameOf(entry)}); see the note below]` } : candidate,
+      ),
+    };
     current = estimate(withNote(messages, dropped, input.budgetTokens));
   }
   if (dropped.length === 0) return { ...unchanged, overBudget: true };

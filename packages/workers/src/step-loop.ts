@@ -80,7 +80,12 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
     });
   }
 
-  const save = () => deps.checkpoints.save({ ...loop, schemaVersion: 1, savedAt: new Date(now()).toISOString() });
+  // Checkpoints are appended to: a save writes only what the last one did not.
+  let savedCounts = saved ? { messages: saved.messages.length, observations: saved.observations.length, records: saved.records.length } : undefined;
+  const save = async () => {
+    savedCounts = await deps.checkpoints.save({ ...loop, schemaVersion: 1, savedAt: new Date(now()).toISOString() }, savedCounts);
+  };
+  let finalText: string | undefined;
   const result = (status: StepResult["status"], fields: Partial<StepResult> = {}): StepResult => ({
     schemaVersion: 1,
     runId: body.runId,
@@ -91,7 +96,7 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
     summary: "",
     claims: [],
     observations: loop.observations,
-    toolCalls: loop.records,
+    toolCalls: withAddressed(loop.records, finalText),
     fingerprints: loop.records.map((record) => record.fingerprint),
     usage: loop.usage,
     turns: loop.turns,
@@ -144,7 +149,6 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
       answered.push(resultBlock(call, outcome.observation));
     }
     loop.pending = undefined;
-    markAddressed(loop.records);
     loop.messages.push({ role: "user", content: answered });
     return undefined;
   };
@@ -201,9 +205,8 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
       loop.messages.push({ role: "assistant", content: response.content });
       const calls = toolCallsOf(response.content);
       if (calls.length === 0) {
-        const text = textOf(response.content);
-        markAddressed(loop.records, text);
-        return finalResult(text, body.task.outputContract.format, result, response.stopReason);
+        finalText = textOf(response.content);
+        return finalResult(finalText, body.task.outputContract.format, result, response.stopReason);
       }
 
       const suspension = await answer(calls, []);
@@ -258,10 +261,10 @@ function parseJson(text: string): unknown {
 /**
  * A failed call counts as addressed once the model acted on it: it made
  * another call afterwards, or its final text names the tool that failed.
+ * Derived when a result is built, so saved records never change.
  */
-function markAddressed(records: StepCheckpoint["records"], finalText?: string): void {
-  records.forEach((record, index) => {
-    if (record.status === "ok" || record.addressed) return;
-    record.addressed = index < records.length - 1 || (finalText !== undefined && finalText.includes(record.name));
-  });
+function withAddressed(records: StepCheckpoint["records"], finalText: string | undefined): StepCheckpoint["records"] {
+  return records.map((record, index) =>
+    record.status === "ok" ? record : { ...record, addressed: index < records.length - 1 || (finalText !== undefined && finalText.includes(record.name)) },
+  );
 }

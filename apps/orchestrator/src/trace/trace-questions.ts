@@ -1,4 +1,6 @@
-import { assemblePrompt, hashOf, PromptCopy, type TraceEvent } from "@rein/core";
+import { assemblePrompt, PromptCopy, promptHash, sha256, type TraceEvent } from "@rein/core";
+
+const partsOf = (copy: PromptCopy): string[] => [copy.system, ...copy.messages, copy.tools, copy.output].filter((id): id is string => id !== null);
 import { callKeyOf, isRunEnd } from "./views/event-fields.ts";
 
 /** The questions issue 7 says every finished run must answer from its trace. */
@@ -50,7 +52,8 @@ export function answerQuestions(events: readonly TraceEvent[], blobs: Readonly<R
       const prompt = copy.success ? assemblePrompt(copy.data, blobs) : undefined;
       if (!copy.success) note("what did the model see", event, "no prompt copy");
       else if (!prompt) note("what did the model see", event, "prompt copy references blobs that are not stored");
-      else if (hashOf(prompt) !== event.inputHash) note("what did the model see", event, "stored prompt does not hash to inputHash");
+      else if (promptHash(copy.data) !== event.inputHash) note("what did the model see", event, "the prompt copy does not hash to inputHash");
+      else if (!partsOf(copy.data).every((id) => sha256(blobs[id] as string) === id)) note("what did the model see", event, "a stored prompt part does not match its hash");
       else note("what did the model see", event);
       note("which tools could it see", event, Array.isArray(p.tools) ? undefined : "no tool list");
     } else if (event.kind === "model.responded") {

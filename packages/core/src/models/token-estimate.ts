@@ -19,7 +19,13 @@ export function estimateTextTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
+// Messages and tool schemas are the same objects on every call of a step, so
+// each is estimated once; the budget pass then stays cheap as history grows.
+const estimated = new WeakMap<object, number>();
+
 export function estimateMessageTokens(message: ModelMessage): number {
+  const known = estimated.get(message);
+  if (known !== undefined) return known;
   let tokens = MESSAGE_OVERHEAD_TOKENS;
   for (const block of message.content) {
     tokens += BLOCK_OVERHEAD_TOKENS;
@@ -27,11 +33,16 @@ export function estimateMessageTokens(message: ModelMessage): number {
     else if (block.type === "tool_result") tokens += estimateTextTokens(block.content);
     else tokens += estimateTextTokens(block.name) + estimateTextTokens(JSON.stringify(block.input ?? {}));
   }
+  estimated.set(message, tokens);
   return tokens;
 }
 
 export function estimateToolTokens(tool: ModelToolSchema): number {
-  return BLOCK_OVERHEAD_TOKENS + estimateTextTokens(tool.name + tool.description + JSON.stringify(tool.inputSchema));
+  const known = estimated.get(tool);
+  if (known !== undefined) return known;
+  const tokens = BLOCK_OVERHEAD_TOKENS + estimateTextTokens(tool.name + tool.description + JSON.stringify(tool.inputSchema));
+  estimated.set(tool, tokens);
+  return tokens;
 }
 
 /** The whole request as a provider would count its input: system, messages, tools and output schema. */

@@ -1,7 +1,7 @@
 import { hashOf } from "../canonical/canonical-json.ts";
 import type { Price } from "../config/config.ts";
 import { errorMessage } from "../errors.ts";
-import { storePromptCopy } from "../trace/prompt-copy.ts";
+import { promptHash, storePromptCopy } from "../trace/prompt-copy.ts";
 import type { TraceLog } from "../trace/trace-log.ts";
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "./model-provider.ts";
 
@@ -28,9 +28,9 @@ export async function tracedComplete(
 ): Promise<ModelResponse> {
   const { trace, runId } = traceOptions;
   const ids = { runId, stepId: traceOptions.stepId ?? null, parentStepId: traceOptions.parentStepId ?? null };
-  const inputHash = hashOf({ system: request.system, messages: request.messages, tools: request.tools, output: request.output });
   // The stored copy of the prompt, so "what did the model see" has an answer beyond its hash.
   const prompt = await storePromptCopy(trace, runId, request);
+  const inputHash = promptHash(prompt);
   await trace.append({
     ...ids,
     kind: "model.called",

@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
-import { StepCheckpoint } from "../contracts/index.ts";
+import { z } from "zod";
+import { ModelMessageContract, Observation, StepCheckpoint, ToolCallRecord } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 
@@ -8,7 +9,27 @@ export interface CheckpointStoreOptions {
   ttlSeconds?: number;
 }
 
-/** Worker loop checkpoints in Redis, one per step, validated when read back. */
+/** How many items of each list the last save wrote. */
+export interface CheckpointCounts {
+  messages: number;
+  observations: number;
+  records: number;
+}
+
+const LISTS = ["messages", "observations", "records"] as const;
+
+const Header = StepCheckpoint.omit({ messages: true, observations: true, records: true }).extend({
+  counts: z.object({ messages: z.number().int(), observations: z.number().int(), records: z.number().int() }),
+});
+
+const itemSchemas = { messages: ModelMessageContract, observations: Observation, records: ToolCallRecord };
+
+/**
+ * Worker loop checkpoints in Redis, one per step. The loop's lists (messages,
+ * observations, tool calls) only grow, so a save appends what is new and
+ * rewrites only a small header: saving after every turn costs the same at
+ * turn 200 as at turn 2. Read back whole and validated.
+ */
 export class CheckpointStore {
   private readonly ttlSeconds: number;
 
@@ -20,23 +41,58 @@ export class CheckpointStore {
     this.ttlSeconds = options.ttlSeconds ?? 7 * 24 * 3600;
   }
 
-  async save(checkpoint: StepCheckpoint): Promise<void> {
-    const validated = StepCheckpoint.parse(checkpoint);
-    await this.redis.set(this.keys.checkpoint(validated.runId, validated.stepId), JSON.stringify(validated), "EX", this.ttlSeconds);
+  /**
+   * Saves `checkpoint`. With `since` (what the previous save of this attempt
+   * returned), only items past those counts are written; without it the
+   * checkpoint is written whole, replacing any other attempt's.
+   */
+  async save(checkpoint: StepCheckpoint, since?: CheckpointCounts): Promise<CheckpointCounts> {
+    const { messages, observations, records, ...rest } = StepCheckpoint.parse(checkpoint);
+    const lists = { messages, observations, records };
+    const counts: CheckpointCounts = { messages: messages.length, observations: observations.length, records: records.length };
+    const base = this.keys.checkpoint(checkpoint.runId, checkpoint.stepId);
+    const multi = this.redis.multi();
+    for (const name of LISTS) {
+      const key = `${base}:${name}`;
+      if (!since) multi.del(key);
+      const fresh = lists[name].slice(since?.[name] ?? 0);
+      if (fresh.length > 0) multi.rpush(key, ...fresh.map((item) => JSON.stringify(item)));
+      multi.expire(key, this.ttlSeconds);
+    }
+    multi.set(base, JSON.stringify({ ...rest, counts }), "EX", this.ttlSeconds);
+    await multi.exec();
+    return counts;
   }
 
   /** The checkpoint of this attempt, or null (none, or one of an earlier attempt). */
   async load(runId: string, stepId: string, attempt: number): Promise<StepCheckpoint | null> {
-    const raw = await this.redis.get(this.keys.checkpoint(runId, stepId));
+    const base = this.keys.checkpoint(runId, stepId);
+    const raw = await this.redis.get(base);
     if (raw === null) return null;
-    const parsed = StepCheckpoint.safeParse(JSON.parse(raw));
-    if (!parsed.success) {
-      throw new ReinError("contract_invalid", `the checkpoint of ${runId}/${stepId} is malformed: ${parsed.error.issues[0]?.message}`);
-    }
-    return parsed.data.attempt === attempt ? parsed.data : null;
+    const header = Header.safeParse(JSON.parse(raw));
+    if (!header.success) throw malformed(runId, stepId, header.error.issues[0]?.message);
+    if (header.data.attempt !== attempt) return null;
+    const { counts, ...rest } = header.data;
+    const read = async <T>(name: (typeof LISTS)[number], schema: z.ZodType<T>): Promise<T[]> => {
+      const items = await this.redis.lrange(`${base}:${name}`, 0, counts[name] - 1);
+      if (items.length !== counts[name]) throw malformed(runId, stepId, `${name} holds ${items.length} of ${counts[name]} items`);
+      return items.map((item) => schema.parse(JSON.parse(item)));
+    };
+    const parsed = StepCheckpoint.safeParse({
+      ...rest,
+      messages: await read("messages", itemSchemas.messages),
+      observations: await read("observations", itemSchemas.observations),
+      records: await read("records", itemSchemas.records),
+    });
+    if (!parsed.success) throw malformed(runId, stepId, parsed.error.issues[0]?.message);
+    return parsed.data;
   }
 
   async remove(runId: string, stepId: string): Promise<void> {
-    await this.redis.del(this.keys.checkpoint(runId, stepId));
+    const base = this.keys.checkpoint(runId, stepId);
+    await this.redis.del(base, ...LISTS.map((name) => `${base}:${name}`));
   }
 }
+
+const malformed = (runId: string, stepId: string, why: string | undefined) =>
+  new ReinError("contract_invalid", `the checkpoint of ${runId}/${stepId} is malformed: ${why ?? "invalid"}`);

@@ -1,2 +1,2 @@
 export { TraceLog, type TraceLogOptions } from "./trace-log.ts";
-export { PromptCopy, assemblePrompt, splitPrompt, storePromptCopy, type PromptParts } from "./prompt-copy.ts";
+export { PromptCopy, assemblePrompt, promptHash, splitPrompt, storePromptCopy, type PromptParts } from "./prompt-copy.ts";

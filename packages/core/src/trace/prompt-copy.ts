@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { canonicalJson, sha256 } from "../canonical/canonical-json.ts";
+import { canonicalJson, hashOf, type Sha256, sha256 } from "../canonical/canonical-json.ts";
 import { HashString } from "../contracts/common.ts";
 import type { ModelMessage, ModelToolSchema, StructuredOutputRequest } from "../models/model-provider.ts";
 import type { TraceLog } from "./trace-log.ts";
@@ -25,14 +25,34 @@ export interface PromptParts {
   output?: StructuredOutputRequest;
 }
 
-/** Splits a request into blobs (id → canonical JSON) and the copy that references them. */
-export function splitPrompt(request: PromptParts): { copy: PromptCopy; blobs: Map<string, string> } {
+// A conversation's messages are the same objects turn after turn: each is
+// serialized and hashed once, and its blob sent to Redis once, so the cost of
+// a model call does not grow with the history before it.
+// An object shared across runs (a constant schema) is stored once per run.
+const seen = new WeakMap<object, { id: Sha256; json: string; storedIn: Set<string> }>();
+
+/**
+ * Splits a request into blobs (id → canonical JSON) and the copy that
+ * references them. Blobs already stored from an earlier call are left out.
+ */
+export function splitPrompt(request: PromptParts, runId = ""): { copy: PromptCopy; blobs: Map<string, string>; markStored(): void } {
   const blobs = new Map<string, string>();
-  const put = (value: unknown): `sha256:${string}` => {
+  const fresh: { storedIn: Set<string> }[] = [];
+  const put = (value: unknown): Sha256 => {
+    const memo = typeof value === "object" && value !== null ? seen.get(value) : undefined;
+    if (memo) {
+      if (!memo.storedIn.has(runId)) {
+        blobs.set(memo.id, memo.json);
+        fresh.push(memo);
+      }
+      return memo.id;
+    }
     const json = canonicalJson(value);
-    const id = sha256(json);
-    blobs.set(id, json);
-    return id;
+    const entry = { id: sha256(json), json, storedIn: new Set<string>() };
+    if (typeof value === "object" && value !== null) seen.set(value, entry);
+    blobs.set(entry.id, json);
+    fresh.push(entry);
+    return entry.id;
   };
   const copy: PromptCopy = {
     system: put(request.system),
@@ -40,13 +60,25 @@ export function splitPrompt(request: PromptParts): { copy: PromptCopy; blobs: Ma
     output: request.output === undefined ? null : put(request.output),
     messages: request.messages.map(put),
   };
-  return { copy, blobs };
+  return {
+    copy,
+    blobs,
+    markStored: () => {
+      for (const entry of fresh) entry.storedIn.add(runId);
+    },
+  };
 }
 
 /**
- * Rebuilds the prompt from its copy; `hashOf(assemblePrompt(...))` equals the
- * `inputHash` of the model.called event that holds the copy. Returns
- * undefined when a blob is missing (expired or never stored).
+ * The input hash of a model call: the hash of its prompt copy, which names
+ * every part by its own hash. It identifies the input as surely as hashing
+ * the whole request, and costs the same at turn 200 as at turn 2.
+ */
+export const promptHash = (copy: PromptCopy): Sha256 => hashOf(copy);
+
+/**
+ * Rebuilds the prompt from its copy. Returns undefined when a blob is
+ * missing (expired or never stored).
  */
 export function assemblePrompt(copy: PromptCopy, blobs: Readonly<Record<string, string>>): PromptParts | undefined {
   const take = (id: string): unknown => JSON.parse(blobs[id] as string);
@@ -62,7 +94,8 @@ export function assemblePrompt(copy: PromptCopy, blobs: Readonly<Record<string, 
 
 /** Stores the prompt's blobs in the run's trace and returns the copy for `model.called`. */
 export async function storePromptCopy(trace: Pick<TraceLog, "putBlobs">, runId: string, request: PromptParts): Promise<PromptCopy> {
-  const { copy, blobs } = splitPrompt(request);
+  const { copy, blobs, markStored } = splitPrompt(request, runId);
   await trace.putBlobs(runId, blobs);
+  markStored();
   return copy;
 }

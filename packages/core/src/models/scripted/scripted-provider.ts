@@ -44,7 +44,9 @@ export class ScriptedProvider implements ModelProvider {
 
   async complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
     options.signal?.throwIfAborted();
-    this.requests.push(structuredClone(request));
+    // Messages are never changed once sent (a loop appends new ones), so a
+    // shallow copy records what the model was shown without a deep clone per turn.
+    this.requests.push({ ...request, messages: [...request.messages] });
     const conversation = this.select(request);
     const position = request.messages.filter((message) => message.role === "assistant").length;
     const scripted = conversation.turns[position] ?? (conversation.repeatLast ? conversation.turns.at(-1) : undefined);
