@@ -43,7 +43,6 @@ for (const [count, traffic] of turns.trafficPerTurn) {
   measures.push(measure(`  worker Redis commands/turn at ${count}`, traffic.commands, "cmds", null));
   measures.push(measure(`  worker bytes to Redis/turn at ${count}`, traffic.bytes, "B", null));
 }
-for (const cost of turns.growth) measures.push(measure(`  ${cost.operation} at turn ${cost.turn}`, cost.micros, "µs", null));
 
 for (const processes of [1, 2]) {
   progress(`throughput ${processes} × 50`);

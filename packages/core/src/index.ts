@@ -21,6 +21,7 @@ export { RedisKeys } from "./redis/keys.ts";
 export { RunStore, type TraceWrite } from "./stores/run-store.ts";
 export { LeaseManager, type Lease } from "./stores/lease.ts";
 export { ArtifactStore, type Artifact, type ArtifactStoreOptions } from "./stores/artifact-store.ts";
+export { TraceBuffer, type TraceWriter } from "./trace/index.ts";
 export { TraceLog, type TraceLogOptions, PromptCopy, assemblePrompt, promptHash, splitPrompt, storePromptCopy, type PromptParts } from "./trace/index.ts";
 export { QUEUE_NAMES, jobIds, type QueueName } from "./queues/queue-names.ts";
 export { ReinQueues, defaultJobOptions } from "./queues/queues.ts";

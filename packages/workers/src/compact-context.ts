@@ -1,4 +1,4 @@
-import type { ModelMessage, ModelToolSchema, Observation, TraceLog } from "@rein/core";
+import type { ModelMessage, ModelToolSchema, Observation, TraceWriter } from "@rein/core";
 import { fitContextBudget } from "./context-budget.ts";
 
 export interface CompactContextOptions {
@@ -7,7 +7,7 @@ export interface CompactContextOptions {
   /** The worker role's `contextTokens`; absent means no budget pass. */
   contextTokens?: number;
   observations: readonly Observation[];
-  trace: TraceLog;
+  trace: TraceWriter;
   ids: { runId: string; stepId: string; parentStepId: string | null };
 }
 

@@ -19,6 +19,7 @@ import {
   toolCallsOf,
   totalTokens,
   tracedComplete,
+  TraceBuffer,
   type TraceLog,
   type Workspace,
   zeroUsage,
@@ -59,6 +60,8 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
   const now = deps.now ?? Date.now;
   const deadline = now() + body.budget.maxMs;
   const tools = [...deps.executor.schemasFor(body.surface), ...runtimeToolSchemas({ canDelegate: body.depth < deps.maxDepth })];
+  // A turn's trace events are written together, with its checkpoint, not one round trip each.
+  const trace = new TraceBuffer(deps.trace, body.runId);
   const saved = await deps.checkpoints.load(body.runId, body.stepId, body.attempt);
   const loop: Loop = saved ?? {
     runId: body.runId,
@@ -71,7 +74,7 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
     turns: 0,
   };
   if (saved) {
-    await deps.trace.append({
+    await trace.append({
       runId: body.runId,
       stepId: body.stepId,
       parentStepId: body.parentStepId,
@@ -83,6 +86,7 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
   // Checkpoints are appended to: a save writes only what the last one did not.
   let savedCounts = saved ? { messages: saved.messages.length, observations: saved.observations.length, records: saved.records.length } : undefined;
   const save = async () => {
+    await trace.flush();
     savedCounts = await deps.checkpoints.save({ ...loop, schemaVersion: 1, savedAt: new Date(now()).toISOString() }, savedCounts);
   };
   let finalText: string | undefined;
@@ -139,6 +143,7 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
         signal,
         budget: { maxToolCalls: body.budget.maxToolCalls, deadline },
         callsSoFar: loop.records.length,
+        trace,
       });
       loop.observations.push(outcome.observation);
       loop.records.push(outcome.record);
@@ -187,14 +192,14 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
               tools,
               contextTokens: deps.contextTokens,
               observations: loop.observations,
-              trace: deps.trace,
+              trace,
               ids: { runId: body.runId, stepId: body.stepId, parentStepId: body.parentStepId },
             }),
             tools,
             maxTokens: deps.maxTokensPerCall,
             metadata: { runId: body.runId, stepId: body.stepId },
           },
-          { trace: deps.trace, runId: body.runId, stepId: body.stepId, parentStepId: body.parentStepId, price: deps.price },
+          { trace, runId: body.runId, stepId: body.stepId, parentStepId: body.parentStepId, price: deps.price },
           { signal, onEvent: deps.onModelEvent },
         );
       } catch (error) {
@@ -221,6 +226,8 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
     // Given back (shutdown) or a transient failure: keep what is done so the next worker resumes it.
     if (signal.aborted) await save();
     throw error;
+  } finally {
+    await trace.flush();
   }
 }
 

@@ -2,11 +2,11 @@ import { hashOf } from "../canonical/canonical-json.ts";
 import type { Price } from "../config/config.ts";
 import { errorMessage } from "../errors.ts";
 import { promptHash, storePromptCopy } from "../trace/prompt-copy.ts";
-import type { TraceLog } from "../trace/trace-log.ts";
+import type { TraceWriter } from "../trace/trace-log.ts";
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "./model-provider.ts";
 
 export interface ModelCallTrace {
-  trace: TraceLog;
+  trace: TraceWriter;
   runId: string;
   stepId?: string | null;
   parentStepId?: string | null;

@@ -21,7 +21,11 @@ export const PII_MARK = "[REDACTED:pii]";
 // Shorter values would redact ordinary words; a real credential is longer.
 const MIN_SECRET_LENGTH = 6;
 
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+// Anchored at the start of a word: unanchored, every position of a long
+// alphanumeric run (a hash, base64) is a fresh start, which is quadratic.
+const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+// A content hash is never personal data; skipping them keeps redaction cheap on trace payloads full of them.
+const HASH = /^sha256:[0-9a-f]{64}$/;
 // Word boundaries on both sides: a digit run inside a hash or an id
 // (`sha256:ab4111…`) is not a card number, and rewriting it would corrupt it.
 const CARD_CANDIDATE = /(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])/g;
@@ -73,6 +77,7 @@ export class Redactor {
       });
     }
     for (const pattern of this.patterns) {
+      if (pattern === EMAIL && !result.includes("@")) continue;
       result = result.replace(pattern, () => {
         pii += 1;
         return PII_MARK;
@@ -90,7 +95,7 @@ export class Redactor {
   readonly redactJson = (json: string): string => JSON.stringify(this.walk(JSON.parse(json)));
 
   private walk(value: unknown): unknown {
-    if (typeof value === "string") return this.redact(value).text;
+    if (typeof value === "string") return HASH.test(value) ? value : this.redact(value).text;
     if (Array.isArray(value)) return value.map((item) => this.walk(item));
     if (value !== null && typeof value === "object") {
       return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, this.walk(member)]));

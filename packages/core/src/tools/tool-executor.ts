@@ -1,4 +1,4 @@
-import type { Observation, PolicyRule, ToolCallRecord, ToolGrant, ToolResultEvent } from "../contracts/index.ts";
+import type { Observation, PolicyRule, ToolCallRecord, ToolGrant, ToolResultEvent, TraceEventInput } from "../contracts/index.ts";
 import type { ContentBlock, ModelToolSchema } from "../models/model-provider.ts";
 import type { Workspace } from "./workspace.ts";
 
@@ -21,6 +21,8 @@ export interface StepExecutionContext {
   };
   /** Calls already made in this step (the budget check counts them). */
   callsSoFar: number;
+  /** Where this call's trace events go; defaults to the executor's own trace. */
+  trace?: { append(input: TraceEventInput): Promise<unknown> };
 }
 
 export interface ToolCallOutcome {

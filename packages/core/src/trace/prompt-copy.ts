@@ -2,7 +2,7 @@ import { z } from "zod";
 import { canonicalJson, hashOf, type Sha256, sha256 } from "../canonical/canonical-json.ts";
 import { HashString } from "../contracts/common.ts";
 import type { ModelMessage, ModelToolSchema, StructuredOutputRequest } from "../models/model-provider.ts";
-import type { TraceLog } from "./trace-log.ts";
+import type { TraceWriter } from "./trace-log.ts";
 
 /**
  * The stored copy of what a model saw, as references to content-addressed
@@ -93,7 +93,7 @@ export function assemblePrompt(copy: PromptCopy, blobs: Readonly<Record<string, 
 }
 
 /** Stores the prompt's blobs in the run's trace and returns the copy for `model.called`. */
-export async function storePromptCopy(trace: Pick<TraceLog, "putBlobs">, runId: string, request: PromptParts): Promise<PromptCopy> {
+export async function storePromptCopy(trace: Pick<TraceWriter, "putBlobs">, runId: string, request: PromptParts): Promise<PromptCopy> {
   const { copy, blobs, markStored } = splitPrompt(request, runId);
   await trace.putBlobs(runId, blobs);
   markStored();

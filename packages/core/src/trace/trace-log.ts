@@ -8,14 +8,23 @@ import type { RedisKeys } from "../redis/keys.ts";
 // empty, is the retention TTL: refreshed on every append, so a trace expires
 // that long after its run's last event, never in the middle of a run.
 const append = `
-local seq = redis.call('INCR', KEYS[2])
-redis.call('XADD', KEYS[1], '*', 'seq', seq, 'event', ARGV[1])
-if ARGV[2] ~= '' then
-  redis.call('EXPIRE', KEYS[1], ARGV[2])
-  redis.call('EXPIRE', KEYS[2], ARGV[2])
+local seq = 0
+for i = 2, #ARGV do
+  seq = redis.call('INCR', KEYS[2])
+  redis.call('XADD', KEYS[1], '*', 'seq', seq, 'event', ARGV[i])
+end
+if ARGV[1] ~= '' then
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+  redis.call('EXPIRE', KEYS[2], ARGV[1])
 end
 return seq
 `;
+
+/** What writers of trace events need: TraceLog, or a TraceBuffer in front of it. */
+export interface TraceWriter {
+  append(input: TraceEventInput): Promise<unknown>;
+  putBlobs(runId: string, blobs: ReadonlyMap<string, string>): Promise<void>;
+}
 
 export interface TraceLogOptions {
   /** Applied to every event's JSON before it is stored (secret and PII redaction). */
@@ -53,8 +62,29 @@ export class TraceLog {
   async append(input: TraceEventInput): Promise<TraceEvent> {
     const json = this.encode(input);
     const ttl = this.options.ttlSeconds ? String(this.options.ttlSeconds) : "";
-    const seq = Number(await this.redis.eval(append, 2, this.keys.trace(input.runId), this.keys.traceSeq(input.runId), json, ttl));
+    const seq = Number(await this.redis.eval(append, 2, this.keys.trace(input.runId), this.keys.traceSeq(input.runId), ttl, json));
     return TraceEvent.parse({ ...JSON.parse(json), seq });
+  }
+
+  /**
+   * Writes encoded events (TraceLog.encode) and prompt blobs of one run in a
+   * single round trip, events in order and contiguous in seq.
+   */
+  async writeBatch(runId: string, events: readonly string[], blobs: ReadonlyMap<string, string>): Promise<void> {
+    if (events.length === 0 && blobs.size === 0) return;
+    const multi = this.redis.multi();
+    if (blobs.size > 0) {
+      const key = this.blobsKey(runId);
+      for (const [id, content] of blobs) multi.hsetnx(key, id, this.options.redact ? this.options.redact(content) : content);
+      if (this.options.ttlSeconds) multi.expire(key, this.options.ttlSeconds);
+    }
+    if (events.length > 0) {
+      const ttl = this.options.ttlSeconds ? String(this.options.ttlSeconds) : "";
+      multi.eval(append, 2, this.keys.trace(runId), this.keys.traceSeq(runId), ttl, ...events);
+    }
+    const replies = await multi.exec();
+    const failed = replies?.find(([error]) => error !== null);
+    if (failed) throw failed[0];
   }
 
   async appendMany(inputs: readonly TraceEventInput[]): Promise<void> {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Usage } from "../../contracts/index.ts";
 import { ReinError } from "../../errors.ts";
+import { estimateRequestTokens } from "../token-estimate.ts";
 import type { CompleteOptions, ContentBlock, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
 import { resolveEvidencePlaceholders } from "./evidence-placeholders.ts";
 import { ModelScript, type ModelScriptInput, type ScriptedConversation, type ScriptedTurn } from "./script.ts";
@@ -61,9 +62,8 @@ export class ScriptedProvider implements ModelProvider {
     for (const block of content) {
       if (block.type === "text") options.onEvent?.({ type: "text_delta", text: block.text });
     }
-    const promptText = request.system + JSON.stringify(request.messages);
     const usage: Usage = {
-      inputTokens: turn.usage?.inputTokens ?? estimateTokens(promptText),
+      inputTokens: turn.usage?.inputTokens ?? estimateRequestTokens(request),
       outputTokens: turn.usage?.outputTokens ?? estimateTokens(JSON.stringify(content)),
       cacheReadTokens: 0,
       cacheWriteTokens: 0,

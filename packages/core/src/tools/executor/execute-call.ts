@@ -37,7 +37,7 @@ export async function executeCall(
     fingerprint: safeHash({ tool: call.name, args: call.input }),
   };
   const trace = new CallTrace(
-    deps.trace,
+    context.trace ?? deps.trace,
     { runId: context.runId, stepId: context.stepId, parentStepId: context.parentStepId, ...identity },
     deps.redactor ? (payload) => deps.redactor?.redactValue(payload) ?? payload : undefined,
   );

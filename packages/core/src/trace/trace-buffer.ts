@@ -1,0 +1,40 @@
+import type { TraceEventInput } from "../contracts/index.ts";
+import type { TraceLog } from "./trace-log.ts";
+
+/**
+ * Collects one run's trace events and prompt blobs and writes them in one
+ * round trip on `flush`. A worker turn emits a dozen events; awaiting each
+ * would make the turn's cost its Redis round trips. A turn that dies before
+ * its flush is re-run from the last checkpoint and emits its events again,
+ * so nothing of a completed turn is lost.
+ */
+export class TraceBuffer {
+  private events: string[] = [];
+  private blobs = new Map<string, string>();
+
+  constructor(
+    private readonly trace: TraceLog,
+    readonly runId: string,
+  ) {}
+
+  async append(input: TraceEventInput): Promise<void> {
+    if (input.runId !== this.runId) {
+      await this.trace.append(input);
+      return;
+    }
+    this.events.push(this.trace.encode(input));
+  }
+
+  async putBlobs(runId: string, blobs: ReadonlyMap<string, string>): Promise<void> {
+    if (runId !== this.runId) return this.trace.putBlobs(runId, blobs);
+    for (const [id, content] of blobs) this.blobs.set(id, content);
+  }
+
+  async flush(): Promise<void> {
+    const events = this.events;
+    const blobs = this.blobs;
+    this.events = [];
+    this.blobs = new Map();
+    await this.trace.writeBatch(this.runId, events, blobs);
+  }
+}
