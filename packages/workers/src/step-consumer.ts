@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { Worker, type WorkerOptions } from "bullmq";
+import { WaitingError, Worker, type WorkerOptions } from "bullmq";
 import {
   assertAttenuated,
   CheckpointStore,
@@ -42,7 +42,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
   const price = runtime.config.prices[`${deps.provider.name}/${deps.provider.model}`];
   const worker = new Worker(
     QUEUE_NAMES.step,
-    async (job, _token, signal) => {
+    async (job, token, signal) => {
       const unverified = (job.data as { packet?: { body?: { runId?: string; stepId?: string; attempt?: number } } }).packet?.body;
       try {
         let packet: StepJob["packet"];
@@ -86,6 +86,11 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
           result,
         });
       } catch (error) {
+        if (signal?.aborted && token) {
+          // Given back on shutdown: back to waiting without spending one of the job's attempts.
+          await job.moveToWait(token);
+          throw new WaitingError();
+        }
         throw toQueueError(error);
       }
     },

@@ -223,8 +223,9 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
     }
     return result("budget_exhausted", { summary: `turn budget of ${body.budget.maxTurns} spent`, error: "step turn budget spent" });
   } catch (error) {
-    // Given back (shutdown) or a transient failure: keep what is done so the next worker resumes it.
-    if (signal.aborted) await save();
+    // Given back (shutdown) or a transient failure. The last checkpoint, taken
+    // after the last whole turn, is what the next worker resumes from; a turn
+    // cut off half-way is redone, its effects protected by idempotency records.
     throw error;
   } finally {
     await trace.flush();

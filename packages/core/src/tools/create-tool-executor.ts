@@ -1,50 +1,12 @@
-import type { PolicyRule } from "../contracts/index.ts";
-import type { ApprovalStore } from "../approvals/approval-store.ts";
-import type { Logger } from "../logger.ts";
 import { rootLogger } from "../logger.ts";
 import type { ModelToolSchema } from "../models/model-provider.ts";
-import type { Redactor } from "../sanitize/redactor.ts";
 import { noSecrets } from "../sanitize/secret-reader.ts";
-import type { IdempotencyStore } from "../stores/idempotency-store.ts";
-import type { ArtifactWriter, SecretReader } from "./define-tool.ts";
 import { toolSpecOf } from "./define-tool.ts";
-import type { TraceSink } from "./executor/call-trace.ts";
 import { executeCall } from "./executor/execute-call.ts";
-import type { RetryOptions } from "./executor/run-tool.ts";
-import type { SizeLimits } from "./executor/size-limit.ts";
 import type { ToolExecutor } from "./tool-executor.ts";
-import type { ToolRegistry } from "./tool-registry.ts";
-import type { ToolResultCache } from "./tool-result-cache.ts";
+import type { ToolExecutorDeps } from "./tool-executor-deps.ts";
 
-/**
- * What the executor is built from. Only `registry`, `trace`, `artifacts`
- * and `config` are required; each optional store switches on one stage.
- */
-export interface ToolExecutorDeps {
-  /** Every tool installed in the process; a call still needs its name on the step's surface. */
-  registry: ToolRegistry;
-  /** A TraceLog (or anything with its `append`). */
-  trace: TraceSink;
-  /** Where full results of truncated observations go (an ArtifactStore). */
-  artifacts: ArtifactWriter;
-  /** The deployment's policy rules and observation limits; a `ReinConfig` fits. */
-  config: { policy: readonly PolicyRule[]; observations: SizeLimits };
-  /** Without it, a call the policy says to ask about is denied: there is no one to ask. */
-  approvals?: ApprovalStore;
-  /** Enables the per-run cache of read-only idempotent results. */
-  cache?: ToolResultCache;
-  /** Enables recording and replay of non-idempotent results. */
-  idempotency?: IdempotencyStore;
-  /** The only way tools get credentials. @defaultValue none */
-  secrets?: SecretReader;
-  /** Removes secrets and PII from observations, artifacts and trace payloads. */
-  redactor?: Redactor;
-  logger?: Logger;
-  /** Transient-failure retries of idempotent tools. @defaultValue 3 attempts, 100 ms doubling */
-  retry?: RetryOptions;
-  /** @defaultValue Date.now */
-  now?: () => number;
-}
+export type { ResolvedExecutorDeps, ToolExecutorDeps } from "./tool-executor-deps.ts";
 
 /**
  * Builds the ToolExecutor the worker loop calls for every model tool call.
@@ -87,11 +49,6 @@ export function createToolExecutor(deps: ToolExecutorDeps): ToolExecutor {
   };
 }
 
-export type ResolvedExecutorDeps = ToolExecutorDeps & {
-  secrets: SecretReader;
-  logger: Logger;
-  now: () => number;
-};
 
 /** The model should know its limits up front rather than learn them by refusal. */
 function describeWithScope(description: string, scope: Record<string, readonly string[] | undefined>): string {

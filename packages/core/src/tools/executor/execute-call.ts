@@ -6,7 +6,7 @@ import { errorMessage, ReinError } from "../../errors.ts";
 import { decidePermission } from "../../policy/permission-policy.ts";
 import { resourcesOutside } from "../../policy/resource-match.ts";
 import { sanitizeText } from "../../sanitize/sanitize-text.ts";
-import type { ResolvedExecutorDeps } from "../create-tool-executor.ts";
+import type { ResolvedExecutorDeps } from "../tool-executor-deps.ts";
 import type { AnyTool, ToolContext } from "../define-tool.ts";
 import type { RecordedResult } from "../recorded-result.ts";
 import type { ModelToolCall, StepExecutionContext, ToolCallOutcome } from "../tool-executor.ts";
