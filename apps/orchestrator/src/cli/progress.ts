@@ -58,7 +58,7 @@ function describeToolEvent(event: TraceEvent, step: string, p: Record<string, un
       return `${step}  ⚙ ${name}(${truncate(str(p.args ?? {}), 120)})`;
     case "tool.result":
     case "tool.executed":
-      return `${step}    ↳ ${str(p.status)}${p.durationMs !== undefined ? ` in ${str(p.durationMs)} ms` : ""}${p.message ? `: ${truncate(str(p.message), 160)}` : ""}`;
+      return `${step}    ↳ ${str(p.status)}${typeof p.durationMs === "number" ? ` in ${Math.round(p.durationMs)} ms` : ""}${p.message ? `: ${truncate(str(p.message), 160)}` : ""}`;
     case "permission.decided":
       return p.decision === "allow" ? undefined : `${step}    ⛨ ${str(p.decision)} by ${str(p.rule)}: ${str(p.reason)}`;
     default:
