@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { defineTool, type GoalInput, type ModelRequest, type ModelScriptInput, textOf, type TraceEvent, z } from "@rein/core";
+import { type GoalInput, type ModelRequest, type ModelScriptInput, textOf, type TraceEvent } from "@rein/core";
 import { decideApproval } from "../src/approvals/decide-approval.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
+import { countingRestartTool } from "./support/restart-tool.ts";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -159,19 +160,7 @@ describe("request_context", () => {
 });
 
 describe("approval resume", () => {
-  let restarts = 0;
-  const restartService = defineTool({
-    name: "restart_service",
-    description: "Restarts a service. Side effect: the service is briefly unavailable.",
-    effect: "destructive",
-    approval: "always",
-    input: z.object({ service: z.string() }),
-    scope: (args) => ({ services: [args.service] }),
-    run: async (args) => {
-      restarts += 1;
-      return `restarted ${args.service}`;
-    },
-  });
+  const restart = countingRestartTool();
   const script: ModelScriptInput = {
     planner: [
       { match: "Completed steps: none", turns: [{ output: step("Restart the api", "Check the notes, then restart payment-api with restart_service", ["read_file", "restart_service"]) }] },
@@ -190,16 +179,16 @@ describe("approval resume", () => {
   };
 
   it("continues from the checkpoint after approval and runs the approved action once", async () => {
-    restarts = 0;
-    harness = await startHarness(script, [restartService]);
+    restart.reset();
+    harness = await startHarness(script, [restart.tool]);
     const runId = await seededGoal(harness, { text: "Fix payment-api", tools: [{ name: "read_file" }, { name: "restart_service" }] });
     const waiting = await harness.waitFor(runId, (state) => state.status === "waiting_approval");
     const approvalId = waiting.pendingApprovals[0] as string;
-    expect(restarts).toBe(0);
+    expect(restart.restarts()).toBe(0);
     await decideApproval(harness.runtime, harness.tooling.approvals, approvalId, { decision: "approved", approver: "test:oncall" });
     const state = await harness.waitFor(runId);
     expect(state.status).toBe("done");
-    expect(restarts).toBe(1);
+    expect(restart.restarts()).toBe(1);
     // Three model calls in all: the resumed step did not start over.
     expect(requestsFor(harness.worker.requests, "Restart the api")).toHaveLength(3);
     const trace = await harness.runtime.trace.read(runId);
@@ -207,8 +196,8 @@ describe("approval resume", () => {
   });
 
   it("tells the model why a denied action did not run", async () => {
-    restarts = 0;
-    harness = await startHarness(script, [restartService]);
+    restart.reset();
+    harness = await startHarness(script, [restart.tool]);
     const runId = await seededGoal(harness, { text: "Fix payment-api", tools: [{ name: "read_file" }, { name: "restart_service" }] });
     const waiting = await harness.waitFor(runId, (state) => state.status === "waiting_approval");
     await decideApproval(harness.runtime, harness.tooling.approvals, waiting.pendingApprovals[0] as string, {
@@ -217,7 +206,7 @@ describe("approval resume", () => {
       reason: "not during business hours",
     });
     await harness.waitFor(runId);
-    expect(restarts).toBe(0);
+    expect(restart.restarts()).toBe(0);
     const last = requestsFor(harness.worker.requests, "Restart the api").at(-1);
     const told = last?.messages.flatMap((message) => message.content).filter((block) => block.type === "tool_result").at(-1);
     expect(told).toMatchObject({ content: expect.stringContaining("not during business hours") });

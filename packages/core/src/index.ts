@@ -18,6 +18,7 @@ export { apiKeyEnvOf, secretsAndRedactor } from "./config/config-redactor.ts";
 export { LiveChannel, LiveEvent, type LiveSubscription } from "./live/index.ts";
 export { connectRedis, pingRedis, assertRedis, type Redis } from "./redis/connection.ts";
 export { RedisKeys } from "./redis/keys.ts";
+export { deleteByPrefix } from "./redis/delete-by-prefix.ts";
 export { RunStore, type TraceWrite } from "./stores/run-store.ts";
 export { LeaseManager, type Lease } from "./stores/lease.ts";
 export { ArtifactStore, type Artifact, type ArtifactStoreOptions } from "./stores/artifact-store.ts";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRuntime, ReinConfig, type ReinConfigInput, type ReinRuntime } from "@rein/core";
+import { createRuntime, deleteByPrefix, ReinConfig, type ReinConfigInput, type ReinRuntime } from "@rein/core";
 
 export interface ScratchRuntime extends ReinRuntime {
   /** Deletes every key under the scratch prefix and the scratch workspaces, then closes. */
@@ -23,12 +23,7 @@ export async function openScratchRuntime(base: ReinConfig, label: string, overri
     discard: async () => {
       // A queue closed before it connected emits an unhandled error; wait for the connection first.
       await Promise.all(runtime.queues.all().map((queue) => queue.waitUntilReady()));
-      let cursor = "0";
-      do {
-        const [next, keys] = await runtime.redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
-        cursor = next;
-        if (keys.length > 0) await runtime.redis.del(...keys);
-      } while (cursor !== "0");
+      await deleteByPrefix(runtime.redis, prefix);
       await runtime.close();
       await rm(workspaceRoot, { recursive: true, force: true });
     },

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ReinConfig, type ReinConfigInput } from "../config/config.ts";
+import { deleteByPrefix } from "../redis/delete-by-prefix.ts";
 import { createRuntime, type ReinRuntime, type RuntimeOptions } from "../runtime.ts";
 
 export const TEST_REDIS_URL = process.env.REIN_TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -24,18 +25,9 @@ export async function createTestRuntime(overrides: ReinConfigInput = {}, options
   return {
     ...runtime,
     cleanup: async () => {
-      await deleteByPrefix(runtime, prefix);
+      await deleteByPrefix(runtime.redis, prefix);
       await runtime.close();
       await rm(workspaceRoot, { recursive: true, force: true });
     },
   };
-}
-
-async function deleteByPrefix(runtime: ReinRuntime, prefix: string): Promise<void> {
-  let cursor = "0";
-  do {
-    const [next, keys] = await runtime.redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
-    cursor = next;
-    if (keys.length > 0) await runtime.redis.del(...keys);
-  } while (cursor !== "0");
 }
