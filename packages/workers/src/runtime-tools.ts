@@ -34,23 +34,23 @@ const schemaOf = (schema: z.ZodType): Record<string, unknown> => {
   return json;
 };
 
-export function runtimeToolSchemas(options: { canDelegate: boolean }): ModelToolSchema[] {
-  const schemas: ModelToolSchema[] = [
-    {
-      name: REQUEST_CONTEXT,
-      description: "Ask the planner for evidence your task did not include. Your step pauses until it answers with evidence ids or a refusal.",
-      inputSchema: schemaOf(RequestContextInput),
-    },
-  ];
-  if (options.canDelegate) {
-    schemas.push({
-      name: DELEGATE,
-      description:
-        "Hand part of your task to a child step with a narrower task, a subset of your tools and a part of your budget. Your step pauses until the child finishes; its result comes back as one tool result.",
-      inputSchema: schemaOf(DelegateInput),
-    });
-  }
-  return schemas;
+// Built once: converting zod to JSON Schema on every step cost more than the step.
+const REQUEST_CONTEXT_SCHEMA: ModelToolSchema = {
+  name: REQUEST_CONTEXT,
+  description: "Ask the planner for evidence your task did not include. Your step pauses until it answers with evidence ids or a refusal.",
+  inputSchema: schemaOf(RequestContextInput),
+};
+const DELEGATE_SCHEMA: ModelToolSchema = {
+  name: DELEGATE,
+  description:
+    "Hand part of your task to a child step with a narrower task, a subset of your tools and a part of your budget. Your step pauses until the child finishes; its result comes back as one tool result.",
+  inputSchema: schemaOf(DelegateInput),
+};
+const WITH_DELEGATE: readonly ModelToolSchema[] = [REQUEST_CONTEXT_SCHEMA, DELEGATE_SCHEMA];
+const WITHOUT_DELEGATE: readonly ModelToolSchema[] = [REQUEST_CONTEXT_SCHEMA];
+
+export function runtimeToolSchemas(options: { canDelegate: boolean }): readonly ModelToolSchema[] {
+  return options.canDelegate ? WITH_DELEGATE : WITHOUT_DELEGATE;
 }
 
 export type RuntimeRequest =

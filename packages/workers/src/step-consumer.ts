@@ -39,6 +39,18 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
   const { runtime } = deps;
   const verifier = new PacketVerifier(deps.packetPublicKey);
   const checkpoints = new CheckpointStore(runtime.redis, runtime.keys);
+  // A run's steps reuse its opened workspace instead of a mkdir and realpath each.
+  const workspaces = new Map<string, Promise<Workspace>>();
+  const workspaceOf = (runId: string): Promise<Workspace> => {
+    let workspace = workspaces.get(runId);
+    if (!workspace) {
+      if (workspaces.size >= 1024) workspaces.delete(workspaces.keys().next().value as string);
+      workspace = Workspace.forRun(runtime.config.workspaceRoot, runId);
+      workspace.catch(() => workspaces.delete(runId));
+      workspaces.set(runId, workspace);
+    }
+    return workspace;
+  };
   const price = runtime.config.prices[`${deps.provider.name}/${deps.provider.model}`];
   const worker = new Worker(
     QUEUE_NAMES.step,
@@ -56,7 +68,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
         }
         const { body } = packet;
         await runtime.queues.sendControl({ type: "step.started", eventId: `started-${job.id}`, runId: body.runId, stepId: body.stepId, attempt: body.attempt });
-        const workspace = await Workspace.forRun(runtime.config.workspaceRoot, body.runId);
+        const workspace = await workspaceOf(body.runId);
         const result = await runStepLoop(
           packet,
           {

@@ -92,7 +92,20 @@ export class Redactor {
   }
 
   /** For `new TraceLog(redis, keys, { redact: redactor.redactJson })`: parses, redacts strings, re-serializes, so the JSON stays valid. */
-  readonly redactJson = (json: string): string => JSON.stringify(this.walk(JSON.parse(json)));
+  // Most events hold nothing to redact: the raw text is checked first and
+  // returned as is when no secret and no detector matches anywhere in it.
+  readonly redactJson = (json: string): string => (this.mayMatch(json) ? JSON.stringify(this.walk(JSON.parse(json))) : json);
+
+  /** Whether any secret or detector could match somewhere in `text`; false means redaction would change nothing. */
+  private mayMatch(text: string): boolean {
+    if (this.secretNeedles.some((needle) => text.includes(needle))) return true;
+    if (this.cards && new RegExp(CARD_CANDIDATE.source).test(text)) return true;
+    return this.patterns.some((pattern) => {
+      // A configured pattern may be anchored to a whole string value, which raw JSON text would hide.
+      if (pattern !== EMAIL && pattern !== US_SSN) return true;
+      return pattern === EMAIL && !text.includes("@") ? false : new RegExp(pattern.source).test(text);
+    });
+  }
 
   private walk(value: unknown): unknown {
     if (typeof value === "string") return HASH.test(value) ? value : this.redact(value).text;

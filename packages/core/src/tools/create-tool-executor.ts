@@ -34,14 +34,22 @@ export function createToolExecutor(deps: ToolExecutorDeps): ToolExecutor {
     logger: deps.logger ?? rootLogger,
     now: deps.now ?? Date.now,
   };
+  // The same grant yields the same schema object every step, so per-object caches downstream (token estimates, prompt blobs) hit.
+  const schemaCache = new Map<string, ModelToolSchema>();
   return {
     schemasFor(surface): ModelToolSchema[] {
       const schemas: ModelToolSchema[] = [];
       for (const grant of [...surface].sort((a, b) => a.name.localeCompare(b.name))) {
         const tool = deps.registry.get(grant.name);
         if (!tool) continue;
-        const spec = toolSpecOf(tool);
-        schemas.push({ name: spec.name, description: describeWithScope(spec.description, grant.scope), inputSchema: spec.inputSchema });
+        const key = `${grant.name}\u0000${JSON.stringify(grant.scope)}`;
+        let schema = schemaCache.get(key);
+        if (!schema) {
+          const spec = toolSpecOf(tool);
+          schema = { name: spec.name, description: describeWithScope(spec.description, grant.scope), inputSchema: spec.inputSchema };
+          schemaCache.set(key, schema);
+        }
+        schemas.push(schema);
       }
       return schemas;
     },

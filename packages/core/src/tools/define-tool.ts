@@ -81,8 +81,14 @@ export function defineTool<Input, Output>(options: ToolOptions<Input, Output>): 
 }
 
 /** The static contract of a tool, with its input schema as JSON Schema. */
+// Converting zod to JSON Schema is the costliest part of offering a tool;
+// a tool's spec never changes, so it is built once per tool.
+const specs = new WeakMap<AnyTool, ToolSpec>();
+
 export function toolSpecOf(tool: AnyTool): ToolSpec {
-  return {
+  const known = specs.get(tool);
+  if (known) return known;
+  const spec: ToolSpec = {
     name: tool.name,
     description: tool.description,
     effect: tool.effect,
@@ -93,6 +99,8 @@ export function toolSpecOf(tool: AnyTool): ToolSpec {
     timeoutMs: tool.timeoutMs,
     approval: typeof tool.approval === "function" ? "conditional" : tool.approval,
   };
+  specs.set(tool, spec);
+  return spec;
 }
 
 function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
