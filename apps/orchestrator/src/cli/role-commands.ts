@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import { ApprovalStore, ReinError } from "@rein/core";
 import { createHttpApi } from "../api/http-api.ts";
 import { startRoles, type RoleName, ROLE_NAMES } from "../roles/start-roles.ts";
-import { buildRegistry, buildTooling } from "../roles/tooling.ts";
+import { buildTooling, knownToolNames } from "../roles/tooling.ts";
 import { type CliContext, openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { processKeys } from "./keys.ts";
@@ -57,7 +57,7 @@ async function startApi(context: CliContext, port: string, tokenEnv: string | un
   const server = createHttpApi({
     runtime: context.runtime,
     approvals: new ApprovalStore(context.runtime.redis, context.runtime.keys, { ttlSeconds: context.config.approvals.ttlSeconds }),
-    knownTools: buildRegistry(context.config, []).names(),
+    knownTools: knownToolNames(context.config, []),
     token,
   });
   await new Promise<void>((resolve) => server.listen(portNumber, "127.0.0.1", resolve));

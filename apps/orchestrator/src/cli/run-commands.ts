@@ -1,7 +1,7 @@
 import { newId, ReinError } from "@rein/core";
 import { loadExample } from "../examples/load-example.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
-import { buildRegistry } from "../roles/tooling.ts";
+import { knownToolNames } from "../roles/tooling.ts";
 import { openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { goalFromCli } from "./goal-input.ts";
@@ -31,8 +31,7 @@ export const submitCommand: Command = {
     withContext(flags, async (context) => {
       const example = typeof flags.example === "string" ? await loadExample(flags.example) : undefined;
       const goal = goalFromCli(positionals[0], example, flags.tools as string | undefined);
-      const registry = buildRegistry(context.config, example?.tools ?? []);
-      const { runId } = await submitGoal(context.runtime, goal, { knownTools: registry.names() });
+      const { runId } = await submitGoal(context.runtime, goal, { knownTools: knownToolNames(context.config, example?.tools ?? []) });
       out(runId);
       return 0;
     }),

@@ -1,7 +1,7 @@
 import { Goal, type GoalInput, newId, ReinError, type ReinRuntime, type RunState, zeroUsage } from "@rein/core";
 
 export interface SubmitOptions {
-  /** Tool names this deployment knows; a goal naming another is refused. */
+  /** Tool names this deployment knows (a trailing `*` matches a prefix); a goal naming another is refused. */
   knownTools: readonly string[];
   runId?: string;
   now?: Date;
@@ -21,7 +21,8 @@ export async function submitGoal(runtime: ReinRuntime, input: GoalInput, options
   }
   const goal = parsed.data;
   const known = new Set(options.knownTools);
-  const unknown = goal.tools.map((grant) => grant.name).filter((name) => !known.has(name));
+  const prefixes = options.knownTools.filter((name) => name.endsWith("*")).map((name) => name.slice(0, -1));
+  const unknown = goal.tools.map((grant) => grant.name).filter((name) => !known.has(name) && !prefixes.some((prefix) => name.startsWith(prefix)));
   if (unknown.length > 0) {
     throw new ReinError("goal_invalid", `goal.tools names ${unknown.join(", ")}, which this deployment does not know; expected some of: ${[...known].sort().join(", ")}`);
   }

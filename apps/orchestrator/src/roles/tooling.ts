@@ -3,6 +3,7 @@ import {
   ApprovalStore,
   builtinTools,
   connectMcpServers,
+  mcpToolName,
   createToolExecutor,
   IdempotencyStore,
   type ReinConfig,
@@ -22,6 +23,21 @@ export function buildRegistry(config: ReinConfig, extra: readonly AnyTool[]): To
   for (const tool of builtinTools({ commands: config.tools.commands, hosts: config.tools.hosts })) byName.set(tool.name, tool);
   for (const tool of extra) byName.set(tool.name, tool);
   return new ToolRegistry(byName.values());
+}
+
+/**
+ * The tool names a goal may be granted without starting anything: the
+ * registry's, and for each configured MCP server its included tools, or a
+ * `<server>__*` pattern when it exposes all of them (their names are only
+ * known once it runs; a name it does not have is refused at runtime).
+ */
+export function knownToolNames(config: ReinConfig, extra: readonly AnyTool[]): string[] {
+  const names = buildRegistry(config, extra).names();
+  for (const server of config.mcp) {
+    if (server.include) names.push(...server.include.map((tool) => mcpToolName(server.name, tool)));
+    else names.push(`${server.name}__*`);
+  }
+  return names;
 }
 
 export interface Tooling {
