@@ -59,6 +59,16 @@ describe("HTTP API", () => {
     expect(((await response.json()) as { error: string }).error).toMatch(/not JSON/);
   });
 
+  it("serves the dashboard page, which holds no data of its own", async () => {
+    const page = await call("/", {}, false);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/text\/html/);
+    const html = await page.text();
+    expect(html).toContain("<title>Rein</title>");
+    expect(html).toContain('fetch("/runs/" + runId + "/events"');
+    expect(html).not.toContain(token);
+  });
+
   it("requires the bearer token", async () => {
     const response = await call("/runs", {}, false);
     expect(response.status).toBe(401);

@@ -1,8 +1,10 @@
+import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { z } from "zod";
 import { type ApprovalStore, canonicalJson, errorMessage, Goal, ReinError, type ReinRuntime } from "@rein/core";
 import { decideApproval } from "../approvals/decide-approval.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
+import { DASHBOARD_HTML } from "./dashboard-page.ts";
 
 export interface HttpApiOptions {
   runtime: ReinRuntime;
@@ -40,7 +42,7 @@ const STATUS_OF_CODE: Partial<Record<ReinError["code"], number>> = {
  * Server-Sent Events, decide approvals, cancel. Every body is validated with
  * the same contracts the CLI uses; errors say what was wrong.
  *
- * POST /runs · GET /runs · GET /runs/:id · GET /runs/:id/events (SSE) ·
+ * GET / (the web dashboard) · POST /runs · GET /runs · GET /runs/:id · GET /runs/:id/events (SSE) ·
  * POST /runs/:id/cancel · GET /approvals · POST /approvals/:id/approve · POST /approvals/:id/deny
  */
 export function createHttpApi(options: HttpApiOptions): Server {
@@ -93,7 +95,13 @@ export function createHttpApi(options: HttpApiOptions): Server {
   return createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     const handle = async () => {
-      if (options.token && request.headers.authorization !== `Bearer ${options.token}`) throw new HttpError(401, "missing or wrong bearer token");
+      if (request.method === "GET" && url.pathname === "/") {
+        // The page itself holds nothing; every request it makes carries the token.
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'" });
+        response.end(DASHBOARD_HTML);
+        return;
+      }
+      if (options.token && !sameSecret(request.headers.authorization ?? "", `Bearer ${options.token}`)) throw new HttpError(401, "missing or wrong bearer token");
       for (const [method, pattern, handler] of routes) {
         const match = pattern.exec(url.pathname);
         if (match && request.method === method) return handler(request, response, match.slice(1));
@@ -107,6 +115,13 @@ export function createHttpApi(options: HttpApiOptions): Server {
       else response.end();
     });
   });
+}
+
+/** Compares without leaking, through timing, how much of the token was right. */
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {

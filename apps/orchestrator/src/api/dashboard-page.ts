@@ -1,0 +1,138 @@
+/**
+ * The web dashboard: one self-contained page over the HTTP API. It lists
+ * runs, follows one run's trace live, and lets a person approve, deny or
+ * cancel. The trace is read with fetch (not EventSource) so the bearer token
+ * travels in a header, never in a URL.
+ */
+export const DASHBOARD_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Rein</title>
+<style>
+  body { font: 14px/1.45 system-ui, sans-serif; margin: 0; color: #1d1d1f; background: #f6f6f4; }
+  header { padding: 10px 16px; background: #1d1d1f; color: #fff; display: flex; gap: 12px; align-items: center; }
+  header h1 { font-size: 16px; margin: 0; }
+  main { display: grid; grid-template-columns: 320px 1fr; min-height: calc(100vh - 44px); }
+  #runs { border-right: 1px solid #ddd; overflow: auto; background: #fff; }
+  .run { padding: 8px 12px; border-bottom: 1px solid #eee; cursor: pointer; }
+  .run:hover, .run.selected { background: #eef3ff; }
+  .status { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 12px; background: #e8e8e8; }
+  .status.done { background: #d7f5dc; } .status.failed, .status.cancelled { background: #fbdada; }
+  .status.waiting_approval, .status.escalated { background: #fff1c2; }
+  #detail { padding: 16px; overflow: auto; }
+  #timeline { font: 12px/1.5 ui-monospace, monospace; background: #fff; border: 1px solid #ddd; padding: 8px; white-space: pre-wrap; }
+  .approval { background: #fff8dd; border: 1px solid #e8d98b; padding: 8px; margin: 8px 0; }
+  button { margin-right: 6px; }
+  .muted { color: #777; }
+</style>
+</head>
+<body>
+<header><h1>Rein</h1><span class="muted" id="summary"></span>
+  <label style="margin-left:auto">token <input id="token" type="password" size="16"></label></header>
+<main>
+  <section id="runs"></section>
+  <section id="detail"><p class="muted">Choose a run.</p></section>
+</main>
+<script>
+const tokenInput = document.getElementById("token");
+tokenInput.value = sessionStorage.getItem("rein-token") || "";
+tokenInput.addEventListener("change", () => { sessionStorage.setItem("rein-token", tokenInput.value); loadRuns(); });
+const headers = () => (tokenInput.value ? { authorization: "Bearer " + tokenInput.value, "content-type": "application/json" } : { "content-type": "application/json" });
+const api = async (path, init = {}) => {
+  const response = await fetch(path, { ...init, headers: headers() });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.error || response.status + "");
+  return body;
+};
+const el = (tag, attrs = {}, ...children) => {
+  const node = Object.assign(document.createElement(tag), attrs);
+  for (const child of children) node.append(child);
+  return node;
+};
+let follow = null;
+
+async function loadRuns() {
+  const list = document.getElementById("runs");
+  try {
+    const { runs } = await api("/runs");
+    const states = await Promise.all(runs.slice(0, 40).map((id) => api("/runs/" + id).catch(() => null)));
+    list.replaceChildren(...states.filter(Boolean).map((state) =>
+      el("div", { className: "run", onclick: () => showRun(state.runId) },
+        el("span", { className: "status " + state.status, textContent: state.status }), " ",
+        el("span", { className: "muted", textContent: state.runId }), el("div", { textContent: state.goal.text.slice(0, 90) }))));
+    document.getElementById("summary").textContent = states.length + " recent runs";
+  } catch (error) {
+    list.replaceChildren(el("p", { className: "muted", textContent: "Cannot list runs: " + error.message }));
+  }
+}
+
+function line(event) {
+  const p = event.payload, step = event.stepId ? "[" + event.stepId + "] " : "";
+  switch (event.kind) {
+    case "plan.ready": return "plan: " + (p.done ? "the goal is met" : JSON.stringify(p.currentStep));
+    case "step.dispatched": return step + "dispatched " + JSON.stringify(p.title) + " attempt " + p.attempt + " tools " + (p.tools || []).join(", ");
+    case "tool.called": return step + "  call " + p.tool + " " + JSON.stringify(p.args ?? {}).slice(0, 160);
+    case "tool.result": return step + "    -> " + p.status + " in " + Math.round(p.durationMs) + " ms";
+    case "permission.decided": return p.decision === "allow" ? null : step + "    " + p.decision + " by " + p.rule;
+    case "step.suspended": return step + "waiting: " + (p.reason === "approval" ? "approval " + p.approvalId : p.reason);
+    case "verdict.ready": return step + "verdict " + p.decision + ": " + (p.reasons || []).join("; ");
+    case "run.done": case "run.failed": case "run.cancelled": return "run " + event.kind.slice(4) + ": " + p.reason;
+    case "run.escalated": return "escalated: " + (p.reasons || []).join("; ");
+    default: return null;
+  }
+}
+
+async function showRun(runId) {
+  if (follow) follow.abort();
+  follow = new AbortController();
+  for (const node of document.querySelectorAll(".run")) node.classList.toggle("selected", node.textContent.includes(runId));
+  const state = await api("/runs/" + runId);
+  const { approvals } = await api("/approvals");
+  const timeline = el("div", { id: "timeline" });
+  const detail = document.getElementById("detail");
+  detail.replaceChildren(
+    el("h2", { textContent: state.goal.text }),
+    el("p", {}, el("span", { className: "status " + state.status, textContent: state.status }), " " + (state.stopReason || ""),
+      " ", el("button", { textContent: "Cancel run", onclick: () => api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard" }) }).then(() => showRun(runId)) })),
+    ...approvals.filter((approval) => approval.runId === runId).map((approval) =>
+      el("div", { className: "approval" }, "Approval " + approval.approvalId + ": " + approval.tool + " " + JSON.stringify(approval.args) + " ",
+        el("button", { textContent: "Approve", onclick: () => decide(approval.approvalId, "approve", runId) }),
+        el("button", { textContent: "Deny", onclick: () => decide(approval.approvalId, "deny", runId) }))),
+    state.result ? el("p", { textContent: "Result: " + ((state.result.answer && state.result.answer.answer) || state.result.summary) }) : "",
+    timeline,
+  );
+  const response = await fetch("/runs/" + runId + "/events", { headers: headers(), signal: follow.signal });
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read().catch(() => ({ done: true }));
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf("\\n\\n")) >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = frame.split("\\n").find((row) => row.startsWith("data: "));
+      if (!data) continue;
+      const text = line(JSON.parse(data.slice(6)));
+      if (text) timeline.append(text + "\\n");
+    }
+  }
+}
+
+async function decide(approvalId, verb, runId) {
+  const approver = prompt("Your name, for the record");
+  if (!approver) return;
+  const body = verb === "deny" ? { approver, reason: prompt("Why deny it?") || "" } : { approver, note: "approved from the dashboard" };
+  try { await api("/approvals/" + approvalId + "/" + verb, { method: "POST", body: JSON.stringify(body) }); } catch (error) { alert(error.message); }
+  showRun(runId);
+}
+
+loadRuns();
+</script>
+</body>
+</html>
+`;
