@@ -86,6 +86,7 @@ function line(event) {
 
 async function showRun(runId) {
   if (follow) follow.abort();
+  history.replaceState(null, "", "#" + runId);
   follow = new AbortController();
   for (const node of document.querySelectorAll(".run")) node.classList.toggle("selected", node.textContent.includes(runId));
   const state = await api("/runs/" + runId);
@@ -95,7 +96,7 @@ async function showRun(runId) {
   detail.replaceChildren(
     el("h2", { textContent: state.goal.text }),
     el("p", {}, el("span", { className: "status " + state.status, textContent: state.status }), " " + (state.stopReason || ""),
-      " ", el("button", { textContent: "Cancel run", onclick: () => api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard" }) }).then(() => showRun(runId)) })),
+      " ", ["done", "failed", "cancelled"].includes(state.status) ? "" : el("button", { textContent: "Cancel run", onclick: () => api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard" }) }).then(() => showRun(runId)) })),
     ...approvals.filter((approval) => approval.runId === runId).map((approval) =>
       el("div", { className: "approval" }, "Approval " + approval.approvalId + ": " + approval.tool + " " + JSON.stringify(approval.args) + " ",
         el("button", { textContent: "Approve", onclick: () => decide(approval.approvalId, "approve", runId) }),
@@ -132,6 +133,8 @@ async function decide(approvalId, verb, runId) {
 }
 
 loadRuns();
+// A link to a run (#run_…) opens it.
+if (location.hash.length > 1) showRun(location.hash.slice(1));
 </script>
 </body>
 </html>
