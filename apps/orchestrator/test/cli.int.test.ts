@@ -75,6 +75,13 @@ describe("rein CLI", () => {
     expect(result.stderr).toMatch(/stopping: finishing current jobs/);
   });
 
+  it("refuses a lock time too short to be safe, saying what it expects", async () => {
+    const { publicKeyPem } = exportPacketKeys(generatePacketKeys());
+    const result = await rein(["worker", "--role", "step", "--lock-ms", "50"], tracked(cliEnv({ REIN_PACKET_PUBLIC_KEY: publicKeyPem })));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--lock-ms 50: expected milliseconds, at least 1000/);
+  });
+
   it("tells a step worker without the packet public key how to get one", async () => {
     const env = tracked(cliEnv());
     delete env.REIN_PACKET_PUBLIC_KEY;

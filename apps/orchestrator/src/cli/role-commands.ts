@@ -23,8 +23,11 @@ async function runRoles(roles: readonly RoleName[], flags: Record<string, unknow
     throw new ReinError("config_invalid", "a step worker needs REIN_PACKET_PUBLIC_KEY (or _FILE), the controller's public key");
   }
   const tooling = roles.includes("step") ? await buildTooling(context.runtime, []) : undefined;
+  const stalled = lockTiming(flags);
   const running = startRoles(context.runtime, {
     roles,
+    stepStalled: stalled,
+    controlStalled: stalled,
     packetPrivateKey: keys.privateKey,
     packetPublicKey: keys.publicKey,
     executor: tooling?.executor,
@@ -66,6 +69,18 @@ async function startApi(context: CliContext, port: string, tokenEnv: string | un
   return server;
 }
 
+/**
+ * `--lock-ms`: how long a job's lock lasts without renewal, and so how soon a
+ * killed process's jobs go back to the queue (checked at the same interval).
+ * BullMQ's default is 30 s; shorter recovers faster and renews more often.
+ */
+function lockTiming(flags: Record<string, unknown>): { lockDuration: number; stalledInterval: number } | undefined {
+  if (flags["lock-ms"] === undefined) return undefined;
+  const lock = Number(flags["lock-ms"]);
+  if (!Number.isInteger(lock) || lock < 1_000) throw new ReinError("config_invalid", `--lock-ms ${String(flags["lock-ms"])}: expected milliseconds, at least 1000`);
+  return { lockDuration: lock, stalledInterval: lock };
+}
+
 function graceMs(flags: Record<string, unknown>): number | undefined {
   if (flags["grace-ms"] === undefined) return undefined;
   const grace = Number(flags["grace-ms"]);
@@ -77,15 +92,15 @@ export const serveCommand: Command = {
   name: "serve",
   usage: "serve [--http PORT [--token-env NAME]] [--concurrency N]",
   summary: "run the controller (consumes the control queue), optionally with the HTTP API",
-  options: { concurrency: { type: "string" }, http: { type: "string" }, "token-env": { type: "string" }, "grace-ms": { type: "string" } },
+  options: { concurrency: { type: "string" }, http: { type: "string" }, "token-env": { type: "string" }, "grace-ms": { type: "string" }, "lock-ms": { type: "string" } },
   run: (_positionals, flags) => runRoles(["control"], flags),
 };
 
 export const workerCommand: Command = {
   name: "worker",
-  usage: "worker --role plan|step|evaluate|control [--concurrency N] [--grace-ms MS]",
+  usage: "worker --role plan|step|evaluate|control [--concurrency N] [--grace-ms MS] [--lock-ms MS]",
   summary: "run one role's consumer; start as many as you need, on any machine",
-  options: { role: { type: "string", multiple: true }, concurrency: { type: "string" }, "grace-ms": { type: "string" } },
+  options: { role: { type: "string", multiple: true }, concurrency: { type: "string" }, "grace-ms": { type: "string" }, "lock-ms": { type: "string" } },
   run: (_positionals, flags) => {
     const roles = (flags.role as string[] | undefined) ?? [];
     const unknown = roles.filter((role) => !ROLE_NAMES.includes(role as RoleName));
