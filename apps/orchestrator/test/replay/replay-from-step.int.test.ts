@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { replayRun } from "../../src/replay/replay-run.ts";
+import { openScratchRuntime } from "../../src/replay/scratch-runtime.ts";
+import { type Recorded, recordExample } from "../trace/record-example.ts";
+
+describe("rein replay --from-step", () => {
+  let recorded: Recorded;
+  beforeAll(async () => {
+    recorded = await recordExample("sre-triage");
+  });
+  afterAll(async () => {
+    await recorded?.runtime.cleanup();
+  });
+
+  async function replayFrom(fromStep: string) {
+    const scratch = await openScratchRuntime(recorded.runtime.config, "replay-from");
+    try {
+      return await replayRun(scratch, recorded.bundle, { mode: "real", tools: recorded.example.tools, fromStep });
+    } finally {
+      await scratch.discard();
+    }
+  }
+
+  it("compares only the tool results from that step on", async () => {
+    const results = (stepId: string) => recorded.bundle.events.filter((event) => event.kind === "tool.result" && event.stepId === stepId).length;
+    expect(results("s1")).toBeGreaterThan(0);
+    const report = await replayFrom("s2");
+    expect(report.comparison.divergence).toBeUndefined();
+    expect(report.comparison.compared).toBe(results("s2"));
+    expect(report.identical).toBe(true);
+  });
+
+  it("says which step does not exist", async () => {
+    await expect(replayFrom("s7")).rejects.toThrow(/has no step s7/);
+  });
+});
