@@ -71,9 +71,21 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
         `${w("new")}${gap}${anyOf("instructions", "instruction", "task", "orders")}\\s{0,3}:`,
         `${anyOf("call", "invoke", "run", "execute")}${gap}${w("the")}${gap}[a-z0-9_.-]+${gap}${w("tool")}`,
         `${anyOf("do not", "don't", "never")}${gap}${anyOf("tell", "inform", "alert", "notify")}${gap}${w("the")}${gap}${w("user")}`,
+        `${anyOf("ignore", "disregard", "forget")}${gap}(?:${anyOf("all", "the", "everything")}${gap})?${anyOf("above", "previous", "prior", "before", "earlier")}(?![a-z])`,
+        `${w("from")}${gap}${w("now")}${gap}${w("on")}(?![a-z])`,
+        `${anyOf("pretend", "act", "roleplay", "behave")}${gap}(?:${anyOf("to be", "you are", "as if", "as")})${gap}`,
+        `${anyOf("reveal", "print", "show", "repeat", "output", "leak", "tell me")}${gap}(?:${anyOf("your", "the")}${gap})?(?:${anyOf("system", "hidden", "initial", "secret")}${gap})?${anyOf("prompt", "instructions", "password", "api key", "secret")}`,
+        `${anyOf("developer mode", "jailbreak", "jailbroken", "do anything now", "dan mode")}`,
       ].join("|"),
       "g",
     ),
+  },
+  {
+    // A markdown image or link whose URL carries data out when rendered: the classic exfiltration channel.
+    flag: "exfiltration_link",
+    label: "link carrying data",
+    action: "flag",
+    pattern: /!?\[[^\]\n]{0,200}\]\(\s*https?:\/\/[^\s)]+[?&][^\s)]*=[^\s)]*\)/g,
   },
 ];
 
