@@ -80,6 +80,37 @@ describe("OpenAIProvider as openai-compatible (Ollama, vLLM, llama.cpp quirks)",
     expect(response.model).toBe("Qwen/Qwen2.5-7B-Instruct");
   });
 
+  it("surfaces Ollama's plain-string error for an unknown model as final, with its words", async () => {
+    server.queue({ status: 404, json: { error: 'model "qwen9:1b" not found, try pulling it first' } });
+    const error = await compatible().complete(baseRequest).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "model_error", retryable: false });
+    expect((error as Error).message).toMatch(/404/);
+    expect((error as Error).message).toMatch(/not found, try pulling it first/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("reads vLLM's top-level error body and calls a context overflow final", async () => {
+    server.queue({
+      status: 400,
+      json: {
+        object: "error",
+        message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4488 in the messages, 512 in the completion).",
+        type: "BadRequestError",
+        param: null,
+        code: 400,
+      },
+    });
+    const error = await compatible().complete(baseRequest).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "model_error", retryable: false });
+    expect((error as Error).message).toMatch(/maximum context length is 4096 tokens/);
+  });
+
+  it("retries a vLLM 503 while the engine is loading, then succeeds", async () => {
+    server.queue({ status: 503, json: { object: "error", message: "The engine is not ready", type: "ServiceUnavailableError", code: 503 } }, { status: 200, json: jsonFixture("openai/text.json") });
+    const response = await compatible().complete(baseRequest);
+    expect(response.retries).toBe(1);
+  });
+
   it("retries a connection reset, then succeeds", async () => {
     server.queue({ reset: true }, { status: 200, json: jsonFixture("openai/text.json") });
     const response = await compatible().complete(baseRequest);
