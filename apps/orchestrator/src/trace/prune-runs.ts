@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { isTerminal, ReinError, type ReinRuntime } from "@rein/core";
+import { ApprovalStore, isTerminal, ReinError, type ReinRuntime } from "@rein/core";
 import { artifactIdsOf } from "./run-artifacts.ts";
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
@@ -28,8 +28,8 @@ export interface PruneResult {
 
 /**
  * Deletes runs created before `now - olderThan` (by the run index's
- * createdAt score): state, trace, prompt blobs, artifacts the trace
- * references, checkpoints, tool cache, lease, and the run's workspace.
+ * createdAt score): state, trace, prompt blobs, artifacts, approvals,
+ * idempotency records, checkpoints, tool cache, lease, and the workspace.
  */
 export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Promise<PruneResult> {
   const cutoff = (options.now ?? new Date()).getTime() - options.olderThanMs;
@@ -45,8 +45,11 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
     if (options.dryRun) continue;
     const artifacts = artifactIdsOf(await runtime.trace.read(runId)).map((id) => runtime.keys.artifact(id));
     const checkpoints = await keysMatching(runtime, `${runtime.keys.checkpoint(runId, "")}*`);
-    const extra = [...artifacts, ...checkpoints, runtime.keys.toolCache(runId), runtime.keys.lease(runId)];
+    const idempotency = await keysMatching(runtime, `${runtime.keys.idempotency(runId)}:*`);
+    const extra = [...artifacts, ...checkpoints, ...idempotency, runtime.keys.toolCache(runId), runtime.keys.lease(runId)];
     await runtime.redis.del(...extra);
+    await runtime.artifacts.removeRun(runId);
+    await new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds }).removeRun(runId);
     await runtime.trace.remove(runId);
     await runtime.runs.remove(runId);
     await rm(join(runtime.config.workspaceRoot, runId), { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { scriptedOverrides } from "../../src/cli/run-command.ts";
 import { loadExample } from "../../src/examples/load-example.ts";
 import { runPrivately } from "../../src/replay/private-run.ts";
 import { parseAge, pruneRuns } from "../../src/trace/prune-runs.ts";
+import { ApprovalStore } from "@rein/core";
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
 
 describe("rein runs prune", () => {
@@ -23,6 +24,8 @@ describe("rein runs prune", () => {
     const referenced = await runtime.artifacts.put(state.runId, "referenced");
     await runtime.trace.append({ runId: state.runId, kind: "test.artifact_noted", payload: { artifactId: referenced } });
     const created = Date.parse(state.createdAt);
+    const approvals = new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: 3600 });
+    const approval = await approvals.create(state.runId, "s1", { tool: "restart_service", args: { service: "api" }, scope: { services: ["api"] } });
 
     const tooEarly = await pruneRuns(runtime, { olderThanMs: parseAge("1h"), now: new Date(created + 30 * 60_000) });
     expect(tooEarly.pruned).toEqual([]);
@@ -37,9 +40,11 @@ describe("rein runs prune", () => {
     expect(await runtime.trace.read(state.runId)).toEqual([]);
     expect(await runtime.trace.readBlobs(state.runId)).toEqual({});
     expect(await runtime.artifacts.get(referenced)).toBeNull();
-    // Artifacts have no per-run index; one no event references is left to retention.artifactTtlSeconds.
-    expect(await runtime.artifacts.get(unreferenced)).not.toBeNull();
+    // Artifacts are indexed by run, so one no event references goes too.
+    expect(await runtime.artifacts.get(unreferenced)).toBeNull();
     expect(existsSync(join(runtime.config.workspaceRoot, state.runId))).toBe(false);
+    expect(await approvals.get(approval.approvalId)).toBeNull();
+    expect(await approvals.list({ runId: state.runId })).toEqual([]);
   });
 
   it("parses ages and refuses what it does not understand", () => {

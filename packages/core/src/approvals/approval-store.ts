@@ -138,6 +138,19 @@ export class ApprovalStore {
     return approvals;
   }
 
+  /** Deletes a run's approvals and their action pointers (for `rein runs prune`). */
+  async removeRun(runId: string): Promise<number> {
+    const approvals = await this.list({ runId });
+    const multi = this.redis.multi();
+    for (const approval of approvals) {
+      multi.del(this.keys.approval(approval.approvalId));
+      multi.zrem(this.keys.approvalIndex(), approval.approvalId);
+      multi.hdel(this.keys.approvalByAction(approval.actionHash), `${runId}:${approval.stepId}`);
+    }
+    await multi.exec();
+    return approvals.length;
+  }
+
   /** A person's decision. Only a pending, unexpired approval can be decided, once. */
   async decide(approvalId: string, input: ApprovalDecisionInput): Promise<Approval> {
     const decision = ApprovalDecisionInput.parse(input);

@@ -23,6 +23,10 @@ export class RedisKeys {
   artifact(artifactId: string): string {
     return `${this.prefix}:artifact:${artifactId}`;
   }
+  /** The ids of a run's artifacts, so a run can be deleted whole. */
+  runArtifacts(runId: string): string {
+    return `${this.prefix}:run-artifacts:${runId}`;
+  }
   approval(approvalId: string): string {
     return `${this.prefix}:approval:${approvalId}`;
   }

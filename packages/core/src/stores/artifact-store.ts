@@ -48,10 +48,19 @@ export class ArtifactStore implements ArtifactWriter {
       mediaType: meta.mediaType ?? "text/plain",
       createdAt: new Date().toISOString(),
     };
-    const multi = this.redis.multi().hset(key, fields);
-    if (this.options.ttlSeconds) multi.expire(key, this.options.ttlSeconds);
+    const index = this.keys.runArtifacts(runId);
+    const multi = this.redis.multi().hset(key, fields).sadd(index, artifactId);
+    if (this.options.ttlSeconds) multi.expire(key, this.options.ttlSeconds).expire(index, this.options.ttlSeconds);
     await multi.exec();
     return artifactId;
+  }
+
+  /** Deletes every artifact of a run, referenced from its trace or not. */
+  async removeRun(runId: string): Promise<number> {
+    const index = this.keys.runArtifacts(runId);
+    const ids = await this.redis.smembers(index);
+    await this.redis.del(index, ...ids.map((id) => this.keys.artifact(id)));
+    return ids.length;
   }
 
   async get(artifactId: string): Promise<Artifact | null> {
