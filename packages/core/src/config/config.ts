@@ -58,6 +58,7 @@ export const ReinConfig = z.object({
       planner: RoleModelConfig.default(defaultRole),
       worker: RoleModelConfig.default(defaultRole),
       evaluator: RoleModelConfig.default(defaultRole),
+      /** The model the evaluator asks what rules cannot decide. @defaultValue the evaluator role's model */
       judge: RoleModelConfig.default(defaultRole),
     })
     .default({ planner: defaultRole(), worker: defaultRole(), evaluator: defaultRole(), judge: defaultRole() }),
@@ -157,6 +158,9 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
     throw configError(issue?.path.join(".") || "(root)", issue?.message ?? "invalid", parsed.error);
   }
   const config = parsed.data;
+  // The evaluator's model calls are its judge's: a config that names only an
+  // evaluator model means that model judges.
+  if ((merged.roles as Record<string, unknown> | undefined)?.judge === undefined) config.roles.judge = { ...config.roles.evaluator };
   config.workspaceRoot = resolve(baseDir, config.workspaceRoot);
   for (const provider of Object.values(config.providers)) {
     if (provider.script) provider.script = resolve(baseDir, provider.script);

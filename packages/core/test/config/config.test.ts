@@ -61,6 +61,17 @@ describe("loadConfig", () => {
     expect(config.prefix).toBe("team");
   });
 
+  it("lets the evaluator's model judge unless a judge of its own is named", () => {
+    const providers = { scripted: { kind: "scripted" }, local: { kind: "openai-compatible", baseURL: "http://127.0.0.1:11434/v1" } };
+    const evaluatorOnly = loadConfig({ env: {}, file: configFile({ providers, roles: { evaluator: { provider: "local", model: "qwen3" } } }) });
+    expect(evaluatorOnly.roles.judge).toMatchObject({ provider: "local", model: "qwen3" });
+    const both = loadConfig({
+      env: {},
+      file: configFile({ providers, roles: { evaluator: { provider: "local", model: "qwen3" }, judge: { provider: "scripted", model: "s" } } }),
+    });
+    expect(both.roles.judge).toMatchObject({ provider: "scripted", model: "s" });
+  });
+
   it("says a file that is not JSON is not JSON", () => {
     expect(() => loadConfig({ env: {}, file: configFile("{ nope") })).toThrow(/expected valid JSON/);
   });
