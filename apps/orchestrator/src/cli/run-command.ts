@@ -9,6 +9,7 @@ import type { Command } from "./commands.ts";
 import { followRun, printResult } from "./follow-run.ts";
 import { goalFromCli } from "./goal-input.ts";
 import { processKeys } from "./keys.ts";
+import { providerFromEnv } from "./provider-from-env.ts";
 import { err, out } from "./output.ts";
 
 /** Offline models for an example: every role plays the example's script. */
@@ -34,14 +35,16 @@ export const runCommand: Command = {
   async run(positionals, flags) {
     const example = typeof flags.example === "string" ? await loadExample(flags.example) : undefined;
     if (!example && positionals.length === 0) throw new ReinError("goal_invalid", 'expected a goal: rein run "<goal>" or rein run --example bugfix');
-    const offline = example && !flags.config;
+    const fromKey = flags.config ? undefined : providerFromEnv(process.env);
+    const offline = example && !flags.config && !fromKey;
     const context = await openContext({
       configFile: flags.config as string | undefined,
       embedRedis: true,
-      overrides: offline ? scriptedOverrides(example) : undefined,
+      overrides: offline ? scriptedOverrides(example) : fromKey?.overrides,
     });
     if (context.redis.embedded) err(`started a private redis-server at ${context.redis.url} (stopped on exit)`);
-    if (offline) err(`offline: every role plays ${example.name}'s scripted model (pass --config to use a real provider)`);
+    if (offline) err(`offline: every role plays ${example.name}'s scripted model (set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --config, to use a real one)`);
+    if (fromKey) err(`using ${fromKey.description}`);
     const keys = processKeys({ devMode: true });
     const tooling = await buildTooling(context.runtime, example?.tools ?? []);
     const roles = startRoles(context.runtime, {

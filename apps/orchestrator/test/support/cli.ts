@@ -9,8 +9,10 @@ export const REIN_BIN = resolve(import.meta.dirname, "../../bin/rein.js");
 
 /** An environment for CLI children: the test Redis, a private prefix and workspace root. */
 export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  // Without a provider key, `rein run --example` plays the example's offline models, as these tests expect.
+  const { ANTHROPIC_API_KEY: _anthropic, OPENAI_API_KEY: _openai, ...inherited } = process.env;
   return {
-    ...process.env,
+    ...inherited,
     REDIS_URL: TEST_REDIS_URL,
     REIN_PREFIX: `rein-test-cli-${randomBytes(5).toString("hex")}`,
     REIN_WORKSPACE_ROOT: mkdtempSync(join(tmpdir(), "rein-cli-ws-")),

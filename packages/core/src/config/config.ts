@@ -133,7 +133,8 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
     try {
       fromFile = JSON.parse(readFileSync(file, "utf8"));
     } catch (error) {
-      throw new ReinError("config_invalid", `cannot read config file ${file}: expected valid JSON`, { cause: error });
+      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+      throw new ReinError("config_invalid", missing ? `config file ${file} does not exist` : `cannot read config file ${file}: expected valid JSON`, { cause: error });
     }
   }
   const merged: Record<string, unknown> = { ...fromFile, ...(options.overrides ?? {}) };

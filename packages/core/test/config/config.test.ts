@@ -72,6 +72,10 @@ describe("loadConfig", () => {
     expect(both.roles.judge).toMatchObject({ provider: "scripted", model: "s" });
   });
 
+  it("says a config file that does not exist does not exist", () => {
+    expect(() => loadConfig({ env: {}, file: "/nonexistent/rein.config.json" })).toThrow(/config file \/nonexistent\/rein\.config\.json does not exist/);
+  });
+
   it("says a file that is not JSON is not JSON", () => {
     expect(() => loadConfig({ env: {}, file: configFile("{ nope") })).toThrow(/expected valid JSON/);
   });
