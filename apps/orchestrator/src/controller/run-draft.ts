@@ -1,0 +1,261 @@
+import {
+  addUsage,
+  type ControlEvent,
+  type ControllerEffect,
+  type EvidenceEntry,
+  FinalAnswer,
+  hashOf,
+  type Lesson,
+  jobIds,
+  type RunResult,
+  type RunState,
+  type RunStatus,
+  type StepResult,
+  type StepState,
+  totalTokens,
+  type TraceEventInput,
+  type Verdict,
+} from "@rein/core";
+import { exceededBudget } from "./budget-policy.ts";
+import { packetBodyOf } from "./packet-body.ts";
+import { planJobOf } from "./planner-context.ts";
+import { resolvedEscalationLesson, runFailedLesson } from "./run-lessons.ts";
+import type { Transition, TransitionSettings } from "./transition-types.ts";
+
+const APPLIED_EVENTS_KEPT = 50;
+const SUMMARY_CHARS = 160;
+
+/**
+ * A transition in the making: a copy of the state that the event's handler
+ * changes, and the effects and trace events it adds. \`finish\` seals it.
+ */
+export class Draft {
+  readonly state: RunState;
+  private readonly effects: ControllerEffect[] = [];
+  private readonly events: TraceEventInput[] = [];
+  private readonly startStatus: RunStatus;
+
+  constructor(
+    original: RunState,
+    private readonly event: ControlEvent,
+    readonly settings: TransitionSettings,
+  ) {
+    this.state = structuredClone(original);
+    this.startStatus = original.status;
+  }
+
+  effect(effect: ControllerEffect): void {
+    this.effects.push(effect);
+  }
+
+  trace(kind: string, payload: Record<string, unknown>, step?: StepState): void {
+    this.events.push({
+      runId: this.state.runId,
+      stepId: step?.stepId ?? null,
+      parentStepId: step?.parentStepId ?? null,
+      kind,
+      ts: this.settings.now.toISOString(),
+      payload,
+    });
+  }
+
+  setStatus(status: RunStatus): void {
+    this.state.status = status;
+  }
+
+  spend(usage: RunState["usage"]): void {
+    this.state.usage = addUsage(this.state.usage, usage);
+    this.state.spent.tokens += totalTokens(usage);
+    this.state.spent.costUsd += usage.costUsd;
+  }
+
+  currentStep(stepId: string, attempt: number): StepState | undefined {
+    const step = this.state.steps.find((candidate) => candidate.stepId === stepId);
+    return step && step.attempt === attempt ? step : undefined;
+  }
+
+  requestPlan(): void {
+    const spent = exceededBudget(this.state, this.settings.now);
+    if (spent) {
+      this.finishRun("failed", partialResult(this.state, spent), spent);
+      return;
+    }
+    this.state.planCount += 1;
+    this.setStatus("planning");
+    const job = planJobOf(this.state);
+    this.effect({ type: "enqueue_plan", job });
+    this.trace("plan.requested", { planNo: job.planNo, completedSteps: job.context.completedSteps.length });
+  }
+
+  dispatch(step: StepState, options: { countsAsStep?: boolean } = {}): void {
+    if (options.countsAsStep !== false) {
+      const spent = exceededBudget(this.state, this.settings.now);
+      if (spent) {
+        step.phase = "failed";
+        this.finishRun("failed", partialResult(this.state, spent), spent);
+        return;
+      }
+      this.state.spent.steps += 1;
+    }
+    step.phase = "dispatched";
+    this.setStatus("dispatching");
+    const body = packetBodyOf(this.state, step, { now: this.settings.now, ttlMs: this.settings.packetTtlMs });
+    step.resumeInput = undefined;
+    this.effect({ type: "dispatch_step", jobId: jobIds.step(this.state.runId, step.stepId, step.attempt, step.resumes), body });
+    this.trace(
+      "step.dispatched",
+      {
+        title: step.spec.title,
+        attempt: step.attempt,
+        resume: step.resumes,
+        depth: step.depth,
+        packetHash: hashOf(body),
+        // The whole body: what the worker could know, and what `rein replay --step` re-signs.
+        packet: body,
+        tools: body.surface.map((grant) => grant.name),
+        scopes: Object.fromEntries(body.surface.map((grant) => [grant.name, grant.scope])),
+        evidence: body.evidence.map((entry) => entry.id),
+        feedback: step.feedback ?? null,
+      },
+      step,
+    );
+  }
+
+  recordResult(step: StepState, result: StepResult): void {
+    step.usage = addUsage(step.usage, result.usage);
+    step.summary = result.summary.slice(0, 500);
+    this.spend(result.usage);
+    if (result.status !== "needs_approval") {
+      step.attemptFingerprints.push(result.fingerprints);
+      step.attemptFailedFingerprints = [...(step.attemptFailedFingerprints ?? []), result.toolCalls.filter((call) => call.status !== "ok").map((call) => call.fingerprint)];
+    }
+    const answer = FinalAnswer.safeParse(result.output);
+    if (step.spec.output_contract.format === "answer" && answer.success) step.answer = answer.data;
+    const known = new Set(this.state.evidence.map((entry) => entry.id));
+    const added: EvidenceEntry[] = result.observations
+      .filter((observation) => !known.has(observation.id))
+      .map((observation) => ({
+        id: observation.id,
+        stepId: step.stepId,
+        tool: observation.tool,
+        summary: oneLine(observation.content),
+      }));
+    this.state.evidence.push(...added);
+    this.trace(
+      "step.finished",
+      { status: result.status, attempt: step.attempt, turns: result.turns, observations: added.map((entry) => entry.id), error: result.error ?? null },
+      step,
+    );
+  }
+
+  applyVerdict(step: StepState, verdict: Verdict): void {
+    const state = this.state;
+    step.decision = verdict.decision;
+    state.verdicts.push({
+      stepId: step.stepId,
+      attempt: step.attempt,
+      decision: verdict.decision,
+      reasons: verdict.reasons,
+      feedback: verdict.feedback,
+    });
+    this.trace("verdict.ready", { decision: verdict.decision, reasons: verdict.reasons, feedback: verdict.feedback ?? null, checks: verdict.checks }, step);
+    this.recordLessons(step, verdict);
+    switch (verdict.decision) {
+      case "continue":
+        step.phase = "completed";
+        this.requestPlan();
+        return;
+      case "retry":
+        step.attempt += 1;
+        step.resumes = 0;
+        step.feedback = verdict.feedback ?? verdict.reasons.join("; ");
+        this.dispatch(step);
+        return;
+      case "replan":
+        step.phase = "failed";
+        this.requestPlan();
+        return;
+      case "escalate":
+        step.phase = "failed";
+        this.setStatus("escalated");
+        state.stopReason = `escalated: ${verdict.reasons.join("; ")}`;
+        this.trace("run.escalated", { reasons: verdict.reasons });
+        return;
+      case "done":
+        step.phase = "completed";
+        this.finishRun("done", doneResult(state, step, verdict), "the evaluator found the goal met");
+        return;
+      case "fail":
+        step.phase = "failed";
+        this.finishRun("failed", partialResult(state, verdict.reasons.join("; ")), verdict.reasons.join("; "));
+        return;
+    }
+  }
+
+  finishRun(status: "done" | "failed" | "cancelled", result: RunResult, reason: string): void {
+    this.state.status = status;
+    this.state.result = result;
+    this.state.stopReason = reason;
+    this.trace(`run.${status}`, { reason, partial: result.partial, missing: result.missing });
+    if (status === "failed") this.recordLesson(runFailedLesson(this.state, reason, this.settings.now));
+  }
+
+  /** Lessons a verdict brings (a step resolved after a retry) or completes (an escalation resolved by a reply). */
+  private recordLessons(step: StepState, verdict: Verdict): void {
+    if (verdict.lesson) this.recordLesson(verdict.lesson, step);
+    if (verdict.decision === "continue" || verdict.decision === "done") {
+      const lesson = resolvedEscalationLesson(this.state, step, this.settings.now);
+      if (lesson) this.recordLesson(lesson, step);
+    }
+  }
+
+  private recordLesson(lesson: Lesson, step?: StepState): void {
+    this.effect({ type: "record_lesson", lesson });
+    this.trace("lesson.recorded", { lessonId: lesson.lessonId, kind: lesson.kind, signature: lesson.signature }, step);
+  }
+
+  finish(): Transition {
+    const { state } = this;
+    state.version += 1;
+    state.updatedAt = this.settings.now.toISOString();
+    state.appliedEvents = [...state.appliedEvents, this.event.eventId].slice(-APPLIED_EVENTS_KEPT);
+    state.outbox = this.effects;
+    if (this.startStatus !== state.status) {
+      this.events.unshift({
+        runId: state.runId,
+        kind: "run.status_changed",
+        ts: this.settings.now.toISOString(),
+        payload: { from: this.startStatus, to: state.status, event: this.event.type },
+      });
+    }
+    return { state, effects: this.effects, trace: this.events, applied: true };
+  }
+}
+
+/** The first line of what a tool returned; the runtime's preamble before an untrusted-data fence is skipped. */
+function oneLine(text: string): string {
+  const fence = /^<<<untrusted-data [0-9a-f]+>>>$/m.exec(text);
+  const body = fence ? text.slice(fence.index + fence[0].length) : text;
+  const line = body.split("\n").find((candidate) => candidate.trim().length > 0) ?? "";
+  return line.length > SUMMARY_CHARS ? `${line.slice(0, SUMMARY_CHARS)}…` : line;
+}
+
+export function lastSummary(state: RunState): string {
+  return state.steps.at(-1)?.summary ?? "";
+}
+
+/** The evaluator's amended answer (unbacked claims moved to gaps) wins over the worker's own. */
+function doneResult(state: RunState, step: StepState, verdict: Verdict): RunResult {
+  return { answer: verdict.answer ?? step.answer ?? state.plan?.answer ?? null, summary: step.summary ?? "", partial: false, missing: [] };
+}
+
+/** What a run that stops early still has, and what it lacks. */
+export function partialResult(state: RunState, why: string): RunResult {
+  const done = state.steps.filter((step) => step.phase === "completed").map((step) => `${step.spec.title}: ${step.summary ?? ""}`);
+  const current = state.steps.find((step) => step.phase !== "completed");
+  const missing = [
+    ...(current ? [`step ${current.stepId} "${current.spec.title}" did not complete`] : []),
+    ...(state.plan?.next_steps ?? []).map((title) => `planned but not started: ${title}`),
+  ];
+  return { answer: null, summary: done.length > 0 ? `${why}. Completed: ${done.join(" | ")}` : why, partial: true, missing };
+}

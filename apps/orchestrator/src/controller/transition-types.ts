@@ -1,0 +1,18 @@
+import type { ControllerEffect, RunState, TraceEventInput } from "@rein/core";
+
+export interface TransitionSettings {
+  now: Date;
+  /** The deepest a delegation chain may go. @defaultValue 3 */
+  maxDepth?: number;
+  packetTtlMs: number;
+  /** How long an approval waits for a person before it counts as denied. */
+  approvalTtlMs: number;
+}
+
+export interface Transition {
+  state: RunState;
+  effects: ControllerEffect[];
+  trace: TraceEventInput[];
+  /** False when the event did not apply (stale, duplicate, or wrong status); nothing is written. */
+  applied: boolean;
+}
