@@ -157,9 +157,11 @@ describe("planner on Anthropic, worker on OpenAI, judge on an OpenAI-compatible 
   });
 
   it("streamed the worker's text to the run's live channel as it arrived", () => {
-    const text = live.map((event) => event.text).join("");
-    expect(live.length).toBeGreaterThan(10);
-    expect(live.every((event) => event.runId === state.runId && event.role === "worker" && event.stepId === "s1")).toBe(true);
+    const worker = live.filter((event) => event.role === "worker");
+    const text = worker.map((event) => event.text).join("");
+    expect(worker.length).toBeGreaterThan(10);
+    expect(live.every((event) => event.runId === state.runId && ["planner", "worker", "judge"].includes(event.role))).toBe(true);
+    expect(worker.every((event) => event.stepId === "s1")).toBe(true);
     expect(text).toBe(
       "Let me look at the project.add() subtracts. I'll try a fix.That fix is wrong for negative numbers; the sum is simply a + b." +
         "add() returned a - b instead of a + b; it now returns a + b and `node --test` passes.",

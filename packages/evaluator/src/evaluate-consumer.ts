@@ -19,7 +19,15 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
         const workspace = await Workspace.forRun(runtime.config.workspaceRoot, data.runId);
         const verdict = await evaluate(
           data,
-          { trace: runtime.trace, workspace, allowedCommands: runtime.config.tools.commands, judge: deps.judge },
+          {
+            trace: runtime.trace,
+            workspace,
+            allowedCommands: runtime.config.tools.commands,
+            judge: deps.judge,
+            onJudgeEvent: (event) => {
+              if (event.type === "text_delta") runtime.live.publish({ type: "text_delta", runId: data.runId, stepId: data.stepId, role: "judge", text: event.text });
+            },
+          },
           signal,
         );
         await runtime.queues.sendControl({

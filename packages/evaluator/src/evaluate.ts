@@ -3,6 +3,7 @@ import {
   type EvaluateJob,
   FinalAnswer,
   type ModelProvider,
+  type ModelStreamEvent,
   type TraceLog,
   type Verdict,
   type Workspace,
@@ -20,6 +21,8 @@ export interface EvaluatorDeps {
   allowedCommands: readonly string[];
   /** The judge role's provider; without one, judge criteria escalate and flagged risks go unjudged. */
   judge?: ModelProvider;
+  /** The judge's output as it streams, for the run's live channel. */
+  onJudgeEvent?: (event: ModelStreamEvent) => void;
   /** Attempts of one step before repeated failure escalates. @defaultValue 3 */
   maxAttempts?: number;
   now?: () => Date;
@@ -115,7 +118,7 @@ export async function evaluate(job: EvaluateJob, deps: EvaluatorDeps, signal?: A
 }
 
 async function judgeStep(deps: EvaluatorDeps, provider: ModelProvider, criteria: string[], job: EvaluateJob, signal?: AbortSignal): Promise<JudgeScore> {
-  const { score } = await judge(provider, { criteria, risks: job.risks }, job.result, deps.trace, signal);
+  const { score } = await judge(provider, { criteria, risks: job.risks }, job.result, deps.trace, signal, deps.onJudgeEvent);
   return score;
 }
 

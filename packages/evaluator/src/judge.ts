@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { completeStructured, type ModelProvider, type StepResult, type TraceLog, type Usage } from "@rein/core";
+import { completeStructured, type ModelProvider,
+  type ModelStreamEvent, type StepResult, type TraceLog, type Usage } from "@rein/core";
 
 export const JudgeScore = z.object({
   verdict: z.enum(["pass", "fail", "unsure"]),
@@ -31,6 +32,7 @@ export async function judge(
   result: StepResult,
   trace: TraceLog,
   signal?: AbortSignal,
+  onEvent?: (event: ModelStreamEvent) => void,
 ): Promise<{ score: JudgeScore; usage: Usage }> {
   const observations = result.observations.map((observation) => `- ${observation.id} (${observation.tool}, ${observation.status}): ${observation.content.slice(0, 400)}`);
   const text = [
@@ -52,7 +54,7 @@ export async function judge(
       metadata: { runId: result.runId, stepId: result.stepId },
     },
     { trace, runId: result.runId, stepId: result.stepId },
-    { schema: JudgeScore, signal },
+    { schema: JudgeScore, signal, onEvent },
   );
   return { score: value, usage };
 }

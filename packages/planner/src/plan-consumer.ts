@@ -28,7 +28,17 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
           return;
         }
         const data = PlanJob.parse(job.data);
-        const outcome = await plan(data, { ...deps, trace: runtime.trace }, signal);
+        const outcome = await plan(
+          data,
+          {
+            ...deps,
+            trace: runtime.trace,
+            onModelEvent: (event) => {
+              if (event.type === "text_delta") runtime.live.publish({ type: "text_delta", runId: data.runId, stepId: null, role: "planner", text: event.text });
+            },
+          },
+          signal,
+        );
         const eventId = `planned-${job.id}`;
         if (outcome.ok) {
           await runtime.queues.sendControl({

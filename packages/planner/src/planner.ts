@@ -4,6 +4,7 @@ import {
   errorMessage,
   type LessonRef,
   type ModelProvider,
+  type ModelStreamEvent,
   Plan,
   type PlanJob,
   type TraceLog,
@@ -21,6 +22,8 @@ export interface PlannerDeps {
   /** Lessons similar to the goal; none when no lesson memory is configured. */
   lessonsFor?: (goal: string) => Promise<LessonRef[]>;
   maxTokens?: number;
+  /** The planner's output as it streams, for the run's live channel. */
+  onModelEvent?: (event: ModelStreamEvent) => void;
 }
 
 export type PlanOutcome =
@@ -50,7 +53,7 @@ export async function plan(job: PlanJob, deps: PlannerDeps, signal?: AbortSignal
         metadata: { runId: job.runId },
       },
       { trace: deps.trace, runId: job.runId },
-      { schema: Plan, check: (value) => checkPlan(value, context), signal },
+      { schema: Plan, check: (value) => checkPlan(value, context), signal, onEvent: deps.onModelEvent },
     );
     return { ok: true, plan: result.value, usage: result.usage, lessonsUsed: lessons };
   } catch (error) {

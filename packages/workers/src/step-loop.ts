@@ -222,12 +222,11 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
       }
     }
     return result("budget_exhausted", { summary: `turn budget of ${body.budget.maxTurns} spent`, error: "step turn budget spent" });
-  } catch (error) {
-    // Given back (shutdown) or a transient failure. The last checkpoint, taken
-    // after the last whole turn, is what the next worker resumes from; a turn
-    // cut off half-way is redone, its effects protected by idempotency records.
-    throw error;
   } finally {
+    // On an error (given back on shutdown, or a transient failure) nothing is
+    // saved here: the last checkpoint, taken after the last whole turn, is what
+    // the next worker resumes from, and a turn cut off half-way is redone under
+    // the same idempotency keys. What the turn traced is still written.
     await trace.flush();
   }
 }

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { ReinError } from "../errors.ts";
 import { addUsage, type Usage, zeroUsage } from "../contracts/common.ts";
-import type { ModelMessage, ModelProvider, ModelRequest } from "./model-provider.ts";
+import type { CompleteOptions, ModelMessage, ModelProvider, ModelRequest } from "./model-provider.ts";
 import { textOf } from "./model-provider.ts";
 import { tracedComplete, type ModelCallTrace } from "./traced-complete.ts";
 
@@ -18,6 +18,8 @@ export interface StructuredOptions<T> {
   /** @defaultValue 2 */
   maxRepairs?: number;
   signal?: AbortSignal;
+  /** Streamed output as it arrives (the run's live channel); the result is still validated whole. */
+  onEvent?: CompleteOptions["onEvent"];
 }
 
 /**
@@ -36,7 +38,7 @@ export async function completeStructured<T>(
   let usage = zeroUsage();
   let problem = "";
   for (let attempt = 0; attempt <= maxRepairs; attempt += 1) {
-    const response = await tracedComplete(provider, { ...request, messages }, trace, { signal: options.signal });
+    const response = await tracedComplete(provider, { ...request, messages }, trace, { signal: options.signal, onEvent: options.onEvent });
     usage = addUsage(usage, response.usage);
     const raw = response.output !== undefined ? response.output : parseJsonText(textOf(response.content));
     const parsed = options.schema.safeParse(raw);

@@ -1,0 +1,29 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { type LiveEvent, newId } from "@rein/core";
+import { submitGoal } from "../src/intake/submit-goal.ts";
+import { bugfixExample, type Harness, startHarness } from "./support/harness.ts";
+
+describe("the run's live channel", () => {
+  let harness: Harness | undefined;
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it("carries what the planner, the worker and the judge write, as they write it", async () => {
+    const { example, script } = await bugfixExample();
+    harness = await startHarness(script);
+    const runId = newId("run");
+    const live: LiveEvent[] = [];
+    const subscription = await harness.runtime.live.subscribe(runId, (event) => live.push(event));
+    try {
+      await submitGoal(harness.runtime, example.goal, { knownTools: harness.tooling.registry.names(), runId });
+      expect((await harness.waitFor(runId)).status).toBe("done");
+    } finally {
+      await subscription.close();
+    }
+    const roles = new Set(live.map((event) => event.role));
+    expect([...roles].sort()).toEqual(["judge", "planner", "worker"]);
+    expect(live.filter((event) => event.role === "planner").map((event) => event.text).join("")).toContain('"current_step"');
+    expect(live.find((event) => event.role === "judge")?.stepId).toBe("s1");
+  });
+});
