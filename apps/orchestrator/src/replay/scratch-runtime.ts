@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRuntime, deleteByPrefix, ReinConfig, type ReinConfigInput, type ReinRuntime } from "@rein/core";
+import { connectRedis, createRuntime, deleteByPrefix, ReinConfig, type ReinConfigInput, type ReinRuntime } from "@rein/core";
 
 export interface ScratchRuntime extends ReinRuntime {
   /** Deletes every key under the scratch prefix and the scratch workspaces, then closes. */
@@ -23,8 +23,14 @@ export async function openScratchRuntime(base: ReinConfig, label: string, overri
     discard: async () => {
       // A queue closed before it connected emits an unhandled error; wait for the connection first.
       await Promise.all(runtime.queues.all().map((queue) => queue.waitUntilReady()));
-      await deleteByPrefix(runtime.redis, prefix);
+      // Closed before the delete: an open queue can write its meta key back.
       await runtime.close();
+      const redis = connectRedis(runtime.config.redisUrl);
+      try {
+        await deleteByPrefix(redis, prefix);
+      } finally {
+        redis.disconnect();
+      }
       await rm(workspaceRoot, { recursive: true, force: true });
     },
   };

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
+import { connectRedis, deleteByPrefix } from "@rein/core";
 import { TEST_REDIS_URL } from "@rein/core/testing";
 
 const SUITE = join(EXAMPLES_DIR, "eval-suite");
@@ -23,6 +24,10 @@ describe("rein eval on the shipped suite", () => {
     vi.restoreAllMocks();
     vi.unstubAllEnvs();
     await rm(dir, { recursive: true, force: true });
+    // The command's own queues leave their meta keys under the base prefix.
+    const redis = connectRedis(TEST_REDIS_URL);
+    await deleteByPrefix(redis, `rein-evaltest-${process.pid}`);
+    redis.disconnect();
   });
 
   it("passes against the committed baseline", async () => {

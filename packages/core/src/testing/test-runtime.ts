@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ReinConfig, type ReinConfigInput } from "../config/config.ts";
+import { connectRedis } from "../redis/connection.ts";
 import { deleteByPrefix } from "../redis/delete-by-prefix.ts";
 import { createRuntime, type ReinRuntime, type RuntimeOptions } from "../runtime.ts";
 
@@ -25,8 +26,14 @@ export async function createTestRuntime(overrides: ReinConfigInput = {}, options
   return {
     ...runtime,
     cleanup: async () => {
-      await deleteByPrefix(runtime.redis, prefix);
+      // Closed first: a queue still open can write its meta key back after the delete.
       await runtime.close();
+      const redis = connectRedis(config.redisUrl);
+      try {
+        await deleteByPrefix(redis, prefix);
+      } finally {
+        redis.disconnect();
+      }
       await rm(workspaceRoot, { recursive: true, force: true });
     },
   };
