@@ -1,33 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { type ControlEvent, Goal, hashOf, type RunState, type RunStatus, type StepResult, StepSpec, type Verdict, zeroUsage } from "@rein/core";
 import { transition } from "../src/controller/transition.ts";
+import { newRunState } from "../src/intake/submit-goal.ts";
 
 const now = new Date("2026-11-30T00:00:00.000Z");
 const settings = { now, packetTtlMs: 60_000, approvalTtlMs: 3_600_000 };
 const spec = StepSpec.parse({ title: "Fix add()", objective: "Change src/add.js so add returns a sum", tools: ["read_file"] });
 
 function baseState(overrides: Partial<RunState> = {}): RunState {
-  return {
-    schemaVersion: 1,
-    runId: "run_t",
-    version: 3,
-    status: "planning",
-    goal: Goal.parse({ text: "Fix the bug", tools: [{ name: "read_file" }, { name: "run_command" }] }),
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-    plan: null,
-    planCount: 1,
-    steps: [],
-    evidence: [],
-    pendingApprovals: [],
-    spent: { steps: 0, tokens: 0, costUsd: 0 },
-    usage: zeroUsage(),
-    verdicts: [],
-    lessonsUsed: [],
-    appliedEvents: [],
-    outbox: [],
-    ...overrides,
-  };
+  const goal = Goal.parse({ text: "Fix the bug", tools: [{ name: "read_file" }, { name: "run_command" }] });
+  return { ...newRunState(goal, "run_t", now.toISOString()), version: 3, planCount: 1, ...overrides };
 }
 
 const step = (phase: RunState["steps"][number]["phase"], extra: Partial<RunState["steps"][number]> = {}) => ({

@@ -28,7 +28,21 @@ export async function submitGoal(runtime: ReinRuntime, input: GoalInput, options
   }
   const now = (options.now ?? new Date()).toISOString();
   const runId = options.runId ?? newId("run");
-  const state: RunState = {
+  const state = newRunState(goal, runId, now);
+  await runtime.runs.create(state);
+  await runtime.trace.append({
+    runId,
+    kind: "run.submitted",
+    ts: now,
+    payload: { goal: goal.text, tools: goal.tools.map((grant) => grant.name), budget: goal.budget },
+  });
+  await runtime.queues.sendControl({ type: "goal.submitted", eventId: `submitted-${runId}`, runId });
+  return { runId, state };
+}
+
+/** A run as it starts: planning, nothing spent, nothing applied yet. */
+export function newRunState(goal: Goal, runId: string, now: string): RunState {
+  return {
     schemaVersion: 1,
     runId,
     version: 0,
@@ -48,13 +62,4 @@ export async function submitGoal(runtime: ReinRuntime, input: GoalInput, options
     appliedEvents: [],
     outbox: [],
   };
-  await runtime.runs.create(state);
-  await runtime.trace.append({
-    runId,
-    kind: "run.submitted",
-    ts: now,
-    payload: { goal: goal.text, tools: goal.tools.map((grant) => grant.name), budget: goal.budget },
-  });
-  await runtime.queues.sendControl({ type: "goal.submitted", eventId: `submitted-${runId}`, runId });
-  return { runId, state };
 }
