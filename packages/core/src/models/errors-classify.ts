@@ -1,5 +1,3 @@
-import { ReinError } from "../errors.ts";
-
 /**
  * A provider failure in neutral terms, filled by each adapter from its SDK's
  * error. One classification then serves every provider.
@@ -20,6 +18,10 @@ export interface ProviderFailure {
   message?: string;
   requestId?: string;
   headers?: Headers;
+  /** The endpoint the adapter called, named in the error so a wrong base URL is obvious. */
+  baseURL?: string;
+  /** The innermost cause of a connection failure, e.g. "connect ECONNREFUSED 127.0.0.1:11434". */
+  cause?: string;
 }
 
 export type FailureReason =
@@ -44,6 +46,8 @@ export interface FailureClassification {
   reason: FailureReason;
   /** The wait the provider asked for, from `retry-after-ms` or `retry-after`. */
   retryAfterMs?: number;
+  /** The provider's `x-should-retry` header decided, overriding what the status alone says. */
+  serverDecided?: boolean;
 }
 
 /** Error types inside a 200 stream or a body, mapped to the status they stand for. */
@@ -60,9 +64,24 @@ const statusOfErrorType: Record<string, number> = {
   overloaded_error: 529,
 };
 
-const quotaPattern = /insufficient_quota|quota|spend(ing)? limit|credit balance|billing/i;
+/**
+ * Machine-readable codes for money that has run out: Anthropic's
+ * `error.details.error_code` and OpenAI's `error.code` / `error.type`. A
+ * 429 carrying one of them is a spend limit, not a rate limit: retrying
+ * fails until a person raises the limit or the month turns.
+ */
+const quotaCodePattern = /quota|spend_?limit|usage_?limit|credit_balance|billing/i;
+/** The same in prose, for compatible servers that only say it in the message. */
+const quotaMessagePattern = /insufficient[_ ]quota|exceeded your current quota|spend(ing)?[_ ]limit|credit balance|billing/i;
 const contextPattern = /prompt is too long|context[_ ]length|maximum context|context window|too many tokens/i;
 
+/**
+ * Decides whether a failure is worth another attempt. What the body says
+ * in machine-readable form (spent quota, a prompt over the context window)
+ * is final whatever else the response says. Otherwise an `x-should-retry`
+ * header overrides the status both ways, as the official SDKs obey it;
+ * then the status decides: 408, 409, 429 and 5xx are retried.
+ */
 export function classifyFailure(failure: ProviderFailure, now: () => number = Date.now): FailureClassification {
   const retryAfterMs = failure.headers ? retryAfterOf(failure.headers, now) : undefined;
   const withWait = (reason: FailureReason): FailureClassification =>
@@ -73,26 +92,45 @@ export function classifyFailure(failure: ProviderFailure, now: () => number = Da
   if (failure.kind === "connection") return withWait("connection");
   if (failure.kind === "protocol") return final("protocol");
 
-  const text = `${failure.errorType ?? ""} ${failure.errorCode ?? ""} ${failure.message ?? ""}`;
   if (failure.errorCode === "context_length_exceeded" || contextPattern.test(failure.message ?? "")) {
     return final("context_length_exceeded");
   }
-  if (failure.errorType === "billing_error" || failure.errorCode === "insufficient_quota") return final("quota_exhausted");
+  if (isQuotaFailure(failure)) return final("quota_exhausted");
 
+  const byStatus = classifyByStatus(failure, withWait, final);
+  // A stream error carries the headers of the 200 that opened the stream, which said nothing about this failure.
+  const header = failure.kind === "http" ? failure.headers?.get("x-should-retry") : undefined;
+  if (header === "true") return { ...withWait(byStatus.reason), serverDecided: true };
+  if (header === "false") return { ...final(byStatus.reason), serverDecided: true };
+  return byStatus;
+}
+
+function isQuotaFailure(failure: ProviderFailure): boolean {
+  if (failure.errorType === "billing_error" || failure.status === 402) return true;
+  if (failure.errorCode !== undefined && quotaCodePattern.test(failure.errorCode)) return true;
+  if (failure.errorType !== undefined && quotaCodePattern.test(failure.errorType)) return true;
+  const status = failure.status ?? (failure.errorType !== undefined ? statusOfErrorType[failure.errorType] : undefined);
+  return status === 429 && quotaMessagePattern.test(failure.message ?? "");
+}
+
+function classifyByStatus(
+  failure: ProviderFailure,
+  withWait: (reason: FailureReason) => FailureClassification,
+  final: (reason: FailureReason) => FailureClassification,
+): FailureClassification {
   const status =
     failure.status ?? (failure.errorType !== undefined ? statusOfErrorType[failure.errorType] : undefined);
   if (status === undefined) {
     // An error event after a 200 with no type we know: the request itself was accepted, so try again.
     return failure.kind === "stream" ? withWait("stream_error") : final("unknown");
   }
-  if (status === 429) return quotaPattern.test(text) ? final("quota_exhausted") : withWait("rate_limited");
+  if (status === 429) return withWait("rate_limited");
   if (status === 529) return withWait("overloaded");
   if (status === 408) return withWait("timeout");
   if (status === 409) return withWait("conflict");
   if (status === 504) return withWait("timeout");
   if (status >= 500) return withWait(failure.kind === "stream" && status === 500 ? "stream_error" : "server_error");
   if (status === 401) return final("authentication");
-  if (status === 402) return final("quota_exhausted");
   if (status === 403) return final("permission");
   if (status === 404) return final("not_found");
   if (status === 413) return final("context_length_exceeded");
@@ -126,76 +164,18 @@ export function isNetworkError(error: unknown): boolean {
   return error instanceof TypeError && /terminated|fetch failed|network/i.test(error.message);
 }
 
-export interface ModelErrorContext {
-  /** The configured provider name, e.g. "anthropic" or "local-ollama". */
-  provider: string;
-  model: string;
-  retries: number;
-  /** Values that must never appear in the error (API keys); each is replaced by [REDACTED]. */
-  secrets: readonly string[];
-  /** The SDK's error, kept as a redacted cause. */
-  cause?: unknown;
-}
-
 /**
- * The ReinError a failed call ends in. Everything in it passes through
- * `redact`, because providers echo parts of a bad key back in 401 messages.
+ * The innermost cause's message, where a connection failure says what
+ * really happened: the SDK says "Connection error.", fetch says "fetch
+ * failed", and only the socket error names the address and errno.
  */
-export function modelError(
-  failure: ProviderFailure,
-  classification: FailureClassification,
-  context: ModelErrorContext,
-): ReinError {
-  const redact = (text: string): string => redactSecrets(text, context.secrets);
-  const what =
-    failure.kind === "http" || failure.status !== undefined
-      ? `HTTP ${failure.status ?? "?"}`
-      : failure.kind === "stream"
-        ? "an error event in its stream"
-        : failure.kind;
-  const providerMessage = failure.message ? redact(failure.message) : undefined;
-  const parts = [
-    `model provider "${context.provider}" (model ${context.model}) failed with ${what}`,
-    failure.errorType ? ` ${failure.errorType}` : "",
-    providerMessage ? `: ${providerMessage}` : "",
-    failure.requestId ? ` (request ${failure.requestId})` : "",
-    classification.retryable
-      ? `; still ${classification.reason} after ${context.retries} retr${context.retries === 1 ? "y" : "ies"}`
-      : `; ${classification.reason}, not retried`,
-  ];
-  return new ReinError("model_error", parts.join(""), {
-    retryable: classification.retryable,
-    cause: context.cause === undefined ? undefined : redactedCause(context.cause, context.secrets),
-    details: {
-      provider: context.provider,
-      model: context.model,
-      kind: failure.kind,
-      reason: classification.reason,
-      retries: context.retries,
-      ...(failure.status !== undefined ? { status: failure.status } : {}),
-      ...(failure.errorType ? { errorType: failure.errorType } : {}),
-      ...(failure.errorCode ? { errorCode: failure.errorCode } : {}),
-      ...(providerMessage ? { providerMessage } : {}),
-      ...(failure.requestId ? { requestId: failure.requestId } : {}),
-    },
-  });
-}
-
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (secret.length > 0) result = result.split(secret).join("[REDACTED]");
+export function innermostCause(error: unknown): string | undefined {
+  let current: unknown = error;
+  let found: string | undefined;
+  for (let depth = 0; depth < 8 && current instanceof Error; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    found = typeof code === "string" && !current.message.includes(code) ? `${code}: ${current.message}` : current.message;
+    current = current.cause;
   }
-  return result;
-}
-
-/**
- * A plain Error standing in for the SDK's: SDK errors carry response bodies
- * and headers that may echo a key, so only the redacted name and message are kept.
- */
-function redactedCause(cause: unknown, secrets: readonly string[]): Error {
-  const original = cause instanceof Error ? cause : new Error(String(cause));
-  const copy = new Error(redactSecrets(original.message, secrets));
-  copy.name = original.name;
-  return copy;
+  return found;
 }

@@ -1,4 +1,5 @@
-import { classifyFailure, modelError, type ProviderFailure } from "./errors-classify.ts";
+import { classifyFailure, type ProviderFailure } from "./errors-classify.ts";
+import { modelError } from "./model-error.ts";
 import type { ModelStreamEvent } from "./model-provider.ts";
 
 /** How an adapter waits between attempts. Tests inject `sleep`, `random` and `now`. */
@@ -7,7 +8,12 @@ export interface RetryPolicy {
   maxRetries: number;
   /** @defaultValue 500 */
   baseDelayMs?: number;
-  /** The longest backoff wait, and the longest `retry-after` honoured. @defaultValue 60_000 */
+  /**
+   * The longest backoff wait, and the longest `retry-after` honoured: a
+   * server asking for more is not retried early (it would only be refused
+   * again) but fails at once with the server's delay in the error.
+   * @defaultValue 60_000
+   */
   maxDelayMs?: number;
   sleep?: (milliseconds: number, signal?: AbortSignal) => Promise<void>;
   /** A number in [0, 1). @defaultValue Math.random */
@@ -19,6 +25,8 @@ export interface RetryPolicy {
 export interface RetryContext {
   provider: string;
   model: string;
+  /** Where the adapter sends requests, named in connection errors. */
+  baseURL?: string;
   secrets: readonly string[];
   signal?: AbortSignal;
   onEvent?: (event: ModelStreamEvent) => void;
@@ -40,8 +48,9 @@ export function backoffDelay(retry: number, policy: RetryPolicy): number {
 
 /**
  * Runs `attempt` until it succeeds, fails in a way retrying cannot help, or
- * the retries run out; then throws a `model_error` ReinError. An abort ends
- * it at once with the signal's reason.
+ * the retries run out; then throws a `model_error` ReinError. This is the
+ * call's one retry budget: the error is never retryable for the queue. An
+ * abort ends it at once with the signal's reason.
  */
 export async function withRetries<T>(
   attempt: () => Promise<T>,
@@ -55,16 +64,19 @@ export async function withRetries<T>(
       return { value: await attempt(), retries };
     } catch (error) {
       context.signal?.throwIfAborted();
-      const failure = context.toFailure(error);
-      if (!failure) throw error;
+      const mapped = context.toFailure(error);
+      if (!mapped) throw error;
+      const failure: ProviderFailure = context.baseURL ? { ...mapped, baseURL: context.baseURL } : mapped;
       const classification = classifyFailure(failure, now);
       if (!classification.retryable || retries >= policy.maxRetries) {
         throw modelError(failure, classification, { ...context, retries, cause: error });
       }
-      const delayMs =
-        classification.retryAfterMs !== undefined
-          ? Math.min(classification.retryAfterMs, policy.maxDelayMs ?? 60_000)
-          : backoffDelay(retries, policy);
+      const cap = policy.maxDelayMs ?? 60_000;
+      if (classification.retryAfterMs !== undefined && classification.retryAfterMs > cap) {
+        const stoppedBecause = `the server asked to wait ${seconds(classification.retryAfterMs)} before retrying, longer than the ${seconds(cap)} this call may wait`;
+        throw modelError(failure, classification, { ...context, retries, cause: error, stoppedBecause });
+      }
+      const delayMs = classification.retryAfterMs ?? backoffDelay(retries, policy);
       context.onEvent?.({ type: "retry", attempt: retries + 1, delayMs, reason: classification.reason });
       await sleep(delayMs, context.signal);
     }
@@ -85,3 +97,5 @@ function abortableSleep(milliseconds: number, signal?: AbortSignal): Promise<voi
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
+
+const seconds = (milliseconds: number): string => `${Math.round(milliseconds / 100) / 10} s`;

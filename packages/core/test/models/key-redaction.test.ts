@@ -65,7 +65,7 @@ describe("API keys never appear in errors", () => {
       server.queue({ reset: true }, { reset: true });
       const error = await provider.complete(request).catch((caught: unknown) => caught);
       expect(ReinError.hasCode(error, "model_error")).toBe(true);
-      expect((error as ReinError).retryable).toBe(true);
+      expect((error as ReinError).details).toMatchObject({ reason: "connection", transient: true });
       expect(everythingIn(error)).not.toContain(key);
     }
   });

@@ -204,15 +204,15 @@ describe("OpenAIProvider through the openai SDK", () => {
     expect(unknown.message).toContain("req_404");
   });
 
-  it("gives up after maxRetries on repeated 500s with a retryable error", async () => {
+  it("gives up after maxRetries on repeated 500s, and the spent budget is not the queue's to retry again", async () => {
     const serverError = { status: 500, json: jsonFixture("openai/error-server.json") };
     server.queue(serverError, serverError, serverError, serverError);
     const error = (await provider.complete(baseRequest).catch((caught: unknown) => caught)) as ReinError;
 
     expect(server.requests).toHaveLength(4);
     expect(retry.waits).toEqual([250, 500, 1000]);
-    expect(error.retryable).toBe(true);
-    expect(error.details).toMatchObject({ retries: 3, reason: "server_error" });
+    expect(error.retryable).toBe(false);
+    expect(error.details).toMatchObject({ retries: 3, reason: "server_error", transient: true });
   });
 
   it("asks for strict json_schema output when the schema allows it, and non-strict otherwise", async () => {

@@ -51,19 +51,26 @@ describe("withRetries", () => {
     ]);
   });
 
-  it("caps a huge retry-after at maxDelayMs", async () => {
+  it("waits a retry-after within the cap, and fails at once with the server's delay when it is longer", async () => {
     const waits: number[] = [];
+    const rateLimited = (seconds: string) => new FakeFailure({ kind: "http", status: 429, headers: new Headers({ "retry-after": seconds }) });
+    const failures = [rateLimited("20"), rateLimited("3600")];
     let calls = 0;
-    await withRetries(
+    const error = await withRetries(
       async () => {
         calls += 1;
-        if (calls === 1) throw new FakeFailure({ kind: "http", status: 429, headers: new Headers({ "retry-after": "3600" }) });
+        const next = failures.shift();
+        if (next) throw next;
         return "ok";
       },
-      { maxRetries: 1, maxDelayMs: 30_000, sleep: async (ms) => void waits.push(ms) },
+      { maxRetries: 5, maxDelayMs: 30_000, sleep: async (ms) => void waits.push(ms) },
       context(),
-    );
-    expect(waits).toEqual([30_000]);
+    ).catch((caught: unknown) => caught);
+    expect(calls).toBe(2);
+    expect(waits).toEqual([20_000]);
+    expect(ReinError.hasCode(error, "model_error")).toBe(true);
+    expect((error as ReinError).message).toContain("asked to wait 3600 s");
+    expect((error as ReinError).details).toMatchObject({ reason: "rate_limited", retryAfterMs: 3_600_000, retries: 1 });
   });
 
   it("does not retry a final failure", async () => {

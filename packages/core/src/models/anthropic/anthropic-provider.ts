@@ -48,6 +48,7 @@ export class AnthropicProvider implements ModelProvider {
       {
         provider: this.name,
         model: this.model,
+        baseURL: this.client.baseURL,
         secrets: this.settings.apiKey ? [this.settings.apiKey] : [],
         signal: options.signal,
         onEvent: options.onEvent,

@@ -1,16 +1,9 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Usage } from "../../contracts/index.ts";
 import type { ContentBlock, ModelStreamEvent, StopReason } from "../model-provider.ts";
+import { StreamEndedEarlyError } from "../stream-ended-early.ts";
 import { toolCallBlock } from "../tool-arguments.ts";
 import { mapAnthropicStopReason, mapAnthropicUsage, type AnthropicUsageFields } from "./anthropic-response.ts";
-
-/** The stream closed cleanly but before the reply was finished; retrying may help. */
-export class StreamEndedEarlyError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "StreamEndedEarlyError";
-  }
-}
 
 type OpenBlock =
   | { kind: "text"; text: string }

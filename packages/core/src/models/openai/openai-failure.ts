@@ -1,18 +1,21 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
-import { isNetworkError, type ProviderFailure } from "../errors-classify.ts";
+import { innermostCause, isNetworkError, type ProviderFailure } from "../errors-classify.ts";
+import { StreamEndedEarlyError } from "../stream-ended-early.ts";
 
 /**
  * Reads an OpenAI SDK error as a neutral failure. The SDK keeps only the
  * body's inner `error` object (`{message, type, code}`), and raises a stream
- * chunk carrying `error` as an APIError without a status. Aborts are not
- * failures: they return undefined and propagate.
+ * chunk carrying `error` as an APIError without a status. Compatible
+ * servers behind proxies that drop `x-request-id` may put a `request_id` in
+ * that object. Aborts are not failures: they return undefined and propagate.
  */
 export function openAIFailure(error: unknown): ProviderFailure | undefined {
   if (error instanceof APIUserAbortError) return undefined;
   if (error instanceof APIConnectionTimeoutError) return { kind: "timeout", message: error.message };
-  if (error instanceof APIConnectionError) return { kind: "connection", message: error.message };
+  if (error instanceof APIConnectionError) return connectionFailure(error);
+  if (error instanceof StreamEndedEarlyError) return { kind: "stream", message: error.message };
   if (error instanceof APIError) {
-    const body = (error.error ?? {}) as { message?: unknown };
+    const body = (error.error ?? {}) as { message?: unknown; request_id?: unknown };
     const failure: ProviderFailure = {
       kind: error.status === undefined ? "stream" : "http",
       message: typeof body.message === "string" ? body.message : error.message,
@@ -21,10 +24,16 @@ export function openAIFailure(error: unknown): ProviderFailure | undefined {
     if (error.headers) failure.headers = error.headers;
     if (typeof error.type === "string" && error.type) failure.errorType = error.type;
     if (typeof error.code === "string" && error.code) failure.errorCode = error.code;
-    if (error.requestID) failure.requestId = error.requestID;
+    const requestId = error.requestID ?? (typeof body.request_id === "string" ? body.request_id : undefined);
+    if (requestId) failure.requestId = requestId;
     return failure;
   }
   if (error instanceof SyntaxError) return { kind: "protocol", message: error.message };
-  if (isNetworkError(error)) return { kind: "connection", message: (error as Error).message };
+  if (isNetworkError(error)) return connectionFailure(error as Error);
   return undefined;
+}
+
+function connectionFailure(error: Error): ProviderFailure {
+  const cause = innermostCause(error);
+  return cause ? { kind: "connection", message: error.message, cause } : { kind: "connection", message: error.message };
 }

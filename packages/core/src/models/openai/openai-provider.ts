@@ -70,6 +70,7 @@ export class OpenAIProvider implements ModelProvider {
       {
         provider: this.name,
         model: this.model,
+        baseURL: this.client.baseURL,
         secrets: this.settings.apiKey ? [this.settings.apiKey] : [],
         signal: options.signal,
         onEvent: options.onEvent,
@@ -105,7 +106,7 @@ export class OpenAIProvider implements ModelProvider {
     for await (const chunk of stream) assembler.accept(chunk);
     // The SDK ends iteration quietly when the request is aborted.
     options.signal?.throwIfAborted();
-    return { reply: assembler.finish(), requestId: request_id ?? undefined };
+    return { reply: assembler.finish({ usageRequested: true }), requestId: request_id ?? undefined };
   }
 }
 

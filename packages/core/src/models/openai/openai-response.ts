@@ -17,19 +17,29 @@ export interface CollectedReply {
 /**
  * Neutral content, stop reason and usage from a collected reply. Calls
  * present mean `tool_use` whatever the finish reason says, because some
- * compatible servers report "stop" for a turn that made calls.
+ * compatible servers report "stop" for a turn that made calls; and
+ * "tool_calls" with no call is not `tool_use`, since there is nothing to
+ * run. A reply without any finish reason was not seen to end, so its
+ * calls are never executable.
  */
 export function finishReply(reply: CollectedReply): { content: ContentBlock[]; stopReason: StopReason; usage: Usage } {
   const cut = reply.finishReason === "length";
+  const unfinished = !reply.finishReason;
   const content: ContentBlock[] = [];
   if (reply.text) content.push({ type: "text", text: reply.text });
   if (reply.refusal) content.push({ type: "text", text: reply.refusal });
   for (const call of reply.toolCalls) {
-    content.push(toolCallBlock(call.id, call.name, call.arguments, { invalidReason: cut ? "max_tokens" : "invalid_json" }));
+    content.push(
+      toolCallBlock(call.id, call.name, call.arguments, {
+        ...(unfinished ? { cutReason: "no_finish_reason" } : {}),
+        invalidReason: cut ? "max_tokens" : "invalid_json",
+      }),
+    );
   }
   let stopReason = mapFinishReason(reply.finishReason);
   if (reply.refusal) stopReason = "refusal";
-  else if (reply.toolCalls.length > 0 && !cut) stopReason = "tool_use";
+  else if (reply.toolCalls.length > 0 && !cut && !unfinished) stopReason = "tool_use";
+  else if (stopReason === "tool_use" && reply.toolCalls.length === 0) stopReason = "other";
   return { content, stopReason, usage: mapOpenAIUsage(reply.usage) };
 }
 
@@ -49,9 +59,19 @@ export function mapFinishReason(reason: string | null | undefined): StopReason {
   }
 }
 
-/** OpenAI's `prompt_tokens` includes cached tokens; Rein counts them once, as cache reads. */
-export function mapOpenAIUsage(usage: CompletionUsage | null | undefined): Usage {
-  const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
+/** DeepSeek and servers copying it report cache hits outside `prompt_tokens_details`. */
+interface CompatibleUsageFields {
+  prompt_cache_hit_tokens?: number | null;
+  prompt_cache_miss_tokens?: number | null;
+}
+
+/**
+ * OpenAI's `prompt_tokens` includes cached tokens; Rein counts them once, as
+ * cache reads. DeepSeek-style servers say the same with
+ * `prompt_cache_hit_tokens` (hit + miss = prompt_tokens).
+ */
+export function mapOpenAIUsage(usage: (CompletionUsage & CompatibleUsageFields) | null | undefined): Usage {
+  const cached = usage?.prompt_tokens_details?.cached_tokens ?? usage?.prompt_cache_hit_tokens ?? 0;
   return {
     inputTokens: Math.max(0, (usage?.prompt_tokens ?? 0) - cached),
     outputTokens: usage?.completion_tokens ?? 0,

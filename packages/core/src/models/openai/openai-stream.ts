@@ -1,5 +1,6 @@
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ModelStreamEvent } from "../model-provider.ts";
+import { StreamEndedEarlyError } from "../stream-ended-early.ts";
 import { argumentsText, type CollectedReply } from "./openai-response.ts";
 
 type ToolCallFragment = ChatCompletionChunk.Choice.Delta.ToolCall;
@@ -40,7 +41,16 @@ export class OpenAIStreamAssembler {
     if (choice.finish_reason) this.reply.finishReason = choice.finish_reason;
   }
 
-  finish(): CollectedReply {
+  /**
+   * The collected reply, once the stream has closed. A stream that closed
+   * with no finish reason, and without the usage chunk it was asked for,
+   * was cut: proxies and servers that die mid-generation close cleanly.
+   */
+  finish(options: { usageRequested: boolean }): CollectedReply {
+    if (!this.reply.finishReason && (!options.usageRequested || !this.reply.usage)) {
+      const what = options.usageRequested ? "a finish reason or usage" : "a finish reason";
+      throw new StreamEndedEarlyError(`the stream closed without ${what}: the reply was cut off`);
+    }
     return { ...this.reply, toolCalls: this.calls.map(({ id, name, arguments: text }) => ({ id, name, arguments: text })) };
   }
 
