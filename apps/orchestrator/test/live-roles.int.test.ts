@@ -23,7 +23,7 @@ describe("the run's live channel", () => {
     }
     const roles = new Set(live.map((event) => event.role));
     expect([...roles].sort()).toEqual(["judge", "planner", "worker"]);
-    expect(live.filter((event) => event.role === "planner").map((event) => event.text).join("")).toContain('"current_step"');
+    expect(live.map((event) => (event.role === "planner" && event.type === "text_delta" ? event.text : "")).join("")).toContain('"current_step"');
     expect(live.find((event) => event.role === "judge")?.stepId).toBe("s1");
   });
 });

@@ -101,7 +101,7 @@ describe("planner on Anthropic, worker on OpenAI, judge on an OpenAI-compatible 
     });
     const subscription = await harness.runtime.live.subscribe(runId, (event) => {
       live.push(event);
-      if (live.map((delta) => delta.text).join("").endsWith("`node --test` passes.")) heardLastDelta();
+      if (textOf(live).endsWith("`node --test` passes.")) heardLastDelta();
     });
     try {
       await harness.submit(goal, runId);
@@ -158,7 +158,7 @@ describe("planner on Anthropic, worker on OpenAI, judge on an OpenAI-compatible 
 
   it("streamed the worker's text to the run's live channel as it arrived", () => {
     const worker = live.filter((event) => event.role === "worker");
-    const text = worker.map((event) => event.text).join("");
+    const text = textOf(worker);
     expect(worker.length).toBeGreaterThan(10);
     expect(live.every((event) => event.runId === state.runId && ["planner", "worker", "judge"].includes(event.role))).toBe(true);
     expect(worker.every((event) => event.stepId === "s1")).toBe(true);
@@ -263,3 +263,8 @@ describe("a worker whose context budget is smaller than its history", () => {
     }
   });
 });
+
+/** The text the live events carry, in order. */
+function textOf(events: readonly LiveEvent[]): string {
+  return events.map((event) => (event.type === "text_delta" ? event.text : "")).join("");
+}

@@ -15,7 +15,7 @@ export {
   type LoadConfigOptions,
 } from "./config/config.ts";
 export { apiKeyEnvOf, secretsAndRedactor } from "./config/config-redactor.ts";
-export { LiveChannel, LiveEvent, type LiveSubscription } from "./live/index.ts";
+export { LiveChannel, LiveEvent, liveEventOf, type LiveSubscription } from "./live/index.ts";
 export { connectRedis, pingRedis, assertRedis, type Redis } from "./redis/connection.ts";
 export { RedisKeys } from "./redis/keys.ts";
 export { deleteByPrefix } from "./redis/delete-by-prefix.ts";

@@ -1,5 +1,5 @@
 import { Worker } from "bullmq";
-import { EvaluateJob, type ModelProvider, onFinalFailure, QUEUE_NAMES, type ReinRuntime, toQueueError, Workspace } from "@rein/core";
+import { EvaluateJob, liveEventOf, type ModelProvider, onFinalFailure, QUEUE_NAMES, type ReinRuntime, toQueueError, Workspace } from "@rein/core";
 import { evaluate } from "./evaluate.ts";
 
 export interface EvaluateConsumerDeps {
@@ -25,7 +25,8 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
             allowedCommands: runtime.config.tools.commands,
             judge: deps.judge,
             onJudgeEvent: (event) => {
-              if (event.type === "text_delta") runtime.live.publish({ type: "text_delta", runId: data.runId, stepId: data.stepId, role: "judge", text: event.text });
+              const live = liveEventOf(event, { runId: data.runId, stepId: data.stepId, role: "judge" });
+              if (live) runtime.live.publish(live);
             },
           },
           signal,

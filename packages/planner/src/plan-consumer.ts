@@ -1,5 +1,5 @@
 import { Worker } from "bullmq";
-import { ContextJob, onFinalFailure, PlanJob, QUEUE_NAMES, type ReinRuntime, toQueueError } from "@rein/core";
+import { ContextJob, liveEventOf, onFinalFailure, PlanJob, QUEUE_NAMES, type ReinRuntime, toQueueError } from "@rein/core";
 import { answerContextRequest } from "./context-answer.ts";
 import { plan, type PlannerDeps } from "./planner.ts";
 
@@ -34,7 +34,8 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
             ...deps,
             trace: runtime.trace,
             onModelEvent: (event) => {
-              if (event.type === "text_delta") runtime.live.publish({ type: "text_delta", runId: data.runId, stepId: null, role: "planner", text: event.text });
+              const live = liveEventOf(event, { runId: data.runId, stepId: null, role: "planner" });
+              if (live) runtime.live.publish(live);
             },
           },
           signal,

@@ -4,6 +4,7 @@ import {
   assertAttenuated,
   CheckpointStore,
   errorMessage,
+  liveEventOf,
   onFinalFailure,
   PacketVerifier,
   QUEUE_NAMES,
@@ -83,7 +84,8 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
             contextTokens: runtime.config.roles.worker.contextTokens,
             // Always streamed: text deltas go to the run's live channel for whoever watches, on any machine.
             onModelEvent: (event) => {
-              if (event.type === "text_delta") runtime.live.publish({ type: "text_delta", runId: body.runId, stepId: body.stepId, role: "worker", text: event.text });
+              const live = liveEventOf(event, { runId: body.runId, stepId: body.stepId, role: "worker" });
+              if (live) runtime.live.publish(live);
               deps.onModelEvent?.({ ...event, runId: body.runId, stepId: body.stepId });
             },
           },

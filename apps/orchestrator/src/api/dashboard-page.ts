@@ -26,6 +26,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   .approval { background: #fff8dd; border: 1px solid #e8d98b; padding: 8px; margin: 8px 0; }
   button { margin-right: 6px; }
   .muted { color: #777; }
+  #live { font: 12px/1.5 ui-monospace, monospace; white-space: pre-wrap; margin-top: 8px; }
 </style>
 </head>
 <body>
@@ -92,6 +93,7 @@ async function showRun(runId) {
   const state = await api("/runs/" + runId);
   const { approvals } = await api("/approvals");
   const timeline = el("div", { id: "timeline" });
+  const liveBox = el("div", { id: "live", className: "muted" });
   const detail = document.getElementById("detail");
   detail.replaceChildren(
     el("h2", { textContent: state.goal.text }),
@@ -103,6 +105,7 @@ async function showRun(runId) {
         el("button", { textContent: "Deny", onclick: () => decide(approval.approvalId, "deny", runId) }))),
     state.result ? el("p", { textContent: "Result: " + ((state.result.answer && state.result.answer.answer) || state.result.summary) }) : "",
     timeline,
+    liveBox,
   );
   const response = await fetch("/runs/" + runId + "/events", { headers: headers(), signal: follow.signal });
   const reader = response.body.getReader();
@@ -118,10 +121,20 @@ async function showRun(runId) {
       buffer = buffer.slice(end + 2);
       const data = frame.split("\\n").find((row) => row.startsWith("data: "));
       if (!data) continue;
+      if (frame.startsWith("event: live")) { showLive(liveBox, JSON.parse(data.slice(6))); continue; }
       const text = line(JSON.parse(data.slice(6)));
       if (text) timeline.append(text + "\\n");
     }
   }
+}
+
+// Model output as it streams, one line per role and step; a retry voids what that call showed so far.
+function showLive(box, event) {
+  const key = event.role + " " + (event.stepId || "");
+  let row = box.querySelector('[data-key="' + CSS.escape(key) + '"]');
+  if (!row) { row = el("div", { className: "live-row" }); row.dataset.key = key; box.append(row); }
+  if (event.type === "retry") { row.textContent = "[" + key.trim() + " retried: " + event.reason + "; partial output discarded] "; return; }
+  row.textContent = (row.textContent + event.text).slice(-2000);
 }
 
 async function decide(approvalId, verb, runId) {

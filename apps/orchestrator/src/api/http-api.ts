@@ -151,14 +151,24 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   response.end(JSON.stringify(body));
 }
 
-/** The run's trace as Server-Sent Events, from the first event, until the client leaves. */
+/**
+ * The run's trace as Server-Sent Events, from the first event, until the
+ * client leaves; interleaved with the live channel's model output as
+ * `event: live` frames without an id (they are not replayable, and a
+ * `retry` among them voids the partial text of that role's call).
+ */
 async function streamEvents(runtime: ReinRuntime, runId: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
   await runtime.runs.require(runId);
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   const controller = new AbortController();
   request.on("close", () => controller.abort());
-  for await (const event of runtime.trace.follow(runId, controller.signal)) {
-    response.write(`id: ${event.seq}\nevent: ${event.kind}\ndata: ${canonicalJson(event)}\n\n`);
+  const live = await runtime.live.subscribe(runId, (event) => response.write(`event: live\ndata: ${JSON.stringify(event)}\n\n`));
+  try {
+    for await (const event of runtime.trace.follow(runId, controller.signal)) {
+      response.write(`id: ${event.seq}\nevent: ${event.kind}\ndata: ${canonicalJson(event)}\n\n`);
+    }
+  } finally {
+    await live.close();
   }
   response.end();
 }

@@ -1,4 +1,4 @@
-import type { TraceEvent } from "@rein/core";
+import type { LiveEvent, TraceEvent } from "@rein/core";
 
 const str = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
 
@@ -67,5 +67,16 @@ function describeToolEvent(event: TraceEvent, step: string, p: Record<string, un
 }
 
 const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/**
+ * What a live event adds to a terminal: model text as it streams, dimmed;
+ * and when a call is retried mid-stream, a line saying the text shown for
+ * that call so far is void, so nobody reads a half-answer as the answer.
+ */
+export function describeLiveEvent(event: LiveEvent): string {
+  if (event.type === "text_delta") return `\x1b[2m${event.text}\x1b[0m`;
+  const who = `${event.stepId ? `[${event.stepId}] ` : ""}${event.role}`;
+  return `\n  ↻ ${who} model call retried (attempt ${event.attempt}, ${event.reason}): discard the partial output above\n`;
+}
 
 export const FINAL_KINDS = new Set(["run.done", "run.failed", "run.cancelled", "run.escalated"]);

@@ -11,6 +11,7 @@ import { goalFromCli } from "./goal-input.ts";
 import { processKeys } from "./keys.ts";
 import { providerFromEnv } from "./provider-from-env.ts";
 import { err, out } from "./output.ts";
+import { describeLiveEvent } from "./progress.ts";
 
 /** Offline models for an example: every role plays the example's script. */
 export function scriptedOverrides(example: LoadedExample): ReinConfigInput {
@@ -59,7 +60,7 @@ export const runCommand: Command = {
       // Subscribed before the run exists, so no delta is missed; the channel works the same for remote workers.
       const runId = newId("run");
       live = await context.runtime.live.subscribe(runId, (event) => {
-        if (process.stdout.isTTY) process.stdout.write(`\x1b[2m${event.text}\x1b[0m`);
+        if (process.stdout.isTTY) process.stdout.write(describeLiveEvent(event));
       });
       await submitGoal(context.runtime, goal, { knownTools: tooling.registry.names(), runId });
       const state = await followRun(context.runtime, runId, {

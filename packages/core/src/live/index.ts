@@ -1,2 +1,2 @@
 export { LiveChannel, type LiveSubscription } from "./live-channel.ts";
-export { LiveEvent } from "./live-event.ts";
+export { LiveEvent, liveEventOf } from "./live-event.ts";

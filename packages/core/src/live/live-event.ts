@@ -1,12 +1,39 @@
 import { z } from "zod";
 import { Role } from "../contracts/common.ts";
+import type { ModelStreamEvent } from "../models/model-provider.ts";
 
-/** One piece of model output as it streams, tagged with who produced it. */
-export const LiveEvent = z.object({
-  type: z.literal("text_delta"),
+const Source = {
   runId: z.string().min(1),
   stepId: z.string().nullable(),
   role: Role,
-  text: z.string(),
-});
+};
+
+/**
+ * One piece of model output as it streams, tagged with who produced it.
+ * `retry` means the call's partial output so far is void: the adapter is
+ * starting the call again, so a consumer drops the text it has shown for
+ * this role and step since the call began, and shows the new attempt's.
+ */
+export const LiveEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text_delta"), ...Source, text: z.string() }),
+  z.object({
+    type: z.literal("retry"),
+    ...Source,
+    attempt: z.number().int().positive(),
+    reason: z.string(),
+    delayMs: z.number().nonnegative(),
+  }),
+]);
 export type LiveEvent = z.infer<typeof LiveEvent>;
+
+/** The live event for a model stream event, or undefined for events a live view does not show (tool argument fragments). */
+export function liveEventOf(event: ModelStreamEvent, source: { runId: string; stepId: string | null; role: Role }): LiveEvent | undefined {
+  switch (event.type) {
+    case "text_delta":
+      return { type: "text_delta", ...source, text: event.text };
+    case "retry":
+      return { type: "retry", ...source, attempt: event.attempt, reason: event.reason, delayMs: event.delayMs };
+    default:
+      return undefined;
+  }
+}

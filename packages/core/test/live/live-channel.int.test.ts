@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { LiveEvent } from "../../src/live/live-event.ts";
+import { type LiveEvent, liveEventOf } from "../../src/live/live-event.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
-import { createTestRuntime, type FakeServer, startScriptedWireServer, type TestRuntime } from "../../src/testing/index.ts";
+import { createTestRuntime, FakeServer, recordingRetry, startScriptedWireServer, type TestRuntime } from "../../src/testing/index.ts";
+
+const textOf = (events: readonly LiveEvent[]): string => events.map((event) => (event.type === "text_delta" ? event.text : "")).join("");
 
 const answer = "The bug is in add(): it subtracts instead of adding.";
 
@@ -26,7 +28,7 @@ describe("the live channel", () => {
     });
     const subscription = await runtime.live.subscribe("run_live_1", (event) => {
       received.push(event);
-      if (received.map((delta) => delta.text).join("") === answer) allReceived();
+      if (textOf(received) === answer) allReceived();
     });
     const other: LiveEvent[] = [];
     const otherSubscription = await runtime.live.subscribe("run_live_2", (event) => other.push(event));
@@ -41,7 +43,7 @@ describe("the live channel", () => {
       expect(server.requests[0]?.body.stream).toBe(true);
       expect(received.length).toBeGreaterThan(3);
       expect(received.every((event) => event.runId === "run_live_1" && event.stepId === "s1" && event.role === "worker")).toBe(true);
-      expect(received.map((event) => event.text).join("")).toBe(answer);
+      expect(textOf(received)).toBe(answer);
       expect(response.content).toEqual([{ type: "text", text: answer }]);
       // Another run's channel heard nothing, and nothing was stored in Redis.
       expect(other).toEqual([]);
@@ -63,6 +65,36 @@ describe("the live channel", () => {
       expect(received[0]).toEqual({ type: "text_delta", runId: "run_live_3", stepId: null, role: "planner", text: "ok" });
     } finally {
       await subscription.close();
+    }
+  });
+
+  it("tells subscribers to discard a call's partial text when the call is retried mid-stream", async () => {
+    const cut = await new FakeServer().start("/v1");
+    const head = { id: "c", object: "chat.completion.chunk", created: 1, model: "m" };
+    const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    cut.queue({ sse: chunk({ content: "Half an ans" }) }, { sse: `${chunk({ content: "Whole." })}${chunk({}, "stop")}data: [DONE]\n\n` });
+    const received: LiveEvent[] = [];
+    const subscription = await runtime.live.subscribe("run_live_4", (event) => received.push(event));
+    try {
+      const provider = new OpenAIProvider({ name: "local", kind: "openai-compatible", model: "m", baseURL: cut.baseURL, retry: recordingRetry(1).policy });
+      await provider.complete(
+        { role: "worker", system: "s", messages: [{ role: "user", content: [{ type: "text", text: "go" }] }] },
+        {
+          onEvent: (event) => {
+            const live = liveEventOf(event, { runId: "run_live_4", stepId: "s1", role: "worker" });
+            if (live) runtime.live.publish(live);
+          },
+        },
+      );
+      await expect.poll(() => received.length).toBe(3);
+      expect(received.map((event) => event.type)).toEqual(["text_delta", "retry", "text_delta"]);
+      expect(received[1]).toMatchObject({ type: "retry", runId: "run_live_4", stepId: "s1", role: "worker", attempt: 1, reason: "stream_error" });
+      // What a consumer keeps after honouring the retry: only the new attempt's text.
+      const kept = received.reduce((text, event) => (event.type === "retry" ? "" : text + event.text), "");
+      expect(kept).toBe("Whole.");
+    } finally {
+      await subscription.close();
+      await cut.stop();
     }
   });
 });
