@@ -7,6 +7,7 @@ import {
   liveEventOf,
   onFinalFailure,
   PacketVerifier,
+  priceFor,
   QUEUE_NAMES,
   type ModelProvider,
   type ModelStreamEvent,
@@ -52,7 +53,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
     }
     return workspace;
   };
-  const price = runtime.config.prices[`${deps.provider.name}/${deps.provider.model}`];
+  const price = priceFor(runtime.config.prices, deps.provider.name, deps.provider.model, deps.provider.kind);
   const worker = new Worker(
     QUEUE_NAMES.step,
     async (job, token, signal) => {

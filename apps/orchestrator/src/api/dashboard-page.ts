@@ -72,6 +72,8 @@ async function loadRuns() {
 function line(event) {
   const p = event.payload, step = event.stepId ? "[" + event.stepId + "] " : "";
   switch (event.kind) {
+    case "run.submitted": return (p.unpriced || []).length ? "price unknown for " + p.unpriced.join("; ") + ": the cost budget cannot see their calls" : null;
+    case "model.responded": return p.price === "unknown" ? step + p.role + " call to " + p.provider + "/" + p.model + ": price unknown" : null;
     case "plan.ready": return "plan: " + (p.done ? "the goal is met" : JSON.stringify(p.currentStep));
     case "step.dispatched": return step + "dispatched " + JSON.stringify(p.title) + " attempt " + p.attempt + " tools " + (p.tools || []).join(", ");
     case "tool.called": return step + "  call " + p.tool + " " + JSON.stringify(p.args ?? {}).slice(0, 160);

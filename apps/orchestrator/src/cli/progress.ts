@@ -7,8 +7,13 @@ export function describeEvent(event: TraceEvent): string | undefined {
   const p = event.payload as Record<string, unknown>;
   const step = event.stepId ? `[${event.stepId}] ` : "";
   switch (event.kind) {
-    case "run.submitted":
-      return `▶ run ${event.runId} submitted: ${str(p.goal)}`;
+    case "run.submitted": {
+      const unpriced = Array.isArray(p.unpriced) ? (p.unpriced as string[]) : [];
+      const warning = unpriced.length > 0 ? `\n  ! price unknown for ${unpriced.join("; ")}: their calls count $0, so the $${str((p.budget as { maxCostUsd?: unknown } | undefined)?.maxCostUsd)} cost budget cannot see them (add config prices)` : "";
+      return `▶ run ${event.runId} submitted: ${str(p.goal)}${warning}`;
+    }
+    case "model.responded":
+      return p.price === "unknown" ? `${step}  ? ${str(p.role)} call to ${str(p.provider)}/${str(p.model)}: price unknown, cost not counted` : undefined;
     case "plan.requested":
       return `… planning (plan ${str(p.planNo)})`;
     case "lesson.used":

@@ -1,4 +1,4 @@
-import { Goal, type GoalInput, newId, ReinError, type ReinRuntime, type RunState, zeroUsage } from "@rein/core";
+import { Goal, type GoalInput, newId, ReinError, type ReinRuntime, type RunState, unpricedModels, zeroUsage } from "@rein/core";
 
 export interface SubmitOptions {
   /** Tool names this deployment knows (a trailing `*` matches a prefix); a goal naming another is refused. */
@@ -34,10 +34,24 @@ export async function submitGoal(runtime: ReinRuntime, input: GoalInput, options
     runId,
     kind: "run.submitted",
     ts: now,
-    payload: { goal: goal.text, tools: goal.tools.map((grant) => grant.name), budget: goal.budget },
+    payload: { goal: goal.text, tools: goal.tools.map((grant) => grant.name), budget: goal.budget, unpriced: unpricedFor(runtime, goal) },
   });
   await runtime.queues.sendControl({ type: "goal.submitted", eventId: `submitted-${runId}`, runId });
   return { runId, state };
+}
+
+/**
+ * The billed models this run's roles use with no known price: their calls
+ * count $0 against the cost budget, which the run says at its start.
+ */
+function unpricedFor(runtime: ReinRuntime, goal: Goal): string[] {
+  const roles = Object.fromEntries(
+    Object.entries(runtime.config.roles).map(([role, choice]) => {
+      const override = goal.models[role as keyof typeof goal.models];
+      return [role, override ? { provider: override.provider, model: override.model ?? choice.model } : choice];
+    }),
+  );
+  return unpricedModels(runtime.config, roles).map((entry) => `${entry.provider}/${entry.model} (${entry.roles.join(", ")})`);
 }
 
 /** A run as it starts: planning, nothing spent, nothing applied yet. */

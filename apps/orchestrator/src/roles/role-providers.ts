@@ -19,7 +19,7 @@ export function providerForRole(
     );
   }
   return createProvider(roleConfig.provider, providerConfig, roleConfig, env, {
-    price: priceFor(config.prices, roleConfig.provider, roleConfig.model),
+    price: priceFor(config.prices, roleConfig.provider, roleConfig.model, providerConfig.kind),
   });
 }
 

@@ -35,11 +35,15 @@ export const RoleModelConfig = z.object({
 });
 export type RoleModelConfig = z.infer<typeof RoleModelConfig>;
 
+/** US dollars per million tokens. */
 export const Price = z.object({
   inputPerMTok: z.number().nonnegative(),
   outputPerMTok: z.number().nonnegative(),
   cacheReadPerMTok: z.number().nonnegative().default(0),
+  /** Cache writes; for Anthropic, the 5-minute ones. */
   cacheWritePerMTok: z.number().nonnegative().default(0),
+  /** Anthropic's 1-hour cache writes. @defaultValue cacheWritePerMTok */
+  cacheWrite1hPerMTok: z.number().nonnegative().optional(),
 });
 export type Price = z.infer<typeof Price>;
 
@@ -62,7 +66,7 @@ export const ReinConfig = z.object({
       judge: RoleModelConfig.default(defaultRole),
     })
     .default({ planner: defaultRole(), worker: defaultRole(), evaluator: defaultRole(), judge: defaultRole() }),
-  /** Price per million tokens, keyed "provider/model". */
+  /** Price per million tokens, keyed "provider/model"; overrides and adds to the built-in table (`builtinPriceFor`). */
   prices: z.record(z.string(), Price).default({}),
   tools: z
     .object({

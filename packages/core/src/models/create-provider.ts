@@ -3,13 +3,14 @@ import { ReinError } from "../errors.ts";
 import type { AdapterSettings } from "./adapter-settings.ts";
 import { AnthropicProvider } from "./anthropic/anthropic-provider.ts";
 import type { ModelProvider } from "./model-provider.ts";
+import { builtinPriceFor } from "./price-table.ts";
 import { OpenAIProvider } from "./openai/openai-provider.ts";
 import { ReplayProvider, type ReplayRecordings } from "./replay/replay-provider.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { ScriptedProvider } from "./scripted/scripted-provider.ts";
 
 export interface CreateProviderOptions {
-  /** Price of this provider/model (see `priceFor`); responses then carry `usage.costUsd`. */
+  /** Price of this provider/model (see `priceFor`); without one, the built-in table's for the kind. Responses then carry `usage.costUsd`. */
   price?: Price;
   /** Recorded responses for a `replay` provider; without them `providerConfig.script` names a JSON file of them. */
   recordings?: ReplayRecordings;
@@ -88,6 +89,8 @@ function adapterSettings(
     ...(roleConfig.temperature !== undefined ? { temperature: roleConfig.temperature } : {}),
     timeoutMs: roleConfig.timeoutMs,
     retry: { ...options.retry, maxRetries: providerConfig.maxRetries },
-    ...(options.price ? { price: options.price } : {}),
+    ...withPrice(options.price ?? builtinPriceFor(providerConfig.kind, roleConfig.model)),
   };
 }
+
+const withPrice = (price: Price | undefined): { price?: Price } => (price ? { price } : {});

@@ -26,7 +26,8 @@ export {
   type ProviderFailure,
 } from "./errors-classify.ts";
 export { backoffDelay, type RetryPolicy } from "./retry.ts";
-export { costOf, priceFor, withCost } from "./pricing.ts";
+export { costOf, priceFor, unpricedModels, withCost } from "./pricing.ts";
+export { builtinPriceFor } from "./price-table.ts";
 export {
   estimateMessageTokens,
   estimateRequestTokens,

@@ -60,6 +60,12 @@ export interface ModelResponse {
   output?: unknown;
   /** How many retries the adapter spent before this response. */
   retries: number;
+  /**
+   * False when the adapter had no price for its model, so `usage.costUsd`
+   * is 0 for want of a price, not because the call was free. Absent for
+   * providers that are never billed (scripted, replay).
+   */
+  priceKnown?: boolean;
 }
 
 export type ModelStreamEvent =

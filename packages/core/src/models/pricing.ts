@@ -1,27 +1,66 @@
 import type { Usage } from "../contracts/index.ts";
-import type { Price } from "../config/config.ts";
+import type { Price, ProviderConfig, RoleModelConfig } from "../config/config.ts";
+import { builtinPriceFor } from "./price-table.ts";
 
 const perMillion = (tokens: number, pricePerMTok: number): number => (tokens * pricePerMTok) / 1_000_000;
 
 /**
  * The dollar cost of one call. `usage.inputTokens` counts uncached input only
  * (adapters subtract cache reads and writes), so each token is priced once.
+ * `cacheWrite1hTokens` are the part of `cacheWriteTokens` Anthropic wrote to
+ * its 1-hour cache, which costs more than the 5-minute one.
  */
-export function costOf(usage: Usage, price: Price): number {
+export function costOf(usage: Usage, price: Price, split: { cacheWrite1hTokens?: number } = {}): number {
+  const longWrites = Math.min(split.cacheWrite1hTokens ?? 0, usage.cacheWriteTokens);
   return (
     perMillion(usage.inputTokens, price.inputPerMTok) +
     perMillion(usage.outputTokens, price.outputPerMTok) +
     perMillion(usage.cacheReadTokens, price.cacheReadPerMTok) +
-    perMillion(usage.cacheWriteTokens, price.cacheWritePerMTok)
+    perMillion(usage.cacheWriteTokens - longWrites, price.cacheWritePerMTok) +
+    perMillion(longWrites, price.cacheWrite1hPerMTok ?? price.cacheWritePerMTok)
   );
 }
 
-/** Config keys prices as "provider/model", with the configured provider name. */
-export function priceFor(prices: Readonly<Record<string, Price>>, provider: string, model: string): Price | undefined {
-  return prices[`${provider}/${model}`];
+/**
+ * The price of a model as configured: config `prices` keys "provider/model"
+ * with the configured provider name and wins; otherwise the built-in table
+ * for the provider's kind. Undefined means nobody knows, and the call's
+ * cost cannot be counted.
+ */
+export function priceFor(
+  prices: Readonly<Record<string, Price>>,
+  provider: string,
+  model: string,
+  kind?: string,
+): Price | undefined {
+  return prices[`${provider}/${model}`] ?? (kind ? builtinPriceFor(kind, model) : undefined);
 }
 
 /** Usage with `costUsd` filled from `price`; without a price the cost stays as reported (0 by default). */
-export function withCost(usage: Usage, price: Price | undefined): Usage {
-  return price ? { ...usage, costUsd: costOf(usage, price) } : usage;
+export function withCost(usage: Usage, price: Price | undefined, split: { cacheWrite1hTokens?: number } = {}): Usage {
+  return price ? { ...usage, costUsd: costOf(usage, price, split) } : usage;
+}
+
+/** Kinds whose calls cost money; scripted and replay models are free. */
+const billedKinds = new Set(["anthropic", "openai", "openai-compatible"]);
+
+/**
+ * The provider/model pairs among `roles` that are billed but have no known
+ * price, so a cost budget cannot see what they spend. Said at a run's
+ * start, because a budget that never triggers is worse than none.
+ */
+export function unpricedModels(
+  config: { providers: Readonly<Record<string, ProviderConfig>>; prices: Readonly<Record<string, Price>> },
+  roles: Readonly<Record<string, Pick<RoleModelConfig, "provider" | "model">>>,
+): { roles: string[]; provider: string; model: string }[] {
+  const found = new Map<string, { roles: string[]; provider: string; model: string }>();
+  for (const [role, choice] of Object.entries(roles)) {
+    const kind = config.providers[choice.provider]?.kind;
+    if (!kind || !billedKinds.has(kind) || priceFor(config.prices, choice.provider, choice.model, kind)) continue;
+    const key = `${choice.provider}/${choice.model}`;
+    const entry = found.get(key) ?? { roles: [], provider: choice.provider, model: choice.model };
+    entry.roles.push(role);
+    found.set(key, entry);
+  }
+  return [...found.values()];
 }

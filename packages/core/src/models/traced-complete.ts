@@ -4,6 +4,7 @@ import { errorMessage } from "../errors.ts";
 import { promptHash, storePromptCopy } from "../trace/prompt-copy.ts";
 import type { TraceWriter } from "../trace/trace-log.ts";
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "./model-provider.ts";
+import { costOf } from "./pricing.ts";
 
 export interface ModelCallTrace {
   trace: TraceWriter;
@@ -13,8 +14,6 @@ export interface ModelCallTrace {
   /** Price of this provider/model, to fill `usage.costUsd` when the adapter did not. */
   price?: Price;
 }
-
-const perMillion = (tokens: number, price: number) => (tokens * price) / 1_000_000;
 
 /**
  * Calls a model and records the call in the run's trace: who served it,
@@ -49,15 +48,9 @@ export async function tracedComplete(
   const started = performance.now();
   try {
     const response = await provider.complete(request, options);
-    const usage = { ...response.usage };
-    if (usage.costUsd === 0 && traceOptions.price) {
-      const price = traceOptions.price;
-      usage.costUsd =
-        perMillion(usage.inputTokens, price.inputPerMTok) +
-        perMillion(usage.outputTokens, price.outputPerMTok) +
-        perMillion(usage.cacheReadTokens, price.cacheReadPerMTok) +
-        perMillion(usage.cacheWriteTokens, price.cacheWritePerMTok);
-    }
+    const usage = response.usage.costUsd === 0 && traceOptions.price ? { ...response.usage, costUsd: costOf(response.usage, traceOptions.price) } : { ...response.usage };
+    // Said in the trace, so the CLI, the dashboard and `rein trace` can show "price unknown" rather than a cost of $0.
+    const priceUnknown = response.priceKnown === false && !traceOptions.price;
     await trace.append({
       ...ids,
       kind: "model.responded",
@@ -72,6 +65,7 @@ export async function tracedComplete(
         stopReason: response.stopReason,
         retries: response.retries,
         requestId: response.requestId ?? null,
+        ...(priceUnknown ? { price: "unknown" } : {}),
         content: response.content,
       },
     });

@@ -81,7 +81,8 @@ export class AnthropicProvider implements ModelProvider {
     return {
       content,
       stopReason,
-      usage: withCost(attempt.usage, this.settings.price),
+      usage: withCost(attempt.usage, this.settings.price, { cacheWrite1hTokens: attempt.cacheWrite1hTokens }),
+      priceKnown: this.settings.price !== undefined,
       provider: this.name,
       model: attempt.model || this.model,
       ...(attempt.requestId ? { requestId: attempt.requestId } : {}),
@@ -91,4 +92,4 @@ export class AnthropicProvider implements ModelProvider {
   }
 }
 
-type Attempt = Pick<ModelResponse, "content" | "stopReason" | "usage" | "model"> & { requestId?: string | undefined };
+type Attempt = Pick<ModelResponse, "content" | "stopReason" | "usage" | "model"> & { requestId?: string | undefined; cacheWrite1hTokens: number };

@@ -9,6 +9,13 @@ export interface AnthropicUsageFields {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  /** How the cache writes split by lifetime; the 1-hour ones are priced higher. */
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
+}
+
+/** The cache writes that went to the 1-hour cache, for `costOf`. */
+export function longCacheWritesOf(usage: AnthropicUsageFields): { cacheWrite1hTokens: number } {
+  return { cacheWrite1hTokens: usage.cache_creation?.ephemeral_1h_input_tokens ?? 0 };
 }
 
 export function mapAnthropicStopReason(reason: string | null | undefined): StopReason {
@@ -63,7 +70,12 @@ export function extractOutput(
 }
 
 /** A non-streamed reply in neutral terms. */
-export function fromAnthropicMessage(message: Anthropic.Message): { content: ContentBlock[]; stopReason: StopReason; usage: Usage } {
+export function fromAnthropicMessage(message: Anthropic.Message): {
+  content: ContentBlock[];
+  stopReason: StopReason;
+  usage: Usage;
+  cacheWrite1hTokens: number;
+} {
   const stopReason = mapAnthropicStopReason(message.stop_reason);
   const content: ContentBlock[] = [];
   message.content.forEach((block, position) => {
@@ -78,5 +90,5 @@ export function fromAnthropicMessage(message: Anthropic.Message): { content: Con
       );
     }
   });
-  return { content, stopReason, usage: mapAnthropicUsage(message.usage) };
+  return { content, stopReason, usage: mapAnthropicUsage(message.usage), ...longCacheWritesOf(message.usage) };
 }

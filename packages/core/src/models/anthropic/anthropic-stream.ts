@@ -3,7 +3,7 @@ import type { Usage } from "../../contracts/index.ts";
 import type { ContentBlock, ModelStreamEvent, StopReason } from "../model-provider.ts";
 import { StreamEndedEarlyError } from "../stream-ended-early.ts";
 import { toolCallBlock } from "../tool-arguments.ts";
-import { mapAnthropicStopReason, mapAnthropicUsage, type AnthropicUsageFields } from "./anthropic-response.ts";
+import { type AnthropicUsageFields, longCacheWritesOf, mapAnthropicStopReason, mapAnthropicUsage } from "./anthropic-response.ts";
 
 type OpenBlock =
   | { kind: "text"; text: string }
@@ -57,7 +57,7 @@ export class AnthropicStreamAssembler {
     }
   }
 
-  finish(): { content: ContentBlock[]; stopReason: StopReason; usage: Usage; model: string } {
+  finish(): { content: ContentBlock[]; stopReason: StopReason; usage: Usage; model: string; cacheWrite1hTokens: number } {
     if (!this.sawMessageDelta) {
       throw new StreamEndedEarlyError("the Anthropic stream ended before its message_delta event");
     }
@@ -73,7 +73,7 @@ export class AnthropicStreamAssembler {
         content.push(toolCallBlock(block.id, block.name, block.json, { cutReason, invalidReason }));
       }
     }
-    return { content, stopReason, usage: mapAnthropicUsage(this.usageFields), model: this.model };
+    return { content, stopReason, usage: mapAnthropicUsage(this.usageFields), model: this.model, ...longCacheWritesOf(this.usageFields) };
   }
 
   private acceptDelta(index: number, delta: Anthropic.RawContentBlockDelta): void {
@@ -93,5 +93,6 @@ export class AnthropicStreamAssembler {
       const value = usage[key];
       if (value !== null && value !== undefined) this.usageFields[key] = value;
     }
+    if (usage.cache_creation) this.usageFields.cache_creation = usage.cache_creation;
   }
 }

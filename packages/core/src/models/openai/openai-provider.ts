@@ -83,6 +83,7 @@ export class OpenAIProvider implements ModelProvider {
       content,
       stopReason,
       usage: withCost(usage, this.settings.price),
+      priceKnown: this.settings.price !== undefined,
       provider: this.name,
       model: value.reply.model || this.model,
       ...(value.requestId ? { requestId: value.requestId } : {}),
