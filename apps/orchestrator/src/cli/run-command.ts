@@ -2,6 +2,7 @@ import { type ApprovalStore, type LiveSubscription, newId, type ReinConfigInput,
 import { decideApproval } from "../approvals/decide-approval.ts";
 import { loadExample, type LoadedExample } from "../examples/load-example.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
+import { checkRoleProviders } from "../roles/role-providers.ts";
 import { startRoles, ROLE_NAMES } from "../roles/start-roles.ts";
 import { buildTooling } from "../roles/tooling.ts";
 import { openContext } from "./cli-context.ts";
@@ -46,6 +47,10 @@ export const runCommand: Command = {
     if (context.redis.embedded) err(`started a private redis-server at ${context.redis.url} (stopped on exit)`);
     if (offline) err(`offline: every role plays ${example.name}'s scripted model (set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --config, to use a real one)`);
     if (fromKey) err(`using ${fromKey.description}`);
+    await checkRoleProviders(context.runtime.config).catch(async (error: unknown) => {
+      await context.close();
+      throw error;
+    });
     const keys = processKeys({ devMode: true });
     const tooling = await buildTooling(context.runtime, example?.tools ?? []);
     const roles = startRoles(context.runtime, {

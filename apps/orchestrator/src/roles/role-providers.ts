@@ -1,4 +1,4 @@
-import { createProvider, type ModelProvider, priceFor, type ReinConfig, ReinError, type Role } from "@rein/core";
+import { checkProviderReachable, createProvider, type ModelProvider, priceFor, type ReinConfig, ReinError, type Role } from "@rein/core";
 
 /**
  * The provider a role uses, from `roles.<role>` and `providers.<name>`. A goal's
@@ -36,4 +36,19 @@ export function roleTable(config: ReinConfig): { role: Role; provider: string; k
       baseURL: providerConfig?.baseURL ?? "",
     };
   });
+}
+
+/**
+ * Fails fast when a provider a role uses is not there: every configured
+ * endpoint the roles name is probed once, in parallel, and the first that
+ * does not answer ends the command with one message naming it.
+ */
+export async function checkRoleProviders(config: ReinConfig): Promise<void> {
+  const names = new Set(Object.values(config.roles).map((role) => role.provider));
+  await Promise.all(
+    [...names].flatMap((name) => {
+      const providerConfig = config.providers[name];
+      return providerConfig ? [checkProviderReachable(name, providerConfig)] : [];
+    }),
+  );
 }

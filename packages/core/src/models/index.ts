@@ -28,6 +28,7 @@ export {
 export { backoffDelay, type RetryPolicy } from "./retry.ts";
 export { costOf, priceFor, unpricedModels, withCost } from "./pricing.ts";
 export { builtinPriceFor } from "./price-table.ts";
+export { checkProviderReachable } from "./provider-reachability.ts";
 export {
   estimateMessageTokens,
   estimateRequestTokens,
