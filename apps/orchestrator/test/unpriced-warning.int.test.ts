@@ -28,6 +28,7 @@ describe("a run whose model has no known price", () => {
 
   it("shows each unpriced call as price unknown", () => {
     const line = describeEvent({
+      schemaVersion: 1,
       seq: 9,
       ts: new Date().toISOString(),
       runId: "run_1",
@@ -35,7 +36,7 @@ describe("a run whose model has no known price", () => {
       parentStepId: null,
       kind: "model.responded",
       payload: { role: "worker", provider: "local", model: "qwen3-coder", price: "unknown" },
-    } as Parameters<typeof describeEvent>[0]);
+    });
     expect(line).toContain("price unknown");
   });
 });

@@ -4,7 +4,9 @@ import { createProvider } from "../../src/models/create-provider.ts";
 import { builtinPriceFor } from "../../src/models/price-table.ts";
 import { priceFor, unpricedModels } from "../../src/models/pricing.ts";
 import { tracedComplete } from "../../src/models/traced-complete.ts";
-import type { TraceEventInput, TraceWriter } from "../../src/trace/trace-log.ts";
+import type { TraceWriter } from "../../src/trace/trace-log.ts";
+
+type TraceEventInput = Parameters<TraceWriter["append"]>[0];
 import { FakeServer, recordingRetry } from "../../src/testing/index.ts";
 
 const request = { role: "worker" as const, system: "s", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "go" }] }] };

@@ -13,7 +13,15 @@ export const ScriptedTurn = z
     /** A structured-output reply (planner, evaluator, judge). */
     output: z.unknown().optional(),
     stopReason: z.enum(["end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal"]).optional(),
-    usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }).partial().optional(),
+    usage: z
+      .object({
+        inputTokens: z.number().int(),
+        outputTokens: z.number().int(),
+        cacheReadTokens: z.number().int().nonnegative(),
+        cacheWriteTokens: z.number().int().nonnegative(),
+      })
+      .partial()
+      .optional(),
   })
   .refine((turn) => turn.text !== undefined || turn.toolCalls.length > 0 || turn.output !== undefined, {
     message: "a scripted turn needs text, toolCalls or output",

@@ -65,8 +65,8 @@ export class ScriptedProvider implements ModelProvider {
     const usage: Usage = {
       inputTokens: turn.usage?.inputTokens ?? estimateRequestTokens(request),
       outputTokens: turn.usage?.outputTokens ?? estimateTokens(JSON.stringify(content)),
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
+      cacheReadTokens: turn.usage?.cacheReadTokens ?? 0,
+      cacheWriteTokens: turn.usage?.cacheWriteTokens ?? 0,
       costUsd: 0,
     };
     const hasCalls = content.some((block) => block.type === "tool_call");

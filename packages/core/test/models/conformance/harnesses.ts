@@ -1,0 +1,100 @@
+import type { Role } from "../../../src/contracts/index.ts";
+import { AnthropicProvider } from "../../../src/models/anthropic/anthropic-provider.ts";
+import type { ModelRequest, ModelResponse, CompleteOptions } from "../../../src/models/model-provider.ts";
+import { OpenAIProvider } from "../../../src/models/openai/openai-provider.ts";
+import { ReplayProvider } from "../../../src/models/replay/replay-provider.ts";
+import type { ScriptedTurn } from "../../../src/models/scripted/script.ts";
+import { ScriptedProvider } from "../../../src/models/scripted/scripted-provider.ts";
+import {
+  anthropicWireFailure,
+  anthropicWireReply,
+  cutStream,
+  type FakeReply,
+  FakeServer,
+  openAIWireFailure,
+  openAIWireReply,
+  recordingRetry,
+  type WireReply,
+} from "../../../src/testing/index.ts";
+import type { ConformanceHarness, ConformanceStep } from "./provider-conformance.ts";
+
+const model = "conformance-model";
+
+/** An HTTP adapter against a local server speaking its provider's wire format, through the official SDK. */
+export function wireHarness(format: "anthropic" | "openai" | "openai-compatible"): ConformanceHarness {
+  return {
+    name: format,
+    supports: { failures: true, toolCallDeltas: true, cost: true },
+    async start(steps, options = {}) {
+      const queue = [...steps];
+      const server = await new FakeServer((request): FakeReply => {
+        const step = queue.shift();
+        if (!step) throw new Error("the conformance test sent more requests than it scripted");
+        if ("fail" in step) return format === "anthropic" ? anthropicWireFailure(step.fail) : openAIWireFailure(step.fail);
+        const encode = (reply: WireReply) =>
+          format === "anthropic" ? anthropicWireReply(reply, request) : openAIWireReply(reply, request, { quirks: format === "openai-compatible" });
+        return "cut" in step ? cutStream(encode(step.cut)) : encode(step.reply);
+      }).start(format === "anthropic" ? "" : "/v1");
+      const settings = {
+        name: format,
+        model,
+        apiKey: "sk-conformance",
+        baseURL: server.baseURL,
+        retry: recordingRetry(options.maxRetries ?? 2).policy,
+        ...(options.price ? { price: options.price } : {}),
+      };
+      const provider = format === "anthropic" ? new AnthropicProvider(settings) : new OpenAIProvider({ ...settings, kind: format });
+      return { provider, requestCount: () => server.requests.length, close: () => server.stop() };
+    },
+  };
+}
+
+/** The scripted provider, playing each reply as a one-turn conversation for every role. */
+export const scriptedHarness: ConformanceHarness = {
+  name: "scripted",
+  supports: { failures: false, toolCallDeltas: false, cost: false },
+  async start(steps) {
+    const reply = onlyReply(steps);
+    const conversation = [{ turns: [turnOf(reply)] }];
+    const roles: Role[] = ["planner", "worker", "evaluator", "judge"];
+    const provider = new ScriptedProvider(Object.fromEntries(roles.map((role) => [role, conversation])), { model });
+    return { provider, requestCount: () => provider.requests.length, close: async () => {} };
+  },
+};
+
+/** The replay provider, playing the replies as recorded responses. */
+export const replayHarness: ConformanceHarness = {
+  name: "replay",
+  supports: { failures: false, toolCallDeltas: false, cost: false },
+  async start(steps) {
+    const reply = onlyReply(steps);
+    const recorded: ModelResponse = { ...reply, provider: "replay", retries: 0 };
+    const provider = new CountingReplay([recorded], { model });
+    return { provider, requestCount: () => provider.calls, close: async () => {} };
+  },
+};
+
+class CountingReplay extends ReplayProvider {
+  calls = 0;
+  override complete(request: ModelRequest, options?: CompleteOptions): Promise<ModelResponse> {
+    this.calls += 1;
+    return super.complete(request, options);
+  }
+}
+
+function onlyReply(steps: readonly ConformanceStep[]): WireReply {
+  const [step] = steps;
+  if (!step || !("reply" in step)) throw new Error("a provider without a wire plays replies only");
+  return step.reply;
+}
+
+function turnOf(reply: WireReply): ScriptedTurn {
+  const text = reply.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+  return {
+    ...(text ? { text } : {}),
+    toolCalls: reply.content.flatMap((block) => (block.type === "tool_call" ? [{ id: block.id, name: block.name, input: block.input }] : [])),
+    ...(reply.output !== undefined ? { output: reply.output } : {}),
+    ...(reply.stopReason !== "other" ? { stopReason: reply.stopReason } : {}),
+    usage: { ...reply.usage },
+  };
+}

@@ -1,0 +1,216 @@
+import { describe, expect, it } from "vitest";
+import type { Price } from "../../../src/config/config.ts";
+import { ReinError } from "../../../src/errors.ts";
+import {
+  type ModelProvider,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamEvent,
+  textOf,
+  toolCallsOf,
+} from "../../../src/models/model-provider.ts";
+import { costOf } from "../../../src/models/pricing.ts";
+import type { WireFailure, WireReply } from "../../../src/testing/index.ts";
+
+/** One request's worth of what the provider under test is made to do. */
+export type ConformanceStep = { reply: WireReply } | { fail: WireFailure } | { cut: WireReply };
+
+export interface ServedProvider {
+  provider: ModelProvider;
+  /** How many requests reached whatever serves the provider. */
+  requestCount(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * How one provider kind is put under the suite. A provider that has no
+ * wire (scripted, replay) cannot fail or be cut, and says so in
+ * `supports`; everything it does support it must do exactly as the others.
+ */
+export interface ConformanceHarness {
+  name: string;
+  supports: {
+    /** HTTP errors, connection resets, error events and cut streams. */
+    failures: boolean;
+    /** `tool_call_delta` events while a call's arguments stream. */
+    toolCallDeltas: boolean;
+    /** A price turns usage into `costUsd` (billed providers). */
+    cost: boolean;
+  };
+  /** A provider that serves `steps` in order, one per request, retrying at most `maxRetries` times without waiting. */
+  start(steps: ConformanceStep[], options?: { price?: Price; maxRetries?: number }): Promise<ServedProvider>;
+}
+
+const usage = { inputTokens: 120, outputTokens: 30, cacheReadTokens: 40, cacheWriteTokens: 0, costUsd: 0 };
+const textReply = (text: string): WireReply => ({ content: [{ type: "text", text }], stopReason: "end_turn", usage, model: "conformance-model" });
+const callsReply: WireReply = {
+  content: [
+    { type: "text", text: "Reading both." },
+    { type: "tool_call", id: "call_a", name: "read_file", input: { path: "src/a.ts" } },
+    { type: "tool_call", id: "call_b", name: "read_file", input: { path: "src/b.ts", lines: [1, 20] } },
+  ],
+  stopReason: "tool_use",
+  usage,
+  model: "conformance-model",
+};
+const verdict = { decision: "continue", reasons: ["tests pass"], confidence: 0.9 };
+const outputReply: WireReply = { content: [{ type: "text", text: JSON.stringify(verdict) }], stopReason: "end_turn", usage, model: "conformance-model", output: verdict };
+
+const request: ModelRequest = {
+  role: "worker",
+  system: "You are the worker.",
+  messages: [{ role: "user", content: [{ type: "text", text: "Compare src/a.ts and src/b.ts." }] }],
+  tools: [{ name: "read_file", description: "Reads a file", inputSchema: { type: "object", properties: { path: { type: "string" }, lines: { type: "array", items: { type: "integer" } } }, required: ["path"] } }],
+};
+const structuredRequest: ModelRequest = {
+  ...request,
+  role: "judge",
+  tools: [],
+  output: {
+    name: "verdict",
+    schema: {
+      type: "object",
+      properties: { decision: { type: "string" }, reasons: { type: "array", items: { type: "string" } }, confidence: { type: "number" } },
+      required: ["decision", "reasons", "confidence"],
+      additionalProperties: false,
+    },
+  },
+};
+const price: Price = { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75 };
+
+async function run(harness: ConformanceHarness, steps: ConformanceStep[], ask: (provider: ModelProvider) => Promise<ModelResponse>, options: { price?: Price; maxRetries?: number } = {}) {
+  const served = await harness.start(steps, options);
+  try {
+    const outcome = await ask(served.provider).then(
+      (response) => ({ response, error: undefined }),
+      (error: unknown) => ({ response: undefined, error }),
+    );
+    return { ...outcome, requests: served.requestCount() };
+  } finally {
+    await served.close();
+  }
+}
+
+const streamed = (events: ModelStreamEvent[]) => (provider: ModelProvider) => provider.complete(request, { onEvent: (event) => events.push(event) });
+
+/**
+ * The behaviours every `ModelProvider` shares, whatever it speaks to. A new
+ * provider is added by writing its harness and passing this suite.
+ */
+export function describeProviderConformance(harness: ConformanceHarness): void {
+  describe(`${harness.name} conforms to ModelProvider`, () => {
+    it.each([false, true])("answers text (streamed: %s), and streamed deltas add up to the answer", async (stream) => {
+      const events: ModelStreamEvent[] = [];
+      const { response } = await run(harness, [{ reply: textReply("The sum is a + b.") }], (provider) =>
+        provider.complete(request, stream ? { onEvent: (event) => events.push(event) } : {}),
+      );
+      expect(response?.content).toEqual([{ type: "text", text: "The sum is a + b." }]);
+      expect(response?.stopReason).toBe("end_turn");
+      expect(response?.retries).toBe(0);
+      if (stream) expect(events.flatMap((event) => (event.type === "text_delta" ? [event.text] : [])).join("")).toBe("The sum is a + b.");
+    });
+
+    it.each([false, true])("returns parallel tool calls with their ids and whole inputs (streamed: %s)", async (stream) => {
+      const { response } = await run(harness, [{ reply: callsReply }], (provider) => provider.complete(request, stream ? { onEvent: () => {} } : {}));
+      expect(response?.stopReason).toBe("tool_use");
+      expect(textOf(response?.content ?? [])).toBe("Reading both.");
+      expect(toolCallsOf(response?.content ?? [])).toEqual([
+        { type: "tool_call", id: "call_a", name: "read_file", input: { path: "src/a.ts" } },
+        { type: "tool_call", id: "call_b", name: "read_file", input: { path: "src/b.ts", lines: [1, 20] } },
+      ]);
+    });
+
+    it.runIf(harness.supports.toolCallDeltas)("streams tool arguments as fragments that join into each call's input", async () => {
+      const events: ModelStreamEvent[] = [];
+      await run(harness, [{ reply: callsReply }], streamed(events));
+      const fragments = new Map<string, string>();
+      for (const event of events) {
+        if (event.type === "tool_call_delta") fragments.set(event.id, (fragments.get(event.id) ?? "") + event.argumentsDelta);
+      }
+      expect(events.filter((event) => event.type === "tool_call_delta").length).toBeGreaterThan(2);
+      expect([...fragments.entries()].map(([id, json]) => [id, JSON.parse(json)])).toEqual([
+        ["call_a", { path: "src/a.ts" }],
+        ["call_b", { path: "src/b.ts", lines: [1, 20] }],
+      ]);
+    });
+
+    it.each([false, true])("returns structured output as parsed JSON, not as a call to run (streamed: %s)", async (stream) => {
+      const { response } = await run(harness, [{ reply: outputReply }], (provider) => provider.complete(structuredRequest, stream ? { onEvent: () => {} } : {}));
+      expect(response?.output).toEqual(verdict);
+      expect(response?.stopReason).toBe("end_turn");
+      expect(toolCallsOf(response?.content ?? [])).toEqual([]);
+    });
+
+    it("reports usage, and prices it when it has a price", async () => {
+      const { response } = await run(harness, [{ reply: textReply("ok") }], (provider) => provider.complete(request), { price });
+      expect(response?.usage).toMatchObject({ inputTokens: 120, outputTokens: 30, cacheReadTokens: 40, cacheWriteTokens: 0 });
+      if (harness.supports.cost) {
+        expect(response?.usage.costUsd).toBeCloseTo(costOf(usage, price), 12);
+        expect(response?.priceKnown).toBe(true);
+      } else {
+        expect(response?.priceKnown).not.toBe(false);
+      }
+    });
+
+    it.runIf(harness.supports.cost)("says when it has no price, rather than reporting a free call", async () => {
+      const { response } = await run(harness, [{ reply: textReply("ok") }], (provider) => provider.complete(request));
+      expect(response?.usage.costUsd).toBe(0);
+      expect(response?.priceKnown).toBe(false);
+    });
+
+    describe.runIf(harness.supports.failures)("failures", () => {
+      it.each([
+        ["rate_limited", false],
+        ["overloaded", false],
+        ["server_error", false],
+        ["connection_reset", false],
+        ["stream_error", true],
+      ] as const)("retries %s (streamed: %s) and then answers", async (failure, stream) => {
+        const events: ModelStreamEvent[] = [];
+        const { response, requests } = await run(harness, [{ fail: failure }, { reply: textReply("recovered") }], (provider) =>
+          provider.complete(request, stream ? { onEvent: (event) => events.push(event) } : {}),
+        );
+        expect(textOf(response?.content ?? [])).toBe("recovered");
+        expect(response?.retries).toBe(1);
+        expect(requests).toBe(2);
+      });
+
+      it.each([
+        ["authentication", "authentication"],
+        ["invalid_request", "invalid_request"],
+        ["quota_exhausted", "quota_exhausted"],
+        ["context_length_exceeded", "context_length_exceeded"],
+      ] as const)("does not retry %s, and fails with a model_error saying why", async (failure, reason) => {
+        const { error, requests } = await run(harness, [{ fail: failure }, { reply: textReply("never") }], (provider) => provider.complete(request));
+        expect(ReinError.hasCode(error, "model_error")).toBe(true);
+        expect((error as ReinError).retryable).toBe(false);
+        expect((error as ReinError).details).toMatchObject({ reason, transient: false });
+        expect(requests).toBe(1);
+      });
+
+      it("gives up after its retries with one error the queue will not retry again", async () => {
+        const { error, requests } = await run(harness, [{ fail: "overloaded" }, { fail: "overloaded" }, { fail: "overloaded" }], (provider) => provider.complete(request), { maxRetries: 2 });
+        expect(requests).toBe(3);
+        expect((error as ReinError).retryable).toBe(false);
+        expect((error as ReinError).details).toMatchObject({ retries: 2, transient: true });
+      });
+
+      it("retries a cut stream and tells the consumer to discard what it streamed", async () => {
+        const events: ModelStreamEvent[] = [];
+        const { response } = await run(harness, [{ cut: textReply("The answer is forty") }, { reply: textReply("Forty-two.") }], streamed(events));
+        expect(response?.content).toEqual([{ type: "text", text: "Forty-two." }]);
+        const retry = events.findIndex((event) => event.type === "retry");
+        expect(retry).toBeGreaterThan(0);
+        const kept = events.slice(retry + 1).flatMap((event) => (event.type === "text_delta" ? [event.text] : []));
+        expect(kept.join("")).toBe("Forty-two.");
+      });
+
+      it("never returns a cut stream as an answer, so its tool calls are never run", async () => {
+        const { response, error } = await run(harness, [{ cut: callsReply }, { cut: callsReply }, { cut: callsReply }], streamed([]), { maxRetries: 2 });
+        expect(response).toBeUndefined();
+        expect(ReinError.hasCode(error, "model_error")).toBe(true);
+        expect((error as ReinError).details).toMatchObject({ kind: "stream", retries: 2 });
+      });
+    });
+  });
+}
