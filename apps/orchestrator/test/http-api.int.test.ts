@@ -47,6 +47,30 @@ describe("HTTP API", () => {
     expect(state.status).toBe("done");
   });
 
+  it("interleaves the run's live model output, retries included, with its trace", async () => {
+    const { example } = await bugfixExample();
+    const { runId } = (await (await call("/runs", { method: "POST", body: JSON.stringify(example.goal) })).json()) as { runId: string };
+    await harness.waitFor(runId);
+    const stream = await call(`/runs/${runId}/events`);
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const readUntil = async (marker: string) => {
+      while (!text.includes(marker)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value);
+      }
+    };
+    await readUntil("event: run.done");
+    harness.runtime.live.publish({ type: "text_delta", runId, stepId: "s1", role: "worker", text: "Half an ans" });
+    harness.runtime.live.publish({ type: "retry", runId, stepId: "s1", role: "worker", attempt: 1, reason: "stream_error", delayMs: 0 });
+    await readUntil('"type":"retry"');
+    await reader.cancel();
+    expect(text).toContain(`event: live\ndata: {"type":"text_delta","runId":"${runId}","stepId":"s1","role":"worker","text":"Half an ans"}`);
+    expect(text).toContain(`event: live\ndata: {"type":"retry","runId":"${runId}","stepId":"s1","role":"worker","attempt":1,"reason":"stream_error","delayMs":0}`);
+  });
+
   it("refuses a goal with a message that says what was wrong", async () => {
     const response = await call("/runs", { method: "POST", body: JSON.stringify({ text: "" }) });
     expect(response.status).toBe(400);
@@ -66,6 +90,8 @@ describe("HTTP API", () => {
     const html = await page.text();
     expect(html).toContain("<title>Rein</title>");
     expect(html).toContain('fetch("/runs/" + runId + "/events"');
+    // Live output is shown, and a retry clears what that role's call had shown.
+    expect(html).toContain('if (event.type === "retry")');
     expect(html).not.toContain(token);
   });
 
