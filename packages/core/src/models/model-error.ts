@@ -46,7 +46,7 @@ export function modelError(failure: ProviderFailure, classification: FailureClas
       ? `; ${classification.reason}, not retried: ${context.stoppedBecause}`
       : classification.retryable
         ? `; still ${classification.reason} after ${context.retries} retr${context.retries === 1 ? "y" : "ies"}`
-        : `; ${classification.reason}, not retried`,
+        : `; ${classification.reason}, not retried${classification.serverDecided ? " (the server said so with x-should-retry: false)" : ""}`,
   ];
   return new ReinError("model_error", parts.join(""), {
     retryable: false,

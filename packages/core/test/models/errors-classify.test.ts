@@ -32,6 +32,20 @@ describe("classifyFailure", () => {
     expect(classifyFailure(http(400, { errorCode: "context_length_exceeded" })).reason).toBe("context_length_exceeded");
   });
 
+  it("reads spent money from machine-readable codes, with or without prose", () => {
+    for (const errorCode of ["enforced_spend_limit_reached", "insufficient_quota", "project_spend_limit_exceeded", "organization_usage_limit_exceeded", "credit_balance_exhausted"]) {
+      expect(classifyFailure(http(429, { errorType: "rate_limit_error", errorCode, message: "Request rejected." }))).toEqual({ retryable: false, reason: "quota_exhausted" });
+    }
+  });
+
+  it("lets x-should-retry override the status both ways, but never a spent quota, and ignores it on a stream error", () => {
+    const header = (value: string) => ({ headers: new Headers({ "x-should-retry": value }) });
+    expect(classifyFailure(http(503, header("false")))).toMatchObject({ retryable: false, reason: "server_error" });
+    expect(classifyFailure(http(400, header("true")))).toMatchObject({ retryable: true, reason: "invalid_request" });
+    expect(classifyFailure(http(429, { ...header("true"), errorCode: "enforced_spend_limit_reached" })).retryable).toBe(false);
+    expect(classifyFailure({ kind: "stream", errorType: "overloaded_error", ...header("false") }).retryable).toBe(true);
+  });
+
   it("carries the wait a 429 asks for", () => {
     const headers = new Headers({ "retry-after": "12" });
     expect(classifyFailure(http(429, { headers }))).toEqual({ retryable: true, reason: "rate_limited", retryAfterMs: 12_000 });
