@@ -24,16 +24,17 @@ export function costOf(usage: Usage, price: Price, split: { cacheWrite1hTokens?:
 /**
  * The price of a model as configured: config `prices` keys "provider/model"
  * with the configured provider name and wins; otherwise the built-in table
- * for the provider's kind. Undefined means nobody knows, and the call's
- * cost cannot be counted.
+ * for the provider's kind (by default the provider's name, which is the kind
+ * for providers named "anthropic" or "openai"). Undefined means nobody
+ * knows, and the call's cost cannot be counted.
  */
 export function priceFor(
   prices: Readonly<Record<string, Price>>,
   provider: string,
   model: string,
-  kind?: string,
+  kind: string = provider,
 ): Price | undefined {
-  return prices[`${provider}/${model}`] ?? (kind ? builtinPriceFor(kind, model) : undefined);
+  return prices[`${provider}/${model}`] ?? builtinPriceFor(kind, model);
 }
 
 /** Usage with `costUsd` filled from `price`; without a price the cost stays as reported (0 by default). */

@@ -47,6 +47,8 @@ describe("the built-in price table", () => {
     expect(priceFor(prices, "local", "qwen3", "openai-compatible")).toBe(mine);
     expect(priceFor(prices, "other", "claude-sonnet-4-5", "anthropic")?.inputPerMTok).toBe(3);
     expect(priceFor(prices, "local", "llama3", "openai-compatible")).toBeUndefined();
+    // A provider named after its kind finds the built-in row without saying the kind.
+    expect(priceFor({}, "anthropic", "claude-haiku-4-5-20251001")?.outputPerMTok).toBe(5);
   });
 
   it("names the billed models of a run that have no price, and not the free ones", () => {
