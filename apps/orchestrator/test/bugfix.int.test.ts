@@ -14,7 +14,7 @@ describe("examples/bugfix through a real Redis, each role its own consumer", () 
   beforeAll(async () => {
     const { example, script } = await bugfixExample();
     goalText = example.goal.text;
-    harness = await startHarness(script);
+    harness = await startHarness(script, [], { config: example.config });
     const runId = await harness.submit(example.goal);
     state = await harness.waitFor(runId);
     trace = await harness.runtime.trace.read(runId);

@@ -13,8 +13,8 @@ describe("HTTP API", () => {
     fetch(`${base}${path}`, { ...init, headers: { "content-type": "application/json", ...(auth ? { authorization: `Bearer ${token}` } : {}) } });
 
   beforeAll(async () => {
-    const { script } = await bugfixExample();
-    harness = await startHarness(script);
+    const { example, script } = await bugfixExample();
+    harness = await startHarness(script, [], { config: example.config });
     server = createHttpApi({ runtime: harness.runtime, approvals: harness.tooling.approvals, knownTools: harness.tooling.registry.names(), token });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -11,7 +11,7 @@ describe("the run's live channel", () => {
 
   it("carries what the planner, the worker and the judge write, as they write it", async () => {
     const { example, script } = await bugfixExample();
-    harness = await startHarness(script);
+    harness = await startHarness(script, [], { config: example.config });
     const runId = newId("run");
     const live: LiveEvent[] = [];
     const subscription = await harness.runtime.live.subscribe(runId, (event) => live.push(event));

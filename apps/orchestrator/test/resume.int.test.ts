@@ -132,7 +132,8 @@ describe("durable resume: SIGKILL the controller mid-run", () => {
   /** What every run and queue looks like, for the message of a test that timed out. */
   let describeRuns = async () => "";
   beforeAll(async () => {
-    runtime = await createTestRuntime();
+    // The deployment allows marks: a goal rule could only tighten its default ask for a write outside any path.
+    runtime = await createTestRuntime({ policy: [allowMarks] });
     roleRuntime = createRuntime(runtime.config);
     tooling = await buildTooling(roleRuntime, [mark, flipSwitch]);
     const provider = (name: string) => new ScriptedProvider(script, { name });
@@ -153,7 +154,7 @@ describe("durable resume: SIGKILL the controller mid-run", () => {
   it("every run ends as if nothing happened: no step lost or doubled, the approval survives, the dangerous action runs once", async () => {
     const markRuns: string[] = [];
     for (let index = 0; index < 4; index += 1) {
-      markRuns.push((await submitGoal(runtime, { text: "Record three marks", tools: [{ name: "mark" }], policy: [allowMarks] }, { knownTools: tooling.registry.names() })).runId);
+      markRuns.push((await submitGoal(runtime, { text: "Record three marks", tools: [{ name: "mark" }] }, { knownTools: tooling.registry.names() })).runId);
     }
     const { runId: switchRun } = await submitGoal(runtime, { text: "Flip the switch", tools: [{ name: "flip_switch" }] }, { knownTools: tooling.registry.names() });
     const allRuns = [...markRuns, switchRun];

@@ -32,7 +32,7 @@ export const replayCommand: Command = {
       const exampleName = (flags.example as string | undefined) ?? (bundle.state ? exampleOf(bundle.state.goal) : undefined);
       const example = exampleName ? await loadExample(exampleName) : undefined;
       if (example) err(`replaying with the tools of example ${example.name}`);
-      const scratch = await openScratchRuntime(context.config, "replay");
+      const scratch = await openScratchRuntime(context.config, "replay", example && !flags.config ? example.config : {});
       try {
         const mode = flags["stub-tools"] ? "stub" : "real";
         const allowExternal = Boolean(flags["allow-external"]);

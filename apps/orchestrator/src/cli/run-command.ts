@@ -39,10 +39,12 @@ export const runCommand: Command = {
     if (!example && positionals.length === 0) throw new ReinError("goal_invalid", 'expected a goal: rein run "<goal>" or rein run --example bugfix');
     const fromKey = flags.config ? undefined : providerFromEnv(process.env);
     const offline = example && !flags.config && !fromKey;
+    // An explicit --config is the deployment; otherwise the example's own config supplies its policy.
+    const deployment = example && !flags.config ? example.config : {};
     const context = await openContext({
       configFile: flags.config as string | undefined,
       embedRedis: true,
-      overrides: offline ? scriptedOverrides(example) : fromKey?.overrides,
+      overrides: { ...deployment, ...(offline ? scriptedOverrides(example) : fromKey?.overrides) },
     });
     if (context.redis.embedded) err(`started a private redis-server at ${context.redis.url} (stopped on exit)`);
     if (offline) err(`offline: every role plays ${example.name}'s scripted model (set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --config, to use a real one)`);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type AnyTool, type GoalInput, ReinError } from "@rein/core";
+import { type AnyTool, type GoalInput, PolicyRule, type ReinConfigInput, ReinError, z } from "@rein/core";
 
 /** The repository's examples folder. */
 export const EXAMPLES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../examples");
@@ -14,12 +14,22 @@ export interface LoadedExample {
   scriptPath: string;
   /** Tools the example adds to the built-ins. */
   tools: AnyTool[];
+  /**
+   * The deployment side the example needs (its `rein.config.json`): what a
+   * goal cannot grant itself, such as allowing `node` without a person.
+   */
+  config: ReinConfigInput;
 }
+
+/** What an example may set on the deployment's side; everything else stays the running config's. */
+const ExampleConfig = z.object({ policy: z.array(PolicyRule).default([]) }).strict();
 
 /**
  * An example is a folder with `goal.json` (a Goal whose `workspaceSeed` is
  * relative to the folder), `script.json` (the offline models) and optionally
- * `tools.ts` exporting `tools: AnyTool[]`.
+ * `tools.ts` exporting `tools: AnyTool[]` and `rein.config.json` with the
+ * deployment policy the example runs under (a goal's own rules can only
+ * tighten policy, so what the example needs allowed is allowed there).
  */
 export async function loadExample(name: string, examplesDir = EXAMPLES_DIR): Promise<LoadedExample> {
   const dir = join(examplesDir, name);
@@ -31,5 +41,15 @@ export async function loadExample(name: string, examplesDir = EXAMPLES_DIR): Pro
   if (goal.workspaceSeed) goal.workspaceSeed = resolve(dir, goal.workspaceSeed);
   const toolsFile = join(dir, "tools.ts");
   const tools = existsSync(toolsFile) ? ((await import(pathToFileURL(toolsFile).href)) as { tools: AnyTool[] }).tools : [];
-  return { name, dir, goal, scriptPath: join(dir, "script.json"), tools };
+  return { name, dir, goal, scriptPath: join(dir, "script.json"), tools, config: exampleConfig(join(dir, "rein.config.json")) };
+}
+
+function exampleConfig(file: string): ReinConfigInput {
+  if (!existsSync(file)) return {};
+  const parsed = ExampleConfig.safeParse(JSON.parse(readFileSync(file, "utf8")));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ReinError("config_invalid", `${file}: ${issue?.path.join(".") || "(root)"}: ${issue?.message}; an example's config may only set policy`);
+  }
+  return parsed.data;
 }

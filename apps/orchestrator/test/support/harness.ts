@@ -6,6 +6,7 @@ import {
   isTerminal,
   type ModelProvider,
   type ModelScriptInput,
+  type ReinConfigInput,
   type ReinRuntime,
   type RunState,
   ScriptedProvider,
@@ -39,9 +40,9 @@ export interface Harness {
 export async function startHarness(
   script: ModelScriptInput,
   extraTools: AnyTool[] = [],
-  overrides: { worker?: ModelProvider } = {},
+  overrides: { worker?: ModelProvider; config?: ReinConfigInput } = {},
 ): Promise<Harness> {
-  const runtime = await createTestRuntime();
+  const runtime = await createTestRuntime(overrides.config);
   const keys = generatePacketKeys();
   const planner = new ScriptedProvider(script, { name: "scripted-planner" });
   const worker = new ScriptedProvider(script, { name: "scripted-worker" });

@@ -27,10 +27,20 @@ export const PolicyRule = z.object({
 });
 export type PolicyRule = z.infer<typeof PolicyRule>;
 
+/** A goal rule that would have loosened the deployment's decision, and so did not count. */
+export const IgnoredRule = z.object({
+  rule: z.string(),
+  decision: PermissionOutcome,
+  reason: z.string(),
+});
+export type IgnoredRule = z.infer<typeof IgnoredRule>;
+
 export const PermissionDecision = z.object({
   decision: PermissionOutcome,
   /** The id of the rule that decided; defaults are named `default:<effect>`. */
   rule: z.string(),
   reason: z.string(),
+  /** The goal's rule that was overruled because a goal can only tighten the deployment's policy. */
+  ignored: IgnoredRule.optional(),
 });
 export type PermissionDecision = z.infer<typeof PermissionDecision>;

@@ -1,4 +1,4 @@
-import type { PermissionDecision, PermissionOutcome, PolicyRule } from "../contracts/index.ts";
+import type { IgnoredRule, PermissionDecision, PermissionOutcome, PolicyRule } from "../contracts/index.ts";
 import { defaultDecision } from "./default-rules.ts";
 import { type PolicyRequest, ruleApplies } from "./rule-match.ts";
 
@@ -13,10 +13,12 @@ const strictness: Record<PermissionOutcome, number> = { allow: 0, ask: 1, deny: 
 
 /**
  * Decides one call. Within a layer the first applicable rule decides, so a
- * specific rule can precede a broad one. Across layers the strictest
- * decision wins: the packet's rules are checked first, but a goal can only
- * tighten what the deployment allows, never loosen an `ask` or `deny` of
- * config. When no rule of either layer applies, the effect's default decides.
+ * specific rule can precede a broad one. The deployment's decision is its
+ * first applicable config rule, else the effect's built-in default; the
+ * goal's is its first applicable packet rule. The stricter of the two wins
+ * (deny > ask > allow), so a goal can narrow what the deployment allows but
+ * never widen it: a goal `allow` where the deployment says ask or deny is
+ * ignored, and the decision names the ignored rule so the trace shows it.
  * A tool that demands approval turns an `allow` into an `ask`.
  */
 export function decidePermission(
@@ -24,17 +26,23 @@ export function decidePermission(
   layers: PolicyLayers,
   options: { forceAsk?: string } = {},
 ): PermissionDecision {
-  const decided = [firstApplicable(layers.packet, request), firstApplicable(layers.config, request)].filter(
-    (decision): decision is PermissionDecision => decision !== undefined,
-  );
-  let decision =
-    decided.length === 0
-      ? defaultDecision(request)
-      : decided.reduce((strictest, next) => (strictness[next.decision] > strictness[strictest.decision] ? next : strictest));
+  const deployment = firstApplicable(layers.config, request) ?? defaultDecision(request);
+  const goal = firstApplicable(layers.packet, request);
+  let decision = deployment;
+  if (goal && strictness[goal.decision] > strictness[deployment.decision]) decision = goal;
+  if (goal && strictness[goal.decision] < strictness[deployment.decision]) decision = { ...deployment, ignored: ignoredGoalRule(goal, deployment) };
   if (options.forceAsk && decision.decision === "allow") {
     decision = { decision: "ask", rule: `tool:${request.tool}:approval`, reason: options.forceAsk };
   }
   return decision;
+}
+
+function ignoredGoalRule(goal: PermissionDecision, deployment: PermissionDecision): IgnoredRule {
+  return {
+    rule: goal.rule,
+    decision: goal.decision,
+    reason: `the goal's rule ${goal.rule} says ${goal.decision}, but a goal can only tighten the deployment's ${deployment.decision} (rule ${deployment.rule}); allow it in the deployment's config policy instead`,
+  };
 }
 
 function firstApplicable(rules: readonly PolicyRule[], request: PolicyRequest): PermissionDecision | undefined {

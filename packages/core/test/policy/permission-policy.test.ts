@@ -62,14 +62,54 @@ describe("rules", () => {
     expect(decidePermission(request({ argBytes: 5000 }), layers)).toMatchObject({ decision: "deny", rule: "big-args" });
   });
 
-  it("checks packet rules first but lets the strictest layer win", () => {
+  it("lets the strictest of deployment and goal win", () => {
     const packetAllow = [rule({ id: "goal-allow", decision: "allow", tool: "restart_service" })];
     const configAsk = [rule({ id: "ops-ask", decision: "ask", tool: "restart_service" })];
     const destructive = request({ tool: "restart_service", effect: "destructive", scope: { services: ["api"] } });
     expect(decidePermission(destructive, { packet: packetAllow, config: configAsk }).rule).toBe("ops-ask");
-    expect(decidePermission(destructive, { packet: packetAllow, config: [] }).rule).toBe("goal-allow");
     const packetDeny = [rule({ id: "goal-deny", decision: "deny", tool: "*" })];
     expect(decidePermission(request(), { packet: packetDeny, config: [rule({ id: "all", decision: "allow" })] }).rule).toBe("goal-deny");
+  });
+});
+
+describe("a goal only tightens", () => {
+  const goalAllowAll = [rule({ id: "goal-allow-all", decision: "allow" })];
+
+  it.each([
+    ["destructive", request({ tool: "restart_service", effect: "destructive", scope: { services: ["api"] } }), "default:destructive"],
+    ["external", request({ tool: "http_request", effect: "external", scope: { hosts: ["api.example.com:443"] } }), "default:external"],
+    ["a write beyond the workspace", request({ scope: { paths: ["a"], hosts: ["x.com:443"] } }), "default:write"],
+  ])("cannot allow %s where the built-in defaults ask", (_label, call, defaultRule) => {
+    const decision = decidePermission(call, { packet: goalAllowAll, config: [] });
+    expect(decision).toMatchObject({ decision: "ask", rule: defaultRule });
+    expect(decision.ignored).toMatchObject({ rule: "goal-allow-all", decision: "allow" });
+    expect(decision.ignored?.reason).toMatch(/can only tighten/);
+  });
+
+  it("cannot loosen a deployment deny into ask or allow", () => {
+    const config = [rule({ id: "ops-deny", decision: "deny", tool: "restart_service" })];
+    const call = request({ tool: "restart_service", effect: "destructive", scope: { services: ["api"] } });
+    for (const decision of ["allow", "ask"] as const) {
+      const decided = decidePermission(call, { packet: [rule({ id: `goal-${decision}`, decision })], config });
+      expect(decided).toMatchObject({ decision: "deny", rule: "ops-deny", ignored: { rule: `goal-${decision}` } });
+    }
+  });
+
+  it("can narrow what the deployment allows, to ask or deny", () => {
+    const call = request({ tool: "read_file", effect: "read", scope: { paths: ["secrets/a"] } });
+    expect(decidePermission(call, { packet: [rule({ id: "goal-ask", decision: "ask", paths: ["secrets/**"] })], config: [] })).toMatchObject({
+      decision: "ask",
+      rule: "goal-ask",
+    });
+    expect(decidePermission(call, { packet: [rule({ id: "goal-deny", decision: "deny", paths: ["secrets/**"] })], config: [] }).decision).toBe("deny");
+  });
+
+  it("agrees with a deployment that already allows, and names the deployment's rule", () => {
+    const config = [rule({ id: "ops-node", tool: "run_command", decision: "allow", commands: ["node"] })];
+    const call = request({ tool: "run_command", effect: "destructive", scope: { commands: ["node"], paths: ["."] } });
+    const decided = decidePermission(call, { packet: [rule({ id: "goal-node", tool: "run_command", decision: "allow", commands: ["node"] })], config });
+    expect(decided).toMatchObject({ decision: "allow", rule: "ops-node" });
+    expect(decided.ignored).toBeUndefined();
   });
 
   it("within a layer the first applicable rule decides", () => {
