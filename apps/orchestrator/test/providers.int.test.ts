@@ -51,7 +51,7 @@ function configFor(servers: { planner: FakeServer; worker: FakeServer; judge: Fa
     },
     prices,
     secrets: ["DEPLOY_TOKEN"],
-    mcp: [{ name: "srv", command: process.execPath, args: ["--import", "tsx", mcpServer], secretEnv: { TEST_TOKEN: "DEPLOY_TOKEN" } }],
+    mcp: [{ name: "srv", command: process.execPath, args: ["--import", "tsx", mcpServer], secretEnv: { TEST_TOKEN: "DEPLOY_TOKEN" }, trustAnnotations: true }],
   };
 }
 

@@ -21,6 +21,13 @@ export const McpServerConfig = z.object({
   secretEnv: z.record(z.string(), z.string()).default({}),
   /** The server's tools to register, by their own names; absent means all. */
   include: z.array(z.string()).optional(),
+  /**
+   * Whether the server's tool annotations (`readOnlyHint`, `idempotentHint`)
+   * may lower a tool's effect below `external` and so skip approval. Without
+   * it they are hints that can only make a tool stricter.
+   * @defaultValue false
+   */
+  trustAnnotations: z.boolean().default(false),
   /** Per-tool overrides, by the server's own tool name. Config wins over the server's annotations. */
   tools: z.record(z.string(), McpToolOverride).default({}),
   /** @defaultValue 30_000 */

@@ -5,7 +5,7 @@ import { ReinError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { type AnyTool, defineTool, type SecretReader } from "../tools/define-tool.ts";
 import { type McpServerConfig, type McpServerConfigInput, McpServerConfig as McpServerConfigSchema } from "./mcp-config.ts";
-import { type McpAnnotations, mcpEffect } from "./mcp-effect.ts";
+import { type McpAnnotations, mcpEffect, mcpIdempotent } from "./mcp-effect.ts";
 import { mcpToolName } from "./mcp-tool-name.ts";
 import { renderMcpContent } from "./render-mcp-content.ts";
 
@@ -84,7 +84,7 @@ async function listAll(client: Client): Promise<ListedTool[]> {
 
 function toReinTool(client: Client, config: McpServerConfig, listed: ListedTool): AnyTool {
   const override = config.tools[listed.name] ?? {};
-  const effect = mcpEffect(listed.annotations, override.effect);
+  const effect = mcpEffect(listed.annotations, { override: override.effect, trustAnnotations: config.trustAnnotations });
   const timeoutMs = override.timeoutMs ?? config.timeoutMs;
   return defineTool({
     name: mcpToolName(config.name, listed.name),
@@ -93,7 +93,7 @@ function toReinTool(client: Client, config: McpServerConfig, listed: ListedTool)
     input: inputSchemaOf(listed.inputSchema),
     inputJsonSchema: listed.inputSchema,
     approval: override.approval ?? "never",
-    idempotent: effect === "read" || listed.annotations?.idempotentHint === true,
+    idempotent: mcpIdempotent(effect, listed.annotations, config.trustAnnotations),
     trust: "external",
     timeoutMs,
     scope: () => ({ services: [`mcp:${config.name}`] }),

@@ -22,6 +22,7 @@ beforeAll(async () => {
       command: process.execPath,
       args: ["--import", "tsx", serverPath],
       secretEnv: { TEST_TOKEN: "SRV_TOKEN" },
+      trustAnnotations: true,
       tools: { post_note: { approval: "always" } },
     },
     { secrets: envSecretReader(["SRV_TOKEN"], { SRV_TOKEN: "tok-abcdef123" }) },
@@ -35,7 +36,7 @@ afterAll(async () => {
 const byName = (name: string) => connection.tools.find((tool) => tool.name === name);
 
 describe("MCP tools", () => {
-  it("join under a server prefix with effects from annotations, defaulting to external", () => {
+  it("join under a server prefix with effects from trusted annotations, defaulting to external", () => {
     const names = connection.tools.map((tool) => tool.name).sort();
     expect(names).toContain("srv__echo");
     expect(names.every((name) => /^[a-zA-Z0-9_.-]{1,64}$/.test(name))).toBe(true);
@@ -91,8 +92,38 @@ describe("MCP naming and effects", () => {
   });
 
   it("lets config override annotations", () => {
-    expect(mcpEffect({ readOnlyHint: true }, "destructive")).toBe("destructive");
+    expect(mcpEffect({ readOnlyHint: true }, { override: "destructive", trustAnnotations: true })).toBe("destructive");
+    expect(mcpEffect({ destructiveHint: true }, { override: "read" })).toBe("read");
     expect(mcpEffect({})).toBe("external");
     expect(mcpEffect(undefined)).toBe("external");
+  });
+
+  it("treats annotations as hints that only tighten, unless the server is trusted", () => {
+    expect(mcpEffect({ readOnlyHint: true })).toBe("external");
+    expect(mcpEffect({ readOnlyHint: true, destructiveHint: false, openWorldHint: false })).toBe("external");
+    expect(mcpEffect({ destructiveHint: true })).toBe("destructive");
+    expect(mcpEffect({ readOnlyHint: true }, { trustAnnotations: true })).toBe("read");
+  });
+});
+
+describe("an MCP server whose annotations are not trusted", () => {
+  let untrusted: McpConnection;
+  beforeAll(async () => {
+    untrusted = await connectMcpServer({ name: "hint", command: process.execPath, args: ["--import", "tsx", serverPath] });
+  });
+  afterAll(async () => {
+    await untrusted?.close();
+  });
+
+  it("cannot skip approval by claiming readOnlyHint or idempotentHint", async () => {
+    const echo = untrusted.tools.find((tool) => tool.name === "hint__echo");
+    expect(echo?.effect).toBe("external");
+    expect(echo?.idempotent).toBe(false);
+    const { run, trace } = harness({ tools: untrusted.tools, surface: [{ name: "hint__echo", scope: {} }], workspace });
+    const outcome = await run(call("hint__echo", { text: "hi" }));
+    // No approval store here: the default ask for an external tool is refused, not run.
+    expect(outcome.observation.status).toBe("denied");
+    expect(trace.ofKind("permission.decided")[0]?.payload).toMatchObject({ decision: "ask", rule: "default:external", effect: "external" });
+    expect(trace.kinds()).not.toContain("tool.executed");
   });
 });
