@@ -50,7 +50,9 @@ function configFor(servers: { planner: FakeServer; worker: FakeServer; judge: Fa
       judge: { provider: "local", model: "qwen-fake-judge" },
     },
     prices,
-    secrets: ["DEPLOY_TOKEN"],
+    secrets: [{ env: "DEPLOY_TOKEN", tools: ["page_oncall", "mcp:srv"] }],
+    // What examples/bugfix/rein.config.json allows: node runs without a person.
+    policy: [{ id: "bugfix:allow-node-tests", tool: "run_command", decision: "allow" as const, commands: ["node"] }],
     mcp: [{ name: "srv", command: process.execPath, args: ["--import", "tsx", mcpServer], secretEnv: { TEST_TOKEN: "DEPLOY_TOKEN" }, trustAnnotations: true }],
   };
 }

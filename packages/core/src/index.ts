@@ -15,6 +15,7 @@ export {
   type LoadConfigOptions,
 } from "./config/config.ts";
 export { apiKeyEnvOf, secretsAndRedactor } from "./config/config-redactor.ts";
+export * from "./secrets/index.ts";
 export { LiveChannel, LiveEvent, liveEventOf, type LiveSubscription } from "./live/index.ts";
 export { connectRedis, pingRedis, assertRedis, type Redis } from "./redis/connection.ts";
 export { RedisKeys } from "./redis/keys.ts";

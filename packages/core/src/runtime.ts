@@ -9,7 +9,7 @@ import { connectRedis, type Redis } from "./redis/connection.ts";
 import { RedisKeys } from "./redis/keys.ts";
 import { redactingLoggerOptions } from "./sanitize/pino-redaction.ts";
 import type { Redactor } from "./sanitize/redactor.ts";
-import type { EnumerableSecretReader } from "./sanitize/secret-reader.ts";
+import type { SecretBindings } from "./secrets/secret-bindings.ts";
 import { ArtifactStore } from "./stores/artifact-store.ts";
 import { LeaseManager } from "./stores/lease.ts";
 import { RunStore } from "./stores/run-store.ts";
@@ -30,8 +30,8 @@ export interface ReinRuntime {
   /** Model text deltas of a run as they stream (pub/sub, not the trace). */
   live: LiveChannel;
   logger: Logger;
-  /** The environment variables config `secrets` lets tools read. */
-  secrets: EnumerableSecretReader;
+  /** Config `secrets` with their values and bindings; each tool call sees only what is bound to its tool. */
+  secrets: SecretBindings;
   /** Removes those secrets, provider API keys and PII; the trace and the runtime's logger already apply it. */
   redactor: Redactor;
   close(): Promise<void>;

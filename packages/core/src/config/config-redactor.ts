@@ -1,5 +1,5 @@
 import { Redactor } from "../sanitize/redactor.ts";
-import { type EnumerableSecretReader, envSecretReader } from "../sanitize/secret-reader.ts";
+import { SecretBindings } from "../secrets/secret-bindings.ts";
 import type { ReinConfig } from "./config.ts";
 
 /** The variable a provider's key is read from, as `createProvider` reads it. */
@@ -11,13 +11,13 @@ export function apiKeyEnvOf(provider: ReinConfig["providers"][string]): string |
 }
 
 /**
- * The secrets tools may read (config `secrets`) and a Redactor that removes
+ * The secrets and what each is bound to (config `secrets`) and a Redactor that removes
  * them, every configured provider's API key, built-in PII and config
  * `redaction.patterns`. Provider keys are redacted though no tool can read
  * them: an adapter error or a log line must not carry one either.
  */
-export function secretsAndRedactor(config: ReinConfig, env: NodeJS.ProcessEnv): { secrets: EnumerableSecretReader; redactor: Redactor } {
-  const secrets = envSecretReader(config.secrets, env);
+export function secretsAndRedactor(config: ReinConfig, env: NodeJS.ProcessEnv): { secrets: SecretBindings; redactor: Redactor } {
+  const secrets = SecretBindings.fromEnv(config.secrets, env);
   const apiKeys = Object.values(config.providers).flatMap((provider) => {
     const variable = apiKeyEnvOf(provider);
     const value = variable ? env[variable] : undefined;

@@ -5,11 +5,10 @@ import { Role } from "../contracts/common.ts";
 import { PolicyRule } from "../contracts/permission.ts";
 import { ReinError } from "../errors.ts";
 import { McpConfig } from "../mcp/mcp-config.ts";
+import { EnvName, HostPortEntry, SecretEntry } from "../secrets/secret-binding.ts";
 
 export const ProviderKind = z.enum(["anthropic", "openai", "openai-compatible", "scripted", "replay"]);
 export type ProviderKind = z.infer<typeof ProviderKind>;
-
-const EnvName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, "expected the name of an environment variable, e.g. ANTHROPIC_API_KEY, not a key");
 
 export const ProviderConfig = z.object({
   kind: ProviderKind,
@@ -72,8 +71,11 @@ export const ReinConfig = z.object({
     .object({
       /** Executables `run_command` may start. */
       commands: z.array(z.string()).default(["node", "npm", "git", "ls", "cat", "grep"]),
-      /** Hosts `http_request` may reach. */
-      hosts: z.array(z.string()).default([]),
+      /**
+       * `host:port` destinations `http_request` may reach (`*.example.com:443`
+       * covers subdomains). A bare host is refused with a suggestion.
+       */
+      hosts: z.array(HostPortEntry).default([]),
       /** Extra tool names known to this deployment (registered by the embedding program). */
       extra: z.array(z.string()).default([]),
     })
@@ -101,11 +103,14 @@ export const ReinConfig = z.object({
   /** MCP servers (stdio) whose tools join the registry as `<server>__<tool>`. */
   mcp: McpConfig,
   /**
-   * Names of environment variables tools may read through `context.secrets`.
-   * Their values (and every provider's API key) are redacted from
-   * observations, traces and logs.
+   * Secrets from environment variables, each bound to the tools that may read
+   * it through `context.secrets` and the `host:port`s `http_request` may send
+   * it to: `{ "env": "PAYMENTS_TOKEN", "tools": ["http_request"], "hosts":
+   * ["api.example.com:443"] }`. A bare name binds it to nothing. Every value
+   * (and every provider's API key) is redacted from observations, traces and
+   * logs.
    */
-  secrets: z.array(EnvName).default([]),
+  secrets: z.array(SecretEntry).default([]),
   /** Seconds to keep traces and artifacts; absent keeps them. */
   retention: z.object({ traceTtlSeconds: z.number().int().positive().optional(), artifactTtlSeconds: z.number().int().positive().optional() }).default({}),
 });

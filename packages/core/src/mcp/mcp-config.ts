@@ -17,7 +17,7 @@ export const McpServerConfig = z.object({
   cwd: z.string().optional(),
   /** Plain environment variables for the server (on top of a minimal safe set). */
   env: z.record(z.string(), z.string()).default({}),
-  /** Environment variable → secret name; values come from the SecretReader, never from config. */
+  /** Environment variable → secret name; values come from config `secrets` bound to `mcp:<name>`, never from this entry. */
   secretEnv: z.record(z.string(), z.string()).default({}),
   /** The server's tools to register, by their own names; absent means all. */
   include: z.array(z.string()).optional(),

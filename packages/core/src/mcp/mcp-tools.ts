@@ -3,7 +3,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { z } from "zod";
 import { ReinError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
-import { type AnyTool, defineTool, type SecretReader } from "../tools/define-tool.ts";
+import type { SecretBindings } from "../secrets/secret-bindings.ts";
+import { type AnyTool, defineTool } from "../tools/define-tool.ts";
 import { type McpServerConfig, type McpServerConfigInput, McpServerConfig as McpServerConfigSchema } from "./mcp-config.ts";
 import { type McpAnnotations, mcpEffect, mcpIdempotent } from "./mcp-effect.ts";
 import { mcpToolName } from "./mcp-tool-name.ts";
@@ -16,7 +17,8 @@ export interface McpConnection {
 }
 
 export interface ConnectMcpOptions {
-  secrets?: SecretReader;
+  /** A server's `secretEnv` may name only secrets bound to `mcp:<server>`. */
+  secrets?: SecretBindings;
   logger?: Logger;
 }
 
@@ -121,11 +123,18 @@ function inputSchemaOf(schema: Record<string, unknown>): z.ZodType<Record<string
   }
 }
 
-function secretEnv(config: McpServerConfig, secrets: SecretReader | undefined): Record<string, string> {
+function secretEnv(config: McpServerConfig, secrets: SecretBindings | undefined): Record<string, string> {
+  const consumer = `mcp:${config.name}`;
+  const bound = secrets?.boundTo(consumer) ?? {};
   const env: Record<string, string> = {};
   for (const [variable, secretName] of Object.entries(config.secretEnv)) {
-    const value = secrets?.get(secretName);
-    if (!value) throw new ReinError("config_invalid", `MCP server ${config.name} needs secret ${secretName} for ${variable}, and none is available`);
+    const value = bound[secretName];
+    if (!value) {
+      throw new ReinError(
+        "config_invalid",
+        `MCP server ${config.name} needs secret ${secretName} for ${variable}, and no such secret with a value is bound to it; expected config secrets to have { "env": "${secretName}", "tools": ["${consumer}"] } and ${secretName} set in the environment`,
+      );
+    }
     env[variable] = value;
   }
   return env;

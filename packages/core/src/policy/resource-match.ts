@@ -1,17 +1,21 @@
 import picomatch from "picomatch";
 import type { Scope } from "../contracts/index.ts";
+import { parseHostPort } from "./host-port.ts";
 
 /** The resource kinds a scope names; each is matched by its own rule. */
 export const SCOPE_DIMENSIONS = ["paths", "hosts", "commands", "services"] as const;
 export type ScopeDimension = (typeof SCOPE_DIMENSIONS)[number];
 
 const matchers = new Map<string, (value: string) => boolean>();
+// Patterns also come from models (search_files' glob): the cache must not grow without bound.
+const MAX_CACHED_MATCHERS = 1000;
 
 function compiled(pattern: string, options: picomatch.PicomatchOptions): (value: string) => boolean {
   const key = `${JSON.stringify(options)}\u0000${pattern}`;
   let matcher = matchers.get(key);
   if (!matcher) {
     matcher = picomatch(pattern, options);
+    if (matchers.size >= MAX_CACHED_MATCHERS) matchers.clear();
     matchers.set(key, matcher);
   }
   return matcher;
@@ -27,9 +31,19 @@ export function pathMatches(pattern: string, path: string): boolean {
   return compiled(pattern, { dot: true })(path);
 }
 
-/** Host names are case-insensitive; `*.example.com` covers its subdomains. */
-export function hostMatches(pattern: string, host: string): boolean {
-  return compiled(pattern.toLowerCase(), { dot: true })(host.toLowerCase().replace(/\.$/, ""));
+/**
+ * Hosts are `name:port`. Names are case-insensitive and `*.example.com`
+ * covers its subdomains. A pattern with a port matches that port only; a
+ * pattern without one (a goal's grant or a policy rule may name the host
+ * alone) matches the host on any port, while the deployment's allowlist
+ * (`tools.hosts`) always names ports. A value without a port is matched only
+ * by a pattern without one.
+ */
+export function hostMatches(pattern: string, value: string): boolean {
+  const wanted = parseHostPort(pattern);
+  const actual = parseHostPort(value);
+  if (wanted.port !== undefined && wanted.port !== actual.port) return false;
+  return compiled(wanted.host, { dot: true })(actual.host);
 }
 
 /**

@@ -5,5 +5,4 @@ export { passesLuhn } from "./luhn.ts";
 export { redactingLoggerOptions } from "./pino-redaction.ts";
 export { PII_MARK, type RedactionResult, Redactor, type RedactorOptions, SECRET_MARK } from "./redactor.ts";
 export { sanitizeText, type SanitizedText } from "./sanitize-text.ts";
-export { type EnumerableSecretReader, envSecretReader, noSecrets } from "./secret-reader.ts";
 export { SUSPICIOUS_PATTERNS, type SuspiciousPattern } from "./suspicious-patterns.ts";

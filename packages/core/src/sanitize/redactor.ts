@@ -46,7 +46,7 @@ export class Redactor {
     const needles = new Set<string>();
     for (const secret of options.secrets ?? []) {
       if (secret.length < MIN_SECRET_LENGTH) continue;
-      for (const form of encodings(secret)) needles.add(form);
+      for (const form of secretEncodings(secret)) needles.add(form);
     }
     // Longest first, so a secret that contains another is removed whole.
     this.secretNeedles = [...needles].sort((a, b) => b.length - a.length);
@@ -117,7 +117,8 @@ export class Redactor {
   }
 }
 
-function encodings(secret: string): string[] {
+/** The forms of a secret that are searched for (and redacted): as is, URL-, JSON- and base64-encoded. */
+export function secretEncodings(secret: string): string[] {
   return [
     secret,
     encodeURIComponent(secret),

@@ -1,6 +1,6 @@
 import { rootLogger } from "../logger.ts";
 import type { ModelToolSchema } from "../models/model-provider.ts";
-import { noSecrets } from "../sanitize/secret-reader.ts";
+import { SecretBindings } from "../secrets/secret-bindings.ts";
 import { toolSpecOf } from "./define-tool.ts";
 import { executeCall } from "./executor/execute-call.ts";
 import type { ToolExecutor } from "./tool-executor.ts";
@@ -30,7 +30,7 @@ export type { ResolvedExecutorDeps, ToolExecutorDeps } from "./tool-executor-dep
 export function createToolExecutor(deps: ToolExecutorDeps): ToolExecutor {
   const resolved = {
     ...deps,
-    secrets: deps.secrets ?? noSecrets,
+    secrets: deps.secrets ?? SecretBindings.none(),
     logger: deps.logger ?? rootLogger,
     now: deps.now ?? Date.now,
   };

@@ -3,7 +3,8 @@ import type { ApprovalStore } from "../approvals/approval-store.ts";
 import type { Logger } from "../logger.ts";
 import type { Redactor } from "../sanitize/redactor.ts";
 import type { IdempotencyStore } from "../stores/idempotency-store.ts";
-import type { ArtifactWriter, SecretReader } from "./define-tool.ts";
+import type { SecretBindings } from "../secrets/secret-bindings.ts";
+import type { ArtifactWriter } from "./define-tool.ts";
 import type { TraceSink } from "./executor/call-trace.ts";
 import type { RetryOptions } from "./executor/run-tool.ts";
 import type { SizeLimits } from "./executor/size-limit.ts";
@@ -29,8 +30,8 @@ export interface ToolExecutorDeps {
   cache?: ToolResultCache;
   /** Enables recording and replay of non-idempotent results. */
   idempotency?: IdempotencyStore;
-  /** The only way tools get credentials. @defaultValue none */
-  secrets?: SecretReader;
+  /** The only way tools get credentials; each call sees the secrets bound to its tool. @defaultValue none */
+  secrets?: SecretBindings;
   /** Removes secrets and PII from observations, artifacts and trace payloads. */
   redactor?: Redactor;
   logger?: Logger;
@@ -42,7 +43,7 @@ export interface ToolExecutorDeps {
 
 /** The deps with their defaults filled in, as the pipeline stages use them. */
 export type ResolvedExecutorDeps = ToolExecutorDeps & {
-  secrets: SecretReader;
+  secrets: SecretBindings;
   logger: Logger;
   now: () => number;
 };

@@ -1,6 +1,7 @@
 import { lstat, mkdir, realpath } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ReinError } from "../errors.ts";
+import { pathSizeProblem } from "./path-limits.ts";
 
 /**
  * The directory a run's tools may touch. Every path a tool receives goes
@@ -70,6 +71,9 @@ export class Workspace {
       throw new ReinError("workspace_violation", "expected a non-empty path relative to the workspace");
     }
     if (path.includes("\0")) throw new ReinError("workspace_violation", "paths may not contain NUL bytes");
+    // Before any resolution: resolving walks up one missing component at a time.
+    const tooBig = pathSizeProblem(path);
+    if (tooBig) throw new ReinError("workspace_violation", `${JSON.stringify(`${path.slice(0, 64)}…`)} is refused: ${tooBig}`, { details: { invalidInput: true } });
     const full = isAbsolute(path) ? resolve(path) : resolve(this.root, path);
     this.assertInside(full, path, isAbsolute(path) ? "an absolute path outside the workspace" : "path traversal");
     return full;

@@ -15,17 +15,28 @@ const env = {
 const config = ReinConfig.parse({
   providers: { claude: { kind: "anthropic" }, gpt: { kind: "openai", apiKeyEnv: "WORKER_KEY" }, local: { kind: "openai-compatible", baseURL: "http://127.0.0.1:1/v1" } },
   roles: { planner: { provider: "claude", model: "c" }, worker: { provider: "gpt", model: "g" }, evaluator: { provider: "local", model: "l" }, judge: { provider: "local", model: "l" } },
-  secrets: ["GITHUB_TOKEN"],
+  secrets: [{ env: "GITHUB_TOKEN", tools: ["gh_issue"], hosts: ["api.github.com:443"] }, "ANTHROPIC_API_KEY"],
   redaction: { patterns: ["EMP-\\d{6}"] },
 });
 
 describe("secretsAndRedactor", () => {
-  it("lets tools read only the listed secrets", () => {
+  it("lets a tool read only the listed secrets bound to it", () => {
     const { secrets } = secretsAndRedactor(config, env);
-    expect(secrets.names()).toEqual(["GITHUB_TOKEN"]);
-    expect(secrets.get("GITHUB_TOKEN")).toBe(env.GITHUB_TOKEN);
-    expect(secrets.get("NOT_LISTED")).toBeUndefined();
-    expect(secrets.get("ANTHROPIC_API_KEY")).toBeUndefined();
+    expect(secrets.names()).toEqual(["ANTHROPIC_API_KEY", "GITHUB_TOKEN"]);
+    const reader = secrets.readerFor("gh_issue");
+    expect(reader.get("GITHUB_TOKEN")).toBe(env.GITHUB_TOKEN);
+    expect(reader.get("NOT_LISTED")).toBeUndefined();
+    expect(reader.bound()).toEqual({ GITHUB_TOKEN: env.GITHUB_TOKEN });
+    // Listed by its bare name: redacted, bound to nothing, so no tool reads it.
+    expect(() => reader.get("ANTHROPIC_API_KEY")).toThrow(/not bound to gh_issue/);
+    expect(() => secrets.readerFor("other_tool").get("GITHUB_TOKEN")).toThrow(/not bound to other_tool/);
+    expect(secrets.boundTo("other_tool")).toEqual({});
+  });
+
+  it("refuses a bare host where a secret's hosts need host:port", () => {
+    const parsed = ReinConfig.safeParse({ secrets: [{ env: "GITHUB_TOKEN", hosts: ["api.github.com"] }] });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toContain('did you mean "api.github.com:443"');
   });
 
   it("redacts tool secrets, every provider's API key, PII and the configured patterns", () => {

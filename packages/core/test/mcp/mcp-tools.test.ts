@@ -4,7 +4,7 @@ import { mcpEffect } from "../../src/mcp/mcp-effect.ts";
 import { mcpToolName } from "../../src/mcp/mcp-tool-name.ts";
 import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
 import { Redactor } from "../../src/sanitize/redactor.ts";
-import { envSecretReader } from "../../src/sanitize/secret-reader.ts";
+import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { call, harness, tempWorkspace } from "../tools/harness.ts";
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
       trustAnnotations: true,
       tools: { post_note: { approval: "always" } },
     },
-    { secrets: envSecretReader(["SRV_TOKEN"], { SRV_TOKEN: "tok-abcdef123" }) },
+    { secrets: SecretBindings.fromEnv([{ env: "SRV_TOKEN", tools: ["mcp:srv"], hosts: [] }], { SRV_TOKEN: "tok-abcdef123" }) },
   );
 });
 afterAll(async () => {
@@ -125,5 +125,13 @@ describe("an MCP server whose annotations are not trusted", () => {
     expect(outcome.observation.status).toBe("denied");
     expect(trace.ofKind("permission.decided")[0]?.payload).toMatchObject({ decision: "ask", rule: "default:external", effect: "external" });
     expect(trace.kinds()).not.toContain("tool.executed");
+  });
+});
+
+describe("an MCP server's secrets", () => {
+  it("are only those bound to mcp:<server>: a secret bound elsewhere stops it from starting", async () => {
+    const secrets = SecretBindings.fromEnv([{ env: "SRV_TOKEN", tools: ["http_request"], hosts: [] }], { SRV_TOKEN: "tok-abcdef123" });
+    const start = connectMcpServer({ name: "greedy", command: process.execPath, args: ["--import", "tsx", serverPath], secretEnv: { TEST_TOKEN: "SRV_TOKEN" } }, { secrets });
+    await expect(start).rejects.toThrow(/no such secret with a value is bound to it.*"tools": \["mcp:greedy"\]/);
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { passesLuhn } from "../../src/sanitize/luhn.ts";
 import { redactingLoggerOptions } from "../../src/sanitize/pino-redaction.ts";
 import { Redactor } from "../../src/sanitize/redactor.ts";
-import { envSecretReader } from "../../src/sanitize/secret-reader.ts";
+import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
 
 const secret = 'sk-live-"abc123\\xyz';
 
@@ -56,11 +56,11 @@ describe("Redactor", () => {
   });
 });
 
-describe("envSecretReader", () => {
+describe("SecretBindings", () => {
   it("reads only the names it was given", () => {
-    const reader = envSecretReader(["API_TOKEN"], { API_TOKEN: "tok-123456", HOME: "/root" });
-    expect(reader.get("API_TOKEN")).toBe("tok-123456");
-    expect(reader.get("HOME")).toBeUndefined();
-    expect(reader.values()).toEqual(["tok-123456"]);
+    const secrets = SecretBindings.fromEnv([{ env: "API_TOKEN", tools: ["t"], hosts: [] }], { API_TOKEN: "tok-123456", HOME: "/root" });
+    expect(secrets.readerFor("t").get("API_TOKEN")).toBe("tok-123456");
+    expect(secrets.readerFor("t").get("HOME")).toBeUndefined();
+    expect(secrets.values()).toEqual(["tok-123456"]);
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Redactor } from "../../src/sanitize/redactor.ts";
-import { envSecretReader } from "../../src/sanitize/secret-reader.ts";
+import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
 import { defineTool } from "../../src/tools/define-tool.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { call, harness, tempWorkspace } from "./harness.ts";
@@ -44,7 +44,7 @@ describe("budget", () => {
 
 describe("secrets", () => {
   it("gives tools credentials only through the reader and redacts them from observations and trace", async () => {
-    const secrets = envSecretReader(["SERVICE_TOKEN"], { SERVICE_TOKEN: "tok_9f8e7d6c5b4a" });
+    const secrets = SecretBindings.fromEnv([{ env: "SERVICE_TOKEN", tools: ["whoami"], hosts: [] }], { SERVICE_TOKEN: "tok_9f8e7d6c5b4a" });
     const redactor = new Redactor({ secrets: secrets.values() });
     const leaky = defineTool({
       name: "whoami",

@@ -37,7 +37,7 @@ function setup(options: { tools?: AnyTool[]; surface: ToolGrant[]; policy?: Poli
     fetchCalls.count += 1;
     return new Response("secret internal data");
   }) as typeof fetch;
-  const tools = options.tools ?? builtinTools({ commands: ["node"], hosts: ["127.0.0.1"], fetch: fakeFetch });
+  const tools = options.tools ?? builtinTools({ commands: ["node"], hosts: ["127.0.0.1:80"], fetch: fakeFetch });
   return harness({ tools, surface: options.surface, workspace, policy: options.policy, deps: { approvals } });
 }
 
@@ -127,7 +127,7 @@ describe("a hostile model", () => {
     const { run, trace } = setup({ surface: [grant("http_request", { hosts: ["127.0.0.1"] })], fetchCalls });
     const outcome = await run(call("http_request", { url: "https://evil.example/steal" }));
     expectNotExecuted(outcome, trace);
-    expect(outcome.observation.content).toContain("may not touch hosts evil.example");
+    expect(outcome.observation.content).toContain("may not touch hosts evil.example:443");
     const sneaky = await run(call("http_request", { url: "http://127.0.0.1@evil.example/x" }));
     expect(sneaky.observation.status).toBe("refused");
     expect(fetchCalls.count).toBe(0);
@@ -138,7 +138,7 @@ describe("a hostile model", () => {
     const openPolicy = [PolicyRule.parse({ id: "allow-all", decision: "allow" })];
     const { run } = setup({ surface: [grant("http_request")], policy: openPolicy, fetchCalls });
     const outcome = await run(call("http_request", { url: "https://evil.example/steal" }));
-    expect(outcome.observation.content).toContain("host evil.example is not allowed");
+    expect(outcome.observation.content).toContain("evil.example:443 is not allowed");
     expect(fetchCalls.count).toBe(0);
   });
 

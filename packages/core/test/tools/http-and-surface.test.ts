@@ -8,6 +8,7 @@ import { call, harness, tempWorkspace } from "./harness.ts";
 
 let server: Server;
 let base: string;
+let local: string;
 beforeAll(async () => {
   server = createServer((request, response) => {
     if (request.url === "/redirect") {
@@ -17,7 +18,8 @@ beforeAll(async () => {
     response.writeHead(200, { "content-type": "text/plain" }).end(`hello ${request.method} ${request.headers.authorization ?? "anonymous"}`);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  local = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = `http://${local}`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -29,10 +31,11 @@ beforeEach(async () => {
 afterEach(() => cleanup());
 
 const allowLocal = PolicyRule.parse({ id: "local-http", tool: "http_request", hosts: ["127.0.0.1"], decision: "allow" });
+const hostsOption = () => ({ hosts: [local] });
 
 describe("http_request", () => {
   it("fetches from an allowed host as external data and does not follow redirects", async () => {
-    const tools = builtinTools({ hosts: ["127.0.0.1"] });
+    const tools = builtinTools(hostsOption());
     const { run } = harness({ tools, surface: [{ name: "http_request", scope: { hosts: ["127.0.0.1"] } }], workspace, policy: [allowLocal] });
     const ok = await run(call("http_request", { url: `${base}/hello` }));
     expect(ok.observation.status).toBe("ok");
@@ -46,7 +49,7 @@ describe("http_request", () => {
   });
 
   it("asks for approval by default, as an external effect", async () => {
-    const { run } = harness({ tools: builtinTools({ hosts: ["127.0.0.1"] }), surface: [{ name: "http_request", scope: {} }], workspace });
+    const { run } = harness({ tools: builtinTools(hostsOption()), surface: [{ name: "http_request", scope: {} }], workspace });
     const outcome = await run(call("http_request", { url: `${base}/hello` }));
     expect(outcome.observation.status).toBe("denied");
     expect(outcome.observation.content).toContain("needs a person's approval");

@@ -4,7 +4,7 @@ export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
 export interface BuiltinToolOptions {
   /** Executables `run_command` may start, matched exactly (config `tools.commands`). @defaultValue none */
   commands?: readonly string[];
-  /** Hosts `http_request` may reach; `*.example.com` covers subdomains (config `tools.hosts`). @defaultValue none */
+  /** `host:port`s `http_request` may reach; `*.example.com:443` covers subdomains (config `tools.hosts`). @defaultValue none */
   hosts?: readonly string[];
   /** @defaultValue ["GET", "HEAD"] */
   httpMethods?: readonly HttpMethod[];

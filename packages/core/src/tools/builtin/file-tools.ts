@@ -5,8 +5,12 @@ import { ReinError } from "../../errors.ts";
 import { defineTool } from "../define-tool.ts";
 import type { Workspace } from "../workspace.ts";
 import { type BuiltinToolOptions, DEFAULT_MAX_FILE_BYTES } from "./builtin-options.ts";
+import { boundedPath, boundedString, INPUT_LIMITS } from "./input-limits.ts";
 
-const WorkspacePath = z.string().min(1).describe("a path relative to the workspace root, e.g. src/index.ts");
+const WorkspacePath = boundedPath().describe(
+  `a path relative to the workspace root, e.g. src/index.ts; at most ${INPUT_LIMITS.pathChars} characters and ${INPUT_LIMITS.pathComponents} components`,
+);
+const FileText = boundedString(INPUT_LIMITS.fileContentChars);
 
 export async function readTextFile(workspace: Workspace, path: string, maxBytes: number): Promise<string> {
   const real = await workspace.resolve(path);
@@ -50,7 +54,7 @@ export function writeFileTool() {
     name: "write_file",
     description: "Create or overwrite a text file in the workspace with the given content; parent directories are created.",
     effect: "write",
-    input: z.object({ path: WorkspacePath, content: z.string() }).strict(),
+    input: z.object({ path: WorkspacePath, content: FileText }).strict(),
     output: z.object({ path: z.string(), bytes: z.number().int() }),
     scope: (args) => ({ paths: [args.path] }),
     async run(args, context) {
@@ -73,8 +77,8 @@ export function editFileTool(options: BuiltinToolOptions) {
     input: z
       .object({
         path: WorkspacePath,
-        oldString: z.string().min(1),
-        newString: z.string(),
+        oldString: FileText.min(1),
+        newString: FileText,
         replaceAll: z.boolean().default(false),
       })
       .strict(),

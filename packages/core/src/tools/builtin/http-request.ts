@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { ReinError } from "../../errors.ts";
+import { destinationOf, formatHostPort, hostPortProblem } from "../../policy/host-port.ts";
 import { hostMatches } from "../../policy/resource-match.ts";
 import { defineTool } from "../define-tool.ts";
 import type { BuiltinToolOptions, HttpMethod } from "./builtin-options.ts";
+import { boundedString, INPUT_LIMITS } from "./input-limits.ts";
 
 export interface HttpResult {
   status: number;
@@ -12,14 +14,25 @@ export interface HttpResult {
   bodyTruncated: boolean;
 }
 
+const HeaderMap = z
+  .record(boundedString(INPUT_LIMITS.headerNameChars), boundedString(INPUT_LIMITS.headerValueChars))
+  .refine((headers) => Object.keys(headers).length <= INPUT_LIMITS.headerCount, `at most ${INPUT_LIMITS.headerCount} headers`)
+  .default({});
+
 /**
- * `http_request`: one HTTP(S) request to an allowlisted host. Redirects are
- * not followed (a redirect could leave the allowlist); the response says
- * where it pointed. A credential is attached only by naming a secret, whose
- * value the model never sees.
+ * `http_request`: one HTTP(S) request to an allowlisted `host:port`.
+ * Redirects are not followed (a redirect could leave the allowlist); the
+ * response says where it pointed, and going there is another call that
+ * meets the allowlist again. A credential is attached only by naming a
+ * secret, whose value the model never sees; a secret (named or written out)
+ * goes only to the hosts the deployment binds it to.
  */
 export function httpRequestTool(options: BuiltinToolOptions) {
   const hosts = [...(options.hosts ?? [])];
+  for (const entry of hosts) {
+    const problem = hostPortProblem(entry);
+    if (problem) throw new ReinError("config_invalid", `http_request host allowlist (config tools.hosts): ${problem}`);
+  }
   const methods = [...(options.httpMethods ?? (["GET", "HEAD"] as HttpMethod[]))] as [HttpMethod, ...HttpMethod[]];
   const maxBytes = options.maxResponseBytes ?? 5 * 1024 * 1024;
   const doFetch = options.fetch ?? globalThis.fetch;
@@ -29,11 +42,16 @@ export function httpRequestTool(options: BuiltinToolOptions) {
     effect: "external",
     input: z
       .object({
-        url: z.string().url(),
+        url: boundedString(INPUT_LIMITS.urlChars).url(),
         method: z.enum(methods).default(methods[0]),
-        headers: z.record(z.string(), z.string()).default({}),
-        body: z.string().max(1024 * 1024).optional(),
-        auth: z.object({ secret: z.string().min(1), scheme: z.string().default("Bearer") }).optional(),
+        headers: HeaderMap,
+        body: boundedString(INPUT_LIMITS.httpBodyChars).optional(),
+        auth: z
+          .object({
+            secret: boundedString(INPUT_LIMITS.nameChars).min(1),
+            scheme: boundedString(INPUT_LIMITS.nameChars).regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "an auth scheme token, e.g. Bearer").default("Bearer"),
+          })
+          .optional(),
       })
       .strict(),
     timeoutMs: options.httpTimeoutMs ?? 30_000,
@@ -43,8 +61,9 @@ export function httpRequestTool(options: BuiltinToolOptions) {
       if (url.protocol !== "http:" && url.protocol !== "https:") {
         throw new ReinError("tool_refused", `${url.protocol} URLs are refused; expected http or https`);
       }
-      if (!hosts.some((pattern) => hostMatches(pattern, url.hostname))) {
-        throw new ReinError("tool_refused", `host ${url.hostname} is not allowed; expected one of: ${hosts.join(", ") || "(none)"}`);
+      const destination = formatHostPort(destinationOf(url));
+      if (!hosts.some((pattern) => hostMatches(pattern, destination))) {
+        throw new ReinError("tool_refused", `${destination} is not allowed; expected one of: ${hosts.join(", ") || "(none)"}`);
       }
       const headers = new Headers(args.headers);
       if (args.auth) {
@@ -52,6 +71,8 @@ export function httpRequestTool(options: BuiltinToolOptions) {
         if (!value) throw new ReinError("tool_failed", `no secret named ${args.auth.secret} is available`);
         headers.set("authorization", `${args.auth.scheme} ${value}`);
       }
+      // Everything that would leave, checked for any secret's value before it does.
+      context.secrets.assertMaySend(destination, [args.url, url.href, ...[...headers].flat(), args.body ?? ""]);
       let response: Response;
       try {
         response = await doFetch(url, { method: args.method, headers, body: args.body, redirect: "manual", signal: context.signal });
@@ -82,7 +103,7 @@ export function httpRequestTool(options: BuiltinToolOptions) {
 
 function hostOf(url: string): string {
   try {
-    return new URL(url).hostname;
+    return formatHostPort(destinationOf(new URL(url)));
   } catch {
     return url;
   }

@@ -5,9 +5,12 @@ import { ReinError } from "../../errors.ts";
 import { pathMatches } from "../../policy/resource-match.ts";
 import { defineTool } from "../define-tool.ts";
 import { type BuiltinToolOptions, DEFAULT_MAX_FILE_BYTES } from "./builtin-options.ts";
+import { boundedPath, boundedString, INPUT_LIMITS } from "./input-limits.ts";
 import { walkFiles } from "./walk-files.ts";
 
-const Directory = z.string().min(1).default(".").describe("a directory relative to the workspace root");
+const Directory = boundedPath()
+  .default(".")
+  .describe(`a directory relative to the workspace root; at most ${INPUT_LIMITS.pathChars} characters and ${INPUT_LIMITS.pathComponents} components`);
 
 const under = (directory: string, glob: string) => (directory === "." ? glob : `${directory.replace(/\/+$/, "")}/${glob}`);
 
@@ -52,9 +55,9 @@ export function searchFilesTool(options: BuiltinToolOptions) {
     effect: "read",
     input: z
       .object({
-        query: z.string().min(1).max(1000),
+        query: boundedString(INPUT_LIMITS.searchQueryChars).min(1),
         path: Directory,
-        glob: z.string().optional(),
+        glob: boundedString(INPUT_LIMITS.globChars).optional(),
         caseSensitive: z.boolean().default(true),
         maxResults: z.number().int().positive().max(5000).default(200),
       })

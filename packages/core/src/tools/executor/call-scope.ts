@@ -1,6 +1,15 @@
 import picomatch from "picomatch";
 import type { Scope } from "../../contracts/index.ts";
+import { ReinError } from "../../errors.ts";
+import { formatHostPort, parseHostPort } from "../../policy/host-port.ts";
+import { SCOPE_DIMENSIONS } from "../../policy/resource-match.ts";
+import { pathSizeProblem } from "../path-limits.ts";
 import type { Workspace } from "../workspace.ts";
+
+/** The most resources of one kind a single call may name. */
+export const MAX_SCOPE_ENTRIES = 64;
+/** The longest host (`name:port`), command or service a scope may name. */
+export const MAX_SCOPE_NAME_CHARS = 300;
 
 /**
  * The scope a tool declared for a call, with every path resolved through the
@@ -10,11 +19,12 @@ import type { Workspace } from "../workspace.ts";
  * against. A glob keeps its pattern; only its static base is resolved.
  */
 export async function normalizeScope(scope: Scope, workspace: Workspace): Promise<Scope> {
+  assertScopeBounded(scope);
   const normalized: Scope = { ...scope };
   if (scope.paths) {
     normalized.paths = await Promise.all(scope.paths.map((path) => normalizePath(path, workspace)));
   }
-  if (scope.hosts) normalized.hosts = scope.hosts.map((host) => host.toLowerCase().replace(/\.$/, ""));
+  if (scope.hosts) normalized.hosts = scope.hosts.map((host) => formatHostPort(parseHostPort(host)));
   return normalized;
 }
 
@@ -24,4 +34,27 @@ async function normalizePath(path: string, workspace: Workspace): Promise<string
   const relative = workspace.relativePath(real);
   if (!isGlob) return relative;
   return relative === "." ? glob : `${relative}/${glob}`;
+}
+
+/**
+ * Any tool's scope — built-in, `defineTool` or MCP — is bounded here,
+ * before resolution and policy matching, whatever its own schema allowed:
+ * their cost grows with what a scope names. A breach is the model's input
+ * at fault, so it is refused as invalid input.
+ */
+function assertScopeBounded(scope: Scope): void {
+  for (const dimension of SCOPE_DIMENSIONS) {
+    const values = scope[dimension] ?? [];
+    if (values.length > MAX_SCOPE_ENTRIES) {
+      throw invalidScope(`a call may name at most ${MAX_SCOPE_ENTRIES} ${dimension}; this one names ${values.length}`);
+    }
+    for (const value of values) {
+      const problem = dimension === "paths" ? pathSizeProblem(value) : value.length > MAX_SCOPE_NAME_CHARS ? `a name may have at most ${MAX_SCOPE_NAME_CHARS} characters; one of its ${dimension} has ${value.length}` : undefined;
+      if (problem) throw invalidScope(problem);
+    }
+  }
+}
+
+function invalidScope(problem: string): ReinError {
+  return new ReinError("workspace_violation", problem, { details: { invalidInput: true } });
 }

@@ -7,7 +7,8 @@ import { decidePermission } from "../../policy/permission-policy.ts";
 import { resourcesOutside } from "../../policy/resource-match.ts";
 import { sanitizeText } from "../../sanitize/sanitize-text.ts";
 import type { ResolvedExecutorDeps } from "../tool-executor-deps.ts";
-import type { AnyTool, ToolContext } from "../define-tool.ts";
+import type { SecretRefusal } from "../../secrets/secret-bindings.ts";
+import type { AnyTool, SecretReader, ToolContext } from "../define-tool.ts";
 import type { RecordedResult } from "../recorded-result.ts";
 import type { ModelToolCall, StepExecutionContext, ToolCallOutcome } from "../tool-executor.ts";
 import { budgetExhausted } from "./budget-check.ts";
@@ -99,6 +100,14 @@ export async function executeCall(
     scope = await normalizeScope(tool.scope(args), context.workspace);
   } catch (error) {
     if (!ReinError.isInstance(error)) throw error;
+    if (error.details.invalidInput === true) {
+      return refuse(
+        "tool.input_invalid",
+        "invalid_input",
+        `The arguments for ${tool.name} are invalid, so the call was not executed: ${error.message}. Correct them and call again.`,
+        { error: error.message },
+      );
+    }
     return refuse("tool.refused", "workspace_violation", `${tool.name} was not executed: ${error.message}.`, { error: error.message });
   }
   const outside = resourcesOutside(scope, grant.scope);
@@ -199,12 +208,29 @@ export async function executeCall(
     }
   }
   if (!result) {
-    const run = await runTool(tool, args, (signal) => toolContext(deps, context, call.id, idempotencyKey, signal), {
+    const secretRefusals: SecretRefusal[] = [];
+    const secrets = deps.secrets.readerFor(tool.name, (refusal) => secretRefusals.push(refusal));
+    const run = await runTool(tool, args, (signal) => toolContext(deps, context, { callId: call.id, idempotencyKey, signal, secrets }), {
       signal: context.signal,
       retry: deps.retry,
     });
     durationMs = run.durationMs;
     attempts = run.attempts;
+    for (const refusal of secretRefusals) await trace.emit("secret.refused", { ...refusal });
+    if (!run.ok && secretRefusals.length > 0) {
+      // Refused before anything left the process: a refusal, not a failure of the tool.
+      const message = errorMessage(run.error);
+      await trace.emit("tool.executed", { status: "refused", failure: "different_action", attempts, error: message }, { durationMs });
+      return end({
+        status: "refused",
+        trust: "runtime",
+        failure: "different_action",
+        message,
+        durationMs,
+        attempts,
+        content: `${tool.name} was refused: ${message}. A secret goes only to the tools and hosts the deployment binds it to; choose a different action.`,
+      });
+    }
     // Whatever a non-read tool did, earlier reads in this run may now be stale.
     if (tool.effect !== "read") await deps.cache?.invalidate(context.runId);
     if (!run.ok) {
@@ -294,18 +320,17 @@ export async function executeCall(
 function toolContext(
   deps: ResolvedExecutorDeps,
   context: StepExecutionContext,
-  callId: string,
-  idempotencyKey: string,
-  signal: AbortSignal,
+  call: { callId: string; idempotencyKey: string; signal: AbortSignal; secrets: SecretReader },
 ): ToolContext {
+  const { callId } = call;
   return {
     runId: context.runId,
     stepId: context.stepId,
     callId,
-    idempotencyKey,
-    signal,
+    idempotencyKey: call.idempotencyKey,
+    signal: call.signal,
     workspace: context.workspace,
-    secrets: deps.secrets,
+    secrets: call.secrets,
     artifacts: deps.artifacts,
     logger: deps.logger.child({ runId: context.runId, stepId: context.stepId, callId }),
   };
