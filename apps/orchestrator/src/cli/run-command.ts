@@ -14,10 +14,11 @@ import { providerFromEnv } from "./provider-from-env.ts";
 import { err, out } from "./output.ts";
 import { describeLiveEvent } from "./progress.ts";
 
-/** Offline models for an example: every role plays the example's script. */
+/** An example run offline: its deployment config, and every role playing the example's script. */
 export function scriptedOverrides(example: LoadedExample): ReinConfigInput {
   const role = { provider: "scripted", model: "scripted-1" };
   return {
+    ...example.config,
     providers: { scripted: { kind: "scripted", script: example.scriptPath } },
     roles: { planner: role, worker: role, evaluator: role, judge: role },
   };
@@ -44,7 +45,7 @@ export const runCommand: Command = {
     const context = await openContext({
       configFile: flags.config as string | undefined,
       embedRedis: true,
-      overrides: { ...deployment, ...(offline ? scriptedOverrides(example) : fromKey?.overrides) },
+      overrides: offline ? scriptedOverrides(example) : { ...deployment, ...fromKey?.overrides },
     });
     if (context.redis.embedded) err(`started a private redis-server at ${context.redis.url} (stopped on exit)`);
     if (offline) err(`offline: every role plays ${example.name}'s scripted model (set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --config, to use a real one)`);

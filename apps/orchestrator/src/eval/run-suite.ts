@@ -55,7 +55,7 @@ export async function runSuite(config: ReinConfig, suite: EvalSuite, options: Ru
 
 async function runCase(config: ReinConfig, item: EvalCase, toolOverrides: readonly AnyTool[]): Promise<CaseResult> {
   const example = await loadExample(item.example);
-  const overrides: ReinConfigInput = { ...example.config, ...(item.model === "scripted" ? scriptedOverrides(example) : {}) };
+  const overrides: ReinConfigInput = item.model === "scripted" ? scriptedOverrides(example) : example.config;
   const scratch = await openScratchRuntime(config, "eval", overrides);
   try {
     let providers: Partial<Record<"planner" | "worker" | "judge", ModelProvider>> | undefined;
