@@ -23,9 +23,9 @@ export const INPUT_LIMITS = {
   nameChars: 128,
 } as const;
 
-/** At most `max` characters, with a message that says so. */
+/** At most `max` characters, with a message that says so; later checks are skipped for a string over it. */
 export function boundedString(max: number) {
-  return z.string().max(max, `at most ${max} characters`);
+  return z.string().max(max, { message: `at most ${max} characters`, abort: true });
 }
 
 /** A workspace path within the length and component limits. */
