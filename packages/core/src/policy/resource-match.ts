@@ -1,5 +1,5 @@
-import picomatch from "picomatch";
 import type { Scope } from "../contracts/index.ts";
+import { compileGlob } from "./glob-match.ts";
 import { parseHostPort } from "./host-port.ts";
 
 /** The resource kinds a scope names; each is matched by its own rule. */
@@ -10,25 +10,25 @@ const matchers = new Map<string, (value: string) => boolean>();
 // Patterns also come from models (search_files' glob): the cache must not grow without bound.
 const MAX_CACHED_MATCHERS = 1000;
 
-function compiled(pattern: string, options: picomatch.PicomatchOptions): (value: string) => boolean {
-  const key = `${JSON.stringify(options)}\u0000${pattern}`;
-  let matcher = matchers.get(key);
+/** A glob compiled once (see glob-match.ts for what it supports and why it is not picomatch). */
+export function globMatcher(pattern: string): (value: string) => boolean {
+  let matcher = matchers.get(pattern);
   if (!matcher) {
-    matcher = picomatch(pattern, options);
+    matcher = compileGlob(pattern);
     if (matchers.size >= MAX_CACHED_MATCHERS) matchers.clear();
-    matchers.set(key, matcher);
+    matchers.set(pattern, matcher);
   }
   return matcher;
 }
 
 /**
  * Whether a workspace-relative path (or a directory glob like `src/**` that a
- * call covers) lies under a pattern. `dot: true` so `**` also covers dotfiles:
- * a grant of `src/**` must not silently exclude `src/.env`, and a deny of
- * `**\/.env` must catch it.
+ * call covers) lies under a pattern. `**` also covers dotfiles: a grant of
+ * `src/**` must not silently exclude `src/.env`, and a deny of `**\/.env`
+ * must catch it.
  */
 export function pathMatches(pattern: string, path: string): boolean {
-  return compiled(pattern, { dot: true })(path);
+  return globMatcher(pattern)(path);
 }
 
 /**
@@ -43,7 +43,9 @@ export function hostMatches(pattern: string, value: string): boolean {
   const wanted = parseHostPort(pattern);
   const actual = parseHostPort(value);
   if (wanted.port !== undefined && wanted.port !== actual.port) return false;
-  return compiled(wanted.host, { dot: true })(actual.host);
+  // An IPv6 address in brackets is a literal, not a character class.
+  if (wanted.host.startsWith("[")) return wanted.host === actual.host;
+  return globMatcher(wanted.host)(actual.host);
 }
 
 /**
@@ -55,7 +57,7 @@ export function commandMatches(pattern: string, command: string): boolean {
 }
 
 export function serviceMatches(pattern: string, service: string): boolean {
-  return compiled(pattern, { dot: true })(service);
+  return globMatcher(pattern)(service);
 }
 
 const byDimension: Record<ScopeDimension, (pattern: string, value: string) => boolean> = {

@@ -1,6 +1,5 @@
-import picomatch from "picomatch";
 import type { PolicyRule, Scope, ToolEffect } from "../contracts/index.ts";
-import { resourceMatches, SCOPE_DIMENSIONS } from "./resource-match.ts";
+import { globMatcher, resourceMatches, SCOPE_DIMENSIONS } from "./resource-match.ts";
 
 /** What the policy knows about one call, after its scope was normalized. */
 export interface PolicyRequest {
@@ -22,7 +21,7 @@ export interface PolicyRequest {
  * and triggers a deny rule when exceeded.
  */
 export function ruleApplies(rule: PolicyRule, request: PolicyRequest): boolean {
-  if (!picomatch(rule.tool, { dot: true })(request.tool)) return false;
+  if (!globMatcher(rule.tool)(request.tool)) return false;
   if (rule.effect && !rule.effect.includes(request.effect)) return false;
   const denying = rule.decision === "deny";
   for (const dimension of SCOPE_DIMENSIONS) {
