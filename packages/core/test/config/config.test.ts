@@ -35,6 +35,27 @@ describe("loadConfig", () => {
     expect(error.message).toMatch(/config key observations\.maxBytes/);
   });
 
+  it("refuses a host allowlist entry without a port, suggesting :443", () => {
+    const error = failure(() => loadConfig({ env: {}, file: configFile({ tools: { hosts: ["api.github.com"] } }) }));
+    expect(error.code).toBe("config_invalid");
+    expect(error.message).toContain('config key tools.hosts.0: "api.github.com" names no port; did you mean "api.github.com:443"?');
+  });
+
+  it("reads host:port entries and secret bindings, keeping the bare secret form as bound to nothing", () => {
+    const config = loadConfig({
+      env: {},
+      file: configFile({
+        tools: { hosts: ["api.example.com:443", "*.internal.example:8443", "[::1]:8080"] },
+        secrets: ["LEGACY_TOKEN", { env: "PAYMENTS_TOKEN", hosts: ["api.example.com:443"], tools: ["http_request"] }],
+      }),
+    });
+    expect(config.tools.hosts).toEqual(["api.example.com:443", "*.internal.example:8443", "[::1]:8080"]);
+    expect(config.secrets).toEqual([
+      { env: "LEGACY_TOKEN", tools: [], hosts: [] },
+      { env: "PAYMENTS_TOKEN", tools: ["http_request"], hosts: ["api.example.com:443"] },
+    ]);
+  });
+
   it("refuses an API key where the name of its variable belongs", () => {
     const error = failure(() =>
       loadConfig({ env: {}, file: configFile({ providers: { claude: { kind: "anthropic", apiKeyEnv: "sk-ant-abc123" } } }) }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PolicyRule } from "../../src/contracts/index.ts";
 import { decidePermission } from "../../src/policy/permission-policy.ts";
+import { hostMatches } from "../../src/policy/resource-match.ts";
 import type { PolicyRequest } from "../../src/policy/rule-match.ts";
 
 const rule = (input: Record<string, unknown>) => PolicyRule.parse(input);
@@ -121,5 +122,18 @@ describe("a goal only tightens", () => {
     expect(decidePermission(request(), none, { forceAsk: "always" })).toMatchObject({ decision: "ask", rule: "tool:write_file:approval" });
     const deny = { packet: [], config: [rule({ id: "nope", decision: "deny" })] };
     expect(decidePermission(request(), deny, { forceAsk: "always" }).decision).toBe("deny");
+  });
+});
+
+describe("hosts with ports", () => {
+  it("matches a port-naming pattern on that port only, a bare one on any port", () => {
+    expect(hostMatches("api.example.com:443", "api.example.com:443")).toBe(true);
+    expect(hostMatches("api.example.com:443", "api.example.com:8443")).toBe(false);
+    expect(hostMatches("API.example.com.:443", "api.example.com:443")).toBe(true);
+    expect(hostMatches("*.example.com:443", "a.b.example.com:443")).toBe(true);
+    expect(hostMatches("api.example.com", "api.example.com:8443")).toBe(true);
+    expect(hostMatches("api.example.com:443", "api.example.com")).toBe(false);
+    expect(hostMatches("[::1]:8080", "[::1]:8080")).toBe(true);
+    expect(hostMatches("[::1]:8080", "[::2]:8080")).toBe(false);
   });
 });
