@@ -105,3 +105,15 @@ describe("a tool without its own bounds", () => {
     await expect(workspace.resolve(deepPath)).rejects.toThrow(`at most ${MAX_PATH_COMPONENTS} path components`);
   });
 });
+
+describe("http_request headers", () => {
+  it.each([
+    ["a name with a space", { "x bad": "v" }, "a header name"],
+    ["a value with a line break", { "x-a": "v\r\nx-injected: 1" }, "a header value without line breaks"],
+  ])("refuses %s as invalid input", async (_label, headers, message) => {
+    const { run } = harness({ tools: builtinTools({ hosts: ["a.example:443"] }), surface: surface(["http_request"]), workspace });
+    const outcome = await run(call("http_request", { url: "https://a.example/", headers }));
+    expect(outcome.observation.status).toBe("invalid_input");
+    expect(outcome.observation.content).toContain(message);
+  });
+});

@@ -14,8 +14,14 @@ export interface HttpResult {
   bodyTruncated: boolean;
 }
 
+const HTTP_TOKEN = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+
+// Names and values the Headers class would reject are refused as input, not left to fail inside the tool.
 const HeaderMap = z
-  .record(boundedString(INPUT_LIMITS.headerNameChars), boundedString(INPUT_LIMITS.headerValueChars))
+  .record(
+    boundedString(INPUT_LIMITS.headerNameChars).regex(HTTP_TOKEN, "a header name (letters, digits and !#$%&'*+.^_`|~-)"),
+    boundedString(INPUT_LIMITS.headerValueChars).regex(/^[^\r\n\0]*$/, "a header value without line breaks or NUL"),
+  )
   .refine((headers) => Object.keys(headers).length <= INPUT_LIMITS.headerCount, `at most ${INPUT_LIMITS.headerCount} headers`)
   .default({});
 
@@ -49,7 +55,7 @@ export function httpRequestTool(options: BuiltinToolOptions) {
         auth: z
           .object({
             secret: boundedString(INPUT_LIMITS.nameChars).min(1),
-            scheme: boundedString(INPUT_LIMITS.nameChars).regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "an auth scheme token, e.g. Bearer").default("Bearer"),
+            scheme: boundedString(INPUT_LIMITS.nameChars).regex(HTTP_TOKEN, "an auth scheme token, e.g. Bearer").default("Bearer"),
           })
           .optional(),
       })

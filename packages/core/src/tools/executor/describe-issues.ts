@@ -20,6 +20,8 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown, showReceived: bo
       return `${field}: expected ${issue.expected}, received ${describeValue(received)}`;
     case "unrecognized_keys":
       return `${field}: unexpected key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((key) => `"${key}"`).join(", ")}; remove ${issue.keys.length > 1 ? "them" : "it"}`;
+    case "invalid_key":
+      return `${field}: the key is not valid: ${issue.issues.map((inner) => inner.message).join("; ")}`;
     case "invalid_value":
       return `${field}: expected one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}, received ${describeValue(received)}`;
     default:
