@@ -49,10 +49,15 @@ function assertScopeBounded(scope: Scope): void {
       throw invalidScope(`a call may name at most ${MAX_SCOPE_ENTRIES} ${dimension}; this one names ${values.length}`);
     }
     for (const value of values) {
-      const problem = dimension === "paths" ? pathSizeProblem(value) : value.length > MAX_SCOPE_NAME_CHARS ? `a name may have at most ${MAX_SCOPE_NAME_CHARS} characters; one of its ${dimension} has ${value.length}` : undefined;
+      const problem = dimension === "paths" ? pathSizeProblem(value) : nameSizeProblem(dimension, value);
       if (problem) throw invalidScope(problem);
     }
   }
+}
+
+function nameSizeProblem(dimension: string, value: string): string | undefined {
+  if (value.length <= MAX_SCOPE_NAME_CHARS) return undefined;
+  return `a name may have at most ${MAX_SCOPE_NAME_CHARS} characters; one of its ${dimension} has ${value.length}`;
 }
 
 function invalidScope(problem: string): ReinError {
