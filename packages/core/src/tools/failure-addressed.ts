@@ -14,7 +14,8 @@ const WHY_WORDS = /\b(because|since|instead|expected|harmless|unrelated|irreleva
  */
 export function isFailureAddressed(records: readonly ToolCallRecord[], index: number, finalText: string | undefined): boolean {
   const failed = records[index];
-  if (!failed || failed.status === "ok") return true;
+  // A call that waited for approval is settled by the approval flow: the resumed call records what happened.
+  if (!failed || failed.status === "ok" || failed.status === "pending_approval") return true;
   const retriedDifferently = records
     .slice(index + 1)
     .some((later) => later.name === failed.name && later.argsHash !== failed.argsHash && later.status === "ok");

@@ -46,6 +46,11 @@ describe("a failed call counts as addressed only when it was dealt with", () => 
     expect(isFailureAddressed(records, 0, "read_file failed.")).toBe(false);
   });
 
+  it("leaves a call that waited for approval to the approval flow", () => {
+    const waited = call(0, "restart_service", { service: "api" }, "pending_approval");
+    expect(isFailureAddressed([waited, call(1, "restart_service", { service: "api" })], 0, undefined)).toBe(true);
+  });
+
   it("derives the flag for every failed record and leaves successful ones alone", () => {
     const ok = call(1, "list_files", { path: "." });
     const derived = withAddressedFailures([{ ...failed, addressed: true }, ok], "all good");
