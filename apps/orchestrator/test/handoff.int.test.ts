@@ -18,7 +18,7 @@ const step = (title: string, objective: string, tools: string[], extra: Record<s
   risks: [],
   done: false,
 });
-const done = { current_step: null, done: true, answer: { answer: "finished", claims: [], gaps: [] } };
+const done = { current_step: null, done: true, answer: { answer: "finished", claims: [{ text: "the notes were read", evidence: ["{{evidence:read_file}}"] }], gaps: [] } };
 
 async function seededGoal(h: Harness, goal: GoalInput): Promise<string> {
   const seed = join(h.runtime.config.workspaceRoot, "seed");

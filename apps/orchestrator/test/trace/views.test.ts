@@ -15,7 +15,7 @@ describe("trace views", () => {
     expect(text).toContain('#1 run_command({"command":"rm"}) [deny by goal:no-rm] → denied');
     expect(text).toContain("approval apr_1 decided by cli:alice: approved");
     expect(text).toContain("✓ deployed: ok");
-    expect(text).toContain("run.done: the planner found the goal met");
+    expect(text).toContain("run.done: the evaluator verified the answer");
     expect(text).toMatch(/totals: 1 model call\(s\), 4 tool call\(s\), 100 input \+ 20 output tokens, \$0\.0012/);
   });
 
@@ -36,7 +36,7 @@ describe("trace views", () => {
   it("graph nests a delegated step under its parent with its calls and verdict", () => {
     expect(renderGraph(events)).toBe(
       [
-        "run run_fixture (done: the planner found the goal met)",
+        "run run_fixture (done: the evaluator verified the answer)",
         '└─ s1 "Investigate"',
         "   ├─ attempt 1",
         "   │  ├─ ⚙ #0 read_file → ok",
