@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { connectRedis, exportPacketKeys, generatePacketKeys, TraceEvent } from "@rein/core";
+import { connectRedis, exportPacketKeys, generatePacketKeys, type RunState, TraceEvent } from "@rein/core";
 import { cliEnv, rein, startRein } from "./support/cli.ts";
 
 const prefixes: string[] = [];
@@ -26,9 +26,20 @@ describe("rein CLI", () => {
     expect(run.stdout).toMatch(/✓ plan: "Fix add\(\) so the tests pass"/);
     expect(run.stdout).toMatch(/⚙ run_command/);
     expect(run.stdout).toMatch(/verdict: continue/);
-    expect(run.stdout).toMatch(/: done \(/);
+    expect(run.stdout).toMatch(/verdict on the final answer: done/);
+    expect(run.stdout).toMatch(/: done \(the evaluator verified the answer\)/);
+    expect(run.stdout).toMatch(/claim \(supported\): `node --test` exits 0 after the change\. \[evidence: obs_[a-z0-9]+\]/);
     const runId = /run (run_[a-z0-9]+) submitted/.exec(run.stdout)?.[1];
     expect(runId).toBeDefined();
+
+    const status = await rein(["status", runId as string], env);
+    expect(status.stdout).toMatch(/claim \(supported\): src\/add\.js was rewritten so that add\(\) returns a \+ b\. \[evidence: obs_[a-z0-9]+\]/);
+    const json = JSON.parse((await rein(["status", runId as string, "--json"], env)).stdout) as RunState;
+    expect(json.result?.claims.map((claim) => [claim.status, claim.evidence.length])).toEqual([
+      ["supported", 1],
+      ["supported", 1],
+    ]);
+    expect(json.result?.answer?.gaps).toEqual([]);
 
     const trace = await rein(["trace", runId as string, "--json"], env);
     expect(trace.code).toBe(0);
