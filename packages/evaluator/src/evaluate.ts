@@ -206,5 +206,6 @@ function describeLoop(loop: LoopFinding, calls: StepEvaluateJob["result"]["toolC
 }
 
 async function trace(deps: EvaluatorDeps, job: EvaluateJob, kind: string, payload: Record<string, unknown>): Promise<void> {
-  await deps.trace.append({ runId: job.runId, stepId: job.stepId, kind, payload });
+  // The planner's proposed answer belongs to no step, as its verdict does in the controller's trace.
+  await deps.trace.append({ runId: job.runId, stepId: job.kind === "final" ? null : job.stepId, kind, payload });
 }
