@@ -285,7 +285,7 @@ describe("transition: a delegated child is judged before it returns", () => {
   const parent = step("suspended", { awaitingChildId: "s1.1" });
   const child = { ...step("executing"), stepId: "s1.1", parentStepId: "s1", depth: 1 };
   const childResult = result("completed", { stepId: "s1.1", summary: "found 3 errors" });
-  const finished = () => transition(baseState({ status: "executing", steps: [parent, child] }), e("step.finished", { stepId: "s1.1", attempt: 1, result: childResult }), settings);
+  const finished = () => transition(baseState({ status: "executing", steps: [parent, child], plan: { ...planned, risks: ["a restart hides the cause"] } }), e("step.finished", { stepId: "s1.1", attempt: 1, result: childResult }), settings);
   const childVerdict = (decision: Verdict["decision"]): Verdict => ({ ...verdict(decision), stepId: "s1.1", reasons: [`child ${decision}`] });
 
   it("sends the child's result to the evaluator instead of straight to the parent", () => {
@@ -295,6 +295,7 @@ describe("transition: a delegated child is judged before it returns", () => {
     const effect = next.effects[0];
     if (effect?.type !== "enqueue_evaluate" || effect.job.kind === "final") throw new Error("expected a step evaluation");
     expect(effect.job.kind).toBe("child");
+    expect(effect.job.risks).toEqual([]);
     expect(next.state.steps.find((each) => each.stepId === "s1")?.phase).toBe("suspended");
   });
 

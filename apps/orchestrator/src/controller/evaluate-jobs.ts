@@ -20,7 +20,8 @@ export function stepEvaluateJobOf(state: RunState, step: StepState, result: Step
     priorFailedFingerprints: (step.attemptFailedFingerprints ?? []).slice(0, -1).flat(),
     goal: state.goal.text,
     feedback: step.feedback,
-    risks: state.plan?.risks ?? [],
+    // The plan's risks are judged on the planned step; a child is held to the rules and loop detection.
+    risks: kind === "child" ? [] : (state.plan?.risks ?? []),
   };
 }
 
