@@ -18,6 +18,7 @@ const tracked = (env: NodeJS.ProcessEnv) => {
 };
 
 describe("rein CLI", () => {
+  // Four CLI processes (run, trace, status twice), each loading every package through tsx.
   it("runs examples/bugfix to done, printing progress, and its trace reads back in causal order", async () => {
     const env = tracked(cliEnv());
     const run = await rein(["run", "--example", "bugfix"], env);
@@ -52,7 +53,7 @@ describe("rein CLI", () => {
     for (const event of events.filter((candidate) => candidate.kind.startsWith("model.") || candidate.kind.startsWith("tool."))) {
       expect(event.inputHash).toMatch(/^sha256:/);
     }
-  });
+  }, 120_000);
 
   it("refuses an empty goal at submit with the reason and exit code 2", async () => {
     const env = tracked(cliEnv());
