@@ -36,6 +36,8 @@ export function describeEvent(event: TraceEvent): string | undefined {
       return `${step}■ step ${str(p.status)} after ${str(p.turns)} turn(s)${p.error ? `: ${str(p.error)}` : ""}`;
     case "loop.detected":
       return `${step}  ! loop detected (${str(p.kind)})`;
+    case "answer.proposed":
+      return `… the evaluator checks the planner's answer (${str(p.claims)} claim(s), ${str(p.gaps)} gap(s))`;
     case "verdict.ready":
       return `${step}⚖ ${p.subject === "final_answer" ? "verdict on the final answer" : "verdict"}: ${str(p.decision)}: ${(p.reasons as string[]).join("; ")}`;
     case "packet.refused":

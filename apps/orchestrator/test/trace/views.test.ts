@@ -19,6 +19,18 @@ describe("trace views", () => {
     expect(text).toMatch(/totals: 1 model call\(s\), 4 tool call\(s\), 100 input \+ 20 output tokens, \$0\.0012/);
   });
 
+  it("timeline says the planner only proposes the final answer, and shows the evaluator's verdict on it", () => {
+    const end = events.at(-1) as (typeof events)[number];
+    const ending = [
+      { ...end, kind: "answer.proposed", payload: { planNo: 2, attempt: 1, proposedBy: "planner", claims: 1, gaps: 0 } },
+      { ...end, kind: "verdict.ready", payload: { decision: "done", reasons: ["the evaluator verified the final answer"], checks: [], subject: "final_answer", attempt: 1 } },
+      end,
+    ];
+    const text = renderTimeline([...events.slice(0, -1), ...ending]);
+    expect(text).toContain("the planner proposes a final answer (proposal 1: 1 claim(s), 0 gap(s)); the evaluator checks it");
+    expect(text).toContain("verdict on the final answer done: the evaluator verified the final answer");
+  });
+
   it("audit lists every decision with its rule and actor: policy, runtime or a named person", () => {
     const rows = auditRows(events).map((row) => [row.tool, row.decision, row.rule, row.actor]);
     expect(rows).toEqual([

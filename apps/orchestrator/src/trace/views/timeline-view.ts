@@ -81,6 +81,9 @@ export function renderTimeline(events: readonly TraceEvent[], state: RunState | 
       case "step.finished":
         say(`finished ${text(p.status)} after ${text(p.turns)} turn(s)${p.error ? `: ${text(p.error)}` : ""}`);
         break;
+      case "answer.proposed":
+        say(`the planner proposes a final answer (proposal ${text(p.attempt)}: ${text(p.claims)} claim(s), ${text(p.gaps)} gap(s)); the evaluator checks it`);
+        break;
       case "verdict.ready": {
         const checks = Array.isArray(p.checks) ? (p.checks as Record<string, unknown>[]) : [];
         say(`${p.subject === "final_answer" ? "verdict on the final answer" : "verdict"} ${text(p.decision)}: ${list(p.reasons).join("; ")}`);
