@@ -25,10 +25,10 @@ import { resolvedEscalationLesson, runFailedLesson } from "./run-lessons.ts";
 import type { Transition, TransitionSettings } from "./transition-types.ts";
 
 const APPLIED_EVENTS_KEPT = 50;
+const SUMMARY_CHARS = 160;
 
 /** Why a run ended `done`: only ever an evaluator's verdict over the final answer. */
 export const VERIFIED_REASON = "the evaluator verified the answer";
-const SUMMARY_CHARS = 160;
 
 /**
  * A transition in the making: a copy of the state that the event's handler
