@@ -19,7 +19,7 @@ export function noopPlan(title: string): Plan {
   };
 }
 
-export const noopGoal: GoalInput = { text: "Bench: a step that needs nothing.", budget: { maxSteps: 25, maxTokens: 1_000_000_000 } };
+export const noopGoal: GoalInput = { text: "Bench: is there anything to do in steps that need nothing?", budget: { maxSteps: 25, maxTokens: 1_000_000_000 } };
 
 /** The worker's no-op model: whatever the step, it answers at once. */
 export const noopWorkerScript: ModelScriptInput = { worker: [{ turns: [{ text: "Nothing to do." }], repeatLast: true }] };
@@ -31,7 +31,7 @@ export function plannerScript(steps: number): ModelScriptInput {
     match: `Completed steps: ${index === 0 ? "none" : index}\n`,
     turns: [{ output: noopPlan(`No-op step ${index + 1}`) }],
   }));
-  const done = { match: `Completed steps: ${steps}\n`, turns: [{ output: { current_step: null, next_steps: [], risks: [], done: true, answer: { answer: "all steps done", claims: [], gaps: [] } } }] };
+  const done = { match: `Completed steps: ${steps}\n`, turns: [{ output: { current_step: null, next_steps: [], risks: [], done: true, answer: { answer: "all steps done", claims: [], gaps: ["the no-op steps observe nothing, so no claim can be backed by evidence"] } } }] };
   return { planner: [...planned, done] };
 }
 

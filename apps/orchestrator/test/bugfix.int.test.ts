@@ -24,12 +24,31 @@ describe("examples/bugfix through a real Redis, each role its own consumer", () 
     await harness?.close();
   });
 
-  it("ends done with the planner's answer", () => {
+  it("ends done with the planner's answer only through the evaluator's verdict over it", () => {
     expect(state.status).toBe("done");
+    expect(state.stopReason).toBe("the evaluator verified the answer");
     expect(state.result?.partial).toBe(false);
     expect(state.result?.answer?.answer).toMatch(/a \+ b/);
     expect(state.steps).toHaveLength(1);
     expect(state.steps[0]?.decision).toBe("continue");
+    const kinds = trace.map((event) => event.kind);
+    const finalVerdict = trace.findLast((event) => event.kind === "verdict.ready");
+    expect(finalVerdict?.payload.subject).toBe("final_answer");
+    expect(finalVerdict?.payload.decision).toBe("done");
+    expect(kinds.indexOf("answer.proposed")).toBeLessThan(kinds.lastIndexOf("verdict.ready"));
+    expect(kinds.lastIndexOf("verdict.ready")).toBeLessThan(kinds.indexOf("run.done"));
+    expect(JSON.stringify(trace)).not.toContain("the planner found the goal met");
+  });
+
+  it("delivers claims that each cite evidence present in the trace, every one verified", () => {
+    const observed = new Set(trace.filter((event) => event.kind === "observation.made").map((event) => String(event.payload.observationId)));
+    const claims = state.result?.answer?.claims ?? [];
+    expect(claims.length).toBeGreaterThan(0);
+    for (const claim of claims) {
+      expect(claim.evidence.length).toBeGreaterThan(0);
+      for (const id of claim.evidence) expect(observed.has(id), `${id} (cited by "${claim.text}") is an observation in the trace`).toBe(true);
+    }
+    expect(state.result?.claims.map((claim) => claim.status)).toEqual(claims.map(() => "supported"));
   });
 
   it("fixed the copy in the run's workspace and left the example untouched", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { connectRedis, exportPacketKeys, generatePacketKeys, TraceEvent } from "@rein/core";
+import { connectRedis, exportPacketKeys, generatePacketKeys, type RunState, TraceEvent } from "@rein/core";
 import { cliEnv, rein, startRein } from "./support/cli.ts";
 
 const prefixes: string[] = [];
@@ -18,6 +18,7 @@ const tracked = (env: NodeJS.ProcessEnv) => {
 };
 
 describe("rein CLI", () => {
+  // Four CLI processes (run, trace, status twice), each loading every package through tsx.
   it("runs examples/bugfix to done, printing progress, and its trace reads back in causal order", async () => {
     const env = tracked(cliEnv());
     const run = await rein(["run", "--example", "bugfix"], env);
@@ -26,9 +27,20 @@ describe("rein CLI", () => {
     expect(run.stdout).toMatch(/✓ plan: "Fix add\(\) so the tests pass"/);
     expect(run.stdout).toMatch(/⚙ run_command/);
     expect(run.stdout).toMatch(/verdict: continue/);
-    expect(run.stdout).toMatch(/: done \(/);
+    expect(run.stdout).toMatch(/verdict on the final answer: done/);
+    expect(run.stdout).toMatch(/: done \(the evaluator verified the answer\)/);
+    expect(run.stdout).toMatch(/claim \(supported\): `node --test` exits 0 after the change\. \[evidence: obs_[a-z0-9]+\]/);
     const runId = /run (run_[a-z0-9]+) submitted/.exec(run.stdout)?.[1];
     expect(runId).toBeDefined();
+
+    const status = await rein(["status", runId as string], env);
+    expect(status.stdout).toMatch(/claim \(supported\): src\/add\.js was rewritten so that add\(\) returns a \+ b\. \[evidence: obs_[a-z0-9]+\]/);
+    const json = JSON.parse((await rein(["status", runId as string, "--json"], env)).stdout) as RunState;
+    expect(json.result?.claims.map((claim) => [claim.status, claim.evidence.length])).toEqual([
+      ["supported", 1],
+      ["supported", 1],
+    ]);
+    expect(json.result?.answer?.gaps).toEqual([]);
 
     const trace = await rein(["trace", runId as string, "--json"], env);
     expect(trace.code).toBe(0);
@@ -41,7 +53,7 @@ describe("rein CLI", () => {
     for (const event of events.filter((candidate) => candidate.kind.startsWith("model.") || candidate.kind.startsWith("tool."))) {
       expect(event.inputHash).toMatch(/^sha256:/);
     }
-  });
+  }, 120_000);
 
   it("refuses an empty goal at submit with the reason and exit code 2", async () => {
     const env = tracked(cliEnv());

@@ -18,7 +18,7 @@ const step = (title: string, objective: string, tools: string[], extra: Record<s
   risks: [],
   done: false,
 });
-const done = { current_step: null, done: true, answer: { answer: "finished", claims: [], gaps: [] } };
+const done = { current_step: null, done: true, answer: { answer: "finished", claims: [{ text: "the notes were read", evidence: ["{{evidence:read_file}}"] }], gaps: [] } };
 
 async function seededGoal(h: Harness, goal: GoalInput): Promise<string> {
   const seed = join(h.runtime.config.workspaceRoot, "seed");
@@ -75,6 +75,11 @@ describe("delegation", () => {
     expect(childDispatch?.parentStepId).toBe("s1");
     expect(childDispatch?.payload.packetHash).toMatch(/^sha256:/);
     expect(kinds(trace)).toContain("step.returned");
+    // The evaluator judged the child (rules and loop detection) before its result reached the parent.
+    const childVerdict = trace.findIndex((event) => event.kind === "verdict.ready" && event.stepId === "s1.1");
+    expect(childVerdict).toBeGreaterThan(-1);
+    expect(trace.findIndex((event) => event.kind === "fingerprints.recorded" && event.stepId === "s1.1")).toBeGreaterThan(-1);
+    expect(childVerdict).toBeLessThan(trace.findIndex((event) => event.kind === "step.returned"));
 
     // The child saw only its own packet: not the goal, not its parent's task.
     const childRequests = requestsFor(harness.worker.requests, "Read note a");

@@ -92,6 +92,9 @@ describe("HTTP API", () => {
     expect(html).toContain('fetch("/runs/" + runId + "/events"');
     // Live output is shown, and a retry clears what that role's call had shown.
     expect(html).toContain('if (event.type === "retry")');
+    // A run's page lists each claim with the evaluator's finding and its evidence ids, then the gaps.
+    expect(html).toContain('"claim (" + (status.get(claim.text) || "unchecked") + "): " + claim.text + " [evidence: "');
+    expect(html).toContain('"gap: " + gap');
     expect(html).not.toContain(token);
   });
 

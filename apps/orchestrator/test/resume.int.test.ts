@@ -62,12 +62,12 @@ const markStep = (n: number) => ({
 const script: ModelScriptInput = {
   planner: [
     ...[1, 2, 3].map((n) => ({ match: [`Completed steps: ${n === 1 ? "none" : n - 1}`, "Goal: Record three marks"], turns: [{ output: markStep(n) }] })),
-    { match: ["Completed steps: 3", "Goal: Record three marks"], turns: [{ output: { current_step: null, done: true, answer: { answer: "three marks", claims: [], gaps: [] } } }] },
+    { match: ["Completed steps: 3", "Goal: Record three marks"], turns: [{ output: { current_step: null, done: true, answer: { answer: "three marks", claims: [{ text: "mark 3 was recorded", evidence: ["{{evidence:mark}}"] }], gaps: [] } } }] },
     {
       match: ["Completed steps: none", "Goal: Flip the switch"],
       turns: [{ output: { current_step: { title: "Flip the switch on", objective: "Turn the main switch on with flip_switch.", tools: ["flip_switch"] }, done: false } }],
     },
-    { match: ["Completed steps: 1", "Goal: Flip the switch"], turns: [{ output: { current_step: null, done: true, answer: { answer: "switched on", claims: [], gaps: [] } } }] },
+    { match: ["Completed steps: 1", "Goal: Flip the switch"], turns: [{ output: { current_step: null, done: true, answer: { answer: "switched on", claims: [{ text: "the switch is on", evidence: ["{{evidence:flip_switch}}"] }], gaps: [] } } }] },
   ],
   worker: [
     ...[1, 2, 3].map((n) => ({ match: `Write mark ${n}`, turns: [{ toolCalls: [{ name: "mark", input: { n } }] }, { text: `mark ${n} written` }] })),

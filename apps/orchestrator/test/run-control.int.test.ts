@@ -24,7 +24,7 @@ const step = (title: string, objective: string, tools: string[], extra: Record<s
   risks: [],
   done: false,
 });
-const finished = { current_step: null, done: true, answer: { answer: "the probe reports pending", claims: [], gaps: [] } };
+const finished = { current_step: null, done: true, answer: { answer: "the probe reports pending", claims: [{ text: "the probe reports pending", evidence: ["{{evidence:probe}}"] }], gaps: [] } };
 
 const kinds = (events: TraceEvent[]) => events.map((event) => event.kind);
 const statusesOf = (events: TraceEvent[]) => events.filter((event) => event.kind === "run.status_changed").map((event) => String(event.payload.to));

@@ -40,6 +40,11 @@ function expectDiagnosisBackedByTrace(state: RunState, events: TraceEvent[]): vo
     expect(claim.evidence.length).toBeGreaterThan(0);
     for (const id of claim.evidence) expect(observed.has(id), `${id} (cited by "${claim.text}") is an observation in the trace`).toBe(true);
   }
+  expect(state.stopReason).toBe("the evaluator verified the answer");
+  const verdicts = events.filter((event) => event.kind === "verdict.ready");
+  expect(verdicts.at(-1)?.payload.decision).toBe("done");
+  expect(events.findIndex((event) => event.kind === "run.done")).toBeGreaterThan(events.indexOf(verdicts.at(-1) as TraceEvent));
+  expect(state.result?.claims.map((claim) => claim.status)).toEqual((answer?.claims ?? []).map(() => "supported"));
   const citedTools = new Set((answer?.claims ?? []).flatMap((claim) => claim.evidence.map((id) => observed.get(id))));
   expect([...citedTools].sort()).toEqual(["inspect_deployments", "query_metrics", "read_host_state", "search_logs"]);
   const claimText = (answer?.claims ?? []).map((claim) => claim.text).join("\n");

@@ -72,8 +72,8 @@ const rows: Row[] = [
   {
     from: "planning",
     event: e("plan.ready", { planNo: 1, plan: { done: true, current_step: null, next_steps: [], risks: [], answer: { answer: "fixed", claims: [], gaps: [] } }, usage: zeroUsage(), lessonsUsed: [] }),
-    to: "done",
-    effects: [],
+    to: "evaluating",
+    effects: ["enqueue_evaluate"],
   },
   { from: "planning", event: e("plan.failed", { planNo: 1, reason: "invalid output 3 times" }), to: "failed", effects: ["record_lesson"] },
   { from: "dispatching", state: { steps: [step("dispatched")] }, event: e("step.started", { stepId: "s1", attempt: 1 }), to: "executing", effects: [] },
@@ -150,8 +150,8 @@ describe("transition", () => {
   it("hands the step only the granted tools it asked for, and the evidence it chose", () => {
     const state = baseState({
       evidence: [
-        { id: "obs_a", stepId: "s0", tool: "read_file", summary: "a" },
-        { id: "obs_b", stepId: "s0", tool: "read_file", summary: "b" },
+        { id: "obs_a", stepId: "s0", tool: "read_file", summary: "a", status: "ok" },
+        { id: "obs_b", stepId: "s0", tool: "read_file", summary: "b", status: "ok" },
       ],
     });
     const plan = { ...planned, current_step: { ...spec, evidence_ids: ["obs_b"] } };
@@ -192,5 +192,136 @@ describe("transition", () => {
     const next = transition(finished.state, verdictEvent, settings);
     expect(next.state.status).toBe("failed");
     expect(next.state.stopReason).toMatch(/token budget/);
+  });
+});
+
+describe("transition: one ending, through the evaluator", () => {
+  const answer = { answer: "add() subtracted; it now adds", claims: [{ text: "the tests pass", evidence: ["obs_0"] }], gaps: [] };
+  const donePlan = { done: true, current_step: null, next_steps: [], risks: [], answer };
+  // More evidence than any recent window, the cited id the oldest, one call failed.
+  const evidence = Array.from({ length: 45 }, (_, index) => ({ id: `obs_${index}`, stepId: "s1", tool: "run_command", summary: "exit code: 0", status: index === 44 ? ("error" as const) : ("ok" as const) }));
+  const finalVerdict = (decision: Verdict["decision"], extra: Partial<Verdict> = {}): Verdict => ({
+    schemaVersion: 1,
+    runId: "run_t",
+    stepId: "final",
+    attempt: 1,
+    decision,
+    reasons: [`because ${decision}`],
+    checks: [],
+    ...extra,
+  });
+  const proposed = () => transition(baseState({ status: "planning", evidence, steps: [step("completed")] }), e("plan.ready", { planNo: 1, plan: donePlan, usage: zeroUsage(), lessonsUsed: [] }), settings);
+
+  it("does not end the run on the planner's done: it sends the answer and all of the run's evidence to the evaluator", () => {
+    const next = proposed();
+    expect(next.state.status).toBe("evaluating");
+    expect(next.state.result).toBeUndefined();
+    const effect = next.effects[0];
+    if (effect?.type !== "enqueue_evaluate" || effect.job.kind !== "final") throw new Error("expected a final-answer evaluation");
+    expect(effect.job.answer).toEqual(answer);
+    expect(effect.job.evidence).toHaveLength(45);
+    expect(effect.job.evidence.at(-1)).toEqual({ id: "obs_44", stepId: "s1", tool: "run_command", status: "error" });
+    expect(next.trace.map((event) => event.kind)).not.toContain("run.done");
+  });
+
+  it("ends done only on the evaluator's verdict over that answer, with the claims it checked", () => {
+    const claims = [{ text: "the tests pass", evidence: ["obs_0"], status: "supported" as const }];
+    const next = transition(proposed().state, e("verdict.ready", { stepId: "final", attempt: 1, verdict: finalVerdict("done", { claims }) }), settings);
+    expect(next.state.status).toBe("done");
+    expect(next.state.stopReason).toBe("the evaluator verified the answer");
+    expect(next.state.result?.answer).toEqual(answer);
+    expect(next.state.result?.claims).toEqual(claims);
+    expect(JSON.stringify(next.trace)).not.toContain("the planner found the goal met");
+  });
+
+  it("sends the planner back with the evaluator's feedback, and judges its next proposal against it", () => {
+    const rejected = transition(proposed().state, e("verdict.ready", { stepId: "final", attempt: 1, verdict: finalVerdict("retry", { feedback: "unsupported claims: x" }) }), settings);
+    expect(rejected.state.status).toBe("planning");
+    const plan = rejected.effects.find((effect) => effect.type === "enqueue_plan");
+    if (plan?.type !== "enqueue_plan") throw new Error("expected a plan request");
+    expect(plan.job.context.lastVerdict?.feedback).toBe("unsupported claims: x");
+    const again = transition(rejected.state, { ...e("plan.ready", { planNo: 2, plan: donePlan, usage: zeroUsage(), lessonsUsed: [] }), eventId: "ev-plan-2" }, settings);
+    const effect = again.effects[0];
+    if (effect?.type !== "enqueue_evaluate" || effect.job.kind !== "final") throw new Error("expected a final-answer evaluation");
+    expect(effect.job.attempt).toBe(2);
+    expect(effect.job.feedback).toBe("unsupported claims: x");
+    const stale = transition(again.state, { ...e("verdict.ready", { stepId: "final", attempt: 1, verdict: finalVerdict("done") }), eventId: "ev-stale" }, settings);
+    expect(stale.applied).toBe(false);
+  });
+
+  it("escalates when the evaluator says the answer verifies nothing", () => {
+    const next = transition(proposed().state, e("verdict.ready", { stepId: "final", attempt: 1, verdict: finalVerdict("escalate") }), settings);
+    expect(next.state.status).toBe("escalated");
+  });
+
+  it("hands the planner every evidence id as known, not only the recent window", () => {
+    const next = transition(baseState({ status: "evaluating", evidence, steps: [step("evaluating")] }), e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("continue") }), settings);
+    const plan = next.effects.find((effect) => effect.type === "enqueue_plan");
+    if (plan?.type !== "enqueue_plan") throw new Error("expected a plan request");
+    expect(plan.job.context.knownEvidenceIds).toHaveLength(45);
+  });
+
+  it("records each observation's status with its evidence entry", () => {
+    const observation = (id: string, status: "ok" | "error") => ({
+      id,
+      callId: `call_${id}`,
+      tool: "run_command",
+      status,
+      content: "exit code: 1",
+      empty: false,
+      flags: [],
+      provenance: { tool: "run_command", argsHash: hashOf(id), observedAt: now.toISOString(), cacheHit: false, replayed: false, trust: "tool" as const },
+    });
+    const state = baseState({ status: "executing", steps: [step("executing")] });
+    const next = transition(state, e("step.finished", { stepId: "s1", attempt: 1, result: result("completed", { observations: [observation("obs_x", "ok"), observation("obs_y", "error")] }) }), settings);
+    expect(next.state.evidence.map((entry) => entry.status)).toEqual(["ok", "error"]);
+    const effect = next.effects[0];
+    if (effect?.type !== "enqueue_evaluate" || effect.job.kind === "final") throw new Error("expected a step evaluation");
+    expect(effect.job.evidence.map((fact) => fact.status)).toEqual(["ok", "error"]);
+  });
+});
+
+describe("transition: a delegated child is judged before it returns", () => {
+  const parent = step("suspended", { awaitingChildId: "s1.1" });
+  const child = { ...step("executing"), stepId: "s1.1", parentStepId: "s1", depth: 1 };
+  const childResult = result("completed", { stepId: "s1.1", summary: "found 3 errors" });
+  const finished = () => transition(baseState({ status: "executing", steps: [parent, child], plan: { ...planned, risks: ["a restart hides the cause"] } }), e("step.finished", { stepId: "s1.1", attempt: 1, result: childResult }), settings);
+  const childVerdict = (decision: Verdict["decision"]): Verdict => ({ ...verdict(decision), stepId: "s1.1", reasons: [`child ${decision}`] });
+
+  it("sends the child's result to the evaluator instead of straight to the parent", () => {
+    const next = finished();
+    expect(next.state.status).toBe("evaluating");
+    expect(next.effects.map((effect) => effect.type)).toEqual(["enqueue_evaluate"]);
+    const effect = next.effects[0];
+    if (effect?.type !== "enqueue_evaluate" || effect.job.kind === "final") throw new Error("expected a step evaluation");
+    expect(effect.job.kind).toBe("child");
+    expect(effect.job.risks).toEqual([]);
+    expect(next.state.steps.find((each) => each.stepId === "s1")?.phase).toBe("suspended");
+  });
+
+  it("returns a passing child to its parent", () => {
+    const next = transition(finished().state, e("verdict.ready", { stepId: "s1.1", attempt: 1, verdict: childVerdict("continue") }), settings);
+    const effect = next.effects[0];
+    if (effect?.type !== "dispatch_step") throw new Error("expected the parent's dispatch");
+    expect(effect.body.stepId).toBe("s1");
+    expect(effect.body.resume).toMatchObject({ kind: "delegation", childStepId: "s1.1", status: "completed", summary: "found 3 errors" });
+  });
+
+  it("returns a failing child to its parent as a failed delegation with the reasons, without escalating the run", () => {
+    const next = transition(finished().state, e("verdict.ready", { stepId: "s1.1", attempt: 1, verdict: childVerdict("fail") }), settings);
+    expect(next.state.status).toBe("dispatching");
+    const effect = next.effects[0];
+    if (effect?.type !== "dispatch_step") throw new Error("expected the parent's dispatch");
+    expect(effect.body.resume).toMatchObject({ kind: "delegation", status: "failed", summary: expect.stringContaining("child fail") });
+  });
+
+  it("retries a child the evaluator caught looping, and escalates the run only when the verdict says so", () => {
+    const retried = transition(finished().state, e("verdict.ready", { stepId: "s1.1", attempt: 1, verdict: childVerdict("retry") }), settings);
+    const effect = retried.effects[0];
+    if (effect?.type !== "dispatch_step") throw new Error("expected the child's dispatch");
+    expect(effect.body.stepId).toBe("s1.1");
+    expect(effect.body.attempt).toBe(2);
+    const escalated = transition(finished().state, e("verdict.ready", { stepId: "s1.1", attempt: 1, verdict: childVerdict("escalate") }), settings);
+    expect(escalated.state.status).toBe("escalated");
   });
 });

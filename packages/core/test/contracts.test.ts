@@ -3,6 +3,7 @@ import type { z } from "zod";
 import {
   Approval,
   ControlEvent,
+  EvaluateJob,
   Goal,
   HandoffPacket,
   Observation,
@@ -55,6 +56,31 @@ const cases: Record<string, Case> = {
     invalid: {
       "not done and no current step": { current_step: null, done: false },
       "next_steps not a list": { current_step: example.stepSpec, next_steps: "verify" },
+    },
+  },
+  EvaluateJob: {
+    schema: EvaluateJob,
+    valid: {
+      kind: "final",
+      runId: "run_1",
+      stepId: "final",
+      attempt: 1,
+      answer: { answer: "fixed", claims: [{ text: "tests pass", evidence: ["obs_1"] }], gaps: [] },
+      evidence: [{ id: "obs_1", stepId: "s1", tool: "run_command", status: "ok" }],
+      goal: "Fix the failing test",
+    },
+    invalid: {
+      "a final answer without the run's evidence": { kind: "final", runId: "run_1", stepId: "final", attempt: 1, answer: { answer: "fixed" }, goal: "x" },
+      "evidence with an unknown call status": {
+        kind: "final",
+        runId: "run_1",
+        stepId: "final",
+        attempt: 1,
+        answer: { answer: "fixed" },
+        evidence: [{ id: "obs_1", stepId: "s1", tool: "run_command", status: "fine" }],
+        goal: "x",
+      },
+      "an unknown kind": { kind: "vibes", runId: "run_1", stepId: "s1", attempt: 1 },
     },
   },
   PacketBody: {
@@ -176,5 +202,14 @@ describe("contracts", () => {
 
   it("rejects a stored RunState of an unknown schema version", () => {
     expect(RunState.safeParse({ schemaVersion: 2 }).success).toBe(false);
+  });
+});
+
+describe("EvaluateJob written before the job had a kind", () => {
+  it("reads as a step job with no evidence statuses", () => {
+    const job = EvaluateJob.parse({ runId: "run_1", stepId: "s1", attempt: 1, spec: example.stepSpec, result: example.stepResult, knownEvidenceIds: ["obs_1"], priorFingerprints: [] });
+    expect(job.kind).toBe("step");
+    if (job.kind === "final") return;
+    expect(job.evidence).toEqual([]);
   });
 });

@@ -10,6 +10,10 @@ describe("stored versions", () => {
     expect(state.status).toBe("done");
     expect(state.steps[0]?.spec.title).toBe("Fix add() so the tests pass");
     expect(state.evidence.length).toBeGreaterThan(0);
+    // Fields added later have defaults, so a state stored before them still reads.
+    expect(state.evidence.every((entry) => entry.status === "ok")).toBe(true);
+    expect(state.proposal).toBeUndefined();
+    expect(state.result?.claims).toEqual([]);
   });
 
   const invalid: Record<string, Record<string, unknown>> = {

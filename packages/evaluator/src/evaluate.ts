@@ -1,9 +1,13 @@
 import {
   type CheckResult,
+  type ClaimCheck,
   type EvaluateJob,
   FinalAnswer,
+  type FinalAnswerEvaluateJob,
   type ModelProvider,
   type ModelStreamEvent,
+  type StepEvaluateJob,
+  type ToolCallStatus,
   type TraceLog,
   type Verdict,
   type Workspace,
@@ -12,7 +16,8 @@ import { runFingerprint, stepFingerprint } from "./fingerprints.ts";
 import { judge, type JudgeScore } from "./judge.ts";
 import { resolvedStepLesson } from "./lesson-draft.ts";
 import { detectLoop, loopedByFingerprints, type LoopFinding } from "./loop-detector.ts";
-import { checkClaims, checkCriterion, checkStepHygiene, deniedActions } from "./rule-checks.ts";
+import { asksQuestion } from "./question-goal.ts";
+import { checkClaims, checkClaimsAgainst, checkCriterion, checkStepHygiene, deniedActions, type EvidenceIndex } from "./rule-checks.ts";
 import { decideVerdict, type Findings } from "./verdict-policy.ts";
 
 export interface EvaluatorDeps {
@@ -34,6 +39,48 @@ export interface EvaluatorDeps {
  * something only it can score: `judge` criteria, or risks the planner flagged.
  */
 export async function evaluate(job: EvaluateJob, deps: EvaluatorDeps, signal?: AbortSignal): Promise<Verdict> {
+  return job.kind === "final" ? evaluateProposal(job, deps) : evaluateStep(job, deps, signal);
+}
+
+/**
+ * The planner proposed that the goal is met. Its answer gets the same final
+ * checks as a worker's answer step: every claim against all of the run's
+ * evidence, at least one supported claim (or an explicit gap for a question),
+ * one retry with feedback, then unbacked claims moved to gaps.
+ */
+async function evaluateProposal(job: FinalAnswerEvaluateJob, deps: EvaluatorDeps): Promise<Verdict> {
+  const claims = checkClaimsAgainst(job.answer.claims, evidenceIndexOf(job));
+  await trace(deps, job, "claims.checked", { claims, proposedBy: "planner" });
+  const outcome = decideVerdict({
+    attempt: job.attempt,
+    maxAttempts: deps.maxAttempts ?? 3,
+    status: "completed",
+    loopedBefore: false,
+    failedChecks: [],
+    unrunnableChecks: [],
+    wrongSurface: false,
+    claims,
+    previousFeedback: job.feedback,
+    judgeMissing: false,
+    finalAnswer: job.answer,
+    asksQuestion: asksQuestion(job.goal),
+    denied: [],
+  });
+  return {
+    schemaVersion: 1,
+    runId: job.runId,
+    stepId: job.stepId,
+    attempt: job.attempt,
+    decision: outcome.decision,
+    reasons: outcome.reasons,
+    feedback: outcome.feedback,
+    checks: claimChecks(claims),
+    claims,
+    ...(outcome.answer ? { answer: outcome.answer } : {}),
+  };
+}
+
+async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: AbortSignal): Promise<Verdict> {
   const { result, spec } = job;
   const maxAttempts = deps.maxAttempts ?? 3;
   const calls = result.toolCalls;
@@ -60,7 +107,7 @@ export async function evaluate(job: EvaluateJob, deps: EvaluatorDeps, signal?: A
     }
     checks.push(...checkStepHygiene(result));
   }
-  const claims = result.status === "completed" ? checkClaims(result, new Set(job.knownEvidenceIds)) : [];
+  const claims = result.status === "completed" ? checkClaims(result, evidenceIndexOf(job)) : [];
   if (claims.length > 0) await trace(deps, job, "claims.checked", { claims });
   const failedChecks = checks.filter((check) => !check.passed);
   const failing = calls.filter((call) => call.status !== "ok");
@@ -81,6 +128,8 @@ export async function evaluate(job: EvaluateJob, deps: EvaluatorDeps, signal?: A
     previousFeedback: job.feedback,
     judgeMissing: false,
     finalAnswer: answer?.success ? answer.data : undefined,
+    asksQuestion: asksQuestion(job.goal),
+    child: job.kind === "child",
     denied: deniedActions(result),
   };
   if (loop) await trace(deps, job, "loop.detected", { ...loop.finding, description: loop.description, loopedBefore, blocking: result.status !== "completed" || failedChecks.length > 0 });
@@ -109,7 +158,7 @@ export async function evaluate(job: EvaluateJob, deps: EvaluatorDeps, signal?: A
     decision: outcome.decision,
     reasons: outcome.reasons,
     feedback: outcome.feedback,
-    checks: [...checks, ...unrunnable, ...claims.map((claim) => ({ check: `claim is backed by evidence: ${claim.text}`, passed: claim.status === "supported", detail: claim.status }))],
+    checks: [...checks, ...unrunnable, ...claimChecks(claims)],
     claims,
     ...(loop ? { loop: loop.finding } : {}),
     ...(outcome.answer ? { answer: outcome.answer } : {}),
@@ -117,7 +166,21 @@ export async function evaluate(job: EvaluateJob, deps: EvaluatorDeps, signal?: A
   };
 }
 
-async function judgeStep(deps: EvaluatorDeps, provider: ModelProvider, criteria: string[], job: EvaluateJob, signal?: AbortSignal): Promise<JudgeScore> {
+const claimChecks = (claims: readonly ClaimCheck[]): CheckResult[] =>
+  claims.map((claim) => ({ check: `claim is backed by evidence: ${claim.text}`, passed: claim.status === "supported", detail: claim.status }));
+
+/**
+ * Every observation of the run with the status of its call. Ids the job
+ * lists only as known (a job queued before statuses were sent) count as ok.
+ */
+function evidenceIndexOf(job: EvaluateJob): EvidenceIndex {
+  const index = new Map<string, ToolCallStatus>();
+  if (job.kind !== "final") for (const id of job.knownEvidenceIds) index.set(id, "ok");
+  for (const fact of job.evidence) index.set(fact.id, fact.status);
+  return index;
+}
+
+async function judgeStep(deps: EvaluatorDeps, provider: ModelProvider, criteria: string[], job: StepEvaluateJob, signal?: AbortSignal): Promise<JudgeScore> {
   const { score } = await judge(provider, { criteria, risks: job.risks }, job.result, deps.trace, signal, deps.onJudgeEvent);
   return score;
 }
@@ -128,7 +191,7 @@ function onlyGivenRisks(score: JudgeScore, risks: readonly string[]): JudgeScore
   return { ...score, risks_hit: score.risks_hit.filter((risk) => given.has(risk)) };
 }
 
-function describeLoop(loop: LoopFinding, calls: EvaluateJob["result"]["toolCalls"]): string {
+function describeLoop(loop: LoopFinding, calls: StepEvaluateJob["result"]["toolCalls"]): string {
   const name = calls.find((call) => call.fingerprint === loop.fingerprint)?.name ?? "a tool";
   switch (loop.kind) {
     case "no_progress":
@@ -143,5 +206,6 @@ function describeLoop(loop: LoopFinding, calls: EvaluateJob["result"]["toolCalls
 }
 
 async function trace(deps: EvaluatorDeps, job: EvaluateJob, kind: string, payload: Record<string, unknown>): Promise<void> {
-  await deps.trace.append({ runId: job.runId, stepId: job.stepId, kind, payload });
+  // The planner's proposed answer belongs to no step, as its verdict does in the controller's trace.
+  await deps.trace.append({ runId: job.runId, stepId: job.kind === "final" ? null : job.stepId, kind, payload });
 }

@@ -1,4 +1,4 @@
-import { type EvaluateJob, type Lesson, sha256, type VerdictDecision } from "@rein/core";
+import { type StepEvaluateJob, type Lesson, sha256, type VerdictDecision } from "@rein/core";
 
 /**
  * The lesson a verdict writes when it resolves an earlier failure of the
@@ -7,7 +7,7 @@ import { type EvaluateJob, type Lesson, sha256, type VerdictDecision } from "@re
  * attempt's summary and the calls it made that no failed attempt made.
  * The id is derived from run and step, so a redelivered job writes the same lesson.
  */
-export function resolvedStepLesson(job: EvaluateJob, decision: VerdictDecision, now: Date): Lesson | undefined {
+export function resolvedStepLesson(job: StepEvaluateJob, decision: VerdictDecision, now: Date): Lesson | undefined {
   if (job.attempt === 1 || (decision !== "continue" && decision !== "done")) return undefined;
   const tried = new Set(job.priorFingerprints.flat());
   const newCalls = job.result.toolCalls.filter((call) => !tried.has(call.fingerprint));

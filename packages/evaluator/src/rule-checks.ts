@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { AcceptanceCriterion, CheckResult, ClaimCheck, StepResult, Workspace } from "@rein/core";
+import { type AcceptanceCriterion, type CheckResult, type Claim, type ClaimCheck, isFailureAddressed, type StepResult, type ToolCallStatus, type Workspace } from "@rein/core";
 import { runCheckCommand } from "./command-check.ts";
 
 export interface RuleCheckContext {
@@ -56,12 +56,16 @@ export async function checkCriterion(criterion: AcceptanceCriterion, result: Ste
  */
 export function checkStepHygiene(result: StepResult): CheckResult[] {
   const checks: CheckResult[] = [];
-  const unaddressed = result.toolCalls.filter((call) => call.status !== "ok" && call.status !== "denied" && !call.addressed);
+  // Derived here from the calls and the final text, not taken from the worker's own `addressed` flags.
+  const finalText = [result.summary, typeof result.output === "string" ? result.output : JSON.stringify(result.output ?? "")].join("\n");
+  const unaddressed = result.toolCalls.filter(
+    (call, index) => call.status !== "ok" && call.status !== "denied" && !isFailureAddressed(result.toolCalls, index, finalText),
+  );
   if (unaddressed.length > 0 && result.status === "completed") {
     checks.push({
       check: "no failed tool call left unaddressed",
       passed: false,
-      detail: `failed calls never followed up: ${unaddressed.map((call) => `${call.name} (${call.status})`).join(", ")}`,
+      detail: `failed calls never followed up (call the same tool again with changed arguments until it succeeds, or say in the final text why the failure does not matter): ${unaddressed.map((call) => `${call.name} (${call.status}, ${call.observationId})`).join(", ")}`,
     });
   }
   const emptyObservations = result.observations.filter((observation) => observation.empty);
@@ -71,25 +75,30 @@ export function checkStepHygiene(result: StepResult): CheckResult[] {
   return checks;
 }
 
+/** The run's observations by id, with the status of the call behind each. */
+export type EvidenceIndex = ReadonlyMap<string, ToolCallStatus>;
+
 /**
  * Each claim must cite at least one observation id, and every id it cites
- * must be an observation of this run (this step's, or one already in the
- * run's evidence index); otherwise it is `unsupported`. A claim that cites a
- * call that failed is `contradicted`: the evidence it names says the thing
- * it rests on did not happen.
+ * must be an observation of this run; otherwise it is `unsupported`. A
+ * claim that cites an observation of a call that did not succeed is
+ * `contradicted`: the evidence it names says the thing it rests on did not
+ * happen.
  */
-export function checkClaims(result: StepResult, knownEvidenceIds: ReadonlySet<string>): ClaimCheck[] {
-  const own = new Map(result.observations.map((observation) => [observation.id, observation]));
-  return result.claims.map((claim) => {
+export function checkClaimsAgainst(claims: readonly Claim[], evidence: EvidenceIndex): ClaimCheck[] {
+  return claims.map((claim) => {
     const base = { text: claim.text, evidence: claim.evidence };
-    const cited = claim.evidence.filter((id) => own.has(id) || knownEvidenceIds.has(id));
-    if (cited.length === 0 || cited.length < claim.evidence.length) return { ...base, status: "unsupported" as const };
-    const failed = cited.some((id) => {
-      const observation = own.get(id);
-      return observation !== undefined && observation.status !== "ok";
-    });
-    return { ...base, status: failed ? ("contradicted" as const) : ("supported" as const) };
+    const statuses = claim.evidence.map((id) => evidence.get(id));
+    if (statuses.length === 0 || statuses.includes(undefined)) return { ...base, status: "unsupported" as const };
+    return { ...base, status: statuses.every((status) => status === "ok") ? ("supported" as const) : ("contradicted" as const) };
   });
+}
+
+/** A step's claims against the run's evidence and the step's own observations. */
+export function checkClaims(result: StepResult, evidence: EvidenceIndex): ClaimCheck[] {
+  const index = new Map(evidence);
+  for (const observation of result.observations) index.set(observation.id, observation.status);
+  return checkClaimsAgainst(result.claims, index);
 }
 
 /** One line per call the runtime refused (policy or a person), as it was told to the model. */

@@ -29,8 +29,12 @@ export interface Findings {
   judge?: JudgeScore;
   /** Judge criteria exist but no judge is configured. */
   judgeMissing: boolean;
-  /** The step's output is the run's final answer. */
+  /** The step's output (or the planner's proposal) is the run's final answer. */
   finalAnswer?: FinalAnswer;
+  /** The goal asks a question, so an answer may be an explicit gap ("could not establish …") instead of a claim. */
+  asksQuestion?: boolean;
+  /** The step is a delegated child: what it could not do goes back to its parent rather than being retried. */
+  child?: boolean;
   /** Calls the policy or a person refused, one line each. */
   denied: readonly string[];
 }
@@ -53,18 +57,21 @@ export interface PolicyOutcome {
  * | 2  | as 1, first loop of this step                                     | retry, "change strategy: …" |
  * | 3  | a check cannot run as written, or the step failed only on calls   |          |
  * |    | outside its tools/scope                                           | replan (the step itself is wrong) |
- * | 4  | the step did not complete (failed, budget exhausted), attempts left | retry, naming the error |
- * | 5  | the step did not complete, no attempts left                        | escalate (repeated failure) |
- * | 6  | a code check failed, attempts left                                | retry, naming the failed checks |
- * | 7  | a code check failed, no attempts left                             | fail (the work is measurably wrong) |
- * | 8  | a claim is unsupported or contradicted, no claims retry yet,      |          |
- * |    | attempts left                                                     | retry, naming the claims |
- * | 9  | judge criteria and no judge configured                            | escalate |
- * | 10 | the judge is unsure                                               | escalate |
- * | 11 | the judge says a risk the planner flagged materialized            | escalate |
- * | 12 | the judge says fail, attempts left / none left                    | retry / fail |
- * | 13 | everything passed, the step delivered the final answer            | done; claims still unbacked after row 8 are moved to `gaps`, refused actions are added to `gaps` |
- * | 14 | everything passed                                                 | continue (unbacked claims and refused actions named in the reasons) |
+ * | 4  | a delegated child did not complete                                | fail (back to its parent as a failed delegation) |
+ * | 5  | the step did not complete (failed, budget exhausted), attempts left | retry, naming the error |
+ * | 6  | the step did not complete, no attempts left                        | escalate (repeated failure) |
+ * | 7  | a code check failed, attempts left                                | retry, naming the failed checks |
+ * | 8  | a code check failed, no attempts left                             | fail (the work is measurably wrong) |
+ * | 9  | a claim is unsupported or contradicted, or a final answer has no  |          |
+ * |    | supported claim, no claims retry yet, attempts left               | retry, naming the claims |
+ * | 10 | judge criteria and no judge configured                            | escalate |
+ * | 11 | the judge is unsure                                               | escalate |
+ * | 12 | the judge says a risk the planner flagged materialized            | escalate |
+ * | 13 | the judge says fail, attempts left / none left                    | retry / fail |
+ * | 14 | a final answer still has no supported claim (and, for a goal that |          |
+ * |    | asks a question, no explicit gap)                                 | escalate (nothing verified) |
+ * | 15 | everything passed, the final answer                               | done; claims still unbacked after row 9 are moved to `gaps`, refused actions are added to `gaps` |
+ * | 16 | everything passed                                                 | continue (unbacked claims and refused actions named in the reasons) |
  *
  * A loop in an attempt that otherwise passed is traced but does not block it.
  */
@@ -87,6 +94,7 @@ export function decideVerdict(findings: Findings): PolicyOutcome {
   }
   if (findings.status !== "completed") {
     const reason = `step ${findings.status}: ${findings.error ?? "no detail"}`;
+    if (findings.child) return { decision: "fail", reasons: [`the delegated step did not complete: ${findings.error ?? findings.status}`] };
     if (findings.wrongSurface) return { decision: "replan", reasons: [reason, "every failing call was outside the step's tools or scope"] };
     if (attemptsLeft) return { decision: "retry", reasons: [reason], feedback: `the previous attempt ended ${findings.status}: ${findings.error ?? "no detail"}; change what caused it` };
     return { decision: "escalate", reasons: [`repeated failure: the step did not complete in ${findings.attempt} attempts`, reason] };
@@ -97,13 +105,14 @@ export function decideVerdict(findings: Findings): PolicyOutcome {
   }
 
   const unbacked = findings.claims.filter((claim) => claim.status !== "supported");
+  const unverified = findings.finalAnswer !== undefined && !verifiesSomething(findings.finalAnswer, findings.claims, findings.asksQuestion ?? false);
   const claimsRetried = findings.previousFeedback?.startsWith(CLAIMS_RETRY_FEEDBACK) ?? false;
-  if (unbacked.length > 0 && !claimsRetried && attemptsLeft) {
+  if ((unbacked.length > 0 || unverified) && !claimsRetried && attemptsLeft) {
     const listing = unbacked.map((claim) => `"${claim.text}" (${claim.status})`).join("; ");
     return {
       decision: "retry",
-      reasons: unbacked.map((claim) => `claim ${claim.status}: ${claim.text}`),
-      feedback: `${CLAIMS_RETRY_FEEDBACK} ${listing}. Cite, for each claim, the ids of observations of this run that back it, or move the claim to gaps`,
+      reasons: [...unbacked.map((claim) => `claim ${claim.status}: ${claim.text}`), ...(unverified ? [NO_BACKED_CLAIM] : [])],
+      feedback: `${CLAIMS_RETRY_FEEDBACK} ${[listing, unverified ? NO_BACKED_CLAIM : ""].filter(Boolean).join("; ")}. Cite, for each claim, the ids of observations of this run that back it (a claim citing a failed call is contradicted), or move the claim to gaps`,
     };
   }
 
@@ -118,6 +127,8 @@ export function decideVerdict(findings: Findings): PolicyOutcome {
     }
   }
 
+  if (unverified) return { decision: "escalate", reasons: [`${NO_BACKED_CLAIM}, after one retry with feedback`, ...unbacked.map((claim) => `claim ${claim.status}: ${claim.text}`)] };
+
   const notes = [
     ...unbacked.map((claim) => `claim ${claim.status}, delivered as a gap: ${claim.text}`),
     ...findings.denied.map((line) => `refused: ${line}`),
@@ -126,11 +137,22 @@ export function decideVerdict(findings: Findings): PolicyOutcome {
     const answer = amendAnswer(findings.finalAnswer, unbacked, findings.denied);
     return {
       decision: "done",
-      reasons: ["the final answer meets its contract with evidence", ...notes],
+      reasons: ["the evaluator verified the final answer: each remaining claim cites observations of this run that succeeded", ...notes],
       ...(answer === findings.finalAnswer ? {} : { answer }),
     };
   }
   return { decision: "continue", reasons: ["the step completed and its checks passed", ...notes] };
+}
+
+const NO_BACKED_CLAIM = "the final answer has no claim backed by an observation of this run";
+
+/**
+ * A final answer verifies something when at least one claim is supported,
+ * or, for a goal that asks a question, when it says explicitly what it could
+ * not establish (a gap of its own, not one the evaluator moved there).
+ */
+function verifiesSomething(answer: FinalAnswer, claims: readonly ClaimCheck[], asksQuestion: boolean): boolean {
+  return claims.some((claim) => claim.status === "supported") || (asksQuestion && answer.gaps.length > 0);
 }
 
 /** Moves unbacked claims to `gaps`, saying why, and records refused actions there too. */

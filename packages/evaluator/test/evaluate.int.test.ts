@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type EvaluateJob, hashOf, type Observation, ScriptedProvider, StepSpec, type ToolCallRecord, Workspace } from "@rein/core";
+import { type FinalAnswerEvaluateJob, hashOf, type Observation, ScriptedProvider, StepSpec, type StepEvaluateJob, type ToolCallRecord, Workspace } from "@rein/core";
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
 import { evaluate } from "../src/evaluate.ts";
 import { CLAIMS_RETRY_FEEDBACK } from "../src/verdict-policy.ts";
@@ -34,8 +34,9 @@ const answer = {
   gaps: [],
 };
 
-function job(extra: Partial<EvaluateJob> = {}): EvaluateJob {
+function job(extra: Partial<StepEvaluateJob> = {}): StepEvaluateJob {
   return {
+    kind: "step",
     runId: "run_e",
     stepId: "s2",
     attempt: 1,
@@ -56,6 +57,7 @@ function job(extra: Partial<EvaluateJob> = {}): EvaluateJob {
       turns: 1,
     },
     knownEvidenceIds: ["obs_metrics"],
+    evidence: [],
     priorFingerprints: [],
     priorFailedFingerprints: [],
     goal: "Why has payment-api returned 500s?",
@@ -129,5 +131,124 @@ describe("evaluate()", () => {
     const verdict = await evaluate(job({ risks: ["anything"] }), { ...deps, judge });
     expect(verdict.decision).toBe("retry");
     expect(judge.requests).toHaveLength(0);
+  });
+
+  it("contradicts a claim that cites a failed call of an earlier step, known only from the run's evidence", async () => {
+    const cited = { ...answer, claims: [answer.claims[0] as (typeof answer.claims)[number], { text: "the restart went through", evidence: ["obs_restart"] }] };
+    const verdict = await evaluate(
+      job({
+        knownEvidenceIds: ["obs_metrics", "obs_restart"],
+        evidence: [
+          { id: "obs_metrics", stepId: "s1", tool: "query_metrics", status: "ok" },
+          { id: "obs_restart", stepId: "s1", tool: "restart_service", status: "error" },
+        ],
+        result: { ...job().result, output: cited, claims: cited.claims },
+      }),
+      deps,
+    );
+    expect(verdict.decision).toBe("retry");
+    expect(verdict.claims?.map((claim) => claim.status)).toEqual(["supported", "contradicted"]);
+  });
+
+  it("does not end a run on a worker's answer with no claims: one retry, then escalation", async () => {
+    const bare = { answer: "It was a cosmic ray.", claims: [], gaps: [] };
+    const result = { ...job().result, output: bare, summary: bare.answer, claims: [] };
+    const first = await evaluate(job({ goal: "Fix the bug in add()", result }), deps);
+    expect(first.decision).toBe("retry");
+    expect(first.feedback).toContain("no claim backed by an observation");
+    const second = await evaluate(job({ goal: "Fix the bug in add()", attempt: 2, feedback: first.feedback, priorFingerprints: [[]], result: { ...result, attempt: 2 } }), deps);
+    expect(second.decision).toBe("escalate");
+  });
+
+  it("does not count a failed call as addressed because some other call came later, whatever the worker's flags say", async () => {
+    const spec = StepSpec.parse({ title: "Read the code", objective: "Read src/add.js and summarize it.", tools: ["read_file", "list_files"] });
+    const calls = [call(0, "read_file", { path: "src/ad.js" }, "error"), call(1, "list_files", { path: "." })];
+    const result = { ...job().result, output: "add() adds", summary: "add() adds", claims: [], toolCalls: calls, fingerprints: calls.map((each) => each.fingerprint) };
+    const forgotten = await evaluate(job({ spec, result }), deps);
+    expect(forgotten.decision).toBe("retry");
+    expect(forgotten.reasons.join(" ")).toContain("failed calls never followed up");
+
+    const fixedCalls = [...calls, call(2, "read_file", { path: "src/add.js" })];
+    const handled = await evaluate(job({ spec, result: { ...result, toolCalls: fixedCalls, fingerprints: fixedCalls.map((each) => each.fingerprint) } }), deps);
+    expect(handled.decision).toBe("continue");
+    const explained = await evaluate(job({ spec, result: { ...result, output: "add() adds. The read_file call failed because of a typo in the path; the listing showed the right one." } }), deps);
+    expect(explained.decision).toBe("continue");
+  });
+
+  it("fails a delegated child that did not complete, so its parent hears of it, instead of retrying it", async () => {
+    const spec = StepSpec.parse({ title: "Read the logs", objective: "Search the logs for errors.", tools: ["search_logs"] });
+    const result = { ...job().result, status: "budget_exhausted" as const, output: null, summary: "turn budget spent", error: "step turn budget spent", claims: [] };
+    const verdict = await evaluate(job({ kind: "child", stepId: "s1.1", spec, result }), deps);
+    expect(verdict.decision).toBe("fail");
+    expect(verdict.reasons.join(" ")).toContain("turn budget spent");
+  });
+
+  it("catches a loop in a delegated child before it returns to its parent", async () => {
+    const spec = StepSpec.parse({ title: "Read the logs", objective: "Search the logs for errors.", tools: ["search_logs"] });
+    const calls = [0, 1, 2].map((index) => ({ ...call(index, "search_logs", { q: "error" }, "error"), resultHash: hashOf("same") }));
+    const result = { ...job().result, status: "completed" as const, output: "nothing found", summary: "nothing found", claims: [], toolCalls: calls, fingerprints: calls.map((each) => each.fingerprint) };
+    const verdict = await evaluate(job({ kind: "child", stepId: "s1.1", spec, result }), deps);
+    expect(verdict.loop).toBeDefined();
+    expect(verdict.decision).toBe("retry");
+    expect(verdict.feedback).toMatch(/change strategy/);
+  });
+});
+
+describe("evaluate() over the planner's proposed final answer", () => {
+  let runtime: TestRuntime;
+  let deps: Parameters<typeof evaluate>[1];
+  beforeEach(async () => {
+    runtime = await createTestRuntime();
+    deps = { trace: runtime.trace, workspace: await Workspace.forRun(runtime.config.workspaceRoot, "run_f"), allowedCommands: [] };
+  });
+  afterEach(async () => runtime.cleanup());
+
+  const evidence: FinalAnswerEvaluateJob["evidence"] = [
+    // 45 observations: the claims cite the first ones, outside any recent window.
+    ...Array.from({ length: 45 }, (_, index) => ({ id: `obs_${index}`, stepId: "s1", tool: "read_file", status: "ok" as const })),
+    { id: "obs_test_failed", stepId: "s1", tool: "run_command", status: "error" as const },
+  ];
+  const proposal = (answer: FinalAnswerEvaluateJob["answer"], extra: Partial<FinalAnswerEvaluateJob> = {}): FinalAnswerEvaluateJob => ({
+    kind: "final",
+    runId: "run_f",
+    stepId: "final",
+    attempt: 1,
+    answer,
+    evidence,
+    goal: "Fix the failing test suite of add()",
+    ...extra,
+  });
+
+  it("verifies claims against all of the run's evidence, not a recent window", async () => {
+    const verdict = await evaluate(proposal({ answer: "fixed", claims: [{ text: "add.js returned a - b", evidence: ["obs_0"] }], gaps: [] }), deps);
+    expect(verdict.decision).toBe("done");
+    expect(verdict.claims).toEqual([{ text: "add.js returned a - b", evidence: ["obs_0"], status: "supported" }]);
+  });
+
+  it("sends a zero-claim answer back once, then escalates instead of ending done", async () => {
+    const first = await evaluate(proposal({ answer: "It was a cosmic ray.", claims: [], gaps: [] }), deps);
+    expect(first.decision).toBe("retry");
+    const second = await evaluate(proposal({ answer: "It was a cosmic ray.", claims: [], gaps: [] }, { attempt: 2, feedback: first.feedback }), deps);
+    expect(second.decision).toBe("escalate");
+    expect(second.reasons[0]).toMatch(/no claim backed/);
+  });
+
+  it("marks a claim citing a failed call contradicted, and after the retry moves it to gaps", async () => {
+    const answer = { answer: "fixed", claims: [{ text: "read add.js", evidence: ["obs_1"] }, { text: "the tests pass", evidence: ["obs_test_failed"] }], gaps: [] };
+    const first = await evaluate(proposal(answer), deps);
+    expect(first.decision).toBe("retry");
+    expect(first.claims?.map((claim) => claim.status)).toEqual(["supported", "contradicted"]);
+    const second = await evaluate(proposal(answer, { attempt: 2, feedback: first.feedback }), deps);
+    expect(second.decision).toBe("done");
+    expect(second.answer?.claims.map((claim) => claim.text)).toEqual(["read add.js"]);
+    expect(second.answer?.gaps).toEqual(["not established (its evidence shows a failed call): the tests pass"]);
+  });
+
+  it("accepts an explicit gap as the answer to a goal that asks a question", async () => {
+    const gapOnly = { answer: "The cause could not be established.", claims: [], gaps: ["no log covers the window of the outage"] };
+    const verdict = await evaluate(proposal(gapOnly, { goal: "Why did payment-api return 500s?" }), deps);
+    expect(verdict.decision).toBe("done");
+    const notAQuestion = await evaluate(proposal(gapOnly, { attempt: 2, feedback: "unsupported claims: none" }), deps);
+    expect(notAQuestion.decision).toBe("escalate");
   });
 });

@@ -18,14 +18,19 @@ const contentWords = (text: string): string[] => (text.toLowerCase().match(/[a-z
 /**
  * What zod cannot check about a plan: the step uses only granted tools,
  * cites only known evidence, names an action, and is a step rather than the
- * goal restated; a finished plan's claims cite only known evidence. Each
- * message says what was wrong and what was expected, because the model
- * reads it in the repair turn.
+ * goal restated; a finished plan's answer says something checkable (a claim
+ * or a gap) and cites only known evidence — any observation of the run, not
+ * only the recent ones listed. Whether the answer is verified is the
+ * evaluator's call, not the planner's. Each message says what was wrong and
+ * what was expected, because the model reads it in the repair turn.
  */
 export function checkPlan(plan: Plan, context: PlannerContext): string | undefined {
-  const known = new Set(context.evidence.map((entry) => entry.id));
+  const known = new Set([...context.evidence.map((entry) => entry.id), ...context.knownEvidenceIds]);
   if (plan.done) {
     if (!plan.answer) return "done is true but answer is missing; expected {answer, claims, gaps}";
+    if (plan.answer.claims.length === 0 && plan.answer.gaps.length === 0) {
+      return "done is true but answer has no claims and no gaps; expected claims that each cite the evidence ids backing them, or gaps saying what could not be established";
+    }
     const invented = plan.answer.claims.flatMap((claim) => claim.evidence.filter((id) => !known.has(id)));
     if (invented.length > 0) return `answer.claims cite unknown evidence ${invented.join(", ")}; expected ids from the evidence list`;
     return undefined;

@@ -8,6 +8,7 @@ const context: PlannerContext = {
   completedSteps: [],
   evidence: [{ id: "obs_1", summary: "search_logs: 30 matching lines" }],
   lessons: [],
+  knownEvidenceIds: ["obs_1", "obs_old"],
 };
 const withStep = (step: Record<string, unknown>) => Plan.parse({ current_step: { title: "A step", objective: "Search the logs for errors.", ...step } });
 
@@ -34,5 +35,12 @@ describe("checkPlan", () => {
     expect(checkPlan(done(["obs_1"]), context)).toBeUndefined();
     expect(checkPlan(done(["obs_2"]), context)).toContain("unknown evidence obs_2");
     expect(checkPlan(Plan.parse({ done: true }), context)).toContain("answer is missing");
+  });
+
+  it("a finished plan may cite evidence older than the listed window, and must claim or admit something", () => {
+    const done = (claims: { text: string; evidence: string[] }[], gaps: string[] = []) => Plan.parse({ done: true, answer: { answer: "pool", claims, gaps } });
+    expect(checkPlan(done([{ text: "pool saturated", evidence: ["obs_old"] }]), context)).toBeUndefined();
+    expect(checkPlan(done([]), context)).toContain("no claims and no gaps");
+    expect(checkPlan(done([], ["no log covers the window"]), context)).toBeUndefined();
   });
 });

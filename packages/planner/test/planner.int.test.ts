@@ -14,6 +14,7 @@ const job: PlanJob = {
     lastVerdict: { decision: "replan", reasons: ["check cannot run as written"] },
     lessons: [],
     instruction: "look at the pool first",
+    knownEvidenceIds: ["obs_1"],
   },
 };
 const goalRestated = { current_step: { title: "Answer the question", objective: "Why has payment-api returned 500s for the last 10 minutes?", tools: ["query_metrics"] } };

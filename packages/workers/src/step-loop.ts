@@ -22,6 +22,7 @@ import {
   TraceBuffer,
   type TraceLog,
   type Workspace,
+  withAddressedFailures,
   zeroUsage,
 } from "@rein/core";
 import { compactContext } from "./compact-context.ts";
@@ -100,7 +101,7 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
     summary: "",
     claims: [],
     observations: loop.observations,
-    toolCalls: withAddressed(loop.records, finalText),
+    toolCalls: withAddressedFailures(loop.records, finalText),
     fingerprints: loop.records.map((record) => record.fingerprint),
     usage: loop.usage,
     turns: loop.turns,
@@ -263,15 +264,4 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/**
- * A failed call counts as addressed once the model acted on it: it made
- * another call afterwards, or its final text names the tool that failed.
- * Derived when a result is built, so saved records never change.
- */
-function withAddressed(records: StepCheckpoint["records"], finalText: string | undefined): StepCheckpoint["records"] {
-  return records.map((record, index) =>
-    record.status === "ok" ? record : { ...record, addressed: index < records.length - 1 || (finalText !== undefined && finalText.includes(record.name)) },
-  );
 }

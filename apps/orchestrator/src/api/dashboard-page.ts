@@ -74,17 +74,28 @@ function line(event) {
   switch (event.kind) {
     case "run.submitted": return (p.unpriced || []).length ? "price unknown for " + p.unpriced.join("; ") + ": the cost budget cannot see their calls" : null;
     case "model.responded": return p.price === "unknown" ? step + p.role + " call to " + p.provider + "/" + p.model + ": price unknown" : null;
-    case "plan.ready": return "plan: " + (p.done ? "the goal is met" : JSON.stringify(p.currentStep));
+    case "plan.ready": return "plan: " + (p.done ? "proposes the goal is met; the evaluator checks the answer" : JSON.stringify(p.currentStep));
     case "step.dispatched": return step + "dispatched " + JSON.stringify(p.title) + " attempt " + p.attempt + " tools " + (p.tools || []).join(", ");
     case "tool.called": return step + "  call " + p.tool + " " + JSON.stringify(p.args ?? {}).slice(0, 160);
     case "tool.result": return step + "    -> " + p.status + " in " + Math.round(p.durationMs) + " ms";
     case "permission.decided": return p.decision === "allow" ? null : step + "    " + p.decision + " by " + p.rule;
     case "step.suspended": return step + "waiting: " + (p.reason === "approval" ? "approval " + p.approvalId : p.reason);
-    case "verdict.ready": return step + "verdict " + p.decision + ": " + (p.reasons || []).join("; ");
+    case "verdict.ready": return step + (p.subject === "final_answer" ? "verdict on the final answer " : "verdict ") + p.decision + ": " + (p.reasons || []).join("; ");
     case "run.done": case "run.failed": case "run.cancelled": return "run " + event.kind.slice(4) + ": " + p.reason;
     case "run.escalated": return "escalated: " + (p.reasons || []).join("; ");
     default: return null;
   }
+}
+
+// The answer, each claim with the evaluator's finding and the evidence it cites, and the gaps.
+function resultView(result) {
+  if (!result.answer) return el("p", { textContent: "Result: " + result.summary });
+  const status = new Map((result.claims || []).map((check) => [check.text, check.status]));
+  return el("div", { className: "result" },
+    el("p", { textContent: "Answer: " + result.answer.answer }),
+    el("ul", {}, ...result.answer.claims.map((claim) =>
+      el("li", { className: "claim " + (status.get(claim.text) || "unchecked"), textContent: "claim (" + (status.get(claim.text) || "unchecked") + "): " + claim.text + " [evidence: " + (claim.evidence.join(", ") || "none") + "]" })),
+      ...result.answer.gaps.map((gap) => el("li", { className: "gap", textContent: "gap: " + gap }))));
 }
 
 async function showRun(runId) {
@@ -105,7 +116,7 @@ async function showRun(runId) {
       el("div", { className: "approval" }, "Approval " + approval.approvalId + ": " + approval.tool + " " + JSON.stringify(approval.args) + " ",
         el("button", { textContent: "Approve", onclick: () => decide(approval.approvalId, "approve", runId) }),
         el("button", { textContent: "Deny", onclick: () => decide(approval.approvalId, "deny", runId) }))),
-    state.result ? el("p", { textContent: "Result: " + ((state.result.answer && state.result.answer.answer) || state.result.summary) }) : "",
+    state.result ? resultView(state.result) : "",
     timeline,
     liveBox,
   );

@@ -1,5 +1,6 @@
 import { isTerminal, type ReinRuntime, type RunState, type TraceEvent } from "@rein/core";
 import { describeEvent } from "./progress.ts";
+import { answerLines } from "./answer-lines.ts";
 import { out } from "./output.ts";
 
 export interface FollowOptions {
@@ -36,13 +37,7 @@ export function printResult(state: RunState): void {
   out("");
   out(`run ${state.runId}: ${state.status}${state.stopReason ? ` (${state.stopReason})` : ""}`);
   const result = state.result;
-  if (result?.answer) {
-    out(`answer: ${result.answer.answer}`);
-    for (const claim of result.answer.claims) out(`  claim: ${claim.text} [${claim.evidence.join(", ")}]`);
-    for (const gap of result.answer.gaps) out(`  gap: ${gap}`);
-  } else if (result?.summary) {
-    out(`summary: ${result.summary}`);
-  }
+  for (const line of result ? answerLines(result) : []) out(line);
   if (result?.partial && result.missing.length > 0) out(`missing: ${result.missing.join("; ")}`);
   out(`steps: ${state.spent.steps}, tokens: ${state.spent.tokens}, cost: $${state.spent.costUsd.toFixed(4)}`);
   out(`trace: rein trace ${state.runId}`);

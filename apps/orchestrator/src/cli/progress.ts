@@ -20,7 +20,7 @@ export function describeEvent(event: TraceEvent): string | undefined {
       return `  lessons used: ${str(p.lessons)}`;
     case "plan.ready":
       return p.done
-        ? "✓ plan: the goal is met"
+        ? "✓ plan: the planner proposes the goal is met; the evaluator checks its answer"
         : `✓ plan: "${str(p.currentStep)}"${(p.nextSteps as string[]).length > 0 ? `; then: ${(p.nextSteps as string[]).join(" → ")}` : ""}`;
     case "model.output_invalid":
       return `  ! ${str(p.role)} output invalid (attempt ${str(p.attempt)}): ${str(p.problem)}`;
@@ -36,8 +36,10 @@ export function describeEvent(event: TraceEvent): string | undefined {
       return `${step}■ step ${str(p.status)} after ${str(p.turns)} turn(s)${p.error ? `: ${str(p.error)}` : ""}`;
     case "loop.detected":
       return `${step}  ! loop detected (${str(p.kind)})`;
+    case "answer.proposed":
+      return `… the evaluator checks the planner's answer (${str(p.claims)} claim(s), ${str(p.gaps)} gap(s))`;
     case "verdict.ready":
-      return `${step}⚖ verdict: ${str(p.decision)}: ${(p.reasons as string[]).join("; ")}`;
+      return `${step}⚖ ${p.subject === "final_answer" ? "verdict on the final answer" : "verdict"}: ${str(p.decision)}: ${(p.reasons as string[]).join("; ")}`;
     case "packet.refused":
       return `${step}✗ packet refused: ${str(p.reason)}`;
     case "model.failed":

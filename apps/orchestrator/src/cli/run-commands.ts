@@ -2,6 +2,7 @@ import { newId, ReinError } from "@rein/core";
 import { loadExample } from "../examples/load-example.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
 import { knownToolNames } from "../roles/tooling.ts";
+import { answerLines } from "./answer-lines.ts";
 import { openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { goalFromCli } from "./goal-input.ts";
@@ -54,7 +55,8 @@ export const statusCommand: Command = {
       for (const step of state.steps) out(`  ${step.stepId} [${step.phase}] attempt ${step.attempt}: ${step.spec.title}${step.decision ? ` → ${step.decision}` : ""}`);
       if (state.pendingApprovals.length > 0) out(`waiting for approval: ${state.pendingApprovals.join(", ")}`);
       out(`spent: ${state.spent.steps} steps, ${state.spent.tokens} tokens, $${state.spent.costUsd.toFixed(4)}`);
-      if (state.result) out(`result: ${state.result.answer?.answer ?? state.result.summary}`);
+      for (const line of state.result ? answerLines(state.result) : []) out(line);
+      if (state.result?.partial && state.result.missing.length > 0) out(`missing: ${state.result.missing.join("; ")}`);
       return 0;
     }),
 };

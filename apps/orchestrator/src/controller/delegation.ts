@@ -8,6 +8,7 @@ import {
   type StepState,
   type Suspension,
   totalTokens,
+  type Verdict,
   zeroUsage,
 } from "@rein/core";
 import { packetBodyOf } from "./packet-body.ts";
@@ -19,6 +20,9 @@ export interface DraftOps {
   effect(effect: ControllerEffect): void;
   trace(kind: string, payload: Record<string, unknown>, step?: StepState): void;
   dispatch(step: StepState, options?: { countsAsStep?: boolean }): void;
+  recordVerdict(verdict: Verdict, step?: StepState): void;
+  retry(step: StepState, verdict: Verdict): void;
+  escalate(reasons: readonly string[]): void;
 }
 
 const DEFAULT_MAX_DEPTH = 3;
@@ -90,26 +94,64 @@ export function delegate(draft: DraftOps, parent: StepState, result: StepResult,
   draft.dispatch(child);
 }
 
-/** A child finished: its result goes back to the parent as one observation, and the parent resumes. */
-export function returnToParent(draft: DraftOps, child: StepState, result: StepResult): void {
-  child.phase = result.status === "completed" ? "completed" : "failed";
-  const parent = draft.state.steps.find((step) => step.stepId === child.parentStepId);
+/** A child finished: what it returned is held while the evaluator judges it (see `applyChildVerdict`). */
+export function holdChildOutcome(child: StepState, result: StepResult): void {
+  child.outcome = {
+    status: result.status,
+    summary: result.error ? `${result.summary} (${result.error})` : result.summary,
+    observationIds: result.observations.map((observation) => observation.id),
+  };
+}
+
+/**
+ * The evaluator's verdict over a child, before anything reaches its parent:
+ * a passing child returns what it did; a retry (a loop, a failure left
+ * unaddressed) re-runs the child with feedback; a failing child returns to
+ * its parent as a failed delegation with the reasons, for the parent to
+ * handle; only an `escalate` verdict stops the whole run.
+ */
+export function applyChildVerdict(draft: DraftOps, child: StepState, verdict: Verdict): void {
+  draft.recordVerdict(verdict, child);
+  switch (verdict.decision) {
+    case "continue":
+    case "done":
+      child.phase = "completed";
+      returnToParent(draft, child, child.outcome?.status ?? "completed", child.outcome?.summary ?? "");
+      return;
+    case "retry":
+      draft.retry(child, verdict);
+      return;
+    case "escalate": {
+      child.phase = "failed";
+      const parent = parentOf(draft, child);
+      if (parent) parent.phase = "failed";
+      draft.escalate(verdict.reasons.map((reason) => `delegated step ${child.stepId}: ${reason}`));
+      return;
+    }
+    case "replan":
+    case "fail":
+      child.phase = "failed";
+      returnToParent(draft, child, "failed", `the evaluator rejected the delegated step's result: ${verdict.reasons.join("; ")}`);
+      return;
+  }
+}
+
+/** A judged child's result goes back to the parent as one observation, and the parent resumes. */
+function returnToParent(draft: DraftOps, child: StepState, status: StepResult["status"], summary: string): void {
+  const parent = parentOf(draft, child);
   if (!parent || parent.awaitingChildId !== child.stepId) {
     draft.trace("step.orphaned", { reason: "no parent waits for this child" }, child);
     return;
   }
   parent.awaitingChildId = undefined;
-  parent.resumeInput = {
-    kind: "delegation",
-    childStepId: child.stepId,
-    status: result.status,
-    summary: result.error ? `${result.summary} (${result.error})` : result.summary,
-    observationIds: result.observations.map((observation) => observation.id),
-  };
+  parent.resumeInput = { kind: "delegation", childStepId: child.stepId, status, summary, observationIds: child.outcome?.observationIds ?? [] };
+  child.outcome = undefined;
   parent.resumes += 1;
-  draft.trace("step.returned", { childStepId: child.stepId, status: result.status, parentStepId: parent.stepId }, child);
+  draft.trace("step.returned", { childStepId: child.stepId, status, parentStepId: parent.stepId }, child);
   draft.dispatch(parent, { countsAsStep: false });
 }
+
+const parentOf = (draft: DraftOps, child: StepState) => draft.state.steps.find((step) => step.stepId === child.parentStepId);
 
 /** A worker asked its parent for more: the planner decides what, if anything, to pass. */
 export function askContext(draft: DraftOps, step: StepState, question: string): void {

@@ -16,6 +16,7 @@ export function plannerContextOf(state: RunState): PlannerContext {
     lastVerdict: last ? { decision: last.decision, reasons: last.reasons, feedback: last.feedback } : undefined,
     lessons: [],
     instruction: state.instruction,
+    knownEvidenceIds: state.evidence.map((entry) => entry.id),
   };
 }
 

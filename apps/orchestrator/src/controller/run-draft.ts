@@ -10,6 +10,7 @@ import {
   type RunResult,
   type RunState,
   type RunStatus,
+  type StepEvaluateJob,
   type StepResult,
   type StepState,
   totalTokens,
@@ -17,6 +18,7 @@ import {
   type Verdict,
 } from "@rein/core";
 import { exceededBudget } from "./budget-policy.ts";
+import { stepEvaluateJobOf } from "./evaluate-jobs.ts";
 import { packetBodyOf } from "./packet-body.ts";
 import { planJobOf } from "./planner-context.ts";
 import { resolvedEscalationLesson, runFailedLesson } from "./run-lessons.ts";
@@ -24,6 +26,9 @@ import type { Transition, TransitionSettings } from "./transition-types.ts";
 
 const APPLIED_EVENTS_KEPT = 50;
 const SUMMARY_CHARS = 160;
+
+/** Why a run ended `done`: only ever an evaluator's verdict over the final answer. */
+export const VERIFIED_REASON = "the evaluator verified the answer";
 
 /**
  * A transition in the making: a copy of the state that the event's handler
@@ -139,6 +144,7 @@ export class Draft {
         stepId: step.stepId,
         tool: observation.tool,
         summary: oneLine(observation.content),
+        status: observation.status,
       }));
     this.state.evidence.push(...added);
     this.trace(
@@ -148,28 +154,49 @@ export class Draft {
     );
   }
 
-  applyVerdict(step: StepState, verdict: Verdict): void {
-    const state = this.state;
-    step.decision = verdict.decision;
-    state.verdicts.push({
-      stepId: step.stepId,
-      attempt: step.attempt,
+  /** Hands a step's result to the evaluator; the run waits for its verdict. */
+  evaluate(step: StepState, result: StepResult, kind: StepEvaluateJob["kind"]): void {
+    step.phase = "evaluating";
+    this.setStatus("evaluating");
+    this.effect({ type: "enqueue_evaluate", job: stepEvaluateJobOf(this.state, step, result, kind) });
+  }
+
+  /** Keeps a verdict in the run's history and trace; a step's verdict may bring lessons. */
+  recordVerdict(verdict: Verdict, step?: StepState): void {
+    if (step) step.decision = verdict.decision;
+    this.state.verdicts.push({
+      stepId: verdict.stepId,
+      attempt: verdict.attempt,
       decision: verdict.decision,
       reasons: verdict.reasons,
       feedback: verdict.feedback,
     });
-    this.trace("verdict.ready", { decision: verdict.decision, reasons: verdict.reasons, feedback: verdict.feedback ?? null, checks: verdict.checks }, step);
-    this.recordLessons(step, verdict);
+    this.trace(
+      "verdict.ready",
+      {
+        decision: verdict.decision,
+        reasons: verdict.reasons,
+        feedback: verdict.feedback ?? null,
+        checks: verdict.checks,
+        ...(verdict.claims ? { claims: verdict.claims } : {}),
+        // A verdict over the planner's proposed answer belongs to no step.
+        ...(step ? {} : { subject: "final_answer", attempt: verdict.attempt }),
+      },
+      step,
+    );
+    if (step) this.recordLessons(step, verdict);
+  }
+
+  applyVerdict(step: StepState, verdict: Verdict): void {
+    const state = this.state;
+    this.recordVerdict(verdict, step);
     switch (verdict.decision) {
       case "continue":
         step.phase = "completed";
         this.requestPlan();
         return;
       case "retry":
-        step.attempt += 1;
-        step.resumes = 0;
-        step.feedback = verdict.feedback ?? verdict.reasons.join("; ");
-        this.dispatch(step);
+        this.retry(step, verdict);
         return;
       case "replan":
         step.phase = "failed";
@@ -177,19 +204,34 @@ export class Draft {
         return;
       case "escalate":
         step.phase = "failed";
-        this.setStatus("escalated");
-        state.stopReason = `escalated: ${verdict.reasons.join("; ")}`;
-        this.trace("run.escalated", { reasons: verdict.reasons });
+        this.escalate(verdict.reasons);
         return;
       case "done":
         step.phase = "completed";
-        this.finishRun("done", doneResult(state, step, verdict), "the evaluator found the goal met");
+        this.finishRun("done", doneResult(state, step, verdict), VERIFIED_REASON);
         return;
       case "fail":
         step.phase = "failed";
-        this.finishRun("failed", partialResult(state, verdict.reasons.join("; ")), verdict.reasons.join("; "));
+        this.fail(verdict.reasons.join("; "));
         return;
     }
+  }
+
+  retry(step: StepState, verdict: Verdict): void {
+    step.attempt += 1;
+    step.resumes = 0;
+    step.feedback = verdict.feedback ?? verdict.reasons.join("; ");
+    this.dispatch(step);
+  }
+
+  escalate(reasons: readonly string[]): void {
+    this.setStatus("escalated");
+    this.state.stopReason = `escalated: ${reasons.join("; ")}`;
+    this.trace("run.escalated", { reasons });
+  }
+
+  fail(reason: string): void {
+    this.finishRun("failed", partialResult(this.state, reason), reason);
   }
 
   finishRun(status: "done" | "failed" | "cancelled", result: RunResult, reason: string): void {
@@ -246,7 +288,13 @@ export function lastSummary(state: RunState): string {
 
 /** The evaluator's amended answer (unbacked claims moved to gaps) wins over the worker's own. */
 function doneResult(state: RunState, step: StepState, verdict: Verdict): RunResult {
-  return { answer: verdict.answer ?? step.answer ?? state.plan?.answer ?? null, summary: step.summary ?? "", partial: false, missing: [] };
+  return {
+    answer: verdict.answer ?? step.answer ?? state.plan?.answer ?? null,
+    summary: step.summary ?? "",
+    partial: false,
+    missing: [],
+    claims: verdict.claims ?? [],
+  };
 }
 
 /** What a run that stops early still has, and what it lacks. */
@@ -257,5 +305,5 @@ export function partialResult(state: RunState, why: string): RunResult {
     ...(current ? [`step ${current.stepId} "${current.spec.title}" did not complete`] : []),
     ...(state.plan?.next_steps ?? []).map((title) => `planned but not started: ${title}`),
   ];
-  return { answer: null, summary: done.length > 0 ? `${why}. Completed: ${done.join(" | ")}` : why, partial: true, missing };
+  return { answer: null, summary: done.length > 0 ? `${why}. Completed: ${done.join(" | ")}` : why, partial: true, missing, claims: [] };
 }

@@ -1,6 +1,7 @@
-import { type ControlEvent, isTerminal, type RunState, type StepState } from "@rein/core";
+import { type ControlEvent, FINAL_ANSWER_STEP_ID, isTerminal, type RunState, type StepState } from "@rein/core";
 import { exceededBudget } from "./budget-policy.ts";
-import { answerContext, askContext, delegate, returnToParent } from "./delegation.ts";
+import { answerContext, applyChildVerdict, askContext, delegate, holdChildOutcome } from "./delegation.ts";
+import { applyFinalVerdict, proposeFinalAnswer } from "./final-answer.ts";
 import { Draft, lastSummary, partialResult } from "./run-draft.ts";
 import type { Transition, TransitionSettings } from "./transition-types.ts";
 
@@ -44,12 +45,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
         lessonsUsed: event.lessonsUsed.map((lesson) => lesson.id),
       });
       if (event.plan.done) {
-        draft.finishRun("done", {
-          answer: event.plan.answer ?? null,
-          summary: event.plan.answer?.answer ?? lastSummary(state),
-          partial: false,
-          missing: [],
-        }, "the planner found the goal met");
+        proposeFinalAnswer(draft, event.planNo, event.plan.answer ?? { answer: lastSummary(state), claims: [], gaps: [] });
         return undefined;
       }
       const spec = event.plan.current_step;
@@ -103,28 +99,8 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
         askContext(draft, step, event.result.suspension.question);
         return undefined;
       }
-      if (step.parentStepId !== null) {
-        returnToParent(draft, step, event.result);
-        return undefined;
-      }
-      step.phase = "evaluating";
-      draft.setStatus("evaluating");
-      draft.effect({
-        type: "enqueue_evaluate",
-        job: {
-          runId: state.runId,
-          stepId: step.stepId,
-          attempt: step.attempt,
-          spec: step.spec,
-          result: event.result,
-          knownEvidenceIds: state.evidence.map((entry) => entry.id),
-          priorFingerprints: step.attemptFingerprints.slice(0, -1),
-          priorFailedFingerprints: (step.attemptFailedFingerprints ?? []).slice(0, -1).flat(),
-          goal: state.goal.text,
-          feedback: step.feedback,
-          risks: state.plan?.risks ?? [],
-        },
-      });
+      if (step.parentStepId !== null) holdChildOutcome(step, event.result);
+      draft.evaluate(step, event.result, step.parentStepId === null ? "step" : "child");
       return undefined;
     }
     case "step.errored": {
@@ -136,9 +112,11 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
       return undefined;
     }
     case "verdict.ready": {
+      if (event.stepId === FINAL_ANSWER_STEP_ID) return applyFinalVerdict(draft, event.attempt, event.verdict);
       const step = draft.currentStep(event.stepId, event.attempt);
       if (!step || step.phase !== "evaluating" || state.status !== "evaluating") return "not waiting for this verdict";
-      draft.applyVerdict(step, event.verdict);
+      if (step.parentStepId !== null) applyChildVerdict(draft, step, event.verdict);
+      else draft.applyVerdict(step, event.verdict);
       return undefined;
     }
     case "approval.decided": {

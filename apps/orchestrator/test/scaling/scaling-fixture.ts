@@ -89,7 +89,7 @@ export const scalingScript: ModelScriptInput = {
     },
     {
       match: "Completed steps: 1",
-      turns: [{ output: { current_step: null, next_steps: [], risks: [], done: true, answer: { answer: "both effects recorded", claims: [], gaps: [] } } }],
+      turns: [{ output: { current_step: null, next_steps: [], risks: [], done: true, answer: { answer: "both effects recorded", claims: [{ text: "the effects were recorded", evidence: [`{{evidence:${APPEND_EFFECT}}}`] }], gaps: [] } } }],
     },
   ],
   worker: [

@@ -115,7 +115,7 @@ describe("three step-worker processes, 30 runs, one worker SIGKILLed and one SIG
 
   it("ends every run done", () => {
     expect(states.map((state) => [state.runId, state.status, state.stopReason])).toEqual(
-      states.map((state) => [state.runId, "done", "the planner found the goal met"]),
+      states.map((state) => [state.runId, "done", "the evaluator verified the answer"]),
     );
   });
 

@@ -59,6 +59,6 @@ export function fixtureEvents(): TraceEvent[] {
     event("tool.result", { ...ghost.base, name: "ghost_tool", status: "refused" }, s2),
     event("verdict.ready", { decision: "continue", reasons: ["all checks passed"], checks: [{ check: "deployed", passed: true, detail: "ok" }] }, s2),
     event("verdict.ready", { decision: "continue", reasons: ["child done"], checks: [] }, s1),
-    event("run.done", { reason: "the planner found the goal met", partial: false, missing: [] }),
+    event("run.done", { reason: "the evaluator verified the answer", partial: false, missing: [] }),
   ];
 }

@@ -15,8 +15,20 @@ describe("trace views", () => {
     expect(text).toContain('#1 run_command({"command":"rm"}) [deny by goal:no-rm] → denied');
     expect(text).toContain("approval apr_1 decided by cli:alice: approved");
     expect(text).toContain("✓ deployed: ok");
-    expect(text).toContain("run.done: the planner found the goal met");
+    expect(text).toContain("run.done: the evaluator verified the answer");
     expect(text).toMatch(/totals: 1 model call\(s\), 4 tool call\(s\), 100 input \+ 20 output tokens, \$0\.0012/);
+  });
+
+  it("timeline says the planner only proposes the final answer, and shows the evaluator's verdict on it", () => {
+    const end = events.at(-1) as (typeof events)[number];
+    const ending = [
+      { ...end, kind: "answer.proposed", payload: { planNo: 2, attempt: 1, proposedBy: "planner", claims: 1, gaps: 0 } },
+      { ...end, kind: "verdict.ready", payload: { decision: "done", reasons: ["the evaluator verified the final answer"], checks: [], subject: "final_answer", attempt: 1 } },
+      end,
+    ];
+    const text = renderTimeline([...events.slice(0, -1), ...ending]);
+    expect(text).toContain("the planner proposes a final answer (proposal 1: 1 claim(s), 0 gap(s)); the evaluator checks it");
+    expect(text).toContain("verdict on the final answer done: the evaluator verified the final answer");
   });
 
   it("audit lists every decision with its rule and actor: policy, runtime or a named person", () => {
@@ -36,7 +48,7 @@ describe("trace views", () => {
   it("graph nests a delegated step under its parent with its calls and verdict", () => {
     expect(renderGraph(events)).toBe(
       [
-        "run run_fixture (done: the planner found the goal met)",
+        "run run_fixture (done: the evaluator verified the answer)",
         '└─ s1 "Investigate"',
         "   ├─ attempt 1",
         "   │  ├─ ⚙ #0 read_file → ok",

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { EvidenceRef, HandoffPacket, LessonRef } from "./handoff-packet.ts";
-import { StepSpec } from "./plan.ts";
+import { FinalAnswer, StepSpec } from "./plan.ts";
 import { StepResult } from "./step-result.ts";
+import { ToolCallStatus } from "./tool-events.ts";
 import { VerdictDecision } from "./verdict.ts";
 import { ControlEvent } from "./control-event.ts";
 
@@ -18,6 +19,8 @@ export const PlannerContext = z.object({
     .optional(),
   lessons: z.array(LessonRef),
   instruction: z.string().optional(),
+  /** Every observation id of the run: `evidence` is a recent window, but an answer may cite any of them. */
+  knownEvidenceIds: z.array(z.string()).default([]),
 });
 export type PlannerContext = z.infer<typeof PlannerContext>;
 
@@ -52,7 +55,18 @@ export type ContextJob = z.infer<typeof ContextJob>;
 export const StepJob = z.object({ packet: HandoffPacket });
 export type StepJob = z.infer<typeof StepJob>;
 
-export const EvaluateJob = z.object({
+/** One observation of the run as the evaluator checks claims against it. */
+export const EvidenceFact = z.object({ id: z.string(), stepId: z.string(), tool: z.string(), status: ToolCallStatus });
+export type EvidenceFact = z.infer<typeof EvidenceFact>;
+
+/**
+ * A step's result to judge: a planned step (`step`), or a delegated child
+ * (`child`) before its result returns to its parent. A step whose output
+ * contract is `answer` delivers the run's final answer and gets the final
+ * checks too.
+ */
+export const StepEvaluateJob = z.object({
+  kind: z.enum(["step", "child"]).default("step"),
   runId: z.string(),
   stepId: z.string(),
   attempt: z.number().int().positive(),
@@ -60,6 +74,8 @@ export const EvaluateJob = z.object({
   result: StepResult,
   /** Observation ids that exist in this run, for claim-to-evidence checks. */
   knownEvidenceIds: z.array(z.string()),
+  /** All of the run's evidence with each call's status (not a window), so a claim citing a failed call is contradicted. */
+  evidence: z.array(EvidenceFact).default([]),
   /** Fingerprints of earlier attempts of this step, for loop detection across retries. */
   priorFingerprints: z.array(z.array(z.string())),
   /** Fingerprints of calls that failed in earlier attempts: the same failing call again is a loop. */
@@ -71,6 +87,27 @@ export const EvaluateJob = z.object({
   /** Risks the planner flagged; the judge says whether any materialized. */
   risks: z.array(z.string()).default([]),
 });
+export type StepEvaluateJob = z.infer<typeof StepEvaluateJob>;
+
+/**
+ * The planner proposed that the goal is met: its answer is checked against
+ * all of the run's evidence before the run may end. Its verdict comes back
+ * with `stepId` "final" and `attempt` the proposal's number.
+ */
+export const FinalAnswerEvaluateJob = z.object({
+  kind: z.literal("final"),
+  runId: z.string(),
+  stepId: z.string(),
+  attempt: z.number().int().positive(),
+  answer: FinalAnswer,
+  evidence: z.array(EvidenceFact),
+  goal: z.string(),
+  /** What the evaluator said about the previous proposal, when this one answers it. */
+  feedback: z.string().optional(),
+});
+export type FinalAnswerEvaluateJob = z.infer<typeof FinalAnswerEvaluateJob>;
+
+export const EvaluateJob = z.union([StepEvaluateJob, FinalAnswerEvaluateJob]);
 export type EvaluateJob = z.infer<typeof EvaluateJob>;
 
 export const ControlJob = ControlEvent;

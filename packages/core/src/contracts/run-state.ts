@@ -5,8 +5,10 @@ import { ControllerEffect } from "./controller-effect.ts";
 import { Goal } from "./goal.ts";
 import { PacketBoundsContract, ResumeInput } from "./handoff-packet.ts";
 import { ToolGrant } from "./scope.ts";
+import { StepStatus } from "./step-result.ts";
 import { FinalAnswer, Plan, StepSpec } from "./plan.ts";
-import { VerdictDecision } from "./verdict.ts";
+import { ToolCallStatus } from "./tool-events.ts";
+import { ClaimCheck, VerdictDecision } from "./verdict.ts";
 
 export const RunStatus = z.enum([
   "planning",
@@ -58,6 +60,8 @@ export const StepState = z.object({
   attemptFailedFingerprints: z.array(z.array(z.string())).optional(),
   /** The step's final answer, when its output contract asks for one. */
   answer: FinalAnswer.optional(),
+  /** What a delegated child's last attempt returned, held while the evaluator judges it before it goes back to the parent. */
+  outcome: z.object({ status: StepStatus, summary: z.string(), observationIds: z.array(z.string()) }).optional(),
 });
 export type StepState = z.infer<typeof StepState>;
 
@@ -66,6 +70,12 @@ export const EvidenceEntry = z.object({
   stepId: z.string(),
   tool: z.string(),
   summary: z.string(),
+  /**
+   * How the call behind the observation went: a claim that cites a failed
+   * observation is contradicted by it.
+   * @defaultValue "ok" (states stored before the status was recorded)
+   */
+  status: ToolCallStatus.default("ok"),
 });
 export type EvidenceEntry = z.infer<typeof EvidenceEntry>;
 
@@ -84,8 +94,27 @@ export const RunResult = z.object({
   /** True when the run stopped before its goal was met; `missing` says what. */
   partial: z.boolean(),
   missing: z.array(z.string()).default([]),
+  /** How the evaluator found each claim of the final answer against the run's evidence. */
+  claims: z.array(ClaimCheck).default([]),
 });
 export type RunResult = z.infer<typeof RunResult>;
+
+/**
+ * A final answer the planner proposed. The run is not done until the
+ * evaluator's verdict over it says so; `attempt` counts proposals, and
+ * `feedback` is what the evaluator said about the previous one.
+ */
+export const FinalProposal = z.object({
+  planNo: z.number().int().positive(),
+  attempt: z.number().int().positive(),
+  answer: FinalAnswer,
+  phase: z.enum(["evaluating", "rejected", "accepted"]),
+  feedback: z.string().optional(),
+});
+export type FinalProposal = z.infer<typeof FinalProposal>;
+
+/** The step id a verdict over the planner's final answer carries. */
+export const FINAL_ANSWER_STEP_ID = "final";
 
 /** The durable state of a run. Written only by the controller, with compare-and-set on `version`. */
 export const RunState = z.object({
@@ -106,6 +135,8 @@ export const RunState = z.object({
   verdicts: z.array(VerdictSummary),
   lessonsUsed: z.array(z.string()).default([]),
   instruction: z.string().optional(),
+  /** The planner's latest proposal that the goal is met, while it is being (or was last) checked. */
+  proposal: FinalProposal.optional(),
   result: RunResult.optional(),
   stopReason: z.string().optional(),
   /** Ids of the last events applied, so a redelivered event is recognised. */

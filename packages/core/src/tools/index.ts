@@ -17,6 +17,7 @@ export type { TraceSink } from "./executor/call-trace.ts";
 export type { RetryOptions } from "./executor/run-tool.ts";
 export type { SizeLimits } from "./executor/size-limit.ts";
 export { classifyFailure } from "./executor/failure-class.ts";
+export { isFailureAddressed, withAddressedFailures } from "./failure-addressed.ts";
 export { RecordedResult } from "./recorded-result.ts";
 export { ToolResultCache, type ToolResultCacheOptions } from "./tool-result-cache.ts";
 export { BUILTIN_TOOL_NAMES, type BuiltinToolName, builtinTools } from "./builtin/builtin-tools.ts";

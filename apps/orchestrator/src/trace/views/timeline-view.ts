@@ -28,7 +28,7 @@ export function renderTimeline(events: readonly TraceEvent[], state: RunState | 
       case "plan.ready":
         say(
           p.done
-            ? `plan ${text(p.planNo)}: goal met`
+            ? `plan ${text(p.planNo)}: proposes the goal is met`
             : `plan ${text(p.planNo)}: "${text(p.currentStep)}"${list(p.nextSteps).length > 0 ? `; then ${list(p.nextSteps).join(" → ")}` : ""}${list(p.risks).length > 0 ? `; risks: ${list(p.risks).join("; ")}` : ""}`,
         );
         break;
@@ -81,9 +81,12 @@ export function renderTimeline(events: readonly TraceEvent[], state: RunState | 
       case "step.finished":
         say(`finished ${text(p.status)} after ${text(p.turns)} turn(s)${p.error ? `: ${text(p.error)}` : ""}`);
         break;
+      case "answer.proposed":
+        say(`the planner proposes a final answer (proposal ${text(p.attempt)}: ${text(p.claims)} claim(s), ${text(p.gaps)} gap(s)); the evaluator checks it`);
+        break;
       case "verdict.ready": {
         const checks = Array.isArray(p.checks) ? (p.checks as Record<string, unknown>[]) : [];
-        say(`verdict ${text(p.decision)}: ${list(p.reasons).join("; ")}`);
+        say(`${p.subject === "final_answer" ? "verdict on the final answer" : "verdict"} ${text(p.decision)}: ${list(p.reasons).join("; ")}`);
         for (const check of checks) lines.push(`${" ".repeat(13)}${check.passed ? "✓" : "✗"} ${text(check.check)}: ${text(check.detail)}`);
         break;
       }

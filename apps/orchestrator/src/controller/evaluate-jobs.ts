@@ -1,0 +1,40 @@
+import { type EvidenceFact, FINAL_ANSWER_STEP_ID, type FinalAnswer, type FinalAnswerEvaluateJob, type RunState, type StepEvaluateJob, type StepResult, type StepState } from "@rein/core";
+
+/** All of the run's evidence with each call's status: claims are checked against every observation, not a window. */
+export function evidenceFactsOf(state: RunState): EvidenceFact[] {
+  return state.evidence.map(({ id, stepId, tool, status }) => ({ id, stepId, tool, status }));
+}
+
+/** A step's result for the evaluator: a planned step, or a delegated child before it returns to its parent. */
+export function stepEvaluateJobOf(state: RunState, step: StepState, result: StepResult, kind: StepEvaluateJob["kind"]): StepEvaluateJob {
+  return {
+    kind,
+    runId: state.runId,
+    stepId: step.stepId,
+    attempt: step.attempt,
+    spec: step.spec,
+    result,
+    knownEvidenceIds: state.evidence.map((entry) => entry.id),
+    evidence: evidenceFactsOf(state),
+    priorFingerprints: step.attemptFingerprints.slice(0, -1),
+    priorFailedFingerprints: (step.attemptFailedFingerprints ?? []).slice(0, -1).flat(),
+    goal: state.goal.text,
+    feedback: step.feedback,
+    // The plan's risks are judged on the planned step; a child is held to the rules and loop detection.
+    risks: kind === "child" ? [] : (state.plan?.risks ?? []),
+  };
+}
+
+/** The planner's proposed final answer for the evaluator, with what it said about the previous proposal. */
+export function finalAnswerJobOf(state: RunState, answer: FinalAnswer, attempt: number, feedback: string | undefined): FinalAnswerEvaluateJob {
+  return {
+    kind: "final",
+    runId: state.runId,
+    stepId: FINAL_ANSWER_STEP_ID,
+    attempt,
+    answer,
+    evidence: evidenceFactsOf(state),
+    goal: state.goal.text,
+    feedback,
+  };
+}
