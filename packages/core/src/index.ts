@@ -35,6 +35,7 @@ export {
   publicKeyFromEnv,
   type PacketKeyPair,
 } from "./packets/packet-keys.ts";
+export * from "./keys/index.ts";
 export * from "./models/index.ts";
 export { ModelScript, ScriptedConversation, ScriptedTurn, type ModelScriptInput } from "./models/scripted/script.ts";
 export * from "./tools/index.ts";

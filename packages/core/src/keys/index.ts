@@ -1,0 +1,10 @@
+export {
+  ensureKeyPairFiles,
+  generateKeyPair,
+  keyPairFiles,
+  loadPrivateKey,
+  loadPublicKey,
+  type KeyPair,
+  type KeyPairFiles,
+  type NamedKeyOptions,
+} from "./key-files.ts";
