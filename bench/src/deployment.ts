@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { AnyTool, ModelScriptInput, Plan, ReinRuntime } from "@rein/core";
-import { ScriptedProvider, zeroUsage } from "@rein/core";
+import { ApprovalVerifier, generateKeyPair, ScriptedProvider, zeroUsage } from "@rein/core";
 import { buildTooling, type RunningRoles, startRoles, submitGoal } from "@rein/orchestrator";
 import type { BenchEnv } from "./bench-env.ts";
 import { noopGoal } from "./scripts.ts";
@@ -50,7 +50,7 @@ export async function startDeployment(env: BenchEnv, workerScript: ModelScriptIn
   };
   const traffic = countTraffic(step);
   const worker = new ScriptedProvider(workerScript, { name: "scripted-worker" });
-  const tooling = await buildTooling(step, tools);
+  const tooling = await buildTooling(step, tools, new ApprovalVerifier(generateKeyPair().publicKey));
   const roles: RunningRoles[] = [
     startRoles(control, { roles: ["control"], packetPrivateKey: env.keys.privateKey }),
     startRoles(step, { roles: ["step"], packetPublicKey: env.keys.publicKey, executor: tooling.executor, providers: { worker } }),

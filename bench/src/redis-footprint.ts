@@ -1,4 +1,4 @@
-import { defaultJobOptions, isTerminal, type ReinRuntime, ScriptedProvider } from "@rein/core";
+import { ApprovalVerifier, defaultJobOptions, generateKeyPair, isTerminal, type ReinRuntime, ScriptedProvider } from "@rein/core";
 import { buildTooling, type RunningRoles, startRoles, submitGoal } from "@rein/orchestrator";
 import { Queue, Worker } from "bullmq";
 import type { BenchEnv } from "./bench-env.ts";
@@ -21,7 +21,7 @@ export interface Footprint {
 export async function redisFootprint(env: BenchEnv, steps: number): Promise<Footprint> {
   const runtimes = [env.runtime(), env.runtime(), env.runtime(), env.runtime()] as const;
   const [control, plan, step, evaluate] = runtimes;
-  const tooling = await buildTooling(step, []);
+  const tooling = await buildTooling(step, [], new ApprovalVerifier(generateKeyPair().publicKey));
   const roles: RunningRoles[] = [
     startRoles(control, { roles: ["control"], packetPrivateKey: env.keys.privateKey }),
     startRoles(plan, { roles: ["plan"], providers: { planner: new ScriptedProvider(plannerScript(steps), { name: "scripted-planner" }) } }),

@@ -4,7 +4,7 @@
  * BENCH_QUEUE; BENCH_MODE=rein runs Rein's step role with a no-op scripted
  * model. Both at BENCH_CONCURRENCY. Prints "ready", stops on SIGTERM.
  */
-import { createRuntime, publicKeyFromEnv, ReinConfig, ScriptedProvider } from "@rein/core";
+import { ApprovalVerifier, createRuntime, generateKeyPair, publicKeyFromEnv, ReinConfig, ScriptedProvider } from "@rein/core";
 import { buildTooling, startRoles } from "@rein/orchestrator";
 import { Worker } from "bullmq";
 import { noopWorkerScript } from "./scripts.ts";
@@ -23,7 +23,7 @@ if (env("BENCH_MODE") === "raw") {
   await worker.waitUntilReady();
   close = () => worker.close();
 } else {
-  const tooling = await buildTooling(runtime, []);
+  const tooling = await buildTooling(runtime, [], new ApprovalVerifier(generateKeyPair().publicKey));
   const running = startRoles(runtime, {
     roles: ["step"],
     packetPublicKey: publicKeyFromEnv(),

@@ -72,9 +72,14 @@ describe("rein CLI", () => {
     expect(status.stdout).toMatch(new RegExp(`run ${runId}: planning`));
   });
 
+  // What a step worker is given: the controller's packet public key and the deciders' approval public key.
+  const stepWorkerKeys = () => ({
+    REIN_PACKET_PUBLIC_KEY: exportPacketKeys(generatePacketKeys()).publicKeyPem,
+    REIN_APPROVAL_PUBLIC_KEY: exportPacketKeys(generatePacketKeys()).publicKeyPem,
+  });
+
   it("stops a worker on SIGTERM with exit code 0", async () => {
-    const { publicKeyPem } = exportPacketKeys(generatePacketKeys());
-    const env = tracked(cliEnv({ REIN_PACKET_PUBLIC_KEY: publicKeyPem }));
+    const env = tracked(cliEnv(stepWorkerKeys()));
     const worker = startRein(["worker", "--role", "step", "--concurrency", "2"], env);
     await new Promise<void>((resolve) => {
       worker.child.stderr?.on("data", (chunk: Buffer) => {
@@ -88,8 +93,7 @@ describe("rein CLI", () => {
   });
 
   it("refuses a lock time too short to be safe, saying what it expects", async () => {
-    const { publicKeyPem } = exportPacketKeys(generatePacketKeys());
-    const result = await rein(["worker", "--role", "step", "--lock-ms", "50"], tracked(cliEnv({ REIN_PACKET_PUBLIC_KEY: publicKeyPem })));
+    const result = await rein(["worker", "--role", "step", "--lock-ms", "50"], tracked(cliEnv(stepWorkerKeys())));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--lock-ms 50: expected milliseconds, at least 1000/);
   });
@@ -101,6 +105,14 @@ describe("rein CLI", () => {
     const result = await rein(["worker", "--role", "step"], env);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/REIN_PACKET_PUBLIC_KEY/);
+  });
+
+  it("tells a step worker without the approval public key where it goes, and starts none", async () => {
+    const { REIN_PACKET_PUBLIC_KEY } = stepWorkerKeys();
+    const result = await rein(["worker", "--role", "step"], tracked(cliEnv({ REIN_PACKET_PUBLIC_KEY })));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/approval public key/);
+    expect(result.stderr).toMatch(/approval-public\.pem or REIN_APPROVAL_PUBLIC_KEY_FILE/);
   });
 
   it("prints the role → provider table", async () => {

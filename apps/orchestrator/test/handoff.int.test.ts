@@ -190,7 +190,7 @@ describe("approval resume", () => {
     const waiting = await harness.waitFor(runId, (state) => state.status === "waiting_approval");
     const approvalId = waiting.pendingApprovals[0] as string;
     expect(restart.restarts()).toBe(0);
-    await decideApproval(harness.runtime, harness.tooling.approvals, approvalId, { decision: "approved", approver: "test:oncall" });
+    await decideApproval(harness.runtime, harness.desk, approvalId, { decision: "approved", approver: "test:oncall" });
     const state = await harness.waitFor(runId);
     expect(state.status).toBe("done");
     expect(restart.restarts()).toBe(1);
@@ -205,7 +205,7 @@ describe("approval resume", () => {
     harness = await startHarness(script, [restart.tool]);
     const runId = await seededGoal(harness, { text: "Fix payment-api", tools: [{ name: "read_file" }, { name: "restart_service" }] });
     const waiting = await harness.waitFor(runId, (state) => state.status === "waiting_approval");
-    await decideApproval(harness.runtime, harness.tooling.approvals, waiting.pendingApprovals[0] as string, {
+    await decideApproval(harness.runtime, harness.desk, waiting.pendingApprovals[0] as string, {
       decision: "denied",
       approver: "test:oncall",
       reason: "not during business hours",

@@ -15,7 +15,7 @@ describe("HTTP API", () => {
   beforeAll(async () => {
     const { example, script } = await bugfixExample();
     harness = await startHarness(script, [], { config: example.config });
-    server = createHttpApi({ runtime: harness.runtime, approvals: harness.tooling.approvals, knownTools: harness.tooling.registry.names(), token });
+    server = createHttpApi({ runtime: harness.runtime, approvals: harness.tooling.approvals, approvalSigner: harness.desk.signer, knownTools: harness.tooling.registry.names(), token });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

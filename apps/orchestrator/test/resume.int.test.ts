@@ -4,10 +4,13 @@ import { appendFile, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  ApprovalSigner,
   ApprovalStore,
+  ApprovalVerifier,
   createRuntime,
   defineTool,
   exportPacketKeys,
+  generateKeyPair,
   generatePacketKeys,
   isTerminal,
   type ModelScriptInput,
@@ -87,6 +90,7 @@ describe("durable resume: SIGKILL the controller mid-run", () => {
   let tooling: Tooling;
   let controller: ControllerProcess | undefined;
   const keys = generatePacketKeys();
+  const approvalKeys = generateKeyPair();
 
   const startController = (): ControllerProcess => {
     const child = spawn(process.execPath, ["--import", "tsx", ENTRY], {
@@ -135,7 +139,7 @@ describe("durable resume: SIGKILL the controller mid-run", () => {
     // The deployment allows marks: a goal rule could only tighten its default ask for a write outside any path.
     runtime = await createTestRuntime({ policy: [allowMarks] });
     roleRuntime = createRuntime(runtime.config);
-    tooling = await buildTooling(roleRuntime, [mark, flipSwitch]);
+    tooling = await buildTooling(roleRuntime, [mark, flipSwitch], new ApprovalVerifier(approvalKeys.publicKey));
     const provider = (name: string) => new ScriptedProvider(script, { name });
     roles = startRoles(roleRuntime, {
       roles: ["plan", "step", "evaluate"],
@@ -195,7 +199,7 @@ describe("durable resume: SIGKILL the controller mid-run", () => {
     await controller.ready;
     expect((await runtime.runs.require(switchRun)).status).toBe("waiting_approval");
     expect((await approvals.get(approvalId as string))?.status).toBe("pending");
-    await decideApproval(runtime, approvals, approvalId as string, { decision: "approved", approver: "test" });
+    await decideApproval(runtime, { store: approvals, signer: new ApprovalSigner(approvalKeys.privateKey) }, approvalId as string, { decision: "approved", approver: "test" });
     await until(async () => (await runtime.trace.read(switchRun)).some((event) => event.kind === "step.resumed"), "the switch step resumed");
     await kill(controller);
 

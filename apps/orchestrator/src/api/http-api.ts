@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { z } from "zod";
-import { type ApprovalStore, canonicalJson, errorMessage, Goal, ReinError, type ReinRuntime } from "@rein/core";
+import { type ApprovalSigner, type ApprovalStore, canonicalJson, errorMessage, Goal, ReinError, type ReinRuntime } from "@rein/core";
 import { decideApproval } from "../approvals/decide-approval.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
 import { DASHBOARD_HTML } from "./dashboard-page.ts";
@@ -9,6 +9,8 @@ import { DASHBOARD_HTML } from "./dashboard-page.ts";
 export interface HttpApiOptions {
   runtime: ReinRuntime;
   approvals: ApprovalStore;
+  /** Signs the decisions this API takes (the approval private key). */
+  approvalSigner: ApprovalSigner;
   knownTools: readonly string[];
   /** Required on every request as `Authorization: Bearer <token>` when set. */
   token?: string;
@@ -81,7 +83,7 @@ export function createHttpApi(options: HttpApiOptions): Server {
       async (request, response, [approvalId, verb]) => {
         const input = parse(Decision, await readJson(request, maxBodyBytes));
         if (verb === "deny" && !input.reason) throw new HttpError(400, "reason: a denial must say why; expected a non-empty string");
-        const approval = await decideApproval(runtime, approvals, approvalId as string, {
+        const approval = await decideApproval(runtime, { store: approvals, signer: options.approvalSigner }, approvalId as string, {
           decision: verb === "approve" ? "approved" : "denied",
           approver: `http:${input.approver}`,
           note: input.note,

@@ -1,17 +1,24 @@
-import type { Approval, ApprovalDecisionInput, ApprovalStore, ReinRuntime } from "@rein/core";
+import type { Approval, ApprovalDecisionInput, ApprovalSigner, ApprovalStore, ReinRuntime } from "@rein/core";
+
+/** What a process needs to record a person's decision: the store and the approval private key. */
+export interface ApprovalDesk {
+  store: ApprovalStore;
+  signer: ApprovalSigner;
+}
 
 /**
- * A person's decision: recorded in the ApprovalStore (who, when, why), then
- * announced to the controller so the suspended step is dispatched again.
- * The worker finds the decision in the store; nothing in a prompt carries it.
+ * A person's decision: signed and recorded in the ApprovalStore (who, when,
+ * why), then announced to the controller so the suspended step is dispatched
+ * again. The worker finds the decision in the store and checks its signature;
+ * nothing in a prompt carries it.
  */
 export async function decideApproval(
   runtime: ReinRuntime,
-  approvals: ApprovalStore,
+  desk: ApprovalDesk,
   approvalId: string,
   input: ApprovalDecisionInput,
 ): Promise<Approval> {
-  const approval = await approvals.decide(approvalId, input);
+  const approval = await desk.store.decide(approvalId, input, desk.signer);
   await runtime.trace.append({
     runId: approval.runId,
     stepId: approval.stepId,

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { exportPacketKeys, generatePacketKeys, loadConfig, ReinError } from "@rein/core";
+import { ensureKeyPairFiles, exportPacketKeys, generatePacketKeys, loadConfig, ReinError } from "@rein/core";
 import { roleTable } from "../roles/role-providers.ts";
 import type { Command } from "./commands.ts";
 import { out } from "./output.ts";
@@ -22,18 +22,22 @@ export const modelsCommand: Command = {
 export const keysCommand: Command = {
   name: "keys",
   usage: "keys generate [--out DIR]",
-  summary: "write an Ed25519 packet-signing key pair (private for controllers, public for workers)",
+  summary: "write the Ed25519 key pairs: packet signing (controllers / workers) and approval decisions (deciders / step workers)",
   options: { out: { type: "string" } },
   async run(positionals, flags) {
     if (positionals[0] !== "generate") throw new ReinError("config_invalid", "expected: rein keys generate [--out DIR]");
-    const dir = (flags.out as string | undefined) ?? ".rein/keys";
-    await mkdir(dir, { recursive: true });
+    const dir = (flags.out as string | undefined) ?? loadConfig({ file: flags.config as string | undefined }).keysDir;
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     const pems = exportPacketKeys(generatePacketKeys());
     await writeFile(join(dir, "packet-private.pem"), pems.privateKeyPem, { mode: 0o600 });
     await writeFile(join(dir, "packet-public.pem"), pems.publicKeyPem);
     out(`wrote ${join(dir, "packet-private.pem")} (controllers only) and ${join(dir, "packet-public.pem")} (workers)`);
     out(`controllers: REIN_PACKET_PRIVATE_KEY_FILE=${join(dir, "packet-private.pem")}`);
     out(`workers:     REIN_PACKET_PUBLIC_KEY_FILE=${join(dir, "packet-public.pem")}`);
+    const approval = ensureKeyPairFiles(dir, "approval");
+    out(`${approval.created ? "wrote" : "kept the existing"} ${approval.privateKeyFile} (deciders only: rein approve/deny, rein serve --http) and ${approval.publicKeyFile} (step workers)`);
+    out(`deciders:     REIN_APPROVAL_PRIVATE_KEY_FILE=${approval.privateKeyFile}`);
+    out(`step workers: REIN_APPROVAL_PUBLIC_KEY_FILE=${approval.publicKeyFile}`);
     return 0;
   },
 };

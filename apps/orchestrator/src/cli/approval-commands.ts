@@ -1,5 +1,6 @@
 import { ApprovalStore, ReinError } from "@rein/core";
-import { decideApproval } from "../approvals/decide-approval.ts";
+import { approvalKeys, requireSigner } from "../approvals/approval-keys.ts";
+import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";
 import { openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { out } from "./output.ts";
@@ -14,6 +15,11 @@ async function withApprovals(flags: Record<string, unknown>, body: (context: Awa
   } finally {
     await context.close();
   }
+}
+
+/** Deciding signs with the approval private key, so only a process holding it can approve. */
+function deskOf(context: Awaited<ReturnType<typeof openContext>>, store: ApprovalStore): ApprovalDesk {
+  return { store, signer: requireSigner(approvalKeys(context.config), context.config) };
 }
 
 export const approvalsCommand: Command = {
@@ -42,7 +48,7 @@ export const approveCommand: Command = {
     withApprovals(flags, async (context, approvals) => {
       const approvalId = positionals[0];
       if (!approvalId) throw new ReinError("approval_invalid", "expected an approval id: rein approve <approvalId>");
-      const approval = await decideApproval(context.runtime, approvals, approvalId, { decision: "approved", approver: approver(), note: flags.note as string | undefined });
+      const approval = await decideApproval(context.runtime, deskOf(context, approvals), approvalId, { decision: "approved", approver: approver(), note: flags.note as string | undefined });
       out(`approved ${approval.approvalId}: ${approval.tool}(${JSON.stringify(approval.args)}) may run once`);
       return 0;
     }),
@@ -58,7 +64,7 @@ export const denyCommand: Command = {
       const approvalId = positionals[0];
       const reason = flags.reason as string | undefined;
       if (!approvalId || !reason) throw new ReinError("approval_invalid", 'expected: rein deny <approvalId> --reason "why"');
-      const approval = await decideApproval(context.runtime, approvals, approvalId, { decision: "denied", approver: approver(), reason });
+      const approval = await decideApproval(context.runtime, deskOf(context, approvals), approvalId, { decision: "denied", approver: approver(), reason });
       out(`denied ${approval.approvalId}: ${approval.tool}`);
       return 0;
     }),

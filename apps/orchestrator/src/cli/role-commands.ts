@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import { ApprovalStore, ReinError } from "@rein/core";
 import { createHttpApi } from "../api/http-api.ts";
+import { approvalKeys, requireSigner, requireVerifier } from "../approvals/approval-keys.ts";
 import { startRoles, type RoleName, ROLE_NAMES } from "../roles/start-roles.ts";
 import { buildTooling, knownToolNames } from "../roles/tooling.ts";
 import { type CliContext, openContext } from "./cli-context.ts";
@@ -22,7 +23,9 @@ async function runRoles(roles: readonly RoleName[], flags: Record<string, unknow
   if (roles.includes("step") && !keys.publicKey) {
     throw new ReinError("config_invalid", "a step worker needs REIN_PACKET_PUBLIC_KEY (or _FILE), the controller's public key");
   }
-  const tooling = roles.includes("step") ? await buildTooling(context.runtime, []) : undefined;
+  // A step worker checks approvals with the public key only; it never holds the key that makes them.
+  const approvalVerifier = roles.includes("step") ? requireVerifier(approvalKeys(context.config), context.config) : undefined;
+  const tooling = approvalVerifier ? await buildTooling(context.runtime, [], approvalVerifier) : undefined;
   const stalled = lockTiming(flags);
   const running = startRoles(context.runtime, {
     roles,
@@ -57,9 +60,13 @@ async function startApi(context: CliContext, port: string, tokenEnv: string | un
   }
   const token = tokenEnv ? process.env[tokenEnv] : undefined;
   if (tokenEnv && !token) throw new ReinError("config_invalid", `--token-env ${tokenEnv}: that environment variable is not set`);
+  // The API takes people's decisions, so it holds the approval private key; made once when there is none.
+  const keys = approvalKeys(context.config, { create: true });
+  if (keys.created) err(`rein: wrote an approval key pair to ${context.config.keysDir} (step workers need approval-public.pem)`);
   const server = createHttpApi({
     runtime: context.runtime,
     approvals: new ApprovalStore(context.runtime.redis, context.runtime.keys, { ttlSeconds: context.config.approvals.ttlSeconds }),
+    approvalSigner: requireSigner(keys, context.config),
     knownTools: knownToolNames(context.config, []),
     token,
   });

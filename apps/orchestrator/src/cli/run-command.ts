@@ -1,5 +1,6 @@
-import { type ApprovalStore, type LiveSubscription, newId, type ReinConfigInput, ReinError, type ReinRuntime } from "@rein/core";
-import { decideApproval } from "../approvals/decide-approval.ts";
+import { type LiveSubscription, newId, type ReinConfigInput, ReinError, type ReinRuntime } from "@rein/core";
+import { approvalKeys, requireSigner, requireVerifier } from "../approvals/approval-keys.ts";
+import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";
 import { loadExample, type LoadedExample } from "../examples/load-example.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
 import { checkRoleProviders } from "../roles/role-providers.ts";
@@ -55,7 +56,10 @@ export const runCommand: Command = {
       throw error;
     });
     const keys = processKeys({ devMode: true });
-    const tooling = await buildTooling(context.runtime, example?.tools ?? []);
+    const approval = approvalKeys(context.config, { create: true });
+    if (approval.created) err(`dev mode: wrote an approval key pair to ${context.config.keysDir} (deciders use the private key, step workers the public one)`);
+    const tooling = await buildTooling(context.runtime, example?.tools ?? [], requireVerifier(approval, context.config));
+    const desk: ApprovalDesk = { store: tooling.approvals, signer: requireSigner(approval, context.config) };
     const roles = startRoles(context.runtime, {
       roles: ROLE_NAMES,
       packetPrivateKey: keys.privateKey,
@@ -74,7 +78,7 @@ export const runCommand: Command = {
       const state = await followRun(context.runtime, runId, {
         onEvent: async (event) => {
           if (event.kind !== "step.suspended" || (!flags.approve && !flags.deny)) return;
-          await decideFromFlags(context.runtime, tooling.approvals, String(event.payload.approvalId), flags);
+          await decideFromFlags(context.runtime, desk, String(event.payload.approvalId), flags);
         },
       });
       printResult(state);
@@ -88,10 +92,10 @@ export const runCommand: Command = {
   },
 };
 
-async function decideFromFlags(runtime: ReinRuntime, approvals: ApprovalStore, approvalId: string, flags: Record<string, unknown>): Promise<void> {
+async function decideFromFlags(runtime: ReinRuntime, desk: ApprovalDesk, approvalId: string, flags: Record<string, unknown>): Promise<void> {
   const decision = flags.approve ? "approved" : "denied";
   out(`  (--${flags.approve ? "approve" : "deny"}) deciding approval ${approvalId}: ${decision}`);
-  await decideApproval(runtime, approvals, approvalId, {
+  await decideApproval(runtime, desk, approvalId, {
     decision,
     approver: `cli:${process.env.USER ?? "user"}`,
     ...(decision === "denied" ? { reason: (flags.reason as string | undefined) ?? "denied from the command line" } : { note: "approved from the command line" }),

@@ -1,5 +1,8 @@
 import {
   type AnyTool,
+  ApprovalSigner,
+  ApprovalVerifier,
+  generateKeyPair,
   generatePacketKeys,
   type GoalInput,
   type ModelProvider,
@@ -41,8 +44,11 @@ const ENDS = new Set(["run.done", "run.failed", "run.cancelled", "run.escalated"
  * controller, planner, worker and evaluator as `rein run`.
  */
 export async function runPrivately(runtime: ReinRuntime, options: PrivateRunOptions): Promise<PrivateRunResult> {
-  const tooling = await buildTooling(runtime, options.tools ?? []);
+  // A private run decides its own approvals, so it holds a pair of its own for as long as it lasts.
+  const approvalPair = generateKeyPair();
+  const tooling = await buildTooling(runtime, options.tools ?? [], new ApprovalVerifier(approvalPair.publicKey));
   const { registry, executor, approvals } = tooling;
+  const desk = { store: approvals, signer: new ApprovalSigner(approvalPair.privateKey) };
   const packetKeys = generatePacketKeys();
   const roles = startRoles(runtime, {
     roles: ROLE_NAMES,
@@ -61,7 +67,7 @@ export async function runPrivately(runtime: ReinRuntime, options: PrivateRunOpti
       if (event.kind === "step.suspended" && typeof event.payload.approvalId === "string") {
         const answer = options.decideApproval?.(event.payload.approvalId, event);
         if (!answer) break;
-        await decideApproval(runtime, approvals, event.payload.approvalId, answer);
+        await decideApproval(runtime, desk, event.payload.approvalId, answer);
       }
     }
     if (controller.signal.aborted) throw new ReinError("budget_exhausted", `run ${runId} did not end within ${timeoutMs} ms`);

@@ -1,5 +1,7 @@
 import { cp, readdir } from "node:fs/promises";
 import {
+  ApprovalVerifier,
+  generateKeyPair,
   type AnyTool,
   CheckpointStore,
   generatePacketKeys,
@@ -51,7 +53,8 @@ export async function replayStep(scratch: ReinRuntime, bundle: TraceBundle, step
   const recorded = new RecordedOutputs(bundle.events, bundle.artifacts);
   const { tools, stubbed } = replayTools(buildRegistry(scratch.config, options.tools ?? []).list(), recorded, { mode: options.mode, allowExternal: options.allowExternal ?? false });
   const model = RecordedModel.fromEvents(recordedEvents, observationIdTranslator(bundle.events, scratch, bundle.runId));
-  const tooling = await buildTooling(scratch, tools);
+  // Nobody decides approvals in a replayed step: a key nobody holds the private half of.
+  const tooling = await buildTooling(scratch, tools, new ApprovalVerifier(generateKeyPair().publicKey));
   const result = await runStepLoop(
     packet,
     { provider: model, executor: tooling.executor, trace: scratch.trace, workspace, checkpoints: new CheckpointStore(scratch.redis, scratch.keys), maxDepth: scratch.config.packets.maxDepth },

@@ -1,6 +1,7 @@
 import {
   type AnyTool,
   ApprovalStore,
+  type ApprovalVerifier,
   builtinTools,
   connectMcpServers,
   mcpToolName,
@@ -53,9 +54,11 @@ export interface Tooling {
  * stage switched on. The MCP servers in config are started here and their
  * tools join the registry; tools read secrets only through the runtime's
  * reader, and the runtime's redactor keeps secret values and PII out of
- * observations, artifacts and the trace.
+ * observations, artifacts and the trace. The approval gate checks decisions
+ * with `approvalVerifier` (the approval public key); the step worker never
+ * holds the key that makes them.
  */
-export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool[]): Promise<Tooling> {
+export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool[], approvalVerifier: ApprovalVerifier): Promise<Tooling> {
   const { config, redis, keys } = runtime;
   const mcp = await connectMcpServers(config.mcp, { secrets: runtime.secrets, logger: runtime.logger });
   const closeMcp = async () => {
@@ -75,6 +78,7 @@ export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool
     artifacts: runtime.artifacts,
     config,
     approvals,
+    approvalVerifier,
     cache: new ToolResultCache(redis, keys),
     idempotency: new IdempotencyStore(redis, keys),
     logger: runtime.logger,

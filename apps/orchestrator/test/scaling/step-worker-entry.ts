@@ -8,7 +8,7 @@
  * REIN_PACKET_PUBLIC_KEY, SCALING_GATE_DIR, SCALING_CONCURRENCY,
  * SCALING_LOCK_MS, SCALING_STALLED_MS, SCALING_GRACE_MS.
  */
-import { createRuntime, publicKeyFromEnv, ReinConfig, ScriptedProvider } from "@rein/core";
+import { ApprovalVerifier, createRuntime, generateKeyPair, publicKeyFromEnv, ReinConfig, ScriptedProvider } from "@rein/core";
 import { startRoles } from "../../src/roles/start-roles.ts";
 import { buildTooling } from "../../src/roles/tooling.ts";
 import { appendEffect, scalingScript, waitForGate } from "./scaling-fixture.ts";
@@ -22,7 +22,9 @@ const env = (name: string): string => {
 const runtime = createRuntime(
   ReinConfig.parse({ redisUrl: env("REIN_REDIS_URL"), prefix: env("REIN_PREFIX"), workspaceRoot: env("REIN_WORKSPACE_ROOT") }),
 );
-const tooling = await buildTooling(runtime, [appendEffect(env("SCALING_GATE_DIR")), waitForGate(env("SCALING_GATE_DIR"))]);
+// The scaling script asks for no approval; a key nobody holds the private half of will do.
+const approvals = new ApprovalVerifier(generateKeyPair().publicKey);
+const tooling = await buildTooling(runtime, [appendEffect(env("SCALING_GATE_DIR")), waitForGate(env("SCALING_GATE_DIR"))], approvals);
 const running = startRoles(runtime, {
   roles: ["step"],
   packetPublicKey: publicKeyFromEnv(),

@@ -16,6 +16,7 @@ export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     REDIS_URL: TEST_REDIS_URL,
     REIN_PREFIX: `rein-test-cli-${randomBytes(5).toString("hex")}`,
     REIN_WORKSPACE_ROOT: mkdtempSync(join(tmpdir(), "rein-cli-ws-")),
+    REIN_KEYS_DIR: mkdtempSync(join(tmpdir(), "rein-cli-keys-")),
     REIN_LOG_LEVEL: "silent",
     ...extra,
   };

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { type AnyTool, createRuntime, generatePacketKeys, type GoalInput, type ReinConfigInput, type ReinRuntime, type Role, type RunState } from "@rein/core";
+import { type AnyTool, ApprovalVerifier, createRuntime, generateKeyPair, generatePacketKeys, type GoalInput, type ReinConfigInput, type ReinRuntime, type Role, type RunState } from "@rein/core";
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
 import { submitGoal } from "../../src/intake/submit-goal.ts";
 import { providerForRole } from "../../src/roles/role-providers.ts";
@@ -44,7 +44,7 @@ export async function startConfiguredHarness(options: ConfiguredHarnessOptions):
   const roleRuntimes = [0, 1, 2, 3].map(() => createRuntime(runtime.config, runtimeOptions));
   const [controlRuntime, planRuntime, stepRuntime, evaluateRuntime] = roleRuntimes as [ReinRuntime, ReinRuntime, ReinRuntime, ReinRuntime];
   const provider = (role: Role) => providerForRole(runtime.config, role, options.env);
-  const tooling = await buildTooling(stepRuntime, options.extraTools ?? []);
+  const tooling = await buildTooling(stepRuntime, options.extraTools ?? [], new ApprovalVerifier(generateKeyPair().publicKey));
   const roles: RunningRoles[] = [
     startRoles(controlRuntime, { roles: ["control"], packetPrivateKey: keys.privateKey }),
     startRoles(planRuntime, { roles: ["plan"], providers: { planner: provider("planner") } }),

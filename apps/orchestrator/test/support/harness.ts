@@ -1,6 +1,9 @@
 import {
   type AnyTool,
+  ApprovalSigner,
+  ApprovalVerifier,
   createRuntime,
+  generateKeyPair,
   generatePacketKeys,
   type GoalInput,
   isTerminal,
@@ -13,6 +16,7 @@ import {
 } from "@rein/core";
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
 import { readFileSync } from "node:fs";
+import type { ApprovalDesk } from "../../src/approvals/decide-approval.ts";
 import { loadExample } from "../../src/examples/load-example.ts";
 import { submitGoal } from "../../src/intake/submit-goal.ts";
 import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
@@ -26,6 +30,8 @@ export interface Harness {
   worker: ScriptedProvider;
   judge: ScriptedProvider;
   tooling: Tooling;
+  /** Decides approvals as a person's client would: the store and the approval private key. */
+  desk: ApprovalDesk;
   roles: RunningRoles[];
   submit(goal: GoalInput): Promise<string>;
   waitFor(runId: string, until?: (state: RunState) => boolean): Promise<RunState>;
@@ -49,7 +55,8 @@ export async function startHarness(
   const judge = new ScriptedProvider(script, { name: "scripted-judge" });
   const roleRuntimes = [0, 1, 2, 3].map(() => createRuntime(runtime.config));
   const [controlRuntime, planRuntime, stepRuntime, evaluateRuntime] = roleRuntimes as [ReinRuntime, ReinRuntime, ReinRuntime, ReinRuntime];
-  const tooling = await buildTooling(stepRuntime, extraTools);
+  const approvalKeys = generateKeyPair();
+  const tooling = await buildTooling(stepRuntime, extraTools, new ApprovalVerifier(approvalKeys.publicKey));
   const roles = [
     startRoles(controlRuntime, { roles: ["control"], packetPrivateKey: keys.privateKey }),
     startRoles(planRuntime, { roles: ["plan"], providers: { planner } }),
@@ -63,6 +70,7 @@ export async function startHarness(
     worker,
     judge,
     tooling,
+    desk: { store: tooling.approvals, signer: new ApprovalSigner(approvalKeys.privateKey) },
     roles,
     submit: async (goal) => (await submitGoal(runtime, goal, { knownTools: tooling.registry.names() })).runId,
     waitFor: (runId, until) => waitForRun(runtime, runId, until),

@@ -1,5 +1,6 @@
 import type { Approval } from "../contracts/index.ts";
 import { type ApprovalAction, actionHashOf } from "./action-hash.ts";
+import type { ApprovalVerifier } from "./approval-signature.ts";
 import type { ApprovalStore } from "./approval-store.ts";
 
 export type GateResult =
@@ -7,27 +8,55 @@ export type GateResult =
   | { kind: "run"; approval: Approval }
   /** Denied or expired: do not run, tell the model why. */
   | { kind: "refused"; approval: Approval }
+  /** A decision no decider signed for this action, run and step: do not run, and say nothing it claims. */
+  | { kind: "forged"; approval: Approval; problem: string }
   /** Waiting for a person: the step suspends. */
   | { kind: "suspend"; approval: Approval; reused: boolean };
 
+export interface ApprovalGateDeps {
+  store: ApprovalStore;
+  /** Holds the approval public key: checks decisions, cannot make them. */
+  verifier: ApprovalVerifier;
+  now: () => number;
+}
+
 /**
- * The executor's side of approvals. It only ever reads, asks and consumes;
- * nothing in a call (its text, its args, a claimed approval id) is consulted,
- * because the approval is found by the action's hash alone.
+ * The executor's side of approvals. It only ever reads, verifies, asks and
+ * consumes; nothing in a call (its text, its args, a claimed approval id) is
+ * consulted, because the approval is found by the action's hash alone, and
+ * nothing in Redis is believed unless a decider's signature covers this
+ * action, run, step and expiry.
  */
-export async function passApprovalGate(
-  store: ApprovalStore,
-  runId: string,
-  stepId: string,
-  action: ApprovalAction,
-): Promise<GateResult> {
+export async function passApprovalGate(deps: ApprovalGateDeps, runId: string, stepId: string, action: ApprovalAction): Promise<GateResult> {
   const actionHash = actionHashOf(action);
-  const latest = await store.findForAction(runId, stepId, actionHash);
-  if (latest?.status === "approved") {
-    const consumed = await store.consume(actionHash, runId, stepId);
+  const latest = await deps.store.findForAction(runId, stepId, actionHash);
+  if (latest?.status === "approved" || latest?.status === "denied") {
+    const problem = decisionProblem(deps.verifier, latest, { actionHash, runId, stepId });
+    if (problem) return { kind: "forged", approval: latest, problem };
+    if (latest.status === "denied") return { kind: "refused", approval: latest };
+    if (Date.parse(latest.expiresAt) <= deps.now()) return { kind: "refused", approval: { ...latest, status: "expired" } };
+    const consumed = await deps.store.consume(actionHash, runId, stepId);
     if (consumed) return { kind: "run", approval: consumed };
   }
-  if (latest?.status === "denied" || latest?.status === "expired") return { kind: "refused", approval: latest };
-  const asked = await store.ask(runId, stepId, action);
+  if (latest?.status === "expired") return { kind: "refused", approval: latest };
+  const asked = await deps.store.ask(runId, stepId, action);
   return { kind: "suspend", ...asked };
+}
+
+/** Why a decided approval is not a decision a decider signed for exactly this action; undefined when it is. */
+function decisionProblem(verifier: ApprovalVerifier, approval: Approval, expected: { actionHash: string; runId: string; stepId: string }): string | undefined {
+  if (!approval.signature) return "it carries no decider's signature";
+  if (!approval.approver || !approval.decidedAt) return "it names no approver or decision time";
+  const claims = {
+    approvalId: approval.approvalId,
+    ...expected,
+    decision: approval.status as "approved" | "denied",
+    approver: approval.approver,
+    decidedAt: approval.decidedAt,
+    expiresAt: approval.expiresAt,
+  };
+  if (!verifier.verify(claims, approval.signature)) {
+    return "its signature does not cover this decision, action, run, step and expiry under the approval public key";
+  }
+  return undefined;
 }

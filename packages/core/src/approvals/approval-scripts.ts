@@ -11,18 +11,22 @@ return redis.call('HGET', KEYS[1], 'status')
 `;
 
 /**
- * KEYS[1] approval; ARGV: decision, approver, note, reason, decidedAt, nowMs.
- * Only pending → approved | denied. Returns 'ok' or the status that blocked it.
+ * KEYS[1] approval; ARGV: decision, approver, note, reason, decidedAt, nowMs,
+ * signature, actionHash, runId, stepId, expiresAtMs.
+ * Only pending → approved | denied, and only for the action, run, step and
+ * expiry the decider read and signed. Returns 'ok' or the status that blocked it.
  */
 export const DECIDE = `
-local status = redis.call('HGET', KEYS[1], 'status')
+local fields = redis.call('HMGET', KEYS[1], 'status', 'expiresAtMs', 'actionHash', 'runId', 'stepId')
+local status = fields[1]
 if not status then return 'missing' end
-if status == 'pending' and tonumber(redis.call('HGET', KEYS[1], 'expiresAtMs')) <= tonumber(ARGV[6]) then
+if status == 'pending' and tonumber(fields[2]) <= tonumber(ARGV[6]) then
   redis.call('HSET', KEYS[1], 'status', 'expired')
   return 'expired'
 end
 if status ~= 'pending' then return status end
-redis.call('HSET', KEYS[1], 'status', ARGV[1], 'approver', ARGV[2], 'decidedAt', ARGV[5])
+if fields[2] ~= ARGV[11] or fields[3] ~= ARGV[8] or fields[4] ~= ARGV[9] or fields[5] ~= ARGV[10] then return 'changed' end
+redis.call('HSET', KEYS[1], 'status', ARGV[1], 'approver', ARGV[2], 'decidedAt', ARGV[5], 'signature', ARGV[7])
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'note', ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'reason', ARGV[4]) end
 return 'ok'

@@ -6,6 +6,7 @@ import { newId } from "../ids.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { type ApprovalAction, actionHashOf } from "./action-hash.ts";
 import { CONSUME, DECIDE, EXPIRE_IF_DUE } from "./approval-scripts.ts";
+import type { ApprovalSigner } from "./approval-signature.ts";
 
 export interface ApprovalStoreOptions {
   /** Seconds a pending approval waits for a decision (config `approvals.ttlSeconds`). */
@@ -33,8 +34,10 @@ export interface ApprovalFilter {
 /**
  * Approvals in Redis. An approval is bound to one action (tool, args, scope)
  * in one run and step by `actionHash`; only `decide` (called by a person's
- * client, never by a worker) moves it out of pending, and only `consume`
- * turns an approval into the single execution it allows.
+ * client with the approval private key, never by a worker) moves it out of
+ * pending and signs the decision, and only `consume` turns an approval into
+ * the single execution it allows. The store believes nothing it reads; the
+ * gate verifies the signature before acting on a decision.
  */
 export class ApprovalStore {
   private readonly now: () => number;
@@ -107,9 +110,13 @@ export class ApprovalStore {
       note: fields.note,
       reason: fields.reason,
       decidedAt: fields.decidedAt,
+      signature: fields.signature,
     });
     if (!parsed.success) {
       throw new ReinError("contract_invalid", `approval ${approvalId} in Redis is malformed: ${parsed.error.message}`);
+    }
+    if (parsed.data.approvalId !== approvalId) {
+      throw new ReinError("contract_invalid", `approval ${approvalId} in Redis holds the record of ${parsed.data.approvalId}; expected its own`);
     }
     return parsed.data;
   }
@@ -151,10 +158,31 @@ export class ApprovalStore {
     return approvals.length;
   }
 
-  /** A person's decision. Only a pending, unexpired approval can be decided, once. */
-  async decide(approvalId: string, input: ApprovalDecisionInput): Promise<Approval> {
+  /**
+   * A person's decision, signed with the approval private key over what the
+   * person was shown. Only a pending, unexpired approval whose stored action
+   * still matches its hash can be decided, once.
+   */
+  async decide(approvalId: string, input: ApprovalDecisionInput, signer: ApprovalSigner): Promise<Approval> {
     const decision = ApprovalDecisionInput.parse(input);
+    const pending = await this.get(approvalId);
+    if (!pending) throw new ReinError("not_found", `approval ${approvalId} does not exist`);
+    if (pending.status !== "pending") throw notPending(approvalId, pending.status);
+    if (actionHashOf(pending) !== pending.actionHash) {
+      throw new ReinError("approval_invalid", `approval ${approvalId} was altered in Redis: its action no longer matches its hash; it cannot be decided`);
+    }
     const nowMs = this.now();
+    const decidedAt = new Date(nowMs).toISOString();
+    const signature = signer.sign({
+      approvalId,
+      actionHash: pending.actionHash,
+      runId: pending.runId,
+      stepId: pending.stepId,
+      decision: decision.decision,
+      approver: decision.approver,
+      decidedAt,
+      expiresAt: pending.expiresAt,
+    });
     const outcome = await this.redis.eval(
       DECIDE,
       1,
@@ -163,15 +191,17 @@ export class ApprovalStore {
       decision.approver,
       decision.note ?? "",
       decision.reason ?? "",
-      new Date(nowMs).toISOString(),
+      decidedAt,
       String(nowMs),
+      signature,
+      pending.actionHash,
+      pending.runId,
+      pending.stepId,
+      String(Date.parse(pending.expiresAt)),
     );
     if (outcome === "missing") throw new ReinError("not_found", `approval ${approvalId} does not exist`);
-    if (outcome !== "ok") {
-      throw new ReinError("approval_invalid", `approval ${approvalId} is ${String(outcome)}; only a pending approval can be decided`, {
-        details: { status: outcome },
-      });
-    }
+    if (outcome === "changed") throw new ReinError("approval_invalid", `approval ${approvalId} changed in Redis while it was being decided; read it again`);
+    if (outcome !== "ok") throw notPending(approvalId, String(outcome));
     return (await this.get(approvalId)) as Approval;
   }
 
@@ -195,3 +225,6 @@ export class ApprovalStore {
     return outcome === "ok" ? this.get(approvalId) : null;
   }
 }
+
+const notPending = (approvalId: string, status: string) =>
+  new ReinError("approval_invalid", `approval ${approvalId} is ${status}; only a pending approval can be decided`, { details: { status } });

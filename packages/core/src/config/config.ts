@@ -55,6 +55,8 @@ export const ReinConfig = z.object({
     .regex(/^[a-zA-Z0-9_.-]+$/, "expected letters, digits, _ . or -")
     .default("rein"),
   workspaceRoot: z.string().default(".rein/workspaces"),
+  /** Where key pairs live as `<name>-private.pem` / `<name>-public.pem` (env `REIN_KEYS_DIR`). */
+  keysDir: z.string().default(".rein/keys"),
   providers: z.record(z.string(), ProviderConfig).default({ scripted: { kind: "scripted", maxRetries: 0 } }),
   roles: z
     .object({
@@ -151,6 +153,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
   if (redisUrl) merged.redisUrl = redisUrl;
   if (env.REIN_PREFIX) merged.prefix = env.REIN_PREFIX;
   if (env.REIN_WORKSPACE_ROOT) merged.workspaceRoot = env.REIN_WORKSPACE_ROOT;
+  if (env.REIN_KEYS_DIR) merged.keysDir = env.REIN_KEYS_DIR;
   const roles = { ...((merged.roles as Record<string, Record<string, unknown>>) ?? {}) };
   for (const role of Role.options) {
     const provider = env[roleEnv(role, "PROVIDER")];
@@ -172,6 +175,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
   // evaluator model means that model judges.
   if ((merged.roles as Record<string, unknown> | undefined)?.judge === undefined) config.roles.judge = { ...config.roles.evaluator };
   config.workspaceRoot = resolve(baseDir, config.workspaceRoot);
+  config.keysDir = resolve(baseDir, config.keysDir);
   for (const provider of Object.values(config.providers)) {
     if (provider.script) provider.script = resolve(baseDir, provider.script);
   }

@@ -22,5 +22,7 @@ export const Approval = z.object({
   createdAt: z.string(),
   decidedAt: z.string().optional(),
   expiresAt: z.string(),
+  /** The decider's Ed25519 signature over the decision (see `ApprovalDecisionClaims`); set once decided. */
+  signature: z.string().optional(),
 });
 export type Approval = z.infer<typeof Approval>;

@@ -10,18 +10,19 @@ import { createRuntime, type ReinRuntime, type RuntimeOptions } from "../runtime
 export const TEST_REDIS_URL = process.env.REIN_TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 export interface TestRuntime extends ReinRuntime {
-  /** Deletes every key under this runtime's prefix and its workspace root. */
+  /** Deletes every key under this runtime's prefix and its workspace root and key directory. */
   cleanup(): Promise<void>;
 }
 
 /**
  * A runtime on the test Redis with a unique key prefix and its own
- * workspace root, so integration tests never see each other's data.
+ * workspace root and key directory, so integration tests never see each other's data.
  */
 export async function createTestRuntime(overrides: ReinConfigInput = {}, options: RuntimeOptions = {}): Promise<TestRuntime> {
   const prefix = `rein-test-${randomBytes(6).toString("hex")}`;
   const workspaceRoot = await mkdtemp(join(tmpdir(), "rein-ws-"));
-  const config = ReinConfig.parse({ redisUrl: TEST_REDIS_URL, prefix, workspaceRoot, ...overrides });
+  const keysDir = await mkdtemp(join(tmpdir(), "rein-keys-"));
+  const config = ReinConfig.parse({ redisUrl: TEST_REDIS_URL, prefix, workspaceRoot, keysDir, ...overrides });
   const runtime = createRuntime(config, options);
   return {
     ...runtime,
@@ -35,6 +36,7 @@ export async function createTestRuntime(overrides: ReinConfigInput = {}, options
         redis.disconnect();
       }
       await rm(workspaceRoot, { recursive: true, force: true });
+      await rm(keysDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,3 +1,4 @@
+import { ReinError } from "../errors.ts";
 import { rootLogger } from "../logger.ts";
 import type { ModelToolSchema } from "../models/model-provider.ts";
 import { SecretBindings } from "../secrets/secret-bindings.ts";
@@ -19,6 +20,7 @@ export type { ResolvedExecutorDeps, ToolExecutorDeps } from "./tool-executor-dep
  *   artifacts: new ArtifactStore(redis, keys),
  *   config, // ReinConfig: uses .policy and .observations
  *   approvals: new ApprovalStore(redis, keys, { ttlSeconds: config.approvals.ttlSeconds }),
+ *   approvalVerifier: new ApprovalVerifier(approvalPublicKey),
  *   cache: new ToolResultCache(redis, keys),
  *   idempotency: new IdempotencyStore(redis, keys),
  *   secrets, redactor,
@@ -28,6 +30,9 @@ export type { ResolvedExecutorDeps, ToolExecutorDeps } from "./tool-executor-dep
  * ```
  */
 export function createToolExecutor(deps: ToolExecutorDeps): ToolExecutor {
+  if (deps.approvals && !deps.approvalVerifier) {
+    throw new ReinError("config_invalid", "the tool executor has an approval store but no approvalVerifier; expected the approval public key (REIN_APPROVAL_PUBLIC_KEY_FILE or <keysDir>/approval-public.pem)");
+  }
   const resolved = {
     ...deps,
     secrets: deps.secrets ?? SecretBindings.none(),

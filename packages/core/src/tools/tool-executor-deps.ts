@@ -1,4 +1,5 @@
 import type { PolicyRule } from "../contracts/index.ts";
+import type { ApprovalVerifier } from "../approvals/approval-signature.ts";
 import type { ApprovalStore } from "../approvals/approval-store.ts";
 import type { Logger } from "../logger.ts";
 import type { Redactor } from "../sanitize/redactor.ts";
@@ -26,6 +27,12 @@ export interface ToolExecutorDeps {
   config: { policy: readonly PolicyRule[]; observations: SizeLimits };
   /** Without it, a call the policy says to ask about is denied: there is no one to ask. */
   approvals?: ApprovalStore;
+  /**
+   * Checks each decision's signature with the approval public key; required
+   * with `approvals`. A record no decider signed is refused and traced as
+   * `approval.forged`.
+   */
+  approvalVerifier?: ApprovalVerifier;
   /** Enables the per-run cache of read-only idempotent results. */
   cache?: ToolResultCache;
   /** Enables recording and replay of non-idempotent results. */

@@ -2,8 +2,13 @@ import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { actionHashOf } from "../../src/approvals/action-hash.ts";
 import { ApprovalStore } from "../../src/approvals/approval-store.ts";
+import { ApprovalSigner } from "../../src/approvals/approval-signature.ts";
+import { generateKeyPair } from "../../src/keys/key-files.ts";
 import { ReinError } from "../../src/errors.ts";
 import { REDIS_URL, redisForTest } from "../tools/redis-harness.ts";
+
+const deciderKeys = generateKeyPair();
+const signer = new ApprovalSigner(deciderKeys.privateKey);
 
 let env: ReturnType<typeof redisForTest>;
 let clock: number;
@@ -33,9 +38,9 @@ describe("ApprovalStore", () => {
   it("records who decided and when, and decides only once", async () => {
     const { approval } = await store.ask("run_1", "step_1", action);
     clock += 5_000;
-    const decided = await store.decide(approval.approvalId, { decision: "approved", approver: "alice", note: "ok for api" });
+    const decided = await store.decide(approval.approvalId, { decision: "approved", approver: "alice", note: "ok for api" }, signer);
     expect(decided).toMatchObject({ status: "approved", approver: "alice", note: "ok for api", decidedAt: "2030-01-01T00:00:05.000Z" });
-    const second = store.decide(approval.approvalId, { decision: "denied", approver: "mallory" });
+    const second = store.decide(approval.approvalId, { decision: "denied", approver: "mallory" }, signer);
     await expect(second).rejects.toSatisfy((error) => ReinError.hasCode(error, "approval_invalid"));
     expect((await store.get(approval.approvalId))?.approver).toBe("alice");
   });
@@ -44,14 +49,14 @@ describe("ApprovalStore", () => {
     const { approval } = await store.ask("run_1", "step_1", action);
     clock += 61_000;
     expect((await store.get(approval.approvalId))?.status).toBe("expired");
-    await expect(store.decide(approval.approvalId, { decision: "approved", approver: "late" })).rejects.toSatisfy((error) =>
+    await expect(store.decide(approval.approvalId, { decision: "approved", approver: "late" }, signer)).rejects.toSatisfy((error) =>
       ReinError.hasCode(error, "approval_invalid"),
     );
   });
 
   it("consumes an approval exactly once, and only for its own action, run and step", async () => {
     const { approval } = await store.ask("run_1", "step_1", action);
-    await store.decide(approval.approvalId, { decision: "approved", approver: "alice" });
+    await store.decide(approval.approvalId, { decision: "approved", approver: "alice" }, signer);
     const hash = approval.actionHash;
     expect(await store.consume(actionHashOf({ ...action, args: { service: "db" } }), "run_1", "step_1")).toBeNull();
     expect(await store.consume(hash, "run_1", "step_2")).toBeNull();
@@ -63,7 +68,7 @@ describe("ApprovalStore", () => {
   it("never consumes a denied or pending approval", async () => {
     const pending = await store.ask("run_1", "step_1", action);
     expect(await store.consume(pending.approval.actionHash, "run_1", "step_1")).toBeNull();
-    await store.decide(pending.approval.approvalId, { decision: "denied", approver: "bob", reason: "not today" });
+    await store.decide(pending.approval.approvalId, { decision: "denied", approver: "bob", reason: "not today" }, signer);
     expect(await store.consume(pending.approval.actionHash, "run_1", "step_1")).toBeNull();
     expect(await store.get(pending.approval.approvalId)).toMatchObject({ status: "denied", reason: "not today" });
   });
@@ -72,7 +77,7 @@ describe("ApprovalStore", () => {
     const a = await store.ask("run_1", "step_1", action);
     await store.ask("run_1", "step_2", action);
     await store.ask("run_2", "step_1", action);
-    await store.decide(a.approval.approvalId, { decision: "approved", approver: "alice" });
+    await store.decide(a.approval.approvalId, { decision: "approved", approver: "alice" }, signer);
     expect((await store.list({ runId: "run_1" })).map((approval) => approval.stepId).sort()).toEqual(["step_1", "step_2"]);
     expect((await store.list({ status: "approved" })).map((approval) => approval.approvalId)).toEqual([a.approval.approvalId]);
     expect(await store.list({ runId: "run_2", status: "pending" })).toHaveLength(1);
@@ -80,7 +85,7 @@ describe("ApprovalStore", () => {
 
   it("persists: a new store on a new connection sees the same approvals", async () => {
     const { approval } = await store.ask("run_1", "step_1", action);
-    await store.decide(approval.approvalId, { decision: "approved", approver: "alice" });
+    await store.decide(approval.approvalId, { decision: "approved", approver: "alice" }, signer);
     const other = new Redis(REDIS_URL);
     try {
       const reopened = new ApprovalStore(other, env.keys, { ttlSeconds: 60, now: () => clock });

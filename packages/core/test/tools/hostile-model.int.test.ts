@@ -3,6 +3,8 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApprovalStore } from "../../src/approvals/approval-store.ts";
+import { ApprovalSigner, ApprovalVerifier } from "../../src/approvals/approval-signature.ts";
+import { generateKeyPair } from "../../src/keys/key-files.ts";
 import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import type { AnyTool } from "../../src/tools/define-tool.ts";
@@ -11,6 +13,10 @@ import type { Workspace } from "../../src/tools/workspace.ts";
 import { call, harness, type MemoryTrace, tempWorkspace } from "./harness.ts";
 import { fetchPageTool, restartServiceTool } from "./hostile-tools.ts";
 import { redisForTest } from "./redis-harness.ts";
+
+const deciderKeys = generateKeyPair();
+const signer = new ApprovalSigner(deciderKeys.privateKey);
+const approvalVerifier = new ApprovalVerifier(deciderKeys.publicKey);
 
 let workspace: Workspace;
 let dir: string;
@@ -38,7 +44,7 @@ function setup(options: { tools?: AnyTool[]; surface: ToolGrant[]; policy?: Poli
     return new Response("secret internal data");
   }) as typeof fetch;
   const tools = options.tools ?? builtinTools({ commands: ["node"], hosts: ["127.0.0.1:80"], fetch: fakeFetch });
-  return harness({ tools, surface: options.surface, workspace, policy: options.policy, deps: { approvals } });
+  return harness({ tools, surface: options.surface, workspace, policy: options.policy, deps: { approvals, approvalVerifier } });
 }
 
 /** Refused before anything ran: an observation, a refusal event, and no execution event. */
@@ -147,7 +153,7 @@ describe("a hostile model", () => {
     const { run, trace } = setup({ tools: [tool], surface: [grant("restart_service")] });
     // A real approval exists for another action; the model copies its id.
     const other = await approvals.ask("run_test", "step_test", { tool: "restart_service", args: { service: "cache" }, scope: { services: ["cache"] } });
-    await approvals.decide(other.approval.approvalId, { decision: "approved", approver: "alice" });
+    await approvals.decide(other.approval.approvalId, { decision: "approved", approver: "alice" }, signer);
 
     const claimed = await run(
       call("restart_service", {
@@ -195,7 +201,7 @@ describe("approvals through the executor", () => {
     expect(reasked.suspend?.approvalId).toBe(approvalId);
     expect(trace.kinds()).toContain("approval.reused");
 
-    await approvals.decide(approvalId, { decision: "approved", approver: "alice" });
+    await approvals.decide(approvalId, { decision: "approved", approver: "alice" }, signer);
     const ran = await run(call("restart_service", { service: "api" }));
     expect(ran.observation.status).toBe("ok");
     expect(counter.runs).toBe(1);
@@ -211,7 +217,7 @@ describe("approvals through the executor", () => {
     const { tool, counter } = restartServiceTool();
     const { run } = setup({ tools: [tool], surface: [grant("restart_service")] });
     const asked = await run(call("restart_service", { service: "api" }));
-    await approvals.decide(asked.suspend?.approvalId as string, { decision: "approved", approver: "alice" });
+    await approvals.decide(asked.suspend?.approvalId as string, { decision: "approved", approver: "alice" }, signer);
     const changed = await run(call("restart_service", { service: "db" }));
     expect(changed.observation.status).toBe("pending_approval");
     expect(changed.suspend?.approvalId).not.toBe(asked.suspend?.approvalId);
@@ -223,7 +229,7 @@ describe("approvals through the executor", () => {
     const { tool, counter } = restartServiceTool();
     const { run } = setup({ tools: [tool], surface: [grant("restart_service")] });
     const asked = await run(call("restart_service", { service: "api" }));
-    await approvals.decide(asked.suspend?.approvalId as string, { decision: "denied", approver: "bob", reason: "peak hours" });
+    await approvals.decide(asked.suspend?.approvalId as string, { decision: "denied", approver: "bob", reason: "peak hours" }, signer);
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const outcome = await run(call("restart_service", { service: "api" }));
       expect(outcome.observation.status).toBe("denied");

@@ -48,6 +48,9 @@ export function auditRows(events: readonly TraceEvent[]): AuditRow[] {
           detail: text(p.reason, ""),
         });
         break;
+      case "approval.forged":
+        rows.push({ ...base, decision: "refused", rule: `forged approval ${text(p.approvalId)}`, actor: "runtime", detail: text(p.problem) });
+        break;
       case "approval.unavailable":
         rows.push({ ...base, decision: "deny", rule: text(p.rule), actor: "runtime", detail: "approval needed but no approval store" });
         break;

@@ -65,6 +65,9 @@ export function renderTimeline(events: readonly TraceEvent[], state: RunState | 
       case "approval.decided":
         say(`approval ${text(p.approvalId)} ${event.kind.split(".")[1]}${p.approver ? ` by ${text(p.approver)}` : ""}${p.decision ? `: ${text(p.decision)}` : ""}`);
         break;
+      case "approval.forged":
+        say(`approval ${text(p.approvalId)} FORGED (claimed ${text(p.status)}): ${text(p.problem)}`);
+        break;
       case "tool.result": {
         totals.toolCalls += 1;
         const call = calls.get(callKeyOf(event));

@@ -141,7 +141,7 @@ export async function executeCall(
 
   // 6. Approval gate.
   if (decision.decision === "ask" && !replay) {
-    if (!deps.approvals) {
+    if (!deps.approvals || !deps.approvalVerifier) {
       await trace.emit("approval.unavailable", { rule: decision.rule });
       return end({
         status: "denied",
@@ -152,12 +152,24 @@ export async function executeCall(
       });
     }
     const action = { tool: tool.name, args, scope };
-    const gate = await passApprovalGate(deps.approvals, context.runId, context.stepId, action);
+    const gate = await passApprovalGate({ store: deps.approvals, verifier: deps.approvalVerifier, now: deps.now }, context.runId, context.stepId, action);
     const { approval } = gate;
     const approvalPayload = { approvalId: approval.approvalId, actionHash: approval.actionHash, status: approval.status, rule: decision.rule };
+    if (gate.kind === "forged") {
+      // Its approver, reason and note are whatever was written into Redis: none of it reaches the model.
+      await trace.emit("approval.forged", { ...approvalPayload, problem: gate.problem });
+      return end({
+        status: "denied",
+        trust: "runtime",
+        failure: "different_action",
+        message: `approval ${approval.approvalId} failed verification: ${gate.problem}`,
+        content: `${tool.name} was not executed: it is not approved. The record of approval ${approval.approvalId} is not a decision a person's client signed, so the runtime ignored it. Do not retry this exact action; choose a different one or report that it was not approved.`,
+      });
+    }
     if (gate.kind === "refused") {
       await trace.emit("approval.refused", { ...approvalPayload, approver: approval.approver ?? null, reason: approval.reason ?? null });
-      const why = approval.status === "expired" ? "the approval request expired before anyone decided" : `${approval.approver ?? "a person"} denied it${approval.reason ? `: ${approval.reason}` : ""}`;
+      const expiry = approval.decidedAt ? `the approval expired at ${approval.expiresAt}, before the action ran` : "the approval request expired before anyone decided";
+      const why = approval.status === "expired" ? expiry : `${approval.approver ?? "a person"} denied it${approval.reason ? `: ${approval.reason}` : ""}`;
       return end({
         status: "denied",
         trust: "runtime",
