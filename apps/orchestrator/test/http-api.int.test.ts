@@ -1,27 +1,62 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Approval, ModelScriptInput } from "@rein/core";
 import { createHttpApi } from "../src/api/http-api.ts";
+import { loadExample } from "../src/examples/load-example.ts";
 import { bugfixExample, type Harness, startHarness } from "./support/harness.ts";
+import { rawRequest } from "./support/raw-http.ts";
+
+const token = "test-token-0123456789abcdef";
+
+async function listen(harness: Harness, extra: { allowedOrigins?: string[] } = {}): Promise<{ server: Server; port: number; base: string }> {
+  const server = createHttpApi({
+    runtime: harness.runtime,
+    approvals: harness.tooling.approvals,
+    approvalSigner: harness.desk.signer,
+    knownTools: harness.tooling.registry.names(),
+    token,
+    ...extra,
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { server, port, base: `http://127.0.0.1:${port}` };
+}
+
+async function close(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+}
+
+/** Reads a server-sent event stream until `until` appears in it. */
+async function readEvents(response: Response, until: string): Promise<string> {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!text.includes(until)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value);
+  }
+  await reader.cancel();
+  return text;
+}
 
 describe("HTTP API", () => {
   let harness: Harness;
   let server: Server;
   let base: string;
-  const token = "test-token-123";
   const call = (path: string, init: RequestInit = {}, auth = true) =>
     fetch(`${base}${path}`, { ...init, headers: { "content-type": "application/json", ...(auth ? { authorization: `Bearer ${token}` } : {}) } });
 
   beforeAll(async () => {
     const { example, script } = await bugfixExample();
     harness = await startHarness(script, [], { config: example.config });
-    server = createHttpApi({ runtime: harness.runtime, approvals: harness.tooling.approvals, approvalSigner: harness.desk.signer, knownTools: harness.tooling.registry.names(), token });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, base } = await listen(harness));
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await close(server);
     await harness.close();
   });
 
@@ -32,15 +67,7 @@ describe("HTTP API", () => {
     const { runId, events } = (await submitted.json()) as { runId: string; events: string };
     const stream = await call(events);
     expect(stream.headers.get("content-type")).toBe("text/event-stream");
-    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    while (!text.includes("event: run.done")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value);
-    }
-    await reader.cancel();
+    const text = await readEvents(stream, "event: run.done");
     expect(text).toMatch(/^id: 1\nevent: run\.submitted\ndata: \{/);
     expect(text).toContain("event: step.dispatched");
     const state = (await (await call(`/runs/${runId}`)).json()) as { status: string };
@@ -83,10 +110,11 @@ describe("HTTP API", () => {
     expect(((await response.json()) as { error: string }).error).toMatch(/not JSON/);
   });
 
-  it("serves the dashboard page, which holds no data of its own", async () => {
+  it("serves the dashboard page, which holds no data of its own and cannot be framed", async () => {
     const page = await call("/", {}, false);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/text\/html/);
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     const html = await page.text();
     expect(html).toContain("<title>Rein</title>");
     expect(html).toContain('fetch("/runs/" + runId + "/events"');
@@ -95,12 +123,14 @@ describe("HTTP API", () => {
     // A run's page lists each claim with the evaluator's finding and its evidence ids, then the gaps.
     expect(html).toContain('"claim (" + (status.get(claim.text) || "unchecked") + "): " + claim.text + " [evidence: "');
     expect(html).toContain('"gap: " + gap');
+    expect(html).toContain('sessionStorage.setItem("rein-token"');
     expect(html).not.toContain(token);
   });
 
-  it("requires the bearer token", async () => {
-    const response = await call("/runs", {}, false);
-    expect(response.status).toBe(401);
+  it("requires the bearer token on every route but the page", async () => {
+    for (const path of ["/runs", "/approvals", "/runs/run_x", "/runs/run_x/events"]) expect((await call(path, {}, false)).status).toBe(401);
+    const wrong = await fetch(`${base}/runs`, { headers: { authorization: `Bearer ${token.slice(0, -1)}x` } });
+    expect(wrong.status).toBe(401);
   });
 
   it("answers 404 for an unknown run or approval, and a denial needs a reason", async () => {
@@ -109,5 +139,124 @@ describe("HTTP API", () => {
     const denial = await call("/approvals/apr_nope/deny", { method: "POST", body: JSON.stringify({ approver: "ana" }) });
     expect(denial.status).toBe(400);
     expect(((await denial.json()) as { error: string }).error).toMatch(/a denial must say why/);
+  });
+
+  it("refuses to start without a real token", () => {
+    const options = { runtime: harness.runtime, approvals: harness.tooling.approvals, approvalSigner: harness.desk.signer, knownTools: [] };
+    expect(() => createHttpApi({ ...options, token: "" })).toThrow(/at least 16 characters/);
+    expect(() => createHttpApi({ ...options, token: "short" })).toThrow(/at least 16 characters/);
+  });
+});
+
+describe("HTTP API against a hostile web page", () => {
+  let harness: Harness;
+  let server: Server;
+  let port: number;
+  const goal = JSON.stringify({ text: "list the files", tools: [{ name: "list_files" }] });
+
+  beforeAll(async () => {
+    const { example, script } = await bugfixExample();
+    harness = await startHarness(script, [], { config: example.config });
+    ({ server, port } = await listen(harness, { allowedOrigins: ["https://ops.example"] }));
+  });
+  afterAll(async () => {
+    await close(server);
+    await harness.close();
+  });
+
+  const own = () => ({ host: `127.0.0.1:${port}` });
+  const runsBefore = async () => (await harness.runtime.runs.list(100)).length;
+
+  it("refuses a cross-site text/plain POST, the request a form or fetch can send without a preflight", async () => {
+    const before = await runsBefore();
+    const crossSite = await rawRequest(port, { method: "POST", path: "/runs", headers: { ...own(), origin: "http://evil.example", "content-type": "text/plain" }, body: goal });
+    expect(crossSite.status).toBe(403);
+    // Even with the token and no Origin at all, only JSON is read.
+    const plain = await rawRequest(port, { method: "POST", path: "/runs", headers: { ...own(), authorization: `Bearer ${token}`, "content-type": "text/plain" }, body: goal });
+    expect(plain.status).toBe(415);
+    expect(JSON.parse(plain.body).error).toMatch(/expected application\/json/);
+    const form = await rawRequest(port, { method: "POST", path: "/runs", headers: { ...own(), authorization: `Bearer ${token}`, "content-type": "application/x-www-form-urlencoded" }, body: "text=x" });
+    expect(form.status).toBe(415);
+    expect(await runsBefore()).toBe(before);
+  });
+
+  it("refuses a foreign Host header, as DNS rebinding sends, even with the token", async () => {
+    const before = await runsBefore();
+    for (const host of [`evil.example:${port}`, "evil.example", `localhost.evil.example:${port}`, `127.0.0.1.nip.io:${port}`]) {
+      const rebound = await rawRequest(port, { method: "POST", path: "/runs", headers: { host, authorization: `Bearer ${token}`, "content-type": "application/json" }, body: goal });
+      expect(rebound.status, host).toBe(421);
+      expect((await rawRequest(port, { path: "/", headers: { host } })).status, host).toBe(421);
+    }
+    expect(await runsBefore()).toBe(before);
+  });
+
+  it("refuses a foreign Origin even with the token and JSON, and grants it no preflight", async () => {
+    const before = await runsBefore();
+    for (const origin of ["http://evil.example", "null", `http://127.0.0.1:${port + 1}`, "https://ops.example.evil.example"]) {
+      const response = await rawRequest(port, { method: "POST", path: "/runs", headers: { ...own(), origin, authorization: `Bearer ${token}`, "content-type": "application/json" }, body: goal });
+      expect(response.status, origin).toBe(403);
+      const preflight = await rawRequest(port, { method: "OPTIONS", path: "/runs", headers: { ...own(), origin, "access-control-request-method": "POST" } });
+      expect(preflight.status, origin).toBe(403);
+      expect(preflight.headers["access-control-allow-origin"]).toBeUndefined();
+    }
+    expect(await runsBefore()).toBe(before);
+  });
+
+  it("refuses a tokenless request from its own page too", async () => {
+    const response = await rawRequest(port, { method: "POST", path: "/runs", headers: { ...own(), origin: `http://127.0.0.1:${port}`, "content-type": "application/json" }, body: goal });
+    expect(response.status).toBe(401);
+  });
+
+  it("lets its own page and an --allow-origin origin in with the token", async () => {
+    const same = await rawRequest(port, { path: "/runs", headers: { ...own(), origin: `http://127.0.0.1:${port}`, authorization: `Bearer ${token}` } });
+    expect(same.status).toBe(200);
+    expect((await rawRequest(port, { path: "/runs", headers: { host: `localhost:${port}`, authorization: `Bearer ${token}` } })).status).toBe(200);
+    const preflight = await rawRequest(port, { method: "OPTIONS", path: "/runs", headers: { ...own(), origin: "https://ops.example", "access-control-request-method": "POST" } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers["access-control-allow-origin"]).toBe("https://ops.example");
+    const allowed = await rawRequest(port, { path: "/runs", headers: { host: "ops.example", origin: "https://ops.example", authorization: `Bearer ${token}` } });
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers["access-control-allow-origin"]).toBe("https://ops.example");
+  });
+});
+
+describe("approving over HTTP", () => {
+  let harness: Harness;
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    const example = await loadExample("sre-triage");
+    harness = await startHarness(JSON.parse(readFileSync(example.scriptPath, "utf8")) as ModelScriptInput, [...example.tools], { config: example.config });
+    ({ server, base } = await listen(harness));
+  });
+  afterAll(async () => {
+    await close(server);
+    await harness.close();
+  });
+
+  it("submits, follows the events, approves the waiting restart, and it runs exactly once", async () => {
+    const example = await loadExample("sre-triage");
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const submitted = await fetch(`${base}/runs`, { method: "POST", headers, body: JSON.stringify(example.goal) });
+    expect(submitted.status).toBe(202);
+    const { runId, events } = (await submitted.json()) as { runId: string; events: string };
+    const stream = await fetch(`${base}${events}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await readEvents(stream, "event: step.suspended")).toContain("event: run.submitted");
+
+    await harness.waitFor(runId, (state) => state.status === "waiting_approval");
+    const { approvals } = (await (await fetch(`${base}/approvals`, { headers })).json()) as { approvals: Approval[] };
+    const pending = approvals.find((approval) => approval.runId === runId);
+    expect(pending?.tool).toBe("restart_service");
+    const approved = await fetch(`${base}/approvals/${pending?.approvalId}/approve`, { method: "POST", headers, body: JSON.stringify({ approver: "ana" }) });
+    expect(approved.status).toBe(200);
+    expect(((await approved.json()) as Approval).signature).toMatch(/^[A-Za-z0-9+/]+=*$/);
+
+    const state = await harness.waitFor(runId);
+    expect(state.status).toBe("done");
+    const trace = await harness.runtime.trace.read(runId);
+    expect(trace.filter((event) => event.kind === "tool.executed" && event.payload.tool === "restart_service")).toHaveLength(1);
+    expect(trace.some((event) => event.kind === "approval.consumed")).toBe(true);
+    expect(trace.some((event) => event.kind === "approval.forged")).toBe(false);
   });
 });

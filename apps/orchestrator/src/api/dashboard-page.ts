@@ -1,8 +1,11 @@
 /**
  * The web dashboard: one self-contained page over the HTTP API. It lists
  * runs, follows one run's trace live, and lets a person approve, deny or
- * cancel. The trace is read with fetch (not EventSource) so the bearer token
- * travels in a header, never in a URL.
+ * cancel. The token arrives once in the fragment of the URL that `rein serve`
+ * prints and lives in sessionStorage; every request, the trace stream
+ * included, carries it as `Authorization: Bearer` (the stream is read with
+ * fetch, not EventSource, which cannot set headers), never in a URL the
+ * server sees. Same-origin only: the API grants no cross-site access.
  */
 export const DASHBOARD_HTML = `<!doctype html>
 <html lang="en">
@@ -38,6 +41,13 @@ export const DASHBOARD_HTML = `<!doctype html>
 </main>
 <script>
 const tokenInput = document.getElementById("token");
+// rein serve prints a URL whose fragment carries the token; a fragment never
+// reaches the server. Keep it for this tab only and drop it from the address bar.
+const fromUrl = /^#token=([A-Za-z0-9_-]+)$/.exec(location.hash);
+if (fromUrl) {
+  sessionStorage.setItem("rein-token", fromUrl[1]);
+  history.replaceState(null, "", location.pathname);
+}
 tokenInput.value = sessionStorage.getItem("rein-token") || "";
 tokenInput.addEventListener("change", () => { sessionStorage.setItem("rein-token", tokenInput.value); loadRuns(); });
 const headers = () => (tokenInput.value ? { authorization: "Bearer " + tokenInput.value, "content-type": "application/json" } : { "content-type": "application/json" });

@@ -1,10 +1,10 @@
-import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { z } from "zod";
 import { type ApprovalSigner, type ApprovalStore, canonicalJson, errorMessage, Goal, ReinError, type ReinRuntime } from "@rein/core";
 import { decideApproval } from "../approvals/decide-approval.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
 import { DASHBOARD_HTML } from "./dashboard-page.ts";
+import { RefusedRequest, RequestGuard } from "./request-guard.ts";
 
 export interface HttpApiOptions {
   runtime: ReinRuntime;
@@ -12,8 +12,16 @@ export interface HttpApiOptions {
   /** Signs the decisions this API takes (the approval private key). */
   approvalSigner: ApprovalSigner;
   knownTools: readonly string[];
-  /** Required on every request as `Authorization: Bearer <token>` when set. */
-  token?: string;
+  /**
+   * Required on every request but the dashboard page, as
+   * `Authorization: Bearer <token>`; at least 16 characters. There is no
+   * unauthenticated mode.
+   */
+  token: string;
+  /** Origins besides the server's own that may call from a browser (`--allow-origin`). */
+  allowedOrigins?: readonly string[];
+  /** The `--host` the server binds to, accepted in `Host` when it is a name. */
+  bindHost?: string;
   /** Largest request body, in bytes. @defaultValue 1 MiB */
   maxBodyBytes?: number;
 }
@@ -42,7 +50,8 @@ const STATUS_OF_CODE: Partial<Record<ReinError["code"], number>> = {
 /**
  * The HTTP face of Rein: submit goals, read runs, follow a run's trace as
  * Server-Sent Events, decide approvals, cancel. Every body is validated with
- * the same contracts the CLI uses; errors say what was wrong.
+ * the same contracts the CLI uses; errors say what was wrong. Every request
+ * passes the RequestGuard first (Host, Origin, bearer token, JSON bodies).
  *
  * GET / (the web dashboard) · POST /runs · GET /runs · GET /runs/:id · GET /runs/:id/events (SSE) ·
  * POST /runs/:id/cancel · GET /approvals · POST /approvals/:id/approve · POST /approvals/:id/deny
@@ -50,6 +59,7 @@ const STATUS_OF_CODE: Partial<Record<ReinError["code"], number>> = {
 export function createHttpApi(options: HttpApiOptions): Server {
   const { runtime, approvals } = options;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const guard = new RequestGuard({ token: options.token, allowedOrigins: options.allowedOrigins, bindHost: options.bindHost });
 
   const routes: [string, RegExp, (request: IncomingMessage, response: ServerResponse, params: string[]) => Promise<void>][] = [
     [
@@ -97,33 +107,55 @@ export function createHttpApi(options: HttpApiOptions): Server {
   return createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     const handle = async () => {
-      if (request.method === "GET" && url.pathname === "/") {
-        // The page itself holds nothing; every request it makes carries the token.
-        response.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'" });
+      const page = request.method === "GET" && url.pathname === "/";
+      if (request.method === "OPTIONS") return preflight(guard, request, response);
+      // The page itself holds nothing; every request it makes carries the token.
+      guard.check(request, { needsToken: !page });
+      const cors = guard.corsOrigin(request);
+      if (cors) response.setHeader("access-control-allow-origin", cors);
+      if (page) {
+        response.writeHead(200, {
+          "content-type": "text/html; charset=utf-8",
+          "content-security-policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+          "referrer-policy": "no-referrer",
+        });
         response.end(DASHBOARD_HTML);
         return;
       }
-      if (options.token && !sameSecret(request.headers.authorization ?? "", `Bearer ${options.token}`)) throw new HttpError(401, "missing or wrong bearer token");
       for (const [method, pattern, handler] of routes) {
         const match = pattern.exec(url.pathname);
         if (match && request.method === method) return handler(request, response, match.slice(1));
       }
       throw new HttpError(404, `no route ${request.method} ${url.pathname}`);
     };
+    response.setHeader("x-content-type-options", "nosniff");
+    response.setHeader("cache-control", "no-store");
     handle().catch((error: unknown) => {
-      const status = error instanceof HttpError ? error.status : ReinError.isInstance(error) ? (STATUS_OF_CODE[error.code] ?? 500) : 500;
+      const known = error instanceof HttpError || error instanceof RefusedRequest;
+      const status = known ? error.status : ReinError.isInstance(error) ? (STATUS_OF_CODE[error.code] ?? 500) : 500;
       if (status === 500) runtime.logger.error({ err: error }, "http api error");
-      if (!response.headersSent) send(response, status, { error: error instanceof HttpError ? error.message : errorMessage(error) });
+      if (!response.headersSent) send(response, status, { error: known ? error.message : errorMessage(error) });
       else response.end();
     });
   });
 }
 
-/** Compares without leaking, through timing, how much of the token was right. */
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+/**
+ * Only an origin given with --allow-origin gets a CORS preflight answer; a
+ * page anywhere else cannot send the JSON or Authorization a route needs.
+ */
+function preflight(guard: RequestGuard, request: IncomingMessage, response: ServerResponse): void {
+  guard.checkSource(request);
+  const origin = guard.corsOrigin(request);
+  if (!origin) throw new RefusedRequest(403, `Origin ${request.headers.origin ?? "(none)"} may not call this API; expected an origin given with --allow-origin`);
+  response.writeHead(204, {
+    "access-control-allow-origin": origin,
+    "access-control-allow-methods": "GET, POST",
+    "access-control-allow-headers": "authorization, content-type",
+    "access-control-max-age": "600",
+    vary: "origin",
+  });
+  response.end();
 }
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {

@@ -1,13 +1,12 @@
-import type { Server } from "node:http";
-import { ApprovalStore, ReinError } from "@rein/core";
-import { createHttpApi } from "../api/http-api.ts";
-import { approvalKeys, requireSigner, requireVerifier } from "../approvals/approval-keys.ts";
+import { ReinError } from "@rein/core";
+import { approvalKeys, requireVerifier } from "../approvals/approval-keys.ts";
 import { startRoles, type RoleName, ROLE_NAMES } from "../roles/start-roles.ts";
-import { buildTooling, knownToolNames } from "../roles/tooling.ts";
-import { type CliContext, openContext } from "./cli-context.ts";
+import { buildTooling } from "../roles/tooling.ts";
+import { openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { processKeys } from "./keys.ts";
 import { err } from "./output.ts";
+import { type ServeHttpFlags, serveHttp } from "./serve-http.ts";
 
 /** Runs roles until SIGTERM or SIGINT, then stops taking jobs, lets current ones finish, and exits 0. */
 async function runRoles(roles: readonly RoleName[], flags: Record<string, unknown>): Promise<number> {
@@ -27,6 +26,8 @@ async function runRoles(roles: readonly RoleName[], flags: Record<string, unknow
   const approvalVerifier = roles.includes("step") ? requireVerifier(approvalKeys(context.config), context.config) : undefined;
   const tooling = approvalVerifier ? await buildTooling(context.runtime, [], approvalVerifier) : undefined;
   const stalled = lockTiming(flags);
+  // Listening (or failing to) before any role takes a job.
+  const api = flags.http === undefined ? undefined : await serveHttp(context, httpFlags(flags));
   const running = startRoles(context.runtime, {
     roles,
     stepStalled: stalled,
@@ -36,7 +37,6 @@ async function runRoles(roles: readonly RoleName[], flags: Record<string, unknow
     executor: tooling?.executor,
     concurrency,
   });
-  const api = flags.http === undefined ? undefined : await startApi(context, String(flags.http), flags["token-env"] as string | undefined);
   // Listening before saying so: whoever waits for this line may signal at once.
   const stop = new Promise<void>((resolve) => {
     process.once("SIGTERM", resolve);
@@ -51,29 +51,6 @@ async function runRoles(roles: readonly RoleName[], flags: Record<string, unknow
   await tooling?.close();
   await context.close();
   return 0;
-}
-
-async function startApi(context: CliContext, port: string, tokenEnv: string | undefined): Promise<Server> {
-  const portNumber = Number(port);
-  if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65_535) {
-    throw new ReinError("config_invalid", `--http ${port}: expected a port number`);
-  }
-  const token = tokenEnv ? process.env[tokenEnv] : undefined;
-  if (tokenEnv && !token) throw new ReinError("config_invalid", `--token-env ${tokenEnv}: that environment variable is not set`);
-  // The API takes people's decisions, so it holds the approval private key; made once when there is none.
-  const keys = approvalKeys(context.config, { create: true });
-  if (keys.created) err(`rein: wrote an approval key pair to ${context.config.keysDir} (step workers need approval-public.pem)`);
-  const server = createHttpApi({
-    runtime: context.runtime,
-    approvals: new ApprovalStore(context.runtime.redis, context.runtime.keys, { ttlSeconds: context.config.approvals.ttlSeconds }),
-    approvalSigner: requireSigner(keys, context.config),
-    knownTools: knownToolNames(context.config, []),
-    token,
-  });
-  await new Promise<void>((resolve) => server.listen(portNumber, "127.0.0.1", resolve));
-  const address = server.address();
-  err(`rein: HTTP API on http://127.0.0.1:${typeof address === "object" && address ? address.port : port}${token ? " (bearer token required)" : ""}`);
-  return server;
 }
 
 /**
@@ -95,12 +72,36 @@ function graceMs(flags: Record<string, unknown>): number | undefined {
   return grace;
 }
 
+/** The HTTP flags of `rein serve`; they mean nothing without `--http`. */
+function httpFlags(flags: Record<string, unknown>): ServeHttpFlags {
+  return {
+    port: String(flags.http),
+    host: flags.host as string | undefined,
+    tokenEnv: flags["token-env"] as string | undefined,
+    allowOrigins: flags["allow-origin"] as string[] | undefined,
+  };
+}
+
 export const serveCommand: Command = {
   name: "serve",
-  usage: "serve [--http PORT [--token-env NAME]] [--concurrency N]",
-  summary: "run the controller (consumes the control queue), optionally with the HTTP API",
-  options: { concurrency: { type: "string" }, http: { type: "string" }, "token-env": { type: "string" }, "grace-ms": { type: "string" }, "lock-ms": { type: "string" } },
-  run: (_positionals, flags) => runRoles(["control"], flags),
+  usage: "serve [--http PORT [--host ADDRESS] [--token-env NAME] [--allow-origin ORIGIN]...] [--concurrency N]",
+  summary: "run the controller (consumes the control queue), optionally with the HTTP API (always behind a bearer token)",
+  options: {
+    concurrency: { type: "string" },
+    http: { type: "string" },
+    host: { type: "string" },
+    "token-env": { type: "string" },
+    "allow-origin": { type: "string", multiple: true },
+    "grace-ms": { type: "string" },
+    "lock-ms": { type: "string" },
+  },
+  run: (_positionals, flags) => {
+    const stray = ["host", "token-env", "allow-origin"].filter((name) => flags[name] !== undefined);
+    if (flags.http === undefined && stray.length > 0) {
+      throw new ReinError("config_invalid", `--${stray[0]} configures the HTTP API; expected it with --http PORT`);
+    }
+    return runRoles(["control"], flags);
+  },
 };
 
 export const workerCommand: Command = {
