@@ -5,7 +5,7 @@ import { secretsAndRedactor } from "./config/config-redactor.ts";
 import { LiveChannel } from "./live/live-channel.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { ReinQueues } from "./queues/queues.ts";
-import { connectRedis, type Redis } from "./redis/connection.ts";
+import { bullmqConnectionOf, connectRedis, type Redis } from "./redis/connection.ts";
 import { RedisKeys } from "./redis/keys.ts";
 import { redactingLoggerOptions } from "./sanitize/pino-redaction.ts";
 import type { Redactor } from "./sanitize/redactor.ts";
@@ -49,15 +49,7 @@ export interface RuntimeOptions {
 
 export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}): ReinRuntime {
   const redis = connectRedis(config.redisUrl);
-  const url = new URL(config.redisUrl);
-  const connection: ConnectionOptions = {
-    host: url.hostname,
-    port: Number(url.port || 6379),
-    password: url.password || undefined,
-    username: url.username || undefined,
-    db: url.pathname.length > 1 ? Number(url.pathname.slice(1)) : 0,
-    maxRetriesPerRequest: null,
-  };
+  const connection = bullmqConnectionOf(config.redisUrl);
   const keys = new RedisKeys(config.prefix);
   const queues = new ReinQueues(connection, config.prefix);
   const { secrets, redactor } = secretsAndRedactor(config, options.env ?? process.env);

@@ -1,4 +1,4 @@
-import { ReinError } from "@rein/core";
+import { redactPassword, ReinError } from "@rein/core";
 import { approvalKeys, requireVerifier } from "../approvals/approval-keys.ts";
 import { startRoles, type RoleName, ROLE_NAMES } from "../roles/start-roles.ts";
 import { buildTooling } from "../roles/tooling.ts";
@@ -42,7 +42,7 @@ async function runRoles(roles: readonly RoleName[], flags: Record<string, unknow
     process.once("SIGTERM", resolve);
     process.once("SIGINT", resolve);
   });
-  err(`rein: ${roles.join(", ")} running against ${context.config.redisUrl} (prefix ${context.config.prefix}); SIGTERM to stop`);
+  err(`rein: ${roles.join(", ")} running against ${redactPassword(context.config.redisUrl)} (prefix ${context.config.prefix}); SIGTERM to stop`);
   await stop;
   err("rein: stopping: finishing current jobs");
   api?.closeAllConnections();

@@ -1,3 +1,4 @@
+import type { ConnectionOptions } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
 import { ReinError } from "../errors.ts";
 
@@ -9,6 +10,37 @@ export type { Redis };
  */
 export function connectRedis(url: string, options: RedisOptions = {}): Redis {
   return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false, ...options });
+}
+
+/**
+ * BullMQ's connection options for a Redis URL, meaning what ioredis makes of
+ * the same URL: `rediss://` is TLS, and the user name and password are
+ * percent-decoded (a password holding `@`, `/` or `:` must be written encoded).
+ */
+export function bullmqConnectionOf(redisUrl: string): ConnectionOptions {
+  let url: URL;
+  try {
+    url = new URL(redisUrl);
+  } catch (error) {
+    throw new ReinError("config_invalid", `config key redisUrl: ${redactPassword(redisUrl)} is not a URL; expected redis://[user:password@]host:port[/db] or rediss://… for TLS`, { cause: error });
+  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") {
+    throw new ReinError("config_invalid", `config key redisUrl: expected the redis:// or rediss:// scheme, not ${url.protocol}//`);
+  }
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ""),
+    port: Number(url.port || 6379),
+    password: url.password ? decodeURIComponent(url.password) : undefined,
+    username: url.username ? decodeURIComponent(url.username) : undefined,
+    db: url.pathname.length > 1 ? Number(url.pathname.slice(1)) : 0,
+    ...(url.protocol === "rediss:" ? { tls: { servername: url.hostname } } : {}),
+    maxRetriesPerRequest: null,
+  };
+}
+
+/** A Redis URL fit for a message or a log: the password replaced. */
+export function redactPassword(redisUrl: string): string {
+  return redisUrl.replace(/^(rediss?:\/\/[^:@/]*:)[^@/]*@/, "$1***@");
 }
 
 export async function pingRedis(url: string, timeoutMs = 1_000): Promise<boolean> {
@@ -32,7 +64,7 @@ export async function pingRedis(url: string, timeoutMs = 1_000): Promise<boolean
 
 export async function assertRedis(url: string): Promise<void> {
   if (!(await pingRedis(url))) {
-    throw new ReinError("redis_unavailable", `no Redis answers at ${url}; expected a reachable Redis 6.2+ server`, {
+    throw new ReinError("redis_unavailable", `no Redis answers at ${redactPassword(url)}; expected a reachable Redis 6.2+ server`, {
       retryable: true,
     });
   }
