@@ -6,6 +6,7 @@ import type { Approval, ModelScriptInput } from "@rein/core";
 import { createHttpApi } from "../src/api/http-api.ts";
 import { loadExample } from "../src/examples/load-example.ts";
 import { bugfixExample, type Harness, startHarness } from "./support/harness.ts";
+import { visitDashboard } from "./support/dashboard-browser.ts";
 import { rawRequest } from "./support/raw-http.ts";
 
 const token = "test-token-0123456789abcdef";
@@ -125,6 +126,28 @@ describe("HTTP API", () => {
     expect(html).toContain('"gap: " + gap');
     expect(html).toContain('sessionStorage.setItem("rein-token"');
     expect(html).not.toContain(token);
+  });
+
+  it("works in a browser opened at the printed URL: it keeps the token for the tab and sends it on every request", async () => {
+    const submitted = await call("/runs", { method: "POST", body: JSON.stringify({ text: "list the files", tools: [{ name: "list_files" }] }) });
+    expect(submitted.status).toBe(202);
+    const html = await (await call("/", {}, false)).text();
+    const visit = visitDashboard(html, base, `#token=${token}`);
+    await visit.until(() => /recent runs$/.test(visit.element("summary").textContent) || visit.element("runs").children.length > 0);
+    expect(visit.session.get("rein-token")).toBe(token);
+    expect(visit.location.hash).toBe("");
+    expect(visit.element("summary").textContent).toMatch(/^[1-9]\d* recent runs$/);
+    expect(visit.requests.length).toBeGreaterThan(1);
+    for (const request of visit.requests) {
+      expect(request.authorization, request.path).toBe(`Bearer ${token}`);
+      expect(request.status, request.path).toBe(200);
+    }
+
+    // Without the token (a new tab, no fragment), it shows no data.
+    const stranger = visitDashboard(html, base, "");
+    await stranger.until(() => stranger.element("runs").children.length > 0);
+    expect(stranger.requests).toEqual([{ path: "/runs", authorization: null, status: 401 }]);
+    expect(JSON.stringify(stranger.element("runs").children)).toContain("Cannot list runs");
   });
 
   it("requires the bearer token on every route but the page", async () => {
