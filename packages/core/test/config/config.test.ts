@@ -29,6 +29,13 @@ describe("loadConfig", () => {
     expect(config.roles.worker.provider).toBe("scripted");
   });
 
+  it("keeps key files in .rein/keys next to the config file, or where REIN_KEYS_DIR says", () => {
+    const file = configFile({});
+    expect(loadConfig({ env: {}, file }).keysDir).toBe(join(file, "..", ".rein", "keys"));
+    expect(loadConfig({ env: {}, file: configFile({ keysDir: "secrets/rein" }) }).keysDir).toMatch(/rein-config-[^/]+\/secrets\/rein$/);
+    expect(loadConfig({ env: { REIN_KEYS_DIR: "/etc/rein" }, file }).keysDir).toBe("/etc/rein");
+  });
+
   it("names the bad key and what was expected", () => {
     const error = failure(() => loadConfig({ env: {}, file: configFile({ observations: { maxBytes: -5 } }) }));
     expect(error.code).toBe("config_invalid");
