@@ -161,7 +161,8 @@ export class ApprovalStore {
   /**
    * A person's decision, signed with the approval private key over what the
    * person was shown. Only a pending, unexpired approval whose stored action
-   * still matches its hash can be decided, once.
+   * still matches its hash, and whose expiry is within `ttlSeconds` of now,
+   * can be decided, once.
    */
   async decide(approvalId: string, input: ApprovalDecisionInput, signer: ApprovalSigner): Promise<Approval> {
     const decision = ApprovalDecisionInput.parse(input);
@@ -172,6 +173,13 @@ export class ApprovalStore {
       throw new ReinError("approval_invalid", `approval ${approvalId} was altered in Redis: its action no longer matches its hash; it cannot be decided`);
     }
     const nowMs = this.now();
+    // The signed expiry bounds how long the decision is worth anything, so it may not be later than this deployment ever grants.
+    if (Date.parse(pending.expiresAt) > nowMs + this.options.ttlSeconds * 1000) {
+      throw new ReinError(
+        "approval_invalid",
+        `approval ${approvalId} was altered in Redis: it expires at ${pending.expiresAt}, later than approvals.ttlSeconds (${this.options.ttlSeconds}) allows; it cannot be decided`,
+      );
+    }
     const decidedAt = new Date(nowMs).toISOString();
     const signature = signer.sign({
       approvalId,

@@ -171,6 +171,21 @@ describe("a pending approval altered in Redis", () => {
   });
 });
 
+describe("a pending approval whose expiry was pushed back in Redis", () => {
+  it("cannot be decided, so no signed decision outlives the deployment's approval lifetime", async () => {
+    const { run } = setup();
+    const asked = await run();
+    const approvalId = asked.suspend?.approvalId as string;
+    const key = env.keys.approval(approvalId);
+    const data = JSON.parse((await env.redis.hget(key, "data")) as string);
+    const aYear = clock + 365 * 24 * 3_600_000;
+    await env.redis.hset(key, { data: JSON.stringify({ ...data, expiresAt: new Date(aYear).toISOString() }), expiresAtMs: String(aYear) });
+
+    await expect(approvals.decide(approvalId, { decision: "approved", approver: "alice" }, signer)).rejects.toThrow(/later than approvals\.ttlSeconds/);
+    expect((await approvals.get(approvalId))?.status).toBe("pending");
+  });
+});
+
 describe("a genuine signed approval", () => {
   it("runs its action once", async () => {
     const { run, trace, counter } = setup();
