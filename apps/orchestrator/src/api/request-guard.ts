@@ -48,7 +48,7 @@ export class RequestGuard {
     if (typeof options.token !== "string" || options.token.length < MIN_TOKEN_LENGTH) {
       throw new ReinError("config_invalid", `the HTTP API needs a bearer token of at least ${MIN_TOKEN_LENGTH} characters; expected a random secret (rein serve --http generates one)`);
     }
-    this.token = Buffer.from(`Bearer ${options.token}`);
+    this.token = Buffer.from(options.token);
     this.bindHost = options.bindHost?.toLowerCase();
     this.allowedOrigins = new Set();
     this.originHosts = new Set();
@@ -70,7 +70,7 @@ export class RequestGuard {
   /** Throws `RefusedRequest` unless the request may reach a route. */
   check(request: IncomingMessage, options: { needsToken: boolean }): void {
     this.checkSource(request);
-    if (options.needsToken && !sameSecret(request.headers.authorization ?? "", this.token)) {
+    if (options.needsToken && !sameSecret(bearerOf(request.headers.authorization), this.token)) {
       throw new RefusedRequest(401, "missing or wrong bearer token; expected Authorization: Bearer <the token rein serve printed>");
     }
     if (request.method !== "GET" && request.method !== "HEAD" && !isJson(request.headers["content-type"])) {
@@ -122,6 +122,11 @@ const authority = (hostname: string, port: string) => `${hostname}:${port}`;
 function splitAuthority(value: string): [string, string] {
   const colon = value.lastIndexOf(":");
   return [value.slice(0, colon), value.slice(colon + 1)];
+}
+
+/** The credentials of an `Authorization: Bearer` header (the scheme name is case-insensitive). */
+function bearerOf(authorization: string | undefined): string {
+  return /^bearer +(.+)$/i.exec(authorization ?? "")?.[1] ?? "";
 }
 
 function isJson(contentType: string | undefined): boolean {
