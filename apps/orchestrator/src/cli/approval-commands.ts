@@ -1,4 +1,4 @@
-import { ApprovalStore, ReinError } from "@rein/core";
+import { ApprovalStore, decisionProblem, ReinError } from "@rein/core";
 import { approvalKeys, requireSigner } from "../approvals/approval-keys.ts";
 import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";
 import { openContext } from "./cli-context.ts";
@@ -28,10 +28,13 @@ export const approvalsCommand: Command = {
   summary: "list approvals waiting for a person (--all: every status)",
   options: { run: { type: "string" }, all: { type: "boolean" } },
   run: (_positionals, flags) =>
-    withApprovals(flags, async (_context, approvals) => {
+    withApprovals(flags, async (context, approvals) => {
       const list = await approvals.list({ runId: flags.run as string | undefined, ...(flags.all ? {} : { status: "pending" }) });
       if (list.length === 0) out(flags.all ? "no approvals" : "no approvals waiting");
+      const { verifier } = approvalKeys(context.config);
       for (const approval of list) {
+        const problem = verifier && approval.status !== "pending" && approval.status !== "expired" ? decisionProblem(verifier, approval) : undefined;
+        if (problem) out(`${approval.approvalId}  FORGED: not a signed decision (${problem}); step workers refuse it`);
         out(`${approval.approvalId}  ${approval.status.padEnd(8)} run ${approval.runId} step ${approval.stepId}  ${approval.tool}(${JSON.stringify(approval.args)})  expires ${approval.expiresAt}`);
         if (approval.approver) out(`    decided by ${approval.approver} at ${approval.decidedAt}${approval.reason ? `: ${approval.reason}` : ""}${approval.note ? ` (${approval.note})` : ""}`);
       }

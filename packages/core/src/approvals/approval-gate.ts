@@ -1,6 +1,6 @@
 import type { Approval } from "../contracts/index.ts";
 import { type ApprovalAction, actionHashOf } from "./action-hash.ts";
-import type { ApprovalVerifier } from "./approval-signature.ts";
+import { type ApprovalVerifier, decisionProblem } from "./approval-signature.ts";
 import type { ApprovalStore } from "./approval-store.ts";
 
 export type GateResult =
@@ -41,22 +41,4 @@ export async function passApprovalGate(deps: ApprovalGateDeps, runId: string, st
   if (latest?.status === "expired") return { kind: "refused", approval: latest };
   const asked = await deps.store.ask(runId, stepId, action);
   return { kind: "suspend", ...asked };
-}
-
-/** Why a decided approval is not a decision a decider signed for exactly this action; undefined when it is. */
-function decisionProblem(verifier: ApprovalVerifier, approval: Approval, expected: { actionHash: string; runId: string; stepId: string }): string | undefined {
-  if (!approval.signature) return "it carries no decider's signature";
-  if (!approval.approver || !approval.decidedAt) return "it names no approver or decision time";
-  const claims = {
-    approvalId: approval.approvalId,
-    ...expected,
-    decision: approval.status as "approved" | "denied",
-    approver: approval.approver,
-    decidedAt: approval.decidedAt,
-    expiresAt: approval.expiresAt,
-  };
-  if (!verifier.verify(claims, approval.signature)) {
-    return "its signature does not cover this decision, action, run, step and expiry under the approval public key";
-  }
-  return undefined;
 }

@@ -1,6 +1,7 @@
 import { type KeyObject, sign, verify } from "node:crypto";
 import { z } from "zod";
 import { canonicalJson } from "../canonical/canonical-json.ts";
+import type { Approval } from "../contracts/index.ts";
 import { HashString } from "../contracts/common.ts";
 
 /**
@@ -52,4 +53,33 @@ export class ApprovalVerifier {
       return false;
     }
   }
+}
+
+/**
+ * Why a decided approval is not a decision a decider signed for exactly the
+ * `expected` action, run and step (by default the ones the record names);
+ * undefined when it is.
+ */
+export function decisionProblem(
+  verifier: ApprovalVerifier,
+  approval: Approval,
+  expected: { actionHash: string; runId: string; stepId: string } = approval,
+): string | undefined {
+  if (!approval.signature) return "it carries no decider's signature";
+  if (!approval.approver || !approval.decidedAt) return "it names no approver or decision time";
+  const claims = {
+    approvalId: approval.approvalId,
+    actionHash: expected.actionHash,
+    runId: expected.runId,
+    stepId: expected.stepId,
+    // A consumed approval was an approved one.
+    decision: (approval.status === "consumed" ? "approved" : approval.status) as "approved" | "denied",
+    approver: approval.approver,
+    decidedAt: approval.decidedAt,
+    expiresAt: approval.expiresAt,
+  };
+  if (!verifier.verify(claims, approval.signature)) {
+    return "its signature does not cover this decision, action, run, step and expiry under the approval public key";
+  }
+  return undefined;
 }

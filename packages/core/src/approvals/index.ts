@@ -1,6 +1,6 @@
 export { actionHashOf, type ApprovalAction } from "./action-hash.ts";
 export { type ApprovalGateDeps, type GateResult, passApprovalGate } from "./approval-gate.ts";
-export { ApprovalDecisionClaims, ApprovalSigner, ApprovalVerifier } from "./approval-signature.ts";
+export { ApprovalDecisionClaims, ApprovalSigner, ApprovalVerifier, decisionProblem } from "./approval-signature.ts";
 export {
   ApprovalDecisionInput,
   type ApprovalFilter,
