@@ -2,7 +2,9 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { ApprovalVerifier } from "../../src/approvals/approval-signature.ts";
 import { ApprovalStore } from "../../src/approvals/approval-store.ts";
+import { generateKeyPair } from "../../src/keys/key-files.ts";
 import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
 import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
@@ -52,6 +54,8 @@ let workspace: Workspace;
 let cleanupWorkspace: () => Promise<void>;
 let env: ReturnType<typeof redisForTest>;
 let approvals: ApprovalStore;
+// These tests decide no approval; the gate still needs the public key to check one.
+const approvalVerifier = new ApprovalVerifier(generateKeyPair().publicKey);
 beforeEach(async () => {
   ({ workspace, cleanup: cleanupWorkspace } = await tempWorkspace());
   env = redisForTest();
@@ -81,7 +85,7 @@ function deployment(packetPolicy: PolicyRule[] = []) {
   const tools = [...builtinTools({ hosts: [api.hostPort, other.hostPort] }), restart];
   const policy = [PolicyRule.parse({ id: "ops:http", tool: "http_request", decision: "allow", hosts: [api.hostPort, other.hostPort] })];
   const surface = [grant("http_request", { hosts: ["127.0.0.1"] }), grant("restart_service"), grant("read_file"), grant("write_file")];
-  return { ...harness({ tools, surface, workspace, policy, packetPolicy, deps: { approvals, secrets } }), counter };
+  return { ...harness({ tools, surface, workspace, policy, packetPolicy, deps: { approvals, approvalVerifier, secrets } }), counter };
 }
 
 const hits = () => api.seen.length + other.seen.length + unlisted.seen.length;
@@ -106,13 +110,13 @@ describe("a hostile model against the policy", () => {
     const goalAllow = PolicyRule.parse({ id: "goal:allow-http", tool: "http_request", decision: "allow" });
     const before = hits();
     // No deployment rule: the built-in default asks.
-    const asking = harness({ tools: builtinTools({ hosts: [other.hostPort] }), surface: [grant("http_request")], workspace, packetPolicy: [goalAllow], deps: { approvals } });
+    const asking = harness({ tools: builtinTools({ hosts: [other.hostPort] }), surface: [grant("http_request")], workspace, packetPolicy: [goalAllow], deps: { approvals, approvalVerifier } });
     const asked = await asking.run(call("http_request", { url: other.url("/x") }));
     expect(asked.observation.status).toBe("pending_approval");
     expect(asking.trace.ofKind("permission.decided")[0]?.payload).toMatchObject({ rule: "default:external", ignored: { rule: "goal:allow-http" } });
     // A deployment deny stays a deny.
     const denyOther = PolicyRule.parse({ id: "ops:deny-other", tool: "http_request", decision: "deny", hosts: [other.hostPort] });
-    const denying = harness({ tools: builtinTools({ hosts: [other.hostPort] }), surface: [grant("http_request")], workspace, policy: [denyOther], packetPolicy: [goalAllow], deps: { approvals } });
+    const denying = harness({ tools: builtinTools({ hosts: [other.hostPort] }), surface: [grant("http_request")], workspace, policy: [denyOther], packetPolicy: [goalAllow], deps: { approvals, approvalVerifier } });
     const denied = await denying.run(call("http_request", { url: other.url("/y") }));
     expect(denied.observation.status).toBe("denied");
     expect(denying.trace.ofKind("permission.decided")[0]?.payload).toMatchObject({ rule: "ops:deny-other", ignored: { rule: "goal:allow-http" } });
