@@ -15,7 +15,7 @@ describe("examples/bugfix through a real Redis, each role its own consumer", () 
     const { example, script } = await bugfixExample();
     goalText = example.goal.text;
     harness = await startHarness(script, [], { config: example.config });
-    const runId = await harness.submit(example.goal);
+    const runId = await harness.submit(example.goal, { workspaceDir: example.seedDir });
     state = await harness.waitFor(runId);
     trace = await harness.runtime.trace.read(runId);
   });
@@ -55,7 +55,7 @@ describe("examples/bugfix through a real Redis, each role its own consumer", () 
     const fixed = await readFile(join(harness.runtime.config.workspaceRoot, state.runId, "src/add.js"), "utf8");
     expect(fixed).toMatch(/return a \+ b;/);
     const { example } = await bugfixExample();
-    const original = await readFile(join(example.goal.workspaceSeed as string, "src/add.js"), "utf8");
+    const original = await readFile(join(example.seedDir as string, "src/add.js"), "utf8");
     expect(original).toMatch(/return a - b;/);
   });
 

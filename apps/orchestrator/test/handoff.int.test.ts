@@ -25,7 +25,7 @@ async function seededGoal(h: Harness, goal: GoalInput): Promise<string> {
   await mkdir(join(seed, "notes"), { recursive: true });
   await writeFile(join(seed, "notes/a.txt"), "alpha: the pool is saturated\n");
   await writeFile(join(seed, "notes/b.txt"), "beta: second note\n");
-  return h.submit({ ...goal, workspaceSeed: seed });
+  return h.submit(goal, { workspaceDir: seed });
 }
 
 const requestsFor = (requests: ModelRequest[], taskTitle: string) =>

@@ -85,8 +85,7 @@ describe("a hostile model, end to end", () => {
         { name: "http_request", scope: { hosts: ["api.example.com"] } },
         { name: "restart_service" },
       ],
-      workspaceSeed: seed,
-    });
+    }, { workspaceDir: seed });
     state = await harness.waitFor(runId, (current) => current.status === "waiting_approval" || current.status === "done" || current.status === "failed");
     trace = await harness.runtime.trace.read(runId);
   });

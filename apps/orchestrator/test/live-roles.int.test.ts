@@ -16,7 +16,7 @@ describe("the run's live channel", () => {
     const live: LiveEvent[] = [];
     const subscription = await harness.runtime.live.subscribe(runId, (event) => live.push(event));
     try {
-      await submitGoal(harness.runtime, example.goal, { knownTools: harness.tooling.registry.names(), runId });
+      await submitGoal(harness.runtime, example.goal, { knownTools: harness.tooling.registry.names(), runId, workspaceDir: example.seedDir });
       expect((await harness.waitFor(runId)).status).toBe("done");
     } finally {
       await subscription.close();

@@ -58,13 +58,13 @@ function configFor(servers: { planner: FakeServer; worker: FakeServer; judge: Fa
 }
 
 /** The bugfix script and goal, with the worker also calling the MCP tool and the careless tool on its first turn. */
-async function bugfixWithSecrets(): Promise<{ script: ModelScriptInput; goal: GoalInput }> {
+async function bugfixWithSecrets(): Promise<{ script: ModelScriptInput; goal: GoalInput; seedDir?: string }> {
   const { example, script } = await bugfixExample();
   const copy = structuredClone(script) as { planner: { turns: { output: { current_step?: { tools: string[] } | null } }[] }[]; worker: { turns: { toolCalls?: unknown[] }[] }[] };
   copy.planner[0]?.turns[0]?.output.current_step?.tools.push("srv__env_token", "page_oncall");
   copy.worker[0]?.turns[0]?.toolCalls?.push({ name: "srv__env_token", input: {} }, { name: "page_oncall", input: {} });
   const goal = { ...example.goal, tools: [...(example.goal.tools ?? []), { name: "srv__env_token" }, { name: "page_oncall" }] };
-  return { script: copy as ModelScriptInput, goal };
+  return { script: copy as ModelScriptInput, goal, seedDir: example.seedDir };
 }
 
 const everything = async (harness: ConfiguredHarness, runId: string) =>
@@ -88,7 +88,7 @@ describe("planner on Anthropic, worker on OpenAI, judge on an OpenAI-compatible 
   beforeAll(async () => {
     // Every log line at every level is checked for secrets.
     process.env.REIN_LOG_LEVEL = "debug";
-    const { script, goal } = await bugfixWithSecrets();
+    const { script, goal, seedDir } = await bugfixWithSecrets();
     servers = {
       planner: await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "claude-fake-planner" }),
       worker: await startScriptedWireServer({ format: "openai", role: "worker", script, model: "gpt-fake-worker" }),
@@ -106,7 +106,7 @@ describe("planner on Anthropic, worker on OpenAI, judge on an OpenAI-compatible 
       if (textOf(live).endsWith("`node --test` passes.")) heardLastDelta();
     });
     try {
-      await harness.submit(goal, runId);
+      await harness.submit(goal, { runId, workspaceDir: seedDir });
       state = await harness.waitFor(runId);
       await lastDelta;
     } finally {
@@ -191,7 +191,7 @@ describe("planner on Anthropic, worker on OpenAI, judge on an OpenAI-compatible 
 
 describe("a role whose provider refuses its key", () => {
   it("records a 401 as the step's failure without the key, in the trace, the logs or the run state", async () => {
-    const { script, goal } = await bugfixWithSecrets();
+    const { script, goal, seedDir } = await bugfixWithSecrets();
     const refusing = await new FakeServer(() => ({
       status: 401,
       // Providers echo (part of) a bad key; the fake echoes all of it, the worst case.
@@ -202,7 +202,7 @@ describe("a role whose provider refuses its key", () => {
     const judge = await startScriptedWireServer({ format: "openai-compatible", role: "judge", script, model: "qwen-fake-judge" });
     const harness = await startConfiguredHarness({ config: configFor({ planner, worker: refusing, judge }), env, extraTools: [pageOncall] });
     try {
-      const runId = await harness.submit({ ...goal, budget: { maxSteps: 2, maxTokens: 200_000 } });
+      const runId = await harness.submit({ ...goal, budget: { maxSteps: 2, maxTokens: 200_000 } }, { workspaceDir: seedDir });
       // Until the evaluator has judged the failed step (or the run has stopped).
       const judged = await harness.waitFor(runId, (current) => current.steps.some((step) => step.decision !== undefined) || isTerminal(current.status) || current.status === "escalated");
       const events = await harness.runtime.trace.read(runId);
@@ -229,7 +229,7 @@ describe("a role whose provider refuses its key", () => {
 
 describe("a worker whose context budget is smaller than its history", () => {
   it("drops the oldest tool results, tells the model which, records context.compacted, and still finishes", async () => {
-    const { script, goal } = await bugfixWithSecrets();
+    const { script, goal, seedDir } = await bugfixWithSecrets();
     const servers = {
       planner: await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "claude-fake-planner" }),
       worker: await startScriptedWireServer({ format: "openai", role: "worker", script, model: "gpt-fake-worker" }),
@@ -237,7 +237,7 @@ describe("a worker whose context budget is smaller than its history", () => {
     };
     const harness = await startConfiguredHarness({ config: configFor(servers, { contextTokens: 300 }), env, extraTools: [pageOncall] });
     try {
-      const runId = await harness.submit(goal);
+      const runId = await harness.submit(goal, { workspaceDir: seedDir });
       const state = await harness.waitFor(runId);
       const events = await harness.runtime.trace.read(runId);
       expect(state.status).toBe("done");

@@ -21,7 +21,9 @@ export type ReinErrorCode =
   | "budget_exhausted"
   | "approval_invalid"
   | "redis_unavailable"
-  | "workspace_violation";
+  | "workspace_violation"
+  /** The directory a run should work on cannot be used as asked (dirty, not found, changed since the run). */
+  | "workspace_invalid";
 
 export interface ReinErrorOptions {
   cause?: unknown;

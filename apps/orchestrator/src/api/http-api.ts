@@ -43,6 +43,7 @@ const STATUS_OF_CODE: Partial<Record<ReinError["code"], number>> = {
   contract_invalid: 400,
   config_invalid: 400,
   not_found: 404,
+  workspace_invalid: 409,
   approval_invalid: 409,
   redis_unavailable: 503,
 };

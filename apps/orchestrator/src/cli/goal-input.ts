@@ -1,4 +1,4 @@
-import type { GoalInput } from "@rein/core";
+import { type GoalInput, ReinError } from "@rein/core";
 import type { LoadedExample } from "../examples/load-example.ts";
 
 export const DEFAULT_GOAL_TOOLS = ["read_file", "write_file", "edit_file", "list_files", "search_files", "run_command"];
@@ -11,4 +11,11 @@ export function goalFromCli(text: string | undefined, example: LoadedExample | u
   if (tools !== undefined) base.tools = tools.split(",").filter(Boolean).map((name) => ({ name: name.trim() }));
   else if (!example) base.tools = DEFAULT_GOAL_TOOLS.map((name) => ({ name }));
   return base;
+}
+
+/** The directory a CLI run works on: `--workspace DIR`, else the example's seed. */
+export function workspaceFlags(flags: Record<string, unknown>, example: LoadedExample | undefined): { workspaceDir?: string; includeDirty: boolean } {
+  const dir = typeof flags.workspace === "string" ? flags.workspace : example?.seedDir;
+  if (flags["include-dirty"] && typeof flags.workspace !== "string") throw new ReinError("goal_invalid", "--include-dirty goes with --workspace DIR");
+  return { ...(dir ? { workspaceDir: dir } : {}), includeDirty: Boolean(flags["include-dirty"]) };
 }

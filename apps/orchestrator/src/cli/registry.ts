@@ -9,9 +9,12 @@ import { evalCommand } from "./eval-commands.ts";
 import { replayCommand } from "./replay-commands.ts";
 import { runsCommand } from "./runs-commands.ts";
 import { traceCommand } from "./trace-commands.ts";
+import { applyCommand, diffCommand } from "./workspace-commands.ts";
 
 export const COMMANDS: readonly Command[] = [
   runCommand,
+  diffCommand,
+  applyCommand,
   submitCommand,
   statusCommand,
   traceCommand,

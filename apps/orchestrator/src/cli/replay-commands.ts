@@ -37,10 +37,11 @@ export const replayCommand: Command = {
         const mode = flags["stub-tools"] ? "stub" : "real";
         const allowExternal = Boolean(flags["allow-external"]);
         const tools = example?.tools ?? [];
+        const seedDir = example?.seedDir;
         const report =
           typeof flags.step === "string"
-            ? await replayStep(scratch, bundle, flags.step, { mode, allowExternal, tools })
-            : await replayRun(scratch, bundle, { mode, allowExternal, fromStep: flags["from-step"] as string | undefined, tools });
+            ? await replayStep(scratch, bundle, flags.step, { mode, allowExternal, tools, seedDir })
+            : await replayRun(scratch, bundle, { mode, allowExternal, fromStep: flags["from-step"] as string | undefined, tools, seedDir });
         process.stdout.write(renderReplayReport(report));
         return report.identical ? 0 : 1;
       } finally {

@@ -9,11 +9,12 @@ import { buildTooling } from "../roles/tooling.ts";
 import { openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { followRun, printResult } from "./follow-run.ts";
-import { goalFromCli } from "./goal-input.ts";
+import { goalFromCli, workspaceFlags } from "./goal-input.ts";
 import { processKeys } from "./keys.ts";
 import { providerFromEnv } from "./provider-from-env.ts";
 import { err, out } from "./output.ts";
 import { describeLiveEvent } from "./progress.ts";
+import { describeOrigin, printChanges } from "./workspace-commands.ts";
 
 /** An example run offline: its deployment config, and every role playing the example's script. */
 export function scriptedOverrides(example: LoadedExample): ReinConfigInput {
@@ -27,7 +28,7 @@ export function scriptedOverrides(example: LoadedExample): ReinConfigInput {
 
 export const runCommand: Command = {
   name: "run",
-  usage: 'run "<goal>" [--example NAME] [--approve | --deny]',
+  usage: 'run "<goal>" [--workspace DIR [--include-dirty]] [--example NAME] [--approve | --deny]',
   summary: "start every role in this process, run a goal end to end and print its progress",
   options: {
     example: { type: "string" },
@@ -35,6 +36,8 @@ export const runCommand: Command = {
     approve: { type: "boolean" },
     deny: { type: "boolean" },
     reason: { type: "string" },
+    workspace: { type: "string" },
+    "include-dirty": { type: "boolean" },
   },
   async run(positionals, flags) {
     const example = typeof flags.example === "string" ? await loadExample(flags.example) : undefined;
@@ -74,7 +77,8 @@ export const runCommand: Command = {
       live = await context.runtime.live.subscribe(runId, (event) => {
         if (process.stdout.isTTY) process.stdout.write(describeLiveEvent(event));
       });
-      await submitGoal(context.runtime, goal, { knownTools: tooling.registry.names(), runId });
+      const { origin } = await submitGoal(context.runtime, goal, { knownTools: tooling.registry.names(), runId, ...workspaceFlags(flags, example) });
+      if (origin) err(describeOrigin(origin));
       const state = await followRun(context.runtime, runId, {
         onEvent: async (event) => {
           if (event.kind !== "step.suspended" || (!flags.approve && !flags.deny)) return;
@@ -82,6 +86,7 @@ export const runCommand: Command = {
         },
       });
       printResult(state);
+      if (origin && typeof flags.workspace === "string") await printChanges(origin);
       return state.status === "done" ? 0 : 1;
     } finally {
       await live?.close();

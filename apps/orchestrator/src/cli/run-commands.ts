@@ -5,7 +5,7 @@ import { knownToolNames } from "../roles/tooling.ts";
 import { answerLines } from "./answer-lines.ts";
 import { openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
-import { goalFromCli } from "./goal-input.ts";
+import { goalFromCli, workspaceFlags } from "./goal-input.ts";
 import { out } from "./output.ts";
 
 async function withContext<T>(flags: Record<string, unknown>, body: (context: Awaited<ReturnType<typeof openContext>>) => Promise<T>): Promise<T> {
@@ -25,14 +25,17 @@ const requireArg = (positionals: string[], what: string, usage: string): string 
 
 export const submitCommand: Command = {
   name: "submit",
-  usage: 'submit "<goal>" [--example NAME] [--tools a,b]',
+  usage: 'submit "<goal>" [--example NAME] [--tools a,b] [--workspace DIR [--include-dirty]]',
   summary: "put a goal on the queue for running roles and print its run id",
-  options: { example: { type: "string" }, tools: { type: "string" } },
+  options: { example: { type: "string" }, tools: { type: "string" }, workspace: { type: "string" }, "include-dirty": { type: "boolean" } },
   run: (positionals, flags) =>
     withContext(flags, async (context) => {
       const example = typeof flags.example === "string" ? await loadExample(flags.example) : undefined;
       const goal = goalFromCli(positionals[0], example, flags.tools as string | undefined);
-      const { runId } = await submitGoal(context.runtime, goal, { knownTools: knownToolNames(context.config, example?.tools ?? []) });
+      const { runId } = await submitGoal(context.runtime, goal, {
+        knownTools: knownToolNames(context.config, example?.tools ?? []),
+        ...workspaceFlags(flags, example),
+      });
       out(runId);
       return 0;
     }),

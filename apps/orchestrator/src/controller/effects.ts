@@ -1,17 +1,13 @@
-import { cp, readdir } from "node:fs/promises";
 import { type ControllerEffect, LessonStore, type PacketSigner, type ReinRuntime, type RunState, Workspace } from "@rein/core";
 
 /** Performs one effect. Every effect is idempotent: a replay after a crash changes nothing. */
 export async function performEffect(effect: ControllerEffect, state: RunState, runtime: ReinRuntime, signer: PacketSigner): Promise<void> {
   switch (effect.type) {
-    case "prepare_workspace": {
-      const workspace = await Workspace.forRun(runtime.config.workspaceRoot, state.runId);
-      const seed = state.goal.workspaceSeed;
-      if (seed && (await readdir(workspace.root)).length === 0) {
-        await cp(seed, workspace.root, { recursive: true, force: false, errorOnExist: false });
-      }
+    case "prepare_workspace":
+      // Filled, if at all, at intake by the submitter, which alone knows
+      // whether it may read the directory; the controller only makes sure it exists.
+      await Workspace.forRun(runtime.config.workspaceRoot, state.runId);
       return;
-    }
     case "schedule_deadline":
       await runtime.queues.sendControl({ type: "deadline", eventId: `deadline-${state.runId}`, runId: state.runId }, { delay: effect.delayMs });
       return;

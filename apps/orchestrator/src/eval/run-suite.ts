@@ -70,6 +70,7 @@ async function runCase(config: ReinConfig, item: EvalCase, toolOverrides: readon
     const approver = `eval:${item.name}`;
     const { state, events } = await runPrivately(scratch, {
       goal: { ...example.goal, ...(item.goal ?? {}) },
+      workspaceDir: example.seedDir,
       tools: [...example.tools, ...toolOverrides],
       providers,
       runId,

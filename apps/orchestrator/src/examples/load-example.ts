@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type AnyTool, type GoalInput, PolicyRule, type ReinConfigInput, ReinError, z } from "@rein/core";
+import { resolveSeed } from "../workspace/seed-path.ts";
 
 /** The repository's examples folder. */
 export const EXAMPLES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../examples");
@@ -9,7 +10,10 @@ export const EXAMPLES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..
 export interface LoadedExample {
   name: string;
   dir: string;
+  /** The example's goal, without its workspace: that is `seedDir`. */
   goal: GoalInput;
+  /** The directory the example's runs start from, if any. */
+  seedDir?: string;
   /** The scripted models for every role, used when no real provider is configured. */
   scriptPath: string;
   /** Tools the example adds to the built-ins. */
@@ -25,11 +29,11 @@ export interface LoadedExample {
 const ExampleConfig = z.object({ policy: z.array(PolicyRule).default([]) }).strict();
 
 /**
- * An example is a folder with `goal.json` (a Goal whose `workspaceSeed` is
- * relative to the folder), `script.json` (the offline models) and optionally
- * `tools.ts` exporting `tools: AnyTool[]` and `rein.config.json` with the
- * deployment policy the example runs under (a goal's own rules can only
- * tighten policy, so what the example needs allowed is allowed there).
+ * An example is a folder with `goal.json` (a Goal whose `workspace` names a
+ * seed in the example's own folder), `script.json` (the offline models) and
+ * optionally `tools.ts` exporting `tools: AnyTool[]` and `rein.config.json`
+ * with the deployment policy the example runs under (a goal's own rules can
+ * only tighten policy, so what the example needs allowed is allowed there).
  */
 export async function loadExample(name: string, examplesDir = EXAMPLES_DIR): Promise<LoadedExample> {
   const dir = join(examplesDir, name);
@@ -37,11 +41,11 @@ export async function loadExample(name: string, examplesDir = EXAMPLES_DIR): Pro
   if (!/^[a-z0-9-]+$/.test(name) || !existsSync(goalFile)) {
     throw new ReinError("not_found", `no example "${name}"; expected a folder with goal.json under ${examplesDir}`);
   }
-  const goal = JSON.parse(readFileSync(goalFile, "utf8")) as GoalInput;
-  if (goal.workspaceSeed) goal.workspaceSeed = resolve(dir, goal.workspaceSeed);
+  const { workspace, ...goal } = JSON.parse(readFileSync(goalFile, "utf8")) as GoalInput;
+  const seedDir = workspace ? await resolveSeed(dir, workspace) : undefined;
   const toolsFile = join(dir, "tools.ts");
   const tools = existsSync(toolsFile) ? ((await import(pathToFileURL(toolsFile).href)) as { tools: AnyTool[] }).tools : [];
-  return { name, dir, goal, scriptPath: join(dir, "script.json"), tools, config: exampleConfig(join(dir, "rein.config.json")) };
+  return { name, dir, goal, seedDir, scriptPath: join(dir, "script.json"), tools, config: exampleConfig(join(dir, "rein.config.json")) };
 }
 
 function exampleConfig(file: string): ReinConfigInput {

@@ -1,10 +1,28 @@
 import { Goal, type GoalInput, newId, ReinError, type ReinRuntime, type RunState, unpricedModels, zeroUsage } from "@rein/core";
+import { prepareWorkspace } from "../workspace/prepare-workspace.ts";
+import { resolveSeed } from "../workspace/seed-path.ts";
+import type { WorkspaceOrigin } from "../workspace/workspace-origin.ts";
 
 export interface SubmitOptions {
   /** Tool names this deployment knows (a trailing `*` matches a prefix); a goal naming another is refused. */
   knownTools: readonly string[];
   runId?: string;
   now?: Date;
+  /**
+   * A directory on this machine the run works on (a worktree or copy of it).
+   * Only for callers acting for the machine's user, such as the CLI; a goal
+   * from elsewhere names a seed under `seedsRoot` instead.
+   */
+  workspaceDir?: string;
+  /** With `workspaceDir` in a git repository: copy its uncommitted changes in instead of refusing. */
+  includeDirty?: boolean;
+}
+
+export interface Submitted {
+  runId: string;
+  state: RunState;
+  /** Where the run's workspace came from, when it started from a directory or seed. */
+  origin?: WorkspaceOrigin;
 }
 
 /**
@@ -12,7 +30,10 @@ export interface SubmitOptions {
  * that is empty, too long, or names an unknown tool is refused here with a
  * `goal_invalid` error, and nothing is written or enqueued.
  */
-export async function submitGoal(runtime: ReinRuntime, input: GoalInput, options: SubmitOptions): Promise<{ runId: string; state: RunState }> {
+export async function submitGoal(runtime: ReinRuntime, input: GoalInput, options: SubmitOptions): Promise<Submitted> {
+  if (typeof input === "object" && input !== null && "workspaceSeed" in input) {
+    throw new ReinError("goal_invalid", "goal.workspaceSeed is no longer accepted; expected goal.workspace, the name of a seed under the deployment's seedsRoot");
+  }
   const parsed = Goal.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -26,18 +47,29 @@ export async function submitGoal(runtime: ReinRuntime, input: GoalInput, options
   if (unknown.length > 0) {
     throw new ReinError("goal_invalid", `goal.tools names ${unknown.join(", ")}, which this deployment does not know; expected some of: ${[...known].sort().join(", ")}`);
   }
+  if (goal.workspace && options.workspaceDir) throw new ReinError("goal_invalid", "goal.workspace and a workspace directory were both given; expected one");
   const now = (options.now ?? new Date()).toISOString();
   const runId = options.runId ?? newId("run");
+  const source = goal.workspace ? await resolveSeed(runtime.config.seedsRoot, goal.workspace) : options.workspaceDir;
+  const origin = source
+    ? await prepareWorkspace({ source, workspaceRoot: runtime.config.workspaceRoot, runId, includeDirty: options.includeDirty, now: options.now })
+    : undefined;
   const state = newRunState(goal, runId, now);
   await runtime.runs.create(state);
   await runtime.trace.append({
     runId,
     kind: "run.submitted",
     ts: now,
-    payload: { goal: goal.text, tools: goal.tools.map((grant) => grant.name), budget: goal.budget, unpriced: unpricedFor(runtime, goal) },
+    payload: {
+      goal: goal.text,
+      tools: goal.tools.map((grant) => grant.name),
+      budget: goal.budget,
+      unpriced: unpricedFor(runtime, goal),
+      ...(origin ? { workspace: { kind: origin.kind, source: origin.source, branch: origin.branch ?? null } } : {}),
+    },
   });
   await runtime.queues.sendControl({ type: "goal.submitted", eventId: `submitted-${runId}`, runId });
-  return { runId, state };
+  return { runId, state, origin };
 }
 
 /**

@@ -1,18 +1,16 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import type { Goal } from "@rein/core";
 import { EXAMPLES_DIR } from "../examples/load-example.ts";
 
 /**
- * The example a recorded goal came from, so its tools can be installed for a
- * replay: by its workspace seed lying under the examples folder, else by an
- * example whose goal.json has the same text.
+ * The example a recorded goal came from, so its tools and seed can be
+ * installed for a replay: by the `example` the CLI wrote into its metadata,
+ * else by an example whose goal.json has the same text.
  */
-export function exampleOf(goal: Pick<Goal, "workspaceSeed" | "text">, examplesDir = EXAMPLES_DIR): string | undefined {
-  if (goal.workspaceSeed) {
-    const path = relative(examplesDir, goal.workspaceSeed);
-    if (!path.startsWith("..") && path !== "") return path.split(sep)[0];
-  }
+export function exampleOf(goal: Pick<Goal, "metadata" | "text">, examplesDir = EXAMPLES_DIR): string | undefined {
+  const named = goal.metadata?.example;
+  if (named && /^[a-z0-9-]+$/.test(named) && existsSync(join(examplesDir, named, "goal.json"))) return named;
   for (const name of readdirSync(examplesDir)) {
     const file = join(examplesDir, name, "goal.json");
     if (!existsSync(file)) continue;

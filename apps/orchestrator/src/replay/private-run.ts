@@ -18,6 +18,8 @@ import { buildTooling } from "../roles/tooling.ts";
 
 export interface PrivateRunOptions {
   goal: GoalInput;
+  /** The directory the run works on (see `SubmitOptions.workspaceDir`). */
+  workspaceDir?: string;
   /** Tools beyond the built-ins (an example's); one with a built-in's name replaces it. */
   tools?: readonly AnyTool[];
   /** Providers by role; missing ones come from the runtime's config. */
@@ -61,7 +63,7 @@ export async function runPrivately(runtime: ReinRuntime, options: PrivateRunOpti
   const timeoutMs = options.timeoutMs ?? 120_000;
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const { runId } = await submitGoal(runtime, options.goal, { knownTools: registry.names(), runId: options.runId });
+    const { runId } = await submitGoal(runtime, options.goal, { knownTools: registry.names(), runId: options.runId, workspaceDir: options.workspaceDir });
     for await (const event of runtime.trace.follow(runId, controller.signal)) {
       if (ENDS.has(event.kind)) break;
       if (event.kind === "step.suspended" && typeof event.payload.approvalId === "string") {

@@ -17,6 +17,8 @@ export interface ReplayOptions {
   fromStep?: string;
   /** Tools beyond the built-ins (the example's), or replacements for them. */
   tools?: readonly AnyTool[];
+  /** The directory the recorded run started from (the example's seed), copied into the fresh workspace. */
+  seedDir?: string;
   timeoutMs?: number;
 }
 
@@ -50,6 +52,7 @@ export async function replayRun(scratch: ReinRuntime, bundle: TraceBundle, optio
   const decisions = recordedDecisions(bundle.events);
   const result = await runPrivately(scratch, {
     goal: bundle.state.goal,
+    workspaceDir: options.seedDir,
     tools,
     runId: bundle.runId,
     providers: { planner: model, worker: model, judge: model },

@@ -1,4 +1,3 @@
-import { cp, readdir } from "node:fs/promises";
 import {
   ApprovalVerifier,
   generateKeyPair,
@@ -22,11 +21,14 @@ import { RecordedModel } from "./recorded-model.ts";
 import { RecordedOutputs } from "./recorded-outputs.ts";
 import { artifactsOf, type ReplayReport } from "./replay-run.ts";
 import { replayTools, type ToolMode } from "./replay-tools.ts";
+import { prepareWorkspace } from "../workspace/prepare-workspace.ts";
 
 export interface StepReplayOptions {
   mode: ToolMode;
   allowExternal?: boolean;
   tools?: readonly AnyTool[];
+  /** The directory the recorded run started from (the example's seed), copied into the fresh workspace. */
+  seedDir?: string;
 }
 
 /**
@@ -44,9 +46,8 @@ export async function replayStep(scratch: ReinRuntime, bundle: TraceBundle, step
   const body = { ...recordedBody, resume: undefined, issuedAt: now.toISOString(), expiresAt: new Date(now.getTime() + 3_600_000).toISOString() };
   const packet = new PacketSigner(generatePacketKeys().privateKey).sign(body);
 
+  if (options.seedDir) await prepareWorkspace({ source: options.seedDir, workspaceRoot: scratch.config.workspaceRoot, runId: bundle.runId });
   const workspace = await Workspace.forRun(scratch.config.workspaceRoot, bundle.runId);
-  const seed = bundle.state?.goal.workspaceSeed;
-  if (seed && (await readdir(workspace.root)).length === 0) await cp(seed, workspace.root, { recursive: true });
 
   const ownEvents = (events: readonly TraceEvent[]) => events.filter((event) => event.stepId === stepId && event.seq >= dispatched.seq);
   const recordedEvents = ownEvents(bundle.events);

@@ -15,7 +15,7 @@ describe("rein replay --from-step", () => {
   async function replayFrom(fromStep: string) {
     const scratch = await openScratchRuntime(recorded.runtime.config, "replay-from");
     try {
-      return await replayRun(scratch, recorded.bundle, { mode: "real", tools: recorded.example.tools, fromStep });
+      return await replayRun(scratch, recorded.bundle, { mode: "real", tools: recorded.example.tools, seedDir: recorded.example.seedDir, fromStep });
     } finally {
       await scratch.discard();
     }

@@ -18,7 +18,7 @@ describe("rein replay --step: one step in isolation from its recorded packet", (
   async function replay(tools: readonly AnyTool[] = recorded.example.tools) {
     const scratch = await openScratchRuntime(recorded.runtime.config, "replay-step");
     try {
-      return await replayStep(scratch, recorded.bundle, "s1", { mode: "real", tools });
+      return await replayStep(scratch, recorded.bundle, "s1", { mode: "real", tools, seedDir: recorded.example.seedDir });
     } finally {
       await scratch.discard();
     }

@@ -12,7 +12,7 @@ import { type Recorded, recordExample } from "../trace/record-example.ts";
 async function replay(recorded: Recorded, options: Parameters<typeof replayRun>[2]) {
   const scratch = await openScratchRuntime(recorded.runtime.config, "replay");
   try {
-    return await replayRun(scratch, recorded.bundle, options);
+    return await replayRun(scratch, recorded.bundle, { seedDir: recorded.example.seedDir, ...options });
   } finally {
     await scratch.discard();
   }

@@ -12,7 +12,7 @@ export interface ConfiguredHarness {
   tooling: Tooling;
   /** Every line any role's logger wrote, as pino JSON. */
   logLines: string[];
-  submit(goal: GoalInput, runId?: string): Promise<string>;
+  submit(goal: GoalInput, options?: { runId?: string; workspaceDir?: string }): Promise<string>;
   waitFor(runId: string, until?: (state: RunState) => boolean): Promise<RunState>;
   close(): Promise<void>;
 }
@@ -55,7 +55,7 @@ export async function startConfiguredHarness(options: ConfiguredHarnessOptions):
     runtime,
     tooling,
     logLines,
-    submit: async (goal, runId) => (await submitGoal(runtime, goal, { knownTools: tooling.registry.names(), ...(runId ? { runId } : {}) })).runId,
+    submit: async (goal, options = {}) => (await submitGoal(runtime, goal, { knownTools: tooling.registry.names(), ...options })).runId,
     waitFor: (runId, until) => waitForRun(runtime, runId, until),
     close: async () => {
       await Promise.all(roles.map((role) => role.close()));

@@ -33,7 +33,8 @@ export interface Harness {
   /** Decides approvals as a person's client would: the store and the approval private key. */
   desk: ApprovalDesk;
   roles: RunningRoles[];
-  submit(goal: GoalInput): Promise<string>;
+  /** Submits as the CLI does; `workspaceDir` is the directory the run works on. */
+  submit(goal: GoalInput, options?: { workspaceDir?: string }): Promise<string>;
   waitFor(runId: string, until?: (state: RunState) => boolean): Promise<RunState>;
   close(): Promise<void>;
 }
@@ -72,7 +73,7 @@ export async function startHarness(
     tooling,
     desk: { store: tooling.approvals, signer: new ApprovalSigner(approvalKeys.privateKey) },
     roles,
-    submit: async (goal) => (await submitGoal(runtime, goal, { knownTools: tooling.registry.names() })).runId,
+    submit: async (goal, options = {}) => (await submitGoal(runtime, goal, { knownTools: tooling.registry.names(), ...options })).runId,
     waitFor: (runId, until) => waitForRun(runtime, runId, until),
     close: async () => {
       await Promise.all(roles.map((role) => role.close()));

@@ -19,7 +19,7 @@ describe("rein runs prune", () => {
 
   it("deletes an old run's state, trace, blobs, artifacts and workspace, and keeps a newer one", async () => {
     const example = await loadExample("bugfix");
-    const { state } = await runPrivately(runtime, { goal: example.goal });
+    const { state } = await runPrivately(runtime, { goal: example.goal, workspaceDir: example.seedDir });
     const unreferenced = await runtime.artifacts.put(state.runId, "unreferenced");
     const referenced = await runtime.artifacts.put(state.runId, "referenced");
     await runtime.trace.append({ runId: state.runId, kind: "test.artifact_noted", payload: { artifactId: referenced } });

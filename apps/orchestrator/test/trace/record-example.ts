@@ -15,7 +15,7 @@ export async function recordExample(name: string): Promise<Recorded> {
   const example = await loadExample(name);
   const runtime = await createTestRuntime(scriptedOverrides(example));
   try {
-    const { state } = await runPrivately(runtime, { goal: example.goal, tools: example.tools, decideApproval: () => ({ decision: "approved", approver: "test:approver" }) });
+    const { state } = await runPrivately(runtime, { goal: example.goal, workspaceDir: example.seedDir, tools: example.tools, decideApproval: () => ({ decision: "approved", approver: "test:approver" }) });
     return { runtime, example, bundle: await loadBundle(runtime, state.runId) };
   } catch (error) {
     await runtime.cleanup();

@@ -57,6 +57,11 @@ export const ReinConfig = z.object({
   workspaceRoot: z.string().default(".rein/workspaces"),
   /** Where key pairs live as `<name>-private.pem` / `<name>-public.pem` (env `REIN_KEYS_DIR`). */
   keysDir: z.string().default(".rein/keys"),
+  /**
+   * The directory whose subdirectories are the seeds a goal may name in
+   * `workspace` (over HTTP, say). Absent, goals cannot name one.
+   */
+  seedsRoot: z.string().optional(),
   providers: z.record(z.string(), ProviderConfig).default({ scripted: { kind: "scripted", maxRetries: 0 } }),
   roles: z
     .object({
@@ -176,6 +181,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
   if ((merged.roles as Record<string, unknown> | undefined)?.judge === undefined) config.roles.judge = { ...config.roles.evaluator };
   config.workspaceRoot = resolve(baseDir, config.workspaceRoot);
   config.keysDir = resolve(baseDir, config.keysDir);
+  if (config.seedsRoot !== undefined) config.seedsRoot = resolve(baseDir, config.seedsRoot);
   for (const provider of Object.values(config.providers)) {
     if (provider.script) provider.script = resolve(baseDir, provider.script);
   }

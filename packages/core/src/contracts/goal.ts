@@ -6,6 +6,19 @@ import { ToolGrant } from "./scope.ts";
 
 export const MAX_GOAL_TEXT = 20_000;
 
+/**
+ * A named seed: a directory relative to the deployment's `seedsRoot`, never
+ * a path of its own; whoever submits a goal names one of the seeds the
+ * deployment offers and cannot point a run at any other directory.
+ */
+export const SeedName = z
+  .string()
+  .min(1)
+  .max(512)
+  .refine((name) => !name.startsWith("/") && !name.includes("\\") && !name.includes("\0") && name.split("/").every((part) => part !== ".." && part !== "."), {
+    message: "expected the name of a seed under the deployment's seedsRoot (e.g. \"billing-service\"), not a path: no leading /, no . or .. segments",
+  });
+
 export const ModelChoice = z.object({
   provider: z.string().min(1),
   model: z.string().min(1).optional(),
@@ -26,8 +39,8 @@ export const Goal = z.object({
   budget: RunBudget.default(RunBudget.parse({})),
   policy: z.array(PolicyRule).default([]),
   models: z.partialRecord(Role, ModelChoice).default({}),
-  /** A directory copied into the run's fresh workspace before planning. */
-  workspaceSeed: z.string().optional(),
+  /** The seed the run works on (see `SeedName`); the run's workspace starts as a copy or git worktree of it. */
+  workspace: SeedName.optional(),
   metadata: z.record(z.string(), z.string()).default({}),
 });
 export type Goal = z.infer<typeof Goal>;
