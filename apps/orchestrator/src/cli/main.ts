@@ -45,7 +45,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (ReinError.isInstance(error)) {
       err(`rein ${name}: ${error.message}`);
-      return error.code === "goal_invalid" || error.code === "config_invalid" || error.code === "not_found" ? 2 : 1;
+      return ["goal_invalid", "config_invalid", "not_found", "workspace_invalid"].includes(error.code) ? 2 : 1;
     }
     err(`rein ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return 1;

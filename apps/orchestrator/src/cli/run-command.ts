@@ -78,7 +78,7 @@ export const runCommand: Command = {
         if (process.stdout.isTTY) process.stdout.write(describeLiveEvent(event));
       });
       const { origin } = await submitGoal(context.runtime, goal, { knownTools: tooling.registry.names(), runId, ...workspaceFlags(flags, example) });
-      if (origin) err(describeOrigin(origin));
+      if (origin) out(describeOrigin(origin));
       const state = await followRun(context.runtime, runId, {
         onEvent: async (event) => {
           if (event.kind !== "step.suspended" || (!flags.approve && !flags.deny)) return;
