@@ -1,6 +1,5 @@
-import { rm } from "node:fs/promises";
-import { join } from "node:path";
 import { ApprovalStore, isTerminal, ReinError, type ReinRuntime } from "@rein/core";
+import { removeWorkspace } from "../workspace/remove-workspace.ts";
 import { artifactIdsOf } from "./run-artifacts.ts";
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
@@ -29,7 +28,8 @@ export interface PruneResult {
 /**
  * Deletes runs created before `now - olderThan` (by the run index's
  * createdAt score): state, trace, prompt blobs, artifacts, approvals,
- * idempotency records, checkpoints, tool cache, lease, and the workspace.
+ * idempotency records, checkpoints, tool cache, lease, and the workspace
+ * (a worktree is removed from its repository; its branch stays).
  */
 export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Promise<PruneResult> {
   const cutoff = (options.now ?? new Date()).getTime() - options.olderThanMs;
@@ -52,7 +52,7 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
     await new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds }).removeRun(runId);
     await runtime.trace.remove(runId);
     await runtime.runs.remove(runId);
-    await rm(join(runtime.config.workspaceRoot, runId), { recursive: true, force: true });
+    await removeWorkspace(runtime.config.workspaceRoot, runId);
   }
   return result;
 }

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { applyRun } from "../../src/workspace/apply-changes.ts";
 import { prepareWorkspace } from "../../src/workspace/prepare-workspace.ts";
 import { changedFiles, snapshotRun, unifiedDiff } from "../../src/workspace/run-changes.ts";
+import { removeWorkspace } from "../../src/workspace/remove-workspace.ts";
 import { readOrigin } from "../../src/workspace/workspace-origin.ts";
 
 const scratch: string[] = [];
@@ -117,6 +118,19 @@ describe("running on a git repository", () => {
     await expect(applyRun(origin)).rejects.toThrow(/changed since run run_x1 began under src\/slug\.js; nothing was applied.*git merge rein\/run_x1/);
     expect(readFileSync(join(repo, "src/slug.js"), "utf8")).toBe("// the user's own edit\n");
     expect(readFileSync(join(repo, "README.md"), "utf8")).toBe("# project\n");
+  });
+
+  it("removes a pruned run's worktree from the repository and keeps its branch for merging", async () => {
+    const repo = userRepo();
+    const root = tempDir("ws");
+    const origin = await prepareWorkspace({ source: repo, workspaceRoot: root, runId: "run_r1" });
+    write(origin.workspace, "src/slug.js", "// kept on the branch\n");
+    await snapshotRun(origin);
+    await removeWorkspace(root, "run_r1");
+    expect(existsSync(origin.workspace)).toBe(false);
+    expect(gitIn(repo, "worktree", "list")).not.toContain("run_r1");
+    expect(gitIn(repo, "show", "rein/run_r1:src/slug.js")).toBe("// kept on the branch\n");
+    await expect(readOrigin(root, "run_r1")).rejects.toThrow(/did not run on a directory of yours/);
   });
 
   it("never lets the run's rewritten .git file point Rein's git at a repository the run made", async () => {
