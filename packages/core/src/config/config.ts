@@ -6,6 +6,7 @@ import { PolicyRule } from "../contracts/permission.ts";
 import { ReinError } from "../errors.ts";
 import { McpConfig } from "../mcp/mcp-config.ts";
 import { EnvName, HostPortEntry, SecretEntry } from "../secrets/secret-binding.ts";
+import { jsonErrorLocation, unknownKeys } from "./unknown-keys.ts";
 
 export const ProviderKind = z.enum(["anthropic", "openai", "openai-compatible", "scripted", "replay"]);
 export type ProviderKind = z.infer<typeof ProviderKind>;
@@ -146,12 +147,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
   let baseDir = process.cwd();
   if (file) {
     baseDir = dirname(resolve(file));
-    try {
-      fromFile = JSON.parse(readFileSync(file, "utf8"));
-    } catch (error) {
-      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-      throw new ReinError("config_invalid", missing ? `config file ${file} does not exist` : `cannot read config file ${file}: expected valid JSON`, { cause: error });
-    }
+    fromFile = readConfigFile(file);
   }
   const merged: Record<string, unknown> = { ...fromFile, ...(options.overrides ?? {}) };
   const redisUrl = env.REIN_REDIS_URL ?? env.REDIS_URL;
@@ -185,8 +181,54 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
   for (const provider of Object.values(config.providers)) {
     if (provider.script) provider.script = resolve(baseDir, provider.script);
   }
+  baseUrlsFromEnv(config, env);
+  validateProviders(config);
   validateRoles(config);
   return config;
+}
+
+function readConfigFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+    throw new ReinError("config_invalid", missing ? `config file ${file} does not exist` : `cannot read config file ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const at = jsonErrorLocation(text, error);
+    const where = at ? ` at line ${at.line}, column ${at.column}` : "";
+    throw new ReinError("config_invalid", `config file ${file} is not valid JSON${where} (${(error as Error).message}); expected valid JSON`, { cause: error, details: { ...at } });
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ReinError("config_invalid", `config file ${file}: expected a JSON object of settings`);
+  const unknown = unknownKeys(ReinConfig, value);
+  if (unknown.length > 0) {
+    const first = unknown[0] as (typeof unknown)[number];
+    const listed = unknown.map((key) => `${key.path}${key.suggestion ? ` (did you mean "${key.suggestion}"?)` : ""}`).join(", ");
+    throw configError(first.path, `${file} has keys Rein does not know: ${listed}; \`rein config schema\` prints every key it does`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** The SDKs' own variables, applied where the config names no base URL, so \`rein models\` shows what is used. */
+function baseUrlsFromEnv(config: ReinConfig, env: NodeJS.ProcessEnv): void {
+  for (const provider of Object.values(config.providers)) {
+    if (provider.baseURL) continue;
+    const fromEnv = provider.kind === "anthropic" ? env.ANTHROPIC_BASE_URL : provider.kind === "openai" || provider.kind === "openai-compatible" ? env.OPENAI_BASE_URL : undefined;
+    if (fromEnv) provider.baseURL = fromEnv;
+  }
+}
+
+/** Settings a provider's kind cannot work without. */
+function validateProviders(config: ReinConfig): void {
+  for (const [name, provider] of Object.entries(config.providers)) {
+    if (provider.kind === "openai-compatible" && !provider.baseURL) {
+      throw configError(`providers.${name}.baseURL`, `provider "${name}" is openai-compatible and needs the server's base URL, e.g. "http://127.0.0.1:11434/v1" (or set OPENAI_BASE_URL)`);
+    }
+  }
 }
 
 /** Every role must name a configured provider. */
