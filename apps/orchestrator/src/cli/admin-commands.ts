@@ -1,18 +1,23 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ensureKeyPairFiles, exportPacketKeys, generatePacketKeys, loadConfig, ReinError } from "@rein/core";
+import { loadExample } from "../examples/load-example.ts";
 import { roleTable } from "../roles/role-providers.ts";
+import { resolveModels } from "./model-resolution.ts";
 import type { Command } from "./commands.ts";
 import { out } from "./output.ts";
 
 export const modelsCommand: Command = {
   name: "models",
-  usage: "models",
-  summary: "print the resolved role → provider/model table",
-  options: {},
+  usage: "models [--example NAME]",
+  summary: "print the role → provider/model table exactly as `rein run` resolves it (config, then API keys in the environment, then the example's script)",
+  options: { example: { type: "string" } },
   async run(_positionals, flags) {
-    const config = loadConfig({ file: flags.config as string | undefined });
-    const rows = roleTable(config);
+    const example = typeof flags.example === "string" ? await loadExample(flags.example) : undefined;
+    const configFile = flags.config as string | undefined;
+    const models = resolveModels({ configFile, example });
+    out(models.source);
+    const rows = roleTable(loadConfig({ file: configFile, overrides: models.overrides }));
     out(`${"role".padEnd(10)} ${"provider".padEnd(18)} ${"kind".padEnd(18)} ${"model".padEnd(28)} base URL`);
     for (const row of rows) out(`${row.role.padEnd(10)} ${row.provider.padEnd(18)} ${row.kind.padEnd(18)} ${row.model.padEnd(28)} ${row.baseURL}`);
     return 0;

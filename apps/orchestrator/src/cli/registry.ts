@@ -1,5 +1,6 @@
 import { approvalsCommand, approveCommand, denyCommand } from "./approval-commands.ts";
 import { keysCommand, modelsCommand } from "./admin-commands.ts";
+import { configCommand } from "./config-commands.ts";
 import { lessonsCommand } from "./lesson-commands.ts";
 import type { Command } from "./commands.ts";
 import { serveCommand, workerCommand } from "./role-commands.ts";
@@ -30,5 +31,6 @@ export const COMMANDS: readonly Command[] = [
   serveCommand,
   workerCommand,
   modelsCommand,
+  configCommand,
   keysCommand,
 ];

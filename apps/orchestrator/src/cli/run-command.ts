@@ -1,7 +1,7 @@
-import { type LiveSubscription, newId, type ReinConfigInput, ReinError, type ReinRuntime } from "@rein/core";
+import { type LiveSubscription, newId, ReinError, type ReinRuntime } from "@rein/core";
 import { approvalKeys, requireSigner, requireVerifier } from "../approvals/approval-keys.ts";
 import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";
-import { loadExample, type LoadedExample } from "../examples/load-example.ts";
+import { loadExample } from "../examples/load-example.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
 import { checkRoleProviders } from "../roles/role-providers.ts";
 import { startRoles, ROLE_NAMES } from "../roles/start-roles.ts";
@@ -11,20 +11,12 @@ import type { Command } from "./commands.ts";
 import { followRun, printResult } from "./follow-run.ts";
 import { goalFromCli, workspaceFlags } from "./goal-input.ts";
 import { processKeys } from "./keys.ts";
-import { providerFromEnv } from "./provider-from-env.ts";
+import { requireModels, resolveModels } from "./model-resolution.ts";
 import { err, out } from "./output.ts";
 import { describeLiveEvent } from "./progress.ts";
 import { describeOrigin, printChanges } from "./workspace-commands.ts";
 
-/** An example run offline: its deployment config, and every role playing the example's script. */
-export function scriptedOverrides(example: LoadedExample): ReinConfigInput {
-  const role = { provider: "scripted", model: "scripted-1" };
-  return {
-    ...example.config,
-    providers: { scripted: { kind: "scripted", script: example.scriptPath } },
-    roles: { planner: role, worker: role, evaluator: role, judge: role },
-  };
-}
+export { scriptedOverrides } from "./model-resolution.ts";
 
 export const runCommand: Command = {
   name: "run",
@@ -42,18 +34,14 @@ export const runCommand: Command = {
   async run(positionals, flags) {
     const example = typeof flags.example === "string" ? await loadExample(flags.example) : undefined;
     if (!example && positionals.length === 0) throw new ReinError("goal_invalid", 'expected a goal: rein run "<goal>" or rein run --example bugfix');
-    const fromKey = flags.config ? undefined : providerFromEnv(process.env);
-    const offline = example && !flags.config && !fromKey;
-    // An explicit --config is the deployment; otherwise the example's own config supplies its policy.
-    const deployment = example && !flags.config ? example.config : {};
+    const models = requireModels(resolveModels({ configFile: flags.config as string | undefined, example }));
     const context = await openContext({
       configFile: flags.config as string | undefined,
       embedRedis: true,
-      overrides: offline ? scriptedOverrides(example) : { ...deployment, ...fromKey?.overrides },
+      overrides: models.overrides,
     });
     if (context.redis.embedded) err(`started a private redis-server at ${context.redis.url} (stopped on exit)`);
-    if (offline) err(`offline: every role plays ${example.name}'s scripted model (set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --config, to use a real one)`);
-    if (fromKey) err(`using ${fromKey.description}`);
+    err(models.source);
     await checkRoleProviders(context.runtime.config).catch(async (error: unknown) => {
       await context.close();
       throw error;
