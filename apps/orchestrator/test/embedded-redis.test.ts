@@ -16,9 +16,8 @@ describe("embedded Redis", () => {
     expect(await pingRedis(handle.url, 300)).toBe(false);
   });
 
-  it("uses REDIS_URL as given without starting anything", async () => {
-    const handle = await ensureRedis({ REDIS_URL: "redis://127.0.0.1:1" });
-    expect(handle).toMatchObject({ url: "redis://127.0.0.1:1", embedded: false });
+  it("fails on a configured URL that does not answer, naming it, rather than starting another", async () => {
+    await expect(ensureRedis("redis://127.0.0.1:1")).rejects.toThrow(/no Redis answers at redis:\/\/127\.0\.0\.1:1\b/);
   });
 
   it("says how to get Redis when none answers and redis-server is not on PATH", async () => {

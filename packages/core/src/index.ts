@@ -17,7 +17,7 @@ export {
 export { apiKeyEnvOf, secretsAndRedactor } from "./config/config-redactor.ts";
 export * from "./secrets/index.ts";
 export { LiveChannel, LiveEvent, liveEventOf, type LiveSubscription } from "./live/index.ts";
-export { bullmqConnectionOf, connectRedis, pingRedis, assertRedis, redactPassword, type Redis } from "./redis/connection.ts";
+export { bullmqConnectionOf, connectRedis, pingRedis, probeRedis, assertRedis, redactPassword, type Redis } from "./redis/connection.ts";
 export { RedisKeys } from "./redis/keys.ts";
 export { deleteByPrefix } from "./redis/delete-by-prefix.ts";
 export { RunStore, type TraceWrite } from "./stores/run-store.ts";

@@ -54,6 +54,17 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
   const queues = new ReinQueues(connection, config.prefix);
   const { secrets, redactor } = secretsAndRedactor(config, options.env ?? process.env);
   const logger = options.logger ?? createLogger(redactingLoggerOptions(redactor), options.logDestination);
+  // Without a listener ioredis prints every reconnect failure as an unhandled
+  // error; one log line per distinct problem says the same once.
+  let lastRedisError: string | undefined;
+  redis.on("error", (error: Error) => {
+    if (error.message === lastRedisError) return;
+    lastRedisError = error.message;
+    logger.warn({ err: error.message }, "redis connection error; retrying");
+  });
+  redis.on("ready", () => {
+    lastRedisError = undefined;
+  });
   return {
     config,
     redis,

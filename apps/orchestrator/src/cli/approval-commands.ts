@@ -1,14 +1,14 @@
 import { ApprovalStore, decisionProblem, ReinError } from "@rein/core";
 import { approvalKeys, requireSigner } from "../approvals/approval-keys.ts";
 import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";
-import { openContext } from "./cli-context.ts";
+import { contextFlags, openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { out } from "./output.ts";
 
 const approver = () => `cli:${process.env.USER ?? "user"}`;
 
 async function withApprovals(flags: Record<string, unknown>, body: (context: Awaited<ReturnType<typeof openContext>>, approvals: ApprovalStore) => Promise<number>) {
-  const context = await openContext({ configFile: flags.config as string | undefined });
+  const context = await openContext({ ...contextFlags(flags) });
   try {
     const approvals = new ApprovalStore(context.runtime.redis, context.runtime.keys, { ttlSeconds: context.config.approvals.ttlSeconds });
     return await body(context, approvals);

@@ -1,4 +1,4 @@
-import { createRuntime, loadConfig, type ReinConfig, type ReinConfigInput, type ReinRuntime, assertRedis } from "@rein/core";
+import { assertRedis, createRuntime, loadConfig, type ReinConfig, type ReinConfigInput, type ReinRuntime } from "@rein/core";
 import { ensureRedis, type RedisHandle } from "../redis/embedded-redis.ts";
 
 export interface CliContext {
@@ -10,17 +10,33 @@ export interface CliContext {
 
 export interface OpenOptions {
   configFile?: string;
+  /** `--redis URL`: wins over REDIS_URL and the config's redisUrl. */
+  redisUrl?: string;
   overrides?: ReinConfigInput;
-  /** Start a private redis-server when none is reachable (only `rein run`). */
+  /** Start a private redis-server when none is configured and none answers on the default port (`rein run` and friends). */
   embedRedis?: boolean;
 }
 
-/** Loads config, finds (or, for `rein run`, starts) Redis, and builds the runtime. */
+const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
+
+/** The options every command's flags give `openContext`: `--config` and `--redis`. */
+export function contextFlags(flags: Record<string, unknown>): Pick<OpenOptions, "configFile" | "redisUrl"> {
+  return { configFile: flags.config as string | undefined, redisUrl: flags.redis as string | undefined };
+}
+
+/**
+ * Loads config, finds (or, for `rein run`, starts) Redis, and builds the
+ * runtime. Redis is resolved the same way for every command: `--redis`, then
+ * REIN_REDIS_URL / REDIS_URL, then the config's redisUrl, then the default;
+ * whichever is chosen must answer within a few seconds, or the command fails
+ * with one message naming it.
+ */
 export async function openContext(options: OpenOptions): Promise<CliContext> {
   let config = loadConfig({ file: options.configFile, overrides: options.overrides });
+  if (options.redisUrl) config = { ...config, redisUrl: options.redisUrl };
   let redis: RedisHandle = { url: config.redisUrl, embedded: false, stop: async () => {} };
   if (options.embedRedis) {
-    redis = await ensureRedis();
+    redis = await ensureRedis(config.redisUrl === DEFAULT_REDIS_URL ? undefined : config.redisUrl);
     config = { ...config, redisUrl: redis.url };
   } else {
     await assertRedis(config.redisUrl);

@@ -7,7 +7,7 @@ import { Baseline, baselineOf, regressionsAgainst } from "../eval/baseline.ts";
 import { loadSuite } from "../eval/eval-suite.ts";
 import { runSuite } from "../eval/run-suite.ts";
 import { renderCase, renderTotals } from "../eval/suite-report.ts";
-import { openContext } from "./cli-context.ts";
+import { contextFlags, openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { err, out } from "./output.ts";
 
@@ -27,7 +27,7 @@ export const evalCommand: Command = {
     const suite = loadSuite(dir);
     const baseline = typeof flags.baseline === "string" ? readBaseline(flags.baseline) : undefined;
     const toolOverrides = typeof flags["tools-module"] === "string" ? await importTools(flags["tools-module"]) : [];
-    const context = await openContext({ configFile: flags.config as string | undefined, embedRedis: true });
+    const context = await openContext({ ...contextFlags(flags), embedRedis: true });
     try {
       const result = await runSuite(context.config, suite, { toolOverrides, onCase: flags.json ? undefined : (item) => out(renderCase(item)) });
       if (flags.json) out(JSON.stringify(result, null, 2));

@@ -1,10 +1,10 @@
 import { LessonStore, ReinError } from "@rein/core";
-import { openContext } from "./cli-context.ts";
+import { contextFlags, openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { out } from "./output.ts";
 
 async function withLessons(flags: Record<string, unknown>, body: (lessons: LessonStore) => Promise<number>): Promise<number> {
-  const context = await openContext({ configFile: flags.config as string | undefined });
+  const context = await openContext({ ...contextFlags(flags) });
   try {
     return await body(new LessonStore(context.runtime.redis, context.runtime.keys));
   } finally {

@@ -11,7 +11,8 @@ Usage: rein <command> [options]
 ${COMMANDS.map((command) => (command.usage.length <= 52 ? `  ${command.usage.padEnd(52)} ${command.summary}` : `  ${command.usage}\n  ${"".padEnd(52)} ${command.summary}`)).join("\n")}
 
 Every command takes --config FILE (default: ./rein.config.json when present).
-Redis: REDIS_URL (default redis://127.0.0.1:6379); \`rein run\` starts a private one if none answers.`;
+Redis, the same for every command: --redis URL, else REDIS_URL, else the config's redisUrl,
+else redis://127.0.0.1:6379 (\`rein run\` starts a private one when that does not answer).`;
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -28,7 +29,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({
       args: rest,
-      options: { ...command.options, config: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { ...command.options, config: { type: "string" }, redis: { type: "string" }, help: { type: "boolean", short: "h" } },
       allowPositionals: true,
       strict: true,
     });

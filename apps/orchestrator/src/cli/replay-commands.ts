@@ -7,7 +7,7 @@ import { replayStep } from "../replay/replay-step.ts";
 import { openScratchRuntime } from "../replay/scratch-runtime.ts";
 import { loadBundle } from "../trace/trace-bundle.ts";
 import { readExport } from "../trace/trace-files.ts";
-import { openContext } from "./cli-context.ts";
+import { contextFlags, openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { err } from "./output.ts";
 
@@ -25,7 +25,7 @@ export const replayCommand: Command = {
   async run(positionals, flags) {
     const source = positionals[0];
     if (!source) throw new ReinError("goal_invalid", `expected a run id or an export file: rein ${this.usage}`);
-    const context = await openContext({ configFile: flags.config as string | undefined, embedRedis: true });
+    const context = await openContext({ ...contextFlags(flags), embedRedis: true });
     try {
       const bundle = source.endsWith(".jsonl") ? await readExport(source) : await loadBundle(context.runtime, source);
       if (bundle.events.length === 0) throw new ReinError("not_found", `no trace for run ${source}`);

@@ -2,7 +2,7 @@ import { redactPassword, ReinError } from "@rein/core";
 import { approvalKeys, requireVerifier } from "../approvals/approval-keys.ts";
 import { startRoles, type RoleName, ROLE_NAMES } from "../roles/start-roles.ts";
 import { buildTooling } from "../roles/tooling.ts";
-import { openContext } from "./cli-context.ts";
+import { contextFlags, openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { processKeys } from "./keys.ts";
 import { err } from "./output.ts";
@@ -14,7 +14,7 @@ async function runRoles(roles: readonly RoleName[], flags: Record<string, unknow
   if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
     throw new ReinError("config_invalid", `--concurrency ${String(flags.concurrency)}: expected a whole number of at least 1`);
   }
-  const context = await openContext({ configFile: flags.config as string | undefined });
+  const context = await openContext({ ...contextFlags(flags) });
   const keys = processKeys({ devMode: false });
   if (roles.includes("control") && !keys.privateKey) {
     throw new ReinError("config_invalid", "the controller needs REIN_PACKET_PRIVATE_KEY (or _FILE); create a pair with `rein keys generate`");

@@ -6,7 +6,7 @@ import { submitGoal } from "../intake/submit-goal.ts";
 import { checkRoleProviders } from "../roles/role-providers.ts";
 import { startRoles, ROLE_NAMES } from "../roles/start-roles.ts";
 import { buildTooling } from "../roles/tooling.ts";
-import { openContext } from "./cli-context.ts";
+import { contextFlags, openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { followRun, printResult } from "./follow-run.ts";
 import { goalFromCli, workspaceFlags } from "./goal-input.ts";
@@ -36,7 +36,7 @@ export const runCommand: Command = {
     if (!example && positionals.length === 0) throw new ReinError("goal_invalid", 'expected a goal: rein run "<goal>" or rein run --example bugfix');
     const models = requireModels(resolveModels({ configFile: flags.config as string | undefined, example }));
     const context = await openContext({
-      configFile: flags.config as string | undefined,
+      ...contextFlags(flags),
       embedRedis: true,
       overrides: models.overrides,
     });

@@ -3,13 +3,13 @@ import { loadExample } from "../examples/load-example.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
 import { knownToolNames } from "../roles/tooling.ts";
 import { answerLines } from "./answer-lines.ts";
-import { openContext } from "./cli-context.ts";
+import { contextFlags, openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { goalFromCli, workspaceFlags } from "./goal-input.ts";
 import { out } from "./output.ts";
 
 async function withContext<T>(flags: Record<string, unknown>, body: (context: Awaited<ReturnType<typeof openContext>>) => Promise<T>): Promise<T> {
-  const context = await openContext({ configFile: flags.config as string | undefined });
+  const context = await openContext({ ...contextFlags(flags) });
   try {
     return await body(context);
   } finally {

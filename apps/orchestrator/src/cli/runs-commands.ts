@@ -1,6 +1,6 @@
 import { ReinError } from "@rein/core";
 import { parseAge, pruneRuns } from "../trace/prune-runs.ts";
-import { openContext } from "./cli-context.ts";
+import { contextFlags, openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { out } from "./output.ts";
 
@@ -20,7 +20,7 @@ export const runsCommand: Command = {
     const action = positionals[0];
     if (action !== "list" && action !== "prune") throw new ReinError("goal_invalid", `expected list or prune: rein ${USAGE}`);
     if (action === "prune" && typeof flags["older-than"] !== "string") throw new ReinError("goal_invalid", `expected --older-than, e.g. 30d: rein ${USAGE}`);
-    const context = await openContext({ configFile: flags.config as string | undefined });
+    const context = await openContext({ ...contextFlags(flags) });
     try {
       const { runtime } = context;
       if (action === "list") {

@@ -10,7 +10,7 @@ import { importBundle } from "../trace/trace-import.ts";
 import { renderAudit } from "../trace/views/audit-view.ts";
 import { renderGraph } from "../trace/views/graph-view.ts";
 import { renderTimeline } from "../trace/views/timeline-view.ts";
-import { openContext } from "./cli-context.ts";
+import { contextFlags, openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { err, out } from "./output.ts";
 
@@ -90,7 +90,7 @@ async function loadRequired(runtime: Parameters<typeof loadBundle>[0], runId: st
 
 async function withRuntime<T>(flags: Record<string, unknown>, body: (runtime: Awaited<ReturnType<typeof openContext>>["runtime"]) => Promise<T>): Promise<T> {
   const prefix = flags.prefix as string | undefined;
-  const context = await openContext({ configFile: flags.config as string | undefined, overrides: prefix ? { prefix } : undefined });
+  const context = await openContext({ ...contextFlags(flags), overrides: prefix ? { prefix } : undefined });
   try {
     return await body(context.runtime);
   } finally {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pingRedis, ReinError } from "@rein/core";
+import { assertRedis, pingRedis, ReinError } from "@rein/core";
 
 export interface RedisHandle {
   url: string;
@@ -15,13 +15,16 @@ export interface RedisHandle {
 const DEFAULT_URL = "redis://127.0.0.1:6379";
 
 /**
- * The Redis a command should use: REDIS_URL when set; else one answering on
- * 127.0.0.1:6379; else a private `redis-server` from PATH on a free port in a
- * temporary directory, stopped by `stop()`.
+ * The Redis a command should use: the one it was given (`--redis`,
+ * REDIS_URL or the config's redisUrl), which must answer; else one answering
+ * on 127.0.0.1:6379; else a private `redis-server` from PATH on a free port
+ * in a temporary directory, stopped by `stop()`.
  */
-export async function ensureRedis(env: NodeJS.ProcessEnv = process.env): Promise<RedisHandle> {
-  const configured = env.REIN_REDIS_URL ?? env.REDIS_URL;
-  if (configured) return { url: configured, embedded: false, stop: async () => {} };
+export async function ensureRedis(configured: string | undefined): Promise<RedisHandle> {
+  if (configured) {
+    await assertRedis(configured);
+    return { url: configured, embedded: false, stop: async () => {} };
+  }
   if (await pingRedis(DEFAULT_URL, 500)) return { url: DEFAULT_URL, embedded: false, stop: async () => {} };
   return startEmbeddedRedis();
 }

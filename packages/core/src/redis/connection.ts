@@ -44,28 +44,47 @@ export function redactPassword(redisUrl: string): string {
 }
 
 export async function pingRedis(url: string, timeoutMs = 1_000): Promise<boolean> {
-  const probe = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: timeoutMs,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    enableOfflineQueue: false,
-  });
+  return (await probeRedis(url, timeoutMs)) === undefined;
+}
+
+/** Why `url` does not answer PING within `timeoutMs`, or undefined when it does. */
+export async function probeRedis(url: string, timeoutMs = 2_000): Promise<string | undefined> {
+  let probe: Redis;
+  try {
+    probe = new Redis(url, {
+      lazyConnect: true,
+      connectTimeout: timeoutMs,
+      commandTimeout: timeoutMs,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      enableOfflineQueue: false,
+    });
+  } catch (error) {
+    return (error as Error).message;
+  }
   probe.on("error", () => {});
   try {
     await probe.connect();
-    return (await probe.ping()) === "PONG";
-  } catch {
-    return false;
+    const answer = await probe.ping();
+    return answer === "PONG" ? undefined : `it answered PING with ${JSON.stringify(answer)}`;
+  } catch (error) {
+    return (error as Error).message || String(error);
   } finally {
     probe.disconnect();
   }
 }
 
-export async function assertRedis(url: string): Promise<void> {
-  if (!(await pingRedis(url))) {
-    throw new ReinError("redis_unavailable", `no Redis answers at ${redactPassword(url)}; expected a reachable Redis 6.2+ server`, {
-      retryable: true,
-    });
+/**
+ * Fails within a few seconds, with one message naming the URL (password
+ * hidden) and the reason, when no Redis answers there.
+ */
+export async function assertRedis(url: string, timeoutMs = 2_000): Promise<void> {
+  const problem = await probeRedis(url, timeoutMs);
+  if (problem !== undefined) {
+    throw new ReinError(
+      "redis_unavailable",
+      `no Redis answers at ${redactPassword(url)} (${problem}); expected a reachable Redis 6.2+ server there, or another URL in --redis, REDIS_URL or the config's redisUrl`,
+      { retryable: true, details: { url: redactPassword(url) } },
+    );
   }
 }
