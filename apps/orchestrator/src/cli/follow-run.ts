@@ -1,5 +1,5 @@
 import { isTerminal, type ReinRuntime, type RunState, type TraceEvent } from "@rein/core";
-import { describeEvent } from "./progress.ts";
+import { describeEvent, type ProgressMemory } from "./progress.ts";
 import { answerLines } from "./answer-lines.ts";
 import { out } from "./output.ts";
 
@@ -15,10 +15,11 @@ export interface FollowOptions {
  */
 export async function followRun(runtime: ReinRuntime, runId: string, options: FollowOptions = {}): Promise<RunState> {
   const controller = new AbortController();
+  const memory: ProgressMemory = new Map();
   try {
     for await (const event of runtime.trace.follow(runId, controller.signal)) {
       if (!options.quiet) {
-        const line = describeEvent(event);
+        const line = describeEvent(event, memory);
         if (line) out(line);
       }
       await options.onEvent?.(event);

@@ -2,8 +2,14 @@ import type { LiveEvent, TraceEvent } from "@rein/core";
 
 const str = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
 
+/**
+ * What progress remembers between events of one run: the exit of each
+ * executed call, by call id, which its `tool.result` line then shows.
+ */
+export type ProgressMemory = Map<string, string>;
+
 /** One human line per trace event worth showing live; undefined hides it. */
-export function describeEvent(event: TraceEvent): string | undefined {
+export function describeEvent(event: TraceEvent, memory: ProgressMemory = new Map()): string | undefined {
   const p = event.payload as Record<string, unknown>;
   const step = event.stepId ? `[${event.stepId}] ` : "";
   switch (event.kind) {
@@ -53,24 +59,41 @@ export function describeEvent(event: TraceEvent): string | undefined {
     case "run.escalated":
       return `⚑ run escalated to a person: ${(p.reasons as string[]).join("; ")} — reply with: rein reply ${event.runId} "<instruction>"`;
     default:
-      return describeToolEvent(event, step, p);
+      return describeToolEvent(event, step, p, memory);
   }
 }
 
-function describeToolEvent(event: TraceEvent, step: string, p: Record<string, unknown>): string | undefined {
+function describeToolEvent(event: TraceEvent, step: string, p: Record<string, unknown>, memory: ProgressMemory): string | undefined {
   if (!event.kind.startsWith("tool.") && !event.kind.startsWith("approval.") && event.kind !== "permission.decided") return undefined;
   const name = str(p.tool ?? p.name ?? "");
   switch (event.kind) {
     case "tool.called":
       return `${step}  ⚙ ${name}(${truncate(str(p.args ?? {}), 120)})`;
-    case "tool.result":
-    case "tool.executed":
-      return `${step}    ↳ ${str(p.status)}${typeof p.durationMs === "number" ? ` in ${Math.round(p.durationMs)} ms` : ""}${p.message ? `: ${truncate(str(p.message), 160)}` : ""}`;
+    case "tool.executed": {
+      // The call's one line is its tool.result; a command's exit goes into it.
+      const exit = failedExit(p.output);
+      if (exit && typeof p.callId === "string") memory.set(p.callId, exit);
+      return undefined;
+    }
+    case "tool.result": {
+      const exit = typeof p.callId === "string" ? memory.get(p.callId) : undefined;
+      const status = p.status === "ok" && exit ? exit : str(p.status);
+      return `${step}    ↳ ${status}${typeof p.durationMs === "number" ? ` in ${Math.round(p.durationMs)} ms` : ""}${p.message ? `: ${truncate(str(p.message), 160)}` : ""}`;
+    }
     case "permission.decided":
       return p.decision === "allow" ? undefined : `${step}    ⛨ ${str(p.decision)} by ${str(p.rule)}: ${str(p.reason)}`;
     default:
       return `${step}    ${event.kind}${name ? ` ${name}` : ""}${p.reason ? `: ${truncate(str(p.reason), 160)}` : ""}`;
   }
+}
+
+/** "exit 1" or "killed by SIGKILL" from a command's rendered output (its first line, `exit code: …`); undefined for a clean exit or other tools. */
+function failedExit(output: unknown): string | undefined {
+  if (typeof output !== "string") return undefined;
+  const match = /^exit code: (\d+|none)(?: \(killed by (\w+))?/.exec(output);
+  if (!match) return undefined;
+  if (match[2]) return `killed by ${match[2]}`;
+  return match[1] === "0" ? undefined : `exit ${match[1]}`;
 }
 
 const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
