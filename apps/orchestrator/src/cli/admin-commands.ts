@@ -1,6 +1,7 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { ensureKeyPairFiles, exportPacketKeys, generatePacketKeys, loadConfig, ReinError } from "@rein/core";
+import { ensureKeyPairFiles, keyPairFiles, loadConfig, ReinError } from "@rein/core";
 import { loadExample } from "../examples/load-example.ts";
 import { roleTable } from "../roles/role-providers.ts";
 import { resolveModels } from "./model-resolution.ts";
@@ -26,16 +27,22 @@ export const modelsCommand: Command = {
 
 export const keysCommand: Command = {
   name: "keys",
-  usage: "keys generate [--out DIR]",
-  summary: "write the Ed25519 key pairs: packet signing (controllers / workers) and approval decisions (deciders / step workers)",
-  options: { out: { type: "string" } },
+  usage: "keys generate [--out DIR] [--force]",
+  summary: "write the Ed25519 key pairs: packet signing (controllers / workers) and approval decisions (deciders / step workers); --force replaces existing ones",
+  options: { out: { type: "string" }, force: { type: "boolean" } },
   async run(positionals, flags) {
-    if (positionals[0] !== "generate") throw new ReinError("config_invalid", "expected: rein keys generate [--out DIR]");
+    if (positionals[0] !== "generate") throw new ReinError("config_invalid", "expected: rein keys generate [--out DIR] [--force]");
     const dir = (flags.out as string | undefined) ?? loadConfig({ file: flags.config as string | undefined }).keysDir;
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const pems = exportPacketKeys(generatePacketKeys());
-    await writeFile(join(dir, "packet-private.pem"), pems.privateKeyPem, { mode: 0o600 });
-    await writeFile(join(dir, "packet-public.pem"), pems.publicKeyPem);
+    const pairs = [keyPairFiles(dir, "packet"), keyPairFiles(dir, "approval")];
+    const existing = pairs.flatMap((files) => [files.privateKeyFile, files.publicKeyFile]).filter((file) => existsSync(file));
+    if (existing.some((file) => file.includes("packet-")) && !flags.force) {
+      throw new ReinError(
+        "config_invalid",
+        `${existing.join(" and ")} already exist; nothing was written. Expected --force to replace them (every controller, decider and step worker must then be given the new keys)`,
+      );
+    }
+    if (flags.force) for (const file of existing) await rm(file);
+    ensureKeyPairFiles(dir, "packet");
     out(`wrote ${join(dir, "packet-private.pem")} (controllers only) and ${join(dir, "packet-public.pem")} (workers)`);
     out(`controllers: REIN_PACKET_PRIVATE_KEY_FILE=${join(dir, "packet-private.pem")}`);
     out(`workers:     REIN_PACKET_PUBLIC_KEY_FILE=${join(dir, "packet-public.pem")}`);

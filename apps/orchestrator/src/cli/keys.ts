@@ -1,23 +1,29 @@
 import type { KeyObject } from "node:crypto";
-import { generatePacketKeys, privateKeyFromEnv, publicKeyFromEnv } from "@rein/core";
-import { err } from "./output.ts";
+import { ensureKeyPairFiles, loadPrivateKey, loadPublicKey, type ReinConfig } from "@rein/core";
+
+export const PACKET_KEY_NAME = "packet";
 
 export interface ProcessKeys {
   privateKey?: KeyObject;
   publicKey?: KeyObject;
+  /** The private key file this call wrote, when it created the pair. */
+  created?: string;
 }
 
 /**
- * Packet keys for this process from the environment. In dev mode (every role
- * in one process) a missing pair is generated for this process, and we say so.
+ * Packet keys for this process: REIN_PACKET_PRIVATE_KEY(_FILE) /
+ * REIN_PACKET_PUBLIC_KEY(_FILE), else `<keysDir>/packet-*.pem`. With
+ * `create` (controllers: `rein run`, `rein serve`) a missing pair is written
+ * there once, so every process started from the same directory signs and
+ * verifies with the same pair: a `rein run` beside a `rein serve` on the same
+ * prefix never gets a packet the other one signed and it cannot verify.
  */
-export function processKeys(options: { devMode: boolean }): ProcessKeys {
-  const privateKey = privateKeyFromEnv();
-  const publicKey = publicKeyFromEnv();
-  if (options.devMode && (!privateKey || !publicKey)) {
-    const generated = generatePacketKeys();
-    err("dev mode: generated an Ed25519 packet-signing key pair for this process (set REIN_PACKET_PRIVATE_KEY / REIN_PACKET_PUBLIC_KEY to use your own)");
-    return { privateKey: generated.privateKey, publicKey: generated.publicKey };
+export function processKeys(config: Pick<ReinConfig, "keysDir">, options: { create: boolean; env?: NodeJS.ProcessEnv }): ProcessKeys {
+  const source = { dir: config.keysDir, env: options.env };
+  let created: string | undefined;
+  if (options.create && !loadPrivateKey(PACKET_KEY_NAME, source) && !loadPublicKey(PACKET_KEY_NAME, source)) {
+    const written = ensureKeyPairFiles(config.keysDir, PACKET_KEY_NAME);
+    if (written.created) created = written.privateKeyFile;
   }
-  return { privateKey, publicKey };
+  return { privateKey: loadPrivateKey(PACKET_KEY_NAME, source), publicKey: loadPublicKey(PACKET_KEY_NAME, source), created };
 }

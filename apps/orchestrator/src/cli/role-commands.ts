@@ -15,12 +15,17 @@ async function runRoles(roles: readonly RoleName[], flags: Record<string, unknow
     throw new ReinError("config_invalid", `--concurrency ${String(flags.concurrency)}: expected a whole number of at least 1`);
   }
   const context = await openContext({ ...contextFlags(flags) });
-  const keys = processKeys({ devMode: false });
+  // A controller makes the pair once when there is none; a step worker only ever reads the public key.
+  const keys = processKeys(context.config, { create: roles.includes("control") });
+  if (keys.created) err(`rein: wrote a packet-signing key pair to ${context.config.keysDir} (step workers elsewhere need packet-public.pem)`);
   if (roles.includes("control") && !keys.privateKey) {
-    throw new ReinError("config_invalid", "the controller needs REIN_PACKET_PRIVATE_KEY (or _FILE); create a pair with `rein keys generate`");
+    throw new ReinError("config_invalid", `the controller needs the packet private key: ${context.config.keysDir}/packet-private.pem or REIN_PACKET_PRIVATE_KEY (or _FILE); create a pair with \`rein keys generate\``);
   }
   if (roles.includes("step") && !keys.publicKey) {
-    throw new ReinError("config_invalid", "a step worker needs REIN_PACKET_PUBLIC_KEY (or _FILE), the controller's public key");
+    throw new ReinError(
+      "config_invalid",
+      `a step worker needs the controller's public key: ${context.config.keysDir}/packet-public.pem or REIN_PACKET_PUBLIC_KEY (or _FILE)`,
+    );
   }
   // A step worker checks approvals with the public key only; it never holds the key that makes them.
   const approvalVerifier = roles.includes("step") ? requireVerifier(approvalKeys(context.config), context.config) : undefined;

@@ -46,7 +46,8 @@ export const runCommand: Command = {
       await context.close();
       throw error;
     });
-    const keys = processKeys({ devMode: true });
+    const keys = processKeys(context.config, { create: true });
+    if (keys.created) err(`wrote a packet-signing key pair to ${context.config.keysDir} (used by every rein run and rein serve started here)`);
     const approval = approvalKeys(context.config, { create: true });
     if (approval.created) err(`dev mode: wrote an approval key pair to ${context.config.keysDir} (deciders use the private key, step workers the public one)`);
     const tooling = await buildTooling(context.runtime, example?.tools ?? [], requireVerifier(approval, context.config));
