@@ -7,6 +7,8 @@ export interface FollowOptions {
   /** Called for each trace event after it is printed; may act (e.g. decide an approval). */
   onEvent?: (event: TraceEvent) => Promise<void> | void;
   quiet?: boolean;
+  /** Stops following early (the run goes on); the state as it stands is returned. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -15,6 +17,7 @@ export interface FollowOptions {
  */
 export async function followRun(runtime: ReinRuntime, runId: string, options: FollowOptions = {}): Promise<RunState> {
   const controller = new AbortController();
+  options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
   const memory: ProgressMemory = new Map();
   try {
     for await (const event of runtime.trace.follow(runId, controller.signal)) {

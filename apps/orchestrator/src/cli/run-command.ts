@@ -1,4 +1,4 @@
-import { type LiveSubscription, newId, ReinError, type ReinRuntime } from "@rein/core";
+import { errorMessage, type LiveSubscription, newId, ReinError, type ReinRuntime } from "@rein/core";
 import { approvalKeys, requireSigner, requireVerifier } from "../approvals/approval-keys.ts";
 import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";
 import { loadExample } from "../examples/load-example.ts";
@@ -20,7 +20,7 @@ export { scriptedOverrides } from "./model-resolution.ts";
 
 export const runCommand: Command = {
   name: "run",
-  usage: 'run "<goal>" [--workspace DIR [--include-dirty]] [--example NAME] [--approve | --deny]',
+  usage: 'run "<goal>" [--workspace DIR [--include-dirty]] [--example NAME] [--approve | --deny] [--detach]',
   summary: "start every role in this process, run a goal end to end and print its progress",
   options: {
     example: { type: "string" },
@@ -30,6 +30,7 @@ export const runCommand: Command = {
     reason: { type: "string" },
     workspace: { type: "string" },
     "include-dirty": { type: "boolean" },
+    detach: { type: "boolean" },
   },
   async run(positionals, flags) {
     const example = typeof flags.example === "string" ? await loadExample(flags.example) : undefined;
@@ -41,6 +42,10 @@ export const runCommand: Command = {
       overrides: models.overrides,
     });
     if (context.redis.embedded) err(`started a private redis-server at ${context.redis.url} (stopped on exit)`);
+    if (flags.detach && context.redis.embedded) {
+      await context.close();
+      throw new ReinError("config_invalid", "--detach leaves the run to other processes, but this Redis is private to rein run and stops with it; expected a shared one (--redis, REDIS_URL or redisUrl)");
+    }
     err(models.source);
     await checkRoleProviders(context.runtime.config).catch(async (error: unknown) => {
       await context.close();
@@ -68,14 +73,18 @@ export const runCommand: Command = {
       });
       const { origin } = await submitGoal(context.runtime, goal, { knownTools: tooling.registry.names(), runId, ...workspaceFlags(flags, example) });
       if (origin) out(describeOrigin(origin));
+      const interrupt = onInterrupt(context.runtime, runId, Boolean(flags.detach));
       const state = await followRun(context.runtime, runId, {
+        signal: interrupt.detached,
         onEvent: async (event) => {
           if (event.kind !== "step.suspended" || (!flags.approve && !flags.deny)) return;
           await decideFromFlags(context.runtime, desk, String(event.payload.approvalId), flags);
         },
-      });
+      }).finally(interrupt.remove);
+      if (interrupt.detached.aborted) return INTERRUPTED;
       printResult(state);
       if (origin && typeof flags.workspace === "string") await printChanges(origin);
+      if (interrupt.count() > 0) return INTERRUPTED;
       return state.status === "done" ? 0 : 1;
     } finally {
       await live?.close();
@@ -85,6 +94,41 @@ export const runCommand: Command = {
     }
   },
 };
+
+/** The shell's exit code for a command ended by Ctrl-C. */
+const INTERRUPTED = 130;
+
+/**
+ * Ctrl-C while following a run: cancel it and keep following until it ends
+ * cancelled (a second Ctrl-C leaves at once), or with `--detach` stop
+ * following and leave it to the other processes on the prefix. Either way
+ * the person is told which.
+ */
+function onInterrupt(runtime: ReinRuntime, runId: string, detach: boolean): { detached: AbortSignal; count(): number; remove(): void } {
+  const detached = new AbortController();
+  let count = 0;
+  const handler = () => {
+    count += 1;
+    if (count > 1) {
+      err(`rein run: second Ctrl-C; leaving now (run ${runId} may still be cancelling: rein status ${runId})`);
+      process.exit(INTERRUPTED);
+    }
+    if (detach) {
+      err(
+        `rein run: detached from run ${runId}; it goes on where other processes serve prefix ${runtime.config.prefix} (rein serve, rein worker), not in this one. ` +
+          `Follow it with: rein status ${runId}  |  rein trace ${runId}; stop it with: rein cancel ${runId}`,
+      );
+      detached.abort();
+      return;
+    }
+    err(`rein run: Ctrl-C: cancelling run ${runId} (Ctrl-C again to leave at once; rein run --detach leaves a run running instead)`);
+    runtime.queues
+      .sendControl({ type: "run.cancel", eventId: `cancel-${runId}`, runId, reason: "cancelled with Ctrl-C in rein run" })
+      .catch((error: unknown) => err(`rein run: could not ask for the cancel (${errorMessage(error)}); stop it with: rein cancel ${runId}`));
+  };
+  process.on("SIGINT", handler);
+  return { detached: detached.signal, count: () => count, remove: () => process.off("SIGINT", handler) };
+}
 
 async function decideFromFlags(runtime: ReinRuntime, desk: ApprovalDesk, approvalId: string, flags: Record<string, unknown>): Promise<void> {
   const decision = flags.approve ? "approved" : "denied";

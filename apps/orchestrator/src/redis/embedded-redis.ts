@@ -42,8 +42,13 @@ export async function startEmbeddedRedis(): Promise<RedisHandle> {
   const child: ChildProcess = spawn(
     "redis-server",
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
-    { stdio: "ignore" },
+    // Its own process group, so a Ctrl-C meant for rein run (which then
+    // cancels its run through this Redis) does not stop it first; killed
+    // when this process exits, however it exits.
+    { stdio: "ignore", detached: true },
   );
+  const killOnExit = () => child.kill("SIGTERM");
+  process.once("exit", killOnExit);
   const url = `redis://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   for (let attempt = 0; attempt < 100; attempt += 1) {
@@ -52,6 +57,7 @@ export async function startEmbeddedRedis(): Promise<RedisHandle> {
         url,
         embedded: true,
         stop: async () => {
+          process.off("exit", killOnExit);
           child.kill("SIGTERM");
           await exited;
           await rm(dir, { recursive: true, force: true });
@@ -61,6 +67,7 @@ export async function startEmbeddedRedis(): Promise<RedisHandle> {
     if (child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  process.off("exit", killOnExit);
   child.kill("SIGKILL");
   await rm(dir, { recursive: true, force: true });
   throw new ReinError("redis_unavailable", `started redis-server on port ${port} but it never answered`);
