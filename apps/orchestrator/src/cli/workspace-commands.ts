@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import { loadConfig, ReinError } from "@rein/core";
 import { applyRun } from "../workspace/apply-changes.ts";
 import { changedFiles, snapshotRun, unifiedDiff } from "../workspace/run-changes.ts";
@@ -7,9 +8,12 @@ import { out } from "./output.ts";
 
 /** The line `rein run` prints before the run starts. */
 export function describeOrigin(origin: WorkspaceOrigin): string {
-  return origin.kind === "git-worktree"
+  const inside = origin.workspace.startsWith(`${origin.source}/`)
+    ? `\nnote: the workspace lies inside ${origin.source} (workspaceRoot ${dirname(origin.workspace)}); tools that scan it, such as test runners, will see it: ignore .rein/ or set workspaceRoot elsewhere`
+    : "";
+  return (origin.kind === "git-worktree"
     ? `workspace: ${origin.workspace} (git worktree of ${origin.source} on branch ${origin.branch}${origin.includedDirty ? ", with its uncommitted changes" : ""}; ${origin.source} itself is not touched)`
-    : `workspace: ${origin.workspace} (a copy of ${origin.source}; ${origin.source} itself is not touched)`;
+    : `workspace: ${origin.workspace} (a copy of ${origin.source}; ${origin.source} itself is not touched)`) + inside;
 }
 
 /** What the run changed and how to take it, printed when `rein run` ends. */
