@@ -42,7 +42,7 @@ async function run(script: ModelScriptInput): Promise<{ state: RunState; kinds: 
   const seed = join(harness.runtime.config.workspaceRoot, "seed");
   await mkdir(join(seed, "config"), { recursive: true });
   await writeFile(join(seed, "config/service.txt"), "replicas=3\n");
-  const runId = await harness.submit({ text: "Set out the service's replica count", tools: [{ name: "read_file" }], workspaceSeed: seed });
+  const runId = await harness.submit({ text: "Set out the service's replica count", tools: [{ name: "read_file" }] }, { workspaceDir: seed });
   const state = await harness.waitFor(runId, (candidate) => ["done", "failed", "cancelled", "escalated"].includes(candidate.status));
   const kinds = (await harness.runtime.trace.read(runId)).map((event) => event.kind);
   return { state, kinds };
