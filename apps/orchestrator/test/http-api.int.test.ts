@@ -53,7 +53,8 @@ describe("HTTP API", () => {
 
   beforeAll(async () => {
     const { example, script } = await bugfixExample();
-    harness = await startHarness(script, [], { config: example.config });
+    // A goal over HTTP names a seed: the example's project, under a seedsRoot of the example's folder.
+    harness = await startHarness(script, [], { config: { ...example.config, seedsRoot: example.dir } });
     ({ server, base } = await listen(harness));
   });
   afterAll(async () => {
@@ -63,7 +64,7 @@ describe("HTTP API", () => {
 
   it("submits a goal and streams its trace as server-sent events until it is done", async () => {
     const { example } = await bugfixExample();
-    const submitted = await call("/runs", { method: "POST", body: JSON.stringify(example.goal) });
+    const submitted = await call("/runs", { method: "POST", body: JSON.stringify({ ...example.goal, workspace: "project" }) });
     expect(submitted.status).toBe(202);
     const { runId, events } = (await submitted.json()) as { runId: string; events: string };
     const stream = await call(events);
@@ -77,7 +78,7 @@ describe("HTTP API", () => {
 
   it("interleaves the run's live model output, retries included, with its trace", async () => {
     const { example } = await bugfixExample();
-    const { runId } = (await (await call("/runs", { method: "POST", body: JSON.stringify(example.goal) })).json()) as { runId: string };
+    const { runId } = (await (await call("/runs", { method: "POST", body: JSON.stringify({ ...example.goal, workspace: "project" }) })).json()) as { runId: string };
     await harness.waitFor(runId);
     const stream = await call(`/runs/${runId}/events`);
     const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
