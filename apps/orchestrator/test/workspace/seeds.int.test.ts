@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ApprovalStore, type GoalInput } from "@rein/core";
+import { ApprovalSigner, ApprovalStore, generateKeyPair, type GoalInput } from "@rein/core";
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpApi } from "../../src/api/http-api.ts";
@@ -14,6 +14,8 @@ import { submitGoal } from "../../src/intake/submit-goal.ts";
  * never make the server copy an arbitrary directory (its packet key
  * directory, say) into a run's workspace.
  */
+const TOKEN = "seeds-test-token-0123456789";
+
 describe("named seeds under seedsRoot", () => {
   let runtime: TestRuntime;
   let seedsRoot: string;
@@ -33,7 +35,13 @@ describe("named seeds under seedsRoot", () => {
     writeFileSync(join(keysDir, "packet-private.pem"), "PRIVATE KEY\n");
     symlinkSync(keysDir, join(seedsRoot, "keys-link"));
     runtime = await createTestRuntime({ seedsRoot });
-    server = createHttpApi({ runtime, approvals: new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: 60 }), knownTools: tools });
+    server = createHttpApi({
+      runtime,
+      approvals: new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: 60 }),
+      approvalSigner: new ApprovalSigner(generateKeyPair().privateKey),
+      knownTools: tools,
+      token: TOKEN,
+    });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -65,7 +73,7 @@ describe("named seeds under seedsRoot", () => {
   });
 
   it("refuses the old workspaceSeed over HTTP, saying what replaced it", async () => {
-    const response = await fetch(`${base}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(goal({ workspaceSeed: keysDir })) });
+    const response = await fetch(`${base}/runs`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(goal({ workspaceSeed: keysDir })) });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toMatch(/workspaceSeed is no longer accepted; expected goal\.workspace, the name of a seed/);
     expect(copiedKeys()).toBe(false);
@@ -73,7 +81,7 @@ describe("named seeds under seedsRoot", () => {
 
   it("refuses a seed path over HTTP with 400", async () => {
     for (const workspace of ["../keys", keysDir, "keys-link"]) {
-      const response = await fetch(`${base}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(goal({ workspace })) });
+      const response = await fetch(`${base}/runs`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(goal({ workspace })) });
       expect(response.status, workspace).toBe(400);
     }
     expect(copiedKeys()).toBe(false);
