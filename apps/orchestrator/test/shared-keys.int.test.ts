@@ -54,7 +54,7 @@ describe("packet keys shared through the key directory", { timeout: 240_000 }, (
     const first = readFileSync(join(dir, "packet-private.pem"), "utf8");
     const again = await rein(["keys", "generate"], env);
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/packet-private\.pem and .*packet-public\.pem already exist; nothing was written\. Expected --force/);
+    expect(again.stderr).toMatch(/packet-private\.pem, .*packet-public\.pem, .* already exist; nothing was written\. Expected --force/);
     expect(readFileSync(join(dir, "packet-private.pem"), "utf8")).toBe(first);
     expect((await rein(["keys", "generate", "--force"], env)).code).toBe(0);
     expect(readFileSync(join(dir, "packet-private.pem"), "utf8")).not.toBe(first);

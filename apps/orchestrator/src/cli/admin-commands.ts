@@ -38,7 +38,7 @@ export const keysCommand: Command = {
     if (existing.some((file) => file.includes("packet-")) && !flags.force) {
       throw new ReinError(
         "config_invalid",
-        `${existing.join(" and ")} already exist; nothing was written. Expected --force to replace them (every controller, decider and step worker must then be given the new keys)`,
+        `${existing.join(", ")} already exist; nothing was written. Expected --force to replace them (every controller, decider and step worker must then be given the new keys)`,
       );
     }
     if (flags.force) for (const file of existing) await rm(file);
