@@ -23,7 +23,8 @@ export type ReinErrorCode =
   | "redis_unavailable"
   | "workspace_violation"
   /** The directory a run should work on cannot be used as asked (dirty, not found, changed since the run). */
-  | "workspace_invalid";
+  | "workspace_invalid"
+  | "sandbox_unavailable";
 
 export interface ReinErrorOptions {
   cause?: unknown;

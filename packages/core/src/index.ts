@@ -39,6 +39,7 @@ export * from "./keys/index.ts";
 export * from "./models/index.ts";
 export { ModelScript, ScriptedConversation, ScriptedTurn, type ModelScriptInput } from "./models/scripted/script.ts";
 export * from "./tools/index.ts";
+export * from "./sandbox/index.ts";
 // Both the model adapters and the tool executor classify failures; name each for its domain.
 export { classifyFailure } from "./models/index.ts";
 export { classifyFailure as classifyToolFailure } from "./tools/index.ts";

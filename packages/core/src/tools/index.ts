@@ -22,7 +22,7 @@ export { RecordedResult } from "./recorded-result.ts";
 export { ToolResultCache, type ToolResultCacheOptions } from "./tool-result-cache.ts";
 export { BUILTIN_TOOL_NAMES, type BuiltinToolName, builtinTools } from "./builtin/builtin-tools.ts";
 export type { BuiltinToolOptions, HttpMethod } from "./builtin/builtin-options.ts";
-export type { CommandResult } from "./builtin/run-command.ts";
+export { type CommandResult, RUN_COMMAND_LIMITS, type RunCommandVariant, renderCommandResult, runCommandTool } from "./builtin/run-command.ts";
 export type { HttpResult } from "./builtin/http-request.ts";
 export type { SearchMatch } from "./builtin/list-search-tools.ts";
 export { IdempotencyStore, type IdempotencyStoreOptions, type RecordOutcome } from "../stores/idempotency-store.ts";

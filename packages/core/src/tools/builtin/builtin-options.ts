@@ -1,3 +1,5 @@
+import type { SandboxLimitsInput, SandboxMode } from "../../sandbox/sandbox.ts";
+
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Limits of the built-in tools; the lists usually come from config `tools`. */
@@ -18,6 +20,12 @@ export interface BuiltinToolOptions {
   commandTimeoutMs?: number;
   /** @defaultValue 30_000 */
   httpTimeoutMs?: number;
+  /** Which boundary `run_command` runs programs in (config `sandbox`). @defaultValue "auto" */
+  sandbox?: SandboxMode;
+  /** CPU, memory, process and file-size limits inside the sandbox (config `sandboxLimits`). */
+  sandboxLimits?: SandboxLimitsInput;
+  /** Secrets (names read through `context.secrets`) set as environment variables of `run_command`'s programs. @defaultValue none */
+  commandSecrets?: readonly string[];
   /** For tests; @defaultValue globalThis.fetch */
   fetch?: typeof fetch;
 }

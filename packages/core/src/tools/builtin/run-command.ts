@@ -1,40 +1,71 @@
-import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
+import { relative } from "node:path";
 import { z } from "zod";
 import { ReinError } from "../../errors.ts";
+import { resolveSandbox } from "../../sandbox/sandbox-detection.ts";
+import type { SandboxResult } from "../../sandbox/sandbox.ts";
+import { SandboxLimits } from "../../sandbox/sandbox.ts";
 import { defineTool } from "../define-tool.ts";
 import type { BuiltinToolOptions } from "./builtin-options.ts";
 
-export interface CommandResult {
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  stdoutTruncated: boolean;
-  stderrTruncated: boolean;
-  timedOut: boolean;
+/** What a command did, and inside which boundary (`sandbox`). */
+export type CommandResult = SandboxResult;
+
+/** Documented bounds of `run_command`'s arguments (issue 10 item 7). */
+export const RUN_COMMAND_LIMITS = {
+  /** An allowlisted program's name. */
+  commandChars: 128,
+  /** One argument; a `node -e` script fits. */
+  argChars: 16_384,
+  args: 256,
+  /** All arguments together, well under the kernel's ARG_MAX. */
+  totalArgBytes: 262_144,
+  cwdChars: 1024,
+} as const;
+
+export interface RunCommandVariant {
+  /**
+   * The acceptance-check principal: the workspace is mounted read-only, so
+   * the tool's effect is `read`. Still `run_command` by name, so the run's
+   * grant and policy for `run_command` decide whether it may run.
+   * @defaultValue false
+   */
+  readOnly?: boolean;
 }
 
 /**
- * `run_command`: starts one allowlisted executable with an argv array. There
- * is never a shell (`shell: false`), so `;`, `|`, `$(…)` and quotes in args
- * are plain characters handed to the program. The environment is scrubbed
- * to PATH, HOME (the workspace) and LANG, so no credential of the host
- * process leaks into the child.
+ * `run_command`: starts one allowlisted executable with an argv array inside
+ * the sandbox config `sandbox` selects (see docs/sandbox.md). There is never
+ * a shell, so `;`, `|`, `$(…)` and quotes in args are plain characters
+ * handed to the program. The environment is exactly PATH, HOME (the
+ * workspace), LANG and the secrets config binds to this tool.
  */
-export function runCommandTool(options: BuiltinToolOptions) {
+export function runCommandTool(options: BuiltinToolOptions, variant: RunCommandVariant = {}) {
   const allowed = [...(options.commands ?? [])];
   const maxOutput = options.maxCommandOutputBytes ?? 1024 * 1024;
   const maxTimeout = options.commandTimeoutMs ?? 60_000;
+  const limits = SandboxLimits.parse(options.sandboxLimits ?? {});
+  const readOnly = variant.readOnly ?? false;
+  const L = RUN_COMMAND_LIMITS;
   return defineTool({
     name: "run_command",
-    description: `Run one program in the workspace with an argument array; no shell, so pipes, redirects and ; do not work. Allowed programs: ${allowed.length > 0 ? allowed.join(", ") : "(none)"}. Returns the exit code, stdout and stderr. It can change files in the workspace.`,
-    effect: "destructive",
+    description: readOnly
+      ? `Run one program in a read-only copy of the workspace with an argument array; no shell and no network. Allowed programs: ${allowed.join(", ") || "(none)"}.`
+      : `Run one program in the workspace with an argument array; no shell, so pipes, redirects and ; do not work, and no network. Allowed programs: ${allowed.length > 0 ? allowed.join(", ") : "(none)"}. Returns the exit code, stdout and stderr. It can change files in the workspace.`,
+    effect: readOnly ? "read" : "destructive",
+    // A check's result depends on the workspace of the moment; it is never served from a cache.
+    idempotent: false,
     input: z
       .object({
-        command: z.string().min(1).describe("the program name exactly as allowlisted, e.g. node"),
-        args: z.array(z.string()).max(256).default([]),
-        cwd: z.string().min(1).default("."),
+        command: z.string().min(1).max(L.commandChars).describe("the program name exactly as allowlisted, e.g. node"),
+        args: z
+          .array(z.string().max(L.argChars))
+          .max(L.args)
+          .refine((args) => args.reduce((sum, arg) => sum + Buffer.byteLength(arg), 0) <= L.totalArgBytes, {
+            message: `the arguments together must be at most ${L.totalArgBytes} bytes`,
+          })
+          .default([]),
+        cwd: z.string().min(1).max(L.cwdChars).default("."),
         timeoutMs: z.number().int().positive().max(maxTimeout).optional(),
       })
       .strict(),
@@ -48,96 +79,36 @@ export function runCommandTool(options: BuiltinToolOptions) {
           `${JSON.stringify(args.command)} is not an allowed program; expected one of: ${allowed.join(", ") || "(none)"}`,
         );
       }
+      const sandbox = await resolveSandbox(options.sandbox ?? "auto", { limits });
       const cwd = await context.workspace.resolve(args.cwd);
       if (!(await stat(cwd)).isDirectory()) throw new ReinError("tool_failed", `cwd ${args.cwd} is not a directory`);
-      return spawnCaptured(args.command, args.args, {
-        cwd,
-        env: { PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", HOME: context.workspace.root, LANG: "C.UTF-8" },
+      const env: Record<string, string> = {};
+      for (const name of options.commandSecrets ?? []) {
+        const value = context.secrets.get(name);
+        if (value !== undefined) env[name] = value;
+      }
+      return sandbox.run([args.command, ...args.args], {
+        workspaceRoot: context.workspace.root,
+        cwd: relative(context.workspace.root, cwd) || ".",
+        readOnlyWorkspace: readOnly,
+        env,
         timeoutMs: args.timeoutMs ?? maxTimeout,
-        maxOutput,
+        maxOutputBytes: maxOutput,
         signal: context.signal,
       });
     },
-    render: (result) =>
-      [
-        `exit code: ${result.exitCode ?? "none"}${result.signal ? ` (killed by ${result.signal}${result.timedOut ? " after timeout" : ""})` : ""}`,
-        `--- stdout${result.stdoutTruncated ? " (truncated)" : ""} ---`,
-        result.stdout,
-        `--- stderr${result.stderrTruncated ? " (truncated)" : ""} ---`,
-        result.stderr,
-      ].join("\n"),
+    render: renderCommandResult,
   });
 }
 
-function spawnCaptured(
-  command: string,
-  args: readonly string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; maxOutput: number; signal: AbortSignal },
-): Promise<CommandResult> {
-  return new Promise((resolvePromise, reject) => {
-    // detached: the child leads its own process group, so a kill reaches its children too.
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, shell: false, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-    const stdout = capture(options.maxOutput);
-    const stderr = capture(options.maxOutput);
-    child.stdout.on("data", stdout.push);
-    child.stderr.on("data", stderr.push);
-    let timedOut = false;
-    const kill = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      kill();
-    }, options.timeoutMs);
-    const onAbort = () => kill();
-    options.signal.addEventListener("abort", onAbort, { once: true });
-    const cleanup = () => {
-      clearTimeout(timer);
-      options.signal.removeEventListener("abort", onAbort);
-    };
-    child.on("error", (error: NodeJS.ErrnoException) => {
-      cleanup();
-      reject(
-        error.code === "ENOENT"
-          ? new ReinError("tool_failed", `program ${JSON.stringify(command)} was not found on PATH`, { cause: error })
-          : error,
-      );
-    });
-    child.on("close", (exitCode, signal) => {
-      cleanup();
-      resolvePromise({
-        exitCode,
-        signal,
-        stdout: stdout.text(),
-        stderr: stderr.text(),
-        stdoutTruncated: stdout.truncated(),
-        stderrTruncated: stderr.truncated(),
-        timedOut,
-      });
-    });
-  });
-}
-
-/** Keeps the first `max` bytes of a stream and counts the rest. */
-function capture(max: number) {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let dropped = 0;
-  return {
-    push: (chunk: Buffer) => {
-      const room = max - kept;
-      if (room > 0) {
-        const piece = chunk.subarray(0, room);
-        chunks.push(piece);
-        kept += piece.length;
-      }
-      dropped += Math.max(0, chunk.length - Math.max(room, 0));
-    },
-    text: () => new TextDecoder().decode(Buffer.concat(chunks)).replace(/\uFFFD+$/, ""),
-    truncated: () => dropped > 0,
-  };
+export function renderCommandResult(result: CommandResult): string {
+  const killed = result.killedBy ? ` after ${result.killedBy === "timeout" ? "timeout" : result.killedBy === "output_limit" ? "writing too much output" : "abort"}` : "";
+  return [
+    `exit code: ${result.exitCode ?? "none"}${result.signal ? ` (killed by ${result.signal}${killed})` : ""}`,
+    `sandbox: ${result.sandbox}`,
+    `--- stdout${result.stdoutTruncated ? " (truncated)" : ""} ---`,
+    result.stdout,
+    `--- stderr${result.stderrTruncated ? " (truncated)" : ""} ---`,
+    result.stderr,
+  ].join("\n");
 }

@@ -1,0 +1,89 @@
+import { posix } from "node:path";
+import type { SandboxLimits } from "./sandbox.ts";
+
+/** Where the run's workspace appears inside the sandbox; host paths stay hidden. */
+export const SANDBOX_WORKSPACE = "/workspace";
+export const SANDBOX_UID = 1000;
+const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+/** What the host offers for the mounts, found once by `hostLayout`. */
+export interface HostLayout {
+  /** `/bin`, `/lib`, … that are symlinks into /usr (merged /usr), with their targets. */
+  symlinks: ReadonlyArray<readonly [path: string, target: string]>;
+  /** System directories and /etc entries that exist and are bound read-only. */
+  readOnly: readonly string[];
+  /** The synthetic /etc/passwd, /etc/group and /etc/hosts, by name. */
+  etcFiles: Readonly<Record<"passwd" | "group" | "hosts", string>>;
+  /** Whether this bwrap knows `--disable-userns` (0.8 and later). */
+  disableUserns: boolean;
+}
+
+export interface BubblewrapCall {
+  argv: readonly string[];
+  workspaceRoot: string;
+  cwd: string;
+  readOnlyWorkspace: boolean;
+  env: Readonly<Record<string, string>>;
+  limits: SandboxLimits;
+  /** Also cap processes with RLIMIT_NPROC: only when no pids cgroup can, as root ignores it. */
+  nprocLimit: boolean;
+  /** Install prefixes of programs that live outside /usr (an allowed program in /opt), bound read-only. */
+  extraReadOnly?: readonly string[];
+  /** Their bin directories, searched after the system's. */
+  extraPath?: readonly string[];
+}
+
+/**
+ * The bwrap command line for one call. The process sees the system's
+ * programs and libraries read-only, a minimal synthetic /etc, a fresh /tmp,
+ * a /proc of its own PID namespace, and the workspace at /workspace as the
+ * only writable path (read-only for checks). No network namespace is shared,
+ * so it has loopback only: no host, no Redis, no other socket of the host.
+ */
+export function bubblewrapArgs(layout: HostLayout, call: BubblewrapCall): string[] {
+  const args = [
+    "--unshare-user",
+    "--uid",
+    String(SANDBOX_UID),
+    "--gid",
+    String(SANDBOX_UID),
+    ...(layout.disableUserns ? ["--disable-userns"] : []),
+    "--unshare-ipc",
+    "--unshare-pid",
+    "--unshare-net",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    "--hostname",
+    "rein-sandbox",
+    "--die-with-parent",
+    "--new-session",
+    "--clearenv",
+  ];
+  for (const path of layout.readOnly) args.push("--ro-bind", path, path);
+  for (const path of call.extraReadOnly ?? []) args.push("--ro-bind", path, path);
+  for (const [path, target] of layout.symlinks) args.push("--symlink", target, path);
+  for (const [name, file] of Object.entries(layout.etcFiles)) args.push("--ro-bind", file, `/etc/${name}`);
+  args.push("--proc", "/proc", "--dev", "/dev", "--size", String(call.limits.fileBytes), "--tmpfs", "/tmp");
+  args.push(call.readOnlyWorkspace ? "--ro-bind" : "--bind", call.workspaceRoot, SANDBOX_WORKSPACE);
+  args.push("--remount-ro", "/");
+  args.push("--chdir", posix.join(SANDBOX_WORKSPACE, call.cwd));
+  const env: Record<string, string> = { ...call.env, PATH: [SANDBOX_PATH, ...(call.extraPath ?? [])].join(":"), HOME: SANDBOX_WORKSPACE, LANG: "C.UTF-8" };
+  for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
+  const limits = call.limits;
+  args.push(
+    "--",
+    // bwrap sets PWD after --chdir; the environment is exactly what Rein passes.
+    "env",
+    "-u",
+    "PWD",
+    "prlimit",
+    `--cpu=${limits.cpuSeconds}`,
+    `--data=${limits.memoryBytes}`,
+    `--fsize=${limits.fileBytes}`,
+    "--core=0",
+    ...(call.nprocLimit ? [`--nproc=${limits.processes}`] : []),
+    "--",
+    ...call.argv,
+  );
+  return args;
+}

@@ -1,0 +1,66 @@
+import { bubblewrapArgs, type HostLayout } from "./bubblewrap-args.ts";
+import { PidsCgroup } from "./pids-cgroup.ts";
+import { runProcessTree } from "./process-tree.ts";
+import { programLocation } from "./program-location.ts";
+import type { Sandbox, SandboxLimits, SandboxResult } from "./sandbox.ts";
+
+export interface BubblewrapSandboxOptions {
+  bwrapPath: string;
+  layout: HostLayout;
+  limits: SandboxLimits;
+  /** Where per-call pids cgroups go; without one, process count falls back to RLIMIT_NPROC (not enforced for root). */
+  cgroupRoot?: string;
+}
+
+/**
+ * Runs each call in a fresh bubblewrap sandbox (see `bubblewrapArgs` for
+ * what it sees) inside a pids cgroup of its own. On timeout, abort or
+ * runaway output the outer bwrap is killed; `--die-with-parent` takes the
+ * sandbox's PID 1 with it and the kernel kills everything else in that PID
+ * namespace, so no background child survives. The cgroup kill is a second
+ * net for the same.
+ */
+export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Sandbox {
+  return {
+    kind: "bubblewrap",
+    async run(argv, call): Promise<SandboxResult> {
+      const located = programLocation(argv[0]);
+      const cgroup = options.cgroupRoot ? await PidsCgroup.create(options.cgroupRoot, options.limits.processes) : undefined;
+      const args = bubblewrapArgs(options.layout, {
+        argv,
+        workspaceRoot: call.workspaceRoot,
+        cwd: call.cwd,
+        readOnlyWorkspace: call.readOnlyWorkspace ?? false,
+        env: call.env ?? {},
+        limits: options.limits,
+        nprocLimit: cgroup === undefined,
+        extraReadOnly: located ? [located.mount] : [],
+        extraPath: located ? [located.bin] : [],
+      });
+      // The shell joins the cgroup before it becomes bwrap, so nothing bwrap starts is ever outside it.
+      const [file, fileArgs] = cgroup
+        ? ["/bin/sh", ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, options.bwrapPath, ...args]]
+        : [options.bwrapPath, args];
+      try {
+        return await runProcessTree(file, fileArgs, {
+          // The sandbox's PID 1 keeps the wrapper's initial environment: nothing of the host in it.
+          cwd: "/",
+          env: {},
+          timeoutMs: call.timeoutMs,
+          maxOutputBytes: call.maxOutputBytes,
+          signal: call.signal,
+          sandbox: "bubblewrap",
+          killTree: (pid) => {
+            try {
+              process.kill(-pid, "SIGKILL");
+            } finally {
+              cgroup?.killAll();
+            }
+          },
+        });
+      } finally {
+        await cgroup?.dispose();
+      }
+    },
+  };
+}

@@ -1,0 +1,13 @@
+export {
+  type KillReason,
+  type Sandbox,
+  SandboxKind,
+  SandboxLimits,
+  type SandboxLimitsInput,
+  SandboxMode,
+  type SandboxResult,
+  type SandboxRunOptions,
+} from "./sandbox.ts";
+export { INSTALL_HINT, probeBubblewrap, resolveSandbox, type ResolveSandboxOptions } from "./sandbox-detection.ts";
+export { createBubblewrapSandbox, type BubblewrapSandboxOptions } from "./bubblewrap-sandbox.ts";
+export { unsandboxed } from "./unsandboxed.ts";

@@ -1,0 +1,80 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ReinError } from "../errors.ts";
+import { createBubblewrapSandbox } from "./bubblewrap-sandbox.ts";
+import { hostLayout } from "./host-layout.ts";
+import { PidsCgroup } from "./pids-cgroup.ts";
+import { type Sandbox, SandboxLimits, type SandboxMode } from "./sandbox.ts";
+import { unsandboxed } from "./unsandboxed.ts";
+
+export const INSTALL_HINT =
+  "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) on a Linux host that allows user namespaces, " +
+  'or set "sandbox": "none" in rein.config.json to run programs without one (not for untrusted models)';
+
+interface Probe {
+  bwrapPath: string;
+  disableUserns: boolean;
+  cgroupRoot?: string;
+}
+
+// Whether bwrap can start a namespace does not change while the process runs: probe once.
+const probes = new Map<string, Promise<Probe | string>>();
+
+/** The bubblewrap sandbox when it can actually start here, else a sentence saying why not. */
+export function probeBubblewrap(bwrapPath = "bwrap"): Promise<Probe | string> {
+  let probe = probes.get(bwrapPath);
+  if (!probe) {
+    probe = runProbe(bwrapPath);
+    probes.set(bwrapPath, probe);
+  }
+  return probe;
+}
+
+async function runProbe(bwrapPath: string): Promise<Probe | string> {
+  if (process.platform !== "linux") return `bubblewrap needs Linux; this is ${process.platform}`;
+  const workspace = await mkdtemp(join(tmpdir(), "rein-sandbox-probe-"));
+  const cgroupRoot = await PidsCgroup.findRoot();
+  let lastError = "";
+  try {
+    // Older bwrap lacks --disable-userns; it is hardening, not the boundary.
+    for (const disableUserns of [true, false]) {
+      const sandbox = createBubblewrapSandbox({ bwrapPath, layout: await hostLayout(disableUserns), limits: SandboxLimits.parse({}), cgroupRoot });
+      try {
+        const result = await sandbox.run(["true"], { workspaceRoot: workspace, cwd: ".", timeoutMs: 10_000, maxOutputBytes: 4096 });
+        if (result.exitCode === 0) return { bwrapPath, disableUserns, cgroupRoot };
+        lastError = result.stderr.trim() || `exit code ${result.exitCode}`;
+      } catch (error) {
+        lastError = (error as Error).message;
+      }
+    }
+    return `bwrap could not start a sandbox: ${lastError}`;
+  } finally {
+    await rm(workspace, { recursive: true, force: true });
+  }
+}
+
+export interface ResolveSandboxOptions {
+  limits?: SandboxLimits;
+  /** @defaultValue "bwrap" on PATH */
+  bwrapPath?: string;
+}
+
+/**
+ * The sandbox config `sandbox` asks for. `auto` and `bubblewrap` both
+ * refuse (a `sandbox_unavailable` error saying how to install one) when
+ * bubblewrap cannot start; only an explicit `none` runs programs without one.
+ */
+export async function resolveSandbox(mode: SandboxMode, options: ResolveSandboxOptions = {}): Promise<Sandbox> {
+  if (mode === "none") return unsandboxed;
+  const probe = await probeBubblewrap(options.bwrapPath);
+  if (typeof probe === "string") {
+    throw new ReinError("sandbox_unavailable", `no sandbox can start, so no program was run (${probe}); to fix it, ${INSTALL_HINT}`);
+  }
+  return createBubblewrapSandbox({
+    bwrapPath: probe.bwrapPath,
+    layout: await hostLayout(probe.disableUserns),
+    limits: options.limits ?? SandboxLimits.parse({}),
+    cgroupRoot: probe.cgroupRoot,
+  });
+}

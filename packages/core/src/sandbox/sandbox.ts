@@ -1,0 +1,72 @@
+import { z } from "zod";
+
+/** Which boundary a process ran inside; recorded with every process a run starts. */
+export const SandboxKind = z.enum(["bubblewrap", "none"]);
+export type SandboxKind = z.infer<typeof SandboxKind>;
+
+/** Config `sandbox`: `auto` picks bubblewrap when it can start and refuses to run processes otherwise. */
+export const SandboxMode = z.enum(["auto", "bubblewrap", "none"]);
+export type SandboxMode = z.infer<typeof SandboxMode>;
+
+/** Per-process limits inside the sandbox (config `sandboxLimits`). */
+export const SandboxLimits = z.object({
+  /** CPU seconds per process (RLIMIT_CPU). @defaultValue 120 */
+  cpuSeconds: z.number().int().positive().max(3600).default(120),
+  /** Writable data memory per process in bytes (RLIMIT_DATA). @defaultValue 1 GiB */
+  memoryBytes: z
+    .number()
+    .int()
+    .min(64 * 1024 * 1024)
+    .default(1024 * 1024 * 1024),
+  /** Processes and threads of one call, all together (cgroup pids.max, else RLIMIT_NPROC). @defaultValue 256 */
+  processes: z.number().int().min(8).max(4096).default(256),
+  /** Largest file a process may write (RLIMIT_FSIZE) and size of the fresh /tmp. @defaultValue 256 MiB */
+  fileBytes: z
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(256 * 1024 * 1024),
+});
+export type SandboxLimits = z.infer<typeof SandboxLimits>;
+export type SandboxLimitsInput = z.input<typeof SandboxLimits>;
+
+export interface SandboxRunOptions {
+  /** The run's workspace on the host: the only path a process may write (or read, beyond the system's programs). */
+  workspaceRoot: string;
+  /** The working directory, relative to the workspace root (already confined to it). */
+  cwd: string;
+  /** Checks read but never change the workspace. @defaultValue false */
+  readOnlyWorkspace?: boolean;
+  /** Variables added to PATH, HOME and LANG: the secrets the tool's config binds to it. @defaultValue none */
+  env?: Readonly<Record<string, string>>;
+  timeoutMs: number;
+  /** Bytes kept of each of stdout and stderr; a process that writes far more is killed. */
+  maxOutputBytes: number;
+  /** Aborting kills the whole process tree. */
+  signal?: AbortSignal;
+}
+
+/** Why the runtime killed a process tree, when it did. */
+export type KillReason = "timeout" | "aborted" | "output_limit";
+
+export interface SandboxResult {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  timedOut: boolean;
+  killedBy: KillReason | null;
+  sandbox: SandboxKind;
+}
+
+/**
+ * Starts one program with an argv array (never a shell) inside a boundary
+ * and waits for the whole process tree to end. Implementations: bubblewrap
+ * (`createBubblewrapSandbox`) and none (`unsandboxed`).
+ */
+export interface Sandbox {
+  readonly kind: SandboxKind;
+  run(argv: readonly [string, ...string[]], options: SandboxRunOptions): Promise<SandboxResult>;
+}
