@@ -1,35 +1,122 @@
-import { execFile } from "node:child_process";
-import { basename } from "node:path";
+import {
+  type AnyTool,
+  type ArtifactWriter,
+  type CommandResult,
+  createToolExecutor,
+  type PolicyRule,
+  type ReinConfig,
+  type Redactor,
+  runCommandTool,
+  type SecretBindings,
+  type ToolGrant,
+  ToolRegistry,
+  type TraceSink,
+  type Workspace,
+} from "@rein/core";
 
 export interface CommandOutcome {
   exitCode: number;
   output: string;
-  /** The command was not run: it is not an allowlisted executable. */
+  /** The command was not run: outside the run's grant or policy, needing a person's approval, or no sandbox. */
   refused?: boolean;
+  /** Killed by the runtime (timeout or runaway output). */
+  killed?: boolean;
+}
+
+/** What one acceptance check runs under: the run's own grant and policy for `run_command`. */
+export interface CheckContext {
+  runId: string;
+  stepId: string;
+  /** The goal's `run_command` grant; without one, no command check runs. */
+  grant?: ToolGrant;
+  /** The goal's policy rules. */
+  policy: readonly PolicyRule[];
+  workspace: Workspace;
+  signal?: AbortSignal;
+}
+
+/** Runs acceptance `command` checks; the evaluator holds one. */
+export interface CommandCheckRunner {
+  run(argv: readonly string[], index: number, context: CheckContext): Promise<CommandOutcome>;
+}
+
+export interface CommandCheckDeps {
+  trace: TraceSink;
+  artifacts: ArtifactWriter;
+  config: Pick<ReinConfig, "policy" | "observations" | "tools" | "sandbox" | "sandboxLimits">;
+  /** Secrets bound to `run_command` become the check's environment, as for a worker's call. */
+  secrets?: SecretBindings;
+  redactor?: Redactor;
 }
 
 const OUTPUT_CAP = 4_000;
+const CHECK_OUTPUT_BYTES = 64 * 1024;
 
 /**
- * Runs an acceptance check's argv in the run's workspace: no shell, an
- * allowlisted executable, a scrubbed environment and a timeout.
+ * Acceptance checks are planner-written argv lists, so they go through the
+ * same executor pipeline as a worker's `run_command` (the run's grant, input
+ * validation, scope, permission policy, sandbox), as a read-only principal:
+ * the workspace is mounted read-only. There is no approval store here, so a
+ * check the policy would ask a person about is not run: it is reported
+ * unrunnable and the planner replans, never silently run. Its trace events
+ * are the executor's own, prefixed `check.`, so they never count as a
+ * worker's calls.
  */
-export function runCheckCommand(argv: readonly string[], cwd: string, allowed: readonly string[], timeoutMs = 60_000): Promise<CommandOutcome> {
-  const [command, ...args] = argv;
-  if (!command || !allowed.includes(command) || basename(command) !== command) {
-    return Promise.resolve({ exitCode: -1, refused: true, output: `refused: ${command ?? "(empty)"} is not an allowlisted executable (${allowed.join(", ")})` });
-  }
-  return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      { cwd, shell: false, timeout: timeoutMs, maxBuffer: 1024 * 1024, env: { PATH: process.env.PATH ?? "", HOME: cwd, LANG: "C.UTF-8" } },
-      (error, stdout, stderr) => {
-        const output = `${stdout}${stderr}`.slice(-OUTPUT_CAP);
-        if (!error) return resolve({ exitCode: 0, output });
-        const code = typeof error.code === "number" ? error.code : -1;
-        resolve({ exitCode: code, output: error.killed ? `timed out after ${timeoutMs} ms\n${output}` : output || error.message });
-      },
-    );
-  });
+export function commandCheckRunner(deps: CommandCheckDeps): CommandCheckRunner {
+  return {
+    async run(argv, index, context) {
+      const [command, ...args] = argv;
+      if (!command) return { exitCode: -1, refused: true, output: "refused: the check's argv is empty" };
+      if (!context.grant) {
+        return { exitCode: -1, refused: true, output: "refused: the goal does not grant run_command, so no command check can run; use file_contains or judge criteria" };
+      }
+      let result: CommandResult | undefined;
+      const tool = runCommandTool(
+        { commands: deps.config.tools.commands, sandbox: deps.config.sandbox, sandboxLimits: deps.config.sandboxLimits, maxCommandOutputBytes: CHECK_OUTPUT_BYTES },
+        { readOnly: true },
+      );
+      const recording: AnyTool = {
+        ...tool,
+        run: async (input, toolContext) => {
+          result = await tool.run(input, toolContext);
+          return result;
+        },
+      };
+      const executor = createToolExecutor({
+        registry: new ToolRegistry([recording]),
+        trace: deps.trace,
+        artifacts: deps.artifacts,
+        config: deps.config,
+        secrets: deps.secrets,
+        redactor: deps.redactor,
+      });
+      const outcome = await executor.execute({ type: "tool_call", id: `check_${index}`, name: "run_command", input: { command, args } }, index, {
+        runId: context.runId,
+        stepId: context.stepId,
+        parentStepId: null,
+        surface: [context.grant],
+        policy: context.policy,
+        workspace: context.workspace,
+        signal: context.signal ?? new AbortController().signal,
+        budget: { maxToolCalls: Number.MAX_SAFE_INTEGER, deadline: Number.MAX_SAFE_INTEGER },
+        callsSoFar: 0,
+        trace: { append: (event) => deps.trace.append({ ...event, kind: `check.${event.kind}` }) },
+      });
+      const status = outcome.observation.status;
+      if (status === "ok" && result) {
+        await deps.trace.append({
+          runId: context.runId,
+          stepId: context.stepId,
+          kind: "check.command_finished",
+          payload: { argv: [...argv], exitCode: result.exitCode, sandbox: result.sandbox, killedBy: result.killedBy },
+        });
+        const output = `${result.stdout}${result.stderr}`.slice(-OUTPUT_CAP);
+        if (result.killedBy) return { exitCode: result.exitCode ?? -1, killed: true, output: `killed (${result.killedBy}) inside the ${result.sandbox} sandbox\n${output}` };
+        return { exitCode: result.exitCode ?? -1, output };
+      }
+      const firstLine = outcome.observation.content.split("\n")[0] ?? status;
+      if (status === "timeout") return { exitCode: -1, killed: true, output: firstLine };
+      return { exitCode: -1, refused: true, output: `not run (${status}): ${firstLine}` };
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import { Worker } from "bullmq";
 import { EvaluateJob, liveEventOf, type ModelProvider, onFinalFailure, QUEUE_NAMES, type ReinRuntime, toQueueError, Workspace } from "@rein/core";
+import { commandCheckRunner } from "./command-check.ts";
 import { evaluate } from "./evaluate.ts";
 
 export interface EvaluateConsumerDeps {
@@ -11,6 +12,7 @@ export interface EvaluateConsumerDeps {
 /** The evaluate queue's consumer: a StepResult in, a `verdict.ready` control event out. */
 export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
   const { runtime } = deps;
+  const checks = commandCheckRunner({ trace: runtime.trace, artifacts: runtime.artifacts, config: runtime.config, secrets: runtime.secrets, redactor: runtime.redactor });
   const worker = new Worker(
     QUEUE_NAMES.evaluate,
     async (job, _token, signal) => {
@@ -22,7 +24,7 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
           {
             trace: runtime.trace,
             workspace,
-            allowedCommands: runtime.config.tools.commands,
+            checks,
             judge: deps.judge,
             onJudgeEvent: (event) => {
               const live = liveEventOf(event, { runId: data.runId, stepId: data.stepId, role: "judge" });

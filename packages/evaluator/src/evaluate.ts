@@ -12,6 +12,7 @@ import {
   type Verdict,
   type Workspace,
 } from "@rein/core";
+import type { CommandCheckRunner } from "./command-check.ts";
 import { runFingerprint, stepFingerprint } from "./fingerprints.ts";
 import { judge, type JudgeScore } from "./judge.ts";
 import { resolvedStepLesson } from "./lesson-draft.ts";
@@ -23,7 +24,8 @@ import { decideVerdict, type Findings } from "./verdict-policy.ts";
 export interface EvaluatorDeps {
   trace: TraceLog;
   workspace: Workspace;
-  allowedCommands: readonly string[];
+  /** Runs acceptance `command` checks through the executor and sandbox (`commandCheckRunner`). */
+  checks: CommandCheckRunner;
   /** The judge role's provider; without one, judge criteria escalate and flagged risks go unjudged. */
   judge?: ModelProvider;
   /** The judge's output as it streams, for the run's live channel. */
@@ -99,8 +101,9 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
   const unrunnable: CheckResult[] = [];
   if (result.status === "completed") {
     const knownEvidence = new Set(job.knownEvidenceIds);
-    for (const criterion of spec.acceptance_criteria) {
-      const outcome = await checkCriterion(criterion, result, { workspace: deps.workspace, allowedCommands: deps.allowedCommands, knownEvidenceIds: knownEvidence });
+    const checkContext = { runId: job.runId, stepId: job.stepId, grant: job.checkGrant, policy: job.policy, workspace: deps.workspace, signal };
+    for (const [index, criterion] of spec.acceptance_criteria.entries()) {
+      const outcome = await checkCriterion(criterion, result, { workspace: deps.workspace, checks: deps.checks, checkContext, index, knownEvidenceIds: knownEvidence });
       if (!outcome) continue;
       const { unrunnable: cannotRun, ...check } = outcome;
       (cannotRun ? unrunnable : checks).push(check);

@@ -1,4 +1,5 @@
 export { evaluate, type EvaluatorDeps } from "./evaluate.ts";
+export { type CheckContext, type CommandCheckDeps, type CommandCheckRunner, type CommandOutcome, commandCheckRunner } from "./command-check.ts";
 export { startEvaluateConsumer, type EvaluateConsumerDeps } from "./evaluate-consumer.ts";
 export { detectLoop, loopedByFingerprints, type LoopDetectorOptions, type LoopFinding } from "./loop-detector.ts";
 export { stepFingerprint, runFingerprint } from "./fingerprints.ts";

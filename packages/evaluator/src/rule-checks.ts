@@ -1,21 +1,25 @@
 import { readFile } from "node:fs/promises";
 import { type AcceptanceCriterion, type CheckResult, type Claim, type ClaimCheck, isFailureAddressed, type StepResult, type ToolCallStatus, type Workspace } from "@rein/core";
-import { runCheckCommand } from "./command-check.ts";
+import type { CheckContext, CommandCheckRunner } from "./command-check.ts";
 
 export interface RuleCheckContext {
   workspace: Workspace;
-  allowedCommands: readonly string[];
+  checks: CommandCheckRunner;
+  /** The run's grant and policy the command checks run under. */
+  checkContext: CheckContext;
+  /** The criterion's position, so each check's calls have their own ids in the trace. */
+  index: number;
   knownEvidenceIds: ReadonlySet<string>;
 }
 
-/** A check's result; `unrunnable` when the check itself cannot be run as written (its command is not allowlisted). */
+/** A check's result; `unrunnable` when the check cannot be run as written (outside the run's grant or policy, or needing approval). */
 export type CriterionOutcome = CheckResult & { unrunnable?: boolean };
 
 /** Acceptance criteria that code can decide; `judge` criteria are left to the judge. */
 export async function checkCriterion(criterion: AcceptanceCriterion, result: StepResult, context: RuleCheckContext): Promise<CriterionOutcome | undefined> {
   switch (criterion.kind) {
     case "command": {
-      const outcome = await runCheckCommand(criterion.argv, context.workspace.root, context.allowedCommands);
+      const outcome = await context.checks.run(criterion.argv, context.index, context.checkContext);
       const passed = outcome.exitCode === criterion.expectExitCode;
       return {
         check: criterion.description,

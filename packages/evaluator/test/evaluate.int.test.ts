@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FinalAnswerEvaluateJob, hashOf, type Observation, ScriptedProvider, StepSpec, type StepEvaluateJob, type ToolCallRecord, Workspace } from "@rein/core";
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { commandCheckRunner } from "../src/command-check.ts";
 import { evaluate } from "../src/evaluate.ts";
 import { CLAIMS_RETRY_FEEDBACK } from "../src/verdict-policy.ts";
 
@@ -62,6 +63,7 @@ function job(extra: Partial<StepEvaluateJob> = {}): StepEvaluateJob {
     priorFailedFingerprints: [],
     goal: "Why has payment-api returned 500s?",
     risks: [],
+    policy: [],
     ...extra,
   };
 }
@@ -71,7 +73,7 @@ describe("evaluate()", () => {
   let deps: Parameters<typeof evaluate>[1];
   beforeEach(async () => {
     runtime = await createTestRuntime();
-    deps = { trace: runtime.trace, workspace: await Workspace.forRun(runtime.config.workspaceRoot, "run_e"), allowedCommands: ["node"], now: () => new Date("2026-11-30T10:00:00Z") };
+    deps = { trace: runtime.trace, workspace: await Workspace.forRun(runtime.config.workspaceRoot, "run_e"), checks: commandCheckRunner({ trace: runtime.trace, artifacts: runtime.artifacts, config: runtime.config }), now: () => new Date("2026-11-30T10:00:00Z") };
   });
   afterEach(async () => runtime.cleanup());
 
@@ -199,7 +201,7 @@ describe("evaluate() over the planner's proposed final answer", () => {
   let deps: Parameters<typeof evaluate>[1];
   beforeEach(async () => {
     runtime = await createTestRuntime();
-    deps = { trace: runtime.trace, workspace: await Workspace.forRun(runtime.config.workspaceRoot, "run_f"), allowedCommands: [] };
+    deps = { trace: runtime.trace, workspace: await Workspace.forRun(runtime.config.workspaceRoot, "run_f"), checks: commandCheckRunner({ trace: runtime.trace, artifacts: runtime.artifacts, config: runtime.config }) };
   });
   afterEach(async () => runtime.cleanup());
 

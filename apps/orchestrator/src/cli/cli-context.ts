@@ -1,5 +1,6 @@
-import { assertRedis, createRuntime, loadConfig, type ReinConfig, type ReinConfigInput, type ReinRuntime } from "@rein/core";
+import { assertRedis, createRuntime, loadConfig, type ReinConfig, type ReinConfigInput, type ReinRuntime, UNSANDBOXED_WARNING } from "@rein/core";
 import { ensureRedis, type RedisHandle } from "../redis/embedded-redis.ts";
+import { err } from "./output.ts";
 
 export interface CliContext {
   config: ReinConfig;
@@ -51,4 +52,9 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
       await redis.stop();
     },
   };
+}
+
+/** People must see when programs run without a sandbox; each run also traces `sandbox.disabled`. */
+export function warnIfUnsandboxed(config: ReinConfig): void {
+  if (config.sandbox === "none") err(`rein: WARNING: ${UNSANDBOXED_WARNING}`);
 }

@@ -2,7 +2,7 @@ import { redactPassword, ReinError } from "@rein/core";
 import { approvalKeys, requireVerifier } from "../approvals/approval-keys.ts";
 import { startRoles, type RoleName, ROLE_NAMES } from "../roles/start-roles.ts";
 import { buildTooling } from "../roles/tooling.ts";
-import { contextFlags, openContext } from "./cli-context.ts";
+import { contextFlags, openContext, warnIfUnsandboxed } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { processKeys } from "./keys.ts";
 import { err } from "./output.ts";
@@ -16,6 +16,7 @@ async function runRoles(roles: readonly RoleName[], flags: Record<string, unknow
   }
   const context = await openContext({ ...contextFlags(flags) });
   // A controller makes the pair once when there is none; a step worker only ever reads the public key.
+  warnIfUnsandboxed(context.config);
   const keys = processKeys(context.config, { create: roles.includes("control") });
   if (keys.created) err(`rein: wrote a packet-signing key pair to ${context.config.keysDir} (step workers elsewhere need packet-public.pem)`);
   if (roles.includes("control") && !keys.privateKey) {

@@ -6,7 +6,7 @@ import { submitGoal } from "../intake/submit-goal.ts";
 import { checkRoleProviders } from "../roles/role-providers.ts";
 import { startRoles, ROLE_NAMES } from "../roles/start-roles.ts";
 import { buildTooling } from "../roles/tooling.ts";
-import { contextFlags, openContext } from "./cli-context.ts";
+import { contextFlags, openContext, warnIfUnsandboxed } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { followRun, printResult } from "./follow-run.ts";
 import { goalFromCli, workspaceFlags } from "./goal-input.ts";
@@ -51,6 +51,7 @@ export const runCommand: Command = {
       await context.close();
       throw error;
     });
+    warnIfUnsandboxed(context.config);
     const keys = processKeys(context.config, { create: true });
     if (keys.created) err(`wrote a packet-signing key pair to ${context.config.keysDir} (used by every rein run and rein serve started here)`);
     const approval = approvalKeys(context.config, { create: true });

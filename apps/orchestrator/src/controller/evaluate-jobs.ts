@@ -22,6 +22,8 @@ export function stepEvaluateJobOf(state: RunState, step: StepState, result: Step
     feedback: step.feedback,
     // The plan's risks are judged on the planned step; a child is held to the rules and loop detection.
     risks: kind === "child" ? [] : (state.plan?.risks ?? []),
+    checkGrant: state.goal.tools.find((grant) => grant.name === "run_command"),
+    policy: state.goal.policy,
   };
 }
 

@@ -1,4 +1,4 @@
-import { Goal, type GoalInput, newId, ReinError, type ReinRuntime, type RunState, unpricedModels, zeroUsage } from "@rein/core";
+import { Goal, type GoalInput, newId, ReinError, type ReinRuntime, type RunState, UNSANDBOXED_WARNING, unpricedModels, zeroUsage } from "@rein/core";
 import { prepareWorkspace } from "../workspace/prepare-workspace.ts";
 import { resolveSeed } from "../workspace/seed-path.ts";
 import type { WorkspaceOrigin } from "../workspace/workspace-origin.ts";
@@ -68,6 +68,9 @@ export async function submitGoal(runtime: ReinRuntime, input: GoalInput, options
       ...(origin ? { workspace: { kind: origin.kind, source: origin.source, branch: origin.branch ?? null } } : {}),
     },
   });
+  if (runtime.config.sandbox === "none") {
+    await runtime.trace.append({ runId, kind: "sandbox.disabled", ts: now, payload: { warning: UNSANDBOXED_WARNING } });
+  }
   await runtime.queues.sendControl({ type: "goal.submitted", eventId: `submitted-${runId}`, runId });
   return { runId, state, origin };
 }

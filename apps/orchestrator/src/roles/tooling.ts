@@ -21,7 +21,8 @@ import {
  */
 export function buildRegistry(config: ReinConfig, extra: readonly AnyTool[]): ToolRegistry {
   const byName = new Map<string, AnyTool>();
-  for (const tool of builtinTools({ commands: config.tools.commands, hosts: config.tools.hosts })) byName.set(tool.name, tool);
+  const builtins = builtinTools({ commands: config.tools.commands, hosts: config.tools.hosts, sandbox: config.sandbox, sandboxLimits: config.sandboxLimits });
+  for (const tool of builtins) byName.set(tool.name, tool);
   for (const tool of extra) byName.set(tool.name, tool);
   return new ToolRegistry(byName.values());
 }

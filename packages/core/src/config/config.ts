@@ -6,6 +6,7 @@ import { PolicyRule } from "../contracts/permission.ts";
 import { ReinError } from "../errors.ts";
 import { McpConfig } from "../mcp/mcp-config.ts";
 import { EnvName, HostPortEntry, SecretEntry } from "../secrets/secret-binding.ts";
+import { SandboxLimits, SandboxMode } from "../sandbox/sandbox.ts";
 import { jsonErrorLocation, unknownKeys } from "./unknown-keys.ts";
 
 export const ProviderKind = z.enum(["anthropic", "openai", "openai-compatible", "scripted", "replay"]);
@@ -88,6 +89,15 @@ export const ReinConfig = z.object({
       extra: z.array(z.string()).default([]),
     })
     .default({ commands: ["node", "npm", "git", "ls", "cat", "grep"], hosts: [], extra: [] }),
+  /**
+   * The boundary around every process a run starts (`run_command`, acceptance
+   * checks): `auto` is bubblewrap when it can start here and otherwise refuses
+   * to start processes; `none` runs them unconfined, with a warning on every run.
+   * @defaultValue "auto"
+   */
+  sandbox: SandboxMode.default("auto"),
+  /** CPU, memory, process-count and file-size limits inside the sandbox. */
+  sandboxLimits: SandboxLimits.default(SandboxLimits.parse({})),
   policy: z.array(PolicyRule).default([]),
   approvals: z.object({ ttlSeconds: z.number().int().positive().default(24 * 3600) }).default({ ttlSeconds: 24 * 3600 }),
   packets: z

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { EvidenceRef, HandoffPacket, LessonRef } from "./handoff-packet.ts";
+import { PolicyRule } from "./permission.ts";
 import { FinalAnswer, StepSpec } from "./plan.ts";
+import { ToolGrant } from "./scope.ts";
 import { StepResult } from "./step-result.ts";
 import { ToolCallStatus } from "./tool-events.ts";
 import { VerdictDecision } from "./verdict.ts";
@@ -86,6 +88,10 @@ export const StepEvaluateJob = z.object({
   feedback: z.string().optional(),
   /** Risks the planner flagged; the judge says whether any materialized. */
   risks: z.array(z.string()).default([]),
+  /** The goal's `run_command` grant: acceptance command checks run only within it; absent, none runs. */
+  checkGrant: ToolGrant.optional(),
+  /** The goal's policy rules, applied to acceptance command checks as to the worker's calls. */
+  policy: z.array(PolicyRule).default([]),
 });
 export type StepEvaluateJob = z.infer<typeof StepEvaluateJob>;
 

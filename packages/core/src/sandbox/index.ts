@@ -8,6 +8,6 @@ export {
   type SandboxResult,
   type SandboxRunOptions,
 } from "./sandbox.ts";
-export { INSTALL_HINT, probeBubblewrap, resolveSandbox, type ResolveSandboxOptions } from "./sandbox-detection.ts";
+export { INSTALL_HINT, probeBubblewrap, resolveSandbox, type ResolveSandboxOptions, UNSANDBOXED_WARNING } from "./sandbox-detection.ts";
 export { createBubblewrapSandbox, type BubblewrapSandboxOptions } from "./bubblewrap-sandbox.ts";
 export { unsandboxed } from "./unsandboxed.ts";

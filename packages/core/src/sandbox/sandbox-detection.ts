@@ -78,3 +78,7 @@ export async function resolveSandbox(mode: SandboxMode, options: ResolveSandboxO
     cgroupRoot: probe.cgroupRoot,
   });
 }
+
+/** Printed by the CLI and traced (`sandbox.disabled`) for every run under config `"sandbox": "none"`. */
+export const UNSANDBOXED_WARNING =
+  'config "sandbox": "none": programs started by run_command and acceptance checks run unconfined, with this process\'s user, files and network';

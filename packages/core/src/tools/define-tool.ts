@@ -64,6 +64,8 @@ export interface ToolDefinition<Input = unknown, Output = unknown> {
   run: (args: Input, context: ToolContext) => Promise<Output>;
   /** Renders the output as the text an observation carries. */
   render: (output: Output) => string;
+  /** Facts about a result every `tool.executed` event records, however large the output (`run_command`: its sandbox). */
+  traceFields?: (output: Output) => Record<string, string | number | boolean | null>;
   /**
    * Where the output's text comes from, for provenance.
    * @defaultValue "external" for external tools, "tool" otherwise

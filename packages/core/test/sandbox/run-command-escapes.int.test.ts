@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -109,8 +109,11 @@ s.on("timeout", () => { process.stdout.write("REFUSED timeout"); s.destroy(); })
 
   it("can still write inside its own workspace, which is its HOME", async () => {
     await mkdir(join(workspace.root, "src"), { recursive: true });
-    const result = await node(`require("node:fs").writeFileSync("src/out.txt", "hi"); process.stdout.write(process.env.HOME === process.cwd() ? "home" : "elsewhere");`, { cwd: "." }).outcome;
+    const { outcome, trace } = node(`require("node:fs").writeFileSync("src/out.txt", "hi"); process.stdout.write(process.env.HOME === process.cwd() ? "home" : "elsewhere");`, { cwd: "." });
+    const result = await outcome;
     expect(result.observation.status).toBe("ok");
     expect(stdoutOf(result)).toBe("home");
+    expect(await readFile(join(workspace.root, "src/out.txt"), "utf8")).toBe("hi");
+    expect(trace.ofKind("tool.executed")[0]?.payload).toMatchObject({ sandbox: "bubblewrap", exitCode: 0 });
   });
 });

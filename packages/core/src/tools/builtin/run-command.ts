@@ -98,6 +98,7 @@ export function runCommandTool(options: BuiltinToolOptions, variant: RunCommandV
       });
     },
     render: renderCommandResult,
+    traceFields: (result) => ({ sandbox: result.sandbox, exitCode: result.exitCode, killedBy: result.killedBy }),
   });
 }
 

@@ -291,7 +291,7 @@ export async function executeCall(
     };
     // The rendered output itself, so replay can diff against it; a larger one is in the truncation artifact.
     const output = Buffer.byteLength(rendered) <= deps.config.observations.maxBytes ? rendered : undefined;
-    await trace.emit("tool.executed", { status: "ok", attempts, empty: result.empty, output }, { durationMs, outputHash: result.rawOutputHash });
+    await trace.emit("tool.executed", { status: "ok", attempts, empty: result.empty, output, ...tool.traceFields?.(run.output) }, { durationMs, outputHash: result.rawOutputHash });
     if (!tool.idempotent && deps.idempotency) {
       const outcome = await deps.idempotency.record(idempotencyKey, result);
       // Another run of this step recorded first: its result is the one that counts.
