@@ -42,9 +42,30 @@ export function checkPlan(plan: Plan, context: PlannerContext): string | undefin
   if (unknown.length > 0) {
     return `current_step.tools names ${unknown.join(", ")}, which the run was not granted; expected a subset of: ${context.grantedTools.join(", ") || "(none)"}`;
   }
+  const outsideScope = commandChecksOutsideScope(step, context);
+  if (outsideScope) return outsideScope;
   const invented = step.evidence_ids.filter((id) => !known.has(id));
   if (invented.length > 0) return `current_step.evidence_ids names unknown evidence ${invented.join(", ")}; expected ids from the evidence list`;
   return restatesGoal(step, context.goal) ?? namesNoAction(step);
+}
+
+/**
+ * An acceptance `command` check runs as the goal's `run_command` (its grant,
+ * policy and sandbox), so one the goal could not run is refused here, where
+ * the planner can still repair it.
+ */
+function commandChecksOutsideScope(step: StepSpec, context: PlannerContext): string | undefined {
+  const granted = context.grantedTools.includes("run_command");
+  for (const [index, criterion] of step.acceptance_criteria.entries()) {
+    if (criterion.kind !== "command") continue;
+    const program = criterion.argv[0] ?? "";
+    const where = `current_step.acceptance_criteria[${index}].argv`;
+    if (!granted) return `${where} runs ${JSON.stringify(program)}, but the goal does not grant run_command, so no command check can run; expected a file_contains, output_matches or judge criterion`;
+    if (context.checkCommands && !context.checkCommands.includes(program)) {
+      return `${where} runs ${JSON.stringify(program)}, which the goal's run_command scope does not allow; expected a program among: ${context.checkCommands.join(", ") || "(none)"}, or a file_contains, output_matches or judge criterion`;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -8,6 +8,7 @@ export function plannerContextOf(state: RunState): PlannerContext {
   return {
     goal: state.goal.text,
     grantedTools: state.goal.tools.map((grant) => grant.name),
+    checkCommands: state.goal.tools.find((grant) => grant.name === "run_command")?.scope.commands,
     completedSteps: state.steps
       // Children are part of their parent's work; the planner plans top-level steps.
       .filter((step) => step.parentStepId === null && (step.phase === "completed" || step.phase === "failed"))

@@ -12,6 +12,8 @@ import { ControlEvent } from "./control-event.ts";
 export const PlannerContext = z.object({
   goal: z.string(),
   grantedTools: z.array(z.string()),
+  /** The programs the goal's `run_command` grant names; absent when it names none (any allowlisted program). */
+  checkCommands: z.array(z.string()).optional(),
   completedSteps: z.array(
     z.object({ stepId: z.string(), title: z.string(), decision: VerdictDecision.optional(), summary: z.string() }),
   ),
