@@ -16,10 +16,12 @@ export type RunResult =
   | { ok: false; error: unknown; failure: FailureClass; timedOut: boolean; attempts: number; durationMs: number };
 
 /**
- * Runs a tool with its timeout and the step's abort signal. A tool that
- * ignores its signal is still abandoned when either fires. Only idempotent
- * tools are retried, only for transient failures, a bounded number of times:
- * retrying a non-idempotent call could perform its effect twice.
+ * Runs a tool with its timeout and the step's abort signal; a timeout
+ * aborts the signal the tool was given, so its work (a process tree, a
+ * request) stops. A tool that ignores its signal is still abandoned. Only
+ * idempotent tools are retried, only for transient failures, a bounded
+ * number of times, and a timed-out call only when it is a read: retrying a
+ * side-effecting call could perform its effect twice.
  */
 export async function runTool(
   tool: AnyTool,
@@ -34,7 +36,15 @@ export async function runTool(
     const outcome = await attemptOnce(tool, args, contextFor, options.signal);
     const durationMs = performance.now() - started;
     if (outcome.ok) return { ok: true, output: outcome.output, attempts: attempt, durationMs };
-    const failure = options.signal.aborted ? "fatal" : outcome.timedOut ? "retryable" : classifyFailure(outcome.error);
+    // A side-effecting call that timed out may have done its work: the same call again could do it twice.
+    const sideEffecting = tool.effect !== "read";
+    const failure = options.signal.aborted
+      ? "fatal"
+      : outcome.timedOut
+        ? sideEffecting
+          ? "different_action"
+          : "retryable"
+        : classifyFailure(outcome.error);
     if (failure !== "retryable" || attempt >= maxAttempts) {
       return { ok: false, error: outcome.error, failure, timedOut: outcome.timedOut, attempts: attempt, durationMs };
     }
