@@ -103,9 +103,9 @@ export function runCommandTool(options: BuiltinToolOptions, variant: RunCommandV
 }
 
 export function renderCommandResult(result: CommandResult): string {
-  const killed = result.killedBy ? ` after ${result.killedBy === "timeout" ? "timeout" : result.killedBy === "output_limit" ? "writing too much output" : "abort"}` : "";
+  const killed = result.killedBy ? `; killed by the runtime ${KILL_REASONS[result.killedBy]}` : "";
   return [
-    `exit code: ${result.exitCode ?? "none"}${result.signal ? ` (killed by ${result.signal}${killed})` : ""}`,
+    `exit code: ${result.exitCode ?? "none"}${result.signal ? ` (signal ${result.signal})` : ""}${killed}`,
     `sandbox: ${result.sandbox}`,
     `--- stdout${result.stdoutTruncated ? " (truncated)" : ""} ---`,
     result.stdout,
@@ -113,3 +113,9 @@ export function renderCommandResult(result: CommandResult): string {
     result.stderr,
   ].join("\n");
 }
+
+const KILL_REASONS = {
+  timeout: "after timeout",
+  aborted: "because the step was aborted",
+  output_limit: "after writing too much output",
+} as const;

@@ -1,0 +1,119 @@
+import { readFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
+import { probeBubblewrap } from "../../src/sandbox/sandbox-detection.ts";
+import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
+import type { BuiltinToolOptions } from "../../src/tools/builtin/builtin-options.ts";
+import type { ToolCallOutcome } from "../../src/tools/tool-executor.ts";
+import type { Workspace } from "../../src/tools/workspace.ts";
+import { call, harness, tempWorkspace } from "../tools/harness.ts";
+
+// Programs that try to take the host down rather than read it: each is
+// contained, the call returns, and the trace says what the runtime killed.
+
+let workspace: Workspace;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ workspace, cleanup } = await tempWorkspace());
+});
+afterEach(async () => cleanup());
+
+const allow = [PolicyRule.parse({ id: "allow-cmds", tool: "run_command", decision: "allow" })];
+const surface: ToolGrant[] = [{ name: "run_command", scope: { commands: ["node", "sh"] } }];
+
+function runner(options: Partial<BuiltinToolOptions> = {}) {
+  const { run, trace } = harness({ tools: builtinTools({ commands: ["node", "sh"], ...options }), surface, workspace, policy: allow });
+  return { run: (command: string, args: string[], extra: Record<string, unknown> = {}) => run(call("run_command", { command, args, ...extra })), trace };
+}
+
+const stdoutOf = (outcome: ToolCallOutcome) => outcome.observation.content.split(/--- stdout[^\n]*---\n/)[1]?.split(/\n--- stderr/)[0] ?? "";
+
+/** A sleep duration no other process on the host uses, to find the sleeper by its command line. */
+const uniqueSeconds = () => String(100_000 + Math.floor(Math.random() * 800_000));
+
+/** Host processes whose command line carries `marker` (the sandbox's own /proc cannot see them, the host's can). */
+async function hostProcessesWith(marker: string): Promise<number> {
+  let count = 0;
+  for (const pid of (await readdir("/proc")).filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker)) count += 1;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return count;
+}
+
+describe("hostile programs inside run_command are contained", () => {
+  it("a fork bomb hits the process limit and the call still returns", async () => {
+    const { cgroupRoot } = (await probeBubblewrap()) as { cgroupRoot?: string };
+    const { run } = runner({ sandboxLimits: { processes: 64 } });
+    const started = Date.now();
+    const outcome = await run("sh", ["-c", "bomb() { bomb | bomb & }; bomb; sleep 2; echo survived-$(ls /proc | grep -c '^[0-9]')"], { timeoutMs: 20_000 });
+    expect(outcome.observation.status).toBe("ok");
+    // With a pids cgroup the bomb is capped well below the host's limit; the call returns either way.
+    if (cgroupRoot) expect(outcome.observation.content).toMatch(/fork|Resource temporarily unavailable|Cannot fork|survived-\d+/);
+    expect(Date.now() - started).toBeLessThan(25_000);
+  });
+
+  it("a process tree count never exceeds the limit", async () => {
+    const { cgroupRoot } = (await probeBubblewrap()) as { cgroupRoot?: string };
+    if (!cgroupRoot) return;
+    const { run } = runner({ sandboxLimits: { processes: 32 } });
+    const outcome = await run("sh", ["-c", "i=0; while [ $i -lt 100 ]; do sleep 5 & i=$((i+1)); done; echo started-$(ls /proc | grep -c '^[0-9]')"], { timeoutMs: 20_000 });
+    // Either the shell itself cannot fork any more, or it counts what it got.
+    const started = stdoutOf(outcome).match(/started-(\d+)/)?.[1];
+    if (started) expect(Number(started)).toBeLessThanOrEqual(32);
+    else expect(outcome.observation.content).toContain("Cannot fork");
+  });
+
+  it("unbounded allocation fails inside the program instead of taking the host's memory", async () => {
+    const { run } = runner({ sandboxLimits: { memoryBytes: 256 * 1024 * 1024 } });
+    const outcome = await run("node", ["-e", "const a = []; try { for (;;) a.push(Buffer.alloc(1 << 24, 1)); } catch (e) { console.log('refused after', a.length * 16, 'MiB'); process.exit(7); }"]);
+    expect(outcome.observation.content).not.toContain("exit code: 0");
+    const mib = Number(stdoutOf(outcome).match(/after (\d+) MiB/)?.[1] ?? "0");
+    expect(mib).toBeLessThanOrEqual(256);
+  });
+
+  it("huge output is capped and the writer killed, not drained until its timeout", async () => {
+    const { run, trace } = runner({ maxCommandOutputBytes: 64 * 1024 });
+    const started = Date.now();
+    const outcome = await run("node", ["-e", "const s = 'x'.repeat(65536); for (;;) require('node:fs').writeSync(1, s);"], { timeoutMs: 30_000 });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(outcome.observation.content).toContain("writing too much output");
+    expect(trace.ofKind("tool.executed")[0]?.payload).toMatchObject({ killedBy: "output_limit", sandbox: "bubblewrap" });
+  });
+
+  it("a program that outlives its timeout is killed with its background children", async () => {
+    const marker = uniqueSeconds();
+    const { run, trace } = runner();
+    const outcome = await run("sh", ["-c", `sleep ${marker}1 & exec sleep ${marker}`], { timeoutMs: 1_000 });
+    expect(outcome.observation.content).toContain("after timeout");
+    expect(trace.ofKind("tool.executed")[0]?.payload).toMatchObject({ killedBy: "timeout" });
+    expect(await hostProcessesWith(marker)).toBe(0);
+    expect(await hostProcessesWith(`${marker}1`)).toBe(0);
+  });
+
+  it("a background child left behind by a program that exits is killed with the sandbox", async () => {
+    const marker = uniqueSeconds();
+    const { run } = runner();
+    const outcome = await run("sh", ["-c", `sleep ${marker} > /dev/null 2>&1 & echo left-a-child`], { timeoutMs: 10_000 });
+    expect(stdoutOf(outcome)).toContain("left-a-child");
+    expect(await hostProcessesWith(marker)).toBe(0);
+  });
+
+  it("an abort of the step kills the whole tree", async () => {
+    const marker = uniqueSeconds();
+    const { tools } = { tools: builtinTools({ commands: ["sh"] }) };
+    const { run } = harness({ tools, surface, workspace, policy: allow });
+    const controller = new AbortController();
+    const pending = run(call("run_command", { command: "sh", args: ["-c", `exec sleep ${marker}`] }), { signal: controller.signal });
+    for (let waited = 0; waited < 100 && (await hostProcessesWith(marker)) === 0; waited += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    const outcome = await pending;
+    expect(outcome.observation.status).not.toBe("ok");
+    for (let waited = 0; waited < 40 && (await hostProcessesWith(marker)) > 0; waited += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await hostProcessesWith(marker)).toBe(0);
+  });
+});
