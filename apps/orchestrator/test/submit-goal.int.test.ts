@@ -66,4 +66,17 @@ describe("submitGoal", () => {
     const [submitted] = await runtime.trace.read(runId);
     expect(submitted?.kind).toBe("run.submitted");
   });
+
+  it('traces a warning on every run when config says "sandbox": "none", and none by default', async () => {
+    const { runId: sandboxed } = await submitGoal(runtime, { text: "List the files" }, { knownTools });
+    expect((await runtime.trace.read(sandboxed)).map((event) => event.kind)).not.toContain("sandbox.disabled");
+    const unsandboxed = await createTestRuntime({ sandbox: "none" });
+    try {
+      const { runId } = await submitGoal(unsandboxed, { text: "List the files" }, { knownTools });
+      const warning = (await unsandboxed.trace.read(runId)).find((event) => event.kind === "sandbox.disabled");
+      expect(String(warning?.payload.warning)).toContain("unconfined");
+    } finally {
+      await unsandboxed.cleanup();
+    }
+  });
 });

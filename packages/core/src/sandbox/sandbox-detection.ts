@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { accessSync, constants } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
 import { ReinError } from "../errors.ts";
 import { createBubblewrapSandbox } from "./bubblewrap-sandbox.ts";
 import { hostLayout } from "./host-layout.ts";
@@ -31,8 +32,10 @@ export function probeBubblewrap(bwrapPath = "bwrap"): Promise<Probe | string> {
   return probe;
 }
 
-async function runProbe(bwrapPath: string): Promise<Probe | string> {
+async function runProbe(bwrap: string): Promise<Probe | string> {
   if (process.platform !== "linux") return `bubblewrap needs Linux; this is ${process.platform}`;
+  const bwrapPath = executableOnPath(bwrap);
+  if (!bwrapPath) return `${bwrap} is not installed or not executable`;
   const workspace = await mkdtemp(join(tmpdir(), "rein-sandbox-probe-"));
   const cgroupRoot = await PidsCgroup.findRoot();
   let lastError = "";
@@ -52,6 +55,19 @@ async function runProbe(bwrapPath: string): Promise<Probe | string> {
   } finally {
     await rm(workspace, { recursive: true, force: true });
   }
+}
+
+/** An absolute path as given, or the first match on this process's PATH; the sandbox itself is started with an empty environment. */
+function executableOnPath(name: string): string | undefined {
+  const candidates = isAbsolute(name) ? [name] : (process.env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, name));
+  return candidates.find((candidate) => {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 export interface ResolveSandboxOptions {

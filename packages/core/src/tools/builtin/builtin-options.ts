@@ -24,6 +24,8 @@ export interface BuiltinToolOptions {
   sandbox?: SandboxMode;
   /** CPU, memory, process and file-size limits inside the sandbox (config `sandboxLimits`). */
   sandboxLimits?: SandboxLimitsInput;
+  /** The bubblewrap executable. @defaultValue "bwrap" on PATH */
+  bwrapPath?: string;
   /** Secrets (names read through `context.secrets`) set as environment variables of `run_command`'s programs. @defaultValue none */
   commandSecrets?: readonly string[];
   /** For tests; @defaultValue globalThis.fetch */

@@ -79,7 +79,7 @@ export function runCommandTool(options: BuiltinToolOptions, variant: RunCommandV
           `${JSON.stringify(args.command)} is not an allowed program; expected one of: ${allowed.join(", ") || "(none)"}`,
         );
       }
-      const sandbox = await resolveSandbox(options.sandbox ?? "auto", { limits });
+      const sandbox = await resolveSandbox(options.sandbox ?? "auto", { limits, bwrapPath: options.bwrapPath });
       const cwd = await context.workspace.resolve(args.cwd);
       if (!(await stat(cwd)).isDirectory()) throw new ReinError("tool_failed", `cwd ${args.cwd} is not a directory`);
       const env: Record<string, string> = {};
