@@ -5,6 +5,7 @@ import type { SandboxLimits } from "./sandbox.ts";
 export const SANDBOX_WORKSPACE = "/workspace";
 export const SANDBOX_UID = 1000;
 const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
+const SHM_BYTES = 64 * 1024 * 1024;
 
 /** What the host offers for the mounts, found once by `hostLayout`. */
 export interface HostLayout {
@@ -63,7 +64,9 @@ export function bubblewrapArgs(layout: HostLayout, call: BubblewrapCall): string
   for (const path of call.extraReadOnly ?? []) args.push("--ro-bind", path, path);
   for (const [path, target] of layout.symlinks) args.push("--symlink", target, path);
   for (const [name, file] of Object.entries(layout.etcFiles)) args.push("--ro-bind", file, `/etc/${name}`);
-  args.push("--proc", "/proc", "--dev", "/dev", "--size", String(call.limits.fileBytes), "--tmpfs", "/tmp");
+  // /dev is a tmpfs as large as the host's RAM: read-only but for a bounded /dev/shm, as /tmp is bounded.
+  args.push("--proc", "/proc", "--dev", "/dev", "--size", String(SHM_BYTES), "--tmpfs", "/dev/shm", "--remount-ro", "/dev");
+  args.push("--size", String(call.limits.fileBytes), "--tmpfs", "/tmp");
   args.push(call.readOnlyWorkspace ? "--ro-bind" : "--bind", call.workspaceRoot, SANDBOX_WORKSPACE);
   args.push("--remount-ro", "/");
   args.push("--chdir", posix.join(SANDBOX_WORKSPACE, call.cwd));

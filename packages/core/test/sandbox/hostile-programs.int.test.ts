@@ -76,6 +76,16 @@ describe("hostile programs inside run_command are contained", () => {
     expect(mib).toBeLessThanOrEqual(256);
   });
 
+  it("cannot fill the host's memory through /tmp, /dev or /dev/shm", async () => {
+    const { run } = runner({ sandboxLimits: { fileBytes: 32 * 1024 * 1024 } });
+    const script = "touch /dev/x 2>/dev/null && echo dev-writable; for d in /tmp /dev/shm; do i=0; while [ $i -lt 8 ]; do dd if=/dev/zero of=$d/f$i bs=1M count=64 2>/dev/null; i=$((i+1)); done; echo $d-$(du -sm $d | cut -f1); done";
+    const outcome = await run("sh", ["-c", script], { timeoutMs: 30_000 });
+    const out = stdoutOf(outcome);
+    expect(out).not.toContain("dev-writable");
+    expect(Number(out.match(/\/tmp-(\d+)/)?.[1] ?? "999")).toBeLessThanOrEqual(33);
+    expect(Number(out.match(/\/dev\/shm-(\d+)/)?.[1] ?? "999")).toBeLessThanOrEqual(65);
+  });
+
   it("huge output is capped and the writer killed, not drained until its timeout", async () => {
     const { run, trace } = runner({ maxCommandOutputBytes: 64 * 1024 });
     const started = Date.now();
