@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { PROXY_BRIDGE, PROXY_ENV, SANDBOX_PROXY_SOCKET } from "./proxy-bridge.ts";
 import type { SandboxLimits } from "./sandbox.ts";
 
 /** Where the run's workspace appears inside the sandbox; host paths stay hidden. */
@@ -32,6 +33,8 @@ export interface BubblewrapCall {
   extraReadOnly?: readonly string[];
   /** Their bin directories, searched after the system's. */
   extraPath?: readonly string[];
+  /** Granted hosts: the proxy's socket to bind in and the node that runs the bridge to it. */
+  proxy?: { socketPath: string; nodePath: string };
 }
 
 /**
@@ -68,9 +71,10 @@ export function bubblewrapArgs(layout: HostLayout, call: BubblewrapCall): string
   args.push("--proc", "/proc", "--dev", "/dev", "--size", String(SHM_BYTES), "--tmpfs", "/dev/shm", "--remount-ro", "/dev");
   args.push("--size", String(call.limits.fileBytes), "--tmpfs", "/tmp");
   args.push(call.readOnlyWorkspace ? "--ro-bind" : "--bind", call.workspaceRoot, SANDBOX_WORKSPACE);
+  if (call.proxy) args.push("--bind", call.proxy.socketPath, SANDBOX_PROXY_SOCKET);
   args.push("--remount-ro", "/");
   args.push("--chdir", posix.join(SANDBOX_WORKSPACE, call.cwd));
-  const env: Record<string, string> = { ...call.env, PATH: [SANDBOX_PATH, ...(call.extraPath ?? [])].join(":"), HOME: SANDBOX_WORKSPACE, LANG: "C.UTF-8" };
+  const env: Record<string, string> = { ...call.env, ...(call.proxy ? PROXY_ENV : {}), PATH: [SANDBOX_PATH, ...(call.extraPath ?? [])].join(":"), HOME: SANDBOX_WORKSPACE, LANG: "C.UTF-8" };
   for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
   const limits = call.limits;
   args.push(
@@ -86,6 +90,7 @@ export function bubblewrapArgs(layout: HostLayout, call: BubblewrapCall): string
     "--core=0",
     ...(call.nprocLimit ? [`--nproc=${limits.processes}`] : []),
     "--",
+    ...(call.proxy ? [call.proxy.nodePath, "-e", PROXY_BRIDGE] : []),
     ...call.argv,
   );
   return args;

@@ -1,7 +1,8 @@
 import { bubblewrapArgs, type HostLayout } from "./bubblewrap-args.ts";
 import { PidsCgroup } from "./pids-cgroup.ts";
 import { runProcessTree } from "./process-tree.ts";
-import { programLocation } from "./program-location.ts";
+import { startFilteringProxy } from "./network-proxy.ts";
+import { installLocation, programLocation } from "./program-location.ts";
 import type { Sandbox, SandboxLimits, SandboxResult } from "./sandbox.ts";
 
 export interface BubblewrapSandboxOptions {
@@ -25,7 +26,12 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Sand
     kind: "bubblewrap",
     async run(argv, call): Promise<SandboxResult> {
       const located = programLocation(argv[0]);
-      const cgroup = options.cgroupRoot ? await PidsCgroup.create(options.cgroupRoot, options.limits.processes) : undefined;
+      const proxy = call.network && call.network.length > 0 ? await startFilteringProxy(call.network) : undefined;
+      const node = proxy ? installLocation(process.execPath) : undefined;
+      const cgroup = options.cgroupRoot ? await PidsCgroup.create(options.cgroupRoot, options.limits.processes).catch(async (error) => {
+        await proxy?.close();
+        throw error;
+      }) : undefined;
       const args = bubblewrapArgs(options.layout, {
         argv,
         workspaceRoot: call.workspaceRoot,
@@ -34,15 +40,16 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Sand
         env: call.env ?? {},
         limits: options.limits,
         nprocLimit: cgroup === undefined,
-        extraReadOnly: located ? [located.mount] : [],
+        extraReadOnly: [located?.mount, node?.mount].filter((path): path is string => path !== undefined),
         extraPath: located ? [located.bin] : [],
+        proxy: proxy ? { socketPath: proxy.socketPath, nodePath: process.execPath } : undefined,
       });
       // The shell joins the cgroup before it becomes bwrap, so nothing bwrap starts is ever outside it.
       const [file, fileArgs] = cgroup
         ? ["/bin/sh", ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, options.bwrapPath, ...args]]
         : [options.bwrapPath, args];
       try {
-        return await runProcessTree(file, fileArgs, {
+        const result = await runProcessTree(file, fileArgs, {
           // The sandbox's PID 1 keeps the wrapper's initial environment: nothing of the host in it.
           cwd: "/",
           env: {},
@@ -58,8 +65,10 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Sand
             }
           },
         });
+        return { ...result, networkRefused: [...(proxy?.refused ?? [])] };
       } finally {
         await cgroup?.dispose();
+        await proxy?.close();
       }
     },
   };

@@ -75,6 +75,7 @@ export function runProcessTree(file: string, args: readonly string[], options: P
         timedOut: killedBy === "timeout",
         killedBy,
         sandbox: options.sandbox,
+        networkRefused: [],
       });
     });
   });

@@ -18,12 +18,17 @@ export function programLocation(name: string, hostPath = process.env.PATH ?? "")
     } catch {
       continue;
     }
-    const real = realpathSync(candidate);
-    if (SYSTEM_PREFIXES.some((prefix) => real.startsWith(prefix))) return undefined;
-    const bin = dirname(real);
-    const prefix = dirname(bin);
-    const deepEnough = prefix.split(sep).filter(Boolean).length >= 3;
-    return { mount: deepEnough ? prefix : bin, bin };
+    return installLocation(candidate);
   }
   return undefined;
+}
+
+/** The same for a program named by path (Rein's own node, for the proxy bridge). */
+export function installLocation(path: string): { mount: string; bin: string } | undefined {
+  const real = realpathSync(path);
+  if (SYSTEM_PREFIXES.some((prefix) => real.startsWith(prefix))) return undefined;
+  const bin = dirname(real);
+  const prefix = dirname(bin);
+  const deepEnough = prefix.split(sep).filter(Boolean).length >= 3;
+  return { mount: deepEnough ? prefix : bin, bin };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { NetworkGrant } from "./network-proxy.ts";
 
 /** Which boundary a process ran inside; recorded with every process a run starts. */
 export const SandboxKind = z.enum(["bubblewrap", "none"]);
@@ -39,6 +40,8 @@ export interface SandboxRunOptions {
   readOnlyWorkspace?: boolean;
   /** Variables added to PATH, HOME and LANG: the secrets the tool's config binds to it. @defaultValue none */
   env?: Readonly<Record<string, string>>;
+  /** Hosts and ports reachable through the filtering proxy; absent or empty: no network at all. */
+  network?: readonly NetworkGrant[];
   timeoutMs: number;
   /** Bytes kept of each of stdout and stderr; a process that writes far more is killed. */
   maxOutputBytes: number;
@@ -59,6 +62,8 @@ export interface SandboxResult {
   timedOut: boolean;
   killedBy: KillReason | null;
   sandbox: SandboxKind;
+  /** `host:port` targets the network proxy refused. */
+  networkRefused: string[];
 }
 
 /**

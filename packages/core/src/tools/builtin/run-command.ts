@@ -2,6 +2,8 @@ import { stat } from "node:fs/promises";
 import { relative } from "node:path";
 import { z } from "zod";
 import { ReinError } from "../../errors.ts";
+import { hostMatches } from "../../policy/resource-match.ts";
+import type { NetworkGrant } from "../../sandbox/network-proxy.ts";
 import { resolveSandbox } from "../../sandbox/sandbox-detection.ts";
 import type { SandboxResult } from "../../sandbox/sandbox.ts";
 import { SandboxLimits } from "../../sandbox/sandbox.ts";
@@ -21,7 +23,11 @@ export const RUN_COMMAND_LIMITS = {
   /** All arguments together, well under the kernel's ARG_MAX. */
   totalArgBytes: 262_144,
   cwdChars: 1024,
+  hosts: 16,
+  hostChars: 260,
 } as const;
+
+const HOST_PORT = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:\d{1,5})?$/;
 
 export interface RunCommandVariant {
   /**
@@ -46,12 +52,13 @@ export function runCommandTool(options: BuiltinToolOptions, variant: RunCommandV
   const maxTimeout = options.commandTimeoutMs ?? 60_000;
   const limits = SandboxLimits.parse(options.sandboxLimits ?? {});
   const readOnly = variant.readOnly ?? false;
+  const allowedHosts = [...(options.hosts ?? [])];
   const L = RUN_COMMAND_LIMITS;
   return defineTool({
     name: "run_command",
     description: readOnly
       ? `Run one program in a read-only copy of the workspace with an argument array; no shell and no network. Allowed programs: ${allowed.join(", ") || "(none)"}.`
-      : `Run one program in the workspace with an argument array; no shell, so pipes, redirects and ; do not work, and no network. Allowed programs: ${allowed.length > 0 ? allowed.join(", ") : "(none)"}. Returns the exit code, stdout and stderr. It can change files in the workspace.`,
+      : `Run one program in the workspace with an argument array; no shell, so pipes, redirects and ; do not work. No network unless you list the hosts it needs in hosts. Allowed programs: ${allowed.length > 0 ? allowed.join(", ") : "(none)"}. Returns the exit code, stdout and stderr. It can change files in the workspace.`,
     effect: readOnly ? "read" : "destructive",
     // A check's result depends on the workspace of the moment; it is never served from a cache.
     idempotent: false,
@@ -66,12 +73,17 @@ export function runCommandTool(options: BuiltinToolOptions, variant: RunCommandV
           })
           .default([]),
         cwd: z.string().min(1).max(L.cwdChars).default("."),
+        hosts: z
+          .array(z.string().max(L.hostChars).regex(HOST_PORT, "expected a host name or host:port, e.g. registry.npmjs.org or api.example.com:8443"))
+          .max(L.hosts)
+          .optional()
+          .describe("hosts the program must reach (through a proxy; HTTP_PROXY is set); a bare host means ports 80 and 443. Without it the program has no network."),
         timeoutMs: z.number().int().positive().max(maxTimeout).optional(),
       })
       .strict(),
     // The child may outlive a soft timeout by a moment while it is killed.
     timeoutMs: maxTimeout + 5_000,
-    scope: (args) => ({ commands: [args.command], paths: [args.cwd] }),
+    scope: (args) => ({ commands: [args.command], paths: [args.cwd], ...(args.hosts ? { hosts: args.hosts.map((entry) => entry.split(":")[0] ?? entry) } : {}) }),
     async run(args, context): Promise<CommandResult> {
       if (!allowed.includes(args.command)) {
         throw new ReinError(
@@ -79,6 +91,7 @@ export function runCommandTool(options: BuiltinToolOptions, variant: RunCommandV
           `${JSON.stringify(args.command)} is not an allowed program; expected one of: ${allowed.join(", ") || "(none)"}`,
         );
       }
+      const network = networkGrants(args.hosts ?? [], allowedHosts, readOnly);
       const sandbox = await resolveSandbox(options.sandbox ?? "auto", { limits, bwrapPath: options.bwrapPath });
       const cwd = await context.workspace.resolve(args.cwd);
       if (!(await stat(cwd)).isDirectory()) throw new ReinError("tool_failed", `cwd ${args.cwd} is not a directory`);
@@ -92,13 +105,36 @@ export function runCommandTool(options: BuiltinToolOptions, variant: RunCommandV
         cwd: relative(context.workspace.root, cwd) || ".",
         readOnlyWorkspace: readOnly,
         env,
+        network,
         timeoutMs: args.timeoutMs ?? maxTimeout,
         maxOutputBytes: maxOutput,
         signal: context.signal,
       });
     },
     render: renderCommandResult,
-    traceFields: (result) => ({ sandbox: result.sandbox, exitCode: result.exitCode, killedBy: result.killedBy }),
+    traceFields: (result) => ({
+      sandbox: result.sandbox,
+      exitCode: result.exitCode,
+      killedBy: result.killedBy,
+      networkRefused: result.networkRefused.length > 0 ? result.networkRefused.slice(0, 20).join(", ") : null,
+    }),
+  });
+}
+
+/**
+ * The host:port pairs a call may reach: each requested host must be on the
+ * deployment's host allowlist (config `tools.hosts`, as for `http_request`);
+ * the executor has already checked them against the step's grant.
+ */
+function networkGrants(requested: readonly string[], allowed: readonly string[], readOnly: boolean): NetworkGrant[] {
+  if (requested.length === 0) return [];
+  if (readOnly) throw new ReinError("tool_refused", "an acceptance check gets no network; expected no hosts");
+  return requested.flatMap((entry) => {
+    const [host = "", port] = entry.split(":");
+    if (!allowed.some((pattern) => hostMatches(pattern, host))) {
+      throw new ReinError("tool_refused", `host ${host} is not allowed; expected one of: ${allowed.join(", ") || "(none)"}`);
+    }
+    return port ? [{ host, port: Number(port) }] : [{ host, port: 80 }, { host, port: 443 }];
   });
 }
 
@@ -106,7 +142,7 @@ export function renderCommandResult(result: CommandResult): string {
   const killed = result.killedBy ? `; killed by the runtime ${KILL_REASONS[result.killedBy]}` : "";
   return [
     `exit code: ${result.exitCode ?? "none"}${result.signal ? ` (signal ${result.signal})` : ""}${killed}`,
-    `sandbox: ${result.sandbox}`,
+    `sandbox: ${result.sandbox}${result.networkRefused.length > 0 ? `; network refused: ${result.networkRefused.join(", ")}` : ""}`,
     `--- stdout${result.stdoutTruncated ? " (truncated)" : ""} ---`,
     result.stdout,
     `--- stderr${result.stderrTruncated ? " (truncated)" : ""} ---`,
