@@ -3,6 +3,7 @@ import { PidsCgroup } from "./pids-cgroup.ts";
 import { runProcessTree } from "./process-tree.ts";
 import { startFilteringProxy } from "./network-proxy.ts";
 import { installLocation, programLocation } from "./program-location.ts";
+import { scrubSetIdBits } from "./setid-scrub.ts";
 import type { Sandbox, SandboxLimits, SandboxResult } from "./sandbox.ts";
 
 export interface BubblewrapSandboxOptions {
@@ -69,6 +70,7 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Sand
       } finally {
         await cgroup?.dispose();
         await proxy?.close();
+        if (!call.readOnlyWorkspace) await scrubSetIdBits(call.workspaceRoot);
       }
     },
   };

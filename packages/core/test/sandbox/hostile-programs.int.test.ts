@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
 import { probeBubblewrap } from "../../src/sandbox/sandbox-detection.ts";
@@ -84,6 +85,15 @@ describe("hostile programs inside run_command are contained", () => {
     expect(out).not.toContain("dev-writable");
     expect(Number(out.match(/\/tmp-(\d+)/)?.[1] ?? "999")).toBeLessThanOrEqual(33);
     expect(Number(out.match(/\/dev\/shm-(\d+)/)?.[1] ?? "999")).toBeLessThanOrEqual(65);
+  });
+
+  it("leaves no setuid or setgid program in the workspace for the host to run", async () => {
+    const { run } = runner();
+    const outcome = await run("sh", ["-c", "mkdir -p bin && cp /bin/true bin/su-me && chmod 6755 bin/su-me && ls -l bin/su-me"]);
+    // The bits were set inside the sandbox, and are gone once the call returns.
+    expect(stdoutOf(outcome)).toMatch(/^-rwsr-s/);
+    const { mode } = await stat(join(workspace.root, "bin/su-me"));
+    expect(mode & 0o6000).toBe(0);
   });
 
   it("huge output is capped and the writer killed, not drained until its timeout", async () => {
