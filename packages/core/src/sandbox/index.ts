@@ -11,3 +11,4 @@ export {
 export { INSTALL_HINT, probeBubblewrap, resolveSandbox, type ResolveSandboxOptions, UNSANDBOXED_WARNING } from "./sandbox-detection.ts";
 export { createBubblewrapSandbox, type BubblewrapSandboxOptions } from "./bubblewrap-sandbox.ts";
 export { unsandboxed } from "./unsandboxed.ts";
+export type { NetworkGrant } from "./network-proxy.ts";
