@@ -13,7 +13,9 @@ const indexOf = (context: ToolContext): number => Number(context.idempotencyKey.
 export function stubFromRecording(tool: AnyTool, recorded: RecordedOutputs): AnyTool {
   return {
     ...tool,
+    // The stub returns rendered text, not the tool's output: neither its schema nor its trace fields apply.
     output: undefined,
+    traceFields: undefined,
     async run(_args: unknown, context: ToolContext): Promise<string> {
       const answer = recorded.forCall(context.stepId, context.callId, indexOf(context));
       if (!answer) throw new ReinError("tool_failed", `the recording has no result for ${tool.name} call ${context.callId} in step ${context.stepId}`);
