@@ -1,7 +1,8 @@
 import { existsSync, lstatSync, readlinkSync } from "node:fs";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sha256 } from "../canonical/canonical-json.ts";
 import { SANDBOX_UID, SANDBOX_WORKSPACE, type HostLayout } from "./bubblewrap-args.ts";
 
 /** Top-level directories programs need; /bin, /lib… are symlinks into /usr on merged-/usr systems. */
@@ -45,14 +46,36 @@ async function buildLayout(disableUserns: boolean): Promise<HostLayout> {
     else if (stat.isDirectory()) readOnly.push(path);
   }
   readOnly.push(...ETC_ENTRIES.filter((path) => existsSync(path)));
-  const etc = await mkdtemp(join(tmpdir(), "rein-sandbox-etc-"));
-  const etcFiles = {
-    passwd: join(etc, "passwd"),
-    group: join(etc, "group"),
-    hosts: join(etc, "hosts"),
+  const contents = {
+    passwd: `sandbox:x:${SANDBOX_UID}:${SANDBOX_UID}:sandbox:${SANDBOX_WORKSPACE}:/bin/sh\n`,
+    group: `sandbox:x:${SANDBOX_UID}:\n`,
+    hosts: "127.0.0.1 localhost\n::1 localhost\n",
   };
-  await writeFile(etcFiles.passwd, `sandbox:x:${SANDBOX_UID}:${SANDBOX_UID}:sandbox:${SANDBOX_WORKSPACE}:/bin/sh\n`);
-  await writeFile(etcFiles.group, `sandbox:x:${SANDBOX_UID}:\n`);
-  await writeFile(etcFiles.hosts, "127.0.0.1 localhost\n::1 localhost\n");
+  const etc = await etcDirectory(sha256(JSON.stringify(contents)).slice(7, 23));
+  const etcFiles = { passwd: join(etc, "passwd"), group: join(etc, "group"), hosts: join(etc, "hosts") };
+  // Written aside and renamed in, so a sandbox starting in another process never binds a half-written file.
+  for (const [name, text] of Object.entries(contents)) {
+    const aside = join(etc, `.${name}.${process.pid}`);
+    await writeFile(aside, text);
+    await rename(aside, join(etc, name));
+  }
   return { symlinks, readOnly, etcFiles, disableUserns };
+}
+
+/**
+ * One directory per user and content, shared by every Rein process, so
+ * processes leave no directory behind each. One that is not ours (another
+ * user got there first in a shared /tmp) is never used.
+ */
+async function etcDirectory(hash: string): Promise<string> {
+  const uid = process.getuid?.() ?? 0;
+  const dir = join(tmpdir(), `rein-sandbox-etc-${uid}-${hash}`);
+  try {
+    await mkdir(dir, { mode: 0o755 });
+    return dir;
+  } catch {
+    const stat = lstatSync(dir, { throwIfNoEntry: false });
+    if (stat?.isDirectory() && stat.uid === uid) return dir;
+    return mkdtemp(join(tmpdir(), "rein-sandbox-etc-"));
+  }
 }
