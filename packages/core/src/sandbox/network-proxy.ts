@@ -29,7 +29,7 @@ export async function startFilteringProxy(grants: readonly NetworkGrant[]): Prom
   const socketPath = join(dir, "proxy.sock");
   const refused: string[] = [];
   const sockets = new Set<Socket>();
-  const allowed = (host: string, port: number) => grants.some((grant) => grant.host.toLowerCase() === host.toLowerCase() && grant.port === port);
+  const allowed = (host: string, port: number) => grants.some((grant) => grant.host === host.toLowerCase().replace(/\.$/, "") && grant.port === port);
 
   const server = createServer((request, response) => {
     let target: URL;

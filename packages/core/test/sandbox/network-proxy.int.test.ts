@@ -31,7 +31,7 @@ afterEach(async () => cleanup());
 const allow = [PolicyRule.parse({ id: "allow-cmds", tool: "run_command", decision: "allow" })];
 const surface: ToolGrant[] = [{ name: "run_command", scope: { commands: ["curl", "node"], hosts: ["127.0.0.1"] } }];
 
-function runner(configHosts = ["127.0.0.1"]) {
+function runner(configHosts = [`127.0.0.1:${port}`]) {
   const { run, trace } = harness({ tools: builtinTools({ commands: ["curl", "node"], hosts: configHosts }), surface, workspace, policy: allow });
   return { run: (command: string, args: string[], hosts?: string[]) => run(call("run_command", { command, args, ...(hosts ? { hosts } : {}) })), trace };
 }
@@ -69,10 +69,10 @@ describe("granted hosts only, through the proxy", () => {
     const { run, trace } = runner();
     const outsideGrant = await run("curl", ["-s", "http://localhost/"], ["localhost:80"]);
     expect(outsideGrant.observation.status).toBe("refused");
-    const { run: runStrict } = runner(["api.example.com"]);
+    const { run: runStrict } = runner(["api.example.com:443"]);
     const outsideConfig = await runStrict("curl", ["-s", `http://127.0.0.1:${port}/`], [`127.0.0.1:${port}`]);
     expect(outsideConfig.observation.status).toBe("error");
-    expect(outsideConfig.observation.content).toContain("host 127.0.0.1 is not allowed");
+    expect(outsideConfig.observation.content).toContain(`127.0.0.1:${port} is not allowed`);
     expect(trace.ofKind("tool.executed")).toHaveLength(0);
   });
 });

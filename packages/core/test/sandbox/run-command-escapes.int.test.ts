@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
+import { SecretBindings } from "../../src/secrets/index.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import type { ToolCallOutcome } from "../../src/tools/tool-executor.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
@@ -115,5 +116,18 @@ s.on("timeout", () => { process.stdout.write("REFUSED timeout"); s.destroy(); })
     expect(stdoutOf(result)).toBe("home");
     expect(await readFile(join(workspace.root, "src/out.txt"), "utf8")).toBe("hi");
     expect(trace.ofKind("tool.executed")[0]?.payload).toMatchObject({ sandbox: "bubblewrap", exitCode: 0 });
+  });
+
+  it("gets exactly the secrets config binds to run_command in its environment", async () => {
+    const secrets = SecretBindings.fromEnv(
+      [
+        { env: "BOUND_TOKEN", tools: ["run_command"], hosts: [] },
+        { env: "OTHER_TOKEN", tools: ["http_request"], hosts: [] },
+      ],
+      { BOUND_TOKEN: "bound-value", OTHER_TOKEN: "other-value" },
+    );
+    const { run } = harness({ tools: builtinTools({ commands: ["node"] }), surface, workspace, policy: [allowNode], deps: { secrets } });
+    const result = await run(call("run_command", { command: "node", args: ["-e", "process.stdout.write(JSON.stringify(Object.keys(process.env).sort()))"] }));
+    expect(JSON.parse(stdoutOf(result))).toEqual(["BOUND_TOKEN", "HOME", "LANG", "PATH"]);
   });
 });

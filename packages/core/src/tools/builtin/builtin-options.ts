@@ -26,8 +26,6 @@ export interface BuiltinToolOptions {
   sandboxLimits?: SandboxLimitsInput;
   /** The bubblewrap executable. @defaultValue "bwrap" on PATH */
   bwrapPath?: string;
-  /** Secrets (names read through `context.secrets`) set as environment variables of `run_command`'s programs. @defaultValue none */
-  commandSecrets?: readonly string[];
   /** For tests; @defaultValue globalThis.fetch */
   fetch?: typeof fetch;
 }

@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { relative } from "node:path";
 import { z } from "zod";
 import { ReinError } from "../../errors.ts";
+import { formatHostPort, type HostPort, parseHostPort } from "../../policy/host-port.ts";
 import { hostMatches } from "../../policy/resource-match.ts";
 import type { NetworkGrant } from "../../sandbox/network-proxy.ts";
 import { resolveSandbox } from "../../sandbox/sandbox-detection.ts";
@@ -83,7 +84,11 @@ export function runCommandTool(options: BuiltinToolOptions, variant: RunCommandV
       .strict(),
     // The child may outlive a soft timeout by a moment while it is killed.
     timeoutMs: maxTimeout + 5_000,
-    scope: (args) => ({ commands: [args.command], paths: [args.cwd], ...(args.hosts ? { hosts: args.hosts.map((entry) => entry.split(":")[0] ?? entry) } : {}) }),
+    scope: (args) => ({
+      commands: [args.command],
+      paths: [args.cwd],
+      ...(args.hosts ? { hosts: destinationsOf(args.hosts).map(formatHostPort) } : {}),
+    }),
     async run(args, context): Promise<CommandResult> {
       if (!allowed.includes(args.command)) {
         throw new ReinError(
@@ -95,11 +100,8 @@ export function runCommandTool(options: BuiltinToolOptions, variant: RunCommandV
       const sandbox = await resolveSandbox(options.sandbox ?? "auto", { limits, bwrapPath: options.bwrapPath });
       const cwd = await context.workspace.resolve(args.cwd);
       if (!(await stat(cwd)).isDirectory()) throw new ReinError("tool_failed", `cwd ${args.cwd} is not a directory`);
-      const env: Record<string, string> = {};
-      for (const name of options.commandSecrets ?? []) {
-        const value = context.secrets.get(name);
-        if (value !== undefined) env[name] = value;
-      }
+      // Exactly the secrets config binds to run_command (config secrets[].tools).
+      const env = { ...context.secrets.bound() };
       return sandbox.run([args.command, ...args.args], {
         workspaceRoot: context.workspace.root,
         cwd: relative(context.workspace.root, cwd) || ".",
@@ -121,20 +123,28 @@ export function runCommandTool(options: BuiltinToolOptions, variant: RunCommandV
   });
 }
 
+/** A bare host means its HTTP and HTTPS ports. */
+function destinationsOf(entries: readonly string[]): HostPort[] {
+  return entries.flatMap((entry) => {
+    const parsed = parseHostPort(entry);
+    return parsed.port === undefined ? [{ host: parsed.host, port: 80 }, { host: parsed.host, port: 443 }] : [parsed];
+  });
+}
+
 /**
- * The host:port pairs a call may reach: each requested host must be on the
- * deployment's host allowlist (config `tools.hosts`, as for `http_request`);
- * the executor has already checked them against the step's grant.
+ * The host:port pairs a call may reach: each must be on the deployment's
+ * allowlist (config `tools.hosts`, as for `http_request`); the executor has
+ * already checked them against the step's grant.
  */
 function networkGrants(requested: readonly string[], allowed: readonly string[], readOnly: boolean): NetworkGrant[] {
   if (requested.length === 0) return [];
   if (readOnly) throw new ReinError("tool_refused", "an acceptance check gets no network; expected no hosts");
-  return requested.flatMap((entry) => {
-    const [host = "", port] = entry.split(":");
-    if (!allowed.some((pattern) => hostMatches(pattern, host))) {
-      throw new ReinError("tool_refused", `host ${host} is not allowed; expected one of: ${allowed.join(", ") || "(none)"}`);
+  return destinationsOf(requested).map((destination) => {
+    const named = formatHostPort(destination);
+    if (!allowed.some((pattern) => hostMatches(pattern, named))) {
+      throw new ReinError("tool_refused", `${named} is not allowed; expected one of: ${allowed.join(", ") || "(none)"}`);
     }
-    return port ? [{ host, port: Number(port) }] : [{ host, port: 80 }, { host, port: 443 }];
+    return { host: destination.host, port: destination.port ?? 443 };
   });
 }
 
