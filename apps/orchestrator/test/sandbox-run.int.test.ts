@@ -54,7 +54,7 @@ function done() { console.log(JSON.stringify(escaped)); process.exit(escaped.len
         },
         {
           match: "Completed steps: 1",
-          turns: [{ output: { current_step: null, next_steps: [], risks: [], done: true, answer: { answer: "every probe was contained", claims: [], gaps: [] } } }],
+          turns: [{ output: { current_step: null, next_steps: [], risks: [], done: true, answer: { answer: "every probe was contained", claims: [{ text: "node could not read host files", evidence: ["{{evidence:run_command}}"] }], gaps: [] } } }],
         },
       ],
       worker: [
@@ -71,7 +71,9 @@ function done() { console.log(JSON.stringify(escaped)); process.exit(escaped.len
     });
     otherWorkspace = await mkdtemp(join(tmpdir(), "rein-other-run-"));
     await writeFile(join(otherWorkspace, "secret.txt"), "another run's file");
-    harness = await startHarness(script(["/etc/shadow", "/root/.bashrc", join(otherWorkspace, "secret.txt"), join(process.cwd(), "package.json"), "/proc/1/root/etc/hostname"]));
+    // A goal's rules only tighten: the deployment allows node, as examples/bugfix's config does.
+    const allowNode = { id: "allow-node", tool: "run_command", decision: "allow" as const, commands: ["node"] };
+    harness = await startHarness(script(["/etc/shadow", "/root/.bashrc", join(otherWorkspace, "secret.txt"), join(process.cwd(), "package.json"), "/proc/1/root/etc/hostname"]), [], { config: { policy: [allowNode] } });
     const runId = await harness.submit({
       text: "Find out what this environment can reach",
       tools: [{ name: "run_command", scope: { commands: ["node"] } }],
