@@ -20,6 +20,10 @@ export const PII_MARK = "[REDACTED:pii]";
 
 // Shorter values would redact ordinary words; a real credential is longer.
 const MIN_SECRET_LENGTH = 6;
+// Below this, a value found only in pieces or as a base64 fragment could be chance.
+const MIN_SPLIT_LENGTH = 10;
+// What may sit between two characters of a secret broken across lines: whitespace or an escaped (or twice-escaped) newline.
+const SPLIT_GAP = "(?:\\s|\\\\{1,2}[nrt]){0,6}";
 
 // Anchored at the start of a word: unanchored, every position of a long
 // alphanumeric run (a hash, base64) is a fresh start, which is quadratic.
@@ -39,17 +43,21 @@ const US_SSN = /(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w
  */
 export class Redactor {
   private readonly secretNeedles: string[];
+  private readonly splitSecrets: RegExp[];
   private readonly patterns: RegExp[];
   private readonly cards: boolean;
 
   constructor(options: RedactorOptions = {}) {
     const needles = new Set<string>();
+    const split = new Set<string>();
     for (const secret of options.secrets ?? []) {
       if (secret.length < MIN_SECRET_LENGTH) continue;
       for (const form of secretEncodings(secret)) needles.add(form);
+      if (secret.length >= MIN_SPLIT_LENGTH) for (const form of splittable(secret)) split.add(form);
     }
     // Longest first, so a secret that contains another is removed whole.
     this.secretNeedles = [...needles].sort((a, b) => b.length - a.length);
+    this.splitSecrets = [...split].map(splitPattern);
     const pii = options.pii ?? {};
     this.patterns = [
       ...(pii.emails === false ? [] : [EMAIL]),
@@ -68,6 +76,12 @@ export class Redactor {
       const parts = result.split(needle);
       secrets += parts.length - 1;
       result = parts.join(SECRET_MARK);
+    }
+    for (const pattern of this.splitSecrets) {
+      result = result.replace(pattern, () => {
+        secrets += 1;
+        return SECRET_MARK;
+      });
     }
     if (this.cards) {
       result = result.replace(CARD_CANDIDATE, (match) => {
@@ -99,6 +113,7 @@ export class Redactor {
   /** Whether any secret or detector could match somewhere in `text`; false means redaction would change nothing. */
   private mayMatch(text: string): boolean {
     if (this.secretNeedles.some((needle) => text.includes(needle))) return true;
+    if (this.splitSecrets.some((pattern) => new RegExp(pattern.source).test(text))) return true;
     if (this.cards && new RegExp(CARD_CANDIDATE.source).test(text)) return true;
     return this.patterns.some((pattern) => {
       // A configured pattern may be anchored to a whole string value, which raw JSON text would hide.
@@ -117,13 +132,45 @@ export class Redactor {
   }
 }
 
-/** The forms of a secret that are searched for (and redacted): as is, URL-, JSON- and base64-encoded. */
+/**
+ * The forms of a secret that are searched for (and redacted): as is, URL-,
+ * JSON-, base64- and hex-encoded, and the base64 characters it yields at any
+ * offset inside a longer encoded blob.
+ */
 export function secretEncodings(secret: string): string[] {
+  const bytes = Buffer.from(secret);
   return [
     secret,
     encodeURIComponent(secret),
     JSON.stringify(secret).slice(1, -1),
-    Buffer.from(secret).toString("base64"),
-    Buffer.from(secret).toString("base64url"),
+    bytes.toString("base64"),
+    bytes.toString("base64url"),
+    ...[bytes.toString("hex"), bytes.toString("hex").toUpperCase(), ...base64Cores(bytes)].filter((form) => form.length >= MIN_SPLIT_LENGTH),
   ].filter((form) => form.length >= MIN_SECRET_LENGTH);
+}
+
+/**
+ * The base64 characters that depend on the secret alone, at each of the
+ * three byte offsets it can sit at inside a longer encoded blob: a secret
+ * inside base64-encoded JSON or a basic-auth header is not base64(secret).
+ */
+function base64Cores(bytes: Buffer): string[] {
+  const cores: string[] = [];
+  for (let offset = 0; offset < 3; offset += 1) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64");
+    const core = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+    cores.push(core, core.replaceAll("+", "-").replaceAll("/", "_"));
+  }
+  return cores;
+}
+
+/** Forms worth finding when broken across lines or spaced out: the value itself and its plain base64 (which tools wrap at 76 columns). */
+function splittable(secret: string): string[] {
+  return [secret, Buffer.from(secret).toString("base64").replace(/=+$/, "")];
+}
+
+/** The value with up to a few whitespace characters or escaped newlines between any two of its characters. */
+function splitPattern(form: string): RegExp {
+  const characters = [...form].map((character) => character.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(characters.join(SPLIT_GAP), "g");
 }

@@ -21,6 +21,28 @@ describe("Redactor", () => {
     expect(redactor.redact("a short word").text).toBe("a short word");
   });
 
+  it("removes a secret broken across lines, spaced out, in hex, or inside a longer base64 blob", () => {
+    const value = "sk-rein/Zq8vK3+pX9wL2=xT4";
+    const long = new Redactor({ secrets: [value] });
+    const forms = [
+      `${value.slice(0, 9)}\n${value.slice(9)}`,
+      [...value].join(" "),
+      JSON.stringify(`${value.slice(0, 12)}\n${value.slice(12)}`),
+      Buffer.from(value).toString("hex"),
+      Buffer.from(value).toString("base64").replace(/(.{12})/g, "$1\n"),
+      Buffer.from(`x${value}`).toString("base64"),
+      Buffer.from(`xy${value}`).toString("base64"),
+      Buffer.from(JSON.stringify({ token: value })).toString("base64"),
+    ];
+    for (const form of forms) {
+      const result = long.redact(`before ${form} after`);
+      expect({ form, secrets: result.secrets > 0 }).toEqual({ form, secrets: true });
+      expect(result.text).not.toContain(value.slice(8, 16));
+      expect(long.redactJson(JSON.stringify({ form }))).toContain("[REDACTED:secret]");
+    }
+    expect(long.redact("a sentence about sk and rein with nothing secret").secrets).toBe(0);
+  });
+
   it("removes emails, Luhn-valid card numbers, SSNs and configured patterns", () => {
     const result = redactor.redact("mail bob@example.co.uk card 4111 1111 1111 1111 ssn 123-45-6789 id EMP-123456");
     expect(result.text).toBe("mail [REDACTED:pii] card [REDACTED:pii] ssn [REDACTED:pii] id [REDACTED:pii]");
