@@ -67,8 +67,8 @@ describe("lesson memory across runs", () => {
     await harness.waitFor(second);
     const secondPlannerRequest = harness.planner.requests.slice(requestsBefore).find((request) => JSON.stringify(request.messages).includes("Goal: Is the search cache"));
     const shown = JSON.stringify(secondPlannerRequest?.messages);
-    expect(shown).toContain("Lessons from earlier runs:");
-    expect(shown).toContain(`[${lesson?.lessonId}]`);
+    expect(shown).toContain("Lessons from earlier runs: each entry's text is between untrusted-data markers");
+    expect(shown).toContain(`- ${lesson?.lessonId}: <<<untrusted-data `);
     const secondTrace = await harness.runtime.trace.read(second);
     expect(secondTrace.find((event) => event.kind === "lesson.used")?.payload.lessons).toEqual([lesson?.lessonId]);
     // Its own retry writes a second lesson, which its next plan retrieves too.

@@ -26,6 +26,8 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
             workspace,
             checks,
             judge: deps.judge,
+            judgeObservationBytes: runtime.config.observations.judgeMaxBytes,
+            redactor: runtime.redactor,
             onJudgeEvent: (event) => {
               const live = liveEventOf(event, { runId: data.runId, stepId: data.stepId, role: "judge" });
               if (live) runtime.live.publish(live);

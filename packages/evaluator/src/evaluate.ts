@@ -6,6 +6,7 @@ import {
   type FinalAnswerEvaluateJob,
   type ModelProvider,
   type ModelStreamEvent,
+  type Redactor,
   type StepEvaluateJob,
   type ToolCallStatus,
   type TraceLog,
@@ -28,6 +29,10 @@ export interface EvaluatorDeps {
   checks: CommandCheckRunner;
   /** The judge role's provider; without one, judge criteria escalate and flagged risks go unjudged. */
   judge?: ModelProvider;
+  /** Bytes of each observation's data the judge sees (config `observations.judgeMaxBytes`). */
+  judgeObservationBytes?: number;
+  /** Removes secrets from what the judge is shown. */
+  redactor?: Redactor;
   /** The judge's output as it streams, for the run's live channel. */
   onJudgeEvent?: (event: ModelStreamEvent) => void;
   /** Attempts of one step before repeated failure escalates. @defaultValue 3 */
@@ -184,7 +189,14 @@ function evidenceIndexOf(job: EvaluateJob): EvidenceIndex {
 }
 
 async function judgeStep(deps: EvaluatorDeps, provider: ModelProvider, criteria: string[], job: StepEvaluateJob, signal?: AbortSignal): Promise<JudgeScore> {
-  const { score } = await judge(provider, { criteria, risks: job.risks }, job.result, deps.trace, signal, deps.onJudgeEvent);
+  const { score } = await judge(
+    provider,
+    { criteria, risks: job.risks, observationBytes: deps.judgeObservationBytes, redactor: deps.redactor },
+    job.result,
+    deps.trace,
+    signal,
+    deps.onJudgeEvent,
+  );
   return score;
 }
 

@@ -15,7 +15,7 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
       try {
         if (job.name === "context") {
           const request = ContextJob.parse(job.data);
-          const answer = await answerContextRequest(request, deps.providerFor(request.modelOverride), runtime.trace, signal);
+          const answer = await answerContextRequest(request, deps.providerFor(request.modelOverride), runtime.trace, signal, runtime.redactor);
           await runtime.queues.sendControl({
             type: "context.answered",
             eventId: `answered-${job.id}`,
@@ -33,6 +33,7 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
           {
             ...deps,
             trace: runtime.trace,
+            redactor: deps.redactor ?? runtime.redactor,
             onModelEvent: (event) => {
               const live = liveEventOf(event, { runId: data.runId, stepId: null, role: "planner" });
               if (live) runtime.live.publish(live);

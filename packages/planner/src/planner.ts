@@ -7,6 +7,7 @@ import {
   type ModelStreamEvent,
   Plan,
   type PlanJob,
+  type Redactor,
   type TraceLog,
   type Usage,
   ReinError,
@@ -22,6 +23,8 @@ export interface PlannerDeps {
   /** Lessons similar to the goal; none when no lesson memory is configured. */
   lessonsFor?: (goal: string) => Promise<LessonRef[]>;
   maxTokens?: number;
+  /** Removes secrets from the outside text the prompt shows (evidence, lessons, summaries). */
+  redactor?: Redactor;
   /** The planner's output as it streams, for the run's live channel. */
   onModelEvent?: (event: ModelStreamEvent) => void;
 }
@@ -47,7 +50,7 @@ export async function plan(job: PlanJob, deps: PlannerDeps, signal?: AbortSignal
       {
         role: "planner",
         system: PLANNER_SYSTEM,
-        messages: [{ role: "user", content: [{ type: "text", text: renderPlannerContext(context) }] }],
+        messages: [{ role: "user", content: [{ type: "text", text: renderPlannerContext(context, { redactor: deps.redactor }) }] }],
         output: { name: "plan", description: "the lazy plan", schema: PLAN_JSON_SCHEMA },
         maxTokens: deps.maxTokens,
         metadata: { runId: job.runId },

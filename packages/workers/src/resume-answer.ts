@@ -1,21 +1,37 @@
-import type { ModelToolCall, ResumeInput, ToolCallStatus } from "@rein/core";
+import { type ModelToolCall, presentUntrusted, type Redactor, type ResumeInput, type ToolCallStatus } from "@rein/core";
 import { DELEGATE, REQUEST_CONTEXT } from "./runtime-tools.ts";
+
+const SUMMARY_BYTES = 2_000;
 
 /**
  * The tool result a resumed step gets for the runtime call it suspended on:
  * its child's result as one observation, or the planner's answer. The
- * controller put it in the signed packet; nothing else can supply it.
+ * controller put it in the signed packet; nothing else can supply it. The
+ * child's summary and the evidence summaries were written by a model that
+ * read tool output, and the planner's refusal by a model too: they are
+ * presented as outside text, the runtime's framing around them is not.
  */
-export function answerFromResume(call: ModelToolCall, resume: ResumeInput | undefined): { content: string; status: ToolCallStatus } | undefined {
+export function answerFromResume(
+  call: ModelToolCall,
+  resume: ResumeInput | undefined,
+  redactor?: Redactor,
+): { content: string; status: ToolCallStatus } | undefined {
   if (call.name === DELEGATE && resume?.kind === "delegation") {
     if (resume.refusal) return { content: `delegation refused by the runtime: ${resume.refusal}`, status: "refused" };
     const evidence = resume.observationIds.length > 0 ? `\nits observations: ${resume.observationIds.join(", ")}` : "";
-    return { content: `child step ${resume.childStepId} ended ${resume.status}: ${resume.summary}${evidence}`, status: resume.status === "completed" ? "ok" : "error" };
+    const summary = presentUntrusted(resume.summary, { source: `Summary written by child step ${resume.childStepId}`, redactor, maxBytes: SUMMARY_BYTES });
+    return {
+      content: `child step ${resume.childStepId} ended ${resume.status}.${evidence}\n${summary.text}`,
+      status: resume.status === "completed" ? "ok" : "error",
+    };
   }
   if (call.name === REQUEST_CONTEXT && resume?.kind === "context") {
-    if (resume.refusal) return { content: `the planner refused: ${resume.refusal}`, status: "denied" };
-    const lines = resume.evidence.map((entry) => `- ${entry.id}: ${entry.summary}`);
-    return { content: lines.length > 0 ? `evidence passed to you:\n${lines.join("\n")}` : "the planner had no evidence to pass", status: "ok" };
+    if (resume.refusal) {
+      return { content: `the planner refused.\n${presentUntrusted(resume.refusal, { source: "The planner's reason", redactor, maxBytes: SUMMARY_BYTES }).text}`, status: "denied" };
+    }
+    if (resume.evidence.length === 0) return { content: "the planner had no evidence to pass", status: "ok" };
+    const entries = resume.evidence.map((entry) => ({ label: entry.id, text: entry.summary }));
+    return { content: `evidence passed to you:\n${presentUntrusted(entries, { source: "Evidence (id: summary)", redactor, maxBytes: SUMMARY_BYTES, singleLine: true }).text}`, status: "ok" };
   }
   return undefined;
 }

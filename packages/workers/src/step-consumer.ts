@@ -83,6 +83,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
             price,
             maxTokensPerCall: runtime.config.roles.worker.maxTokens,
             contextTokens: runtime.config.roles.worker.contextTokens,
+            redactor: runtime.redactor,
             // Always streamed: text deltas go to the run's live channel for whoever watches, on any machine.
             onModelEvent: (event) => {
               const live = liveEventOf(event, { runId: body.runId, stepId: body.stepId, role: "worker" });

@@ -10,6 +10,7 @@ import {
   type ModelToolCall,
   type Observation,
   type Price,
+  type Redactor,
   ReinError,
   type StepCheckpoint,
   type StepResult,
@@ -43,6 +44,8 @@ export interface StepLoopDeps {
   maxTokensPerCall?: number;
   /** The worker role's `contextTokens`: each call's prompt is fitted to it, oldest tool results dropped first. */
   contextTokens?: number;
+  /** Removes secrets from outside text the packet hands over (evidence, lessons, a child's summary). */
+  redactor?: Redactor;
   /** Text deltas as the model streams them, for live progress. */
   onModelEvent?: (event: ModelStreamEvent) => void;
   now?: () => number;
@@ -68,7 +71,7 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
     runId: body.runId,
     stepId: body.stepId,
     attempt: body.attempt,
-    messages: [{ role: "user", content: [{ type: "text", text: renderTask(body) }] }],
+    messages: [{ role: "user", content: [{ type: "text", text: renderTask(body, { redactor: deps.redactor }) }] }],
     observations: [],
     records: [],
     usage: zeroUsage(),
@@ -113,7 +116,7 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
     for (const [position, call] of calls.entries()) {
       const index = loop.records.length;
       if (isRuntimeTool(call.name)) {
-        const fromResume = position === 0 && loop.pending ? answerFromResume(call, body.resume) : undefined;
+        const fromResume = position === 0 && loop.pending ? answerFromResume(call, body.resume, deps.redactor) : undefined;
         if (fromResume) {
           const made = runtimeObservation(call, index, fromResume.content, fromResume.status);
           loop.observations.push(made.observation);

@@ -7,6 +7,7 @@ import {
   hashOf,
   type Lesson,
   jobIds,
+  type Observation,
   type RunResult,
   type RunState,
   type RunStatus,
@@ -15,6 +16,7 @@ import {
   type StepState,
   totalTokens,
   type TraceEventInput,
+  untrustedDataOf,
   type Verdict,
 } from "@rein/core";
 import { exceededBudget } from "./budget-policy.ts";
@@ -143,7 +145,7 @@ export class Draft {
         id: observation.id,
         stepId: step.stepId,
         tool: observation.tool,
-        summary: oneLine(observation.content),
+        summary: evidenceSummary(observation),
         status: observation.status,
       }));
     this.state.evidence.push(...added);
@@ -274,12 +276,15 @@ export class Draft {
   }
 }
 
-/** The first line of what a tool returned; the runtime's preamble before an untrusted-data fence is skipped. */
-function oneLine(text: string): string {
-  const fence = /^<<<untrusted-data [0-9a-f]+>>>$/m.exec(text);
-  const body = fence ? text.slice(fence.index + fence[0].length) : text;
-  const line = body.split("\n").find((candidate) => candidate.trim().length > 0) ?? "";
-  return line.length > SUMMARY_CHARS ? `${line.slice(0, SUMMARY_CHARS)}…` : line;
+/**
+ * The first line of a tool's data (its output or error; the runtime's
+ * preamble is not data), marked with how the call ended when it did not
+ * succeed. Still outside text: every prompt shows it through the presenter.
+ */
+function evidenceSummary(observation: Observation): string {
+  const line = untrustedDataOf(observation.content).split("\n").find((candidate) => candidate.trim().length > 0) ?? "";
+  const cut = line.length > SUMMARY_CHARS ? `${line.slice(0, SUMMARY_CHARS)}…` : line;
+  return observation.status === "ok" ? cut : `[${observation.status}] ${cut}`;
 }
 
 export function lastSummary(state: RunState): string {

@@ -47,14 +47,15 @@ export interface Harness {
 export async function startHarness(
   script: ModelScriptInput,
   extraTools: AnyTool[] = [],
-  overrides: { worker?: ModelProvider; config?: ReinConfigInput } = {},
+  overrides: { worker?: ModelProvider; config?: ReinConfigInput; env?: NodeJS.ProcessEnv } = {},
 ): Promise<Harness> {
-  const runtime = await createTestRuntime(overrides.config);
+  const runtimeOptions = overrides.env ? { env: overrides.env } : {};
+  const runtime = await createTestRuntime(overrides.config, runtimeOptions);
   const keys = generatePacketKeys();
   const planner = new ScriptedProvider(script, { name: "scripted-planner" });
   const worker = new ScriptedProvider(script, { name: "scripted-worker" });
   const judge = new ScriptedProvider(script, { name: "scripted-judge" });
-  const roleRuntimes = [0, 1, 2, 3].map(() => createRuntime(runtime.config));
+  const roleRuntimes = [0, 1, 2, 3].map(() => createRuntime(runtime.config, runtimeOptions));
   const [controlRuntime, planRuntime, stepRuntime, evaluateRuntime] = roleRuntimes as [ReinRuntime, ReinRuntime, ReinRuntime, ReinRuntime];
   const approvalKeys = generateKeyPair();
   const tooling = await buildTooling(stepRuntime, extraTools, new ApprovalVerifier(approvalKeys.publicKey));
@@ -77,6 +78,7 @@ export async function startHarness(
     waitFor: (runId, until) => waitForRun(runtime, runId, until),
     close: async () => {
       await Promise.all(roles.map((role) => role.close()));
+      await tooling.close();
       for (const role of roleRuntimes) await role.close();
       await runtime.cleanup();
     },

@@ -110,8 +110,10 @@ export const ReinConfig = z.object({
     .object({
       maxBytes: z.number().int().positive().default(16_384),
       maxLines: z.number().int().positive().default(200),
+      /** Bytes of each observation's data the judge sees; the untrusted-data preamble is not counted. */
+      judgeMaxBytes: z.number().int().positive().default(2_048),
     })
-    .default({ maxBytes: 16_384, maxLines: 200 }),
+    .default({ maxBytes: 16_384, maxLines: 200, judgeMaxBytes: 2_048 }),
   redaction: z
     .object({
       /** Regular expressions whose matches are replaced by [REDACTED:pii] in observations, traces and logs. */

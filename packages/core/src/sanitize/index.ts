@@ -1,8 +1,19 @@
 export { stripControlCharacters, type StrippedText } from "./control-characters.ts";
-export { fenceUntrusted, type Fenced } from "./fence.ts";
 export { fold, type FoldedText } from "./fold.ts";
 export { passesLuhn } from "./luhn.ts";
 export { redactingLoggerOptions } from "./pino-redaction.ts";
+export {
+  prepareUntrusted,
+  presentPrepared,
+  presentUntrusted,
+  untrustedDataOf,
+  type PreparedUntrusted,
+  type PresentedUntrusted,
+  type PresentUntrustedOptions,
+  type UntrustedEntry,
+  type UntrustedTruncation,
+} from "./present-untrusted.ts";
 export { PII_MARK, type RedactionResult, Redactor, type RedactorOptions, SECRET_MARK } from "./redactor.ts";
 export { sanitizeText, type SanitizedText } from "./sanitize-text.ts";
 export { SUSPICIOUS_PATTERNS, type SuspiciousPattern } from "./suspicious-patterns.ts";
+export { boundText, countLines, type SizeLimits } from "./size-limit.ts";

@@ -5,3 +5,4 @@ export { openAIWireReply, type OpenAIWireOptions } from "./openai-wire.ts";
 export { type ScriptedWireServerOptions, startScriptedWireServer, type WireFormat } from "./scripted-wire-server.ts";
 export type { WireReply } from "./wire-reply.ts";
 export { anthropicWireFailure, cutStream, openAIWireFailure, type WireFailure } from "./wire-failures.ts";
+export { INJECTIONS, SECRET, secretLeaks, splitSecretForms } from "./injection-corpus.ts";

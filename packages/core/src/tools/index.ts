@@ -15,7 +15,6 @@ export type { ModelToolCall, StepExecutionContext, ToolCallOutcome, ToolExecutor
 export { createToolExecutor, type ToolExecutorDeps } from "./create-tool-executor.ts";
 export type { TraceSink } from "./executor/call-trace.ts";
 export type { RetryOptions } from "./executor/run-tool.ts";
-export type { SizeLimits } from "./executor/size-limit.ts";
 export { classifyFailure } from "./executor/failure-class.ts";
 export { isFailureAddressed, withAddressedFailures } from "./failure-addressed.ts";
 export { RecordedResult } from "./recorded-result.ts";

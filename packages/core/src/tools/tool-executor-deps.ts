@@ -8,7 +8,7 @@ import type { SecretBindings } from "../secrets/secret-bindings.ts";
 import type { ArtifactWriter } from "./define-tool.ts";
 import type { TraceSink } from "./executor/call-trace.ts";
 import type { RetryOptions } from "./executor/run-tool.ts";
-import type { SizeLimits } from "./executor/size-limit.ts";
+import type { SizeLimits } from "../sanitize/size-limit.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import type { ToolResultCache } from "./tool-result-cache.ts";
 

@@ -141,7 +141,7 @@ describe("executor pipeline", () => {
     expect(Buffer.byteLength(observation.content)).toBeLessThan(20_000);
     expect(observation.truncated).toMatchObject({ shownLines: 164, totalLines: 100_000, totalBytes: 10_000_000 });
     const artifactId = observation.truncated?.artifactId as string;
-    expect(observation.content).toContain(`164 of 100000 lines shown (16384 of 10000000 bytes); full result in artifact ${artifactId}`);
+    expect(observation.content).toContain(`164 of 100000 lines shown (16384 of 10000000 bytes); the whole text is in artifact ${artifactId}`);
     expect(artifacts.items.get(artifactId)).toBe(big);
     expect(outcome.result.artifactId).toBe(artifactId);
   });

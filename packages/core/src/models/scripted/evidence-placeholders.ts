@@ -3,8 +3,8 @@ import type { ModelRequest } from "../model-provider.ts";
 import type { ScriptedTurn } from "./script.ts";
 
 const PLACEHOLDER = /\{\{evidence:([A-Za-z0-9_.-]+)\}\}/g;
-// Evidence lines as the planner and worker prompts render them: "- obs_…: <tool>: <summary>".
-const EVIDENCE_LINE = /^- (\S+): ([A-Za-z0-9_.-]+): /gm;
+// Evidence lines as the planner and worker prompts render them: "- obs_…: <<<untrusted-data …>>><tool>: <summary>…".
+const EVIDENCE_LINE = /^- (\S+): (?:<<<untrusted-data [0-9a-f]+>>>)?([A-Za-z0-9_.-]+): /gm;
 
 /**
  * A script is written before any run, but observation ids are random. A turn

@@ -88,7 +88,8 @@ export function httpRequestTool(options: BuiltinToolOptions) {
       }
       const { text, truncated } = await readCapped(response, maxBytes);
       if (response.status >= 500 || response.status === 429) {
-        throw new ReinError("tool_failed", `${url.hostname} answered ${response.status}: ${text.slice(0, 500)}`, { retryable: true });
+        // The whole body: the executor redacts before it cuts, and a cut made here could split a secret past redaction.
+        throw new ReinError("tool_failed", `${url.hostname} answered ${response.status}: ${text}`, { retryable: true });
       }
       return {
         status: response.status,

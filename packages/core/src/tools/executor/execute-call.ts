@@ -5,7 +5,6 @@ import type { Provenance, Scope } from "../../contracts/index.ts";
 import { errorMessage, ReinError } from "../../errors.ts";
 import { decidePermission } from "../../policy/permission-policy.ts";
 import { resourcesOutside } from "../../policy/resource-match.ts";
-import { sanitizeText } from "../../sanitize/sanitize-text.ts";
 import type { ResolvedExecutorDeps } from "../tool-executor-deps.ts";
 import type { SecretRefusal } from "../../secrets/secret-bindings.ts";
 import type { AnyTool, SecretReader, ToolContext } from "../define-tool.ts";
@@ -22,6 +21,8 @@ import { runTool } from "./run-tool.ts";
 
 // Arguments larger than this are left out of trace payloads (their hash is kept).
 const TRACE_ARGS_LIMIT = 4096;
+// The error as the result event and the logs state it: already redacted, cut for brevity.
+const ERROR_MESSAGE_CHARS = 500;
 
 /** One call through every stage of ARCHITECTURE §5, in order. Each stage that ends the call says why. */
 export async function executeCall(
@@ -247,9 +248,19 @@ export async function executeCall(
     if (tool.effect !== "read") await deps.cache?.invalidate(context.runId);
     if (!run.ok) {
       const status = run.timedOut ? "timeout" : "error";
-      const message = errorMessage(run.error);
+      // An error carries upstream text (an HTTP body, an MCP server's message): it is presented like an output.
+      const shown = await presentResult(errorMessage(run.error), {
+        tool: tool.name,
+        runId: context.runId,
+        limits: deps.config.observations,
+        artifacts: deps.artifacts,
+        redactor: deps.redactor,
+        failed: true,
+      });
+      const message = shown.shown.slice(0, ERROR_MESSAGE_CHARS);
       await trace.emit("tool.executed", { status, failure: run.failure, attempts, error: message }, { durationMs });
-      const shown = sanitizeText(message);
+      if (shown.truncated) await trace.emit("observation.truncated", { ...shown.truncated });
+      if (shown.flags.some((flag) => flag !== "truncated")) await trace.emit("observation.flagged", { flags: shown.flags });
       return end({
         status,
         trust,
@@ -258,7 +269,9 @@ export async function executeCall(
         durationMs,
         attempts,
         flags: shown.flags,
-        content: `${tool.name} failed${attempts > 1 ? ` after ${attempts} attempts` : ""}: ${shown.text}\n${adviceFor(run.failure)}`,
+        truncated: shown.truncated,
+        artifactId: shown.artifactId,
+        content: `${tool.name} failed${attempts > 1 ? ` after ${attempts} attempts` : ""}.\n${shown.content}\n${adviceFor(run.failure)}`,
       });
     }
 

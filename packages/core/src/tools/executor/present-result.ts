@@ -1,23 +1,24 @@
 import type { Observation } from "../../contracts/index.ts";
+import { prepareUntrusted, presentPrepared } from "../../sanitize/present-untrusted.ts";
 import type { Redactor } from "../../sanitize/redactor.ts";
-import { fenceUntrusted } from "../../sanitize/fence.ts";
-import { sanitizeText } from "../../sanitize/sanitize-text.ts";
+import type { SizeLimits } from "../../sanitize/size-limit.ts";
 import type { ArtifactWriter } from "../define-tool.ts";
-import { boundText, type SizeLimits } from "./size-limit.ts";
 
 export interface Presented {
   content: string;
   flags: string[];
   truncated?: Observation["truncated"];
   artifactId?: string;
+  /** The redacted, bounded text, for the trace and logs (never the raw one). */
+  shown: string;
 }
 
 /**
- * Rendered tool output → what the model reads. Secrets and PII are redacted
- * first, so neither the artifact nor the observation ever holds them; then
- * the size limit (the whole redacted text goes to an artifact, the model
- * gets a bounded head and says where the rest is); then sanitization and
- * the untrusted-data fence.
+ * A tool's output or error → what the model reads, through the one
+ * presenter (`presentUntrusted`). What this adds is the artifact: when the
+ * text is cut, the whole redacted text is kept and the preamble says where.
+ * Errors take the same path as outputs: an upstream error body is as much
+ * outside text as a successful one.
  */
 export async function presentResult(
   rendered: string,
@@ -27,36 +28,18 @@ export async function presentResult(
     limits: SizeLimits;
     artifacts: ArtifactWriter;
     redactor?: Redactor;
+    /** The text is the tool's error, not its output. */
+    failed?: boolean;
   },
 ): Promise<Presented> {
-  const flags = new Set<string>();
-  let text = rendered;
-  if (options.redactor) {
-    const redacted = options.redactor.redact(text);
-    text = redacted.text;
-    if (redacted.secrets > 0) flags.add("secret_redacted");
-    if (redacted.pii > 0) flags.add("pii_redacted");
-  }
-  const bounded = boundText(text, options.limits);
-  const notes: string[] = [];
+  const prepared = prepareUntrusted(rendered, { redactor: options.redactor, maxBytes: options.limits.maxBytes, maxLines: options.limits.maxLines });
   let truncated: Observation["truncated"];
   let artifactId: string | undefined;
-  if (bounded.truncated) {
-    artifactId = await options.artifacts.put(options.runId, text, { tool: options.tool });
-    truncated = {
-      shownLines: bounded.shown.lines,
-      totalLines: bounded.total.lines,
-      shownBytes: bounded.shown.bytes,
-      totalBytes: bounded.total.bytes,
-      artifactId,
-    };
-    flags.add("truncated");
-    notes.push(
-      `Truncated: ${bounded.shown.lines} of ${bounded.total.lines} lines shown (${bounded.shown.bytes} of ${bounded.total.bytes} bytes); full result in artifact ${artifactId}.`,
-    );
+  if (prepared.truncated) {
+    artifactId = await options.artifacts.put(options.runId, prepared.whole, { tool: options.tool });
+    truncated = { ...prepared.truncated, artifactId };
   }
-  const sanitized = sanitizeText(bounded.text);
-  for (const flag of sanitized.flags) flags.add(flag);
-  const fenced = fenceUntrusted(sanitized.text, { tool: options.tool, flags: sanitized.flags, notes });
-  return { content: fenced.text, flags: [...flags].sort(), truncated, artifactId };
+  const source = options.failed ? `Error reported by tool ${options.tool}` : `Output of tool ${options.tool}`;
+  const presented = presentPrepared(prepared, { source, keptIn: artifactId ? `artifact ${artifactId}` : undefined });
+  return { content: presented.text, flags: presented.flags, truncated, artifactId, shown: prepared.shown };
 }
