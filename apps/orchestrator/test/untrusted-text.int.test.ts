@@ -215,6 +215,15 @@ describe("outside text reaches every model fenced and redacted", () => {
     }
   });
 
+  it("shows the worker an MCP server's tool description only fenced", () => {
+    const descriptions = requests().worker.flatMap((request) => (request.tools ?? []).filter((tool) => tool.name === "srv__leak_error").map((tool) => tool.description));
+    expect(descriptions.length).toBeGreaterThan(0);
+    for (const description of descriptions) {
+      expect(description).toContain("canary-description");
+      expect(outsideFences(description)).not.toContain("canary-");
+    }
+  });
+
   it("gives the judge the data of each observation, not the worker's preamble", () => {
     const [request] = requests().judge;
     const text = shownText(request as ModelRequest).join("\n");

@@ -108,7 +108,7 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
     const knownEvidence = new Set(job.knownEvidenceIds);
     const checkContext = { runId: job.runId, stepId: job.stepId, grant: job.checkGrant, policy: job.policy, workspace: deps.workspace, signal };
     for (const [index, criterion] of spec.acceptance_criteria.entries()) {
-      const outcome = await checkCriterion(criterion, result, { workspace: deps.workspace, checks: deps.checks, checkContext, index, knownEvidenceIds: knownEvidence });
+      const outcome = await checkCriterion(criterion, result, { workspace: deps.workspace, checks: deps.checks, checkContext, index, knownEvidenceIds: knownEvidence, redactor: deps.redactor });
       if (!outcome) continue;
       const { unrunnable: cannotRun, ...check } = outcome;
       (cannotRun ? unrunnable : checks).push(check);

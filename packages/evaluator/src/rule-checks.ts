@@ -1,5 +1,15 @@
 import { readFile } from "node:fs/promises";
-import { type AcceptanceCriterion, type CheckResult, type Claim, type ClaimCheck, isFailureAddressed, type StepResult, type ToolCallStatus, type Workspace } from "@rein/core";
+import {
+  type AcceptanceCriterion,
+  type CheckResult,
+  type Claim,
+  type ClaimCheck,
+  isFailureAddressed,
+  type Redactor,
+  type StepResult,
+  type ToolCallStatus,
+  type Workspace,
+} from "@rein/core";
 import type { CheckContext, CommandCheckRunner } from "./command-check.ts";
 
 export interface RuleCheckContext {
@@ -10,7 +20,12 @@ export interface RuleCheckContext {
   /** The criterion's position, so each check's calls have their own ids in the trace. */
   index: number;
   knownEvidenceIds: ReadonlySet<string>;
+  /** Removes secrets from a failing check's output before it becomes feedback. */
+  redactor?: Redactor;
 }
+
+// A failing check's output rides in the verdict's reasons and feedback into the planner's and the next worker's prompts.
+const CHECK_OUTPUT_LINES = 8;
 
 /** A check's result; `unrunnable` when the check cannot be run as written (outside the run's grant or policy, or needing approval). */
 export type CriterionOutcome = CheckResult & { unrunnable?: boolean };
@@ -25,7 +40,7 @@ export async function checkCriterion(criterion: AcceptanceCriterion, result: Ste
         check: criterion.description,
         passed,
         unrunnable: outcome.refused,
-        detail: `${criterion.argv.join(" ")} exited ${outcome.exitCode} (expected ${criterion.expectExitCode})${passed ? "" : `: ${outcome.output.trim().split("\n").slice(-8).join("\n")}`}`,
+        detail: `${criterion.argv.join(" ")} exited ${outcome.exitCode} (expected ${criterion.expectExitCode})${passed ? "" : `: ${checkOutput(outcome.output, context.redactor)}`}`,
       };
     }
     case "file_contains": {
@@ -110,4 +125,14 @@ export function deniedActions(result: StepResult): string[] {
   return result.observations
     .filter((observation) => observation.status === "denied")
     .map((observation) => (observation.content.split("\n")[0] ?? "").replace(/\s*(Do not retry|Choose a different).*$/, "").trim());
+}
+
+/**
+ * The end of what a failing check printed, redacted before the cut so the
+ * verdict never stores a secret. It is still outside text: the planner's and
+ * the worker's prompts present the verdict's reasons and feedback fenced.
+ */
+function checkOutput(output: string, redactor: Redactor | undefined): string {
+  const redacted = redactor ? redactor.redact(output).text : output;
+  return redacted.trim().split("\n").slice(-CHECK_OUTPUT_LINES).join("\n");
 }

@@ -61,7 +61,7 @@ export interface Tooling {
  */
 export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool[], approvalVerifier: ApprovalVerifier): Promise<Tooling> {
   const { config, redis, keys } = runtime;
-  const mcp = await connectMcpServers(config.mcp, { secrets: runtime.secrets, logger: runtime.logger });
+  const mcp = await connectMcpServers(config.mcp, { secrets: runtime.secrets, logger: runtime.logger, redactor: runtime.redactor });
   const closeMcp = async () => {
     await Promise.all(mcp.map((connection) => connection.close()));
   };

@@ -3,6 +3,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { z } from "zod";
 import { ReinError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
+import { presentUntrusted } from "../sanitize/present-untrusted.ts";
+import type { Redactor } from "../sanitize/redactor.ts";
 import type { SecretBindings } from "../secrets/secret-bindings.ts";
 import { type AnyTool, defineTool } from "../tools/define-tool.ts";
 import { type McpServerConfig, type McpServerConfigInput, McpServerConfig as McpServerConfigSchema } from "./mcp-config.ts";
@@ -20,7 +22,12 @@ export interface ConnectMcpOptions {
   /** A server's `secretEnv` may name only secrets bound to `mcp:<server>`. */
   secrets?: SecretBindings;
   logger?: Logger;
+  /** Removes secrets from what the server says about its tools (a server that got a secret could echo it there). */
+  redactor?: Redactor;
 }
+
+// A tool description is outside text the worker reads with every request; a poisoned one is bounded too.
+const DESCRIPTION_BYTES = 2_000;
 
 interface ListedTool {
   name: string;
@@ -51,7 +58,7 @@ export async function connectMcpServer(input: McpServerConfigInput, options: Con
     const listed = await listAll(client);
     const tools = listed
       .filter((tool) => !config.include || config.include.includes(tool.name))
-      .map((tool) => toReinTool(client, config, tool));
+      .map((tool) => toReinTool(client, config, tool, options.redactor));
     return { server: config.name, tools, close: () => client.close() };
   } catch (error) {
     await client.close().catch(() => {});
@@ -84,13 +91,14 @@ async function listAll(client: Client): Promise<ListedTool[]> {
   return tools;
 }
 
-function toReinTool(client: Client, config: McpServerConfig, listed: ListedTool): AnyTool {
+function toReinTool(client: Client, config: McpServerConfig, listed: ListedTool, redactor: Redactor | undefined): AnyTool {
   const override = config.tools[listed.name] ?? {};
   const effect = mcpEffect(listed.annotations, { override: override.effect, trustAnnotations: config.trustAnnotations });
   const timeoutMs = override.timeoutMs ?? config.timeoutMs;
   return defineTool({
     name: mcpToolName(config.name, listed.name),
-    description: `${listed.description ?? listed.name} (from MCP server ${config.name})`,
+    description: presentUntrusted(listed.description ?? listed.name, { source: `What MCP server ${config.name} says this tool does`, redactor, maxBytes: DESCRIPTION_BYTES })
+      .text,
     effect,
     input: inputSchemaOf(listed.inputSchema),
     inputJsonSchema: listed.inputSchema,
