@@ -49,7 +49,7 @@ export function renderPlannerContext(context: PlannerContext, options: { redacto
   }
   if (context.lessons.length > 0) {
     const entries = context.lessons.map((lesson) => ({ label: lesson.id, text: lesson.text }));
-    lines.push(presentUntrusted(entries, { source: "Lessons from earlier runs", redactor, maxBytes: LESSON_BYTES }).text);
+    lines.push(presentUntrusted(entries, { source: "Lessons from earlier runs", redactor, maxBytes: LESSON_BYTES, singleLine: true }).text);
   }
   if (context.instruction) lines.push(`Instruction from a person: ${context.instruction}`);
   return lines.join("\n");

@@ -33,7 +33,7 @@ export function renderTask(body: PacketBody, options: { redactor?: Redactor } = 
   }
   if (body.lessons.length > 0) {
     const entries = body.lessons.map((lesson) => ({ label: lesson.id, text: lesson.text }));
-    lines.push(presentUntrusted(entries, { source: "Lessons from earlier runs", redactor: options.redactor, maxBytes: LESSON_BYTES }).text);
+    lines.push(presentUntrusted(entries, { source: "Lessons from earlier runs", redactor: options.redactor, maxBytes: LESSON_BYTES, singleLine: true }).text);
   }
   lines.push(`Budget: ${body.budget.maxTurns} turns, ${body.budget.maxToolCalls} tool calls.`);
   return lines.join("\n");
