@@ -3,6 +3,7 @@ import { type PlannerContext, presentUntrusted, type Redactor } from "@rein/core
 // Per entry; evidence summaries are one line, step summaries a paragraph, lessons a few lines.
 const SUMMARY_BYTES = 600;
 const LESSON_BYTES = 1_000;
+const REASON_BYTES = 1_000;
 
 export const PLANNER_SYSTEM = `You are the planner of Rein, a harness for multi-agent work.
 You cut a goal into ONE concrete next step at a time (a lazy plan).
@@ -38,7 +39,10 @@ export function renderPlannerContext(context: PlannerContext, options: { redacto
   }
   if (context.lastVerdict) {
     const { decision, reasons, feedback } = context.lastVerdict;
-    lines.push(`Latest verdict: ${decision} (${reasons.join("; ")})${feedback ? ` feedback: ${feedback}` : ""}`);
+    // The decision is the evaluator's; its reasons quote check output, the judge and the worker's claims.
+    const why = [...reasons.map((reason, index) => ({ label: `reason ${index + 1}`, text: reason })), ...(feedback ? [{ label: "feedback", text: feedback }] : [])];
+    lines.push(`Latest verdict: ${decision}`);
+    lines.push(presentUntrusted(why, { source: "Why (the evaluator's reasons)", redactor, maxBytes: REASON_BYTES, singleLine: true }).text);
     if (decision === "replan" || decision === "escalate") {
       lines.push("Replan: the last step did not work as specified. Revise the plan from the latest evidence below; do not specify that step again unchanged.");
     }

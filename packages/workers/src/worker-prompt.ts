@@ -2,6 +2,7 @@ import { type PacketBody, presentUntrusted, type Redactor } from "@rein/core";
 
 const SUMMARY_BYTES = 600;
 const LESSON_BYTES = 1_000;
+const FEEDBACK_BYTES = 4_000;
 
 export const WORKER_SYSTEM = `You are a worker agent in Rein. You carry out exactly one task, described below.
 You know only what this task tells you. Use the tools you are given; the runtime decides whether a call runs.
@@ -26,7 +27,11 @@ export function renderTask(body: PacketBody, options: { redactor?: Redactor } = 
   if (task.outputContract.format === "answer") {
     lines.push('Reply with JSON: {"answer": "...", "claims": [{"text": "...", "evidence": ["obs_..."]}], "gaps": ["..."]}. Every claim cites observation ids.');
   }
-  if (task.feedback) lines.push(`Feedback on the previous attempt: ${task.feedback}`);
+  if (task.feedback) {
+    // The evaluator wrote it, but it quotes program output and the previous attempt's own text.
+    lines.push("Feedback on the previous attempt:");
+    lines.push(presentUntrusted(task.feedback, { source: "What the evaluator found wrong with it", redactor: options.redactor, maxBytes: FEEDBACK_BYTES }).text);
+  }
   if (body.evidence.length > 0) {
     const entries = body.evidence.map((entry) => ({ label: entry.id, text: entry.summary }));
     lines.push(presentUntrusted(entries, { source: "Evidence handed to you (id: summary)", redactor: options.redactor, maxBytes: SUMMARY_BYTES, singleLine: true }).text);
