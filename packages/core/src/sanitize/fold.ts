@@ -5,10 +5,16 @@ const HOMOGLYPHS: Record<string, string> = {
   ѕ: "s", і: "i", ї: "i", ј: "j", ԁ: "d", һ: "h", ӏ: "l", ԛ: "q", ԝ: "w",
   α: "a", β: "b", ε: "e", η: "n", ι: "i", κ: "k", ν: "v", ο: "o", ρ: "p", τ: "t", υ: "u", χ: "x", ϲ: "c",
   ı: "i", ℓ: "l",
+  // Small capitals, which NFKC leaves alone: ꜱʏꜱᴛᴇᴍ.
+  ᴀ: "a", ʙ: "b", ᴄ: "c", ᴅ: "d", ᴇ: "e", ꜰ: "f", ɢ: "g", ʜ: "h", ɪ: "i", ᴊ: "j", ᴋ: "k", ʟ: "l", ᴍ: "m", ɴ: "n", ᴏ: "o", ᴘ: "p",
+  ʀ: "r", ꜱ: "s", ᴛ: "t", ᴜ: "u", ᴠ: "v", ᴡ: "w", ʏ: "y", ᴢ: "z",
 };
 
+// Combining marks: stacked on letters (S̶Y̶S̶T̶E̶M̶, or a grapheme joiner between them) they hide a word from a plain match.
+const COMBINING = /\p{M}/gu;
+
 /**
- * A lower-cased, NFKC-normalized, homoglyph-folded copy of a text for
+ * A lower-cased, NFKC-normalized, mark-stripped, homoglyph-folded copy of a text for
  * pattern matching, with a map back to the original so a match can be
  * neutralized where it really is. Fullwidth `ＳＹＳＴＥＭ：` folds to
  * `system:`; Cyrillic `ѕуѕtеm` folds to `system`.
@@ -28,8 +34,8 @@ export function fold(original: string): FoldedText {
   let index = 0;
   for (const char of original) {
     const next = index + char.length;
-    let folded = char.normalize("NFKC").toLowerCase();
-    folded = [...folded].map((piece) => HOMOGLYPHS[piece] ?? piece).join("");
+    // Most tool output is ASCII, which needs no normalization: only the rest pays for it.
+    const folded = char.charCodeAt(0) < 0x80 ? char.toLowerCase() : foldCharacter(char);
     for (let unit = 0; unit < folded.length; unit += 1) {
       start.push(index);
       end.push(next);
@@ -38,6 +44,11 @@ export function fold(original: string): FoldedText {
     index = next;
   }
   return { text, start, end };
+}
+
+function foldCharacter(char: string): string {
+  const plain = char.normalize("NFKD").replace(COMBINING, "").normalize("NFKC").toLowerCase();
+  return [...plain].map((piece) => HOMOGLYPHS[piece] ?? piece).join("");
 }
 
 /** The original span [from, to) for a folded span. */

@@ -76,6 +76,10 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
         `${anyOf("pretend", "act", "roleplay", "behave")}${gap}(?:${anyOf("to be", "you are", "as if", "as")})${gap}`,
         `${anyOf("reveal", "print", "show", "repeat", "output", "leak", "tell me")}${gap}(?:${anyOf("your", "the")}${gap})?(?:${anyOf("system", "hidden", "initial", "secret")}${gap})?${anyOf("prompt", "instructions", "password", "api key", "secret")}`,
         `${anyOf("developer mode", "jailbreak", "jailbroken", "do anything now", "dan mode")}`,
+        // The same request in the languages public injection sets use most (accents are folded away).
+        `${anyOf("ignoriere", "ignorieren", "vergiss", "vergessen")}${gap}(?:(?:${anyOf("alle", "alles", "die", "deine", "bisherigen", "vorherigen", "obigen", "vorigen")})${gap})*${anyOf("anweisungen", "anweisung", "instruktionen", "befehle", "regeln", "davor", "zuvor")}`,
+        `${anyOf("ignore", "ignorer", "ignorez", "oublie", "oubliez")}${gap}(?:(?:${anyOf("toutes", "tous", "les", "tes", "vos")})${gap})*${anyOf("instructions", "consignes", "regles")}`,
+        `${anyOf("ignora", "ignore", "olvida", "olvide", "dimentica")}${gap}(?:(?:${anyOf("todas", "todos", "las", "los", "tus", "sus", "le", "tutte", "as", "suas")})${gap})*${anyOf("instrucciones", "istruzioni", "instrucoes", "reglas", "regole")}`,
       ].join("|"),
       "g",
     ),
