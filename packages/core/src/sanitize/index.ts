@@ -3,11 +3,8 @@ export { fold, type FoldedText } from "./fold.ts";
 export { passesLuhn } from "./luhn.ts";
 export { redactingLoggerOptions } from "./pino-redaction.ts";
 export {
-  prepareUntrusted,
-  presentPrepared,
   presentUntrusted,
   untrustedDataOf,
-  type PreparedUntrusted,
   type PresentedUntrusted,
   type PresentUntrustedOptions,
   type UntrustedEntry,
@@ -16,4 +13,4 @@ export {
 export { PII_MARK, type RedactionResult, Redactor, type RedactorOptions, SECRET_MARK } from "./redactor.ts";
 export { sanitizeText, type SanitizedText } from "./sanitize-text.ts";
 export { SUSPICIOUS_PATTERNS, type SuspiciousPattern } from "./suspicious-patterns.ts";
-export { boundText, countLines, type SizeLimits } from "./size-limit.ts";
+export type { SizeLimits } from "./size-limit.ts";
