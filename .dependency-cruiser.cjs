@@ -44,6 +44,6 @@ module.exports = {
     tsPreCompilationDeps: true,
     combinedDependencies: false,
     tsConfig: { fileName: "tsconfig.base.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "default"] },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["@rein/source", "import", "default"] },
   },
 };

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Makes a fresh clone runnable with only Node 20 and npm: finds or installs
-// pnpm (a global one, else a private copy under .tools/), then installs the
-// workspace. Corepack is not used: it fails on machines without network
+// pnpm (a global one, else a private copy under .tools/), installs the
+// workspace, then builds it (turbo replays unchanged packages from its cache)
+// so `npx rein` runs compiled JavaScript. Corepack is not used: it fails on machines without network
 // access to its own download host.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 const PNPM_VERSION = "12.4.2";
 const root = new URL("..", import.meta.url).pathname;
@@ -24,10 +25,18 @@ export function pnpmCommand() {
   return localPnpm;
 }
 
+/** The environment for commands that run pnpm themselves (turbo runs each package's scripts with it). */
+export function pnpmEnv(pnpm, env = process.env) {
+  const bins = [join(root, "node_modules", ".bin"), ...(pnpm === "pnpm" ? [] : [dirname(pnpm)])];
+  return { ...env, PATH: [...bins, env.PATH].join(":"), TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const pnpm = pnpmCommand();
   const marker = join(root, "node_modules", ".modules.yaml");
   const args = ["install", "--frozen-lockfile", "--reporter=append-only"];
   if (!existsSync(marker) || process.env.CI) process.stderr.write("bootstrap: installing the workspace\n");
-  execFileSync(pnpm, args, { cwd: root, stdio: ["ignore", existsSync(marker) && !process.env.CI ? "ignore" : "inherit", "inherit"] });
+  const quiet = existsSync(marker) && !process.env.CI;
+  execFileSync(pnpm, args, { cwd: root, stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"] });
+  execFileSync(pnpm, ["exec", "turbo", "run", "build", "--output-logs=errors-only"], { cwd: root, stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"], env: pnpmEnv(pnpm) });
 }

@@ -4,12 +4,12 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { pnpmCommand } from "./bootstrap.mjs";
+import { pnpmCommand, pnpmEnv } from "./bootstrap.mjs";
 import { ensureRedis } from "./ensure-redis.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const pnpm = pnpmCommand();
-const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" };
+const env = pnpmEnv(pnpm);
 const check = (label, args) => {
   const result = spawnSync(pnpm, args, { cwd: root, stdio: "inherit", env });
   if (result.status !== 0) console.error(`test: ${label} failed`);

@@ -13,9 +13,9 @@ export interface BenchChild {
   stop(): Promise<void>;
 }
 
-/** Starts `node --import tsx <script>` from bench/ with extra environment. */
+/** Starts `node --conditions=@rein/source --import tsx <script>` (the packages' sources) from bench/ with extra environment. */
 export function spawnBenchChild(script: string, env: Record<string, string>, nodeFlags: readonly string[] = []): BenchChild {
-  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", fileURLToPath(new URL(script, import.meta.url))], {
+  const child = spawn(process.execPath, [...nodeFlags, "--conditions=@rein/source", "--import", "tsx", fileURLToPath(new URL(script, import.meta.url))], {
     cwd: BENCH_ROOT,
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "pipe"],

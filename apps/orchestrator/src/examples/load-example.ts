@@ -4,8 +4,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { type AnyTool, type GoalInput, PolicyRule, type ReinConfigInput, ReinError, z } from "@rein/core";
 import { resolveSeed } from "../workspace/seed-path.ts";
 
-/** The repository's examples folder. */
-export const EXAMPLES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../examples");
+const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/**
+ * The examples folder: the repository's in a checkout (src/ and dist/ alike),
+ * the copy packed beside dist/ in an installed package.
+ */
+export const EXAMPLES_DIR = existsSync(join(packageDir, "../../pnpm-workspace.yaml")) ? resolve(packageDir, "../../examples") : join(packageDir, "examples");
 
 export interface LoadedExample {
   name: string;
@@ -44,7 +49,7 @@ export async function loadExample(name: string, examplesDir = EXAMPLES_DIR): Pro
   const { workspace, ...goal } = JSON.parse(readFileSync(goalFile, "utf8")) as GoalInput;
   const seedDir = workspace ? await resolveSeed(dir, workspace) : undefined;
   const toolsFile = join(dir, "tools.ts");
-  const tools = existsSync(toolsFile) ? ((await import(pathToFileURL(toolsFile).href)) as { tools: AnyTool[] }).tools : [];
+  const tools = existsSync(toolsFile) ? ((await importTypeScript(toolsFile)) as { tools: AnyTool[] }).tools : [];
   return { name, dir, goal, seedDir, scriptPath: join(dir, "script.json"), tools, config: exampleConfig(join(dir, "rein.config.json")) };
 }
 
@@ -56,4 +61,21 @@ function exampleConfig(file: string): ReinConfigInput {
     throw new ReinError("config_invalid", `${file}: ${issue?.path.join(".") || "(root)"}: ${issue?.message}; an example's config may only set policy`);
   }
   return parsed.data;
+}
+
+/**
+ * Compiled Rein (dist/) runs without a TypeScript loader; an example's
+ * tools.ts gets tsx's, registered on first need. The retry uses a fresh URL
+ * because the loader remembers the failed one.
+ */
+async function importTypeScript(file: string): Promise<unknown> {
+  const url = pathToFileURL(file).href;
+  try {
+    return await import(url);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== "ERR_UNKNOWN_FILE_EXTENSION") throw error;
+    const { register } = await import("tsx/esm/api");
+    register();
+    return await import(`${url}?typescript`);
+  }
 }
