@@ -1,5 +1,4 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { z } from "zod";
 import { ReinError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
@@ -44,6 +43,11 @@ interface ListedTool {
  */
 export async function connectMcpServer(input: McpServerConfigInput, options: ConnectMcpOptions = {}): Promise<McpConnection> {
   const config = McpServerConfigSchema.parse(input);
+  // Loaded here, not at the top: most processes never start an MCP server and should not pay for the SDK.
+  const [{ Client }, { StdioClientTransport }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+  ]);
   const transport = new StdioClientTransport({
     command: config.command,
     args: config.args,

@@ -1,9 +1,9 @@
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import { type AdapterSettings, defaultMaxTokens, defaultRetryPolicy, defaultTimeoutMs } from "../adapter-settings.ts";
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
 import { withCost } from "../pricing.ts";
 import { withRetries } from "../retry.ts";
-import { anthropicFailure } from "./anthropic-failure.ts";
+import type { anthropicFailure } from "./anthropic-failure.ts";
 import { type AnthropicParams, type OutputTool, toAnthropicParams } from "./anthropic-request.ts";
 import { extractOutput, fromAnthropicMessage } from "./anthropic-response.ts";
 import { AnthropicStreamAssembler } from "./anthropic-stream.ts";
@@ -15,24 +15,33 @@ const defaultBaseURL = "https://api.anthropic.com";
  * asks for events and makes a plain request otherwise; both paths end in the
  * same neutral response. The SDK's own retries are off: Rein retries here so
  * every provider classifies failures, backs off and reports retries alike.
+ * The SDK loads at the first call: a process that never calls this provider
+ * (a CLI printing a run's status) does not pay for loading it.
  */
 export class AnthropicProvider implements ModelProvider {
   readonly kind = "anthropic";
   readonly name: string;
   readonly model: string;
-  private readonly client: Anthropic;
   private readonly settings: AdapterSettings;
+  private sdk: Promise<Sdk> | undefined;
 
   constructor(settings: AdapterSettings) {
     this.settings = settings;
     this.name = settings.name;
     this.model = settings.model;
-    this.client = new Anthropic({
-      apiKey: settings.apiKey ?? null,
-      baseURL: settings.baseURL ?? defaultBaseURL,
-      maxRetries: 0,
-      timeout: settings.timeoutMs ?? defaultTimeoutMs,
-    });
+  }
+
+  private loadSdk(): Promise<Sdk> {
+    this.sdk ??= Promise.all([import("@anthropic-ai/sdk"), import("./anthropic-failure.ts")]).then(([{ default: Anthropic }, { anthropicFailure }]) => ({
+      client: new Anthropic({
+        apiKey: this.settings.apiKey ?? null,
+        baseURL: this.settings.baseURL ?? defaultBaseURL,
+        maxRetries: 0,
+        timeout: this.settings.timeoutMs ?? defaultTimeoutMs,
+      }),
+      toFailure: anthropicFailure,
+    }));
+    return this.sdk;
   }
 
   async complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
@@ -42,31 +51,32 @@ export class AnthropicProvider implements ModelProvider {
       maxTokens: this.settings.maxTokens ?? defaultMaxTokens,
       ...(this.settings.temperature !== undefined ? { temperature: this.settings.temperature } : {}),
     });
+    const { client, toFailure } = await this.loadSdk();
     const { value, retries } = await withRetries(
-      () => (options.onEvent ? this.streamOnce(params, options) : this.requestOnce(params, options)),
+      () => (options.onEvent ? this.streamOnce(client, params, options) : this.requestOnce(client, params, options)),
       this.settings.retry ?? defaultRetryPolicy,
       {
         provider: this.name,
         model: this.model,
-        baseURL: this.client.baseURL,
+        baseURL: client.baseURL,
         secrets: this.settings.apiKey ? [this.settings.apiKey] : [],
         signal: options.signal,
         onEvent: options.onEvent,
-        toFailure: anthropicFailure,
+        toFailure,
       },
     );
     return this.toResponse(value, outputTool, retries);
   }
 
-  private async requestOnce(params: AnthropicParams, options: CompleteOptions): Promise<Attempt> {
-    const { data, request_id } = await this.client.messages
+  private async requestOnce(client: Anthropic, params: AnthropicParams, options: CompleteOptions): Promise<Attempt> {
+    const { data, request_id } = await client.messages
       .create({ ...params, stream: false }, { signal: options.signal })
       .withResponse();
     return { ...fromAnthropicMessage(data), model: data.model, requestId: request_id ?? undefined };
   }
 
-  private async streamOnce(params: AnthropicParams, options: CompleteOptions): Promise<Attempt> {
-    const { data: stream, request_id } = await this.client.messages
+  private async streamOnce(client: Anthropic, params: AnthropicParams, options: CompleteOptions): Promise<Attempt> {
+    const { data: stream, request_id } = await client.messages
       .create({ ...params, stream: true }, { signal: options.signal })
       .withResponse();
     const assembler = new AnthropicStreamAssembler(options.onEvent);
@@ -93,3 +103,8 @@ export class AnthropicProvider implements ModelProvider {
 }
 
 type Attempt = Pick<ModelResponse, "content" | "stopReason" | "usage" | "model"> & { requestId?: string | undefined; cacheWrite1hTokens: number };
+
+interface Sdk {
+  client: Anthropic;
+  toFailure: typeof anthropicFailure;
+}

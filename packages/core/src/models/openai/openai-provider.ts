@@ -1,10 +1,10 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { type AdapterSettings, defaultMaxTokens, defaultRetryPolicy, defaultTimeoutMs } from "../adapter-settings.ts";
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
 import { withCost } from "../pricing.ts";
 import { withRetries } from "../retry.ts";
 import { parseJsonText } from "../structured-output.ts";
-import { openAIFailure } from "./openai-failure.ts";
+import type { openAIFailure } from "./openai-failure.ts";
 import { type OpenAIParams, type StructuredOutputMode, toOpenAIParams } from "./openai-request.ts";
 import { type CollectedReply, collectCompletion, finishReply } from "./openai-response.ts";
 import { OpenAIStreamAssembler } from "./openai-stream.ts";
@@ -29,29 +29,37 @@ export interface OpenAIProviderSettings extends AdapterSettings {
  * Chat Completions through the `openai` SDK, for OpenAI and for compatible
  * servers. It streams (with usage in the last chunk) when the caller asks for
  * events and makes a plain request otherwise. The SDK's own retries are off:
- * Rein retries here so every provider behaves alike.
+ * Rein retries here so every provider behaves alike. The SDK loads at the
+ * first call: a process that never calls this provider does not pay for it.
  */
 export class OpenAIProvider implements ModelProvider {
   readonly kind: "openai" | "openai-compatible";
   readonly name: string;
   readonly model: string;
-  private readonly client: OpenAI;
   private readonly settings: OpenAIProviderSettings;
+  private sdk: Promise<Sdk> | undefined;
 
   constructor(settings: OpenAIProviderSettings) {
     this.settings = settings;
     this.kind = settings.kind ?? "openai";
     this.name = settings.name;
     this.model = settings.model;
-    this.client = new OpenAI({
-      apiKey: settings.apiKey || placeholderKey,
-      baseURL: settings.baseURL ?? defaultBaseURL,
-      // Explicit nulls keep OPENAI_ORG_ID and OPENAI_PROJECT_ID from the environment out of requests to other servers.
-      organization: null,
-      project: null,
-      maxRetries: 0,
-      timeout: settings.timeoutMs ?? defaultTimeoutMs,
-    });
+  }
+
+  private loadSdk(): Promise<Sdk> {
+    this.sdk ??= Promise.all([import("openai"), import("./openai-failure.ts")]).then(([{ default: OpenAI }, { openAIFailure }]) => ({
+      client: new OpenAI({
+        apiKey: this.settings.apiKey || placeholderKey,
+        baseURL: this.settings.baseURL ?? defaultBaseURL,
+        // Explicit nulls keep OPENAI_ORG_ID and OPENAI_PROJECT_ID from the environment out of requests to other servers.
+        organization: null,
+        project: null,
+        maxRetries: 0,
+        timeout: this.settings.timeoutMs ?? defaultTimeoutMs,
+      }),
+      toFailure: openAIFailure,
+    }));
+    return this.sdk;
   }
 
   async complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
@@ -64,17 +72,18 @@ export class OpenAIProvider implements ModelProvider {
       structuredOutput: this.settings.structuredOutput ?? (compatible ? "none" : "json_schema"),
       maxTokensField: compatible ? "max_tokens" : "max_completion_tokens",
     });
+    const { client, toFailure } = await this.loadSdk();
     const { value, retries } = await withRetries(
-      () => (options.onEvent ? this.streamOnce(params, options) : this.requestOnce(params, options)),
+      () => (options.onEvent ? this.streamOnce(client, params, options) : this.requestOnce(client, params, options)),
       this.settings.retry ?? defaultRetryPolicy,
       {
         provider: this.name,
         model: this.model,
-        baseURL: this.client.baseURL,
+        baseURL: client.baseURL,
         secrets: this.settings.apiKey ? [this.settings.apiKey] : [],
         signal: options.signal,
         onEvent: options.onEvent,
-        toFailure: openAIFailure,
+        toFailure,
       },
     );
     const { content, stopReason, usage } = finishReply(value.reply);
@@ -92,15 +101,15 @@ export class OpenAIProvider implements ModelProvider {
     };
   }
 
-  private async requestOnce(params: OpenAIParams, options: CompleteOptions): Promise<Attempt> {
-    const { data, request_id } = await this.client.chat.completions
+  private async requestOnce(client: OpenAI, params: OpenAIParams, options: CompleteOptions): Promise<Attempt> {
+    const { data, request_id } = await client.chat.completions
       .create({ ...params, stream: false }, { signal: options.signal })
       .withResponse();
     return { reply: collectCompletion(data), requestId: request_id ?? undefined };
   }
 
-  private async streamOnce(params: OpenAIParams, options: CompleteOptions): Promise<Attempt> {
-    const { data: stream, request_id } = await this.client.chat.completions
+  private async streamOnce(client: OpenAI, params: OpenAIParams, options: CompleteOptions): Promise<Attempt> {
+    const { data: stream, request_id } = await client.chat.completions
       .create({ ...params, stream: true, stream_options: { include_usage: true } }, { signal: options.signal })
       .withResponse();
     const assembler = new OpenAIStreamAssembler(options.onEvent);
@@ -114,4 +123,9 @@ export class OpenAIProvider implements ModelProvider {
 interface Attempt {
   reply: CollectedReply;
   requestId: string | undefined;
+}
+
+interface Sdk {
+  client: OpenAI;
+  toFailure: typeof openAIFailure;
 }
