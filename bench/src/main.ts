@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { withBenchEnv } from "./bench-env.ts";
+import { cliStarts } from "./cli-start.ts";
 import { controllerHeapPerRun } from "./controller-heap.ts";
 import { dispatchCycles } from "./dispatch-cycle.ts";
 import { innerTurns } from "./inner-turn.ts";
@@ -20,6 +21,13 @@ const redisUrl = process.env.REIN_REDIS_URL ?? process.env.REDIS_URL ?? "redis:/
 const began = Date.now();
 const progress = (what: string) => process.stderr.write(`bench: ${what} (${((Date.now() - began) / 1000).toFixed(0)} s)\n`);
 const measures: Measure[] = [];
+
+progress("CLI starts");
+const starts = await withBenchEnv(redisUrl, "cli", async (env) => cliStarts(env, 7));
+measures.push(
+  measure("CPU per `rein --help` (user+sys)", starts.help, "ms", starts.bareNode, { of: "value", op: "<=", limit: 500 }),
+  measure("CPU per `rein status <id>` (user+sys)", starts.status, "ms", starts.bareNode, { of: "value", op: "<=", limit: 500 }),
+);
 
 progress("raw BullMQ round trip, Redis round trip");
 const { raw, redisRtt } = await withBenchEnv(redisUrl, "floor", async (env) => {
@@ -62,7 +70,7 @@ measures.push(measure(`Redis bytes per finished 20-step run (${footprint.jobs} q
 
 await writeResults(RESULTS, measures);
 process.stdout.write(
-  `${renderTable(measures)}\n\nfloors: raw BullMQ add→completed (dispatch), one Redis PING (inner turn), raw BullMQ no-op jobs/s (throughput), as many raw completed BullMQ jobs (Redis bytes)\n`,
+  `${renderTable(measures)}\n\nfloors: a bare node start (CLI), raw BullMQ add→completed (dispatch), one Redis PING (inner turn), raw BullMQ no-op jobs/s (throughput), as many raw completed BullMQ jobs (Redis bytes)\n`,
 );
 process.stdout.write(`wrote ${RESULTS} in ${((Date.now() - began) / 1000).toFixed(0)} s\n`);
 // BullMQ and ioredis leave handles that would keep the process up after cleanup.
