@@ -1,0 +1,118 @@
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectRedis } from "@rein/core";
+import { type CliResult, cliEnv } from "../support/cli.ts";
+import { findPnpm, pnpmRun } from "../support/pnpm.ts";
+
+const ROOT = resolve(import.meta.dirname, "../../../..");
+const PACKAGES = ["packages/core", "packages/planner", "packages/workers", "packages/evaluator", "apps/orchestrator"];
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+const pnpm = findPnpm();
+
+// A user's file: the three entry points the README names, under the strictest settings a consumer is likely to use.
+const CONSUMER = `import { submitGoal, startRoles } from "@rein/orchestrator";
+import { defineTool, z } from "@rein/core";
+
+export const shout = defineTool({
+  name: "shout",
+  description: "Upper-cases a text.",
+  effect: "read",
+  input: z.object({ text: z.string().max(200) }),
+  async run({ text }) {
+    return text.toUpperCase();
+  },
+});
+
+export const entryPoints: [typeof submitGoal, typeof startRoles] = [submitGoal, startRoles];
+`;
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    exactOptionalPropertyTypes: true,
+    noEmit: true,
+    skipLibCheck: false,
+    types: ["node"],
+  },
+  files: ["consumer.ts"],
+};
+
+// Packing needs dist/ (npm test builds first) and pnpm; the install uses only pnpm's local store, never the network.
+describe.runIf(pnpm !== undefined)("the packed packages, installed into a project outside the workspace", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "rein-packed-"));
+  const tarballs = join(scratch, "tarballs");
+  const project = join(scratch, "project");
+  const env = cliEnv();
+
+  beforeAll(() => {
+    // turbo replays its cache when dist/ is current, so this costs little after `npm test`'s build.
+    pnpmRun(pnpm, ["exec", "turbo", "run", "build", "--filter=@rein/orchestrator...", "--output-logs=errors-only"], ROOT, 600_000);
+    for (const dir of PACKAGES) pnpmRun(pnpm, ["pack", "--pack-destination", tarballs], join(ROOT, dir), 120_000);
+    mkdirSync(project);
+    writeFileSync(join(project, "package.json"), `${JSON.stringify({ name: "rein-consumer", private: true, type: "module" })}\n`);
+    // The tarballs name each other by version; the overrides point those names at the tarballs, not at a registry.
+    const packed = Object.fromEntries(readdirSync(tarballs).map((file) => [`@rein/${/^rein-([a-z]+)-/.exec(file)?.[1]}`, `file:${join(tarballs, file)}`]));
+    writeFileSync(
+      join(project, "pnpm-workspace.yaml"),
+      ["overrides:", ...Object.entries(packed).map(([name, spec]) => `  "${name}": "${spec}"`), "allowBuilds:", "  esbuild: true", "  msgpackr-extract: true", ""].join("\n"),
+    );
+    const typesNode = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies["@types/node"];
+    pnpmRun(pnpm, ["add", "--offline", packed["@rein/orchestrator"] as string, packed["@rein/core"] as string, `@types/node@${typesNode}`], project, 300_000);
+  }, 900_000);
+
+  afterAll(async () => {
+    rmSync(scratch, { recursive: true, force: true });
+    const redis = connectRedis(env.REDIS_URL as string);
+    const keys = await redis.keys(`${env.REIN_PREFIX}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it("type-checks a file importing submitGoal, startRoles and defineTool under strict tsc", () => {
+    writeFileSync(join(project, "consumer.ts"), CONSUMER);
+    writeFileSync(join(project, "tsconfig.json"), JSON.stringify(TSCONFIG));
+    const result = runTsc(project);
+    expect(result.output).toBe("");
+    expect(result.code).toBe(0);
+  }, 180_000);
+
+  it("runs `npx rein run --example bugfix` from there to done", async () => {
+    const { child, done } = startNpx(["rein", "run", "--example", "bugfix"], project, env);
+    const timer = setTimeout(() => child.kill("SIGKILL"), 240_000);
+    const run = await done.finally(() => clearTimeout(timer));
+    expect(run.stderr).not.toMatch(/Error/);
+    expect(run.stdout).toMatch(/: done \(/);
+    expect(run.code).toBe(0);
+  }, 300_000);
+});
+
+function runTsc(cwd: string): { code: number; output: string } {
+  try {
+    execFileSync(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd, encoding: "utf8", timeout: 120_000 });
+    return { code: 0, output: "" };
+  } catch (error) {
+    const failed = error as { status?: number; stdout?: string; stderr?: string };
+    return { code: failed.status ?? 1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
+  }
+}
+
+function startNpx(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  const child = spawn("npx", ["--offline", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const done = new Promise<CliResult>((resolveDone) => child.once("close", (code) => resolveDone({ code, stdout, stderr })));
+  return { child, done };
+}
