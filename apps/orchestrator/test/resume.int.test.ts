@@ -93,7 +93,7 @@ describe("durable resume: SIGKILL the controller mid-run", () => {
   const approvalKeys = generateKeyPair();
 
   const startController = (): ControllerProcess => {
-    const child = spawn(process.execPath, ["--import", "tsx", ENTRY], {
+    const child = spawn(process.execPath, ["--conditions=@rein/source", "--import", "tsx", ENTRY], {
       cwd: REPO_ROOT,
       env: {
         ...process.env,

@@ -1,6 +1,6 @@
 /**
  * One controller process of the resume test, started as
- * `node --import tsx controller-entry.ts`. It runs the control role the way
+ * `node --conditions=@rein/source --import tsx controller-entry.ts`. It runs the control role the way
  * `rein serve` does, with short stalled-job timing so that the events a
  * SIGKILLed controller held come back within the test's time.
  *

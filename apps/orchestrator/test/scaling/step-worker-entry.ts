@@ -1,6 +1,6 @@
 /**
  * One step-worker process of the scaling test, started as
- * `node --import tsx step-worker-entry.ts`. It runs the step role the way
+ * `node --conditions=@rein/source --import tsx step-worker-entry.ts`. It runs the step role the way
  * `rein worker --role step` does (same startRoles, same close on SIGTERM),
  * plus the test's tools and scripted model, which the CLI cannot load.
  *
