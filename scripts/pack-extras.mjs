@@ -3,7 +3,7 @@
 // the orchestrator, the examples `rein run --example` loads) into the package
 // folder for the tarball, and removes them afterwards so the checkout keeps
 // one copy of each.
-import { cpSync, rmSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -14,8 +14,15 @@ const extras = [
   ...examples.map((name) => ({ from: join(root, "examples", name), to: join(packageDir, "examples", name) })),
 ];
 
+// In the checkout an example's tools.ts reaches core by path (examples are not workspace packages); installed, core is a package.
+const CORE_BY_PATH = '"../../packages/core/src/index.ts"';
+
 if (action === "add") {
   for (const { from, to } of extras) cpSync(from, to, { recursive: true });
+  for (const name of examples) {
+    const tools = join(packageDir, "examples", name, "tools.ts");
+    if (existsSync(tools)) writeFileSync(tools, readFileSync(tools, "utf8").replaceAll(CORE_BY_PATH, '"@rein/core"'));
+  }
 } else if (action === "remove") {
   rmSync(join(packageDir, "LICENSE"), { force: true });
   if (examples.length > 0) rmSync(join(packageDir, "examples"), { recursive: true, force: true });

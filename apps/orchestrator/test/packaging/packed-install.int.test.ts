@@ -81,7 +81,7 @@ describe.runIf(pnpm !== undefined)("the packed packages, installed into a projec
     const result = runTsc(project);
     expect(result.output).toBe("");
     expect(result.code).toBe(0);
-  }, 180_000);
+  }, 600_000);
 
   it("runs `npx rein run --example bugfix` from there to done", async () => {
     const { child, done } = startNpx(["rein", "run", "--example", "bugfix"], project, env);
@@ -95,11 +95,11 @@ describe.runIf(pnpm !== undefined)("the packed packages, installed into a projec
 
 function runTsc(cwd: string): { code: number; output: string } {
   try {
-    execFileSync(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd, encoding: "utf8", timeout: 120_000 });
+    execFileSync(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd, encoding: "utf8", timeout: 480_000 });
     return { code: 0, output: "" };
   } catch (error) {
-    const failed = error as { status?: number; stdout?: string; stderr?: string };
-    return { code: failed.status ?? 1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
+    const failed = error as { status?: number | null; signal?: string | null; stdout?: string; stderr?: string };
+    return { code: failed.status ?? 1, output: `${failed.signal ? `tsc ended by ${failed.signal}\n` : ""}${failed.stdout ?? ""}${failed.stderr ?? ""}` };
   }
 }
 
