@@ -15,4 +15,9 @@ export interface Command {
   run(positionals: string[], flags: Record<string, unknown>): Promise<number>;
 }
 
+/** A command as the registry knows it before its module is loaded; `load()` imports the module. */
+export interface CommandEntry extends Omit<Command, "run"> {
+  load(): Promise<Command>;
+}
+
 export type { CliContext };

@@ -1,6 +1,5 @@
 import { parseArgs } from "node:util";
-import { errorMessage, ReinError } from "@rein/core";
-import type { Command } from "./commands.ts";
+import type { CommandEntry } from "./commands.ts";
 import { err, out } from "./output.ts";
 import { COMMANDS } from "./registry.ts";
 
@@ -20,7 +19,7 @@ export async function main(argv: string[]): Promise<number> {
     out(HELP);
     return name ? 0 : 2;
   }
-  const command: Command | undefined = COMMANDS.find((candidate) => candidate.name === name);
+  const command: CommandEntry | undefined = COMMANDS.find((candidate) => candidate.name === name);
   if (!command) {
     err(`rein: unknown command "${name}"; expected one of: ${COMMANDS.map((candidate) => candidate.name).join(", ")}`);
     return 2;
@@ -34,7 +33,7 @@ export async function main(argv: string[]): Promise<number> {
       strict: true,
     });
   } catch (error) {
-    err(`rein ${name}: ${errorMessage(error)}\nusage: rein ${command.usage}`);
+    err(`rein ${name}: ${error instanceof Error ? error.message : String(error)}\nusage: rein ${command.usage}`);
     return 2;
   }
   if (parsed.values.help) {
@@ -42,8 +41,10 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    return await command.run(parsed.positionals, parsed.values);
+    return await (await command.load()).run(parsed.positionals, parsed.values);
   } catch (error) {
+    // Loaded here, not at the top: `rein --help` then starts without @rein/core (every command module imports it anyway).
+    const { ReinError } = await import("@rein/core");
     if (ReinError.isInstance(error)) {
       err(`rein ${name}: ${error.message}`);
       return ["goal_invalid", "config_invalid", "not_found", "workspace_invalid"].includes(error.code) ? 2 : 1;
