@@ -1,4 +1,4 @@
-import { UnrecoverableError } from "bullmq";
+import { loadBullmq } from "./queues/load-bullmq.ts";
 
 /**
  * Every failure Rein raises on purpose is a ReinError: a stable `code`, a
@@ -64,7 +64,7 @@ export class ReinError extends Error {
  */
 export function toQueueError(error: unknown): Error {
   if (ReinError.isInstance(error) && !error.retryable) {
-    const unrecoverable = new UnrecoverableError(`${error.code}: ${error.message}`);
+    const unrecoverable = new (loadBullmq().UnrecoverableError)(`${error.code}: ${error.message}`);
     unrecoverable.cause = error;
     return unrecoverable;
   }

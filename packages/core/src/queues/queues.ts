@@ -1,4 +1,4 @@
-import { Queue, type ConnectionOptions, type JobsOptions } from "bullmq";
+import type { ConnectionOptions, JobsOptions, Queue } from "bullmq";
 import type { ContextJob, ControlEvent, EvaluateJob, PlanJob, StepJob } from "../contracts/index.ts";
 import {
   ContextJob as ContextJobSchema,
@@ -7,7 +7,8 @@ import {
   PlanJob as PlanJobSchema,
   StepJob as StepJobSchema,
 } from "../contracts/index.ts";
-import { QUEUE_NAMES, jobIds } from "./queue-names.ts";
+import { loadBullmq } from "./load-bullmq.ts";
+import { QUEUE_NAMES, type QueueName, jobIds } from "./queue-names.ts";
 
 /**
  * Completed jobs are kept for a day so a re-enqueue with the same id (after
@@ -20,19 +21,43 @@ export const defaultJobOptions: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 
-/** Producers for the four queues. Payloads are validated before they are added. */
+/**
+ * Producers for the four queues. Payloads are validated before they are
+ * added. Each queue (and BullMQ itself) is made on first use, so a process
+ * that never enqueues (`rein status`) neither loads BullMQ nor opens its
+ * connections.
+ */
 export class ReinQueues {
-  readonly control: Queue;
-  readonly plan: Queue;
-  readonly step: Queue;
-  readonly evaluate: Queue;
+  readonly #options: { connection: ConnectionOptions; prefix: string; defaultJobOptions: JobsOptions };
+  readonly #made = new Map<QueueName, Queue>();
 
   constructor(connection: ConnectionOptions, readonly prefix: string) {
-    const options = { connection, prefix, defaultJobOptions };
-    this.control = new Queue(QUEUE_NAMES.control, options);
-    this.plan = new Queue(QUEUE_NAMES.plan, options);
-    this.step = new Queue(QUEUE_NAMES.step, options);
-    this.evaluate = new Queue(QUEUE_NAMES.evaluate, options);
+    this.#options = { connection, prefix, defaultJobOptions };
+  }
+
+  get control(): Queue {
+    return this.#queue(QUEUE_NAMES.control);
+  }
+
+  get plan(): Queue {
+    return this.#queue(QUEUE_NAMES.plan);
+  }
+
+  get step(): Queue {
+    return this.#queue(QUEUE_NAMES.step);
+  }
+
+  get evaluate(): Queue {
+    return this.#queue(QUEUE_NAMES.evaluate);
+  }
+
+  #queue(name: QueueName): Queue {
+    let queue = this.#made.get(name);
+    if (!queue) {
+      queue = new (loadBullmq().Queue)(name, this.#options);
+      this.#made.set(name, queue);
+    }
+    return queue;
   }
 
   async sendControl(event: ControlEvent, options: JobsOptions = {}): Promise<void> {
@@ -67,8 +92,9 @@ export class ReinQueues {
 
   async close(): Promise<void> {
     // A queue closed before its connection is ready rejects with "Connection is closed".
+    // Only the queues this process made: closing must not make the others.
     await Promise.all(
-      this.all().map(async (queue) => {
+      [...this.#made.values()].map(async (queue) => {
         await queue.waitUntilReady().catch(() => undefined);
         await queue.close();
       }),
