@@ -27,6 +27,8 @@ export interface CommandOutcome {
 export interface CheckContext {
   runId: string;
   stepId: string;
+  /** The attempt being evaluated: its checks' idempotency keys are its own. */
+  attempt: number;
   /** The goal's `run_command` grant; without one, no command check runs. */
   grant?: ToolGrant;
   /** The goal's policy rules. */
@@ -93,6 +95,7 @@ export function commandCheckRunner(deps: CommandCheckDeps): CommandCheckRunner {
       const outcome = await executor.execute({ type: "tool_call", id: `check_${index}`, name: "run_command", input: { command, args } }, index, {
         runId: context.runId,
         stepId: context.stepId,
+        attempt: context.attempt,
         parentStepId: null,
         surface: [context.grant],
         policy: context.policy,

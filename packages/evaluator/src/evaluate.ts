@@ -106,7 +106,7 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
   const unrunnable: CheckResult[] = [];
   if (result.status === "completed") {
     const knownEvidence = new Set(job.knownEvidenceIds);
-    const checkContext = { runId: job.runId, stepId: job.stepId, grant: job.checkGrant, policy: job.policy, workspace: deps.workspace, signal };
+    const checkContext = { runId: job.runId, stepId: job.stepId, attempt: job.attempt, grant: job.checkGrant, policy: job.policy, workspace: deps.workspace, signal };
     for (const [index, criterion] of spec.acceptance_criteria.entries()) {
       const outcome = await checkCriterion(criterion, result, { workspace: deps.workspace, checks: deps.checks, checkContext, index, knownEvidenceIds: knownEvidence, redactor: deps.redactor });
       if (!outcome) continue;

@@ -140,6 +140,7 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
       const outcome = await deps.executor.execute(call, index, {
         runId: body.runId,
         stepId: body.stepId,
+        attempt: body.attempt,
         parentStepId: body.parentStepId,
         surface: body.surface,
         policy: body.policy,

@@ -1,7 +1,7 @@
 import { type AnyTool, ReinError, type ToolContext } from "@rein/core";
 import type { RecordedOutputs } from "./recorded-outputs.ts";
 
-/** The call index is the last part of the idempotency key (runId:stepId:index). */
+/** The call index is the last part of the idempotency key (runId:stepId:attempt:index). */
 const indexOf = (context: ToolContext): number => Number(context.idempotencyKey.split(":").at(-1));
 
 /**

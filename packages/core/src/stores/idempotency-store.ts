@@ -11,8 +11,9 @@ export type RecordOutcome = { recorded: true } | { recorded: false; existing: Re
 
 /**
  * What each side-effecting call produced, by idempotency key
- * (`runId:stepId:index`). A step re-run after a crash finds the record and
- * replays it instead of performing the effect again. Records are written
+ * (`runId:stepId:attempt:index`). A step re-run after a crash finds its
+ * attempt's record and replays it instead of performing the effect again; a
+ * retry is a new attempt, so its calls run afresh and get records of their own. Records are written
  * with SET NX, so the first writer's result is the one every re-run sees.
  */
 export class IdempotencyStore {

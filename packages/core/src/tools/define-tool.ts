@@ -33,7 +33,7 @@ export interface ToolContext {
   runId: string;
   stepId: string;
   callId: string;
-  /** runId:stepId:callIndex; the same for a call re-run after a crash. */
+  /** runId:stepId:attempt:callIndex; the same for a call re-run after a crash of that attempt, new for a retry. */
   idempotencyKey: string;
   signal: AbortSignal;
   workspace: Workspace;

@@ -8,6 +8,8 @@ export type ModelToolCall = Extract<ContentBlock, { type: "tool_call" }>;
 export interface StepExecutionContext {
   runId: string;
   stepId: string;
+  /** The step's attempt (from its packet): a retry's effects are new, a crash re-run's are replays. */
+  attempt: number;
   parentStepId: string | null;
   surface: readonly ToolGrant[];
   /** The goal's own rules, checked before the deployment's. */

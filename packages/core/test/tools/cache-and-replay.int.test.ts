@@ -1,7 +1,8 @@
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { PolicyRule } from "../../src/contracts/index.ts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import { defineTool } from "../../src/tools/define-tool.ts";
@@ -86,7 +87,7 @@ describe("idempotent replay", () => {
     const rerun = harness({ tools: [tool], surface, workspace, deps: { idempotency } });
     const replayed = await rerun.run(call("send_email", { to: "ops", body: "hi" }));
     expect(replayed.observation.provenance.replayed).toBe(true);
-    expect(replayed.observation.content).toContain("queued message 1 to ops (key run_test:step_test:0)");
+    expect(replayed.observation.content).toContain("queued message 1 to ops (key run_test:step_test:1:0)");
     expect(rerun.trace.kinds()).toContain("tool.replayed");
     expect(sent).toEqual(["ops"]);
 
@@ -94,5 +95,36 @@ describe("idempotent replay", () => {
     const differentStep = harness({ tools: [tool], surface, workspace, deps: { idempotency } });
     await differentStep.run(call("send_email", { to: "sales", body: "hi" }));
     expect(sent).toEqual(["ops", "sales"]);
+  });
+
+  it("runs a retry attempt's call afresh and replays only a re-run of that same attempt", async () => {
+    const idempotency = new IdempotencyStore(env.redis, env.keys);
+    const tools = builtinTools({ commands: ["node"] });
+    const surface = [{ name: "run_command", scope: { commands: ["node"] } }];
+    const policy = [PolicyRule.parse({ id: "allow-node", tool: "run_command", commands: ["node"], decision: "allow" })];
+    // Each run appends a line and exits with the number of lines so far: a fresh run says so in its exit code.
+    const script = "const fs=require('fs');fs.appendFileSync('runs.txt','x\\n');process.exit(fs.readFileSync('runs.txt','utf8').split('\\n').length-1)";
+    const runCommand = () => call("run_command", { command: "node", args: ["-e", script] });
+    const attempt = (number: number) => harness({ tools, surface, workspace, policy, deps: { idempotency } }).context({ attempt: number });
+    const executorFor = () => harness({ tools, surface, workspace, policy, deps: { idempotency } });
+
+    const first = executorFor();
+    const one = await first.executor.execute(runCommand(), 0, attempt(1));
+    expect(one.observation.content).toMatch(/exit code: 1\b/);
+
+    // The evaluator asked for a retry: attempt 2's call at the same index is a new effect.
+    const retry = executorFor();
+    const two = await retry.executor.execute(runCommand(), 0, attempt(2));
+    expect(retry.trace.kinds()).not.toContain("tool.replayed");
+    expect(two.observation.provenance.replayed).toBe(false);
+    expect(two.observation.content).toMatch(/exit code: 2\b/);
+
+    // Attempt 2's worker crashed after the effect: its re-run replays attempt 2's own record.
+    const rerun = executorFor();
+    const again = await rerun.executor.execute(runCommand(), 0, attempt(2));
+    expect(rerun.trace.kinds()).toContain("tool.replayed");
+    expect(again.observation.provenance.replayed).toBe(true);
+    expect(again.observation.content).toMatch(/exit code: 2\b/);
+    expect(await readFile(join(workspace.root, "runs.txt"), "utf8")).toBe("x\nx\n");
   });
 });

@@ -66,6 +66,7 @@ export function harness(options: HarnessOptions) {
   const context = (overrides: Partial<StepExecutionContext> = {}): StepExecutionContext => ({
     runId: options.runId ?? "run_test",
     stepId: options.stepId ?? "step_test",
+    attempt: 1,
     parentStepId: null,
     surface: options.surface,
     policy: options.packetPolicy ?? [],

@@ -43,6 +43,7 @@ describe("executor with the real TraceLog", () => {
     const outcome = await executor.execute(call("lookup", { email: "ann@example.com" }), 0, {
       runId: "run_trace",
       stepId: "step_1",
+      attempt: 1,
       parentStepId: "step_0",
       surface: [{ name: "lookup", scope: {} }],
       policy: [],

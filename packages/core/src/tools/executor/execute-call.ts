@@ -48,7 +48,7 @@ export async function executeCall(
     await trace.emit(kind, { reason, ...payload });
     return end({ status: kind === "tool.input_invalid" ? "invalid_input" : "refused", content, trust: "runtime", failure: "different_action", message: reason });
   };
-  const idempotencyKey = `${context.runId}:${context.stepId}:${index}`;
+  const idempotencyKey = `${context.runId}:${context.stepId}:${context.attempt}:${index}`;
   const argsJson = safeJson(call.input);
   await trace.emit("tool.called", {
     idempotencyKey,
