@@ -38,3 +38,26 @@ describe("a step whose job fails for good", () => {
     expect(calls).toBe(5);
   });
 });
+
+describe("a control event the controller cannot apply", () => {
+  let harness: Harness | undefined;
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it("ends the run failed with the reason, like the other queues, instead of leaving it until the deadline", async () => {
+    harness = await startHarness({ planner: [] });
+    const [control] = harness.roleRuntimes;
+    if (!control) throw new Error("expected a control runtime");
+    // The plan queue refuses every job for good, so goal.submitted's effect can never be performed.
+    control.queues.sendPlan = async () => {
+      throw new ReinError("contract_invalid", "the plan queue rejected the job");
+    };
+    const runId = await harness.submit({ text: "Summarize the readme", tools: [{ name: "read_file" }] });
+    const state = await harness.waitFor(runId);
+    expect(state.status).toBe("failed");
+    expect(state.stopReason).toMatch(/could not apply goal\.submitted event .*: failed for good after 1 attempt\(s\): .*the plan queue rejected the job/);
+    const kinds = (await harness.runtime.trace.read(runId)).map((event) => event.kind);
+    expect(kinds).toContain("run.failed");
+  });
+});

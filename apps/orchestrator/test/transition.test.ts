@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type ControlEvent, Goal, hashOf, type RunState, type RunStatus, type StepResult, StepSpec, type Verdict, zeroUsage } from "@rein/core";
+import { ControlEvent, Goal, hashOf, type RunState, type RunStatus, type StepResult, StepSpec, type Verdict, zeroUsage } from "@rein/core";
 import { transition } from "../src/controller/transition.ts";
 import { newRunState } from "../src/intake/submit-goal.ts";
 
 const now = new Date("2026-11-30T00:00:00.000Z");
-const settings = { now, packetTtlMs: 60_000, approvalTtlMs: 3_600_000 };
+const settings = { now, packetTtlMs: 60_000, approvalTtlMs: 3_600_000, maxDepth: 3 };
 const spec = StepSpec.parse({ title: "Fix add()", objective: "Change src/add.js so add returns a sum", tools: ["read_file"] });
 
 function baseState(overrides: Partial<RunState> = {}): RunState {
@@ -54,7 +54,7 @@ const verdict = (decision: Verdict["decision"]): Verdict => ({
 });
 
 const e = <T extends ControlEvent["type"]>(type: T, fields: Record<string, unknown> = {}) =>
-  ({ type, eventId: `ev-${type}`, runId: "run_t", ...fields }) as Extract<ControlEvent, { type: T }>;
+  ControlEvent.parse({ type, eventId: `ev-${type}`, runId: "run_t", ...fields }) as Extract<ControlEvent, { type: T }>;
 
 interface Row {
   from: RunStatus;

@@ -44,7 +44,7 @@ export * from "./sandbox/index.ts";
 export { classifyFailure } from "./models/index.ts";
 export { classifyFailure as classifyToolFailure } from "./tools/index.ts";
 export { tracedComplete, type ModelCallTrace } from "./models/traced-complete.ts";
-export { completeStructured, describeIssues, type StructuredOptions, type StructuredResult } from "./models/complete-structured.ts";
+export { completeStructured, describeIssues, usageOfFailure, type StructuredOptions, type StructuredResult } from "./models/complete-structured.ts";
 export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";
 export { LessonStore, type LessonStoreOptions, type ScoredLesson } from "./lessons/lesson-store.ts";
 export { bm25Scores, tokenize, type Bm25Options } from "./lessons/bm25.ts";

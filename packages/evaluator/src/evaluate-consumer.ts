@@ -1,5 +1,5 @@
 import { Worker } from "bullmq";
-import { EvaluateJob, liveEventOf, type ModelProvider, onFinalFailure, QUEUE_NAMES, type ReinRuntime, toQueueError, Workspace } from "@rein/core";
+import { EvaluateJob, liveEventOf, type ModelProvider, onFinalFailure, QUEUE_NAMES, type ReinRuntime, toQueueError, Workspace, zeroUsage } from "@rein/core";
 import { commandCheckRunner } from "./command-check.ts";
 import { evaluate } from "./evaluate.ts";
 
@@ -19,7 +19,7 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
       try {
         const data = EvaluateJob.parse(job.data);
         const workspace = await Workspace.forRun(runtime.config.workspaceRoot, data.runId);
-        const verdict = await evaluate(
+        const { verdict, usage } = await evaluate(
           data,
           {
             trace: runtime.trace,
@@ -42,6 +42,7 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
           stepId: data.stepId,
           attempt: data.attempt,
           verdict,
+          usage,
         });
       } catch (error) {
         throw toQueueError(error);
@@ -62,6 +63,8 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
       stepId,
       attempt,
       verdict: { schemaVersion: 1, runId, stepId, attempt, decision: "escalate", reasons: [`the evaluator failed for good: ${reason}`], checks: [] },
+      // What its tries spent is in the trace, not here: a job that threw reported nothing back.
+      usage: zeroUsage(),
     });
   });
   return worker;

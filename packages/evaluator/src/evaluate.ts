@@ -10,8 +10,10 @@ import {
   type StepEvaluateJob,
   type ToolCallStatus,
   type TraceLog,
+  type Usage,
   type Verdict,
   type Workspace,
+  zeroUsage,
 } from "@rein/core";
 import type { CommandCheckRunner } from "./command-check.ts";
 import { runFingerprint, stepFingerprint } from "./fingerprints.ts";
@@ -40,13 +42,20 @@ export interface EvaluatorDeps {
   now?: () => Date;
 }
 
+/** A verdict and what producing it spent (the judge's tokens; zero when only rules ran). */
+export interface Evaluation {
+  verdict: Verdict;
+  usage: Usage;
+}
+
 /**
  * Rules first, judge second, then the verdict policy (see `decideVerdict`
  * for the table). The judge is asked only when the rules passed and there is
  * something only it can score: `judge` criteria, or risks the planner flagged.
  */
-export async function evaluate(job: EvaluateJob, deps: EvaluatorDeps, signal?: AbortSignal): Promise<Verdict> {
-  return job.kind === "final" ? evaluateProposal(job, deps) : evaluateStep(job, deps, signal);
+export async function evaluate(job: EvaluateJob, deps: EvaluatorDeps, signal?: AbortSignal): Promise<Evaluation> {
+  // A proposed final answer is checked by rules alone: nothing is spent on it.
+  return job.kind === "final" ? { verdict: await evaluateProposal(job, deps), usage: zeroUsage() } : evaluateStep(job, deps, signal);
 }
 
 /**
@@ -87,7 +96,7 @@ async function evaluateProposal(job: FinalAnswerEvaluateJob, deps: EvaluatorDeps
   };
 }
 
-async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: AbortSignal): Promise<Verdict> {
+async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: AbortSignal): Promise<Evaluation> {
   const { result, spec } = job;
   const maxAttempts = deps.maxAttempts ?? 3;
   const calls = result.toolCalls;
@@ -144,11 +153,21 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
 
   // The judge only scores what is left once the rules would let the step through.
   let outcome = decideVerdict(findings);
+  let usage = zeroUsage();
   const judged = spec.acceptance_criteria.filter((criterion) => criterion.kind === "judge").map((criterion) => criterion.description);
   const passing = outcome.decision === "continue" || outcome.decision === "done";
   if (passing && (judged.length > 0 || job.risks.length > 0)) {
     if (deps.judge) {
-      const score = onlyGivenRisks(await judgeStep(deps, deps.judge, judged, job, signal), job.risks);
+      const judgement = await judge(
+        deps.judge,
+        { criteria: judged, risks: job.risks, observationBytes: deps.judgeObservationBytes, redactor: deps.redactor },
+        job.result,
+        deps.trace,
+        signal,
+        deps.onJudgeEvent,
+      );
+      usage = judgement.usage;
+      const score = onlyGivenRisks(judgement.score, job.risks);
       findings.judge = score;
       checks.push(...judged.map((criterion) => ({ check: criterion, passed: score.verdict === "pass", detail: `judge: ${score.verdict}` })));
     } else if (judged.length > 0) {
@@ -158,7 +177,7 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
   }
 
   const lesson = resolvedStepLesson(job, outcome.decision, deps.now?.() ?? new Date());
-  return {
+  const verdict: Verdict = {
     schemaVersion: 1,
     runId: job.runId,
     stepId: job.stepId,
@@ -172,6 +191,7 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
     ...(outcome.answer ? { answer: outcome.answer } : {}),
     ...(lesson ? { lesson } : {}),
   };
+  return { verdict, usage };
 }
 
 const claimChecks = (claims: readonly ClaimCheck[]): CheckResult[] =>
@@ -186,18 +206,6 @@ function evidenceIndexOf(job: EvaluateJob): EvidenceIndex {
   if (job.kind !== "final") for (const id of job.knownEvidenceIds) index.set(id, "ok");
   for (const fact of job.evidence) index.set(fact.id, fact.status);
   return index;
-}
-
-async function judgeStep(deps: EvaluatorDeps, provider: ModelProvider, criteria: string[], job: StepEvaluateJob, signal?: AbortSignal): Promise<JudgeScore> {
-  const { score } = await judge(
-    provider,
-    { criteria, risks: job.risks, observationBytes: deps.judgeObservationBytes, redactor: deps.redactor },
-    job.result,
-    deps.trace,
-    signal,
-    deps.onJudgeEvent,
-  );
-  return score;
 }
 
 /** The judge may only name risks it was given; anything else it lists is dropped. */

@@ -1,4 +1,4 @@
-export { evaluate, type EvaluatorDeps } from "./evaluate.ts";
+export { evaluate, type Evaluation, type EvaluatorDeps } from "./evaluate.ts";
 export { type CheckContext, type CommandCheckDeps, type CommandCheckRunner, type CommandOutcome, commandCheckRunner } from "./command-check.ts";
 export { startEvaluateConsumer, type EvaluateConsumerDeps } from "./evaluate-consumer.ts";
 export { detectLoop, loopedByFingerprints, type LoopDetectorOptions, type LoopFinding } from "./loop-detector.ts";

@@ -68,7 +68,7 @@ describe("acceptance command checks run through the executor and the sandbox (is
   it("a check that writes outside the workspace, or into it, fails instead of passing", async () => {
     const marker = join(runtime.config.workspaceRoot, `escaped-${Date.now()}`);
     const script = `const fs = require("node:fs"); fs.writeFileSync(${JSON.stringify(marker)}, "x"); fs.writeFileSync("in-workspace.txt", "x");`;
-    const verdict = await evaluate(job(["node", "-e", script]), deps);
+    const { verdict } = await evaluate(job(["node", "-e", script]), deps);
     expect(verdict.checks.find((check) => check.check === "the check passes")?.passed).toBe(false);
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(join(workspace.root, "in-workspace.txt"))).toBe(false);
@@ -82,19 +82,19 @@ describe("acceptance command checks run through the executor and the sandbox (is
     const other = await Workspace.forRun(runtime.config.workspaceRoot, "run_other");
     await writeFile(join(other.root, "secret.txt"), "private");
     const script = `const fs = require("node:fs"); for (const p of ["/etc/shadow", ${JSON.stringify(join(other.root, "secret.txt"))}, "/proc/1/root/etc/hostname"]) { try { fs.readFileSync(p); process.exit(0); } catch {} } process.exit(3);`;
-    const verdict = await evaluate(job(["node", "-e", script]), deps);
+    const { verdict } = await evaluate(job(["node", "-e", script]), deps);
     expect(verdict.checks[0]?.passed).toBe(false);
     expect(verdict.checks[0]?.detail).toContain("exited 3");
   });
 
   it("a check that connects to Redis cannot", async () => {
     const script = `const s = require("node:net").connect(6379, "127.0.0.1", () => process.exit(0)); s.on("error", () => process.exit(4));`;
-    const verdict = await evaluate(job(["node", "-e", script]), deps);
+    const { verdict } = await evaluate(job(["node", "-e", script]), deps);
     expect(verdict.checks[0]?.detail).toContain("exited 4");
   });
 
   it("a check outside the goal's run_command scope is refused, not run, and sends the plan back", async () => {
-    const verdict = await evaluate(job(["git", "status"]), deps);
+    const { verdict } = await evaluate(job(["git", "status"]), deps);
     expect(verdict.decision).toBe("replan");
     expect(verdict.reasons.join("\n")).toContain("check cannot run as written");
     expect(await kinds()).toContain("check.tool.refused");
@@ -102,14 +102,14 @@ describe("acceptance command checks run through the executor and the sandbox (is
   });
 
   it("a check when the goal grants no run_command is refused", async () => {
-    const verdict = await evaluate(job(["node", "-e", "process.exit(0)"], { checkGrant: undefined }), deps);
+    const { verdict } = await evaluate(job(["node", "-e", "process.exit(0)"], { checkGrant: undefined }), deps);
     expect(verdict.decision).toBe("replan");
     expect(await kinds()).not.toContain("check.tool.executed");
   });
 
   it("a check the policy would ask a person about is not run: unrunnable, never silently run", async () => {
     const ask = PolicyRule.parse({ id: "ask-node", tool: "run_command", commands: ["node"], decision: "ask" });
-    const verdict = await evaluate(job(["node", "-e", "process.exit(0)"], { policy: [ask] }), deps);
+    const { verdict } = await evaluate(job(["node", "-e", "process.exit(0)"], { policy: [ask] }), deps);
     expect(verdict.decision).toBe("replan");
     expect(verdict.reasons.join("\n")).toContain("approval");
     expect(await kinds()).toContain("check.approval.unavailable");
@@ -118,7 +118,7 @@ describe("acceptance command checks run through the executor and the sandbox (is
 
   it("a passing check passes, reading the workspace it may not change", async () => {
     await writeFile(join(workspace.root, "ok.txt"), "ok");
-    const verdict = await evaluate(job(["node", "-e", `process.exit(require("node:fs").readFileSync("ok.txt", "utf8") === "ok" ? 0 : 1)`]), deps);
+    const { verdict } = await evaluate(job(["node", "-e", `process.exit(require("node:fs").readFileSync("ok.txt", "utf8") === "ok" ? 0 : 1)`]), deps);
     expect(verdict.checks[0]?.passed).toBe(true);
   });
 });

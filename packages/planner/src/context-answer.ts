@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { completeStructured, type ContextJob, type ModelProvider, presentUntrusted, type Redactor, type TraceLog } from "@rein/core";
+import { completeStructured, type ContextJob, type ModelProvider, presentUntrusted, type Redactor, type TraceLog, type Usage } from "@rein/core";
 
 /** The planner's decision on a worker's request for context. */
 export const ContextAnswer = z
@@ -38,16 +38,16 @@ export function renderContextRequest(job: ContextJob, redactor?: Redactor): stri
   ].join("\n");
 }
 
-/** Asks the planner model what to pass; only evidence ids of this run count. */
+/** Asks the planner model what to pass; only evidence ids of this run count. Returns what the answer cost with it. */
 export async function answerContextRequest(
   job: ContextJob,
   provider: ModelProvider,
   trace: TraceLog,
   signal?: AbortSignal,
   redactor?: Redactor,
-): Promise<ContextAnswer> {
+): Promise<{ answer: ContextAnswer; usage: Usage }> {
   const known = new Set(job.evidence.map((entry) => entry.id));
-  const { value } = await completeStructured(
+  const { value, usage } = await completeStructured(
     provider,
     {
       role: "planner",
@@ -66,5 +66,5 @@ export async function answerContextRequest(
       signal,
     },
   );
-  return value;
+  return { answer: value, usage };
 }

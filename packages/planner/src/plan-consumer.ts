@@ -1,5 +1,5 @@
 import { Worker } from "bullmq";
-import { ContextJob, liveEventOf, onFinalFailure, PlanJob, QUEUE_NAMES, type ReinRuntime, toQueueError } from "@rein/core";
+import { ContextJob, liveEventOf, onFinalFailure, PlanJob, QUEUE_NAMES, type ReinRuntime, toQueueError, zeroUsage } from "@rein/core";
 import { answerContextRequest } from "./context-answer.ts";
 import { plan, type PlannerDeps } from "./planner.ts";
 
@@ -15,7 +15,7 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
       try {
         if (job.name === "context") {
           const request = ContextJob.parse(job.data);
-          const answer = await answerContextRequest(request, deps.providerFor(request.modelOverride), runtime.trace, signal, runtime.redactor);
+          const { answer, usage } = await answerContextRequest(request, deps.providerFor(request.modelOverride), runtime.trace, signal, runtime.redactor);
           await runtime.queues.sendControl({
             type: "context.answered",
             eventId: `answered-${job.id}`,
@@ -24,6 +24,7 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
             attempt: request.attempt,
             evidenceIds: answer.evidence_ids,
             refusal: answer.refusal,
+            usage,
           });
           return;
         }
@@ -53,7 +54,7 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
             lessonsUsed: outcome.lessonsUsed,
           });
         } else {
-          await runtime.queues.sendControl({ type: "plan.failed", eventId, runId: data.runId, planNo: data.planNo, reason: outcome.reason });
+          await runtime.queues.sendControl({ type: "plan.failed", eventId, runId: data.runId, planNo: data.planNo, reason: outcome.reason, usage: outcome.usage });
         }
       } catch (error) {
         throw toQueueError(error);
@@ -71,6 +72,8 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
       runId: parsed.data.runId,
       planNo: parsed.data.planNo,
       reason: `the plan job failed for good after ${job.attemptsMade} attempt(s): ${reason}`,
+      // What its tries spent is in the trace, not here: a job that threw reported nothing back.
+      usage: zeroUsage(),
     });
   });
   return worker;

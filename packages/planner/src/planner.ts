@@ -11,7 +11,7 @@ import {
   type TraceLog,
   type Usage,
   ReinError,
-  zeroUsage,
+  usageOfFailure,
 } from "@rein/core";
 import { checkPlan } from "./plan-checks.ts";
 import { PLANNER_SYSTEM, renderPlannerContext } from "./planner-prompt.ts";
@@ -61,7 +61,7 @@ export async function plan(job: PlanJob, deps: PlannerDeps, signal?: AbortSignal
     return { ok: true, plan: result.value, usage: result.usage, lessonsUsed: lessons };
   } catch (error) {
     if (ReinError.isInstance(error) && error.retryable) throw error;
-    return { ok: false, reason: errorMessage(error), usage: zeroUsage() };
+    return { ok: false, reason: errorMessage(error), usage: usageOfFailure(error) };
   }
 }
 

@@ -1,8 +1,8 @@
 import { DelayedError, Worker, type WorkerOptions } from "bullmq";
-import { ControlEvent, PacketSigner, QUEUE_NAMES, type ReinRuntime, ReinError, toQueueError } from "@rein/core";
+import { ControlEvent, onFinalFailure, PacketSigner, QUEUE_NAMES, type ReinConfig, type ReinRuntime, ReinError, toQueueError } from "@rein/core";
 import type { KeyObject } from "node:crypto";
 import { performEffect } from "./effects.ts";
-import { transition } from "./transition.ts";
+import { transition, type TransitionSettings } from "./transition.ts";
 
 export interface ControllerOptions {
   runtime: ReinRuntime;
@@ -51,11 +51,7 @@ export function startController(options: ControllerOptions): Worker {
           for (const effect of state.outbox) await performEffect(effect, state, runtime, signer);
           return;
         }
-        const next = transition(state, event, {
-          now: now(),
-          packetTtlMs: runtime.config.packets.ttlSeconds * 1000,
-          approvalTtlMs: runtime.config.approvals.ttlSeconds * 1000,
-        });
+        const next = transition(state, event, transitionSettings(runtime.config, now()));
         if (!next.applied) {
           await runtime.trace.appendMany(next.trace);
           return;
@@ -76,5 +72,31 @@ export function startController(options: ControllerOptions): Worker {
     { maxStalledCount: 10, ...options.stalled, connection: runtime.connection, prefix: runtime.config.prefix, concurrency: options.concurrency ?? 8 },
   );
   worker.on("error", (error) => runtime.logger.error({ err: error }, "controller error"));
+  onFinalFailure(worker, async (job, reason) => {
+    const parsed = ControlEvent.safeParse(job.data);
+    // A malformed event names no run to fail; a failed `event.failed` is not reported again, or one broken run would loop.
+    if (!parsed.success || parsed.data.type === "event.failed") {
+      runtime.logger.error({ jobId: job.id, reason }, "control event failed for good");
+      return;
+    }
+    await runtime.queues.sendControl({
+      type: "event.failed",
+      eventId: `gave-up-${job.id}`,
+      runId: parsed.data.runId,
+      failedEventId: parsed.data.eventId,
+      failedEventType: parsed.data.type,
+      reason: `failed for good after ${job.attemptsMade} attempt(s): ${reason}`,
+    });
+  });
   return worker;
+}
+
+/** The transition's settings, from the same config the workers check packets against. */
+export function transitionSettings(config: ReinConfig, now: Date): TransitionSettings {
+  return {
+    now,
+    packetTtlMs: config.packets.ttlSeconds * 1000,
+    approvalTtlMs: config.approvals.ttlSeconds * 1000,
+    maxDepth: config.packets.maxDepth,
+  };
 }

@@ -1,7 +1,9 @@
 import {
   assertAttenuated,
   type ControllerEffect,
+  type DelegationRequest,
   errorMessage,
+  ReinError,
   type StepBudget,
   type RunState,
   type StepResult,
@@ -16,7 +18,7 @@ import { packetBodyOf } from "./packet-body.ts";
 /** The parts of a transition draft that delegation and context requests use. */
 export interface DraftOps {
   state: RunState;
-  settings: { now: Date; packetTtlMs: number; maxDepth?: number };
+  settings: { now: Date; packetTtlMs: number; maxDepth: number };
   effect(effect: ControllerEffect): void;
   trace(kind: string, payload: Record<string, unknown>, step?: StepState): void;
   dispatch(step: StepState, options?: { countsAsStep?: boolean }): void;
@@ -24,8 +26,6 @@ export interface DraftOps {
   retry(step: StepState, verdict: Verdict): void;
   escalate(reasons: readonly string[]): void;
 }
-
-const DEFAULT_MAX_DEPTH = 3;
 
 /**
  * A worker asked for a child step. The controller (never the worker) checks
@@ -37,12 +37,56 @@ const DEFAULT_MAX_DEPTH = 3;
  */
 export function delegate(draft: DraftOps, parent: StepState, result: StepResult, suspension: Extract<Suspension, { kind: "delegate" }>): void {
   const { state } = draft;
+  const request = suspension.request;
+  const childId = `${parent.stepId}.${state.steps.filter((step) => step.parentStepId === parent.stepId).length + 1}`;
+  let child: StepState;
+  let childBody: ReturnType<typeof bodyOf>;
+  try {
+    // Everything here is shaped by the model's request: whatever is wrong with it is a refusal, never a throw.
+    child = childStepOf(draft, parent, result, request, childId);
+    childBody = bodyOf(draft, child);
+  } catch (error) {
+    const reason = errorMessage(error);
+    draft.trace("delegation.refused", { reason, childTitle: request.title, tools: request.tools.map((grant) => grant.name) }, parent);
+    parent.resumeInput = { kind: "delegation", childStepId: childId, status: "refused", summary: reason, observationIds: [], refusal: reason };
+    parent.resumes += 1;
+    draft.dispatch(parent, { countsAsStep: false });
+    return;
+  }
+  parent.phase = "suspended";
+  parent.awaitingChildId = childId;
+  state.steps.push(child);
+  draft.trace(
+    "step.delegated",
+    {
+      childStepId: childId,
+      reason: suspension.reason,
+      title: request.title,
+      tools: childBody.surface.map((grant) => grant.name),
+      scopes: Object.fromEntries(childBody.surface.map((grant) => [grant.name, grant.scope])),
+      budget: child.spec.budget,
+      depth: child.depth,
+    },
+    parent,
+  );
+  draft.dispatch(child);
+}
+
+/**
+ * The child a request asks for, checked: its depth within the configured
+ * maximum, its tools and scopes inside the parent's, and a budget the parent
+ * can still give (a limit the parent has spent, such as its last turn, leaves
+ * nothing to give). Throws a `packet_invalid` ReinError saying which.
+ */
+function childStepOf(draft: DraftOps, parent: StepState, result: StepResult, request: DelegationRequest, childId: string): StepState {
   const parentBody = bodyOf(draft, parent);
   const remaining = remainingBudget(parentBody.budget, result);
-  const request = suspension.request;
+  const spentLimits = (Object.keys(remaining) as (keyof StepBudget)[]).filter((limit) => remaining[limit] <= 0);
+  if (spentLimits.length > 0) {
+    throw new ReinError("packet_invalid", `the parent has no ${spentLimits.join(", ")} left to give a child step; finish the work in this step instead`);
+  }
   const asked = Object.fromEntries(Object.entries(request.budget).filter(([, limit]) => limit !== undefined));
   const childBudget: StepBudget = { ...remaining, ...asked };
-  const childId = `${parent.stepId}.${state.steps.filter((step) => step.parentStepId === parent.stepId).length + 1}`;
   const child: StepState = {
     stepId: childId,
     spec: {
@@ -64,34 +108,8 @@ export function delegate(draft: DraftOps, parent: StepState, result: StepResult,
     grants: request.tools,
     bounds: { surface: parentBody.surface, budget: remaining },
   };
-  try {
-    assertAttenuated({ surface: child.grants ?? [], budget: childBudget, depth: child.depth }, { ...child.bounds!, maxDepth: draft.settings.maxDepth ?? DEFAULT_MAX_DEPTH });
-  } catch (error) {
-    const reason = errorMessage(error);
-    draft.trace("delegation.refused", { reason, childTitle: request.title, tools: request.tools.map((grant) => grant.name) }, parent);
-    parent.resumeInput = { kind: "delegation", childStepId: childId, status: "refused", summary: reason, observationIds: [], refusal: reason };
-    parent.resumes += 1;
-    draft.dispatch(parent, { countsAsStep: false });
-    return;
-  }
-  parent.phase = "suspended";
-  parent.awaitingChildId = childId;
-  state.steps.push(child);
-  const childBody = bodyOf(draft, child);
-  draft.trace(
-    "step.delegated",
-    {
-      childStepId: childId,
-      reason: suspension.reason,
-      title: request.title,
-      tools: childBody.surface.map((grant) => grant.name),
-      scopes: Object.fromEntries(childBody.surface.map((grant) => [grant.name, grant.scope])),
-      budget: childBudget,
-      depth: child.depth,
-    },
-    parent,
-  );
-  draft.dispatch(child);
+  assertAttenuated({ surface: request.tools, budget: childBudget, depth: child.depth }, { surface: parentBody.surface, budget: remaining, maxDepth: draft.settings.maxDepth });
+  return child;
 }
 
 /** A child finished: what it returned is held while the evaluator judges it (see `applyChildVerdict`). */

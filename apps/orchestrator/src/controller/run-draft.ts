@@ -11,13 +11,16 @@ import {
   type RunResult,
   type RunState,
   type RunStatus,
+  type Role,
   type StepEvaluateJob,
   type StepResult,
   type StepState,
   totalTokens,
   type TraceEventInput,
   untrustedDataOf,
+  type Usage,
   type Verdict,
+  zeroUsage,
 } from "@rein/core";
 import { exceededBudget } from "./budget-policy.ts";
 import { stepEvaluateJobOf } from "./evaluate-jobs.ts";
@@ -70,10 +73,35 @@ export class Draft {
     this.state.status = status;
   }
 
-  spend(usage: RunState["usage"]): void {
+  /**
+   * Counts a role's spend against the run and records it in the trace as
+   * `usage.counted`, so the trace's totals are the state's.
+   * @returns whether there was anything to count
+   */
+  spend(usage: Usage, counted: { source: ControlEvent["type"]; role: Role; stepId?: string }): boolean {
+    if (isZero(usage)) return false;
     this.state.usage = addUsage(this.state.usage, usage);
     this.state.spent.tokens += totalTokens(usage);
     this.state.spent.costUsd += usage.costUsd;
+    this.events.push({
+      runId: this.state.runId,
+      stepId: counted.stepId ?? null,
+      kind: "usage.counted",
+      ts: this.settings.now.toISOString(),
+      payload: { source: counted.source, role: counted.role, usage },
+    });
+    return true;
+  }
+
+  /**
+   * A worker reports its attempt's usage so far (cumulative across resumes);
+   * only what is new since the attempt's last report counts.
+   */
+  spendStep(step: StepState, attemptUsage: Usage): boolean {
+    const fresh = usageSince(attemptUsage, step.attemptUsage ?? zeroUsage());
+    step.attemptUsage = attemptUsage;
+    step.usage = addUsage(step.usage, fresh);
+    return this.spend(fresh, { source: "step.finished", role: "worker", stepId: step.stepId });
   }
 
   currentStep(stepId: string, attempt: number): StepState | undefined {
@@ -129,9 +157,7 @@ export class Draft {
   }
 
   recordResult(step: StepState, result: StepResult): void {
-    step.usage = addUsage(step.usage, result.usage);
     step.summary = result.summary.slice(0, 500);
-    this.spend(result.usage);
     if (result.status !== "needs_approval") {
       step.attemptFingerprints.push(result.fingerprints);
       step.attemptFailedFingerprints = [...(step.attemptFailedFingerprints ?? []), result.toolCalls.filter((call) => call.status !== "ok").map((call) => call.fingerprint)];
@@ -222,6 +248,7 @@ export class Draft {
   retry(step: StepState, verdict: Verdict): void {
     step.attempt += 1;
     step.resumes = 0;
+    step.attemptUsage = undefined;
     step.feedback = verdict.feedback ?? verdict.reasons.join("; ");
     this.dispatch(step);
   }
@@ -236,12 +263,16 @@ export class Draft {
     this.finishRun("failed", partialResult(this.state, reason), reason);
   }
 
-  finishRun(status: "done" | "failed" | "cancelled", result: RunResult, reason: string): void {
+  /** Ends the run; a step still in flight is cancelled, so no step is left running in a finished run. */
+  finishRun(status: "done" | "failed" | "cancelled", result: RunResult, reason: string, options: { lesson?: boolean } = {}): void {
     this.state.status = status;
     this.state.result = result;
     this.state.stopReason = reason;
+    for (const step of this.state.steps) {
+      if (step.phase !== "completed" && step.phase !== "failed") step.phase = "cancelled";
+    }
     this.trace(`run.${status}`, { reason, partial: result.partial, missing: result.missing });
-    if (status === "failed") this.recordLesson(runFailedLesson(this.state, reason, this.settings.now));
+    if (status === "failed" && options.lesson !== false) this.recordLesson(runFailedLesson(this.state, reason, this.settings.now));
   }
 
   /** Lessons a verdict brings (a step resolved after a retry) or completes (an escalation resolved by a reply). */
@@ -285,6 +316,15 @@ function evidenceSummary(observation: Observation): string {
   const line = untrustedDataOf(observation.content).split("\n").find((candidate) => candidate.trim().length > 0) ?? "";
   const cut = line.length > SUMMARY_CHARS ? `${line.slice(0, SUMMARY_CHARS)}…` : line;
   return observation.status === "ok" ? cut : `[${observation.status}] ${cut}`;
+}
+
+const USAGE_FIELDS = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "costUsd"] as const;
+
+const isZero = (usage: Usage): boolean => USAGE_FIELDS.every((field) => usage[field] === 0);
+
+/** What `total` adds to `before`, never negative (a report can only grow within an attempt). */
+function usageSince(total: Usage, before: Usage): Usage {
+  return Object.fromEntries(USAGE_FIELDS.map((field) => [field, Math.max(0, total[field] - before[field])])) as Usage;
 }
 
 export function lastSummary(state: RunState): string {

@@ -2,8 +2,8 @@ import type { ControllerEffect, RunState, TraceEventInput } from "@rein/core";
 
 export interface TransitionSettings {
   now: Date;
-  /** The deepest a delegation chain may go. @defaultValue 3 */
-  maxDepth?: number;
+  /** The deepest a delegation chain may go: `config.packets.maxDepth`, the same limit workers check packets against. */
+  maxDepth: number;
   packetTtlMs: number;
   /** How long an approval waits for a person before it counts as denied. */
   approvalTtlMs: number;

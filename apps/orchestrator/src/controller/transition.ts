@@ -1,5 +1,6 @@
-import { type ControlEvent, FINAL_ANSWER_STEP_ID, isTerminal, type RunState, type StepState } from "@rein/core";
+import { type ControlEvent, errorMessage, FINAL_ANSWER_STEP_ID, isTerminal, type RunState, type StepState } from "@rein/core";
 import { exceededBudget } from "./budget-policy.ts";
+import { countSpend, stopIfOverBudget } from "./budget-prologue.ts";
 import { answerContext, applyChildVerdict, askContext, delegate, holdChildOutcome } from "./delegation.ts";
 import { applyFinalVerdict, proposeFinalAnswer } from "./final-answer.ts";
 import { Draft, lastSummary, partialResult } from "./run-draft.ts";
@@ -11,15 +12,51 @@ export type { Transition, TransitionSettings } from "./transition-types.ts";
  * The controller's whole decision logic: `(state, event) → (state', effects)`.
  * Pure: no I/O, no clock, no randomness, so it can be tested as a table and
  * replayed after a crash with the same result.
+ *
+ * Total: it never throws. Whatever a model put into an event is either
+ * applied, refused as an observation, or ignored; an unexpected exception
+ * fails the run with the error instead of leaving the event to be retried
+ * and dropped while the run waits for its deadline.
  */
 export function transition(state: RunState, event: ControlEvent, settings: TransitionSettings): Transition {
   if (state.appliedEvents.includes(event.eventId)) return ignored(state, event, "duplicate event");
-  if (isTerminal(state.status)) return ignored(state, event, `run is already ${state.status}`);
-  const draft = new Draft(state, event, settings);
-  const reason = apply(draft, event);
-  if (reason !== undefined) return ignored(state, event, reason);
-  return draft.finish();
+  try {
+    return applyEvent(state, event, settings);
+  } catch (error) {
+    return failedTransition(state, event, settings, error);
+  }
 }
+
+function applyEvent(state: RunState, event: ControlEvent, settings: TransitionSettings): Transition {
+  const draft = new Draft(state, event, settings);
+  const counted = countSpend(draft, event);
+  const reason = isTerminal(state.status) ? `run is already ${state.status}` : stopIfOverBudget(draft, event) ? undefined : apply(draft, event);
+  if (reason === undefined) return draft.finish();
+  if (!counted) return ignored(state, event, reason);
+  // The event does not apply, but what its role spent still counts: a fresh draft keeps only the spend.
+  const spendOnly = new Draft(state, event, settings);
+  countSpend(spendOnly, event);
+  spendOnly.trace("event.ignored", { event: event.type, eventId: event.eventId, reason });
+  return spendOnly.finish();
+}
+
+/** An unexpected exception: the run fails with the error, and the trace says which event caused it. */
+function failedTransition(state: RunState, event: ControlEvent, settings: TransitionSettings, error: unknown): Transition {
+  const reason = `the controller could not apply ${event.type} event ${event.eventId}: ${errorMessage(error)}`;
+  try {
+    if (isTerminal(state.status)) return ignored(state, event, reason);
+    const draft = new Draft(state, event, { ...settings, now: validDate(settings.now, state.updatedAt) });
+    draft.trace("transition.failed", { event: event.type, eventId: event.eventId, error: errorMessage(error) });
+    draft.finishRun("failed", partialResult(draft.state, reason), reason, { lesson: false });
+    return draft.finish();
+  } catch {
+    // Even the failure could not be written as a transition; the controller reports the event as failed for good.
+    return ignored(state, event, reason);
+  }
+}
+
+/** A clock that cannot be read is replaced by the state's own last update, so the failure can still be dated. */
+const validDate = (now: Date, fallback: string): Date => (Number.isNaN(now.getTime()) ? new Date(fallback) : now);
 
 function apply(draft: Draft, event: ControlEvent): string | undefined {
   const { state } = draft;
@@ -33,7 +70,6 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
     }
     case "plan.ready": {
       if (state.status !== "planning" || event.planNo !== state.planCount) return `not waiting for plan ${event.planNo}`;
-      draft.spend(event.usage);
       state.plan = event.plan;
       state.lessonsUsed = [...new Set([...state.lessonsUsed, ...event.lessonsUsed.map((lesson) => lesson.id)])];
       draft.trace("plan.ready", {
@@ -148,9 +184,14 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
       return undefined;
     }
     case "deadline": {
-      const spent = exceededBudget(state, draft.settings.now);
+      const spent = exceededBudget(state, draft.settings.now, { newStep: false });
       if (!spent) return "deadline not reached";
       draft.finishRun("failed", partialResult(state, spent), spent);
+      return undefined;
+    }
+    case "event.failed": {
+      const reason = `the controller could not apply ${event.failedEventType} event ${event.failedEventId}: ${event.reason}`;
+      draft.finishRun("failed", partialResult(state, reason), reason);
       return undefined;
     }
   }

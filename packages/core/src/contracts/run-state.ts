@@ -26,7 +26,8 @@ export type RunStatus = z.infer<typeof RunStatus>;
 export const TERMINAL_STATUSES: readonly RunStatus[] = ["done", "failed", "cancelled"];
 export const isTerminal = (status: RunStatus): boolean => TERMINAL_STATUSES.includes(status);
 
-export const StepPhase = z.enum(["dispatched", "executing", "evaluating", "suspended", "completed", "failed"]);
+/** `cancelled`: the run ended (cancelled, failed, or out of budget) while the step was still in flight. */
+export const StepPhase = z.enum(["dispatched", "executing", "evaluating", "suspended", "completed", "failed", "cancelled"]);
 export type StepPhase = z.infer<typeof StepPhase>;
 
 export const StepState = z.object({
@@ -40,6 +41,12 @@ export const StepState = z.object({
   summary: z.string().optional(),
   decision: VerdictDecision.optional(),
   usage: Usage,
+  /**
+   * What the current attempt's results have reported so far. A worker reports
+   * its attempt's usage cumulatively (a resumed step restores it from its
+   * checkpoint), so the transition counts only what is new since this.
+   */
+  attemptUsage: Usage.optional(),
   /** The approval this step is suspended on, if any. */
   awaitingApprovalId: z.string().optional(),
   /** A child's own tools and scopes, narrower than its parent's; absent for a planned step. */

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { ReinError } from "../errors.ts";
-import { addUsage, type Usage, zeroUsage } from "../contracts/common.ts";
+import { addUsage, totalTokens, Usage, zeroUsage } from "../contracts/common.ts";
 import type { CompleteOptions, ModelMessage, ModelProvider, ModelRequest } from "./model-provider.ts";
 import { textOf } from "./model-provider.ts";
 import { tracedComplete, type ModelCallTrace } from "./traced-complete.ts";
@@ -38,7 +38,9 @@ export async function completeStructured<T>(
   let usage = zeroUsage();
   let problem = "";
   for (let attempt = 0; attempt <= maxRepairs; attempt += 1) {
-    const response = await tracedComplete(provider, { ...request, messages }, trace, { signal: options.signal, onEvent: options.onEvent });
+    const response = await tracedComplete(provider, { ...request, messages }, trace, { signal: options.signal, onEvent: options.onEvent }).catch((error: unknown) => {
+      throw withUsage(error, usage);
+    });
     usage = addUsage(usage, response.usage);
     const raw = response.output !== undefined ? response.output : parseJsonText(textOf(response.content));
     const parsed = options.schema.safeParse(raw);
@@ -60,6 +62,19 @@ export async function completeStructured<T>(
   throw new ReinError("model_output_invalid", `the ${request.role} model gave invalid output ${maxRepairs + 1} times; last problem: ${problem}`, {
     details: { usage },
   });
+}
+
+/** A failed call still cost what the calls before it (the first try, earlier repairs) spent; the caller counts it from `details.usage`. */
+function withUsage(error: unknown, usage: Usage): unknown {
+  if (!ReinError.isInstance(error) || error.retryable || totalTokens(usage) === 0) return error;
+  return new ReinError(error.code, error.message, { cause: error, retryable: false, details: { ...error.details, usage } });
+}
+
+/** What a failed structured call spent before it failed, from the error `completeStructured` threw. */
+export function usageOfFailure(error: unknown): Usage {
+  if (!ReinError.isInstance(error)) return zeroUsage();
+  const parsed = Usage.safeParse(error.details.usage);
+  return parsed.success ? parsed.data : zeroUsage();
 }
 
 function parseJsonText(text: string): unknown {
