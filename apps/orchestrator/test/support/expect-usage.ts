@@ -1,0 +1,23 @@
+import { expect } from "vitest";
+import type { RunState, TraceEvent, Usage } from "@rein/core";
+import { countedUsageOf, modelUsageOf } from "../../src/trace/usage-totals.ts";
+
+/**
+ * Every token the run spent was counted against its budget, once: the model
+ * calls in the trace, the controller's `usage.counted` events and the run
+ * state's totals all agree.
+ */
+export function expectEveryTokenCounted(state: RunState, events: readonly TraceEvent[]): void {
+  const spent = modelUsageOf(events);
+  expect(spent.inputTokens + spent.outputTokens).toBeGreaterThan(0);
+  expectSameUsage(state.usage, spent, "state vs model calls in the trace");
+  expectSameUsage(countedUsageOf(events), spent, "usage.counted vs model calls in the trace");
+  expect(state.spent.tokens).toBe(spent.inputTokens + spent.outputTokens);
+}
+
+function expectSameUsage(actual: Usage, expected: Usage, what: string): void {
+  const { costUsd, ...tokens } = actual;
+  const { costUsd: expectedCost, ...expectedTokens } = expected;
+  expect(tokens, what).toEqual(expectedTokens);
+  expect(costUsd, what).toBeCloseTo(expectedCost, 9);
+}
