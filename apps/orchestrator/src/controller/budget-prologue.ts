@@ -5,8 +5,8 @@ import { partialResult, type Draft } from "./run-draft.ts";
 /*
  * The transition's prologue, run before any handler: `countSpend` counts
  * what the event's role spent (even when the event turns out stale: the
- * tokens were spent all the same), then `stopIfOverBudget` stops the run,
- * for any event that can enqueue work, when a budget is spent. Handlers
+ * tokens were spent all the same), then `stopIfOverBudget` stops the run
+ * when a budget is spent. Handlers
  * never check tokens, cost or wall time themselves; a new step checks only
  * the step count.
  */
@@ -30,9 +30,13 @@ export function countSpend(draft: Draft, event: ControlEvent): boolean {
   }
 }
 
-/** @returns whether the run stopped */
-export function stopIfOverBudget(draft: Draft, event: ControlEvent): boolean {
-  if (!canEnqueueWork(event)) return false;
+/**
+ * Checked for an event that can enqueue work, and for one that spent
+ * anything, so a run never stays over budget waiting for its next event.
+ * @returns whether the run stopped
+ */
+export function stopIfOverBudget(draft: Draft, event: ControlEvent, counted: boolean): boolean {
+  if (!counted && !canEnqueueWork(event)) return false;
   const spent = exceededBudget(draft.state, draft.settings.now, { newStep: false });
   if (!spent) return false;
   draft.finishRun("failed", partialResult(draft.state, spent), spent);

@@ -30,7 +30,7 @@ export function transition(state: RunState, event: ControlEvent, settings: Trans
 function applyEvent(state: RunState, event: ControlEvent, settings: TransitionSettings): Transition {
   const draft = new Draft(state, event, settings);
   const counted = countSpend(draft, event);
-  const reason = isTerminal(state.status) ? `run is already ${state.status}` : stopIfOverBudget(draft, event) ? undefined : apply(draft, event);
+  const reason = isTerminal(state.status) ? `run is already ${state.status}` : stopIfOverBudget(draft, event, counted) ? undefined : apply(draft, event);
   if (reason === undefined) return draft.finish();
   if (!counted) return ignored(state, event, reason);
   // The event does not apply, but what its role spent still counts: a fresh draft keeps only the spend.
