@@ -174,6 +174,8 @@ const cases: Record<string, Case> = {
     invalid: {
       "an unknown type": { type: "run.explode", eventId: "e1", runId: "run_1" },
       "a verdict event without its verdict": { type: "verdict.ready", eventId: "e", runId: "r", stepId: "s", attempt: 1 },
+      "a failed plan with negative usage": { type: "plan.failed", eventId: "e", runId: "r", planNo: 1, reason: "x", usage: { inputTokens: -1 } },
+      "an event.failed that does not name the event": { type: "event.failed", eventId: "e", runId: "r", reason: "x" },
     },
   },
 };

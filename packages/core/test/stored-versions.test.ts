@@ -16,7 +16,18 @@ describe("stored versions", () => {
     expect(state.result?.claims).toEqual([]);
   });
 
+  it("reads a step the run's end cancelled, with the usage its attempt had reported", () => {
+    const [step] = runStateV1.steps as Record<string, unknown>[];
+    const usage = { inputTokens: 120, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.001 };
+    const state = RunState.parse({ ...runStateV1, status: "cancelled", steps: [{ ...step, phase: "cancelled", attemptUsage: usage }] });
+    expect(state.steps[0]).toMatchObject({ phase: "cancelled", attemptUsage: usage });
+  });
+
   const invalid: Record<string, Record<string, unknown>> = {
+    "a step's attempt usage with negative tokens": {
+      ...runStateV1,
+      steps: [{ ...(runStateV1.steps as Record<string, unknown>[])[0], attemptUsage: { inputTokens: -5, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } }],
+    },
     "a future schema version": { ...runStateV1, schemaVersion: 2 },
     "an unknown status": { ...runStateV1, status: "paused" },
     "a negative version": { ...runStateV1, version: -1 },
