@@ -56,4 +56,14 @@ describe("plan()", () => {
     expect(outcome.ok).toBe(false);
     expect(!outcome.ok && outcome.reason).toContain("only restates the goal");
   });
+
+  it("reports what a failed planning attempt and its repairs spent, so the run's budget counts it", async () => {
+    const provider = new ScriptedProvider({ planner: [{ repeatLast: true, turns: [{ output: goalRestated }] }] });
+    const outcome = await plan(job, { trace: runtime.trace, providerFor: () => provider });
+    const calls = (await runtime.trace.read("run_p")).filter((event) => event.kind === "model.responded");
+    expect(calls).toHaveLength(3);
+    const spent = calls.reduce((total, event) => total + (event.usage?.inputTokens ?? 0) + (event.usage?.outputTokens ?? 0), 0);
+    expect(spent).toBeGreaterThan(0);
+    expect(outcome.usage.inputTokens + outcome.usage.outputTokens).toBe(spent);
+  });
 });
