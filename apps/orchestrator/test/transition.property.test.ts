@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ControlEvent, type ControllerEffect, Goal, hashOf, isTerminal, RunState, type StepResult, type ToolGrant, type Usage, zeroUsage } from "@rein/core";
+import { ControlEvent, ControllerEffect, Goal, hashOf, isTerminal, RunState, type StepResult, type ToolGrant, type Usage, zeroUsage } from "@rein/core";
 import { transition, type TransitionSettings } from "../src/controller/transition.ts";
 import { newRunState } from "../src/intake/submit-goal.ts";
 
@@ -310,6 +310,9 @@ function checkStep(goal: Goal, before: RunState, next: ReturnType<typeof transit
     for (const step of after.steps) expect(TERMINAL_PHASES.has(step.phase), `${context}: step ${step.stepId} is ${step.phase}`).toBe(true);
   }
   for (const effect of next.effects) {
+    // An effect the queues would reject is a run that silently stops moving.
+    const valid = ControllerEffect.safeParse(effect);
+    expect(valid.success, `${context}: ${effect.type} ${valid.success ? "" : valid.error.message}`).toBe(true);
     if (effect.type !== "dispatch_step") continue;
     expect(dispatched.has(effect.jobId), `${context}: ${effect.jobId} dispatched twice`).toBe(false);
     dispatched.add(effect.jobId);
