@@ -164,6 +164,40 @@ describe("request_context", () => {
   });
 });
 
+describe("a context request the planner cannot answer", () => {
+  it("resumes the step with the failure as a refusal, and counts what the tries spent, instead of leaving it waiting", async () => {
+    harness = await startHarness({
+      planner: [
+        { match: "Completed steps: none", turns: [{ output: step("Write the summary", "Write summary.txt from what the notes said", ["write_file"]) }] },
+        {
+          match: "Completed steps: 1",
+          turns: [{ output: { current_step: null, done: true, answer: { answer: "summary written", claims: [{ text: "summary.txt was written", evidence: ["{{evidence:write_file}}"] }], gaps: [] } } }],
+        },
+        // Neither evidence nor a refusal, every time: the answer never validates.
+        { match: "Context request from step s1", repeatLast: true, turns: [{ output: { evidence_ids: [] } }] },
+      ],
+      worker: [
+        {
+          match: "Task: Write the summary",
+          turns: [
+            { toolCalls: [{ name: "request_context", input: { question: "what did the notes say?" } }] },
+            { toolCalls: [{ name: "write_file", input: { path: "summary.txt", content: "no notes were passed" } }] },
+            { text: "summary written without the notes" },
+          ],
+        },
+      ],
+    });
+    const runId = await seededGoal(harness, { text: "Summarize the notes", tools: [{ name: "read_file" }, { name: "write_file" }] });
+    const state = await harness.waitFor(runId);
+    expect(state.status, state.stopReason).toBe("done");
+    const trace = await harness.runtime.trace.read(runId);
+    const refused = trace.find((event) => event.kind === "context.refused");
+    expect(refused?.payload.refusal).toMatch(/the planner could not answer: .*pass at least one evidence id, or refuse/);
+    const spentOnContext = trace.filter((event) => event.kind === "usage.counted" && event.payload.source === "context.answered");
+    expect(spentOnContext).toHaveLength(1);
+  });
+});
+
 describe("approval resume", () => {
   const restart = countingRestartTool();
   const script: ModelScriptInput = {

@@ -1,5 +1,5 @@
 import { Worker } from "bullmq";
-import { ContextJob, liveEventOf, onFinalFailure, PlanJob, QUEUE_NAMES, type ReinRuntime, toQueueError, zeroUsage } from "@rein/core";
+import { ContextJob, errorMessage, liveEventOf, onFinalFailure, PlanJob, QUEUE_NAMES, type ReinRuntime, ReinError, toQueueError, usageOfFailure, zeroUsage } from "@rein/core";
 import { answerContextRequest } from "./context-answer.ts";
 import { plan, type PlannerDeps } from "./planner.ts";
 
@@ -15,16 +15,20 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
       try {
         if (job.name === "context") {
           const request = ContextJob.parse(job.data);
-          const { answer, usage } = await answerContextRequest(request, deps.providerFor(request.modelOverride), runtime.trace, signal, runtime.redactor);
+          const answered = await answerContextRequest(request, deps.providerFor(request.modelOverride), runtime.trace, signal, runtime.redactor).catch((error: unknown) => {
+            if (ReinError.isInstance(error) && error.retryable) throw error;
+            // A question the planner cannot answer is answered with that, so the step resumes instead of waiting.
+            return { answer: { evidence_ids: [], refusal: `the planner could not answer: ${errorMessage(error)}` }, usage: usageOfFailure(error) };
+          });
           await runtime.queues.sendControl({
             type: "context.answered",
             eventId: `answered-${job.id}`,
             runId: request.runId,
             stepId: request.stepId,
             attempt: request.attempt,
-            evidenceIds: answer.evidence_ids,
-            refusal: answer.refusal,
-            usage,
+            evidenceIds: answered.answer.evidence_ids,
+            refusal: answered.answer.refusal,
+            usage: answered.usage,
           });
           return;
         }
@@ -64,8 +68,24 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
   );
   worker.on("error", (error) => runtime.logger.error({ err: error }, "plan consumer error"));
   onFinalFailure(worker, async (job, reason) => {
+    if (job.name === "context") {
+      const context = ContextJob.safeParse(job.data);
+      if (!context.success) return;
+      const { runId, stepId, attempt } = context.data;
+      await runtime.queues.sendControl({
+        type: "context.answered",
+        eventId: `gave-up-${job.id}`,
+        runId,
+        stepId,
+        attempt,
+        evidenceIds: [],
+        refusal: `the planner could not answer after ${job.attemptsMade} attempt(s): ${reason}`,
+        usage: zeroUsage(),
+      });
+      return;
+    }
     const parsed = PlanJob.safeParse(job.data);
-    if (job.name === "context" || !parsed.success) return;
+    if (!parsed.success) return;
     await runtime.queues.sendControl({
       type: "plan.failed",
       eventId: `gave-up-${job.id}`,
