@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { type ModelProvider, ReinError } from "@rein/core";
+import { isTerminal, type ModelProvider, ReinError } from "@rein/core";
+import { expectEveryTokenCounted } from "./support/expect-usage.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
 
 describe("a step whose job fails for good", () => {
@@ -59,5 +60,44 @@ describe("a control event the controller cannot apply", () => {
     expect(state.stopReason).toMatch(/could not apply goal\.submitted event .*: failed for good after 1 attempt\(s\): .*the plan queue rejected the job/);
     const kinds = (await harness.runtime.trace.read(runId)).map((event) => event.kind);
     expect(kinds).toContain("run.failed");
+  });
+});
+
+describe("a judge that never gives a valid score", () => {
+  let harness: Harness | undefined;
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it("escalates the step with the reason and counts what the judge's tries spent", async () => {
+    harness = await startHarness({
+      planner: [
+        {
+          match: "Completed steps: none",
+          turns: [
+            {
+              output: {
+                current_step: {
+                  title: "Read the readme",
+                  objective: "Read README.md with read_file",
+                  tools: ["read_file"],
+                  acceptance_criteria: [{ kind: "judge", description: "the summary is faithful to the readme" }],
+                },
+                done: false,
+              },
+            },
+          ],
+        },
+      ],
+      worker: [{ match: "Task: Read the readme", turns: [{ text: "The readme is short." }] }],
+      judge: [{ repeatLast: true, turns: [{ output: { verdict: "maybe" } }] }],
+    });
+    const runId = await harness.submit({ text: "Summarize the readme", tools: [{ name: "read_file" }] });
+    const state = await harness.waitFor(runId, (candidate) => candidate.status === "escalated" || isTerminal(candidate.status));
+    expect(state.status).toBe("escalated");
+    expect(state.stopReason).toMatch(/the evaluator failed.*the judge model gave invalid output 3 times/);
+    const trace = await harness.runtime.trace.read(runId);
+    expect(trace.filter((event) => event.kind === "usage.counted" && event.payload.role === "judge")).toHaveLength(1);
+    expectEveryTokenCounted(state, trace);
   });
 });

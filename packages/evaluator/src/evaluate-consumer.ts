@@ -1,5 +1,20 @@
 import { Worker } from "bullmq";
-import { EvaluateJob, liveEventOf, type ModelProvider, onFinalFailure, QUEUE_NAMES, type ReinRuntime, toQueueError, Workspace, zeroUsage } from "@rein/core";
+import {
+  type ControlEvent,
+  errorMessage,
+  EvaluateJob,
+  liveEventOf,
+  type ModelProvider,
+  onFinalFailure,
+  QUEUE_NAMES,
+  type ReinRuntime,
+  ReinError,
+  toQueueError,
+  type Usage,
+  usageOfFailure,
+  Workspace,
+  zeroUsage,
+} from "@rein/core";
 import { commandCheckRunner } from "./command-check.ts";
 import { evaluate } from "./evaluate.ts";
 
@@ -45,7 +60,10 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
           usage,
         });
       } catch (error) {
-        throw toQueueError(error);
+        const data = EvaluateJob.safeParse(job.data);
+        if (!data.success || !ReinError.isInstance(error) || error.retryable) throw toQueueError(error);
+        // Trying again cannot help (a judge that never gives a valid score): escalate now, with what the tries spent.
+        await runtime.queues.sendControl(escalation(data.data, `verdict-${job.id}`, `the evaluator failed: ${errorMessage(error)}`, usageOfFailure(error)));
       }
     },
     { connection: runtime.connection, prefix: runtime.config.prefix, concurrency: deps.concurrency ?? 4 },
@@ -54,18 +72,22 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
   onFinalFailure(worker, async (job, reason) => {
     const parsed = EvaluateJob.safeParse(job.data);
     if (!parsed.success) return;
-    const { runId, stepId, attempt } = parsed.data;
-    // A step nobody could judge goes to a person rather than waiting forever.
-    await runtime.queues.sendControl({
-      type: "verdict.ready",
-      eventId: `gave-up-${job.id}`,
-      runId,
-      stepId,
-      attempt,
-      verdict: { schemaVersion: 1, runId, stepId, attempt, decision: "escalate", reasons: [`the evaluator failed for good: ${reason}`], checks: [] },
-      // What its tries spent is in the trace, not here: a job that threw reported nothing back.
-      usage: zeroUsage(),
-    });
+    // What its tries spent is in the trace, not here: a job that threw reported nothing back.
+    await runtime.queues.sendControl(escalation(parsed.data, `gave-up-${job.id}`, `the evaluator failed for good: ${reason}`, zeroUsage()));
   });
   return worker;
+}
+
+/** A step nobody could judge goes to a person rather than waiting forever. */
+function escalation(job: EvaluateJob, eventId: string, reason: string, usage: Usage): ControlEvent {
+  const { runId, stepId, attempt } = job;
+  return {
+    type: "verdict.ready",
+    eventId,
+    runId,
+    stepId,
+    attempt,
+    verdict: { schemaVersion: 1, runId, stepId, attempt, decision: "escalate", reasons: [reason], checks: [] },
+    usage,
+  };
 }
