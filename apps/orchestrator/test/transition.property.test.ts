@@ -321,7 +321,8 @@ function checkStep(goal: Goal, before: RunState, next: ReturnType<typeof transit
   }
 }
 
-describe("transition() over random event sequences", () => {
+// Pure and CPU-bound: about 8 s alone, but the suite shares two cores with Redis-bound tests.
+describe("transition() over random event sequences", { timeout: 120_000 }, () => {
   it(`keeps its invariants over ${NUM_RUNS} generated runs`, () => {
     fc.assert(
       fc.property(goalArb, fc.array(operationArb, { minLength: 1, maxLength: 80 }), (goal, operations) => {
