@@ -6,9 +6,8 @@ import { partialResult, type Draft } from "./run-draft.ts";
  * The transition's prologue, run before any handler: `countSpend` counts
  * what the event's role spent (even when the event turns out stale: the
  * tokens were spent all the same), then `stopIfOverBudget` stops the run
- * when a budget is spent. Handlers
- * never check tokens, cost or wall time themselves; a new step checks only
- * the step count.
+ * when a budget is spent. Handlers never check tokens, cost or wall time
+ * themselves; a new step checks only the step count.
  */
 
 /** @returns whether the event carried any spend to count */
