@@ -150,6 +150,9 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
         callsSoFar: loop.records.length,
         trace,
       });
+      // Given back mid-call (shutdown): the turn is cut off here and redone by the next worker under the
+      // same idempotency keys, never recorded as a failed call that a retry would then perform again.
+      if (signal.aborted) throw new ReinError("tool_failed", `the step was given back while ${call.name} ran`, { retryable: true });
       loop.observations.push(outcome.observation);
       loop.records.push(outcome.record);
       if (outcome.suspend) {
