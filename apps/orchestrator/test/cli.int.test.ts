@@ -1,16 +1,8 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { connectRedis, exportPacketKeys, generatePacketKeys, type RunState, TraceEvent } from "@rein/core";
-import { cliEnv, rein, startRein } from "./support/cli.ts";
+import { describe, expect, it } from "vitest";
+import { exportPacketKeys, generatePacketKeys, type RunState, TraceEvent } from "@rein/core";
+import { cliEnv, rein, startRein, prefixesCleanedAfterAll } from "./support/cli.ts";
 
-const prefixes: string[] = [];
-afterAll(async () => {
-  const redis = connectRedis(cliEnv().REDIS_URL as string);
-  for (const prefix of prefixes) {
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-  }
-  redis.disconnect();
-});
+const prefixes = prefixesCleanedAfterAll();
 
 const tracked = (env: NodeJS.ProcessEnv) => {
   prefixes.push(env.REIN_PREFIX as string);

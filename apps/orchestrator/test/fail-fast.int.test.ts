@@ -2,10 +2,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { connectRedis } from "@rein/core";
+import { describe, expect, it } from "vitest";
 import { FakeServer } from "@rein/core/testing";
-import { cliEnv, rein } from "./support/cli.ts";
+import { cliEnv, rein, prefixesCleanedAfterAll } from "./support/cli.ts";
 import { startConfiguredHarness } from "./support/configured-harness.ts";
 
 /** A loopback port nothing listens on: bound, then released. */
@@ -23,15 +22,7 @@ const allRoles = (provider: string, model: string) => {
 };
 
 describe("failing fast on a provider that is not there", () => {
-  const prefixes: string[] = [];
-  afterAll(async () => {
-    const redis = connectRedis(cliEnv().REDIS_URL as string);
-    for (const prefix of prefixes) {
-      const keys = await redis.keys(`${prefix}:*`);
-      if (keys.length > 0) await redis.del(...keys);
-    }
-    redis.disconnect();
-  });
+  const prefixes = prefixesCleanedAfterAll();
 
   it("spends one retry budget per call: provider retries are not multiplied by the queue's job attempts", async () => {
     const server = await new FakeServer(() => ({ status: 503, json: { error: { message: "upstream unavailable", type: "server_error" } } })).start("/v1");

@@ -1,17 +1,9 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { connectRedis, exportPacketKeys, generatePacketKeys } from "@rein/core";
-import { cliEnv, rein, startRein } from "./support/cli.ts";
+import { describe, expect, it } from "vitest";
+import { exportPacketKeys, generatePacketKeys } from "@rein/core";
+import { cliEnv, rein, startRein, prefixesCleanedAfterAll } from "./support/cli.ts";
 import { rawRequest } from "./support/raw-http.ts";
 
-const prefixes: string[] = [];
-afterAll(async () => {
-  const redis = connectRedis(cliEnv().REDIS_URL as string);
-  for (const prefix of prefixes) {
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-  }
-  redis.disconnect();
-});
+const prefixes = prefixesCleanedAfterAll();
 
 function controllerEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = cliEnv({ REIN_PACKET_PRIVATE_KEY: exportPacketKeys(generatePacketKeys()).privateKeyPem, ...extra });

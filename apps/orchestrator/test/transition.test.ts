@@ -1,60 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ControlEvent, Goal, hashOf, type RunState, type RunStatus, type StepResult, StepSpec, type Verdict, zeroUsage } from "@rein/core";
+import { type ControlEvent, Goal, hashOf, type RunState, type RunStatus, type Verdict, zeroUsage } from "@rein/core";
 import { transition } from "../src/controller/transition.ts";
-import { newRunState } from "../src/intake/submit-goal.ts";
-
-const now = new Date("2026-11-30T00:00:00.000Z");
-const settings = { now, packetTtlMs: 60_000, approvalTtlMs: 3_600_000, maxDepth: 3 };
-const spec = StepSpec.parse({ title: "Fix add()", objective: "Change src/add.js so add returns a sum", tools: ["read_file"] });
-
-function baseState(overrides: Partial<RunState> = {}): RunState {
-  const goal = Goal.parse({ text: "Fix the bug", tools: [{ name: "read_file" }, { name: "run_command" }] });
-  return { ...newRunState(goal, "run_t", now.toISOString()), version: 3, planCount: 1, ...overrides };
-}
-
-const step = (phase: RunState["steps"][number]["phase"], extra: Partial<RunState["steps"][number]> = {}) => ({
-  stepId: "s1",
-  spec,
-  attempt: 1,
-  phase,
-  parentStepId: null,
-  depth: 0,
-  usage: zeroUsage(),
-  resumes: 0,
-  attemptFingerprints: [],
-  ...extra,
-});
-
-const result = (status: StepResult["status"], extra: Partial<StepResult> = {}): StepResult => ({
-  schemaVersion: 1,
-  runId: "run_t",
-  stepId: "s1",
-  attempt: 1,
-  status,
-  output: "ok",
-  summary: "did it",
-  claims: [],
-  observations: [],
-  toolCalls: [],
-  fingerprints: [hashOf("a")],
-  usage: { ...zeroUsage(), inputTokens: 10, outputTokens: 5 },
-  turns: 2,
-  ...extra,
-});
-
-const verdict = (decision: Verdict["decision"]): Verdict => ({
-  schemaVersion: 1,
-  runId: "run_t",
-  stepId: "s1",
-  attempt: 1,
-  decision,
-  reasons: [`because ${decision}`],
-  feedback: decision === "retry" ? "change strategy" : undefined,
-  checks: [],
-});
-
-const e = <T extends ControlEvent["type"]>(type: T, fields: Record<string, unknown> = {}) =>
-  ControlEvent.parse({ type, eventId: `ev-${type}`, runId: "run_t", ...fields }) as Extract<ControlEvent, { type: T }>;
+import { baseState, event as e, now, planned, result, settings, spec, step, verdict } from "./support/transition-fixtures.ts";
 
 interface Row {
   from: RunStatus;
@@ -63,8 +10,6 @@ interface Row {
   to: RunStatus;
   effects: string[];
 }
-
-const planned = { done: false, current_step: spec, next_steps: ["Verify"], risks: [] };
 
 const rows: Row[] = [
   { from: "planning", state: { planCount: 0 }, event: e("goal.submitted"), to: "planning", effects: ["prepare_workspace", "schedule_deadline", "enqueue_plan"] },

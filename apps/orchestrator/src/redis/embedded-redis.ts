@@ -73,7 +73,8 @@ export async function startEmbeddedRedis(): Promise<RedisHandle> {
   throw new ReinError("redis_unavailable", `started redis-server on port ${port} but it never answered`);
 }
 
-function freePort(): Promise<number> {
+/** A TCP port nothing listens on right now, on loopback. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

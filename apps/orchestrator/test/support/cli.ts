@@ -3,7 +3,9 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { connectRedis, deleteByPrefix } from "@rein/core";
 import { TEST_REDIS_URL } from "@rein/core/testing";
+import { afterAll } from "vitest";
 
 export const REIN_BIN = resolve(import.meta.dirname, "../../bin/rein.js");
 
@@ -20,6 +22,17 @@ export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     REIN_LOG_LEVEL: "silent",
     ...extra,
   };
+}
+
+/** Prefixes a test file's CLI children used: every key under them is deleted after the file's tests. */
+export function prefixesCleanedAfterAll(): string[] {
+  const prefixes: string[] = [];
+  afterAll(async () => {
+    const redis = connectRedis(TEST_REDIS_URL);
+    for (const prefix of prefixes) await deleteByPrefix(redis, prefix);
+    redis.disconnect();
+  });
+  return prefixes;
 }
 
 export interface CliResult {

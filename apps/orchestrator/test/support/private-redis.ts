@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pingRedis } from "@rein/core";
+import { freePort } from "../../src/redis/embedded-redis.ts";
 
 export interface PrivateRedis {
   port: number;
@@ -36,15 +36,4 @@ export async function startPrivateRedis(args: string[], password: string): Promi
   }
   await stop();
   throw new Error(`redis-server on port ${port} never answered`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
