@@ -1,5 +1,5 @@
 import { type PacketBody, type PacketSigner, type ReinRuntime, type StepJob, zeroUsage } from "@rein/core";
-import { submitGoal, transition } from "@rein/orchestrator";
+import { submitGoal, transition, transitionSettings } from "@rein/orchestrator";
 import { noopGoal, noopPlan } from "./scripts.ts";
 
 /**
@@ -9,7 +9,7 @@ import { noopGoal, noopPlan } from "./scripts.ts";
  */
 export async function noopStepJobs(runtime: ReinRuntime, signer: PacketSigner, count: number): Promise<{ jobId: string; data: StepJob }[]> {
   const { state } = await submitGoal(runtime, noopGoal, { knownTools: [] });
-  const settings = { now: new Date(), packetTtlMs: 3_600_000, approvalTtlMs: 3_600_000 };
+  const settings = transitionSettings(runtime.config, new Date());
   const planning = transition(state, { type: "goal.submitted", eventId: "bench-submitted", runId: state.runId }, settings).state;
   const dispatched = transition(
     planning,

@@ -1,5 +1,5 @@
 export { submitGoal, type SubmitOptions } from "./intake/submit-goal.ts";
-export { startController, type ControllerOptions } from "./controller/controller.ts";
+export { startController, transitionSettings, type ControllerOptions } from "./controller/controller.ts";
 export { transition, type Transition, type TransitionSettings } from "./controller/transition.ts";
 export { startRoles, ROLE_NAMES, type RoleName, type RunningRoles, type StartRolesOptions } from "./roles/start-roles.ts";
 export { buildRegistry, buildTooling, knownToolNames, type Tooling } from "./roles/tooling.ts";
