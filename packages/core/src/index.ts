@@ -20,6 +20,7 @@ export { LiveChannel, LiveEvent, liveEventOf, type LiveSubscription } from "./li
 export { bullmqConnectionOf, connectRedis, pingRedis, probeRedis, assertRedis, redactPassword, type Redis } from "./redis/connection.ts";
 export { RedisKeys } from "./redis/keys.ts";
 export { deleteByPrefix } from "./redis/delete-by-prefix.ts";
+export { deleteKeys } from "./redis/delete-keys.ts";
 export { RunStore, type TraceWrite } from "./stores/run-store.ts";
 export { LeaseManager, type Lease } from "./stores/lease.ts";
 export { ArtifactStore, type Artifact, type ArtifactStoreOptions } from "./stores/artifact-store.ts";

@@ -51,7 +51,7 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
   const redis = connectRedis(config.redisUrl);
   const connection = bullmqConnectionOf(config.redisUrl);
   const keys = new RedisKeys(config.prefix);
-  const queues = new ReinQueues(connection, config.prefix);
+  const queues = new ReinQueues(connection, keys.queuePrefix());
   const { secrets, redactor } = secretsAndRedactor(config, options.env ?? process.env);
   const logger = options.logger ?? createLogger(redactingLoggerOptions(redactor), options.logDestination);
   // Without a listener ioredis prints every reconnect failure as an unhandled

@@ -66,7 +66,7 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
         await runtime.queues.sendControl(escalation(data.data, `verdict-${job.id}`, `the evaluator failed: ${errorMessage(error)}`, usageOfFailure(error)));
       }
     },
-    { connection: runtime.connection, prefix: runtime.config.prefix, concurrency: deps.concurrency ?? 4 },
+    { connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency: deps.concurrency ?? 4 },
   );
   worker.on("error", (error) => runtime.logger.error({ err: error }, "evaluate consumer error"));
   onFinalFailure(worker, async (job, reason) => {

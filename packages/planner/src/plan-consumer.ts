@@ -64,7 +64,7 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
         throw toQueueError(error);
       }
     },
-    { connection: runtime.connection, prefix: runtime.config.prefix, concurrency: options.concurrency ?? 4, autorun: true },
+    { connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency: options.concurrency ?? 4, autorun: true },
   );
   worker.on("error", (error) => runtime.logger.error({ err: error }, "plan consumer error"));
   onFinalFailure(worker, async (job, reason) => {

@@ -110,7 +110,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
         throw toQueueError(error);
       }
     },
-    { ...deps.stalled, connection: runtime.connection, prefix: runtime.config.prefix, concurrency: deps.concurrency ?? 4 },
+    { ...deps.stalled, connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency: deps.concurrency ?? 4 },
   );
   worker.on("error", (error) => runtime.logger.error({ err: error }, "step consumer error"));
   onFinalFailure(worker, async (job, reason) => {

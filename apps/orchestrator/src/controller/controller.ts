@@ -69,7 +69,7 @@ export function startController(options: ControllerOptions): Worker {
       }
     },
     // A control event is never dropped: a job that stalls (its controller died) goes back to wait, many times if need be.
-    { maxStalledCount: 10, ...options.stalled, connection: runtime.connection, prefix: runtime.config.prefix, concurrency: options.concurrency ?? 8 },
+    { maxStalledCount: 10, ...options.stalled, connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency: options.concurrency ?? 8 },
   );
   worker.on("error", (error) => runtime.logger.error({ err: error }, "controller error"));
   onFinalFailure(worker, async (job, reason) => {

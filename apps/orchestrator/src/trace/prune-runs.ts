@@ -1,4 +1,4 @@
-import { ApprovalStore, isTerminal, ReinError, type ReinRuntime } from "@rein/core";
+import { ApprovalStore, deleteKeys, isTerminal, ReinError, type ReinRuntime } from "@rein/core";
 import { removeWorkspace } from "../workspace/remove-workspace.ts";
 import { artifactIdsOf } from "./run-artifacts.ts";
 
@@ -47,7 +47,7 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
     const checkpoints = await keysMatching(runtime, `${runtime.keys.checkpoint(runId, "")}*`);
     const idempotency = await keysMatching(runtime, `${runtime.keys.idempotency(runId)}:*`);
     const extra = [...artifacts, ...checkpoints, ...idempotency, runtime.keys.toolCache(runId), runtime.keys.lease(runId)];
-    await runtime.redis.del(...extra);
+    await deleteKeys(runtime.redis, extra);
     await runtime.artifacts.removeRun(runId);
     await new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds }).removeRun(runId);
     await runtime.trace.remove(runId);

@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { deleteKeys } from "./delete-keys.ts";
 
 /** Deletes every key under `prefix:` with SCAN, never KEYS, so a busy Redis is not blocked. */
 export async function deleteByPrefix(redis: Redis, prefix: string): Promise<number> {
@@ -7,7 +8,7 @@ export async function deleteByPrefix(redis: Redis, prefix: string): Promise<numb
   do {
     const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
     cursor = next;
-    if (keys.length > 0) deleted += await redis.del(...keys);
+    deleted += await deleteKeys(redis, keys);
   } while (cursor !== "0");
   return deleted;
 }

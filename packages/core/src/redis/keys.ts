@@ -1,55 +1,67 @@
 /**
  * Every Redis key Rein writes, under one configurable prefix (default
- * "rein"). BullMQ queues use the same prefix through their own option.
+ * "rein"). BullMQ queues use `queuePrefix()` through their own option.
+ *
+ * Keys are hash-tagged so that every script and transaction touches one
+ * slot, and Rein runs unchanged on Redis Cluster: a run's keys carry
+ * `{<runId>}`, the queues share `{queues}` (BullMQ's `{prefix}` convention:
+ * its scripts touch several keys of a queue), approvals share `{approvals}`
+ * and lessons `{lessons}`. Every key still starts with `<prefix>:`, so one
+ * SCAN pattern finds a deployment's keys.
  */
 export class RedisKeys {
   constructor(readonly prefix: string) {}
 
-  run(runId: string): string {
-    return `${this.prefix}:run:${runId}`;
+  /** BullMQ's `prefix` option: its keys become `<prefix>:{queues}:<queue>:…`. */
+  queuePrefix(): string {
+    return `${this.prefix}:{queues}`;
   }
+  run(runId: string): string {
+    return `${this.prefix}:run:${runTag(runId)}`;
+  }
+  /** Every run by createdAt; a key of its own slot, never written in a run's script. */
   runIndex(): string {
     return `${this.prefix}:runs`;
   }
   lease(runId: string): string {
-    return `${this.prefix}:lease:${runId}`;
+    return `${this.prefix}:lease:${runTag(runId)}`;
   }
   trace(runId: string): string {
-    return `${this.prefix}:trace:${runId}`;
+    return `${this.prefix}:trace:${runTag(runId)}`;
   }
   traceSeq(runId: string): string {
-    return `${this.prefix}:trace-seq:${runId}`;
+    return `${this.prefix}:trace-seq:${runTag(runId)}`;
   }
   artifact(artifactId: string): string {
     return `${this.prefix}:artifact:${artifactId}`;
   }
   /** The ids of a run's artifacts, so a run can be deleted whole. */
   runArtifacts(runId: string): string {
-    return `${this.prefix}:run-artifacts:${runId}`;
+    return `${this.prefix}:run-artifacts:${runTag(runId)}`;
   }
   approval(approvalId: string): string {
-    return `${this.prefix}:approval:${approvalId}`;
+    return `${this.prefix}:approval:{approvals}:${approvalId}`;
   }
   approvalIndex(): string {
-    return `${this.prefix}:approvals`;
+    return `${this.prefix}:approvals:{approvals}`;
   }
   approvalByAction(actionHash: string): string {
-    return `${this.prefix}:approval-action:${actionHash}`;
+    return `${this.prefix}:approval-action:{approvals}:${actionHash}`;
   }
   lesson(lessonId: string): string {
-    return `${this.prefix}:lesson:${lessonId}`;
+    return `${this.prefix}:lesson:{lessons}:${lessonId}`;
   }
   lessonIndex(): string {
-    return `${this.prefix}:lessons`;
+    return `${this.prefix}:lessons:{lessons}`;
   }
   idempotency(key: string): string {
     return `${this.prefix}:idem:${key}`;
   }
   checkpoint(runId: string, stepId: string): string {
-    return `${this.prefix}:checkpoint:${runId}:${stepId}`;
+    return `${this.prefix}:checkpoint:${runTag(runId)}:${stepId}`;
   }
   toolCache(runId: string): string {
-    return `${this.prefix}:tool-cache:${runId}`;
+    return `${this.prefix}:tool-cache:${runTag(runId)}`;
   }
   /** A pub/sub channel, not a key: nothing is stored under it. */
   live(runId: string): string {
@@ -59,4 +71,9 @@ export class RedisKeys {
   pattern(): string {
     return `${this.prefix}:*`;
   }
+}
+
+/** A run's hash tag: every key of one run lands in one cluster slot. */
+function runTag(runId: string): string {
+  return `{${runId}}`;
 }

@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import { ReinError } from "../errors.ts";
 import { newId } from "../ids.ts";
+import { deleteKeys } from "../redis/delete-keys.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { ArtifactWriter } from "../tools/define-tool.ts";
 
@@ -49,9 +50,14 @@ export class ArtifactStore implements ArtifactWriter {
       createdAt: new Date().toISOString(),
     };
     const index = this.keys.runArtifacts(runId);
-    const multi = this.redis.multi().hset(key, fields).sadd(index, artifactId);
-    if (this.options.ttlSeconds) multi.expire(key, this.options.ttlSeconds).expire(index, this.options.ttlSeconds);
-    await multi.exec();
+    // Two transactions, not one: the artifact and the run's index are in different cluster slots.
+    const stored = this.redis.multi().hset(key, fields);
+    const indexed = this.redis.multi().sadd(index, artifactId);
+    if (this.options.ttlSeconds) {
+      stored.expire(key, this.options.ttlSeconds);
+      indexed.expire(index, this.options.ttlSeconds);
+    }
+    await Promise.all([indexed.exec(), stored.exec()]);
     return artifactId;
   }
 
@@ -59,7 +65,7 @@ export class ArtifactStore implements ArtifactWriter {
   async removeRun(runId: string): Promise<number> {
     const index = this.keys.runArtifacts(runId);
     const ids = await this.redis.smembers(index);
-    await this.redis.del(index, ...ids.map((id) => this.keys.artifact(id)));
+    await deleteKeys(this.redis, [index, ...ids.map((id) => this.keys.artifact(id))]);
     return ids.length;
   }
 

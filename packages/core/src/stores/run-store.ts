@@ -6,21 +6,20 @@ import type { RedisKeys } from "../redis/keys.ts";
 // Writes only when the stored version is the one the writer read, and
 // appends the transition's trace events in the same script: a controller
 // that dies mid-event leaves either both or neither, never a state whose
-// trace is missing.
+// trace is missing. Every key it touches is the run's (one cluster slot).
 const compareAndSet = `
 local current = redis.call('HGET', KEYS[1], 'version')
 if (current == false and ARGV[1] ~= '-1') or (current ~= false and current ~= ARGV[1]) then
   return 0
 end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3])
-redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
-for i = 7, #ARGV do
-  local seq = redis.call('INCR', KEYS[4])
-  redis.call('XADD', KEYS[3], '*', 'seq', seq, 'event', ARGV[i])
+for i = 5, #ARGV do
+  local seq = redis.call('INCR', KEYS[3])
+  redis.call('XADD', KEYS[2], '*', 'seq', seq, 'event', ARGV[i])
 end
-if #ARGV >= 7 and ARGV[6] ~= '' then
-  redis.call('EXPIRE', KEYS[3], ARGV[6])
-  redis.call('EXPIRE', KEYS[4], ARGV[6])
+if #ARGV >= 5 and ARGV[4] ~= '' then
+  redis.call('EXPIRE', KEYS[2], ARGV[4])
+  redis.call('EXPIRE', KEYS[3], ARGV[4])
 end
 return 1
 `;
@@ -54,9 +53,16 @@ export class RunStore {
     return state;
   }
 
-  /** Creates a run; fails if one with this id exists. */
+  /**
+   * Creates a run; fails if one with this id exists. The index entry is
+   * written first, in a command of its own (the index is in another cluster
+   * slot): a crash in between leaves an entry without a run, which readers
+   * skip and prune removes, never a run that prune cannot find.
+   */
   async create(state: RunState): Promise<void> {
-    await this.write(state, -1);
+    const valid = RunState.parse(state);
+    await this.redis.zadd(this.keys.runIndex(), "NX", Date.parse(valid.createdAt), valid.runId);
+    await this.write(valid, -1);
   }
 
   /**
@@ -75,23 +81,21 @@ export class RunStore {
   }
 
   async remove(runId: string): Promise<void> {
-    await this.redis.multi().del(this.keys.run(runId)).zrem(this.keys.runIndex(), runId).exec();
+    await this.redis.del(this.keys.run(runId));
+    await this.redis.zrem(this.keys.runIndex(), runId);
   }
 
   private async write(state: RunState, expectedVersion: number, trace?: TraceWrite): Promise<void> {
     const validated = RunState.parse(state);
     const written = await this.redis.eval(
       compareAndSet,
-      4,
+      3,
       this.keys.run(state.runId),
-      this.keys.runIndex(),
       this.keys.trace(state.runId),
       this.keys.traceSeq(state.runId),
       String(expectedVersion),
       String(validated.version),
       JSON.stringify(validated),
-      String(Date.parse(validated.createdAt)),
-      validated.runId,
       trace?.ttlSeconds ? String(trace.ttlSeconds) : "",
       ...(trace?.events ?? []),
     );
