@@ -3,7 +3,7 @@ import type { DestinationStream } from "pino";
 import type { ReinConfig } from "./config/config.ts";
 import { secretsAndRedactor } from "./config/config-redactor.ts";
 import { LiveChannel } from "./live/live-channel.ts";
-import { createLogger, type Logger } from "./logger.ts";
+import { createLogger, type Logger, type LogLevel } from "./logger.ts";
 import { ReinQueues } from "./queues/queues.ts";
 import { bullmqConnectionOf, connectRedis, type Redis } from "./redis/connection.ts";
 import { RedisKeys } from "./redis/keys.ts";
@@ -40,8 +40,10 @@ export interface ReinRuntime {
 export interface RuntimeOptions {
   /** Used as given; without one the runtime builds a pino logger that redacts with `redactor`. */
   logger?: Logger;
-  /** Where the runtime's own logger writes. @defaultValue stdout */
+  /** Where the runtime's own logger writes. @defaultValue stderr */
   logDestination?: DestinationStream;
+  /** The runtime's own logger's level. @defaultValue REIN_LOG_LEVEL, else "warn" */
+  logLevel?: LogLevel;
   trace?: TraceLogOptions;
   /** Where secrets and provider keys are read from. @defaultValue process.env */
   env?: NodeJS.ProcessEnv;
@@ -53,7 +55,7 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
   const keys = new RedisKeys(config.prefix);
   const queues = new ReinQueues(connection, keys.queuePrefix());
   const { secrets, redactor } = secretsAndRedactor(config, options.env ?? process.env);
-  const logger = options.logger ?? createLogger(redactingLoggerOptions(redactor), options.logDestination);
+  const logger = options.logger ?? createLogger({ ...redactingLoggerOptions(redactor), level: options.logLevel }, options.logDestination);
   // Without a listener ioredis prints every reconnect failure as an unhandled
   // error; one log line per distinct problem says the same once.
   let lastRedisError: string | undefined;

@@ -1,5 +1,5 @@
 import { ReinError } from "../errors.ts";
-import { rootLogger } from "../logger.ts";
+import { createLogger } from "../logger.ts";
 import type { ModelToolSchema } from "../models/model-provider.ts";
 import { SecretBindings } from "../secrets/secret-bindings.ts";
 import { toolSpecOf } from "./define-tool.ts";
@@ -36,7 +36,7 @@ export function createToolExecutor(deps: ToolExecutorDeps): ToolExecutor {
   const resolved = {
     ...deps,
     secrets: deps.secrets ?? SecretBindings.none(),
-    logger: deps.logger ?? rootLogger,
+    logger: deps.logger ?? createLogger(),
     now: deps.now ?? Date.now,
   };
   // The same grant yields the same schema object every step, so per-object caches downstream (token estimates, prompt blobs) hit.
