@@ -59,6 +59,7 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
           verdict,
           usage,
         });
+        runtime.logger.info({ runId: data.runId, stepId: data.stepId, attempt: data.attempt, decision: verdict.decision }, "verdict");
       } catch (error) {
         const data = EvaluateJob.safeParse(job.data);
         if (!data.success || !ReinError.isInstance(error) || error.retryable) throw toQueueError(error);

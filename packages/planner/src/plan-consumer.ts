@@ -57,8 +57,10 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
             usage: outcome.usage,
             lessonsUsed: outcome.lessonsUsed,
           });
+          runtime.logger.info({ runId: data.runId, planNo: data.planNo, done: outcome.plan.done, nextStep: outcome.plan.current_step?.title ?? null }, "plan ready");
         } else {
           await runtime.queues.sendControl({ type: "plan.failed", eventId, runId: data.runId, planNo: data.planNo, reason: outcome.reason, usage: outcome.usage });
+          runtime.logger.warn({ runId: data.runId, planNo: data.planNo, reason: outcome.reason }, "plan failed");
         }
       } catch (error) {
         throw toQueueError(error);

@@ -70,6 +70,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
         }
         const { body } = packet;
         await runtime.queues.sendControl({ type: "step.started", eventId: `started-${job.id}`, runId: body.runId, stepId: body.stepId, attempt: body.attempt });
+        runtime.logger.info({ runId: body.runId, stepId: body.stepId, attempt: body.attempt }, "step started");
         const workspace = await workspaceOf(body.runId);
         const result = await runStepLoop(
           packet,
@@ -101,6 +102,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
           attempt: body.attempt,
           result,
         });
+        runtime.logger.info({ runId: body.runId, stepId: body.stepId, attempt: body.attempt, status: result.status, turns: result.turns, toolCalls: result.toolCalls.length }, "step finished");
       } catch (error) {
         if (signal?.aborted && token) {
           // Given back on shutdown: back to waiting without spending one of the job's attempts.

@@ -3,6 +3,7 @@ import { ControlEvent, onFinalFailure, PacketSigner, QUEUE_NAMES, type ReinConfi
 import type { KeyObject } from "node:crypto";
 import { performEffect } from "./effects.ts";
 import { transition, type TransitionSettings } from "./transition.ts";
+import { logTransition } from "./transition-log.ts";
 
 export interface ControllerOptions {
   runtime: ReinRuntime;
@@ -60,6 +61,7 @@ export function startController(options: ControllerOptions): Worker {
           events: next.trace.map((event) => runtime.trace.encode(event)),
           ttlSeconds: runtime.trace.ttlSeconds,
         });
+        logTransition(runtime.logger, next.trace);
         for (const effect of next.effects) await performEffect(effect, next.state, runtime, signer);
       } catch (error) {
         if (error instanceof DelayedError) throw error;

@@ -72,6 +72,7 @@ export async function submitGoal(runtime: ReinRuntime, input: GoalInput, options
     await runtime.trace.append({ runId, kind: "sandbox.disabled", ts: now, payload: { warning: UNSANDBOXED_WARNING } });
   }
   await runtime.queues.sendControl({ type: "goal.submitted", eventId: `submitted-${runId}`, runId });
+  runtime.logger.info({ runId, tools: goal.tools.length, workspace: origin?.kind ?? null }, "run submitted");
   return { runId, state, origin };
 }
 

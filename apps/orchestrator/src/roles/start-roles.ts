@@ -41,22 +41,24 @@ export interface RunningRoles {
 }
 
 /** Starts the named roles as BullMQ consumers in this process. */
-export function startRoles(runtime: ReinRuntime, options: StartRolesOptions): RunningRoles {
-  const { config } = runtime;
+export function startRoles(shared: ReinRuntime, options: StartRolesOptions): RunningRoles {
+  const { config } = shared;
+  // Each role logs as itself, so a log line says which role wrote it even when all run in one process.
+  const as = (role: "controller" | "planner" | "worker" | "evaluator"): ReinRuntime => ({ ...shared, logger: shared.logger.child({ role }) });
   const provider = (role: "planner" | "worker" | "judge") => options.providers?.[role] ?? providerForRole(config, role);
   const workers: Worker[] = [];
   for (const role of options.roles) {
     switch (role) {
       case "control":
         if (!options.packetPrivateKey) throw new Error("the control role needs the packet private key");
-        workers.push(startController({ runtime, packetPrivateKey: options.packetPrivateKey, concurrency: options.concurrency, stalled: options.controlStalled }));
+        workers.push(startController({ runtime: as("controller"), packetPrivateKey: options.packetPrivateKey, concurrency: options.concurrency, stalled: options.controlStalled }));
         break;
       case "plan": {
         const planner = provider("planner");
-        const lessons = new LessonStore(runtime.redis, runtime.keys);
+        const lessons = new LessonStore(shared.redis, shared.keys);
         workers.push(
           startPlanConsumer(
-            runtime,
+            as("planner"),
             {
               providerFor: (override) => (override ? providerForRole(config, "planner", process.env, override) : planner),
               maxTokens: config.roles.planner.maxTokens,
@@ -71,7 +73,7 @@ export function startRoles(runtime: ReinRuntime, options: StartRolesOptions): Ru
         if (!options.packetPublicKey || !options.executor) throw new Error("the step role needs the packet public key and a tool executor");
         workers.push(
           startStepConsumer({
-            runtime,
+            runtime: as("worker"),
             packetPublicKey: options.packetPublicKey,
             provider: provider("worker"),
             executor: options.executor,
@@ -82,7 +84,7 @@ export function startRoles(runtime: ReinRuntime, options: StartRolesOptions): Ru
         );
         break;
       case "evaluate":
-        workers.push(startEvaluateConsumer({ runtime, judge: provider("judge"), concurrency: options.concurrency }));
+        workers.push(startEvaluateConsumer({ runtime: as("evaluator"), judge: provider("judge"), concurrency: options.concurrency }));
         break;
     }
   }

@@ -12,6 +12,7 @@ import {
   type ReinConfigInput,
   type ReinRuntime,
   type RunState,
+  type RuntimeOptions,
   ScriptedProvider,
 } from "@rein/core";
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
@@ -47,9 +48,9 @@ export interface Harness {
 export async function startHarness(
   script: ModelScriptInput,
   extraTools: AnyTool[] = [],
-  overrides: { worker?: ModelProvider; config?: ReinConfigInput; env?: NodeJS.ProcessEnv } = {},
+  overrides: { worker?: ModelProvider; config?: ReinConfigInput; env?: NodeJS.ProcessEnv; log?: Pick<RuntimeOptions, "logDestination" | "logLevel"> } = {},
 ): Promise<Harness> {
-  const runtimeOptions = overrides.env ? { env: overrides.env } : {};
+  const runtimeOptions: RuntimeOptions = { ...(overrides.env ? { env: overrides.env } : {}), ...overrides.log };
   const runtime = await createTestRuntime(overrides.config, runtimeOptions);
   const keys = generatePacketKeys();
   const planner = new ScriptedProvider(script, { name: "scripted-planner" });

@@ -1,0 +1,19 @@
+import type { Logger, TraceEventInput } from "@rein/core";
+
+/**
+ * The lifecycle lines a transition gives the log at info: a step dispatched,
+ * a run ended or escalated. Read from the trace the transition wrote, so the
+ * log says what the state says.
+ */
+export function logTransition(logger: Logger, trace: readonly TraceEventInput[]): void {
+  for (const event of trace) {
+    const { runId, stepId, payload } = event;
+    if (event.kind === "step.dispatched") {
+      logger.info({ runId, stepId, attempt: payload.attempt, resume: payload.resume, title: payload.title }, "step dispatched");
+    } else if (event.kind === "run.escalated") {
+      logger.info({ runId, status: "escalated", reasons: payload.reasons }, "run escalated");
+    } else if (event.kind === "run.done" || event.kind === "run.failed" || event.kind === "run.cancelled") {
+      logger.info({ runId, status: event.kind.slice("run.".length), reason: payload.reason }, "run ended");
+    }
+  }
+}
