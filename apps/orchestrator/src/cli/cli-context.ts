@@ -1,4 +1,4 @@
-import { assertRedis, createRuntime, loadConfig, type ReinConfig, type ReinConfigInput, type ReinRuntime, UNSANDBOXED_WARNING } from "@rein/core";
+import { assertRedis, createRuntime, loadConfig, logFileDestination, type LogLevel, logLevelFrom, type ReinConfig, type ReinConfigInput, type ReinRuntime, UNSANDBOXED_WARNING } from "@rein/core";
 import { ensureRedis, type RedisHandle } from "../redis/embedded-redis.ts";
 import { err } from "./output.ts";
 
@@ -16,13 +16,21 @@ export interface OpenOptions {
   overrides?: ReinConfigInput;
   /** Start a private redis-server when none is configured and none answers on the default port (`rein run` and friends). */
   embedRedis?: boolean;
+  /** `--log-file PATH`: the logger appends there instead of writing to stderr. */
+  logFile?: string;
+  /**
+   * The level when REIN_LOG_LEVEL is unset and there is no log file: "info"
+   * for services (`rein serve`, `rein worker`), whose log is their output;
+   * "warn" for commands that print for people. A log file gets "info".
+   */
+  logLevel?: LogLevel;
 }
 
 const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 
-/** The options every command's flags give `openContext`: `--config` and `--redis`. */
-export function contextFlags(flags: Record<string, unknown>): Pick<OpenOptions, "configFile" | "redisUrl"> {
-  return { configFile: flags.config as string | undefined, redisUrl: flags.redis as string | undefined };
+/** The options every command's flags give `openContext`: `--config`, `--redis` and `--log-file`. */
+export function contextFlags(flags: Record<string, unknown>): Pick<OpenOptions, "configFile" | "redisUrl" | "logFile"> {
+  return { configFile: flags.config as string | undefined, redisUrl: flags.redis as string | undefined, logFile: flags["log-file"] as string | undefined };
 }
 
 /**
@@ -42,7 +50,10 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
   } else {
     await assertRedis(config.redisUrl);
   }
-  const runtime = createRuntime(config);
+  const runtime = createRuntime(config, {
+    logLevel: logLevelFrom(process.env, options.logFile ? "info" : (options.logLevel ?? "warn")),
+    logDestination: options.logFile ? logFileDestination(options.logFile) : undefined,
+  });
   return {
     config,
     runtime,

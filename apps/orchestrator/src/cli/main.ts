@@ -10,6 +10,9 @@ Usage: rein <command> [options]
 ${COMMANDS.map((command) => (command.usage.length <= 52 ? `  ${command.usage.padEnd(52)} ${command.summary}` : `  ${command.usage}\n  ${"".padEnd(52)} ${command.summary}`)).join("\n")}
 
 Every command takes --config FILE (default: ./rein.config.json when present).
+Logs (pino JSON) go to stderr, never to stdout, or with --log-file PATH to that file (appended).
+Their level is REIN_LOG_LEVEL (fatal, error, warn, info, debug, trace, silent), else info for
+rein serve, rein worker and any --log-file, else warn.
 Redis, the same for every command: --redis URL, else REDIS_URL, else the config's redisUrl,
 else redis://127.0.0.1:6379 (\`rein run\` starts a private one when that does not answer).`;
 
@@ -28,7 +31,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({
       args: rest,
-      options: { ...command.options, config: { type: "string" }, redis: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { ...command.options, config: { type: "string" }, redis: { type: "string" }, "log-file": { type: "string" }, help: { type: "boolean", short: "h" } },
       allowPositionals: true,
       strict: true,
     });
@@ -41,7 +44,10 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    return await (await command.load()).run(parsed.positionals, parsed.values);
+    const [loaded, { logLevelFrom }] = await Promise.all([command.load(), import("@rein/core")]);
+    // Checked before any work, for every command, so a mistyped level is one clear line.
+    logLevelFrom(process.env, "warn");
+    return await loaded.run(parsed.positionals, parsed.values);
   } catch (error) {
     // Loaded here, not at the top: `rein --help` then starts without @rein/core (every command module imports it anyway).
     const { ReinError } = await import("@rein/core");

@@ -14,7 +14,7 @@ async function runRoles(roles: readonly RoleName[], flags: Record<string, unknow
   if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
     throw new ReinError("config_invalid", `--concurrency ${String(flags.concurrency)}: expected a whole number of at least 1`);
   }
-  const context = await openContext({ ...contextFlags(flags) });
+  const context = await openContext({ ...contextFlags(flags), logLevel: "info" });
   // A controller makes the pair once when there is none; a step worker only ever reads the public key.
   warnIfUnsandboxed(context.config);
   const keys = processKeys(context.config, { create: roles.includes("control") });
