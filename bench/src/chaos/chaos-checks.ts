@@ -1,0 +1,63 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { isTerminal, type ReinRuntime, type RunState, type TraceEvent } from "@rein/core";
+import { EFFECTS_FILE } from "./chaos-goal.ts";
+
+const RUN_ENDS = new Set(["run.done", "run.failed", "run.cancelled", "run.escalated"]);
+/** Trace kinds only a step worker writes while it executes a step. */
+const STEP_WORK = (kind: string) => kind === "step.started" || kind === "step.checkpoint_restored" || kind === "model.called" || kind.startsWith("tool.");
+
+export interface Check {
+  name: string;
+  passed: boolean;
+  /** What was found, one line per offending run or job. */
+  findings: string[];
+}
+
+/** What the suite asserts once every run has ended (or the wait for it ran out). */
+export async function checkRuns(runtime: ReinRuntime, runIds: readonly string[], workspaceRoot: string): Promise<Check[]> {
+  const states = new Map<string, RunState | null>();
+  for (const runId of runIds) states.set(runId, await runtime.runs.get(runId));
+  const lost = runIds.filter((runId) => !states.get(runId));
+  const notTerminal = [...states].filter(([, state]) => state && !isTerminal(state.status)).map(([runId, state]) => `${runId}: still ${state?.status}`);
+  const notDone = [...states]
+    .filter(([, state]) => state && isTerminal(state.status) && state.status !== "done")
+    .map(([runId, state]) => `${runId}: ${state?.status} (${state?.stopReason ?? "no reason"})`);
+
+  const effects: string[] = [];
+  const lateWork: string[] = [];
+  for (const runId of runIds) {
+    const state = states.get(runId);
+    const count = await effectCount(workspaceRoot, runId);
+    // At most once: an escalation that names an unknown outcome is the allowed alternative to a second run.
+    const unknownEscalation = state?.status === "escalated" && /unknown/i.test(state.stopReason ?? "");
+    if (count !== 1 && !(count === 0 && unknownEscalation)) effects.push(`${runId}: effect ran ${count} times`);
+    const late = stepWorkAfterEnd(await runtime.trace.read(runId));
+    if (late.length > 0) lateWork.push(`${runId}: ${late.map((event) => `${event.kind}@${event.seq}`).join(", ")} after the run ended`);
+  }
+
+  const failedJobs: string[] = [];
+  for (const queue of runtime.queues.all()) {
+    for (const job of await queue.getFailed(0, 1_000)) failedJobs.push(`${queue.name} ${job.id}: ${job.failedReason}`);
+  }
+
+  return [
+    { name: "every run ended", passed: notTerminal.length === 0, findings: notTerminal },
+    { name: "every run done", passed: notDone.length === 0, findings: notDone },
+    { name: "no run lost", passed: lost.length === 0, findings: lost.map((runId) => `${runId}: no state`) },
+    { name: "every effect exactly once (or escalated as unknown)", passed: effects.length === 0, findings: effects },
+    { name: "no step work after its run ended", passed: lateWork.length === 0, findings: lateWork },
+    { name: "no job left failed", passed: failedJobs.length === 0, findings: failedJobs },
+  ];
+}
+
+async function effectCount(workspaceRoot: string, runId: string): Promise<number> {
+  const text = await readFile(join(workspaceRoot, runId, EFFECTS_FILE), "utf8").catch(() => "");
+  return text.split("\n").filter(Boolean).length;
+}
+
+function stepWorkAfterEnd(events: readonly TraceEvent[]): TraceEvent[] {
+  const end = events.find((event) => RUN_ENDS.has(event.kind));
+  if (!end) return [];
+  return events.filter((event) => event.seq > end.seq && STEP_WORK(event.kind));
+}

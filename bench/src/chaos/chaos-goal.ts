@@ -1,0 +1,82 @@
+import type { GoalInput, ModelScriptInput } from "@rein/core";
+
+/** The file each run's effect appends to, in the run's workspace: one line per time the effect ran. */
+export const EFFECTS_FILE = "effects.log";
+
+const STEP_TITLE = "Record the effect, then wait";
+
+const effect = { command: "node", args: ["-e", `require("fs").appendFileSync(${JSON.stringify(EFFECTS_FILE)}, "effect\\n")`] };
+
+/** Long enough that faults land inside steps, short enough for hundreds of runs. */
+const wait = (ms: number) => ({ command: "node", args: ["-e", `setTimeout(() => {}, ${ms})`] });
+
+export const chaosGoal: GoalInput = {
+  text: "Chaos check: record one effect, then wait.",
+  tools: [{ name: "run_command" }],
+  budget: { maxSteps: 4 },
+};
+
+/**
+ * One step: a non-idempotent effect (`run_command`) and a wait in the same
+ * turn, so a worker killed in the wait dies before the turn's checkpoint and
+ * the resumed step must replay the effect's recorded outcome, not run it again.
+ */
+export function chaosScript(waitMs: number): ModelScriptInput {
+  return {
+    planner: [
+      {
+        match: "Completed steps: none",
+        turns: [
+          {
+            output: {
+              current_step: {
+                title: STEP_TITLE,
+                objective: "Run the effect command once, then the wait command, and answer.",
+                acceptance_criteria: [],
+                tools: ["run_command"],
+                evidence_ids: [],
+                output_contract: { description: "one sentence", format: "text" },
+                budget: { maxTurns: 4, maxToolCalls: 4 },
+              },
+              next_steps: [],
+              risks: [],
+              done: false,
+            },
+          },
+        ],
+      },
+      {
+        match: "Completed steps: 1",
+        turns: [
+          {
+            output: {
+              current_step: null,
+              next_steps: [],
+              risks: [],
+              done: true,
+              answer: { answer: "the effect was recorded", claims: [{ text: "the effect command ran", evidence: ["{{evidence:run_command}}"] }], gaps: [] },
+            },
+          },
+        ],
+      },
+    ],
+    worker: [
+      {
+        match: STEP_TITLE,
+        turns: [{ toolCalls: [{ name: "run_command", input: effect }, { name: "run_command", input: wait(waitMs) }] }, { text: "Recorded the effect and waited." }],
+      },
+    ],
+  };
+}
+
+/** The deployment config every role process reads: scripted models, `node` allowed for run_command without asking. */
+export function chaosConfig(paths: { workspaceRoot: string; keysDir: string; script: string }, prefix: string): Record<string, unknown> {
+  return {
+    prefix,
+    workspaceRoot: paths.workspaceRoot,
+    keysDir: paths.keysDir,
+    providers: { scripted: { kind: "scripted", script: paths.script, maxRetries: 0 } },
+    tools: { commands: ["node"] },
+    policy: [{ id: "chaos:allow-node", tool: "run_command", decision: "allow", commands: ["node"], reason: "the chaos suite's effect and wait are node one-liners" }],
+  };
+}

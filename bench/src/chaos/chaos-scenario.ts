@@ -1,0 +1,142 @@
+import { setTimeout as delay } from "node:timers/promises";
+import { isTerminal } from "@rein/core";
+import { knownToolNames, submitGoal } from "@rein/orchestrator";
+import { type Check, checkRuns } from "./chaos-checks.ts";
+import { chaosConfig, chaosGoal, chaosScript } from "./chaos-goal.ts";
+import { Deployment } from "./deployment.ts";
+
+export interface ChaosOptions {
+  runs: number;
+  lockMs: number;
+  /** How long each step's wait lasts, so faults land inside steps. */
+  stepWaitMs: number;
+  /** Bound on the whole scenario's wait for every run to end. */
+  settleMs: number;
+  /** Progress lines as they happen. */
+  log(line: string): void;
+}
+
+export interface ChaosReport {
+  runs: number;
+  faults: string[];
+  checks: Check[];
+  seconds: number;
+  dir: string;
+}
+
+/**
+ * Deploys Rein as separate role processes on a private Redis, submits
+ * `runs` goals with one countable effect each in waves, injects one fault
+ * per wave, waits (bounded) for every run to end, and checks the outcome.
+ */
+export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
+  const started = Date.now();
+  const { lockMs, log } = options;
+  const deployment = await Deployment.start({ lockMs, stepConcurrency: 4, graceMs: 500, script: chaosScript(options.stepWaitMs), config: chaosConfig });
+  const { runtime } = deployment;
+  const faults: string[] = [];
+  const fault = (line: string) => {
+    faults.push(line);
+    log(`fault: ${line}`);
+  };
+  const runIds: string[] = [];
+  const knownTools = knownToolNames(runtime.config, []);
+  const waves = 7;
+  const submitWave = async () => {
+    const batch = Math.min(Math.ceil(options.runs / waves), options.runs - runIds.length);
+    for (let index = 0; index < batch; index += 1) runIds.push((await submitGoal(runtime, chaosGoal, { knownTools })).runId);
+    log(`submitted ${runIds.length}/${options.runs}`);
+  };
+  const activeSteps = async () => runtime.queues.step.getJobs(["active"]);
+  const bounded = async (what: string, condition: () => Promise<boolean>, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error(`chaos: ${what} did not happen within ${timeoutMs} ms`);
+      await delay(100);
+    }
+  };
+  const stepsInFlight = () => bounded("a step in flight", async () => (await activeSteps()).length > 0, 60_000);
+
+  try {
+    let control = await deployment.startController();
+    await deployment.startPlanAndEvaluate();
+    const first = await deployment.startStepWorker();
+
+    // 1. The same step killed twice: while `first` is the only step worker, what is active is its;
+    //    once it is killed, `second` is the only one alive, so a recovered step it holds is one of those.
+    await submitWave();
+    await stepsInFlight();
+    const held = new Map((await activeSteps()).map((job) => [job.id, job.attemptsStarted]));
+    const second = await deployment.startStepWorker();
+    await first.signal("SIGKILL");
+    fault(`SIGKILL step worker ${first.name} holding ${held.size} step(s)`);
+    let twice: string | undefined;
+    await bounded(
+      "a killed worker's step resumed on the next worker",
+      async () => {
+        const again = (await activeSteps()).find((job) => held.has(job.id) && job.attemptsStarted > (held.get(job.id) ?? 0));
+        twice = again?.id;
+        return again !== undefined;
+      },
+      lockMs * 6 + 30_000,
+    );
+    await second.signal("SIGKILL");
+    fault(`SIGKILL step worker ${second.name} holding step job ${twice} again (its second kill)`);
+
+    // 2. A graceful stop past its grace period.
+    const third = await deployment.startStepWorker();
+    await deployment.startStepWorker("proxy");
+    await submitWave();
+    await stepsInFlight();
+    await deployment.startStepWorker();
+    await third.signal("SIGTERM");
+    fault(`SIGTERM step worker ${third.name} (grace 500 ms)`);
+
+    // 3. The controller killed and restarted.
+    await submitWave();
+    await stepsInFlight();
+    await control.signal("SIGKILL");
+    fault("SIGKILL the controller");
+    control = await deployment.startController("control-2");
+
+    // 4. Redis killed and restarted from its AOF.
+    await submitWave();
+    await stepsInFlight();
+    await deployment.redis.kill();
+    fault("SIGKILL redis-server");
+    await delay(1_000);
+    await deployment.redis.restart();
+    fault("redis-server restarted from its AOF");
+
+    // 5. Every client paused for longer than a lock lasts.
+    await submitWave();
+    await stepsInFlight();
+    const pauseMs = Math.round(lockMs * 1.5);
+    await deployment.redis.pause(pauseMs);
+    fault(`CLIENT PAUSE ${pauseMs} ms ALL (lock ${lockMs} ms)`);
+    await delay(pauseMs);
+
+    // 6. The proxied step worker cut off from Redis for longer than a lock lasts.
+    await submitWave();
+    await stepsInFlight();
+    const cutMs = lockMs * 2;
+    deployment.proxy.partition();
+    fault(`network partition between the proxied step worker and Redis for ${cutMs} ms`);
+    await delay(cutMs);
+    deployment.proxy.heal();
+
+    await submitWave();
+    const settled = Date.now() + options.settleMs;
+    while (Date.now() < settled) {
+      const states = await Promise.all(runIds.map((runId) => runtime.runs.get(runId)));
+      const open = states.filter((state) => !state || !isTerminal(state.status)).length;
+      if (open === 0) break;
+      log(`waiting for ${open} run(s) to end`);
+      await delay(2_000);
+    }
+    const checks = await checkRuns(runtime, runIds, runtime.config.workspaceRoot);
+    return { runs: runIds.length, faults, checks, seconds: Math.round((Date.now() - started) / 1000), dir: deployment.dir };
+  } finally {
+    await deployment.stop();
+  }
+}

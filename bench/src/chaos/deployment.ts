@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRuntime, ensureKeyPairFiles, type ModelScriptInput, ReinConfig, type ReinRuntime } from "@rein/core";
+import { PrivateRedis } from "./private-redis.ts";
+import { type RoleProcess, spawnRole } from "./role-process.ts";
+import { TcpProxy } from "./tcp-proxy.ts";
+
+export interface DeploymentOptions {
+  /** Lock duration and stall interval of every role (`--lock-ms`). */
+  lockMs: number;
+  /** Steps each step-worker process runs at once. */
+  stepConcurrency: number;
+  /** `--grace-ms` of step workers: how long a SIGTERMed one lets its steps finish. */
+  graceMs: number;
+  script: ModelScriptInput;
+  config: (paths: { workspaceRoot: string; keysDir: string; script: string }, prefix: string) => Record<string, unknown>;
+}
+
+/**
+ * Rein deployed as an operator would on one machine: a private Redis with
+ * AOF, `rein serve` and `rein worker` processes reading one config file,
+ * and a TCP proxy in front of Redis for the processes the suite may cut off.
+ * The suite's own runtime submits goals and reads states.
+ */
+export class Deployment {
+  readonly processes: RoleProcess[] = [];
+  #stepWorkers = 0;
+
+  private constructor(
+    readonly dir: string,
+    readonly redis: PrivateRedis,
+    readonly proxy: TcpProxy,
+    readonly runtime: ReinRuntime,
+    private readonly configFile: string,
+    private readonly options: DeploymentOptions,
+  ) {}
+
+  static async start(options: DeploymentOptions): Promise<Deployment> {
+    const dir = await mkdtemp(join(tmpdir(), "rein-chaos-"));
+    const paths = { workspaceRoot: join(dir, "workspaces"), keysDir: join(dir, "keys"), script: join(dir, "script.json") };
+    await mkdir(paths.workspaceRoot);
+    await mkdir(join(dir, "logs"));
+    // Made before any process starts: a step worker only reads the public halves.
+    ensureKeyPairFiles(paths.keysDir, "packet");
+    ensureKeyPairFiles(paths.keysDir, "approval");
+    await writeFile(paths.script, JSON.stringify(options.script));
+    const prefix = `chaos-${randomBytes(3).toString("hex")}`;
+    const configFile = join(dir, "rein.config.json");
+    await writeFile(configFile, JSON.stringify(options.config(paths, prefix), null, 2));
+    const redis = await PrivateRedis.start();
+    const proxy = await TcpProxy.start(redis.port);
+    const runtime = createRuntime(ReinConfig.parse({ redisUrl: redis.url, prefix, workspaceRoot: paths.workspaceRoot }), { logDestination: devNull() });
+    return new Deployment(dir, redis, proxy, runtime, configFile, options);
+  }
+
+  get logDir(): string {
+    return join(this.dir, "logs");
+  }
+
+  async startController(name = "control"): Promise<RoleProcess> {
+    return this.#spawn(name, ["serve", "--lock-ms", String(this.options.lockMs)], this.redis.url);
+  }
+
+  async startPlanAndEvaluate(): Promise<RoleProcess> {
+    return this.#spawn("plan-evaluate", ["worker", "--role", "plan", "--role", "evaluate", "--lock-ms", String(this.options.lockMs)], this.redis.url);
+  }
+
+  /** A step worker, connected directly or through the suite's proxy. */
+  async startStepWorker(via: "direct" | "proxy" = "direct"): Promise<RoleProcess> {
+    this.#stepWorkers += 1;
+    const args = ["worker", "--role", "step", "--concurrency", String(this.options.stepConcurrency), "--lock-ms", String(this.options.lockMs), "--grace-ms", String(this.options.graceMs)];
+    return this.#spawn(`step-${this.#stepWorkers}${via === "proxy" ? "-proxied" : ""}`, args, via === "proxy" ? this.proxy.url : this.redis.url);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.processes.map((role) => role.signal("SIGTERM")));
+    await this.runtime.close();
+    await this.proxy.close();
+    await this.redis.stop();
+  }
+
+  async #spawn(name: string, args: string[], redisUrl: string): Promise<RoleProcess> {
+    const role = spawnRole(name, [...args, "--config", this.configFile, "--redis", redisUrl], {
+      logDir: this.logDir,
+      env: { REIN_LOG_LEVEL: "warn", REIN_KEYS_DIR: join(this.dir, "keys") },
+    });
+    this.processes.push(role);
+    await role.ready;
+    return role;
+  }
+}
+
+/** The suite's runtime logs nothing: its summary is what it prints. */
+function devNull(): { write(chunk: string): boolean } {
+  return { write: () => true };
+}
