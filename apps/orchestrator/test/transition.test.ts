@@ -79,6 +79,26 @@ describe("transition", () => {
     expect(next.applied).toBe(false);
   });
 
+  it("records the start a worker reports with its result, at the worker's time, before the result", () => {
+    const state = baseState({ status: "dispatching", steps: [step("dispatched")] });
+    const startedAt = "2026-11-30T11:59:58.000Z";
+    const next = transition(state, e("step.finished", { stepId: "s1", attempt: 1, result: result("completed"), startedAt }), settings);
+    expect(next.state.status).toBe("evaluating");
+    const kinds = next.trace.map((event) => [event.kind, event.ts, event.payload.from ?? null, event.payload.to ?? null]);
+    expect(kinds.slice(0, 3)).toEqual([
+      ["run.status_changed", startedAt, "dispatching", "executing"],
+      ["step.started", startedAt, null, null],
+      ["run.status_changed", now.toISOString(), "executing", "evaluating"],
+    ]);
+    expect(kinds.at(-1)?.[0]).toBe("step.finished");
+  });
+
+  it("records no second start for a step whose start was reported on its own", () => {
+    const state = baseState({ status: "executing", steps: [step("executing")] });
+    const next = transition(state, e("step.finished", { stepId: "s1", attempt: 1, result: result("completed"), startedAt: "2026-11-30T11:59:58.000Z" }), settings);
+    expect(next.trace.filter((event) => event.kind === "step.started")).toEqual([]);
+  });
+
   it("ignores a result from an older attempt", () => {
     const state = baseState({ status: "executing", steps: [step("executing", { attempt: 2 })] });
     const next = transition(state, e("step.finished", { stepId: "s1", attempt: 1, result: result("completed") }), settings);

@@ -69,7 +69,8 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
           return;
         }
         const { body } = packet;
-        await runtime.queues.sendControl({ type: "step.started", eventId: `started-${job.id}`, runId: body.runId, stepId: body.stepId, attempt: body.attempt });
+        // Reported with step.finished: a start event of its own would cost the run a controller cycle on the step's critical path.
+        const startedAt = new Date().toISOString();
         runtime.logger.info({ runId: body.runId, stepId: body.stepId, attempt: body.attempt }, "step started");
         const workspace = await workspaceOf(body.runId);
         const result = await runStepLoop(
@@ -101,6 +102,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
           stepId: body.stepId,
           attempt: body.attempt,
           result,
+          startedAt,
         });
         runtime.logger.info({ runId: body.runId, stepId: body.stepId, attempt: body.attempt, status: result.status, turns: result.turns, toolCalls: result.toolCalls.length }, "step finished");
       } catch (error) {

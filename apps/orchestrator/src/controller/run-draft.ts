@@ -43,7 +43,9 @@ export class Draft {
   readonly state: RunState;
   private readonly effects: ControllerEffect[] = [];
   private readonly events: TraceEventInput[] = [];
-  private readonly startStatus: RunStatus;
+  /** Events that happened before this event's own status change (a start reported late). */
+  private readonly earlier: TraceEventInput[] = [];
+  private startStatus: RunStatus;
 
   constructor(
     original: RunState,
@@ -102,6 +104,22 @@ export class Draft {
     step.attemptUsage = attemptUsage;
     step.usage = addUsage(step.usage, fresh);
     return this.spend(fresh, { source: "step.finished", role: "worker", stepId: step.stepId });
+  }
+
+  /**
+   * Records that a worker took the step at `startedAt` (its report, or now):
+   * the step and run were executing from then on. The trace gets the start
+   * and the status change with that time, ahead of this event's own.
+   */
+  markStarted(step: StepState, startedAt: string | undefined): void {
+    const ts = startedAt ?? this.settings.now.toISOString();
+    step.phase = "executing";
+    if (this.state.status === "dispatching") {
+      this.earlier.push({ runId: this.state.runId, kind: "run.status_changed", ts, payload: { from: this.startStatus, to: "executing", event: this.event.type } });
+      this.startStatus = "executing";
+      this.state.status = "executing";
+    }
+    this.earlier.push({ runId: this.state.runId, stepId: step.stepId, parentStepId: step.parentStepId, kind: "step.started", ts, payload: { attempt: step.attempt } });
   }
 
   currentStep(stepId: string, attempt: number): StepState | undefined {
@@ -303,7 +321,7 @@ export class Draft {
         payload: { from: this.startStatus, to: state.status, event: this.event.type },
       });
     }
-    return { state, effects: this.effects, trace: this.events, applied: true };
+    return { state, effects: this.effects, trace: [...this.earlier, ...this.events], applied: true };
   }
 }
 

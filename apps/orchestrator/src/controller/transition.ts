@@ -117,6 +117,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
     case "step.finished": {
       const step = draft.currentStep(event.stepId, event.attempt);
       if (!step || (step.phase !== "dispatched" && step.phase !== "executing")) return "step is not running";
+      if (step.phase === "dispatched") draft.markStarted(step, event.startedAt);
       draft.recordResult(step, event.result);
       if (event.result.status === "needs_approval" && event.result.suspension?.kind === "approval") {
         step.phase = "suspended";

@@ -21,8 +21,20 @@ export const ControlEvent = z.discriminatedUnion("type", [
     lessonsUsed: z.array(LessonRef).default([]),
   }),
   z.object({ ...base, type: z.literal("plan.failed"), planNo: z.number().int().positive(), reason: z.string(), ...spent }),
+  /** Sent by workers before `startedAt` existed; a worker now reports its start with `step.finished`. */
   z.object({ ...base, type: z.literal("step.started"), stepId: z.string(), attempt: z.number().int().positive() }),
-  z.object({ ...base, type: z.literal("step.finished"), stepId: z.string(), attempt: z.number().int().positive(), result: StepResult }),
+  z.object({
+    ...base,
+    type: z.literal("step.finished"),
+    stepId: z.string(),
+    attempt: z.number().int().positive(),
+    result: StepResult,
+    /**
+     * When the worker took the step (ISO time). Reported here rather than in
+     * an event of its own, so the start costs the run no controller cycle.
+     */
+    startedAt: z.iso.datetime().optional(),
+  }),
   z.object({
     ...base,
     type: z.literal("step.errored"),
