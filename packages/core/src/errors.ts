@@ -10,7 +10,6 @@ export type ReinErrorCode =
   | "goal_invalid"
   | "contract_invalid"
   | "version_conflict"
-  | "lease_busy"
   | "not_found"
   | "model_output_invalid"
   | "model_error"

@@ -22,7 +22,6 @@ export { RedisKeys } from "./redis/keys.ts";
 export { deleteByPrefix } from "./redis/delete-by-prefix.ts";
 export { deleteKeys } from "./redis/delete-keys.ts";
 export { RunStore, type TraceWrite } from "./stores/run-store.ts";
-export { LeaseManager, type Lease } from "./stores/lease.ts";
 export { ArtifactStore, type Artifact, type ArtifactStoreOptions } from "./stores/artifact-store.ts";
 export { TraceBuffer, type TraceWriter } from "./trace/index.ts";
 export { TraceLog, type TraceLogOptions, PromptCopy, assemblePrompt, promptHash, splitPrompt, storePromptCopy, type PromptParts } from "./trace/index.ts";

@@ -11,7 +11,6 @@ import { redactingLoggerOptions } from "./sanitize/pino-redaction.ts";
 import type { Redactor } from "./sanitize/redactor.ts";
 import type { SecretBindings } from "./secrets/secret-bindings.ts";
 import { ArtifactStore } from "./stores/artifact-store.ts";
-import { LeaseManager } from "./stores/lease.ts";
 import { RunStore } from "./stores/run-store.ts";
 import { TraceLog, type TraceLogOptions } from "./trace/trace-log.ts";
 
@@ -25,7 +24,6 @@ export interface ReinRuntime {
   runs: RunStore;
   trace: TraceLog;
   artifacts: ArtifactStore;
-  leases: LeaseManager;
   queues: ReinQueues;
   /** Model text deltas of a run as they stream (pub/sub, not the trace). */
   live: LiveChannel;
@@ -75,7 +73,6 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
     runs: new RunStore(redis, keys),
     trace: new TraceLog(redis, keys, { ttlSeconds: config.retention.traceTtlSeconds, redact: redactor.redactJson, ...options.trace }),
     artifacts: new ArtifactStore(redis, keys, { ttlSeconds: config.retention.artifactTtlSeconds }),
-    leases: new LeaseManager(redis, keys),
     queues,
     live: new LiveChannel(redis, keys, logger),
     logger,

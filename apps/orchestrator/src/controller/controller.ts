@@ -1,7 +1,7 @@
 import { DelayedError, Worker, type WorkerOptions } from "bullmq";
-import { ControlEvent, onFinalFailure, PacketSigner, QUEUE_NAMES, type ReinConfig, type ReinRuntime, ReinError, toQueueError } from "@rein/core";
+import { ControlEvent, onFinalFailure, PacketSigner, QUEUE_NAMES, type ReinConfig, type ReinRuntime, ReinError, type RunState, toQueueError, type TraceEventInput } from "@rein/core";
 import type { KeyObject } from "node:crypto";
-import { performEffect } from "./effects.ts";
+import { performEffects } from "./effects.ts";
 import { transition, type TransitionSettings } from "./transition.ts";
 import { logTransition } from "./transition-log.ts";
 
@@ -16,59 +16,70 @@ export interface ControllerOptions {
    * (`stalledInterval`). @defaultValue BullMQ's, 30 s each
    */
   stalled?: Pick<WorkerOptions, "lockDuration" | "stalledInterval" | "maxStalledCount">;
-  /** How long an event waits before another try when the run's lease is taken. @defaultValue 25 */
-  leaseRetryMs?: number;
+  /**
+   * How many times an event is re-applied to a freshly loaded state when
+   * another controller wrote the run first, before it waits and tries later. @defaultValue 5
+   */
+  conflictRetries?: number;
+  /** How long an event waits before another try after that many conflicts in a row. @defaultValue 25 */
+  conflictRetryMs?: number;
   now?: () => Date;
 }
 
 /**
- * The control queue's consumer. Per event: take the run's lease, load the
- * state, apply the pure transition, write it with compare-and-set, append
- * its trace, then perform its effects.
+ * The control queue's consumer. Per event: load the state, apply the pure
+ * transition, write it with compare-and-set (which appends its trace in the
+ * same script), then perform its effects.
+ *
+ * No lease: compare-and-set on `version` already lets only one writer
+ * advance a run from a given version. A controller that loses the race
+ * loads the newer state and applies its event to that (the transition is
+ * pure, so re-applying it is safe); only the winner performs the effects
+ * of what it wrote. A lease would add two round trips to every event and
+ * make an event that arrives during another's cycle wait out a timer.
  */
 export function startController(options: ControllerOptions): Worker {
   const { runtime } = options;
   const signer = new PacketSigner(options.packetPrivateKey);
   const now = options.now ?? (() => new Date());
-  const leaseRetryMs = options.leaseRetryMs ?? 25;
+  const conflictRetries = options.conflictRetries ?? 5;
+  const conflictRetryMs = options.conflictRetryMs ?? 25;
+
+  /** Applies the event once; false when another writer advanced the run first. */
+  const applyOnce = async (event: ControlEvent): Promise<boolean> => {
+    const state = await runtime.runs.get(event.runId);
+    if (!state) throw new ReinError("not_found", `control event ${event.type} names run ${event.runId}, which does not exist`);
+    if (state.appliedEvents.at(-1) === event.eventId) {
+      // Redelivered after a crash between writing state and enqueueing: finish the job.
+      await performEffects(state.outbox, state, runtime, signer);
+      return true;
+    }
+    const next = transition(state, event, transitionSettings(runtime.config, now()));
+    if (!next.applied) {
+      await runtime.trace.appendMany(next.trace);
+      return true;
+    }
+    if (!(await saved(runtime, next.state, state, next.trace))) return false;
+    logTransition(runtime.logger, next.trace);
+    await performEffects(next.effects, next.state, runtime, signer);
+    return true;
+  };
 
   const worker = new Worker(
     QUEUE_NAMES.control,
     async (job, token) => {
       const parsed = ControlEvent.safeParse(job.data);
       if (!parsed.success) throw toQueueError(new ReinError("contract_invalid", `control event ${job.id} is malformed: ${parsed.error.message}`));
-      const event = parsed.data;
-      const lease = await runtime.leases.acquire(event.runId);
-      if (!lease) {
-        // Another holder is working on this run: try again shortly, never drop the event.
-        await job.moveToDelayed(Date.now() + leaseRetryMs + Math.floor(Math.random() * leaseRetryMs), token);
-        throw new DelayedError();
-      }
       try {
-        const state = await runtime.runs.get(event.runId);
-        if (!state) throw toQueueError(new ReinError("not_found", `control event ${event.type} names run ${event.runId}, which does not exist`));
-        if (state.appliedEvents.at(-1) === event.eventId) {
-          // Redelivered after a crash between writing state and enqueueing: finish the job.
-          for (const effect of state.outbox) await performEffect(effect, state, runtime, signer);
-          return;
+        for (let attempt = 0; attempt <= conflictRetries; attempt += 1) {
+          if (await applyOnce(parsed.data)) return;
         }
-        const next = transition(state, event, transitionSettings(runtime.config, now()));
-        if (!next.applied) {
-          await runtime.trace.appendMany(next.trace);
-          return;
-        }
-        await runtime.runs.save(next.state, state.version, {
-          events: next.trace.map((event) => runtime.trace.encode(event)),
-          ttlSeconds: runtime.trace.ttlSeconds,
-        });
-        logTransition(runtime.logger, next.trace);
-        for (const effect of next.effects) await performEffect(effect, next.state, runtime, signer);
       } catch (error) {
-        if (error instanceof DelayedError) throw error;
         throw toQueueError(error);
-      } finally {
-        await lease.release();
       }
+      // A run this contended is left to settle: the event comes back shortly, without spending one of its attempts.
+      await job.moveToDelayed(Date.now() + conflictRetryMs + Math.floor(Math.random() * conflictRetryMs), token);
+      throw new DelayedError();
     },
     // A control event is never dropped: a job that stalls (its controller died) goes back to wait, many times if need be.
     { maxStalledCount: 10, ...options.stalled, connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency: options.concurrency ?? 8 },
@@ -91,6 +102,17 @@ export function startController(options: ControllerOptions): Worker {
     });
   });
   return worker;
+}
+
+/** Writes the transition's state and trace with compare-and-set; false when the run moved on since `read`. */
+async function saved(runtime: ReinRuntime, state: RunState, read: RunState, trace: readonly TraceEventInput[]): Promise<boolean> {
+  try {
+    await runtime.runs.save(state, read.version, { events: trace.map((event) => runtime.trace.encode(event)), ttlSeconds: runtime.trace.ttlSeconds });
+    return true;
+  } catch (error) {
+    if (ReinError.hasCode(error, "version_conflict")) return false;
+    throw error;
+  }
 }
 
 /** The transition's settings, from the same config the workers check packets against. */

@@ -1,7 +1,18 @@
 import { type ControllerEffect, LessonStore, type PacketSigner, type ReinRuntime, type RunState, Workspace } from "@rein/core";
 
+/**
+ * Performs a transition's effects. The workspace is made first (a step may
+ * need it); the enqueues are independent, idempotent and go out together,
+ * so ioredis pipelines them into one round trip instead of one each.
+ */
+export async function performEffects(effects: readonly ControllerEffect[], state: RunState, runtime: ReinRuntime, signer: PacketSigner): Promise<void> {
+  const workspaceFirst = effects.filter((effect) => effect.type === "prepare_workspace");
+  for (const effect of workspaceFirst) await performEffect(effect, state, runtime, signer);
+  await Promise.all(effects.filter((effect) => effect.type !== "prepare_workspace").map((effect) => performEffect(effect, state, runtime, signer)));
+}
+
 /** Performs one effect. Every effect is idempotent: a replay after a crash changes nothing. */
-export async function performEffect(effect: ControllerEffect, state: RunState, runtime: ReinRuntime, signer: PacketSigner): Promise<void> {
+async function performEffect(effect: ControllerEffect, state: RunState, runtime: ReinRuntime, signer: PacketSigner): Promise<void> {
   switch (effect.type) {
     case "prepare_workspace":
       // Filled, if at all, at intake by the submitter, which alone knows

@@ -28,7 +28,7 @@ export interface PruneResult {
 /**
  * Deletes runs created before `now - olderThan` (by the run index's
  * createdAt score): state, trace, prompt blobs, artifacts, approvals,
- * idempotency records, checkpoints, tool cache, lease, and the workspace
+ * idempotency records, checkpoints, tool cache, and the workspace
  * (a worktree is removed from its repository; its branch stays).
  */
 export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Promise<PruneResult> {
@@ -46,7 +46,7 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
     const artifacts = artifactIdsOf(await runtime.trace.read(runId)).map((id) => runtime.keys.artifact(id));
     const checkpoints = await keysMatching(runtime, `${runtime.keys.checkpoint(runId, "")}*`);
     const idempotency = await keysMatching(runtime, `${runtime.keys.idempotency(runId)}:*`);
-    const extra = [...artifacts, ...checkpoints, ...idempotency, runtime.keys.toolCache(runId), runtime.keys.lease(runId)];
+    const extra = [...artifacts, ...checkpoints, ...idempotency, runtime.keys.toolCache(runId)];
     await deleteKeys(runtime.redis, extra);
     await runtime.artifacts.removeRun(runId);
     await new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds }).removeRun(runId);

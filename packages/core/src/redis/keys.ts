@@ -23,9 +23,6 @@ export class RedisKeys {
   runIndex(): string {
     return `${this.prefix}:runs`;
   }
-  lease(runId: string): string {
-    return `${this.prefix}:lease:${runTag(runId)}`;
-  }
   trace(runId: string): string {
     return `${this.prefix}:trace:${runTag(runId)}`;
   }
