@@ -1,0 +1,14 @@
+import { canonicalJson, type Sha256, sha256 } from "../../canonical/canonical-json.ts";
+
+/** Model arguments are parsed JSON, but a provider bug must not crash the pipeline before it can refuse. */
+export function safeJson(value: unknown): string {
+  try {
+    return canonicalJson(value) ?? "null";
+  } catch {
+    return JSON.stringify(String(value));
+  }
+}
+
+export function safeHash(value: unknown): Sha256 {
+  return sha256(safeJson(value));
+}

@@ -1,0 +1,45 @@
+import { sha256 } from "../../../canonical/canonical-json.ts";
+import type { RecordedResult } from "../../recorded-result.ts";
+import { type CallStage, need } from "../call-in-progress.ts";
+import { isEmptyResult } from "../empty-result.ts";
+import { isCacheable } from "./run-call.ts";
+
+/**
+ * A fresh output becomes the result every later stage and every re-run
+ * reads: rendered, hashed, recorded under the call's idempotency key when
+ * the tool is not idempotent, and cached when it is a cacheable read.
+ */
+export const recordOutcome: CallStage = async (state) => {
+  const tool = need(state, "tool");
+  const execution = need(state, "execution");
+  if (execution.kind !== "output") return undefined;
+  const { deps, trace, identity } = state;
+  const rendered = tool.render(execution.output);
+  let result: RecordedResult = {
+    schemaVersion: 1,
+    fingerprint: identity.fingerprint,
+    rendered,
+    rawOutputHash: sha256(rendered),
+    empty: isEmptyResult(execution.output, rendered),
+    observedAt: new Date(deps.now()).toISOString(),
+  };
+  // The rendered output itself, so replay can diff against it; a larger one is in the truncation artifact.
+  const output = Buffer.byteLength(rendered) <= deps.config.observations.maxBytes ? rendered : undefined;
+  await trace.emit(
+    "tool.executed",
+    { status: "ok", attempts: execution.attempts, empty: result.empty, output, ...tool.traceFields?.(execution.output) },
+    { durationMs: execution.durationMs, outputHash: result.rawOutputHash },
+  );
+  let source: "executed" | "replayed" = "executed";
+  if (!tool.idempotent && deps.idempotency) {
+    const outcome = await deps.idempotency.record(state.idempotencyKey, result);
+    // Another run of this step recorded first: its result is the one that counts.
+    if (!outcome.recorded && outcome.existing?.fingerprint === identity.fingerprint) {
+      result = outcome.existing;
+      source = "replayed";
+    }
+  }
+  if (isCacheable(tool, deps) && source === "executed") await deps.cache?.put(state.context.runId, result);
+  state.execution = { kind: "result", result, source, attempts: execution.attempts, durationMs: execution.durationMs };
+  return undefined;
+};

@@ -1,0 +1,94 @@
+import { errorMessage } from "../../../errors.ts";
+import { prepareUntrusted } from "../../../sanitize/present-untrusted.ts";
+import type { SecretRefusal } from "../../../secrets/secret-bindings.ts";
+import type { AnyTool, ToolContext } from "../../define-tool.ts";
+import type { ResolvedExecutorDeps } from "../../tool-executor-deps.ts";
+import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";
+import { runTool } from "../run-tool.ts";
+
+// The error as the result event and the logs state it: already redacted, cut for brevity.
+export const ERROR_MESSAGE_CHARS = 500;
+
+/**
+ * The call's result: replayed from an earlier run of this same call, served
+ * from the run's read cache, or the tool run now (timeout, abort, transient
+ * retry). A secret the tool may not have is a refusal, not a failure.
+ */
+export const runCall: CallStage = async (state) => {
+  const tool = need(state, "tool");
+  const { deps, context, trace, idempotencyKey } = state;
+  if (state.recorded) {
+    await trace.emit("tool.replayed", { idempotencyKey, observedAt: state.recorded.observedAt }, { outputHash: state.recorded.rawOutputHash });
+    state.execution = { kind: "result", result: state.recorded, source: "replayed", attempts: 1, durationMs: 0 };
+    return undefined;
+  }
+  if (isCacheable(tool, deps)) {
+    const cached = await deps.cache?.get(context.runId, state.identity.fingerprint);
+    if (cached) {
+      await trace.emit("tool.cache_hit", { observedAt: cached.observedAt }, { outputHash: cached.rawOutputHash });
+      state.execution = { kind: "result", result: cached, source: "cache", attempts: 1, durationMs: 0 };
+      return undefined;
+    }
+  }
+
+  const secretRefusals: SecretRefusal[] = [];
+  const secrets = deps.secrets.readerFor(tool.name, (refusal) => secretRefusals.push(refusal));
+  const run = await runTool(tool, need(state, "input").args, (signal) => toolContext(state, signal, secrets), {
+    signal: context.signal,
+    retry: deps.retry,
+  });
+  const { durationMs, attempts } = run;
+  for (const refusal of secretRefusals) await trace.emit("secret.refused", { ...refusal });
+  if (!run.ok && secretRefusals.length > 0) {
+    // Refused before anything left the process: a refusal, not a failure of the tool.
+    const message = errorMessage(run.error);
+    await trace.emit("tool.executed", { status: "refused", failure: "different_action", attempts, error: message }, { durationMs });
+    return {
+      status: "refused",
+      trust: "runtime",
+      failure: "different_action",
+      message,
+      durationMs,
+      attempts,
+      content: `${tool.name} was refused: ${message}. A secret goes only to the tools and hosts the deployment binds it to; choose a different action.`,
+    };
+  }
+  // Whatever a non-read tool did, earlier reads in this run may now be stale.
+  if (tool.effect !== "read") await deps.cache?.invalidate(context.runId);
+  if (!run.ok) {
+    const status = run.timedOut ? "timeout" : "error";
+    const error = errorMessage(run.error);
+    await trace.emit("tool.executed", { status, failure: run.failure, attempts, error: errorSummary(error, deps) }, { durationMs });
+    state.execution = { kind: "failed", status, error, failure: run.failure, attempts, durationMs };
+    return undefined;
+  }
+  state.execution = { kind: "output", output: run.output, attempts, durationMs };
+  return undefined;
+};
+
+/** Read-only idempotent results are kept for the rest of the run, when the deployment has a cache. */
+export function isCacheable(tool: AnyTool, deps: ResolvedExecutorDeps): boolean {
+  return tool.effect === "read" && tool.idempotent && deps.cache !== undefined;
+}
+
+/** A tool's error as the trace and the result event state it: redacted and bounded like what the model sees, then cut. */
+export function errorSummary(error: string, deps: ResolvedExecutorDeps): string {
+  const { maxBytes, maxLines } = deps.config.observations;
+  return prepareUntrusted(error, { redactor: deps.redactor, maxBytes, maxLines }).shown.slice(0, ERROR_MESSAGE_CHARS);
+}
+
+function toolContext(state: CallInProgress, signal: AbortSignal, secrets: ToolContext["secrets"]): ToolContext {
+  const { context, deps } = state;
+  const callId = state.call.id;
+  return {
+    runId: context.runId,
+    stepId: context.stepId,
+    callId,
+    idempotencyKey: state.idempotencyKey,
+    signal,
+    workspace: context.workspace,
+    secrets,
+    artifacts: deps.artifacts,
+    logger: deps.logger.child({ runId: context.runId, stepId: context.stepId, callId }),
+  };
+}

@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { sha256 } from "../../../src/canonical/canonical-json.ts";
+import { rootLogger } from "../../../src/logger.ts";
+import { SecretBindings } from "../../../src/secrets/secret-bindings.ts";
+import { type AnyTool, defineTool, type ToolOptions } from "../../../src/tools/define-tool.ts";
+import type { CallInProgress } from "../../../src/tools/executor/call-in-progress.ts";
+import { CallTrace } from "../../../src/tools/executor/call-trace.ts";
+import type { ResolvedExecutorDeps } from "../../../src/tools/tool-executor-deps.ts";
+import type { ModelToolCall, StepExecutionContext } from "../../../src/tools/tool-executor.ts";
+import { ToolRegistry } from "../../../src/tools/tool-registry.ts";
+import type { Workspace } from "../../../src/tools/workspace.ts";
+import { MemoryArtifacts, MemoryTrace } from "../harness.ts";
+
+/** The fingerprint of every call the harness builds. */
+export const FINGERPRINT = sha256("fingerprint");
+
+/** A write tool that counts its runs and echoes its input. */
+export function noteTool(overrides: Partial<ToolOptions<{ text: string }, unknown>> = {}): { tool: AnyTool; runs: string[] } {
+  const runs: string[] = [];
+  const tool = defineTool({
+    name: "note",
+    description: "Append a note.",
+    effect: "write",
+    input: z.object({ text: z.string() }),
+    run: async (args) => {
+      runs.push(args.text);
+      return `noted ${args.text}`;
+    },
+    ...overrides,
+  });
+  return { tool, runs };
+}
+
+export interface StageOptions {
+  tools?: AnyTool[];
+  call?: Partial<ModelToolCall>;
+  context?: Partial<StepExecutionContext>;
+  deps?: Partial<ResolvedExecutorDeps>;
+  workspace?: Workspace;
+  /** Fields earlier stages would have set. */
+  state?: Partial<CallInProgress>;
+}
+
+/** A call part-way through the pipeline, for testing one stage on its own. */
+export function callInProgress(options: StageOptions = {}) {
+  const tools = options.tools ?? [noteTool().tool];
+  const trace = new MemoryTrace();
+  const artifacts = new MemoryArtifacts();
+  const deps: ResolvedExecutorDeps = {
+    registry: new ToolRegistry(tools),
+    trace,
+    artifacts,
+    config: { policy: [], observations: { maxBytes: 1000, maxLines: 20 } },
+    secrets: SecretBindings.none(),
+    logger: rootLogger,
+    now: () => Date.parse("2026-12-01T00:00:00.000Z"),
+    ...options.deps,
+  };
+  const call: ModelToolCall = { type: "tool_call", id: "call_1", name: tools[0]?.name ?? "note", input: { text: "hi" }, ...options.call };
+  const context: StepExecutionContext = {
+    runId: "run_s",
+    stepId: "step_s",
+    attempt: 1,
+    parentStepId: null,
+    surface: tools.map((tool) => ({ name: tool.name, scope: {} })),
+    policy: [],
+    workspace: options.workspace as Workspace,
+    signal: new AbortController().signal,
+    budget: { maxToolCalls: 10, deadline: Date.parse("2026-12-02T00:00:00.000Z") },
+    callsSoFar: 0,
+    ...options.context,
+  };
+  const identity = { callId: call.id, tool: call.name, index: 0, argsHash: sha256("args"), fingerprint: FINGERPRINT };
+  const state: CallInProgress = {
+    deps,
+    call,
+    context,
+    identity,
+    trace: new CallTrace(trace, { runId: context.runId, stepId: context.stepId, parentStepId: null, ...identity }),
+    idempotencyKey: `${context.runId}:${context.stepId}:${context.attempt}:0`,
+    ...options.state,
+  };
+  return { state, trace, artifacts, deps };
+}
