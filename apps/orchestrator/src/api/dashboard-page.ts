@@ -79,15 +79,27 @@ async function loadRuns() {
   }
 }
 
-function line(event) {
+// "exit 1" or "killed by SIGKILL" for a command that did not exit cleanly (tool.executed), else null.
+function failedExit(p) {
+  if (typeof p.killedBy === "string") return "killed by " + p.killedBy;
+  if (typeof p.exitCode === "number") return p.exitCode === 0 ? null : "exit " + p.exitCode;
+  const match = typeof p.output === "string" ? /^exit code: (\\d+|none)(?: \\(killed by (\\w+))?/.exec(p.output) : null;
+  if (!match) return null;
+  return match[2] ? "killed by " + match[2] : match[1] === "0" ? null : "exit " + match[1];
+}
+
+// One timeline line per event worth showing; exits remembers each command's failed exit until its result line.
+function line(event, exits) {
   const p = event.payload, step = event.stepId ? "[" + event.stepId + "] " : "";
+  const callKey = step + p.callId + "|" + p.index;
   switch (event.kind) {
     case "run.submitted": return (p.unpriced || []).length ? "price unknown for " + p.unpriced.join("; ") + ": the cost budget cannot see their calls" : null;
     case "model.responded": return p.price === "unknown" ? step + p.role + " call to " + p.provider + "/" + p.model + ": price unknown" : null;
     case "plan.ready": return "plan: " + (p.done ? "proposes the goal is met; the evaluator checks the answer" : JSON.stringify(p.currentStep));
     case "step.dispatched": return step + "dispatched " + JSON.stringify(p.title) + " attempt " + p.attempt + " tools " + (p.tools || []).join(", ");
     case "tool.called": return step + "  call " + p.tool + " " + JSON.stringify(p.args ?? {}).slice(0, 160);
-    case "tool.result": return step + "    -> " + p.status + " in " + Math.round(p.durationMs) + " ms";
+    case "tool.executed": { const exit = failedExit(p); if (exit) exits.set(callKey, exit); return null; }
+    case "tool.result": return step + "    -> " + (p.status === "ok" && exits.has(callKey) ? exits.get(callKey) : p.status) + " in " + Math.round(p.durationMs) + " ms";
     case "permission.decided": return p.decision === "allow" ? null : step + "    " + p.decision + " by " + p.rule;
     case "step.suspended": return step + "waiting: " + (p.reason === "approval" ? "approval " + p.approvalId : p.reason);
     case "verdict.ready": return step + (p.subject === "final_answer" ? "verdict on the final answer " : "verdict ") + p.decision + ": " + (p.reasons || []).join("; ");
@@ -134,6 +146,7 @@ async function showRun(runId) {
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
+  const exits = new Map();
   for (;;) {
     const { value, done } = await reader.read().catch(() => ({ done: true }));
     if (done) break;
@@ -145,7 +158,7 @@ async function showRun(runId) {
       const data = frame.split("\\n").find((row) => row.startsWith("data: "));
       if (!data) continue;
       if (frame.startsWith("event: live")) { showLive(liveBox, JSON.parse(data.slice(6))); continue; }
-      const text = line(JSON.parse(data.slice(6)));
+      const text = line(JSON.parse(data.slice(6)), exits);
       if (text) timeline.append(text + "\\n");
     }
   }

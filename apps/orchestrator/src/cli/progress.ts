@@ -1,4 +1,5 @@
 import type { LiveEvent, TraceEvent } from "@rein/core";
+import { failedExitOf } from "../trace/views/event-fields.ts";
 
 const str = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
 
@@ -71,7 +72,7 @@ function describeToolEvent(event: TraceEvent, step: string, p: Record<string, un
       return `${step}  ⚙ ${name}(${truncate(str(p.args ?? {}), 120)})`;
     case "tool.executed": {
       // The call's one line is its tool.result; a command's exit goes into it.
-      const exit = failedExit(p.output);
+      const exit = failedExitOf(p);
       if (exit && typeof p.callId === "string") memory.set(p.callId, exit);
       return undefined;
     }
@@ -85,15 +86,6 @@ function describeToolEvent(event: TraceEvent, step: string, p: Record<string, un
     default:
       return `${step}    ${event.kind}${name ? ` ${name}` : ""}${p.reason ? `: ${truncate(str(p.reason), 160)}` : ""}`;
   }
-}
-
-/** "exit 1" or "killed by SIGKILL" from a command's rendered output (its first line, `exit code: …`); undefined for a clean exit or other tools. */
-function failedExit(output: unknown): string | undefined {
-  if (typeof output !== "string") return undefined;
-  const match = /^exit code: (\d+|none)(?: \(killed by (\w+))?/.exec(output);
-  if (!match) return undefined;
-  if (match[2]) return `killed by ${match[2]}`;
-  return match[1] === "0" ? undefined : `exit ${match[1]}`;
 }
 
 const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);

@@ -45,9 +45,9 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "trace",
-    usage: "trace <runId | file.jsonl> [--audit | --graph | --json | --check | --otel] | trace export <runId> [-o FILE] | trace import FILE [--prefix P]",
-    summary: "show a run's trace (timeline, audit, graph, raw, completeness); export it to JSONL or import one",
-    options: { audit: { type: "boolean" }, graph: { type: "boolean" }, json: { type: "boolean" }, check: { type: "boolean" }, otel: { type: "boolean" }, output: { type: "string", short: "o" }, prefix: { type: "string" } },
+    usage: "trace <runId | file.jsonl> [--audit | --graph | --json | --check | --otel | --call CALLID] | trace export <runId> [-o FILE] | trace import FILE [--prefix P]",
+    summary: "show a run's trace (timeline, audit, graph, raw, completeness) or one call's input and output; export it to JSONL or import one",
+    options: { audit: { type: "boolean" }, graph: { type: "boolean" }, json: { type: "boolean" }, check: { type: "boolean" }, otel: { type: "boolean" }, call: { type: "string" }, output: { type: "string", short: "o" }, prefix: { type: "string" } },
     load: async () => (await import("./trace-commands.ts")).traceCommand,
   },
   {

@@ -8,24 +8,26 @@ import { renderJsonLines } from "../trace/trace-export.ts";
 import { readExport, writeExport } from "../trace/trace-files.ts";
 import { importBundle } from "../trace/trace-import.ts";
 import { renderAudit } from "../trace/views/audit-view.ts";
+import { renderCall } from "../trace/views/call-view.ts";
 import { renderGraph } from "../trace/views/graph-view.ts";
 import { renderTimeline } from "../trace/views/timeline-view.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { err, out } from "./output.ts";
 
-const USAGE = "trace <runId | file.jsonl> [--audit | --graph | --json | --check | --otel] | trace export <runId> [-o FILE] | trace import FILE [--prefix P]";
+const USAGE = "trace <runId | file.jsonl> [--audit | --graph | --json | --check | --otel | --call CALLID] | trace export <runId> [-o FILE] | trace import FILE [--prefix P]";
 
 export const traceCommand: Command = {
   name: "trace",
   usage: USAGE,
-  summary: "show a run's trace (timeline, audit, graph, raw, completeness); export it to JSONL or import one",
+  summary: "show a run's trace (timeline, audit, graph, raw, completeness) or one call's input and output; export it to JSONL or import one",
   options: {
     audit: { type: "boolean" },
     graph: { type: "boolean" },
     json: { type: "boolean" },
     check: { type: "boolean" },
     otel: { type: "boolean" },
+    call: { type: "string" },
     output: { type: "string", short: "o" },
     prefix: { type: "string" },
   },
@@ -51,6 +53,10 @@ async function sendSpans(bundle: TraceBundle): Promise<number> {
 function showTrace(bundle: TraceBundle, flags: Record<string, unknown>): number {
   if (flags.json) {
     process.stdout.write(renderJsonLines(bundle));
+    return 0;
+  }
+  if (typeof flags.call === "string") {
+    out(renderCall(bundle, flags.call).trimEnd());
     return 0;
   }
   if (flags.check) {

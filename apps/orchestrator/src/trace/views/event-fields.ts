@@ -14,3 +14,19 @@ export const clip = (value: string, max: number): string => (value.length > max 
 export const callKeyOf = (event: TraceEvent): string => `${event.stepId ?? "-"}|${text(event.payload.callId)}|${text(event.payload.index)}`;
 
 export const isRunEnd = (kind: string): boolean => ["run.done", "run.failed", "run.cancelled", "run.escalated"].includes(kind);
+
+/**
+ * "exit 1" or "killed by SIGKILL" for a command that did not exit cleanly,
+ * from a `tool.executed` payload: its `exitCode` / `killedBy`, else the
+ * first line of its rendered output (`exit code: …`). Undefined for a clean
+ * exit and for tools that are not commands.
+ */
+export function failedExitOf(payload: Readonly<Record<string, unknown>>): string | undefined {
+  if (typeof payload.killedBy === "string") return `killed by ${payload.killedBy}`;
+  if (typeof payload.exitCode === "number") return payload.exitCode === 0 ? undefined : `exit ${payload.exitCode}`;
+  if (typeof payload.output !== "string") return undefined;
+  const match = /^exit code: (\d+|none)(?: \(killed by (\w+))?/.exec(payload.output);
+  if (!match) return undefined;
+  if (match[2]) return `killed by ${match[2]}`;
+  return match[1] === "0" ? undefined : `exit ${match[1]}`;
+}

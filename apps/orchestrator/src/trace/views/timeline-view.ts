@@ -1,5 +1,5 @@
 import type { RunState, TraceEvent, Usage } from "@rein/core";
-import { callKeyOf, clip, isRunEnd, list, shortHash, text } from "./event-fields.ts";
+import { callKeyOf, clip, failedExitOf, isRunEnd, list, shortHash, text } from "./event-fields.ts";
 
 /**
  * The run for a person: plan, steps, model and tool calls with the decision
@@ -8,7 +8,7 @@ import { callKeyOf, clip, isRunEnd, list, shortHash, text } from "./event-fields
 export function renderTimeline(events: readonly TraceEvent[], state: RunState | null = null): string {
   const lines: string[] = [];
   const start = events[0] ? Date.parse(events[0].ts) : 0;
-  const calls = new Map<string, { args: string; decision: string }>();
+  const calls = new Map<string, { args: string; decision: string; exit?: string }>();
   const totals = { modelCalls: 0, toolCalls: 0, usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 } };
   if (state) {
     lines.push(`run ${state.runId}: ${state.status}${state.stopReason ? ` (${state.stopReason})` : ""}`);
@@ -59,6 +59,12 @@ export function renderTimeline(events: readonly TraceEvent[], state: RunState | 
         if (call) call.decision = `${text(p.decision)} by ${text(p.rule)}`;
         break;
       }
+      case "tool.executed": {
+        // A command that ran but failed still ends "ok" as a call; its line says how it exited.
+        const call = calls.get(callKeyOf(event));
+        if (call) call.exit = failedExitOf(p);
+        break;
+      }
       case "approval.requested":
       case "approval.consumed":
       case "approval.refused":
@@ -71,7 +77,8 @@ export function renderTimeline(events: readonly TraceEvent[], state: RunState | 
       case "tool.result": {
         totals.toolCalls += 1;
         const call = calls.get(callKeyOf(event));
-        const outcome = `${text(p.status)}${event.durationMs !== undefined ? ` ${event.durationMs.toFixed(1)} ms` : ""}${p.rawOutputHash ? ` ${shortHash(p.rawOutputHash)}` : ""}${p.message ? ` (${text(p.message)})` : ""}`;
+        const status = p.status === "ok" && call?.exit ? call.exit : text(p.status);
+        const outcome = `${status}${event.durationMs !== undefined ? ` ${event.durationMs.toFixed(1)} ms` : ""}${p.rawOutputHash ? ` ${shortHash(p.rawOutputHash)}` : ""}${p.message ? ` (${text(p.message)})` : ""}`;
         say(`  #${text(p.index)} ${text(p.name)}(${call?.args ?? ""}) ${call?.decision ? `[${call.decision}] ` : ""}→ ${outcome}`);
         break;
       }
