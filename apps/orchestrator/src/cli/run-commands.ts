@@ -1,12 +1,13 @@
 import { newId, ReinError } from "@rein/core";
 import { loadExample } from "../examples/load-example.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
+import { CONTROLLER_SEEN_SECONDS, controllerSeenRecently } from "../roles/controller-heartbeat.ts";
 import { knownToolNames } from "../roles/tooling.ts";
 import { answerLines } from "./answer-lines.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
 import type { Command } from "./commands.ts";
 import { goalFromCli, workspaceFlags } from "./goal-input.ts";
-import { out } from "./output.ts";
+import { err, out } from "./output.ts";
 
 async function withContext<T>(flags: Record<string, unknown>, body: (context: Awaited<ReturnType<typeof openContext>>) => Promise<T>): Promise<T> {
   const context = await openContext({ ...contextFlags(flags) });
@@ -37,6 +38,12 @@ export const submitCommand: Command = {
         ...workspaceFlags(flags, example),
       });
       out(runId);
+      if (!(await controllerSeenRecently(context.runtime))) {
+        err(
+          `rein submit: warning: no controller has been seen on prefix ${context.config.prefix} in the last ${CONTROLLER_SEEN_SECONDS} s; ` +
+            `the run waits until one starts (rein serve, or rein worker --role control, with the same Redis and prefix)`,
+        );
+      }
       return 0;
     }),
 };

@@ -5,6 +5,7 @@ import { startEvaluateConsumer } from "@rein/evaluator";
 import { startPlanConsumer } from "@rein/planner";
 import { type StepConsumerDeps, startStepConsumer } from "@rein/workers";
 import { type ControllerOptions, startController } from "../controller/controller.ts";
+import { startControllerHeartbeat } from "./controller-heartbeat.ts";
 import { providerForRole } from "./role-providers.ts";
 
 export type RoleName = "control" | "plan" | "step" | "evaluate";
@@ -47,11 +48,13 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
   const as = (role: "controller" | "planner" | "worker" | "evaluator"): ReinRuntime => ({ ...shared, logger: shared.logger.child({ role }) });
   const provider = (role: "planner" | "worker" | "judge") => options.providers?.[role] ?? providerForRole(config, role);
   const workers: Worker[] = [];
+  const heartbeats: { stop(): void }[] = [];
   for (const role of options.roles) {
     switch (role) {
       case "control":
         if (!options.packetPrivateKey) throw new Error("the control role needs the packet private key");
         workers.push(startController({ runtime: as("controller"), packetPrivateKey: options.packetPrivateKey, concurrency: options.concurrency, stalled: options.controlStalled }));
+        heartbeats.push(startControllerHeartbeat(shared));
         break;
       case "plan": {
         const planner = provider("planner");
@@ -91,6 +94,7 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
   return {
     workers,
     close: async (graceMs = DEFAULT_GRACE_MS) => {
+      for (const heartbeat of heartbeats) heartbeat.stop();
       // Let current jobs finish; past the grace period, abort them: a step
       // saves its checkpoint and its job goes back to the queue for another worker.
       const timer = setTimeout(() => {

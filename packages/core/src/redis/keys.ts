@@ -60,6 +60,10 @@ export class RedisKeys {
   toolCache(runId: string): string {
     return `${this.prefix}:tool-cache:${runTag(runId)}`;
   }
+  /** When a controller last said it was alive; it expires on its own, so no controller means no key. */
+  controllerSeen(): string {
+    return `${this.prefix}:controller-seen`;
+  }
   /** A pub/sub channel, not a key: nothing is stored under it. */
   live(runId: string): string {
     return `${this.prefix}:live:${runId}`;
