@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { sha256 } from "../../../src/canonical/canonical-json.ts";
-import { rootLogger } from "../../../src/logger.ts";
+import { createLogger } from "../../../src/logger.ts";
 import { SecretBindings } from "../../../src/secrets/secret-bindings.ts";
 import { type AnyTool, defineTool, type ToolOptions } from "../../../src/tools/define-tool.ts";
 import type { CallInProgress } from "../../../src/tools/executor/call-in-progress.ts";
@@ -52,7 +52,7 @@ export function callInProgress(options: StageOptions = {}) {
     artifacts,
     config: { policy: [], observations: { maxBytes: 1000, maxLines: 20 } },
     secrets: SecretBindings.none(),
-    logger: rootLogger,
+    logger: createLogger({ level: "silent" }),
     now: () => Date.parse("2026-12-01T00:00:00.000Z"),
     ...options.deps,
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rootLogger } from "../../../src/logger.ts";
+import { createLogger } from "../../../src/logger.ts";
 import { SecretBindings } from "../../../src/secrets/secret-bindings.ts";
 import type { CallStage } from "../../../src/tools/executor/call-in-progress.ts";
 import { CALL_STAGES } from "../../../src/tools/executor/call-stages.ts";
@@ -12,7 +12,7 @@ describe("the stage list", () => {
   it("runs a stage added to the list in its place, and traces the ending it returns like any other", async () => {
     const { tool, runs } = noteTool({ effect: "read" });
     const trace = new MemoryTrace();
-    const deps = { registry: new ToolRegistry([tool]), trace, artifacts: new MemoryArtifacts(), config: { policy: [], observations: { maxBytes: 1000, maxLines: 20 } }, secrets: SecretBindings.none(), logger: rootLogger, now: Date.now };
+    const deps = { registry: new ToolRegistry([tool]), trace, artifacts: new MemoryArtifacts(), config: { policy: [], observations: { maxBytes: 1000, maxLines: 20 } }, secrets: SecretBindings.none(), logger: createLogger({ level: "silent" }), now: Date.now };
     const quiet: CallStage = async (state) => (state.tool?.name === "note" ? { status: "refused", trust: "runtime", content: "not today", message: "quiet hours" } : undefined);
     const stages = [...CALL_STAGES.slice(0, 2), quiet, ...CALL_STAGES.slice(2)];
     const { context } = callInProgress({ tools: [tool] }).state;
