@@ -36,6 +36,10 @@ const CARD_CANDIDATE = /(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])/g;
 // US SSN; area 000, 666 and 9xx, group 00 and serial 0000 are never issued.
 const US_SSN = /(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])/g;
 
+/** The same pattern without the g flag, compiled once, for a yes/no test that keeps no lastIndex. */
+const probeOf = (pattern: RegExp): RegExp => new RegExp(pattern.source, pattern.flags.replace("g", ""));
+const CARD_PROBE = probeOf(CARD_CANDIDATE);
+
 /**
  * Replaces known secret values and personal data with fixed marks. It runs
  * over observations, trace payloads and log lines, so a value a tool saw
@@ -44,7 +48,10 @@ const US_SSN = /(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w
 export class Redactor {
   private readonly secretNeedles: string[];
   private readonly splitSecrets: RegExp[];
+  private readonly splitProbes: RegExp[];
   private readonly patterns: RegExp[];
+  /** Probes of the built-in detectors that raw JSON text can show; a configured pattern has none (see mayMatch). */
+  private readonly patternProbes: (RegExp | null)[];
   private readonly cards: boolean;
 
   constructor(options: RedactorOptions = {}) {
@@ -58,6 +65,7 @@ export class Redactor {
     // Longest first, so a secret that contains another is removed whole.
     this.secretNeedles = [...needles].sort((a, b) => b.length - a.length);
     this.splitSecrets = [...split].map(splitPattern);
+    this.splitProbes = this.splitSecrets.map(probeOf);
     const pii = options.pii ?? {};
     this.patterns = [
       ...(pii.emails === false ? [] : [EMAIL]),
@@ -65,6 +73,8 @@ export class Redactor {
       ...(options.patterns ?? []).map((source) => new RegExp(source, "g")),
     ];
     this.cards = pii.cards !== false;
+    // A configured pattern may be anchored to a whole string value, which raw JSON text would hide: it is never prefiltered.
+    this.patternProbes = this.patterns.map((pattern) => (pattern === EMAIL || pattern === US_SSN ? probeOf(pattern) : null));
   }
 
   redact(text: string): RedactionResult {
@@ -113,12 +123,12 @@ export class Redactor {
   /** Whether any secret or detector could match somewhere in `text`; false means redaction would change nothing. */
   private mayMatch(text: string): boolean {
     if (this.secretNeedles.some((needle) => text.includes(needle))) return true;
-    if (this.splitSecrets.some((pattern) => new RegExp(pattern.source).test(text))) return true;
-    if (this.cards && new RegExp(CARD_CANDIDATE.source).test(text)) return true;
-    return this.patterns.some((pattern) => {
-      // A configured pattern may be anchored to a whole string value, which raw JSON text would hide.
-      if (pattern !== EMAIL && pattern !== US_SSN) return true;
-      return pattern === EMAIL && !text.includes("@") ? false : new RegExp(pattern.source).test(text);
+    if (this.splitProbes.some((probe) => probe.test(text))) return true;
+    if (this.cards && CARD_PROBE.test(text)) return true;
+    return this.patterns.some((pattern, index) => {
+      const probe = this.patternProbes[index];
+      if (!probe) return true;
+      return pattern === EMAIL && !text.includes("@") ? false : probe.test(text);
     });
   }
 

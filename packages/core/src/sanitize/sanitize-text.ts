@@ -1,4 +1,5 @@
 import { stripControlCharacters } from "./control-characters.ts";
+import { eachMatch } from "./each-match.ts";
 import { fold, originalSpan } from "./fold.ts";
 import { FENCE_MARKER, SUSPICIOUS_PATTERNS } from "./suspicious-patterns.ts";
 
@@ -33,14 +34,14 @@ export function sanitizeText(input: string): SanitizedText {
 
   const spans: Span[] = [];
   for (const { flag, label, action, pattern } of SUSPICIOUS_PATTERNS) {
-    for (const match of folded.text.matchAll(pattern)) {
+    for (const match of eachMatch(pattern, folded.text)) {
       flags.add(flag);
       if (action !== "neutralize") continue;
       const [from, to] = originalSpan(folded, match.index, match.index + match[0].length);
       spans.push({ from, to, label });
     }
   }
-  for (const match of folded.text.matchAll(FENCE_MARKER)) {
+  for (const match of eachMatch(FENCE_MARKER, folded.text)) {
     flags.add("fence_marker");
     const [from, to] = originalSpan(folded, match.index, match.index + match[0].length);
     spans.push({ from, to, label: "fence marker" });
