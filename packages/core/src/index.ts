@@ -40,6 +40,8 @@ export * from "./models/index.ts";
 export { ModelScript, ScriptedConversation, ScriptedTurn, type ModelScriptInput } from "./models/scripted/script.ts";
 export * from "./tools/index.ts";
 export * from "./sandbox/index.ts";
+export * from "./supervisor/index.ts";
+export * from "./plugins/index.ts";
 // Both the model adapters and the tool executor classify failures; name each for its domain.
 export { classifyFailure } from "./models/index.ts";
 export { classifyFailure as classifyToolFailure } from "./tools/index.ts";

@@ -5,6 +5,7 @@ import { Role } from "../contracts/common.ts";
 import { PolicyRule } from "../contracts/permission.ts";
 import { ReinError } from "../errors.ts";
 import { McpConfig } from "../mcp/mcp-config.ts";
+import { PluginsConfig } from "../plugins/plugin-config.ts";
 import { EnvName, HostPortEntry, SecretEntry } from "../secrets/secret-binding.ts";
 import { SandboxLimits, SandboxMode } from "../sandbox/sandbox.ts";
 import { jsonErrorLocation, unknownKeys } from "./unknown-keys.ts";
@@ -123,6 +124,11 @@ export const ReinConfig = z.object({
   /** MCP servers (stdio) whose tools join the registry as `<server>__<tool>`. */
   mcp: McpConfig,
   /**
+   * Out-of-process tool plugins (docs/plugins.md): `{ "path": "plugins/tickets", "enabled": true }`,
+   * each a directory with a plugin.json. Their tools join the registry under their own names.
+   */
+  plugins: PluginsConfig,
+  /**
    * Secrets from environment variables, each bound to the tools that may read
    * it through `context.secrets` and the `host:port`s `http_request` may send
    * it to: `{ "env": "PAYMENTS_TOKEN", "tools": ["http_request"], "hosts":
@@ -190,6 +196,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
   config.workspaceRoot = resolve(baseDir, config.workspaceRoot);
   config.keysDir = resolve(baseDir, config.keysDir);
   if (config.seedsRoot !== undefined) config.seedsRoot = resolve(baseDir, config.seedsRoot);
+  for (const plugin of config.plugins) plugin.path = resolve(baseDir, plugin.path);
   for (const provider of Object.values(config.providers)) {
     if (provider.script) provider.script = resolve(baseDir, provider.script);
   }

@@ -35,6 +35,10 @@ export interface BubblewrapCall {
   extraPath?: readonly string[];
   /** Granted hosts: the proxy's socket to bind in and the node that runs the bridge to it. */
   proxy?: { socketPath: string; nodePath: string };
+  /** Host directories shown read-only at their `target` (a plugin's own files). */
+  mounts?: ReadonlyArray<{ source: string; target: string }>;
+  /** An absolute working directory inside the sandbox, instead of `cwd` under the workspace. */
+  chdir?: string;
 }
 
 /**
@@ -72,8 +76,9 @@ export function bubblewrapArgs(layout: HostLayout, call: BubblewrapCall): string
   args.push("--size", String(call.limits.fileBytes), "--tmpfs", "/tmp");
   args.push(call.readOnlyWorkspace ? "--ro-bind" : "--bind", call.workspaceRoot, SANDBOX_WORKSPACE);
   if (call.proxy) args.push("--bind", call.proxy.socketPath, SANDBOX_PROXY_SOCKET);
+  for (const mount of call.mounts ?? []) args.push("--ro-bind", mount.source, mount.target);
   args.push("--remount-ro", "/");
-  args.push("--chdir", posix.join(SANDBOX_WORKSPACE, call.cwd));
+  args.push("--chdir", call.chdir ?? posix.join(SANDBOX_WORKSPACE, call.cwd));
   const env: Record<string, string> = { ...call.env, ...(call.proxy ? PROXY_ENV : {}), PATH: [SANDBOX_PATH, ...(call.extraPath ?? [])].join(":"), HOME: SANDBOX_WORKSPACE, LANG: "C.UTF-8" };
   for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
   const limits = call.limits;

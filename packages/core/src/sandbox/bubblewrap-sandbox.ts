@@ -1,10 +1,10 @@
-import { bubblewrapArgs, type HostLayout } from "./bubblewrap-args.ts";
+import { bubblewrapArgs, type HostLayout, SANDBOX_WORKSPACE } from "./bubblewrap-args.ts";
 import { PidsCgroup } from "./pids-cgroup.ts";
-import { runProcessTree } from "./process-tree.ts";
+import { runProcessTree, startProcessTree } from "./process-tree.ts";
 import { startFilteringProxy } from "./network-proxy.ts";
 import { installLocation, programLocation } from "./program-location.ts";
 import { scrubSetIdBits } from "./setid-scrub.ts";
-import type { Sandbox, SandboxLimits, SandboxResult } from "./sandbox.ts";
+import type { Sandbox, SandboxedProcess, SandboxLimits, SandboxResult } from "./sandbox.ts";
 
 export interface BubblewrapSandboxOptions {
   bwrapPath: string;
@@ -72,6 +72,48 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Sand
         await proxy?.close();
         if (!call.readOnlyWorkspace) await scrubSetIdBits(call.workspaceRoot);
       }
+    },
+    async start(argv, call): Promise<SandboxedProcess> {
+      const located = programLocation(argv[0]);
+      const proxy = call.network && call.network.length > 0 ? await startFilteringProxy(call.network) : undefined;
+      const node = proxy ? installLocation(process.execPath) : undefined;
+      const cgroup = options.cgroupRoot ? await PidsCgroup.create(options.cgroupRoot, options.limits.processes).catch(async (error) => {
+        await proxy?.close();
+        throw error;
+      }) : undefined;
+      const args = bubblewrapArgs(options.layout, {
+        argv,
+        workspaceRoot: call.workspaceRoot,
+        cwd: ".",
+        chdir: call.workingDirectory,
+        mounts: call.mounts,
+        readOnlyWorkspace: call.readOnlyWorkspace ?? false,
+        env: { ...call.env, REIN_WORKSPACE: SANDBOX_WORKSPACE },
+        limits: options.limits,
+        nprocLimit: cgroup === undefined,
+        extraReadOnly: [located?.mount, node?.mount].filter((path): path is string => path !== undefined),
+        extraPath: located ? [located.bin] : [],
+        proxy: proxy ? { socketPath: proxy.socketPath, nodePath: process.execPath } : undefined,
+      });
+      const [file, fileArgs] = cgroup
+        ? ["/bin/sh", ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, options.bwrapPath, ...args]]
+        : [options.bwrapPath, args];
+      return startProcessTree(file, fileArgs, {
+        cwd: "/",
+        env: {},
+        killTree: (pid) => {
+          try {
+            process.kill(-pid, "SIGKILL");
+          } finally {
+            cgroup?.killAll();
+          }
+        },
+        release: async () => {
+          await cgroup?.dispose();
+          await proxy?.close();
+          if (!call.readOnlyWorkspace) await scrubSetIdBits(call.workspaceRoot);
+        },
+      });
     },
   };
 }

@@ -1,6 +1,10 @@
 export {
   type KillReason,
+  type ProcessExit,
   type Sandbox,
+  type SandboxedProcess,
+  type SandboxMount,
+  type SandboxStartOptions,
   SandboxKind,
   SandboxLimits,
   type SandboxLimitsInput,

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { ReinError } from "../errors.ts";
 import { captureOutput } from "./output-capture.ts";
-import type { KillReason, SandboxKind, SandboxResult } from "./sandbox.ts";
+import type { KillReason, ProcessExit, SandboxedProcess, SandboxKind, SandboxResult } from "./sandbox.ts";
 
 /** A process writing this many times its output cap is killed rather than drained until its timeout. */
 const OUTPUT_KILL_FACTOR = 8;
@@ -83,4 +83,52 @@ export function runProcessTree(file: string, args: readonly string[], options: P
 
 function killGroup(pid: number): void {
   process.kill(-pid, "SIGKILL");
+}
+
+export interface LiveProcessOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** @defaultValue SIGKILL to its process group */
+  killTree?: (pid: number) => void;
+  /** Runs once the process is gone (release a cgroup, close a proxy); `exited` waits for it. */
+  release?: () => Promise<void>;
+}
+
+/**
+ * Spawns `file` in a process group of its own with pipes on stdin, stdout
+ * and stderr, and leaves it running. `killTree` ends the whole group;
+ * `exited` resolves once the process and every holder of its pipes are gone.
+ */
+export function startProcessTree(file: string, args: readonly string[], options: LiveProcessOptions): SandboxedProcess {
+  const child = spawn(file, args, { cwd: options.cwd, env: options.env, shell: false, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+  // A write to a process that just died fails with EPIPE; its end is reported through `exited`.
+  child.stdin.on("error", () => {});
+  let spawnError: string | undefined;
+  const exited = new Promise<ProcessExit>((resolveExit) => {
+    const finish = (exit: ProcessExit) => {
+      void (options.release?.() ?? Promise.resolve()).catch(() => {}).then(() => resolveExit(exit));
+    };
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      spawnError = error.code === "ENOENT" ? `program ${JSON.stringify(file)} was not found` : error.message;
+      if (child.pid === undefined) finish({ exitCode: null, signal: null, error: spawnError });
+    });
+    child.on("close", (exitCode, signal) => finish({ exitCode, signal, ...(spawnError ? { error: spawnError } : {}) }));
+  });
+  let killed = false;
+  return {
+    pid: child.pid,
+    stdin: child.stdin,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    exited,
+    killTree() {
+      if (killed || child.pid === undefined) return;
+      killed = true;
+      try {
+        (options.killTree ?? killGroup)(child.pid);
+      } catch {
+        child.kill("SIGKILL");
+      }
+    },
+  };
 }

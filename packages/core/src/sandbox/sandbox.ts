@@ -1,3 +1,4 @@
+import type { Readable, Writable } from "node:stream";
 import { z } from "zod";
 import type { NetworkGrant } from "./network-proxy.ts";
 
@@ -66,12 +67,55 @@ export interface SandboxResult {
   networkRefused: string[];
 }
 
+/** A host directory shown read-only inside the sandbox (a plugin's own files). */
+export interface SandboxMount {
+  source: string;
+  /** An absolute path inside the sandbox, outside /workspace. */
+  target: string;
+}
+
+export interface SandboxStartOptions {
+  /** The run's workspace on the host; inside the sandbox it is /workspace, named by $REIN_WORKSPACE. */
+  workspaceRoot: string;
+  /** @defaultValue false */
+  readOnlyWorkspace?: boolean;
+  mounts?: readonly SandboxMount[];
+  /** The working directory: a mount's `target`. */
+  workingDirectory: string;
+  /** Variables added to PATH, HOME, LANG and REIN_WORKSPACE: the secrets bound to the program. */
+  env?: Readonly<Record<string, string>>;
+  /** Hosts and ports reachable through the filtering proxy; absent or empty: no network at all. */
+  network?: readonly NetworkGrant[];
+}
+
+export interface ProcessExit {
+  exitCode: number | null;
+  signal: string | null;
+  /** Set when the program could not be started at all. */
+  error?: string;
+}
+
+/** A long-lived program inside the sandbox, spoken to over its stdin and stdout. */
+export interface SandboxedProcess {
+  readonly pid: number | undefined;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /** Resolves once the process tree is gone and the sandbox's resources are released. */
+  readonly exited: Promise<ProcessExit>;
+  /** Kills the whole process tree; safe to call more than once. */
+  killTree(): void;
+}
+
 /**
- * Starts one program with an argv array (never a shell) inside a boundary
- * and waits for the whole process tree to end. Implementations: bubblewrap
+ * Starts programs with an argv array (never a shell) inside a boundary:
+ * `run` waits for the whole process tree to end, `start` hands back a
+ * running one. Implementations: bubblewrap
  * (`createBubblewrapSandbox`) and none (`unsandboxed`).
  */
 export interface Sandbox {
   readonly kind: SandboxKind;
   run(argv: readonly [string, ...string[]], options: SandboxRunOptions): Promise<SandboxResult>;
+  /** Starts a program that stays up, with pipes to talk to it; the caller decides when it ends (`killTree`). */
+  start(argv: readonly [string, ...string[]], options: SandboxStartOptions): Promise<SandboxedProcess>;
 }

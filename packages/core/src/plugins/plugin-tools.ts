@@ -1,0 +1,80 @@
+import type { FailureClass } from "../contracts/index.ts";
+import { ReinError } from "../errors.ts";
+import { presentUntrusted } from "../sanitize/present-untrusted.ts";
+import type { Redactor } from "../sanitize/redactor.ts";
+import { type SupervisorFailure, supervisorFailureOf } from "../supervisor/supervisor-error.ts";
+import { type AnyTool, defineTool } from "../tools/define-tool.ts";
+import { zodOfCheck } from "./json-schema-check.ts";
+import type { PluginTool } from "./plugin-manifest.ts";
+import type { PluginHost } from "./plugin-host.ts";
+
+// A tool description is outside text the worker reads with every request; it is bounded like an MCP server's.
+const DESCRIPTION_BYTES = 2_000;
+// Besides its own deadline a call may wait for a slot and for the process to start.
+const QUEUE_ALLOWANCE_MS = 5_000;
+
+/**
+ * A plugin's tools as Rein tools. They pass the executor's whole pipeline
+ * like any other: the surface, the input checked against the manifest's
+ * JSON Schema, scope `services: plugin:<name>`, policy by effect,
+ * approvals, the output checked against `output_schema`, then sizing,
+ * sanitizing and fencing as external text.
+ */
+export function pluginTools(host: PluginHost, options: { redactor?: Redactor } = {}): AnyTool[] {
+  const { manifest } = host.plugin;
+  return manifest.tools.map((tool) => {
+    const checks = host.plugin.checks.get(tool.name);
+    if (!checks) throw new ReinError("config_invalid", `plugin ${manifest.name}: tool ${tool.name} has no compiled schema`);
+    const idempotent = tool.idempotent ?? tool.effect === "read";
+    return defineTool({
+      name: tool.name,
+      description: presentUntrusted(tool.description, { source: `What plugin ${manifest.name} says this tool does`, redactor: options.redactor, maxBytes: DESCRIPTION_BYTES }).text,
+      effect: tool.effect,
+      input: zodOfCheck(checks.input),
+      inputJsonSchema: tool.input_schema,
+      output: checks.output ? zodOfCheck(checks.output) : undefined,
+      approval: tool.approval,
+      idempotent,
+      trust: "external",
+      timeoutMs: tool.timeout_ms + manifest.start_timeout_ms + QUEUE_ALLOWANCE_MS,
+      scope: () => ({ services: [`plugin:${manifest.name}`] }),
+      async run(args, context) {
+        let result: Awaited<ReturnType<PluginHost["call"]>>;
+        try {
+          result = await host.call(tool.name, args, { runId: context.runId, stepId: context.stepId, workspaceRoot: context.workspace.root, signal: context.signal });
+        } catch (error) {
+          const failure = supervisorFailureOf(error);
+          if (!failure || !ReinError.isInstance(error)) throw error;
+          throw new ReinError(error.code, error.message, { cause: error, retryable: error.retryable, details: { ...error.details, failure: failureClass(failure, tool, idempotent) } });
+        }
+        if (!result.ok) {
+          const { code, message, retryable } = result.error;
+          throw new ReinError("tool_failed", `plugin ${manifest.name} reported ${code}: ${message}`, {
+            retryable,
+            details: { failure: retryable ? "retryable" : "different_action", pluginError: code },
+          });
+        }
+        return result.output;
+      },
+      render: (output) => (typeof output === "string" ? output : JSON.stringify(output, null, 2)),
+      traceFields: () => ({ plugin: manifest.name, pluginVersion: manifest.version }),
+    });
+  });
+}
+
+/** What the model should do next after a supervisor failure of this tool. */
+function failureClass(failure: SupervisorFailure, tool: PluginTool, idempotent: boolean): FailureClass {
+  switch (failure) {
+    case "aborted":
+    case "stopped":
+      return "fatal";
+    case "breaker_open":
+      return "different_action";
+    case "queue_full":
+    case "start_failed":
+      return "retryable";
+    default:
+      // A write that crashed or hung mid-call may have done its work: the same call again could do it twice.
+      return tool.effect === "read" || idempotent ? "retryable" : "different_action";
+  }
+}
