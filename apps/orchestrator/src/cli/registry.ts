@@ -114,6 +114,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./lesson-commands.ts")).lessonsCommand,
   },
   {
+    name: "plugins",
+    usage: "plugins list [--json] | plugins check <dir>",
+    summary: "list the configured plugins with their tools, state, breaker and restarts, or check a plugin directory end to end",
+    options: { json: { type: "boolean" } },
+    load: async () => (await import("./plugin-commands.ts")).pluginsCommand,
+  },
+  {
     name: "serve",
     usage: "serve [--http PORT [--host ADDRESS] [--token-env NAME] [--allow-origin ORIGIN]...] [--concurrency N]",
     summary: "run the controller (consumes the control queue), optionally with the HTTP API (always behind a bearer token)",

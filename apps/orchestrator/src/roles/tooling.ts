@@ -1,3 +1,4 @@
+import { publishPluginStatus } from "../plugins/plugin-status-board.ts";
 import {
   type AnyTool,
   ApprovalStore,
@@ -7,7 +8,12 @@ import {
   mcpToolName,
   createToolExecutor,
   IdempotencyStore,
+  loadPlugins,
+  type PluginSet,
+  pluginToolNames,
   type ReinConfig,
+  ReinError,
+  resolveSandbox,
   type ReinRuntime,
   ToolRegistry,
   ToolResultCache,
@@ -29,12 +35,12 @@ export function buildRegistry(config: ReinConfig, extra: readonly AnyTool[]): To
 
 /**
  * The tool names a goal may be granted without starting anything: the
- * registry's, and for each configured MCP server its included tools, or a
+ * registry's, the enabled plugins' (from their manifests), and for each configured MCP server its included tools, or a
  * `<server>__*` pattern when it exposes all of them (their names are only
  * known once it runs; a name it does not have is refused at runtime).
  */
 export function knownToolNames(config: ReinConfig, extra: readonly AnyTool[]): string[] {
-  const names = buildRegistry(config, extra).names();
+  const names = [...buildRegistry(config, extra).names(), ...pluginToolNames(config.plugins)];
   for (const server of config.mcp) {
     if (server.include) names.push(...server.include.map((tool) => mcpToolName(server.name, tool)));
     else names.push(`${server.name}__*`);
@@ -46,14 +52,17 @@ export interface Tooling {
   registry: ToolRegistry;
   executor: ToolExecutor;
   approvals: ApprovalStore;
-  /** Disconnects the MCP servers. */
+  /** The enabled plugins of config `plugins`, when there are any. */
+  plugins?: PluginSet;
+  /** Disconnects the MCP servers and stops every plugin process. */
   close(): Promise<void>;
 }
 
 /**
  * The tool executor a step worker runs calls through, with every guardrail
  * stage switched on. The MCP servers in config are started here and their
- * tools join the registry; tools read secrets only through the runtime's
+ * tools join the registry, as do the enabled plugins' (their processes start
+ * on first use, in the calling run's sandbox); tools read secrets only through the runtime's
  * reader, and the runtime's redactor keeps secret values and PII out of
  * observations, artifacts and the trace. The approval gate checks decisions
  * with `approvalVerifier` (the approval public key); the step worker never
@@ -61,15 +70,22 @@ export interface Tooling {
  */
 export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool[], approvalVerifier: ApprovalVerifier): Promise<Tooling> {
   const { config, redis, keys } = runtime;
-  const mcp = await connectMcpServers(config.mcp, { secrets: runtime.secrets, logger: runtime.logger, redactor: runtime.redactor });
-  const closeMcp = async () => {
-    await Promise.all(mcp.map((connection) => connection.close()));
+  const plugins = config.plugins.some((entry) => entry.enabled) ? await loadPluginSet(runtime) : undefined;
+  const mcp = await connectMcpServers(config.mcp, { secrets: runtime.secrets, logger: runtime.logger, redactor: runtime.redactor }).catch(async (error: unknown) => {
+    await plugins?.close();
+    throw error;
+  });
+  const unpublish = plugins ? publishPluginStatus(runtime, plugins) : undefined;
+  const close = async () => {
+    await unpublish?.();
+    await Promise.all([...mcp.map((connection) => connection.close()), plugins?.close()]);
   };
   let registry: ToolRegistry;
   try {
-    registry = buildRegistry(config, [...extra, ...mcp.flatMap((connection) => connection.tools)]);
+    // Plugin tools first: a tool the embedding program passes with the same name (a replay's stub) replaces it.
+    registry = buildRegistry(config, [...(plugins?.tools ?? []), ...extra, ...mcp.flatMap((connection) => connection.tools)]);
   } catch (error) {
-    await closeMcp();
+    await close();
     throw error;
   }
   const approvals = new ApprovalStore(redis, keys, { ttlSeconds: config.approvals.ttlSeconds });
@@ -86,5 +102,24 @@ export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool
     secrets: runtime.secrets,
     redactor: runtime.redactor,
   });
-  return { registry, executor, approvals, close: closeMcp };
+  return { registry, executor, approvals, plugins, close };
+}
+
+/** Config `plugins`, each run's processes inside the run sandbox; a plugin may not take a built-in's name. */
+async function loadPluginSet(runtime: ReinRuntime): Promise<PluginSet> {
+  const { config } = runtime;
+  const plugins = await loadPlugins(config.plugins, {
+    sandbox: () => resolveSandbox(config.sandbox, { limits: config.sandboxLimits }),
+    secrets: runtime.secrets,
+    logger: runtime.logger,
+    trace: runtime.trace,
+    redactor: runtime.redactor,
+  });
+  const builtins = new Set(buildRegistry(config, []).names());
+  const taken = plugins.tools.filter((tool) => builtins.has(tool.name)).map((tool) => tool.name);
+  if (taken.length > 0) {
+    await plugins.close();
+    throw new ReinError("config_invalid", `plugin tools ${taken.join(", ")} have the names of built-in tools; expected plugin tools with names of their own`);
+  }
+  return plugins;
 }

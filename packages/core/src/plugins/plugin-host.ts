@@ -1,7 +1,7 @@
 import { errorMessage } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { parseHostPort } from "../policy/host-port.ts";
-import type { Sandbox } from "../sandbox/sandbox.ts";
+import type { Sandbox, SandboxKind } from "../sandbox/sandbox.ts";
 import type { SecretBindings } from "../secrets/secret-bindings.ts";
 import { type BreakerChange, CircuitBreaker, type CircuitBreakerOptions } from "../supervisor/circuit-breaker.ts";
 import { ProcessSupervisor, type SupervisorEvent, type SupervisorOptions, type SupervisorStatus } from "../supervisor/process-supervisor.ts";
@@ -59,6 +59,7 @@ export class PluginHost {
   readonly breaker: CircuitBreaker;
   private readonly supervisors = new Map<string, { runId: string; supervisor: ProcessSupervisor<PluginCall, PluginResult> }>();
   private lastSite: PluginCallSite | undefined;
+  private sandboxKind: SandboxKind | undefined;
   private restartsOfEnded = 0;
 
   constructor(
@@ -76,6 +77,11 @@ export class PluginHost {
 
   get name(): string {
     return this.plugin.manifest.name;
+  }
+
+  /** The boundary its processes run in, once one has started. */
+  get sandbox(): SandboxKind | undefined {
+    return this.sandboxKind;
   }
 
   /** Calls one tool in the run's process (started if need be) with the tool's deadline. */
@@ -138,7 +144,11 @@ export class PluginHost {
       ...this.options.supervision,
       breaker: this.breaker,
       logger: this.options.logger,
-      open: async (signal) => openPluginSession(this.sessionOptions(await this.options.sandbox(), site.workspaceRoot), signal),
+      open: async (signal) => {
+        const sandbox = await this.options.sandbox();
+        this.sandboxKind = sandbox.kind;
+        return openPluginSession(this.sessionOptions(sandbox, site.workspaceRoot), signal);
+      },
       onEvent: (event) => this.onSupervisorEvent(site.runId, event, supervisor),
     });
     this.supervisors.set(site.workspaceRoot, { runId: site.runId, supervisor });
@@ -174,7 +184,7 @@ export class PluginHost {
       }
     }
     const stepId = this.lastSite?.runId === runId ? this.lastSite.stepId : null;
-    this.emit(runId, stepId, `plugin.${kind.replace("process.", "process_")}`, { plugin: this.name, ...payload });
+    this.emit(runId, stepId, `plugin.${kind.replace("process.", "process_")}`, { plugin: this.name, sandbox: this.sandboxKind ?? null, ...payload });
   }
 
   private onBreakerChange(change: BreakerChange): void {

@@ -22,6 +22,13 @@ export const PluginTool = z
     idempotent: z.boolean().optional(),
     /** `always`: every call waits for a person's approval, whatever the policy says. @defaultValue "never" */
     approval: z.enum(["never", "always"]).default("never"),
+    /**
+     * Which arguments name the resources a call touches, for grants and policy:
+     * scope dimension → the name of a top-level string (or string array) argument,
+     * e.g. `{ "services": "service", "paths": "path" }`.
+     * @defaultValue services: plugin:<name>
+     */
+    scope: z.object({ paths: z.string().min(1).optional(), hosts: z.string().min(1).optional(), services: z.string().min(1).optional() }).strict().optional(),
     /** Arguments `rein plugins check` calls the tool with. */
     example: z.record(z.string(), z.unknown()).optional(),
   })

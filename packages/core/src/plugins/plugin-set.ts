@@ -1,4 +1,7 @@
-import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { ReinError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import type { Redactor } from "../sanitize/redactor.ts";
@@ -9,6 +12,7 @@ import type { TraceSink } from "../tools/executor/call-trace.ts";
 import { loadPlugin } from "./load-plugin.ts";
 import type { PluginEntry } from "./plugin-config.ts";
 import { PluginHost, type PluginStatus, type PluginSupervision } from "./plugin-host.ts";
+import { PluginManifest } from "./plugin-manifest.ts";
 import { pluginTools } from "./plugin-tools.ts";
 
 export interface PluginSetOptions {
@@ -18,8 +22,6 @@ export interface PluginSetOptions {
   trace?: TraceSink;
   redactor?: Redactor;
   supervision?: PluginSupervision;
-  /** For `start: role_start`: an empty directory each such plugin is probed in. */
-  probeWorkspace?: string;
 }
 
 /** The enabled plugins of a Rein process: their tools for the registry, their status, and one `close`. */
@@ -50,12 +52,7 @@ export async function loadPlugins(entries: readonly PluginEntry[], options: Plug
         if (owner) throw new ReinError("config_invalid", `tool ${tool.name} is offered by plugin ${owner} and plugin ${plugin.manifest.name}; expected unique tool names`);
         owners.set(tool.name, plugin.manifest.name);
       }
-      if (entry.start === "role_start") {
-        if (!options.probeWorkspace) throw new ReinError("config_invalid", `plugin ${plugin.manifest.name} starts at role start, but no workspace was given to probe it in`);
-        await host.probe(options.probeWorkspace).catch((error: unknown) => {
-          throw new ReinError("config_invalid", `plugin ${plugin.manifest.name} (${entry.path}) failed its start check: ${(error as Error).message}`, { cause: error });
-        });
-      }
+      if (entry.start === "role_start") await probeAtStart(host, entry);
     }
   } catch (error) {
     await close();
@@ -67,4 +64,34 @@ export async function loadPlugins(entries: readonly PluginEntry[], options: Plug
     status: () => hosts.map((host) => host.status()),
     close,
   };
+}
+
+/** Starts the plugin once in an empty workspace of its own (handshake and ping), so a broken one fails here, not in a run. */
+async function probeAtStart(host: PluginHost, entry: PluginEntry): Promise<void> {
+  const workspace = await mkdtemp(join(tmpdir(), "rein-plugin-probe-"));
+  try {
+    await host.probe(workspace);
+  } catch (error) {
+    throw new ReinError("config_invalid", `plugin ${host.name} (${entry.path}) failed its start check: ${(error as Error).message}`, { cause: error });
+  } finally {
+    await rm(workspace, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The tool names config `plugins` offers, read from each enabled manifest
+ * without starting anything (for a goal's grant); a manifest that does not
+ * parse offers none here and fails when the plugins are loaded.
+ */
+export function pluginToolNames(entries: readonly PluginEntry[]): string[] {
+  return entries
+    .filter((entry) => entry.enabled)
+    .flatMap((entry) => {
+      try {
+        const parsed = PluginManifest.safeParse(JSON.parse(readFileSync(join(resolve(entry.path), "plugin.json"), "utf8")));
+        return parsed.success ? parsed.data.tools.map((tool) => tool.name) : [];
+      } catch {
+        return [];
+      }
+    });
 }

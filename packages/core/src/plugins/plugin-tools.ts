@@ -1,4 +1,4 @@
-import type { FailureClass } from "../contracts/index.ts";
+import type { FailureClass, Scope } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import { presentUntrusted } from "../sanitize/present-untrusted.ts";
 import type { Redactor } from "../sanitize/redactor.ts";
@@ -37,7 +37,7 @@ export function pluginTools(host: PluginHost, options: { redactor?: Redactor } =
       idempotent,
       trust: "external",
       timeoutMs: tool.timeout_ms + manifest.start_timeout_ms + QUEUE_ALLOWANCE_MS,
-      scope: () => ({ services: [`plugin:${manifest.name}`] }),
+      scope: (args) => scopeOf(tool, args, manifest.name),
       async run(args, context) {
         let result: Awaited<ReturnType<PluginHost["call"]>>;
         try {
@@ -57,9 +57,22 @@ export function pluginTools(host: PluginHost, options: { redactor?: Redactor } =
         return result.output;
       },
       render: (output) => (typeof output === "string" ? output : JSON.stringify(output, null, 2)),
-      traceFields: () => ({ plugin: manifest.name, pluginVersion: manifest.version }),
+      traceFields: () => ({ plugin: manifest.name, pluginVersion: manifest.version, sandbox: host.sandbox ?? null }),
     });
   });
+}
+
+/** The resources named by the arguments the manifest points at; without a `scope`, the plugin itself as a service. */
+function scopeOf(tool: PluginTool, args: unknown, plugin: string): Scope {
+  if (!tool.scope) return { services: [`plugin:${plugin}`] };
+  const values = (args ?? {}) as Record<string, unknown>;
+  const scope: Scope = {};
+  for (const [dimension, argument] of Object.entries(tool.scope) as Array<[keyof Scope, string | undefined]>) {
+    if (argument === undefined) continue;
+    const value = values[argument];
+    scope[dimension] = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+  }
+  return scope;
 }
 
 /** What the model should do next after a supervisor failure of this tool. */

@@ -1,0 +1,70 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { loadPlugins, rootLogger, SecretBindings, unsandboxed } from "@rein/core";
+import { createTestRuntime } from "@rein/core/testing";
+import { describe, expect, it } from "vitest";
+import { publishPluginStatus } from "../src/plugins/plugin-status-board.ts";
+import { cliEnv, rein } from "./support/cli.ts";
+
+const REPO = resolve(import.meta.dirname, "../../..");
+const INCIDENT = join(REPO, "examples/plugins/incident-python");
+const MISBEHAVING = join(REPO, "packages/core/test/plugins/fixtures/misbehaving");
+
+function configFile(content: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), "rein-plugins-cli-"));
+  const file = join(dir, "rein.config.json");
+  writeFileSync(file, JSON.stringify(content));
+  return file;
+}
+
+describe("rein plugins", { timeout: 60_000 }, () => {
+  it("check: validates, starts in the sandbox, handshakes, pings and calls each example", async () => {
+    const result = await rein(["plugins", "check", INCIDENT], cliEnv());
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("manifest: ok: incident-python 1.0.0");
+    expect(result.stdout).toContain("sandbox: bubblewrap");
+    expect(result.stdout).toMatch(/start \+ handshake: ok in \d+ ms/);
+    expect(result.stdout).toMatch(/ping: ok in \d+ ms/);
+    expect(result.stdout).toMatch(/call read_host_state \{"service":"payment-api"\}: ok in \d+ ms, matches output_schema/);
+    expect(result.stdout).toContain("call restart_service: skipped (no example in plugin.json)");
+    expect(result.stdout).toContain("result: ok");
+  });
+
+  it("check: a manifest with a wrong field fails with the field named", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rein-bad-plugin-"));
+    writeFileSync(join(dir, "plugin.json"), JSON.stringify({ name: "Bad Name", version: "1", protocol: 2, command: [], tools: [] }));
+    const result = await rein(["plugins", "check", dir], cliEnv());
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("manifest: INVALID");
+    expect(result.stdout).toContain("name: expected a plugin name");
+    expect(result.stdout).toContain("protocol: expected protocol 1");
+    expect(result.stdout).toContain("command: expected at least the program");
+  });
+
+  it("list: shows each configured plugin's tools, and the breaker and processes a running Rein reports", async () => {
+    const runtime = await createTestRuntime();
+    const plugins = await loadPlugins([{ path: MISBEHAVING, enabled: true, start: "first_use" }], { sandbox: async () => unsandboxed, secrets: SecretBindings.none(), logger: rootLogger });
+    try {
+      const [host] = plugins.hosts;
+      const workspaceRoot = mkdtempSync(join(tmpdir(), "rein-plugins-ws-"));
+      const answer = await host?.call("echo", { text: "hi" }, { runId: "run_listed", stepId: "s1", workspaceRoot });
+      expect(answer?.ok).toBe(true);
+      const unpublish = publishPluginStatus(runtime, plugins);
+      const env = cliEnv({ REIN_PREFIX: runtime.config.prefix });
+      const config = configFile({ plugins: [{ path: MISBEHAVING }, { path: INCIDENT, enabled: false }] });
+      const listed = await rein(["plugins", "list", "--config", config], env);
+      await unpublish();
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout).toContain(`misbehaving 1.0.0  enabled  persistent  ${MISBEHAVING}`);
+      expect(listed.stdout).toContain("tools: echo (read), fail (read)");
+      expect(listed.stdout).toMatch(/breaker closed \(0 recent failures\), restarts 0, 1 running process\(es\)/);
+      expect(listed.stdout).toMatch(/run_listed: running pid \d+, 0 in flight, 0 queued/);
+      expect(listed.stdout).toContain("incident-python 1.0.0  disabled");
+      expect(listed.stdout).toContain("state: not running in any Rein process on this prefix");
+    } finally {
+      await plugins.close();
+      await runtime.cleanup();
+    }
+  });
+});
