@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type AnyTool, type GoalInput, PolicyRule, type ReinConfigInput, ReinError, z } from "@rein/core";
+import { type AnyTool, type GoalInput, PluginEntry, PolicyRule, type ReinConfigInput, ReinError, z } from "@rein/core";
 import { resolveSeed } from "../workspace/seed-path.ts";
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -31,13 +31,13 @@ export interface LoadedExample {
 }
 
 /** What an example may set on the deployment's side; everything else stays the running config's. */
-const ExampleConfig = z.object({ policy: z.array(PolicyRule).default([]) }).strict();
+const ExampleConfig = z.object({ policy: z.array(PolicyRule).default([]), plugins: z.array(PluginEntry).optional() }).strict();
 
 /**
  * An example is a folder with `goal.json` (a Goal whose `workspace` names a
  * seed in the example's own folder), `script.json` (the offline models) and
  * optionally `tools.ts` exporting `tools: AnyTool[]` and `rein.config.json`
- * with the deployment policy the example runs under (a goal's own rules can
+ * with the deployment policy and plugins the example runs under (a goal's own rules can
  * only tighten policy, so what the example needs allowed is allowed there).
  */
 export async function loadExample(name: string, examplesDir = EXAMPLES_DIR): Promise<LoadedExample> {
@@ -50,17 +50,20 @@ export async function loadExample(name: string, examplesDir = EXAMPLES_DIR): Pro
   const seedDir = workspace ? await resolveSeed(dir, workspace) : undefined;
   const toolsFile = join(dir, "tools.ts");
   const tools = existsSync(toolsFile) ? ((await importTypeScript(toolsFile)) as { tools: AnyTool[] }).tools : [];
-  return { name, dir, goal, seedDir, scriptPath: join(dir, "script.json"), tools, config: exampleConfig(join(dir, "rein.config.json")) };
+  return { name, dir, goal, seedDir, scriptPath: join(dir, "script.json"), tools, config: exampleConfig(dir) };
 }
 
-function exampleConfig(file: string): ReinConfigInput {
+/** The example's policy and plugins; a plugin's path is relative to the example's folder. */
+function exampleConfig(dir: string): ReinConfigInput {
+  const file = join(dir, "rein.config.json");
   if (!existsSync(file)) return {};
   const parsed = ExampleConfig.safeParse(JSON.parse(readFileSync(file, "utf8")));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ReinError("config_invalid", `${file}: ${issue?.path.join(".") || "(root)"}: ${issue?.message}; an example's config may only set policy`);
+    throw new ReinError("config_invalid", `${file}: ${issue?.path.join(".") || "(root)"}: ${issue?.message}; an example's config may only set policy and plugins`);
   }
-  return parsed.data;
+  const { policy, plugins } = parsed.data;
+  return plugins ? { policy, plugins: plugins.map((plugin) => ({ ...plugin, path: resolve(dir, plugin.path) })) } : { policy };
 }
 
 /**

@@ -1,12 +1,11 @@
 import { type AnyTool, ReinError, type ReinRuntime, type RunStatus, type StepStatus, type TraceEvent } from "@rein/core";
 import type { TraceBundle } from "../trace/trace-bundle.ts";
 import { type Comparison, compareTraces } from "./compare-traces.ts";
-import { buildRegistry } from "../roles/tooling.ts";
 import { runPrivately } from "./private-run.ts";
 import { observationIdTranslator } from "./observation-ids.ts";
 import { RecordedModel } from "./recorded-model.ts";
 import { RecordedOutputs } from "./recorded-outputs.ts";
-import { replayTools, type ToolMode } from "./replay-tools.ts";
+import { replayToolSet, type ToolMode } from "./replay-tools.ts";
 
 export interface ReplayOptions {
   /** "real" re-executes tools in a fresh workspace; "stub" answers every call from the recording. */
@@ -46,8 +45,7 @@ export async function replayRun(scratch: ReinRuntime, bundle: TraceBundle, optio
     throw new ReinError("goal_invalid", `run ${bundle.runId} has no step ${options.fromStep}`);
   }
   const recorded = new RecordedOutputs(bundle.events, bundle.artifacts);
-  const all = buildRegistry(scratch.config, options.tools ?? []).list();
-  const { tools, stubbed } = replayTools(all, recorded, { mode: options.mode, allowExternal: options.allowExternal ?? false });
+  const { tools, stubbed } = await replayToolSet(scratch.config, options.tools ?? [], recorded, { mode: options.mode, allowExternal: options.allowExternal ?? false });
   const model = RecordedModel.fromEvents(bundle.events, observationIdTranslator(bundle.events, scratch, bundle.runId));
   const decisions = recordedDecisions(bundle.events);
   const result = await runPrivately(scratch, {

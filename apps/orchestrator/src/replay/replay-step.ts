@@ -16,11 +16,11 @@ import { runStepLoop } from "@rein/workers";
 import type { TraceBundle } from "../trace/trace-bundle.ts";
 import { compareTraces } from "./compare-traces.ts";
 import { observationIdTranslator } from "./observation-ids.ts";
-import { buildRegistry, buildTooling } from "../roles/tooling.ts";
+import { buildTooling } from "../roles/tooling.ts";
 import { RecordedModel } from "./recorded-model.ts";
 import { RecordedOutputs } from "./recorded-outputs.ts";
 import { artifactsOf, type ReplayReport } from "./replay-run.ts";
-import { replayTools, type ToolMode } from "./replay-tools.ts";
+import { replayToolSet, type ToolMode } from "./replay-tools.ts";
 import { prepareWorkspace } from "../workspace/prepare-workspace.ts";
 
 export interface StepReplayOptions {
@@ -52,7 +52,7 @@ export async function replayStep(scratch: ReinRuntime, bundle: TraceBundle, step
   const ownEvents = (events: readonly TraceEvent[]) => events.filter((event) => event.stepId === stepId && event.seq >= dispatched.seq);
   const recordedEvents = ownEvents(bundle.events);
   const recorded = new RecordedOutputs(bundle.events, bundle.artifacts);
-  const { tools, stubbed } = replayTools(buildRegistry(scratch.config, options.tools ?? []).list(), recorded, { mode: options.mode, allowExternal: options.allowExternal ?? false });
+  const { tools, stubbed } = await replayToolSet(scratch.config, options.tools ?? [], recorded, { mode: options.mode, allowExternal: options.allowExternal ?? false });
   const model = RecordedModel.fromEvents(recordedEvents, observationIdTranslator(bundle.events, scratch, bundle.runId));
   // Nobody decides approvals in a replayed step: a key nobody holds the private half of.
   const tooling = await buildTooling(scratch, tools, new ApprovalVerifier(generateKeyPair().publicKey));

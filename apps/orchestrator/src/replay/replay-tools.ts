@@ -1,4 +1,5 @@
-import { type AnyTool, ReinError, type ToolContext } from "@rein/core";
+import { type AnyTool, loadPlugins, type ReinConfig, ReinError, resolveSandbox, rootLogger, SecretBindings, type ToolContext } from "@rein/core";
+import { buildRegistry } from "../roles/tooling.ts";
 import type { RecordedOutputs } from "./recorded-outputs.ts";
 
 /** The call index is the last part of the idempotency key (runId:stepId:attempt:index). */
@@ -45,4 +46,25 @@ export function replayTools(tools: readonly AnyTool[], recorded: RecordedOutputs
     return stubFromRecording(tool, recorded);
   });
   return { tools: result, stubbed: stubbed.sort() };
+}
+
+/**
+ * The tools of a replay over this deployment: built-ins, the caller's, and
+ * config `plugins`' (their manifests are read; no plugin is started), each
+ * real or stubbed as `replayTools` decides. A real plugin tool is left out:
+ * the replay's own tooling starts the plugin and supplies it.
+ */
+export async function replayToolSet(
+  config: ReinConfig,
+  extra: readonly AnyTool[],
+  recorded: RecordedOutputs,
+  options: { mode: ToolMode; allowExternal: boolean },
+): Promise<{ tools: AnyTool[]; stubbed: string[] }> {
+  const plugins = await loadPlugins(config.plugins, { sandbox: () => resolveSandbox(config.sandbox), secrets: SecretBindings.none(), logger: rootLogger });
+  await plugins.close();
+  const own = buildRegistry(config, extra).list();
+  const pluginTools = plugins.tools.filter((tool) => !own.some((candidate) => candidate.name === tool.name));
+  const { tools, stubbed } = replayTools([...own, ...pluginTools], recorded, options);
+  const fromPlugins = new Set(pluginTools.map((tool) => tool.name));
+  return { tools: tools.filter((tool) => !fromPlugins.has(tool.name) || stubbed.includes(tool.name)), stubbed };
 }

@@ -31,7 +31,7 @@ function readFileChangingLine2(recorded: Recorded): AnyTool {
   });
 }
 
-const EXAMPLES = ["bugfix", "sre-triage"].filter((name) => existsSync(join(EXAMPLES_DIR, name, "goal.json")));
+const EXAMPLES = ["bugfix", "sre-triage", "sre-triage-plugin"].filter((name) => existsSync(join(EXAMPLES_DIR, name, "goal.json")));
 
 describe.each(EXAMPLES)("replaying examples/%s", (name) => {
   let recorded: Recorded;

@@ -11,7 +11,7 @@ import { renderTimeline } from "../../src/trace/views/timeline-view.ts";
 import { type Recorded, recordExample } from "./record-example.ts";
 
 // sre-triage is being built alongside; it is checked the moment it exists.
-const EXAMPLES = ["bugfix", "sre-triage"].filter((name) => existsSync(join(EXAMPLES_DIR, name, "goal.json")));
+const EXAMPLES = ["bugfix", "sre-triage", "sre-triage-plugin"].filter((name) => existsSync(join(EXAMPLES_DIR, name, "goal.json")));
 
 describe.each(EXAMPLES)("the trace of examples/%s", (name) => {
   let recorded: Recorded;
