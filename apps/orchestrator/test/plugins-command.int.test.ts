@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { loadPlugins, rootLogger, SecretBindings, unsandboxed } from "@rein/core";
+import { createLogger, loadPlugins, SecretBindings, unsandboxed } from "@rein/core";
 import { createTestRuntime } from "@rein/core/testing";
 import { describe, expect, it } from "vitest";
 import { publishPluginStatus } from "../src/plugins/plugin-status-board.ts";
@@ -44,7 +44,7 @@ describe("rein plugins", { timeout: 60_000 }, () => {
 
   it("list: shows each configured plugin's tools, and the breaker and processes a running Rein reports", async () => {
     const runtime = await createTestRuntime();
-    const plugins = await loadPlugins([{ path: MISBEHAVING, enabled: true, start: "first_use" }], { sandbox: async () => unsandboxed, secrets: SecretBindings.none(), logger: rootLogger });
+    const plugins = await loadPlugins([{ path: MISBEHAVING, enabled: true, start: "first_use" }], { sandbox: async () => unsandboxed, secrets: SecretBindings.none(), logger: createLogger({ level: "silent" }) });
     try {
       const [host] = plugins.hosts;
       const workspaceRoot = mkdtempSync(join(tmpdir(), "rein-plugins-ws-"));

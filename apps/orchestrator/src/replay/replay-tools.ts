@@ -1,4 +1,4 @@
-import { type AnyTool, loadPlugins, type ReinConfig, ReinError, resolveSandbox, rootLogger, SecretBindings, type ToolContext } from "@rein/core";
+import { type AnyTool, createLogger, loadPlugins, type ReinConfig, ReinError, resolveSandbox, SecretBindings, type ToolContext } from "@rein/core";
 import { buildRegistry } from "../roles/tooling.ts";
 import type { RecordedOutputs } from "./recorded-outputs.ts";
 
@@ -60,7 +60,7 @@ export async function replayToolSet(
   recorded: RecordedOutputs,
   options: { mode: ToolMode; allowExternal: boolean },
 ): Promise<{ tools: AnyTool[]; stubbed: string[] }> {
-  const plugins = await loadPlugins(config.plugins, { sandbox: () => resolveSandbox(config.sandbox), secrets: SecretBindings.none(), logger: rootLogger });
+  const plugins = await loadPlugins(config.plugins, { sandbox: () => resolveSandbox(config.sandbox), secrets: SecretBindings.none(), logger: createLogger() });
   await plugins.close();
   const own = buildRegistry(config, extra).list();
   const pluginTools = plugins.tools.filter((tool) => !own.some((candidate) => candidate.name === tool.name));

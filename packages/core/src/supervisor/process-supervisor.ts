@@ -1,7 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { errorMessage } from "../errors.ts";
-import type { Logger } from "../logger.ts";
-import { rootLogger } from "../logger.ts";
+import { createLogger, type Logger } from "../logger.ts";
 import { CircuitBreaker } from "./circuit-breaker.ts";
 import type { KillCause, SessionEnd, SessionOpener, SupervisedSession } from "./supervised-session.ts";
 import { supervisorError, supervisorFailureOf } from "./supervisor-error.ts";
@@ -88,7 +87,7 @@ export class ProcessSupervisor<Request, Response> {
 
   constructor(private readonly options: SupervisorOptions<Request, Response>) {
     this.breaker = options.breaker ?? new CircuitBreaker();
-    this.logger = (options.logger ?? rootLogger).child({ supervised: options.name });
+    this.logger = (options.logger ?? createLogger()).child({ supervised: options.name });
     this.now = options.now ?? Date.now;
   }
 

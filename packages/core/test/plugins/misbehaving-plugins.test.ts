@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rootLogger } from "../../src/logger.ts";
+import { createLogger } from "../../src/logger.ts";
 import { loadPlugin } from "../../src/plugins/load-plugin.ts";
 import { PluginHost } from "../../src/plugins/plugin-host.ts";
 import { pluginTools } from "../../src/plugins/plugin-tools.ts";
@@ -30,7 +30,7 @@ async function setUp(name: string, breaker = { failureThreshold: 100, openMs: 60
   const host = new PluginHost(await loadPlugin(fixture(name)), {
     sandbox: async () => unsandboxed,
     secrets: SecretBindings.none(),
-    logger: rootLogger,
+    logger: createLogger({ level: "silent" }),
     trace,
     supervision: { backoff: { initialMs: 10, maxMs: 50 }, pingIntervalMs: 0, breaker },
   });
