@@ -26,7 +26,11 @@ export { ArtifactStore, type Artifact, type ArtifactStoreOptions } from "./store
 export { TraceBuffer, type TraceWriter } from "./trace/index.ts";
 export { TraceLog, type TraceLogOptions, PromptCopy, assemblePrompt, promptHash, splitPrompt, storePromptCopy, type PromptParts } from "./trace/index.ts";
 export { QUEUE_NAMES, jobIds, type QueueName } from "./queues/queue-names.ts";
-export { ReinQueues, defaultJobOptions } from "./queues/queues.ts";
+export { ReinQueues, defaultJobOptions, queueJobOptions, type ReinQueuesOptions } from "./queues/queues.ts";
+export { workerOptionsOf, type WorkerTiming } from "./queues/worker-options.ts";
+export { isConnectionError, RedisErrorLog, type ErrorEmitter } from "./redis/redis-error-log.ts";
+export { QUEUE_ROLES, QueueSettings, QueuesConfig, queueSettingsOf, type QueueRole } from "./config/queues-config.ts";
+export { JobRetention, RetentionConfig } from "./config/retention-config.ts";
 export { PacketSigner, PacketVerifier, type PacketVerifyOptions } from "./packets/packet-signer.ts";
 export {
   generatePacketKeys,

@@ -4,9 +4,10 @@ import type { ReinConfig } from "./config/config.ts";
 import { secretsAndRedactor } from "./config/config-redactor.ts";
 import { LiveChannel } from "./live/live-channel.ts";
 import { createLogger, type Logger, type LogLevel } from "./logger.ts";
-import { ReinQueues } from "./queues/queues.ts";
+import { queueJobOptions, ReinQueues } from "./queues/queues.ts";
 import { bullmqConnectionOf, connectRedis, type Redis } from "./redis/connection.ts";
 import { RedisKeys } from "./redis/keys.ts";
+import { RedisErrorLog } from "./redis/redis-error-log.ts";
 import { redactingLoggerOptions } from "./sanitize/pino-redaction.ts";
 import type { Redactor } from "./sanitize/redactor.ts";
 import type { SecretBindings } from "./secrets/secret-bindings.ts";
@@ -28,6 +29,8 @@ export interface ReinRuntime {
   /** Model text deltas of a run as they stream (pub/sub, not the trace). */
   live: LiveChannel;
   logger: Logger;
+  /** Where every Redis client of this process reports connection errors: logged once per outage, not per retry. */
+  redisErrors: RedisErrorLog;
   /** Config `secrets` with their values and bindings; each tool call sees only what is bound to its tool. */
   secrets: SecretBindings;
   /** Removes those secrets, provider API keys and PII; the trace and the runtime's logger already apply it. */
@@ -51,20 +54,11 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
   const redis = connectRedis(config.redisUrl);
   const connection = bullmqConnectionOf(config.redisUrl);
   const keys = new RedisKeys(config.prefix);
-  const queues = new ReinQueues(connection, keys.queuePrefix());
   const { secrets, redactor } = secretsAndRedactor(config, options.env ?? process.env);
   const logger = options.logger ?? createLogger({ ...redactingLoggerOptions(redactor), level: options.logLevel }, options.logDestination);
-  // Without a listener ioredis prints every reconnect failure as an unhandled
-  // error; one log line per distinct problem says the same once.
-  let lastRedisError: string | undefined;
-  redis.on("error", (error: Error) => {
-    if (error.message === lastRedisError) return;
-    lastRedisError = error.message;
-    logger.warn({ err: error.message }, "redis connection error; retrying");
-  });
-  redis.on("ready", () => {
-    lastRedisError = undefined;
-  });
+  const redisErrors = new RedisErrorLog(logger);
+  redisErrors.watchFamily(redis, "redis");
+  const queues = new ReinQueues(connection, keys.queuePrefix(), { redisErrors, jobs: queueJobOptions(config) });
   return {
     config,
     redis,
@@ -76,6 +70,7 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
     queues,
     live: new LiveChannel(redis, keys, logger),
     logger,
+    redisErrors,
     secrets,
     redactor,
     close: async () => {

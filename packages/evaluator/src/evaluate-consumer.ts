@@ -12,6 +12,8 @@ import {
   toQueueError,
   type Usage,
   usageOfFailure,
+  type WorkerTiming,
+  workerOptionsOf,
   Workspace,
   zeroUsage,
 } from "@rein/core";
@@ -22,6 +24,8 @@ export interface EvaluateConsumerDeps {
   runtime: ReinRuntime;
   judge?: ModelProvider;
   concurrency?: number;
+  /** Lock and stall settings over config `queues` (`rein worker --lock-ms`). */
+  stalled?: WorkerTiming;
 }
 
 /** The evaluate queue's consumer: a StepResult in, a `verdict.ready` control event out. */
@@ -67,9 +71,9 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
         await runtime.queues.sendControl(escalation(data.data, `verdict-${job.id}`, `the evaluator failed: ${errorMessage(error)}`, usageOfFailure(error)));
       }
     },
-    { connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency: deps.concurrency ?? 4 },
+    workerOptionsOf(runtime, "evaluate", deps.concurrency ?? 4, deps.stalled),
   );
-  worker.on("error", (error) => runtime.logger.error({ err: error }, "evaluate consumer error"));
+  runtime.redisErrors.watch(worker, "evaluate consumer");
   onFinalFailure(worker, async (job, reason) => {
     const parsed = EvaluateJob.safeParse(job.data);
     if (!parsed.success) return;

@@ -1,10 +1,26 @@
 import { Worker } from "bullmq";
-import { ContextJob, errorMessage, liveEventOf, onFinalFailure, PlanJob, QUEUE_NAMES, type ReinRuntime, ReinError, toQueueError, usageOfFailure, zeroUsage } from "@rein/core";
+import {
+  ContextJob,
+  errorMessage,
+  liveEventOf,
+  onFinalFailure,
+  PlanJob,
+  QUEUE_NAMES,
+  type ReinRuntime,
+  ReinError,
+  toQueueError,
+  usageOfFailure,
+  type WorkerTiming,
+  workerOptionsOf,
+  zeroUsage,
+} from "@rein/core";
 import { answerContextRequest } from "./context-answer.ts";
 import { plan, type PlannerDeps } from "./planner.ts";
 
 export interface PlanConsumerOptions {
   concurrency?: number;
+  /** Lock and stall settings over config `queues` (`rein worker --lock-ms`). */
+  stalled?: WorkerTiming;
 }
 
 /** The plan queue's consumer: a PlanJob in, a `plan.ready` or `plan.failed` control event out. */
@@ -66,9 +82,9 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
         throw toQueueError(error);
       }
     },
-    { connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency: options.concurrency ?? 4, autorun: true },
+    workerOptionsOf(runtime, "plan", options.concurrency ?? 4, options.stalled),
   );
-  worker.on("error", (error) => runtime.logger.error({ err: error }, "plan consumer error"));
+  runtime.redisErrors.watch(worker, "plan consumer");
   onFinalFailure(worker, async (job, reason) => {
     if (job.name === "context") {
       const context = ContextJob.safeParse(job.data);

@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { WaitingError, Worker, type WorkerOptions } from "bullmq";
+import { WaitingError, Worker } from "bullmq";
 import {
   assertAttenuated,
   CheckpointStore,
@@ -16,6 +16,8 @@ import {
   StepJob,
   toQueueError,
   type ToolExecutor,
+  type WorkerTiming,
+  workerOptionsOf,
   Workspace,
 } from "@rein/core";
 import { runStepLoop } from "./step-loop.ts";
@@ -27,12 +29,8 @@ export interface StepConsumerDeps {
   provider: ModelProvider;
   executor: ToolExecutor;
   concurrency?: number;
-  /**
-   * How fast a dead worker's jobs come back: BullMQ moves a job whose lock
-   * lapsed (`lockDuration`) back to wait on its next stalled check
-   * (`stalledInterval`). @defaultValue BullMQ's, 30 s each
-   */
-  stalled?: Pick<WorkerOptions, "lockDuration" | "stalledInterval" | "maxStalledCount">;
+  /** Lock and stall settings over config `queues` (`rein worker --lock-ms`). */
+  stalled?: WorkerTiming;
   onModelEvent?: (event: ModelStreamEvent & { runId: string; stepId: string }) => void;
 }
 
@@ -114,10 +112,10 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
         throw toQueueError(error);
       }
     },
-    { ...deps.stalled, connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency: deps.concurrency ?? 4 },
+    workerOptionsOf(runtime, "step", deps.concurrency ?? 4, deps.stalled),
   );
-  worker.on("error", (error) => runtime.logger.error({ err: error }, "step consumer error"));
-  onFinalFailure(worker, async (job, reason) => {
+  runtime.redisErrors.watch(worker, "step consumer");
+  onFinalFailure(worker, async (job, reason, { workerLost }) => {
     const body = (job.data as { packet?: { body?: { runId?: string; stepId?: string; attempt?: number } } }).packet?.body;
     if (!body?.runId || !body.stepId || !body.attempt) return;
     await runtime.queues.sendControl({
@@ -126,7 +124,12 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
       runId: body.runId,
       stepId: body.stepId,
       attempt: body.attempt,
-      reason: `the step's job failed for good after ${job.attemptsMade} attempt(s): ${reason}`,
+      ...(workerLost
+        ? {
+            cause: "worker_lost" as const,
+            reason: `its worker died or lost Redis ${job.stalledCounter} time(s) while running it, more than config queues.maxStalledCount allows`,
+          }
+        : { reason: `the step's job failed for good after ${job.attemptsMade} attempt(s): ${reason}` }),
     });
   });
   return worker;

@@ -36,8 +36,7 @@ async function runRoles(roles: readonly RoleName[], flags: Record<string, unknow
   const api = flags.http === undefined ? undefined : await serveHttp(context, httpFlags(flags));
   const running = startRoles(context.runtime, {
     roles,
-    stepStalled: stalled,
-    controlStalled: stalled,
+    stalled,
     packetPrivateKey: keys.privateKey,
     packetPublicKey: keys.publicKey,
     executor: tooling?.executor,

@@ -1,5 +1,5 @@
-import { DelayedError, Worker, type WorkerOptions } from "bullmq";
-import { ControlEvent, onFinalFailure, PacketSigner, QUEUE_NAMES, type ReinConfig, type ReinRuntime, ReinError, type RunState, toQueueError, type TraceEventInput } from "@rein/core";
+import { DelayedError, Worker } from "bullmq";
+import { ControlEvent, onFinalFailure, PacketSigner, QUEUE_NAMES, type ReinConfig, type ReinRuntime, ReinError, type RunState, toQueueError, type TraceEventInput, type WorkerTiming, workerOptionsOf } from "@rein/core";
 import type { KeyObject } from "node:crypto";
 import { performEffects } from "./effects.ts";
 import { transition, type TransitionSettings } from "./transition.ts";
@@ -10,12 +10,8 @@ export interface ControllerOptions {
   /** The Ed25519 key packets are signed with; only controllers hold it. */
   packetPrivateKey: KeyObject;
   concurrency?: number;
-  /**
-   * How fast a dead controller's event comes back: BullMQ moves a job whose
-   * lock lapsed (`lockDuration`) back to wait on its next stalled check
-   * (`stalledInterval`). @defaultValue BullMQ's, 30 s each
-   */
-  stalled?: Pick<WorkerOptions, "lockDuration" | "stalledInterval" | "maxStalledCount">;
+  /** Lock and stall settings over config `queues` (`rein serve --lock-ms`). */
+  stalled?: WorkerTiming;
   /**
    * How many times an event is re-applied to a freshly loaded state when
    * another controller wrote the run first, before it waits and tries later. @defaultValue 5
@@ -48,7 +44,11 @@ export function startController(options: ControllerOptions): Worker {
   /** Applies the event once; false when another writer advanced the run first. */
   const applyOnce = async (event: ControlEvent): Promise<boolean> => {
     const state = await runtime.runs.get(event.runId);
-    if (!state) throw new ReinError("not_found", `control event ${event.type} names run ${event.runId}, which does not exist`);
+    if (!state) {
+      // Its run was pruned (or never existed): retrying cannot help, and a trace written now would outlive every run key.
+      runtime.logger.warn({ runId: event.runId, event: event.type, eventId: event.eventId }, "control event dropped: its run does not exist");
+      return true;
+    }
     if (state.appliedEvents.at(-1) === event.eventId) {
       // Redelivered after a crash between writing state and enqueueing: finish the job.
       await performEffects(state.outbox, state, runtime, signer);
@@ -81,10 +81,9 @@ export function startController(options: ControllerOptions): Worker {
       await job.moveToDelayed(Date.now() + conflictRetryMs + Math.floor(Math.random() * conflictRetryMs), token);
       throw new DelayedError();
     },
-    // A control event is never dropped: a job that stalls (its controller died) goes back to wait, many times if need be.
-    { maxStalledCount: 10, ...options.stalled, connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency: options.concurrency ?? 8 },
+    workerOptionsOf(runtime, "control", options.concurrency ?? 8, options.stalled),
   );
-  worker.on("error", (error) => runtime.logger.error({ err: error }, "controller error"));
+  runtime.redisErrors.watch(worker, "controller");
   onFinalFailure(worker, async (job, reason) => {
     const parsed = ControlEvent.safeParse(job.data);
     // A malformed event names no run to fail; a failed `event.failed` is not reported again, or one broken run would loop.

@@ -1,10 +1,10 @@
 import type { KeyObject } from "node:crypto";
 import type { Worker } from "bullmq";
-import { LessonStore, type ModelProvider, type ModelStreamEvent, type ReinRuntime, type ToolExecutor } from "@rein/core";
+import { LessonStore, type ModelProvider, type ModelStreamEvent, type ReinRuntime, type ToolExecutor, type WorkerTiming } from "@rein/core";
 import { startEvaluateConsumer } from "@rein/evaluator";
 import { startPlanConsumer } from "@rein/planner";
-import { type StepConsumerDeps, startStepConsumer } from "@rein/workers";
-import { type ControllerOptions, startController } from "../controller/controller.ts";
+import { startStepConsumer } from "@rein/workers";
+import { startController } from "../controller/controller.ts";
 import { startControllerHeartbeat } from "./controller-heartbeat.ts";
 import { providerForRole } from "./role-providers.ts";
 
@@ -24,10 +24,11 @@ export interface StartRolesOptions {
   /** Providers by role; missing ones are built from config. */
   providers?: Partial<Record<"planner" | "worker" | "judge", ModelProvider>>;
   concurrency?: number;
-  /** Stalled-job timing of the step consumer; see `StepConsumerDeps.stalled`. */
-  stepStalled?: StepConsumerDeps["stalled"];
-  /** Stalled-job timing of the controller; see `ControllerOptions.stalled`. */
-  controlStalled?: ControllerOptions["stalled"];
+  /**
+   * Lock and stall settings over config `queues`, for every role started
+   * here alike (`--lock-ms`).
+   */
+  stalled?: WorkerTiming;
   onModelEvent?: (event: ModelStreamEvent & { runId: string; stepId: string }) => void;
 }
 
@@ -53,7 +54,7 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
     switch (role) {
       case "control":
         if (!options.packetPrivateKey) throw new Error("the control role needs the packet private key");
-        workers.push(startController({ runtime: as("controller"), packetPrivateKey: options.packetPrivateKey, concurrency: options.concurrency, stalled: options.controlStalled }));
+        workers.push(startController({ runtime: as("controller"), packetPrivateKey: options.packetPrivateKey, concurrency: options.concurrency, stalled: options.stalled }));
         heartbeats.push(startControllerHeartbeat(shared));
         break;
       case "plan": {
@@ -67,7 +68,7 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
               maxTokens: config.roles.planner.maxTokens,
               lessonsFor: (goal) => lessons.refsFor(goal),
             },
-            { concurrency: options.concurrency },
+            { concurrency: options.concurrency, stalled: options.stalled },
           ),
         );
         break;
@@ -81,13 +82,13 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
             provider: provider("worker"),
             executor: options.executor,
             concurrency: options.concurrency,
-            stalled: options.stepStalled,
+            stalled: options.stalled,
             onModelEvent: options.onModelEvent,
           }),
         );
         break;
       case "evaluate":
-        workers.push(startEvaluateConsumer({ runtime: as("evaluator"), judge: provider("judge"), concurrency: options.concurrency }));
+        workers.push(startEvaluateConsumer({ runtime: as("evaluator"), judge: provider("judge"), concurrency: options.concurrency, stalled: options.stalled }));
         break;
     }
   }

@@ -21,7 +21,7 @@ const runtime = createRuntime(
 const running = startRoles(runtime, {
   roles: ["control"],
   packetPrivateKey: privateKeyFromEnv(),
-  controlStalled: { lockDuration: 1_000, stalledInterval: 500, maxStalledCount: 100 },
+  stalled: { lockDuration: 1_000, stalledInterval: 500, maxStalledCount: 100 },
 });
 await Promise.all(running.workers.map((worker) => worker.waitUntilReady()));
 process.stdout.write("ready\n");

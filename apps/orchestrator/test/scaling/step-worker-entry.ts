@@ -31,7 +31,7 @@ const running = startRoles(runtime, {
   executor: tooling.executor,
   providers: { worker: new ScriptedProvider(scalingScript, { name: "scripted-worker" }) },
   concurrency: Number(env("SCALING_CONCURRENCY")),
-  stepStalled: { lockDuration: Number(env("SCALING_LOCK_MS")), stalledInterval: Number(env("SCALING_STALLED_MS")) },
+  stalled: { lockDuration: Number(env("SCALING_LOCK_MS")), stalledInterval: Number(env("SCALING_STALLED_MS")) },
 });
 
 process.once("SIGTERM", () => {

@@ -8,6 +8,8 @@ import { McpConfig } from "../mcp/mcp-config.ts";
 import { PluginsConfig } from "../plugins/plugin-config.ts";
 import { EnvName, HostPortEntry, SecretEntry } from "../secrets/secret-binding.ts";
 import { SandboxLimits, SandboxMode } from "../sandbox/sandbox.ts";
+import { QueuesConfig } from "./queues-config.ts";
+import { RetentionConfig } from "./retention-config.ts";
 import { jsonErrorLocation, unknownKeys } from "./unknown-keys.ts";
 
 export const ProviderKind = z.enum(["anthropic", "openai", "openai-compatible", "scripted", "replay"]);
@@ -137,8 +139,9 @@ export const ReinConfig = z.object({
    * logs.
    */
   secrets: z.array(SecretEntry).default([]),
-  /** Seconds to keep traces and artifacts; absent keeps them. */
-  retention: z.object({ traceTtlSeconds: z.number().int().positive().optional(), artifactTtlSeconds: z.number().int().positive().optional() }).default({}),
+  /** Lock, stall and retry settings of every role's queue; see `QueuesConfig`. */
+  queues: QueuesConfig.default(QueuesConfig.parse({})),
+  retention: RetentionConfig.default(RetentionConfig.parse({})),
 });
 export type ReinConfig = z.infer<typeof ReinConfig>;
 export type ReinConfigInput = z.input<typeof ReinConfig>;

@@ -7,19 +7,45 @@ import {
   PlanJob as PlanJobSchema,
   StepJob as StepJobSchema,
 } from "../contracts/index.ts";
+import type { ReinConfig } from "../config/config.ts";
+import { type QueueRole, type QueueSettings, QueuesConfig, queueSettingsOf } from "../config/queues-config.ts";
+import { JobRetention } from "../config/retention-config.ts";
+import type { RedisErrorLog } from "../redis/redis-error-log.ts";
 import { loadBullmq } from "./load-bullmq.ts";
 import { QUEUE_NAMES, type QueueName, jobIds } from "./queue-names.ts";
 
 /**
- * Completed jobs are kept for a day so a re-enqueue with the same id (after
- * a crash) is recognised as a duplicate; failed ones for a week to inspect.
+ * Job options with the default settings (`queues` and `retention.jobs` of
+ * an empty config): what a queue made outside a runtime (a benchmark's) uses.
  */
-export const defaultJobOptions: JobsOptions = {
-  attempts: 5,
-  backoff: { type: "exponential", delay: 200 },
-  removeOnComplete: { age: 24 * 3600, count: 100_000 },
-  removeOnFail: { age: 7 * 24 * 3600 },
-};
+export const defaultJobOptions: JobsOptions = jobOptionsOf(queueSettingsOf(QueuesConfig.parse({}), "control"), JobRetention.parse({}));
+
+/**
+ * Each queue's job options from config: tries from `queues` (per role), and
+ * how long finished jobs stay from `retention.jobs`. Completed jobs are kept
+ * a while so that a re-enqueue with the same id (after a crash) is recognised
+ * as a duplicate; failed ones longer, to inspect.
+ */
+export function queueJobOptions(config: Pick<ReinConfig, "queues" | "retention">): Record<QueueName, JobsOptions> {
+  const of = (role: QueueRole) => jobOptionsOf(queueSettingsOf(config.queues, role), config.retention.jobs);
+  return { control: of("control"), plan: of("plan"), step: of("step"), evaluate: of("evaluate") };
+}
+
+function jobOptionsOf(settings: QueueSettings, retention: JobRetention): JobsOptions {
+  return {
+    attempts: settings.attempts,
+    backoff: { type: "exponential", delay: 200 },
+    removeOnComplete: { age: retention.completedAgeSeconds, count: retention.completedCount },
+    removeOnFail: { age: retention.failedAgeSeconds, count: retention.failedCount },
+  };
+}
+
+export interface ReinQueuesOptions {
+  /** Job options by queue. @defaultValue `defaultJobOptions` for each */
+  jobs?: Record<QueueName, JobsOptions>;
+  /** Where each queue's connection errors go; without it BullMQ prints them as unhandled. */
+  redisErrors?: RedisErrorLog;
+}
 
 /**
  * Producers for the four queues. Payloads are validated before they are
@@ -28,12 +54,13 @@ export const defaultJobOptions: JobsOptions = {
  * connections.
  */
 export class ReinQueues {
-  readonly #options: { connection: ConnectionOptions; prefix: string; defaultJobOptions: JobsOptions };
   readonly #made = new Map<QueueName, Queue>();
 
-  constructor(connection: ConnectionOptions, readonly prefix: string) {
-    this.#options = { connection, prefix, defaultJobOptions };
-  }
+  constructor(
+    private readonly connection: ConnectionOptions,
+    readonly prefix: string,
+    private readonly options: ReinQueuesOptions = {},
+  ) {}
 
   get control(): Queue {
     return this.#queue(QUEUE_NAMES.control);
@@ -54,7 +81,8 @@ export class ReinQueues {
   #queue(name: QueueName): Queue {
     let queue = this.#made.get(name);
     if (!queue) {
-      queue = new (loadBullmq().Queue)(name, this.#options);
+      queue = new (loadBullmq().Queue)(name, { connection: this.connection, prefix: this.prefix, defaultJobOptions: this.options.jobs?.[name] ?? defaultJobOptions });
+      this.options.redisErrors?.watch(queue, `${name} queue`);
       this.#made.set(name, queue);
     }
     return queue;

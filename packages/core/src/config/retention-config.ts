@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+const seconds = () => z.number().int().positive();
+const count = () => z.number().int().positive();
+
+/** How long finished jobs stay in each queue, by age and by count (whichever removes first). */
+export const JobRetention = z.object({
+  /**
+   * Completed jobs are kept a while so that a job re-added with the same id
+   * (a controller replaying its effects after a crash) is recognised as a
+   * duplicate. @defaultValue 86_400 (a day)
+   */
+  completedAgeSeconds: seconds().default(24 * 3600),
+  /** @defaultValue 10_000 per queue */
+  completedCount: count().default(10_000),
+  /** Failed jobs are kept longer, to be inspected. @defaultValue 604_800 (a week) */
+  failedAgeSeconds: seconds().default(7 * 24 * 3600),
+  /** @defaultValue 10_000 per queue */
+  failedCount: count().default(10_000),
+});
+export type JobRetention = z.infer<typeof JobRetention>;
+
+/**
+ * How long what a run leaves in Redis is kept. A run's keys (state,
+ * checkpoints, tool cache, idempotency records, approvals, trace, artifacts)
+ * expire `runTtlSeconds` after the run ends; a trace or artifact whose own
+ * TTL is shorter keeps it.
+ */
+export const RetentionConfig = z.object({
+  /** Seconds a finished run's keys are kept after it ends. @defaultValue 2_592_000 (30 days) */
+  runTtlSeconds: seconds().default(30 * 24 * 3600),
+  /** Seconds to keep a trace after its last event, finished or not; absent: until its run's keys expire. */
+  traceTtlSeconds: seconds().optional(),
+  /** Seconds to keep each artifact after it is written; absent: until its run's keys expire. */
+  artifactTtlSeconds: seconds().optional(),
+  jobs: JobRetention.default(JobRetention.parse({})),
+});
+export type RetentionConfig = z.infer<typeof RetentionConfig>;

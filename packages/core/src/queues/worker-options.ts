@@ -1,0 +1,28 @@
+import type { WorkerOptions } from "bullmq";
+import { type QueueRole, queueSettingsOf } from "../config/queues-config.ts";
+import type { ReinRuntime } from "../runtime.ts";
+
+/** What a caller may set on a role's consumer over config: `rein worker --lock-ms`, a test's faster recovery. */
+export type WorkerTiming = Partial<Pick<WorkerOptions, "lockDuration" | "stalledInterval" | "maxStalledCount">>;
+
+/**
+ * The BullMQ options of `role`'s consumer: connection and prefix of the
+ * runtime, lock and stall settings from config `queues` (the same for every
+ * role unless a role overrides them), then `timing` over those.
+ */
+export function workerOptionsOf(runtime: Pick<ReinRuntime, "config" | "connection" | "keys">, role: QueueRole, concurrency: number, timing: WorkerTiming = {}): WorkerOptions {
+  const settings = queueSettingsOf(runtime.config.queues, role);
+  return {
+    connection: runtime.connection,
+    prefix: runtime.keys.queuePrefix(),
+    concurrency,
+    lockDuration: settings.lockMs,
+    stalledInterval: settings.stalledIntervalMs,
+    maxStalledCount: settings.maxStalledCount,
+    ...definedOnly(timing),
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined)) as Partial<T>;
+}
