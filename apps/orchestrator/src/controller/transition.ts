@@ -145,6 +145,13 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
       if (!step) return "step is not running";
       step.phase = "failed";
       draft.trace("step.errored", { reason: event.reason }, step);
+      if (event.cause === "worker_lost") {
+        // Nothing the step did failed, and its checkpoint is intact: a person decides when the workers are fit to go on.
+        draft.escalate([
+          `step ${step.stepId} (attempt ${step.attempt}) was not finished: ${event.reason}. Check the step workers (crashes, memory, Redis reachability), then reply to re-plan from the evidence so far: rein reply ${state.runId} "<instruction>"`,
+        ]);
+        return undefined;
+      }
       draft.finishRun("failed", partialResult(state, `step ${step.stepId} could not run: ${event.reason}`), event.reason);
       return undefined;
     }

@@ -16,6 +16,7 @@ import {
   ScriptedProvider,
 } from "@rein/core";
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import type { KeyObject } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { ApprovalDesk } from "../../src/approvals/decide-approval.ts";
 import { loadExample } from "../../src/examples/load-example.ts";
@@ -34,6 +35,8 @@ export interface Harness {
   /** Decides approvals as a person's client would: the store and the approval private key. */
   desk: ApprovalDesk;
   roles: RunningRoles[];
+  /** What a further step role started by a test verifies packets with. */
+  packetPublicKey: KeyObject;
   /** Submits as the CLI does; `workspaceDir` is the directory the run works on. */
   submit(goal: GoalInput, options?: { workspaceDir?: string }): Promise<string>;
   waitFor(runId: string, until?: (state: RunState) => boolean): Promise<RunState>;
@@ -75,6 +78,7 @@ export async function startHarness(
     tooling,
     desk: { store: tooling.approvals, signer: new ApprovalSigner(approvalKeys.privateKey) },
     roles,
+    packetPublicKey: keys.publicKey,
     submit: async (goal, options = {}) => (await submitGoal(runtime, goal, { knownTools: tooling.registry.names(), ...options })).runId,
     waitFor: (runId, until) => waitForRun(runtime, runId, until),
     close: async () => {

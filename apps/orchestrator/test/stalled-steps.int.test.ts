@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { defineTool, isTerminal, type ModelProvider, type ModelScriptInput, type ReinRuntime, z } from "@rein/core";
+import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
+import { type Harness, startHarness } from "./support/harness.ts";
+
+const probe = defineTool({
+  name: "probe",
+  description: "Read a status value. Read-only.",
+  effect: "read",
+  input: z.object({ key: z.string().default("status") }),
+  run: async (args) => `${args.key}: pending`,
+});
+
+const script: ModelScriptInput = {
+  planner: [
+    {
+      match: "Completed steps: none",
+      turns: [
+        {
+          output: {
+            current_step: { title: "Probe the status", objective: "Read the status value with probe once.", tools: ["probe"], output_contract: { description: "one line", format: "text" } },
+            next_steps: [],
+            risks: [],
+            done: false,
+          },
+        },
+      ],
+    },
+    {
+      match: "Completed steps: 1",
+      turns: [{ output: { current_step: null, done: true, answer: { answer: "the probe reports pending", claims: [{ text: "the probe reports pending", evidence: ["{{evidence:probe}}"] }], gaps: [] } } }],
+    },
+  ],
+  worker: [{ match: "Probe the status", turns: [{ toolCalls: [{ name: "probe", input: {} }] }, { text: "status: pending" }] }],
+};
+
+/** The worker's model, whose first `hangs` calls never answer: the process holding them is then killed. */
+function hangingFirst(hangs: number, provider: ModelProvider): ModelProvider & { calls: number; release(): void } {
+  const hung: (() => void)[] = [];
+  const wrapped = {
+    name: provider.name,
+    kind: provider.kind,
+    model: provider.model,
+    calls: 0,
+    complete: (...args: Parameters<ModelProvider["complete"]>) => {
+      wrapped.calls += 1;
+      if (wrapped.calls > hangs) return provider.complete(...args);
+      return new Promise<never>((_resolve, reject) => hung.push(() => reject(new Error("the killed worker's call, released at the end of the test"))));
+    },
+    release: () => {
+      for (const release of hung.splice(0)) release();
+    },
+  };
+  return wrapped;
+}
+
+async function until(what: string, holds: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await holds())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Kills the step worker the way SIGKILL does, as far as Redis can tell: it
+ * stops renewing its jobs' locks and never finishes them.
+ */
+async function killStepRole(role: RunningRoles): Promise<void> {
+  await Promise.all(role.workers.map((worker) => worker.close(true)));
+}
+
+// Step workers killed and restarted with one-second locks on a loaded machine: sized generously, not a timing assertion.
+describe("a step whose worker is killed twice", { timeout: 180_000 }, () => {
+  let harness: Harness | undefined;
+  const extraRoles: RunningRoles[] = [];
+  let worker: ReturnType<typeof hangingFirst> | undefined;
+  afterEach(async () => {
+    worker?.release();
+    for (const role of extraRoles.splice(0)) await role.close(0);
+    await harness?.close();
+    harness = undefined;
+  });
+
+  async function killTwice(maxStalledCount?: number): Promise<{ runId: string; stepRuntime: ReinRuntime }> {
+    harness = await startHarness(script, [probe], {
+      config: { queues: { lockMs: 1_000, stalledIntervalMs: 1_000, ...(maxStalledCount === undefined ? {} : { step: { maxStalledCount } }) } },
+    });
+    const stepRuntime = harness.roleRuntimes[2] as ReinRuntime;
+    worker = hangingFirst(2, harness.worker);
+    const original = harness.roles[2] as RunningRoles;
+    await killStepRole(original);
+    const startStepRole = () => {
+      const role = startRoles(stepRuntime, { roles: ["step"], packetPublicKey: harness?.packetPublicKey, executor: harness?.tooling.executor, providers: { worker } });
+      extraRoles.push(role);
+      return role;
+    };
+    const runId = await harness.submit({ text: "Find out the status", tools: [{ name: "probe" }] });
+    for (let kill = 1; kill <= 2; kill += 1) {
+      const role = startStepRole();
+      await until(`the step worker's model call ${kill}`, () => (worker?.calls ?? 0) >= kill);
+      await killStepRole(role);
+    }
+    startStepRole();
+    return { runId, stepRuntime };
+  }
+
+  it("is taken up again from the queue and its run ends done (the default stall limit, same for every role)", async () => {
+    const { runId } = await killTwice();
+    const state = await harness?.waitFor(runId);
+    expect(state?.status, state?.stopReason).toBe("done");
+    expect(worker?.calls).toBeGreaterThanOrEqual(3);
+  });
+
+  it("past the configured stall limit escalates the run to a person with what happened and what to do, rather than failing it", async () => {
+    const { runId } = await killTwice(1);
+    const state = await harness?.waitFor(runId, (candidate) => candidate.status === "escalated" || isTerminal(candidate.status));
+    expect(state?.status).toBe("escalated");
+    expect(state?.stopReason).toMatch(/step s1.*worker.*(died|lost).*2 time/i);
+    expect(state?.stopReason).toMatch(/rein reply/);
+  });
+});
