@@ -40,6 +40,9 @@ function jobOptionsOf(settings: QueueSettings, retention: JobRetention): JobsOpt
   };
 }
 
+/** Any priority at all puts a job behind the unprioritized ones; submissions among themselves stay first come, first served. */
+const SUBMISSION_PRIORITY = 1;
+
 export interface ReinQueuesOptions {
   /** Job options by queue. @defaultValue `defaultJobOptions` for each */
   jobs?: Record<QueueName, JobsOptions>;
@@ -88,9 +91,19 @@ export class ReinQueues {
     return queue;
   }
 
+  /**
+   * A new run's `goal.submitted` waits behind every other control event:
+   * BullMQ takes jobs without a priority before prioritized ones, so a burst
+   * of a thousand submissions never holds up the runs already in flight
+   * (their results, verdicts, cancels and deadlines). One queue and one
+   * consumer keep the controller's concurrency and lease handling as they
+   * are; a separate intake queue would need its own consumer and share of
+   * concurrency for the same effect.
+   */
   async sendControl(event: ControlEvent, options: JobsOptions = {}): Promise<void> {
     const data = ControlEventSchema.parse(event);
-    await this.control.add(data.type, data, { jobId: jobIds.control(data.eventId), ...options });
+    const intake = data.type === "goal.submitted" ? { priority: SUBMISSION_PRIORITY } : {};
+    await this.control.add(data.type, data, { jobId: jobIds.control(data.eventId), ...intake, ...options });
   }
 
   async sendPlan(job: PlanJob): Promise<void> {

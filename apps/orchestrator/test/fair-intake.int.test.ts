@@ -1,0 +1,38 @@
+import type { Worker } from "bullmq";
+import { afterEach, describe, expect, it } from "vitest";
+import { generatePacketKeys } from "@rein/core";
+import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { startController } from "../src/controller/controller.ts";
+import { submitGoal } from "../src/intake/submit-goal.ts";
+
+const BURST = 1_000;
+
+// A thousand submissions through a real controller on a loaded machine: sized generously, not a timing assertion.
+describe("a burst of submissions", { timeout: 300_000 }, () => {
+  let runtime: TestRuntime | undefined;
+  let controller: Worker | undefined;
+  afterEach(async () => {
+    await controller?.close();
+    await runtime?.cleanup();
+  });
+
+  it("does not hold up the control events of a run already in flight: they are taken before the queued submissions", async () => {
+    runtime = await createTestRuntime();
+    const { runId: inFlight } = await submitGoal(runtime, { text: "A run already going" }, { knownTools: [] });
+    for (let index = 0; index < BURST; index += 1) await submitGoal(runtime, { text: `Burst goal ${index}` }, { knownTools: [] });
+    // The run in flight gets an event after the burst is queued: a person cancels it.
+    await runtime.queues.sendControl({ type: "run.cancel", eventId: `cancel-${inFlight}`, runId: inFlight, reason: "changed my mind" });
+    const order: string[] = [];
+    controller = startController({ runtime, packetPrivateKey: generatePacketKeys().privateKey });
+    const cancelled = new Promise<number>((resolve) => {
+      controller?.on("completed", (job) => {
+        order.push(String(job.id));
+        if (job.id === `control-cancel-${inFlight}`) resolve(order.length);
+      });
+    });
+    const position = await cancelled;
+    // Taken ahead of the burst (up to a controller's concurrency of jobs already started), not after a thousand submissions.
+    expect(position).toBeLessThanOrEqual(20);
+    expect((await runtime.runs.require(inFlight)).status).toBe("cancelled");
+  });
+});
