@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createLogger, loadPlugins, SecretBindings, unsandboxed } from "@rein/core";
@@ -29,6 +29,19 @@ describe("rein plugins", { timeout: 60_000 }, () => {
     expect(result.stdout).toMatch(/call read_host_state \{"service":"payment-api"\}: ok in \d+ ms, matches output_schema/);
     expect(result.stdout).toContain("call restart_service: skipped (no example in plugin.json)");
     expect(result.stdout).toContain("result: ok");
+  });
+
+  it("check: the minimal plugin of docs/plugins.md, written from the page alone, works", async () => {
+    const page = readFileSync(join(REPO, "docs/plugins.md"), "utf8");
+    const python = [...page.matchAll(/```python\n([\s\S]*?)```/g)].at(-1)?.[1];
+    const manifest = [...page.matchAll(/```json\n([\s\S]*?)```/g)].at(-1)?.[1];
+    const dir = mkdtempSync(join(tmpdir(), "rein-doc-plugin-"));
+    writeFileSync(join(dir, "shout.py"), python ?? "");
+    writeFileSync(join(dir, "plugin.json"), manifest ?? "");
+    const result = await rein(["plugins", "check", dir], cliEnv());
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/call shout \{"text":"hello"\}: ok in \d+ ms, matches output_schema/);
+    expect(result.stdout).toContain("| HELLO");
   });
 
   it("check: a manifest with a wrong field fails with the field named", async () => {
