@@ -43,7 +43,8 @@ describe("a total transition", () => {
     expect(next.state.status).toBe("failed");
     expect(next.state.stopReason).toMatch(/verdict\.ready .*Invalid time value/);
     expect(next.state.version).toBe(state.version + 1);
-    expect(next.effects).toEqual([]);
+    // Nothing the broken handler emitted; only what ends every run.
+    expect(next.effects).toEqual([{ type: "retire_run" }]);
     expect(next.trace.map((entry) => entry.kind)).toContain("transition.failed");
     expect(next.state.steps.every((candidate) => ["completed", "failed", "cancelled"].includes(candidate.phase))).toBe(true);
   });

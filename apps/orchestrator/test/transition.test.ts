@@ -20,7 +20,7 @@ const rows: Row[] = [
     to: "evaluating",
     effects: ["enqueue_evaluate"],
   },
-  { from: "planning", event: e("plan.failed", { planNo: 1, reason: "invalid output 3 times" }), to: "failed", effects: ["record_lesson"] },
+  { from: "planning", event: e("plan.failed", { planNo: 1, reason: "invalid output 3 times" }), to: "failed", effects: ["record_lesson", "retire_run"] },
   { from: "dispatching", state: { steps: [step("dispatched")] }, event: e("step.started", { stepId: "s1", attempt: 1 }), to: "executing", effects: [] },
   { from: "executing", state: { steps: [step("executing")] }, event: e("step.finished", { stepId: "s1", attempt: 1, result: result("completed") }), to: "evaluating", effects: ["enqueue_evaluate"] },
   {
@@ -30,13 +30,20 @@ const rows: Row[] = [
     to: "waiting_approval",
     effects: ["schedule_approval_expiry"],
   },
-  { from: "executing", state: { steps: [step("executing")] }, event: e("step.errored", { stepId: "s1", attempt: 1, reason: "packet refused" }), to: "failed", effects: ["record_lesson"] },
+  { from: "executing", state: { steps: [step("executing")] }, event: e("step.errored", { stepId: "s1", attempt: 1, reason: "packet refused" }), to: "failed", effects: ["record_lesson", "retire_run"] },
+  {
+    from: "executing",
+    state: { steps: [step("executing")] },
+    event: e("step.errored", { stepId: "s1", attempt: 1, reason: "its worker died or lost Redis 2 time(s) while running it", cause: "worker_lost" }),
+    to: "escalated",
+    effects: [],
+  },
   { from: "evaluating", state: { steps: [step("evaluating")] }, event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("continue") }), to: "planning", effects: ["enqueue_plan"] },
   { from: "evaluating", state: { steps: [step("evaluating")] }, event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("retry") }), to: "dispatching", effects: ["dispatch_step"] },
   { from: "evaluating", state: { steps: [step("evaluating")] }, event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("replan") }), to: "planning", effects: ["enqueue_plan"] },
   { from: "evaluating", state: { steps: [step("evaluating")] }, event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("escalate") }), to: "escalated", effects: [] },
-  { from: "evaluating", state: { steps: [step("evaluating")] }, event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("done") }), to: "done", effects: [] },
-  { from: "evaluating", state: { steps: [step("evaluating")] }, event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("fail") }), to: "failed", effects: ["record_lesson"] },
+  { from: "evaluating", state: { steps: [step("evaluating")] }, event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("done") }), to: "done", effects: ["retire_run"] },
+  { from: "evaluating", state: { steps: [step("evaluating")] }, event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("fail") }), to: "failed", effects: ["record_lesson", "retire_run"] },
   {
     from: "waiting_approval",
     state: { steps: [step("suspended", { awaitingApprovalId: "apr_1" })], pendingApprovals: ["apr_1"] },
@@ -45,8 +52,8 @@ const rows: Row[] = [
     effects: ["dispatch_step"],
   },
   { from: "escalated", event: e("run.resume", { instruction: "use the staging database" }), to: "planning", effects: ["enqueue_plan"] },
-  { from: "executing", state: { steps: [step("executing")] }, event: e("run.cancel", { reason: "not needed" }), to: "cancelled", effects: [] },
-  { from: "executing", state: { createdAt: "2026-11-29T00:00:00.000Z", steps: [step("executing")] }, event: e("deadline"), to: "failed", effects: ["record_lesson"] },
+  { from: "executing", state: { steps: [step("executing")] }, event: e("run.cancel", { reason: "not needed" }), to: "cancelled", effects: ["retire_run"] },
+  { from: "executing", state: { createdAt: "2026-11-29T00:00:00.000Z", steps: [step("executing")] }, event: e("deadline"), to: "failed", effects: ["record_lesson", "retire_run"] },
 ];
 
 describe("transition", () => {
@@ -143,7 +150,7 @@ describe("transition", () => {
     const state = baseState({ goal: Goal.parse({ text: "x", budget: { maxSteps: 1 } }), spent: { steps: 1, tokens: 0, costUsd: 0 } });
     const next = transition(state, e("plan.ready", { planNo: 1, plan: planned, usage: zeroUsage(), lessonsUsed: [] }), settings);
     expect(next.state.status).toBe("failed");
-    expect(next.effects.map((effect) => effect.type)).toEqual(["record_lesson"]);
+    expect(next.effects.map((effect) => effect.type)).toEqual(["record_lesson", "retire_run"]);
     expect(next.state.result?.partial).toBe(true);
     expect(next.state.stopReason).toMatch(/step budget spent: 1 of 1/);
     expect(next.state.result?.missing.join(" ")).toMatch(/Verify/);

@@ -57,5 +57,6 @@ export { bm25Scores, tokenize, type Bm25Options } from "./lessons/bm25.ts";
 // Tools written outside the workspace packages (examples/*/tools.ts) get the zod instance core validates with.
 export { z } from "zod";
 export { assertAttenuated, type AttenuatedPacket, type PacketBounds } from "./packets/attenuation.ts";
-export { CheckpointStore, type CheckpointCounts, type CheckpointStoreOptions } from "./stores/checkpoint-store.ts";
+export { CheckpointStore, checkpointKeys, type CheckpointCounts, type CheckpointStoreOptions } from "./stores/checkpoint-store.ts";
+export { expireWithin, runKeysOf } from "./stores/run-retention.ts";
 export { onFinalFailure } from "./queues/final-failure.ts";

@@ -1,3 +1,4 @@
+import { retireRun } from "./retire-run.ts";
 import { type ControllerEffect, LessonStore, type PacketSigner, type ReinRuntime, type RunState, Workspace } from "@rein/core";
 
 /**
@@ -44,6 +45,9 @@ async function performEffect(effect: ControllerEffect, state: RunState, runtime:
       return;
     case "record_lesson":
       await new LessonStore(runtime.redis, runtime.keys).put(effect.lesson);
+      return;
+    case "retire_run":
+      await retireRun(runtime, state);
       return;
   }
 }

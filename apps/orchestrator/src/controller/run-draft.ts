@@ -291,6 +291,7 @@ export class Draft {
     }
     this.trace(`run.${status}`, { reason, partial: result.partial, missing: result.missing });
     if (status === "failed" && options.lesson !== false) this.recordLesson(runFailedLesson(this.state, reason, this.settings.now));
+    this.effect({ type: "retire_run" });
   }
 
   /** Lessons a verdict brings (a step resolved after a retry) or completes (an escalation resolved by a reply). */

@@ -1,4 +1,5 @@
-import { ApprovalStore, deleteKeys, isTerminal, ReinError, type ReinRuntime } from "@rein/core";
+import type { Queue } from "bullmq";
+import { ApprovalStore, deleteKeys, isTerminal, QUEUE_NAMES, type QueueName, ReinError, type ReinRuntime } from "@rein/core";
 import { removeWorkspace } from "../workspace/remove-workspace.ts";
 import { artifactIdsOf } from "./run-artifacts.ts";
 
@@ -28,8 +29,9 @@ export interface PruneResult {
 /**
  * Deletes runs created before `now - olderThan` (by the run index's
  * createdAt score): state, trace, prompt blobs, artifacts, approvals,
- * idempotency records, checkpoints, tool cache, and the workspace
- * (a worktree is removed from its repository; its branch stays).
+ * idempotency records, checkpoints, tool cache, its jobs in every queue,
+ * any other key that names the run, and the workspace (a worktree is
+ * removed from its repository; its branch stays).
  */
 export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Promise<PruneResult> {
   const cutoff = (options.now ?? new Date()).getTime() - options.olderThanMs;
@@ -52,10 +54,38 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
     await new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds }).removeRun(runId);
     await runtime.trace.remove(runId);
     await runtime.runs.remove(runId);
+    await removeRunJobs(runtime, runId);
+    // Whatever else names the run (a key kind added since): every run key carries its id.
+    await deleteKeys(
+      runtime.redis,
+      (await keysMatching(runtime, `${runtime.config.prefix}:*${runId}*`)).filter((key) => !key.startsWith(`${runtime.keys.queuePrefix()}:`)),
+    );
     await removeWorkspace(runtime.config.workspaceRoot, runId);
   }
   return result;
 }
+
+/**
+ * The run's jobs, finished or waiting, in every queue: job ids name their
+ * run (`step-<runId>-s1-1`, `control-finished-step-<runId>-…`). Removed
+ * through BullMQ, so its sets of finished jobs forget them too. A job still
+ * running (a run pruned with --include-active) cannot be removed and is
+ * left to finish.
+ */
+async function removeRunJobs(runtime: ReinRuntime, runId: string): Promise<void> {
+  const queuePrefix = `${runtime.keys.queuePrefix()}:`;
+  const jobs = new Map<string, QueueName>();
+  for (const key of await keysMatching(runtime, `${queuePrefix}*${runId}*`)) {
+    const [queue, jobId] = key.slice(queuePrefix.length).split(":");
+    if (jobId && isQueueName(queue)) jobs.set(`${queue}:${jobId}`, queue);
+  }
+  const queues: Record<QueueName, Queue> = { control: runtime.queues.control, plan: runtime.queues.plan, step: runtime.queues.step, evaluate: runtime.queues.evaluate };
+  for (const [entry, queue] of jobs) {
+    await queues[queue].remove(entry.slice(queue.length + 1)).catch(() => 0);
+  }
+}
+
+const isQueueName = (name: string | undefined): name is QueueName => Object.values(QUEUE_NAMES).includes(name as QueueName);
 
 async function keysMatching(runtime: ReinRuntime, pattern: string): Promise<string[]> {
   const found: string[] = [];

@@ -19,5 +19,7 @@ export const ControllerEffect = z.discriminatedUnion("type", [
   z.object({ type: z.literal("schedule_approval_expiry"), approvalId: z.string(), delayMs: z.number().int().nonnegative() }),
   /** Store a lesson; its id is derived from the run, so writing it twice changes nothing. */
   z.object({ type: z.literal("record_lesson"), lesson: Lesson }),
+  /** The run ended: its keys expire per `retention.runTtlSeconds`, and its deadline and approval expiries are withdrawn. */
+  z.object({ type: z.literal("retire_run") }),
 ]);
 export type ControllerEffect = z.infer<typeof ControllerEffect>;

@@ -26,6 +26,10 @@ export class RedisKeys {
   trace(runId: string): string {
     return `${this.prefix}:trace:${runTag(runId)}`;
   }
+  /** Prompt copies of a run's trace, beside the stream under the same name, so `trace:<run>*` finds all of a trace. */
+  traceBlobs(runId: string): string {
+    return `${this.trace(runId)}:blobs`;
+  }
   traceSeq(runId: string): string {
     return `${this.prefix}:trace-seq:${runTag(runId)}`;
   }

@@ -93,9 +93,14 @@ export class CheckpointStore {
   }
 
   async remove(runId: string, stepId: string): Promise<void> {
-    const base = this.keys.checkpoint(runId, stepId);
-    await this.redis.del(base, ...LISTS.map((name) => `${base}:${name}`));
+    await this.redis.del(...checkpointKeys(this.keys, runId, stepId));
   }
+}
+
+/** Every key a step's checkpoint is stored under: the header and its lists. */
+export function checkpointKeys(keys: RedisKeys, runId: string, stepId: string): string[] {
+  const base = keys.checkpoint(runId, stepId);
+  return [base, ...LISTS.map((name) => `${base}:${name}`)];
 }
 
 const malformed = (runId: string, stepId: string, why: string | undefined) =>

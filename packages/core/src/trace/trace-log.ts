@@ -164,9 +164,8 @@ export class TraceLog {
     await this.redis.del(this.keys.trace(runId), this.keys.traceSeq(runId), this.blobsKey(runId));
   }
 
-  // Beside the stream under the same name, so `trace:<runId>*` finds everything of a run's trace.
   private blobsKey(runId: string): string {
-    return `${this.keys.trace(runId)}:blobs`;
+    return this.keys.traceBlobs(runId);
   }
 
   private parse(runId: string, fields: string[]): TraceEvent {

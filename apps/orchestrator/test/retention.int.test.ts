@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { defineTool, type ModelScriptInput, type ReinRuntime, z } from "@rein/core";
+import { pruneRuns } from "../src/trace/prune-runs.ts";
+import { type Harness, startHarness } from "./support/harness.ts";
+
+const probe = defineTool({
+  name: "probe",
+  description: "Read a status value. Read-only.",
+  effect: "read",
+  input: z.object({ key: z.string().default("status") }),
+  run: async (args) => `${args.key}: pending`,
+});
+
+const script: ModelScriptInput = {
+  planner: [
+    {
+      match: "Completed steps: none",
+      turns: [
+        {
+          output: {
+            current_step: { title: "Probe the status", objective: "Read the status value with probe once.", tools: ["probe"], output_contract: { description: "one line", format: "text" } },
+            next_steps: [],
+            risks: [],
+            done: false,
+          },
+        },
+      ],
+    },
+    {
+      match: "Completed steps: 1",
+      turns: [{ output: { current_step: null, done: true, answer: { answer: "the probe reports pending", claims: [{ text: "the probe reports pending", evidence: ["{{evidence:probe}}"] }], gaps: [] } } }],
+    },
+  ],
+  worker: [{ match: "Probe the status", turns: [{ toolCalls: [{ name: "probe", input: {} }] }, { text: "status: pending" }] }],
+};
+
+const RUN_TTL_SECONDS = 3_600;
+
+/** Every key under the runtime's prefix with its TTL in seconds (-1: none). */
+async function keysWithTtl(runtime: ReinRuntime): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  let cursor = "0";
+  do {
+    const [next, keys] = await runtime.redis.scan(cursor, "MATCH", runtime.keys.pattern(), "COUNT", 1_000);
+    cursor = next;
+    for (const key of keys) found.set(key, await runtime.redis.ttl(key));
+  } while (cursor !== "0");
+  return found;
+}
+
+/**
+ * Keys of the deployment, not of a run: a queue's own bookkeeping (bounded
+ * by BullMQ: event streams are capped, finished-job sets by
+ * `retention.jobs`), the run index (prune removes a run's entry), and the
+ * lesson memory, which is meant to outlive runs.
+ */
+function isDeploymentKey(runtime: ReinRuntime, key: string): boolean {
+  const queues = runtime.keys.queuePrefix();
+  if (key.startsWith(`${queues}:`)) {
+    const rest = key.slice(queues.length + 1).split(":");
+    return rest.length === 2 && ["meta", "id", "events", "completed", "failed", "stalled-check", "wait", "paused", "prioritized", "delayed", "active", "marker", "pc", "stalled", "limiter", "repeat", "de"].includes(rest[1] as string);
+  }
+  return key === runtime.keys.runIndex() || key === runtime.keys.lessonIndex() || key.startsWith(`${runtime.config.prefix}:lesson:`) || key === runtime.keys.approvalIndex();
+}
+
+async function until(what: string, holds: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await holds())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+// A whole run through every role on a loaded machine: sized generously, not a timing assertion.
+describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
+  let harness: Harness | undefined;
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
+
+  it("every key expires (the run's within retention.runTtlSeconds) or is a deployment key; rein runs prune removes every key of the run", async () => {
+    harness = await startHarness(script, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
+    const { runtime } = harness;
+    const runId = await harness.submit({ text: "Find out the status", tools: [{ name: "probe" }] });
+    const state = await harness.waitFor(runId);
+    expect(state.status, state.stopReason).toBe("done");
+    // The run's end is written before its effects are performed: wait for its deadline to leave the control queue.
+    await until("the deadline to be withdrawn", async () => (await runtime.queues.control.getJob(`control-deadline-${runId}`)) === undefined);
+
+    const left = await keysWithTtl(runtime);
+    const lasting = [...left].filter(([key, ttl]) => ttl === -1 && !isDeploymentKey(runtime, key));
+    const jobs = lasting.filter(([key]) => key.startsWith(`${runtime.keys.queuePrefix()}:`));
+    // Finished jobs are kept a while by age and count (retention.jobs), so a replayed effect is recognised; prune removes them.
+    expect(lasting.filter(([key]) => !jobs.some(([job]) => job === key))).toEqual([]);
+    const runKeys = [...left].filter(([key]) => key.includes(runId) && !key.startsWith(`${runtime.keys.queuePrefix()}:`));
+    expect(runKeys.length).toBeGreaterThan(3);
+    for (const [key, ttl] of runKeys) expect({ key, ttl: ttl > 0 && ttl <= RUN_TTL_SECONDS }).toEqual({ key, ttl: true });
+
+    const pruned = await pruneRuns(runtime, { olderThanMs: 0, now: new Date(Date.now() + 1_000) });
+    expect(pruned.pruned).toEqual([runId]);
+    const after = await keysWithTtl(runtime);
+    expect([...after.keys()].filter((key) => key.includes(runId))).toEqual([]);
+    expect([...after].filter(([key, ttl]) => ttl === -1 && !isDeploymentKey(runtime, key))).toEqual([]);
+  });
+});
