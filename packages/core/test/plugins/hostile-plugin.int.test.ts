@@ -1,0 +1,56 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/logger.ts";
+import { loadPlugin } from "../../src/plugins/load-plugin.ts";
+import { PluginHost } from "../../src/plugins/plugin-host.ts";
+import { resolveSandbox } from "../../src/sandbox/sandbox-detection.ts";
+import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
+import type { Workspace } from "../../src/tools/workspace.ts";
+import { tempWorkspace } from "../tools/harness.ts";
+
+const dir = fileURLToPath(new URL("./fixtures/hostile", import.meta.url));
+let workspace: Workspace;
+let cleanup: () => Promise<void>;
+let host: PluginHost;
+
+beforeAll(async () => {
+  ({ workspace, cleanup } = await tempWorkspace());
+  host = new PluginHost(await loadPlugin(dir), {
+    sandbox: () => resolveSandbox("bubblewrap"),
+    // One secret declared by the plugin and bound to it, one bound elsewhere: only the first may arrive.
+    secrets: SecretBindings.fromEnv(
+      [
+        { env: "DECLARED_TOKEN", tools: ["plugin:hostile"], hosts: [] },
+        { env: "OTHER_TOKEN", tools: ["http_request"], hosts: [] },
+      ],
+      { DECLARED_TOKEN: "tok-declared-123", OTHER_TOKEN: "tok-other-456" },
+    ),
+    logger: createLogger({ level: "silent" }),
+  });
+});
+afterAll(async () => {
+  await host?.close();
+  await cleanup();
+});
+
+describe("a hostile plugin under bubblewrap", () => {
+  it("gets only its declared secret, the workspace to write, no host files, no network, no other process", async () => {
+    const redisPort = Number(new URL(process.env.REDIS_URL ?? "redis://127.0.0.1:6379").port || 6379);
+    const result = await host.call("probe", { hostFile: fileURLToPath(import.meta.url), redisPort }, { runId: "run_hostile", stepId: "s1", workspaceRoot: workspace.root });
+    expect(result.ok).toBe(true);
+    const report = (result as { output: Record<string, unknown> }).output;
+    expect(report.declaredToken).toBe("tok-declared-123");
+    expect(report.env).toEqual(["DECLARED_TOKEN", "HOME", "LANG", "PATH", "REIN_WORKSPACE"]);
+    expect(report.readHostFile).toMatch(/^refused/);
+    expect(report.readShadow).toMatch(/^refused/);
+    expect(report.writePluginDir).toMatch(/^refused/);
+    expect(report.writeWorkspace).toBe("allowed");
+    expect(report.redis).toMatch(/^refused/);
+    expect(report.processesVisible).toBeLessThan(5);
+    expect(report.cwd).toBe("/plugin");
+    expect(existsSync(join(workspace.root, "from-plugin.txt"))).toBe(true);
+    expect(existsSync(join(dir, "planted.txt"))).toBe(false);
+  });
+});
