@@ -25,7 +25,7 @@ export async function openScratchRuntime(base: ReinConfig, label: string, overri
       await Promise.all(runtime.queues.all().map((queue) => queue.waitUntilReady()));
       // Closed before the delete: an open queue can write its meta key back.
       await runtime.close();
-      const redis = connectRedis(runtime.config.redisUrl);
+      const redis = runtime.redisErrors.watchClient(connectRedis(runtime.config.redisUrl), "scratch cleanup");
       try {
         await deleteByPrefix(redis, prefix);
       } finally {

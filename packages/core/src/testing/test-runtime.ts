@@ -29,7 +29,7 @@ export async function createTestRuntime(overrides: ReinConfigInput = {}, options
     cleanup: async () => {
       // Closed first: a queue still open can write its meta key back after the delete.
       await runtime.close();
-      const redis = connectRedis(config.redisUrl);
+      const redis = runtime.redisErrors.watchClient(connectRedis(config.redisUrl), "test cleanup");
       try {
         await deleteByPrefix(redis, prefix);
       } finally {
