@@ -5,51 +5,40 @@ import { ensureKeyPairFiles, keyPairFiles, loadConfig, ReinError } from "@rein/c
 import { loadExample } from "../examples/load-example.ts";
 import { roleTable } from "../roles/role-providers.ts";
 import { resolveModels } from "./model-resolution.ts";
-import type { Command } from "./commands.ts";
+import type { CommandHandler } from "./command-spec.ts";
+import type { KEYS, MODELS } from "./command-specs.ts";
 import { out } from "./output.ts";
 
-export const modelsCommand: Command = {
-  name: "models",
-  usage: "models [--example NAME]",
-  summary: "print the role → provider/model table exactly as `rein run` resolves it (config, then API keys in the environment, then the example's script)",
-  options: { example: { type: "string" } },
-  async run(_positionals, flags) {
-    const example = typeof flags.example === "string" ? await loadExample(flags.example) : undefined;
-    const configFile = flags.config as string | undefined;
-    const models = resolveModels({ configFile, example });
-    out(models.source);
-    const rows = roleTable(loadConfig({ file: configFile, overrides: models.overrides }));
-    out(`${"role".padEnd(10)} ${"provider".padEnd(18)} ${"kind".padEnd(18)} ${"model".padEnd(28)} base URL`);
-    for (const row of rows) out(`${row.role.padEnd(10)} ${row.provider.padEnd(18)} ${row.kind.padEnd(18)} ${row.model.padEnd(28)} ${row.baseURL}`);
-    return 0;
-  },
+export const modelsCommand: CommandHandler<typeof MODELS> = async (_positionals, flags) => {
+  const example = flags.example === undefined ? undefined : await loadExample(flags.example);
+  const configFile = flags.config;
+  const models = resolveModels({ configFile, example });
+  out(models.source);
+  const rows = roleTable(loadConfig({ file: configFile, overrides: models.overrides }));
+  out(`${"role".padEnd(10)} ${"provider".padEnd(18)} ${"kind".padEnd(18)} ${"model".padEnd(28)} base URL`);
+  for (const row of rows) out(`${row.role.padEnd(10)} ${row.provider.padEnd(18)} ${row.kind.padEnd(18)} ${row.model.padEnd(28)} ${row.baseURL}`);
+  return 0;
 };
 
-export const keysCommand: Command = {
-  name: "keys",
-  usage: "keys generate [--out DIR] [--force]",
-  summary: "write the Ed25519 key pairs: packet signing (controllers / workers) and approval decisions (deciders / step workers); --force replaces existing ones",
-  options: { out: { type: "string" }, force: { type: "boolean" } },
-  async run(positionals, flags) {
-    if (positionals[0] !== "generate") throw new ReinError("config_invalid", "expected: rein keys generate [--out DIR] [--force]");
-    const dir = (flags.out as string | undefined) ?? loadConfig({ file: flags.config as string | undefined }).keysDir;
-    const pairs = [keyPairFiles(dir, "packet"), keyPairFiles(dir, "approval")];
-    const existing = pairs.flatMap((files) => [files.privateKeyFile, files.publicKeyFile]).filter((file) => existsSync(file));
-    if (existing.some((file) => file.includes("packet-")) && !flags.force) {
-      throw new ReinError(
-        "config_invalid",
-        `${existing.join(", ")} already exist; nothing was written. Expected --force to replace them (every controller, decider and step worker must then be given the new keys)`,
-      );
-    }
-    if (flags.force) for (const file of existing) await rm(file);
-    ensureKeyPairFiles(dir, "packet");
-    out(`wrote ${join(dir, "packet-private.pem")} (controllers only) and ${join(dir, "packet-public.pem")} (workers)`);
-    out(`controllers: REIN_PACKET_PRIVATE_KEY_FILE=${join(dir, "packet-private.pem")}`);
-    out(`workers:     REIN_PACKET_PUBLIC_KEY_FILE=${join(dir, "packet-public.pem")}`);
-    const approval = ensureKeyPairFiles(dir, "approval");
-    out(`${approval.created ? "wrote" : "kept the existing"} ${approval.privateKeyFile} (deciders only: rein approve/deny, rein serve --http) and ${approval.publicKeyFile} (step workers)`);
-    out(`deciders:     REIN_APPROVAL_PRIVATE_KEY_FILE=${approval.privateKeyFile}`);
-    out(`step workers: REIN_APPROVAL_PUBLIC_KEY_FILE=${approval.publicKeyFile}`);
-    return 0;
-  },
+export const keysCommand: CommandHandler<typeof KEYS> = async (positionals, flags) => {
+  if (positionals[0] !== "generate") throw new ReinError("config_invalid", "expected: rein keys generate [--out DIR] [--force]");
+  const dir = flags.out ?? loadConfig({ file: flags.config }).keysDir;
+  const pairs = [keyPairFiles(dir, "packet"), keyPairFiles(dir, "approval")];
+  const existing = pairs.flatMap((files) => [files.privateKeyFile, files.publicKeyFile]).filter((file) => existsSync(file));
+  if (existing.some((file) => file.includes("packet-")) && !flags.force) {
+    throw new ReinError(
+      "config_invalid",
+      `${existing.join(", ")} already exist; nothing was written. Expected --force to replace them (every controller, decider and step worker must then be given the new keys)`,
+    );
+  }
+  if (flags.force) for (const file of existing) await rm(file);
+  ensureKeyPairFiles(dir, "packet");
+  out(`wrote ${join(dir, "packet-private.pem")} (controllers only) and ${join(dir, "packet-public.pem")} (workers)`);
+  out(`controllers: REIN_PACKET_PRIVATE_KEY_FILE=${join(dir, "packet-private.pem")}`);
+  out(`workers:     REIN_PACKET_PUBLIC_KEY_FILE=${join(dir, "packet-public.pem")}`);
+  const approval = ensureKeyPairFiles(dir, "approval");
+  out(`${approval.created ? "wrote" : "kept the existing"} ${approval.privateKeyFile} (deciders only: rein approve/deny, rein serve --http) and ${approval.publicKeyFile} (step workers)`);
+  out(`deciders:     REIN_APPROVAL_PRIVATE_KEY_FILE=${approval.privateKeyFile}`);
+  out(`step workers: REIN_APPROVAL_PUBLIC_KEY_FILE=${approval.publicKeyFile}`);
+  return 0;
 };

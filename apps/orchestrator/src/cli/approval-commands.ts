@@ -2,12 +2,13 @@ import { ApprovalStore, decisionProblem, ReinError } from "@rein/core";
 import { approvalKeys, requireSigner } from "../approvals/approval-keys.ts";
 import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
-import type { Command } from "./commands.ts";
+import type { CommandHandler, FlagValues, GLOBAL_FLAGS } from "./command-spec.ts";
+import type { APPROVALS, APPROVE, DENY } from "./command-specs.ts";
 import { out } from "./output.ts";
 
 const approver = () => `cli:${process.env.USER ?? "user"}`;
 
-async function withApprovals(flags: Record<string, unknown>, body: (context: Awaited<ReturnType<typeof openContext>>, approvals: ApprovalStore) => Promise<number>) {
+async function withApprovals(flags: FlagValues<typeof GLOBAL_FLAGS>, body: (context: Awaited<ReturnType<typeof openContext>>, approvals: ApprovalStore) => Promise<number>) {
   const context = await openContext({ ...contextFlags(flags) });
   try {
     const approvals = new ApprovalStore(context.runtime.redis, context.runtime.keys, { ttlSeconds: context.config.approvals.ttlSeconds });
@@ -22,53 +23,35 @@ function deskOf(context: Awaited<ReturnType<typeof openContext>>, store: Approva
   return { store, signer: requireSigner(approvalKeys(context.config), context.config) };
 }
 
-export const approvalsCommand: Command = {
-  name: "approvals",
-  usage: "approvals [--run RUNID] [--all]",
-  summary: "list approvals waiting for a person (--all: every status)",
-  options: { run: { type: "string" }, all: { type: "boolean" } },
-  run: (_positionals, flags) =>
-    withApprovals(flags, async (context, approvals) => {
-      const list = await approvals.list({ runId: flags.run as string | undefined, ...(flags.all ? {} : { status: "pending" }) });
-      if (list.length === 0) out(flags.all ? "no approvals" : "no approvals waiting");
-      const { verifier } = approvalKeys(context.config);
-      for (const approval of list) {
-        const problem = verifier && approval.status !== "pending" && approval.status !== "expired" ? decisionProblem(verifier, approval) : undefined;
-        if (problem) out(`${approval.approvalId}  FORGED: not a signed decision (${problem}); step workers refuse it`);
-        out(`${approval.approvalId}  ${approval.status.padEnd(8)} run ${approval.runId} step ${approval.stepId}  ${approval.tool}(${JSON.stringify(approval.args)})  expires ${approval.expiresAt}`);
-        if (approval.approver) out(`    decided by ${approval.approver} at ${approval.decidedAt}${approval.reason ? `: ${approval.reason}` : ""}${approval.note ? ` (${approval.note})` : ""}`);
-      }
-      return 0;
-    }),
-};
+export const approvalsCommand: CommandHandler<typeof APPROVALS> = (_positionals, flags) =>
+  withApprovals(flags, async (context, approvals) => {
+    const list = await approvals.list({ runId: flags.run, ...(flags.all ? {} : { status: "pending" }) });
+    if (list.length === 0) out(flags.all ? "no approvals" : "no approvals waiting");
+    const { verifier } = approvalKeys(context.config);
+    for (const approval of list) {
+      const problem = verifier && approval.status !== "pending" && approval.status !== "expired" ? decisionProblem(verifier, approval) : undefined;
+      if (problem) out(`${approval.approvalId}  FORGED: not a signed decision (${problem}); step workers refuse it`);
+      out(`${approval.approvalId}  ${approval.status.padEnd(8)} run ${approval.runId} step ${approval.stepId}  ${approval.tool}(${JSON.stringify(approval.args)})  expires ${approval.expiresAt}`);
+      if (approval.approver) out(`    decided by ${approval.approver} at ${approval.decidedAt}${approval.reason ? `: ${approval.reason}` : ""}${approval.note ? ` (${approval.note})` : ""}`);
+    }
+    return 0;
+  });
 
-export const approveCommand: Command = {
-  name: "approve",
-  usage: "approve <approvalId> [--note TEXT]",
-  summary: "let exactly that action run once",
-  options: { note: { type: "string" } },
-  run: (positionals, flags) =>
-    withApprovals(flags, async (context, approvals) => {
-      const approvalId = positionals[0];
-      if (!approvalId) throw new ReinError("approval_invalid", "expected an approval id: rein approve <approvalId>");
-      const approval = await decideApproval(context.runtime, deskOf(context, approvals), approvalId, { decision: "approved", approver: approver(), note: flags.note as string | undefined });
-      out(`approved ${approval.approvalId}: ${approval.tool}(${JSON.stringify(approval.args)}) may run once`);
-      return 0;
-    }),
-};
+export const approveCommand: CommandHandler<typeof APPROVE> = (positionals, flags) =>
+  withApprovals(flags, async (context, approvals) => {
+    const approvalId = positionals[0];
+    if (!approvalId) throw new ReinError("approval_invalid", "expected an approval id: rein approve <approvalId>");
+    const approval = await decideApproval(context.runtime, deskOf(context, approvals), approvalId, { decision: "approved", approver: approver(), note: flags.note });
+    out(`approved ${approval.approvalId}: ${approval.tool}(${JSON.stringify(approval.args)}) may run once`);
+    return 0;
+  });
 
-export const denyCommand: Command = {
-  name: "deny",
-  usage: "deny <approvalId> --reason TEXT",
-  summary: "refuse the action; the model is told why and chooses again",
-  options: { reason: { type: "string" } },
-  run: (positionals, flags) =>
-    withApprovals(flags, async (context, approvals) => {
-      const approvalId = positionals[0];
-      const reason = flags.reason as string | undefined;
-      if (!approvalId || !reason) throw new ReinError("approval_invalid", 'expected: rein deny <approvalId> --reason "why"');
-      const approval = await decideApproval(context.runtime, deskOf(context, approvals), approvalId, { decision: "denied", approver: approver(), reason });
-      out(`denied ${approval.approvalId}: ${approval.tool}`);
-      return 0;
-    }),
-};
+export const denyCommand: CommandHandler<typeof DENY> = (positionals, flags) =>
+  withApprovals(flags, async (context, approvals) => {
+    const approvalId = positionals[0];
+    const reason = flags.reason;
+    if (!approvalId || !reason) throw new ReinError("approval_invalid", 'expected: rein deny <approvalId> --reason "why"');
+    const approval = await decideApproval(context.runtime, deskOf(context, approvals), approvalId, { decision: "denied", approver: approver(), reason });
+    out(`denied ${approval.approvalId}: ${approval.tool}`);
+    return 0;
+  });

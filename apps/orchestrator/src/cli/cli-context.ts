@@ -1,5 +1,6 @@
 import { assertRedis, createRuntime, loadConfig, logFileDestination, type LogLevel, logLevelFrom, type ReinConfig, type ReinConfigInput, type ReinRuntime, UNSANDBOXED_WARNING } from "@rein/core";
 import { ensureRedis, type RedisHandle } from "../redis/embedded-redis.ts";
+import type { FlagValues, GLOBAL_FLAGS } from "./command-spec.ts";
 import { err } from "./output.ts";
 
 export interface CliContext {
@@ -29,8 +30,8 @@ export interface OpenOptions {
 const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 
 /** The options every command's flags give `openContext`: `--config`, `--redis` and `--log-file`. */
-export function contextFlags(flags: Record<string, unknown>): Pick<OpenOptions, "configFile" | "redisUrl" | "logFile"> {
-  return { configFile: flags.config as string | undefined, redisUrl: flags.redis as string | undefined, logFile: flags["log-file"] as string | undefined };
+export function contextFlags(flags: FlagValues<typeof GLOBAL_FLAGS>): Pick<OpenOptions, "configFile" | "redisUrl" | "logFile"> {
+  return { configFile: flags.config, redisUrl: flags.redis, logFile: flags["log-file"] };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ReinConfig, ReinError } from "@rein/core";
 import { z } from "zod";
-import type { Command } from "./commands.ts";
+import type { CommandHandler } from "./command-spec.ts";
+import type { CONFIG } from "./command-specs.ts";
 import { out } from "./output.ts";
 
 /** The JSON Schema of rein.config.json, generated from the zod schema the loader validates with. */
@@ -24,14 +25,8 @@ function closeObjects(node: unknown): unknown {
   return copy;
 }
 
-export const configCommand: Command = {
-  name: "config",
-  usage: "config schema",
-  summary: "print the JSON Schema of rein.config.json (for editors: \"$schema\": \"./rein.schema.json\")",
-  options: {},
-  async run(positionals) {
-    if (positionals[0] !== "schema") throw new ReinError("goal_invalid", "expected: rein config schema");
-    out(JSON.stringify(configJsonSchema(), null, 2));
-    return 0;
-  },
+export const configCommand: CommandHandler<typeof CONFIG> = async (positionals) => {
+  if (positionals[0] !== "schema") throw new ReinError("goal_invalid", "expected: rein config schema");
+  out(JSON.stringify(configJsonSchema(), null, 2));
+  return 0;
 };

@@ -8,44 +8,36 @@ import { loadSuite } from "../eval/eval-suite.ts";
 import { runSuite } from "../eval/run-suite.ts";
 import { renderCase, renderTotals } from "../eval/suite-report.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
-import type { Command } from "./commands.ts";
+import { usageOf } from "./command-help.ts";
+import type { CommandHandler } from "./command-spec.ts";
+import { EVAL } from "./command-specs.ts";
 import { err, out } from "./output.ts";
 
-export const evalCommand: Command = {
-  name: "eval",
-  usage: "eval <suite-dir> [--baseline FILE] [--write-baseline FILE] [--tools-module FILE] [--json]",
-  summary: "run an eval suite; print pass rate, steps, tokens and cost; gate against a baseline",
-  options: {
-    baseline: { type: "string" },
-    "write-baseline": { type: "string" },
-    "tools-module": { type: "string" },
-    json: { type: "boolean" },
-  },
-  async run(positionals, flags) {
-    const dir = positionals[0];
-    if (!dir) throw new ReinError("goal_invalid", `expected a suite folder: rein ${this.usage}`);
-    const suite = loadSuite(dir);
-    const baseline = typeof flags.baseline === "string" ? readBaseline(flags.baseline) : undefined;
-    const toolOverrides = typeof flags["tools-module"] === "string" ? await importTools(flags["tools-module"]) : [];
-    const context = await openContext({ ...contextFlags(flags), embedRedis: true });
-    try {
-      const result = await runSuite(context.config, suite, { toolOverrides, onCase: flags.json ? undefined : (item) => out(renderCase(item)) });
-      if (flags.json) out(JSON.stringify(result, null, 2));
-      else out(renderTotals(result));
-      if (typeof flags["write-baseline"] === "string") {
-        await writeFile(flags["write-baseline"], `${JSON.stringify(baselineOf(result), null, 2)}\n`);
-        err(`baseline written to ${flags["write-baseline"]}`);
-      }
-      if (!baseline) return result.cases.every((item) => item.passed) ? 0 : 1;
-      const regressions = regressionsAgainst(result, baseline, suite.tolerance);
-      for (const regression of regressions) err(`regression: ${regression}`);
-      if (regressions.length === 0) out(`no regression against ${flags.baseline}`);
-      return regressions.length === 0 ? 0 : 1;
-    } finally {
-      await Promise.all(context.runtime.queues.all().map((queue) => queue.waitUntilReady()));
-      await context.close();
+export const evalCommand: CommandHandler<typeof EVAL> = async (positionals, flags) => {
+  const dir = positionals[0];
+  if (!dir) throw new ReinError("goal_invalid", `expected a suite folder: ${usageOf(EVAL)}`);
+  const suite = loadSuite(dir);
+  const baseline = flags.baseline === undefined ? undefined : readBaseline(flags.baseline);
+  const toolOverrides = flags["tools-module"] === undefined ? [] : await importTools(flags["tools-module"]);
+  const context = await openContext({ ...contextFlags(flags), embedRedis: true });
+  try {
+    const result = await runSuite(context.config, suite, { toolOverrides, onCase: flags.json ? undefined : (item) => out(renderCase(item)) });
+    if (flags.json) out(JSON.stringify(result, null, 2));
+    else out(renderTotals(result));
+    const baselineFile = flags["write-baseline"];
+    if (baselineFile !== undefined) {
+      await writeFile(baselineFile, `${JSON.stringify(baselineOf(result), null, 2)}\n`);
+      err(`baseline written to ${baselineFile}`);
     }
-  },
+    if (!baseline) return result.cases.every((item) => item.passed) ? 0 : 1;
+    const regressions = regressionsAgainst(result, baseline, suite.tolerance);
+    for (const regression of regressions) err(`regression: ${regression}`);
+    if (regressions.length === 0) out(`no regression against ${flags.baseline}`);
+    return regressions.length === 0 ? 0 : 1;
+  } finally {
+    await Promise.all(context.runtime.queues.all().map((queue) => queue.waitUntilReady()));
+    await context.close();
+  }
 };
 
 function readBaseline(file: string): Baseline {

@@ -14,8 +14,8 @@ export function goalFromCli(text: string | undefined, example: LoadedExample | u
 }
 
 /** The directory a CLI run works on: `--workspace DIR`, else the example's seed. */
-export function workspaceFlags(flags: Record<string, unknown>, example: LoadedExample | undefined): { workspaceDir?: string; includeDirty: boolean } {
-  const dir = typeof flags.workspace === "string" ? flags.workspace : example?.seedDir;
-  if (flags["include-dirty"] && typeof flags.workspace !== "string") throw new ReinError("goal_invalid", "--include-dirty goes with --workspace DIR");
+export function workspaceFlags(flags: { workspace?: string; "include-dirty"?: boolean }, example: LoadedExample | undefined): { workspaceDir?: string; includeDirty: boolean } {
+  const dir = flags.workspace ?? example?.seedDir;
+  if (flags["include-dirty"] && flags.workspace === undefined) throw new ReinError("goal_invalid", "--include-dirty goes with --workspace DIR");
   return { ...(dir ? { workspaceDir: dir } : {}), includeDirty: Boolean(flags["include-dirty"]) };
 }

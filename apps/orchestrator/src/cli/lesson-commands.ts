@@ -1,9 +1,10 @@
 import { LessonStore, ReinError } from "@rein/core";
 import { contextFlags, openContext } from "./cli-context.ts";
-import type { Command } from "./commands.ts";
+import type { CommandHandler, FlagValues, GLOBAL_FLAGS } from "./command-spec.ts";
+import type { LESSONS } from "./command-specs.ts";
 import { out } from "./output.ts";
 
-async function withLessons(flags: Record<string, unknown>, body: (lessons: LessonStore) => Promise<number>): Promise<number> {
+async function withLessons(flags: FlagValues<typeof GLOBAL_FLAGS>, body: (lessons: LessonStore) => Promise<number>): Promise<number> {
   const context = await openContext({ ...contextFlags(flags) });
   try {
     return await body(new LessonStore(context.runtime.redis, context.runtime.keys));
@@ -12,34 +13,28 @@ async function withLessons(flags: Record<string, unknown>, body: (lessons: Lesso
   }
 }
 
-export const lessonsCommand: Command = {
-  name: "lessons",
-  usage: "lessons [rm <lessonId>] [--for \"<goal>\"] [--json]",
-  summary: "list what runs learned (newest first, or most similar to --for); rm removes one",
-  options: { for: { type: "string" }, json: { type: "boolean" } },
-  run: (positionals, flags) =>
-    withLessons(flags, async (lessons) => {
-      const [action, lessonId] = positionals;
-      if (action === "rm") {
-        if (!lessonId) throw new ReinError("not_found", "expected a lesson id: rein lessons rm <lessonId>");
-        if (!(await lessons.remove(lessonId))) throw new ReinError("not_found", `no lesson ${lessonId}; expected an id listed by \`rein lessons\``);
-        out(`removed ${lessonId}`);
-        return 0;
-      }
-      if (action !== undefined) throw new ReinError("not_found", `unknown lessons action "${action}"; expected: rein lessons [rm <lessonId>]`);
-      const goal = flags.for as string | undefined;
-      const listed = goal ? (await lessons.similar(goal, 10)).map(({ lesson, score }) => ({ lesson, score })) : (await lessons.list()).map((lesson) => ({ lesson, score: undefined }));
-      if (flags.json) {
-        out(JSON.stringify(listed.map(({ lesson, score }) => ({ ...lesson, ...(score === undefined ? {} : { score }) })), null, 2));
-        return 0;
-      }
-      if (listed.length === 0) out(goal ? "no similar lessons" : "no lessons");
-      for (const { lesson, score } of listed) {
-        out(`${lesson.lessonId}  ${lesson.kind.padEnd(19)} ${lesson.createdAt}  run ${lesson.runId}${score === undefined ? "" : `  score ${score.toFixed(2)}`}`);
-        out(`    task:   ${lesson.signature}`);
-        out(`    failed: ${lesson.failed}`);
-        if (lesson.worked) out(`    worked: ${lesson.worked}`);
-      }
+export const lessonsCommand: CommandHandler<typeof LESSONS> = (positionals, flags) =>
+  withLessons(flags, async (lessons) => {
+    const [action, lessonId] = positionals;
+    if (action === "rm") {
+      if (!lessonId) throw new ReinError("not_found", "expected a lesson id: rein lessons rm <lessonId>");
+      if (!(await lessons.remove(lessonId))) throw new ReinError("not_found", `no lesson ${lessonId}; expected an id listed by \`rein lessons\``);
+      out(`removed ${lessonId}`);
       return 0;
-    }),
-};
+    }
+    if (action !== undefined) throw new ReinError("not_found", `unknown lessons action "${action}"; expected: rein lessons [rm <lessonId>]`);
+    const goal = flags.for;
+    const listed = goal ? (await lessons.similar(goal, 10)).map(({ lesson, score }) => ({ lesson, score })) : (await lessons.list()).map((lesson) => ({ lesson, score: undefined }));
+    if (flags.json) {
+      out(JSON.stringify(listed.map(({ lesson, score }) => ({ ...lesson, ...(score === undefined ? {} : { score }) })), null, 2));
+      return 0;
+    }
+    if (listed.length === 0) out(goal ? "no similar lessons" : "no lessons");
+    for (const { lesson, score } of listed) {
+      out(`${lesson.lessonId}  ${lesson.kind.padEnd(19)} ${lesson.createdAt}  run ${lesson.runId}${score === undefined ? "" : `  score ${score.toFixed(2)}`}`);
+      out(`    task:   ${lesson.signature}`);
+      out(`    failed: ${lesson.failed}`);
+      if (lesson.worked) out(`    worked: ${lesson.worked}`);
+    }
+    return 0;
+  });

@@ -1,55 +1,46 @@
-import { parseArgs } from "node:util";
-import type { CommandEntry } from "./commands.ts";
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { commandHelp, overviewHelp, usageOf } from "./command-help.ts";
+import { type FlagSpecs, GLOBAL_FLAGS } from "./command-spec.ts";
 import { err, out } from "./output.ts";
-import { COMMANDS } from "./registry.ts";
+import { COMMANDS, type RawCommandLine } from "./registry.ts";
 
-const HELP = `rein — a harness for multi-agent work
-
-Usage: rein <command> [options]
-
-${COMMANDS.map((command) => (command.usage.length <= 52 ? `  ${command.usage.padEnd(52)} ${command.summary}` : `  ${command.usage}\n  ${"".padEnd(52)} ${command.summary}`)).join("\n")}
-
-Every command takes --config FILE (default: ./rein.config.json when present).
-Logs (pino JSON) go to stderr, never to stdout, or with --log-file PATH to that file (appended).
-Their level is REIN_LOG_LEVEL (fatal, error, warn, info, debug, trace, silent), else info for
-rein serve, rein worker and any --log-file, else warn.
-Redis, the same for every command: --redis URL, else REDIS_URL, else the config's redisUrl,
-else redis://127.0.0.1:6379 (\`rein run\` starts a private one when that does not answer).`;
+type ParseOptions = NonNullable<ParseArgsConfig["options"]>;
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === "help" || name === "--help" || name === "-h") {
-    out(HELP);
+    out(overviewHelp(COMMANDS.map((command) => command.spec)));
     return name ? 0 : 2;
   }
-  const command: CommandEntry | undefined = COMMANDS.find((candidate) => candidate.name === name);
+  const command = COMMANDS.find((candidate) => candidate.spec.name === name);
   if (!command) {
-    err(`rein: unknown command "${name}"; expected one of: ${COMMANDS.map((candidate) => candidate.name).join(", ")}`);
+    const names = COMMANDS.map((candidate) => candidate.spec.name);
+    // Loaded here, not at the top: `rein --help` then starts without @rein/core.
+    const { closestName } = await import("@rein/core");
+    const guess = closestName(name, names);
+    err(`rein: unknown command "${name}"${guess ? `; did you mean "rein ${guess}"?` : ""}; expected one of: ${names.join(", ")}`);
     return 2;
   }
-  let parsed: ReturnType<typeof parseArgs>;
+  const { spec } = command;
+  const options = parseOptionsOf({ ...spec.flags, ...GLOBAL_FLAGS });
+  let line: RawCommandLine;
   try {
-    parsed = parseArgs({
-      args: rest,
-      options: { ...command.options, config: { type: "string" }, redis: { type: "string" }, "log-file": { type: "string" }, help: { type: "boolean", short: "h" } },
-      allowPositionals: true,
-      strict: true,
-    });
+    const parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+    line = { args: parsed.positionals, flags: parsed.values };
   } catch (error) {
-    err(`rein ${name}: ${error instanceof Error ? error.message : String(error)}\nusage: rein ${command.usage}`);
+    err(`rein ${name}: ${await flagProblem(error, rest, options)}\nusage: ${usageOf(spec)}  (rein ${name} --help lists every option)`);
     return 2;
   }
-  if (parsed.values.help) {
-    out(`usage: rein ${command.usage}\n${command.summary}`);
+  if (line.flags.help) {
+    out(commandHelp(spec));
     return 0;
   }
   try {
-    const [loaded, { logLevelFrom }] = await Promise.all([command.load(), import("@rein/core")]);
+    const { logLevelFrom } = await import("@rein/core");
     // Checked before any work, for every command, so a mistyped level is one clear line.
     logLevelFrom(process.env, "warn");
-    return await loaded.run(parsed.positionals, parsed.values);
+    return await command.run(line);
   } catch (error) {
-    // Loaded here, not at the top: `rein --help` then starts without @rein/core (every command module imports it anyway).
     const { ReinError } = await import("@rein/core");
     if (ReinError.isInstance(error)) {
       err(`rein ${name}: ${error.message}`);
@@ -58,4 +49,30 @@ export async function main(argv: string[]): Promise<number> {
     err(`rein ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return 1;
   }
+}
+
+/** The declarations as `parseArgs` takes them: every value it reads is text or a switch. */
+function parseOptionsOf(flags: FlagSpecs): ParseOptions {
+  return Object.fromEntries(
+    Object.entries(flags).map(([name, flag]) => [
+      name,
+      {
+        type: flag.kind === "boolean" ? "boolean" : "string",
+        ...("short" in flag && flag.short ? { short: flag.short } : {}),
+        ...("multiple" in flag && flag.multiple ? { multiple: true } : {}),
+      },
+    ]),
+  );
+}
+
+/** What was wrong with the command line; for an unknown flag, the declared one it is closest to. */
+async function flagProblem(error: unknown, args: string[], options: ParseOptions): Promise<string> {
+  const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+  if (code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") return error instanceof Error ? error.message : String(error);
+  const { tokens } = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true });
+  const unknown = tokens.find((token) => token.kind === "option" && !(token.name in options));
+  if (!unknown || unknown.kind !== "option") return error instanceof Error ? error.message : String(error);
+  const { closestName } = await import("@rein/core");
+  const guess = closestName(unknown.name, Object.keys(options));
+  return `unknown option ${unknown.rawName}${guess ? `; did you mean --${guess}?` : ""}`;
 }

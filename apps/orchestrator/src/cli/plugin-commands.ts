@@ -15,27 +15,22 @@ import {
 } from "@rein/core";
 import { readPluginStatus } from "../plugins/plugin-status-board.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
-import type { Command } from "./commands.ts";
+import { usageOf } from "./command-help.ts";
+import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
+import { PLUGINS } from "./command-specs.ts";
 import { out } from "./output.ts";
 
-const USAGE = "plugins list [--json] | plugins check <dir>";
 const PREVIEW_LINES = 8;
 
-export const pluginsCommand: Command = {
-  name: "plugins",
-  usage: USAGE,
-  summary: "list the configured plugins with their tools, state, breaker and restarts, or check a plugin directory end to end",
-  options: { json: { type: "boolean" } },
-  async run(positionals, flags) {
-    const [action, dir] = positionals;
-    if (action === "list") return listPlugins(flags);
-    if (action === "check" && dir) return checkPlugin(dir, flags.config as string | undefined);
-    throw new ReinError("goal_invalid", `expected list, or check with a directory: rein ${USAGE}`);
-  },
+export const pluginsCommand: CommandHandler<typeof PLUGINS> = async (positionals, flags) => {
+  const [action, dir] = positionals;
+  if (action === "list") return listPlugins(flags);
+  if (action === "check" && dir) return checkPlugin(dir, flags.config);
+  throw new ReinError("goal_invalid", `expected list, or check with a directory: ${usageOf(PLUGINS)}`);
 };
 
 /** Each configured plugin from its manifest, with what every running Rein process on this prefix reports about it. */
-async function listPlugins(flags: Record<string, unknown>): Promise<number> {
+async function listPlugins(flags: ParsedFlags<typeof PLUGINS>): Promise<number> {
   const context = await openContext({ ...contextFlags(flags) });
   try {
     const published = await readPluginStatus(context.runtime);

@@ -8,48 +8,38 @@ import { openScratchRuntime } from "../replay/scratch-runtime.ts";
 import { loadBundle } from "../trace/trace-bundle.ts";
 import { readExport } from "../trace/trace-files.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
-import type { Command } from "./commands.ts";
+import { usageOf } from "./command-help.ts";
+import type { CommandHandler } from "./command-spec.ts";
+import { REPLAY } from "./command-specs.ts";
 import { err } from "./output.ts";
 
-export const replayCommand: Command = {
-  name: "replay",
-  usage: "replay <runId | file.jsonl> [--stub-tools] [--allow-external] [--from-step S | --step S] [--example NAME]",
-  summary: "re-run a recorded run with its recorded model outputs in a fresh workspace; report identical or the first divergence",
-  options: {
-    "stub-tools": { type: "boolean" },
-    "allow-external": { type: "boolean" },
-    "from-step": { type: "string" },
-    step: { type: "string" },
-    example: { type: "string" },
-  },
-  async run(positionals, flags) {
-    const source = positionals[0];
-    if (!source) throw new ReinError("goal_invalid", `expected a run id or an export file: rein ${this.usage}`);
-    const context = await openContext({ ...contextFlags(flags), embedRedis: true });
+export const replayCommand: CommandHandler<typeof REPLAY> = async (positionals, flags) => {
+  const source = positionals[0];
+  if (!source) throw new ReinError("goal_invalid", `expected a run id or an export file: ${usageOf(REPLAY)}`);
+  const context = await openContext({ ...contextFlags(flags), embedRedis: true });
+  try {
+    const bundle = source.endsWith(".jsonl") ? await readExport(source) : await loadBundle(context.runtime, source);
+    if (bundle.events.length === 0) throw new ReinError("not_found", `no trace for run ${source}`);
+    const exampleName = flags.example ?? (bundle.state ? exampleOf(bundle.state.goal) : undefined);
+    const example = exampleName ? await loadExample(exampleName) : undefined;
+    if (example) err(`replaying with the tools of example ${example.name}`);
+    const scratch = await openScratchRuntime(context.config, "replay", example && !flags.config ? example.config : {});
     try {
-      const bundle = source.endsWith(".jsonl") ? await readExport(source) : await loadBundle(context.runtime, source);
-      if (bundle.events.length === 0) throw new ReinError("not_found", `no trace for run ${source}`);
-      const exampleName = (flags.example as string | undefined) ?? (bundle.state ? exampleOf(bundle.state.goal) : undefined);
-      const example = exampleName ? await loadExample(exampleName) : undefined;
-      if (example) err(`replaying with the tools of example ${example.name}`);
-      const scratch = await openScratchRuntime(context.config, "replay", example && !flags.config ? example.config : {});
-      try {
-        const mode = flags["stub-tools"] ? "stub" : "real";
-        const allowExternal = Boolean(flags["allow-external"]);
-        const tools = example?.tools ?? [];
-        const seedDir = example?.seedDir;
-        const report =
-          typeof flags.step === "string"
-            ? await replayStep(scratch, bundle, flags.step, { mode, allowExternal, tools, seedDir })
-            : await replayRun(scratch, bundle, { mode, allowExternal, fromStep: flags["from-step"] as string | undefined, tools, seedDir });
-        process.stdout.write(renderReplayReport(report));
-        return report.identical ? 0 : 1;
-      } finally {
-        await scratch.discard();
-      }
+      const mode = flags["stub-tools"] ? "stub" : "real";
+      const allowExternal = Boolean(flags["allow-external"]);
+      const tools = example?.tools ?? [];
+      const seedDir = example?.seedDir;
+      const report =
+        flags.step !== undefined
+          ? await replayStep(scratch, bundle, flags.step, { mode, allowExternal, tools, seedDir })
+          : await replayRun(scratch, bundle, { mode, allowExternal, fromStep: flags["from-step"], tools, seedDir });
+      process.stdout.write(renderReplayReport(report));
+      return report.identical ? 0 : 1;
     } finally {
-      await Promise.all(context.runtime.queues.all().map((queue) => queue.waitUntilReady()));
-      await context.close();
+      await scratch.discard();
     }
-  },
+  } finally {
+    await Promise.all(context.runtime.queues.all().map((queue) => queue.waitUntilReady()));
+    await context.close();
+  }
 };

@@ -7,10 +7,11 @@ import { checkRoleProviders } from "../roles/role-providers.ts";
 import { startRoles, ROLE_NAMES } from "../roles/start-roles.ts";
 import { buildTooling } from "../roles/tooling.ts";
 import { contextFlags, openContext, warnIfUnsandboxed } from "./cli-context.ts";
-import type { Command } from "./commands.ts";
+import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
+import type { RUN } from "./command-specs.ts";
 import { followRun, printResult } from "./follow-run.ts";
 import { goalFromCli, workspaceFlags } from "./goal-input.ts";
-import { processKeys } from "./keys.ts";
+import { packetSigningKeys } from "./packet-signing-keys.ts";
 import { requireModels, resolveModels } from "./model-resolution.ts";
 import { err, out } from "./output.ts";
 import { describeLiveEvent } from "./progress.ts";
@@ -18,82 +19,68 @@ import { describeOrigin, printChanges } from "./workspace-commands.ts";
 
 export { scriptedOverrides } from "./model-resolution.ts";
 
-export const runCommand: Command = {
-  name: "run",
-  usage: 'run "<goal>" [--workspace DIR [--include-dirty]] [--example NAME] [--approve | --deny] [--detach]',
-  summary: "start every role in this process, run a goal end to end and print its progress",
-  options: {
-    example: { type: "string" },
-    tools: { type: "string" },
-    approve: { type: "boolean" },
-    deny: { type: "boolean" },
-    reason: { type: "string" },
-    workspace: { type: "string" },
-    "include-dirty": { type: "boolean" },
-    detach: { type: "boolean" },
-  },
-  async run(positionals, flags) {
-    const example = typeof flags.example === "string" ? await loadExample(flags.example) : undefined;
-    if (!example && positionals.length === 0) throw new ReinError("goal_invalid", 'expected a goal: rein run "<goal>" or rein run --example bugfix');
-    const models = requireModels(resolveModels({ configFile: flags.config as string | undefined, example }));
-    const context = await openContext({
-      ...contextFlags(flags),
-      embedRedis: true,
-      overrides: models.overrides,
+export const runCommand: CommandHandler<typeof RUN> = async (positionals, flags) => {
+  const example = flags.example === undefined ? undefined : await loadExample(flags.example);
+  if (!example && positionals.length === 0) throw new ReinError("goal_invalid", 'expected a goal: rein run "<goal>" or rein run --example bugfix');
+  if (flags.approve && flags.deny) throw new ReinError("goal_invalid", "--approve and --deny both given; expected one");
+  const models = requireModels(resolveModels({ configFile: flags.config, example }));
+  const context = await openContext({
+    ...contextFlags(flags),
+    embedRedis: true,
+    overrides: models.overrides,
+  });
+  if (context.redis.embedded) err(`started a private redis-server at ${context.redis.url} (stopped on exit)`);
+  if (flags.detach && context.redis.embedded) {
+    await context.close();
+    throw new ReinError("config_invalid", "--detach leaves the run to other processes, but this Redis is private to rein run and stops with it; expected a shared one (--redis, REDIS_URL or redisUrl)");
+  }
+  err(models.source);
+  await checkRoleProviders(context.runtime.config).catch(async (error: unknown) => {
+    await context.close();
+    throw error;
+  });
+  warnIfUnsandboxed(context.config);
+  const keys = packetSigningKeys(context.config, { create: true });
+  if (keys.created) err(`wrote a packet-signing key pair to ${context.config.keysDir} (used by every rein run and rein serve started here)`);
+  const approval = approvalKeys(context.config, { create: true });
+  if (approval.created) err(`dev mode: wrote an approval key pair to ${context.config.keysDir} (deciders use the private key, step workers the public one)`);
+  const tooling = await buildTooling(context.runtime, example?.tools ?? [], requireVerifier(approval, context.config));
+  const desk: ApprovalDesk = { store: tooling.approvals, signer: requireSigner(approval, context.config) };
+  const roles = startRoles(context.runtime, {
+    roles: ROLE_NAMES,
+    packetPrivateKey: keys.privateKey,
+    packetPublicKey: keys.publicKey,
+    executor: tooling.executor,
+  });
+  let live: LiveSubscription | undefined;
+  try {
+    const goal = goalFromCli(positionals[0], example, flags.tools);
+    // Subscribed before the run exists, so no delta is missed; the channel works the same for remote workers.
+    const runId = newId("run");
+    live = await context.runtime.live.subscribe(runId, (event) => {
+      if (process.stdout.isTTY) process.stdout.write(describeLiveEvent(event));
     });
-    if (context.redis.embedded) err(`started a private redis-server at ${context.redis.url} (stopped on exit)`);
-    if (flags.detach && context.redis.embedded) {
-      await context.close();
-      throw new ReinError("config_invalid", "--detach leaves the run to other processes, but this Redis is private to rein run and stops with it; expected a shared one (--redis, REDIS_URL or redisUrl)");
-    }
-    err(models.source);
-    await checkRoleProviders(context.runtime.config).catch(async (error: unknown) => {
-      await context.close();
-      throw error;
-    });
-    warnIfUnsandboxed(context.config);
-    const keys = processKeys(context.config, { create: true });
-    if (keys.created) err(`wrote a packet-signing key pair to ${context.config.keysDir} (used by every rein run and rein serve started here)`);
-    const approval = approvalKeys(context.config, { create: true });
-    if (approval.created) err(`dev mode: wrote an approval key pair to ${context.config.keysDir} (deciders use the private key, step workers the public one)`);
-    const tooling = await buildTooling(context.runtime, example?.tools ?? [], requireVerifier(approval, context.config));
-    const desk: ApprovalDesk = { store: tooling.approvals, signer: requireSigner(approval, context.config) };
-    const roles = startRoles(context.runtime, {
-      roles: ROLE_NAMES,
-      packetPrivateKey: keys.privateKey,
-      packetPublicKey: keys.publicKey,
-      executor: tooling.executor,
-    });
-    let live: LiveSubscription | undefined;
-    try {
-      const goal = goalFromCli(positionals[0], example, flags.tools as string | undefined);
-      // Subscribed before the run exists, so no delta is missed; the channel works the same for remote workers.
-      const runId = newId("run");
-      live = await context.runtime.live.subscribe(runId, (event) => {
-        if (process.stdout.isTTY) process.stdout.write(describeLiveEvent(event));
-      });
-      const { origin } = await submitGoal(context.runtime, goal, { knownTools: tooling.registry.names(), runId, ...workspaceFlags(flags, example) });
-      if (origin) out(describeOrigin(origin));
-      const interrupt = onInterrupt(context.runtime, runId, Boolean(flags.detach));
-      const state = await followRun(context.runtime, runId, {
-        signal: interrupt.detached,
-        onEvent: async (event) => {
-          if (event.kind !== "step.suspended" || (!flags.approve && !flags.deny)) return;
-          await decideFromFlags(context.runtime, desk, String(event.payload.approvalId), flags);
-        },
-      }).finally(interrupt.remove);
-      if (interrupt.detached.aborted) return INTERRUPTED;
-      printResult(state);
-      if (origin && typeof flags.workspace === "string") await printChanges(origin);
-      if (interrupt.count() > 0) return INTERRUPTED;
-      return state.status === "done" ? 0 : 1;
-    } finally {
-      await live?.close();
-      await roles.close();
-      await tooling.close();
-      await context.close();
-    }
-  },
+    const { origin } = await submitGoal(context.runtime, goal, { knownTools: tooling.registry.names(), runId, ...workspaceFlags(flags, example) });
+    if (origin) out(describeOrigin(origin));
+    const interrupt = onInterrupt(context.runtime, runId, Boolean(flags.detach));
+    const state = await followRun(context.runtime, runId, {
+      signal: interrupt.detached,
+      onEvent: async (event) => {
+        if (event.kind !== "step.suspended" || (!flags.approve && !flags.deny)) return;
+        await decideFromFlags(context.runtime, desk, String(event.payload.approvalId), flags);
+      },
+    }).finally(interrupt.remove);
+    if (interrupt.detached.aborted) return INTERRUPTED;
+    printResult(state);
+    if (origin && flags.workspace !== undefined) await printChanges(origin);
+    if (interrupt.count() > 0) return INTERRUPTED;
+    return state.status === "done" ? 0 : 1;
+  } finally {
+    await live?.close();
+    await roles.close();
+    await tooling.close();
+    await context.close();
+  }
 };
 
 /** The shell's exit code for a command ended by Ctrl-C. */
@@ -131,12 +118,12 @@ function onInterrupt(runtime: ReinRuntime, runId: string, detach: boolean): { de
   return { detached: detached.signal, count: () => count, remove: () => process.off("SIGINT", handler) };
 }
 
-async function decideFromFlags(runtime: ReinRuntime, desk: ApprovalDesk, approvalId: string, flags: Record<string, unknown>): Promise<void> {
+async function decideFromFlags(runtime: ReinRuntime, desk: ApprovalDesk, approvalId: string, flags: ParsedFlags<typeof RUN>): Promise<void> {
   const decision = flags.approve ? "approved" : "denied";
   out(`  (--${flags.approve ? "approve" : "deny"}) deciding approval ${approvalId}: ${decision}`);
   await decideApproval(runtime, desk, approvalId, {
     decision,
     approver: `cli:${process.env.USER ?? "user"}`,
-    ...(decision === "denied" ? { reason: (flags.reason as string | undefined) ?? "denied from the command line" } : { note: "approved from the command line" }),
+    ...(decision === "denied" ? { reason: flags.reason ?? "denied from the command line" } : { note: "approved from the command line" }),
   });
 }

@@ -10,8 +10,8 @@ import type { CliContext } from "./cli-context.ts";
 import { err } from "./output.ts";
 
 export interface ServeHttpFlags {
-  /** `--http PORT` */
-  port: string;
+  /** `--http PORT`, 0 to 65535 (0: any free port) */
+  port: number;
   /** `--host ADDRESS` @defaultValue 127.0.0.1 */
   host?: string;
   /** `--token-env NAME`: the token is read from this variable instead of generated. */
@@ -27,8 +27,7 @@ export interface ServeHttpFlags {
  * page moves it to sessionStorage and sends it as `Authorization: Bearer`.
  */
 export async function serveHttp(context: CliContext, flags: ServeHttpFlags): Promise<Server> {
-  const port = Number(flags.port);
-  if (!/^\d+$/.test(flags.port) || port > 65_535) throw new ReinError("config_invalid", `--http ${flags.port}: expected a port number`);
+  const { port } = flags;
   const host = flags.host ?? "127.0.0.1";
   if (host.trim() === "") throw new ReinError("config_invalid", "--host: expected an address or name to bind to, such as 127.0.0.1");
   const token = tokenFrom(flags.tokenEnv);

@@ -12,34 +12,21 @@ import { renderCall } from "../trace/views/call-view.ts";
 import { renderGraph } from "../trace/views/graph-view.ts";
 import { renderTimeline } from "../trace/views/timeline-view.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
-import type { Command } from "./commands.ts";
+import { usageOf } from "./command-help.ts";
+import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
+import { TRACE } from "./command-specs.ts";
 import { err, out } from "./output.ts";
 
-const USAGE = "trace <runId | file.jsonl> [--audit | --graph | --json | --check | --otel | --call CALLID] | trace export <runId> [-o FILE] | trace import FILE [--prefix P]";
+type TraceFlags = ParsedFlags<typeof TRACE>;
 
-export const traceCommand: Command = {
-  name: "trace",
-  usage: USAGE,
-  summary: "show a run's trace (timeline, audit, graph, raw, completeness) or one call's input and output; export it to JSONL or import one",
-  options: {
-    audit: { type: "boolean" },
-    graph: { type: "boolean" },
-    json: { type: "boolean" },
-    check: { type: "boolean" },
-    otel: { type: "boolean" },
-    call: { type: "string" },
-    output: { type: "string", short: "o" },
-    prefix: { type: "string" },
-  },
-  async run(positionals, flags) {
-    const [first, second] = positionals;
-    if (!first) throw new ReinError("goal_invalid", `expected a run id or a subcommand: rein ${USAGE}`);
-    if (first === "export") return exportTrace(required(second, "a run id"), flags);
-    if (first === "import") return importTrace(required(second, "an export file"), flags);
-    const bundle = first.endsWith(".jsonl") ? await readExport(first) : await withRuntime(flags, (runtime) => loadRequired(runtime, first));
-    if (flags.otel) return sendSpans(bundle);
-    return showTrace(bundle, flags);
-  },
+export const traceCommand: CommandHandler<typeof TRACE> = async (positionals, flags) => {
+  const [first, second] = positionals;
+  if (!first) throw new ReinError("goal_invalid", `expected a run id or a subcommand: ${usageOf(TRACE)}`);
+  if (first === "export") return exportTrace(required(second, "a run id"), flags);
+  if (first === "import") return importTrace(required(second, "an export file"), flags);
+  const bundle = first.endsWith(".jsonl") ? await readExport(first) : await withRuntime(flags, (runtime) => loadRequired(runtime, first));
+  if (flags.otel) return sendSpans(bundle);
+  return showTrace(bundle, flags);
 };
 
 /** `--otel`: the run as OpenTelemetry spans, to whatever SDK the process registered (off unless asked). */
@@ -50,12 +37,12 @@ async function sendSpans(bundle: TraceBundle): Promise<number> {
   return 0;
 }
 
-function showTrace(bundle: TraceBundle, flags: Record<string, unknown>): number {
+function showTrace(bundle: TraceBundle, flags: TraceFlags): number {
   if (flags.json) {
     process.stdout.write(renderJsonLines(bundle));
     return 0;
   }
-  if (typeof flags.call === "string") {
+  if (flags.call !== undefined) {
     out(renderCall(bundle, flags.call).trimEnd());
     return 0;
   }
@@ -71,14 +58,14 @@ function showTrace(bundle: TraceBundle, flags: Record<string, unknown>): number 
   return 0;
 }
 
-async function exportTrace(runId: string, flags: Record<string, unknown>): Promise<number> {
+async function exportTrace(runId: string, flags: TraceFlags): Promise<number> {
   const bundle = await withRuntime(flags, (runtime) => loadRequired(runtime, runId));
-  const written = await writeExport(bundle, (flags.output as string | undefined) ?? `${runId}.jsonl`);
+  const written = await writeExport(bundle, flags.output ?? `${runId}.jsonl`);
   err(`exported ${bundle.events.length} events to ${written.jsonl}${written.sidecar ? ` (large payloads, prompts and artifacts in ${written.sidecar})` : ""}`);
   return 0;
 }
 
-async function importTrace(file: string, flags: Record<string, unknown>): Promise<number> {
+async function importTrace(file: string, flags: TraceFlags): Promise<number> {
   const bundle = await readExport(file);
   const prefix = await withRuntime(flags, async (runtime) => {
     await importBundle(runtime, bundle);
@@ -94,8 +81,8 @@ async function loadRequired(runtime: Parameters<typeof loadBundle>[0], runId: st
   return bundle;
 }
 
-async function withRuntime<T>(flags: Record<string, unknown>, body: (runtime: Awaited<ReturnType<typeof openContext>>["runtime"]) => Promise<T>): Promise<T> {
-  const prefix = flags.prefix as string | undefined;
+async function withRuntime<T>(flags: TraceFlags, body: (runtime: Awaited<ReturnType<typeof openContext>>["runtime"]) => Promise<T>): Promise<T> {
+  const { prefix } = flags;
   const context = await openContext({ ...contextFlags(flags), overrides: prefix ? { prefix } : undefined });
   try {
     return await body(context.runtime);
@@ -107,6 +94,6 @@ async function withRuntime<T>(flags: Record<string, unknown>, body: (runtime: Aw
 }
 
 function required(value: string | undefined, what: string): string {
-  if (!value) throw new ReinError("goal_invalid", `expected ${what}: rein ${USAGE}`);
+  if (!value) throw new ReinError("goal_invalid", `expected ${what}: ${usageOf(TRACE)}`);
   return value;
 }

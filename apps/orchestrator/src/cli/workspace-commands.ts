@@ -3,7 +3,9 @@ import { loadConfig, ReinError } from "@rein/core";
 import { applyRun } from "../workspace/apply-changes.ts";
 import { changedFiles, snapshotRun, unifiedDiff } from "../workspace/run-changes.ts";
 import { readOrigin, type WorkspaceOrigin } from "../workspace/workspace-origin.ts";
-import type { Command } from "./commands.ts";
+import { usageOf } from "./command-help.ts";
+import type { CommandHandler } from "./command-spec.ts";
+import { APPLY, DIFF } from "./command-specs.ts";
 import { out } from "./output.ts";
 
 /** The line `rein run` prints before the run starts. */
@@ -32,39 +34,27 @@ export async function printChanges(origin: WorkspaceOrigin): Promise<void> {
 
 const runIdOf = (positionals: string[], usage: string): string => {
   const runId = positionals[0];
-  if (!runId) throw new ReinError("goal_invalid", `expected a run id: rein ${usage}`);
+  if (!runId) throw new ReinError("goal_invalid", `expected a run id: ${usage}`);
   return runId;
 };
 
-export const diffCommand: Command = {
-  name: "diff",
-  usage: "diff <runId>",
-  summary: "print what a run changed in its workspace as a unified diff against the directory it ran on",
-  options: {},
-  async run(positionals, flags) {
-    const config = loadConfig({ file: flags.config as string | undefined });
-    const origin = await readOrigin(config.workspaceRoot, runIdOf(positionals, this.usage));
-    process.stdout.write(await unifiedDiff(origin, await snapshotRun(origin)));
-    return 0;
-  },
+export const diffCommand: CommandHandler<typeof DIFF> = async (positionals, flags) => {
+  const config = loadConfig({ file: flags.config });
+  const origin = await readOrigin(config.workspaceRoot, runIdOf(positionals, usageOf(DIFF)));
+  process.stdout.write(await unifiedDiff(origin, await snapshotRun(origin)));
+  return 0;
 };
 
-export const applyCommand: Command = {
-  name: "apply",
-  usage: "apply <runId>",
-  summary: "write a run's changes into the directory it ran on, refusing when that directory changed under the same files",
-  options: {},
-  async run(positionals, flags) {
-    const config = loadConfig({ file: flags.config as string | undefined });
-    const origin = await readOrigin(config.workspaceRoot, runIdOf(positionals, this.usage));
-    const result = await applyRun(origin);
-    if (result.applied.length === 0) {
-      out(result.unchanged.length === 0 ? `run ${origin.runId} changed nothing` : `${origin.source} already has run ${origin.runId}'s changes`);
-      return 0;
-    }
-    out(`applied to ${origin.source}:`);
-    for (const file of result.applied) out(`  ${file.status} ${file.path}`);
-    if (origin.kind === "git-worktree") out(`(not committed; review with git -C ${origin.source} diff)`);
+export const applyCommand: CommandHandler<typeof APPLY> = async (positionals, flags) => {
+  const config = loadConfig({ file: flags.config });
+  const origin = await readOrigin(config.workspaceRoot, runIdOf(positionals, usageOf(APPLY)));
+  const result = await applyRun(origin);
+  if (result.applied.length === 0) {
+    out(result.unchanged.length === 0 ? `run ${origin.runId} changed nothing` : `${origin.source} already has run ${origin.runId}'s changes`);
     return 0;
-  },
+  }
+  out(`applied to ${origin.source}:`);
+  for (const file of result.applied) out(`  ${file.status} ${file.path}`);
+  if (origin.kind === "git-worktree") out(`(not committed; review with git -C ${origin.source} diff)`);
+  return 0;
 };

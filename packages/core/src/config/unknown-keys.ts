@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { closestName } from "../closest-name.ts";
 
 export interface UnknownKey {
   /** Dotted path of the key, e.g. `roles.worker.modle`. */
@@ -39,7 +40,7 @@ export function unknownKeys(schema: z.ZodType, value: unknown, path: readonly st
       return Object.entries(value).flatMap(([key, item]) => {
         if (key in shape) return unknownKeys(shape[key] as z.ZodType, item, [...path, key]);
         if (open || (path.length === 0 && EDITOR_KEYS.has(key))) return [];
-        const suggestion = closest(key, known);
+        const suggestion = closestName(key, known);
         return [{ path: [...path, key].join("."), ...(suggestion ? { suggestion } : {}) }];
       });
     }
@@ -55,31 +56,6 @@ interface Definition {
 
 function definitionOf(schema: z.ZodType | undefined): Definition | undefined {
   return (schema as unknown as { _zod?: { def?: Definition } } | undefined)?._zod?.def;
-}
-
-/** The known key nearest to `key` by edit distance, if at most a third of its length away (case ignored). */
-function closest(key: string, known: readonly string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const name of known) {
-    const distance = editDistance(key.toLowerCase(), name.toLowerCase());
-    if (!best || distance < best.distance) best = { name, distance };
-  }
-  return best && best.distance <= Math.max(1, Math.floor(best.name.length / 3)) ? best.name : undefined;
-}
-
-/** Edit distance counting a swap of two neighbours as one edit ("modle" → "model"). */
-function editDistance(left: string, right: string): number {
-  const rows: number[][] = Array.from({ length: left.length + 1 }, (_, i) => Array.from({ length: right.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  const at = (i: number, j: number) => (rows[i] as number[])[j] as number;
-  for (let i = 1; i <= left.length; i += 1) {
-    for (let j = 1; j <= right.length; j += 1) {
-      const cost = left[i - 1] === right[j - 1] ? 0 : 1;
-      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-      if (i > 1 && j > 1 && left[i - 1] === right[j - 2] && left[i - 2] === right[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
-      (rows[i] as number[])[j] = best;
-    }
-  }
-  return at(left.length, right.length);
 }
 
 /**

@@ -1,0 +1,218 @@
+import { defineCommand } from "./command-spec.ts";
+
+/*
+ * Every command's declaration: name, argument forms, summary and flags.
+ * Plain data, loaded by `rein --help` without any command's module.
+ */
+
+const EXAMPLE = { kind: "string", value: "NAME", help: "an example under examples/ (bugfix, sre-triage): its goal, tools, workspace and, with no model configured, its scripted models" } as const;
+const TOOLS = { kind: "string", value: "a,b", help: "the tools the goal grants, comma-separated (default: read, write, edit, list and search files, run_command)" } as const;
+const WORKSPACE = { kind: "string", value: "DIR", help: "work on DIR: in a fresh git worktree of it (or a copy), never in DIR itself" } as const;
+const INCLUDE_DIRTY = { kind: "boolean", help: "with --workspace on a git repository: copy its uncommitted changes in instead of refusing" } as const;
+const CONCURRENCY = { kind: "integer", value: "N", min: 1, help: "jobs each role's consumer takes at once" } as const;
+const GRACE_MS = { kind: "integer", value: "MS", min: 0, help: "on SIGTERM, how long current jobs may finish before they are checkpointed and given back (default 10000)" } as const;
+const LOCK_MS = { kind: "integer", value: "MS", min: 1000, help: "a job's lock; a killed process's jobs go back to the queue after it (default 30000)" } as const;
+const JSON_OUTPUT = { kind: "boolean", help: "print JSON instead of text" } as const;
+
+export const RUN = defineCommand({
+  name: "run",
+  args: ['"<goal>"'],
+  summary: "start every role in this process, run a goal end to end and print its progress",
+  flags: {
+    example: EXAMPLE,
+    tools: TOOLS,
+    workspace: WORKSPACE,
+    "include-dirty": INCLUDE_DIRTY,
+    approve: { kind: "boolean", help: "approve every action that waits for a person (unattended runs)" },
+    deny: { kind: "boolean", help: "deny every action that waits for a person" },
+    reason: { kind: "string", value: "TEXT", help: "with --deny: the reason the model is told" },
+    detach: { kind: "boolean", help: "on Ctrl-C, leave the run to the other processes on the prefix instead of cancelling it" },
+  },
+});
+
+export const DIFF = defineCommand({
+  name: "diff",
+  args: ["<runId>"],
+  summary: "print what a run changed in its workspace as a unified diff against the directory it ran on",
+  flags: {},
+});
+
+export const APPLY = defineCommand({
+  name: "apply",
+  args: ["<runId>"],
+  summary: "write a run's changes into the directory it ran on, refusing when that directory changed under the same files",
+  flags: {},
+});
+
+export const SUBMIT = defineCommand({
+  name: "submit",
+  args: ['"<goal>"'],
+  summary: "put a goal on the queue for running roles and print its run id (warns when no controller serves the prefix)",
+  flags: { example: EXAMPLE, tools: TOOLS, workspace: WORKSPACE, "include-dirty": INCLUDE_DIRTY },
+});
+
+export const STATUS = defineCommand({
+  name: "status",
+  args: ["<runId>"],
+  summary: "print a run's status, steps and spend",
+  flags: { json: { kind: "boolean", help: "print the run's whole state as JSON" } },
+});
+
+export const TRACE = defineCommand({
+  name: "trace",
+  args: ["<runId | file.jsonl>", "export <runId>", "import FILE"],
+  summary: "show a run's trace (timeline, audit, graph, raw, completeness) or one call's input and output; export it to JSONL or import one",
+  flags: {
+    audit: { kind: "boolean", help: "every decision with its rule and actor (policy, runtime or a named person)" },
+    graph: { kind: "boolean", help: "the steps as a tree, delegated children under their parents" },
+    json: { kind: "boolean", help: "the raw events, one JSON object a line" },
+    check: { kind: "boolean", help: "whether the trace answers the audit questions; exit 1 when one is not" },
+    otel: { kind: "boolean", help: "send the run as OpenTelemetry spans to the registered SDK" },
+    call: { kind: "string", value: "CALLID", help: "one call: its input, decision, exit, output and the text the model was shown" },
+    output: { kind: "string", value: "FILE", short: "o", help: "with export: the file to write (default <runId>.jsonl)" },
+    prefix: { kind: "string", value: "P", help: "the key prefix to read from or import into (default: the config's)" },
+  },
+});
+
+export const REPLAY = defineCommand({
+  name: "replay",
+  args: ["<runId | file.jsonl>"],
+  summary: "re-run a recorded run with its recorded model outputs in a fresh workspace; report identical or the first divergence",
+  flags: {
+    "stub-tools": { kind: "boolean", help: "answer tool calls with their recorded results; nothing is executed" },
+    "allow-external": { kind: "boolean", help: "let tools with external effects run again (refused by default)" },
+    "from-step": { kind: "string", value: "S", help: "replay from step S on" },
+    step: { kind: "string", value: "S", help: "replay step S alone, from its recorded packet" },
+    example: { kind: "string", value: "NAME", help: "the example whose tools the replay uses (default: the run's own)" },
+  },
+});
+
+export const EVAL = defineCommand({
+  name: "eval",
+  args: ["<suite-dir>"],
+  summary: "run an eval suite; print pass rate, steps, tokens and cost; gate against a baseline",
+  flags: {
+    baseline: { kind: "string", value: "FILE", help: "fail (exit 1) on a regression against this baseline" },
+    "write-baseline": { kind: "string", value: "FILE", help: "write this result as a baseline" },
+    "tools-module": { kind: "string", value: "FILE", help: "a module exporting tools: AnyTool[] that replace the tools of the same names" },
+    json: JSON_OUTPUT,
+  },
+});
+
+export const RUNS = defineCommand({
+  name: "runs",
+  args: ["list", "prune --older-than AGE"],
+  summary: "list recent runs, or delete old runs' state, trace and artifacts",
+  flags: {
+    limit: { kind: "integer", value: "N", min: 1, help: "with list: how many runs (default 20)" },
+    "older-than": { kind: "string", value: "AGE", help: "with prune: runs created longer ago than AGE (30d, 12h, 90m)" },
+    "dry-run": { kind: "boolean", help: "with prune: say what would be deleted, delete nothing" },
+    "include-active": { kind: "boolean", help: "with prune: also runs that have not ended" },
+  },
+});
+
+export const CANCEL = defineCommand({
+  name: "cancel",
+  args: ["<runId>"],
+  summary: "cancel a run; it ends with what it has",
+  flags: { reason: { kind: "string", value: "TEXT", help: "why, for the record" } },
+});
+
+export const REPLY = defineCommand({
+  name: "reply",
+  args: ['<runId> "<instruction>"'],
+  summary: "answer an escalated run; it resumes through the planner",
+  flags: {},
+});
+
+export const APPROVALS = defineCommand({
+  name: "approvals",
+  args: [],
+  summary: "list approvals waiting for a person",
+  flags: {
+    run: { kind: "string", value: "RUNID", help: "only this run's" },
+    all: { kind: "boolean", help: "every status, not only pending" },
+  },
+});
+
+export const APPROVE = defineCommand({
+  name: "approve",
+  args: ["<approvalId>"],
+  summary: "let exactly that action run once",
+  flags: { note: { kind: "string", value: "TEXT", help: "a note kept with the decision" } },
+});
+
+export const DENY = defineCommand({
+  name: "deny",
+  args: ["<approvalId> --reason TEXT"],
+  summary: "refuse the action; the model is told why and chooses again",
+  flags: { reason: { kind: "string", value: "TEXT", help: "why (required): the model is told" } },
+});
+
+export const LESSONS = defineCommand({
+  name: "lessons",
+  args: ["", "rm <lessonId>"],
+  summary: "list what runs learned (newest first, or most similar to --for); rm removes one",
+  flags: {
+    for: { kind: "string", value: '"<goal>"', help: "the lessons most similar to this goal" },
+    json: JSON_OUTPUT,
+  },
+});
+
+export const PLUGINS = defineCommand({
+  name: "plugins",
+  args: ["list", "check <dir>"],
+  summary: "list the configured plugins with their tools, state, breaker and restarts, or check a plugin directory end to end",
+  flags: { json: { kind: "boolean", help: "with list: print JSON instead of text" } },
+});
+
+export const SERVE = defineCommand({
+  name: "serve",
+  args: [],
+  summary: "run the controller (consumes the control queue), optionally with the HTTP API (always behind a bearer token)",
+  flags: {
+    http: { kind: "integer", value: "PORT", min: 0, max: 65_535, help: "also serve the HTTP API and dashboard on PORT" },
+    host: { kind: "string", value: "ADDRESS", help: "with --http: the address to listen on (default 127.0.0.1)" },
+    "token-env": { kind: "string", value: "NAME", help: "with --http: the variable holding the bearer token (default: one is generated and printed once)" },
+    "allow-origin": { kind: "string", value: "ORIGIN", multiple: true, help: "with --http: another origin whose pages may call the API" },
+    concurrency: CONCURRENCY,
+    "grace-ms": GRACE_MS,
+    "lock-ms": LOCK_MS,
+  },
+});
+
+export const WORKER = defineCommand({
+  name: "worker",
+  args: [],
+  summary: "run roles' consumers; start as many as you need, on any machine",
+  flags: {
+    role: { kind: "choice", choices: ["plan", "step", "evaluate", "control"], multiple: true, help: "a role to run (at least one)" },
+    concurrency: CONCURRENCY,
+    "grace-ms": GRACE_MS,
+    "lock-ms": LOCK_MS,
+  },
+});
+
+export const MODELS = defineCommand({
+  name: "models",
+  args: [],
+  summary: "print the role → provider/model table exactly as `rein run` resolves it (config, then API keys in the environment, then the example's script)",
+  flags: { example: { kind: "string", value: "NAME", help: "resolve as `rein run --example NAME` would" } },
+});
+
+export const CONFIG = defineCommand({
+  name: "config",
+  args: ["schema"],
+  summary: 'print the JSON Schema of rein.config.json (for editors: "$schema": "./rein.schema.json")',
+  flags: {},
+});
+
+export const KEYS = defineCommand({
+  name: "keys",
+  args: ["generate"],
+  summary: "write the Ed25519 key pairs: packet signing (controllers / workers) and approval decisions (deciders / step workers)",
+  flags: {
+    out: { kind: "string", value: "DIR", help: "the directory (default: the config's keysDir, .rein/keys)" },
+    force: { kind: "boolean", help: "replace existing keys (every process must then be given the new ones)" },
+  },
+});
