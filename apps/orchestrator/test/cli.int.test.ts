@@ -87,7 +87,7 @@ describe("rein CLI", () => {
   it("refuses a lock time too short to be safe, saying what it expects", async () => {
     const result = await rein(["worker", "--role", "step", "--lock-ms", "50"], tracked(cliEnv(stepWorkerKeys())));
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--lock-ms 50: expected milliseconds, at least 1000/);
+    expect(result.stderr).toMatch(/--lock-ms 50: expected a whole number at least 1000/);
   });
 
   it("tells a step worker without the packet public key how to get one", async () => {
