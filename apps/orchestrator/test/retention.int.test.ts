@@ -5,10 +5,11 @@ import { type Harness, startHarness } from "./support/harness.ts";
 
 const probe = defineTool({
   name: "probe",
-  description: "Read a status value. Read-only.",
+  description: "Read a status value and its history. Read-only.",
   effect: "read",
   input: z.object({ key: z.string().default("status") }),
-  run: async (args) => `${args.key}: pending`,
+  // Longer than an observation may be, so the full output is kept as an artifact of the run.
+  run: async (args) => `${args.key}: pending\n${"history: pending\n".repeat(2_000)}`,
 });
 
 const script: ModelScriptInput = {
@@ -93,14 +94,18 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
     const jobs = lasting.filter(([key]) => key.startsWith(`${runtime.keys.queuePrefix()}:`));
     // Finished jobs are kept a while by age and count (retention.jobs), so a replayed effect is recognised; prune removes them.
     expect(lasting.filter(([key]) => !jobs.some(([job]) => job === key))).toEqual([]);
-    const runKeys = [...left].filter(([key]) => key.includes(runId) && !key.startsWith(`${runtime.keys.queuePrefix()}:`));
-    expect(runKeys.length).toBeGreaterThan(3);
+    const artifacts = await runtime.redis.smembers(runtime.keys.runArtifacts(runId));
+    expect(artifacts.length).toBeGreaterThan(0);
+    const runKeys = [...left].filter(
+      ([key]) => (key.includes(runId) || artifacts.some((artifactId) => key === runtime.keys.artifact(artifactId))) && !key.startsWith(`${runtime.keys.queuePrefix()}:`),
+    );
+    expect(runKeys.length).toBeGreaterThan(3 + artifacts.length);
     for (const [key, ttl] of runKeys) expect({ key, ttl: ttl > 0 && ttl <= RUN_TTL_SECONDS }).toEqual({ key, ttl: true });
 
     const pruned = await pruneRuns(runtime, { olderThanMs: 0, now: new Date(Date.now() + 1_000) });
     expect(pruned.pruned).toEqual([runId]);
     const after = await keysWithTtl(runtime);
-    expect([...after.keys()].filter((key) => key.includes(runId))).toEqual([]);
+    expect([...after.keys()].filter((key) => key.includes(runId) || artifacts.some((artifactId) => key === runtime.keys.artifact(artifactId)))).toEqual([]);
     expect([...after].filter(([key, ttl]) => ttl === -1 && !isDeploymentKey(runtime, key))).toEqual([]);
   });
 });
