@@ -39,6 +39,8 @@ export const ToolCallStatus = z.enum([
   "timeout",
   "invalid_output",
   "cut_off",
+  /** A side-effecting call was cut off by a crash before it recorded how it ended; it was not run again. */
+  "outcome_unknown",
 ]);
 export type ToolCallStatus = z.infer<typeof ToolCallStatus>;
 

@@ -53,7 +53,14 @@ export interface ToolDefinition<Input = unknown, Output = unknown> {
   output?: z.ZodType<Output>;
   /** @defaultValue "never" */
   approval: ApprovalRule<Input>;
-  /** @defaultValue true for read tools, false otherwise */
+  /**
+   * Doing the call twice leaves the world as doing it once (`write_file`
+   * with the same content). Such a call is retried on transient failures and,
+   * when a crash cut it off before it recorded how it ended, simply run
+   * again; any other side effect is then reported as "outcome unknown after a
+   * crash" and never repeated (see docs/effects.md).
+   * @defaultValue true for read tools, false otherwise
+   */
   idempotent: boolean;
   /** @defaultValue true for read tools, false otherwise */
   concurrencySafe: boolean;

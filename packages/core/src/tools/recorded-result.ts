@@ -8,6 +8,8 @@ import { HashString } from "../contracts/index.ts";
  */
 export const RecordedResult = z.object({
   schemaVersion: z.literal(1),
+  /** Absent in records written before intents and failures were recorded too. */
+  kind: z.literal("result").optional(),
   /** hashOf({tool, args}) of the call that produced it. */
   fingerprint: HashString,
   rendered: z.string(),

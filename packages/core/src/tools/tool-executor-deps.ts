@@ -35,7 +35,7 @@ export interface ToolExecutorDeps {
   approvalVerifier?: ApprovalVerifier;
   /** Enables the per-run cache of read-only idempotent results. */
   cache?: ToolResultCache;
-  /** Enables recording and replay of non-idempotent results. */
+  /** Enables intent and outcome records of side-effecting calls: replayed after a crash, never silently repeated (docs/effects.md). */
   idempotency?: IdempotencyStore;
   /** The only way tools get credentials; each call sees the secrets bound to its tool. @defaultValue none */
   secrets?: SecretBindings;

@@ -54,6 +54,8 @@ export function writeFileTool() {
     name: "write_file",
     description: "Create or overwrite a text file in the workspace with the given content; parent directories are created.",
     effect: "write",
+    // Writing the same content to the same path again leaves the same file: safe to redo after a crash.
+    idempotent: true,
     input: z.object({ path: WorkspacePath, content: FileText }).strict(),
     output: z.object({ path: z.string(), bytes: z.number().int() }),
     scope: (args) => ({ paths: [args.path] }),

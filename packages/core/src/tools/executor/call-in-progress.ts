@@ -2,6 +2,7 @@ import type { PermissionDecision, Scope, ToolGrant } from "../../contracts/index
 import { ReinError } from "../../errors.ts";
 import type { PreparedUntrusted, PresentedUntrusted } from "../../sanitize/present-untrusted.ts";
 import type { AnyTool } from "../define-tool.ts";
+import type { CallIntent, RecordedOutcome } from "../call-record.ts";
 import type { RecordedResult } from "../recorded-result.ts";
 import type { ResolvedExecutorDeps } from "../tool-executor-deps.ts";
 import type { ModelToolCall, StepExecutionContext } from "../tool-executor.ts";
@@ -20,6 +21,8 @@ export type Execution =
       /** The tool's error text as it threw it: presented like an output, never shown raw. */
       error: string;
       failure: FailureClass;
+      /** Replayed from an earlier run of this same call, not run now. */
+      replayed: boolean;
       attempts: number;
       durationMs: number;
     };
@@ -46,8 +49,10 @@ export interface CallInProgress {
   scope?: Scope;
   /** Set by decide-policy. */
   decision?: PermissionDecision;
-  /** What an earlier run of this same call recorded; set by find-recorded. */
-  recorded?: RecordedResult;
+  /** How an earlier run of this same call ended; set by find-recorded (or record-intent, when another run got there first). */
+  recorded?: RecordedOutcome;
+  /** The intent this call wrote before it started; set by record-intent, replaced by the outcome in record-outcome. */
+  intent?: CallIntent;
   /** Set by run-call. */
   execution?: Execution;
   /** The text to show, redacted and bounded; set by limit-size. */

@@ -6,6 +6,7 @@ import { findRecorded } from "./stages/find-recorded.ts";
 import { limitSize } from "./stages/limit-size.ts";
 import { observe } from "./stages/observe.ts";
 import { passApproval } from "./stages/pass-approval.ts";
+import { recordIntent } from "./stages/record-intent.ts";
 import { recordOutcome } from "./stages/record-outcome.ts";
 import { refuseCutOff } from "./stages/refuse-cut-off.ts";
 import { resolveSurface } from "./stages/resolve-surface.ts";
@@ -29,6 +30,7 @@ export const CALL_STAGES: readonly CallStage[] = [
   findRecorded,
   passApproval,
   checkBudget,
+  recordIntent,
   runCall,
   validateOutput,
   recordOutcome,

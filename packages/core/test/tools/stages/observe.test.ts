@@ -21,7 +21,7 @@ describe("observe stage", () => {
   });
 
   it("observes a failure with what to do next", async () => {
-    const execution = { kind: "failed" as const, status: "timeout" as const, error: "slow", failure: "different_action" as const, attempts: 1, durationMs: 9 };
+    const execution = { kind: "failed" as const, status: "timeout" as const, error: "slow", failure: "different_action" as const, replayed: false, attempts: 1, durationMs: 9 };
     const { state } = callInProgress({ state: { tool, execution, prepared: { whole: "slow", shown: "slow", flags: [] }, presented } });
     const ending = await observe(state);
     expect(ending).toMatchObject({ status: "timeout", failure: "different_action", message: "slow" });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { sha256 } from "../../../src/canonical/canonical-json.ts";
+import { type Sha256, sha256 } from "../../../src/canonical/canonical-json.ts";
+import type { CallIntent } from "../../../src/tools/call-record.ts";
 import { createLogger } from "../../../src/logger.ts";
 import { SecretBindings } from "../../../src/secrets/secret-bindings.ts";
 import { type AnyTool, defineTool, type ToolOptions } from "../../../src/tools/define-tool.ts";
@@ -82,3 +83,16 @@ export function callInProgress(options: StageOptions = {}) {
   };
   return { state, trace, artifacts, deps };
 }
+
+/** An intent as a run of the call `note {"text":"hi"}` would have left it. */
+export const intentOf = (fingerprint: Sha256, idempotent = false): CallIntent => ({
+  schemaVersion: 1,
+  kind: "intent",
+  fingerprint,
+  actionHash: sha256("action"),
+  tool: "note",
+  args: { text: "hi" },
+  idempotent,
+  startedAt: "2026-11-30T00:00:00.000Z",
+  token: "t1",
+});

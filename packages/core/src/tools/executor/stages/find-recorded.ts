@@ -1,15 +1,21 @@
 import { type CallStage, need } from "../call-in-progress.ts";
+import { outcomeUnknown } from "../outcome-unknown.ts";
+import { isRecordedCall } from "../recorded-calls.ts";
 
 /**
- * A non-idempotent call that already ran under this key (a step re-run after
- * a crash) is replayed, not re-performed, and not re-approved: its approval
- * was consumed when it ran.
+ * What an earlier run of this same call left under its key (a step re-run
+ * after a crash). An outcome of the same action is replayed, not
+ * re-performed, and not re-approved: its approval was consumed when it ran.
+ * An intent with no outcome is a call cut off mid-way: an idempotent one
+ * simply runs again, any other is never silently repeated.
  */
 export const findRecorded: CallStage = async (state) => {
   const tool = need(state, "tool");
   const { idempotency } = state.deps;
-  if (tool.idempotent || !idempotency) return undefined;
-  const recorded = await idempotency.get(state.idempotencyKey);
-  if (recorded?.fingerprint === state.identity.fingerprint) state.recorded = recorded;
+  if (!idempotency || !isRecordedCall(tool)) return undefined;
+  const record = await idempotency.get(state.idempotencyKey);
+  if (!record) return undefined;
+  if (record.kind === "intent") return record.idempotent ? undefined : outcomeUnknown(state, record);
+  if (record.fingerprint === state.identity.fingerprint) state.recorded = record;
   return undefined;
 };

@@ -29,6 +29,7 @@ export const observe: CallStage = async (state) => {
     message: prepared.shown.slice(0, ERROR_MESSAGE_CHARS),
     durationMs,
     attempts,
+    replayed: execution.replayed,
     ...shown,
     content: `${tool.name} failed${attempts > 1 ? ` after ${attempts} attempts` : ""}.\n${presented.text}\n${adviceFor(execution.failure)}`,
   };

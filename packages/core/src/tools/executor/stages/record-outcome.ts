@@ -1,4 +1,5 @@
 import { sha256 } from "../../../canonical/canonical-json.ts";
+import type { RecordedFailure } from "../../call-record.ts";
 import type { RecordedResult } from "../../recorded-result.ts";
 import { type CallStage, need } from "../call-in-progress.ts";
 import { isEmptyResult } from "../empty-result.ts";
@@ -6,14 +7,23 @@ import { isCacheable } from "./run-call.ts";
 
 /**
  * A fresh output becomes the result every later stage and every re-run
- * reads: rendered, hashed, recorded under the call's idempotency key when
- * the tool is not idempotent, and cached when it is a cacheable read.
+ * reads: rendered, hashed, and cached when it is a cacheable read. A call
+ * that wrote an intent replaces it with its outcome, a failure included, so
+ * a re-run replays how it ended instead of doing it again.
  */
 export const recordOutcome: CallStage = async (state) => {
   const tool = need(state, "tool");
   const execution = need(state, "execution");
+  const { deps, trace, identity, intent, idempotencyKey } = state;
+  if (execution.kind === "failed") {
+    if (intent && !execution.replayed) {
+      const { status, error, failure, attempts } = execution;
+      const failed: RecordedFailure = { schemaVersion: 1, kind: "failure", fingerprint: identity.fingerprint, status, error, failure, attempts, observedAt: new Date(deps.now()).toISOString() };
+      await deps.idempotency?.finish(idempotencyKey, intent, failed);
+    }
+    return undefined;
+  }
   if (execution.kind !== "output") return undefined;
-  const { deps, trace, identity } = state;
   const rendered = tool.render(execution.output);
   let result: RecordedResult = {
     schemaVersion: 1,
@@ -31,10 +41,10 @@ export const recordOutcome: CallStage = async (state) => {
     { durationMs: execution.durationMs, outputHash: result.rawOutputHash },
   );
   let source: "executed" | "replayed" = "executed";
-  if (!tool.idempotent && deps.idempotency) {
-    const outcome = await deps.idempotency.record(state.idempotencyKey, result);
-    // Another run of this step recorded first: its result is the one that counts.
-    if (!outcome.recorded && outcome.existing?.fingerprint === identity.fingerprint) {
+  if (intent && deps.idempotency) {
+    const outcome = await deps.idempotency.finish(idempotencyKey, intent, { ...result, kind: "result" });
+    // Another run of this call recorded first: its result is the one that counts.
+    if (!outcome.recorded && outcome.existing?.kind !== "intent" && outcome.existing?.kind !== "failure" && outcome.existing?.fingerprint === identity.fingerprint) {
       result = outcome.existing;
       source = "replayed";
     }

@@ -4,6 +4,7 @@ import type { SecretRefusal } from "../../../secrets/secret-bindings.ts";
 import type { AnyTool, ToolContext } from "../../define-tool.ts";
 import type { ResolvedExecutorDeps } from "../../tool-executor-deps.ts";
 import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";
+import { interrupted } from "../interrupted.ts";
 import { runTool } from "../run-tool.ts";
 
 // The error as the result event and the logs state it: already redacted, cut for brevity.
@@ -12,14 +13,22 @@ export const ERROR_MESSAGE_CHARS = 500;
 /**
  * The call's result: replayed from an earlier run of this same call, served
  * from the run's read cache, or the tool run now (timeout, abort, transient
- * retry). A secret the tool may not have is a refusal, not a failure.
+ * retry). A secret the tool may not have is a refusal, not a failure; a call
+ * cut off by the step being given back is neither (see `interrupted`).
  */
 export const runCall: CallStage = async (state) => {
   const tool = need(state, "tool");
   const { deps, context, trace, idempotencyKey } = state;
-  if (state.recorded) {
-    await trace.emit("tool.replayed", { idempotencyKey, observedAt: state.recorded.observedAt }, { outputHash: state.recorded.rawOutputHash });
-    state.execution = { kind: "result", result: state.recorded, source: "replayed", attempts: 1, durationMs: 0 };
+  const { recorded } = state;
+  if (recorded?.kind === "failure") {
+    await trace.emit("tool.replayed", { idempotencyKey, observedAt: recorded.observedAt, status: recorded.status });
+    const { status, error, failure, attempts } = recorded;
+    state.execution = { kind: "failed", status, error, failure, attempts, replayed: true, durationMs: 0 };
+    return undefined;
+  }
+  if (recorded) {
+    await trace.emit("tool.replayed", { idempotencyKey, observedAt: recorded.observedAt }, { outputHash: recorded.rawOutputHash });
+    state.execution = { kind: "result", result: recorded, source: "replayed", attempts: 1, durationMs: 0 };
     return undefined;
   }
   if (isCacheable(tool, deps)) {
@@ -38,8 +47,10 @@ export const runCall: CallStage = async (state) => {
     retry: deps.retry,
   });
   const { durationMs, attempts } = run;
+  if (!run.ok && context.signal.aborted) throw await interrupted(state);
   for (const refusal of secretRefusals) await trace.emit("secret.refused", { ...refusal });
   if (!run.ok && secretRefusals.length > 0) {
+    if (state.intent) await deps.idempotency?.abandon(idempotencyKey, state.intent);
     // Refused before anything left the process: a refusal, not a failure of the tool.
     const message = errorMessage(run.error);
     await trace.emit("tool.executed", { status: "refused", failure: "different_action", attempts, error: message }, { durationMs });
@@ -59,7 +70,7 @@ export const runCall: CallStage = async (state) => {
     const status = run.timedOut ? "timeout" : "error";
     const error = errorMessage(run.error);
     await trace.emit("tool.executed", { status, failure: run.failure, attempts, error: errorSummary(error, deps) }, { durationMs });
-    state.execution = { kind: "failed", status, error, failure: run.failure, attempts, durationMs };
+    state.execution = { kind: "failed", status, error, failure: run.failure, replayed: false, attempts, durationMs };
     return undefined;
   }
   state.execution = { kind: "output", output: run.output, attempts, durationMs };

@@ -1,0 +1,35 @@
+import { canonicalJson } from "../../canonical/canonical-json.ts";
+import type { CallIntent } from "../call-record.ts";
+import type { CallInProgress } from "./call-in-progress.ts";
+import type { CallEnding } from "./call-ending.ts";
+
+/** How much of the interrupted call's arguments the observation (and so the person who is asked) sees. */
+const SHOWN_ARGS_CHARS = 1000;
+
+export const OUTCOME_UNKNOWN = "outcome unknown after a crash";
+
+/**
+ * A side-effecting call that is not idempotent started earlier under this
+ * key and never recorded how it ended: its effect may or may not have
+ * happened. It is not run again; the step is told so, with the action, and
+ * the evaluator's policy takes it from there (by default: ask a person).
+ */
+export async function outcomeUnknown(state: CallInProgress, intent: CallIntent): Promise<CallEnding> {
+  const action = describeAction(state, intent);
+  await state.trace.emit("tool.outcome_unknown", { idempotencyKey: state.idempotencyKey, startedAt: intent.startedAt, actionHash: intent.actionHash, action });
+  return {
+    status: "outcome_unknown",
+    trust: "runtime",
+    failure: "fatal",
+    message: `${OUTCOME_UNKNOWN}: ${action}`,
+    // The first line names the action on its own: the evaluator quotes it to the person it asks.
+    content: `${OUTCOME_UNKNOWN}: ${action}\nThe call started at ${intent.startedAt} and was cut off before it recorded how it ended, so its effect may or may not have happened. The runtime did not run it again because ${intent.tool} is not idempotent. Do not repeat it; report it so a person can check what happened.`,
+  };
+}
+
+function describeAction(state: CallInProgress, intent: CallIntent): string {
+  if (intent.args === undefined) return `${intent.tool} (action ${intent.actionHash})`;
+  const json = canonicalJson(intent.args);
+  const redacted = state.deps.redactor ? state.deps.redactor.redact(json).text : json;
+  return `${intent.tool} ${redacted.length > SHOWN_ARGS_CHARS ? `${redacted.slice(0, SHOWN_ARGS_CHARS)}…` : redacted}`;
+}

@@ -1,0 +1,57 @@
+import { randomUUID } from "node:crypto";
+import { actionHashOf } from "../../../approvals/action-hash.ts";
+import { canonicalJson } from "../../../canonical/canonical-json.ts";
+import type { CallIntent } from "../../call-record.ts";
+import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";
+import { interrupted } from "../interrupted.ts";
+import { outcomeUnknown } from "../outcome-unknown.ts";
+import { isRecordedCall } from "../recorded-calls.ts";
+
+// Arguments larger than this are kept out of the intent; the action hash still names them.
+const INTENT_ARGS_LIMIT = 4096;
+
+/**
+ * Before a side-effecting call starts, its intent is recorded under the
+ * call's key, so that a crash between here and the outcome is never taken
+ * for "not started". Another run's record found here instead (it got there
+ * first) is handled as find-recorded would.
+ */
+export const recordIntent: CallStage = async (state) => {
+  const tool = need(state, "tool");
+  const { idempotency } = state.deps;
+  if (state.recorded || !idempotency || !isRecordedCall(tool)) return undefined;
+  // A worker giving its step back starts nothing new.
+  if (state.context.signal.aborted) throw await interrupted(state);
+  const intent = intentOf(state);
+  const begun = await idempotency.begin(state.idempotencyKey, intent);
+  if (begun.begun) {
+    state.intent = intent;
+    return undefined;
+  }
+  const { existing } = begun;
+  if (existing?.kind === "intent") {
+    if (!existing.idempotent) return outcomeUnknown(state, existing);
+    await idempotency.restart(state.idempotencyKey, intent);
+    state.intent = intent;
+    return undefined;
+  }
+  // The same action's outcome is replayed; another action's leaves this call to run unrecorded, as it always has.
+  if (existing?.fingerprint === state.identity.fingerprint) state.recorded = existing;
+  return undefined;
+};
+
+function intentOf(state: CallInProgress): CallIntent {
+  const tool = need(state, "tool");
+  const { args } = need(state, "input");
+  return {
+    schemaVersion: 1,
+    kind: "intent",
+    fingerprint: state.identity.fingerprint,
+    actionHash: actionHashOf({ tool: tool.name, args, scope: need(state, "scope") }),
+    tool: tool.name,
+    args: Buffer.byteLength(canonicalJson(args)) <= INTENT_ARGS_LIMIT ? args : undefined,
+    idempotent: tool.idempotent,
+    startedAt: new Date(state.deps.now()).toISOString(),
+    token: randomUUID(),
+  };
+}
