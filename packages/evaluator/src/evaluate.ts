@@ -21,7 +21,7 @@ import { judge, type JudgeScore } from "./judge.ts";
 import { resolvedStepLesson } from "./lesson-draft.ts";
 import { detectLoop, loopedByFingerprints, type LoopFinding } from "./loop-detector.ts";
 import { asksQuestion } from "./question-goal.ts";
-import { checkClaims, checkClaimsAgainst, checkCriterion, checkStepHygiene, deniedActions, type EvidenceIndex } from "./rule-checks.ts";
+import { checkClaims, checkClaimsAgainst, checkCriterion, checkStepHygiene, deniedActions, type EvidenceIndex, unknownOutcomes } from "./rule-checks.ts";
 import { decideVerdict, type Findings } from "./verdict-policy.ts";
 
 export interface EvaluatorDeps {
@@ -81,6 +81,7 @@ async function evaluateProposal(job: FinalAnswerEvaluateJob, deps: EvaluatorDeps
     finalAnswer: job.answer,
     asksQuestion: asksQuestion(job.goal),
     denied: [],
+    unknownOutcomes: [],
   });
   return {
     schemaVersion: 1,
@@ -148,6 +149,7 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
     asksQuestion: asksQuestion(job.goal),
     child: job.kind === "child",
     denied: deniedActions(result),
+    unknownOutcomes: unknownOutcomes(result),
   };
   if (loop) await trace(deps, job, "loop.detected", { ...loop.finding, description: loop.description, loopedBefore, blocking: result.status !== "completed" || failedChecks.length > 0 });
 

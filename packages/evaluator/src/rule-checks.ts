@@ -127,6 +127,11 @@ export function deniedActions(result: StepResult): string[] {
     .map((observation) => (observation.content.split("\n")[0] ?? "").replace(/\s*(Do not retry|Choose a different).*$/, "").trim());
 }
 
+/** One line per side-effecting call whose outcome a crash left unknown: the observation's first line, which names the action. */
+export function unknownOutcomes(result: StepResult): string[] {
+  return result.observations.filter((observation) => observation.status === "outcome_unknown").map((observation) => observation.content.split("\n")[0] ?? "");
+}
+
 /**
  * The end of what a failing check printed, redacted before the cut so the
  * verdict never stores a secret. It is still outside text: the planner's and

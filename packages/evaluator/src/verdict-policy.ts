@@ -37,6 +37,8 @@ export interface Findings {
   child?: boolean;
   /** Calls the policy or a person refused, one line each. */
   denied: readonly string[];
+  /** Side-effecting calls a crash cut off before they recorded how they ended, one line each with the action. */
+  unknownOutcomes: readonly string[];
 }
 
 export interface PolicyOutcome {
@@ -52,6 +54,7 @@ export interface PolicyOutcome {
  *
  * | #  | situation                                                         | decision |
  * | -- | ----------------------------------------------------------------- | -------- |
+ * | 0  | a side effect's outcome is unknown after a crash                  | escalate, naming the action |
  * | 1  | the attempt did not pass (not completed, or a code check failed)  |          |
  * |    | and it looped, and an earlier attempt looped too or none are left | escalate (repeated loop) |
  * | 2  | as 1, first loop of this step                                     | retry, "change strategy: …" |
@@ -79,6 +82,11 @@ export function decideVerdict(findings: Findings): PolicyOutcome {
   const attemptsLeft = findings.attempt < findings.maxAttempts;
   const passed = findings.status === "completed" && findings.failedChecks.length === 0;
   const failedReasons = findings.failedChecks.map((check) => `${check.check}: ${check.detail}`);
+
+  // Whether it happened is a fact about the world only a person can check; a retry could do it twice.
+  if (findings.unknownOutcomes.length > 0) {
+    return { decision: "escalate", reasons: findings.unknownOutcomes.map((line) => `a person must check: ${line}`) };
+  }
 
   if (findings.loop && !passed) {
     const { description, finding } = findings.loop;

@@ -13,6 +13,7 @@ const base: Findings = {
   claims: [],
   judgeMissing: false,
   denied: [],
+  unknownOutcomes: [],
 };
 const loop = { finding: { kind: "no_progress" as const, fingerprint: hashOf("a") }, description: "read_file was called 3 times" };
 const failedCheck = { check: "`node --test` exits 0", passed: false, detail: "exited 1" };
@@ -23,6 +24,8 @@ const judge = (verdict: "pass" | "fail" | "unsure", risks_hit: string[] = []) =>
 
 describe("decideVerdict: the verdict table, row by row", () => {
   const rows: { row: string; findings: Partial<Findings>; decision: string; feedback?: string }[] = [
+    { row: "0 a side effect's outcome is unknown, though the step completed", findings: { unknownOutcomes: ['outcome unknown after a crash: run_command {"command":"deploy"}'] }, decision: "escalate" },
+    { row: "0 before a retry the failure would otherwise get", findings: { status: "failed", unknownOutcomes: ["outcome unknown after a crash: send_email"] }, decision: "escalate" },
     { row: "1 loop again after a retry", findings: { status: "budget_exhausted", loop, loopedBefore: true, attempt: 2 }, decision: "escalate" },
     { row: "1 loop on the last attempt", findings: { status: "budget_exhausted", loop, attempt: 3 }, decision: "escalate" },
     { row: "2 first loop", findings: { status: "budget_exhausted", loop }, decision: "retry", feedback: CHANGE_STRATEGY_FEEDBACK },

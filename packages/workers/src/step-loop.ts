@@ -228,6 +228,9 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
       if (loop.records.at(-1)?.status === "budget_exhausted") {
         return result("budget_exhausted", { summary: `tool-call budget of ${body.budget.maxToolCalls} spent`, error: "step tool-call budget spent" });
       }
+      // A side effect that may or may not have happened: the step stops before anything builds on it or repeats it.
+      const unknown = loop.records.find((record) => record.status === "outcome_unknown");
+      if (unknown) return result("failed", { summary: `the outcome of ${unknown.name} is unknown after a crash`, error: `the outcome of ${unknown.name} is unknown after a crash; a person must check it` });
     }
     return result("budget_exhausted", { summary: `turn budget of ${body.budget.maxTurns} spent`, error: "step turn budget spent" });
   } finally {
