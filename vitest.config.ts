@@ -7,7 +7,7 @@ export default defineConfig({
   resolve: { conditions: sourceConditions },
   ssr: { resolve: { conditions: sourceConditions } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "bench/test/**/*.test.ts"],
     // Sized for a loaded two-core machine (CI beside other jobs, or `stress --cpu 4`), where a
     // test that spawns processes takes several times as long as alone. Waits inside tests stay bounded.
     testTimeout: 120_000,

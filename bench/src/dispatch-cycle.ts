@@ -1,23 +1,95 @@
+import { performance } from "node:perf_hooks";
+import { defaultJobOptions, exportPacketKeys, zeroUsage } from "@rein/core";
+import { startRoles, submitGoal } from "@rein/orchestrator";
+import { Queue, QueueEvents } from "bullmq";
 import type { BenchEnv } from "./bench-env.ts";
-import { startDeployment } from "./deployment.ts";
-import { noopPlan, noopWorkerScript } from "./scripts.ts";
+import { spawnBenchChild } from "./child-process.ts";
+import { noopGoal, noopPlan } from "./scripts.ts";
+import { waitUntil } from "./wait-until.ts";
+
+export interface DispatchSamples {
+  /** ms from the controller starting to enqueue a step to it having applied the step's result. */
+  rein: number[];
+  /** ms from adding a no-op job to seeing it completed. */
+  raw: number[];
+}
 
 /**
- * Controller enqueues a step → a worker with a no-op model finishes it →
- * the controller has applied `step.finished`, one run at a time. Returns
- * milliseconds per cycle.
+ * The dispatch cycle and its floor, interleaved round by round. Both floor
+ * and Rein have their worker in a process of its own (concurrency 1):
+ * raw is a BullMQ add → completed round trip (completion seen through
+ * QueueEvents, as a producer would); Rein is the controller in this process
+ * enqueueing a step → the step role in the other process running it with a
+ * no-op model → this controller having applied `step.finished`. The bench
+ * plays the planner, so a step starts exactly when it hands over a plan.
  */
-export async function dispatchCycles(env: BenchEnv, samples: number, warmup: number): Promise<number[]> {
-  const deployment = await startDeployment(env, noopWorkerScript);
+export async function dispatchCycles(env: BenchEnv, rounds: number, perRound: number, warmup: number): Promise<DispatchSamples> {
+  const control = env.runtime();
+  const intake = env.runtime();
+  const options = { connection: control.connection, prefix: control.keys.queuePrefix() };
+  const rawQueue = new Queue("raw-roundtrip", { ...options, defaultJobOptions });
+  const rawEvents = new QueueEvents("raw-roundtrip", options);
+  const childEnv = { ...env.childEnv, BENCH_CONCURRENCY: "1", REIN_PACKET_PRIVATE_KEY: exportPacketKeys(env.keys).privateKeyPem };
+  const rawWorker = spawnBenchChild("./role-process.ts", { ...childEnv, BENCH_ROLE: "raw", BENCH_QUEUE: "raw-roundtrip" });
+  const stepWorker = spawnBenchChild("./role-process.ts", { ...childEnv, BENCH_ROLE: "step" });
+
+  const enqueued = new Map<string, number>();
+  const waiting = new Map<string, { resolve: (applied: number) => void; reject: (error: Error) => void }>();
+  const sendStep = control.queues.sendStep.bind(control.queues);
+  // Instrumentation only: the moment this controller starts adding a run's step job.
+  control.queues.sendStep = (job, jobId) => {
+    enqueued.set(job.packet.body.runId, performance.now());
+    return sendStep(job, jobId);
+  };
+  const controller = startRoles(control, { roles: ["control"], packetPrivateKey: env.keys.privateKey });
+  controller.workers[0]?.on("completed", (job) => {
+    if (job.name === "step.finished") waiting.get((job.data as { runId: string }).runId)?.resolve(performance.now());
+  });
+  // A broken controller must stop the bench with its reason, not leave it waiting.
+  controller.workers[0]?.on("failed", (job, error) => {
+    if (job) waiting.get((job.data as { runId: string }).runId)?.reject(new Error(`the controller failed ${job.name}: ${error.message}`));
+  });
+  const rawDone = new Map<string, () => void>();
+  rawEvents.on("completed", ({ jobId }) => rawDone.get(jobId)?.());
+
   try {
-    const runIds = await deployment.submitRuns(warmup + samples);
-    const times: number[] = [];
-    for (const [index, runId] of runIds.entries()) {
-      const step = await deployment.runStep(runId, noopPlan("No-op step"));
-      if (index >= warmup) times.push(step.applied - step.enqueued);
+    await Promise.all([rawWorker.ready, stepWorker.ready, rawEvents.waitUntilReady()]);
+    const total = rounds * perRound + warmup;
+    const runIds = await Promise.all(Array.from({ length: total }, async () => (await submitGoal(intake, noopGoal, { knownTools: [] })).runId));
+    await waitUntil(async () => (await Promise.all(runIds.map((runId) => intake.runs.require(runId)))).every((state) => state.planCount === 1));
+
+    const reinCycle = async (runId: string): Promise<number> => {
+      const applied = new Promise<number>((resolve, reject) => waiting.set(runId, { resolve, reject }));
+      await intake.queues.sendControl({ type: "plan.ready", eventId: `bench-planned-${runId}`, runId, planNo: 1, plan: noopPlan("No-op step"), usage: zeroUsage(), lessonsUsed: [] });
+      const end = await applied;
+      return end - (enqueued.get(runId) ?? Number.NaN);
+    };
+    let rawIndex = 0;
+    const rawCycle = async (): Promise<number> => {
+      const jobId = `raw-${rawIndex++}`;
+      const completed = new Promise<void>((resolve) => rawDone.set(jobId, resolve));
+      const started = performance.now();
+      await rawQueue.add("noop", { jobId }, { jobId });
+      await completed;
+      rawDone.delete(jobId);
+      return performance.now() - started;
+    };
+
+    const samples: DispatchSamples = { rein: [], raw: [] };
+    let next = 0;
+    for (let index = 0; index < warmup; index += 1) {
+      await rawCycle();
+      await reinCycle(runIds[next++] as string);
     }
-    return times;
+    for (let round = 0; round < rounds; round += 1) {
+      for (let index = 0; index < perRound; index += 1) samples.raw.push(await rawCycle());
+      for (let index = 0; index < perRound; index += 1) samples.rein.push(await reinCycle(runIds[next++] as string));
+    }
+    return samples;
   } finally {
-    await deployment.close();
+    await controller.close();
+    await Promise.all([rawWorker.stop(), stepWorker.stop()]);
+    await rawEvents.close();
+    await rawQueue.close();
   }
 }

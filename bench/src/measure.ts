@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /** One line of bench/results/latest.json. */
 export interface Measure {
   name: string;
@@ -30,4 +32,22 @@ export function percentile(samples: readonly number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
   return sorted[rank - 1] as number;
+}
+
+/** A row as read back from a results file. */
+export const MeasureRecord = z.object({
+  name: z.string().min(1),
+  value: z.number(),
+  unit: z.string(),
+  floor: z.number().nullable(),
+  ratio: z.number().nullable(),
+  target: z.string().regex(/^(ratio|value) (<=|>=) [0-9.e+-]+$/, "a target reads like 'ratio <= 2.5'").nullable(),
+  met: z.boolean().nullable(),
+}) satisfies z.ZodType<Measure>;
+
+/** The target of a row as written by `measure`, read back; undefined for a row without one. */
+export function targetOf(text: string | null): Target | undefined {
+  if (text === null) return undefined;
+  const [of, op, limit] = text.split(" ");
+  return { of: of as Target["of"], op: op as Target["op"], limit: Number(limit) };
 }

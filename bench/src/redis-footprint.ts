@@ -2,7 +2,7 @@ import { ApprovalVerifier, defaultJobOptions, generateKeyPair, isTerminal, type 
 import { buildTooling, type RunningRoles, startRoles, submitGoal } from "@rein/orchestrator";
 import { Queue, Worker } from "bullmq";
 import type { BenchEnv } from "./bench-env.ts";
-import { noopGoal, noopWorkerScript, plannerScript } from "./scripts.ts";
+import { echoGoal, echoPlannerScript, echoTool, echoWorkerScript, noopGoal, noopWorkerScript, plannerScript } from "./scripts.ts";
 import { waitUntil } from "./wait-until.ts";
 
 const JOB_KEY = /:(control|plan|step|evaluate):[^:]+$/;
@@ -17,19 +17,25 @@ export interface Footprint {
   status: string;
 }
 
-/** Runs one goal of `steps` no-op steps through every role, then weighs what it left in Redis. */
-export async function redisFootprint(env: BenchEnv, steps: number): Promise<Footprint> {
+/** What the measured run does: `steps` no-op steps, or one step of `echoTurns` echo turns. */
+export type FootprintRun = { steps: number } | { echoTurns: number };
+
+/** Runs one goal through every role, then weighs what it left in Redis. */
+export async function redisFootprint(env: BenchEnv, run: FootprintRun): Promise<Footprint> {
   const runtimes = [env.runtime(), env.runtime(), env.runtime(), env.runtime()] as const;
   const [control, plan, step, evaluate] = runtimes;
-  const tooling = await buildTooling(step, [], new ApprovalVerifier(generateKeyPair().publicKey));
+  const echo = "echoTurns" in run;
+  const tooling = await buildTooling(step, echo ? [echoTool] : [], new ApprovalVerifier(generateKeyPair().publicKey));
+  const planner = "steps" in run ? plannerScript(run.steps) : echoPlannerScript(run.echoTurns);
+  const worker = "steps" in run ? noopWorkerScript : echoWorkerScript([run.echoTurns]);
   const roles: RunningRoles[] = [
     startRoles(control, { roles: ["control"], packetPrivateKey: env.keys.privateKey }),
-    startRoles(plan, { roles: ["plan"], providers: { planner: new ScriptedProvider(plannerScript(steps), { name: "scripted-planner" }) } }),
-    startRoles(step, { roles: ["step"], packetPublicKey: env.keys.publicKey, executor: tooling.executor, providers: { worker: new ScriptedProvider(noopWorkerScript, { name: "scripted-worker" }) } }),
+    startRoles(plan, { roles: ["plan"], providers: { planner: new ScriptedProvider(planner, { name: "scripted-planner" }) } }),
+    startRoles(step, { roles: ["step"], packetPublicKey: env.keys.publicKey, executor: tooling.executor, providers: { worker: new ScriptedProvider(worker, { name: "scripted-worker" }) } }),
     startRoles(evaluate, { roles: ["evaluate"], providers: { judge: new ScriptedProvider({}, { name: "scripted-judge" }) } }),
   ];
   try {
-    const { runId } = await submitGoal(control, noopGoal, { knownTools: [] });
+    const { runId } = await submitGoal(control, echo ? echoGoal : noopGoal, { knownTools: tooling.registry.names() });
     await waitUntil(async () => isTerminal((await control.runs.require(runId)).status), 120_000);
     const state = await control.runs.require(runId);
     const keys = await runKeys(control, runId);
@@ -70,13 +76,13 @@ async function memoryUsage(runtime: ReinRuntime, keys: readonly string[]): Promi
 
 /** The floor: `count` completed no-op jobs in a bare BullMQ queue with Rein's retention options. */
 async function rawJobBytes(runtime: ReinRuntime, count: number): Promise<number> {
-  const options = { connection: runtime.connection, prefix: runtime.config.prefix };
+  const options = { connection: runtime.connection, prefix: runtime.keys.queuePrefix() };
   const queue = new Queue("raw-footprint", { ...options, defaultJobOptions });
   const worker = new Worker("raw-footprint", async () => {}, options);
   try {
     const jobs = await queue.addBulk(Array.from({ length: count }, (_, index) => ({ name: "noop", data: { index }, opts: { jobId: `raw-footprint-${index}` } })));
     await waitUntil(async () => (await queue.getCompletedCount()) >= count);
-    return memoryUsage(runtime, jobs.map((job) => `${runtime.config.prefix}:raw-footprint:${job.id}`));
+    return memoryUsage(runtime, jobs.map((job) => `${runtime.keys.queuePrefix()}:raw-footprint:${job.id}`));
   } finally {
     await worker.close();
     await queue.close();

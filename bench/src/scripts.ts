@@ -67,3 +67,10 @@ export function echoPlan(turns: number): Plan {
 }
 
 export const echoGoal: GoalInput = { text: "Bench: echo numbers.", tools: [{ name: echoTool.name }], budget: { maxSteps: 25, maxTokens: 1_000_000_000 } };
+
+/** The planner of a run of one step of `turns` echo turns, then done. */
+export function echoPlannerScript(turns: number): ModelScriptInput {
+  const claim = { text: "echo answered", evidence: ["{{evidence:echo}}"] };
+  const done = { current_step: null, next_steps: [], risks: [], done: true, answer: { answer: "echoed every number", claims: [claim], gaps: [] } };
+  return { planner: [{ match: "Completed steps: none\n", turns: [{ output: echoPlan(turns) }] }, { match: "Completed steps: 1\n", turns: [{ output: done }] }] };
+}

@@ -18,9 +18,9 @@ export type ThroughputMode = "raw" | "rein";
 export async function throughput(env: BenchEnv, mode: ThroughputMode, processes: number, concurrency: number, jobs: number): Promise<number> {
   const runtime = env.runtime();
   const name = mode === "raw" ? `raw-throughput-${processes}x${concurrency}` : QUEUE_NAMES.step;
-  const queue = new Queue(name, { connection: runtime.connection, prefix: runtime.config.prefix, defaultJobOptions });
+  const queue = new Queue(name, { connection: runtime.connection, prefix: runtime.keys.queuePrefix(), defaultJobOptions });
   const children = Array.from({ length: processes }, () =>
-    spawnBenchChild("./throughput-worker.ts", { ...env.childEnv, BENCH_MODE: mode, BENCH_QUEUE: name, BENCH_CONCURRENCY: String(concurrency) }),
+    spawnBenchChild("./role-process.ts", { ...env.childEnv, BENCH_ROLE: mode === "raw" ? "raw" : "step", BENCH_QUEUE: name, BENCH_CONCURRENCY: String(concurrency) }),
   );
   try {
     await queue.pause();

@@ -1,0 +1,53 @@
+/**
+ * One process of the bench's deployments, started by the bench with
+ * `spawnBenchChild`: BENCH_ROLE=raw runs a bare BullMQ worker with a no-op
+ * processor on BENCH_QUEUE; control, plan, step or evaluate runs that Rein
+ * role with scripted models (a planner of BENCH_STEPS no-op steps, a no-op
+ * worker, a judge never asked). Prints "ready", stops on SIGTERM.
+ */
+import { ApprovalVerifier, createRuntime, generateKeyPair, privateKeyFromEnv, publicKeyFromEnv, ReinConfig, ScriptedProvider } from "@rein/core";
+import { buildTooling, type RoleName, startRoles } from "@rein/orchestrator";
+import { Worker } from "bullmq";
+import { noopWorkerScript, plannerScript } from "./scripts.ts";
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`role-process needs ${name}`);
+  return value;
+};
+
+const runtime = createRuntime(ReinConfig.parse({ redisUrl: env("REIN_REDIS_URL"), prefix: env("REIN_PREFIX"), workspaceRoot: env("REIN_WORKSPACE_ROOT") }));
+const concurrency = Number(env("BENCH_CONCURRENCY"));
+const role = env("BENCH_ROLE");
+let close: () => Promise<void>;
+if (role === "raw") {
+  const worker = new Worker(env("BENCH_QUEUE"), async () => {}, { connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency });
+  await worker.waitUntilReady();
+  close = () => worker.close();
+} else {
+  const tooling = role === "step" ? await buildTooling(runtime, [], new ApprovalVerifier(generateKeyPair().publicKey)) : undefined;
+  const running = startRoles(runtime, {
+    roles: [role as RoleName],
+    packetPrivateKey: role === "control" ? privateKeyFromEnv() : undefined,
+    packetPublicKey: role === "step" ? publicKeyFromEnv() : undefined,
+    executor: tooling?.executor,
+    providers: {
+      planner: new ScriptedProvider(plannerScript(Number(process.env.BENCH_STEPS ?? 1)), { name: "scripted-planner" }),
+      worker: new ScriptedProvider(noopWorkerScript, { name: "scripted-worker" }),
+      judge: new ScriptedProvider({}, { name: "scripted-judge" }),
+    },
+    concurrency,
+  });
+  await Promise.all(running.workers.map((worker) => worker.waitUntilReady()));
+  close = async () => {
+    await running.close();
+    await tooling?.close();
+  };
+}
+process.once("SIGTERM", () => {
+  void close().then(async () => {
+    await runtime.close();
+    process.exit(0);
+  });
+});
+process.stdout.write("ready\n");
