@@ -89,7 +89,21 @@ export class PluginHost {
     this.lastSite = site;
     const spec = this.plugin.manifest.tools.find((candidate) => candidate.name === tool);
     const deadlineMs = spec?.timeout_ms ?? 30_000;
-    return this.supervisorFor(site).call({ tool, args }, { deadlineMs, signal: site.signal });
+    const supervisor = this.supervisorFor(site);
+    try {
+      return await supervisor.call({ tool, args }, { deadlineMs, signal: site.signal });
+    } finally {
+      // A per-call plugin keeps no process between calls: its run's supervisor goes once nothing waits on it.
+      if (this.plugin.manifest.mode === "per_call") this.forgetWhenIdle(site.workspaceRoot, supervisor);
+    }
+  }
+
+  private forgetWhenIdle(key: string, supervisor: ProcessSupervisor<PluginCall, PluginResult>): void {
+    const status = supervisor.status();
+    if (status.inFlight > 0 || status.queued > 0 || this.supervisors.get(key)?.supervisor !== supervisor) return;
+    this.restartsOfEnded += status.restarts;
+    this.supervisors.delete(key);
+    void supervisor.close();
   }
 
   /**
@@ -175,13 +189,7 @@ export class PluginHost {
     this.options.logger.info({ plugin: this.name, runId, ...payload }, kind);
     // A run's processes are gone once its last one stopped for being idle: forget its supervisor, keep its restarts.
     if (event.kind === "process.exited" && event.killedFor === "idle") {
-      for (const [key, entry] of this.supervisors) {
-        if (entry.supervisor === supervisor && supervisor.status().inFlight === 0) {
-          this.restartsOfEnded += supervisor.status().restarts;
-          this.supervisors.delete(key);
-          void supervisor.close();
-        }
-      }
+      for (const [key, entry] of this.supervisors) if (entry.supervisor === supervisor) this.forgetWhenIdle(key, supervisor);
     }
     const stepId = this.lastSite?.runId === runId ? this.lastSite.stepId : null;
     this.emit(runId, stepId, `plugin.${kind.replace("process.", "process_")}`, { plugin: this.name, sandbox: this.sandboxKind ?? null, ...payload });

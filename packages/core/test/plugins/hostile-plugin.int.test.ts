@@ -1,4 +1,7 @@
-import { existsSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,6 +39,33 @@ afterAll(async () => {
 });
 
 describe("a hostile plugin under bubblewrap", () => {
+  it("reaches the hosts its manifest declares through the proxy, and no other; without hosts it has no network", async () => {
+    const servers: Server[] = [];
+    const listen = async (name: string) => {
+      const server = createServer((request, response) => response.end(`${name} saw ${request.url}`));
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      return (server.address() as AddressInfo).port;
+    };
+    const declared = await listen("declared");
+    const other = await listen("other");
+    const withHosts = mkdtempSync(join(tmpdir(), "rein-plugin-hosts-"));
+    cpSync(dir, withHosts, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(withHosts, "plugin.json"), "utf8"));
+    writeFileSync(join(withHosts, "plugin.json"), JSON.stringify({ ...manifest, name: "hostile-net", hosts: [`127.0.0.1:${declared}`] }));
+    const networked = new PluginHost(await loadPlugin(withHosts), { sandbox: () => resolveSandbox("bubblewrap"), secrets: SecretBindings.none(), logger: createLogger({ level: "silent" }) });
+    const site = { runId: "run_net", stepId: "s1", workspaceRoot: workspace.root };
+    try {
+      const fetch = async (plugin: PluginHost, port: number) => ((await plugin.call("fetch", { url: `http://127.0.0.1:${port}/x` }, site)) as { output: string }).output;
+      expect(await fetch(networked, declared)).toBe("200 declared saw /x");
+      expect(await fetch(networked, other)).toMatch(/^403 rein sandbox: 127\.0\.0\.1:\d+ is not granted/);
+      expect(await fetch(host, declared)).toBe("no proxy: no network");
+    } finally {
+      await networked.close();
+      for (const server of servers) server.close();
+    }
+  });
+
   it("gets only its declared secret, the workspace to write, no host files, no network, no other process", async () => {
     const redisPort = Number(new URL(process.env.REDIS_URL ?? "redis://127.0.0.1:6379").port || 6379);
     const result = await host.call("probe", { hostFile: fileURLToPath(import.meta.url), redisPort }, { runId: "run_hostile", stepId: "s1", workspaceRoot: workspace.root });

@@ -1,0 +1,65 @@
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/logger.ts";
+import { loadPlugin } from "../../src/plugins/load-plugin.ts";
+import { PluginHost, type PluginSupervision } from "../../src/plugins/plugin-host.ts";
+import { unsandboxed } from "../../src/sandbox/unsandboxed.ts";
+import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
+import type { Workspace } from "../../src/tools/workspace.ts";
+import { tempWorkspace } from "../tools/harness.ts";
+
+const TEXT_NODE = fileURLToPath(new URL("../../../../examples/plugins/text-node", import.meta.url));
+const MISBEHAVING = fileURLToPath(new URL("./fixtures/misbehaving", import.meta.url));
+
+let workspace: Workspace;
+let cleanup: () => Promise<void>;
+beforeAll(async () => {
+  ({ workspace, cleanup } = await tempWorkspace());
+});
+afterAll(async () => cleanup());
+
+async function hostOf(dir: string, supervision: PluginSupervision = {}) {
+  return new PluginHost(await loadPlugin(dir), { sandbox: async () => unsandboxed, secrets: SecretBindings.none(), logger: createLogger({ level: "silent" }), supervision });
+}
+
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition never held");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("PluginHost", () => {
+  it("per_call: each call is a process of its own, and nothing is kept between calls", async () => {
+    const host = await hostOf(TEXT_NODE);
+    try {
+      for (const text of ["a b", "c d e"]) {
+        const result = await host.call("word_count", { text }, { runId: "run_a", stepId: "s1", workspaceRoot: workspace.root });
+        expect(result).toMatchObject({ ok: true, output: { words: text.split(" ").length } });
+      }
+      expect(host.status()).toMatchObject({ mode: "per_call", processes: [], restarts: 0, breaker: "closed" });
+    } finally {
+      await host.close();
+    }
+  });
+
+  it("persistent: one process per run's workspace, stopped when idle, and the run forgotten", async () => {
+    const host = await hostOf(MISBEHAVING, { idleMs: 2_000 });
+    const other = await tempWorkspace();
+    try {
+      const pidIn = async (runId: string, workspaceRoot: string) => {
+        const result = await host.call("echo", { text: runId }, { runId, stepId: "s1", workspaceRoot });
+        return (result as { output: { pid: number } }).output.pid;
+      };
+      const first = await pidIn("run_a", workspace.root);
+      expect(await pidIn("run_a", workspace.root)).toBe(first);
+      expect(await pidIn("run_b", other.workspace.root)).not.toBe(first);
+      expect(host.status().processes.map((process) => process.runId)).toContain("run_b");
+      await until(() => host.status().processes.length === 0);
+    } finally {
+      await host.close();
+      await other.cleanup();
+    }
+  });
+});
