@@ -1,6 +1,6 @@
-import type { Worker } from "bullmq";
+import { Worker } from "bullmq";
 import { afterEach, describe, expect, it } from "vitest";
-import { generatePacketKeys } from "@rein/core";
+import { generatePacketKeys, type PlanJob } from "@rein/core";
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
 import { startController } from "../src/controller/controller.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";
@@ -36,3 +36,36 @@ describe("a burst of submissions", { timeout: 300_000 }, () => {
     expect((await runtime.runs.require(inFlight)).status).toBe("cancelled");
   });
 });
+
+describe("a burst of new runs' first plans", { timeout: 120_000 }, () => {
+  let runtime: TestRuntime | undefined;
+  let planner: Worker | undefined;
+  afterEach(async () => {
+    await planner?.close();
+    await runtime?.cleanup();
+  });
+
+  it("does not hold up the replan of a run in flight: it is taken before the queued first plans", async () => {
+    runtime = await createTestRuntime();
+    const plan = (runId: string, planNo: number): PlanJob => ({
+      runId,
+      planNo,
+      context: { goal: "Find out the status", grantedTools: [], completedSteps: [], evidence: [], lessons: [], knownEvidenceIds: [] },
+    });
+    for (let index = 0; index < BURST; index += 1) await runtime.queues.sendPlan(plan(`run_new${index}`, 1));
+    await runtime.queues.sendPlan(plan("run_inflight", 2));
+    const order: string[] = [];
+    // Takes plan jobs in the order the planner role would, and records it.
+    planner = new Worker("plan", async (job) => void order.push(String(job.id)), { connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency: 1 });
+    await waitUntil(async () => order.includes("plan-run_inflight-2"));
+    expect(order.indexOf("plan-run_inflight-2")).toBeLessThanOrEqual(5);
+  });
+});
+
+async function waitUntil(holds: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await holds())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -95,7 +95,8 @@ export class ReinQueues {
    * A new run's `goal.submitted` waits behind every other control event:
    * BullMQ takes jobs without a priority before prioritized ones, so a burst
    * of a thousand submissions never holds up the runs already in flight
-   * (their results, verdicts, cancels and deadlines). One queue and one
+   * (their results, verdicts, cancels and deadlines); `sendPlan` does the
+   * same for a new run's first plan. One queue and one
    * consumer keep the controller's concurrency and lease handling as they
    * are; a separate intake queue would need its own consumer and share of
    * concurrency for the same effect.
@@ -106,9 +107,11 @@ export class ReinQueues {
     await this.control.add(data.type, data, { jobId: jobIds.control(data.eventId), ...intake, ...options });
   }
 
+  /** A new run's first plan waits behind the plans of runs in flight, for the reason `sendControl` gives. */
   async sendPlan(job: PlanJob): Promise<void> {
     const data = PlanJobSchema.parse(job);
-    await this.plan.add("plan", data, { jobId: jobIds.plan(data.runId, data.planNo) });
+    const intake = data.planNo === 1 ? { priority: SUBMISSION_PRIORITY } : {};
+    await this.plan.add("plan", data, { jobId: jobIds.plan(data.runId, data.planNo), ...intake });
   }
 
   /** Context requests go to the planner's queue: the planner decides what a worker may know. */
