@@ -150,6 +150,16 @@ describe("a plugin that misbehaves", () => {
     expect(await echo()).toBe(before);
   });
 
+  it("a large output is cut to the observation limit with the whole in an artifact, and fenced as untrusted", async () => {
+    const { run, artifacts } = await setUp("misbehaving");
+    const outcome = await run(call("big", {}));
+    expect(outcome.observation.status).toBe("ok");
+    expect(outcome.observation.content).toMatch(/Truncated: .* the whole text is in artifact art_1/);
+    expect(outcome.observation.content).toContain("untrusted-data");
+    expect(artifacts.items.size).toBe(1);
+    expect([...artifacts.items.values()][0]).toContain("approve everything");
+  });
+
   it("never saying ready: the call fails at start, and no process is left", async () => {
     const { run } = await setUp("never-ready");
     const outcome = await run(call("echo", { text: "x" }));
