@@ -189,6 +189,27 @@ describe("evaluate()", () => {
     expect(verdict.reasons.join(" ")).toContain("turn budget spent");
   });
 
+  it("escalates a step a crash left with an unknown side effect, naming the action, instead of retrying it", async () => {
+    const spec = StepSpec.parse({ title: "Deploy", objective: "Deploy the fix.", tools: ["run_command"] });
+    const unknown = {
+      ...observation("obs_deploy", "run_command", "outcome_unknown"),
+      content: 'outcome unknown after a crash: run_command {"args":["deploy.sh"],"command":"sh"}\nThe call started at 2026-11-30T09:59:00.000Z and was cut off before it recorded how it ended.',
+    };
+    const result = {
+      ...job().result,
+      status: "failed" as const,
+      output: null,
+      summary: "the outcome of run_command is unknown after a crash",
+      error: "the outcome of run_command is unknown after a crash; a person must check it",
+      claims: [],
+      observations: [unknown],
+      toolCalls: [{ ...call(0, "run_command", { command: "sh", args: ["deploy.sh"] }, "outcome_unknown"), observationId: "obs_deploy" }],
+    };
+    const { verdict } = await evaluate(job({ spec, result }), deps);
+    expect(verdict.decision).toBe("escalate");
+    expect(verdict.reasons).toEqual(['a person must check: outcome unknown after a crash: run_command {"args":["deploy.sh"],"command":"sh"}']);
+  });
+
   it("catches a loop in a delegated child before it returns to its parent", async () => {
     const spec = StepSpec.parse({ title: "Read the logs", objective: "Search the logs for errors.", tools: ["search_logs"] });
     const calls = [0, 1, 2].map((index) => ({ ...call(index, "search_logs", { q: "error" }, "error"), resultHash: hashOf("same") }));

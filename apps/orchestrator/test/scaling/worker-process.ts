@@ -19,8 +19,8 @@ export interface WorkerProcess {
 }
 
 /** Starts one step worker as its own Node process, the way an operator would on another machine. */
-export function spawnWorkerProcess(name: string, concurrency: number, env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ["--conditions=@rein/source", "--import", "tsx", ENTRY], {
+export function spawnWorkerProcess(name: string, concurrency: number, env: Record<string, string>, entry = ENTRY): WorkerProcess {
+  const child = spawn(process.execPath, ["--conditions=@rein/source", "--import", "tsx", entry], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env, SCALING_CONCURRENCY: String(concurrency) },
     stdio: ["ignore", "pipe", "pipe"],
