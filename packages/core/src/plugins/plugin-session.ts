@@ -56,6 +56,9 @@ export async function openPluginSession(options: PluginSessionOptions, signal: A
   } catch (error) {
     session.kill("stopped");
     await session.exited;
+    if (signal.aborted) {
+      throw supervisorError("start_failed", `plugin ${manifest.name} did not complete its handshake within ${manifest.start_timeout_ms} ms (start_timeout_ms); expected {"type":"ready"} after hello`, { cause: error });
+    }
     throw error;
   } finally {
     signal.removeEventListener("abort", onAbort);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.ts";
 import { loadPlugin } from "../../src/plugins/load-plugin.ts";
 import { PluginHost, type PluginSupervision } from "../../src/plugins/plugin-host.ts";
+import { loadPlugins } from "../../src/plugins/plugin-set.ts";
 import { unsandboxed } from "../../src/sandbox/unsandboxed.ts";
 import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
@@ -10,6 +11,7 @@ import { tempWorkspace } from "../tools/harness.ts";
 
 const TEXT_NODE = fileURLToPath(new URL("../../../../examples/plugins/text-node", import.meta.url));
 const MISBEHAVING = fileURLToPath(new URL("./fixtures/misbehaving", import.meta.url));
+const NEVER_READY = fileURLToPath(new URL("./fixtures/never-ready", import.meta.url));
 
 let workspace: Workspace;
 let cleanup: () => Promise<void>;
@@ -61,5 +63,46 @@ describe("PluginHost", () => {
       await host.close();
       await other.cleanup();
     }
+  });
+});
+
+describe("loadPlugins", () => {
+  const options = { sandbox: async () => unsandboxed, secrets: SecretBindings.none(), logger: createLogger({ level: "silent" }) };
+
+  it("start: role_start proves a plugin can start before any run, and leaves no process", async () => {
+    const plugins = await loadPlugins([{ path: MISBEHAVING, enabled: true, start: "role_start" }], options);
+    try {
+      expect(plugins.tools.map((tool) => tool.name)).toContain("echo");
+      expect(plugins.status()[0]?.processes).toEqual([]);
+    } finally {
+      await plugins.close();
+    }
+  });
+
+  it("start: role_start refuses a plugin that never says ready, naming it", async () => {
+    await expect(loadPlugins([{ path: NEVER_READY, enabled: true, start: "role_start" }], options)).rejects.toThrow(
+      /plugin never-ready \(.*never-ready\) failed its start check: .*handshake/,
+    );
+  });
+
+  it("refuses two plugins offering the same tool, and skips disabled ones", async () => {
+    await expect(
+      loadPlugins(
+        [
+          { path: MISBEHAVING, enabled: true, start: "first_use" },
+          { path: NEVER_READY, enabled: true, start: "first_use" },
+        ],
+        options,
+      ),
+    ).rejects.toThrow(/tool echo is offered by plugin misbehaving and plugin never-ready/);
+    const one = await loadPlugins(
+      [
+        { path: MISBEHAVING, enabled: true, start: "first_use" },
+        { path: NEVER_READY, enabled: false, start: "role_start" },
+      ],
+      options,
+    );
+    expect(one.hosts.map((host) => host.name)).toEqual(["misbehaving"]);
+    await one.close();
   });
 });
