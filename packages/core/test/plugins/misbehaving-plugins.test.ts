@@ -110,6 +110,15 @@ describe("a plugin that misbehaves", () => {
     await echo();
   });
 
+  it("hanging with a child of its own: the deadline kills the whole tree, grandchild included", async () => {
+    const { run, echo } = await setUp("misbehaving");
+    await echo();
+    const outcome = await run(call("hang_with_child", {}));
+    expect(outcome.observation.content).toContain("did not answer within its deadline of 500 ms; its process tree was killed");
+    await eventually(() => !execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).includes("sleep 317"), "the grandchild to die");
+    await echo();
+  });
+
   it("writing garbage to stdout is a protocol error: the process is killed, the call says why", async () => {
     const { run, echo } = await setUp("misbehaving");
     const before = await echo();
