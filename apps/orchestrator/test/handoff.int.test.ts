@@ -232,6 +232,8 @@ describe("approval resume", () => {
     expect(requestsFor(harness.worker.requests, "Restart the api")).toHaveLength(3);
     const trace = await harness.runtime.trace.read(runId);
     expect(trace.filter((event) => event.kind === "tool.called" && event.payload.tool === "read_file")).toHaveLength(1);
+    // Decided in time: its expiry no longer waits in the control queue to be ignored a day later.
+    expect(await harness.runtime.queues.control.getJob(`control-approval-expiry-${approvalId}`)).toBeUndefined();
   });
 
   it("tells the model why a denied action did not run", async () => {

@@ -49,7 +49,7 @@ const rows: Row[] = [
     state: { steps: [step("suspended", { awaitingApprovalId: "apr_1" })], pendingApprovals: ["apr_1"] },
     event: e("approval.decided", { approvalId: "apr_1", decision: "approved" }),
     to: "dispatching",
-    effects: ["dispatch_step"],
+    effects: ["withdraw_approval_expiry", "dispatch_step"],
   },
   { from: "escalated", event: e("run.resume", { instruction: "use the staging database" }), to: "planning", effects: ["enqueue_plan"] },
   { from: "executing", state: { steps: [step("executing")] }, event: e("run.cancel", { reason: "not needed" }), to: "cancelled", effects: ["retire_run"] },

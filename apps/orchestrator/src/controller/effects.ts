@@ -1,5 +1,5 @@
 import { retireRun } from "./retire-run.ts";
-import { type ControllerEffect, LessonStore, type PacketSigner, type ReinRuntime, type RunState, Workspace } from "@rein/core";
+import { type ControllerEffect, jobIds, LessonStore, type PacketSigner, type ReinRuntime, type RunState, Workspace } from "@rein/core";
 
 /**
  * Performs a transition's effects. The workspace is made first (a step may
@@ -45,6 +45,10 @@ async function performEffect(effect: ControllerEffect, state: RunState, runtime:
       return;
     case "record_lesson":
       await new LessonStore(runtime.redis, runtime.keys).put(effect.lesson);
+      return;
+    case "withdraw_approval_expiry":
+      // Gone already when it fired (an active one is being applied right now).
+      await runtime.queues.control.remove(jobIds.control(`approval-expiry-${effect.approvalId}`)).catch(() => 0);
       return;
     case "retire_run":
       await retireRun(runtime, state);

@@ -170,6 +170,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
       step.awaitingApprovalId = undefined;
       step.resumeInput = { kind: "approval", approvalId: event.approvalId, decision: event.decision };
       step.resumes += 1;
+      if (event.decision !== "expired") draft.effect({ type: "withdraw_approval_expiry", approvalId: event.approvalId });
       draft.trace("step.resumed", { reason: "approval", approvalId: event.approvalId, decision: event.decision }, step);
       draft.dispatch(step, { countsAsStep: false });
       return undefined;

@@ -17,6 +17,8 @@ export const ControllerEffect = z.discriminatedUnion("type", [
   z.object({ type: z.literal("enqueue_context_request"), job: ContextJob }),
   /** An approval nobody decides in time counts as denied. */
   z.object({ type: z.literal("schedule_approval_expiry"), approvalId: z.string(), delayMs: z.number().int().nonnegative() }),
+  /** A person decided in time: the approval's expiry leaves the control queue instead of firing, to be ignored, later. */
+  z.object({ type: z.literal("withdraw_approval_expiry"), approvalId: z.string() }),
   /** Store a lesson; its id is derived from the run, so writing it twice changes nothing. */
   z.object({ type: z.literal("record_lesson"), lesson: Lesson }),
   /** The run ended: its keys expire per `retention.runTtlSeconds`, and its deadline and approval expiries are withdrawn. */
