@@ -17,8 +17,8 @@ export const CallIntent = z.object({
   tool: z.string(),
   /** The validated arguments, when small enough to show a person; their hash is in the fingerprint either way. */
   args: z.unknown().optional(),
-  /** The tool declared itself idempotent: doing it again is safe. */
-  idempotent: z.boolean(),
+  /** Running the call again is safe: its tool is idempotent, or it only reads. */
+  repeatable: z.boolean(),
   startedAt: z.string(),
   /** Tells this writer's intent from another's, so only the writer turns it into an outcome. */
   token: z.string(),

@@ -101,7 +101,7 @@ describe("at most once across a crash between a call's intent and its outcome (i
       actionHash: hashOf("set_flag on"),
       tool: "set_flag",
       args: { value: "on" },
-      idempotent: true,
+      repeatable: true,
       startedAt: "2026-11-30T00:00:00.000Z",
       token: "crashed-run",
     });

@@ -20,8 +20,18 @@ describe("record-intent stage", () => {
     const { tool } = noteTool();
     const { state } = callInProgress({ deps: { idempotency }, state: { tool, ...ready } });
     expect(await recordIntent(state)).toBeUndefined();
-    expect(await idempotency.get(state.idempotencyKey)).toMatchObject({ kind: "intent", tool: "note", fingerprint: FINGERPRINT, args: { text: "hi" }, idempotent: false });
+    expect(await idempotency.get(state.idempotencyKey)).toMatchObject({ kind: "intent", tool: "note", fingerprint: FINGERPRINT, args: { text: "hi" }, repeatable: false });
     expect(state.intent?.token).toBeTruthy();
+  });
+
+  it("lets a read that is not idempotent (a check of the workspace of the moment) run again after a crash", async () => {
+    const { tool } = noteTool({ effect: "read", idempotent: false });
+    const { state } = callInProgress({ deps: { idempotency }, state: { tool, ...ready } });
+    await recordIntent(state);
+    expect(await idempotency.get(state.idempotencyKey)).toMatchObject({ kind: "intent", repeatable: true });
+    const resumed = callInProgress({ deps: { idempotency }, state: { tool, ...ready } }).state;
+    expect(await recordIntent(resumed)).toBeUndefined();
+    expect(resumed.intent).toBeDefined();
   });
 
   it("records nothing for an idempotent read", async () => {

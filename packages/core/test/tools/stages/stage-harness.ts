@@ -85,14 +85,14 @@ export function callInProgress(options: StageOptions = {}) {
 }
 
 /** An intent as a run of the call `note {"text":"hi"}` would have left it. */
-export const intentOf = (fingerprint: Sha256, idempotent = false): CallIntent => ({
+export const intentOf = (fingerprint: Sha256, repeatable = false): CallIntent => ({
   schemaVersion: 1,
   kind: "intent",
   fingerprint,
   actionHash: sha256("action"),
   tool: "note",
   args: { text: "hi" },
-  idempotent,
+  repeatable,
   startedAt: "2026-11-30T00:00:00.000Z",
   token: "t1",
 });

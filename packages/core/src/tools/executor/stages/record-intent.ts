@@ -5,7 +5,7 @@ import type { CallIntent } from "../../call-record.ts";
 import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";
 import { interrupted } from "../interrupted.ts";
 import { outcomeUnknown } from "../outcome-unknown.ts";
-import { isRecordedCall } from "../recorded-calls.ts";
+import { isRecordedCall, isRepeatable } from "../recorded-calls.ts";
 
 // Arguments larger than this are kept out of the intent; the action hash still names them.
 const INTENT_ARGS_LIMIT = 4096;
@@ -30,7 +30,7 @@ export const recordIntent: CallStage = async (state) => {
   }
   const { existing } = begun;
   if (existing?.kind === "intent") {
-    if (!existing.idempotent) return outcomeUnknown(state, existing);
+    if (!existing.repeatable) return outcomeUnknown(state, existing);
     await idempotency.restart(state.idempotencyKey, intent);
     state.intent = intent;
     return undefined;
@@ -50,7 +50,7 @@ function intentOf(state: CallInProgress): CallIntent {
     actionHash: actionHashOf({ tool: tool.name, args, scope: need(state, "scope") }),
     tool: tool.name,
     args: Buffer.byteLength(canonicalJson(args)) <= INTENT_ARGS_LIMIT ? args : undefined,
-    idempotent: tool.idempotent,
+    repeatable: isRepeatable(tool),
     startedAt: new Date(state.deps.now()).toISOString(),
     token: randomUUID(),
   };
