@@ -165,7 +165,9 @@ async function showRun(runId) {
 }
 
 // Model output as it streams, one line per role and step; a retry voids what that call showed so far.
+// A call's start and end carry no text.
 function showLive(box, event) {
+  if (event.type !== "text_delta" && event.type !== "retry") return;
   const key = event.role + " " + (event.stepId || "");
   let row = box.querySelector('[data-key="' + CSS.escape(key) + '"]');
   if (!row) { row = el("div", { className: "live-row" }); row.dataset.key = key; box.append(row); }

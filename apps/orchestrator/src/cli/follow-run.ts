@@ -9,6 +9,8 @@ export interface FollowOptions {
   quiet?: boolean;
   /** Stops following early (the run goes on); the state as it stands is returned. */
   signal?: AbortSignal;
+  /** Called before each progress line is printed (a terminal's status line is taken away). */
+  beforeLine?: () => void;
 }
 
 /**
@@ -23,7 +25,10 @@ export async function followRun(runtime: ReinRuntime, runId: string, options: Fo
     for await (const event of runtime.trace.follow(runId, controller.signal)) {
       if (!options.quiet) {
         const line = describeEvent(event, memory);
-        if (line) out(line);
+        if (line) {
+          options.beforeLine?.();
+          out(line);
+        }
       }
       await options.onEvent?.(event);
       if (event.kind.startsWith("run.") && event.kind !== "run.submitted" && event.kind !== "run.status_changed" && event.kind !== "run.resumed") {

@@ -71,7 +71,7 @@ async function flagProblem(error: unknown, args: string[], options: ParseOptions
   if (code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") return error instanceof Error ? error.message : String(error);
   const { tokens } = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true });
   const unknown = tokens.find((token) => token.kind === "option" && !(token.name in options));
-  if (!unknown || unknown.kind !== "option") return error instanceof Error ? error.message : String(error);
+  if (unknown?.kind !== "option") return error instanceof Error ? error.message : String(error);
   const { closestName } = await import("@rein/core");
   const guess = closestName(unknown.name, Object.keys(options));
   return `unknown option ${unknown.rawName}${guess ? `; did you mean --${guess}?` : ""}`;

@@ -84,7 +84,8 @@ function describeToolEvent(event: TraceEvent, step: string, p: Record<string, un
     case "permission.decided":
       return p.decision === "allow" ? undefined : `${step}    ⛨ ${str(p.decision)} by ${str(p.rule)}: ${str(p.reason)}`;
     default:
-      return `${step}    ${event.kind}${name ? ` ${name}` : ""}${p.reason ? `: ${truncate(str(p.reason), 160)}` : ""}`;
+      // Refusals, cache hits, approvals used or refused: each call's tool.result line says how it ended, and why.
+      return undefined;
   }
 }
 
@@ -94,11 +95,19 @@ const truncate = (text: string, max: number) => (text.length > max ? `${text.sli
  * What a live event adds to a terminal: model text as it streams, dimmed;
  * and when a call is retried mid-stream, a line saying the text shown for
  * that call so far is void, so nobody reads a half-answer as the answer.
+ * A call's start and end add nothing here: the ticker shows calls in flight.
  */
 export function describeLiveEvent(event: LiveEvent): string {
-  if (event.type === "text_delta") return `\x1b[2m${event.text}\x1b[0m`;
-  const who = `${event.stepId ? `[${event.stepId}] ` : ""}${event.role}`;
-  return `\n  ↻ ${who} model call retried (attempt ${event.attempt}, ${event.reason}): discard the partial output above\n`;
+  switch (event.type) {
+    case "text_delta":
+      return `\x1b[2m${event.text}\x1b[0m`;
+    case "retry": {
+      const who = `${event.stepId ? `[${event.stepId}] ` : ""}${event.role}`;
+      return `\n  ↻ ${who} model call retried (attempt ${event.attempt}, ${event.reason}): discard the partial output above\n`;
+    }
+    default:
+      return "";
+  }
 }
 
 export const FINAL_KINDS = new Set(["run.done", "run.failed", "run.cancelled", "run.escalated"]);

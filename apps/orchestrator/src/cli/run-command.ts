@@ -14,7 +14,7 @@ import { goalFromCli, workspaceFlags } from "./goal-input.ts";
 import { packetSigningKeys } from "./packet-signing-keys.ts";
 import { requireModels, resolveModels } from "./model-resolution.ts";
 import { err, out } from "./output.ts";
-import { describeLiveEvent } from "./progress.ts";
+import { ModelCallTicker } from "./model-call-ticker.ts";
 import { describeOrigin, printChanges } from "./workspace-commands.ts";
 
 export { scriptedOverrides } from "./model-resolution.ts";
@@ -57,19 +57,26 @@ export const runCommand: CommandHandler<typeof RUN> = async (positionals, flags)
     const goal = goalFromCli(positionals[0], example, flags.tools);
     // Subscribed before the run exists, so no delta is missed; the channel works the same for remote workers.
     const runId = newId("run");
-    live = await context.runtime.live.subscribe(runId, (event) => {
-      if (process.stdout.isTTY) process.stdout.write(describeLiveEvent(event));
-    });
+    // On a terminal: streamed model text, and how long each silent model call has been in flight.
+    const ticker = process.stdout.isTTY ? new ModelCallTicker((text) => process.stdout.write(text)) : undefined;
+    const ticking = ticker ? setInterval(() => ticker.tick(), 1000).unref() : undefined;
+    live = await context.runtime.live.subscribe(runId, (event) => ticker?.onLive(event));
     const { origin } = await submitGoal(context.runtime, goal, { knownTools: tooling.registry.names(), runId, ...workspaceFlags(flags, example) });
     if (origin) out(describeOrigin(origin));
     const interrupt = onInterrupt(context.runtime, runId, Boolean(flags.detach));
     const state = await followRun(context.runtime, runId, {
       signal: interrupt.detached,
+      beforeLine: () => ticker?.beforeLine(),
       onEvent: async (event) => {
         if (event.kind !== "step.suspended" || (!flags.approve && !flags.deny)) return;
+        ticker?.beforeLine();
         await decideFromFlags(context.runtime, desk, String(event.payload.approvalId), flags);
       },
-    }).finally(interrupt.remove);
+    }).finally(() => {
+      clearInterval(ticking);
+      ticker?.beforeLine();
+      interrupt.remove();
+    });
     if (interrupt.detached.aborted) return INTERRUPTED;
     printResult(state);
     if (origin && flags.workspace !== undefined) await printChanges(origin);

@@ -13,6 +13,8 @@ const Source = {
  * `retry` means the call's partial output so far is void: the adapter is
  * starting the call again, so a consumer drops the text it has shown for
  * this role and step since the call began, and shows the new attempt's.
+ * `call_started` and `call_finished` bracket each call, so a view can show
+ * how long one has been in flight while nothing streams.
  */
 export const LiveEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text_delta"), ...Source, text: z.string() }),
@@ -23,6 +25,8 @@ export const LiveEvent = z.discriminatedUnion("type", [
     reason: z.string(),
     delayMs: z.number().nonnegative(),
   }),
+  z.object({ type: z.literal("call_started"), ...Source }),
+  z.object({ type: z.literal("call_finished"), ...Source, durationMs: z.number().nonnegative() }),
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;
 
@@ -33,6 +37,10 @@ export function liveEventOf(event: ModelStreamEvent, source: { runId: string; st
       return { type: "text_delta", ...source, text: event.text };
     case "retry":
       return { type: "retry", ...source, attempt: event.attempt, reason: event.reason, delayMs: event.delayMs };
+    case "call_started":
+      return { type: "call_started", ...source };
+    case "call_finished":
+      return { type: "call_finished", ...source, durationMs: event.durationMs };
     default:
       return undefined;
   }

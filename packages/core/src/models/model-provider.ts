@@ -71,7 +71,11 @@ export interface ModelResponse {
 export type ModelStreamEvent =
   | { type: "text_delta"; text: string }
   | { type: "tool_call_delta"; id: string; name: string; argumentsDelta: string }
-  | { type: "retry"; attempt: number; delayMs: number; reason: string };
+  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  /** The call went out (tracedComplete says so, not the adapter): whoever watches can show it in flight. */
+  | { type: "call_started" }
+  /** The call is over, answered or failed. */
+  | { type: "call_finished"; durationMs: number };
 
 export interface CompleteOptions {
   signal?: AbortSignal;

@@ -46,6 +46,7 @@ export async function tracedComplete(
     },
   });
   const started = performance.now();
+  options.onEvent?.({ type: "call_started" });
   try {
     const response = await provider.complete(request, options);
     const usage = response.usage.costUsd === 0 && traceOptions.price ? { ...response.usage, costUsd: costOf(response.usage, traceOptions.price) } : { ...response.usage };
@@ -79,5 +80,7 @@ export async function tracedComplete(
       payload: { role: request.role, provider: provider.name, model: provider.model, error: errorMessage(error) },
     });
     throw error;
+  } finally {
+    options.onEvent?.({ type: "call_finished", durationMs: Math.round(performance.now() - started) });
   }
 }

@@ -90,7 +90,7 @@ describe("the live channel", () => {
       expect(received.map((event) => event.type)).toEqual(["text_delta", "retry", "text_delta"]);
       expect(received[1]).toMatchObject({ type: "retry", runId: "run_live_4", stepId: "s1", role: "worker", attempt: 1, reason: "stream_error" });
       // What a consumer keeps after honouring the retry: only the new attempt's text.
-      const kept = received.reduce((text, event) => (event.type === "retry" ? "" : text + event.text), "");
+      const kept = received.reduce((text, event) => (event.type === "retry" ? "" : event.type === "text_delta" ? text + event.text : text), "");
       expect(kept).toBe("Whole.");
     } finally {
       await subscription.close();
