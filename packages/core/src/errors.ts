@@ -20,6 +20,8 @@ export type ReinErrorCode =
   | "budget_exhausted"
   | "approval_invalid"
   | "redis_unavailable"
+  /** A worker's job lock lapsed or was taken: it must stop without writing. */
+  | "lock_lost"
   | "workspace_violation"
   /** The directory a run should work on cannot be used as asked (dirty, not found, changed since the run). */
   | "workspace_invalid"

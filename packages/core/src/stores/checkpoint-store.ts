@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ModelMessageContract, Observation, StepCheckpoint, ToolCallRecord } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
+import { type JobLock, type TraceBatch, writeTurn } from "./turn-write.ts";
 
 export interface CheckpointStoreOptions {
   /** Seconds a checkpoint outlives its last write. @defaultValue 7 days */
@@ -66,6 +67,43 @@ export class CheckpointStore {
     multi.set(base, JSON.stringify({ ...rest, counts }), "EX", this.ttlSeconds);
     await multi.exec();
     return counts;
+  }
+
+  /**
+   * Saves a worker turn in one round trip: `checkpoint` as `save` would
+   * (appending past `since`), with the turn's trace batch, atomically, and
+   * only while `lock` holds. Throws `lock_lost`, having written nothing, when
+   * the job is no longer this worker's.
+   */
+  async saveTurn(checkpoint: StepCheckpoint | undefined, since: CheckpointCounts | undefined, turn: { trace?: TraceBatch; lock?: JobLock; refreshTtl: boolean }): Promise<CheckpointCounts | undefined> {
+    const delta = checkpoint ? this.delta(checkpoint, since) : undefined;
+    const written = await writeTurn(this.redis, { ...turn, checkpoint: delta?.write });
+    if (!written) {
+      throw new ReinError("lock_lost", `the job of step ${checkpoint?.stepId ?? ""} is no longer this worker's (its lock lapsed or was taken); nothing of the turn was written`);
+    }
+    return delta?.counts ?? since;
+  }
+
+  private delta(checkpoint: StepCheckpoint, since: CheckpointCounts | undefined) {
+    // Only what is written is validated: items saved before were checked then.
+    const { messages, observations, records, ...header } = checkpoint;
+    const rest = HeaderFields.parse(header);
+    const lists = { messages, observations, records };
+    const counts: CheckpointCounts = { messages: messages.length, observations: observations.length, records: records.length };
+    const base = this.keys.checkpoint(checkpoint.runId, checkpoint.stepId);
+    const fresh = (name: (typeof LISTS)[number]) =>
+      lists[name].slice(since?.[name] ?? 0).map((item) => JSON.stringify((itemSchemas[name] as z.ZodType).parse(item)));
+    return {
+      counts,
+      write: {
+        header: JSON.stringify({ ...rest, counts }),
+        headerKey: base,
+        listKeys: [`${base}:messages`, `${base}:observations`, `${base}:records`] as const,
+        lists: [fresh("messages"), fresh("observations"), fresh("records")] as const,
+        replace: !since,
+        ttlSeconds: this.ttlSeconds,
+      },
+    };
   }
 
   /** The checkpoint of this attempt, or null (none, or one of an earlier attempt). */

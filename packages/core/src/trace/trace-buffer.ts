@@ -1,4 +1,5 @@
 import type { TraceEventInput } from "../contracts/index.ts";
+import type { TraceBatch } from "../stores/turn-write.ts";
 import type { TraceLog } from "./trace-log.ts";
 
 /**
@@ -28,6 +29,14 @@ export class TraceBuffer {
   async putBlobs(runId: string, blobs: ReadonlyMap<string, string>): Promise<void> {
     if (runId !== this.runId) return this.trace.putBlobs(runId, blobs);
     for (const [id, content] of blobs) this.blobs.set(id, content);
+  }
+
+  /** Hands over what is buffered, for a write that carries more than the trace (see writeTurn). */
+  take(): TraceBatch {
+    const batch = this.trace.batch(this.runId, this.events, this.blobs);
+    this.events = [];
+    this.blobs = new Map();
+    return batch;
   }
 
   async flush(): Promise<void> {

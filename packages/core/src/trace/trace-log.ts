@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import { TraceEvent, type TraceEventInput } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
+import type { TraceBatch } from "../stores/turn-write.ts";
 
 // The seq counter and the stream entry are written in one script, so stream
 // order and seq order are the same even with many writers. ARGV[2], when not
@@ -85,6 +86,19 @@ export class TraceLog {
     const replies = await multi.exec();
     const failed = replies?.find(([error]) => error !== null);
     if (failed) throw failed[0];
+  }
+
+  /** Encoded events and blobs of one run as a batch for writeTurn, blobs redacted as putBlobs does. */
+  batch(runId: string, events: readonly string[], blobs: ReadonlyMap<string, string>): TraceBatch {
+    const redact = this.options.redact;
+    return {
+      stream: this.keys.trace(runId),
+      seq: this.keys.traceSeq(runId),
+      blobs: this.blobsKey(runId),
+      ttlSeconds: this.options.ttlSeconds,
+      events,
+      blobEntries: [...blobs].map(([id, content]) => [id, redact ? redact(content) : content] as const),
+    };
   }
 
   async appendMany(inputs: readonly TraceEventInput[]): Promise<void> {

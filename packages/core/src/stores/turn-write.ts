@@ -1,0 +1,133 @@
+import { createHash } from "node:crypto";
+import type { Redis } from "ioredis";
+
+/** A BullMQ job lock: the key its worker renews and the token that says the job is still this worker's. */
+export interface JobLock {
+  key: string;
+  token: string;
+}
+
+/** A run's buffered trace events (encoded, TraceLog.encode) and prompt blobs (id, redacted content). */
+export interface TraceBatch {
+  stream: string;
+  seq: string;
+  blobs: string;
+  ttlSeconds?: number;
+  events: readonly string[];
+  blobEntries: ReadonlyArray<readonly [string, string]>;
+}
+
+/** What a checkpoint save writes: the header, and the list items past the last save's counts. */
+export interface CheckpointDelta {
+  header: string;
+  headerKey: string;
+  listKeys: readonly [string, string, string];
+  lists: readonly [readonly string[], readonly string[], readonly string[]];
+  /** The lists are written whole: cleared first. */
+  replace: boolean;
+  ttlSeconds: number;
+}
+
+export interface TurnWrite {
+  trace?: TraceBatch;
+  checkpoint?: CheckpointDelta;
+  /** When given, nothing is written unless the lock still holds this token. */
+  lock?: JobLock;
+  /**
+   * Sets the keys' TTLs. A step sets them on its first write and on its last
+   * (the trace's own appends refresh the trace's), not once per item per turn.
+   */
+  refreshTtl: boolean;
+}
+
+// One script, so a turn's trace and its checkpoint land together or not at all,
+// and only while the job's lock is still ours: a worker that lost its job
+// writes nothing. The stream entries get seqs from the same counter as
+// TraceLog's appends.
+//   KEYS: lock, trace stream, trace seq, blobs, checkpoint header, messages, observations, records
+//   ARGV: token ('' = no lock), trace ttl, checkpoint ttl ('' = keep), header ('' = no checkpoint),
+//         replace, #events, #blobs, #messages, #observations, #records, then the items in that order
+const turnScript = `
+if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local at = 11
+local events = tonumber(ARGV[6])
+for _ = 1, events do
+  local seq = redis.call('INCR', KEYS[3])
+  redis.call('XADD', KEYS[2], '*', 'seq', seq, 'event', ARGV[at])
+  at = at + 1
+end
+local blobs = tonumber(ARGV[7])
+for _ = 1, blobs do
+  redis.call('HSETNX', KEYS[4], ARGV[at], ARGV[at + 1])
+  at = at + 2
+end
+if ARGV[2] ~= '' then
+  if events > 0 then
+    redis.call('EXPIRE', KEYS[2], ARGV[2])
+    redis.call('EXPIRE', KEYS[3], ARGV[2])
+  end
+  if blobs > 0 then redis.call('EXPIRE', KEYS[4], ARGV[2]) end
+end
+if ARGV[4] ~= '' then
+  for list = 0, 2 do
+    local key = KEYS[6 + list]
+    if ARGV[5] == '1' then redis.call('DEL', key) end
+    local count = tonumber(ARGV[8 + list])
+    local last = at + count - 1
+    while at <= last do
+      local upto = math.min(at + 999, last)
+      redis.call('RPUSH', key, unpack(ARGV, at, upto))
+      at = upto + 1
+    end
+    if ARGV[3] ~= '' then redis.call('EXPIRE', key, ARGV[3]) end
+  end
+  if ARGV[3] ~= '' then redis.call('SET', KEYS[5], ARGV[4], 'EX', ARGV[3]) else redis.call('SET', KEYS[5], ARGV[4], 'KEEPTTL') end
+end
+return 1
+`;
+
+/**
+ * Writes a worker turn in one round trip: its trace events and blobs and its
+ * checkpoint delta, atomically, and only while `lock` holds. Returns false,
+ * having written nothing, when the lock was lost.
+ */
+export async function writeTurn(redis: Redis, write: TurnWrite): Promise<boolean> {
+  const { trace, checkpoint, lock, refreshTtl } = write;
+  if (!checkpoint && (!trace || (trace.events.length === 0 && trace.blobEntries.length === 0)) && !lock) return true;
+  const none = "";
+  const keys = [
+    lock?.key ?? none,
+    trace?.stream ?? none,
+    trace?.seq ?? none,
+    trace?.blobs ?? none,
+    checkpoint?.headerKey ?? none,
+    ...(checkpoint?.listKeys ?? [none, none, none]),
+  ];
+  const lists = checkpoint?.lists ?? [[], [], []];
+  const args = [
+    lock?.token ?? none,
+    refreshTtl && trace?.ttlSeconds ? String(trace.ttlSeconds) : none,
+    refreshTtl && checkpoint ? String(checkpoint.ttlSeconds) : none,
+    checkpoint?.header ?? none,
+    checkpoint?.replace ? "1" : "0",
+    String(trace?.events.length ?? 0),
+    String(trace?.blobEntries.length ?? 0),
+    ...lists.map((list) => String(list.length)),
+    ...(trace?.events ?? []),
+    ...(trace?.blobEntries ?? []).flat(),
+    ...lists.flat(),
+  ];
+  return Number(await evalCached(redis, keys, args)) === 1;
+}
+
+const turnScriptSha = createHash("sha1").update(turnScript).digest("hex");
+
+/** EVALSHA, loading the script on a server that does not have it yet (first use, restart, SCRIPT FLUSH). */
+async function evalCached(redis: Redis, keys: readonly string[], args: readonly string[]): Promise<unknown> {
+  try {
+    return await redis.evalsha(turnScriptSha, keys.length, ...keys, ...args);
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
+    return redis.eval(turnScript, keys.length, ...keys, ...args);
+  }
+}
