@@ -25,7 +25,7 @@ export { deleteKeys } from "./redis/delete-keys.ts";
 export { RunStore, type TraceWrite } from "./stores/run-store.ts";
 export { ArtifactStore, type Artifact, type ArtifactStoreOptions } from "./stores/artifact-store.ts";
 export { TraceBuffer, type TraceWriter } from "./trace/index.ts";
-export { TraceLog, type TraceLogOptions, PromptCopy, assemblePrompt, promptHash, splitPrompt, storePromptCopy, type PromptParts } from "./trace/index.ts";
+export { TraceLog, type TraceLogOptions, PromptChain, PromptCopy, assemblePrompt, expandPromptCopy, promptHash, splitPrompt, storePromptCopy, type PromptParts } from "./trace/index.ts";
 export { QUEUE_NAMES, jobIds, type QueueName } from "./queues/queue-names.ts";
 export { ReinQueues, defaultJobOptions, queueJobOptions, type ReinQueuesOptions } from "./queues/queues.ts";
 export { workerOptionsOf, type WorkerTiming } from "./queues/worker-options.ts";

@@ -1,4 +1,4 @@
-import { assemblePrompt, PromptCopy, promptHash, sha256, type TraceEvent } from "@rein/core";
+import { assemblePrompt, expandPromptCopy, PromptCopy, promptHash, sha256, type TraceEvent } from "@rein/core";
 
 const partsOf = (copy: PromptCopy): string[] => [copy.system, ...copy.messages, copy.tools, copy.output].filter((id): id is string => id !== null);
 import { callKeyOf, isRunEnd } from "./views/event-fields.ts";
@@ -45,15 +45,20 @@ export function answerQuestions(events: readonly TraceEvent[], blobs: Readonly<R
   for (const event of events) {
     if (event.payload.callId !== undefined && event.stepId) byCall.set(callKeyOf(event), [...(byCall.get(callKeyOf(event)) ?? []), event]);
   }
+  // Each call's whole message list by inputHash: a copy names only what is new since the call it continues.
+  const earlier = new Map<string, readonly string[]>();
   for (const event of events) {
     const p = event.payload;
     if (event.kind === "model.called") {
       const copy = PromptCopy.safeParse(p.prompt);
-      const prompt = copy.success ? assemblePrompt(copy.data, blobs) : undefined;
+      const whole = copy.success ? expandPromptCopy(copy.data, earlier) : undefined;
+      if (whole && event.inputHash) earlier.set(event.inputHash, whole.messages);
+      const prompt = whole ? assemblePrompt(whole, blobs) : undefined;
       if (!copy.success) note("what did the model see", event, "no prompt copy");
+      else if (!whole) note("what did the model see", event, "the prompt copy continues a model call that is not in the trace");
       else if (!prompt) note("what did the model see", event, "prompt copy references blobs that are not stored");
       else if (promptHash(copy.data) !== event.inputHash) note("what did the model see", event, "the prompt copy does not hash to inputHash");
-      else if (!partsOf(copy.data).every((id) => sha256(blobs[id] as string) === id)) note("what did the model see", event, "a stored prompt part does not match its hash");
+      else if (!partsOf(whole).every((id) => sha256(blobs[id] as string) === id)) note("what did the model see", event, "a stored prompt part does not match its hash");
       else note("what did the model see", event);
       note("which tools could it see", event, Array.isArray(p.tools) ? undefined : "no tool list");
     } else if (event.kind === "model.responded") {

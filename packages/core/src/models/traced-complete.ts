@@ -1,7 +1,7 @@
 import { hashOf } from "../canonical/canonical-json.ts";
 import type { Price } from "../config/config.ts";
 import { errorMessage } from "../errors.ts";
-import { promptHash, storePromptCopy } from "../trace/prompt-copy.ts";
+import { type PromptChain, promptHash, storePromptCopy } from "../trace/prompt-copy.ts";
 import type { TraceWriter } from "../trace/trace-log.ts";
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "./model-provider.ts";
 import { costOf } from "./pricing.ts";
@@ -13,6 +13,8 @@ export interface ModelCallTrace {
   parentStepId?: string | null;
   /** Price of this provider/model, to fill `usage.costUsd` when the adapter did not. */
   price?: Price;
+  /** The conversation this call continues: its prompt copy then names only the messages new since the last call. */
+  prompts?: PromptChain;
 }
 
 /**
@@ -28,7 +30,7 @@ export async function tracedComplete(
   const { trace, runId } = traceOptions;
   const ids = { runId, stepId: traceOptions.stepId ?? null, parentStepId: traceOptions.parentStepId ?? null };
   // The stored copy of the prompt, so "what did the model see" has an answer beyond its hash.
-  const prompt = await storePromptCopy(trace, runId, request);
+  const prompt = await storePromptCopy(trace, runId, request, traceOptions.prompts);
   const inputHash = promptHash(prompt);
   await trace.append({
     ...ids,

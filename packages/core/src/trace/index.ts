@@ -1,4 +1,4 @@
 export { TraceLog, type TraceLogOptions } from "./trace-log.ts";
 export { TraceBuffer } from "./trace-buffer.ts";
 export type { TraceWriter } from "./trace-log.ts";
-export { PromptCopy, assemblePrompt, promptHash, splitPrompt, storePromptCopy, type PromptParts } from "./prompt-copy.ts";
+export { PromptChain, PromptCopy, assemblePrompt, expandPromptCopy, promptHash, splitPrompt, storePromptCopy, type PromptParts } from "./prompt-copy.ts";

@@ -7,12 +7,20 @@ import type { TraceWriter } from "./trace-log.ts";
 /**
  * The stored copy of what a model saw, as references to content-addressed
  * blobs of the run: one per part, one per message. A long conversation
- * stores each message once, not once per turn.
+ * stores each message once, not once per turn, and each call names only the
+ * messages new since the call before it (`after`): a trace grows by the same
+ * few bytes per turn at turn 200 as at turn 2.
  */
 export const PromptCopy = z.object({
   system: HashString,
   tools: HashString.nullable(),
   output: HashString.nullable(),
+  /**
+   * This call's messages continue the previous call of the same conversation:
+   * the first `kept` messages of the prompt whose inputHash this is, then
+   * `messages`. Absent: `messages` is the whole list.
+   */
+  after: z.object({ inputHash: HashString, kept: z.number().int().nonnegative() }).optional(),
   messages: z.array(HashString),
 });
 export type PromptCopy = z.infer<typeof PromptCopy>;
@@ -70,6 +78,40 @@ export function splitPrompt(request: PromptParts, runId = ""): { copy: PromptCop
 }
 
 /**
+ * The model calls of one conversation (a worker step), each linked to the one
+ * before: `link` turns a call's whole copy into one that names only what is
+ * new since the previous call. Its inputHash covers the predecessor's, so it
+ * still identifies the whole prompt.
+ */
+export class PromptChain {
+  private last: { inputHash: Sha256; messages: readonly Sha256[] } | undefined;
+
+  link(whole: PromptCopy): PromptCopy {
+    const messages = whole.messages as Sha256[];
+    const last = this.last;
+    let kept = 0;
+    if (last) while (kept < last.messages.length && kept < messages.length && last.messages[kept] === messages[kept]) kept += 1;
+    const copy: PromptCopy = last && kept > 0 ? { ...whole, after: { inputHash: last.inputHash, kept }, messages: messages.slice(kept) } : whole;
+    this.last = { inputHash: promptHash(copy), messages };
+    return copy;
+  }
+}
+
+/**
+ * The whole form of a copy (every message named, no `after`), given the
+ * message lists of the calls before it by inputHash; undefined when its
+ * predecessor is not among them. Record each call's result under its
+ * inputHash to expand the next.
+ */
+export function expandPromptCopy(copy: PromptCopy, earlier: ReadonlyMap<string, readonly string[]>): PromptCopy | undefined {
+  if (!copy.after) return copy;
+  const before = earlier.get(copy.after.inputHash);
+  if (!before || before.length < copy.after.kept) return undefined;
+  const { after: _after, ...rest } = copy;
+  return { ...rest, messages: [...before.slice(0, copy.after.kept), ...copy.messages] };
+}
+
+/**
  * The input hash of a model call: the hash of its prompt copy, which names
  * every part by its own hash. It identifies the input as surely as hashing
  * the whole request, and costs the same at turn 200 as at turn 2.
@@ -77,10 +119,11 @@ export function splitPrompt(request: PromptParts, runId = ""): { copy: PromptCop
 export const promptHash = (copy: PromptCopy): Sha256 => hashOf(copy);
 
 /**
- * Rebuilds the prompt from its copy. Returns undefined when a blob is
- * missing (expired or never stored).
+ * Rebuilds the prompt from its whole copy (see expandPromptCopy). Returns
+ * undefined when a blob is missing (expired or never stored).
  */
 export function assemblePrompt(copy: PromptCopy, blobs: Readonly<Record<string, string>>): PromptParts | undefined {
+  if (copy.after) return undefined;
   const take = (id: string): unknown => JSON.parse(blobs[id] as string);
   const parts = [copy.system, ...copy.messages, copy.tools, copy.output].filter((id): id is `sha256:${string}` => id !== null);
   if (parts.some((id) => blobs[id] === undefined)) return undefined;
@@ -92,10 +135,13 @@ export function assemblePrompt(copy: PromptCopy, blobs: Readonly<Record<string, 
   };
 }
 
-/** Stores the prompt's blobs in the run's trace and returns the copy for `model.called`. */
-export async function storePromptCopy(trace: Pick<TraceWriter, "putBlobs">, runId: string, request: PromptParts): Promise<PromptCopy> {
+/**
+ * Stores the prompt's blobs in the run's trace and returns the copy for
+ * `model.called`, linked to the previous call when `chain` is given.
+ */
+export async function storePromptCopy(trace: Pick<TraceWriter, "putBlobs">, runId: string, request: PromptParts, chain?: PromptChain): Promise<PromptCopy> {
   const { copy, blobs, markStored } = splitPrompt(request, runId);
   await trace.putBlobs(runId, blobs);
   markStored();
-  return copy;
+  return chain ? chain.link(copy) : copy;
 }

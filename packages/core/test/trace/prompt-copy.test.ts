@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hashOf } from "../../src/canonical/canonical-json.ts";
-import { assemblePrompt, splitPrompt } from "../../src/trace/prompt-copy.ts";
+import { assemblePrompt, expandPromptCopy, PromptChain, type PromptCopy, promptHash, splitPrompt } from "../../src/trace/prompt-copy.ts";
 
 const request = {
   system: "You are a worker.",
@@ -29,5 +29,43 @@ describe("prompt copy", () => {
     const { copy, blobs } = splitPrompt(request);
     const partial = Object.fromEntries([...blobs].filter(([id]) => id !== copy.messages[1]));
     expect(assemblePrompt(copy, partial)).toBeUndefined();
+  });
+
+  it("names in a chained call only the messages new since the call before, and expands back to the whole list", () => {
+    const chain = new PromptChain();
+    const firstWhole = splitPrompt({ ...request, messages: request.messages.slice(0, 1) }).copy;
+    const first = chain.link(firstWhole);
+    expect(first).toEqual(firstWhole);
+    const secondWhole = splitPrompt(request).copy;
+    const second = chain.link(secondWhole);
+    expect(second.messages).toEqual([secondWhole.messages[1]]);
+    expect(second.after).toEqual({ inputHash: promptHash(first), kept: 1 });
+
+    const earlier = new Map([[promptHash(first), firstWhole.messages]]);
+    expect(expandPromptCopy(second, earlier)).toEqual(secondWhole);
+    // Without its predecessor the copy cannot be expanded, and is not assembled as if it were whole.
+    expect(expandPromptCopy(second, new Map())).toBeUndefined();
+    expect(assemblePrompt(second, Object.fromEntries(splitPrompt(request).blobs))).toBeUndefined();
+  });
+
+  it("covers the predecessor in a chained call's hash: the same new messages after another history hash differently", () => {
+    const tail = request.messages.slice(1);
+    const viaA = new PromptChain();
+    viaA.link(splitPrompt({ ...request, messages: request.messages.slice(0, 1) }).copy);
+    const a = viaA.link(splitPrompt(request).copy);
+    const viaB = new PromptChain();
+    const other = { role: "user" as const, content: [{ type: "text" as const, text: "Fix sub()" }] };
+    viaB.link(splitPrompt({ ...request, messages: [other] }).copy);
+    const b = viaB.link(splitPrompt({ ...request, messages: [other, ...tail] }).copy);
+    expect(a.messages).toEqual(b.messages);
+    expect(promptHash(a)).not.toBe(promptHash(b));
+  });
+
+  it("starts over with a whole copy when the history was rewritten from its first message (compaction)", () => {
+    const chain = new PromptChain();
+    chain.link(splitPrompt(request).copy);
+    const rewritten: PromptCopy = chain.link(splitPrompt({ ...request, messages: [{ role: "user", content: [{ type: "text", text: "Fix add() (compacted)" }] }] }).copy);
+    expect(rewritten.after).toBeUndefined();
+    expect(rewritten.messages).toHaveLength(1);
   });
 });
