@@ -1,0 +1,73 @@
+import { type ContentBlock, type ModelToolCall, type Observation, ReinError, type Suspension } from "@rein/core";
+import { answerFromResume } from "../resume-answer.ts";
+import { isRuntimeTool, parseRuntimeCall, runtimeObservation } from "../runtime-tools.ts";
+import { assertLockHeld, type StepContext } from "./step-context.ts";
+
+/**
+ * Answers the model's calls in order until one suspends the step (a runtime
+ * call asking for a child or for context, or a tool call needing approval);
+ * returns that suspension, with the unanswered calls kept as pending. When
+ * all are answered, their results become the next user message.
+ */
+export async function answerCalls(step: StepContext, calls: readonly ModelToolCall[], answered: ContentBlock[], signal: AbortSignal): Promise<Suspension | undefined> {
+  const { loop, body, deps } = step;
+  for (const [position, call] of calls.entries()) {
+    const index = loop.records.length;
+    if (isRuntimeTool(call.name)) {
+      const fromResume = position === 0 && loop.pending ? answerFromResume(call, body.resume, deps.redactor) : undefined;
+      if (fromResume) {
+        answerWith(step, call, runtimeObservation(call, index, fromResume.content, fromResume.status), answered);
+        continue;
+      }
+      const request = parseRuntimeCall(call);
+      if (request.kind === "invalid") {
+        answerWith(step, call, runtimeObservation(call, index, `invalid ${call.name} input: ${request.message}`, "invalid_input"), answered);
+        continue;
+      }
+      loop.pending = { answered, calls: calls.slice(position) };
+      return request.kind === "delegate" ? { kind: "delegate", reason: request.reason, request: request.request } : { kind: "context", question: request.question };
+    }
+    // A worker that lost its job starts no further call: the job's new holder will.
+    assertLockHeld(step);
+    const outcome = await deps.executor.execute(call, index, {
+      runId: body.runId,
+      stepId: body.stepId,
+      attempt: body.attempt,
+      parentStepId: body.parentStepId,
+      surface: body.surface,
+      policy: body.policy,
+      workspace: deps.workspace,
+      signal,
+      budget: { maxToolCalls: body.budget.maxToolCalls, deadline: step.deadline },
+      callsSoFar: loop.records.length,
+      trace: step.trace,
+    });
+    // Given back mid-call (shutdown): the turn is cut off here and redone by the next worker under the
+    // same idempotency keys, never recorded as a failed call that a retry would then perform again.
+    if (signal.aborted) throw new ReinError("tool_failed", `the step was given back while ${call.name} ran`, { retryable: true });
+    loop.observations.push(outcome.observation);
+    loop.records.push(outcome.record);
+    if (outcome.suspend) {
+      loop.pending = { answered, calls: calls.slice(position) };
+      return { kind: "approval", approvalId: outcome.suspend.approvalId, tool: outcome.suspend.tool };
+    }
+    answered.push(resultBlock(call, outcome.observation));
+  }
+  loop.pending = undefined;
+  loop.messages.push({ role: "user", content: answered });
+  return undefined;
+}
+
+function answerWith(step: StepContext, call: ModelToolCall, made: ReturnType<typeof runtimeObservation>, answered: ContentBlock[]): void {
+  step.loop.observations.push(made.observation);
+  step.loop.records.push(made.record);
+  answered.push(resultBlock(call, made.observation));
+}
+
+/** What the model sees of a call: the observation, headed by its id so claims can cite it. */
+export const resultBlock = (call: ModelToolCall, observation: Observation): ContentBlock => ({
+  type: "tool_result",
+  toolCallId: call.id,
+  content: `[observation ${observation.id}]\n${observation.content}`,
+  isError: observation.status !== "ok",
+});

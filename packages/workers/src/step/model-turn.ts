@@ -1,0 +1,41 @@
+import { addUsage, errorMessage, type ModelResponse, ReinError, tracedComplete } from "@rein/core";
+import { compactContext } from "../compact-context.ts";
+import { WORKER_SYSTEM } from "../worker-prompt.ts";
+import { assertLockHeld, type StepContext } from "./step-context.ts";
+
+export type ModelTurn = { kind: "responded"; response: ModelResponse } | { kind: "failed"; error: string };
+
+/**
+ * One model call of the step: the history fitted to the context budget,
+ * traced (its prompt copy chained to the previous call's), its usage counted
+ * and its reply appended to the history. A failure the step cannot recover
+ * from is returned; one a later worker can (shutdown, a retryable error) is thrown.
+ */
+export async function takeModelTurn(step: StepContext, signal: AbortSignal): Promise<ModelTurn> {
+  const { body, deps, loop, trace, tools } = step;
+  assertLockHeld(step);
+  loop.turns += 1;
+  const ids = { runId: body.runId, stepId: body.stepId, parentStepId: body.parentStepId };
+  let response: ModelResponse;
+  try {
+    response = await tracedComplete(
+      deps.provider,
+      {
+        role: "worker",
+        system: WORKER_SYSTEM,
+        messages: await compactContext(loop.messages, { system: WORKER_SYSTEM, tools, contextTokens: deps.contextTokens, observations: loop.observations, trace, ids }),
+        tools,
+        maxTokens: deps.maxTokensPerCall,
+        metadata: { runId: body.runId, stepId: body.stepId },
+      },
+      { trace, ...ids, price: deps.price, prompts: step.prompts },
+      { signal, onEvent: deps.onModelEvent },
+    );
+  } catch (error) {
+    if (signal.aborted || (ReinError.isInstance(error) && error.retryable)) throw error;
+    return { kind: "failed", error: errorMessage(error) };
+  }
+  loop.usage = addUsage(loop.usage, response.usage);
+  loop.messages.push({ role: "assistant", content: response.content });
+  return { kind: "responded", response };
+}

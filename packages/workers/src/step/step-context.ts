@@ -1,0 +1,123 @@
+import {
+  type CheckpointCounts,
+  type CheckpointStore,
+  type HandoffPacket,
+  type JobLock,
+  type ModelProvider,
+  type ModelStreamEvent,
+  type ModelToolSchema,
+  type PacketBody,
+  type Price,
+  PromptChain,
+  type Redactor,
+  ReinError,
+  type StepCheckpoint,
+  type ToolExecutor,
+  TraceBuffer,
+  type TraceLog,
+  type Workspace,
+  zeroUsage,
+} from "@rein/core";
+import { runtimeToolSchemas } from "../runtime-tools.ts";
+import { renderTask } from "../worker-prompt.ts";
+
+export interface StepLoopDeps {
+  provider: ModelProvider;
+  executor: ToolExecutor;
+  trace: TraceLog;
+  workspace: Workspace;
+  /** Where the loop is saved after every turn and when it suspends. */
+  checkpoints: CheckpointStore;
+  /** The deepest a delegation chain may go; at the limit the worker is not offered `delegate`. */
+  maxDepth: number;
+  price?: Price;
+  maxTokensPerCall?: number;
+  /** The worker role's `contextTokens`: each call's prompt is fitted to it, oldest tool results dropped first. */
+  contextTokens?: number;
+  /** Removes secrets from outside text the packet hands over (evidence, lessons, a child's summary). */
+  redactor?: Redactor;
+  /** Text deltas as the model streams them, for live progress. */
+  onModelEvent?: (event: ModelStreamEvent) => void;
+  /**
+   * The queue job's lock: every write of the step is made only while it
+   * holds, so a worker that lost its job stops at the next turn boundary
+   * having written nothing more. Absent outside a queue (replay).
+   */
+  lock?: JobLock;
+  /** Whether the lock is still believed held (no Redis round trip); checked before each model call and tool call. */
+  lockHeld?: () => boolean;
+  now?: () => number;
+}
+
+/** The loop's saved state: what a checkpoint holds, less its envelope. */
+export type Loop = Omit<StepCheckpoint, "schemaVersion" | "savedAt">;
+
+/** One attempt of one step as the stages share it. */
+export interface StepContext {
+  body: PacketBody;
+  deps: StepLoopDeps;
+  now: () => number;
+  deadline: number;
+  tools: ModelToolSchema[];
+  /** A turn's trace events, written with its checkpoint in one round trip. */
+  trace: TraceBuffer;
+  /** Links each model call's prompt copy to the one before it, so a call records only its new messages. */
+  prompts: PromptChain;
+  loop: Loop;
+  /** What the last write of this attempt saved, so the next writes only what is new; absent: written whole. */
+  saved?: CheckpointCounts;
+  /** Whether this worker has set the step's key TTLs yet (once per step, not per item). */
+  ttlSet: boolean;
+  /** The model's final text, once it answered without calls. */
+  finalText?: string;
+}
+
+/**
+ * The step's context, built from the packet alone: no goal text beyond the
+ * task, no other step's observations. Restored from this attempt's
+ * checkpoint when there is one, so a suspended step, or one whose worker
+ * died, continues instead of starting over.
+ */
+export async function openStep(packet: HandoffPacket, deps: StepLoopDeps): Promise<StepContext> {
+  const { body } = packet;
+  const now = deps.now ?? Date.now;
+  const saved = await deps.checkpoints.load(body.runId, body.stepId, body.attempt);
+  const step: StepContext = {
+    body,
+    deps,
+    now,
+    deadline: now() + body.budget.maxMs,
+    tools: [...deps.executor.schemasFor(body.surface), ...runtimeToolSchemas({ canDelegate: body.depth < deps.maxDepth })],
+    trace: new TraceBuffer(deps.trace, body.runId),
+    prompts: new PromptChain(),
+    loop: saved ?? {
+      runId: body.runId,
+      stepId: body.stepId,
+      attempt: body.attempt,
+      messages: [{ role: "user", content: [{ type: "text", text: renderTask(body, { redactor: deps.redactor }) }] }],
+      observations: [],
+      records: [],
+      usage: zeroUsage(),
+      turns: 0,
+    },
+    saved: saved ? { messages: saved.messages.length, observations: saved.observations.length, records: saved.records.length } : undefined,
+    ttlSet: false,
+  };
+  if (saved) {
+    await step.trace.append({
+      runId: body.runId,
+      stepId: body.stepId,
+      parentStepId: body.parentStepId,
+      kind: "step.checkpoint_restored",
+      payload: { turns: saved.turns, calls: saved.records.length, pending: saved.pending?.calls.length ?? 0, resume: body.resume?.kind ?? null },
+    });
+  }
+  return step;
+}
+
+/** Throws `lock_lost` when the job's lock is known to be gone: nothing more of the step may run. */
+export function assertLockHeld(step: StepContext): void {
+  if (step.deps.lockHeld && !step.deps.lockHeld()) {
+    throw new ReinError("lock_lost", `the job of step ${step.body.stepId} is no longer this worker's (its lock could not be renewed); it stops before doing more`);
+  }
+}

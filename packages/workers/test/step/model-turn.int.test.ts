@@ -1,0 +1,46 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type ModelProvider, ReinError } from "@rein/core";
+import { takeModelTurn } from "../../src/step/model-turn.ts";
+import { openStep } from "../../src/step/step-context.ts";
+import { echoScript, openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
+
+let fixture: StepFixture;
+beforeEach(async () => {
+  fixture = await openStepFixture();
+});
+afterEach(async () => {
+  await fixture.cleanup();
+});
+
+const failing = (error: Error): ModelProvider => ({ kind: "scripted", name: "failing", model: "none", complete: async () => Promise.reject(error) });
+
+describe("the model-turn stage", () => {
+  it("counts the turn and its usage, appends the reply, and traces the call", async () => {
+    const runId = "run_turn";
+    const step = await openStep(packetOf(runId, "Echo"), await fixture.deps(echoScript("Echo", 1), runId));
+    const turn = await takeModelTurn(step, new AbortController().signal);
+    expect(turn.kind).toBe("responded");
+    expect(step.loop.turns).toBe(1);
+    expect(step.loop.messages.at(-1)?.role).toBe("assistant");
+    expect(step.loop.usage.inputTokens).toBeGreaterThan(0);
+    const buffered = step.trace.take();
+    expect(buffered.events.map((event) => JSON.parse(event).kind)).toEqual(["model.called", "model.responded"]);
+  });
+
+  it("returns a failure the step ends on, and throws one a later worker may retry", async () => {
+    const runId = "run_model_fails";
+    const deps = await fixture.deps(echoScript("Echo", 1), runId);
+    const step = await openStep(packetOf(runId, "Echo"), { ...deps, provider: failing(new Error("bad request")) });
+    expect(await takeModelTurn(step, new AbortController().signal)).toEqual({ kind: "failed", error: "bad request" });
+
+    const transient = await openStep(packetOf(runId, "Echo"), { ...deps, provider: failing(new ReinError("model_error", "overloaded", { retryable: true })) });
+    await expect(takeModelTurn(transient, new AbortController().signal)).rejects.toThrow("overloaded");
+  });
+
+  it("makes no model call once the job's lock is known lost", async () => {
+    const runId = "run_turn_no_lock";
+    const step = await openStep(packetOf(runId, "Echo"), await fixture.deps(echoScript("Echo", 1), runId, { lockHeld: () => false }));
+    await expect(takeModelTurn(step, new AbortController().signal)).rejects.toSatisfy((error: unknown) => ReinError.hasCode(error, "lock_lost"));
+    expect(step.loop.turns).toBe(0);
+  });
+});

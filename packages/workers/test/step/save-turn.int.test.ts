@@ -1,0 +1,73 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ReinError } from "@rein/core";
+import { saveTurn, writeTrace } from "../../src/step/save-turn.ts";
+import { openStep } from "../../src/step/step-context.ts";
+import { echoScript, openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
+
+const RESTORED = { turns: 0, calls: 0, pending: 0, resume: null };
+
+let fixture: StepFixture;
+beforeEach(async () => {
+  fixture = await openStepFixture();
+});
+afterEach(async () => {
+  await fixture.cleanup();
+});
+
+/** Counts the commands the runtime's store connection sends while `work` runs. */
+async function commandsDuring(fixture: StepFixture, work: () => Promise<void>): Promise<string[]> {
+  const redis = fixture.runtime.redis as unknown as { sendCommand: (command: { name: string }, ...rest: unknown[]) => unknown };
+  const send = redis.sendCommand.bind(redis);
+  const sent: string[] = [];
+  redis.sendCommand = (command, ...rest) => {
+    sent.push(command.name);
+    return send(command, ...rest);
+  };
+  try {
+    await work();
+  } finally {
+    redis.sendCommand = send;
+  }
+  return sent;
+}
+
+describe("the checkpoint stage", () => {
+  it("writes a turn's trace events and checkpoint in one command", async () => {
+    const runId = "run_one_write";
+    const step = await openStep(packetOf(runId, "Echo"), await fixture.deps(echoScript("Echo", 1), runId));
+    await step.trace.append({ runId, stepId: "step_1", kind: "step.checkpoint_restored", payload: RESTORED });
+    step.loop.turns = 1;
+    const sent = await commandsDuring(fixture, () => saveTurn(step));
+    expect(sent).toHaveLength(1);
+    expect((await fixture.runtime.trace.read(runId)).map((event) => event.kind)).toEqual(["step.checkpoint_restored"]);
+    expect((await step.deps.checkpoints.load(runId, "step_1", 1))?.turns).toBe(1);
+  });
+
+  it("sets the checkpoint's TTL on the step's first write, not again on every turn", async () => {
+    const runId = "run_ttl";
+    const step = await openStep(packetOf(runId, "Echo"), await fixture.deps(echoScript("Echo", 1), runId));
+    await saveTurn(step);
+    const key = fixture.runtime.keys.checkpoint(runId, "step_1");
+    expect(await fixture.runtime.redis.ttl(key)).toBeGreaterThan(0);
+    // Shortened by hand: a later turn's write leaves it as it is.
+    await fixture.runtime.redis.expire(key, 1000);
+    step.loop.messages.push({ role: "user", content: [{ type: "text", text: "more" }] });
+    await saveTurn(step);
+    expect(await fixture.runtime.redis.ttl(key)).toBeLessThanOrEqual(1000);
+    expect(await fixture.runtime.redis.ttl(`${key}:messages`)).toBeGreaterThan(1000);
+    expect((await step.deps.checkpoints.load(runId, "step_1", 1))?.messages).toHaveLength(2);
+  });
+
+  it("writes nothing, trace or checkpoint, once the job's lock is another worker's", async () => {
+    const runId = "run_lock";
+    const lock = { key: `${fixture.runtime.config.prefix}:step:job_9:lock`, token: "mine" };
+    await fixture.runtime.redis.set(lock.key, "someone-else");
+    const step = await openStep(packetOf(runId, "Echo"), await fixture.deps(echoScript("Echo", 1), runId, { lock }));
+    await step.trace.append({ runId, stepId: "step_1", kind: "step.checkpoint_restored", payload: RESTORED });
+    const lost = await saveTurn(step).catch((error: unknown) => error);
+    expect(ReinError.hasCode(lost, "lock_lost")).toBe(true);
+    expect(await writeTrace(step, true).catch((error: unknown) => error)).toSatisfy((error: unknown) => ReinError.hasCode(error, "lock_lost"));
+    expect(await fixture.runtime.trace.read(runId)).toEqual([]);
+    expect(await step.deps.checkpoints.load(runId, "step_1", 1)).toBeNull();
+  });
+});

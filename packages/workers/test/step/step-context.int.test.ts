@@ -1,0 +1,38 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openStep } from "../../src/step/step-context.ts";
+import { saveTurn } from "../../src/step/save-turn.ts";
+import { echoScript, openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
+
+let fixture: StepFixture;
+beforeEach(async () => {
+  fixture = await openStepFixture();
+});
+afterEach(async () => {
+  await fixture.cleanup();
+});
+
+describe("the context stage", () => {
+  it("starts a new attempt from the packet's task alone", async () => {
+    const deps = await fixture.deps(echoScript("Echo", 1), "run_new");
+    const step = await openStep(packetOf("run_new", "Echo"), deps);
+    expect(step.loop.turns).toBe(0);
+    expect(step.loop.messages).toHaveLength(1);
+    expect(JSON.stringify(step.loop.messages[0])).toContain("Echo.");
+    expect(step.saved).toBeUndefined();
+    expect(step.tools.map((tool) => tool.name)).toContain("echo");
+  });
+
+  it("resumes this attempt from its checkpoint and says so in the trace", async () => {
+    const deps = await fixture.deps(echoScript("Echo", 1), "run_resumed");
+    const first = await openStep(packetOf("run_resumed", "Echo"), deps);
+    first.loop.turns = 4;
+    await saveTurn(first);
+
+    const again = await openStep(packetOf("run_resumed", "Echo"), deps);
+    expect(again.loop.turns).toBe(4);
+    expect(again.saved).toEqual({ messages: 1, observations: 0, records: 0 });
+    await saveTurn(again);
+    const events = await fixture.runtime.trace.read("run_resumed");
+    expect(events.map((event) => event.kind)).toEqual(["step.checkpoint_restored"]);
+  });
+});
