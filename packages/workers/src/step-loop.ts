@@ -23,10 +23,10 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
     // checkpointed here, so the next worker resumes from the last whole turn
     // and redoes this one under the same idempotency keys; what it traced is
     // still written. A worker that lost its job writes nothing more.
-    if (!ReinError.hasCode(error, "lock_lost")) await writeTrace(step, true);
+    if (!ReinError.hasCode(error, "lock_lost")) await writeTrace(step);
     throw error;
   }
-  await writeTrace(step, true);
+  await writeTrace(step);
   return result;
 }
 

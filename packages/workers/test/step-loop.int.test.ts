@@ -73,16 +73,14 @@ describe("the step loop's trace", () => {
   });
 });
 
-describe("a worker that loses its job's lock", () => {
-  it("stops at the turn boundary where it finds the lock taken, writing nothing of that turn", async () => {
+describe("a worker that loses its job", () => {
+  it("stops at the turn boundary where it finds the step taken over, writing nothing of that turn", async () => {
     const runId = "run_lock_taken";
     const title = "Echo 5 times";
-    const lock = { key: `${fixture.runtime.config.prefix}:step:job_1:lock`, token: "worker-a" };
-    await fixture.runtime.redis.set(lock.key, lock.token);
-    const deps = await fixture.deps(echoScript(title, 5), runId, { lock });
-    // During turn 3's model call another worker takes the job.
+    const deps = await fixture.deps(echoScript(title, 5), runId, { ownerToken: "worker-a" });
+    // During turn 3's model call another worker takes the job over and claims the step.
     const provider = watched(deps.provider, async (call) => {
-      if (call === 3) await fixture.runtime.redis.set(lock.key, "worker-b");
+      if (call === 3) await deps.checkpoints.claim(runId, "step_1", "worker-b");
     });
 
     const stopped = await runStepLoop(packetOf(runId, title), { ...deps, provider }, new AbortController().signal).catch((error: unknown) => error);

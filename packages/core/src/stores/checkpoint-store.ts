@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ModelMessageContract, Observation, StepCheckpoint, ToolCallRecord } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
-import { type JobLock, type TraceBatch, writeTurn } from "./turn-write.ts";
+import { type CheckpointDelta, type TraceBatch, writeTurn } from "./turn-write.ts";
 
 export interface CheckpointStoreOptions {
   /** Seconds a checkpoint outlives its last write. @defaultValue 7 days */
@@ -70,40 +70,52 @@ export class CheckpointStore {
   }
 
   /**
-   * Saves a worker turn in one round trip: `checkpoint` as `save` would
-   * (appending past `since`), with the turn's trace batch, atomically, and
-   * only while `lock` holds. Throws `lock_lost`, having written nothing, when
-   * the job is no longer this worker's.
+   * Makes `token` (the worker's job token) the step's owner: from now on only
+   * writes carrying it land (saveTurn), so a worker whose job was taken over
+   * stops writing the moment its successor claims the step.
    */
-  async saveTurn(checkpoint: StepCheckpoint | undefined, since: CheckpointCounts | undefined, turn: { trace?: TraceBatch; lock?: JobLock; refreshTtl: boolean }): Promise<CheckpointCounts | undefined> {
-    const delta = checkpoint ? this.delta(checkpoint, since) : undefined;
-    const written = await writeTurn(this.redis, { ...turn, checkpoint: delta?.write });
-    if (!written) {
-      throw new ReinError("lock_lost", `the job of step ${checkpoint?.stepId ?? ""} is no longer this worker's (its lock lapsed or was taken); nothing of the turn was written`);
-    }
-    return delta?.counts ?? since;
+  async claim(runId: string, stepId: string, token: string): Promise<void> {
+    await this.redis.set(`${this.keys.checkpoint(runId, stepId)}:owner`, token, "EX", this.ttlSeconds);
   }
 
-  private delta(checkpoint: StepCheckpoint, since: CheckpointCounts | undefined) {
-    // Only what is written is validated: items saved before were checked then.
-    const { messages, observations, records, ...header } = checkpoint;
-    const rest = HeaderFields.parse(header);
-    const lists = { messages, observations, records };
-    const counts: CheckpointCounts = { messages: messages.length, observations: observations.length, records: records.length };
-    const base = this.keys.checkpoint(checkpoint.runId, checkpoint.stepId);
-    const fresh = (name: (typeof LISTS)[number]) =>
-      lists[name].slice(since?.[name] ?? 0).map((item) => JSON.stringify((itemSchemas[name] as z.ZodType).parse(item)));
-    return {
-      counts,
-      write: {
-        header: JSON.stringify({ ...rest, counts }),
-        headerKey: base,
-        listKeys: [`${base}:messages`, `${base}:observations`, `${base}:records`] as const,
-        lists: [fresh("messages"), fresh("observations"), fresh("records")] as const,
-        replace: !since,
-        ttlSeconds: this.ttlSeconds,
-      },
+  /**
+   * Saves a worker turn in one round trip: `turn.checkpoint` as `save` would
+   * (appending past `since`; none for a trace-only write), with the turn's
+   * trace batch, atomically, and only while `ownerToken` owns the step.
+   * Throws `lock_lost`, having written nothing, when it no longer does.
+   */
+  async saveTurn(turn: {
+    runId: string;
+    stepId: string;
+    checkpoint?: StepCheckpoint;
+    since?: CheckpointCounts;
+    trace: TraceBatch;
+    ownerToken?: string;
+    refreshTtl: boolean;
+  }): Promise<CheckpointCounts | undefined> {
+    const base = this.keys.checkpoint(turn.runId, turn.stepId);
+    const delta: CheckpointDelta = {
+      ownerKey: `${base}:owner`,
+      headerKey: base,
+      listKeys: [`${base}:messages`, `${base}:observations`, `${base}:records`],
+      ttlSeconds: this.ttlSeconds,
     };
+    let counts = turn.since;
+    if (turn.checkpoint) {
+      // Only what is written is validated: items saved before were checked then.
+      const { messages, observations, records, ...header } = turn.checkpoint;
+      const rest = HeaderFields.parse(header);
+      const lists = { messages, observations, records };
+      counts = { messages: messages.length, observations: observations.length, records: records.length };
+      const fresh = (name: (typeof LISTS)[number]) =>
+        lists[name].slice(turn.since?.[name] ?? 0).map((item) => JSON.stringify((itemSchemas[name] as z.ZodType).parse(item)));
+      delta.write = { header: JSON.stringify({ ...rest, counts }), lists: [fresh("messages"), fresh("observations"), fresh("records")], replace: !turn.since };
+    }
+    const written = await writeTurn(this.redis, { trace: turn.trace, checkpoint: delta, ownerToken: turn.ownerToken, refreshTtl: turn.refreshTtl });
+    if (!written) {
+      throw new ReinError("lock_lost", `step ${turn.stepId} of run ${turn.runId} is no longer this worker's (its job was taken over); nothing of the turn was written`);
+    }
+    return counts;
   }
 
   /** The checkpoint of this attempt, or null (none, or one of an earlier attempt). */
@@ -135,10 +147,10 @@ export class CheckpointStore {
   }
 }
 
-/** Every key a step's checkpoint is stored under: the header and its lists. */
+/** Every key a step's checkpoint is stored under: the header, its lists, and the step's owner. */
 export function checkpointKeys(keys: RedisKeys, runId: string, stepId: string): string[] {
   const base = keys.checkpoint(runId, stepId);
-  return [base, ...LISTS.map((name) => `${base}:${name}`)];
+  return [base, ...LISTS.map((name) => `${base}:${name}`), `${base}:owner`];
 }
 
 const malformed = (runId: string, stepId: string, why: string | undefined) =>

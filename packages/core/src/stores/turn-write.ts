@@ -1,12 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 
-/** A BullMQ job lock: the key its worker renews and the token that says the job is still this worker's. */
-export interface JobLock {
-  key: string;
-  token: string;
-}
-
 /** A run's buffered trace events (encoded, TraceLog.encode) and prompt blobs (id, redacted content). */
 export interface TraceBatch {
   stream: string;
@@ -17,22 +11,26 @@ export interface TraceBatch {
   blobEntries: ReadonlyArray<readonly [string, string]>;
 }
 
-/** What a checkpoint save writes: the header, and the list items past the last save's counts. */
+/** A step's checkpoint keys, and what a save writes to them when it writes one. */
 export interface CheckpointDelta {
-  header: string;
+  /** The key naming the worker that owns the step now (see CheckpointStore.claim). */
+  ownerKey: string;
   headerKey: string;
   listKeys: readonly [string, string, string];
-  lists: readonly [readonly string[], readonly string[], readonly string[]];
-  /** The lists are written whole: cleared first. */
-  replace: boolean;
   ttlSeconds: number;
+  write?: {
+    header: string;
+    lists: readonly [readonly string[], readonly string[], readonly string[]];
+    /** The lists are written whole: cleared first. */
+    replace: boolean;
+  };
 }
 
 export interface TurnWrite {
-  trace?: TraceBatch;
-  checkpoint?: CheckpointDelta;
-  /** When given, nothing is written unless the lock still holds this token. */
-  lock?: JobLock;
+  trace: TraceBatch;
+  checkpoint: CheckpointDelta;
+  /** When given, nothing is written unless the step's owner key still holds this token. */
+  ownerToken?: string;
   /**
    * Sets the keys' TTLs. A step sets them on its first write and on its last
    * (the trace's own appends refresh the trace's), not once per item per turn.
@@ -41,10 +39,10 @@ export interface TurnWrite {
 }
 
 // One script, so a turn's trace and its checkpoint land together or not at all,
-// and only while the job's lock is still ours: a worker that lost its job
-// writes nothing. The stream entries get seqs from the same counter as
-// TraceLog's appends.
-//   KEYS: lock, trace stream, trace seq, blobs, checkpoint header, messages, observations, records
+// and only while the step is still this worker's: a worker whose job another
+// took writes nothing. Every key carries the run's hash tag (one slot on a
+// cluster). The stream entries get seqs from the same counter as TraceLog's appends.
+//   KEYS: owner, trace stream, trace seq, blobs, checkpoint header, messages, observations, records
 //   ARGV: token ('' = no lock), trace ttl, checkpoint ttl ('' = keep), header ('' = no checkpoint),
 //         replace, #events, #blobs, #messages, #observations, #records, then the items in that order
 const turnScript = `
@@ -88,33 +86,26 @@ return 1
 
 /**
  * Writes a worker turn in one round trip: its trace events and blobs and its
- * checkpoint delta, atomically, and only while `lock` holds. Returns false,
- * having written nothing, when the lock was lost.
+ * checkpoint delta, atomically, and only while `ownerToken` owns the step.
+ * Returns false, having written nothing, when it no longer does.
  */
-export async function writeTurn(redis: Redis, write: TurnWrite): Promise<boolean> {
-  const { trace, checkpoint, lock, refreshTtl } = write;
-  if (!checkpoint && (!trace || (trace.events.length === 0 && trace.blobEntries.length === 0)) && !lock) return true;
-  const none = "";
-  const keys = [
-    lock?.key ?? none,
-    trace?.stream ?? none,
-    trace?.seq ?? none,
-    trace?.blobs ?? none,
-    checkpoint?.headerKey ?? none,
-    ...(checkpoint?.listKeys ?? [none, none, none]),
-  ];
-  const lists = checkpoint?.lists ?? [[], [], []];
+export async function writeTurn(redis: Redis, turn: TurnWrite): Promise<boolean> {
+  const { trace, checkpoint, ownerToken, refreshTtl } = turn;
+  const write = checkpoint.write;
+  if (!write && trace.events.length === 0 && trace.blobEntries.length === 0 && ownerToken === undefined) return true;
+  const keys = [checkpoint.ownerKey, trace.stream, trace.seq, trace.blobs, checkpoint.headerKey, ...checkpoint.listKeys];
+  const lists = write?.lists ?? [[], [], []];
   const args = [
-    lock?.token ?? none,
-    refreshTtl && trace?.ttlSeconds ? String(trace.ttlSeconds) : none,
-    refreshTtl && checkpoint ? String(checkpoint.ttlSeconds) : none,
-    checkpoint?.header ?? none,
-    checkpoint?.replace ? "1" : "0",
-    String(trace?.events.length ?? 0),
-    String(trace?.blobEntries.length ?? 0),
+    ownerToken ?? "",
+    refreshTtl && trace.ttlSeconds ? String(trace.ttlSeconds) : "",
+    refreshTtl && write ? String(checkpoint.ttlSeconds) : "",
+    write?.header ?? "",
+    write?.replace ? "1" : "0",
+    String(trace.events.length),
+    String(trace.blobEntries.length),
     ...lists.map((list) => String(list.length)),
-    ...(trace?.events ?? []),
-    ...(trace?.blobEntries ?? []).flat(),
+    ...trace.events,
+    ...trace.blobEntries.flat(),
     ...lists.flat(),
   ];
   return Number(await evalCached(redis, keys, args)) === 1;

@@ -3,16 +3,20 @@ import type { StepContext } from "./step-context.ts";
 /**
  * The step's one durable write per turn: the turn's trace events and prompt
  * blobs and the checkpoint's new items, in one round trip, atomically, and
- * only while the job's lock holds (else `lock_lost`, nothing written).
+ * only while the step is still this worker's (else `lock_lost`, nothing written).
  * A crash before it loses the turn, which the next worker redoes from the
  * previous checkpoint under the same idempotency keys; a crash after it
  * loses nothing.
  */
 export async function saveTurn(step: StepContext): Promise<void> {
-  const { loop, deps } = step;
-  step.saved = await deps.checkpoints.saveTurn({ ...loop, schemaVersion: 1, savedAt: new Date(step.now()).toISOString() }, step.saved, {
+  const { loop, deps, body } = step;
+  step.saved = await deps.checkpoints.saveTurn({
+    runId: body.runId,
+    stepId: body.stepId,
+    checkpoint: { ...loop, schemaVersion: 1, savedAt: new Date(step.now()).toISOString() },
+    since: step.saved,
     trace: step.trace.take(),
-    lock: deps.lock,
+    ownerToken: deps.ownerToken,
     refreshTtl: !step.ttlSet,
   });
   step.ttlSet = true;
@@ -21,8 +25,9 @@ export async function saveTurn(step: StepContext): Promise<void> {
 /**
  * Writes what the step traced since its last turn, without a checkpoint:
  * when it ends (its TTLs refreshed from there) or is cut off. Made only while
- * the lock holds, like every write of the step.
+ * the step is still this worker's, like every write of the step.
  */
-export async function writeTrace(step: StepContext, ending: boolean): Promise<void> {
-  await step.deps.checkpoints.saveTurn(undefined, undefined, { trace: step.trace.take(), lock: step.deps.lock, refreshTtl: ending || !step.ttlSet });
+export async function writeTrace(step: StepContext): Promise<void> {
+  const { body, deps } = step;
+  await deps.checkpoints.saveTurn({ runId: body.runId, stepId: body.stepId, trace: step.trace.take(), ownerToken: deps.ownerToken, refreshTtl: true });
 }

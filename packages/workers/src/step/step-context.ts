@@ -2,7 +2,6 @@ import {
   type CheckpointCounts,
   type CheckpointStore,
   type HandoffPacket,
-  type JobLock,
   type ModelProvider,
   type ModelStreamEvent,
   type ModelToolSchema,
@@ -39,11 +38,12 @@ export interface StepLoopDeps {
   /** Text deltas as the model streams them, for live progress. */
   onModelEvent?: (event: ModelStreamEvent) => void;
   /**
-   * The queue job's lock: every write of the step is made only while it
-   * holds, so a worker that lost its job stops at the next turn boundary
-   * having written nothing more. Absent outside a queue (replay).
+   * The queue job's token: the step is claimed with it before its checkpoint
+   * is read, and every write of the step lands only while the claim is still
+   * this token's, so a worker whose job another took over stops at the next
+   * turn boundary having written nothing more. Absent outside a queue (replay).
    */
-  lock?: JobLock;
+  ownerToken?: string;
   /** Whether the lock is still believed held (no Redis round trip); checked before each model call and tool call. */
   lockHeld?: () => boolean;
   now?: () => number;
@@ -81,6 +81,8 @@ export interface StepContext {
 export async function openStep(packet: HandoffPacket, deps: StepLoopDeps): Promise<StepContext> {
   const { body } = packet;
   const now = deps.now ?? Date.now;
+  // Claimed first: whatever an earlier owner writes after this is refused, so what is loaded next is final.
+  if (deps.ownerToken !== undefined) await deps.checkpoints.claim(body.runId, body.stepId, deps.ownerToken);
   const saved = await deps.checkpoints.load(body.runId, body.stepId, body.attempt);
   const step: StepContext = {
     body,

@@ -58,15 +58,14 @@ describe("the checkpoint stage", () => {
     expect((await step.deps.checkpoints.load(runId, "step_1", 1))?.messages).toHaveLength(2);
   });
 
-  it("writes nothing, trace or checkpoint, once the job's lock is another worker's", async () => {
-    const runId = "run_lock";
-    const lock = { key: `${fixture.runtime.config.prefix}:step:job_9:lock`, token: "mine" };
-    await fixture.runtime.redis.set(lock.key, "someone-else");
-    const step = await openStep(packetOf(runId, "Echo"), await fixture.deps(echoScript("Echo", 1), runId, { lock }));
+  it("writes nothing, trace or checkpoint, once another worker has claimed the step", async () => {
+    const runId = "run_taken";
+    const step = await openStep(packetOf(runId, "Echo"), await fixture.deps(echoScript("Echo", 1), runId, { ownerToken: "mine" }));
+    await step.deps.checkpoints.claim(runId, "step_1", "someone-else");
     await step.trace.append({ runId, stepId: "step_1", kind: "step.checkpoint_restored", payload: RESTORED });
     const lost = await saveTurn(step).catch((error: unknown) => error);
     expect(ReinError.hasCode(lost, "lock_lost")).toBe(true);
-    expect(await writeTrace(step, true).catch((error: unknown) => error)).toSatisfy((error: unknown) => ReinError.hasCode(error, "lock_lost"));
+    expect(await writeTrace(step).catch((error: unknown) => error)).toSatisfy((error: unknown) => ReinError.hasCode(error, "lock_lost"));
     expect(await fixture.runtime.trace.read(runId)).toEqual([]);
     expect(await step.deps.checkpoints.load(runId, "step_1", 1)).toBeNull();
   });
