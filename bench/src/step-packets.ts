@@ -1,4 +1,4 @@
-import { type PacketBody, type PacketSigner, type ReinRuntime, type StepJob, zeroUsage } from "@rein/core";
+import { jobIds, type PacketBody, type PacketSigner, type ReinRuntime, type StepJob, zeroUsage } from "@rein/core";
 import { submitGoal, transition, transitionSettings } from "@rein/orchestrator";
 import { noopGoal, noopPlan } from "./scripts.ts";
 
@@ -6,6 +6,8 @@ import { noopGoal, noopPlan } from "./scripts.ts";
  * `count` signed no-op step jobs for distinct runs. The packet body comes
  * from the controller's own transition (goal.submitted, then plan.ready),
  * so it is exactly what a controller would dispatch; only the run id varies.
+ * Each run's state is stored as the controller left it, so a worker's intake
+ * finds its step waiting for exactly this job.
  */
 export async function noopStepJobs(runtime: ReinRuntime, signer: PacketSigner, count: number): Promise<{ jobId: string; data: StepJob }[]> {
   const { state } = await submitGoal(runtime, noopGoal, { knownTools: [] });
@@ -18,8 +20,11 @@ export async function noopStepJobs(runtime: ReinRuntime, signer: PacketSigner, c
   );
   const effect = dispatched.effects.find((candidate) => candidate.type === "dispatch_step");
   if (effect?.type !== "dispatch_step") throw new Error("the controller did not dispatch the bench's no-op step");
-  return Array.from({ length: count }, (_, index) => {
+  const jobs: { jobId: string; data: StepJob }[] = [];
+  for (let index = 0; index < count; index += 1) {
     const body: PacketBody = { ...effect.body, runId: `${state.runId}x${index}` };
-    return { jobId: `step-${body.runId}-${body.stepId}-1`, data: { packet: signer.sign(body) } };
-  });
+    await runtime.runs.create({ ...dispatched.state, runId: body.runId });
+    jobs.push({ jobId: jobIds.step(body.runId, body.stepId, body.attempt), data: { packet: signer.sign(body) } });
+  }
+  return jobs;
 }

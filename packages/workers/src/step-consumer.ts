@@ -20,7 +20,12 @@ import {
   workerOptionsOf,
   Workspace,
 } from "@rein/core";
+import { LockWatch } from "./lock-watch.ts";
+import { staleReason } from "./step-intake.ts";
 import { runStepLoop } from "./step-loop.ts";
+
+// BullMQ's default lock duration.
+const DEFAULT_LOCK_MS = 30_000;
 
 export interface StepConsumerDeps {
   runtime: ReinRuntime;
@@ -55,6 +60,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
   const worker = new Worker(
     QUEUE_NAMES.step,
     async (job, token, signal) => {
+      let lock: ReturnType<LockWatch["track"]> | undefined;
       const unverified = (job.data as { packet?: { body?: { runId?: string; stepId?: string; attempt?: number } } }).packet?.body;
       try {
         let packet: StepJob["packet"];
@@ -67,6 +73,14 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
           return;
         }
         const { body } = packet;
+        const stale = await staleReason(runtime.redis, runtime.keys, job.id ?? "", body);
+        if (stale) {
+          // Recovered or redelivered after its run ended or its result was applied: running it would act twice.
+          runtime.logger.warn({ runId: body.runId, stepId: body.stepId, attempt: body.attempt, jobId: job.id, reason: stale }, "stale step job dropped");
+          await runtime.trace.append({ runId: body.runId, stepId: body.stepId, kind: "step.dropped", payload: { jobId: job.id ?? "", attempt: body.attempt, reason: stale } });
+          return;
+        }
+        lock = locks.track(job.id ?? "");
         // Reported with step.finished: a start event of its own would cost the run a controller cycle on the step's critical path.
         const startedAt = new Date().toISOString();
         runtime.logger.info({ runId: body.runId, stepId: body.stepId, attempt: body.attempt }, "step started");
@@ -84,6 +98,8 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
             maxTokensPerCall: runtime.config.roles.worker.maxTokens,
             contextTokens: runtime.config.roles.worker.contextTokens,
             redactor: runtime.redactor,
+            ownerToken: token,
+            lockHeld: lock.held,
             // Always streamed: text deltas go to the run's live channel for whoever watches, on any machine.
             onModelEvent: (event) => {
               const live = liveEventOf(event, { runId: body.runId, stepId: body.stepId, role: "worker" });
@@ -104,16 +120,24 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
         });
         runtime.logger.info({ runId: body.runId, stepId: body.stepId, attempt: body.attempt, status: result.status, turns: result.turns, toolCalls: result.toolCalls.length }, "step finished");
       } catch (error) {
+        if (ReinError.hasCode(error, "lock_lost")) {
+          // The job is another worker's now (or back in wait for one): leave it to them, untouched.
+          runtime.logger.warn({ jobId: job.id, reason: error.message }, "step job lost its lock; stopped without writing");
+          throw new WaitingError();
+        }
         if (signal?.aborted && token) {
           // Given back on shutdown: back to waiting without spending one of the job's attempts.
           await job.moveToWait(token);
           throw new WaitingError();
         }
         throw toQueueError(error);
+      } finally {
+        lock?.release();
       }
     },
     workerOptionsOf(runtime, "step", deps.concurrency ?? 4, deps.stalled),
   );
+  const locks = new LockWatch(worker, deps.stalled?.lockDuration ?? DEFAULT_LOCK_MS);
   runtime.redisErrors.watch(worker, "step consumer");
   onFinalFailure(worker, async (job, reason, { workerLost }) => {
     const body = (job.data as { packet?: { body?: { runId?: string; stepId?: string; attempt?: number } } }).packet?.body;

@@ -1,0 +1,154 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Worker } from "bullmq";
+import { CheckpointStore, type ControlEvent, generatePacketKeys, jobIds, type ModelProvider, PacketSigner, type PacketKeyPair, ScriptedProvider } from "@rein/core";
+import { startStepConsumer } from "../src/step-consumer.ts";
+import { echoScript, openStepFixture, packetOf, type StepFixture } from "./support/step-fixture.ts";
+
+let fixture: StepFixture;
+let keys: PacketKeyPair;
+let consumer: Worker | undefined;
+let sent: ControlEvent[];
+beforeEach(async () => {
+  fixture = await openStepFixture();
+  keys = generatePacketKeys();
+  sent = [];
+  // The control events the worker sends, as the controller would receive them.
+  const queues = fixture.runtime.queues;
+  const sendControl = queues.sendControl.bind(queues);
+  queues.sendControl = async (event) => {
+    sent.push(event);
+    return sendControl(event);
+  };
+});
+afterEach(async () => {
+  await consumer?.close(true);
+  consumer = undefined;
+  await fixture.cleanup();
+});
+
+/** Stores the run as intake reads it (status and steps), as the controller left it. */
+async function storeRun(runId: string, status: string, phase: string): Promise<void> {
+  await fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "state", JSON.stringify({ status, steps: [{ stepId: "step_1", attempt: 1, phase, resumes: 0 }] }));
+}
+
+function counting(provider: ModelProvider, before?: (call: number) => Promise<void>): ModelProvider & { calls: number } {
+  const counted = {
+    kind: provider.kind,
+    name: provider.name,
+    model: provider.model,
+    calls: 0,
+    complete: async (...args: Parameters<ModelProvider["complete"]>) => {
+      counted.calls += 1;
+      await before?.(counted.calls);
+      return provider.complete(...args);
+    },
+  };
+  return counted;
+}
+
+async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The messages the runtime logs at warn from now on. */
+function watchWarnings(): string[] {
+  const messages: string[] = [];
+  const logger = fixture.runtime.logger as unknown as { warn: (...args: unknown[]) => void };
+  const warn = logger.warn.bind(logger);
+  logger.warn = (...args: unknown[]) => {
+    const message = args.find((arg) => typeof arg === "string");
+    if (typeof message === "string") messages.push(message);
+    warn(...args);
+  };
+  return messages;
+}
+
+async function enqueue(runId: string, title: string): Promise<string> {
+  const jobId = jobIds.step(runId, "step_1", 1);
+  await fixture.runtime.queues.sendStep({ packet: new PacketSigner(keys.privateKey).sign(packetOf(runId, title).body) }, jobId);
+  return jobId;
+}
+
+async function start(provider: ModelProvider, stalled?: { lockDuration: number }): Promise<Worker> {
+  const deps = await fixture.deps(echoScript("unused", 0), "unused");
+  consumer = startStepConsumer({ runtime: fixture.runtime, packetPublicKey: keys.publicKey, provider, executor: deps.executor, concurrency: 1, stalled });
+  return consumer;
+}
+
+describe("the step consumer's intake", () => {
+  it("drops a step job whose run has already ended: traced, never executed, no event sent", async () => {
+    const runId = "run_ended";
+    await storeRun(runId, "done", "completed");
+    const provider = counting(new ScriptedProvider(echoScript("Echo", 1)));
+    const worker = await start(provider);
+    const completed = new Promise<void>((resolve) => worker.once("completed", () => resolve()));
+    await enqueue(runId, "Echo");
+    await completed;
+
+    expect(provider.calls).toBe(0);
+    expect(sent).toEqual([]);
+    const events = await fixture.runtime.trace.read(runId);
+    expect(events.map((event) => event.kind)).toEqual(["step.dropped"]);
+    expect(events[0]?.payload.reason).toMatch(/already ended \(done\)/);
+    expect(await fixture.runtime.redis.exists(fixture.runtime.keys.checkpoint(runId, "step_1"))).toBe(0);
+  });
+
+  it("drops a redelivered step job whose result the run already applied", async () => {
+    const runId = "run_applied";
+    await storeRun(runId, "evaluating", "evaluating");
+    const provider = counting(new ScriptedProvider(echoScript("Echo", 1)));
+    const worker = await start(provider);
+    const completed = new Promise<void>((resolve) => worker.once("completed", () => resolve()));
+    await enqueue(runId, "Echo");
+    await completed;
+    expect(provider.calls).toBe(0);
+    expect((await fixture.runtime.trace.read(runId))[0]?.payload.reason).toMatch(/evaluating: its result was already applied/);
+  });
+
+  it("runs a step job the run is waiting for", async () => {
+    const runId = "run_live";
+    await storeRun(runId, "dispatching", "dispatched");
+    await start(counting(new ScriptedProvider(echoScript("Echo", 2))));
+    await enqueue(runId, "Echo");
+    await until("step.finished", () => sent.some((event) => event.type === "step.finished"));
+    expect(sent.map((event) => event.type)).toEqual(["step.finished"]);
+  });
+});
+
+describe("a step worker whose job lock lapses", () => {
+  it("stops before its next call, sends no result, and leaves the job for another worker", async () => {
+    const runId = "run_lapsed";
+    await storeRun(runId, "executing", "executing");
+    const jobId = jobIds.step(runId, "step_1", 1);
+    const lockKey = `${fixture.runtime.keys.queuePrefix()}:step:${jobId}:lock`;
+    let renewalFailed = false;
+    // During the second model call the lock vanishes (as after a Redis outage longer than the lock):
+    // the call returns only once BullMQ has failed to renew it.
+    const provider = counting(new ScriptedProvider(echoScript("Echo", 5)), async (call) => {
+      if (call !== 2) return;
+      await fixture.runtime.redis.del(lockKey);
+      await until("a failed lock renewal", () => renewalFailed);
+    });
+    const worker = await start(provider, { lockDuration: 1000 });
+    worker.on("lockRenewalFailed", (ids) => {
+      if (ids.includes(jobId)) renewalFailed = true;
+    });
+    const warnings = watchWarnings();
+    await enqueue(runId, "Echo");
+    await until("the worker to give the job up", () => warnings.includes("step job lost its lock; stopped without writing"));
+
+    expect(provider.calls).toBe(2);
+    expect(sent).toEqual([]);
+    const events = await fixture.runtime.trace.read(runId);
+    // Nothing of turn 2 was written: not its model call, and its tool call never started.
+    expect(events.filter((event) => event.kind === "model.called")).toHaveLength(1);
+    expect(events.filter((event) => event.kind === "tool.called")).toHaveLength(1);
+    expect((await new CheckpointStore(fixture.runtime.redis, fixture.runtime.keys).load(runId, "step_1", 1))?.turns).toBe(1);
+    // Still active, not failed: the stall check hands it to the next worker, which resumes from turn 1.
+    expect(await fixture.runtime.queues.step.getJobState(jobId)).toBe("active");
+  });
+});
