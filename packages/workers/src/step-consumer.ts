@@ -24,9 +24,6 @@ import { LockWatch } from "./lock-watch.ts";
 import { staleReason } from "./step-intake.ts";
 import { runStepLoop } from "./step-loop.ts";
 
-// BullMQ's default lock duration.
-const DEFAULT_LOCK_MS = 30_000;
-
 export interface StepConsumerDeps {
   runtime: ReinRuntime;
   /** The controller's public key: workers can verify packets, never mint them. */
@@ -121,8 +118,10 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
         runtime.logger.info({ runId: body.runId, stepId: body.stepId, attempt: body.attempt, status: result.status, turns: result.turns, toolCalls: result.toolCalls.length }, "step finished");
       } catch (error) {
         if (ReinError.hasCode(error, "lock_lost")) {
-          // The job is another worker's now (or back in wait for one): leave it to them, untouched.
           runtime.logger.warn({ jobId: job.id, reason: error.message }, "step job lost its lock; stopped without writing");
+          // Back to wait if the lock is still ours after all (a stall would count against the job);
+          // refused, as it should be, when the job is another worker's.
+          if (token) await job.moveToWait(token).catch(() => undefined);
           throw new WaitingError();
         }
         if (signal?.aborted && token) {
@@ -137,7 +136,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
     },
     workerOptionsOf(runtime, "step", deps.concurrency ?? 4, deps.stalled),
   );
-  const locks = new LockWatch(worker, deps.stalled?.lockDuration ?? DEFAULT_LOCK_MS);
+  const locks = new LockWatch(worker);
   runtime.redisErrors.watch(worker, "step consumer");
   onFinalFailure(worker, async (job, reason, { workerLost }) => {
     const body = (job.data as { packet?: { body?: { runId?: string; stepId?: string; attempt?: number } } }).packet?.body;
