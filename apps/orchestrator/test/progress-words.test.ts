@@ -38,4 +38,10 @@ describe("progress speaks to people", () => {
       .filter(Boolean);
     expect(lines).toEqual(['[s1]   ⚙ read_file({"path":"a"})', "[s1]     ↳ refused: not on this step's surface"]);
   });
+
+  it("gives a denied call one result line with the rule and the reason, not a line of its own for the decision", () => {
+    const memory: ProgressMemory = new Map();
+    const denied = fixtureEvents().filter((event) => event.stepId === "s1" && event.payload.callId === "c1");
+    expect(denied.map((event) => describeEvent(event, memory)).filter(Boolean)).toEqual(['[s1]   ⚙ run_command({"command":"rm"})', "[s1]     ↳ denied by goal:no-rm: never delete"]);
+  });
 });

@@ -5,7 +5,8 @@ const str = (value: unknown): string => (typeof value === "string" ? value : JSO
 
 /**
  * What progress remembers between events of one run: the exit of each
- * executed call, by call id, which its `tool.result` line then shows.
+ * executed call and the rule that denied a call, by step and call id, which its
+ * `tool.result` line then shows.
  */
 export type ProgressMemory = Map<string, string>;
 
@@ -67,22 +68,30 @@ export function describeEvent(event: TraceEvent, memory: ProgressMemory = new Ma
 function describeToolEvent(event: TraceEvent, step: string, p: Record<string, unknown>, memory: ProgressMemory): string | undefined {
   if (!event.kind.startsWith("tool.") && !event.kind.startsWith("approval.") && event.kind !== "permission.decided") return undefined;
   const name = str(p.tool ?? p.name ?? "");
+  // Call ids repeat across steps and attempts; within one step's events in order, step and id name one call.
+  const callKey = `${event.stepId ?? "-"}|${str(p.callId)}`;
   switch (event.kind) {
     case "tool.called":
       return `${step}  ⚙ ${name}(${truncate(str(p.args ?? {}), 120)})`;
     case "tool.executed": {
       // The call's one line is its tool.result; a command's exit goes into it.
       const exit = failedExitOf(p);
-      if (exit && typeof p.callId === "string") memory.set(p.callId, exit);
+      if (exit) memory.set(callKey, exit);
       return undefined;
     }
     case "tool.result": {
-      const exit = typeof p.callId === "string" ? memory.get(p.callId) : undefined;
+      const exit = memory.get(callKey);
+      const denial = memory.get(`denied:${callKey}`);
+      if (p.status === "denied" && denial) return `${step}    ↳ denied ${denial}`;
       const status = p.status === "ok" && exit ? exit : str(p.status);
       return `${step}    ↳ ${status}${typeof p.durationMs === "number" ? ` in ${Math.round(p.durationMs)} ms` : ""}${p.message ? `: ${truncate(str(p.message), 160)}` : ""}`;
     }
-    case "permission.decided":
-      return p.decision === "allow" ? undefined : `${step}    ⛨ ${str(p.decision)} by ${str(p.rule)}: ${str(p.reason)}`;
+    case "permission.decided": {
+      const why = `by ${str(p.rule)}: ${str(p.reason)}`;
+      // A denial ends the call: its result line says so, with this rule and reason. An ask is shown now: the step waits on it.
+      if (p.decision === "deny") memory.set(`denied:${callKey}`, why);
+      return p.decision === "ask" ? `${step}    ⛨ needs approval ${why}` : undefined;
+    }
     default:
       // Refusals, cache hits, approvals used or refused: each call's tool.result line says how it ended, and why.
       return undefined;
