@@ -1,3 +1,4 @@
+export { McpArgumentScopes, mcpCallScope } from "./mcp-argument-scopes.ts";
 export { McpConfig, McpServerConfig, type McpServerConfigInput, McpToolOverride } from "./mcp-config.ts";
 export { type McpAnnotations, mcpEffect } from "./mcp-effect.ts";
 export { mcpToolName } from "./mcp-tool-name.ts";

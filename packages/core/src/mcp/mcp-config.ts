@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { ToolEffect } from "../contracts/index.ts";
+import { McpArgumentScopes } from "./mcp-argument-scopes.ts";
 
 export const McpToolOverride = z.object({
   effect: ToolEffect.optional(),
   approval: z.enum(["never", "always"]).optional(),
   timeoutMs: z.number().int().positive().optional(),
+  /** Which of this tool's arguments are paths and hosts; replaces the server's `scopes` for it. */
+  scopes: McpArgumentScopes.optional(),
 });
 export type McpToolOverride = z.infer<typeof McpToolOverride>;
 
@@ -28,6 +31,13 @@ export const McpServerConfig = z.object({
    * @defaultValue false
    */
   trustAnnotations: z.boolean().default(false),
+  /**
+   * Which arguments of the server's tools are paths and hosts (e.g.
+   * `{ "paths": ["path", "paths[]"], "hosts": ["url"] }`), so path and host
+   * rules apply to its calls as to built-ins. Without it a call's scope
+   * names only the server (`services: mcp:<name>`).
+   */
+  scopes: McpArgumentScopes.optional(),
   /** Per-tool overrides, by the server's own tool name. Config wins over the server's annotations. */
   tools: z.record(z.string(), McpToolOverride).default({}),
   /** @defaultValue 30_000 */

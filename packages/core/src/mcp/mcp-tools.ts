@@ -7,6 +7,7 @@ import type { Redactor } from "../sanitize/redactor.ts";
 import type { SecretBindings } from "../secrets/secret-bindings.ts";
 import { type AnyTool, defineTool } from "../tools/define-tool.ts";
 import { type McpServerConfig, type McpServerConfigInput, McpServerConfig as McpServerConfigSchema } from "./mcp-config.ts";
+import { mcpCallScope, withResolvedPaths } from "./mcp-argument-scopes.ts";
 import { type McpAnnotations, mcpEffect, mcpIdempotent } from "./mcp-effect.ts";
 import { mcpToolName } from "./mcp-tool-name.ts";
 import { renderMcpContent } from "./render-mcp-content.ts";
@@ -38,7 +39,8 @@ interface ListedTool {
 /**
  * Starts an MCP server as a stdio child and turns its tools into Rein tools.
  * They join the registry like any other and pass the same pipeline: surface,
- * validation against the server's JSON Schema, scope (`services: mcp:<server>`),
+ * validation against the server's JSON Schema, scope (`services: mcp:<server>`,
+ * plus the paths and hosts its mapped arguments name),
  * policy by effect, approvals. Their output is external text.
  */
 export async function connectMcpServer(input: McpServerConfigInput, options: ConnectMcpOptions = {}): Promise<McpConnection> {
@@ -99,6 +101,7 @@ function toReinTool(client: Client, config: McpServerConfig, listed: ListedTool,
   const override = config.tools[listed.name] ?? {};
   const effect = mcpEffect(listed.annotations, { override: override.effect, trustAnnotations: config.trustAnnotations });
   const timeoutMs = override.timeoutMs ?? config.timeoutMs;
+  const scopes = override.scopes ?? config.scopes;
   return defineTool({
     name: mcpToolName(config.name, listed.name),
     description: presentUntrusted(listed.description ?? listed.name, { source: `What MCP server ${config.name} says this tool does`, redactor, maxBytes: DESCRIPTION_BYTES })
@@ -110,9 +113,10 @@ function toReinTool(client: Client, config: McpServerConfig, listed: ListedTool,
     idempotent: mcpIdempotent(effect, listed.annotations, config.trustAnnotations),
     trust: "external",
     timeoutMs,
-    scope: () => ({ services: [`mcp:${config.name}`] }),
+    scope: (args) => mcpCallScope(config.name, scopes, args),
     async run(args, context) {
-      const result = await client.callTool({ name: listed.name, arguments: args as Record<string, unknown> }, undefined, {
+      const sent = await withResolvedPaths(args as Record<string, unknown>, scopes, (path) => context.workspace.resolve(path));
+      const result = await client.callTool({ name: listed.name, arguments: sent }, undefined, {
         signal: context.signal,
         timeout: timeoutMs,
       });
