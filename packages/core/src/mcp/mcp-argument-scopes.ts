@@ -72,6 +72,14 @@ export async function withResolvedPaths(
 function selectArguments(args: unknown, selector: string): SelectedArgument[] {
   const segments = selector.split(".");
   const found: SelectedArgument[] = [];
+  const visit = (item: unknown, index: number, where: string, replace: (next: string) => void): void => {
+    if (index < segments.length) {
+      walk(item, index, where);
+      return;
+    }
+    if (typeof item !== "string") throw invalidArgument(where, "a string");
+    found.push({ where, value: item, replace });
+  };
   const walk = (container: unknown, index: number, where: string): void => {
     const segment = segments[index] as string;
     const many = segment.endsWith("[]");
@@ -80,15 +88,18 @@ function selectArguments(args: unknown, selector: string): SelectedArgument[] {
     if (!Object.hasOwn(container, key) || container[key] === undefined) return;
     const here = where ? `${where}.${key}` : key;
     const value = container[key];
-    const last = index === segments.length - 1;
-    const visit = (item: unknown, itemWhere: string, replace: (next: string) => void) => {
-      if (!last) return walk(item, index + 1, itemWhere);
-      if (typeof item !== "string") throw invalidArgument(itemWhere, "a string");
-      found.push({ where: itemWhere, value: item, replace });
-    };
-    if (!many) return visit(value, here, (next) => void (container[key] = next));
+    if (!many) {
+      visit(value, index + 1, here, (next) => {
+        container[key] = next;
+      });
+      return;
+    }
     if (!Array.isArray(value)) throw invalidArgument(here, "an array");
-    value.forEach((item, position) => visit(item, `${here}[${position}]`, (next) => void (value[position] = next)));
+    for (const [position, item] of value.entries()) {
+      visit(item, index + 1, `${here}[${position}]`, (next) => {
+        value[position] = next;
+      });
+    }
   };
   walk(args, 0, "");
   return found;
