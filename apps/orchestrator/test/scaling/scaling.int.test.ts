@@ -139,6 +139,15 @@ describe("three step-worker processes, 30 runs, one worker SIGKILLed and one SIG
     expect(given).toEqual(given.map(([runId]) => [runId, true]));
   });
 
+  it("leaves no trace of a failed call where the SIGTERMed worker's calls were cut off: they are interrupted, not observed", async () => {
+    for (const [runId] of finishedElsewhere(terminated)) {
+      const events = await runtime.trace.read(String(runId));
+      expect(events.filter((event) => event.kind === "tool.interrupted").length, String(runId)).toBeGreaterThan(0);
+      const failed = events.filter((event) => event.kind === "tool.result" && event.payload.status !== "ok");
+      expect(failed.map((event) => event.payload), String(runId)).toEqual([]);
+    }
+  });
+
   it("recovers the SIGKILLed worker's steps through BullMQ's stalled check on another worker", async () => {
     expect(killedExit.signal).toBe("SIGKILL");
     const recovered = finishedElsewhere(killed);
