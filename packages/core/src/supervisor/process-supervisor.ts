@@ -124,6 +124,8 @@ export class ProcessSupervisor<Request, Response> {
     try {
       session = this.options.mode === "per_call" ? await this.startSession(options.signal) : await this.persistentSession(options.signal);
       const response = await this.callWithDeadline(session, request, options);
+      // A per-call process may exit by itself once it has answered: that end is expected.
+      if (this.options.mode === "per_call") this.endExpected.add(session);
       this.failuresInARow = 0;
       this.breaker.recordSuccess(admission);
       return response;
@@ -134,10 +136,7 @@ export class ProcessSupervisor<Request, Response> {
       else this.breaker.release(admission);
       throw error;
     } finally {
-      if (session && this.options.mode === "per_call") {
-        this.endExpected.add(session);
-        session.kill("stopped");
-      }
+      if (session && this.options.mode === "per_call") session.kill("stopped");
       this.releaseSlot();
     }
   }
@@ -236,7 +235,8 @@ export class ProcessSupervisor<Request, Response> {
         clearInterval(this.pingTimer);
         clearTimeout(this.idleTimer);
       }
-      const unexpected = !this.endExpected.has(session) && end.killedFor !== "idle" && end.killedFor !== "stopped";
+      // Killed for a deadline, a failed health check or a protocol error, or gone before answering: the process failed.
+      const unexpected = end.killedFor === null ? !this.endExpected.has(session) : end.killedFor !== "idle" && end.killedFor !== "stopped";
       this.lastExit = { exitCode: end.exitCode, signal: end.signal, killedFor: end.killedFor, detail: end.detail };
       this.emit({ kind: "process.exited", name: this.options.name, pid: session.pid, ...this.lastExit, unexpected });
       if (!unexpected || this.stopped) return;

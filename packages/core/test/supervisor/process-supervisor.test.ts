@@ -30,8 +30,11 @@ class FakeSession implements SupervisedSession<string, string> {
     return this.answersPings ? Promise.resolve() : new Promise((_, reject) => setTimeout(() => reject(new Error("no pong")), timeoutMs));
   }
   kill(cause: KillCause): void {
-    this.exit({ exitCode: null, signal: "SIGKILL", killedFor: cause });
+    // A killed process is gone a moment later, not at once: the supervisor must not depend on the order.
+    this.killedFor ??= cause;
+    setTimeout(() => this.exit({ exitCode: null, signal: "SIGKILL", killedFor: this.killedFor }), 5);
   }
+  private killedFor: KillCause | null = null;
   exit(end: SessionEnd): void {
     for (const reject of this.pending.splice(0)) reject(supervisorError("crashed", `fake ${this.pid} ended`));
     this.end(end);
@@ -100,6 +103,22 @@ describe("ProcessSupervisor", () => {
     await supervisor.close();
   });
 
+  it("per_call: a call past its deadline counts against the breaker; a process gone after its answer does not", async () => {
+    const breaker = new CircuitBreaker({ failureThreshold: 1, openMs: 60_000 });
+    const { supervisor, sessions } = supervised({ mode: "per_call", breaker });
+    const answered = supervisor.call("a", { deadlineMs: 5_000 });
+    await until(() => sessions[0]?.calls.length === 1);
+    sessions[0]?.calls[0]?.answer("A");
+    await answered;
+    sessions[0]?.exit({ exitCode: 0, signal: null, killedFor: null });
+    await sessions[0]?.exited;
+    expect(breaker.state()).toBe("closed");
+    expect(await failureOf(supervisor.call("b", { deadlineMs: 20 }))).toBe("deadline");
+    expect((await sessions[1]?.exited)?.killedFor).toBe("deadline");
+    await until(() => breaker.state() === "open");
+    await supervisor.close();
+  });
+
   it("kills an idle process that stops answering pings, and the next call gets a new one", async () => {
     const { supervisor, sessions, events } = supervised({ pingIntervalMs: 20, pingTimeoutMs: 20 });
     const first = supervisor.call("a", { deadlineMs: 5_000 });
@@ -154,9 +173,10 @@ describe("ProcessSupervisor", () => {
     expect(await failureOf(abandoned)).toBe("aborted");
     expect(supervisor.status().queued).toBe(1);
     await until(() => sessions[0]?.calls.length === 1);
+    const [queuedFailure, runningFailure] = [failureOf(queued), failureOf(running)];
     await supervisor.close();
-    expect(await failureOf(queued)).toBe("stopped");
-    expect(await failureOf(running)).toBe("crashed");
+    expect(await queuedFailure).toBe("stopped");
+    expect(await runningFailure).toBe("crashed");
     expect((await sessions[0]?.exited)?.killedFor).toBe("stopped");
   });
 });
