@@ -1,0 +1,61 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sha256 } from "../../src/canonical/canonical-json.ts";
+import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
+import { redisForTest } from "./redis-harness.ts";
+import { FINGERPRINT, intentOf } from "./stages/stage-harness.ts";
+
+let env: ReturnType<typeof redisForTest>;
+let store: IdempotencyStore;
+beforeEach(() => {
+  env = redisForTest();
+  store = new IdempotencyStore(env.redis, env.keys);
+});
+afterEach(() => env.close());
+
+const KEY = "run_i:s1:1:0";
+const result = (rendered: string) => ({ schemaVersion: 1 as const, kind: "result" as const, fingerprint: FINGERPRINT, rendered, rawOutputHash: sha256(rendered), empty: false, observedAt: "2026-12-01T00:00:00.000Z" });
+
+describe("IdempotencyStore: intent, then the outcome that replaces it", () => {
+  it("writes an intent only where there is no record, and hands back the record that is there", async () => {
+    expect(await store.begin(KEY, intentOf(FINGERPRINT))).toEqual({ begun: true });
+    const second = await store.begin(KEY, { ...intentOf(FINGERPRINT), token: "t2" });
+    expect(second).toMatchObject({ begun: false, existing: { kind: "intent", token: "t1" } });
+  });
+
+  it("replaces the writer's own intent with its outcome, with a TTL", async () => {
+    await store.begin(KEY, intentOf(FINGERPRINT));
+    expect(await store.finish(KEY, intentOf(FINGERPRINT), result("done"))).toEqual({ recorded: true });
+    expect(await store.get(KEY)).toMatchObject({ kind: "result", rendered: "done" });
+    expect(await env.redis.ttl(env.keys.idempotency(KEY))).toBeGreaterThan(0);
+  });
+
+  it("never overwrites a record another writer owns: its outcome is the one that counts", async () => {
+    await store.begin(KEY, intentOf(FINGERPRINT));
+    await store.finish(KEY, intentOf(FINGERPRINT), result("first"));
+    const late = await store.finish(KEY, { ...intentOf(FINGERPRINT), token: "t2" }, result("second"));
+    expect(late).toMatchObject({ recorded: false, existing: { rendered: "first" } });
+    expect(await store.get(KEY)).toMatchObject({ rendered: "first" });
+  });
+
+  it("removes an intent only for the writer that wrote it", async () => {
+    await store.begin(KEY, intentOf(FINGERPRINT));
+    await store.abandon(KEY, { ...intentOf(FINGERPRINT), token: "someone-else" });
+    expect(await store.get(KEY)).toMatchObject({ kind: "intent" });
+    await store.abandon(KEY, intentOf(FINGERPRINT));
+    expect(await store.get(KEY)).toBeUndefined();
+  });
+
+  it("keeps a failure as the outcome, to replay it", async () => {
+    await store.begin(KEY, intentOf(sha256("x")));
+    const failure = { schemaVersion: 1 as const, kind: "failure" as const, fingerprint: sha256("x"), status: "timeout" as const, error: "slow", failure: "different_action" as const, attempts: 1, observedAt: "2026-12-01T00:00:00.000Z" };
+    await store.finish(KEY, intentOf(sha256("x")), failure);
+    expect(await store.get(KEY)).toEqual(failure);
+  });
+
+  it("reads a record that is not JSON, or not a record, as no record", async () => {
+    await env.redis.set(env.keys.idempotency(KEY), "{not json");
+    expect(await store.get(KEY)).toBeUndefined();
+    await env.redis.set(env.keys.idempotency(KEY), JSON.stringify({ schemaVersion: 9 }));
+    expect(await store.get(KEY)).toBeUndefined();
+  });
+});
