@@ -3,8 +3,10 @@
  * `spawnBenchChild`: BENCH_ROLE=raw runs a bare BullMQ worker with a no-op
  * processor on BENCH_QUEUE; control, plan, step or evaluate runs that Rein
  * role with scripted models (a planner of BENCH_STEPS no-op steps, a no-op
- * worker, a judge never asked). Prints "ready", stops on SIGTERM.
+ * worker, a judge never asked). Prints "ready", answers a "cpu" line
+ * with its user+system CPU so far in µs, stops on SIGTERM.
  */
+import { createInterface } from "node:readline";
 import { ApprovalVerifier, createRuntime, generateKeyPair, privateKeyFromEnv, publicKeyFromEnv, ReinConfig, ScriptedProvider } from "@rein/core";
 import { buildTooling, type RoleName, startRoles } from "@rein/orchestrator";
 import { Worker } from "bullmq";
@@ -49,5 +51,10 @@ process.once("SIGTERM", () => {
     await runtime.close();
     process.exit(0);
   });
+});
+createInterface({ input: process.stdin }).on("line", (line) => {
+  if (line !== "cpu") return;
+  const { user, system } = process.cpuUsage();
+  process.stdout.write(`${user + system}\n`);
 });
 process.stdout.write("ready\n");

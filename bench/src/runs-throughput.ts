@@ -14,12 +14,22 @@ import { waitUntil } from "./wait-until.ts";
  * plan.ready, step, step.finished, evaluate, verdict.ready, plan (done),
  * plan.ready, evaluate (final answer), verdict.ready.
  */
-export async function runsPerSecond(env: BenchEnv, runs: number, concurrency: number): Promise<number> {
+export interface RunsThroughput {
+  runsPerSecond: number;
+  /** CPU (user+system ms) each role's process spent per run while the runs went through. */
+  cpuPerRun: Record<(typeof ROLES)[number], number>;
+}
+
+const ROLES = ["control", "plan", "step", "evaluate"] as const;
+
+export async function runsPerSecond(env: BenchEnv, runs: number, concurrency: number): Promise<RunsThroughput> {
   const intake = env.runtime();
   const childEnv = { ...env.childEnv, REIN_PACKET_PRIVATE_KEY: exportPacketKeys(env.keys).privateKeyPem, BENCH_CONCURRENCY: String(concurrency), BENCH_STEPS: "1" };
-  const children = (["control", "plan", "step", "evaluate"] as const).map((role) => spawnBenchChild("./role-process.ts", { ...childEnv, BENCH_ROLE: role }));
+  const children = ROLES.map((role) => spawnBenchChild("./role-process.ts", { ...childEnv, BENCH_ROLE: role }));
+  const cpu = async () => Promise.all(children.map(async (child) => Number(await child.ask("cpu"))));
   try {
     await Promise.all(children.map((child) => child.ready));
+    const cpuBefore = await cpu();
     const started = performance.now();
     const runIds = await Promise.all(Array.from({ length: runs }, async () => (await submitGoal(intake, noopGoal, { knownTools: [] })).runId));
     let pending = runIds;
@@ -35,7 +45,10 @@ export async function runsPerSecond(env: BenchEnv, runs: number, concurrency: nu
       180_000,
       25,
     );
-    return runs / ((performance.now() - started) / 1000);
+    const elapsed = (performance.now() - started) / 1000;
+    const cpuAfter = await cpu();
+    const perRun = (index: number) => ((cpuAfter[index] ?? 0) - (cpuBefore[index] ?? 0)) / 1000 / runs;
+    return { runsPerSecond: runs / elapsed, cpuPerRun: { control: perRun(0), plan: perRun(1), step: perRun(2), evaluate: perRun(3) } };
   } finally {
     await Promise.all(children.map((child) => child.stop()));
   }
