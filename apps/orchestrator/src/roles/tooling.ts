@@ -96,7 +96,7 @@ export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool
     config,
     approvals,
     approvalVerifier,
-    cache: new ToolResultCache(redis, keys),
+    cache: new ToolResultCache(redis, keys, { onWriteError: (error) => runtime.logger.warn({ err: error }, "a tool result cache write failed; later reads run the tool again") }),
     idempotency: new IdempotencyStore(redis, keys),
     logger: runtime.logger,
     secrets: runtime.secrets,

@@ -7,6 +7,8 @@ export interface ToolResultCacheOptions {
   maxEntryBytes?: number;
   /** Seconds a run's cache lives after its last write. @defaultValue 1 day */
   ttlSeconds?: number;
+  /** Told of a write that failed; `put` itself does not wait for Redis (see there). */
+  onWriteError?: (error: unknown) => void;
 }
 
 /**
@@ -18,6 +20,7 @@ export interface ToolResultCacheOptions {
 export class ToolResultCache {
   private readonly maxEntryBytes: number;
   private readonly ttlSeconds: number;
+  private readonly onWriteError: (error: unknown) => void;
 
   constructor(
     private readonly redis: Redis,
@@ -26,6 +29,7 @@ export class ToolResultCache {
   ) {
     this.maxEntryBytes = options.maxEntryBytes ?? 1024 * 1024;
     this.ttlSeconds = options.ttlSeconds ?? 24 * 3600;
+    this.onWriteError = options.onWriteError ?? (() => undefined);
   }
 
   async get(runId: string, fingerprint: string): Promise<RecordedResult | undefined> {
@@ -36,11 +40,25 @@ export class ToolResultCache {
     return parsed.success && parsed.data.fingerprint === fingerprint ? parsed.data : undefined;
   }
 
+  /**
+   * Keeps a result for the run's later reads. Sent, not waited for: an entry
+   * is never an acknowledged effect (losing one costs a read), and a later
+   * get or invalidate on the same connection is ordered after it, so a worker
+   * turn does not spend a Redis round trip on it.
+   */
   async put(runId: string, result: RecordedResult): Promise<void> {
     const json = JSON.stringify(result);
     if (Buffer.byteLength(json) > this.maxEntryBytes) return;
     const key = this.keys.toolCache(runId);
-    await this.redis.multi().hset(key, result.fingerprint, json).expire(key, this.ttlSeconds).exec();
+    this.redis
+      .multi()
+      .hset(key, result.fingerprint, json)
+      .expire(key, this.ttlSeconds)
+      .exec()
+      .then((replies) => {
+        const failed = replies?.find(([error]) => error !== null);
+        if (failed) this.onWriteError(failed[0]);
+      }, this.onWriteError);
   }
 
   async invalidate(runId: string): Promise<void> {

@@ -57,6 +57,28 @@ describe("read-only result cache", () => {
   });
 });
 
+describe("a result cache write", () => {
+  const result = { schemaVersion: 1 as const, fingerprint: "f1", rendered: "v1", rawOutputHash: `sha256:${"0".repeat(64)}`, empty: false, observedAt: new Date(0).toISOString() };
+  // Only what put uses of a connection: a transaction whose reply is `exec`.
+  const connection = (exec: () => Promise<unknown>) => {
+    const multi = { hset: () => multi, expire: () => multi, exec };
+    return { multi: () => multi } as unknown as ConstructorParameters<typeof ToolResultCache>[0];
+  };
+
+  it("does not hold the call up waiting for Redis: the entry is no acknowledged effect", async () => {
+    const cache = new ToolResultCache(connection(() => new Promise(() => undefined)), env.keys);
+    await expect(cache.put("run_1", result)).resolves.toBeUndefined();
+  });
+
+  it("that fails is reported, never thrown into the call", async () => {
+    const reported: unknown[] = [];
+    const cache = new ToolResultCache(connection(async () => Promise.reject(new Error("READONLY"))), env.keys, { onWriteError: (error) => reported.push(error) });
+    await cache.put("run_1", result);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(String(reported[0])).toContain("READONLY");
+  });
+});
+
 describe("idempotent replay", () => {
   function sendEmailTool() {
     const sent: string[] = [];
