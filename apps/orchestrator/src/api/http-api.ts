@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type ApprovalSigner, type ApprovalStore, canonicalJson, errorMessage, Goal, ReinError, type ReinRuntime } from "@rein/core";
 import { decideApproval } from "../approvals/decide-approval.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
+import { unavailableMcpServers } from "../mcp/mcp-status-board.ts";
 import { DASHBOARD_HTML } from "./dashboard-page.ts";
 import { RefusedRequest, RequestGuard } from "./request-guard.ts";
 
@@ -70,7 +71,10 @@ export function createHttpApi(options: HttpApiOptions): Server {
         const body = await readJson(request, maxBodyBytes);
         const goal = Goal.safeParse(body);
         if (!goal.success) throw new HttpError(400, `goal.${goal.error.issues[0]?.path.join(".")}: ${goal.error.issues[0]?.message}`);
-        const { runId, state } = await submitGoal(runtime, body as z.input<typeof Goal>, { knownTools: options.knownTools });
+        const { runId, state } = await submitGoal(runtime, body as z.input<typeof Goal>, {
+          knownTools: options.knownTools,
+          unavailableMcp: await unavailableMcpServers(runtime),
+        });
         send(response, 202, { runId, status: state.status, events: `/runs/${runId}/events` });
       },
     ],

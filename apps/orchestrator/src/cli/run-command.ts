@@ -61,7 +61,7 @@ export const runCommand: CommandHandler<typeof RUN> = async (positionals, flags)
     const ticker = process.stdout.isTTY ? new ModelCallTicker((text) => process.stdout.write(text)) : undefined;
     const ticking = ticker ? setInterval(() => ticker.tick(), 1000).unref() : undefined;
     live = await context.runtime.live.subscribe(runId, (event) => ticker?.onLive(event));
-    const { origin } = await submitGoal(context.runtime, goal, { knownTools: tooling.registry.names(), runId, ...workspaceFlags(flags, example) });
+    const { origin } = await submitGoal(context.runtime, goal, { knownTools: tooling.registry.names(), unavailableMcp: tooling.unavailableMcp, runId, ...workspaceFlags(flags, example) });
     if (origin) out(describeOrigin(origin));
     const interrupt = onInterrupt(context.runtime, runId, Boolean(flags.detach));
     const state = await followRun(context.runtime, runId, {

@@ -2,6 +2,7 @@ import { newId, ReinError } from "@rein/core";
 import { loadExample } from "../examples/load-example.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
 import { CONTROLLER_SEEN_SECONDS, controllerSeenRecently } from "../roles/controller-heartbeat.ts";
+import { unavailableMcpServers } from "../mcp/mcp-status-board.ts";
 import { knownToolNames } from "../roles/tooling.ts";
 import { answerLines } from "./answer-lines.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
@@ -31,6 +32,7 @@ export const submitCommand: CommandHandler<typeof SUBMIT> = (positionals, flags)
     const goal = goalFromCli(positionals[0], example, flags.tools);
     const { runId } = await submitGoal(context.runtime, goal, {
       knownTools: knownToolNames(context.config, example?.tools ?? []),
+      unavailableMcp: await unavailableMcpServers(context.runtime),
       ...workspaceFlags(flags, example),
     });
     out(runId);

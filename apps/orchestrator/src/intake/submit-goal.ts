@@ -6,6 +6,8 @@ import type { WorkspaceOrigin } from "../workspace/workspace-origin.ts";
 export interface SubmitOptions {
   /** Tool names this deployment knows (a trailing `*` matches a prefix); a goal naming another is refused. */
   knownTools: readonly string[];
+  /** MCP servers that failed to start: a goal granting one of their tools is refused with the reason. */
+  unavailableMcp?: ReadonlyArray<{ server: string; reason: string }>;
   runId?: string;
   now?: Date;
   /**
@@ -46,6 +48,12 @@ export async function submitGoal(runtime: ReinRuntime, input: GoalInput, options
   const unknown = goal.tools.map((grant) => grant.name).filter((name) => !known.has(name) && !prefixes.some((prefix) => name.startsWith(prefix)));
   if (unknown.length > 0) {
     throw new ReinError("goal_invalid", `goal.tools names ${unknown.join(", ")}, which this deployment does not know; expected some of: ${[...known].sort().join(", ")}`);
+  }
+  for (const { server, reason } of options.unavailableMcp ?? []) {
+    const granted = goal.tools.map((grant) => grant.name).filter((name) => name.startsWith(`${server}__`));
+    if (granted.length > 0) {
+      throw new ReinError("goal_invalid", `goal.tools grants ${granted.join(", ")} of MCP server ${server}, which is not available: ${reason}`);
+    }
   }
   if (goal.workspace && options.workspaceDir) throw new ReinError("goal_invalid", "goal.workspace and a workspace directory were both given; expected one");
   const now = (options.now ?? new Date()).toISOString();

@@ -1,10 +1,10 @@
+import { type McpServerState, publishMcpStatus } from "../mcp/mcp-status-board.ts";
 import { publishPluginStatus } from "../plugins/plugin-status-board.ts";
 import {
   type AnyTool,
   ApprovalStore,
   type ApprovalVerifier,
   builtinTools,
-  connectMcpServers,
   mcpToolName,
   createToolExecutor,
   IdempotencyStore,
@@ -14,6 +14,7 @@ import {
   type ReinConfig,
   ReinError,
   resolveSandbox,
+  startMcpServers,
   type ReinRuntime,
   ToolRegistry,
   ToolResultCache,
@@ -54,6 +55,8 @@ export interface Tooling {
   approvals: ApprovalStore;
   /** The enabled plugins of config `plugins`, when there are any. */
   plugins?: PluginSet;
+  /** MCP servers that failed to start and were not `required`: goals granting their tools are refused. */
+  unavailableMcp: Array<{ server: string; reason: string }>;
   /** Disconnects the MCP servers and stops every plugin process. */
   close(): Promise<void>;
 }
@@ -61,7 +64,8 @@ export interface Tooling {
 /**
  * The tool executor a step worker runs calls through, with every guardrail
  * stage switched on. The MCP servers in config are started here and their
- * tools join the registry, as do the enabled plugins' (their processes start
+ * tools join the registry (one that fails to start stops this only when it is
+ * `required`; otherwise it is reported and published as failed), as do the enabled plugins' (their processes start
  * on first use, in the calling run's sandbox); tools read secrets only through the runtime's
  * reader, and the runtime's redactor keeps secret values and PII out of
  * observations, artifacts and the trace. The approval gate checks decisions
@@ -71,13 +75,21 @@ export interface Tooling {
 export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool[], approvalVerifier: ApprovalVerifier): Promise<Tooling> {
   const { config, redis, keys } = runtime;
   const plugins = config.plugins.some((entry) => entry.enabled) ? await loadPluginSet(runtime) : undefined;
-  const mcp = await connectMcpServers(config.mcp, { secrets: runtime.secrets, logger: runtime.logger, redactor: runtime.redactor }).catch(async (error: unknown) => {
-    await plugins?.close();
-    throw error;
-  });
+  const { connections: mcp, failures } = await startMcpServers(config.mcp, { secrets: runtime.secrets, logger: runtime.logger, redactor: runtime.redactor }).catch(
+    async (error: unknown) => {
+      await plugins?.close();
+      throw error;
+    },
+  );
+  const unavailableMcp = failures.map(({ server, error }) => ({ server, reason: error.message }));
+  const mcpStates: McpServerState[] = [
+    ...mcp.map((connection) => ({ server: connection.server, state: "running" as const, tools: connection.tools.map((tool) => tool.name) })),
+    ...unavailableMcp.map(({ server, reason }) => ({ server, state: "failed" as const, tools: [], error: reason })),
+  ];
   const unpublish = plugins ? publishPluginStatus(runtime, plugins) : undefined;
+  const unpublishMcp = config.mcp.length > 0 ? publishMcpStatus(runtime, () => mcpStates) : undefined;
   const close = async () => {
-    await unpublish?.();
+    await Promise.all([unpublish?.(), unpublishMcp?.()]);
     await Promise.all([...mcp.map((connection) => connection.close()), plugins?.close()]);
   };
   let registry: ToolRegistry;
@@ -102,7 +114,7 @@ export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool
     secrets: runtime.secrets,
     redactor: runtime.redactor,
   });
-  return { registry, executor, approvals, plugins, close };
+  return { registry, executor, approvals, plugins, unavailableMcp, close };
 }
 
 /** Config `plugins`, each run's processes inside the run sandbox; a plugin may not take a built-in's name. */

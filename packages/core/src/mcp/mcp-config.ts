@@ -42,6 +42,13 @@ export const McpServerConfig = z.object({
   tools: z.record(z.string(), McpToolOverride).default({}),
   /** @defaultValue 30_000 */
   timeoutMs: z.number().int().positive().default(30_000),
+  /**
+   * Whether Rein may not start without this server. Otherwise a server that
+   * fails to start is reported (command, exit code, stderr) and left out, and
+   * goals granting its tools are refused at submit with that reason.
+   * @defaultValue false
+   */
+  required: z.boolean().default(false),
 });
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 export type McpServerConfigInput = z.input<typeof McpServerConfig>;

@@ -9,6 +9,8 @@ import { type AnyTool, defineTool } from "../tools/define-tool.ts";
 import { type McpServerConfig, type McpServerConfigInput, McpServerConfig as McpServerConfigSchema } from "./mcp-config.ts";
 import { mcpCallScope, withResolvedPaths } from "./mcp-argument-scopes.ts";
 import { type McpAnnotations, mcpEffect, mcpIdempotent } from "./mcp-effect.ts";
+import { watchMcpProcess } from "./mcp-stdio-process.ts";
+import { mcpStartFailure } from "./mcp-start-failure.ts";
 import { mcpToolName } from "./mcp-tool-name.ts";
 import { renderMcpContent } from "./render-mcp-content.ts";
 
@@ -28,6 +30,8 @@ export interface ConnectMcpOptions {
 
 // A tool description is outside text the worker reads with every request; a poisoned one is bounded too.
 const DESCRIPTION_BYTES = 2_000;
+// How long a server that failed to start is given to exit, so its exit code can be reported.
+const EXIT_WAIT_MS = 2_000;
 
 interface ListedTool {
   name: string;
@@ -57,7 +61,7 @@ export async function connectMcpServer(input: McpServerConfigInput, options: Con
     env: { ...config.env, ...secretEnv(config, options.secrets) },
     stderr: "pipe",
   });
-  transport.stderr?.on("data", (chunk: Buffer) => options.logger?.debug({ server: config.name, stderr: chunk.toString() }, "mcp server stderr"));
+  const witness = watchMcpProcess(transport, options.logger, config.name);
   const client = new Client({ name: "rein", version: "0.1.0" });
   try {
     await client.connect(transport);
@@ -67,23 +71,45 @@ export async function connectMcpServer(input: McpServerConfigInput, options: Con
       .map((tool) => toReinTool(client, config, tool, options.redactor));
     return { server: config.name, tools, close: () => client.close() };
   } catch (error) {
+    // Its exit code and stderr say why; closing first would only show the signal Rein sent.
+    const exit = await witness.exit(EXIT_WAIT_MS);
     await client.close().catch(() => {});
-    throw new ReinError("config_invalid", `MCP server ${config.name} (${config.command}) could not be started or listed: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw mcpStartFailure(config, error, exit, witness.stderrTail());
   }
 }
 
-/** Connects every configured server; closing the result closes them all. */
-export async function connectMcpServers(configs: readonly McpServerConfigInput[], options: ConnectMcpOptions = {}): Promise<McpConnection[]> {
+/** A server that did not start, and why. */
+export interface McpStartFailureReport {
+  server: string;
+  error: ReinError;
+}
+
+/**
+ * Starts every configured server. One marked `required` that fails stops
+ * all (the ones started are closed) with its reason; any other that fails is
+ * logged with its command, exit code and stderr and left out, so the rest
+ * of Rein runs without it and goals granting its tools can be refused.
+ */
+export async function startMcpServers(
+  configs: readonly McpServerConfigInput[],
+  options: ConnectMcpOptions = {},
+): Promise<{ connections: McpConnection[]; failures: McpStartFailureReport[] }> {
   const connections: McpConnection[] = [];
-  try {
-    for (const config of configs) connections.push(await connectMcpServer(config, options));
-  } catch (error) {
-    await Promise.all(connections.map((connection) => connection.close()));
-    throw error;
+  const failures: McpStartFailureReport[] = [];
+  for (const input of configs) {
+    const config = McpServerConfigSchema.parse(input);
+    try {
+      connections.push(await connectMcpServer(config, options));
+    } catch (error) {
+      if (config.required || !ReinError.isInstance(error)) {
+        await Promise.all(connections.map((connection) => connection.close()));
+        throw error;
+      }
+      options.logger?.error({ mcpServer: config.name, ...error.details }, error.message);
+      failures.push({ server: config.name, error });
+    }
   }
-  return connections;
+  return { connections, failures };
 }
 
 async function listAll(client: Client): Promise<ListedTool[]> {

@@ -1,0 +1,25 @@
+import { ReinError } from "../errors.ts";
+import type { McpServerConfig } from "./mcp-config.ts";
+import type { McpProcessExit } from "./mcp-stdio-process.ts";
+
+const SHOWN_COMMAND_CHARS = 300;
+
+/**
+ * Why a server did not start, in the terms a person fixing it needs: the
+ * command line, how the process ended (or that it is running and did not
+ * answer), the end of its stderr, and what the client saw.
+ */
+export function mcpStartFailure(config: McpServerConfig, cause: unknown, exit: McpProcessExit | undefined, stderrTail: string): ReinError {
+  const command = [config.command, ...config.args].join(" ").slice(0, SHOWN_COMMAND_CHARS);
+  const ended = !exit
+    ? "is running but did not complete initialize and tools/list"
+    : exit.signal
+      ? `was killed by ${exit.signal}`
+      : `exited with code ${exit.exitCode}`;
+  const stderr = stderrTail ? `; its stderr ends: ${stderrTail}` : "; it wrote nothing to stderr";
+  const seen = cause instanceof Error ? cause.message : String(cause);
+  return new ReinError("config_invalid", `MCP server ${config.name} failed to start: \`${command}\` ${ended}${stderr} (the client saw: ${seen})`, {
+    cause,
+    details: { server: config.name, command, exitCode: exit?.exitCode ?? null, signal: exit?.signal ?? null, stderrTail },
+  });
+}
