@@ -166,6 +166,13 @@ export const PLUGINS = defineCommand({
   flags: { json: { kind: "boolean", help: "with list: print JSON instead of text" } },
 });
 
+export const MCP = defineCommand({
+  name: "mcp",
+  args: ["list", "check <name>"],
+  summary: "list the configured MCP servers with their state and tools in every running Rein process, or start one and print its tools or what went wrong",
+  flags: { json: { kind: "boolean", help: "with list: print JSON instead of text" } },
+});
+
 export const SERVE = defineCommand({
   name: "serve",
   args: [],

@@ -49,6 +49,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry(specs.DENY, async () => (await import("./approval-commands.ts")).denyCommand),
   entry(specs.LESSONS, async () => (await import("./lesson-commands.ts")).lessonsCommand),
   entry(specs.PLUGINS, async () => (await import("./plugin-commands.ts")).pluginsCommand),
+  entry(specs.MCP, async () => (await import("./mcp-commands.ts")).mcpCommand),
   entry(specs.SERVE, async () => (await import("./role-commands.ts")).serveCommand),
   entry(specs.WORKER, async () => (await import("./role-commands.ts")).workerCommand),
   entry(specs.MODELS, async () => (await import("./admin-commands.ts")).modelsCommand),

@@ -1,0 +1,70 @@
+import { connectMcpServer, errorMessage, loadConfig, ReinError, secretsAndRedactor } from "@rein/core";
+import { readMcpStatus } from "../mcp/mcp-status-board.ts";
+import { contextFlags, openContext } from "./cli-context.ts";
+import { usageOf } from "./command-help.ts";
+import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
+import { MCP } from "./command-specs.ts";
+import { out } from "./output.ts";
+
+export const mcpCommand: CommandHandler<typeof MCP> = async (positionals, flags) => {
+  const [action, name] = positionals;
+  if (action === "list") return listServers(flags);
+  if (action === "check" && name) return checkServer(name, flags.config);
+  throw new ReinError("goal_invalid", `expected list, or check with a server name: ${usageOf(MCP)}`);
+};
+
+/** Each configured server with what every running Rein process on this prefix reports about it. */
+async function listServers(flags: ParsedFlags<typeof MCP>): Promise<number> {
+  const context = await openContext({ ...contextFlags(flags) });
+  try {
+    const published = await readMcpStatus(context.runtime);
+    const rows = context.config.mcp.map((server) => ({
+      name: server.name,
+      command: [server.command, ...server.args].join(" "),
+      required: server.required,
+      reports: published.flatMap((report) => report.servers.filter((state) => state.server === server.name).map((state) => ({ process: report.process, ...state }))),
+    }));
+    if (flags.json) {
+      out(JSON.stringify(rows, null, 2));
+      return rows.some((row) => row.reports.some((report) => report.state === "failed")) ? 1 : 0;
+    }
+    if (rows.length === 0) out('no MCP servers configured; add { "mcp": [{ "name": "…", "command": "…" }] } to rein.config.json (docs/mcp.md)');
+    for (const row of rows) {
+      out(`${row.name}${row.required ? " (required)" : ""}  ${row.command}`);
+      if (row.reports.length === 0) out("  state: not running in any Rein process on this prefix (servers start with a step worker)");
+      for (const report of row.reports) {
+        out(`  ${report.process}: ${report.state}${report.error ? `: ${report.error}` : ""}`);
+        if (report.tools.length > 0) out(`    tools: ${report.tools.join(", ")}`);
+      }
+    }
+    return rows.some((row) => row.reports.some((report) => report.state === "failed")) ? 1 : 0;
+  } finally {
+    await context.close();
+  }
+}
+
+/** Starts one configured server here, lists its tools and stops it; a failure prints its command, exit code and stderr. No Redis is needed. */
+async function checkServer(name: string, configFile: string | undefined): Promise<number> {
+  const config = loadConfig({ file: configFile });
+  const server = config.mcp.find((entry) => entry.name === name);
+  if (!server) {
+    const known = config.mcp.map((entry) => entry.name);
+    throw new ReinError("goal_invalid", `no MCP server named ${name} in config mcp; expected one of: ${known.join(", ") || "(none configured)"}`);
+  }
+  const { secrets, redactor } = secretsAndRedactor(config, process.env);
+  out(`command: ${[server.command, ...server.args].join(" ")}`);
+  const started = performance.now();
+  try {
+    const connection = await connectMcpServer(server, { secrets, redactor });
+    try {
+      out(`start + initialize + tools/list: ok in ${Math.round(performance.now() - started)} ms, ${connection.tools.length} tool(s)`);
+      for (const tool of connection.tools) out(`  ${tool.name} (${tool.effect}${tool.approval === "always" ? ", approval always" : ""})`);
+      return 0;
+    } finally {
+      await connection.close();
+    }
+  } catch (error) {
+    out(`start: FAILED: ${errorMessage(error)}`);
+    return 1;
+  }
+}
