@@ -1,10 +1,9 @@
 import { join } from "node:path";
-import type { AnyTool, ModelProvider, ReinConfig, ReinConfigInput } from "@rein/core";
+import { type AnyTool, type ModelProvider, type ReinConfig, type ReinConfigInput, ReplayProvider } from "@rein/core";
 import { scriptedOverrides } from "../cli/run-command.ts";
 import { loadExample } from "../examples/load-example.ts";
 import { runPrivately } from "../replay/private-run.ts";
 import { observationIdTranslator } from "../replay/observation-ids.ts";
-import { RecordedModel } from "../replay/recorded-model.ts";
 import { openScratchRuntime } from "../replay/scratch-runtime.ts";
 import { readExport } from "../trace/trace-files.ts";
 import { type CheckOutcome, checkCase } from "./case-checks.ts";
@@ -64,7 +63,7 @@ async function runCase(config: ReinConfig, item: EvalCase, toolOverrides: readon
       // Under the recorded run id, with the ids it cites translated, as `rein replay` does.
       const recording = await readExport(item.model.recording);
       runId = recording.runId;
-      const model = RecordedModel.fromEvents(recording.events, observationIdTranslator(recording.events, scratch, runId));
+      const model = ReplayProvider.fromTrace(recording.events, { translate: observationIdTranslator(recording.events, scratch, runId) });
       providers = { planner: model, worker: model, judge: model };
     }
     const approver = `eval:${item.name}`;

@@ -1,9 +1,8 @@
-import { type AnyTool, ReinError, type ReinRuntime, type RunStatus, type StepStatus, type TraceEvent } from "@rein/core";
+import { type AnyTool, ReinError, ReplayProvider, type ReinRuntime, type RunStatus, type StepStatus, type TraceEvent } from "@rein/core";
 import type { TraceBundle } from "../trace/trace-bundle.ts";
 import { type Comparison, compareTraces } from "./compare-traces.ts";
 import { runPrivately } from "./private-run.ts";
 import { observationIdTranslator } from "./observation-ids.ts";
-import { RecordedModel } from "./recorded-model.ts";
 import { RecordedOutputs } from "./recorded-outputs.ts";
 import { replayToolSet, type ToolMode } from "./replay-tools.ts";
 
@@ -46,7 +45,7 @@ export async function replayRun(scratch: ReinRuntime, bundle: TraceBundle, optio
   }
   const recorded = new RecordedOutputs(bundle.events, bundle.artifacts);
   const { tools, stubbed } = await replayToolSet(scratch.config, options.tools ?? [], recorded, { mode: options.mode, allowExternal: options.allowExternal ?? false });
-  const model = RecordedModel.fromEvents(bundle.events, observationIdTranslator(bundle.events, scratch, bundle.runId));
+  const model = ReplayProvider.fromTrace(bundle.events, { translate: observationIdTranslator(bundle.events, scratch, bundle.runId) });
   const decisions = recordedDecisions(bundle.events);
   const result = await runPrivately(scratch, {
     goal: bundle.state.goal,

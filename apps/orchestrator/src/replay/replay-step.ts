@@ -7,6 +7,7 @@ import {
   PacketBody,
   PacketSigner,
   ReinError,
+  ReplayProvider,
   type ReinRuntime,
   type StepStatus,
   type TraceEvent,
@@ -17,7 +18,6 @@ import type { TraceBundle } from "../trace/trace-bundle.ts";
 import { compareTraces } from "./compare-traces.ts";
 import { observationIdTranslator } from "./observation-ids.ts";
 import { buildTooling } from "../roles/tooling.ts";
-import { RecordedModel } from "./recorded-model.ts";
 import { RecordedOutputs } from "./recorded-outputs.ts";
 import { artifactsOf, type ReplayReport } from "./replay-run.ts";
 import { replayToolSet, type ToolMode } from "./replay-tools.ts";
@@ -53,7 +53,7 @@ export async function replayStep(scratch: ReinRuntime, bundle: TraceBundle, step
   const recordedEvents = ownEvents(bundle.events);
   const recorded = new RecordedOutputs(bundle.events, bundle.artifacts);
   const { tools, stubbed } = await replayToolSet(scratch.config, options.tools ?? [], recorded, { mode: options.mode, allowExternal: options.allowExternal ?? false });
-  const model = RecordedModel.fromEvents(recordedEvents, observationIdTranslator(bundle.events, scratch, bundle.runId));
+  const model = ReplayProvider.fromTrace(recordedEvents, { translate: observationIdTranslator(bundle.events, scratch, bundle.runId) });
   // Nobody decides approvals in a replayed step: a key nobody holds the private half of.
   const tooling = await buildTooling(scratch, tools, new ApprovalVerifier(generateKeyPair().publicKey));
   const result = await runStepLoop(

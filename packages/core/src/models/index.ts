@@ -15,7 +15,7 @@ export type { AdapterSettings } from "./adapter-settings.ts";
 export { AnthropicProvider } from "./anthropic/anthropic-provider.ts";
 export { OpenAIProvider, type OpenAIProviderSettings } from "./openai/openai-provider.ts";
 export type { StructuredOutputMode } from "./openai/openai-request.ts";
-export { ReplayProvider, type ReplayRecordings } from "./replay/replay-provider.ts";
+export { RecordedSteps, ReplayProvider, type ReplayOptions, type ReplayRecordings } from "./replay/replay-provider.ts";
 export { ScriptedProvider } from "./scripted/scripted-provider.ts";
 export { createProvider, type CreateProviderOptions } from "./create-provider.ts";
 export {

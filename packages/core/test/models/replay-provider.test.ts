@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TraceEvent } from "../../src/contracts/trace-event.ts";
 import { ReinError } from "../../src/errors.ts";
 import type { ModelRequest, ModelResponse } from "../../src/models/model-provider.ts";
 import { ReplayProvider } from "../../src/models/replay/replay-provider.ts";
@@ -35,5 +39,62 @@ describe("ReplayProvider", () => {
     const response = await replay.complete(ask("worker"));
     response.content.push({ type: "text", text: "changed" });
     expect(recorded.content).toHaveLength(1);
+  });
+});
+
+describe("ReplayProvider from a file", () => {
+  const fileHolding = (content: string): string => {
+    const path = join(mkdtempSync(join(tmpdir(), "rein-replay-")), "recordings.json");
+    writeFileSync(path, content);
+    return path;
+  };
+
+  it("serves the responses a file holds, per role", async () => {
+    const replay = ReplayProvider.fromFile(fileHolding(JSON.stringify({ worker: [responseSaying("from file")] })));
+    expect((await replay.complete(ask("worker"))).content).toEqual([{ type: "text", text: "from file" }]);
+  });
+
+  it("refuses a file whose responses are not model responses, naming what was expected", () => {
+    const path = fileHolding(JSON.stringify({ worker: [{ content: "not blocks" }] }));
+    const error = (() => {
+      try {
+        ReplayProvider.fromFile(path);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(ReinError.hasCode(error, "config_invalid")).toBe(true);
+    expect((error as ReinError).message).toContain("expected a list of model responses");
+  });
+});
+
+describe("ReplayProvider from a trace", () => {
+  const responded = (seq: number, stepId: string, text: string): TraceEvent =>
+    TraceEvent.parse({
+      schemaVersion: 1,
+      seq,
+      ts: new Date(0).toISOString(),
+      runId: "run_1",
+      stepId,
+      parentStepId: null,
+      kind: "model.responded",
+      payload: { role: "worker", provider: "anthropic", model: "claude-x", stopReason: "end_turn", content: [{ type: "text", text }] },
+    });
+
+  it("serves each step its own recorded responses, whatever order the steps ask in", async () => {
+    const replay = ReplayProvider.fromTrace([responded(1, "s1", "one"), responded(2, "s2", "two")]);
+    const inStep = (stepId: string): ModelRequest => ({ ...ask("worker"), metadata: { stepId } });
+    expect((await replay.complete(inStep("s2"))).content).toEqual([{ type: "text", text: "two" }]);
+    expect(replay.unused()).toBe(1);
+    expect((await replay.complete(inStep("s1"))).content).toEqual([{ type: "text", text: "one" }]);
+    const error = await replay.complete(inStep("s1")).catch((caught: unknown) => caught);
+    expect(ReinError.hasCode(error, "script_exhausted")).toBe(true);
+    expect((error as ReinError).message).toContain("diverged from the recording");
+  });
+
+  it("passes each response through the translation before serving it", async () => {
+    const replay = ReplayProvider.fromTrace([responded(1, "s1", "obs_old")], { translate: async (json) => json.replace("obs_old", "obs_new") });
+    const response = await replay.complete({ ...ask("worker"), metadata: { stepId: "s1" } });
+    expect(response.content).toEqual([{ type: "text", text: "obs_new" }]);
   });
 });
