@@ -45,8 +45,8 @@ describe("rein mcp", { timeout: 60_000 }, () => {
   it("list: shows each server's state and tools as running processes report them", async () => {
     const runtime = await createTestRuntime();
     const unpublish = publishMcpStatus(runtime, () => [
-      { server: "fs", state: "running", tools: ["fs__read_text_file"] },
-      { server: "broken", state: "failed", tools: [], error: "exited with code 1" },
+      { server: "fs", state: "running", tools: ["fs__read_text_file"], withheld: [{ tool: "long_job", reason: "it must run as a task" }] },
+      { server: "broken", state: "failed", tools: [], withheld: [], error: "exited with code 1" },
     ]);
     try {
       await expect.poll(async () => (await runtime.redis.hlen(`${runtime.config.prefix}:mcp-status`)) > 0, { timeout: 10_000 }).toBe(true);
@@ -54,6 +54,7 @@ describe("rein mcp", { timeout: 60_000 }, () => {
       expect(listed.code).toBe(1);
       expect(listed.stdout).toMatch(/fs {2}.*server-filesystem/);
       expect(listed.stdout).toMatch(/: running\n {4}tools: fs__read_text_file/);
+      expect(listed.stdout).toContain("not offered: long_job: it must run as a task");
       expect(listed.stdout).toMatch(/: failed: exited with code 1/);
     } finally {
       await unpublish();

@@ -35,6 +35,7 @@ async function listServers(flags: ParsedFlags<typeof MCP>): Promise<number> {
       for (const report of row.reports) {
         out(`  ${report.process}: ${report.state}${report.error ? `: ${report.error}` : ""}`);
         if (report.tools.length > 0) out(`    tools: ${report.tools.join(", ")}`);
+        for (const { tool, reason } of report.withheld) out(`    not offered: ${tool}: ${reason}`);
       }
     }
     return rows.some((row) => row.reports.some((report) => report.state === "failed")) ? 1 : 0;
@@ -59,6 +60,7 @@ async function checkServer(name: string, configFile: string | undefined): Promis
     try {
       out(`start + initialize + tools/list: ok in ${Math.round(performance.now() - started)} ms, ${connection.tools.length} tool(s)`);
       for (const tool of connection.tools) out(`  ${tool.name} (${tool.effect}${tool.approval === "always" ? ", approval always" : ""})`);
+      for (const { tool, reason } of connection.withheld) out(`  not offered: ${tool}: ${reason}`);
       return 0;
     } finally {
       await connection.close();

@@ -9,6 +9,8 @@ export const McpServerState = z.object({
   server: z.string(),
   state: z.enum(["running", "failed"]),
   tools: z.array(z.string()),
+  /** Tools it lists that Rein does not offer, and why. */
+  withheld: z.array(z.object({ tool: z.string(), reason: z.string() })).default([]),
   /** Why it is not running: command, exit code, stderr tail. */
   error: z.string().optional(),
 });

@@ -4,6 +4,8 @@ import {
   type AnyTool,
   ApprovalStore,
   type ApprovalVerifier,
+  errorMessage,
+  type McpConnection,
   builtinTools,
   mcpToolName,
   createToolExecutor,
@@ -75,24 +77,40 @@ export interface Tooling {
 export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool[], approvalVerifier: ApprovalVerifier): Promise<Tooling> {
   const { config, redis, keys } = runtime;
   const plugins = config.plugins.some((entry) => entry.enabled) ? await loadPluginSet(runtime) : undefined;
-  const { connections: mcp, failures } = await startMcpServers(config.mcp, { secrets: runtime.secrets, logger: runtime.logger, redactor: runtime.redactor }).catch(
-    async (error: unknown) => {
-      await plugins?.close();
-      throw error;
-    },
-  );
+  let registry: ToolRegistry | undefined;
+  // A server's new tool list reaches the registry, and so the steps that start after it.
+  const onToolsChanged = (connection: McpConnection, previous: readonly string[]) => {
+    try {
+      registry?.replace(previous, connection.tools);
+    } catch (error) {
+      runtime.logger.error({ mcpServer: connection.server, error: errorMessage(error) }, "MCP server's new tool list not taken");
+    }
+  };
+  const { connections: mcp, failures } = await startMcpServers(config.mcp, {
+    secrets: runtime.secrets,
+    logger: runtime.logger,
+    redactor: runtime.redactor,
+    onToolsChanged,
+  }).catch(async (error: unknown) => {
+    await plugins?.close();
+    throw error;
+  });
   const unavailableMcp = failures.map(({ server, error }) => ({ server, reason: error.message }));
-  const mcpStates: McpServerState[] = [
-    ...mcp.map((connection) => ({ server: connection.server, state: "running" as const, tools: connection.tools.map((tool) => tool.name) })),
-    ...unavailableMcp.map(({ server, reason }) => ({ server, state: "failed" as const, tools: [], error: reason })),
+  const mcpStates = (): McpServerState[] => [
+    ...mcp.map((connection) => ({
+      server: connection.server,
+      state: "running" as const,
+      tools: connection.tools.map((tool) => tool.name),
+      withheld: connection.withheld,
+    })),
+    ...unavailableMcp.map(({ server, reason }) => ({ server, state: "failed" as const, tools: [], withheld: [], error: reason })),
   ];
   const unpublish = plugins ? publishPluginStatus(runtime, plugins) : undefined;
-  const unpublishMcp = config.mcp.length > 0 ? publishMcpStatus(runtime, () => mcpStates) : undefined;
+  const unpublishMcp = config.mcp.length > 0 ? publishMcpStatus(runtime, mcpStates) : undefined;
   const close = async () => {
     await Promise.all([unpublish?.(), unpublishMcp?.()]);
     await Promise.all([...mcp.map((connection) => connection.close()), plugins?.close()]);
   };
-  let registry: ToolRegistry;
   try {
     // Plugin tools first: a tool the embedding program passes with the same name (a replay's stub) replaces it.
     registry = buildRegistry(config, [...(plugins?.tools ?? []), ...extra, ...mcp.flatMap((connection) => connection.tools)]);

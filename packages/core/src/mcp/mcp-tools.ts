@@ -16,8 +16,17 @@ import { renderMcpContent } from "./render-mcp-content.ts";
 
 export interface McpConnection {
   server: string;
+  /** The tools Rein offers from it now; replaced when the server says its list changed. */
   tools: AnyTool[];
+  /** Tools it lists that Rein does not offer, and why. */
+  withheld: WithheldTool[];
   close(): Promise<void>;
+}
+
+/** A server's tool left out of the registry, with the reason. */
+export interface WithheldTool {
+  tool: string;
+  reason: string;
 }
 
 export interface ConnectMcpOptions {
@@ -26,6 +35,11 @@ export interface ConnectMcpOptions {
   logger?: Logger;
   /** Removes secrets from what the server says about its tools (a server that got a secret could echo it there). */
   redactor?: Redactor;
+  /**
+   * Called after the server said its tool list changed and it was listed
+   * again: `connection.tools` is the new list, `previous` the names it had.
+   */
+  onToolsChanged?: (connection: McpConnection, previous: readonly string[]) => void;
 }
 
 // A tool description is outside text the worker reads with every request; a poisoned one is bounded too.
@@ -38,7 +52,11 @@ interface ListedTool {
   description?: string;
   inputSchema: Record<string, unknown>;
   annotations?: McpAnnotations;
+  execution?: { taskSupport?: string };
 }
+
+// A burst of list changes (a server registering several tools) is listed again once.
+const LIST_CHANGED_DEBOUNCE_MS = 200;
 
 /**
  * Starts an MCP server as a stdio child and turns its tools into Rein tools.
@@ -62,14 +80,36 @@ export async function connectMcpServer(input: McpServerConfigInput, options: Con
     stderr: "pipe",
   });
   const witness = watchMcpProcess(transport, options.logger, config.name);
-  const client = new Client({ name: "rein", version: "0.1.0" });
+  let connection: McpConnection | undefined;
+  const relist = async () => {
+    if (!connection) return;
+    const previous = connection.tools.map((tool) => tool.name);
+    Object.assign(connection, surfaceOf(client, config, await listAll(client), options.redactor));
+    options.logger?.info({ mcpServer: config.name, tools: connection.tools.length, withheld: connection.withheld }, "MCP server tool list changed; listed again");
+    options.onToolsChanged?.(connection, previous);
+  };
+  const client = new Client(
+    { name: "rein", version: "0.1.0" },
+    {
+      listChanged: {
+        tools: {
+          autoRefresh: false,
+          debounceMs: LIST_CHANGED_DEBOUNCE_MS,
+          onChanged: () => {
+            relist().catch((error: unknown) =>
+              options.logger?.warn({ mcpServer: config.name, error: (error as Error).message }, "MCP server said its tools changed, and listing them again failed"),
+            );
+          },
+        },
+      },
+    },
+  );
   try {
     await client.connect(transport);
-    const listed = await listAll(client);
-    const tools = listed
-      .filter((tool) => !config.include || config.include.includes(tool.name))
-      .map((tool) => toReinTool(client, config, tool, options.redactor));
-    return { server: config.name, tools, close: () => client.close() };
+    const surface = surfaceOf(client, config, await listAll(client), options.redactor);
+    for (const { tool, reason } of surface.withheld) options.logger?.warn({ mcpServer: config.name, tool, reason }, "MCP tool not offered");
+    connection = { server: config.name, ...surface, close: () => client.close() };
+    return connection;
   } catch (error) {
     // Its exit code and stderr say why; closing first would only show the signal Rein sent.
     const exit = await witness.exit(EXIT_WAIT_MS);
@@ -121,6 +161,30 @@ async function listAll(client: Client): Promise<ListedTool[]> {
     cursor = page.nextCursor;
   } while (cursor);
   return tools;
+}
+
+/**
+ * What Rein offers of a server's list: the configured tools, less those
+ * needing a capability Rein does not implement, which are named with why
+ * rather than shown to a model, approved by a person and only then refused.
+ */
+function surfaceOf(client: Client, config: McpServerConfig, listed: readonly ListedTool[], redactor: Redactor | undefined): Pick<McpConnection, "tools" | "withheld"> {
+  const tools: AnyTool[] = [];
+  const withheld: WithheldTool[] = [];
+  for (const tool of listed) {
+    if (config.include && !config.include.includes(tool.name)) continue;
+    const reason = unsupportedNeed(tool);
+    if (reason) withheld.push({ tool: tool.name, reason });
+    else tools.push(toReinTool(client, config, tool, redactor));
+  }
+  return { tools, withheld };
+}
+
+function unsupportedNeed(tool: ListedTool): string | undefined {
+  if (tool.execution?.taskSupport === "required") {
+    return "it must run as a task (execution.taskSupport: required), and Rein calls tools directly, not as tasks";
+  }
+  return undefined;
 }
 
 function toReinTool(client: Client, config: McpServerConfig, listed: ListedTool, redactor: Redactor | undefined): AnyTool {

@@ -17,6 +17,20 @@ export class ToolRegistry {
     return this;
   }
 
+  /**
+   * Swaps the tools named `removed` for `added` (an MCP server's new list),
+   * all or nothing: later lookups see only the new ones. A name another
+   * source already holds is refused and nothing changes.
+   */
+  replace(removed: readonly string[], added: readonly AnyTool[]): this {
+    const leaving = new Set(removed);
+    const taken = added.filter((tool) => this.tools.has(tool.name) && !leaving.has(tool.name)).map((tool) => tool.name);
+    if (taken.length > 0) throw new ReinError("config_invalid", `tools ${taken.join(", ")} are registered already; expected unique tool names`);
+    for (const name of leaving) this.tools.delete(name);
+    for (const tool of added) this.register(tool);
+    return this;
+  }
+
   get(name: string): AnyTool | undefined {
     return this.tools.get(name);
   }

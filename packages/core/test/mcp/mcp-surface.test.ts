@@ -1,0 +1,51 @@
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
+import { ToolRegistry } from "../../src/tools/tool-registry.ts";
+import type { Workspace } from "../../src/tools/workspace.ts";
+import { call, harness, tempWorkspace } from "../tools/harness.ts";
+
+const serverPath = fileURLToPath(new URL("./fixtures/test-mcp-server.ts", import.meta.url));
+
+let connection: McpConnection;
+let workspace: Workspace;
+let cleanup: () => Promise<void>;
+const registry = new ToolRegistry();
+const changes: string[][] = [];
+
+beforeAll(async () => {
+  ({ workspace, cleanup } = await tempWorkspace());
+  connection = await connectMcpServer(
+    { name: "srv", command: process.execPath, args: ["--import", "tsx", serverPath], trustAnnotations: true, tools: { add_tool: { effect: "read" } } },
+    {
+      onToolsChanged: (changed, previous) => {
+        registry.replace(previous, changed.tools);
+        changes.push(changed.tools.map((tool) => tool.name));
+      },
+    },
+  );
+  registry.replace([], connection.tools);
+}, 60_000);
+afterAll(async () => {
+  await connection?.close();
+  await cleanup();
+});
+
+describe("an MCP server's tool surface", () => {
+  it("does not offer a task-only tool, and says why", () => {
+    expect(connection.tools.map((tool) => tool.name)).not.toContain("srv__long_job");
+    expect(connection.withheld).toEqual([{ tool: "long_job", reason: expect.stringContaining("execution.taskSupport: required") }]);
+  });
+
+  it("lists again on notifications/tools/list_changed, and the registry offers the new tool to later calls", async () => {
+    expect(registry.has("srv__added_later")).toBe(false);
+    const { run } = harness({ tools: registry.list(), surface: [{ name: "srv__add_tool", scope: {} }], workspace });
+    expect((await run(call("srv__add_tool", {}))).observation.status).toBe("ok");
+    await expect.poll(() => registry.has("srv__added_later"), { timeout: 15_000 }).toBe(true);
+    expect(changes.at(-1)).toContain("srv__echo");
+    const later = harness({ tools: registry.list(), surface: [{ name: "srv__added_later", scope: {} }], workspace });
+    const outcome = await later.run(call("srv__added_later", {}));
+    expect(outcome.observation.status).toBe("ok");
+    expect(outcome.observation.content).toContain("added later");
+  });
+});
