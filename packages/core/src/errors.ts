@@ -22,6 +22,8 @@ export type ReinErrorCode =
   | "redis_unavailable"
   /** A worker's job lock lapsed or was taken: it must stop without writing. */
   | "lock_lost"
+  /** The run ended while a worker still ran one of its steps: the step stops without writing. */
+  | "run_ended"
   | "workspace_violation"
   /** The directory a run should work on cannot be used as asked (dirty, not found, changed since the run). */
   | "workspace_invalid"

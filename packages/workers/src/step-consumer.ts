@@ -117,6 +117,11 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
         });
         runtime.logger.info({ runId: body.runId, stepId: body.stepId, attempt: body.attempt, status: result.status, turns: result.turns, toolCalls: result.toolCalls.length }, "step finished");
       } catch (error) {
+        if (ReinError.hasCode(error, "run_ended")) {
+          // Its run ended while it ran: the step's result is wanted by no one, and nothing of it was written.
+          runtime.logger.warn({ jobId: job.id, reason: error.message }, "step stopped: its run has ended");
+          return;
+        }
         if (ReinError.hasCode(error, "lock_lost")) {
           runtime.logger.warn({ jobId: job.id, reason: error.message }, "step job lost its lock; stopped without writing");
           // Back to wait if the lock is still ours after all (a stall would count against the job);

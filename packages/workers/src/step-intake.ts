@@ -18,7 +18,8 @@ export async function staleReason(redis: Redis, keys: RedisKeys, jobId: string, 
   const parsed = StepView.safeParse(JSON.parse(raw));
   if (!parsed.success) throw new ReinError("contract_invalid", `stored run ${body.runId} does not match RunState: ${parsed.error.message}`);
   const state = parsed.data;
-  if (isTerminal(state.status)) return `run ${body.runId} has already ended (${state.status})`;
+  // An escalated run waits for a person, whose decision dispatches what runs next.
+  if (isTerminal(state.status) || state.status === "escalated") return `run ${body.runId} has already ended (${state.status})`;
   const step = state.steps.find((candidate) => candidate.stepId === body.stepId);
   if (!step) return `run ${body.runId} has no step ${body.stepId}`;
   if (step.attempt !== body.attempt) return `step ${body.stepId} is on attempt ${step.attempt}, not ${body.attempt}`;

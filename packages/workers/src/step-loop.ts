@@ -22,8 +22,8 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
     // Cut off (given back on shutdown, or a transient failure): nothing is
     // checkpointed here, so the next worker resumes from the last whole turn
     // and redoes this one under the same idempotency keys; what it traced is
-    // still written. A worker that lost its job writes nothing more.
-    if (!ReinError.hasCode(error, "lock_lost")) await writeTrace(step);
+    // still written. A worker that lost its job, or whose run ended, writes nothing more.
+    if (!ReinError.hasCode(error, "lock_lost") && !ReinError.hasCode(error, "run_ended")) await writeTrace(step);
     throw error;
   }
   await writeTrace(step);

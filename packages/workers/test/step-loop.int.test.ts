@@ -111,4 +111,20 @@ describe("a worker that loses its job", () => {
     expect(events.filter((event) => event.kind === "tool.called")).toHaveLength(1);
     expect((await deps.checkpoints.load(runId, "step_1", 1))?.turns).toBe(1);
   });
+
+  it("stops writing once its run has ended, even with the step still its own", async () => {
+    const runId = "run_ended_mid_step";
+    const title = "Echo 5 times";
+    const deps = await fixture.deps(echoScript(title, 5), runId, { ownerToken: "worker-a" });
+    // During turn 3's model call the run ends (cancelled, or finished by a result another worker sent).
+    const provider = watched(deps.provider, async (call) => {
+      if (call === 3) await fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "status", "cancelled");
+    });
+
+    const stopped = await runStepLoop(packetOf(runId, title), { ...deps, provider }, new AbortController().signal).catch((error: unknown) => error);
+    expect(ReinError.hasCode(stopped, "run_ended")).toBe(true);
+    const events = await fixture.runtime.trace.read(runId);
+    expect(events.filter((event) => event.kind === "model.called")).toHaveLength(2);
+    expect((await deps.checkpoints.load(runId, "step_1", 1))?.turns).toBe(2);
+  });
 });

@@ -81,8 +81,9 @@ export class CheckpointStore {
   /**
    * Saves a worker turn in one round trip: `turn.checkpoint` as `save` would
    * (appending past `since`; none for a trace-only write), with the turn's
-   * trace batch, atomically, and only while `ownerToken` owns the step.
-   * Throws `lock_lost`, having written nothing, when it no longer does.
+   * trace batch, atomically, and only while `ownerToken` owns the step and
+   * the run has not ended. Throws `lock_lost` or `run_ended`, having written
+   * nothing, when not.
    */
   async saveTurn(turn: {
     runId: string;
@@ -96,6 +97,7 @@ export class CheckpointStore {
     const base = this.keys.checkpoint(turn.runId, turn.stepId);
     const delta: CheckpointDelta = {
       ownerKey: `${base}:owner`,
+      runKey: this.keys.run(turn.runId),
       headerKey: base,
       listKeys: [`${base}:messages`, `${base}:observations`, `${base}:records`],
       ttlSeconds: this.ttlSeconds,
@@ -112,8 +114,11 @@ export class CheckpointStore {
       delta.write = { header: JSON.stringify({ ...rest, counts }), lists: [fresh("messages"), fresh("observations"), fresh("records")], replace: !turn.since };
     }
     const written = await writeTurn(this.redis, { trace: turn.trace, checkpoint: delta, ownerToken: turn.ownerToken, refreshTtl: turn.refreshTtl });
-    if (!written) {
+    if (written === "taken_over") {
       throw new ReinError("lock_lost", `step ${turn.stepId} of run ${turn.runId} is no longer this worker's (its job was taken over); nothing of the turn was written`);
+    }
+    if (written === "run_ended") {
+      throw new ReinError("run_ended", `run ${turn.runId} has ended while step ${turn.stepId} ran; nothing of the turn was written`);
     }
     return counts;
   }

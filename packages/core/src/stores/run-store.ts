@@ -7,23 +7,24 @@ import type { RedisKeys } from "../redis/keys.ts";
 // appends the transition's trace events in the same script: a controller
 // that dies mid-event leaves either both or neither, never a state whose
 // trace is missing. Every key it touches is the run's (one cluster slot).
+// The status is kept beside the state so that a worker's turn write can
+// refuse to land in an ended run without parsing the whole state.
 const compareAndSet = `
 local current = redis.call('HGET', KEYS[1], 'version')
 if (current == false and ARGV[1] ~= '-1') or (current ~= false and current ~= ARGV[1]) then
   return 0
 end
-redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3])
-for i = 5, #ARGV do
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3], 'status', ARGV[5])
+for i = 6, #ARGV do
   local seq = redis.call('INCR', KEYS[3])
   redis.call('XADD', KEYS[2], '*', 'seq', seq, 'event', ARGV[i])
 end
-if #ARGV >= 5 and ARGV[4] ~= '' then
+if #ARGV >= 6 and ARGV[4] ~= '' then
   redis.call('EXPIRE', KEYS[2], ARGV[4])
   redis.call('EXPIRE', KEYS[3], ARGV[4])
 end
 return 1
 `;
-
 /** Trace events written atomically with a state (see TraceLog.encode). */
 export interface TraceWrite {
   events: readonly string[];
@@ -100,6 +101,7 @@ export class RunStore {
       String(state.version),
       JSON.stringify(state),
       trace?.ttlSeconds ? String(trace.ttlSeconds) : "",
+      state.status,
       ...(trace?.events ?? []),
     );
     if (written !== 1) {

@@ -15,6 +15,8 @@ export interface TraceBatch {
 export interface CheckpointDelta {
   /** The key naming the worker that owns the step now (see CheckpointStore.claim). */
   ownerKey: string;
+  /** The run's hash: nothing is written once its `status` says the run ended. */
+  runKey: string;
   headerKey: string;
   listKeys: readonly [string, string, string];
   ttlSeconds: number;
@@ -42,11 +44,15 @@ export interface TurnWrite {
 // and only while the step is still this worker's: a worker whose job another
 // took writes nothing. Every key carries the run's hash tag (one slot on a
 // cluster). The stream entries get seqs from the same counter as TraceLog's appends.
-//   KEYS: owner, trace stream, trace seq, blobs, checkpoint header, messages, observations, records
+// Nor once the run has ended or waits for a person (escalated): a step still
+// running then is work nobody asked for; a person's resume dispatches it anew.
+//   KEYS: owner, trace stream, trace seq, blobs, checkpoint header, messages, observations, records, run
 //   ARGV: token ('' = no lock), trace ttl, checkpoint ttl ('' = keep), header ('' = no checkpoint),
 //         replace, #events, #blobs, #messages, #observations, #records, then the items in that order
 const turnScript = `
 if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local status = redis.call('HGET', KEYS[9], 'status')
+if status == 'done' or status == 'failed' or status == 'cancelled' or status == 'escalated' then return -1 end
 local at = 11
 local events = tonumber(ARGV[6])
 for _ = 1, events do
@@ -86,14 +92,14 @@ return 1
 
 /**
  * Writes a worker turn in one round trip: its trace events and blobs and its
- * checkpoint delta, atomically, and only while `ownerToken` owns the step.
- * Returns false, having written nothing, when it no longer does.
+ * checkpoint delta, atomically, and only while `ownerToken` owns the step
+ * and the run has not ended. Says which, having written nothing, when not.
  */
-export async function writeTurn(redis: Redis, turn: TurnWrite): Promise<boolean> {
+export async function writeTurn(redis: Redis, turn: TurnWrite): Promise<"written" | "taken_over" | "run_ended"> {
   const { trace, checkpoint, ownerToken, refreshTtl } = turn;
   const write = checkpoint.write;
-  if (!write && trace.events.length === 0 && trace.blobEntries.length === 0 && ownerToken === undefined) return true;
-  const keys = [checkpoint.ownerKey, trace.stream, trace.seq, trace.blobs, checkpoint.headerKey, ...checkpoint.listKeys];
+  if (!write && trace.events.length === 0 && trace.blobEntries.length === 0 && ownerToken === undefined) return "written";
+  const keys = [checkpoint.ownerKey, trace.stream, trace.seq, trace.blobs, checkpoint.headerKey, ...checkpoint.listKeys, checkpoint.runKey];
   const lists = write?.lists ?? [[], [], []];
   const args = [
     ownerToken ?? "",
@@ -108,7 +114,8 @@ export async function writeTurn(redis: Redis, turn: TurnWrite): Promise<boolean>
     ...trace.blobEntries.flat(),
     ...lists.flat(),
   ];
-  return Number(await evalCached(redis, keys, args)) === 1;
+  const outcome = Number(await evalCached(redis, keys, args));
+  return outcome === 1 ? "written" : outcome === 0 ? "taken_over" : "run_ended";
 }
 
 const turnScriptSha = createHash("sha1").update(turnScript).digest("hex");
