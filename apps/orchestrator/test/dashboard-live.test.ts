@@ -11,6 +11,7 @@ function liveText(events: Record<string, unknown>[]): string {
     history: { replaceState() {} },
     location: { hash: "", pathname: "/" },
     fetch: () => new Promise(() => {}),
+    setInterval: () => 0,
     CSS: { escape: (text: string) => text },
   };
   runInNewContext(script, page);

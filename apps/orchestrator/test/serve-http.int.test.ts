@@ -53,7 +53,7 @@ describe("rein serve --http by default", { timeout: 60_000 }, () => {
       expect(foreign.status).toBe(403);
       const plain = await rawRequest(port, { method: "POST", path: "/runs", headers: { host, authorization: `Bearer ${token}`, "content-type": "text/plain" }, body: goal });
       expect(plain.status).toBe(415);
-      expect(JSON.parse((await rawRequest(port, { path: "/runs", headers: { host, authorization: `Bearer ${token}` } })).body)).toEqual({ runs: [] });
+      expect(JSON.parse((await rawRequest(port, { path: "/runs", headers: { host, authorization: `Bearer ${token}` } })).body).runs).toEqual([]);
 
       // The way in: the printed URL's page, then the token as a header.
       expect((await fetch(page as string)).status).toBe(200);
@@ -61,7 +61,7 @@ describe("rein serve --http by default", { timeout: 60_000 }, () => {
       expect(submitted.status).toBe(202);
       const { runId } = (await submitted.json()) as { runId: string };
       const listed = await fetch(`${page}runs`, { headers: { authorization: `Bearer ${token}` } });
-      expect(((await listed.json()) as { runs: string[] }).runs).toContain(runId);
+      expect(((await listed.json()) as { runs: { id: string }[] }).runs.map((run) => run.id)).toContain(runId);
     } finally {
       expect((await server.stop()).code).toBe(0);
     }

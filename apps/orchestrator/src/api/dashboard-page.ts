@@ -21,6 +21,9 @@ export const DASHBOARD_HTML = `<!doctype html>
   #runs { border-right: 1px solid #ddd; overflow: auto; background: #fff; }
   .run { padding: 8px 12px; border-bottom: 1px solid #eee; cursor: pointer; }
   .run:hover, .run.selected { background: #eef3ff; }
+  .goal { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  .error { color: #a00; }
+  #status-filter { margin: 8px 12px; }
   .status { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 12px; background: #e8e8e8; }
   .status.done { background: #d7f5dc; } .status.failed, .status.cancelled { background: #fbdada; }
   .status.waiting_approval, .status.escalated { background: #fff1c2; }
@@ -64,18 +67,28 @@ const el = (tag, attrs = {}, ...children) => {
 };
 let follow = null;
 
+let statusFilter = "";
+const STATUSES = ["planning", "dispatching", "executing", "evaluating", "waiting_approval", "escalated", "done", "failed", "cancelled"];
+const duration = (ms) => ms < 60000 ? Math.round(ms / 1000) + " s" : ms < 3600000 ? Math.round(ms / 60000) + " min" : (ms / 3600000).toFixed(1) + " h";
+
+// The run list: summaries from GET /runs, a status filter with counts, refreshed every few seconds.
 async function loadRuns() {
   const list = document.getElementById("runs");
   try {
-    const { runs } = await api("/runs");
-    const states = await Promise.all(runs.slice(0, 40).map((id) => api("/runs/" + id).catch(() => null)));
-    list.replaceChildren(...states.filter(Boolean).map((state) =>
-      el("div", { className: "run", onclick: () => showRun(state.runId) },
-        el("span", { className: "status " + state.status, textContent: state.status }), " ",
-        el("span", { className: "muted", textContent: state.runId }), el("div", { textContent: state.goal.text.slice(0, 90) }))));
-    document.getElementById("summary").textContent = states.length + " recent runs";
+    const page = await api("/runs" + (statusFilter ? "?status=" + statusFilter : ""));
+    const filter = el("select", { id: "status-filter", onchange: (event) => { statusFilter = event.target.value; loadRuns(); } },
+      el("option", { value: "", textContent: "all statuses (" + page.counts.counted + ")", selected: statusFilter === "" }),
+      ...STATUSES.map((status) => el("option", { value: status, textContent: status + " (" + page.counts.byStatus[status] + ")", selected: statusFilter === status })));
+    list.replaceChildren(filter, ...page.runs.map((run) =>
+      el("div", { className: "run", title: run.goal, onclick: () => showRun(run.id) },
+        el("span", { className: "status " + run.status, textContent: run.status }), " ",
+        el("span", { className: "muted", textContent: run.id }), el("div", { className: "goal", textContent: run.goal }),
+        el("div", { className: "muted", textContent: new Date(run.startedAt).toLocaleString() + " · " + duration(run.durationMs) + " · " + run.steps + " steps · " + run.tokens + " tokens · $" + run.costUsd.toFixed(4) }))));
+    document.getElementById("summary").textContent = page.counts.counted + " recent runs";
   } catch (error) {
     list.replaceChildren(el("p", { className: "muted", textContent: "Cannot list runs: " + error.message }));
+    // Say why nothing shows, rather than inviting a choice among nothing.
+    if (!tokenInput.value) document.getElementById("detail").replaceChildren(el("p", { className: "error", textContent: "No API token: open the URL rein serve printed, or paste the token above." }));
   }
 }
 
@@ -184,6 +197,7 @@ async function decide(approvalId, verb, runId) {
 }
 
 loadRuns();
+setInterval(loadRuns, 5000);
 // A link to a run (#run_…) opens it.
 if (location.hash.length > 1) showRun(location.hash.slice(1));
 </script>

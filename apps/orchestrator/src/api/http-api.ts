@@ -2,10 +2,18 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { z } from "zod";
 import { type ApprovalSigner, type ApprovalStore, canonicalJson, errorMessage, Goal, ReinError, type ReinRuntime } from "@rein/core";
 import { decideApproval } from "../approvals/decide-approval.ts";
+import { replyToRun } from "../intake/reply-to-run.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
 import { unavailableMcpServers } from "../mcp/mcp-status-board.ts";
+import { loadBundle } from "../trace/trace-bundle.ts";
+import { describeCall } from "../trace/views/call-view.ts";
 import { DASHBOARD_HTML } from "./dashboard-page.ts";
+import { checkHealth, checkReady } from "./health.ts";
+import { HttpError, parse, readJson, send } from "./http-io.ts";
+import { openApiDocument } from "./openapi.ts";
 import { RefusedRequest, RequestGuard } from "./request-guard.ts";
+import { type Route, routeMatcher } from "./route-table.ts";
+import { RunLister, RunListQuery } from "./run-summaries.ts";
 
 export interface HttpApiOptions {
   runtime: ReinRuntime;
@@ -25,19 +33,13 @@ export interface HttpApiOptions {
   bindHost?: string;
   /** Largest request body, in bytes. @defaultValue 1 MiB */
   maxBodyBytes?: number;
+  /** The roles this process runs besides the API, reported by `/healthz`. */
+  roles?: readonly string[];
 }
 
 const Decision = z.object({ approver: z.string().min(1), note: z.string().optional(), reason: z.string().optional() });
 const Cancel = z.object({ reason: z.string().min(1).default("cancelled over HTTP") });
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+const Reply = z.object({ instruction: z.string().trim().min(1, "expected the instruction that answers the escalation") });
 
 const STATUS_OF_CODE: Partial<Record<ReinError["code"], number>> = {
   goal_invalid: 400,
@@ -50,24 +52,82 @@ const STATUS_OF_CODE: Partial<Record<ReinError["code"], number>> = {
 };
 
 /**
- * The HTTP face of Rein: submit goals, read runs, follow a run's trace as
- * Server-Sent Events, decide approvals, cancel. Every body is validated with
- * the same contracts the CLI uses; errors say what was wrong. Every request
+ * The HTTP face of Rein: submit goals, list and read runs, follow a run's
+ * trace as Server-Sent Events, read one tool call, answer an escalation,
+ * decide approvals, cancel, probe health. Every body is validated with the
+ * same contracts the CLI uses; errors say what was wrong. Every request
  * passes the RequestGuard first (Host, Origin, bearer token, JSON bodies).
- *
- * GET / (the web dashboard) · POST /runs · GET /runs · GET /runs/:id · GET /runs/:id/events (SSE) ·
- * POST /runs/:id/cancel · GET /approvals · POST /approvals/:id/approve · POST /approvals/:id/deny
+ * The routes are `apiRoutes`; `/openapi.json` documents each of them.
  */
 export function createHttpApi(options: HttpApiOptions): Server {
+  const guard = new RequestGuard({ token: options.token, allowedOrigins: options.allowedOrigins, bindHost: options.bindHost });
+  const match = routeMatcher(apiRoutes(options));
+
+  return createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    const handle = async () => {
+      if (request.method === "OPTIONS") return preflight(guard, request, response);
+      const found = match(request.method, url.pathname);
+      guard.check(request, { needsToken: !found?.route.public });
+      const cors = guard.corsOrigin(request);
+      if (cors) response.setHeader("access-control-allow-origin", cors);
+      if (!found) throw new HttpError(404, `no route ${request.method} ${url.pathname}`);
+      return found.route.handle(request, response, found.params, url);
+    };
+    response.setHeader("x-content-type-options", "nosniff");
+    response.setHeader("cache-control", "no-store");
+    handle().catch((error: unknown) => {
+      const known = error instanceof HttpError || error instanceof RefusedRequest;
+      const status = known ? error.status : ReinError.isInstance(error) ? (STATUS_OF_CODE[error.code] ?? 500) : 500;
+      if (status === 500) options.runtime.logger.error({ err: error }, "http api error");
+      if (!response.headersSent) send(response, status, { error: known ? error.message : errorMessage(error) });
+      else response.end();
+    });
+  });
+}
+
+/** Every route the API serves, in match order. */
+export function apiRoutes(options: HttpApiOptions): Route[] {
   const { runtime, approvals } = options;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  const guard = new RequestGuard({ token: options.token, allowedOrigins: options.allowedOrigins, bindHost: options.bindHost });
-
-  const routes: [string, RegExp, (request: IncomingMessage, response: ServerResponse, params: string[]) => Promise<void>][] = [
-    [
-      "POST",
-      /^\/runs$/,
-      async (request, response) => {
+  const roles = options.roles ?? [];
+  const runs = new RunLister(runtime);
+  return [
+    {
+      method: "GET",
+      path: "/",
+      // The page itself holds nothing; every request it makes carries the token.
+      public: true,
+      handle: async (_request, response) => {
+        response.writeHead(200, {
+          "content-type": "text/html; charset=utf-8",
+          "content-security-policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+          "referrer-policy": "no-referrer",
+        });
+        response.end(DASHBOARD_HTML);
+      },
+    },
+    { method: "GET", path: "/openapi.json", handle: async (_request, response) => send(response, 200, openApiDocument()) },
+    {
+      method: "GET",
+      path: "/healthz",
+      handle: async (_request, response) => {
+        const health = await checkHealth(runtime, roles);
+        send(response, health.ok ? 200 : 503, health);
+      },
+    },
+    {
+      method: "GET",
+      path: "/readyz",
+      handle: async (_request, response) => {
+        const ready = await checkReady(runtime, roles);
+        send(response, ready.ok ? 200 : 503, ready);
+      },
+    },
+    {
+      method: "POST",
+      path: "/runs",
+      handle: async (request, response) => {
         const body = await readJson(request, maxBodyBytes);
         const goal = Goal.safeParse(body);
         if (!goal.success) throw new HttpError(400, `goal.${goal.error.issues[0]?.path.join(".")}: ${goal.error.issues[0]?.message}`);
@@ -77,72 +137,62 @@ export function createHttpApi(options: HttpApiOptions): Server {
         });
         send(response, 202, { runId, status: state.status, events: `/runs/${runId}/events` });
       },
-    ],
-    ["GET", /^\/runs$/, async (_request, response) => send(response, 200, { runs: await runtime.runs.list(100) })],
-    ["GET", /^\/runs\/([\w-]+)$/, async (_request, response, [runId]) => send(response, 200, await runtime.runs.require(runId as string))],
-    ["GET", /^\/runs\/([\w-]+)\/events$/, async (request, response, [runId]) => streamEvents(runtime, runId as string, request, response)],
-    [
-      "POST",
-      /^\/runs\/([\w-]+)\/cancel$/,
-      async (request, response, [runId]) => {
+    },
+    {
+      method: "GET",
+      path: "/runs",
+      handle: async (_request, response, _params, url) => send(response, 200, await runs.page(parse(RunListQuery, Object.fromEntries(url.searchParams), "query"))),
+    },
+    { method: "GET", path: "/runs/{id}", handle: async (_request, response, { id }) => send(response, 200, await runtime.runs.require(id as string)) },
+    { method: "GET", path: "/runs/{id}/events", handle: async (request, response, { id }) => streamEvents(runtime, id as string, request, response) },
+    {
+      method: "GET",
+      path: "/runs/{id}/calls/{callId}",
+      handle: async (_request, response, { id, callId }) => {
+        const runId = id as string;
+        await runtime.runs.require(runId);
+        send(response, 200, { runId, uses: describeCall(await loadBundle(runtime, runId), callId as string) });
+      },
+    },
+    {
+      method: "POST",
+      path: "/runs/{id}/reply",
+      handle: async (request, response, { id }) => {
+        const { instruction } = parse(Reply, await readJson(request, maxBodyBytes));
+        await replyToRun(runtime, id as string, instruction);
+        send(response, 202, { runId: id, reply: "sent" });
+      },
+    },
+    {
+      method: "POST",
+      path: "/runs/{id}/cancel",
+      handle: async (request, response, { id }) => {
+        const runId = id as string;
         const { reason } = parse(Cancel, await readJson(request, maxBodyBytes));
-        await runtime.runs.require(runId as string);
-        await runtime.queues.sendControl({ type: "run.cancel", eventId: `cancel-${runId}`, runId: runId as string, reason });
+        await runtime.runs.require(runId);
+        await runtime.queues.sendControl({ type: "run.cancel", eventId: `cancel-${runId}`, runId, reason });
         send(response, 202, { runId, cancel: "requested" });
       },
-    ],
-    ["GET", /^\/approvals$/, async (_request, response) => send(response, 200, { approvals: await approvals.list({ status: "pending" }) })],
-    [
-      "POST",
-      /^\/approvals\/([\w-]+)\/(approve|deny)$/,
-      async (request, response, [approvalId, verb]) => {
-        const input = parse(Decision, await readJson(request, maxBodyBytes));
-        if (verb === "deny" && !input.reason) throw new HttpError(400, "reason: a denial must say why; expected a non-empty string");
-        const approval = await decideApproval(runtime, { store: approvals, signer: options.approvalSigner }, approvalId as string, {
-          decision: verb === "approve" ? "approved" : "denied",
-          approver: `http:${input.approver}`,
-          note: input.note,
-          reason: input.reason,
-        });
-        send(response, 200, approval);
-      },
-    ],
+    },
+    { method: "GET", path: "/approvals", handle: async (_request, response) => send(response, 200, { approvals: await approvals.list({ status: "pending" }) }) },
+    ...(["approve", "deny"] as const).map(
+      (verb): Route => ({
+        method: "POST",
+        path: `/approvals/{id}/${verb}`,
+        handle: async (request, response, { id }) => {
+          const input = parse(Decision, await readJson(request, maxBodyBytes));
+          if (verb === "deny" && !input.reason) throw new HttpError(400, "reason: a denial must say why; expected a non-empty string");
+          const approval = await decideApproval(runtime, { store: approvals, signer: options.approvalSigner }, id as string, {
+            decision: verb === "approve" ? "approved" : "denied",
+            approver: `http:${input.approver}`,
+            note: input.note,
+            reason: input.reason,
+          });
+          send(response, 200, approval);
+        },
+      }),
+    ),
   ];
-
-  return createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://localhost");
-    const handle = async () => {
-      const page = request.method === "GET" && url.pathname === "/";
-      if (request.method === "OPTIONS") return preflight(guard, request, response);
-      // The page itself holds nothing; every request it makes carries the token.
-      guard.check(request, { needsToken: !page });
-      const cors = guard.corsOrigin(request);
-      if (cors) response.setHeader("access-control-allow-origin", cors);
-      if (page) {
-        response.writeHead(200, {
-          "content-type": "text/html; charset=utf-8",
-          "content-security-policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-          "referrer-policy": "no-referrer",
-        });
-        response.end(DASHBOARD_HTML);
-        return;
-      }
-      for (const [method, pattern, handler] of routes) {
-        const match = pattern.exec(url.pathname);
-        if (match && request.method === method) return handler(request, response, match.slice(1));
-      }
-      throw new HttpError(404, `no route ${request.method} ${url.pathname}`);
-    };
-    response.setHeader("x-content-type-options", "nosniff");
-    response.setHeader("cache-control", "no-store");
-    handle().catch((error: unknown) => {
-      const known = error instanceof HttpError || error instanceof RefusedRequest;
-      const status = known ? error.status : ReinError.isInstance(error) ? (STATUS_OF_CODE[error.code] ?? 500) : 500;
-      if (status === 500) runtime.logger.error({ err: error }, "http api error");
-      if (!response.headersSent) send(response, status, { error: known ? error.message : errorMessage(error) });
-      else response.end();
-    });
-  });
 }
 
 /**
@@ -161,33 +211,6 @@ function preflight(guard: RequestGuard, request: IncomingMessage, response: Serv
     vary: "origin",
   });
   response.end();
-}
-
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new HttpError(400, `${parsed.error.issues[0]?.path.join(".") || "body"}: ${parsed.error.issues[0]?.message}`);
-  return parsed.data;
-}
-
-async function readJson(request: IncomingMessage, maxBytes: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new HttpError(413, `the body is over ${maxBytes} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  if (size === 0) return {};
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch {
-    throw new HttpError(400, "the body is not JSON; expected a JSON object");
-  }
-}
-
-function send(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { "content-type": "application/json" });
-  response.end(JSON.stringify(body));
 }
 
 /**

@@ -34,7 +34,7 @@ async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<n
   const tooling = approvalVerifier ? await buildTooling(context.runtime, [], approvalVerifier) : undefined;
   const stalled = lockTiming(flags["lock-ms"]);
   // Listening (or failing to) before any role takes a job.
-  const api = flags.http === undefined ? undefined : await serveHttp(context, { port: flags.http, host: flags.host, tokenEnv: flags["token-env"], allowOrigins: flags["allow-origin"] });
+  const api = flags.http === undefined ? undefined : await serveHttp(context, { port: flags.http, host: flags.host, tokenEnv: flags["token-env"], allowOrigins: flags["allow-origin"], roles });
   const running = startRoles(context.runtime, {
     roles,
     stalled,

@@ -1,5 +1,6 @@
-import { newId, ReinError } from "@rein/core";
+import { ReinError } from "@rein/core";
 import { loadExample } from "../examples/load-example.ts";
+import { replyToRun } from "../intake/reply-to-run.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
 import { CONTROLLER_SEEN_SECONDS, controllerSeenRecently } from "../roles/controller-heartbeat.ts";
 import { unavailableMcpServers } from "../mcp/mcp-status-board.ts";
@@ -80,9 +81,7 @@ export const replyCommand: CommandHandler<typeof REPLY> = (positionals, flags) =
   withContext(flags, async (context) => {
     const [runId, instruction] = positionals;
     if (!runId || !instruction) throw new ReinError("goal_invalid", 'expected: rein reply <runId> "<instruction>"');
-    const state = await context.runtime.runs.require(runId);
-    if (state.status !== "escalated") throw new ReinError("goal_invalid", `run ${runId} is ${state.status}; only an escalated run takes a reply`);
-    await context.runtime.queues.sendControl({ type: "run.resume", eventId: `resume-${runId}-${newId("call")}`, runId, instruction });
+    await replyToRun(context.runtime, runId, instruction);
     out(`reply sent to ${runId}`);
     return 0;
   });

@@ -18,6 +18,8 @@ export interface ServeHttpFlags {
   tokenEnv?: string;
   /** `--allow-origin ORIGIN`, repeatable. */
   allowOrigins?: readonly string[];
+  /** The roles this process runs, reported by `/healthz`. */
+  roles?: readonly string[];
 }
 
 /**
@@ -42,6 +44,7 @@ export async function serveHttp(context: CliContext, flags: ServeHttpFlags): Pro
     token: token.value,
     allowedOrigins: flags.allowOrigins,
     bindHost: isIP(host) === 0 ? host : undefined,
+    roles: flags.roles,
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error) => reject(new ReinError("config_invalid", `--host ${host} --http ${flags.port}: cannot listen: ${error.message}`, { cause: error })));

@@ -61,6 +61,8 @@ export function visitDashboard(html: string, base: string, hash: string): Dashbo
     fetch: browserFetch,
     prompt: () => null,
     alert: () => {},
+    // The list's periodic refresh is not run: a visit sees the page's first requests only.
+    setInterval: () => 0,
     TextDecoder,
     AbortController,
   });

@@ -7,13 +7,32 @@ import { callKeyOf, failedExitOf, text } from "./event-fields.ts";
 const StoredMessage = z.object({ content: z.array(z.unknown()) });
 const ToolResultPart = z.object({ type: z.literal("tool_result"), toolCallId: z.string(), content: z.string() });
 
+/** One use of a call id: what `rein trace --call` prints and `GET /runs/:id/calls/:callId` returns. */
+export interface CallUse {
+  callId: string;
+  stepId: string | null;
+  index: unknown;
+  tool: string;
+  /** "ok", "exit 1", "killed by SIGKILL", the result's status, or "no result". */
+  status: string;
+  exitCode: number | null;
+  durationMs: number | null;
+  decision: { decision: string; rule: string; reason: string } | null;
+  message: string | null;
+  input: unknown;
+  /** The output as the tool returned it; null when the call was not executed. */
+  output: string | null;
+  /** The tool result the model read next; null when no prompt copy holds it. */
+  presented: string | null;
+}
+
 /**
  * One tool call of a run, for a person asking what exactly happened: the
  * input, the decision that let it through, how it ended (a command's exit),
  * the output as the tool returned it, and the text the model was shown.
- * A call id can repeat across steps and attempts; each use is shown.
+ * A call id can repeat across steps and attempts; each use is described.
  */
-export function renderCall(bundle: TraceBundle, callId: string): string {
+export function describeCall(bundle: TraceBundle, callId: string): CallUse[] {
   const uses = new Map<string, TraceEvent[]>();
   for (const event of bundle.events) {
     if (event.payload.callId !== callId || !isCallEvent(event.kind)) continue;
@@ -24,28 +43,48 @@ export function renderCall(bundle: TraceBundle, callId: string): string {
     const known = [...new Set(bundle.events.filter((event) => event.kind === "tool.called").map((event) => text(event.payload.callId)))];
     throw new ReinError("not_found", `run ${bundle.runId} has no call ${callId}; its calls: ${known.join(", ") || "none"}`);
   }
-  return [...uses.values()].map((events) => renderUse(bundle, callId, events)).join("\n");
+  return [...uses.values()].map((events) => describeUse(bundle, callId, events));
+}
+
+/** `rein trace --call`: each use of the call as text. */
+export function renderCall(bundle: TraceBundle, callId: string): string {
+  return describeCall(bundle, callId).map(renderUse).join("\n");
 }
 
 const isCallEvent = (kind: string) => kind.startsWith("tool.") || kind === "permission.decided" || kind === "observation.made";
 
-function renderUse(bundle: TraceBundle, callId: string, events: readonly TraceEvent[]): string {
+function describeUse(bundle: TraceBundle, callId: string, events: readonly TraceEvent[]): CallUse {
   const first = events[0] as TraceEvent;
   const find = (kind: string) => events.find((event) => event.kind === kind)?.payload;
   const called = find("tool.called");
   const executed = find("tool.executed");
   const result = find("tool.result");
   const decision = find("permission.decided");
-  const status = result?.status === "ok" && executed ? (failedExitOf(executed) ?? "ok") : text(result?.status, "no result");
-  const duration = typeof result?.durationMs === "number" ? `, ${Math.round(result.durationMs)} ms` : "";
-  const lines = [`call ${callId} in step ${first.stepId ?? "-"} (#${text(first.payload.index)}): ${text(called?.tool ?? first.payload.tool)} → ${status}${duration}`];
-  if (decision) lines.push(`decision: ${text(decision.decision)} by ${text(decision.rule)}: ${text(decision.reason)}`);
-  if (result?.message) lines.push(`message: ${text(result.message)}`);
-  lines.push("input:", indent(JSON.stringify(called?.args ?? null, null, 2)));
-  lines.push("output:", indent(executed ? text(executed.output, "(none recorded)") : "(not executed)"));
-  const shown = presented(bundle, first.stepId, callId, first.seq);
-  if (shown === undefined) lines.push("shown to the model: (not in the trace's prompt copies)");
-  else lines.push("shown to the model:", indent(shown));
+  return {
+    callId,
+    stepId: first.stepId,
+    index: first.payload.index ?? null,
+    tool: text(called?.tool ?? first.payload.tool),
+    status: result?.status === "ok" && executed ? (failedExitOf(executed) ?? "ok") : text(result?.status, "no result"),
+    exitCode: typeof executed?.exitCode === "number" ? executed.exitCode : null,
+    durationMs: typeof result?.durationMs === "number" ? result.durationMs : null,
+    decision: decision ? { decision: text(decision.decision), rule: text(decision.rule), reason: text(decision.reason) } : null,
+    message: result?.message ? text(result.message) : null,
+    input: called?.args ?? null,
+    output: executed ? text(executed.output, "(none recorded)") : null,
+    presented: presented(bundle, first.stepId, callId, first.seq) ?? null,
+  };
+}
+
+function renderUse(use: CallUse): string {
+  const duration = use.durationMs === null ? "" : `, ${Math.round(use.durationMs)} ms`;
+  const lines = [`call ${use.callId} in step ${use.stepId ?? "-"} (#${text(use.index)}): ${use.tool} → ${use.status}${duration}`];
+  if (use.decision) lines.push(`decision: ${use.decision.decision} by ${use.decision.rule}: ${use.decision.reason}`);
+  if (use.message !== null) lines.push(`message: ${use.message}`);
+  lines.push("input:", indent(JSON.stringify(use.input, null, 2)));
+  lines.push("output:", indent(use.output ?? "(not executed)"));
+  if (use.presented === null) lines.push("shown to the model: (not in the trace's prompt copies)");
+  else lines.push("shown to the model:", indent(use.presented));
   return `${lines.join("\n")}\n`;
 }
 

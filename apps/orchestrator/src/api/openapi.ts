@@ -1,0 +1,161 @@
+/**
+ * The OpenAPI 3.1 description of the HTTP API, served at `/openapi.json`.
+ * A test compares its paths with the route table both ways, so a route
+ * cannot be added or removed without this changing too.
+ */
+const id = (name: string, what: string) => ({ name, in: "path", required: true, schema: { type: "string" }, description: what });
+const json = (schema: object) => ({ "application/json": { schema } });
+const ok = (description: string, schema: object = { type: "object" }) => ({ description, content: json(schema) });
+const error = { description: "what was wrong and what was expected", content: json({ $ref: "#/components/schemas/Error" }) };
+const RUN_STATUSES = ["planning", "dispatching", "executing", "evaluating", "waiting_approval", "done", "failed", "escalated", "cancelled"];
+
+const RunSummary = {
+  type: "object",
+  required: ["id", "status", "goal", "startedAt", "durationMs", "steps", "tokens", "costUsd", "waitingFor"],
+  properties: {
+    id: { type: "string" },
+    status: { enum: RUN_STATUSES },
+    goal: { type: "string" },
+    startedAt: { type: "string", format: "date-time" },
+    durationMs: { type: "number", description: "until the run's last write when it ended, else until now" },
+    steps: { type: "integer" },
+    tokens: { type: "integer", description: "input plus output tokens" },
+    costUsd: { type: "number" },
+    waitingFor: {
+      oneOf: [
+        { type: "null" },
+        { type: "object", properties: { approvals: { type: "array", items: { type: "string" } } } },
+        { type: "object", properties: { reply: { type: "string", description: "why the run escalated" } } },
+      ],
+    },
+  },
+};
+
+const CallUse = {
+  type: "object",
+  properties: {
+    callId: { type: "string" },
+    stepId: { type: ["string", "null"] },
+    tool: { type: "string" },
+    status: { type: "string", description: '"ok", "exit 1", "killed by SIGKILL", the result status, or "no result"' },
+    exitCode: { type: ["integer", "null"] },
+    durationMs: { type: ["number", "null"] },
+    decision: { type: ["object", "null"], properties: { decision: { type: "string" }, rule: { type: "string" }, reason: { type: "string" } } },
+    message: { type: ["string", "null"] },
+    input: { description: "the arguments the model gave" },
+    output: { type: ["string", "null"], description: "the output as the tool returned it; null when not executed" },
+    presented: { type: ["string", "null"], description: "the tool result as the model read it" },
+  },
+};
+
+const Health = {
+  type: "object",
+  properties: { ok: { type: "boolean" }, redis: { enum: ["up", "down"] }, roles: { type: "array", items: { type: "string" } }, error: { type: "string" } },
+};
+
+export function openApiDocument(): object {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Rein HTTP API",
+      version: "1",
+      description: "Served by `rein serve --http`. Every route but `/` needs `Authorization: Bearer <token>`; bodies are JSON.",
+    },
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      schemas: { Error: { type: "object", required: ["error"], properties: { error: { type: "string" } } }, RunSummary, CallUse, Health },
+    },
+    security: [{ bearer: [] }],
+    paths: {
+      "/": { get: { summary: "The web dashboard (holds no data; needs no token)", security: [], responses: { 200: { description: "text/html" } } } },
+      "/openapi.json": { get: { summary: "This document", responses: { 200: ok("OpenAPI 3.1") } } },
+      "/healthz": {
+        get: { summary: "Redis answers, and this process's roles", responses: { 200: ok("healthy", Health), 503: ok("Redis unreachable", Health) } },
+      },
+      "/readyz": {
+        get: { summary: "Healthy, and the queues' connections are ready", responses: { 200: ok("ready", Health), 503: ok("not ready", Health) } },
+      },
+      "/runs": {
+        post: {
+          summary: "Submit a goal",
+          requestBody: { required: true, content: json({ description: "a Goal, as `rein submit --goal-file` takes" }) },
+          responses: { 202: ok("accepted: { runId, status, events }"), 400: error },
+        },
+        get: {
+          summary: "Run summaries, newest first, with counts per status",
+          description:
+            "Reads at most 500 index entries per request; a page shorter than `limit` with a `nextCursor` means the filter matched little of those. Counts are over the newest 1000 runs (`counts.exact` says whether that is all), recomputed at most every 5 s.",
+          parameters: [
+            { name: "status", in: "query", schema: { enum: RUN_STATUSES } },
+            { name: "q", in: "query", schema: { type: "string" }, description: "case-insensitive text in the goal or the run id" },
+            { name: "cursor", in: "query", schema: { type: "string" }, description: "the nextCursor of the previous page" },
+            { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 200, default: 50 } },
+          ],
+          responses: {
+            200: ok("a page", {
+              type: "object",
+              properties: {
+                runs: { type: "array", items: { $ref: "#/components/schemas/RunSummary" } },
+                nextCursor: { type: ["string", "null"] },
+                scanned: { type: "integer" },
+                counts: { type: "object", properties: { byStatus: { type: "object" }, counted: { type: "integer" }, exact: { type: "boolean" } } },
+              },
+            }),
+            400: error,
+          },
+        },
+      },
+      "/runs/{id}": { get: { summary: "A run's state", parameters: [id("id", "run id")], responses: { 200: ok("RunState"), 404: error } } },
+      "/runs/{id}/events": {
+        get: {
+          summary: "The run's trace as Server-Sent Events, then live until the client leaves",
+          parameters: [id("id", "run id")],
+          responses: { 200: { description: "text/event-stream" }, 404: error },
+        },
+      },
+      "/runs/{id}/calls/{callId}": {
+        get: {
+          summary: "One tool call: input, decision, exit, output, and what the model was shown (as `rein trace --call`)",
+          parameters: [id("id", "run id"), id("callId", "the tool call id")],
+          responses: { 200: ok("each use of the call id", { type: "object", properties: { runId: { type: "string" }, uses: { type: "array", items: { $ref: "#/components/schemas/CallUse" } } } }), 404: error },
+        },
+      },
+      "/runs/{id}/reply": {
+        post: {
+          summary: "Answer an escalated run (as `rein reply`)",
+          parameters: [id("id", "run id")],
+          requestBody: { required: true, content: json({ type: "object", required: ["instruction"], properties: { instruction: { type: "string" } } }) },
+          responses: { 202: ok("the run resumes with the instruction"), 400: error, 404: error },
+        },
+      },
+      "/runs/{id}/cancel": {
+        post: {
+          summary: "Cancel a run",
+          parameters: [id("id", "run id")],
+          requestBody: { content: json({ type: "object", properties: { reason: { type: "string" } } }) },
+          responses: { 202: ok("cancel requested"), 404: error },
+        },
+      },
+      "/approvals": { get: { summary: "Pending approvals across runs", responses: { 200: ok("{ approvals }") } } },
+      "/approvals/{id}/approve": {
+        post: {
+          summary: "Approve",
+          parameters: [id("id", "approval id")],
+          requestBody: { required: true, content: json({ type: "object", required: ["approver"], properties: { approver: { type: "string" }, note: { type: "string" } } }) },
+          responses: { 200: ok("the decided approval"), 404: error, 409: error },
+        },
+      },
+      "/approvals/{id}/deny": {
+        post: {
+          summary: "Deny, saying why",
+          parameters: [id("id", "approval id")],
+          requestBody: {
+            required: true,
+            content: json({ type: "object", required: ["approver", "reason"], properties: { approver: { type: "string" }, reason: { type: "string" }, note: { type: "string" } } }),
+          },
+          responses: { 200: ok("the decided approval"), 400: error, 404: error, 409: error },
+        },
+      },
+    },
+  };
+}
