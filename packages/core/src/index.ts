@@ -19,6 +19,7 @@ export { apiKeyEnvOf, secretsAndRedactor } from "./config/config-redactor.ts";
 export * from "./secrets/index.ts";
 export { LiveChannel, LiveEvent, liveEventOf, type LiveSubscription } from "./live/index.ts";
 export { bullmqConnectionOf, connectRedis, pingRedis, probeRedis, assertRedis, redactPassword, type Redis } from "./redis/connection.ts";
+export { connectRedisFor, scanKeys, type RedisClient, type RedisConnections } from "./redis/redis-client.ts";
 export { RedisKeys } from "./redis/keys.ts";
 export { deleteByPrefix } from "./redis/delete-by-prefix.ts";
 export { deleteKeys } from "./redis/delete-keys.ts";

@@ -5,7 +5,7 @@ import { secretsAndRedactor } from "./config/config-redactor.ts";
 import { LiveChannel } from "./live/live-channel.ts";
 import { createLogger, type Logger, type LogLevel } from "./logger.ts";
 import { queueJobOptions, ReinQueues } from "./queues/queues.ts";
-import { bullmqConnectionOf, connectRedis, type Redis } from "./redis/connection.ts";
+import { connectRedisFor, type RedisClient } from "./redis/redis-client.ts";
 import { RedisKeys } from "./redis/keys.ts";
 import { RedisErrorLog } from "./redis/redis-error-log.ts";
 import { redactingLoggerOptions } from "./sanitize/pino-redaction.ts";
@@ -18,8 +18,8 @@ import { TraceLog, type TraceLogOptions } from "./trace/trace-log.ts";
 /** The shared Redis-backed pieces every role uses, built once per process. */
 export interface ReinRuntime {
   config: ReinConfig;
-  redis: Redis;
-  /** Options for BullMQ workers and queues; each makes its own connection from them. */
+  redis: RedisClient;
+  /** BullMQ's `connection` for workers and queues: options for one Redis, a shared Cluster for a cluster. */
   connection: ConnectionOptions;
   keys: RedisKeys;
   runs: RunStore;
@@ -51,8 +51,9 @@ export interface RuntimeOptions {
 }
 
 export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}): ReinRuntime {
-  const redis = connectRedis(config.redisUrl);
-  const connection = bullmqConnectionOf(config.redisUrl);
+  const connections = connectRedisFor(config);
+  const { redis } = connections;
+  const connection = connections.bullmq;
   const keys = new RedisKeys(config.prefix);
   const { secrets, redactor } = secretsAndRedactor(config, options.env ?? process.env);
   const logger = options.logger ?? createLogger({ ...redactingLoggerOptions(redactor), level: options.logLevel }, options.logDestination);
@@ -75,7 +76,7 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
     redactor,
     close: async () => {
       await queues.close();
-      redis.disconnect();
+      connections.close();
     },
   };
 }

@@ -49,7 +49,8 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
     redis = await ensureRedis(config.redisUrl === DEFAULT_REDIS_URL ? undefined : config.redisUrl);
     config = { ...config, redisUrl: redis.url };
   } else {
-    await assertRedis(config.redisUrl);
+    // A cluster answers PING at any of its seeds; the stores then follow its slot map.
+    await assertRedis(config.redis.cluster?.[0] ?? config.redisUrl);
   }
   const runtime = createRuntime(config, {
     logLevel: logLevelFrom(process.env, options.logFile ? "info" : (options.logLevel ?? "warn")),

@@ -1,5 +1,5 @@
 import type { Queue } from "bullmq";
-import { ApprovalStore, deleteKeys, isTerminal, QUEUE_NAMES, type QueueName, ReinError, type ReinRuntime } from "@rein/core";
+import { ApprovalStore, deleteKeys, isTerminal, QUEUE_NAMES, type QueueName, ReinError, type ReinRuntime, scanKeys } from "@rein/core";
 import { removeWorkspace } from "../workspace/remove-workspace.ts";
 import { artifactIdsOf } from "./run-artifacts.ts";
 
@@ -46,8 +46,8 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
     result.pruned.push(runId);
     if (options.dryRun) continue;
     const artifacts = artifactIdsOf(await runtime.trace.read(runId)).map((id) => runtime.keys.artifact(id));
-    const checkpoints = await keysMatching(runtime, `${runtime.keys.checkpoint(runId, "")}*`);
-    const idempotency = await keysMatching(runtime, `${runtime.keys.idempotency(runId)}:*`);
+    const checkpoints = await scanKeys(runtime.redis, `${runtime.keys.checkpoint(runId, "")}*`);
+    const idempotency = await scanKeys(runtime.redis, `${runtime.keys.idempotency(runId)}:*`);
     const extra = [...artifacts, ...checkpoints, ...idempotency, runtime.keys.toolCache(runId)];
     await deleteKeys(runtime.redis, extra);
     await runtime.artifacts.removeRun(runId);
@@ -58,7 +58,7 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
     // Whatever else names the run (a key kind added since): every run key carries its id.
     await deleteKeys(
       runtime.redis,
-      (await keysMatching(runtime, `${runtime.config.prefix}:*${runId}*`)).filter((key) => !key.startsWith(`${runtime.keys.queuePrefix()}:`)),
+      (await scanKeys(runtime.redis, `${runtime.config.prefix}:*${runId}*`)).filter((key) => !key.startsWith(`${runtime.keys.queuePrefix()}:`)),
     );
     await removeWorkspace(runtime.config.workspaceRoot, runId);
   }
@@ -75,7 +75,7 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
 async function removeRunJobs(runtime: ReinRuntime, runId: string): Promise<void> {
   const queuePrefix = `${runtime.keys.queuePrefix()}:`;
   const jobs = new Map<string, QueueName>();
-  for (const key of await keysMatching(runtime, `${queuePrefix}*${runId}*`)) {
+  for (const key of await scanKeys(runtime.redis, `${queuePrefix}*${runId}*`)) {
     const [queue, jobId] = key.slice(queuePrefix.length).split(":");
     if (jobId && isQueueName(queue)) jobs.set(`${queue}:${jobId}`, queue);
   }
@@ -86,14 +86,3 @@ async function removeRunJobs(runtime: ReinRuntime, runId: string): Promise<void>
 }
 
 const isQueueName = (name: string | undefined): name is QueueName => Object.values(QUEUE_NAMES).includes(name as QueueName);
-
-async function keysMatching(runtime: ReinRuntime, pattern: string): Promise<string[]> {
-  const found: string[] = [];
-  let cursor = "0";
-  do {
-    const [next, keys] = await runtime.redis.scan(cursor, "MATCH", pattern, "COUNT", 500);
-    cursor = next;
-    found.push(...keys);
-  } while (cursor !== "0");
-  return found;
-}

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.ts";
 import { z } from "zod";
 import { Approval, type ApprovalStatus } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
@@ -44,7 +44,7 @@ export class ApprovalStore {
   private readonly retentionSeconds: number;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly options: ApprovalStoreOptions,
   ) {

@@ -59,6 +59,15 @@ export const ReinConfig = z.object({
     .string()
     .regex(/^[a-zA-Z0-9_.-]+$/, "expected letters, digits, _ . or -")
     .default("rein"),
+  /**
+   * `cluster`: seed URLs of a Redis Cluster (`redis://host:port`, a password
+   * in the first); with it, `redisUrl` is not used. Env `REIN_REDIS_CLUSTER`,
+   * comma-separated.
+   */
+  redis: z
+    .object({ cluster: z.array(z.string().regex(/^rediss?:\/\//, "expected redis://host:port or rediss://host:port")).min(1).optional() })
+    .strict()
+    .default({}),
   workspaceRoot: z.string().default(".rein/workspaces"),
   /** Where key pairs live as `<name>-private.pem` / `<name>-public.pem` (env `REIN_KEYS_DIR`). */
   keysDir: z.string().default(".rein/keys"),
@@ -173,6 +182,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
   const merged: Record<string, unknown> = { ...fromFile, ...(options.overrides ?? {}) };
   const redisUrl = env.REIN_REDIS_URL ?? env.REDIS_URL;
   if (redisUrl) merged.redisUrl = redisUrl;
+  if (env.REIN_REDIS_CLUSTER) merged.redis = { ...((merged.redis as object | undefined) ?? {}), cluster: env.REIN_REDIS_CLUSTER.split(",").map((url) => url.trim()) };
   if (env.REIN_PREFIX) merged.prefix = env.REIN_PREFIX;
   if (env.REIN_WORKSPACE_ROOT) merged.workspaceRoot = env.REIN_WORKSPACE_ROOT;
   if (env.REIN_KEYS_DIR) merged.keysDir = env.REIN_KEYS_DIR;

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.ts";
 import { Lesson, type LessonRef, lessonText } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
@@ -29,7 +29,7 @@ export class LessonStore {
   private readonly searchLimit: number;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     options: LessonStoreOptions = {},
   ) {

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.ts";
 import type { Logger } from "../logger.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { LiveEvent } from "./live-event.ts";
@@ -20,7 +20,7 @@ export interface LiveSubscription {
  */
 export class LiveChannel {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly logger?: Logger,
   ) {}

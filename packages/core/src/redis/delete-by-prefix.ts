@@ -1,14 +1,7 @@
-import type { Redis } from "ioredis";
 import { deleteKeys } from "./delete-keys.ts";
+import { type RedisClient, scanKeys } from "./redis-client.ts";
 
 /** Deletes every key under `prefix:` with SCAN, never KEYS, so a busy Redis is not blocked. */
-export async function deleteByPrefix(redis: Redis, prefix: string): Promise<number> {
-  let cursor = "0";
-  let deleted = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
-    cursor = next;
-    deleted += await deleteKeys(redis, keys);
-  } while (cursor !== "0");
-  return deleted;
+export async function deleteByPrefix(redis: RedisClient, prefix: string): Promise<number> {
+  return deleteKeys(redis, await scanKeys(redis, `${prefix}:*`));
 }

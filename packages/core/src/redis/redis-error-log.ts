@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-client.ts";
 import type { Logger } from "../logger.ts";
 
 /** Anything that reports its connection's failures as `error` events: an ioredis client, a BullMQ Queue or Worker. */
@@ -49,11 +50,17 @@ export class RedisErrorLog {
    * follower's, a live subscriber's): ioredis copies a client's options into
    * its duplicates, never its listeners.
    */
-  watchFamily(client: Redis, source: string): Redis {
+  watchFamily<T extends RedisClient>(client: T, source: string): T {
     this.watchClient(client, source);
+    // A cluster client reports its nodes' errors itself; only single-node clients are duplicated with new listeners.
+    if (client.isCluster) return client;
+    this.#watchDuplicates(client as Redis, source);
+    return client;
+  }
+
+  #watchDuplicates(client: Redis, source: string): void {
     const duplicate = client.duplicate.bind(client);
     client.duplicate = (override) => this.watchFamily(duplicate(override), `${source} (duplicate)`);
-    return client;
   }
 
   report(error: Error, source: string): void {

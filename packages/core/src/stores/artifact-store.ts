@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.ts";
 import { ReinError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { deleteKeys } from "../redis/delete-keys.ts";
@@ -27,7 +27,7 @@ export class ArtifactStore implements ArtifactWriter {
   private readonly maxBytes: number;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly options: ArtifactStoreOptions = {},
   ) {

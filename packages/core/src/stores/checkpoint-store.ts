@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.ts";
 import { z } from "zod";
 import { ModelMessageContract, Observation, StepCheckpoint, ToolCallRecord } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
@@ -37,7 +37,7 @@ export class CheckpointStore {
   private readonly ttlSeconds: number;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     options: CheckpointStoreOptions = {},
   ) {

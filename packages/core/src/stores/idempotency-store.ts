@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { type CallIntent, CallRecord, type RecordedOutcome } from "../tools/call-record.ts";
 
@@ -37,7 +37,7 @@ export class IdempotencyStore {
   private readonly ttlSeconds: number;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     options: IdempotencyStoreOptions = {},
   ) {

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.ts";
 import { RunState } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
@@ -34,7 +34,7 @@ export interface TraceWrite {
 /** RunState in Redis, written with compare-and-set on `version`. */
 export class RunStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
   ) {}
 

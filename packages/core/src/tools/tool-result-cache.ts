@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { RecordedResult } from "./recorded-result.ts";
 
@@ -23,7 +23,7 @@ export class ToolResultCache {
   private readonly onWriteError: (error: unknown) => void;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     options: ToolResultCacheOptions = {},
   ) {

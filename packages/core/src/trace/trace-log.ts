@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.ts";
 import { TraceEvent, type TraceEventInput } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
@@ -37,7 +37,7 @@ export interface TraceLogOptions {
 /** A run's audit trail: one Redis Stream per run, appended with XADD. */
 export class TraceLog {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly options: TraceLogOptions = {},
   ) {}

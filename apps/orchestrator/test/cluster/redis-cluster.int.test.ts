@@ -1,0 +1,132 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  ApprovalVerifier,
+  createRuntime,
+  generateKeyPair,
+  generatePacketKeys,
+  type GoalInput,
+  isTerminal,
+  type ModelScriptInput,
+  ReinConfig,
+  type ReinRuntime,
+  type RunState,
+  ScriptedProvider,
+} from "@rein/core";
+import { submitGoal } from "../../src/intake/submit-goal.ts";
+import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
+import { buildTooling, type Tooling } from "../../src/roles/tooling.ts";
+import { type ClusterNode, LocalCluster } from "./local-cluster.ts";
+
+const RUNS = 6;
+const STEPS = 6;
+
+const goal: GoalInput = { text: "Cluster check: list the workspace a few times.", tools: [{ name: "list_files" }], budget: { maxSteps: STEPS + 2 } };
+
+/** The planner plans STEPS steps that each list the workspace, one at a time, then answers citing a listing. */
+const script: ModelScriptInput = {
+  planner: [
+    ...Array.from({ length: STEPS }, (_, index) => ({
+      // Each planner prompt starts "Completed steps: N\n"; the newline keeps 1 from matching 10-19.
+      match: `Completed steps: ${index === 0 ? "none" : index}\n`,
+      turns: [
+        {
+          output: {
+            current_step: {
+              title: `Listing ${index + 1}`,
+              objective: "List the workspace and say what is there.",
+              acceptance_criteria: [],
+              tools: ["list_files"],
+              evidence_ids: [],
+              output_contract: { description: "one sentence", format: "text" },
+              budget: {},
+            },
+            next_steps: [],
+            risks: [],
+            done: false,
+          },
+        },
+      ],
+    })),
+    {
+      match: `Completed steps: ${STEPS}\n`,
+      turns: [{ output: { current_step: null, next_steps: [], risks: [], done: true, answer: { answer: "the workspace was listed", claims: [{ text: "the workspace was listed", evidence: ["{{evidence:list_files}}"] }], gaps: [] } } }],
+    },
+  ],
+  worker: [{ turns: [{ toolCalls: [{ name: "list_files", input: { path: "." } }] }, { text: "Listed the workspace." }] }],
+};
+
+describe("Rein on a Redis Cluster of three masters and three replicas", () => {
+  let cluster: LocalCluster;
+  let workspaceRoot: string;
+  const runtimes: ReinRuntime[] = [];
+  const roles: RunningRoles[] = [];
+  let tooling: Tooling;
+  let previousMaster: ClusterNode;
+  let takenOverBy: ClusterNode;
+  let queueKey: string;
+  let statesAtKill: RunState[];
+  let states: RunState[];
+
+  beforeAll(async () => {
+    cluster = await LocalCluster.start();
+    workspaceRoot = await mkdtemp(join(tmpdir(), "rein-cluster-ws-"));
+    const config = ReinConfig.parse({ redis: { cluster: cluster.seeds }, prefix: "rein-cluster-test", workspaceRoot });
+    const runtime = () => {
+      const made = createRuntime(config);
+      runtimes.push(made);
+      return made;
+    };
+    const [client, control, plan, step, evaluate] = [runtime(), runtime(), runtime(), runtime(), runtime()];
+    const keys = generatePacketKeys();
+    tooling = await buildTooling(step, [], new ApprovalVerifier(generateKeyPair().publicKey));
+    roles.push(
+      startRoles(control, { roles: ["control"], packetPrivateKey: keys.privateKey }),
+      startRoles(plan, { roles: ["plan"], providers: { planner: new ScriptedProvider(script, { name: "scripted-planner" }) } }),
+      startRoles(step, { roles: ["step"], packetPublicKey: keys.publicKey, executor: tooling.executor, providers: { worker: new ScriptedProvider(script, { name: "scripted-worker" }) } }),
+      startRoles(evaluate, { roles: ["evaluate"], providers: { judge: new ScriptedProvider({}, { name: "scripted-judge" }) } }),
+    );
+
+    const runIds = await Promise.all(Array.from({ length: RUNS }, async () => (await submitGoal(client, goal, { knownTools: ["list_files"] })).runId));
+    const read = () => Promise.all(runIds.map((runId) => client.runs.require(runId)));
+    // Mid-run: a step of some run has finished, and no run has ended yet.
+    await vi.waitFor(async () => {
+      const current = await read();
+      expect(current.some((state) => state.steps.some((each) => each.phase === "completed"))).toBe(true);
+    }, { timeout: 120_000, interval: 20 });
+    statesAtKill = await read();
+    // The master of the queues' slot: every job of every queue goes through it.
+    queueKey = `${client.keys.queuePrefix()}:step:any`;
+    previousMaster = await cluster.masterOf(queueKey);
+    await cluster.failover(previousMaster);
+    takenOverBy = await cluster.failedOver(previousMaster, queueKey);
+    await vi.waitFor(async () => {
+      states = await read();
+      const open = states.filter((state) => !isTerminal(state.status));
+      // Where each open run stands and what the queues hold: what a failure here needs to be understood.
+      const counts = await Promise.all(client.queues.all().map(async (queue) => `${queue.name} ${JSON.stringify(await queue.getJobCounts("active", "waiting", "delayed", "failed"))}`));
+      expect(open.map((state) => `${state.runId} ${state.status} ${state.steps.map((each) => each.phase).join(",")}`), counts.join("; ")).toEqual([]);
+    }, { timeout: 240_000, interval: 200 });
+  }, 420_000);
+
+  afterAll(async () => {
+    for (const running of roles) await running.close(1_000);
+    await tooling?.close();
+    for (const runtime of runtimes) await runtime.close();
+    await cluster?.stop();
+    if (workspaceRoot) await rm(workspaceRoot, { recursive: true, force: true });
+  }, 120_000);
+
+  it("failed the queues' master over to its replica while runs were in flight", () => {
+    expect(statesAtKill.filter((state) => isTerminal(state.status))).toEqual([]);
+    expect(takenOverBy.port).not.toBe(previousMaster.port);
+  });
+
+  it("ends every run done, each with all its steps", () => {
+    expect(states.map((state) => [state.status, state.steps.filter((each) => each.phase === "completed").length, state.stopReason])).toEqual(
+      states.map(() => ["done", STEPS, "the evaluator verified the answer"]),
+    );
+  });
+});
