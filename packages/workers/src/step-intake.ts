@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isTerminal, jobIds, type PacketBody, type Redis, type RedisKeys, ReinError, RunStatus, StepPhase } from "@rein/core";
+import { isTerminal, jobIds, type PacketBody, type RedisClient, type RedisKeys, ReinError, RunStatus, StepPhase } from "@rein/core";
 
 // Only what intake decides on, so a long run's whole state is not validated for it.
 const StepView = z.object({
@@ -12,7 +12,7 @@ const StepView = z.object({
  * for exactly this job: its run gone or ended, its step unknown, on another
  * attempt or dispatch, or no longer running (its result was already applied).
  */
-export async function staleReason(redis: Redis, keys: RedisKeys, jobId: string, body: Pick<PacketBody, "runId" | "stepId" | "attempt">): Promise<string | undefined> {
+export async function staleReason(redis: RedisClient, keys: RedisKeys, jobId: string, body: Pick<PacketBody, "runId" | "stepId" | "attempt">): Promise<string | undefined> {
   const raw = await redis.hget(keys.run(body.runId), "state");
   if (raw === null) return `run ${body.runId} no longer exists`;
   const parsed = StepView.safeParse(JSON.parse(raw));

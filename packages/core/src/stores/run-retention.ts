@@ -1,6 +1,6 @@
-import type { Redis } from "ioredis";
 import type { RunState } from "../contracts/run-state.ts";
 import type { RedisKeys } from "../redis/keys.ts";
+import type { RedisClient } from "../redis/redis-client.ts";
 import { checkpointKeys } from "./checkpoint-store.ts";
 
 /**
@@ -9,7 +9,7 @@ import { checkpointKeys } from "./checkpoint-store.ts";
  * checkpoint. Idempotency records and approvals are written with a TTL of
  * their own; BullMQ jobs are removed by the queues' `retention.jobs`.
  */
-export async function runKeysOf(redis: Redis, keys: RedisKeys, state: Pick<RunState, "runId" | "steps">): Promise<string[]> {
+export async function runKeysOf(redis: RedisClient, keys: RedisKeys, state: Pick<RunState, "runId" | "steps">): Promise<string[]> {
   const { runId } = state;
   const artifactIds = await redis.smembers(keys.runArtifacts(runId));
   return [
@@ -30,13 +30,8 @@ export async function runKeysOf(redis: Redis, keys: RedisKeys, state: Pick<RunSt
  * config) keeps its own. Per key rather than one script, so keys of
  * different cluster slots (artifacts) are fine.
  */
-export async function expireWithin(redis: Redis, keys: readonly string[], ttlSeconds: number): Promise<void> {
-  if (keys.length === 0) return;
-  const ttls = await keys.reduce((pipeline, key) => pipeline.ttl(key), redis.pipeline()).exec();
-  const expiring = redis.pipeline();
-  keys.forEach((key, index) => {
-    const ttl = Number(ttls?.[index]?.[1] ?? -2);
-    if (ttl === -1 || ttl > ttlSeconds) expiring.expire(key, ttlSeconds);
-  });
-  if (expiring.length > 0) await expiring.exec();
+export async function expireWithin(redis: RedisClient, keys: readonly string[], ttlSeconds: number): Promise<void> {
+  // One command per key, sent together: a pipeline on Redis Cluster must stay in one slot, and artifacts do not.
+  const ttls = await Promise.all(keys.map((key) => redis.ttl(key)));
+  await Promise.all(keys.filter((_, index) => ttls[index] === -1 || (ttls[index] ?? -2) > ttlSeconds).map((key) => redis.expire(key, ttlSeconds)));
 }

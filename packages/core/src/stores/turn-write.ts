@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.ts";
 
 /** A run's buffered trace events (encoded, TraceLog.encode) and prompt blobs (id, redacted content). */
 export interface TraceBatch {
@@ -95,7 +95,7 @@ return 1
  * checkpoint delta, atomically, and only while `ownerToken` owns the step
  * and the run has not ended. Says which, having written nothing, when not.
  */
-export async function writeTurn(redis: Redis, turn: TurnWrite): Promise<"written" | "taken_over" | "run_ended"> {
+export async function writeTurn(redis: RedisClient, turn: TurnWrite): Promise<"written" | "taken_over" | "run_ended"> {
   const { trace, checkpoint, ownerToken, refreshTtl } = turn;
   const write = checkpoint.write;
   if (!write && trace.events.length === 0 && trace.blobEntries.length === 0 && ownerToken === undefined) return "written";
@@ -121,7 +121,7 @@ export async function writeTurn(redis: Redis, turn: TurnWrite): Promise<"written
 const turnScriptSha = createHash("sha1").update(turnScript).digest("hex");
 
 /** EVALSHA, loading the script on a server that does not have it yet (first use, restart, SCRIPT FLUSH). */
-async function evalCached(redis: Redis, keys: readonly string[], args: readonly string[]): Promise<unknown> {
+async function evalCached(redis: RedisClient, keys: readonly string[], args: readonly string[]): Promise<unknown> {
   try {
     return await redis.evalsha(turnScriptSha, keys.length, ...keys, ...args);
   } catch (error) {
