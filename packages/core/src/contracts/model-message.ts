@@ -10,7 +10,13 @@ export const ContentBlockContract = z.discriminatedUnion("type", [
     input: z.unknown(),
     incomplete: z.object({ reason: z.string(), rawArguments: z.string() }).optional(),
   }),
-  z.object({ type: z.literal("tool_result"), toolCallId: z.string(), content: z.string(), isError: z.boolean().optional() }),
+  z.object({
+    type: z.literal("tool_result"),
+    toolCallId: z.string(),
+    content: z.string(),
+    isError: z.boolean().optional(),
+    images: z.array(z.object({ mediaType: z.string(), data: z.string() })).optional(),
+  }),
 ]);
 
 export const ModelMessageContract = z.object({

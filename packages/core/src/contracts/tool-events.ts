@@ -72,6 +72,10 @@ export const Provenance = z.object({
 });
 export type Provenance = z.infer<typeof Provenance>;
 
+/** An image a tool result shows the model beside its text (base64). */
+export const ObservedImage = z.object({ mediaType: z.string(), data: z.string() });
+export type ObservedImage = z.infer<typeof ObservedImage>;
+
 /** What the model sees next. Never the raw result. */
 export const Observation = z.object({
   id: z.string(),
@@ -90,6 +94,8 @@ export const Observation = z.object({
     })
     .optional(),
   flags: z.array(z.string()).default([]),
+  /** Images shown to the model with the content, where its provider takes images (each also stored as an artifact). */
+  images: z.array(ObservedImage).optional(),
   provenance: Provenance,
 });
 export type Observation = z.infer<typeof Observation>;

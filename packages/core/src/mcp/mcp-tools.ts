@@ -12,7 +12,8 @@ import { type McpAnnotations, mcpEffect, mcpIdempotent } from "./mcp-effect.ts";
 import { watchMcpProcess } from "./mcp-stdio-process.ts";
 import { mcpStartFailure } from "./mcp-start-failure.ts";
 import { mcpToolName } from "./mcp-tool-name.ts";
-import { renderMcpContent } from "./render-mcp-content.ts";
+import { convertMcpContent, type McpToolOutput } from "./mcp-content.ts";
+import { READ_RESOURCE, readResourceTool } from "./mcp-read-resource.ts";
 
 export interface McpConnection {
   server: string;
@@ -177,6 +178,7 @@ function surfaceOf(client: Client, config: McpServerConfig, listed: readonly Lis
     if (reason) withheld.push({ tool: tool.name, reason });
     else tools.push(toReinTool(client, config, tool, redactor));
   }
+  if (client.getServerCapabilities()?.resources) tools.push(readResourceTool(client, config.name, () => serverScope(config), config.timeoutMs));
   return { tools, withheld };
 }
 
@@ -204,19 +206,35 @@ function toReinTool(client: Client, config: McpServerConfig, listed: ListedTool,
     trust: "external",
     timeoutMs,
     scope: (args) => mcpCallScope(config.name, scopes, args),
-    async run(args, context) {
+    async run(args, context): Promise<McpToolOutput> {
       const sent = await withResolvedPaths(args as Record<string, unknown>, scopes, (path) => context.workspace.resolve(path));
       const result = await client.callTool({ name: listed.name, arguments: sent }, undefined, {
         signal: context.signal,
         timeout: timeoutMs,
       });
-      const text = renderMcpContent((result.content ?? []) as Record<string, unknown>[]);
+      const output = await convertMcpContent((result.content ?? []) as Record<string, unknown>[], {
+        server: config.name,
+        runId: context.runId,
+        tool: mcpToolName(config.name, listed.name),
+        artifacts: context.artifacts,
+        readResourceTool: mcpToolName(config.name, READ_RESOURCE),
+      });
       if (result.isError) {
-        throw new ReinError("tool_failed", `MCP tool ${listed.name} reported an error: ${text}`, { details: { failure: "different_action" } });
+        throw new ReinError("tool_failed", `MCP tool ${listed.name} reported an error: ${output.text}`, { details: { failure: "different_action" } });
       }
-      return text || (result.structuredContent ? JSON.stringify(result.structuredContent) : "");
+      if (!output.text && result.structuredContent) output.text = JSON.stringify(result.structuredContent);
+      return output;
     },
+    render: (output: McpToolOutput) => output.text,
+    images: (output: McpToolOutput) => output.images,
+    // Annotations (audience, priority) are the server's advice about its content; the trace keeps them, the model sees the content.
+    traceFields: (output: McpToolOutput) => ({ images: output.images.length, annotations: output.annotations.length > 0 ? JSON.stringify(output.annotations) : null }),
   });
+}
+
+/** What every call to a server touches, for the policy: the server. */
+function serverScope(config: McpServerConfig): { services: string[] } {
+  return { services: [`mcp:${config.name}`] };
 }
 
 /** The server's JSON Schema as zod, so arguments are checked before they leave the process. */

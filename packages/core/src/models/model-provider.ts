@@ -14,7 +14,14 @@ export type ContentBlock =
        */
       incomplete?: { reason: string; rawArguments: string };
     }
-  | { type: "tool_result"; toolCallId: string; content: string; isError?: boolean };
+  | {
+      type: "tool_result";
+      toolCallId: string;
+      content: string;
+      isError?: boolean;
+      /** Images the result shows (base64); adapters of providers that take images send them, others only the text, which describes them. */
+      images?: { mediaType: string; data: string }[];
+    };
 
 export interface ModelMessage {
   role: "user" | "assistant";

@@ -23,6 +23,9 @@ export function estimateTextTokens(text: string): number {
 // each is estimated once; the budget pass then stays cheap as history grows.
 const estimated = new WeakMap<object, number>();
 
+// What providers charge for an image of about a megapixel, their usual cap before downscaling.
+const IMAGE_TOKENS = 1_600;
+
 export function estimateMessageTokens(message: ModelMessage): number {
   const known = estimated.get(message);
   if (known !== undefined) return known;
@@ -30,7 +33,7 @@ export function estimateMessageTokens(message: ModelMessage): number {
   for (const block of message.content) {
     tokens += BLOCK_OVERHEAD_TOKENS;
     if (block.type === "text") tokens += estimateTextTokens(block.text);
-    else if (block.type === "tool_result") tokens += estimateTextTokens(block.content);
+    else if (block.type === "tool_result") tokens += estimateTextTokens(block.content) + (block.images?.length ?? 0) * IMAGE_TOKENS;
     else tokens += estimateTextTokens(block.name) + estimateTextTokens(JSON.stringify(block.input ?? {}));
   }
   estimated.set(message, tokens);

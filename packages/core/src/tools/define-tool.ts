@@ -24,6 +24,12 @@ export interface SecretReader {
   assertMaySend(destination: string, parts: readonly string[]): void;
 }
 
+/** An image a tool's result shows the model (base64 data), for providers that take images. */
+export interface ToolImage {
+  mediaType: string;
+  data: string;
+}
+
 /** Where tools put large outputs; observations reference them by id. */
 export interface ArtifactWriter {
   put(runId: string, content: string, meta?: { tool?: string; mediaType?: string }): Promise<string>;
@@ -73,6 +79,8 @@ export interface ToolDefinition<Input = unknown, Output = unknown> {
   render: (output: Output) => string;
   /** Facts about a result every `tool.executed` event records, however large the output (`run_command`: its sandbox). */
   traceFields?: (output: Output) => Record<string, string | number | boolean | null>;
+  /** Images the output shows the model beside its text (an MCP tool's image content). */
+  images?: (output: Output) => ToolImage[];
   /**
    * Where the output's text comes from, for provenance.
    * @defaultValue "external" for external tools, "tool" otherwise

@@ -6,6 +6,7 @@ export {
   type SecretReader,
   type ToolContext,
   type ToolDefinition,
+  type ToolImage,
   type ToolOptions,
   toolSpecOf,
 } from "./define-tool.ts";

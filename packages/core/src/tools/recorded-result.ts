@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HashString } from "../contracts/index.ts";
+import { HashString, ObservedImage } from "../contracts/index.ts";
 
 /**
  * A tool result as the cache and the idempotency store keep it: the rendered
@@ -15,6 +15,8 @@ export const RecordedResult = z.object({
   rendered: z.string(),
   rawOutputHash: HashString,
   empty: z.boolean(),
+  /** Images the result shows the model; a replay or cache hit shows them again. */
+  images: z.array(ObservedImage).optional(),
   observedAt: z.string(),
 });
 export type RecordedResult = z.infer<typeof RecordedResult>;

@@ -70,4 +70,5 @@ export const resultBlock = (call: ModelToolCall, observation: Observation): Cont
   toolCallId: call.id,
   content: `[observation ${observation.id}]\n${observation.content}`,
   isError: observation.status !== "ok",
+  ...(observation.images && observation.images.length > 0 ? { images: observation.images } : {}),
 });

@@ -91,11 +91,16 @@ function toAnthropicBlock(block: ContentBlock): ContentBlockParam[] {
         {
           type: "tool_result",
           tool_use_id: block.toolCallId,
-          content: block.content,
+          content: block.images?.length ? [{ type: "text", text: block.content }, ...block.images.map(toAnthropicImage)] : block.content,
           ...(block.isError ? { is_error: true } : {}),
         },
       ];
   }
+}
+
+// A tool result carries images as image blocks beside its text.
+function toAnthropicImage(image: { mediaType: string; data: string }): Anthropic.ImageBlockParam {
+  return { type: "image", source: { type: "base64", media_type: image.mediaType as Anthropic.Base64ImageSource["media_type"], data: image.data } };
 }
 
 function toolResultsFirst(content: ContentBlockParam[]): ContentBlockParam[] {

@@ -1,5 +1,6 @@
 import type {
   ChatCompletionAssistantMessageParam,
+  ChatCompletionContentPart,
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
   ChatCompletionTool,
@@ -64,7 +65,9 @@ export function toOpenAIParams(request: ModelRequest, settings: OpenAIRequestSet
  * Chat Completions has one `tool` message per result, answering a call by
  * id, and they must directly follow the assistant message that made the
  * calls; so results go first and any user text after them. An assistant
- * message with only calls has `content: null`.
+ * message with only calls has `content: null`. Tool messages take only
+ * text, so a result's images follow the results in a user message of image
+ * parts, each headed by the call it came from.
  */
 export function toOpenAIMessages(messages: readonly ModelMessage[]): ChatCompletionMessageParam[] {
   const result: ChatCompletionMessageParam[] = [];
@@ -80,6 +83,8 @@ export function toOpenAIMessages(messages: readonly ModelMessage[]): ChatComplet
           });
         }
       }
+      const images = imagePartsOf(message);
+      if (images.length > 0) result.push({ role: "user", content: images });
       const text = textOfBlocks(message);
       if (text) appendUser(result, text);
     } else {
@@ -119,6 +124,17 @@ function appendAssistant(result: ChatCompletionMessageParam[], message: ModelMes
   const assistant: ChatCompletionAssistantMessageParam = { role: "assistant", content: text || null };
   if (toolCalls.length > 0) assistant.tool_calls = toolCalls;
   result.push(assistant);
+}
+
+function imagePartsOf(message: ModelMessage): ChatCompletionContentPart[] {
+  return message.content.flatMap((block) =>
+    block.type === "tool_result" && block.images?.length
+      ? [
+          { type: "text" as const, text: `Images from the result of tool call ${block.toolCallId}:` },
+          ...block.images.map((image) => ({ type: "image_url" as const, image_url: { url: `data:${image.mediaType};base64,${image.data}` } })),
+        ]
+      : [],
+  );
 }
 
 function textOfBlocks(message: ModelMessage): string {

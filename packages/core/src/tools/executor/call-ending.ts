@@ -20,6 +20,7 @@ export interface CallEnding {
   /** A short statement for the result event and logs. */
   message?: string;
   flags?: string[];
+  images?: Observation["images"];
   empty?: boolean;
   truncated?: Observation["truncated"];
   artifactId?: string;
@@ -56,6 +57,7 @@ export async function endCall(call: CallIdentity, ending: CallEnding, trace: Cal
     empty: ending.empty ?? false,
     truncated: ending.truncated,
     flags: ending.flags ?? [],
+    ...(ending.images && ending.images.length > 0 ? { images: ending.images } : {}),
     provenance: {
       tool: call.tool,
       argsHash: call.argsHash,
@@ -98,6 +100,7 @@ export async function endCall(call: CallIdentity, ending: CallEnding, trace: Cal
       truncated: observation.truncated ?? null,
       provenance: observation.provenance,
       contentBytes: Buffer.byteLength(observation.content),
+      images: observation.images?.map((image) => ({ mediaType: image.mediaType, bytes: Buffer.byteLength(image.data, "base64") })) ?? [],
     },
     { outputHash: contentHash },
   );

@@ -25,12 +25,14 @@ export const recordOutcome: CallStage = async (state) => {
   }
   if (execution.kind !== "output") return undefined;
   const rendered = tool.render(execution.output);
+  const images = tool.images?.(execution.output) ?? [];
   let result: RecordedResult = {
     schemaVersion: 1,
     fingerprint: identity.fingerprint,
     rendered,
     rawOutputHash: sha256(rendered),
-    empty: isEmptyResult(execution.output, rendered),
+    empty: images.length === 0 && isEmptyResult(execution.output, rendered),
+    ...(images.length > 0 ? { images } : {}),
     observedAt: new Date(deps.now()).toISOString(),
   };
   // The rendered output itself, so replay can diff against it; a larger one is in the truncation artifact.

@@ -1,0 +1,139 @@
+import { fileURLToPath } from "node:url";
+import { type ModelScriptInput, newId, type TraceEvent } from "@rein/core";
+import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConfiguredHarness, startConfiguredHarness } from "../support/configured-harness.ts";
+
+// The official reference server, pinned in packages/core's devDependencies.
+const EVERYTHING = fileURLToPath(new URL("../../../../packages/core/node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+const GOAL = "Look at the MCP logo and the resources the reference server links to";
+const TOOLS = ["every__get-tiny-image", "every__get-resource-links", "every__read_resource", "every__get-annotated-message"];
+const TEXT_RESOURCE = "demo://resource/dynamic/text/2";
+
+const script: ModelScriptInput = {
+  planner: [
+    {
+      match: ["Completed steps: none", `Goal: ${GOAL}`],
+      turns: [
+        {
+          output: {
+            current_step: {
+              title: "Fetch the logo and follow a resource link",
+              objective: "Get the tiny image, list resource links, read the text one and report.",
+              tools: TOOLS,
+              output_contract: { description: "what the image and the resource say", format: "text" },
+              budget: { maxTurns: 6, maxToolCalls: 6 },
+            },
+            done: false,
+          },
+        },
+      ],
+    },
+    {
+      match: ["Completed steps: 1", `Goal: ${GOAL}`],
+      turns: [{ output: { current_step: null, done: true, answer: { answer: "seen", claims: [{ text: "the logo was fetched", evidence: ["{{evidence:every__get-tiny-image}}"] }], gaps: [] } } }],
+    },
+  ],
+  worker: [
+    {
+      match: "Fetch the logo and follow a resource link",
+      turns: [
+        {
+          toolCalls: [
+            { name: "every__get-tiny-image", input: {} },
+            { name: "every__get-resource-links", input: { count: 2 } },
+            { name: "every__get-annotated-message", input: { messageType: "error" } },
+          ],
+        },
+        { toolCalls: [{ name: "every__read_resource", input: { uri: TEXT_RESOURCE } }] },
+        { text: "The image is the MCP logo and resource 2 is a text resource." },
+      ],
+    },
+  ],
+};
+
+const config = (servers: Servers) => ({
+  providers: {
+    planner: { kind: "anthropic" as const, baseURL: servers.planner.baseURL, apiKeyEnv: "PLANNER_KEY", maxRetries: 0 },
+    worker: { kind: servers.format, baseURL: servers.worker.baseURL, apiKeyEnv: "WORKER_KEY", maxRetries: 0 },
+  },
+  roles: {
+    planner: { provider: "planner", model: "fake-planner" },
+    worker: { provider: "worker", model: "fake-worker" },
+    evaluator: { provider: "planner", model: "fake-planner" },
+    judge: { provider: "planner", model: "fake-planner" },
+  },
+  mcp: [{ name: "every", command: process.execPath, args: [EVERYTHING, "stdio"], include: ["get-tiny-image", "get-resource-links", "get-annotated-message"], trustAnnotations: true }],
+});
+
+interface Servers {
+  format: "anthropic" | "openai";
+  planner: FakeServer;
+  worker: FakeServer;
+}
+
+const workerBody = (servers: Servers, index: number) => servers.worker.requests[index]?.body as { messages: Record<string, unknown>[] };
+
+describe.each(["anthropic", "openai"] as const)("a worker on %s calling the reference MCP server", { timeout: 120_000 }, (format) => {
+  let servers: Servers;
+  let harness: ConfiguredHarness;
+  let events: TraceEvent[];
+  let status: string;
+
+  beforeAll(async () => {
+    servers = {
+      format,
+      planner: await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "fake-planner" }),
+      worker: await startScriptedWireServer({ format, role: "worker", script, model: "fake-worker" }),
+    };
+    harness = await startConfiguredHarness({ config: config(servers), env: { PLANNER_KEY: "pk-test", WORKER_KEY: "wk-test" } });
+    const runId = await harness.submit({ text: GOAL, tools: TOOLS.map((name) => ({ name })) }, { runId: newId("run") });
+    status = (await harness.waitFor(runId)).status;
+    events = await harness.runtime.trace.read(runId);
+  }, 120_000);
+  afterAll(async () => {
+    await harness?.close();
+    await servers?.planner.stop();
+    await servers?.worker.stop();
+  });
+
+  it("sends the image a tool returned to the model as an image block, and keeps the text beside it", () => {
+    expect(status).toBe("done");
+    const messages = workerBody(servers, 1).messages;
+    const wire = JSON.stringify(messages);
+    expect(wire).toContain("Here's the image you requested:");
+    expect(wire).toMatch(/\[image image\/png, \d+ bytes, stored as artifact \S+, shown to you as an image\]/);
+    if (format === "anthropic") {
+      const results = messages.flatMap((message) => (Array.isArray(message.content) ? (message.content as Record<string, unknown>[]) : [])).filter((block) => block.type === "tool_result");
+      const images = results.flatMap((result) => (Array.isArray(result.content) ? (result.content as Record<string, unknown>[]) : [])).filter((block) => block.type === "image");
+      expect(images.length).toBeGreaterThanOrEqual(1);
+      expect(images[0]).toMatchObject({ source: { type: "base64", media_type: "image/png", data: expect.stringMatching(/^iVBORw0KGgo/) } });
+    } else {
+      // Chat Completions takes images only in user messages: they follow the tool messages.
+      const parts = messages.filter((message) => message.role === "user" && Array.isArray(message.content)).flatMap((message) => message.content as Record<string, unknown>[]);
+      const image = parts.find((part) => part.type === "image_url") as { image_url: { url: string } } | undefined;
+      expect(image?.image_url.url).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
+      const roles = messages.map((message) => message.role);
+      expect(roles.lastIndexOf("tool")).toBeLessThan(roles.lastIndexOf("user"));
+    }
+  });
+
+  it("shows resource links with name, description and type, and follows one with read_resource through the pipeline", () => {
+    const afterLinks = JSON.stringify(workerBody(servers, 1).messages);
+    expect(afterLinks).toContain(`[resource link ${TEXT_RESOURCE}; name: Text Resource 2; description: Resource 2: plaintext resource; type: text/plain`);
+    expect(afterLinks).toContain("read it with every__read_resource");
+    const afterRead = JSON.stringify(workerBody(servers, 2).messages);
+    expect(afterRead).toContain(`[resource ${TEXT_RESOURCE} (text/plain)]`);
+    const decided = events.find((event) => event.kind === "permission.decided" && event.payload.tool === "every__read_resource");
+    expect(decided).toBeDefined();
+    expect(events.find((event) => event.kind === "tool.executed" && event.payload.tool === "every__read_resource")?.payload.status).toBe("ok");
+  });
+
+  it("keeps content annotations and image sizes in the trace, never the image bytes", () => {
+    const executed = events.find((event) => event.kind === "tool.executed" && event.payload.tool === "every__get-annotated-message")?.payload;
+    expect(JSON.parse(String(executed?.annotations))).toEqual(expect.arrayContaining([expect.objectContaining({ type: "text", annotations: expect.objectContaining({ priority: 1 }) })]));
+    const observed = events.find((event) => event.kind === "observation.made" && event.payload.tool === "every__get-tiny-image")?.payload;
+    expect(observed?.images).toEqual([{ mediaType: "image/png", bytes: expect.any(Number) }]);
+    expect(JSON.stringify(events.filter((event) => event.kind !== "tool.executed"))).not.toContain("iVBORw0KGgo");
+  });
+});
