@@ -140,6 +140,41 @@ describe("the operator API", () => {
     expect((await json("/runs?cursor=nonsense")).status).toBe(400);
   });
 
+  it("exposes the deployment's counters from the traces in Prometheus text, each event counted once however often it is scraped", async () => {
+    // Before the reply test resumes a run: every run here has finished, so the traces hold still.
+    const runIds = await harness.runtime.runs.list(1000);
+    const traces = await Promise.all(runIds.map((runId) => harness.runtime.trace.read(runId)));
+    const events = traces.flat();
+    const scrape = async () => {
+      const response = await call("/metrics");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+      return response.text();
+    };
+    const sample = (text: string, series: string) => {
+      const line = text.split("\n").find((row) => row.startsWith(`${series} `));
+      return line === undefined ? undefined : Number(line.slice(series.length + 1));
+    };
+    await scrape();
+    const text = await scrape();
+    expect(sample(text, "rein_runs_submitted_total")).toBe(events.filter((event) => event.kind === "run.submitted").length);
+    expect(sample(text, "rein_steps_dispatched_total")).toBe(events.filter((event) => event.kind === "step.dispatched").length);
+    expect(sample(text, "rein_steps_dispatched_total")).toBeGreaterThan(0);
+    const commandCalls = events.filter((event) => event.kind === "tool.result" && event.payload.tool === "run_command" && event.payload.status === "ok").length;
+    expect(commandCalls).toBeGreaterThan(0);
+    expect(sample(text, 'rein_tool_calls_total{tool="run_command",outcome="ok"}')).toBe(commandCalls);
+    const responded = events.filter((event) => event.kind === "model.responded");
+    const workerInput = responded.filter((event) => event.payload.role === "worker").reduce((sum, event) => sum + (event.usage?.inputTokens ?? 0), 0);
+    const workerModel = responded.find((event) => event.payload.role === "worker")?.payload.model as string;
+    expect(workerInput).toBeGreaterThan(0);
+    expect(sample(text, `rein_model_tokens_total{role="worker",model="${workerModel}",type="input"}`)).toBe(workerInput);
+    expect(sample(text, 'rein_runs_ended_total{status="done"}')).toBeGreaterThan(0);
+    expect(sample(text, 'rein_tool_call_seconds_bucket{tool="run_command",le="+Inf"}')).toBe(sample(text, 'rein_tool_call_seconds_count{tool="run_command"}'));
+    expect(sample(text, 'rein_runs{status="escalated"}')).toEqual(expect.any(Number));
+    expect(sample(text, 'rein_queue_jobs{queue="step",state="waiting"}')).toBe(0);
+    expect(sample(text, "rein_approvals_pending")).toBe(0);
+  });
+
   it("answers an escalated run over HTTP as `rein reply` does, and refuses a reply to any other", async () => {
     await fixtureRun("run_reply_done", "done", "Already finished", 5);
     const late = await json<{ error: string }>("/runs/run_reply_done/reply", { method: "POST", body: JSON.stringify({ instruction: "try again" }) });

@@ -5,6 +5,8 @@ import { decideApproval } from "../approvals/decide-approval.ts";
 import { replyToRun } from "../intake/reply-to-run.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
 import { unavailableMcpServers } from "../mcp/mcp-status-board.ts";
+import { renderMetrics } from "../metrics/metrics-exposition.ts";
+import { TraceFold } from "../metrics/trace-fold.ts";
 import { loadBundle } from "../trace/trace-bundle.ts";
 import { describeCall } from "../trace/views/call-view.ts";
 import { DASHBOARD_HTML } from "./dashboard-page.ts";
@@ -92,6 +94,7 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const roles = options.roles ?? [];
   const runs = new RunLister(runtime);
+  const fold = new TraceFold(runtime);
   return [
     {
       method: "GET",
@@ -122,6 +125,15 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
       handle: async (_request, response) => {
         const ready = await checkReady(runtime, roles);
         send(response, ready.ok ? 200 : 503, ready);
+      },
+    },
+    {
+      method: "GET",
+      path: "/metrics",
+      handle: async (_request, response) => {
+        const metrics = await renderMetrics({ runtime, approvals, runs, fold });
+        response.writeHead(200, { "content-type": metrics.contentType });
+        response.end(metrics.body);
       },
     },
     {

@@ -75,6 +75,14 @@ export function openApiDocument(): object {
       "/readyz": {
         get: { summary: "Healthy, and the queues' connections are ready", responses: { 200: ok("ready", Health), 503: ok("not ready", Health) } },
       },
+      "/metrics": {
+        get: {
+          summary: "The deployment's metrics in Prometheus text format",
+          description:
+            "Counters folded from every run's trace (runs, steps, tool calls by tool and outcome, model calls, tokens and cost by role and model, latency histograms), runs per status, queue depths and pending approvals. Scrape with the bearer token (Prometheus `authorization` credentials).",
+          responses: { 200: { description: "text/plain; version=0.0.4" } },
+        },
+      },
       "/runs": {
         post: {
           summary: "Submit a goal",

@@ -122,7 +122,8 @@ export class RunLister {
     return rank === null ? this.runtime.redis.zcount(index, `(${score}`, "+inf") : rank + 1;
   }
 
-  private statusCounts(): Promise<StatusCounts> {
+  /** Runs per status over the newest COUNT_WINDOW runs, at most COUNTS_FRESH_MS old. */
+  statusCounts(): Promise<StatusCounts> {
     if (this.counts && Date.now() - this.counts.at < COUNTS_FRESH_MS) return this.counts.value;
     const value = this.countWindow();
     this.counts = { at: Date.now(), value };
