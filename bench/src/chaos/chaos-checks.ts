@@ -19,9 +19,9 @@ export async function checkRuns(runtime: ReinRuntime, runIds: readonly string[],
   const states = new Map<string, RunState | null>();
   for (const runId of runIds) states.set(runId, await runtime.runs.get(runId));
   const lost = runIds.filter((runId) => !states.get(runId));
-  const notTerminal = [...states].filter(([, state]) => state && !isTerminal(state.status)).map(([runId, state]) => `${runId}: still ${state?.status}`);
+  const notTerminal = [...states].filter(([, state]) => state && !hasSettled(state)).map(([runId, state]) => `${runId}: still ${state?.status}`);
   const notDone = [...states]
-    .filter(([, state]) => state && isTerminal(state.status) && state.status !== "done")
+    .filter(([, state]) => state && hasSettled(state) && state.status !== "done")
     .map(([runId, state]) => `${runId}: ${state?.status} (${state?.stopReason ?? "no reason"})`);
 
   const effects: string[] = [];
@@ -49,6 +49,11 @@ export async function checkRuns(runtime: ReinRuntime, runIds: readonly string[],
     { name: "no step work after its run ended", passed: lateWork.length === 0, findings: lateWork },
     { name: "no job left failed", passed: failedJobs.length === 0, findings: failedJobs },
   ];
+}
+
+/** Ended, or escalated: waiting for a person is as far as a run goes on its own. */
+export function hasSettled(state: RunState): boolean {
+  return isTerminal(state.status) || state.status === "escalated";
 }
 
 async function effectCount(workspaceRoot: string, runId: string): Promise<number> {

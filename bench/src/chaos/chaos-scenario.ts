@@ -1,7 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { isTerminal } from "@rein/core";
 import { knownToolNames, submitGoal } from "@rein/orchestrator";
-import { type Check, checkRuns } from "./chaos-checks.ts";
+import { type Check, checkRuns, hasSettled } from "./chaos-checks.ts";
 import { chaosConfig, chaosGoal, chaosScript } from "./chaos-goal.ts";
 import { Deployment } from "./deployment.ts";
 
@@ -51,9 +50,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const bounded = async (what: string, condition: () => Promise<boolean>, timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;
     while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error(`chaos: ${what} did not happen within ${timeoutMs} ms`);
+      if (Date.now() > deadline) throw new Error(`chaos: ${what} did not happen within ${timeoutMs} ms; ${await whereThingsStand()}`);
       await delay(100);
     }
+  };
+  /** Step jobs by state and runs by status: what a stuck scenario needs to be understood. */
+  const whereThingsStand = async () => {
+    const jobs = await runtime.queues.step.getJobCounts("active", "waiting", "delayed", "failed", "completed");
+    const statuses = new Map<string, number>();
+    for (const runId of runIds) {
+      const status = (await runtime.runs.get(runId))?.status ?? "missing";
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+    return `step jobs ${JSON.stringify(jobs)}, runs ${JSON.stringify(Object.fromEntries(statuses))}`;
   };
   const stepsInFlight = () => bounded("a step in flight", async () => (await activeSteps()).length > 0, 60_000);
 
@@ -66,7 +75,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     //    once it is killed, `second` is the only one alive, so a recovered step it holds is one of those.
     await submitWave();
     await stepsInFlight();
-    const held = new Map((await activeSteps()).map((job) => [job.id, job.attemptsStarted]));
+    // By run and step, not job id: a recovered step may come back as a resumed attempt under a new job id.
+    const stepOf = (jobId: string | undefined) => (jobId ?? "").split("-").slice(0, 3).join("-");
+    const held = new Map((await activeSteps()).map((job) => [stepOf(job.id), { id: job.id, started: job.attemptsStarted }]));
     const second = await deployment.startStepWorker();
     await first.signal("SIGKILL");
     fault(`SIGKILL step worker ${first.name} holding ${held.size} step(s)`);
@@ -74,7 +85,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await bounded(
       "a killed worker's step resumed on the next worker",
       async () => {
-        const again = (await activeSteps()).find((job) => held.has(job.id) && job.attemptsStarted > (held.get(job.id) ?? 0));
+        const again = (await activeSteps()).find((job) => {
+          const before = held.get(stepOf(job.id));
+          return before !== undefined && (job.id !== before.id || job.attemptsStarted > before.started);
+        });
         twice = again?.id;
         return again !== undefined;
       },
@@ -129,7 +143,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const settled = Date.now() + options.settleMs;
     while (Date.now() < settled) {
       const states = await Promise.all(runIds.map((runId) => runtime.runs.get(runId)));
-      const open = states.filter((state) => !state || !isTerminal(state.status)).length;
+      const open = states.filter((state) => !state || !hasSettled(state)).length;
       if (open === 0) break;
       log(`waiting for ${open} run(s) to end`);
       await delay(2_000);

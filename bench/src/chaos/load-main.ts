@@ -6,9 +6,10 @@
 import { rm } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import { parseArgs } from "node:util";
-import { isTerminal, type RunState } from "@rein/core";
+import type { RunState } from "@rein/core";
 import { knownToolNames, submitGoal } from "@rein/orchestrator";
 import { noopGoal, noopWorkerScript, plannerScript } from "../scripts.ts";
+import { hasSettled } from "./chaos-checks.ts";
 import { Deployment } from "./deployment.ts";
 
 const { values } = parseArgs({ options: { runs: { type: "string" }, "step-workers": { type: "string" }, "timeout-s": { type: "string" } } });
@@ -51,7 +52,7 @@ try {
     for (const runId of submittedAt.keys()) {
       if (ended.has(runId)) continue;
       const state = await runtime.runs.get(runId);
-      if (state && isTerminal(state.status)) ended.set(runId, state);
+      if (state && hasSettled(state)) ended.set(runId, state);
     }
     log(`${ended.size}/${runs} ended`);
     if (ended.size < runs) await delay(1_000);
