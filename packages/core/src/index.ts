@@ -30,6 +30,9 @@ export { TraceLog, type TraceLogOptions, PromptChain, PromptCopy, assemblePrompt
 export { QUEUE_NAMES, jobIds, type QueueName } from "./queues/queue-names.ts";
 export { ReinQueues, defaultJobOptions, queueJobOptions, type ReinQueuesOptions } from "./queues/queues.ts";
 export { workerOptionsOf, type WorkerTiming } from "./queues/worker-options.ts";
+export { admitJob, staleJobReason, type IntakeDeps, type IntakeJob } from "./queues/job-intake.ts";
+export { LockWatch, type WatchedLock } from "./queues/lock-watch.ts";
+export { assertLockHeld, giveUpLostLock, stopSignal } from "./queues/lock-lost.ts";
 export { isConnectionError, RedisErrorLog, type ErrorEmitter } from "./redis/redis-error-log.ts";
 export { QUEUE_ROLES, QueueSettings, QueuesConfig, queueSettingsOf, type QueueRole } from "./config/queues-config.ts";
 export { JobRetention, RetentionConfig } from "./config/retention-config.ts";

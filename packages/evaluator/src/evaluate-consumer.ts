@@ -1,17 +1,23 @@
 import { Worker } from "bullmq";
 import {
+  admitJob,
+  assertLockHeld,
   type ControlEvent,
   errorMessage,
   EvaluateJob,
+  giveUpLostLock,
   liveEventOf,
+  LockWatch,
   type ModelProvider,
   onFinalFailure,
   QUEUE_NAMES,
   type ReinRuntime,
   ReinError,
+  stopSignal,
   toQueueError,
   type Usage,
   usageOfFailure,
+  type WatchedLock,
   type WorkerTiming,
   workerOptionsOf,
   Workspace,
@@ -34,9 +40,14 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
   const checks = commandCheckRunner({ trace: runtime.trace, artifacts: runtime.artifacts, config: runtime.config, secrets: runtime.secrets, redactor: runtime.redactor });
   const worker = new Worker(
     QUEUE_NAMES.evaluate,
-    async (job, _token, signal) => {
+    async (job, token, signal) => {
+      const jobId = job.id ?? "";
+      let lock: WatchedLock | undefined;
       try {
         const data = EvaluateJob.parse(job.data);
+        const intake = "kind" in data && data.kind === "final" ? ({ kind: "final", runId: data.runId, attempt: data.attempt } as const) : ({ kind: "evaluate", runId: data.runId, stepId: data.stepId, attempt: data.attempt } as const);
+        if (!(await admitJob(runtime, jobId, intake))) return;
+        lock = locks.track(jobId);
         const workspace = await Workspace.forRun(runtime.config.workspaceRoot, data.runId);
         const { verdict, usage } = await evaluate(
           data,
@@ -52,8 +63,9 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
               if (live) runtime.live.publish(live);
             },
           },
-          signal,
+          stopSignal(signal, lock),
         );
+        assertLockHeld(lock, jobId);
         await runtime.queues.sendControl({
           type: "verdict.ready",
           eventId: `verdict-${job.id}`,
@@ -65,14 +77,18 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
         });
         runtime.logger.info({ runId: data.runId, stepId: data.stepId, attempt: data.attempt, decision: verdict.decision }, "verdict");
       } catch (error) {
+        if (lock && !lock.held()) return giveUpLostLock(job, token, runtime.logger, "evaluate");
         const data = EvaluateJob.safeParse(job.data);
         if (!data.success || !ReinError.isInstance(error) || error.retryable) throw toQueueError(error);
         // Trying again cannot help (a judge that never gives a valid score): escalate now, with what the tries spent.
         await runtime.queues.sendControl(escalation(data.data, `verdict-${job.id}`, `the evaluator failed: ${errorMessage(error)}`, usageOfFailure(error)));
+      } finally {
+        lock?.release();
       }
     },
     workerOptionsOf(runtime, "evaluate", deps.concurrency ?? 4, deps.stalled),
   );
+  const locks = new LockWatch(worker);
   runtime.redisErrors.watch(worker, "evaluate consumer");
   onFinalFailure(worker, async (job, reason) => {
     const parsed = EvaluateJob.safeParse(job.data);

@@ -1,15 +1,21 @@
 import { Worker } from "bullmq";
 import {
+  admitJob,
+  assertLockHeld,
   ContextJob,
   errorMessage,
+  giveUpLostLock,
   liveEventOf,
+  LockWatch,
   onFinalFailure,
   PlanJob,
   QUEUE_NAMES,
   type ReinRuntime,
   ReinError,
+  stopSignal,
   toQueueError,
   usageOfFailure,
+  type WatchedLock,
   type WorkerTiming,
   workerOptionsOf,
   zeroUsage,
@@ -27,15 +33,22 @@ export interface PlanConsumerOptions {
 export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, "trace">, options: PlanConsumerOptions = {}): Worker {
   const worker = new Worker(
     QUEUE_NAMES.plan,
-    async (job, _token, signal) => {
+    async (job, token, signal) => {
+      const jobId = job.id ?? "";
+      let lock: WatchedLock | undefined;
       try {
         if (job.name === "context") {
           const request = ContextJob.parse(job.data);
-          const answered = await answerContextRequest(request, deps.providerFor(request.modelOverride), runtime.trace, signal, runtime.redactor).catch((error: unknown) => {
+          const { runId, stepId, attempt } = request;
+          if (!(await admitJob(runtime, jobId, { kind: "context", runId, stepId, attempt }))) return;
+          lock = locks.track(jobId);
+          const stop = stopSignal(signal, lock);
+          const answered = await answerContextRequest(request, deps.providerFor(request.modelOverride), runtime.trace, stop, runtime.redactor).catch((error: unknown) => {
             if (ReinError.isInstance(error) && error.retryable) throw error;
             // A question the planner cannot answer is answered with that, so the step resumes instead of waiting.
             return { answer: { evidence_ids: [], refusal: `the planner could not answer: ${errorMessage(error)}` }, usage: usageOfFailure(error) };
           });
+          assertLockHeld(lock, jobId);
           await runtime.queues.sendControl({
             type: "context.answered",
             eventId: `answered-${job.id}`,
@@ -49,6 +62,8 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
           return;
         }
         const data = PlanJob.parse(job.data);
+        if (!(await admitJob(runtime, jobId, { kind: "plan", runId: data.runId, planNo: data.planNo }))) return;
+        lock = locks.track(jobId);
         const outcome = await plan(
           data,
           {
@@ -60,8 +75,9 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
               if (live) runtime.live.publish(live);
             },
           },
-          signal,
+          stopSignal(signal, lock),
         );
+        assertLockHeld(lock, jobId);
         const eventId = `planned-${job.id}`;
         if (outcome.ok) {
           await runtime.queues.sendControl({
@@ -79,11 +95,15 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
           runtime.logger.warn({ runId: data.runId, planNo: data.planNo, reason: outcome.reason }, "plan failed");
         }
       } catch (error) {
+        if (lock && !lock.held()) return giveUpLostLock(job, token, runtime.logger, "plan");
         throw toQueueError(error);
+      } finally {
+        lock?.release();
       }
     },
     workerOptionsOf(runtime, "plan", options.concurrency ?? 4, options.stalled),
   );
+  const locks = new LockWatch(worker);
   runtime.redisErrors.watch(worker, "plan consumer");
   onFinalFailure(worker, async (job, reason) => {
     if (job.name === "context") {

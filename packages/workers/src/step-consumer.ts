@@ -1,10 +1,13 @@
 import type { KeyObject } from "node:crypto";
 import { WaitingError, Worker } from "bullmq";
 import {
+  admitJob,
   assertAttenuated,
   CheckpointStore,
   errorMessage,
+  giveUpLostLock,
   liveEventOf,
+  LockWatch,
   onFinalFailure,
   PacketVerifier,
   priceFor,
@@ -20,8 +23,6 @@ import {
   workerOptionsOf,
   Workspace,
 } from "@rein/core";
-import { LockWatch } from "./lock-watch.ts";
-import { staleReason } from "./step-intake.ts";
 import { runStepLoop } from "./step-loop.ts";
 
 export interface StepConsumerDeps {
@@ -70,13 +71,9 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
           return;
         }
         const { body } = packet;
-        const stale = await staleReason(runtime.redis, runtime.keys, job.id ?? "", body);
-        if (stale) {
-          // Recovered or redelivered after its run ended or its result was applied: running it would act twice.
-          runtime.logger.warn({ runId: body.runId, stepId: body.stepId, attempt: body.attempt, jobId: job.id, reason: stale }, "stale step job dropped");
-          await runtime.trace.append({ runId: body.runId, stepId: body.stepId, kind: "step.dropped", payload: { jobId: job.id ?? "", attempt: body.attempt, reason: stale } });
-          return;
-        }
+        // Recovered or redelivered after its run ended or its result was applied: running it would act twice.
+        const jobId = job.id ?? "";
+        if (!(await admitJob(runtime, jobId, { kind: "step", jobId, runId: body.runId, stepId: body.stepId, attempt: body.attempt }))) return;
         lock = locks.track(job.id ?? "");
         // Reported with step.finished: a start event of its own would cost the run a controller cycle on the step's critical path.
         const startedAt = new Date().toISOString();
@@ -122,13 +119,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
           runtime.logger.warn({ jobId: job.id, reason: error.message }, "step stopped: its run has ended");
           return;
         }
-        if (ReinError.hasCode(error, "lock_lost")) {
-          runtime.logger.warn({ jobId: job.id, reason: error.message }, "step job lost its lock; stopped without writing");
-          // Back to wait if the lock is still ours after all (a stall would count against the job);
-          // refused, as it should be, when the job is another worker's.
-          if (token) await job.moveToWait(token).catch(() => undefined);
-          throw new WaitingError();
-        }
+        if (ReinError.hasCode(error, "lock_lost")) return giveUpLostLock(job, token, runtime.logger, "step");
         if (signal?.aborted && token) {
           // Given back on shutdown: back to waiting without spending one of the job's attempts.
           await job.moveToWait(token);

@@ -27,6 +27,8 @@ export async function tracedComplete(
   traceOptions: ModelCallTrace,
   options: CompleteOptions = {},
 ): Promise<ModelResponse> {
+  // A call stopped before it started (lost lock, shutdown) is not made, so the trace never shows a call that was not.
+  options.signal?.throwIfAborted();
   const { trace, runId } = traceOptions;
   const ids = { runId, stepId: traceOptions.stepId ?? null, parentStepId: traceOptions.parentStepId ?? null };
   // The stored copy of the prompt, so "what did the model see" has an answer beyond its hash.

@@ -1,5 +1,12 @@
 import type { Worker } from "bullmq";
 
+/** One tracked job's lock: `held` answers, and `signal` aborts, once a renewal was refused. */
+export interface WatchedLock {
+  held(): boolean;
+  signal: AbortSignal;
+  release(): void;
+}
+
 /**
  * What a worker knows, without asking Redis, about the locks of the jobs it
  * runs: BullMQ renews each lock in the background and says when a renewal
@@ -10,24 +17,23 @@ import type { Worker } from "bullmq";
  * catches a job that was really taken over.
  */
 export class LockWatch {
-  private readonly running = new Set<string>();
-  private readonly lost = new Set<string>();
+  private readonly running = new Map<string, AbortController>();
 
   constructor(worker: Worker) {
     worker.on("lockRenewalFailed", (jobIds) => {
-      for (const jobId of jobIds) if (this.running.has(jobId)) this.lost.add(jobId);
+      for (const jobId of jobIds) this.running.get(jobId)?.abort(new Error(`job ${jobId} lost its lock: another worker may hold it`));
     });
   }
 
-  /** Starts watching a job whose lock was just taken; `held` answers until `release`. */
-  track(jobId: string): { held(): boolean; release(): void } {
-    this.running.add(jobId);
-    this.lost.delete(jobId);
+  /** Starts watching a job whose lock was just taken, until `release`. */
+  track(jobId: string): WatchedLock {
+    const lost = new AbortController();
+    this.running.set(jobId, lost);
     return {
-      held: () => !this.lost.has(jobId),
+      held: () => !lost.signal.aborted,
+      signal: lost.signal,
       release: () => {
-        this.running.delete(jobId);
-        this.lost.delete(jobId);
+        if (this.running.get(jobId) === lost) this.running.delete(jobId);
       },
     };
   }

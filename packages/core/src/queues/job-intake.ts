@@ -1,0 +1,111 @@
+import { z } from "zod";
+import { isTerminal, RunStatus, StepPhase } from "../contracts/run-state.ts";
+import { ReinError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import type { RedisKeys } from "../redis/keys.ts";
+import type { RedisClient } from "../redis/redis-client.ts";
+import type { TraceWriter } from "../trace/trace-log.ts";
+import { jobIds } from "./queue-names.ts";
+
+/** A job a role is about to run, as intake checks it against its run. */
+export type IntakeJob =
+  | { kind: "step"; jobId: string; runId: string; stepId: string; attempt: number }
+  | { kind: "plan"; runId: string; planNo: number }
+  | { kind: "context"; runId: string; stepId: string; attempt: number }
+  | { kind: "evaluate"; runId: string; stepId: string; attempt: number }
+  | { kind: "final"; runId: string; attempt: number };
+
+// Only what intake decides on, so a long run's whole state is not validated for it.
+const IntakeView = z.object({
+  status: RunStatus,
+  planCount: z.number().int().nonnegative().default(0),
+  steps: z.array(
+    z.object({
+      stepId: z.string(),
+      attempt: z.number().int(),
+      phase: StepPhase,
+      resumes: z.number().int().nonnegative().default(0),
+      awaitingContext: z.string().optional(),
+    }),
+  ),
+  proposal: z.object({ attempt: z.number().int(), phase: z.string() }).optional(),
+});
+type IntakeView = z.infer<typeof IntakeView>;
+
+/**
+ * Why a job must not run, or undefined when its run is still waiting for
+ * exactly this job. A job recovered or redelivered after its run ended, or
+ * after the controller moved past it, would otherwise call a model (and act)
+ * for a result no one will apply.
+ */
+export async function staleJobReason(redis: RedisClient, keys: RedisKeys, job: IntakeJob): Promise<string | undefined> {
+  const raw = await redis.hget(keys.run(job.runId), "state");
+  if (raw === null) return `run ${job.runId} no longer exists`;
+  const parsed = IntakeView.safeParse(JSON.parse(raw));
+  if (!parsed.success) throw new ReinError("contract_invalid", `stored run ${job.runId} does not match RunState: ${parsed.error.message}`);
+  const state = parsed.data;
+  // An escalated run waits for a person, whose decision dispatches what runs next.
+  if (isTerminal(state.status) || state.status === "escalated") return `run ${job.runId} has already ended (${state.status})`;
+  switch (job.kind) {
+    case "step":
+      return staleStep(state, job);
+    case "plan":
+      if (state.status !== "planning" || state.planCount !== job.planNo) return `run ${job.runId} is not waiting for plan ${job.planNo} (${state.status}, plan ${state.planCount})`;
+      return undefined;
+    case "context": {
+      const step = currentStep(state, job);
+      if (typeof step === "string") return step;
+      return step.awaitingContext === undefined ? `step ${job.stepId} no longer waits for an answer` : undefined;
+    }
+    case "evaluate": {
+      const step = currentStep(state, job);
+      if (typeof step === "string") return step;
+      if (state.status !== "evaluating" || step.phase !== "evaluating") return `step ${job.stepId} is ${step.phase}: it is not waiting for a verdict`;
+      return undefined;
+    }
+    case "final": {
+      const proposal = state.proposal;
+      if (state.status !== "evaluating" || proposal?.phase !== "evaluating" || proposal.attempt !== job.attempt) return `run ${job.runId} is not waiting for a verdict on final answer ${job.attempt}`;
+      return undefined;
+    }
+  }
+}
+
+function currentStep(state: IntakeView, job: { runId: string; stepId: string; attempt: number }): IntakeView["steps"][number] | string {
+  const step = state.steps.find((candidate) => candidate.stepId === job.stepId);
+  if (!step) return `run ${job.runId} has no step ${job.stepId}`;
+  if (step.attempt !== job.attempt) return `step ${job.stepId} is on attempt ${step.attempt}, not ${job.attempt}`;
+  return step;
+}
+
+function staleStep(state: IntakeView, job: Extract<IntakeJob, { kind: "step" }>): string | undefined {
+  const step = currentStep(state, job);
+  if (typeof step === "string") return step;
+  if (step.phase !== "dispatched" && step.phase !== "executing") return `step ${job.stepId} is ${step.phase}: its result was already applied`;
+  const current = jobIds.step(job.runId, job.stepId, step.attempt, step.resumes);
+  if (job.jobId !== current) return `step ${job.stepId} was dispatched again as job ${current}`;
+  return undefined;
+}
+
+export interface IntakeDeps {
+  redis: RedisClient;
+  keys: RedisKeys;
+  trace: TraceWriter;
+  logger: Logger;
+}
+
+/**
+ * True when the job may run; otherwise it is dropped here, said once in the
+ * log and in its run's trace (`step.dropped`, `plan.dropped`,
+ * `context.dropped`, `evaluate.dropped`), and never executed.
+ */
+export async function admitJob(deps: IntakeDeps, jobId: string, job: IntakeJob): Promise<boolean> {
+  const reason = await staleJobReason(deps.redis, deps.keys, job);
+  if (reason === undefined) return true;
+  const stepId = "stepId" in job ? job.stepId : null;
+  const attempt = "attempt" in job ? job.attempt : null;
+  const kind = `${job.kind === "final" ? "evaluate" : job.kind}.dropped`;
+  deps.logger.warn({ runId: job.runId, stepId, attempt, jobId, reason }, `stale ${job.kind} job dropped`);
+  await deps.trace.append({ runId: job.runId, stepId, kind, payload: { jobId, attempt, ...(job.kind === "plan" ? { planNo: job.planNo } : {}), reason } });
+  return false;
+}
