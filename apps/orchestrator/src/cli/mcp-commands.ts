@@ -20,7 +20,7 @@ async function listServers(flags: ParsedFlags<typeof MCP>): Promise<number> {
     const published = await readMcpStatus(context.runtime);
     const rows = context.config.mcp.map((server) => ({
       name: server.name,
-      command: [server.command, ...server.args].join(" "),
+      command: server.url ?? [server.command, ...server.args].join(" "),
       required: server.required,
       reports: published.flatMap((report) => report.servers.filter((state) => state.server === server.name).map((state) => ({ process: report.process, ...state }))),
     }));
@@ -53,7 +53,7 @@ async function checkServer(name: string, configFile: string | undefined): Promis
     throw new ReinError("goal_invalid", `no MCP server named ${name} in config mcp; expected one of: ${known.join(", ") || "(none configured)"}`);
   }
   const { secrets, redactor } = secretsAndRedactor(config, process.env);
-  out(`command: ${[server.command, ...server.args].join(" ")}`);
+  out(server.url ? `url: ${server.url}` : `command: ${[server.command, ...server.args].join(" ")}`);
   const started = performance.now();
   try {
     const connection = await connectMcpServer(server, { secrets, redactor });

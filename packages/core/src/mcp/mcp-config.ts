@@ -11,11 +11,20 @@ export const McpToolOverride = z.object({
 });
 export type McpToolOverride = z.infer<typeof McpToolOverride>;
 
-/** One MCP server spoken to over stdio. */
+/** How Rein authenticates to a remote server. */
+export const McpRemoteAuth = z.object({
+  /** The secret (config `secrets`, bound to `mcp:<name>`) sent as `Authorization: Bearer …`; config names it, never holds its value. */
+  bearer: z.string().min(1),
+});
+
+/** One MCP server: a stdio child (`command`) or a remote server over Streamable HTTP (`url`). */
 export const McpServerConfig = z.object({
   /** The prefix its tools get in the registry: `<name>__<tool>`. */
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,32}$/, "MCP server names are 1-32 letters, digits, _ or -"),
-  command: z.string().min(1),
+  command: z.string().min(1).optional(),
+  /** A remote server's Streamable HTTP endpoint; its host must be granted (`hosts` in policy) for its tools to be called. */
+  url: z.url({ protocol: /^https?$/ }).optional(),
+  auth: McpRemoteAuth.optional(),
   args: z.array(z.string()).default([]),
   cwd: z.string().optional(),
   /** Plain environment variables for the server (on top of a minimal safe set). */
@@ -49,7 +58,9 @@ export const McpServerConfig = z.object({
    * @defaultValue false
    */
   required: z.boolean().default(false),
-});
+}).refine((server) => (server.command === undefined) !== (server.url === undefined), {
+  message: "an MCP server has either a command (stdio) or a url (Streamable HTTP), exactly one",
+}).refine((server) => server.auth === undefined || server.url !== undefined, { message: "auth is for a remote server (url)" });
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 export type McpServerConfigInput = z.input<typeof McpServerConfig>;
 

@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { z } from "zod";
 import { ReinError } from "../errors.ts";
+import { destinationOf, formatHostPort } from "../policy/host-port.ts";
 import type { Logger } from "../logger.ts";
 import { presentUntrusted } from "../sanitize/present-untrusted.ts";
 import type { Redactor } from "../sanitize/redactor.ts";
@@ -12,6 +13,7 @@ import { type McpAnnotations, mcpEffect, mcpIdempotent } from "./mcp-effect.ts";
 import { watchMcpProcess } from "./mcp-stdio-process.ts";
 import { mcpStartFailure } from "./mcp-start-failure.ts";
 import { mcpToolName } from "./mcp-tool-name.ts";
+import { remoteTransport } from "./mcp-transport.ts";
 import { convertMcpContent, type McpToolOutput } from "./mcp-content.ts";
 import { READ_RESOURCE, readResourceTool } from "./mcp-read-resource.ts";
 
@@ -69,18 +71,10 @@ const LIST_CHANGED_DEBOUNCE_MS = 200;
 export async function connectMcpServer(input: McpServerConfigInput, options: ConnectMcpOptions = {}): Promise<McpConnection> {
   const config = McpServerConfigSchema.parse(input);
   // Loaded here, not at the top: most processes never start an MCP server and should not pay for the SDK.
-  const [{ Client }, { StdioClientTransport }] = await Promise.all([
-    import("@modelcontextprotocol/sdk/client/index.js"),
-    import("@modelcontextprotocol/sdk/client/stdio.js"),
-  ]);
-  const transport = new StdioClientTransport({
-    command: config.command,
-    args: config.args,
-    cwd: config.cwd,
-    env: { ...config.env, ...secretEnv(config, options.secrets) },
-    stderr: "pipe",
-  });
-  const witness = watchMcpProcess(transport, options.logger, config.name);
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { transport, witness } = config.url
+    ? { transport: await remoteTransport({ ...config, url: config.url }, options.secrets), witness: undefined }
+    : await stdioTransport(config, options);
   let connection: McpConnection | undefined;
   const relist = async () => {
     if (!connection) return;
@@ -113,10 +107,22 @@ export async function connectMcpServer(input: McpServerConfigInput, options: Con
     return connection;
   } catch (error) {
     // Its exit code and stderr say why; closing first would only show the signal Rein sent.
-    const exit = await witness.exit(EXIT_WAIT_MS);
+    const exit = await witness?.exit(EXIT_WAIT_MS);
     await client.close().catch(() => {});
-    throw mcpStartFailure(config, error, exit, witness.stderrTail());
+    throw mcpStartFailure(config, error, exit, witness?.stderrTail() ?? "");
   }
+}
+
+async function stdioTransport(config: McpServerConfig, options: ConnectMcpOptions) {
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const transport = new StdioClientTransport({
+    command: config.command ?? "",
+    args: config.args,
+    cwd: config.cwd,
+    env: { ...config.env, ...secretEnv(config, options.secrets) },
+    stderr: "pipe",
+  });
+  return { transport, witness: watchMcpProcess(transport, options.logger, config.name) };
 }
 
 /** A server that did not start, and why. */
@@ -205,7 +211,11 @@ function toReinTool(client: Client, config: McpServerConfig, listed: ListedTool,
     idempotent: mcpIdempotent(effect, listed.annotations, config.trustAnnotations),
     trust: "external",
     timeoutMs,
-    scope: (args) => mcpCallScope(config.name, scopes, args),
+    scope: (args) => {
+      const scope = mcpCallScope(config.name, scopes, args);
+      const remote = serverScope(config).hosts;
+      return remote ? { ...scope, hosts: [...(scope.hosts ?? []), ...remote] } : scope;
+    },
     async run(args, context): Promise<McpToolOutput> {
       const sent = await withResolvedPaths(args as Record<string, unknown>, scopes, (path) => context.workspace.resolve(path));
       const result = await client.callTool({ name: listed.name, arguments: sent }, undefined, {
@@ -232,9 +242,9 @@ function toReinTool(client: Client, config: McpServerConfig, listed: ListedTool,
   });
 }
 
-/** What every call to a server touches, for the policy: the server. */
-function serverScope(config: McpServerConfig): { services: string[] } {
-  return { services: [`mcp:${config.name}`] };
+/** What every call to a server touches, for the policy: the server, and a remote server's host, which must be granted. */
+function serverScope(config: McpServerConfig): { services: string[]; hosts?: string[] } {
+  return { services: [`mcp:${config.name}`], ...(config.url ? { hosts: [formatHostPort(destinationOf(new URL(config.url)))] } : {}) };
 }
 
 /** The server's JSON Schema as zod, so arguments are checked before they leave the process. */

@@ -1,0 +1,109 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { PolicyRule } from "../../src/contracts/index.ts";
+import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
+import { ReinError } from "../../src/errors.ts";
+import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
+import type { Workspace } from "../../src/tools/workspace.ts";
+import { call, harness, tempWorkspace } from "../tools/harness.ts";
+
+const TOKEN = "mcp-bearer-CANARY-8d3f2a";
+const secrets = (value: string) => SecretBindings.fromEnv([{ env: "REMOTE_MCP_TOKEN", tools: ["mcp:remote"], hosts: [] }], { REMOTE_MCP_TOKEN: value });
+
+/** A Streamable HTTP MCP server as a hosted one is: the official SDK's server behind a bearer check. */
+async function startRemoteServer(): Promise<{ url: string; authorizations: string[]; close: () => Promise<void> }> {
+  const mcp = new McpServer({ name: "remote-test", version: "1.0.0" });
+  mcp.registerTool("shout", { description: "Upper-cases text.", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text }) => ({
+    content: [{ type: "text", text: text.toUpperCase() }],
+  }));
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+  await mcp.connect(transport);
+  const authorizations: string[] = [];
+  const server: Server = createServer(async (request, response) => {
+    authorizations.push(request.headers.authorization ?? "");
+    if (request.headers.authorization !== `Bearer ${TOKEN}`) {
+      response.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: "invalid_token" }));
+      return;
+    }
+    await transport.handleRequest(request, response, request.method === "POST" ? await jsonBody(request) : undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    authorizations,
+    close: async () => {
+      await mcp.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function jsonBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+}
+
+let remote: Awaited<ReturnType<typeof startRemoteServer>>;
+let workspace: Workspace;
+let cleanup: () => Promise<void>;
+beforeAll(async () => {
+  remote = await startRemoteServer();
+  ({ workspace, cleanup } = await tempWorkspace());
+});
+afterAll(async () => {
+  await remote?.close();
+  await cleanup?.();
+});
+
+describe("a remote MCP server over Streamable HTTP", { timeout: 30_000 }, () => {
+  let connection: McpConnection;
+  afterAll(async () => {
+    await connection?.close();
+  });
+
+  it("is used with the bearer token from a bound secret, and its host is in every call's scope for the policy", async () => {
+    connection = await connectMcpServer({ name: "remote", url: remote.url, auth: { bearer: "REMOTE_MCP_TOKEN" }, trustAnnotations: true }, { secrets: secrets(TOKEN) });
+    const shout = connection.tools.find((tool) => tool.name === "remote__shout");
+    expect(shout).toBeDefined();
+    const host = `127.0.0.1:${new URL(remote.url).port}`;
+    const allowHost = PolicyRule.parse({ id: "remote-mcp", tool: "remote__shout", hosts: [host], decision: "allow" });
+    const granted = harness({ tools: connection.tools, surface: [{ name: "remote__shout", scope: { hosts: [host] } }], workspace, policy: [allowHost] });
+    const outcome = await granted.run(call("remote__shout", { text: "hello" }));
+    expect(outcome.observation.status).toBe("ok");
+    expect(outcome.observation.content).toContain("HELLO");
+    expect(remote.authorizations.every((header) => header === `Bearer ${TOKEN}`)).toBe(true);
+    expect(JSON.stringify(granted.trace.events)).not.toContain(TOKEN);
+  });
+
+  it("is refused by the network policy when the goal does not grant its host", async () => {
+    const ungranted = harness({ tools: connection.tools, surface: [{ name: "remote__shout", scope: { hosts: ["example.com:443"] } }], workspace });
+    const outcome = await ungranted.run(call("remote__shout", { text: "hello" }));
+    expect(outcome.observation.status).not.toBe("ok");
+    expect(outcome.observation.content).toMatch(/127\.0\.0\.1/);
+  });
+
+  it("with a wrong token fails to start with a clear error that does not carry the token", async () => {
+    const wrong = "wrong-CANARY-token-55";
+    const failed = await connectMcpServer({ name: "remote", url: remote.url, auth: { bearer: "REMOTE_MCP_TOKEN" } }, { secrets: secrets(wrong) }).catch((error: unknown) => error);
+    expect(ReinError.isInstance(failed)).toBe(true);
+    expect((failed as Error).message).toContain(`MCP server remote at ${remote.url} refused Rein's credentials (HTTP 401`);
+    expect(JSON.stringify({ message: (failed as Error).message, details: (failed as ReinError).details })).not.toContain(wrong);
+  });
+
+  it("without its secret bound is a config error that names the secret, not a value", async () => {
+    const unbound = connectMcpServer({ name: "remote", url: remote.url, auth: { bearer: "REMOTE_MCP_TOKEN" } }, { secrets: SecretBindings.none() });
+    await expect(unbound).rejects.toThrow(/needs secret REMOTE_MCP_TOKEN/);
+  });
+
+  it("is configured with a command or a url, never both", async () => {
+    await expect(connectMcpServer({ name: "both", url: remote.url, command: "node" })).rejects.toThrow(/exactly one/);
+  });
+});
