@@ -5,6 +5,7 @@ export { ReinError, toQueueError, errorMessage, type ReinErrorCode, type ReinErr
 export { closestName } from "./closest-name.ts";
 export { createLogger, LOG_LEVELS, type Logger, logFileDestination, type LogLevel, logLevelFrom } from "./logger.ts";
 export {
+  DEFAULT_REDIS_URL,
   loadConfig,
   validateRoles,
   ReinConfig,

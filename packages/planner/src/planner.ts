@@ -1,5 +1,5 @@
-import { z } from "zod";
 import {
+  jsonSchemaOf,
   completeStructured,
   errorMessage,
   type LessonRef,
@@ -33,8 +33,7 @@ export type PlanOutcome =
   | { ok: true; plan: Plan; usage: Usage; lessonsUsed: LessonRef[] }
   | { ok: false; reason: string; usage: Usage };
 
-const PLAN_JSON_SCHEMA = z.toJSONSchema(Plan, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-delete PLAN_JSON_SCHEMA.$schema;
+const PLAN_JSON_SCHEMA = jsonSchemaOf(Plan);
 
 /** Turns the run's digest into a lazy Plan, repairing invalid output at most twice. */
 export async function plan(job: PlanJob, deps: PlannerDeps, signal?: AbortSignal): Promise<PlanOutcome> {

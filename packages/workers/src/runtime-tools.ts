@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  jsonSchemaOf,
   DelegationRequest,
   describeIssues,
   hashOf,
@@ -28,23 +29,17 @@ const RequestContextInput = z.object({
   question: z.string().min(3).describe("what you need to know that your task does not tell you"),
 });
 
-const schemaOf = (schema: z.ZodType): Record<string, unknown> => {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
-};
-
 // Built once: converting zod to JSON Schema on every step cost more than the step.
 const REQUEST_CONTEXT_SCHEMA: ModelToolSchema = {
   name: REQUEST_CONTEXT,
   description: "Ask the planner for evidence your task did not include. Your step pauses until it answers with evidence ids or a refusal.",
-  inputSchema: schemaOf(RequestContextInput),
+  inputSchema: jsonSchemaOf(RequestContextInput),
 };
 const DELEGATE_SCHEMA: ModelToolSchema = {
   name: DELEGATE,
   description:
     "Hand part of your task to a child step with a narrower task, a subset of your tools and a part of your budget. Your step pauses until the child finishes; its result comes back as one tool result.",
-  inputSchema: schemaOf(DelegateInput),
+  inputSchema: jsonSchemaOf(DelegateInput),
 };
 const WITH_DELEGATE: readonly ModelToolSchema[] = [REQUEST_CONTEXT_SCHEMA, DELEGATE_SCHEMA];
 const WITHOUT_DELEGATE: readonly ModelToolSchema[] = [REQUEST_CONTEXT_SCHEMA];

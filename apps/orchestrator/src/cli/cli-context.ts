@@ -1,4 +1,4 @@
-import { assertRedis, createRuntime, loadConfig, logFileDestination, type LogLevel, logLevelFrom, type ReinConfig, type ReinConfigInput, type ReinRuntime, UNSANDBOXED_WARNING } from "@rein/core";
+import { assertRedis, createRuntime, DEFAULT_REDIS_URL, loadConfig, logFileDestination, type LogLevel, logLevelFrom, type ReinConfig, type ReinConfigInput, type ReinRuntime, UNSANDBOXED_WARNING } from "@rein/core";
 import { ensureRedis, type RedisHandle } from "../redis/embedded-redis.ts";
 import type { FlagValues, GLOBAL_FLAGS } from "./command-spec.ts";
 import { err } from "./output.ts";
@@ -26,8 +26,6 @@ export interface OpenOptions {
    */
   logLevel?: LogLevel;
 }
-
-const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 
 /** The options every command's flags give `openContext`: `--config`, `--redis` and `--log-file`. */
 export function contextFlags(flags: FlagValues<typeof GLOBAL_FLAGS>): Pick<OpenOptions, "configFile" | "redisUrl" | "logFile"> {

@@ -14,6 +14,7 @@ import {
   zeroUsage,
 } from "@rein/core";
 import { packetBodyOf } from "./packet-body.ts";
+import { evidenceLine } from "./evidence-line.ts";
 
 /** The parts of a transition draft that delegation and context requests use. */
 export interface DraftOps {
@@ -189,7 +190,7 @@ export function askContext(draft: DraftOps, step: StepState, question: string): 
       goal: state.goal.text,
       task: `${step.spec.title}: ${step.spec.objective}`,
       handed: body.evidence.map((entry) => entry.id),
-      evidence: state.evidence.map(({ id, summary, tool }) => ({ id, summary: `${tool}: ${summary}` })),
+      evidence: state.evidence.map(evidenceLine),
     },
   });
 }
@@ -202,7 +203,7 @@ export function askContext(draft: DraftOps, step: StepState, question: string): 
 export function answerContext(draft: DraftOps, step: StepState, evidenceIds: readonly string[], refusal: string | undefined): void {
   const { state } = draft;
   const wanted = new Set(evidenceIds);
-  const evidence = state.evidence.filter((entry) => wanted.has(entry.id)).map(({ id, summary, tool }) => ({ id, summary: `${tool}: ${summary}` }));
+  const evidence = state.evidence.filter((entry) => wanted.has(entry.id)).map(evidenceLine);
   step.awaitingContext = undefined;
   step.resumeInput = { kind: "context", evidence, refusal };
   step.spec = { ...step.spec, evidence_ids: [...new Set([...step.spec.evidence_ids, ...evidence.map((entry) => entry.id)])] };

@@ -1,4 +1,5 @@
 import { type PacketBody, type RunState, type StepState, StepBudget, type ToolGrant } from "@rein/core";
+import { evidenceLine } from "./evidence-line.ts";
 
 export interface PacketSettings {
   now: Date;
@@ -14,7 +15,7 @@ export function packetBodyOf(state: RunState, step: StepState, settings: PacketS
   const surface: ToolGrant[] = step.grants ?? state.goal.tools.filter((grant) => wanted.has(grant.name));
   const budget = StepBudget.parse(step.spec.budget);
   const chosen = new Set(step.spec.evidence_ids);
-  const evidence = state.evidence.filter((entry) => chosen.has(entry.id)).map(({ id, summary, tool }) => ({ id, summary: `${tool}: ${summary}` }));
+  const evidence = state.evidence.filter((entry) => chosen.has(entry.id)).map(evidenceLine);
   return {
     schemaVersion: 1,
     runId: state.runId,

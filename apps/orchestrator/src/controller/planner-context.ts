@@ -1,4 +1,5 @@
 import type { PlanJob, PlannerContext, RunState } from "@rein/core";
+import { evidenceLine } from "./evidence-line.ts";
 
 const MAX_EVIDENCE_IN_DIGEST = 40;
 
@@ -13,7 +14,7 @@ export function plannerContextOf(state: RunState): PlannerContext {
       // Children are part of their parent's work; the planner plans top-level steps.
       .filter((step) => step.parentStepId === null && (step.phase === "completed" || step.phase === "failed"))
       .map((step) => ({ stepId: step.stepId, title: step.spec.title, decision: step.decision, summary: step.summary ?? "" })),
-    evidence: state.evidence.slice(-MAX_EVIDENCE_IN_DIGEST).map(({ id, summary, tool }) => ({ id, summary: `${tool}: ${summary}` })),
+    evidence: state.evidence.slice(-MAX_EVIDENCE_IN_DIGEST).map(evidenceLine),
     lastVerdict: last ? { decision: last.decision, reasons: last.reasons, feedback: last.feedback } : undefined,
     lessons: [],
     instruction: state.instruction,

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assertRedis, pingRedis, ReinError } from "@rein/core";
+import { assertRedis, DEFAULT_REDIS_URL, pingRedis, ReinError } from "@rein/core";
 
 export interface RedisHandle {
   url: string;
@@ -11,8 +11,6 @@ export interface RedisHandle {
   embedded: boolean;
   stop(): Promise<void>;
 }
-
-const DEFAULT_URL = "redis://127.0.0.1:6379";
 
 /**
  * The Redis a command should use: the one it was given (`--redis`,
@@ -25,7 +23,7 @@ export async function ensureRedis(configured: string | undefined): Promise<Redis
     await assertRedis(configured);
     return { url: configured, embedded: false, stop: async () => {} };
   }
-  if (await pingRedis(DEFAULT_URL, 500)) return { url: DEFAULT_URL, embedded: false, stop: async () => {} };
+  if (await pingRedis(DEFAULT_REDIS_URL, 500)) return { url: DEFAULT_REDIS_URL, embedded: false, stop: async () => {} };
   return startEmbeddedRedis();
 }
 

@@ -53,8 +53,11 @@ export type Price = z.infer<typeof Price>;
 
 const defaultRole = (): RoleModelConfig => RoleModelConfig.parse({ provider: "scripted", model: "scripted-1" });
 
+/** The Redis used when neither `--redis`, REIN_REDIS_URL / REDIS_URL nor the config names one. */
+export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
+
 export const ReinConfig = z.object({
-  redisUrl: z.string().default("redis://127.0.0.1:6379"),
+  redisUrl: z.string().default(DEFAULT_REDIS_URL),
   prefix: z
     .string()
     .regex(/^[a-zA-Z0-9_.-]+$/, "expected letters, digits, _ . or -")

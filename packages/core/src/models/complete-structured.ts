@@ -3,6 +3,7 @@ import { ReinError } from "../errors.ts";
 import { addUsage, totalTokens, Usage, zeroUsage } from "../contracts/common.ts";
 import type { CompleteOptions, ModelMessage, ModelProvider, ModelRequest } from "./model-provider.ts";
 import { textOf } from "./model-provider.ts";
+import { parseJsonText } from "./json-from-model-text.ts";
 import { tracedComplete, type ModelCallTrace } from "./traced-complete.ts";
 
 export interface StructuredResult<T> {
@@ -75,16 +76,6 @@ export function usageOfFailure(error: unknown): Usage {
   if (!ReinError.isInstance(error)) return zeroUsage();
   const parsed = Usage.safeParse(error.details.usage);
   return parsed.success ? parsed.data : zeroUsage();
-}
-
-function parseJsonText(text: string): unknown {
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
-  const candidate = (fenced?.[1] ?? text).trim();
-  try {
-    return JSON.parse(candidate);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Names each bad field, what was expected and, where known, what was received. */

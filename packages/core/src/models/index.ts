@@ -35,4 +35,6 @@ export {
   estimateTextTokens,
   estimateToolTokens,
 } from "./token-estimate.ts";
-export { isStrictCompatible, parseJsonText } from "./structured-output.ts";
+export { isStrictCompatible } from "./structured-output.ts";
+export { parseJsonText } from "./json-from-model-text.ts";
+export { jsonSchemaOf } from "./json-schema-of.ts";

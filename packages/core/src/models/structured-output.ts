@@ -62,29 +62,3 @@ export function outputInstruction(output: StructuredOutputRequest): string {
     `, matching this JSON Schema:\n${JSON.stringify(output.schema)}`,
   ].join("");
 }
-
-/**
- * Parses a JSON reply from text. Models outside a strict JSON mode often wrap
- * it in a ```json fence or a sentence, so the fence and surrounding prose are
- * dropped; undefined when no JSON value is found.
- */
-export function parseJsonText(text: string): unknown {
-  const trimmed = text.trim();
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(trimmed);
-  const candidates = [trimmed, fenced?.[1]?.trim(), outermost(trimmed, "{", "}"), outermost(trimmed, "[", "]")];
-  for (const candidate of candidates) {
-    if (!candidate) continue;
-    try {
-      return JSON.parse(candidate);
-    } catch {
-      // try the next candidate
-    }
-  }
-  return undefined;
-}
-
-function outermost(text: string, open: string, close: string): string | undefined {
-  const start = text.indexOf(open);
-  const end = text.lastIndexOf(close);
-  return start >= 0 && end > start ? text.slice(start, end + 1) : undefined;
-}

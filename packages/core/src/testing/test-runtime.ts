@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ReinConfig, type ReinConfigInput } from "../config/config.ts";
+import { DEFAULT_REDIS_URL, ReinConfig, type ReinConfigInput } from "../config/config.ts";
 import { connectRedis } from "../redis/connection.ts";
 import { deleteByPrefix } from "../redis/delete-by-prefix.ts";
 import { createRuntime, type ReinRuntime, type RuntimeOptions } from "../runtime.ts";
 
-export const TEST_REDIS_URL = process.env.REIN_TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+export const TEST_REDIS_URL = process.env.REIN_TEST_REDIS_URL ?? process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 
 export interface TestRuntime extends ReinRuntime {
   /** Deletes every key under this runtime's prefix and its workspace root and key directory. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Scope, ToolEffect, ToolSpec } from "../contracts/index.ts";
 import type { Logger } from "../logger.ts";
+import { jsonSchemaOf } from "../models/json-schema-of.ts";
 import type { Workspace } from "./workspace.ts";
 
 /**
@@ -134,10 +135,4 @@ export function toolSpecOf(tool: AnyTool): ToolSpec {
   };
   specs.set(tool, spec);
   return spec;
-}
-
-function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
 }

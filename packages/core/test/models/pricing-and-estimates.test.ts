@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { costOf, priceFor, withCost } from "../../src/models/pricing.ts";
-import { isStrictCompatible, parseJsonText } from "../../src/models/structured-output.ts";
+import { parseJsonText } from "../../src/models/json-from-model-text.ts";
+import { isStrictCompatible } from "../../src/models/structured-output.ts";
 import { estimateRequestTokens, estimateTextTokens } from "../../src/models/token-estimate.ts";
 
 const usage = { inputTokens: 1_000_000, outputTokens: 500_000, cacheReadTokens: 2_000_000, cacheWriteTokens: 100_000, costUsd: 0 };

@@ -1,4 +1,4 @@
-import { FinalAnswer, type ModelResponse, type StepResult, type Suspension, textOf, totalTokens, withAddressedFailures } from "@rein/core";
+import { FinalAnswer, type ModelResponse, parseJsonText, type StepResult, type Suspension, textOf, totalTokens, withAddressedFailures } from "@rein/core";
 import type { StepContext } from "./step-context.ts";
 
 /** The step's result with `status`, carrying everything the loop observed and spent. */
@@ -58,7 +58,7 @@ export function finalResult(step: StepContext, response: ModelResponse): StepRes
   step.finalText = text;
   if (response.stopReason === "max_tokens") return stepResult(step, "failed", { summary: text.slice(0, 500), error: "the model's final answer was cut off by max_tokens" });
   if (step.body.task.outputContract.format === "answer") {
-    const parsed = FinalAnswer.safeParse(parseJson(text));
+    const parsed = FinalAnswer.safeParse(parseJsonText(text));
     if (!parsed.success) return stepResult(step, "failed", { output: text, summary: text.slice(0, 500), error: "the final answer is not {answer, claims, gaps} JSON" });
     return stepResult(step, "completed", { output: parsed.data, summary: parsed.data.answer.slice(0, 500), claims: parsed.data.claims });
   }
@@ -71,13 +71,4 @@ export function suspendedResult(step: StepContext, suspension: Suspension): Step
   const what =
     suspension.kind === "approval" ? `approval of ${suspension.tool}` : suspension.kind === "delegate" ? `a child step: ${suspension.request.title}` : `context: ${suspension.question}`;
   return stepResult(step, status, { summary: `waiting for ${what}`, suspension });
-}
-
-function parseJson(text: string): unknown {
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
-  try {
-    return JSON.parse((fenced?.[1] ?? text).trim());
-  } catch {
-    return undefined;
-  }
 }

@@ -3,7 +3,7 @@ import { type AdapterSettings, defaultMaxTokens, defaultRetryPolicy, defaultTime
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
 import { withCost } from "../pricing.ts";
 import { withRetries } from "../retry.ts";
-import { parseJsonText } from "../structured-output.ts";
+import { parseJsonText } from "../json-from-model-text.ts";
 import type { openAIFailure } from "./openai-failure.ts";
 import { type OpenAIParams, type StructuredOutputMode, toOpenAIParams } from "./openai-request.ts";
 import { type CollectedReply, collectCompletion, finishReply } from "./openai-response.ts";
