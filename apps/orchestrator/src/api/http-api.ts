@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { z } from "zod";
-import { type ApprovalSigner, type ApprovalStore, canonicalJson, errorMessage, Goal, ReinError, type ReinRuntime } from "@rein/core";
+import { type ApprovalSigner, type ApprovalStore, canonicalJson, errorMessage, ReinError, type ReinRuntime } from "@rein/core";
 import { decideApproval } from "../approvals/decide-approval.ts";
 import { replyToRun } from "../intake/reply-to-run.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
@@ -140,10 +140,8 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
       method: "POST",
       path: "/runs",
       handle: async (request, response) => {
-        const body = await readJson(request, maxBodyBytes);
-        const goal = Goal.safeParse(body);
-        if (!goal.success) throw new HttpError(400, `goal.${goal.error.issues[0]?.path.join(".")}: ${goal.error.issues[0]?.message}`);
-        const { runId, state } = await submitGoal(runtime, body as z.input<typeof Goal>, {
+        // submitGoal parses the goal; a goal_invalid refusal answers 400.
+        const { runId, state } = await submitGoal(runtime, await readJson(request, maxBodyBytes), {
           knownTools: options.knownTools,
           unavailableMcp: await unavailableMcpServers(runtime),
         });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type AnyTool, type GoalInput, PluginEntry, PolicyRule, type ReinConfigInput, ReinError, z } from "@rein/core";
+import { type AnyTool, Goal, type GoalInput, PluginEntry, PolicyRule, type ReinConfigInput, ReinError, z } from "@rein/core";
 import { resolveSeed } from "../workspace/seed-path.ts";
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -46,7 +46,12 @@ export async function loadExample(name: string, examplesDir = EXAMPLES_DIR): Pro
   if (!/^[a-z0-9-]+$/.test(name) || !existsSync(goalFile)) {
     throw new ReinError("not_found", `no example "${name}"; expected a folder with goal.json under ${examplesDir}`);
   }
-  const { workspace, ...goal } = JSON.parse(readFileSync(goalFile, "utf8")) as GoalInput;
+  const parsedGoal = Goal.safeParse(JSON.parse(readFileSync(goalFile, "utf8")));
+  if (!parsedGoal.success) {
+    const issue = parsedGoal.error.issues[0];
+    throw new ReinError("config_invalid", `${goalFile}: ${issue?.path.join(".") || "(root)"}: ${issue?.message}; expected a goal`);
+  }
+  const { workspace, ...goal } = parsedGoal.data;
   const seedDir = workspace ? await resolveSeed(dir, workspace) : undefined;
   const toolsFile = join(dir, "tools.ts");
   const tools = existsSync(toolsFile) ? ((await importTypeScript(toolsFile)) as { tools: AnyTool[] }).tools : [];

@@ -1,4 +1,4 @@
-import { Goal, type GoalInput, newId, ReinError, type ReinRuntime, type RunState, UNSANDBOXED_WARNING, unpricedModels, zeroUsage } from "@rein/core";
+import { Goal, newId, ReinError, type ReinRuntime, type RunState, UNSANDBOXED_WARNING, unpricedModels, zeroUsage } from "@rein/core";
 import { prepareWorkspace } from "../workspace/prepare-workspace.ts";
 import { resolveSeed } from "../workspace/seed-path.ts";
 import type { WorkspaceOrigin } from "../workspace/workspace-origin.ts";
@@ -30,9 +30,10 @@ export interface Submitted {
 /**
  * Validates a goal, creates its run and enqueues `goal.submitted`. A goal
  * that is empty, too long, or names an unknown tool is refused here with a
- * `goal_invalid` error, and nothing is written or enqueued.
+ * `goal_invalid` error, and nothing is written or enqueued. The input is
+ * parsed here, once, whether it came from a flag, a file or an HTTP body.
  */
-export async function submitGoal(runtime: ReinRuntime, input: GoalInput, options: SubmitOptions): Promise<Submitted> {
+export async function submitGoal(runtime: ReinRuntime, input: unknown, options: SubmitOptions): Promise<Submitted> {
   if (typeof input === "object" && input !== null && "workspaceSeed" in input) {
     throw new ReinError("goal_invalid", "goal.workspaceSeed is no longer accepted; expected goal.workspace, the name of a seed under the deployment's seedsRoot");
   }

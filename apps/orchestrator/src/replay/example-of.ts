@@ -1,7 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Goal } from "@rein/core";
+import { type Goal, z } from "@rein/core";
 import { EXAMPLES_DIR } from "../examples/load-example.ts";
+
+const ExampleGoalText = z.object({ text: z.string().optional() });
 
 /**
  * The example a recorded goal came from, so its tools and seed can be
@@ -14,8 +16,8 @@ export function exampleOf(goal: Pick<Goal, "metadata" | "text">, examplesDir = E
   for (const name of readdirSync(examplesDir)) {
     const file = join(examplesDir, name, "goal.json");
     if (!existsSync(file)) continue;
-    const text = (JSON.parse(readFileSync(file, "utf8")) as { text?: string }).text;
-    if (text?.trim() === goal.text.trim()) return name;
+    const example = ExampleGoalText.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    if (example.success && example.data.text?.trim() === goal.text.trim()) return name;
   }
   return undefined;
 }

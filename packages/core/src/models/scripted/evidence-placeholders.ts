@@ -1,6 +1,6 @@
 import { ReinError } from "../../errors.ts";
 import type { ModelRequest } from "../model-provider.ts";
-import type { ScriptedTurn } from "./script.ts";
+import { ScriptedTurn } from "./script.ts";
 
 const PLACEHOLDER = /\{\{evidence:([A-Za-z0-9_.-]+)\}\}/g;
 // Evidence lines as the planner and worker prompts render them: "- obs_…: <<<untrusted-data …>>><tool>: <summary>…".
@@ -24,7 +24,7 @@ export function resolveEvidencePlaceholders(turn: ScriptedTurn, request: ModelRe
     }
     return id;
   });
-  return JSON.parse(resolved) as ScriptedTurn;
+  return ScriptedTurn.parse(JSON.parse(resolved));
 }
 
 function evidenceByTool(request: ModelRequest): Map<string, string> {
