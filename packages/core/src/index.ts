@@ -1,6 +1,6 @@
 export * from "./contracts/index.ts";
 export { canonicalJson, hashOf, sha256, type Sha256 } from "./canonical/canonical-json.ts";
-export { newId, type IdKind } from "./ids.ts";
+export { idFrom, newId, type IdKind } from "./ids.ts";
 export { ReinError, toQueueError, errorMessage, type ReinErrorCode, type ReinErrorOptions } from "./errors.ts";
 export { closestName } from "./closest-name.ts";
 export { createLogger, LOG_LEVELS, type Logger, logFileDestination, type LogLevel, logLevelFrom } from "./logger.ts";

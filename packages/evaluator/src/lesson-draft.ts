@@ -1,4 +1,4 @@
-import { type StepEvaluateJob, type Lesson, sha256, type VerdictDecision } from "@rein/core";
+import { idFrom, type StepEvaluateJob, type Lesson, type VerdictDecision } from "@rein/core";
 
 /**
  * The lesson a verdict writes when it resolves an earlier failure of the
@@ -18,7 +18,7 @@ export function resolvedStepLesson(job: StepEvaluateJob, decision: VerdictDecisi
   ].join(" ");
   return {
     schemaVersion: 1,
-    lessonId: `lesson_${sha256(`${job.runId}:${job.stepId}:resolved`).slice(7, 23)}`,
+    lessonId: idFrom("lesson", `${job.runId}:${job.stepId}:resolved`),
     kind: "resolved_step",
     createdAt: now.toISOString(),
     runId: job.runId,

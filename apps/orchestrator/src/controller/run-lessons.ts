@@ -1,4 +1,4 @@
-import { type Lesson, type RunState, sha256, type StepState } from "@rein/core";
+import { idFrom, type Lesson, type RunState, type StepState } from "@rein/core";
 
 /**
  * Lessons the controller writes, composed here so the transition stays pure.
@@ -7,7 +7,7 @@ import { type Lesson, type RunState, sha256, type StepState } from "@rein/core";
  * controller's `record_lesson` effect. Ids derive from the run, so a
  * replayed effect writes the same lesson again.
  */
-const lessonId = (runId: string, what: string): string => `lesson_${sha256(`${runId}:${what}`).slice(7, 23)}`;
+const lessonId = (runId: string, what: string): string => idFrom("lesson", `${runId}:${what}`);
 
 /** A run that failed for good: what it was for and why it stopped. */
 export function runFailedLesson(state: RunState, reason: string, now: Date): Lesson {
