@@ -1,19 +1,124 @@
-export * from "./common.ts";
-export * from "./budget.ts";
-export * from "./scope.ts";
-export * from "./permission.ts";
-export * from "./goal.ts";
-export * from "./plan.ts";
-export * from "./tool-events.ts";
-export * from "./approval.ts";
-export * from "./handoff-packet.ts";
-export * from "./step-result.ts";
-export * from "./lesson.ts";
-export * from "./verdict.ts";
-export * from "./trace-event.ts";
-export * from "./run-state.ts";
-export * from "./control-event.ts";
-export * from "./jobs.ts";
-export * from "./controller-effect.ts";
-export * from "./model-message.ts";
-export * from "./step-checkpoint.ts";
+export {
+  addUsage,
+  HashString,
+  JsonObject,
+  Role,
+  totalTokens,
+  Usage,
+  zeroUsage,
+} from "./common.ts";
+export {
+  BudgetSpent,
+  RunBudget,
+  StepBudget,
+} from "./budget.ts";
+export {
+  Scope,
+  ToolGrant,
+} from "./scope.ts";
+export {
+  IgnoredRule,
+  PermissionDecision,
+  PermissionOutcome,
+  PolicyRule,
+  ToolEffect,
+} from "./permission.ts";
+export {
+  Goal,
+  type GoalInput,
+  MAX_GOAL_TEXT,
+  ModelChoice,
+  SeedName,
+} from "./goal.ts";
+export {
+  AcceptanceCriterion,
+  Claim,
+  FinalAnswer,
+  OutputContract,
+  Plan,
+  StepSpec,
+} from "./plan.ts";
+export {
+  FailureClass,
+  Observation,
+  ObservedImage,
+  Provenance,
+  ToolCallEvent,
+  ToolCallStatus,
+  ToolResultEvent,
+  ToolSpec,
+} from "./tool-events.ts";
+export {
+  Approval,
+  ApprovalStatus,
+} from "./approval.ts";
+export {
+  EvidenceRef,
+  HandoffPacket,
+  LessonRef,
+  PacketBody,
+  PacketBoundsContract,
+  ResumeInput,
+  TaskContract,
+} from "./handoff-packet.ts";
+export {
+  DelegationRequest,
+  StepResult,
+  StepStatus,
+  Suspension,
+  ToolCallRecord,
+} from "./step-result.ts";
+export {
+  Lesson,
+  LessonKind,
+  lessonText,
+} from "./lesson.ts";
+export {
+  CheckResult,
+  ClaimCheck,
+  ClaimStatus,
+  Verdict,
+  VerdictDecision,
+} from "./verdict.ts";
+export {
+  TraceEvent,
+  type TraceEventInput,
+} from "./trace-event.ts";
+export {
+  EvidenceEntry,
+  FINAL_ANSWER_STEP_ID,
+  FinalProposal,
+  isTerminal,
+  RunResult,
+  RunState,
+  RunStatus,
+  StepPhase,
+  StepState,
+  TERMINAL_STATUSES,
+  VerdictSummary,
+} from "./run-state.ts";
+export {
+  ControlEvent,
+  type ControlEventType,
+} from "./control-event.ts";
+export {
+  ContextJob,
+  ControlJob,
+  EvaluateJob,
+  EvidenceFact,
+  FinalAnswerEvaluateJob,
+  PlanJob,
+  PlannerContext,
+  StepEvaluateJob,
+  StepJob,
+} from "./jobs.ts";
+export {
+  ControllerEffect,
+} from "./controller-effect.ts";
+export {
+  ContentBlockContract,
+  ModelMessageContract,
+} from "./model-message.ts";
+export {
+  StepCheckpoint,
+} from "./step-checkpoint.ts";

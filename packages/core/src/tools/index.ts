@@ -26,7 +26,3 @@ export { type CommandResult, RUN_COMMAND_LIMITS, type RunCommandVariant, renderC
 export type { HttpResult } from "./builtin/http-request.ts";
 export type { SearchMatch } from "./builtin/list-search-tools.ts";
 export { IdempotencyStore, type IdempotencyStoreOptions, type RecordOutcome } from "../stores/idempotency-store.ts";
-export * from "../policy/index.ts";
-export * from "../approvals/index.ts";
-export * from "../sanitize/index.ts";
-export * from "../mcp/index.ts";
