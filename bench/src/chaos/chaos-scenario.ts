@@ -78,9 +78,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     // By run and step, not job id: a recovered step may come back as a resumed attempt under a new job id.
     const stepOf = (jobId: string | undefined) => (jobId ?? "").split("-").slice(0, 3).join("-");
     const held = new Map((await activeSteps()).map((job) => [stepOf(job.id), { id: job.id, started: job.attemptsStarted }]));
-    const second = await deployment.startStepWorker();
+    // Killed before the next worker starts: a process start on a loaded machine outlasts a step's wait,
+    // so `first` would otherwise have finished what it held by the time it was killed.
     await first.signal("SIGKILL");
     fault(`SIGKILL step worker ${first.name} holding ${held.size} step(s)`);
+    const second = await deployment.startStepWorker();
     let twice: string | undefined;
     await bounded(
       "a killed worker's step resumed on the next worker",
