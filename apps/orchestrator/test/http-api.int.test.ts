@@ -6,7 +6,7 @@ import type { Approval, ModelScriptInput } from "@rein/core";
 import { createHttpApi } from "../src/api/http-api.ts";
 import { loadExample } from "../src/examples/load-example.ts";
 import { bugfixExample, type Harness, startHarness } from "./support/harness.ts";
-import { visitDashboard } from "./support/dashboard-browser.ts";
+import { type FakeNode, findNode, visitDashboard } from "./support/dashboard-browser.ts";
 import { rawRequest } from "./support/raw-http.ts";
 
 const token = "test-token-0123456789abcdef";
@@ -126,6 +126,9 @@ describe("HTTP API", () => {
     expect(html).toContain('"claim (" + (status.get(claim.text) || "unchecked") + "): " + claim.text + " [evidence: "');
     expect(html).toContain('"gap: " + gap');
     expect(html).toContain('sessionStorage.setItem("rein-token"');
+    // Decisions and replies are made in the page, never through a prompt() dialog.
+    expect(html).not.toContain("prompt(");
+    expect(html).toContain('"/runs/" + runId + "/reply"');
     expect(html).not.toContain(token);
   });
 
@@ -274,9 +277,23 @@ describe("approving over HTTP", () => {
     const { approvals } = (await (await fetch(`${base}/approvals`, { headers })).json()) as { approvals: Approval[] };
     const pending = approvals.find((approval) => approval.runId === runId);
     expect(pending?.tool).toBe("restart_service");
-    const approved = await fetch(`${base}/approvals/${pending?.approvalId}/approve`, { method: "POST", headers, body: JSON.stringify({ approver: "ana" }) });
-    expect(approved.status).toBe(200);
-    expect(((await approved.json()) as Approval).signature).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    // Approved from the run's page: a name and a note typed into it, then the button.
+    const html = await (await fetch(`${base}/`)).text();
+    const visit = visitDashboard(html, base, `#token=${token}`);
+    const page = visitDashboard(html, base, `#${runId}`, visit.session);
+    const form = () => findNode(page.element("detail"), (node) => node.className === "approval");
+    await page.until(() => form() !== undefined);
+    const [name, note] = (form()?.children ?? []).filter((node): node is FakeNode => (node as FakeNode).placeholder !== undefined) as FakeNode[];
+    const approve = findNode(form() as FakeNode, (node) => node.textContent === "Approve") as FakeNode;
+    await (approve.onclick as () => Promise<void>)();
+    expect(findNode(form() as FakeNode, (node) => node.className === "error")?.textContent).toMatch(/Say who decides/);
+    (name as FakeNode).value = "ana";
+    (note as FakeNode).value = "checked the dashboards";
+    await (approve.onclick as () => Promise<void>)();
+    const decided = page.requests.find((request) => request.path === `/approvals/${pending?.approvalId}/approve`);
+    expect(decided).toEqual({ path: `/approvals/${pending?.approvalId}/approve`, authorization: `Bearer ${token}`, status: 200 });
+    const approval = await harness.tooling.approvals.get(pending?.approvalId as string);
+    expect(approval).toMatchObject({ approver: "http:ana", note: "checked the dashboards" });
 
     const state = await harness.waitFor(runId);
     expect(state.status).toBe("done");

@@ -1,7 +1,7 @@
 /**
  * The web dashboard: one self-contained page over the HTTP API. It lists
- * runs, follows one run's trace live, and lets a person approve, deny or
- * cancel. The token arrives once in the fragment of the URL that `rein serve`
+ * runs, follows one run's trace live, and lets a person approve or deny
+ * (with a note, in the page), answer an escalated run, or cancel. The token arrives once in the fragment of the URL that `rein serve`
  * prints and lives in sessionStorage; every request, the trace stream
  * included, carries it as `Authorization: Bearer` (the stream is read with
  * fetch, not EventSource, which cannot set headers), never in a URL the
@@ -147,10 +147,8 @@ async function showRun(runId) {
     el("h2", { textContent: state.goal.text }),
     el("p", {}, el("span", { className: "status " + state.status, textContent: state.status }), " " + (state.stopReason || ""),
       " ", ["done", "failed", "cancelled"].includes(state.status) ? "" : el("button", { textContent: "Cancel run", onclick: () => api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard" }) }).then(() => showRun(runId)) })),
-    ...approvals.filter((approval) => approval.runId === runId).map((approval) =>
-      el("div", { className: "approval" }, "Approval " + approval.approvalId + ": " + approval.tool + " " + JSON.stringify(approval.args) + " ",
-        el("button", { textContent: "Approve", onclick: () => decide(approval.approvalId, "approve", runId) }),
-        el("button", { textContent: "Deny", onclick: () => decide(approval.approvalId, "deny", runId) }))),
+    ...approvals.filter((approval) => approval.runId === runId).map((approval) => approvalView(approval, runId)),
+    state.status === "escalated" ? replyView(runId) : "",
     state.result ? resultView(state.result) : "",
     timeline,
     liveBox,
@@ -188,12 +186,32 @@ function showLive(box, event) {
   row.textContent = (row.textContent + event.text).slice(-2000);
 }
 
-async function decide(approvalId, verb, runId) {
-  const approver = prompt("Your name, for the record");
-  if (!approver) return;
-  const body = verb === "deny" ? { approver, reason: prompt("Why deny it?") || "" } : { approver, note: "approved from the dashboard" };
-  try { await api("/approvals/" + approvalId + "/" + verb, { method: "POST", body: JSON.stringify(body) }); } catch (error) { alert(error.message); }
-  showRun(runId);
+// Approve or deny in the page: the approver's name (kept for the tab) and a note, which a denial needs as its reason.
+function approvalView(approval, runId) {
+  const approver = el("input", { placeholder: "your name", value: sessionStorage.getItem("rein-approver") || "" });
+  const note = el("input", { placeholder: "note (a denial must say why)", size: 40 });
+  const problem = el("span", { className: "error" });
+  const decide = async (verb) => {
+    if (!approver.value) { problem.textContent = "Say who decides: your name is recorded with the decision."; return; }
+    if (verb === "deny" && !note.value) { problem.textContent = "A denial must say why: write it in the note."; return; }
+    sessionStorage.setItem("rein-approver", approver.value);
+    const body = verb === "deny" ? { approver: approver.value, reason: note.value } : { approver: approver.value, note: note.value || undefined };
+    try { await api("/approvals/" + approval.approvalId + "/" + verb, { method: "POST", body: JSON.stringify(body) }); showRun(runId); } catch (error) { problem.textContent = error.message; }
+  };
+  return el("div", { className: "approval" }, "Approval " + approval.approvalId + ": " + approval.tool + " " + JSON.stringify(approval.args) + " ", el("br"),
+    approver, " ", note, " ",
+    el("button", { textContent: "Approve", onclick: () => decide("approve") }),
+    el("button", { textContent: "Deny", onclick: () => decide("deny") }), " ", problem);
+}
+
+// An escalated run waits for a person's instruction; this sends it as rein reply does.
+function replyView(runId) {
+  const instruction = el("input", { placeholder: "instruction for the run", size: 60 });
+  const problem = el("span", { className: "error" });
+  const send = async () => {
+    try { await api("/runs/" + runId + "/reply", { method: "POST", body: JSON.stringify({ instruction: instruction.value }) }); showRun(runId); } catch (error) { problem.textContent = error.message; }
+  };
+  return el("div", { className: "approval" }, "The run escalated and waits for your answer: ", instruction, " ", el("button", { textContent: "Reply", onclick: send }), " ", problem);
 }
 
 loadRuns();

@@ -1,12 +1,17 @@
 import { runInNewContext } from "node:vm";
 
-/** A DOM element as far as the dashboard script uses one. */
+/** A DOM element as far as the dashboard script uses one; the script sets more (placeholder, onclick) with Object.assign. */
 class FakeElement {
+  [attribute: string]: unknown;
   value = "";
   textContent = "";
   className = "";
   children: unknown[] = [];
   readonly classList = { toggle: () => {} };
+  readonly dataset: Record<string, string> = {};
+  querySelector(): null {
+    return null;
+  }
   addEventListener(): void {}
   append(...nodes: unknown[]): void {
     this.children.push(...nodes);
@@ -14,6 +19,19 @@ class FakeElement {
   replaceChildren(...nodes: unknown[]): void {
     this.children = nodes;
   }
+}
+
+export type FakeNode = FakeElement;
+
+/** The first element under `root`, depth first, that `test` accepts. */
+export function findNode(root: FakeNode, test: (node: FakeNode) => boolean): FakeNode | undefined {
+  for (const child of root.children) {
+    if (!(child instanceof FakeElement)) continue;
+    if (test(child)) return child;
+    const found = findNode(child, test);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 export interface DashboardVisit {
@@ -33,12 +51,11 @@ export interface DashboardVisit {
  * script sets (a browser adds no Authorization of its own). Only the DOM is
  * stubbed, and only as far as the script touches it.
  */
-export function visitDashboard(html: string, base: string, hash: string): DashboardVisit {
+export function visitDashboard(html: string, base: string, hash: string, session = new Map<string, string>()): DashboardVisit {
   const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1];
   if (!script) throw new Error("the dashboard page has no script");
   const elements = new Map<string, FakeElement>();
   const element = (id: string) => elements.get(id) ?? elements.set(id, new FakeElement()).get(id) as FakeElement;
-  const session = new Map<string, string>();
   const location = { pathname: "/", hash };
   const requests: DashboardVisit["requests"] = [];
   const browserFetch = (path: string, init: RequestInit = {}) => {
@@ -59,10 +76,10 @@ export function visitDashboard(html: string, base: string, hash: string): Dashbo
     },
     location,
     fetch: browserFetch,
-    prompt: () => null,
     alert: () => {},
     // The list's periodic refresh is not run: a visit sees the page's first requests only.
     setInterval: () => 0,
+    CSS: { escape: (text: string) => text },
     TextDecoder,
     AbortController,
   });
