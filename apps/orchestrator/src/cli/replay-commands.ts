@@ -4,7 +4,7 @@ import { exampleOf } from "../replay/example-of.ts";
 import { renderReplayReport } from "../replay/replay-report.ts";
 import { replayRun } from "../replay/replay-run.ts";
 import { replayStep } from "../replay/replay-step.ts";
-import { openScratchRuntime } from "../replay/scratch-runtime.ts";
+import { openIsolatedRuntime } from "../replay/isolated-runtime.ts";
 import { loadBundle } from "../trace/trace-bundle.ts";
 import { readExport } from "../trace/trace-files.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
@@ -23,7 +23,7 @@ export const replayCommand: CommandHandler<typeof REPLAY> = async (positionals, 
     const exampleName = flags.example ?? (bundle.state ? exampleOf(bundle.state.goal) : undefined);
     const example = exampleName ? await loadExample(exampleName) : undefined;
     if (example) err(`replaying with the tools of example ${example.name}`);
-    const scratch = await openScratchRuntime(context.config, "replay", example && !flags.config ? example.config : {});
+    const scratch = await openIsolatedRuntime(context.config, "replay", example && !flags.config ? example.config : {});
     try {
       const mode = flags["stub-tools"] ? "stub" : "real";
       const allowExternal = Boolean(flags["allow-external"]);

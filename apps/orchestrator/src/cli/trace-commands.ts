@@ -2,7 +2,7 @@ import { trace } from "@opentelemetry/api";
 import { ReinError } from "@rein/core";
 import { flushTracer } from "../telemetry/flush-tracer.ts";
 import { emitRunSpans } from "../telemetry/run-spans.ts";
-import { answerQuestions } from "../trace/trace-questions.ts";
+import { answerQuestions } from "../trace/trace-check.ts";
 import { loadBundle, type TraceBundle } from "../trace/trace-bundle.ts";
 import { renderJsonLines } from "../trace/trace-export.ts";
 import { readExport, writeExport } from "../trace/trace-files.ts";

@@ -2,9 +2,9 @@ import { join } from "node:path";
 import { type AnyTool, type ModelProvider, type ReinConfig, type ReinConfigInput, ReplayProvider } from "@rein/core";
 import { scriptedOverrides } from "../cli/run-command.ts";
 import { loadExample } from "../examples/load-example.ts";
-import { runPrivately } from "../replay/private-run.ts";
+import { runPrivately } from "../replay/in-process-run.ts";
 import { observationIdTranslator } from "../replay/observation-ids.ts";
-import { openScratchRuntime } from "../replay/scratch-runtime.ts";
+import { openIsolatedRuntime } from "../replay/isolated-runtime.ts";
 import { readExport } from "../trace/trace-files.ts";
 import { type CheckOutcome, checkCase } from "./case-checks.ts";
 import type { EvalCase, EvalSuite } from "./eval-suite.ts";
@@ -55,7 +55,7 @@ export async function runSuite(config: ReinConfig, suite: EvalSuite, options: Ru
 async function runCase(config: ReinConfig, item: EvalCase, toolOverrides: readonly AnyTool[]): Promise<CaseResult> {
   const example = await loadExample(item.example);
   const overrides: ReinConfigInput = item.model === "scripted" ? scriptedOverrides(example) : example.config;
-  const scratch = await openScratchRuntime(config, "eval", overrides);
+  const scratch = await openIsolatedRuntime(config, "eval", overrides);
   try {
     let providers: Partial<Record<"planner" | "worker" | "judge", ModelProvider>> | undefined;
     let runId: string | undefined;

@@ -1,7 +1,7 @@
 import { type AnyTool, ReinError, ReplayProvider, type ReinRuntime, type RunStatus, type StepStatus, type TraceEvent } from "@rein/core";
 import type { TraceBundle } from "../trace/trace-bundle.ts";
 import { type Comparison, compareTraces } from "./compare-traces.ts";
-import { runPrivately } from "./private-run.ts";
+import { runPrivately } from "./in-process-run.ts";
 import { observationIdTranslator } from "./observation-ids.ts";
 import { RecordedOutputs } from "./recorded-outputs.ts";
 import { replayToolSet, type ToolMode } from "./replay-tools.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replayRun } from "../../src/replay/replay-run.ts";
-import { openScratchRuntime } from "../../src/replay/scratch-runtime.ts";
+import { openIsolatedRuntime } from "../../src/replay/isolated-runtime.ts";
 import { type Recorded, recordExample } from "../trace/record-example.ts";
 
 describe("rein replay --from-step", () => {
@@ -13,7 +13,7 @@ describe("rein replay --from-step", () => {
   });
 
   async function replayFrom(fromStep: string) {
-    const scratch = await openScratchRuntime(recorded.runtime.config, "replay-from");
+    const scratch = await openIsolatedRuntime(recorded.runtime.config, "replay-from");
     try {
       return await replayRun(scratch, recorded.bundle, { mode: "real", tools: recorded.example.tools, seedDir: recorded.example.seedDir, fromStep });
     } finally {

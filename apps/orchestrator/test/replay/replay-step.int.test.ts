@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildRegistry } from "../../src/roles/tooling.ts";
 import { renderReplayReport } from "../../src/replay/replay-report.ts";
 import { replayStep } from "../../src/replay/replay-step.ts";
-import { openScratchRuntime } from "../../src/replay/scratch-runtime.ts";
+import { openIsolatedRuntime } from "../../src/replay/isolated-runtime.ts";
 import { type Recorded, recordExample } from "../trace/record-example.ts";
 
 describe("rein replay --step: one step in isolation from its recorded packet", () => {
@@ -16,7 +16,7 @@ describe("rein replay --step: one step in isolation from its recorded packet", (
   });
 
   async function replay(tools: readonly AnyTool[] = recorded.example.tools) {
-    const scratch = await openScratchRuntime(recorded.runtime.config, "replay-step");
+    const scratch = await openIsolatedRuntime(recorded.runtime.config, "replay-step");
     try {
       return await replayStep(scratch, recorded.bundle, "s1", { mode: "real", tools, seedDir: recorded.example.seedDir });
     } finally {
@@ -42,7 +42,7 @@ describe("rein replay --step: one step in isolation from its recorded packet", (
   });
 
   it("says which step has no recorded packet", async () => {
-    const scratch = await openScratchRuntime(recorded.runtime.config, "replay-step");
+    const scratch = await openIsolatedRuntime(recorded.runtime.config, "replay-step");
     try {
       await expect(replayStep(scratch, recorded.bundle, "s9", { mode: "real" })).rejects.toThrow(/no recorded packet for step s9/);
     } finally {

@@ -6,11 +6,11 @@ import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
 import { buildRegistry } from "../../src/roles/tooling.ts";
 import { renderReplayReport } from "../../src/replay/replay-report.ts";
 import { replayRun } from "../../src/replay/replay-run.ts";
-import { openScratchRuntime } from "../../src/replay/scratch-runtime.ts";
+import { openIsolatedRuntime } from "../../src/replay/isolated-runtime.ts";
 import { type Recorded, recordExample } from "../trace/record-example.ts";
 
 async function replay(recorded: Recorded, options: Parameters<typeof replayRun>[2]) {
-  const scratch = await openScratchRuntime(recorded.runtime.config, "replay");
+  const scratch = await openIsolatedRuntime(recorded.runtime.config, "replay");
   try {
     return await replayRun(scratch, recorded.bundle, { seedDir: recorded.example.seedDir, ...options });
   } finally {

@@ -6,7 +6,7 @@ import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
 import { loadBundle } from "../../src/trace/trace-bundle.ts";
 import { renderExport } from "../../src/trace/trace-export.ts";
 import { importBundle, parseExport } from "../../src/trace/trace-import.ts";
-import { answerQuestions, TRACE_QUESTIONS } from "../../src/trace/trace-questions.ts";
+import { answerQuestions, TRACE_QUESTIONS } from "../../src/trace/trace-check.ts";
 import { renderTimeline } from "../../src/trace/views/timeline-view.ts";
 import { type Recorded, recordExample } from "./record-example.ts";
 

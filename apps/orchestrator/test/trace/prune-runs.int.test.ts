@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { scriptedOverrides } from "../../src/cli/run-command.ts";
 import { loadExample } from "../../src/examples/load-example.ts";
-import { runPrivately } from "../../src/replay/private-run.ts";
+import { runPrivately } from "../../src/replay/in-process-run.ts";
 import { parseAge, pruneRuns } from "../../src/trace/prune-runs.ts";
 import { ApprovalStore } from "@rein/core";
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";

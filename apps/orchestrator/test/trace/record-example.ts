@@ -1,7 +1,7 @@
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
 import { scriptedOverrides } from "../../src/cli/run-command.ts";
 import { type LoadedExample, loadExample } from "../../src/examples/load-example.ts";
-import { runPrivately } from "../../src/replay/private-run.ts";
+import { runPrivately } from "../../src/replay/in-process-run.ts";
 import { loadBundle, type TraceBundle } from "../../src/trace/trace-bundle.ts";
 
 export interface Recorded {

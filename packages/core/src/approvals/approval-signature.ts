@@ -2,7 +2,7 @@ import { type KeyObject, sign, verify } from "node:crypto";
 import { z } from "zod";
 import { canonicalJson } from "../canonical/canonical-json.ts";
 import type { Approval } from "../contracts/index.ts";
-import { HashString } from "../contracts/common.ts";
+import { HashString } from "../contracts/hash-string.ts";
 
 /**
  * What a decider signs: the decision about one approval of one action in one

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
-import { Role } from "../contracts/common.ts";
+import { Role } from "../contracts/role.ts";
 import { PolicyRule } from "../contracts/permission.ts";
 import { ReinError } from "../errors.ts";
 import { McpConfig } from "../mcp/mcp-config.ts";

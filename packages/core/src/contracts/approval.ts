@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HashString } from "./common.ts";
+import { HashString } from "./hash-string.ts";
 import { Scope } from "./scope.ts";
 
 export const ApprovalStatus = z.enum(["pending", "approved", "denied", "expired", "consumed"]);

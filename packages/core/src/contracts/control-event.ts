@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Usage, zeroUsage } from "./common.ts";
+import { Usage, zeroUsage } from "./usage.ts";
 import { LessonRef } from "./handoff-packet.ts";
 import { Plan } from "./plan.ts";
 import { StepResult } from "./step-result.ts";

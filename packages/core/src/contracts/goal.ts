@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RunBudget } from "./budget.ts";
-import { Role } from "./common.ts";
+import { Role } from "./role.ts";
 import { PolicyRule } from "./permission.ts";
 import { ToolGrant } from "./scope.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { StepBudget } from "./budget.ts";
-import { HashString } from "./common.ts";
+import { HashString } from "./hash-string.ts";
 import { AcceptanceCriterion, OutputContract } from "./plan.ts";
 import { PolicyRule } from "./permission.ts";
 import { ToolGrant } from "./scope.ts";

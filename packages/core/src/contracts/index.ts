@@ -1,12 +1,7 @@
-export {
-  addUsage,
-  HashString,
-  JsonObject,
-  Role,
-  totalTokens,
-  Usage,
-  zeroUsage,
-} from "./common.ts";
+export { HashString } from "./hash-string.ts";
+export { JsonObject } from "./json-object.ts";
+export { Role } from "./role.ts";
+export { addUsage, totalTokens, Usage, zeroUsage } from "./usage.ts";
 export {
   BudgetSpent,
   RunBudget,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BudgetSpent } from "./budget.ts";
-import { Usage } from "./common.ts";
+import { Usage } from "./usage.ts";
 import { ControllerEffect } from "./controller-effect.ts";
 import { Goal } from "./goal.ts";
 import { PacketBoundsContract, ResumeInput } from "./handoff-packet.ts";

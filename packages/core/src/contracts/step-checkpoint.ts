@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Usage } from "./common.ts";
+import { Usage } from "./usage.ts";
 import { ContentBlockContract, ModelMessageContract } from "./model-message.ts";
 import { ToolCallRecord } from "./step-result.ts";
 import { Observation } from "./tool-events.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { HashString, Usage } from "./common.ts";
+import { HashString } from "./hash-string.ts";
+import { Usage } from "./usage.ts";
 import { Claim } from "./plan.ts";
 import { ToolGrant } from "./scope.ts";
 import { Observation, ToolCallStatus } from "./tool-events.ts";

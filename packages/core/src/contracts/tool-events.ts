@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { HashString, JsonObject } from "./common.ts";
+import { HashString } from "./hash-string.ts";
+import { JsonObject } from "./json-object.ts";
 import { ToolEffect } from "./permission.ts";
 
 /** The static contract of a tool as models and the policy see it. */

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { HashString, JsonObject, Usage } from "./common.ts";
+import { HashString } from "./hash-string.ts";
+import { JsonObject } from "./json-object.ts";
+import { Usage } from "./usage.ts";
 
 /** One line of a run's audit trail. `seq` is assigned by the trace log. */
 export const TraceEvent = z.object({

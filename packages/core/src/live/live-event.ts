@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Role } from "../contracts/common.ts";
+import { Role } from "../contracts/role.ts";
 import type { ModelStreamEvent } from "../models/model-provider.ts";
 
 const Source = {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { ReinError } from "../errors.ts";
-import { addUsage, totalTokens, Usage, zeroUsage } from "../contracts/common.ts";
+import { addUsage, totalTokens, Usage, zeroUsage } from "../contracts/usage.ts";
 import type { CompleteOptions, ModelMessage, ModelProvider, ModelRequest } from "./model-provider.ts";
 import { textOf } from "./model-provider.ts";
 import { parseJsonText } from "./json-from-model-text.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { canonicalJson, hashOf, type Sha256, sha256 } from "../canonical/canonical-json.ts";
-import { HashString } from "../contracts/common.ts";
+import { HashString } from "../contracts/hash-string.ts";
 import type { ModelMessage, ModelToolSchema, StructuredOutputRequest } from "../models/model-provider.ts";
 import type { TraceWriter } from "./trace-log.ts";
 

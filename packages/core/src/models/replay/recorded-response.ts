@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { Role, Usage } from "../../contracts/common.ts";
+import { Role } from "../../contracts/role.ts";
+import { Usage } from "../../contracts/usage.ts";
 import { ContentBlockContract } from "../../contracts/model-message.ts";
 import type { ModelResponse } from "../model-provider.ts";
 

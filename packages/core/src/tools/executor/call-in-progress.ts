@@ -6,7 +6,7 @@ import type { CallIntent, RecordedOutcome } from "../call-record.ts";
 import type { RecordedResult } from "../recorded-result.ts";
 import type { ResolvedExecutorDeps } from "../tool-executor-deps.ts";
 import type { ModelToolCall, StepExecutionContext } from "../tool-executor.ts";
-import type { CallEnding, CallIdentity } from "./call-ending.ts";
+import type { CallEnding, CallIdentity } from "./call-end-records.ts";
 import type { CallTrace } from "./call-trace.ts";
 import type { FailureClass } from "../../contracts/index.ts";
 

@@ -1,6 +1,6 @@
 import type { ResolvedExecutorDeps } from "../tool-executor-deps.ts";
 import type { ModelToolCall, StepExecutionContext, ToolCallOutcome } from "../tool-executor.ts";
-import { type CallIdentity, endCall } from "./call-ending.ts";
+import { type CallIdentity, endCall } from "./call-end-records.ts";
 import { type CallInProgress, type CallStage, stageOrderError } from "./call-in-progress.ts";
 import { CALL_STAGES } from "./call-stages.ts";
 import { CallTrace } from "./call-trace.ts";

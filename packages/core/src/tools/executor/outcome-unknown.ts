@@ -1,7 +1,7 @@
 import { canonicalJson } from "../../canonical/canonical-json.ts";
 import type { CallIntent } from "../call-record.ts";
 import type { CallInProgress } from "./call-in-progress.ts";
-import type { CallEnding } from "./call-ending.ts";
+import type { CallEnding } from "./call-end-records.ts";
 
 /** How much of the interrupted call's arguments the observation (and so the person who is asked) sees. */
 const SHOWN_ARGS_CHARS = 1000;

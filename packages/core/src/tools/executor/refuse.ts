@@ -1,5 +1,5 @@
 import type { CallInProgress } from "./call-in-progress.ts";
-import type { CallEnding } from "./call-ending.ts";
+import type { CallEnding } from "./call-end-records.ts";
 
 /** A call the runtime would not run: the event says why, the model is told what to change. */
 export async function refuse(

@@ -1,7 +1,7 @@
 import type { Provenance } from "../../../contracts/index.ts";
 import type { AnyTool } from "../../define-tool.ts";
 import { type CallStage, type Execution, need, stageOrderError } from "../call-in-progress.ts";
-import type { CallEnding } from "../call-ending.ts";
+import type { CallEnding } from "../call-end-records.ts";
 import { ERROR_MESSAGE_CHARS } from "./run-call.ts";
 
 /** The observation the model reads next, with the provenance and freshness of what it shows. */

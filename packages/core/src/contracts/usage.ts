@@ -1,13 +1,6 @@
 import { z } from "zod";
 
-export const Role = z.enum(["planner", "worker", "evaluator", "judge"]);
-export type Role = z.infer<typeof Role>;
-
-export const JsonObject = z.record(z.string(), z.unknown());
-export type JsonObject = z.infer<typeof JsonObject>;
-
-export const HashString = z.string().regex(/^sha256:[0-9a-f]{64}$/, "expected a sha256:<64 hex> hash");
-
+/** Tokens and cost a model call spent; summed per step, per run and per budget. */
 export const Usage = z.object({
   inputTokens: z.number().int().nonnegative().default(0),
   outputTokens: z.number().int().nonnegative().default(0),

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectRedis, createRuntime, deleteByPrefix, ReinConfig, type ReinConfigInput, type ReinRuntime } from "@rein/core";
 
-export interface ScratchRuntime extends ReinRuntime {
+export interface IsolatedRuntime extends ReinRuntime {
   /** Deletes every key under the scratch prefix and the scratch workspaces, then closes. */
   discard(): Promise<void>;
 }
@@ -14,7 +14,7 @@ export interface ScratchRuntime extends ReinRuntime {
  * root: a replay or an eval case runs here without touching the recorded
  * run, its workspace or the deployment's queues.
  */
-export async function openScratchRuntime(base: ReinConfig, label: string, overrides: ReinConfigInput = {}): Promise<ScratchRuntime> {
+export async function openIsolatedRuntime(base: ReinConfig, label: string, overrides: ReinConfigInput = {}): Promise<IsolatedRuntime> {
   const prefix = `${base.prefix}-${label}-${randomBytes(4).toString("hex")}`;
   const workspaceRoot = await mkdtemp(join(tmpdir(), `rein-${label}-`));
   const runtime = createRuntime(ReinConfig.parse({ ...base, ...overrides, prefix, workspaceRoot }));
