@@ -32,6 +32,10 @@ export class LocalCluster {
     const dir = await mkdtemp(join(tmpdir(), "rein-cluster-"));
     const nodes: ClusterNode[] = [];
     const cluster = new LocalCluster(nodes, dir);
+    // Should the test's cleanup never reach stop() (a hook that times out), the servers still die with it.
+    process.once("exit", () => {
+      for (const node of nodes) node.child.kill("SIGKILL");
+    });
     try {
       for (let index = 0; index < 6; index += 1) {
         const port = await freePort();
