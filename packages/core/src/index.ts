@@ -122,6 +122,25 @@ export { deleteKeys } from "./redis/delete-keys.ts";
 export { RunStore, type TraceWrite } from "./stores/run-store.ts";
 export { ArtifactStore, type Artifact, type ArtifactStoreOptions } from "./stores/artifact-store.ts";
 export { TraceBuffer, type TraceWriter } from "./trace/index.ts";
+export {
+  asCheckEvent,
+  CHECK_PREFIX,
+  isTraceEventOf,
+  isTraceKind,
+  traceCatalogue,
+  traceEventInput,
+  typedTraceEvent,
+  type CallTraceKind,
+  type TraceCatalogue,
+  type TraceEventInput,
+  type TraceEventInputOf,
+  type TraceEventOf,
+  type TraceKind,
+  type TraceKindSpec,
+  type TracePayload,
+  type TracePayloadInput,
+  type TypedTraceEvent,
+} from "./trace/index.ts";
 export { TraceLog, type TraceLogOptions, PromptChain, PromptCopy, assemblePrompt, expandPromptCopy, promptHash, splitPrompt, storePromptCopy, type PromptParts } from "./trace/index.ts";
 export { QUEUE_NAMES, jobIds, type QueueName } from "./queues/queue-names.ts";
 export { ReinQueues, defaultJobOptions, queueJobOptions, type ReinQueuesOptions } from "./queues/queues.ts";

@@ -12,6 +12,7 @@ import {
   ToolRegistry,
   type TraceSink,
   type Workspace,
+  asCheckEvent,
 } from "@rein/core";
 
 export interface CommandOutcome {
@@ -103,7 +104,7 @@ export function commandCheckRunner(deps: CommandCheckDeps): CommandCheckRunner {
         signal: context.signal ?? new AbortController().signal,
         budget: { maxToolCalls: Number.MAX_SAFE_INTEGER, deadline: Number.MAX_SAFE_INTEGER },
         callsSoFar: 0,
-        trace: { append: (event) => deps.trace.append({ ...event, kind: `check.${event.kind}` }) },
+        trace: { append: (event) => deps.trace.append(asCheckEvent(event)) },
       });
       const status = outcome.observation.status;
       if (status === "ok" && result) {

@@ -14,6 +14,9 @@ import {
   type Verdict,
   type Workspace,
   zeroUsage,
+  traceEventInput,
+  type TraceKind,
+  type TracePayloadInput,
 } from "@rein/core";
 import type { CommandCheckRunner } from "./command-check.ts";
 import { runFingerprint, stepFingerprint } from "./fingerprints.ts";
@@ -230,7 +233,7 @@ function describeLoop(loop: LoopFinding, calls: StepEvaluateJob["result"]["toolC
   }
 }
 
-async function trace(deps: EvaluatorDeps, job: EvaluateJob, kind: string, payload: Record<string, unknown>): Promise<void> {
+async function trace<Kind extends TraceKind>(deps: EvaluatorDeps, job: EvaluateJob, kind: Kind, payload: TracePayloadInput<Kind>): Promise<void> {
   // The planner's proposed answer belongs to no step, as its verdict does in the controller's trace.
-  await deps.trace.append({ runId: job.runId, stepId: job.kind === "final" ? null : job.stepId, kind, payload });
+  await deps.trace.append(traceEventInput({ runId: job.runId, stepId: job.kind === "final" ? null : job.stepId, kind, payload }));
 }

@@ -12,6 +12,8 @@ import {
   totalTokens,
   type Verdict,
   zeroUsage,
+  type TraceKind,
+  type TracePayloadInput,
 } from "@rein/core";
 import { packetBodyOf } from "./packet-body.ts";
 import { evidenceLine } from "./evidence-line.ts";
@@ -21,7 +23,7 @@ export interface DraftOps {
   state: RunState;
   settings: { now: Date; packetTtlMs: number; maxDepth: number };
   effect(effect: ControllerEffect): void;
-  trace(kind: string, payload: Record<string, unknown>, step?: StepState): void;
+  trace<Kind extends TraceKind>(kind: Kind, payload: TracePayloadInput<Kind>, step?: StepState): void;
   dispatch(step: StepState, options?: { countsAsStep?: boolean }): void;
   recordVerdict(verdict: Verdict, step?: StepState): void;
   retry(step: StepState, verdict: Verdict): void;

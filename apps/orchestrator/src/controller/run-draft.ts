@@ -17,6 +17,9 @@ import {
   type StepState,
   totalTokens,
   type TraceEventInput,
+  traceEventInput,
+  type TraceKind,
+  type TracePayloadInput,
   untrustedDataOf,
   type Usage,
   type Verdict,
@@ -60,15 +63,17 @@ export class Draft {
     this.effects.push(effect);
   }
 
-  trace(kind: string, payload: Record<string, unknown>, step?: StepState): void {
-    this.events.push({
-      runId: this.state.runId,
-      stepId: step?.stepId ?? null,
-      parentStepId: step?.parentStepId ?? null,
-      kind,
-      ts: this.settings.now.toISOString(),
-      payload,
-    });
+  trace<Kind extends TraceKind>(kind: Kind, payload: TracePayloadInput<Kind>, step?: StepState): void {
+    this.events.push(
+      traceEventInput({
+        runId: this.state.runId,
+        stepId: step?.stepId ?? null,
+        parentStepId: step?.parentStepId ?? null,
+        kind,
+        ts: this.settings.now.toISOString(),
+        payload,
+      }),
+    );
   }
 
   setStatus(status: RunStatus): void {

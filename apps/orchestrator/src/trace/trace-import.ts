@@ -1,10 +1,11 @@
-import { type Artifact, ReinError, type ReinRuntime, TraceEvent } from "@rein/core";
+import { type Artifact, ReinError, type ReinRuntime, TraceEvent, typedTraceEvent } from "@rein/core";
 import { ExportHeader, PayloadRef, SidecarLine } from "./export-format.ts";
 import type { TraceBundle } from "./trace-bundle.ts";
 
 /**
- * Exported bytes → a bundle, every line validated. A `$ref` payload is
- * resolved from the sidecar; a missing one is an error, not a silent hole.
+ * Exported bytes → a bundle, every line validated, each payload against its
+ * kind in the trace catalogue. A `$ref` payload is resolved from the
+ * sidecar; a missing one is an error, not a silent hole.
  */
 export function parseExport(jsonl: string, sidecar = ""): TraceBundle {
   const [headerLine, ...eventLines] = nonEmptyLines(jsonl);
@@ -25,10 +26,10 @@ export function parseExport(jsonl: string, sidecar = ""): TraceBundle {
   const events = eventLines.map((line, index) => {
     const event = parseLine(TraceEvent, line, `line ${index + 2}`);
     const ref = PayloadRef.safeParse(event.payload);
-    if (!ref.success) return event;
+    if (!ref.success) return typedTraceEvent(event);
     const payload = payloads.get(ref.data.$ref);
     if (!payload) throw new ReinError("contract_invalid", `event ${event.seq} references payload ${ref.data.$ref}, which the sidecar does not hold`);
-    return { ...event, payload };
+    return typedTraceEvent({ ...event, payload });
   });
   if (events.length !== header.eventCount) {
     throw new ReinError("contract_invalid", `the header announces ${header.eventCount} events but the file holds ${events.length}; expected a complete export`);

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { typedTraceEvent } from "@rein/core";
 import { createTestRuntime } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
@@ -34,6 +35,10 @@ describe.each(EXAMPLES)("the trace of examples/%s", (name) => {
       expect(kinds, kind).toContain(kind);
     }
     expect(renderTimeline(recorded.bundle.events, recorded.bundle.state)).toContain(`run ${recorded.bundle.runId}: ${recorded.bundle.state?.status}`);
+  });
+
+  it("writes only kinds of the trace catalogue, each with the payload its kind declares", () => {
+    for (const event of recorded.bundle.events) expect(() => typedTraceEvent(event), `${event.seq} ${event.kind}`).not.toThrow();
   });
 
   it("exports to the same bytes twice, and import into another prefix exports back identically", async () => {

@@ -22,7 +22,12 @@ describe("rein runs prune", () => {
     const { state } = await runPrivately(runtime, { goal: example.goal, workspaceDir: example.seedDir });
     const unreferenced = await runtime.artifacts.put(state.runId, "unreferenced");
     const referenced = await runtime.artifacts.put(state.runId, "referenced");
-    await runtime.trace.append({ runId: state.runId, kind: "test.artifact_noted", payload: { artifactId: referenced } });
+    await runtime.trace.append({
+      runId: state.runId,
+      stepId: "s1",
+      kind: "observation.truncated",
+      payload: { callId: "c1", tool: "read_file", index: 0, shownLines: 1, totalLines: 2, shownBytes: 1, totalBytes: 2, artifactId: referenced },
+    });
     const created = Date.parse(state.createdAt);
     const approvals = new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: 3600 });
     const approval = await approvals.create(state.runId, "s1", { tool: "restart_service", args: { service: "api" }, scope: { services: ["api"] } });

@@ -19,9 +19,3 @@ export const TraceEvent = z.object({
   payload: JsonObject,
 });
 export type TraceEvent = z.infer<typeof TraceEvent>;
-
-export type TraceEventInput = Omit<TraceEvent, "seq" | "schemaVersion" | "ts" | "parentStepId" | "stepId"> & {
-  ts?: string;
-  stepId?: string | null;
-  parentStepId?: string | null;
-};

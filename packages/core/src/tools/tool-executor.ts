@@ -1,4 +1,5 @@
-import type { Observation, PolicyRule, ToolCallRecord, ToolGrant, ToolResultEvent, TraceEventInput } from "../contracts/index.ts";
+import type { Observation, PolicyRule, ToolCallRecord, ToolGrant, ToolResultEvent } from "../contracts/index.ts";
+import type { TraceEventInput } from "../trace/trace-catalogue.ts";
 import type { ContentBlock, ModelToolSchema } from "../models/model-provider.ts";
 import type { Workspace } from "./workspace.ts";
 

@@ -1,4 +1,20 @@
 export { TraceLog, type TraceLogOptions } from "./trace-log.ts";
 export { TraceBuffer } from "./trace-buffer.ts";
 export type { TraceWriter } from "./trace-log.ts";
-export { PromptChain, PromptCopy, assemblePrompt, expandPromptCopy, promptHash, splitPrompt, storePromptCopy, type PromptParts } from "./prompt-copy.ts";
+export { PromptChain, PromptCopy, assemblePrompt, expandPromptCopy, promptHash, splitPrompt, storePromptCopy, type PromptBlobWriter, type PromptParts } from "./prompt-copy.ts";
+export {
+  asCheckEvent,
+  CHECK_PREFIX,
+  isTraceKind,
+  traceCatalogue,
+  traceEventInput,
+  type CallTraceKind,
+  type TraceCatalogue,
+  type TraceEventInput,
+  type TraceEventInputOf,
+  type TraceKind,
+  type TracePayload,
+  type TracePayloadInput,
+} from "./trace-catalogue.ts";
+export type { TraceKindSpec } from "./catalogue/trace-kind.ts";
+export { isTraceEventOf, typedTraceEvent, type TraceEventOf, type TypedTraceEvent } from "./typed-trace-event.ts";

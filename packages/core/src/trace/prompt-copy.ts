@@ -2,7 +2,6 @@ import { z } from "zod";
 import { canonicalJson, hashOf, type Sha256, sha256 } from "../canonical/canonical-json.ts";
 import { HashString } from "../contracts/hash-string.ts";
 import type { ModelMessage, ModelToolSchema, StructuredOutputRequest } from "../models/model-provider.ts";
-import type { TraceWriter } from "./trace-log.ts";
 
 /**
  * The stored copy of what a model saw, as references to content-addressed
@@ -135,11 +134,16 @@ export function assemblePrompt(copy: PromptCopy, blobs: Readonly<Record<string, 
   };
 }
 
+/** Where prompt blobs go: the part of a TraceWriter this needs (a TraceLog, or a TraceBuffer in front of one). */
+export interface PromptBlobWriter {
+  putBlobs(runId: string, blobs: ReadonlyMap<string, string>): Promise<void>;
+}
+
 /**
  * Stores the prompt's blobs in the run's trace and returns the copy for
  * `model.called`, linked to the previous call when `chain` is given.
  */
-export async function storePromptCopy(trace: Pick<TraceWriter, "putBlobs">, runId: string, request: PromptParts, chain?: PromptChain): Promise<PromptCopy> {
+export async function storePromptCopy(trace: PromptBlobWriter, runId: string, request: PromptParts, chain?: PromptChain): Promise<PromptCopy> {
   const { copy, blobs, markStored } = splitPrompt(request, runId);
   await trace.putBlobs(runId, blobs);
   markStored();

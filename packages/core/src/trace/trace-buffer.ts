@@ -1,4 +1,4 @@
-import type { TraceEventInput } from "../contracts/index.ts";
+import type { TraceEventInput } from "./trace-catalogue.ts";
 import type { TraceBatch } from "../stores/turn-write.ts";
 import type { TraceLog } from "./trace-log.ts";
 

@@ -1,8 +1,10 @@
 import type { RedisClient } from "../redis/redis-client.ts";
-import { TraceEvent, type TraceEventInput } from "../contracts/index.ts";
+import { TraceEvent } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { TraceBatch } from "../stores/turn-write.ts";
+import type { TraceEventInput } from "./trace-catalogue.ts";
+import { typedTraceEvent } from "./typed-trace-event.ts";
 
 // The seq counter and the stream entry are written in one script, so stream
 // order and seq order are the same even with many writers. ARGV[2], when not
@@ -189,6 +191,6 @@ export class TraceLog {
     if (!parsed.success) {
       throw new ReinError("contract_invalid", `trace event ${record.seq} of run ${runId} is malformed: ${parsed.error.message}`);
     }
-    return parsed.data;
+    return typedTraceEvent(parsed.data);
   }
 }

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { PolicyRule, ToolGrant, TraceEventInput } from "../../src/contracts/index.ts";
+import type { PolicyRule, ToolGrant } from "../../src/contracts/index.ts";
+import type { TraceEventInput, TraceKind } from "../../src/trace/trace-catalogue.ts";
 import { createToolExecutor, type ToolExecutorDeps } from "../../src/tools/create-tool-executor.ts";
 import type { AnyTool, ArtifactWriter } from "../../src/tools/define-tool.ts";
 import type { ModelToolCall, StepExecutionContext } from "../../src/tools/tool-executor.ts";
@@ -17,8 +18,8 @@ export class MemoryTrace {
   kinds(): string[] {
     return this.events.map((event) => event.kind);
   }
-  ofKind(kind: string): TraceEventInput[] {
-    return this.events.filter((event) => event.kind === kind);
+  ofKind<Kind extends TraceKind>(kind: Kind): Extract<TraceEventInput, { kind: Kind }>[] {
+    return this.events.filter((event): event is Extract<TraceEventInput, { kind: Kind }> => event.kind === kind);
   }
 }
 

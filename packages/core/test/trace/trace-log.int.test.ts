@@ -2,6 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestRuntime, type TestRuntime } from "../../src/testing/index.ts";
 import { TraceLog } from "../../src/trace/trace-log.ts";
 
+const submitted = { goal: "g", tools: [], budget: {} };
+const ended = { reason: "r", partial: false, missing: [] };
+
 describe("TraceLog storage beyond append", () => {
   let runtime: TestRuntime;
   beforeEach(async () => {
@@ -12,8 +15,8 @@ describe("TraceLog storage beyond append", () => {
   });
 
   it("loads recorded events with their own seq and ts, and refuses to merge into an existing trace", async () => {
-    await runtime.trace.append({ runId: "run_a", kind: "run.submitted", ts: "2026-01-01T00:00:00.000Z", payload: { goal: "g" } });
-    await runtime.trace.append({ runId: "run_a", stepId: "s1", kind: "step.dispatched", payload: { title: "t" } });
+    await runtime.trace.append({ runId: "run_a", kind: "run.submitted", ts: "2026-01-01T00:00:00.000Z", payload: submitted });
+    await runtime.trace.append({ runId: "run_a", stepId: "s1", kind: "step.started", payload: { attempt: 1 } });
     await runtime.trace.putBlobs("run_a", new Map([["sha256:aa", '"system"']]));
     const events = await runtime.trace.read("run_a");
     const blobs = await runtime.trace.readBlobs("run_a");
@@ -23,21 +26,21 @@ describe("TraceLog storage beyond append", () => {
     await runtime.trace.load("run_a", events, blobs);
     expect(await runtime.trace.read("run_a")).toEqual(events);
     expect(await runtime.trace.readBlobs("run_a")).toEqual(blobs);
-    const next = await runtime.trace.append({ runId: "run_a", kind: "run.done", payload: {} });
+    const next = await runtime.trace.append({ runId: "run_a", kind: "run.done", payload: ended });
     expect(next.seq).toBe(3);
     await expect(runtime.trace.load("run_a", events)).rejects.toThrow(/already has a trace/);
   });
 
   it("expires a trace after its retention TTL, refreshed by each append", async () => {
     const trace = new TraceLog(runtime.redis, runtime.keys, { ttlSeconds: 60 });
-    await trace.append({ runId: "run_b", kind: "run.submitted", payload: {} });
+    await trace.append({ runId: "run_b", kind: "run.submitted", payload: submitted });
     await trace.putBlobs("run_b", new Map([["sha256:bb", "{}"]]));
     for (const key of [runtime.keys.trace("run_b"), runtime.keys.traceSeq("run_b"), `${runtime.keys.trace("run_b")}:blobs`]) {
       const ttl = await runtime.redis.ttl(key);
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(60);
     }
-    await runtime.trace.append({ runId: "run_c", kind: "run.submitted", payload: {} });
+    await runtime.trace.append({ runId: "run_c", kind: "run.submitted", payload: submitted });
     expect(await runtime.redis.ttl(runtime.keys.trace("run_c"))).toBe(-1);
   });
 });

@@ -1,4 +1,5 @@
-import type { TraceEventInput } from "../../contracts/index.ts";
+import type { CallTraceKind, TraceEventInput, TracePayloadInput } from "../../trace/trace-catalogue.ts";
+import { traceEventInput } from "../../trace/trace-catalogue.ts";
 
 /** The part of TraceLog the executor writes through; tests pass an in-memory sink. */
 export interface TraceSink {
@@ -15,6 +16,9 @@ export interface CallTraceBase {
   argsHash: `sha256:${string}`;
 }
 
+/** What a stage says about a call; CallTrace adds the ids every call event carries. */
+export type CallEventPayload<Kind extends CallTraceKind> = Omit<TracePayloadInput<Kind>, "callId" | "tool" | "index">;
+
 /**
  * Writes one call's stage events with the ids and hashes every one of them
  * carries, so the audit trail of a call can be read without joining.
@@ -23,23 +27,21 @@ export class CallTrace {
   constructor(
     private readonly sink: TraceSink,
     private readonly base: CallTraceBase,
-    private readonly redact: (payload: Record<string, unknown>) => Record<string, unknown> = (payload) => payload,
+    private readonly redact: <Payload extends object>(payload: Payload) => Payload = (payload) => payload,
   ) {}
 
-  async emit(
-    kind: string,
-    payload: Record<string, unknown>,
-    extra: { outputHash?: string; durationMs?: number } = {},
-  ): Promise<void> {
+  async emit<Kind extends CallTraceKind>(kind: Kind, payload: CallEventPayload<Kind>, extra: { outputHash?: string; durationMs?: number } = {}): Promise<void> {
     const { runId, stepId, parentStepId, callId, tool, index, argsHash } = this.base;
-    await this.sink.append({
-      runId,
-      stepId,
-      parentStepId,
-      kind,
-      inputHash: argsHash,
-      ...extra,
-      payload: this.redact({ callId, tool, index, ...payload }),
-    });
+    await this.sink.append(
+      traceEventInput({
+        runId,
+        stepId,
+        parentStepId,
+        kind,
+        inputHash: argsHash,
+        ...extra,
+        payload: this.redact({ callId, tool, index, ...payload }),
+      }),
+    );
   }
 }

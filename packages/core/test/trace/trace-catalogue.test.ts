@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { TraceEvent } from "../../src/contracts/trace-event.ts";
+import { callEvents } from "../../src/trace/catalogue/call-events.ts";
+import { evaluatorEvents } from "../../src/trace/catalogue/evaluator-events.ts";
+import { modelEvents } from "../../src/trace/catalogue/model-events.ts";
+import { runEvents } from "../../src/trace/catalogue/run-events.ts";
+import { stepEvents } from "../../src/trace/catalogue/step-events.ts";
+import { asCheckEvent, isTraceKind, traceCatalogue } from "../../src/trace/trace-catalogue.ts";
+import { typedTraceEvent } from "../../src/trace/typed-trace-event.ts";
+
+const envelope = { schemaVersion: 1 as const, seq: 7, ts: "2026-01-01T00:00:00.000Z", runId: "run_a", stepId: "s1", parentStepId: null };
+const called = { callId: "c1", tool: "read_file", index: 0, idempotencyKey: "run_a:s1:1:0", argBytes: 2, args: {} };
+
+describe("the trace catalogue", () => {
+  it("lists each kind once: no area silently redefines another's kind", () => {
+    const areas = [runEvents, stepEvents, modelEvents, callEvents, evaluatorEvents];
+    const names = areas.flatMap((area) => Object.keys(area));
+    expect(new Set(names).size).toBe(names.length);
+    expect(Object.keys(traceCatalogue)).toHaveLength(names.length + Object.keys(callEvents).length);
+  });
+
+  it("names every kind noun.action, as the event envelope requires", () => {
+    for (const kind of Object.keys(traceCatalogue)) {
+      expect(TraceEvent.shape.kind.safeParse(kind).success, kind).toBe(true);
+    }
+  });
+
+  it("records an evaluator check's calls under check., with the executor's payloads", () => {
+    for (const kind of Object.keys(callEvents)) expect(isTraceKind(`check.${kind}`), kind).toBe(true);
+    const event = asCheckEvent({ runId: "run_a", kind: "tool.called", payload: called });
+    expect(event.kind).toBe("check.tool.called");
+    expect(() => asCheckEvent({ runId: "run_a", kind: "step.started", payload: { attempt: 1 } })).toThrow(/no check\. form/);
+  });
+});
+
+describe("typedTraceEvent, at every read boundary", () => {
+  it("returns the event exactly as stored, fields beyond the schema kept", () => {
+    const event = { ...envelope, kind: "tool.executed", payload: { callId: "c1", tool: "run_command", index: 0, status: "ok", attempts: 1, exitCode: 0 } };
+    const typed = typedTraceEvent(event);
+    expect(typed).toBe(event);
+    if (typed.kind === "tool.executed") expect(typed.payload.exitCode).toBe(0);
+  });
+
+  it("refuses a kind the catalogue does not list, naming the event and the kind", () => {
+    expect(() => typedTraceEvent({ ...envelope, kind: "tool.teleported", payload: {} })).toThrow(
+      expect.objectContaining({ code: "contract_invalid", message: expect.stringMatching(/trace event 7 of run run_a has kind "tool.teleported"/) }),
+    );
+  });
+
+  it("refuses a payload of the wrong shape, naming the field", () => {
+    const event = { ...envelope, kind: "tool.called", payload: { ...called, argBytes: "two" } };
+    expect(() => typedTraceEvent(event)).toThrow(expect.objectContaining({ code: "contract_invalid", message: expect.stringMatching(/\(tool.called\) has a malformed payload[\s\S]*argBytes/) }));
+  });
+});
