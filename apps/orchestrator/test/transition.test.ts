@@ -91,7 +91,7 @@ describe("transition", () => {
     const startedAt = "2026-11-30T11:59:58.000Z";
     const next = transition(state, e("step.finished", { stepId: "s1", attempt: 1, result: result("completed"), startedAt }), settings);
     expect(next.state.status).toBe("evaluating");
-    const kinds = next.trace.map((event) => [event.kind, event.ts, event.payload.from ?? null, event.payload.to ?? null]);
+    const kinds = next.trace.map((event) => (event.kind === "run.status_changed" ? [event.kind, event.ts, event.payload.from, event.payload.to] : [event.kind, event.ts, null, null]));
     expect(kinds.slice(0, 3)).toEqual([
       ["run.status_changed", startedAt, "dispatching", "executing"],
       ["step.started", startedAt, null, null],

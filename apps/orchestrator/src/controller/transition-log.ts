@@ -7,13 +7,13 @@ import type { Logger, TraceEventInput } from "@rein/core";
  */
 export function logTransition(logger: Logger, trace: readonly TraceEventInput[]): void {
   for (const event of trace) {
-    const { runId, stepId, payload } = event;
+    const { runId, stepId } = event;
     if (event.kind === "step.dispatched") {
-      logger.info({ runId, stepId, attempt: payload.attempt, resume: payload.resume, title: payload.title }, "step dispatched");
+      logger.info({ runId, stepId, attempt: event.payload.attempt, resume: event.payload.resume, title: event.payload.title }, "step dispatched");
     } else if (event.kind === "run.escalated") {
-      logger.info({ runId, status: "escalated", reasons: payload.reasons }, "run escalated");
+      logger.info({ runId, status: "escalated", reasons: event.payload.reasons }, "run escalated");
     } else if (event.kind === "run.done" || event.kind === "run.failed" || event.kind === "run.cancelled") {
-      logger.info({ runId, status: event.kind.slice("run.".length), reason: payload.reason }, "run ended");
+      logger.info({ runId, status: event.kind.slice("run.".length), reason: event.payload.reason }, "run ended");
     }
   }
 }

@@ -6,9 +6,17 @@ import type { SecretBindings } from "../secrets/secret-bindings.ts";
 import { type BreakerChange, CircuitBreaker, type CircuitBreakerOptions } from "../supervisor/circuit-breaker.ts";
 import { ProcessSupervisor, type SupervisorEvent, type SupervisorOptions, type SupervisorStatus } from "../supervisor/process-supervisor.ts";
 import type { TraceSink } from "../tools/executor/call-trace.ts";
+import { type TraceKind, type TracePayloadInput, traceEventInput } from "../trace/trace-catalogue.ts";
 import type { LoadedPlugin } from "./load-plugin.ts";
 import { openPluginSession } from "./plugin-session.ts";
 import type { PluginCall, PluginResult } from "./plugin-wire.ts";
+
+/** The trace kind each supervisor event is recorded as. */
+const SUPERVISOR_TRACE_KINDS = {
+  "process.started": "plugin.process_started",
+  "process.start_failed": "plugin.process_start_failed",
+  "process.exited": "plugin.process_exited",
+} as const satisfies Record<SupervisorEvent["kind"], TraceKind>;
 
 /** Supervision settings a host passes to each of its plugin's supervisors (tests shorten them). */
 export type PluginSupervision = Pick<SupervisorOptions<PluginCall, PluginResult>, "pingIntervalMs" | "pingTimeoutMs" | "backoff" | "idleMs"> & {
@@ -192,7 +200,7 @@ export class PluginHost {
       for (const [key, entry] of this.supervisors) if (entry.supervisor === supervisor) this.forgetWhenIdle(key, supervisor);
     }
     const stepId = this.lastSite?.runId === runId ? this.lastSite.stepId : null;
-    this.emit(runId, stepId, `plugin.${kind.replace("process.", "process_")}`, { plugin: this.name, sandbox: this.sandboxKind ?? null, ...payload });
+    this.emit(runId, stepId, SUPERVISOR_TRACE_KINDS[kind], { plugin: this.name, sandbox: this.sandboxKind ?? null, ...payload });
   }
 
   private onBreakerChange(change: BreakerChange): void {
@@ -200,9 +208,9 @@ export class PluginHost {
     if (this.lastSite) this.emit(this.lastSite.runId, this.lastSite.stepId, "plugin.breaker_changed", { plugin: this.name, ...change });
   }
 
-  private emit(runId: string, stepId: string | null, kind: string, payload: Record<string, unknown>): void {
+  private emit<Kind extends TraceKind>(runId: string, stepId: string | null, kind: Kind, payload: TracePayloadInput<Kind>): void {
     if (!this.options.trace) return;
-    this.options.trace.append({ runId, stepId, kind, payload }).catch((error: unknown) => {
+    this.options.trace.append(traceEventInput({ runId, stepId, kind, payload })).catch((error: unknown) => {
       this.options.logger.warn({ plugin: this.name, kind, error: errorMessage(error) }, "could not trace a plugin event");
     });
   }

@@ -4,6 +4,7 @@ import { ReinError } from "../errors.ts";
 import { callEvents } from "./catalogue/call-events.ts";
 import { evaluatorEvents } from "./catalogue/evaluator-events.ts";
 import { modelEvents } from "./catalogue/model-events.ts";
+import { pluginEvents } from "./catalogue/plugin-events.ts";
 import { runEvents } from "./catalogue/run-events.ts";
 import { stepEvents } from "./catalogue/step-events.ts";
 import type { TraceKindSpec } from "./catalogue/trace-kind.ts";
@@ -32,6 +33,7 @@ export const TRACE_AREAS = [
   { title: "Model calls", kinds: modelEvents },
   { title: "Tool calls", kinds: callEvents },
   { title: "Evaluator", kinds: evaluatorEvents },
+  { title: "Plugins", kinds: pluginEvents },
 ] as const;
 
 /**
@@ -47,6 +49,7 @@ export const traceCatalogue = {
   ...callEvents,
   ...checkCallEvents,
   ...evaluatorEvents,
+  ...pluginEvents,
 } satisfies Record<string, TraceKindSpec>;
 
 export type TraceCatalogue = typeof traceCatalogue;

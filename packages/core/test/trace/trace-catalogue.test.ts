@@ -3,6 +3,7 @@ import { TraceEvent } from "../../src/contracts/trace-event.ts";
 import { callEvents } from "../../src/trace/catalogue/call-events.ts";
 import { evaluatorEvents } from "../../src/trace/catalogue/evaluator-events.ts";
 import { modelEvents } from "../../src/trace/catalogue/model-events.ts";
+import { pluginEvents } from "../../src/trace/catalogue/plugin-events.ts";
 import { runEvents } from "../../src/trace/catalogue/run-events.ts";
 import { stepEvents } from "../../src/trace/catalogue/step-events.ts";
 import { asCheckEvent, isTraceKind, traceCatalogue } from "../../src/trace/trace-catalogue.ts";
@@ -13,7 +14,7 @@ const called = { callId: "c1", tool: "read_file", index: 0, idempotencyKey: "run
 
 describe("the trace catalogue", () => {
   it("lists each kind once: no area silently redefines another's kind", () => {
-    const areas = [runEvents, stepEvents, modelEvents, callEvents, evaluatorEvents];
+    const areas = [runEvents, stepEvents, modelEvents, callEvents, evaluatorEvents, pluginEvents];
     const names = areas.flatMap((area) => Object.keys(area));
     expect(new Set(names).size).toBe(names.length);
     expect(Object.keys(traceCatalogue)).toHaveLength(names.length + Object.keys(callEvents).length);
