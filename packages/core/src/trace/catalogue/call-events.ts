@@ -98,9 +98,19 @@ export const callEvents = traceKinds({
     payload: callEvent({ reason: z.string(), callsSoFar: z.number().int(), maxToolCalls: z.number() }),
   },
   "tool.replayed": {
-    summary: "The call already ran under the same idempotency key; its recorded result is used.",
+    summary: "The call already ran under the same idempotency key; its recorded result (or failure, with its `status`) is used.",
     emittedBy: "executor",
-    payload: callEvent({ idempotencyKey: z.string(), observedAt: z.string() }),
+    payload: callEvent({ idempotencyKey: z.string(), observedAt: z.string(), status: ToolCallStatus.optional() }),
+  },
+  "tool.outcome_unknown": {
+    summary: "A non-idempotent call started earlier under this key never recorded how it ended; it is not run again.",
+    emittedBy: "executor",
+    payload: callEvent({ idempotencyKey: z.string(), startedAt: z.string(), actionHash: z.string(), action: z.string() }),
+  },
+  "tool.interrupted": {
+    summary: "The step was given back while this call started or ran; the call ends without an observation and is re-issued later.",
+    emittedBy: "executor",
+    payload: callEvent({ idempotencyKey: z.string(), intent: z.boolean() }),
   },
   "tool.cache_hit": {
     summary: "An idempotent read was answered from the run's cache.",
