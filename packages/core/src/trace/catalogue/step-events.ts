@@ -134,6 +134,11 @@ export const stepEvents = traceKinds({
     emittedBy: "worker",
     payload: z.object({ reason: z.string(), jobId: z.string() }),
   },
+  "step.dropped": {
+    summary: "A worker dropped a step job whose run ended, whose step moved on, or whose result was already applied.",
+    emittedBy: "worker",
+    payload: z.object({ jobId: z.string(), attempt: z.number().int(), reason: z.string() }),
+  },
   "context.compacted": {
     summary: "Old tool results were dropped from a worker's context to fit its token budget.",
     emittedBy: "worker",
