@@ -4,6 +4,7 @@ import { ReinError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
+import type { TraceKind } from "../trace/trace-catalogue.ts";
 import type { TraceWriter } from "../trace/trace-log.ts";
 import { jobIds } from "./queue-names.ts";
 
@@ -87,6 +88,14 @@ function staleStep(state: IntakeView, job: Extract<IntakeJob, { kind: "step" }>)
   return undefined;
 }
 
+const DROPPED_KINDS = {
+  step: "step.dropped",
+  plan: "plan.dropped",
+  context: "context.dropped",
+  evaluate: "evaluate.dropped",
+  final: "evaluate.dropped",
+} as const satisfies Record<IntakeJob["kind"], TraceKind>;
+
 export interface IntakeDeps {
   redis: RedisClient;
   keys: RedisKeys;
@@ -104,8 +113,7 @@ export async function admitJob(deps: IntakeDeps, jobId: string, job: IntakeJob):
   if (reason === undefined) return true;
   const stepId = "stepId" in job ? job.stepId : null;
   const attempt = "attempt" in job ? job.attempt : null;
-  const kind = `${job.kind === "final" ? "evaluate" : job.kind}.dropped`;
   deps.logger.warn({ runId: job.runId, stepId, attempt, jobId, reason }, `stale ${job.kind} job dropped`);
-  await deps.trace.append({ runId: job.runId, stepId, kind, payload: { jobId, attempt, ...(job.kind === "plan" ? { planNo: job.planNo } : {}), reason } });
+  await deps.trace.append({ runId: job.runId, stepId, kind: DROPPED_KINDS[job.kind], payload: { jobId, attempt, ...(job.kind === "plan" ? { planNo: job.planNo } : {}), reason } });
   return false;
 }

@@ -174,6 +174,8 @@ export const callEvents = traceKinds({
       truncated: truncation.nullable(),
       provenance: Provenance,
       contentBytes: z.number().int(),
+      /** Images shown to the model with the content (each also stored as an artifact). */
+      images: z.array(z.object({ mediaType: z.string(), bytes: z.number().int() })).optional(),
     }),
   },
 });

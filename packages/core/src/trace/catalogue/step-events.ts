@@ -10,6 +10,9 @@ import { traceKinds } from "./trace-kind.ts";
 const budgetNumbers = z.record(z.string(), z.number());
 const scopesByTool = z.record(z.string(), Scope);
 
+/** A stale job dropped at intake (queues/job-intake.ts), never executed. */
+const droppedJob = z.object({ jobId: z.string(), attempt: z.number().int().nullable(), planNo: z.number().int().optional(), reason: z.string() });
+
 const contextAnswer = z.object({
   evidence: z.array(z.string()),
   refusal: z.string().nullable(),
@@ -136,8 +139,23 @@ export const stepEvents = traceKinds({
   },
   "step.dropped": {
     summary: "A worker dropped a step job whose run ended, whose step moved on, or whose result was already applied.",
-    emittedBy: "worker",
-    payload: z.object({ jobId: z.string(), attempt: z.number().int(), reason: z.string() }),
+    emittedBy: "worker (job intake)",
+    payload: droppedJob,
+  },
+  "plan.dropped": {
+    summary: "A planner dropped a plan job the run no longer waits for.",
+    emittedBy: "planner (job intake)",
+    payload: droppedJob,
+  },
+  "context.dropped": {
+    summary: "A planner dropped a context request the step no longer waits on.",
+    emittedBy: "planner (job intake)",
+    payload: droppedJob,
+  },
+  "evaluate.dropped": {
+    summary: "An evaluator dropped an evaluate job whose verdict the run no longer waits for.",
+    emittedBy: "evaluator (job intake)",
+    payload: droppedJob,
   },
   "context.compacted": {
     summary: "Old tool results were dropped from a worker's context to fit its token budget.",
