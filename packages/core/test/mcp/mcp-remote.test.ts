@@ -1,61 +1,20 @@
-import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { PolicyRule } from "../../src/contracts/index.ts";
 import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
 import { ReinError } from "../../src/errors.ts";
 import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { call, harness, tempWorkspace } from "../tools/harness.ts";
+import { startRemoteServer } from "./fixtures/remote-mcp-server.ts";
 
 const TOKEN = "mcp-bearer-CANARY-8d3f2a";
 const secrets = (value: string) => SecretBindings.fromEnv([{ env: "REMOTE_MCP_TOKEN", tools: ["mcp:remote"], hosts: [] }], { REMOTE_MCP_TOKEN: value });
-
-/** A Streamable HTTP MCP server as a hosted one is: the official SDK's server behind a bearer check. */
-async function startRemoteServer(): Promise<{ url: string; authorizations: string[]; close: () => Promise<void> }> {
-  const mcp = new McpServer({ name: "remote-test", version: "1.0.0" });
-  mcp.registerTool("shout", { description: "Upper-cases text.", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text }) => ({
-    content: [{ type: "text", text: text.toUpperCase() }],
-  }));
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
-  await mcp.connect(transport);
-  const authorizations: string[] = [];
-  const server: Server = createServer(async (request, response) => {
-    authorizations.push(request.headers.authorization ?? "");
-    if (request.headers.authorization !== `Bearer ${TOKEN}`) {
-      response.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: "invalid_token" }));
-      return;
-    }
-    await transport.handleRequest(request, response, request.method === "POST" ? await jsonBody(request) : undefined);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    authorizations,
-    close: async () => {
-      await mcp.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-async function jsonBody(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
-}
 
 let remote: Awaited<ReturnType<typeof startRemoteServer>>;
 let workspace: Workspace;
 let cleanup: () => Promise<void>;
 beforeAll(async () => {
-  remote = await startRemoteServer();
+  remote = await startRemoteServer(TOKEN);
   ({ workspace, cleanup } = await tempWorkspace());
 });
 afterAll(async () => {

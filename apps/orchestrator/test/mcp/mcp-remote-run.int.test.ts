@@ -1,0 +1,78 @@
+import { type ModelScriptInput, newId } from "@rein/core";
+import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startRemoteServer } from "../../../../packages/core/test/mcp/fixtures/remote-mcp-server.ts";
+import { type ConfiguredHarness, startConfiguredHarness } from "../support/configured-harness.ts";
+
+const TOKEN = "remote-mcp-CANARY-token-4c1e9b";
+const GOAL = "Shout a greeting through the remote MCP server";
+
+const script: ModelScriptInput = {
+  planner: [
+    {
+      match: ["Completed steps: none", `Goal: ${GOAL}`],
+      turns: [
+        {
+          output: {
+            current_step: {
+              title: "Shout hello remotely",
+              objective: "Call the remote shout tool with hello and report its answer.",
+              tools: ["remote__shout"],
+              output_contract: { description: "what the server answered", format: "text" },
+              budget: { maxTurns: 3, maxToolCalls: 2 },
+            },
+            done: false,
+          },
+        },
+      ],
+    },
+    {
+      match: ["Completed steps: 1", `Goal: ${GOAL}`],
+      turns: [{ output: { current_step: null, done: true, answer: { answer: "HELLO", claims: [{ text: "the server shouted", evidence: ["{{evidence:remote__shout}}"] }], gaps: [] } } }],
+    },
+  ],
+  worker: [{ match: "Shout hello remotely", turns: [{ toolCalls: [{ name: "remote__shout", input: { text: "hello" } }] }, { text: "The server answered HELLO." }] }],
+};
+
+describe("a run using a remote MCP server over Streamable HTTP with a bearer token", { timeout: 120_000 }, () => {
+  let remote: Awaited<ReturnType<typeof startRemoteServer>>;
+  let model: FakeServer;
+  let worker: FakeServer;
+  let harness: ConfiguredHarness;
+
+  beforeAll(async () => {
+    remote = await startRemoteServer(TOKEN);
+    model = await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "fake" });
+    worker = await startScriptedWireServer({ format: "anthropic", role: "worker", script, model: "fake" });
+    const host = `127.0.0.1:${new URL(remote.url).port}`;
+    harness = await startConfiguredHarness({
+      env: { MODEL_KEY: "mk-test", REMOTE_MCP_TOKEN: TOKEN },
+      config: {
+        providers: { planner: { kind: "anthropic", baseURL: model.baseURL, apiKeyEnv: "MODEL_KEY", maxRetries: 0 }, worker: { kind: "anthropic", baseURL: worker.baseURL, apiKeyEnv: "MODEL_KEY", maxRetries: 0 } },
+        roles: { planner: { provider: "planner", model: "fake" }, worker: { provider: "worker", model: "fake" }, evaluator: { provider: "planner", model: "fake" }, judge: { provider: "planner", model: "fake" } },
+        secrets: [{ env: "REMOTE_MCP_TOKEN", tools: ["mcp:remote"] }],
+        policy: [{ id: "remote-mcp", tool: "remote__shout", hosts: [host], decision: "allow" }],
+        mcp: [{ name: "remote", url: remote.url, auth: { bearer: "REMOTE_MCP_TOKEN" }, trustAnnotations: true }],
+      },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await harness?.close();
+    await model?.stop();
+    await worker?.stop();
+    await remote?.close();
+  });
+
+  it("calls the server with the token, finishes, and keeps the token out of the trace, the logs and the run state", async () => {
+    const host = `127.0.0.1:${new URL(remote.url).port}`;
+    const runId = await harness.submit({ text: GOAL, tools: [{ name: "remote__shout", scope: { hosts: [host] } }] }, { runId: newId("run") });
+    const state = await harness.waitFor(runId);
+    expect(state.status).toBe("done");
+    const events = await harness.runtime.trace.read(runId);
+    expect(events.find((event) => event.kind === "tool.executed" && event.payload.tool === "remote__shout")?.payload.status).toBe("ok");
+    expect(remote.authorizations.length).toBeGreaterThan(0);
+    expect(remote.authorizations.every((header) => header === `Bearer ${TOKEN}`)).toBe(true);
+    const everything = [JSON.stringify(events), JSON.stringify(await harness.runtime.runs.require(runId)), harness.logLines.join("\n")].join("\n");
+    expect(everything).not.toContain(TOKEN);
+  });
+});
