@@ -79,7 +79,6 @@ export {
   ToolSpec,
   totalTokens,
   TraceEvent,
-  type TraceEventInput,
   Usage,
   Verdict,
   VerdictDecision,

@@ -75,10 +75,7 @@ export {
   Verdict,
   VerdictDecision,
 } from "./verdict.ts";
-export {
-  TraceEvent,
-  type TraceEventInput,
-} from "./trace-event.ts";
+export { TraceEvent } from "./trace-event.ts";
 export {
   EvidenceEntry,
   FINAL_ANSWER_STEP_ID,

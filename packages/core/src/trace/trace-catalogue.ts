@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Usage } from "../contracts/common.ts";
+import type { Usage } from "../contracts/usage.ts";
 import { ReinError } from "../errors.ts";
 import { callEvents } from "./catalogue/call-events.ts";
 import { evaluatorEvents } from "./catalogue/evaluator-events.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Role } from "../../contracts/common.ts";
+import { Role } from "../../contracts/role.ts";
 import { ContentBlockContract } from "../../contracts/model-message.ts";
 import { PromptCopy } from "../prompt-copy.ts";
 import { traceKinds } from "./trace-kind.ts";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { RunBudget } from "../../contracts/budget.ts";
-import { Role, Usage } from "../../contracts/common.ts";
+import { Role } from "../../contracts/role.ts";
+import { Usage } from "../../contracts/usage.ts";
 import { ApprovalStatus } from "../../contracts/approval.ts";
 import { LessonKind } from "../../contracts/lesson.ts";
 import { RunStatus } from "../../contracts/run-state.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { JsonObject } from "../../contracts/common.ts";
+import { JsonObject } from "../../contracts/json-object.ts";
 import { Scope } from "../../contracts/scope.ts";
 import { StepStatus } from "../../contracts/step-result.ts";
 import { CheckResult, ClaimCheck, VerdictDecision } from "../../contracts/verdict.ts";
