@@ -140,6 +140,7 @@ export {
   type TracePayloadInput,
   type TypedTraceEvent,
 } from "./trace/index.ts";
+export { GENAI, type LiveTelemetry, modelCallAttributes, modelCallKey, modelResponseAttributes, modelSpanName, OtelConfig, permissionAttributes, startOtel, stopOtel, toolCallAttributes, toolCallKey, toolSpanName } from "./telemetry/index.ts";
 export { TraceLog, type TraceLogOptions, PromptChain, PromptCopy, assemblePrompt, expandPromptCopy, promptHash, splitPrompt, storePromptCopy, type PromptParts } from "./trace/index.ts";
 export { QUEUE_NAMES, jobIds, type QueueName } from "./queues/queue-names.ts";
 export { ReinQueues, defaultJobOptions, queueJobOptions, type ReinQueuesOptions } from "./queues/queues.ts";

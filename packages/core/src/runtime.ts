@@ -13,6 +13,7 @@ import type { Redactor } from "./sanitize/redactor.ts";
 import type { SecretBindings } from "./secrets/secret-bindings.ts";
 import { ArtifactStore } from "./stores/artifact-store.ts";
 import { RunStore } from "./stores/run-store.ts";
+import { type LiveTelemetry, startOtel } from "./telemetry/start-otel.ts";
 import { TraceLog, type TraceLogOptions } from "./trace/trace-log.ts";
 
 /** The shared Redis-backed pieces every role uses, built once per process. */
@@ -35,6 +36,8 @@ export interface ReinRuntime {
   secrets: SecretBindings;
   /** Removes those secrets, provider API keys and PII; the trace and the runtime's logger already apply it. */
   redactor: Redactor;
+  /** Present when config `otel.enabled`: this process's live OpenTelemetry. */
+  telemetry?: LiveTelemetry;
   close(): Promise<void>;
 }
 
@@ -59,14 +62,16 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
   const logger = options.logger ?? createLogger({ ...redactingLoggerOptions(redactor), level: options.logLevel }, options.logDestination);
   const redisErrors = new RedisErrorLog(logger);
   redisErrors.watchFamily(redis, "redis");
-  const queues = new ReinQueues(connection, keys.queuePrefix(), { redisErrors, jobs: queueJobOptions(config) });
+  // Off, nothing of OpenTelemetry is loaded: the cost is this branch.
+  const telemetry = config.otel.enabled ? startOtel(config.otel) : undefined;
+  const queues = new ReinQueues(connection, keys.queuePrefix(), { redisErrors, jobs: queueJobOptions(config), telemetry: telemetry?.bullmq });
   return {
     config,
     redis,
     connection,
     keys,
     runs: new RunStore(redis, keys),
-    trace: new TraceLog(redis, keys, { ttlSeconds: config.retention.traceTtlSeconds, redact: redactor.redactJson, ...options.trace }),
+    trace: new TraceLog(redis, keys, { ttlSeconds: config.retention.traceTtlSeconds, redact: redactor.redactJson, observe: telemetry?.observe, ...options.trace }),
     artifacts: new ArtifactStore(redis, keys, { ttlSeconds: config.retention.artifactTtlSeconds }),
     queues,
     live: new LiveChannel(redis, keys, logger),
@@ -74,8 +79,10 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
     redisErrors,
     secrets,
     redactor,
+    telemetry,
     close: async () => {
       await queues.close();
+      await telemetry?.flush();
       connections.close();
     },
   };

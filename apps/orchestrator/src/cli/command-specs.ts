@@ -67,7 +67,7 @@ export const TRACE = defineCommand({
     graph: { kind: "boolean", help: "the steps as a tree, delegated children under their parents" },
     json: { kind: "boolean", help: "the raw events, one JSON object a line" },
     check: { kind: "boolean", help: "whether the trace answers the audit questions; exit 1 when one is not" },
-    otel: { kind: "boolean", help: "send the run as OpenTelemetry spans to the registered SDK" },
+    otel: { kind: "boolean", help: "send the run as OpenTelemetry spans by OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT" },
     call: { kind: "string", value: "CALLID", help: "one call: its input, decision, exit, output and the text the model was shown" },
     output: { kind: "string", value: "FILE", short: "o", help: "with export: the file to write (default <runId>.jsonl)" },
     prefix: { kind: "string", value: "P", help: "the key prefix to read from or import into (default: the config's)" },

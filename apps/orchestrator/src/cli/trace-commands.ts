@@ -1,6 +1,4 @@
-import { trace } from "@opentelemetry/api";
-import { ReinError } from "@rein/core";
-import { flushTracer } from "../telemetry/flush-tracer.ts";
+import { ReinError, startOtel, stopOtel } from "@rein/core";
 import { emitRunSpans } from "../telemetry/run-spans.ts";
 import { answerQuestions } from "../trace/trace-check.ts";
 import { loadBundle, type TraceBundle } from "../trace/trace-bundle.ts";
@@ -29,11 +27,15 @@ export const traceCommand: CommandHandler<typeof TRACE> = async (positionals, fl
   return showTrace(bundle, flags);
 };
 
-/** `--otel`: the run as OpenTelemetry spans, to whatever SDK the process registered (off unless asked). */
+/**
+ * `--otel`: a recorded run as OpenTelemetry spans, exported by OTLP/HTTP the
+ * way a live run's are (`OTEL_EXPORTER_OTLP_ENDPOINT`), for runs that ran
+ * with `otel.enabled` off.
+ */
 async function sendSpans(bundle: TraceBundle): Promise<number> {
-  emitRunSpans(bundle.events, trace.getTracer("rein"));
-  await flushTracer();
-  err(`sent the spans of ${bundle.runId} to the registered OpenTelemetry SDK (with no SDK registered, nothing is sent)`);
+  emitRunSpans(bundle.events, startOtel({ enabled: true }).tracer);
+  await stopOtel();
+  err(`sent the spans of ${bundle.runId} to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT ?? "http://localhost:4318"} (OTLP/HTTP)`);
   return 0;
 }
 

@@ -1,22 +1,16 @@
 import { type Attributes, context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
-import type { TraceEvent } from "@rein/core";
-
-/** Attribute names from the OpenTelemetry GenAI semantic conventions; Rein's own go under `rein.`. */
-export const GENAI = {
-  operation: "gen_ai.operation.name",
-  provider: "gen_ai.provider.name",
-  /** The older name for the provider, still read by many backends. */
-  system: "gen_ai.system",
-  requestModel: "gen_ai.request.model",
-  responseModel: "gen_ai.response.model",
-  inputTokens: "gen_ai.usage.input_tokens",
-  outputTokens: "gen_ai.usage.output_tokens",
-  finishReasons: "gen_ai.response.finish_reasons",
-  toolName: "gen_ai.tool.name",
-  toolCallId: "gen_ai.tool.call.id",
-  agentName: "gen_ai.agent.name",
-  conversationId: "gen_ai.conversation.id",
-} as const;
+import {
+  GENAI,
+  modelCallAttributes,
+  modelCallKey,
+  modelResponseAttributes,
+  modelSpanName,
+  permissionAttributes,
+  type TraceEvent,
+  toolCallAttributes,
+  toolCallKey,
+  toolSpanName,
+} from "@rein/core";
 
 const time = (event: TraceEvent) => new Date(event.ts);
 
@@ -40,8 +34,8 @@ export function emitRunSpans(events: readonly TraceEvent[], tracer: Tracer): voi
   const parentOf = (stepId: string | null) => trace.setSpan(context.active(), (stepId ? steps.get(stepId) : undefined) ?? run);
   for (const event of events) {
     const p = event.payload;
-    const modelKey = `${String(p.role)}|${event.stepId ?? "-"}`;
-    const toolKey = `${event.stepId ?? "-"}|${String(p.callId)}|${String(p.index)}`;
+    const modelKey = modelCallKey(event.runId, event.stepId, p);
+    const toolKey = toolCallKey(event.runId, event.stepId, p);
     switch (event.kind) {
       case "step.dispatched": {
         if (!event.stepId) break;
@@ -66,16 +60,7 @@ export function emitRunSpans(events: readonly TraceEvent[], tracer: Tracer): voi
         break;
       }
       case "model.called": {
-        const model = String(p.model);
-        const span = tracer.startSpan(
-          `chat ${model}`,
-          {
-            kind: SpanKind.CLIENT,
-            startTime: time(event),
-            attributes: { [GENAI.operation]: "chat", [GENAI.provider]: String(p.provider), [GENAI.system]: String(p.kind ?? p.provider), [GENAI.requestModel]: model, "rein.role": String(p.role) },
-          },
-          parentOf(event.stepId),
-        );
+        const span = tracer.startSpan(modelSpanName(p), { kind: SpanKind.CLIENT, startTime: time(event), attributes: modelCallAttributes(p) }, parentOf(event.stepId));
         openModels.set(modelKey, [...(openModels.get(modelKey) ?? []), { span }]);
         break;
       }
@@ -84,25 +69,18 @@ export function emitRunSpans(events: readonly TraceEvent[], tracer: Tracer): voi
         const open = openModels.get(modelKey)?.shift();
         if (!open) break;
         if (event.kind === "model.failed") open.span.setStatus({ code: SpanStatusCode.ERROR, message: String(p.error) });
-        else {
-          open.span.setAttributes({ [GENAI.responseModel]: String(p.model), [GENAI.finishReasons]: [String(p.stopReason)] });
-          if (event.usage) open.span.setAttributes({ [GENAI.inputTokens]: event.usage.inputTokens, [GENAI.outputTokens]: event.usage.outputTokens, "rein.cost_usd": event.usage.costUsd });
-        }
+        else open.span.setAttributes(modelResponseAttributes(p, event.usage));
         open.span.end(time(event));
         break;
       }
       case "tool.called":
         openTools.set(
           toolKey,
-          tracer.startSpan(
-            `execute_tool ${String(p.tool)}`,
-            { startTime: time(event), attributes: { [GENAI.operation]: "execute_tool", [GENAI.toolName]: String(p.tool), [GENAI.toolCallId]: String(p.callId) } },
-            parentOf(event.stepId),
-          ),
+          tracer.startSpan(toolSpanName(p), { startTime: time(event), attributes: toolCallAttributes(p) }, parentOf(event.stepId)),
         );
         break;
       case "permission.decided":
-        openTools.get(toolKey)?.setAttributes({ "rein.permission.decision": String(p.decision), "rein.permission.rule": String(p.rule) });
+        openTools.get(toolKey)?.setAttributes(permissionAttributes(p));
         break;
       case "tool.result": {
         const span = openTools.get(toolKey);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
 import { Role } from "../contracts/role.ts";
+import { OtelConfig } from "../telemetry/otel-config.ts";
 import { PolicyRule } from "../contracts/permission.ts";
 import { ReinError } from "../errors.ts";
 import { McpConfig } from "../mcp/mcp-config.ts";
@@ -135,6 +136,8 @@ export const ReinConfig = z.object({
       patterns: z.array(z.string()).default([]),
     })
     .default({ patterns: [] }),
+  /** Live OpenTelemetry spans from every role (docs/observability.md). */
+  otel: OtelConfig.default({ enabled: false }),
   /** MCP servers (stdio) whose tools join the registry as `<server>__<tool>`. */
   mcp: McpConfig,
   /**

@@ -1,4 +1,4 @@
-import type { ConnectionOptions, JobsOptions, Queue } from "bullmq";
+import type { ConnectionOptions, JobsOptions, Queue, Telemetry } from "bullmq";
 import type { ContextJob, ControlEvent, EvaluateJob, PlanJob, StepJob } from "../contracts/index.ts";
 import { ControlEvent as ControlEventSchema } from "../contracts/index.ts";
 import type { ReinConfig } from "../config/config.ts";
@@ -42,6 +42,8 @@ export interface ReinQueuesOptions {
   jobs?: Record<QueueName, JobsOptions>;
   /** Where each queue's connection errors go; without it BullMQ prints them as unhandled. */
   redisErrors?: RedisErrorLog;
+  /** With live OpenTelemetry: each job carries the context of the span that enqueued it. */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -78,7 +80,7 @@ export class ReinQueues {
   #queue(name: QueueName): Queue {
     let queue = this.#made.get(name);
     if (!queue) {
-      queue = new (loadBullmq().Queue)(name, { connection: this.connection, prefix: this.prefix, defaultJobOptions: this.options.jobs?.[name] ?? defaultJobOptions });
+      queue = new (loadBullmq().Queue)(name, { connection: this.connection, prefix: this.prefix, telemetry: this.options.telemetry, defaultJobOptions: this.options.jobs?.[name] ?? defaultJobOptions });
       this.options.redisErrors?.watch(queue, `${name} queue`);
       this.#made.set(name, queue);
     }

@@ -10,7 +10,7 @@ export type WorkerTiming = Partial<Pick<WorkerOptions, "lockDuration" | "stalled
  * runtime, lock and stall settings from config `queues` (the same for every
  * role unless a role overrides them), then `timing` over those.
  */
-export function workerOptionsOf(runtime: Pick<ReinRuntime, "config" | "connection" | "keys">, role: QueueRole, concurrency: number, timing: WorkerTiming = {}): WorkerOptions {
+export function workerOptionsOf(runtime: Pick<ReinRuntime, "config" | "connection" | "keys"> & Partial<Pick<ReinRuntime, "telemetry">>, role: QueueRole, concurrency: number, timing: WorkerTiming = {}): WorkerOptions {
   const settings = queueSettingsOf(runtime.config.queues, role);
   return {
     connection: runtime.connection,
@@ -19,6 +19,7 @@ export function workerOptionsOf(runtime: Pick<ReinRuntime, "config" | "connectio
     lockDuration: settings.lockMs,
     stalledInterval: settings.stalledIntervalMs,
     maxStalledCount: settings.maxStalledCount,
+    ...(runtime.telemetry ? { telemetry: runtime.telemetry.bullmq } : {}),
     ...definedOnly(timing),
   };
 }

@@ -34,6 +34,8 @@ export interface TraceLogOptions {
   redact?: (json: string) => string;
   /** Seconds to keep a run's trace after its last event; absent keeps it (config `retention.traceTtlSeconds`). */
   ttlSeconds?: number;
+  /** Sees every event as it is written, before redaction (live OpenTelemetry spans). */
+  observe?: (event: TraceEventInput) => void;
 }
 
 /** A run's audit trail: one Redis Stream per run, appended with XADD. */
@@ -58,6 +60,7 @@ export class TraceLog {
       parentStepId: input.parentStepId ?? null,
       ...input,
     };
+    this.options.observe?.(body);
     const json = JSON.stringify(body);
     return this.options.redact ? this.options.redact(json) : json;
   }
