@@ -1,6 +1,7 @@
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
-import { emitRunSpans, GENAI } from "../../src/telemetry/run-spans.ts";
+import { GENAI } from "@rein/core";
+import { emitRunSpans } from "../../src/telemetry/run-spans.ts";
 import { fixtureEvents } from "../trace/fixture-events.ts";
 
 function spansOf(events = fixtureEvents()): ReadableSpan[] {
