@@ -1,6 +1,6 @@
 import type * as OtelApi from "@opentelemetry/api";
 import type { Span, Tracer } from "@opentelemetry/api";
-import type { TraceEventInput } from "../contracts/index.ts";
+import type { TraceEventInput } from "../trace/trace-catalogue.ts";
 import {
   modelCallAttributes,
   modelCallKey,
@@ -43,7 +43,7 @@ export class LiveSpans {
         const span = this.#models.get(key)?.shift();
         if (!span) return;
         if (this.#models.get(key)?.length === 0) this.#models.delete(key);
-        if (event.kind === "model.failed") span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: String(p.error) });
+        if (event.kind === "model.failed") span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: String(event.payload.error) });
         else span.setAttributes(modelResponseAttributes(p, event.usage));
         span.end(at);
         return;
@@ -59,8 +59,9 @@ export class LiveSpans {
         const span = this.#tools.get(key);
         if (!span) return;
         this.#tools.delete(key);
-        span.setAttribute("rein.tool.status", String(p.status));
-        if (p.status !== "ok") span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: String(p.message ?? p.status) });
+        const result = event.payload;
+        span.setAttribute("rein.tool.status", String(result.status));
+        if (result.status !== "ok") span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: String(result.message ?? result.status) });
         span.end(at);
         return;
       }
