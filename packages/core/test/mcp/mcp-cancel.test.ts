@@ -1,0 +1,57 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
+import type { Workspace } from "../../src/tools/workspace.ts";
+import { call, harness, tempWorkspace } from "../tools/harness.ts";
+
+const serverPath = fileURLToPath(new URL("./fixtures/test-mcp-server.ts", import.meta.url));
+
+let connection: McpConnection;
+let workspace: Workspace;
+let dir: string;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ workspace, dir, cleanup } = await tempWorkspace());
+  connection = await connectMcpServer({ name: "srv", command: process.execPath, args: ["--import", "tsx", serverPath], trustAnnotations: true });
+}, 60_000);
+afterAll(async () => {
+  await connection?.close();
+  await cleanup();
+});
+
+const markerText = (path: string) => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+};
+
+describe("cancelling a step with an MCP call in flight", () => {
+  it("aborts the call at once and sends notifications/cancelled, so the server stops too", async () => {
+    const marker = join(dir, "slow-marker");
+    const { run } = harness({ tools: connection.tools, surface: [{ name: "srv__slow", scope: {} }], workspace });
+    const controller = new AbortController();
+    const outcome = run(call("srv__slow", { marker }), { signal: controller.signal });
+    await expect.poll(() => markerText(marker), { timeout: 15_000 }).toBe("started");
+    controller.abort();
+    // An interrupted call gives the model no observation: the step ends.
+    await expect(outcome).rejects.toThrow(/srv__slow/);
+    // The server's handler saw its request cancelled: the SDK sent notifications/cancelled on the abort.
+    await expect.poll(() => markerText(marker), { timeout: 15_000 }).toBe("cancelled");
+  }, 60_000);
+
+  it("calls nothing once the step is cancelled", async () => {
+    const marker = join(dir, "never-marker");
+    const { run } = harness({ tools: connection.tools, surface: [{ name: "srv__slow", scope: {} }, { name: "srv__echo", scope: {} }], workspace });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(run(call("srv__slow", { marker }), { signal: controller.signal })).rejects.toThrow();
+    // The server answers in order: once a later echo is answered, a slow call sent before it would have started.
+    expect((await run(call("srv__echo", { text: "sync" }))).observation.status).toBe("ok");
+    expect(markerText(marker)).toBe("");
+  }, 60_000);
+});
