@@ -1,5 +1,5 @@
 import { connectMcpServer, errorMessage, loadConfig, ReinError, secretsAndRedactor } from "@rein/core";
-import { readMcpStatus } from "../mcp/mcp-status-board.ts";
+import { type McpServerState, readMcpStatus } from "../mcp/mcp-status-board.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
 import { usageOf } from "./command-help.ts";
 import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
@@ -33,7 +33,7 @@ async function listServers(flags: ParsedFlags<typeof MCP>): Promise<number> {
       out(`${row.name}${row.required ? " (required)" : ""}  ${row.command}`);
       if (row.reports.length === 0) out("  state: not running in any Rein process on this prefix (servers start with a step worker)");
       for (const report of row.reports) {
-        out(`  ${report.process}: ${report.state}${report.error ? `: ${report.error}` : ""}`);
+        out(`  ${report.process}: ${report.state}${report.error ? `: ${report.error}` : ""}${report.health ? `, ${describeHealth(report.health)}` : ""}`);
         if (report.tools.length > 0) out(`    tools: ${report.tools.join(", ")}`);
         for (const { tool, reason } of report.withheld) out(`    not offered: ${tool}: ${reason}`);
       }
@@ -69,4 +69,10 @@ async function checkServer(name: string, configFile: string | undefined): Promis
     out(`start: FAILED: ${errorMessage(error)}`);
     return 1;
   }
+}
+
+function describeHealth(health: NonNullable<McpServerState["health"]>): string {
+  const exit = health.lastExit;
+  const ended = exit ? `, last exit ${exit.killedFor ? `killed (${exit.killedFor})` : exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode}`}` : "";
+  return `process ${health.state}, breaker ${health.breaker}, restarts ${health.restarts}, ${health.inFlight} in flight${ended}`;
 }

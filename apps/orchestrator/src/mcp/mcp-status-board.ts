@@ -11,6 +11,16 @@ export const McpServerState = z.object({
   tools: z.array(z.string()),
   /** Tools it lists that Rein does not offer, and why. */
   withheld: z.array(z.object({ tool: z.string(), reason: z.string() })).default([]),
+  /** Its supervised process: state, restarts after crashes or hangs, circuit breaker, last exit. */
+  health: z
+    .object({
+      state: z.string(),
+      restarts: z.number(),
+      breaker: z.string(),
+      inFlight: z.number(),
+      lastExit: z.object({ exitCode: z.number().nullable(), signal: z.string().nullable(), killedFor: z.string().nullable() }).optional(),
+    })
+    .optional(),
   /** Why it is not running: command, exit code, stderr tail. */
   error: z.string().optional(),
 });

@@ -14,6 +14,7 @@ import {
   type PluginSet,
   pluginToolNames,
   type ReinConfig,
+  type SupervisorStatus,
   ReinError,
   resolveSandbox,
   startMcpServers,
@@ -102,6 +103,7 @@ export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool
       state: "running" as const,
       tools: connection.tools.map((tool) => tool.name),
       withheld: connection.withheld,
+      health: healthOf(connection.status()),
     })),
     ...unavailableMcp.map(({ server, reason }) => ({ server, state: "failed" as const, tools: [], withheld: [], error: reason })),
   ];
@@ -152,4 +154,9 @@ async function loadPluginSet(runtime: ReinRuntime): Promise<PluginSet> {
     throw new ReinError("config_invalid", `plugin tools ${taken.join(", ")} have the names of built-in tools; expected plugin tools with names of their own`);
   }
   return plugins;
+}
+
+function healthOf(status: SupervisorStatus): McpServerState["health"] {
+  const { state, restarts, breaker, inFlight, lastExit } = status;
+  return { state, restarts, breaker, inFlight, ...(lastExit ? { lastExit: { exitCode: lastExit.exitCode, signal: lastExit.signal, killedFor: lastExit.killedFor } } : {}) };
 }

@@ -14,7 +14,10 @@ export const READ_RESOURCE = "read_resource";
  * call passes the same pipeline as the server's own: surface, scope
  * (`services: mcp:<server>` plus the server's host), policy, trace.
  */
-export function readResourceTool(client: Client, server: string, scope: () => { services: string[]; hosts?: string[] }, timeoutMs: number): AnyTool {
+/** Reads one resource of the server, through its supervisor. */
+export type ReadResource = (uri: string, signal: AbortSignal, timeoutMs: number) => Promise<Awaited<ReturnType<Client["readResource"]>>>;
+
+export function readResourceTool(read: ReadResource, server: string, scope: () => { services: string[]; hosts?: string[] }, timeoutMs: number): AnyTool {
   const name = mcpToolName(server, READ_RESOURCE);
   return defineTool<{ uri: string }, McpToolOutput>({
     name,
@@ -25,7 +28,7 @@ export function readResourceTool(client: Client, server: string, scope: () => { 
     timeoutMs,
     scope,
     async run({ uri }, context) {
-      const result = await client.readResource({ uri }, { signal: context.signal, timeout: timeoutMs });
+      const result = await read(uri, context.signal, timeoutMs);
       if (result.contents.length === 0) throw new ReinError("tool_failed", `MCP server ${server} returned no contents for ${uri}`, { details: { failure: "different_action" } });
       const contentContext = { server, runId: context.runId, tool: name, artifacts: context.artifacts, readResourceTool: name };
       const blocks = result.contents.map((resource) =>

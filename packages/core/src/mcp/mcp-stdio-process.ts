@@ -16,6 +16,8 @@ export interface McpProcessWitness {
   exit(withinMs: number): Promise<McpProcessExit | undefined>;
   /** The last lines it wrote to stderr. */
   stderrTail(): string;
+  /** Resolves once the process has exited. */
+  readonly ended: Promise<McpProcessExit>;
 }
 
 const STDERR_LOG_BYTES = 64 * 1024;
@@ -31,6 +33,10 @@ export function watchMcpProcess(transport: StdioClientTransport, logger: Logger 
   const stderr = transport.stderr ? logStderr(transport.stderr as Readable, logger?.child({ mcpServer: server }) ?? silentLogger, STDERR_LOG_BYTES, STDERR_TAIL_BYTES) : undefined;
   let exited: McpProcessExit | undefined;
   const waiters = new Set<() => void>();
+  let markEnded: (exit: McpProcessExit) => void = () => {};
+  const ended = new Promise<McpProcessExit>((resolve) => {
+    markEnded = resolve;
+  });
   const start = transport.start.bind(transport);
   transport.start = async () => {
     await start();
@@ -38,10 +44,12 @@ export function watchMcpProcess(transport: StdioClientTransport, logger: Logger 
     const child = Reflect.get(transport, "_process") as ChildProcess | undefined;
     child?.once("exit", (exitCode, signal) => {
       exited = { exitCode, signal };
+      markEnded(exited);
       for (const wake of waiters) wake();
     });
   };
   return {
+    ended,
     stderrTail: () => stderr?.tail() ?? "",
     exit: (withinMs) =>
       exited

@@ -1,7 +1,7 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { z } from "zod";
-import { ReinError } from "../errors.ts";
+import { ReinError, errorMessage } from "../errors.ts";
 import { destinationOf, formatHostPort } from "../policy/host-port.ts";
+import { ProcessSupervisor, type SupervisorStatus } from "../supervisor/process-supervisor.ts";
 import type { Logger } from "../logger.ts";
 import { presentUntrusted } from "../sanitize/present-untrusted.ts";
 import type { Redactor } from "../sanitize/redactor.ts";
@@ -9,13 +9,23 @@ import type { SecretBindings } from "../secrets/secret-bindings.ts";
 import { type AnyTool, defineTool } from "../tools/define-tool.ts";
 import { type McpServerConfig, type McpServerConfigInput, McpServerConfig as McpServerConfigSchema } from "./mcp-config.ts";
 import { mcpCallScope, withResolvedPaths } from "./mcp-argument-scopes.ts";
-import { type McpAnnotations, mcpEffect, mcpIdempotent } from "./mcp-effect.ts";
+import { mcpEffect, mcpIdempotent } from "./mcp-effect.ts";
+import {
+  type ListedTool,
+  type McpCall,
+  type McpCallResult,
+  type McpListing,
+  type McpResourceResult,
+  type McpToolCall,
+  type McpToolResult,
+  type McpTransport,
+  mcpSessionOpener,
+} from "./mcp-session.ts";
 import { watchMcpProcess } from "./mcp-stdio-process.ts";
-import { mcpStartFailure } from "./mcp-start-failure.ts";
 import { mcpToolName } from "./mcp-tool-name.ts";
 import { remoteTransport } from "./mcp-transport.ts";
 import { convertMcpContent, type McpToolOutput } from "./mcp-content.ts";
-import { READ_RESOURCE, readResourceTool } from "./mcp-read-resource.ts";
+import { READ_RESOURCE, type ReadResource, readResourceTool } from "./mcp-read-resource.ts";
 
 export interface McpConnection {
   server: string;
@@ -23,6 +33,8 @@ export interface McpConnection {
   tools: AnyTool[];
   /** Tools it lists that Rein does not offer, and why. */
   withheld: WithheldTool[];
+  /** Its process's health: state, restarts, circuit breaker, last exit. */
+  status(): SupervisorStatus;
   close(): Promise<void>;
 }
 
@@ -47,73 +59,78 @@ export interface ConnectMcpOptions {
 
 // A tool description is outside text the worker reads with every request; a poisoned one is bounded too.
 const DESCRIPTION_BYTES = 2_000;
-// How long a server that failed to start is given to exit, so its exit code can be reported.
-const EXIT_WAIT_MS = 2_000;
 
-interface ListedTool {
-  name: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  annotations?: McpAnnotations;
-  execution?: { taskSupport?: string };
-}
 
-// A burst of list changes (a server registering several tools) is listed again once.
-const LIST_CHANGED_DEBOUNCE_MS = 200;
+// Calls one server answers at once; more wait in the supervisor's bounded queue.
+const CONCURRENT_CALLS = 8;
+// Start, initialize and tools/list: a server fetched by npx on first use takes a while.
+const START_TIMEOUT_MS = 60_000;
+const KILL_GRACE_MS = 5_000;
 
 /**
- * Starts an MCP server as a stdio child and turns its tools into Rein tools.
- * They join the registry like any other and pass the same pipeline: surface,
- * validation against the server's JSON Schema, scope (`services: mcp:<server>`,
- * plus the paths and hosts its mapped arguments name),
- * policy by effect, approvals. Their output is external text.
+ * Starts an MCP server as a stdio child, supervised like a plugin (restart
+ * with backoff after a crash or a failed health check, circuit breaker), and
+ * turns its tools into Rein tools. They join the registry like any other and
+ * pass the same pipeline: surface, validation against the server's JSON
+ * Schema, scope (`services: mcp:<server>`, plus the paths and hosts its
+ * mapped arguments name), policy by effect, approvals. Their output is
+ * external text.
  */
 export async function connectMcpServer(input: McpServerConfigInput, options: ConnectMcpOptions = {}): Promise<McpConnection> {
   const config = McpServerConfigSchema.parse(input);
-  // Loaded here, not at the top: most processes never start an MCP server and should not pay for the SDK.
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const { transport, witness } = config.url
-    ? { transport: await remoteTransport({ ...config, url: config.url }, options.secrets), witness: undefined }
-    : await stdioTransport(config, options);
+  const openTransport = (): Promise<McpTransport> =>
+    config.url ? remoteTransport({ ...config, url: config.url }, options.secrets).then((transport) => ({ transport })) : stdioTransport(config, options);
   let connection: McpConnection | undefined;
-  const relist = async () => {
+  const apply = (listing: McpListing, why: string) => {
     if (!connection) return;
     const previous = connection.tools.map((tool) => tool.name);
-    Object.assign(connection, surfaceOf(client, config, await listAll(client), options.redactor));
-    options.logger?.info({ mcpServer: config.name, tools: connection.tools.length, withheld: connection.withheld }, "MCP server tool list changed; listed again");
+    Object.assign(connection, surfaceOf(server, config, listing, options.redactor));
+    options.logger?.info({ mcpServer: config.name, tools: connection.tools.length, withheld: connection.withheld }, why);
     options.onToolsChanged?.(connection, previous);
   };
-  const client = new Client(
-    { name: "rein", version: "0.1.0" },
-    {
-      listChanged: {
-        tools: {
-          autoRefresh: false,
-          debounceMs: LIST_CHANGED_DEBOUNCE_MS,
-          onChanged: () => {
-            relist().catch((error: unknown) =>
-              options.logger?.warn({ mcpServer: config.name, error: (error as Error).message }, "MCP server said its tools changed, and listing them again failed"),
-            );
-          },
-        },
+  let firstListing: McpListing = { tools: [], resources: false };
+  const supervisor = new ProcessSupervisor<McpCall, McpCallResult>({
+    name: `MCP server ${config.name}`,
+    mode: "persistent",
+    concurrency: CONCURRENT_CALLS,
+    startTimeoutMs: START_TIMEOUT_MS,
+    logger: options.logger,
+    open: mcpSessionOpener(config, {
+      openTransport,
+      logger: options.logger,
+      onListed: (listing) => {
+        if (connection) apply(listing, "MCP server restarted; its tools listed again");
+        else firstListing = listing;
       },
-    },
-  );
+      onListChanged: (relist) => {
+        relist().then(
+          (listed) => apply(listed, "MCP server tool list changed; listed again"),
+          (error: unknown) => options.logger?.warn({ mcpServer: config.name, error: errorMessage(error) }, "MCP server said its tools changed, and listing them again failed"),
+        );
+      },
+    }),
+  });
+  // The SDK's own timeout cancels a request first; the supervisor's, a little later, is for a server that no longer answers at all.
+  const server: SupervisedServer = {
+    callTool: async (request, signal, timeoutMs) =>
+      (await supervisor.call({ kind: "tool", ...request }, { deadlineMs: timeoutMs + KILL_GRACE_MS, signal })) as McpToolResult,
+    readResource: async (uri, signal, timeoutMs) =>
+      (await supervisor.call({ kind: "resource", uri }, { deadlineMs: timeoutMs + KILL_GRACE_MS, signal })) as McpResourceResult,
+  };
   try {
-    await client.connect(transport);
-    const surface = surfaceOf(client, config, await listAll(client), options.redactor);
-    for (const { tool, reason } of surface.withheld) options.logger?.warn({ mcpServer: config.name, tool, reason }, "MCP tool not offered");
-    connection = { server: config.name, ...surface, close: () => client.close() };
-    return connection;
+    await supervisor.start();
   } catch (error) {
-    // Its exit code and stderr say why; closing first would only show the signal Rein sent.
-    const exit = await witness?.exit(EXIT_WAIT_MS);
-    await client.close().catch(() => {});
-    throw mcpStartFailure(config, error, exit, witness?.stderrTail() ?? "");
+    await supervisor.close();
+    // The supervisor wraps what the opener said; the opener's report names the command, exit code and stderr.
+    throw ReinError.isInstance(error) && ReinError.isInstance(error.cause) ? error.cause : error;
   }
+  const surface = surfaceOf(server, config, firstListing, options.redactor);
+  for (const { tool, reason } of surface.withheld) options.logger?.warn({ mcpServer: config.name, tool, reason }, "MCP tool not offered");
+  connection = { server: config.name, ...surface, status: () => supervisor.status(), close: () => supervisor.close() };
+  return connection;
 }
 
-async function stdioTransport(config: McpServerConfig, options: ConnectMcpOptions) {
+async function stdioTransport(config: McpServerConfig, options: ConnectMcpOptions): Promise<McpTransport> {
   const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   const transport = new StdioClientTransport({
     command: config.command ?? "",
@@ -159,32 +176,22 @@ export async function startMcpServers(
   return { connections, failures };
 }
 
-async function listAll(client: Client): Promise<ListedTool[]> {
-  const tools: ListedTool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : undefined);
-    tools.push(...(page.tools as ListedTool[]));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
-}
-
 /**
  * What Rein offers of a server's list: the configured tools, less those
  * needing a capability Rein does not implement, which are named with why
  * rather than shown to a model, approved by a person and only then refused.
  */
-function surfaceOf(client: Client, config: McpServerConfig, listed: readonly ListedTool[], redactor: Redactor | undefined): Pick<McpConnection, "tools" | "withheld"> {
+function surfaceOf(server: SupervisedServer, config: McpServerConfig, listing: McpListing, redactor: Redactor | undefined): Pick<McpConnection, "tools" | "withheld"> {
+  const { callTool, readResource } = server;
   const tools: AnyTool[] = [];
   const withheld: WithheldTool[] = [];
-  for (const tool of listed) {
+  for (const tool of listing.tools) {
     if (config.include && !config.include.includes(tool.name)) continue;
     const reason = unsupportedNeed(tool);
     if (reason) withheld.push({ tool: tool.name, reason });
-    else tools.push(toReinTool(client, config, tool, redactor));
+    else tools.push(toReinTool(callTool, config, tool, redactor));
   }
-  if (client.getServerCapabilities()?.resources) tools.push(readResourceTool(client, config.name, () => serverScope(config), config.timeoutMs));
+  if (listing.resources) tools.push(readResourceTool(readResource, config.name, () => serverScope(config), config.timeoutMs));
   return { tools, withheld };
 }
 
@@ -195,7 +202,15 @@ function unsupportedNeed(tool: ListedTool): string | undefined {
   return undefined;
 }
 
-function toReinTool(client: Client, config: McpServerConfig, listed: ListedTool, redactor: Redactor | undefined): AnyTool {
+type CallTool = (request: McpToolCall, signal: AbortSignal, timeoutMs: number) => Promise<McpToolResult>;
+
+/** A server's requests, each through its supervisor. */
+interface SupervisedServer {
+  callTool: CallTool;
+  readResource: ReadResource;
+}
+
+function toReinTool(callTool: CallTool, config: McpServerConfig, listed: ListedTool, redactor: Redactor | undefined): AnyTool {
   const override = config.tools[listed.name] ?? {};
   const effect = mcpEffect(listed.annotations, { override: override.effect, trustAnnotations: config.trustAnnotations });
   const timeoutMs = override.timeoutMs ?? config.timeoutMs;
@@ -218,10 +233,7 @@ function toReinTool(client: Client, config: McpServerConfig, listed: ListedTool,
     },
     async run(args, context): Promise<McpToolOutput> {
       const sent = await withResolvedPaths(args as Record<string, unknown>, scopes, (path) => context.workspace.resolve(path));
-      const result = await client.callTool({ name: listed.name, arguments: sent }, undefined, {
-        signal: context.signal,
-        timeout: timeoutMs,
-      });
+      const result = await callTool({ name: listed.name, arguments: sent }, context.signal, timeoutMs);
       const output = await convertMcpContent((result.content ?? []) as Record<string, unknown>[], {
         server: config.name,
         runId: context.runId,

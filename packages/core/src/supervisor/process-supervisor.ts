@@ -299,7 +299,7 @@ export class ProcessSupervisor<Request, Response> {
       };
       if (options.signal?.aborted) onAbort();
       else options.signal?.addEventListener("abort", onAbort, { once: true });
-      session.call(request, { deadlineMs: options.deadlineMs }).then(
+      session.call(request, { deadlineMs: options.deadlineMs, signal: options.signal }).then(
         (response) => finish(() => resolvePromise(response)),
         (error: unknown) => finish(() => reject(error)),
       );

@@ -19,8 +19,12 @@ export interface SessionEnd {
  */
 export interface SupervisedSession<Request, Response> {
   readonly pid: number | undefined;
-  /** Sends one request and resolves with its answer; the supervisor enforces the deadline. */
-  call(request: Request, options: { deadlineMs: number }): Promise<Response>;
+  /**
+   * Sends one request and resolves with its answer; the supervisor enforces
+   * the deadline. `signal` aborts with the caller, so a protocol that can
+   * cancel one request (MCP's `notifications/cancelled`) does so.
+   */
+  call(request: Request, options: { deadlineMs: number; signal?: AbortSignal }): Promise<Response>;
   /** Resolves when the process answers a health check within `timeoutMs`, rejects otherwise. */
   ping(timeoutMs: number): Promise<void>;
   /** Kills the whole process tree; `exited` resolves once it is gone. Safe to call twice. */

@@ -1,0 +1,126 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Logger } from "../logger.ts";
+import type { KillCause, SessionOpener, SupervisedSession } from "../supervisor/supervised-session.ts";
+import type { McpServerConfig } from "./mcp-config.ts";
+import type { McpAnnotations } from "./mcp-effect.ts";
+import { mcpStartFailure } from "./mcp-start-failure.ts";
+import type { McpProcessExit, McpProcessWitness } from "./mcp-stdio-process.ts";
+
+export interface ListedTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: McpAnnotations;
+  execution?: { taskSupport?: string };
+}
+
+export interface McpToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+/** The requests a session sends for a call: a tool call, or a read of a resource the server named. */
+export type McpCall = ({ kind: "tool" } & McpToolCall) | { kind: "resource"; uri: string };
+export type McpToolResult = Awaited<ReturnType<Client["callTool"]>>;
+export type McpResourceResult = Awaited<ReturnType<Client["readResource"]>>;
+export type McpCallResult = McpToolResult | McpResourceResult;
+
+/** What a start (or a list change) found: the server's tools, and whether it offers resources. */
+export interface McpListing {
+  tools: ListedTool[];
+  resources: boolean;
+}
+
+/** A session's transport, and for a local server the process behind it. */
+export interface McpTransport {
+  transport: Transport;
+  witness?: McpProcessWitness;
+}
+
+export interface McpSessionHooks {
+  /** A new transport for each start: a stdio child, or a Streamable HTTP connection. */
+  openTransport(): Promise<McpTransport>;
+  logger?: Logger;
+  /** Every start's listing (the first, and each after a restart). */
+  onListed(listing: McpListing): void;
+  /** The server said its tools changed; `relist` lists them again. */
+  onListChanged(relist: () => Promise<McpListing>): void;
+}
+
+// How long a server that failed to start is given to exit, so its exit code can be reported.
+const EXIT_WAIT_MS = 2_000;
+// A burst of list changes (a server registering several tools) is listed again once.
+const LIST_CHANGED_DEBOUNCE_MS = 200;
+
+/**
+ * Opens one MCP stdio session for the process supervisor: starts the
+ * server, completes `initialize` and `tools/list`, and then answers calls.
+ * A call's signal reaches the SDK, which sends `notifications/cancelled`
+ * when it aborts; a start that fails says why (command, exit code, stderr).
+ */
+export function mcpSessionOpener(config: McpServerConfig, hooks: McpSessionHooks): SessionOpener<McpCall, McpCallResult> {
+  return async (signal) => {
+    // Loaded here, not at the top: most processes never start an MCP server and should not pay for the SDK.
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { transport, witness } = await hooks.openTransport();
+    const client: Client = new Client(
+      { name: "rein", version: "0.1.0" },
+      {
+        listChanged: {
+          tools: { autoRefresh: false, debounceMs: LIST_CHANGED_DEBOUNCE_MS, onChanged: () => hooks.onListChanged(() => listingOf(client)) },
+        },
+      },
+    );
+    const closeOnAbort = () => void client.close().catch(() => {});
+    signal.addEventListener("abort", closeOnAbort, { once: true });
+    try {
+      await client.connect(transport, { signal });
+      hooks.onListed(await listingOf(client, signal));
+    } catch (error) {
+      // Its exit code and stderr say why; closing first would only show the signal Rein sent.
+      const exit = await witness?.exit(EXIT_WAIT_MS);
+      await client.close().catch(() => {});
+      throw mcpStartFailure(config, error, exit, witness?.stderrTail() ?? "");
+    } finally {
+      signal.removeEventListener("abort", closeOnAbort);
+    }
+    let killedFor: KillCause | null = null;
+    // A remote server has no process: its session ends when the transport closes.
+    const closed = new Promise<McpProcessExit>((resolve) => {
+      client.onclose = () => resolve({ exitCode: null, signal: null });
+    });
+    const session: SupervisedSession<McpCall, McpCallResult> = {
+      pid: (transport as { pid?: number | null }).pid ?? undefined,
+      call: (request, options) => {
+        const sent = { signal: options.signal, timeout: options.deadlineMs };
+        return request.kind === "tool"
+          ? client.callTool({ name: request.name, arguments: request.arguments }, undefined, sent)
+          : client.readResource({ uri: request.uri }, sent);
+      },
+      ping: async (timeoutMs) => {
+        await client.ping({ timeout: timeoutMs });
+      },
+      kill: (cause) => {
+        killedFor ??= cause;
+        void client.close().catch(() => {});
+      },
+      exited: (witness?.ended ?? closed).then((exit) => ({ ...exit, killedFor, detail: witness?.stderrTail() || undefined })),
+    };
+    return session;
+  };
+}
+
+async function listingOf(client: Client, signal?: AbortSignal): Promise<McpListing> {
+  return { tools: await listAll(client, signal), resources: Boolean(client.getServerCapabilities()?.resources) };
+}
+
+async function listAll(client: Client, signal?: AbortSignal): Promise<ListedTool[]> {
+  const tools: ListedTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined, { signal });
+    tools.push(...(page.tools as ListedTool[]));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
