@@ -21,8 +21,10 @@ export async function checkRuns(runtime: ReinRuntime, runIds: readonly string[],
   const lost = runIds.filter((runId) => !states.get(runId));
   const notTerminal = [...states].filter(([, state]) => state && !hasSettled(state)).map(([runId, state]) => `${runId}: still ${state?.status}`);
   const notDone = [...states]
-    .filter(([, state]) => state && hasSettled(state) && state.status !== "done")
+    .filter(([, state]) => state && hasSettled(state) && state.status !== "done" && !cutInsideEffect(state))
     .map(([runId, state]) => `${runId}: ${state?.status} (${state?.stopReason ?? "no reason"})`);
+  // A crash inside a non-idempotent effect leaves its outcome unknown to any runtime: at most once means a person decides.
+  const cutInEffect = [...states].filter(([, state]) => state && cutInsideEffect(state)).map(([runId]) => `${runId}: escalated, outcome of its effect unknown after a crash`);
 
   const effects: string[] = [];
   const lateWork: string[] = [];
@@ -30,7 +32,7 @@ export async function checkRuns(runtime: ReinRuntime, runIds: readonly string[],
     const state = states.get(runId);
     const count = await effectCount(workspaceRoot, runId);
     // At most once: an escalation that names an unknown outcome is the allowed alternative to a second run.
-    const unknownEscalation = state?.status === "escalated" && /unknown/i.test(state.stopReason ?? "");
+    const unknownEscalation = state ? cutInsideEffect(state) : false;
     if (count !== 1 && !(count === 0 && unknownEscalation)) effects.push(`${runId}: effect ran ${count} times`);
     const late = stepWorkAfterEnd(await runtime.trace.read(runId));
     if (late.length > 0) lateWork.push(`${runId}: ${late.map((event) => `${event.kind}@${event.seq}`).join(", ")} after the run ended`);
@@ -43,12 +45,17 @@ export async function checkRuns(runtime: ReinRuntime, runIds: readonly string[],
 
   return [
     { name: "every run ended", passed: notTerminal.length === 0, findings: notTerminal },
-    { name: "every run done", passed: notDone.length === 0, findings: notDone },
+    { name: "every run done (or, cut by a crash inside its effect, escalated)", passed: notDone.length === 0, findings: [...notDone, ...cutInEffect] },
     { name: "no run lost", passed: lost.length === 0, findings: lost.map((runId) => `${runId}: no state`) },
     { name: "every effect exactly once (or escalated as unknown)", passed: effects.length === 0, findings: effects },
     { name: "no step work after its run ended", passed: lateWork.length === 0, findings: lateWork },
     { name: "no job left failed", passed: failedJobs.length === 0, findings: failedJobs },
   ];
+}
+
+/** The executor's escalation for a call whose intent was recorded and whose outcome never was. */
+function cutInsideEffect(state: RunState): boolean {
+  return state.status === "escalated" && (state.stopReason ?? "").includes("outcome unknown after a crash");
 }
 
 /** Ended, or escalated: waiting for a person is as far as a run goes on its own. */

@@ -1,4 +1,8 @@
+import { fileURLToPath } from "node:url";
 import type { GoalInput, ModelScriptInput } from "@rein/core";
+
+/** A plugin whose one tool, `wait`, is a read: a worker killed inside it leaves nothing unknown behind. */
+const WAIT_PLUGIN_DIR = fileURLToPath(new URL("./wait-plugin", import.meta.url));
 
 /** The file each run's effect appends to, in the run's workspace: one line per time the effect ran. */
 export const EFFECTS_FILE = "effects.log";
@@ -8,11 +12,11 @@ const STEP_TITLE = "Record the effect, then wait";
 const effect = { command: "node", args: ["-e", `require("fs").appendFileSync(${JSON.stringify(EFFECTS_FILE)}, "effect\\n")`] };
 
 /** Long enough that faults land inside steps, short enough for hundreds of runs. */
-const wait = (ms: number) => ({ command: "node", args: ["-e", `setTimeout(() => {}, ${ms})`] });
+const wait = (ms: number) => ({ ms });
 
 export const chaosGoal: GoalInput = {
   text: "Chaos check: record one effect, then wait.",
-  tools: [{ name: "run_command" }],
+  tools: [{ name: "run_command" }, { name: "wait" }],
   budget: { maxSteps: 4 },
 };
 
@@ -20,6 +24,7 @@ export const chaosGoal: GoalInput = {
  * One step: a non-idempotent effect (`run_command`) and a wait in the same
  * turn, so a worker killed in the wait dies before the turn's checkpoint and
  * the resumed step must replay the effect's recorded outcome, not run it again.
+ * The wait is a read, so the resumed step may run it again.
  */
 export function chaosScript(waitMs: number): ModelScriptInput {
   return {
@@ -33,7 +38,7 @@ export function chaosScript(waitMs: number): ModelScriptInput {
                 title: STEP_TITLE,
                 objective: "Run the effect command once, then the wait command, and answer.",
                 acceptance_criteria: [],
-                tools: ["run_command"],
+                tools: ["run_command", "wait"],
                 evidence_ids: [],
                 output_contract: { description: "one sentence", format: "text" },
                 budget: { maxTurns: 4, maxToolCalls: 4 },
@@ -63,13 +68,13 @@ export function chaosScript(waitMs: number): ModelScriptInput {
     worker: [
       {
         match: STEP_TITLE,
-        turns: [{ toolCalls: [{ name: "run_command", input: effect }, { name: "run_command", input: wait(waitMs) }] }, { text: "Recorded the effect and waited." }],
+        turns: [{ toolCalls: [{ name: "run_command", input: effect }, { name: "wait", input: wait(waitMs) }] }, { text: "Recorded the effect and waited." }],
       },
     ],
   };
 }
 
-/** The deployment config every role process reads: scripted models, `node` allowed for run_command without asking. */
+/** The deployment config every role process reads: scripted models, `node` allowed for run_command without asking, the wait plugin. */
 export function chaosConfig(paths: { workspaceRoot: string; keysDir: string; script: string }, prefix: string): Record<string, unknown> {
   return {
     prefix,
@@ -77,6 +82,7 @@ export function chaosConfig(paths: { workspaceRoot: string; keysDir: string; scr
     keysDir: paths.keysDir,
     providers: { scripted: { kind: "scripted", script: paths.script, maxRetries: 0 } },
     tools: { commands: ["node"] },
+    plugins: [{ path: WAIT_PLUGIN_DIR, enabled: true }],
     policy: [{ id: "chaos:allow-node", tool: "run_command", decision: "allow", commands: ["node"], reason: "the chaos suite's effect and wait are node one-liners" }],
   };
 }

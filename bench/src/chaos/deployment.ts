@@ -48,10 +48,12 @@ export class Deployment {
     await writeFile(paths.script, JSON.stringify(options.script));
     const prefix = `chaos-${randomBytes(3).toString("hex")}`;
     const configFile = join(dir, "rein.config.json");
-    await writeFile(configFile, JSON.stringify(options.config(paths, prefix), null, 2));
+    const config = options.config(paths, prefix);
+    await writeFile(configFile, JSON.stringify(config, null, 2));
     const redis = await PrivateRedis.start();
     const proxy = await TcpProxy.start(redis.port);
-    const runtime = createRuntime(ReinConfig.parse({ redisUrl: redis.url, prefix, workspaceRoot: paths.workspaceRoot }), { logDestination: devNull() });
+    // The suite submits with the deployment's own config, so it knows the same tools (the wait plugin's included).
+    const runtime = createRuntime(ReinConfig.parse({ ...config, redisUrl: redis.url }), { logDestination: devNull() });
     return new Deployment(dir, redis, proxy, runtime, configFile, options);
   }
 
