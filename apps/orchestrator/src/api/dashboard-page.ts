@@ -153,7 +153,14 @@ async function showRun(runId) {
     timeline,
     liveBox,
   );
-  const response = await fetch("/runs/" + runId + "/events", { headers: headers(), signal: follow.signal });
+  let response;
+  try {
+    response = await fetch("/runs/" + runId + "/events", { headers: headers(), signal: follow.signal });
+  } catch (error) {
+    // Choosing another run (or re-showing this one) aborts the old follow: that is not a failure to show.
+    if (error.name !== "AbortError") liveBox.textContent = "could not follow the run's events: " + error.message;
+    return;
+  }
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";

@@ -47,6 +47,7 @@ describe("a command's exit on the dashboard's run page", () => {
     history: { replaceState() {} },
     location: { hash: "", pathname: "/" },
     fetch: () => new Promise(() => {}),
+    setInterval: () => 0,
   };
   runInNewContext(script, page);
   const lines = (events: TraceEvent[]) => {
