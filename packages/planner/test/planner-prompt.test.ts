@@ -5,7 +5,7 @@ import { renderContextRequest } from "../src/context-answer.ts";
 import { renderPlannerContext } from "../src/planner-prompt.ts";
 
 const redactor = new Redactor({ secrets: [SECRET] });
-const FENCE = /<<<untrusted-data ([0-9a-f]{16})>>>[\s\S]*?<<<end-untrusted-data \1>>>/g;
+const FENCE = /<<<untrusted-data ([a-p]{16})>>>[\s\S]*?<<<end-untrusted-data \1>>>/g;
 // Every outside field carries the whole corpus, the secret and a marker of where it came from.
 const hostile = (where: string) => `canary-${where} ${INJECTIONS.join(" ")} ${SECRET}`;
 

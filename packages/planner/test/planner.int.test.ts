@@ -42,8 +42,8 @@ describe("plan()", () => {
       expect(shown).toContain(expected);
     }
     // Evidence and lessons are outside text: each inside a fence of its own nonce.
-    expect(shown).toMatch(/- obs_1: <<<untrusted-data ([0-9a-f]{16})>>>query_metrics: db_pool_in_use 50\/50[^<]*<<<end-untrusted-data \1>>>/);
-    expect(shown).toMatch(/- lesson_a: <<<untrusted-data ([0-9a-f]{16})>>>For \\"payment-api 500s\\": restarts only bought time[^<]*<<<end-untrusted-data \1>>>/);
+    expect(shown).toMatch(/- obs_1: <<<untrusted-data ([a-p]{16})>>>query_metrics: db_pool_in_use 50\/50[^<]*<<<end-untrusted-data \1>>>/);
+    expect(shown).toMatch(/- lesson_a: <<<untrusted-data ([a-p]{16})>>>For \\"payment-api 500s\\": restarts only bought time[^<]*<<<end-untrusted-data \1>>>/);
     expect(JSON.stringify(repair?.messages.at(-1))).toContain("only restates the goal");
     const kinds = (await runtime.trace.read("run_p")).map((event) => ({ kind: event.kind, payload: event.payload }));
     expect(kinds).toContainEqual({ kind: "lesson.used", payload: { lessons: ["lesson_a"] } });

@@ -6,7 +6,7 @@ import { DELEGATE, REQUEST_CONTEXT } from "../src/runtime-tools.ts";
 import { renderTask } from "../src/worker-prompt.ts";
 
 const redactor = new Redactor({ secrets: [SECRET] });
-const FENCE = /<<<untrusted-data ([0-9a-f]{16})>>>[\s\S]*?<<<end-untrusted-data \1>>>/g;
+const FENCE = /<<<untrusted-data ([a-p]{16})>>>[\s\S]*?<<<end-untrusted-data \1>>>/g;
 const hostile = (where: string) => `canary-${where} ${INJECTIONS.join(" ")} ${SECRET}`;
 const call = (name: string): ModelToolCall => ({ type: "tool_call", id: "call_1", name, input: {} });
 

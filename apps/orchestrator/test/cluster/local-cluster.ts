@@ -100,11 +100,19 @@ export class LocalCluster {
     const asker = connectRedis(master.url);
     try {
       const id = String(await asker.call("CLUSTER", "MYID"));
-      const replicas = (await asker.call("CLUSTER", "REPLICAS", id)) as string[];
-      const address = replicas[0]?.split(" ")[1] ?? "";
-      const port = Number(/:(\d+)@/.exec(address)?.[1]);
-      const replica = this.nodes.find((node) => node.port === port);
-      if (!replica) throw new Error(`no replica of ${master.port} found in ${JSON.stringify(replicas)}`);
+      // A new replica is known to its master only once gossip has carried it there; on a busy machine that takes a while.
+      let replica: ClusterNode | undefined;
+      await waitFor(
+        `a replica of ${master.port} known to it`,
+        async () => {
+          const replicas = (await asker.call("CLUSTER", "REPLICAS", id)) as string[];
+          const port = Number(/:(\d+)@/.exec(replicas[0]?.split(" ")[1] ?? "")?.[1]);
+          replica = this.nodes.find((node) => node.port === port);
+          return replica !== undefined;
+        },
+        60_000,
+      );
+      if (!replica) throw new Error(`no replica of ${master.port} found`);
       const redis = connectRedis(replica.url);
       try {
         await redis.call("CLUSTER", "FAILOVER");

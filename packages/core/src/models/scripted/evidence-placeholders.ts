@@ -4,7 +4,7 @@ import { ScriptedTurn } from "./script.ts";
 
 const PLACEHOLDER = /\{\{evidence:([A-Za-z0-9_.-]+)\}\}/g;
 // Evidence lines as the planner and worker prompts render them: "- obs_…: <<<untrusted-data …>>><tool>: <summary>…".
-const EVIDENCE_LINE = /^- (\S+): (?:<<<untrusted-data [0-9a-f]+>>>)?([A-Za-z0-9_.-]+): /gm;
+const EVIDENCE_LINE = /^- (\S+): (?:<<<untrusted-data [a-p]+>>>)?([A-Za-z0-9_.-]+): /gm;
 
 /**
  * A script is written before any run, but observation ids are random. A turn
