@@ -96,7 +96,7 @@ describe("delegation", () => {
     expect(parentRequests).toHaveLength(2);
     const results = parentRequests[1]?.messages.flatMap((message) => message.content).filter((block) => block.type === "tool_result");
     expect(results).toHaveLength(1);
-    expect(results?.[0]).toMatchObject({ content: expect.stringMatching(/child step s1\.1 ended completed\.[\s\S]*<<<untrusted-data ([0-9a-f]{16})>>>\nfirst line: alpha[\s\S]*<<<end-untrusted-data \1>>>$/) });
+    expect(results?.[0]).toMatchObject({ content: expect.stringMatching(/child step s1\.1 ended completed\.[\s\S]*<<<untrusted-data ([a-p]{16})>>>\nfirst line: alpha[\s\S]*<<<end-untrusted-data \1>>>$/) });
     expect(kinds(trace)).toContain("step.checkpoint_restored");
   });
 
@@ -148,7 +148,7 @@ describe("request_context", () => {
     const writer = requestsFor(harness.worker.requests, "Write the summary");
     expect(JSON.stringify(writer[0])).not.toContain(readObservation);
     const passed = writer[1]?.messages.flatMap((message) => message.content).find((block) => block.type === "tool_result");
-    expect(passed).toMatchObject({ content: expect.stringMatching(new RegExp(`${readObservation}: <<<untrusted-data ([0-9a-f]{16})>>>read_file: alpha: the pool is saturated<<<end-untrusted-data \\1>>>`)) });
+    expect(passed).toMatchObject({ content: expect.stringMatching(new RegExp(`${readObservation}: <<<untrusted-data ([a-p]{16})>>>read_file: alpha: the pool is saturated<<<end-untrusted-data \\1>>>`)) });
   });
 
   it("records a refusal with both step ids, and the worker is told", async () => {
@@ -160,7 +160,7 @@ describe("request_context", () => {
     expect(refused).toMatchObject({ stepId: "s2", payload: { requestingStepId: "s2", parentStepId: null, refusal: "the summary step must not see raw notes" } });
     const writer = requestsFor(harness.worker.requests, "Write the summary");
     const told = writer[1]?.messages.flatMap((message) => message.content).find((block) => block.type === "tool_result");
-    expect(told).toMatchObject({ content: expect.stringMatching(/^\[observation obs_\w+\]\nthe planner refused\.\n[^\n]*\n<<<untrusted-data ([0-9a-f]{16})>>>\nthe summary step must not see raw notes\n<<<end-untrusted-data \1>>>$/) });
+    expect(told).toMatchObject({ content: expect.stringMatching(/^\[observation obs_\w+\]\nthe planner refused\.\n[^\n]*\n<<<untrusted-data ([a-p]{16})>>>\nthe summary step must not see raw notes\n<<<end-untrusted-data \1>>>$/) });
   });
 });
 

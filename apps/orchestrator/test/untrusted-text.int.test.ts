@@ -128,7 +128,7 @@ function shownText(request: ModelRequest): string[] {
   return texts;
 }
 
-const FENCE = /<<<untrusted-data ([0-9a-f]{16})>>>[\s\S]*?<<<end-untrusted-data \1>>>/g;
+const FENCE = /<<<untrusted-data ([a-p]{16})>>>[\s\S]*?<<<end-untrusted-data \1>>>/g;
 const outsideFences = (text: string) => text.replace(FENCE, "");
 
 describe("outside text reaches every model fenced and redacted", () => {
@@ -229,6 +229,6 @@ describe("outside text reaches every model fenced and redacted", () => {
     const text = shownText(request as ModelRequest).join("\n");
     expect(text).toContain("Observations (id (tool, status): data)");
     expect(text).not.toContain("Output of tool fetch_report, between");
-    expect(text).toMatch(/\(flaky_probe, error\): <<<untrusted-data [0-9a-f]{16}>>>tool_failed: canary-error/);
+    expect(text).toMatch(/\(flaky_probe, error\): <<<untrusted-data [a-p]{16}>>>tool_failed: canary-error/);
   });
 });
