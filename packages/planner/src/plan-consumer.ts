@@ -44,7 +44,7 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
           lock = locks.track(jobId);
           const stop = stopSignal(signal, lock);
           const answered = await answerContextRequest(request, deps.providerFor(request.modelOverride), runtime.trace, stop, runtime.redactor).catch((error: unknown) => {
-            if (ReinError.isInstance(error) && error.retryable) throw error;
+            if (!ReinError.isInstance(error) || error.retryable) throw error;
             // A question the planner cannot answer is answered with that, so the step resumes instead of waiting.
             return { answer: { evidence_ids: [], refusal: `the planner could not answer: ${errorMessage(error)}` }, usage: usageOfFailure(error) };
           });

@@ -59,7 +59,8 @@ export async function plan(job: PlanJob, deps: PlannerDeps, signal?: AbortSignal
     );
     return { ok: true, plan: result.value, usage: result.usage, lessonsUsed: lessons };
   } catch (error) {
-    if (ReinError.isInstance(error) && error.retryable) throw error;
+    // Only the model's own failures end a plan; anything else (Redis, the network) is the queue's to retry.
+    if (!ReinError.isInstance(error) || error.retryable) throw error;
     return { ok: false, reason: errorMessage(error), usage: usageOfFailure(error) };
   }
 }

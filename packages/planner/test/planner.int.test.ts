@@ -57,6 +57,14 @@ describe("plan()", () => {
     expect(!outcome.ok && outcome.reason).toContain("only restates the goal");
   });
 
+  it("leaves a Redis failure to the queue's retry instead of failing the plan (a cluster failover aborts a transaction)", async () => {
+    const provider = new ScriptedProvider({ planner: [{ turns: [{ output: concrete }] }] });
+    const failing = Object.create(runtime.trace, {
+      append: { value: async () => Promise.reject(new Error("EXECABORT Transaction discarded because of previous errors.")) },
+    });
+    await expect(plan(job, { trace: failing, providerFor: () => provider })).rejects.toThrow(/EXECABORT/);
+  });
+
   it("reports what a failed planning attempt and its repairs spent, so the run's budget counts it", async () => {
     const provider = new ScriptedProvider({ planner: [{ repeatLast: true, turns: [{ output: goalRestated }] }] });
     const outcome = await plan(job, { trace: runtime.trace, providerFor: () => provider });
