@@ -1,9 +1,5 @@
-import { hostname } from "node:os";
-import { errorMessage, type ReinRuntime, z } from "@rein/core";
-
-/** How often a process with MCP servers publishes their state, and how old a published state may be before it is ignored. */
-const PUBLISH_MS = 5_000;
-const STALE_MS = 30_000;
+import { type ReinRuntime, z } from "@rein/core";
+import { publishProcessStatus, readProcessStatus } from "../status-board/process-status-board.ts";
 
 export const McpServerState = z.object({
   server: z.string(),
@@ -29,7 +25,7 @@ export type McpServerState = z.infer<typeof McpServerState>;
 const PublishedStatus = z.object({ at: z.number(), process: z.string(), servers: z.array(McpServerState) });
 export type PublishedMcpStatus = z.infer<typeof PublishedStatus>;
 
-const boardKey = (prefix: string) => `${prefix}:mcp-status`;
+const MCP_BOARD = { name: "mcp-status", what: "MCP server status" };
 
 /**
  * Publishes this process's MCP servers every few seconds until the returned
@@ -37,35 +33,12 @@ const boardKey = (prefix: string) => `${prefix}:mcp-status`;
  * refuses goals granting a failed server's tools) read it from any process.
  */
 export function publishMcpStatus(runtime: ReinRuntime, status: () => McpServerState[]): () => Promise<void> {
-  const field = `${hostname()}:${process.pid}`;
-  const key = boardKey(runtime.config.prefix);
-  const publish = async () => {
-    const value = JSON.stringify({ at: Date.now(), process: field, servers: status() });
-    await runtime.redis.multi().hset(key, field, value).pexpire(key, STALE_MS * 2).exec();
-  };
-  const failed = (error: unknown) => runtime.logger.warn({ error: errorMessage(error) }, "could not publish MCP server status");
-  publish().catch(failed);
-  const timer = setInterval(() => publish().catch(failed), PUBLISH_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await runtime.redis.hdel(key, field).catch(failed);
-  };
+  return publishProcessStatus(runtime, MCP_BOARD, () => ({ servers: status() }));
 }
 
 /** Every process's recent MCP status on this prefix; older or unreadable entries are left out. */
 export async function readMcpStatus(runtime: ReinRuntime): Promise<PublishedMcpStatus[]> {
-  const entries = await runtime.redis.hgetall(boardKey(runtime.config.prefix));
-  const fresh: PublishedMcpStatus[] = [];
-  for (const value of Object.values(entries)) {
-    try {
-      const parsed = PublishedStatus.safeParse(JSON.parse(value));
-      if (parsed.success && Date.now() - parsed.data.at <= STALE_MS) fresh.push(parsed.data);
-    } catch {
-      // A field another version wrote: not ours to interpret.
-    }
-  }
-  return fresh.sort((a, b) => a.process.localeCompare(b.process));
+  return readProcessStatus(runtime, MCP_BOARD, PublishedStatus);
 }
 
 /** Servers every reporting process failed to start, with the reason one of them gave: goals granting their tools are refused. */

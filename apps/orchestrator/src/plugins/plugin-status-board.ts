@@ -1,9 +1,5 @@
-import { hostname } from "node:os";
-import { errorMessage, type PluginSet, type PluginStatus, type ReinRuntime, z } from "@rein/core";
-
-/** How often a process with plugins publishes their status, and how old a published status may be before it is ignored. */
-const PUBLISH_MS = 5_000;
-const STALE_MS = 30_000;
+import { type PluginSet, type PluginStatus, type ReinRuntime, z } from "@rein/core";
+import { publishProcessStatus, readProcessStatus } from "../status-board/process-status-board.ts";
 
 const PublishedStatus = z.object({ at: z.number(), process: z.string(), plugins: z.array(z.record(z.string(), z.unknown())) });
 
@@ -14,8 +10,8 @@ export interface PublishedPluginStatus {
   plugins: PluginStatus[];
 }
 
-/** One hash per prefix: a field per process, so `rein plugins list` sees every worker's plugins. */
-const boardKey = (prefix: string) => `${prefix}:plugin-status`;
+/** A field per process, so `rein plugins list` sees every worker's plugins. */
+const PLUGIN_BOARD = { name: "plugin-status", what: "plugin status" };
 
 /**
  * Publishes this process's plugin status every few seconds (state,
@@ -23,33 +19,10 @@ const boardKey = (prefix: string) => `${prefix}:plugin-status`;
  * returned function is called, which removes it.
  */
 export function publishPluginStatus(runtime: ReinRuntime, plugins: PluginSet): () => Promise<void> {
-  const field = `${hostname()}:${process.pid}`;
-  const key = boardKey(runtime.config.prefix);
-  const publish = async () => {
-    const value = JSON.stringify({ at: Date.now(), process: field, plugins: plugins.status() });
-    await runtime.redis.multi().hset(key, field, value).pexpire(key, STALE_MS * 2).exec();
-  };
-  const failed = (error: unknown) => runtime.logger.warn({ error: errorMessage(error) }, "could not publish plugin status");
-  publish().catch(failed);
-  const timer = setInterval(() => publish().catch(failed), PUBLISH_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await runtime.redis.hdel(key, field).catch(failed);
-  };
+  return publishProcessStatus(runtime, PLUGIN_BOARD, () => ({ plugins: plugins.status() }));
 }
 
 /** Every process's recent plugin status on this prefix; older or unreadable entries are left out. */
 export async function readPluginStatus(runtime: ReinRuntime): Promise<PublishedPluginStatus[]> {
-  const entries = await runtime.redis.hgetall(boardKey(runtime.config.prefix));
-  const fresh: PublishedPluginStatus[] = [];
-  for (const value of Object.values(entries)) {
-    try {
-      const parsed = PublishedStatus.safeParse(JSON.parse(value));
-      if (parsed.success && Date.now() - parsed.data.at <= STALE_MS) fresh.push(parsed.data as unknown as PublishedPluginStatus);
-    } catch {
-      // A field another version wrote: not ours to interpret.
-    }
-  }
-  return fresh.sort((a, b) => a.process.localeCompare(b.process));
+  return (await readProcessStatus(runtime, PLUGIN_BOARD, PublishedStatus)) as unknown as PublishedPluginStatus[];
 }
