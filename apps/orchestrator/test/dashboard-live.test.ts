@@ -1,6 +1,6 @@
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { DASHBOARD_HTML } from "../src/api/dashboard-page.ts";
+import { DASHBOARD_HTML } from "../src/api/dashboard/dashboard-page.ts";
 
 /** The dashboard's live box after the page's own showLive() saw `events`. */
 function liveText(events: Record<string, unknown>[]): string {

@@ -9,7 +9,7 @@ import { renderMetrics } from "../metrics/metrics-exposition.ts";
 import { TraceFold } from "../metrics/trace-fold.ts";
 import { loadBundle } from "../trace/trace-bundle.ts";
 import { describeCall } from "../trace/views/call-view.ts";
-import { DASHBOARD_HTML } from "./dashboard-page.ts";
+import { DASHBOARD_HTML } from "./dashboard/dashboard-page.ts";
 import { checkHealth, checkReady } from "./health.ts";
 import { HttpError, parse, readJson, send } from "./http-io.ts";
 import { openApiDocument } from "./openapi.ts";

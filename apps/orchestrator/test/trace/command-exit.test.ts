@@ -1,7 +1,7 @@
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import type { TraceEvent } from "@rein/core";
-import { DASHBOARD_HTML } from "../../src/api/dashboard-page.ts";
+import { DASHBOARD_HTML } from "../../src/api/dashboard/dashboard-page.ts";
 import { renderTimeline } from "../../src/trace/views/timeline-view.ts";
 
 let seq = 0;

@@ -1,0 +1,48 @@
+import { APPROVALS_SCRIPT } from "./approvals-script.ts";
+import { DASHBOARD_STYLE } from "./dashboard-style.ts";
+import { ESCALATION_REPLY_SCRIPT } from "./escalation-reply-script.ts";
+import { RUN_PAGE_SCRIPT } from "./run-page-script.ts";
+import { RUNS_LIST_SCRIPT } from "./runs-list-script.ts";
+import { STARTUP_SCRIPT } from "./startup-script.ts";
+import { TOKEN_AND_API_SCRIPT } from "./token-and-api-script.ts";
+
+/**
+ * The page's views, in the order they are defined: the token and API helpers
+ * first, startup last. They are plain scripts sharing one global scope (no
+ * modules, no bundler), joined into one inline `<script>` so the CSP needs
+ * nothing but `'unsafe-inline'` and the page stays one request.
+ */
+const SCRIPTS = [TOKEN_AND_API_SCRIPT, RUNS_LIST_SCRIPT, RUN_PAGE_SCRIPT, APPROVALS_SCRIPT, ESCALATION_REPLY_SCRIPT, STARTUP_SCRIPT];
+
+/**
+ * The web dashboard: one self-contained page over the HTTP API. It lists
+ * runs, follows one run's trace live, and lets a person approve or deny
+ * (with a note, in the page), answer an escalated run, or cancel. The token
+ * arrives once in the fragment of the URL that `rein serve` prints and lives
+ * in sessionStorage; every request, the trace stream included, carries it as
+ * `Authorization: Bearer`, never in a URL the server sees. Same-origin only:
+ * the API grants no cross-site access.
+ */
+export const DASHBOARD_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Rein</title>
+<style>
+${DASHBOARD_STYLE.trim()}
+</style>
+</head>
+<body>
+<header><h1>Rein</h1><span class="muted" id="summary"></span>
+  <label style="margin-left:auto">token <input id="token" type="password" size="16"></label></header>
+<main>
+  <section id="runs"></section>
+  <section id="detail"><p class="muted">Choose a run.</p></section>
+</main>
+<script>
+${SCRIPTS.map((script) => script.trim()).join("\n\n")}
+</script>
+</body>
+</html>
+`;

@@ -1,0 +1,29 @@
+/**
+ * The page script every view builds on: the API token (taken once from the
+ * URL fragment `rein serve` prints, kept in sessionStorage, sent as
+ * `Authorization: Bearer`), `api()` for JSON requests and `el()` to build DOM.
+ */
+export const TOKEN_AND_API_SCRIPT = `
+const tokenInput = document.getElementById("token");
+// rein serve prints a URL whose fragment carries the token; a fragment never
+// reaches the server. Keep it for this tab only and drop it from the address bar.
+const fromUrl = /^#token=([A-Za-z0-9_-]+)$/.exec(location.hash);
+if (fromUrl) {
+  sessionStorage.setItem("rein-token", fromUrl[1]);
+  history.replaceState(null, "", location.pathname);
+}
+tokenInput.value = sessionStorage.getItem("rein-token") || "";
+tokenInput.addEventListener("change", () => { sessionStorage.setItem("rein-token", tokenInput.value); loadRuns(); });
+const headers = () => (tokenInput.value ? { authorization: "Bearer " + tokenInput.value, "content-type": "application/json" } : { "content-type": "application/json" });
+const api = async (path, init = {}) => {
+  const response = await fetch(path, { ...init, headers: headers() });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.error || response.status + "");
+  return body;
+};
+const el = (tag, attrs = {}, ...children) => {
+  const node = Object.assign(document.createElement(tag), attrs);
+  for (const child of children) node.append(child);
+  return node;
+};
+`;
