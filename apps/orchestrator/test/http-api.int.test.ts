@@ -293,7 +293,8 @@ describe("approving over HTTP", () => {
     const decided = page.requests.find((request) => request.path === `/approvals/${pending?.approvalId}/approve`);
     expect(decided).toEqual({ path: `/approvals/${pending?.approvalId}/approve`, authorization: `Bearer ${token}`, status: 200 });
     const approval = await harness.tooling.approvals.get(pending?.approvalId as string);
-    expect(approval).toMatchObject({ approver: "http:ana", note: "checked the dashboards" });
+    // The approver is the token's identity, whatever name the page sent.
+    expect(approval).toMatchObject({ approver: "http:operator", note: "checked the dashboards" });
 
     const state = await harness.waitFor(runId);
     expect(state.status).toBe("done");

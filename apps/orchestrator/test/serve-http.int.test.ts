@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { exportPacketKeys, generatePacketKeys } from "@rein/core";
 import { cliEnv, rein, startRein, prefixesCleanedAfterAll } from "./support/cli.ts";
@@ -77,6 +80,27 @@ describe("rein serve --http by default", { timeout: 60_000 }, () => {
     } finally {
       await server.stop();
     }
+  });
+
+  it("takes named tokens from --tokens-file, makes no shared one, and says who each caller is", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rein-tokens-"));
+    const file = join(dir, "tokens.json");
+    writeFileSync(file, JSON.stringify({ alice: "alice-secret-0123456789", bob: "bob-secret-0123456789ab" }));
+    const server = await serve(["--http", "0", "--tokens-file", file], controllerEnv());
+    try {
+      expect(server.printed).not.toContain("#token=");
+      expect(server.printed).not.toContain("alice-secret");
+      const port = Number(/http:\/\/127\.0\.0\.1:(\d+)/.exec(server.printed)?.[1]);
+      const identity = async (bearer: string) => rawRequest(port, { path: "/identity", headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${bearer}` } });
+      expect(JSON.parse((await identity("bob-secret-0123456789ab")).body)).toEqual({ identity: "bob" });
+      expect((await identity("not-anyones-token-0123456789")).status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+    writeFileSync(file, JSON.stringify({ carol: "short" }));
+    const short = await rein(["serve", "--http", "0", "--tokens-file", file], controllerEnv());
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/--tokens-file .*carol: expected a token of at least 16 random characters/);
   });
 
   it("has no way to turn the token off, and refuses a short one", async () => {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { z } from "zod";
 import { type ApprovalSigner, type ApprovalStore, canonicalJson, errorMessage, ReinError, type ReinRuntime } from "@rein/core";
+import { approvalQueue } from "../approvals/approval-queue.ts";
 import { decideApproval } from "../approvals/decide-approval.ts";
 import { replyToRun } from "../intake/reply-to-run.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
@@ -13,8 +14,10 @@ import { DASHBOARD_HTML } from "./dashboard/dashboard-page.ts";
 import { checkHealth, checkReady } from "./health.ts";
 import { HttpError, parse, readJson, send } from "./http-io.ts";
 import { openApiDocument } from "./openapi.ts";
+import { queueOverview } from "./queue-overview.ts";
 import { RefusedRequest, RequestGuard } from "./request-guard.ts";
 import { type Route, routeMatcher } from "./route-table.ts";
+import { RunFeed, type RunFeedEvent } from "./run-feed.ts";
 import { RunLister, RunListQuery } from "./run-summaries.ts";
 
 export interface HttpApiOptions {
@@ -26,9 +29,12 @@ export interface HttpApiOptions {
   /**
    * Required on every request but the dashboard page, as
    * `Authorization: Bearer <token>`; at least 16 characters. There is no
-   * unauthenticated mode.
+   * unauthenticated mode. Its identity is "operator"; optional when
+   * `namedTokens` holds one.
    */
-  token: string;
+  token?: string;
+  /** Tokens by the identity they stand for: approvals decided with one are recorded as `http:<identity>`. */
+  namedTokens?: Readonly<Record<string, string>>;
   /** Origins besides the server's own that may call from a browser (`--allow-origin`). */
   allowedOrigins?: readonly string[];
   /** The `--host` the server binds to, accepted in `Host` when it is a name. */
@@ -37,9 +43,12 @@ export interface HttpApiOptions {
   maxBodyBytes?: number;
   /** The roles this process runs besides the API, reported by `/healthz`. */
   roles?: readonly string[];
+  /** How often `/runs/events` looks for changed runs. @defaultValue 1000 */
+  feedIntervalMs?: number;
 }
 
-const Decision = z.object({ approver: z.string().min(1), note: z.string().optional(), reason: z.string().optional() });
+// The approver is the token's identity: a name in the body would be anyone's to claim.
+const Decision = z.object({ note: z.string().optional(), reason: z.string().optional() });
 const Cancel = z.object({ reason: z.string().min(1).default("cancelled over HTTP") });
 const Reply = z.object({ instruction: z.string().trim().min(1, "expected the instruction that answers the escalation") });
 
@@ -62,7 +71,7 @@ const STATUS_OF_CODE: Partial<Record<ReinError["code"], number>> = {
  * The routes are `apiRoutes`; `/openapi.json` documents each of them.
  */
 export function createHttpApi(options: HttpApiOptions): Server {
-  const guard = new RequestGuard({ token: options.token, allowedOrigins: options.allowedOrigins, bindHost: options.bindHost });
+  const guard = new RequestGuard({ token: options.token, namedTokens: options.namedTokens, allowedOrigins: options.allowedOrigins, bindHost: options.bindHost });
   const match = routeMatcher(apiRoutes(options));
 
   return createServer((request, response) => {
@@ -70,11 +79,11 @@ export function createHttpApi(options: HttpApiOptions): Server {
     const handle = async () => {
       if (request.method === "OPTIONS") return preflight(guard, request, response);
       const found = match(request.method, url.pathname);
-      guard.check(request, { needsToken: !found?.route.public });
+      const identity = guard.check(request, { needsToken: !found?.route.public });
       const cors = guard.corsOrigin(request);
       if (cors) response.setHeader("access-control-allow-origin", cors);
       if (!found) throw new HttpError(404, `no route ${request.method} ${url.pathname}`);
-      return found.route.handle(request, response, found.params, url);
+      return found.route.handle(request, response, found.params, url, identity);
     };
     response.setHeader("x-content-type-options", "nosniff");
     response.setHeader("cache-control", "no-store");
@@ -95,6 +104,7 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
   const roles = options.roles ?? [];
   const runs = new RunLister(runtime);
   const fold = new TraceFold(runtime);
+  const feed = new RunFeed(runtime, runs, { intervalMs: options.feedIntervalMs });
   return [
     {
       method: "GET",
@@ -111,6 +121,7 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
       },
     },
     { method: "GET", path: "/openapi.json", handle: async (_request, response) => send(response, 200, openApiDocument()) },
+    { method: "GET", path: "/identity", handle: async (_request, response, _params, _url, identity) => send(response, 200, { identity }) },
     {
       method: "GET",
       path: "/healthz",
@@ -153,6 +164,7 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
       path: "/runs",
       handle: async (_request, response, _params, url) => send(response, 200, await runs.page(parse(RunListQuery, Object.fromEntries(url.searchParams), "query"))),
     },
+    { method: "GET", path: "/runs/events", handle: async (request, response) => streamRunFeed(feed, runs, request, response) },
     { method: "GET", path: "/runs/{id}", handle: async (_request, response, { id }) => send(response, 200, await runtime.runs.require(id as string)) },
     { method: "GET", path: "/runs/{id}/events", handle: async (request, response, { id }) => streamEvents(runtime, id as string, request, response) },
     {
@@ -184,17 +196,18 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
         send(response, 202, { runId, cancel: "requested" });
       },
     },
-    { method: "GET", path: "/approvals", handle: async (_request, response) => send(response, 200, { approvals: await approvals.list({ status: "pending" }) }) },
+    { method: "GET", path: "/approvals", handle: async (_request, response) => send(response, 200, { approvals: await approvalQueue(runtime, approvals) }) },
+    { method: "GET", path: "/queues", handle: async (_request, response) => send(response, 200, await queueOverview(runtime)) },
     ...(["approve", "deny"] as const).map(
       (verb): Route => ({
         method: "POST",
         path: `/approvals/{id}/${verb}`,
-        handle: async (request, response, { id }) => {
+        handle: async (request, response, { id }, _url, identity) => {
           const input = parse(Decision, await readJson(request, maxBodyBytes));
           if (verb === "deny" && !input.reason) throw new HttpError(400, "reason: a denial must say why; expected a non-empty string");
           const approval = await decideApproval(runtime, { store: approvals, signer: options.approvalSigner }, id as string, {
             decision: verb === "approve" ? "approved" : "denied",
-            approver: `http:${input.approver}`,
+            approver: `http:${identity}`,
             note: input.note,
             reason: input.reason,
           });
@@ -221,6 +234,33 @@ function preflight(guard: RequestGuard, request: IncomingMessage, response: Serv
     vary: "origin",
   });
   response.end();
+}
+
+/** How often an idle `/runs/events` stream sends a comment, so proxies keep it open. */
+const KEEPALIVE_MS = 15_000;
+
+/**
+ * Changes to the run list as Server-Sent Events: `counts` first, then
+ * `ready` once every change from then on will be sent (read `GET /runs`
+ * after it), then `run` (a new or changed run's summary) and `counts`
+ * frames from the process's one shared RunFeed until the client leaves.
+ */
+async function streamRunFeed(feed: RunFeed, runs: RunLister, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  let left = false;
+  let unsubscribe = () => {};
+  const keepalive = setInterval(() => response.write(": keepalive\n\n"), KEEPALIVE_MS);
+  request.on("close", () => {
+    left = true;
+    clearInterval(keepalive);
+    unsubscribe();
+  });
+  const write = (event: RunFeedEvent) => response.write(`event: ${event.kind}\ndata: ${JSON.stringify(event.kind === "run" ? event.run : event.counts)}\n\n`);
+  const counts = await runs.statusCounts();
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  unsubscribe = await feed.subscribe(write);
+  if (left) return unsubscribe();
+  write({ kind: "counts", counts });
+  response.write("event: ready\ndata: {}\n\n");
 }
 
 /**

@@ -48,6 +48,78 @@ const CallUse = {
   },
 };
 
+const StatusCounts = {
+  type: "object",
+  properties: { byStatus: { type: "object", additionalProperties: { type: "integer" } }, counted: { type: "integer" }, exact: { type: "boolean" } },
+};
+
+const QueuedApproval = {
+  type: "object",
+  description: "An Approval (approvalId, runId, stepId, tool, args, scope, actionHash, status, createdAt, expiresAt) with what a person needs to decide it",
+  properties: {
+    approvalId: { type: "string" },
+    runId: { type: "string" },
+    stepId: { type: "string" },
+    tool: { type: "string", description: "the action" },
+    args: { description: "its arguments" },
+    expiresAt: { type: "string", format: "date-time" },
+    goal: { type: ["string", "null"] },
+    rule: { type: ["string", "null"], description: "the policy rule that required approval" },
+    ruleReason: { type: ["string", "null"] },
+    callId: { type: ["string", "null"], description: "the waiting tool call" },
+    evidence: {
+      type: "array",
+      description: "the run's latest calls before the step asked (at most 10; earlier steps' findings are what a step builds on), output cut to 2000 characters",
+      items: {
+        type: "object",
+        properties: {
+          stepId: { type: ["string", "null"] },
+          callId: { type: "string" },
+          tool: { type: "string" },
+          input: {},
+          status: { type: "string" },
+          output: { type: ["string", "null"] },
+          outputTruncated: { type: "boolean" },
+        },
+      },
+    },
+    earlierCalls: { type: "integer", description: "the run's calls before those in evidence" },
+  },
+};
+
+const QueueOverview = {
+  type: "object",
+  properties: {
+    queues: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          queue: { type: "string" },
+          waiting: { type: "integer" },
+          active: { type: "integer" },
+          delayed: { type: "integer" },
+          failed: { type: "integer" },
+          prioritized: { type: "integer" },
+        },
+      },
+    },
+    workers: {
+      type: "array",
+      description: "role processes that beat within the last 30 s",
+      items: {
+        type: "object",
+        properties: {
+          process: { type: "string", description: "host:pid" },
+          roles: { type: "array", items: { type: "string" } },
+          concurrency: { type: ["integer", "null"] },
+          lastHeartbeat: { type: "string", format: "date-time" },
+        },
+      },
+    },
+  },
+};
+
 const Health = {
   type: "object",
   properties: { ok: { type: "boolean" }, redis: { enum: ["up", "down"] }, roles: { type: "array", items: { type: "string" } }, error: { type: "string" } },
@@ -59,16 +131,20 @@ export function openApiDocument(): object {
     info: {
       title: "Rein HTTP API",
       version: "1",
-      description: "Served by `rein serve --http`. Every route but `/` needs `Authorization: Bearer <token>`; bodies are JSON.",
+      description:
+        "Served by `rein serve --http`. Every route but `/` needs `Authorization: Bearer <token>`: the shared token (identity `operator`) or a named one from `--tokens-file`; bodies are JSON.",
     },
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
-      schemas: { Error: { type: "object", required: ["error"], properties: { error: { type: "string" } } }, RunSummary, CallUse, Health },
+      schemas: { Error: { type: "object", required: ["error"], properties: { error: { type: "string" } } }, RunSummary, StatusCounts, CallUse, Health, QueuedApproval, QueueOverview },
     },
     security: [{ bearer: [] }],
     paths: {
       "/": { get: { summary: "The web dashboard (holds no data; needs no token)", security: [], responses: { 200: { description: "text/html" } } } },
       "/openapi.json": { get: { summary: "This document", responses: { 200: ok("OpenAPI 3.1") } } },
+      "/identity": {
+        get: { summary: "Who the request's token stands for", responses: { 200: ok("{ identity }", { type: "object", properties: { identity: { type: "string" } } }), 401: error } },
+      },
       "/healthz": {
         get: { summary: "Redis answers, and this process's roles", responses: { 200: ok("healthy", Health), 503: ok("Redis unreachable", Health) } },
       },
@@ -106,11 +182,19 @@ export function openApiDocument(): object {
                 runs: { type: "array", items: { $ref: "#/components/schemas/RunSummary" } },
                 nextCursor: { type: ["string", "null"] },
                 scanned: { type: "integer" },
-                counts: { type: "object", properties: { byStatus: { type: "object" }, counted: { type: "integer" }, exact: { type: "boolean" } } },
+                counts: { $ref: "#/components/schemas/StatusCounts" },
               },
             }),
             400: error,
           },
+        },
+      },
+      "/runs/events": {
+        get: {
+          summary: "Changes to the run list as Server-Sent Events, live until the client leaves",
+          description:
+            "`event: counts` (StatusCounts) first, then `event: ready` once every later change will be sent: read `GET /runs` after it. Then `event: run` (a RunSummary, new or changed) and `event: counts` after changes. One shared watcher per server process looks for changes every second while anyone listens. Send the token as a header (read with fetch; EventSource cannot send one).",
+          responses: { 200: { description: "text/event-stream" }, 401: error },
         },
       },
       "/runs/{id}": { get: { summary: "A run's state", parameters: [id("id", "run id")], responses: { 200: ok("RunState"), 404: error } } },
@@ -144,23 +228,28 @@ export function openApiDocument(): object {
           responses: { 202: ok("cancel requested"), 404: error },
         },
       },
-      "/approvals": { get: { summary: "Pending approvals across runs", responses: { 200: ok("{ approvals }") } } },
+      "/approvals": {
+        get: {
+          summary: "The approvals queue: pending approvals across runs, each with the rule that required it and the evidence its step gathered",
+          responses: { 200: ok("{ approvals }", { type: "object", properties: { approvals: { type: "array", items: { $ref: "#/components/schemas/QueuedApproval" } } } }) },
+        },
+      },
+      "/queues": {
+        get: { summary: "Jobs per queue (waiting, active, delayed, failed) and the workers seen recently", responses: { 200: ok("queues and workers", QueueOverview) } },
+      },
       "/approvals/{id}/approve": {
         post: {
-          summary: "Approve",
+          summary: "Approve; the approver recorded is `http:<the token's identity>`",
           parameters: [id("id", "approval id")],
-          requestBody: { required: true, content: json({ type: "object", required: ["approver"], properties: { approver: { type: "string" }, note: { type: "string" } } }) },
+          requestBody: { content: json({ type: "object", properties: { note: { type: "string" } } }) },
           responses: { 200: ok("the decided approval"), 404: error, 409: error },
         },
       },
       "/approvals/{id}/deny": {
         post: {
-          summary: "Deny, saying why",
+          summary: "Deny, saying why; the approver recorded is `http:<the token's identity>`",
           parameters: [id("id", "approval id")],
-          requestBody: {
-            required: true,
-            content: json({ type: "object", required: ["approver", "reason"], properties: { approver: { type: "string" }, reason: { type: "string" }, note: { type: "string" } } }),
-          },
+          requestBody: { required: true, content: json({ type: "object", required: ["reason"], properties: { reason: { type: "string" }, note: { type: "string" } } }) },
           responses: { 200: ok("the decided approval"), 400: error, 404: error, 409: error },
         },
       },

@@ -6,9 +6,18 @@ import { ReinError } from "@rein/core";
 /** Shortest bearer token accepted: anything shorter is guessable, not a secret. */
 export const MIN_TOKEN_LENGTH = 16;
 
+/** Who the shared token (`--token-env`, or the generated one) speaks for: it names no person. */
+export const SHARED_TOKEN_IDENTITY = "operator";
+
 export interface RequestGuardOptions {
-  /** Required on every request but the dashboard page, as `Authorization: Bearer <token>`. */
-  token: string;
+  /**
+   * Required on every request but the dashboard page, as `Authorization:
+   * Bearer <token>`; its identity is SHARED_TOKEN_IDENTITY. Optional only
+   * when `namedTokens` holds at least one.
+   */
+  token?: string;
+  /** Tokens by the identity they stand for (`--tokens-file`): a decision taken with one is recorded under its name. */
+  namedTokens?: Readonly<Record<string, string>>;
   /**
    * Origins (scheme://host[:port]) besides the server's own that may call the
    * API from a browser; their hosts are also accepted in `Host`.
@@ -39,16 +48,13 @@ const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
  * does, and no preflight is ever granted to an origin not allowed).
  */
 export class RequestGuard {
-  private readonly token: Buffer;
+  private readonly tokens: { identity: string; secret: Buffer }[];
   private readonly allowedOrigins: Set<string>;
   private readonly originHosts: Set<string>;
   private readonly bindHost: string | undefined;
 
   constructor(options: RequestGuardOptions) {
-    if (typeof options.token !== "string" || options.token.length < MIN_TOKEN_LENGTH) {
-      throw new ReinError("config_invalid", `the HTTP API needs a bearer token of at least ${MIN_TOKEN_LENGTH} characters; expected a random secret (rein serve --http generates one)`);
-    }
-    this.token = Buffer.from(options.token);
+    this.tokens = tokensOf(options);
     this.bindHost = options.bindHost?.toLowerCase();
     this.allowedOrigins = new Set();
     this.originHosts = new Set();
@@ -67,15 +73,27 @@ export class RequestGuard {
     return origin && this.allowedOrigins.has(origin) ? origin : undefined;
   }
 
-  /** Throws `RefusedRequest` unless the request may reach a route. */
-  check(request: IncomingMessage, options: { needsToken: boolean }): void {
+  /**
+   * Throws `RefusedRequest` unless the request may reach a route; returns
+   * the identity of the token it carried (undefined on a public route).
+   */
+  check(request: IncomingMessage, options: { needsToken: boolean }): string | undefined {
     this.checkSource(request);
-    if (options.needsToken && !sameSecret(bearerOf(request.headers.authorization), this.token)) {
-      throw new RefusedRequest(401, "missing or wrong bearer token; expected Authorization: Bearer <the token rein serve printed>");
-    }
+    const identity = options.needsToken ? this.identityOf(request) : undefined;
     if (request.method !== "GET" && request.method !== "HEAD" && !isJson(request.headers["content-type"])) {
       throw new RefusedRequest(415, `content-type ${request.headers["content-type"] ?? "(none)"} is not accepted; expected application/json`);
     }
+    return identity;
+  }
+
+  private identityOf(request: IncomingMessage): string {
+    const given = bearerOf(request.headers.authorization);
+    if (!given) throw new RefusedRequest(401, "missing bearer token; expected Authorization: Bearer <the token rein serve printed, or yours from --tokens-file>");
+    // Every token is compared, so the time taken does not say which one came close.
+    let identity: string | undefined;
+    for (const token of this.tokens) if (sameSecret(given, token.secret)) identity ??= token.identity;
+    if (!identity) throw new RefusedRequest(401, "wrong bearer token; expected the token rein serve printed, or yours from --tokens-file");
+    return identity;
   }
 
   /** Host and Origin only: what a CORS preflight, which carries no token, must pass. */
@@ -102,6 +120,23 @@ export class RequestGuard {
     if (origin === `http://${host}` || origin === `http://${host.replace(/:80$/, "")}`) return;
     throw new RefusedRequest(403, `Origin ${origin} may not call this API; expected this server's own page or an origin given with --allow-origin`);
   }
+}
+
+function tokensOf(options: RequestGuardOptions): { identity: string; secret: Buffer }[] {
+  const named = Object.entries(options.namedTokens ?? {});
+  if (options.token === undefined && named.length === 0) {
+    throw new ReinError("config_invalid", `the HTTP API needs a bearer token of at least ${MIN_TOKEN_LENGTH} characters; expected a random secret (rein serve --http generates one)`);
+  }
+  const tokens = [...(options.token === undefined ? [] : [[SHARED_TOKEN_IDENTITY, options.token] as const]), ...named];
+  const seen = new Set<string>();
+  for (const [identity, token] of tokens) {
+    if (typeof token !== "string" || token.length < MIN_TOKEN_LENGTH) {
+      throw new ReinError("config_invalid", `the HTTP API token of ${identity} is too short; expected a bearer token of at least ${MIN_TOKEN_LENGTH} characters, a random secret (rein serve --http generates one)`);
+    }
+    if (seen.has(token)) throw new ReinError("config_invalid", `the HTTP API token of ${identity} is also another identity's; expected one token per identity`);
+    seen.add(token);
+  }
+  return tokens.map(([identity, token]) => ({ identity, secret: Buffer.from(token) }));
 }
 
 function parseOrigin(origin: string): URL {

@@ -1,6 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-export type RouteHandler = (request: IncomingMessage, response: ServerResponse, params: Readonly<Record<string, string>>, url: URL) => Promise<void>;
+/**
+ * `identity` is who the request's bearer token stands for (see
+ * RequestGuard); undefined on a public route.
+ */
+export type RouteHandler = (request: IncomingMessage, response: ServerResponse, params: Readonly<Record<string, string>>, url: URL, identity: string | undefined) => Promise<void>;
 
 /** One route of the HTTP API; `path` is written as OpenAPI writes it (`/runs/{id}`), so the document and the table compare. */
 export interface Route {

@@ -182,6 +182,11 @@ export const SERVE = defineCommand({
     host: { kind: "string", value: "ADDRESS", help: "with --http: the address to listen on (default 127.0.0.1)" },
     "token-env": { kind: "string", value: "NAME", help: "with --http: the variable holding the bearer token (default: one is generated and printed once)" },
     "allow-origin": { kind: "string", value: "ORIGIN", multiple: true, help: "with --http: another origin whose pages may call the API" },
+    "tokens-file": {
+      kind: "string",
+      value: "FILE",
+      help: 'with --http: a JSON file of named tokens, {"alice": "<token>", …}; a decision taken with one is recorded under its name',
+    },
     concurrency: CONCURRENCY,
     "grace-ms": GRACE_MS,
     "lock-ms": LOCK_MS,
@@ -194,6 +199,8 @@ export const WORKER = defineCommand({
   summary: "run roles' consumers; start as many as you need, on any machine",
   flags: {
     role: { kind: "choice", choices: ["plan", "step", "evaluate", "control"], multiple: true, help: "a role to run (at least one)" },
+    "metrics-port": { kind: "integer", value: "PORT", min: 0, max: 65_535, help: "serve this process's own metrics (CPU, memory, event loop) on http://HOST:PORT/metrics" },
+    "metrics-host": { kind: "string", value: "ADDRESS", help: "with --metrics-port: the address to listen on (default 127.0.0.1)" },
     concurrency: CONCURRENCY,
     "grace-ms": GRACE_MS,
     "lock-ms": LOCK_MS,

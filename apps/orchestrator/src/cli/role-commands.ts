@@ -8,6 +8,7 @@ import type { SERVE, WORKER } from "./command-specs.ts";
 import { packetSigningKeys } from "./packet-signing-keys.ts";
 import { err } from "./output.ts";
 import { serveHttp } from "./serve-http.ts";
+import { serveProcessMetrics } from "../metrics/process-metrics-server.ts";
 
 /** The flags every role process takes: serve's and worker's in common, and serve's HTTP ones when present. */
 type RoleFlags = ParsedFlags<typeof WORKER> & ParsedFlags<typeof SERVE>;
@@ -34,7 +35,12 @@ async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<n
   const tooling = approvalVerifier ? await buildTooling(context.runtime, [], approvalVerifier) : undefined;
   const stalled = lockTiming(flags["lock-ms"]);
   // Listening (or failing to) before any role takes a job.
-  const api = flags.http === undefined ? undefined : await serveHttp(context, { port: flags.http, host: flags.host, tokenEnv: flags["token-env"], allowOrigins: flags["allow-origin"], roles });
+  const api =
+    flags.http === undefined
+      ? undefined
+      : await serveHttp(context, { port: flags.http, host: flags.host, tokenEnv: flags["token-env"], tokensFile: flags["tokens-file"], allowOrigins: flags["allow-origin"], roles });
+  const metrics = flags["metrics-port"] === undefined ? undefined : await serveProcessMetrics({ port: flags["metrics-port"], host: flags["metrics-host"], roles });
+  if (metrics) err(`rein: this process's metrics on ${metrics.url}`);
   const running = startRoles(context.runtime, {
     roles,
     stalled,
@@ -53,6 +59,8 @@ async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<n
   err("rein: stopping: finishing current jobs");
   api?.closeAllConnections();
   api?.close();
+  metrics?.server.closeAllConnections();
+  metrics?.server.close();
   await running.close(flags["grace-ms"]);
   await tooling?.close();
   await context.close();
@@ -69,7 +77,7 @@ function lockTiming(lockMs: number | undefined): { lockDuration: number; stalled
 }
 
 export const serveCommand: CommandHandler<typeof SERVE> = (_positionals, flags) => {
-  const stray = (["host", "token-env", "allow-origin"] as const).filter((name) => flags[name] !== undefined);
+  const stray = (["host", "token-env", "tokens-file", "allow-origin"] as const).filter((name) => flags[name] !== undefined);
   if (flags.http === undefined && stray.length > 0) {
     throw new ReinError("config_invalid", `--${stray[0]} configures the HTTP API; expected it with --http PORT`);
   }
@@ -79,5 +87,6 @@ export const serveCommand: CommandHandler<typeof SERVE> = (_positionals, flags) 
 export const workerCommand: CommandHandler<typeof WORKER> = (_positionals, flags) => {
   const roles = flags.role ?? [];
   if (roles.length === 0) throw new ReinError("config_invalid", `--role (missing): expected one of ${ROLE_NAMES.join(", ")}`);
+  if (flags["metrics-host"] !== undefined && flags["metrics-port"] === undefined) throw new ReinError("config_invalid", "--metrics-host configures the metrics endpoint; expected it with --metrics-port PORT");
   return runRoles(roles, flags);
 };

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import { isIP } from "node:net";
-import { ApprovalStore, ReinError } from "@rein/core";
+import { readFileSync } from "node:fs";
+import { ApprovalStore, errorMessage, ReinError, z } from "@rein/core";
 import { createHttpApi } from "../api/http-api.ts";
 import { MIN_TOKEN_LENGTH } from "../api/request-guard.ts";
 import { approvalKeys, requireSigner } from "../approvals/approval-keys.ts";
@@ -16,6 +17,8 @@ export interface ServeHttpFlags {
   host?: string;
   /** `--token-env NAME`: the token is read from this variable instead of generated. */
   tokenEnv?: string;
+  /** `--tokens-file FILE`: named tokens, `{ "<identity>": "<token>" }`. */
+  tokensFile?: string;
   /** `--allow-origin ORIGIN`, repeatable. */
   allowOrigins?: readonly string[];
   /** The roles this process runs, reported by `/healthz`. */
@@ -32,7 +35,9 @@ export async function serveHttp(context: CliContext, flags: ServeHttpFlags): Pro
   const { port } = flags;
   const host = flags.host ?? "127.0.0.1";
   if (host.trim() === "") throw new ReinError("config_invalid", "--host: expected an address or name to bind to, such as 127.0.0.1");
-  const token = tokenFrom(flags.tokenEnv);
+  const namedTokens = flags.tokensFile === undefined ? undefined : readNamedTokens(flags.tokensFile);
+  // With named tokens and no --token-env, every caller is someone: no shared token is made.
+  const token = namedTokens && !flags.tokenEnv ? undefined : tokenFrom(flags.tokenEnv);
   // The API takes people's decisions, so it holds the approval private key; made once when there is none.
   const keys = approvalKeys(context.config, { create: true });
   if (keys.created) err(`rein: wrote an approval key pair to ${context.config.keysDir} (step workers need approval-public.pem)`);
@@ -41,7 +46,8 @@ export async function serveHttp(context: CliContext, flags: ServeHttpFlags): Pro
     approvals: new ApprovalStore(context.runtime.redis, context.runtime.keys, { ttlSeconds: context.config.approvals.ttlSeconds }),
     approvalSigner: requireSigner(keys, context.config),
     knownTools: knownToolNames(context.config, []),
-    token: token.value,
+    token: token?.value,
+    namedTokens,
     allowedOrigins: flags.allowOrigins,
     bindHost: isIP(host) === 0 ? host : undefined,
     roles: flags.roles,
@@ -56,13 +62,33 @@ export async function serveHttp(context: CliContext, flags: ServeHttpFlags): Pro
   const shown = wildcard ? "127.0.0.1" : isIP(host) === 6 ? `[${host}]` : host;
   if (wildcard) err(`rein: the HTTP API listens on every interface (${host}); the bearer token is its only lock, so put TLS in front of it`);
   err(`rein: HTTP API on http://${shown}:${bound} (bearer token required)`);
-  if (token.generated) {
+  if (!token) {
+    err(`rein: dashboard at http://${shown}:${bound}/ (paste your token from ${flags.tokensFile})`);
+  } else if (token.generated) {
     err("rein: open the dashboard with this URL; it carries the API token, printed only this once:");
     err(`    http://${shown}:${bound}/#token=${token.value}`);
   } else {
     err(`rein: dashboard at http://${shown}:${bound}/ (paste the token from ${flags.tokenEnv})`);
   }
   return server;
+}
+
+const NamedTokens = z.record(z.string().regex(/^[\w.@-]{1,64}$/, "expected an identity of letters, digits, . @ _ or -"), z.string().min(MIN_TOKEN_LENGTH, `expected a token of at least ${MIN_TOKEN_LENGTH} random characters`));
+
+function readNamedTokens(file: string): Record<string, string> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new ReinError("config_invalid", `--tokens-file ${file}: ${errorMessage(error)}; expected a JSON object of identity → token`, { cause: error });
+  }
+  const parsed = NamedTokens.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ReinError("config_invalid", `--tokens-file ${file}: ${issue?.path.join(".") || "(top)"}: ${issue?.message}; expected {"alice": "<token>", …}`);
+  }
+  if (Object.keys(parsed.data).length === 0) throw new ReinError("config_invalid", `--tokens-file ${file}: no tokens; expected {"alice": "<token>", …}`);
+  return parsed.data;
 }
 
 function tokenFrom(tokenEnv: string | undefined): { value: string; generated: boolean } {

@@ -7,6 +7,7 @@ import { startStepConsumer } from "@rein/workers";
 import { startController } from "../controller/controller.ts";
 import { startControllerHeartbeat } from "./controller-heartbeat.ts";
 import { providerForRole } from "./role-providers.ts";
+import { publishWorkerStatus } from "./worker-status-board.ts";
 
 export type RoleName = "control" | "plan" | "step" | "evaluate";
 const DEFAULT_GRACE_MS = 10_000;
@@ -92,10 +93,12 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
         break;
     }
   }
+  const unpublish = publishWorkerStatus(shared, { roles: options.roles, concurrency: options.concurrency });
   return {
     workers,
     close: async (graceMs = DEFAULT_GRACE_MS) => {
       for (const heartbeat of heartbeats) heartbeat.stop();
+      await unpublish();
       // Let current jobs finish; past the grace period, abort them: a step
       // saves its checkpoint and its job goes back to the queue for another worker.
       const timer = setTimeout(() => {

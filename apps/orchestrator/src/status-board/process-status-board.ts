@@ -17,9 +17,13 @@ export interface StatusBoard {
   what: string;
 }
 
-/** Publishes `payload()` every few seconds until the returned function is called, which removes it. */
-export function publishProcessStatus(runtime: ReinRuntime, board: StatusBoard, payload: () => Record<string, unknown>): () => Promise<void> {
-  const field = `${hostname()}:${process.pid}`;
+/**
+ * Publishes `payload()` every few seconds until the returned function is
+ * called, which removes it. `instance` tells apart several publishers of
+ * one board in one process (roles started separately in one process).
+ */
+export function publishProcessStatus(runtime: ReinRuntime, board: StatusBoard, payload: () => Record<string, unknown>, instance?: string): () => Promise<void> {
+  const field = `${hostname()}:${process.pid}${instance ? `/${instance}` : ""}`;
   const key = `${runtime.config.prefix}:${board.name}`;
   const publish = async () => {
     const value = JSON.stringify({ ...payload(), at: Date.now(), process: field });

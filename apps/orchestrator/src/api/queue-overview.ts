@@ -1,0 +1,39 @@
+import type { ReinRuntime } from "@rein/core";
+import { type PublishedWorker, readWorkerStatus } from "../roles/worker-status-board.ts";
+
+export interface QueueDepth {
+  queue: string;
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+  /** Waiting with a priority (BullMQ keeps them apart from `waiting`). */
+  prioritized: number;
+}
+
+export interface QueueOverview {
+  queues: QueueDepth[];
+  /** Role processes that published their status within the last 30 s. */
+  workers: (Omit<PublishedWorker, "at"> & { lastHeartbeat: string })[];
+}
+
+/** `GET /queues`: each queue's job counts (BullMQ getJobCounts) and the workers seen recently. */
+export async function queueOverview(runtime: ReinRuntime): Promise<QueueOverview> {
+  const [queues, workers] = await Promise.all([
+    Promise.all(
+      runtime.queues.all().map(async (queue): Promise<QueueDepth> => {
+        const counts = await queue.getJobCounts("waiting", "active", "delayed", "failed", "prioritized");
+        return {
+          queue: queue.name,
+          waiting: counts.waiting ?? 0,
+          active: counts.active ?? 0,
+          delayed: counts.delayed ?? 0,
+          failed: counts.failed ?? 0,
+          prioritized: counts.prioritized ?? 0,
+        };
+      }),
+    ),
+    readWorkerStatus(runtime),
+  ]);
+  return { queues, workers: workers.map(({ at, ...worker }) => ({ ...worker, lastHeartbeat: new Date(at).toISOString() })) };
+}

@@ -1,0 +1,28 @@
+import { type ReinRuntime, z } from "@rein/core";
+import { publishProcessStatus, readProcessStatus } from "../status-board/process-status-board.ts";
+
+const PublishedWorker = z.object({
+  at: z.number(),
+  /** host:pid, and the roles when one process started several sets of them. */
+  process: z.string(),
+  roles: z.array(z.string()),
+  /** Jobs each role's consumer takes at once; null when the config's per-queue default applies. */
+  concurrency: z.number().int().nullable(),
+});
+export type PublishedWorker = z.infer<typeof PublishedWorker>;
+
+const WORKER_BOARD = { name: "worker-status", what: "worker status" };
+
+/**
+ * Every role process says, every few seconds, which roles it consumes and
+ * how many jobs at once: the queues view lists the workers seen recently
+ * and when each last beat. Removed when the process stops its roles.
+ */
+export function publishWorkerStatus(runtime: ReinRuntime, worker: { roles: readonly string[]; concurrency?: number }): () => Promise<void> {
+  return publishProcessStatus(runtime, WORKER_BOARD, () => ({ roles: [...worker.roles], concurrency: worker.concurrency ?? null }), worker.roles.join("+"));
+}
+
+/** The workers that beat recently on this prefix, by process. */
+export async function readWorkerStatus(runtime: ReinRuntime): Promise<PublishedWorker[]> {
+  return readProcessStatus(runtime, WORKER_BOARD, PublishedWorker);
+}

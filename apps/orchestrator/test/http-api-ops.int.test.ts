@@ -1,0 +1,178 @@
+import { readFileSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ModelScriptInput, RunStatus } from "@rein/core";
+import { createHttpApi, type HttpApiOptions } from "../src/api/http-api.ts";
+import type { QueueOverview } from "../src/api/queue-overview.ts";
+import type { RunSummary, StatusCounts } from "../src/api/run-summaries.ts";
+import type { QueuedApproval } from "../src/approvals/approval-queue.ts";
+import { loadExample } from "../src/examples/load-example.ts";
+import { serveProcessMetrics } from "../src/metrics/process-metrics-server.ts";
+import { type Harness, startHarness } from "./support/harness.ts";
+import { baseState } from "./support/transition-fixtures.ts";
+
+const token = "ops-shared-token-0123456789";
+const aliceToken = "ops-alice-token-0123456789";
+
+interface SseFrame {
+  event: string;
+  data: unknown;
+}
+
+/** Reads Server-Sent Events frame by frame from a fetch response. */
+function sseReader(response: Response) {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  const frames: SseFrame[] = [];
+  return {
+    /** Resolves with the first frame from now on that `matches`; the test's timeout bounds the wait. */
+    async until(matches: (frame: SseFrame) => boolean): Promise<SseFrame> {
+      for (;;) {
+        const index = frames.findIndex(matches);
+        if (index >= 0) return frames.splice(0, index + 1).at(-1) as SseFrame;
+        frames.length = 0;
+        const { value, done } = await reader.read();
+        if (done) throw new Error("the stream ended before the expected frame");
+        buffer += decoder.decode(value);
+        let end = buffer.indexOf("\n\n");
+        while (end >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.+)$/m.exec(block)?.[1];
+          const data = /^data: (.+)$/m.exec(block)?.[1];
+          if (event && data) frames.push({ event, data: JSON.parse(data) });
+          end = buffer.indexOf("\n\n");
+        }
+      }
+    },
+    close: () => reader.cancel(),
+  };
+}
+
+describe("the operator console's API", () => {
+  let harness: Harness;
+  let server: Server;
+  let base: string;
+  const request = (path: string, init: RequestInit = {}, bearer = token) =>
+    fetch(`${base}${path}`, { ...init, headers: { "content-type": "application/json", authorization: `Bearer ${bearer}` } });
+  const json = async <T>(path: string, init: RequestInit = {}, bearer = token) => {
+    const response = await request(path, init, bearer);
+    return { status: response.status, body: (await response.json()) as T };
+  };
+
+  beforeAll(async () => {
+    const example = await loadExample("sre-triage");
+    harness = await startHarness(JSON.parse(readFileSync(example.scriptPath, "utf8")) as ModelScriptInput, [...example.tools], { config: example.config });
+    const options: HttpApiOptions = {
+      runtime: harness.runtime,
+      approvals: harness.tooling.approvals,
+      approvalSigner: harness.desk.signer,
+      knownTools: harness.tooling.registry.names(),
+      token,
+      namedTokens: { alice: aliceToken },
+      feedIntervalMs: 50,
+    };
+    server = createHttpApi(options);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await harness.close();
+  });
+
+  it("pushes a new run and its status change to every open /runs/events stream, with the counts after it", async () => {
+    const open = async () => {
+      const response = await request("/runs/events");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/event-stream");
+      const stream = sseReader(response);
+      const first = await stream.until(() => true);
+      expect(first.event).toBe("counts");
+      await stream.until((frame) => frame.event === "ready");
+      return stream;
+    };
+    const streams = [await open(), await open()];
+    try {
+      const createdAt = new Date().toISOString();
+      const state = { ...baseState({ runId: "run_feed_a", status: "executing", createdAt, updatedAt: createdAt, version: 0 }) };
+      await harness.runtime.runs.create({ ...state, goal: { ...state.goal, text: "Watch the feed" } });
+      const isFeedRun = (status: RunStatus) => (frame: SseFrame) => frame.event === "run" && (frame.data as RunSummary).id === "run_feed_a" && (frame.data as RunSummary).status === status;
+      for (const stream of streams) expect((await stream.until(isFeedRun("executing"))).data).toMatchObject({ goal: "Watch the feed", startedAt: createdAt });
+
+      await harness.runtime.runs.save({ ...state, status: "escalated", stopReason: "needs a person", version: 1 }, 0);
+      for (const stream of streams) {
+        expect((await stream.until(isFeedRun("escalated"))).data).toMatchObject({ waitingFor: { reply: "needs a person" } });
+        const counts = (await stream.until((frame) => frame.event === "counts")).data as StatusCounts;
+        expect(counts.byStatus.escalated).toBeGreaterThanOrEqual(1);
+      }
+    } finally {
+      for (const stream of streams) await stream.close();
+    }
+    expect((await fetch(`${base}/runs/events`)).status).toBe(401);
+  });
+
+  it("queues a pending approval with its rule and the step's evidence, and records the named token's identity as approver", async () => {
+    const example = await loadExample("sre-triage");
+    const submitted = await json<{ runId: string }>("/runs", { method: "POST", body: JSON.stringify(example.goal) });
+    const runId = submitted.body.runId;
+    await harness.waitFor(runId, (state) => state.status === "waiting_approval");
+
+    const { body } = await json<{ approvals: QueuedApproval[] }>("/approvals");
+    const queued = body.approvals.find((approval) => approval.runId === runId);
+    expect(queued).toMatchObject({ tool: "restart_service", goal: example.goal.text, status: "pending" });
+    expect(queued?.rule).toEqual(expect.any(String));
+    expect(queued?.callId).toEqual(expect.any(String));
+    expect(Date.parse(queued?.expiresAt ?? "")).toBeGreaterThan(Date.now());
+    // What the run had looked at before the step proposed the restart (the investigation step's calls), each with its output.
+    const trace = await harness.runtime.trace.read(runId);
+    const requested = trace.find((event) => event.kind === "approval.requested");
+    expect(queued?.rule).toBe(requested?.payload.rule);
+    const before = trace.filter((event) => event.kind === "tool.called" && event.seq < (requested?.seq ?? 0) && event.payload.tool !== "restart_service");
+    expect(before.length).toBeGreaterThan(0);
+    expect(queued?.evidence.map((call) => call.callId)).toEqual(before.slice(-10).map((event) => event.payload.callId));
+    expect(queued?.evidence[0]?.output).toEqual(expect.any(String));
+    expect(queued?.evidence[0]?.stepId).toBe(before[0]?.stepId);
+
+    expect(await json("/identity", {}, aliceToken)).toEqual({ status: 200, body: { identity: "alice" } });
+    expect(await json("/identity")).toEqual({ status: 200, body: { identity: "operator" } });
+    expect((await request("/identity", {}, "ops-someone-else-0123456789")).status).toBe(401);
+
+    // A name in the body is not who decided: the token is.
+    const approve = await json<{ approver: string }>(`/approvals/${queued?.approvalId}/approve`, { method: "POST", body: JSON.stringify({ approver: "mallory", note: "load looks fine" }) }, aliceToken);
+    expect(approve.status).toBe(200);
+    expect(approve.body).toMatchObject({ approver: "http:alice", note: "load looks fine" });
+    expect((await harness.waitFor(runId)).status).toBe("done");
+    expect((await json<{ approvals: QueuedApproval[] }>("/approvals")).body.approvals.some((approval) => approval.runId === runId)).toBe(false);
+  });
+
+  it("shows each queue's job counts and the role processes seen recently", async () => {
+    const { status, body } = await json<QueueOverview>("/queues");
+    expect(status).toBe(200);
+    expect(body.queues.map((queue) => queue.queue).sort()).toEqual(harness.runtime.queues.all().map((queue) => queue.name).sort());
+    for (const queue of body.queues) expect(queue).toMatchObject({ waiting: expect.any(Number), active: expect.any(Number), delayed: expect.any(Number), failed: expect.any(Number) });
+    const roles = body.workers.map((worker) => worker.roles.join("+")).sort();
+    expect(roles).toEqual(expect.arrayContaining(["control", "evaluate", "plan", "step"]));
+    for (const worker of body.workers) expect(Date.now() - Date.parse(worker.lastHeartbeat)).toBeLessThan(30_000);
+  });
+});
+
+describe("rein worker --metrics-port", () => {
+  it("serves the process's own metrics, labelled with its roles", async () => {
+    const { server, url } = await serveProcessMetrics({ port: 0, roles: ["step", "plan"] });
+    try {
+      const response = await fetch(url);
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      expect(text).toMatch(/^rein_process_process_cpu_user_seconds_total\{roles="step,plan"\} \d/m);
+      expect(text).toMatch(/^rein_process_nodejs_heap_size_used_bytes\{roles="step,plan"\} \d/m);
+      expect((await fetch(url.replace("/metrics", "/other"))).status).toBe(404);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
