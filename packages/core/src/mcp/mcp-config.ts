@@ -6,6 +6,8 @@ export const McpToolOverride = z.object({
   effect: ToolEffect.optional(),
   approval: z.enum(["never", "always"]).optional(),
   timeoutMs: z.number().int().positive().optional(),
+  /** Replaces the server's `maxTotalTimeoutMs` for this tool. */
+  maxTotalTimeoutMs: z.number().int().positive().optional(),
   /** Which of this tool's arguments are paths and hosts; replaces the server's `scopes` for it. */
   scopes: McpArgumentScopes.optional(),
 });
@@ -49,8 +51,19 @@ export const McpServerConfig = z.object({
   scopes: McpArgumentScopes.optional(),
   /** Per-tool overrides, by the server's own tool name. Config wins over the server's annotations. */
   tools: z.record(z.string(), McpToolOverride).default({}),
-  /** @defaultValue 30_000 */
+  /**
+   * How long a call may go without an answer or a progress notification:
+   * each `notifications/progress` for the call starts it again.
+   * @defaultValue 30_000
+   */
   timeoutMs: z.number().int().positive().default(30_000),
+  /**
+   * The most a call may take in all, however much progress the server
+   * reports; past it the call is cancelled (`notifications/cancelled`). A
+   * `timeoutMs` above it wins.
+   * @defaultValue 600_000
+   */
+  maxTotalTimeoutMs: z.number().int().positive().default(600_000),
   /**
    * Whether Rein may not start without this server. Otherwise a server that
    * fails to start is reported (command, exit code, stderr) and left out, and

@@ -18,6 +18,12 @@ export interface ListedTool {
 export interface McpToolCall {
   name: string;
   arguments: Record<string, unknown>;
+  /** How long the call may go without an answer or a progress notification. */
+  timeoutMs: number;
+  /** The most it may take in all, however much progress the server reports. */
+  maxTotalTimeoutMs: number;
+  /** Each `notifications/progress` the server sends for the call. */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 /** The requests a session sends for a call: a tool call, or a read of a resource the server named. */
 export type McpCall = ({ kind: "tool" } & McpToolCall) | { kind: "resource"; uri: string };
@@ -62,6 +68,7 @@ export function mcpSessionOpener(config: McpServerConfig, hooks: McpSessionHooks
   return async (signal) => {
     // Loaded here, not at the top: most processes never start an MCP server and should not pay for the SDK.
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { ErrorCode, McpError } = await import("@modelcontextprotocol/sdk/types.js");
     const { transport, witness } = await hooks.openTransport();
     const client: Client = new Client(
       { name: "rein", version: "0.1.0" },
@@ -91,11 +98,31 @@ export function mcpSessionOpener(config: McpServerConfig, hooks: McpSessionHooks
     });
     const session: SupervisedSession<McpCall, McpCallResult> = {
       pid: (transport as { pid?: number | null }).pid ?? undefined,
-      call: (request, options) => {
-        const sent = { signal: options.signal, timeout: options.deadlineMs };
-        return request.kind === "tool"
-          ? client.callTool({ name: request.name, arguments: request.arguments }, undefined, sent)
-          : client.readResource({ uri: request.uri }, sent);
+      call: async (request, options) => {
+        if (request.kind === "resource") return client.readResource({ uri: request.uri }, { signal: options.signal, timeout: options.deadlineMs });
+        // Aborting at the cap, not only the SDK's check when the next progress arrives, sends notifications/cancelled so the server stops too.
+        const cap = new AbortController();
+        const capTimer = setTimeout(
+          () =>
+            cap.abort(
+              new McpError(ErrorCode.RequestTimeout, `Request ran past its cap of ${request.maxTotalTimeoutMs} ms (maxTotalTimeoutMs), progress or not`, {
+                maxTotalTimeout: request.maxTotalTimeoutMs,
+              }),
+            ),
+          request.maxTotalTimeoutMs,
+        );
+        try {
+          return await client.callTool({ name: request.name, arguments: request.arguments }, undefined, {
+            signal: options.signal ? AbortSignal.any([options.signal, cap.signal]) : cap.signal,
+            // Sending onprogress is what puts a progressToken on the request; each notification restarts `timeout`.
+            onprogress: (progress) => request.onProgress?.(progress),
+            timeout: request.timeoutMs,
+            resetTimeoutOnProgress: true,
+            maxTotalTimeout: request.maxTotalTimeoutMs,
+          });
+        } finally {
+          clearTimeout(capTimer);
+        }
       },
       ping: async (timeoutMs) => {
         await client.ping({ timeout: timeoutMs });

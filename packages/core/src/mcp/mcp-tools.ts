@@ -9,6 +9,7 @@ import type { SecretBindings } from "../secrets/secret-bindings.ts";
 import { type AnyTool, defineTool } from "../tools/define-tool.ts";
 import { type McpServerConfig, type McpServerConfigInput, McpServerConfig as McpServerConfigSchema } from "./mcp-config.ts";
 import { mcpCallScope, withResolvedPaths } from "./mcp-argument-scopes.ts";
+import { mcpCallError } from "./mcp-call-error.ts";
 import { mcpEffect, mcpIdempotent } from "./mcp-effect.ts";
 import {
   type ListedTool,
@@ -112,10 +113,20 @@ export async function connectMcpServer(input: McpServerConfigInput, options: Con
   });
   // The SDK's own timeout cancels a request first; the supervisor's, a little later, is for a server that no longer answers at all.
   const server: SupervisedServer = {
-    callTool: async (request, signal, timeoutMs) =>
-      (await supervisor.call({ kind: "tool", ...request }, { deadlineMs: timeoutMs + KILL_GRACE_MS, signal })) as McpToolResult,
-    readResource: async (uri, signal, timeoutMs) =>
-      (await supervisor.call({ kind: "resource", uri }, { deadlineMs: timeoutMs + KILL_GRACE_MS, signal })) as McpResourceResult,
+    callTool: async (request, signal) => {
+      try {
+        return (await supervisor.call({ kind: "tool", ...request }, { deadlineMs: request.maxTotalTimeoutMs + KILL_GRACE_MS, signal })) as McpToolResult;
+      } catch (error) {
+        throw mcpCallError(error, { server: config.name, what: `tool ${request.name}` });
+      }
+    },
+    readResource: async (uri, signal, timeoutMs) => {
+      try {
+        return (await supervisor.call({ kind: "resource", uri }, { deadlineMs: timeoutMs + KILL_GRACE_MS, signal })) as McpResourceResult;
+      } catch (error) {
+        throw mcpCallError(error, { server: config.name, what: `resource ${uri}` });
+      }
+    },
   };
   try {
     await supervisor.start();
@@ -202,7 +213,7 @@ function unsupportedNeed(tool: ListedTool): string | undefined {
   return undefined;
 }
 
-type CallTool = (request: McpToolCall, signal: AbortSignal, timeoutMs: number) => Promise<McpToolResult>;
+type CallTool = (request: McpToolCall, signal: AbortSignal) => Promise<McpToolResult>;
 
 /** A server's requests, each through its supervisor. */
 interface SupervisedServer {
@@ -214,6 +225,7 @@ function toReinTool(callTool: CallTool, config: McpServerConfig, listed: ListedT
   const override = config.tools[listed.name] ?? {};
   const effect = mcpEffect(listed.annotations, { override: override.effect, trustAnnotations: config.trustAnnotations });
   const timeoutMs = override.timeoutMs ?? config.timeoutMs;
+  const maxTotalTimeoutMs = Math.max(timeoutMs, override.maxTotalTimeoutMs ?? config.maxTotalTimeoutMs);
   const scopes = override.scopes ?? config.scopes;
   return defineTool({
     name: mcpToolName(config.name, listed.name),
@@ -225,7 +237,8 @@ function toReinTool(callTool: CallTool, config: McpServerConfig, listed: ListedT
     approval: override.approval ?? "never",
     idempotent: mcpIdempotent(effect, listed.annotations, config.trustAnnotations),
     trust: "external",
-    timeoutMs,
+    // The call's own deadline (timeoutMs, extended by progress up to the cap) ends it; the executor's is the backstop.
+    timeoutMs: maxTotalTimeoutMs + KILL_GRACE_MS,
     scope: (args) => {
       const scope = mcpCallScope(config.name, scopes, args);
       const remote = serverScope(config).hosts;
@@ -233,7 +246,7 @@ function toReinTool(callTool: CallTool, config: McpServerConfig, listed: ListedT
     },
     async run(args, context): Promise<McpToolOutput> {
       const sent = await withResolvedPaths(args as Record<string, unknown>, scopes, (path) => context.workspace.resolve(path));
-      const result = await callTool({ name: listed.name, arguments: sent }, context.signal, timeoutMs);
+      const result = await callTool({ name: listed.name, arguments: sent, timeoutMs, maxTotalTimeoutMs, onProgress: context.progress }, context.signal);
       const output = await convertMcpContent((result.content ?? []) as Record<string, unknown>[], {
         server: config.name,
         runId: context.runId,

@@ -31,6 +31,13 @@ export interface ToolImage {
   data: string;
 }
 
+/** How far a long call has got, as its tool reports it (an MCP server's `notifications/progress`). */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 /** Where tools put large outputs; observations reference them by id. */
 export interface ArtifactWriter {
   put(runId: string, content: string, meta?: { tool?: string; mediaType?: string }): Promise<string>;
@@ -47,6 +54,8 @@ export interface ToolContext {
   secrets: SecretReader;
   artifacts: ArtifactWriter;
   logger: Logger;
+  /** Reports how far the call has got; the executor traces it (`tool.progress`, throttled). */
+  progress?: (update: ToolProgress) => void;
 }
 
 export type ApprovalRule<Input> = "never" | "always" | ((args: Input, context: { runId: string; stepId: string }) => boolean);

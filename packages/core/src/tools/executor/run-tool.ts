@@ -43,7 +43,7 @@ export async function runTool(
       : outcome.timedOut
         ? sideEffecting
           ? "different_action"
-          : "retryable"
+          : timedOutReadFailure(outcome.error)
         : classifyFailure(outcome.error);
     if (failure !== "retryable" || attempt >= maxAttempts) {
       return { ok: false, error: outcome.error, failure, timedOut: outcome.timedOut, attempts: attempt, durationMs };
@@ -54,6 +54,11 @@ export async function runTool(
       return { ok: false, error: outcome.error, failure: "fatal", timedOut: false, attempts: attempt, durationMs };
     }
   }
+}
+
+/** A read that timed out is tried again, unless its tool said trying again cannot help (an MCP call past its cap). */
+function timedOutReadFailure(error: unknown): FailureClass {
+  return ReinError.isInstance(error) && error.details.failure === "different_action" ? "different_action" : "retryable";
 }
 
 async function attemptOnce(
@@ -79,7 +84,8 @@ async function attemptOnce(
     const output = await Promise.race([Promise.resolve().then(() => tool.run(args, contextFor(signal))), aborted]);
     return { ok: true, output };
   } catch (error) {
-    return { ok: false, error, timedOut };
+    // A tool that enforces its own deadline (an MCP call's, extended by progress) timed out as surely as one cut off here.
+    return { ok: false, error, timedOut: timedOut || (ReinError.isInstance(error) && error.details.timedOut === true) };
   } finally {
     clearTimeout(timer);
     if (onAbort) signal.removeEventListener("abort", onAbort);

@@ -134,6 +134,18 @@ export const callEvents = traceKinds({
       output: z.unknown().optional(),
     }).catchall(z.unknown()),
   },
+  "tool.progress": {
+    summary:
+      "A running call reported progress (an MCP server's `notifications/progress`). Throttled: the first report, then at most one a second and 100 a call; `skipped` counts the reports left out since the previous event.",
+    emittedBy: "executor",
+    payload: callEvent({
+      progress: z.number(),
+      total: z.number().optional(),
+      /** The tool's own words, redacted and cut to 200 characters. */
+      message: z.string().optional(),
+      skipped: z.number().int(),
+    }),
+  },
   "tool.output_invalid": {
     summary: "The tool's output broke its output schema; it is not passed on.",
     emittedBy: "executor",

@@ -5,6 +5,7 @@ import type { AnyTool, ToolContext } from "../../define-tool.ts";
 import type { ResolvedExecutorDeps } from "../../tool-executor-deps.ts";
 import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";
 import { interrupted } from "../interrupted.ts";
+import { ProgressTrace } from "../progress-trace.ts";
 import { runTool } from "../run-tool.ts";
 
 // The error as the result event and the logs state it: already redacted, cut for brevity.
@@ -42,10 +43,11 @@ export const runCall: CallStage = async (state) => {
 
   const secretRefusals: SecretRefusal[] = [];
   const secrets = deps.secrets.readerFor(tool.name, (refusal) => secretRefusals.push(refusal));
-  const run = await runTool(tool, need(state, "input").args, (signal) => toolContext(state, signal, secrets), {
+  const progress = new ProgressTrace(trace, deps.now, (error) => deps.logger.warn({ tool: tool.name, error: errorMessage(error) }, "tracing a call's progress failed"));
+  const run = await runTool(tool, need(state, "input").args, (signal) => toolContext(state, signal, secrets, progress.report), {
     signal: context.signal,
     retry: deps.retry,
-  });
+  }).finally(() => progress.end());
   const { durationMs, attempts } = run;
   if (!run.ok && context.signal.aborted) throw await interrupted(state);
   for (const refusal of secretRefusals) await trace.emit("secret.refused", { ...refusal });
@@ -88,7 +90,7 @@ export function errorSummary(error: string, deps: ResolvedExecutorDeps): string 
   return prepareUntrusted(error, { redactor: deps.redactor, maxBytes, maxLines }).shown.slice(0, ERROR_MESSAGE_CHARS);
 }
 
-function toolContext(state: CallInProgress, signal: AbortSignal, secrets: ToolContext["secrets"]): ToolContext {
+function toolContext(state: CallInProgress, signal: AbortSignal, secrets: ToolContext["secrets"], progress: ToolContext["progress"]): ToolContext {
   const { context, deps } = state;
   const callId = state.call.id;
   return {
@@ -101,5 +103,6 @@ function toolContext(state: CallInProgress, signal: AbortSignal, secrets: ToolCo
     secrets,
     artifacts: deps.artifacts,
     logger: deps.logger.child({ runId: context.runId, stepId: context.stepId, callId }),
+    progress,
   };
 }

@@ -1,0 +1,82 @@
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
+import type { Workspace } from "../../src/tools/workspace.ts";
+import { call, harness, tempWorkspace } from "../tools/harness.ts";
+
+// The official reference server, pinned in devDependencies: its long-running operation reports progress at each step.
+const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+const LONG = "every__trigger-long-running-operation";
+const BASE_TIMEOUT_MS = 1_000;
+const CAP_MS = 3_000;
+
+let connection: McpConnection;
+let workspace: Workspace;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ workspace, cleanup } = await tempWorkspace());
+  connection = await connectMcpServer({
+    name: "every",
+    command: process.execPath,
+    args: [EVERYTHING, "stdio"],
+    include: ["trigger-long-running-operation", "echo"],
+    trustAnnotations: true,
+    timeoutMs: BASE_TIMEOUT_MS,
+    maxTotalTimeoutMs: CAP_MS,
+  });
+}, 60_000);
+afterAll(async () => {
+  await connection?.close();
+  await cleanup();
+});
+
+const surface = [{ name: LONG, scope: {} }, { name: "every__read_resource", scope: {} }];
+
+describe("progress from a long MCP call", { timeout: 30_000 }, () => {
+  it("is traced, and extends a call past its timeout: 2 s of work with a 1 s timeout succeeds", async () => {
+    const { run, trace } = harness({ tools: connection.tools, surface, workspace });
+    // Ten steps of 200 ms, each ending with a progress notification: the 1 s timeout restarts at each.
+    const outcome = await run(call(LONG, { duration: 2, steps: 10 }));
+    expect(outcome.observation.status).toBe("ok");
+    expect(outcome.observation.content).toContain("Long running operation completed");
+    const progress = trace.ofKind("tool.progress").map((event) => event.payload);
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(progress[0]).toMatchObject({ tool: LONG, progress: 1, total: 10 });
+    // Throttled: ten reports in two seconds are not ten events, and what was left out is counted.
+    expect(progress.length).toBeLessThan(10);
+    expect(progress.length + progress.reduce((sum, event) => sum + event.skipped, 0)).toBeLessThanOrEqual(10);
+    const kinds = trace.kinds();
+    expect(kinds.lastIndexOf("tool.progress")).toBeLessThan(kinds.indexOf("tool.executed"));
+  });
+
+  it("does not extend it past the cap: 10 s of steady progress is cut off at 3 s as a timeout", async () => {
+    const { run } = harness({ tools: connection.tools, surface, workspace });
+    const started = performance.now();
+    const outcome = await run(call(LONG, { duration: 10, steps: 50 }));
+    expect(outcome.observation.status).toBe("timeout");
+    expect(outcome.observation.content).toMatch(/did not finish within the most a call may take.*cap of 3000 ms/);
+    // Trying again would run into the same cap: the model is told to ask for less instead.
+    expect(outcome.result.failure).toBe("different_action");
+    expect(outcome.result.attempts).toBe(1);
+    expect(performance.now() - started).toBeLessThan(8_000);
+  });
+
+  it("without progress, the timeout stands: one 2 s step with a 1 s timeout times out", async () => {
+    const { run } = harness({ tools: connection.tools, surface, workspace });
+    const outcome = await run(call(LONG, { duration: 2, steps: 1 }));
+    expect(outcome.observation.status).toBe("timeout");
+    expect(outcome.observation.content).toMatch(/did not answer in time.*Request timed out/);
+  });
+});
+
+describe("a JSON-RPC error from the reference server", () => {
+  it("is an observation the model can correct when the server refuses the arguments (-32602)", async () => {
+    const { run } = harness({ tools: connection.tools, surface, workspace });
+    const outcome = await run(call("every__read_resource", { uri: "demo://resource/nowhere" }));
+    expect(outcome.observation.status).toBe("error");
+    expect(outcome.result.failure).toBe("different_action");
+    expect(outcome.observation.content).toMatch(/refused the arguments \(invalid params\)/);
+    expect(outcome.observation.content).toContain("demo://resource/nowhere");
+  });
+});
