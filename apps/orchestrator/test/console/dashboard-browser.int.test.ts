@@ -1,0 +1,102 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { RunStatus } from "@rein/core";
+import { LiveDeployment } from "../support/live-deployment.ts";
+import { chromiumMissing, launchChromium } from "../support/system-chromium.ts";
+import { baseState } from "../support/transition-fixtures.ts";
+
+/** How long the page may take to show what the server already has (the list refreshes every few seconds). */
+const SHOWN_WITHIN_MS = 20_000;
+
+// A real Chromium drives the dashboard that a live `rein serve --http` serves, with its worker processes.
+describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, against a live deployment", { timeout: 180_000 }, () => {
+  let deployment: LiveDeployment;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    [deployment, browser] = await Promise.all([LiveDeployment.start({ workers: [["plan", "evaluate"], ["step"]] }), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await deployment?.stop();
+  });
+  afterEach(async () => {
+    await page?.context().close();
+  });
+
+  /** A fresh tab (its own sessionStorage) on `url`. */
+  const open = async (url: string) => {
+    page = await (await browser.newContext()).newPage();
+    await page.goto(url);
+    return page;
+  };
+  const runRow = (runId: string) => page.locator(".run", { hasText: runId });
+  /** A stored run that no worker touches. */
+  const fixtureRun = async (runId: string, status: RunStatus, text: string) => {
+    const createdAt = new Date().toISOString();
+    const state = baseState({ runId, status, createdAt, updatedAt: createdAt, version: 0 });
+    await deployment.runtime.runs.create({ ...state, goal: { ...state.goal, text } });
+  };
+
+  it("says the token is missing, rather than offering a choice among nothing", async () => {
+    await open(`${deployment.base}/`);
+    await page.getByText("No API token").waitFor({ timeout: SHOWN_WITHIN_MS });
+    expect(await page.getByText("Choose a run.").count()).toBe(0);
+  });
+
+  it("shows a run submitted elsewhere in the list without a reload", async () => {
+    await open(deployment.dashboardUrl);
+    await page.locator("#status-filter").waitFor({ timeout: SHOWN_WITHIN_MS });
+    // A reload would start a fresh window object and lose this mark.
+    await page.evaluate(() => Object.assign(globalThis, { notReloaded: true }));
+    const runId = await deployment.submitSreTriage();
+    await runRow(runId).waitFor({ timeout: SHOWN_WITHIN_MS });
+    expect(await page.evaluate(() => (globalThis as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(await runRow(runId).textContent()).toContain("payment-api");
+    await deployment.api(`/runs/${runId}/cancel`, { method: "POST", body: JSON.stringify({ reason: "the test is over" }) });
+  });
+
+  it("narrows the list to one status with the status filter", async () => {
+    await fixtureRun("run_e2e_failed", "failed", "A failed run for the filter");
+    await fixtureRun("run_e2e_cancelled", "cancelled", "A cancelled run for the filter");
+    await open(deployment.dashboardUrl);
+    await runRow("run_e2e_cancelled").waitFor({ timeout: SHOWN_WITHIN_MS });
+    await page.locator("#status-filter").selectOption("failed");
+    await runRow("run_e2e_cancelled").waitFor({ state: "detached", timeout: SHOWN_WITHIN_MS });
+    await runRow("run_e2e_failed").waitFor({ timeout: SHOWN_WITHIN_MS });
+    const statuses = await page.locator(".run .status").allTextContents();
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(new Set(statuses)).toEqual(new Set(["failed"]));
+  });
+
+  it("approves an sre-triage restart from the page, and the run ends done", async () => {
+    const runId = await deployment.submitSreTriage();
+    await deployment.waitFor(runId, (state) => state.status === "waiting_approval");
+    await open(deployment.dashboardUrl);
+    await runRow(runId).click({ timeout: SHOWN_WITHIN_MS });
+    const approval = page.locator(".approval", { hasText: "restart_service" });
+    await approval.waitFor({ timeout: SHOWN_WITHIN_MS });
+    // The approver is named in the page while the API takes a name; the token's identity replaces it.
+    const name = approval.getByPlaceholder("your name");
+    if ((await name.count()) > 0) await name.fill("e2e operator");
+    await approval.getByRole("button", { name: "Approve" }).click();
+    const done = await deployment.waitFor(runId, (state) => ["done", "failed", "cancelled", "escalated"].includes(state.status));
+    expect(done.status, deployment.outputs()).toBe("done");
+    // The page follows the run's events live: the end arrives without a click.
+    await page.getByText(/run done/).waitFor({ timeout: SHOWN_WITHIN_MS });
+    const decided = (await deployment.runtime.trace.read(runId)).find((event) => event.kind === "approval.decided");
+    expect(decided?.payload).toMatchObject({ decision: "approved" });
+  });
+
+  it("answers an escalated run from the page, and the run resumes with the instruction", async () => {
+    await fixtureRun("run_e2e_escalated", "escalated", "Needs a person's answer");
+    await open(deployment.dashboardUrl);
+    await runRow("run_e2e_escalated").click({ timeout: SHOWN_WITHIN_MS });
+    await page.getByPlaceholder("instruction for the run").fill("check the pool size first");
+    await page.getByRole("button", { name: "Reply" }).click();
+    const resumed = await deployment.waitFor("run_e2e_escalated", (state) => state.status !== "escalated");
+    expect(resumed.instruction).toBe("check the pool size first");
+    await deployment.api("/runs/run_e2e_escalated/cancel", { method: "POST", body: JSON.stringify({ reason: "the test is over" }) });
+  });
+});
