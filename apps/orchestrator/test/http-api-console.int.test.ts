@@ -7,6 +7,8 @@ import { apiRoutes, createHttpApi, type HttpApiOptions } from "../src/api/http-a
 import type { RunPage } from "../src/api/run-summaries.ts";
 import { loadBundle } from "../src/trace/trace-bundle.ts";
 import { renderCall } from "../src/trace/views/call-view.ts";
+import { buildRunView } from "../src/trace/views/run-view/build-run-view.ts";
+import type { RunView } from "../src/trace/views/run-view/run-view-model.ts";
 import { bugfixExample, type Harness, startHarness } from "./support/harness.ts";
 import { startPrivateRedis } from "./support/private-redis.ts";
 import { baseState } from "./support/transition-fixtures.ts";
@@ -90,6 +92,13 @@ describe("the operator API", () => {
     const unknown = await json<{ error: string }>(`/runs/${runId}/calls/call_nope`);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toMatch(/has no call call_nope; its calls: /);
+
+    // The run page's view model: the same calls, the failing test run shown by its exit.
+    const view = await json<RunView>(`/runs/${runId}/view`);
+    expect(view.status).toBe(200);
+    expect(view.body).toEqual(JSON.parse(JSON.stringify(buildRunView(await loadBundle(harness.runtime, runId)))));
+    expect(view.body.calls.filter((each) => each.tool === "run_command").map((each) => each.status)).toEqual(["exit 1", "ok"]);
+    expect((await json<{ error: string }>("/runs/run_nope/view")).status).toBe(404);
   });
 
   it("pages newest first with a cursor, filters by status and text, and counts per status", async () => {

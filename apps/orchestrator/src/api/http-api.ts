@@ -10,6 +10,7 @@ import { renderMetrics } from "../metrics/metrics-exposition.ts";
 import { TraceFold } from "../metrics/trace-fold.ts";
 import { loadBundle } from "../trace/trace-bundle.ts";
 import { describeCall } from "../trace/views/call-view.ts";
+import { buildRunView } from "../trace/views/run-view/build-run-view.ts";
 import { DASHBOARD_HTML } from "./dashboard/dashboard-page.ts";
 import { checkHealth, checkReady } from "./health.ts";
 import { HttpError, parse, readJson, send } from "./http-io.ts";
@@ -167,6 +168,15 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
     { method: "GET", path: "/runs/events", handle: async (request, response) => streamRunFeed(feed, runs, request, response) },
     { method: "GET", path: "/runs/{id}", handle: async (_request, response, { id }) => send(response, 200, await runtime.runs.require(id as string)) },
     { method: "GET", path: "/runs/{id}/events", handle: async (request, response, { id }) => streamEvents(runtime, id as string, request, response) },
+    {
+      method: "GET",
+      path: "/runs/{id}/view",
+      handle: async (_request, response, { id }) => {
+        const runId = id as string;
+        await runtime.runs.require(runId);
+        send(response, 200, buildRunView(await loadBundle(runtime, runId)));
+      },
+    },
     {
       method: "GET",
       path: "/runs/{id}/calls/{callId}",

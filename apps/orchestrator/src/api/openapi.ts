@@ -120,6 +120,30 @@ const QueueOverview = {
   },
 };
 
+const RunView = {
+  type: "object",
+  required: ["runId", "goal", "status", "plan", "graph", "timeline", "calls", "verdicts", "usage", "answer", "unreadable"],
+  properties: {
+    runId: { type: "string" },
+    goal: { type: "string" },
+    status: { oneOf: [{ enum: RUN_STATUSES }, { type: "null" }] },
+    stopReason: { type: ["string", "null"] },
+    startedAt: { type: ["string", "null"], format: "date-time" },
+    lastEventAt: { type: ["string", "null"], format: "date-time" },
+    plan: {
+      type: "object",
+      description: "current: the newest plan; revisions: every accepted plan with its trigger (first, after_step, replan, after_instruction, answer_rejected, after_context) and reason",
+    },
+    graph: { type: "object", description: "steps (each with attempts, the call keys of each attempt, and usage) and edges (next, delegated)" },
+    timeline: { type: "array", description: "events worth a line: seq, at, offsetMs, durationMs, kind, stepId, label, callKey, failed", items: { type: "object" } },
+    calls: { type: "array", description: "each tool call, keyed step|callId|index", items: { type: "object" } },
+    verdicts: { type: "array", items: { type: "object" } },
+    usage: { type: "object", description: "total, byStep, byRole, budget, spent, unpriced" },
+    answer: { type: ["object", "null"], description: "text, summary, partial, claims (each with status and evidence links to calls), gaps, missing" },
+    unreadable: { type: "array", items: { type: "object" } },
+  },
+};
+
 const Health = {
   type: "object",
   properties: { ok: { type: "boolean" }, redis: { enum: ["up", "down"] }, roles: { type: "array", items: { type: "string" } }, error: { type: "string" } },
@@ -136,7 +160,7 @@ export function openApiDocument(): object {
     },
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
-      schemas: { Error: { type: "object", required: ["error"], properties: { error: { type: "string" } } }, RunSummary, StatusCounts, CallUse, Health, QueuedApproval, QueueOverview },
+      schemas: { Error: { type: "object", required: ["error"], properties: { error: { type: "string" } } }, RunSummary, StatusCounts, CallUse, RunView, Health, QueuedApproval, QueueOverview },
     },
     security: [{ bearer: [] }],
     paths: {
@@ -203,6 +227,15 @@ export function openApiDocument(): object {
           summary: "The run's trace as Server-Sent Events, then live until the client leaves",
           parameters: [id("id", "run id")],
           responses: { 200: { description: "text/event-stream" }, 404: error },
+        },
+      },
+      "/runs/{id}/view": {
+        get: {
+          summary: "The run page's view model, built from the trace: plan revisions, step graph, timeline, tool calls, verdicts, usage against the budget, the answer's claims with their evidence, and gaps",
+          description:
+            "Each tool call carries its input, its output, the tool result as the model read it (`presented`), its exit code or HTTP status, the permission decision and rule, and the artifact holding a truncated output. A command that exited non-zero has `status` `exit N` and `failed` true. Events the trace catalogue cannot read are listed in `unreadable`.",
+          parameters: [id("id", "run id")],
+          responses: { 200: ok("RunView", RunView), 404: error },
         },
       },
       "/runs/{id}/calls/{callId}": {

@@ -72,7 +72,7 @@ function describeUse(bundle: TraceBundle, callId: string, events: readonly Trace
     message: result?.message ? text(result.message) : null,
     input: called?.args ?? null,
     output: executed ? text(executed.output, "(none recorded)") : null,
-    presented: presented(bundle, first.stepId, callId, first.seq) ?? null,
+    presented: presentedToModel(bundle, first.stepId, callId, first.seq) ?? null,
   };
 }
 
@@ -89,7 +89,7 @@ function renderUse(use: CallUse): string {
 }
 
 /** The tool result the model read next in that step: from the first prompt copy after the call that holds it. */
-function presented(bundle: TraceBundle, stepId: string | null, callId: string, after: number): string | undefined {
+export function presentedToModel(bundle: Pick<TraceBundle, "events" | "blobs">, stepId: string | null, callId: string, after: number): string | undefined {
   for (const event of bundle.events) {
     if (event.kind !== "model.called" || event.stepId !== stepId || event.seq < after) continue;
     const prompt = PromptCopy.safeParse(event.payload.prompt);

@@ -1,0 +1,71 @@
+import { errorMessage, type RunState, type TraceEvent, type TypedTraceEvent, typedTraceEvent } from "@rein/core";
+import type { TraceBundle } from "../../trace-bundle.ts";
+import { presentedToModel } from "../call-view.ts";
+import { answerView } from "./answer-evidence.ts";
+import { CallRecordsFold } from "./call-records.ts";
+import { PlanHistoryFold } from "./plan-history.ts";
+import { RunTimelineFold } from "./run-timeline.ts";
+import { RunUsageFold } from "./run-usage.ts";
+import type { RunView } from "./run-view-model.ts";
+import { StepGraphFold } from "./step-graph.ts";
+
+/**
+ * Builds the run page's view model from a run's bundle in one pass over its
+ * events, each read through the trace catalogue (an event it cannot read is
+ * listed in `unreadable`, not guessed at).
+ */
+export function buildRunView(bundle: Pick<TraceBundle, "runId" | "state" | "events" | "blobs">): RunView {
+  const plan = new PlanHistoryFold();
+  const graph = new StepGraphFold();
+  const calls = new CallRecordsFold();
+  const timeline = new RunTimelineFold();
+  const usage = new RunUsageFold();
+  const unreadable: RunView["unreadable"] = [];
+  let goal: string | null = null;
+  for (const raw of bundle.events) {
+    const event = readable(raw, unreadable);
+    if (!event) continue;
+    if (event.kind === "run.submitted") goal = event.payload.goal;
+    plan.add(event);
+    graph.add(event);
+    calls.add(event);
+    timeline.add(event);
+    usage.add(event);
+  }
+  const callViews = calls.result().map((call) => ({ ...call, presented: presentedToModel(bundle, call.stepId, call.callId, call.seq) ?? null }));
+  const stepUsage = new Map(usage.stepLines().map((line) => [line.name, line.usage]));
+  const steps = graph.result();
+  const state: RunState | null = bundle.state;
+  return {
+    runId: bundle.runId,
+    goal: state?.goal.text ?? goal ?? "",
+    status: state?.status ?? null,
+    stopReason: state?.stopReason ?? null,
+    startedAt: bundle.events[0]?.ts ?? null,
+    lastEventAt: bundle.events.at(-1)?.ts ?? null,
+    plan: plan.result(),
+    graph: { steps: steps.steps.map((node) => ({ ...node, usage: stepUsage.get(node.stepId) ?? node.usage })), edges: steps.edges },
+    timeline: timeline.timeline(),
+    calls: callViews,
+    verdicts: timeline.verdictList(),
+    usage: {
+      total: usage.totalUsage(),
+      byStep: usage.stepLines(),
+      byRole: usage.roleLines(),
+      budget: state?.goal.budget ?? usage.budget,
+      spent: state?.spent ?? null,
+      unpriced: usage.unpriced,
+    },
+    answer: answerView(state, callViews),
+    unreadable,
+  };
+}
+
+function readable(event: TraceEvent, unreadable: RunView["unreadable"]): TypedTraceEvent | undefined {
+  try {
+    return typedTraceEvent(event);
+  } catch (error) {
+    unreadable.push({ seq: event.seq, kind: event.kind, problem: errorMessage(error) });
+    return undefined;
+  }
+}
