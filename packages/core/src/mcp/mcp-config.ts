@@ -13,11 +13,30 @@ export const McpToolOverride = z.object({
 });
 export type McpToolOverride = z.infer<typeof McpToolOverride>;
 
-/** How Rein authenticates to a remote server. */
-export const McpRemoteAuth = z.object({
-  /** The secret (config `secrets`, bound to `mcp:<name>`) sent as `Authorization: Bearer …`; config names it, never holds its value. */
-  bearer: z.string().min(1),
-});
+/** OAuth 2 client credentials: Rein gets its own access token from the token endpoint and renews it when refused. */
+export const McpOAuthClientCredentials = z
+  .object({
+    /** The authorization server's token endpoint. */
+    tokenUrl: z.url({ protocol: /^https?$/ }),
+    clientId: z.string().min(1),
+    /** The secret (config `secrets`, bound to `mcp:<name>`) holding the client secret; config names it, never holds its value. */
+    clientSecret: z.string().min(1),
+    /** The scope to ask for, space-separated. */
+    scope: z.string().min(1).optional(),
+  })
+  .strict();
+export type McpOAuthClientCredentials = z.infer<typeof McpOAuthClientCredentials>;
+
+/** How Rein authenticates to a remote server: a static bearer token, or OAuth client credentials. */
+export const McpRemoteAuth = z.union([
+  z
+    .object({
+      /** The secret (config `secrets`, bound to `mcp:<name>`) sent as `Authorization: Bearer …`; config names it, never holds its value. */
+      bearer: z.string().min(1),
+    })
+    .strict(),
+  z.object({ oauth: McpOAuthClientCredentials }).strict(),
+]);
 
 /** One MCP server: a stdio child (`command`) or a remote server over Streamable HTTP (`url`). */
 export const McpServerConfig = z.object({

@@ -41,11 +41,15 @@ export interface McpListing {
 export interface McpTransport {
   transport: Transport;
   witness?: McpProcessWitness;
+  /** Set when the transport resumes a remote server's earlier session (no `initialize`): what that session's server offered. */
+  resumes?: { resources: boolean };
+  /** Told the listing once the session is up, so a later connection can resume it. */
+  opened?: (listing: McpListing) => void;
 }
 
 export interface McpSessionHooks {
-  /** A new transport for each start: a stdio child, or a Streamable HTTP connection. */
-  openTransport(): Promise<McpTransport>;
+  /** A new transport for each start: a stdio child, or a Streamable HTTP connection (resuming the last session when `resume`). */
+  openTransport(options: { resume: boolean }): Promise<McpTransport>;
   logger?: Logger;
   /** Every start's listing (the first, and each after a restart). */
   onListed(listing: McpListing): void;
@@ -59,17 +63,31 @@ const EXIT_WAIT_MS = 2_000;
 const LIST_CHANGED_DEBOUNCE_MS = 200;
 
 /**
- * Opens one MCP stdio session for the process supervisor: starts the
- * server, completes `initialize` and `tools/list`, and then answers calls.
+ * Opens one MCP session for the process supervisor: starts the server (or
+ * connects to a remote one, resuming its last session when it still has it),
+ * completes `initialize` and `tools/list`, and then answers calls.
  * A call's signal reaches the SDK, which sends `notifications/cancelled`
  * when it aborts; a start that fails says why (command, exit code, stderr).
  */
 export function mcpSessionOpener(config: McpServerConfig, hooks: McpSessionHooks): SessionOpener<McpCall, McpCallResult> {
   return async (signal) => {
+    const opened = await hooks.openTransport({ resume: true });
+    if (!opened.resumes) return openSession(config, hooks, opened, signal);
+    try {
+      return await openSession(config, hooks, opened, signal);
+    } catch (error) {
+      // The server forgot the session (a 404), or restarted: a new one starts with initialize.
+      hooks.logger?.info({ mcpServer: config.name, error: error instanceof Error ? error.message : String(error) }, "MCP server did not resume its session; starting a new one");
+      return openSession(config, hooks, await hooks.openTransport({ resume: false }), signal);
+    }
+  };
+}
+
+async function openSession(config: McpServerConfig, hooks: McpSessionHooks, opened: McpTransport, signal: AbortSignal): Promise<SupervisedSession<McpCall, McpCallResult>> {
     // Loaded here, not at the top: most processes never start an MCP server and should not pay for the SDK.
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const { ErrorCode, McpError } = await import("@modelcontextprotocol/sdk/types.js");
-    const { transport, witness } = await hooks.openTransport();
+    const { transport, witness } = opened;
     const client: Client = new Client(
       { name: "rein", version: "0.1.0" },
       {
@@ -81,8 +99,11 @@ export function mcpSessionOpener(config: McpServerConfig, hooks: McpSessionHooks
     const closeOnAbort = () => void client.close().catch(() => {});
     signal.addEventListener("abort", closeOnAbort, { once: true });
     try {
+      // A transport resuming a session skips initialize: listing the tools is what shows the session is still there.
       await client.connect(transport, { signal });
-      hooks.onListed(await listingOf(client, signal));
+      const listing = await listingOf(client, signal, opened.resumes?.resources);
+      opened.opened?.(listing);
+      hooks.onListed(listing);
     } catch (error) {
       // Its exit code and stderr say why; closing first would only show the signal Rein sent.
       const exit = await witness?.exit(EXIT_WAIT_MS);
@@ -134,11 +155,12 @@ export function mcpSessionOpener(config: McpServerConfig, hooks: McpSessionHooks
       exited: (witness?.ended ?? closed).then((exit) => ({ ...exit, killedFor, detail: witness?.stderrTail() || undefined })),
     };
     return session;
-  };
 }
 
-async function listingOf(client: Client, signal?: AbortSignal): Promise<McpListing> {
-  return { tools: await listAll(client, signal), resources: Boolean(client.getServerCapabilities()?.resources) };
+/** The server's tools and whether it offers resources (from `initialize`, or for a resumed session from the one it resumes). */
+async function listingOf(client: Client, signal?: AbortSignal, resumedResources?: boolean): Promise<McpListing> {
+  const capabilities = client.getServerCapabilities();
+  return { tools: await listAll(client, signal), resources: capabilities ? Boolean(capabilities.resources) : Boolean(resumedResources) };
 }
 
 async function listAll(client: Client, signal?: AbortSignal): Promise<ListedTool[]> {

@@ -27,10 +27,12 @@ export function mcpStartFailure(config: McpServerConfig, cause: unknown, exit: M
 
 /** A remote server that could not be reached or refused Rein: its URL and what the client saw (a 401 is a wrong or missing token). */
 function remoteStartFailure(config: McpServerConfig, cause: unknown): ReinError {
+  // Rein's own reason (a token endpoint that refused, a secret not bound) already says what to fix.
+  if (ReinError.isInstance(cause)) return cause;
   const seen = cause instanceof Error ? cause.message : String(cause);
   // The SDK's StreamableHTTPError carries the HTTP status as its code.
   const status = (cause as { code?: unknown } | undefined)?.code;
-  const refused = status === 401 || status === 403 || /\b401\b|unauthorized/i.test(seen) ? `refused Rein's credentials (HTTP ${status === 403 ? 403 : 401}: check the bearer secret)` : "could not be reached or did not complete initialize and tools/list";
+  const refused = status === 401 || status === 403 || /\b401\b|unauthorized/i.test(seen) ? `refused Rein's credentials (HTTP ${status === 403 ? 403 : 401}: check its auth, the bearer secret or the OAuth client)` : "could not be reached or did not complete initialize and tools/list";
   return new ReinError("config_invalid", `MCP server ${config.name} at ${config.url} ${refused} (the client saw: ${seen})`, {
     cause,
     details: { server: config.name, url: config.url ?? null },

@@ -24,7 +24,7 @@ import {
 } from "./mcp-session.ts";
 import { watchMcpProcess } from "./mcp-stdio-process.ts";
 import { mcpToolName } from "./mcp-tool-name.ts";
-import { remoteTransport } from "./mcp-transport.ts";
+import { RemoteConnector } from "./mcp-transport.ts";
 import { convertMcpContent, type McpToolOutput } from "./mcp-content.ts";
 import { READ_RESOURCE, type ReadResource, readResourceTool } from "./mcp-read-resource.ts";
 
@@ -56,6 +56,8 @@ export interface ConnectMcpOptions {
    * again: `connection.tools` is the new list, `previous` the names it had.
    */
   onToolsChanged?: (connection: McpConnection, previous: readonly string[]) => void;
+  /** How often an idle server is pinged; one that does not answer is restarted (a remote one reconnected). @defaultValue 15_000 */
+  pingIntervalMs?: number;
 }
 
 // A tool description is outside text the worker reads with every request; a poisoned one is bounded too.
@@ -79,8 +81,8 @@ const KILL_GRACE_MS = 5_000;
  */
 export async function connectMcpServer(input: McpServerConfigInput, options: ConnectMcpOptions = {}): Promise<McpConnection> {
   const config = McpServerConfigSchema.parse(input);
-  const openTransport = (): Promise<McpTransport> =>
-    config.url ? remoteTransport({ ...config, url: config.url }, options.secrets).then((transport) => ({ transport })) : stdioTransport(config, options);
+  const remote = config.url ? new RemoteConnector({ ...config, url: config.url }, options.secrets, options.logger) : undefined;
+  const openTransport = (transportOptions: { resume: boolean }): Promise<McpTransport> => (remote ? remote.open(transportOptions) : stdioTransport(config, options));
   let connection: McpConnection | undefined;
   const apply = (listing: McpListing, why: string) => {
     if (!connection) return;
@@ -95,6 +97,7 @@ export async function connectMcpServer(input: McpServerConfigInput, options: Con
     mode: "persistent",
     concurrency: CONCURRENT_CALLS,
     startTimeoutMs: START_TIMEOUT_MS,
+    pingIntervalMs: options.pingIntervalMs,
     logger: options.logger,
     open: mcpSessionOpener(config, {
       openTransport,
