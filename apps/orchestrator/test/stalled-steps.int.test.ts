@@ -82,9 +82,12 @@ describe("a step whose worker is killed twice", { timeout: 180_000 }, () => {
     harness = undefined;
   });
 
-  async function killTwice(maxStalledCount?: number): Promise<{ runId: string; stepRuntime: ReinRuntime }> {
+  async function killTwice(limits: { maxStalledCount?: number; lostStepRedispatches?: number } = {}): Promise<{ runId: string; stepRuntime: ReinRuntime }> {
+    const { maxStalledCount, lostStepRedispatches } = limits;
     harness = await startHarness(script, [probe], {
-      config: { queues: { lockMs: 1_000, stalledIntervalMs: 1_000, ...(maxStalledCount === undefined ? {} : { step: { maxStalledCount } }) } },
+      config: {
+        queues: { lockMs: 1_000, stalledIntervalMs: 1_000, ...(maxStalledCount === undefined ? {} : { step: { maxStalledCount } }), ...(lostStepRedispatches === undefined ? {} : { lostStepRedispatches }) },
+      },
     });
     const stepRuntime = harness.roleRuntimes[2] as ReinRuntime;
     worker = hangingFirst(2, harness.worker);
@@ -112,11 +115,24 @@ describe("a step whose worker is killed twice", { timeout: 180_000 }, () => {
     expect(worker?.calls).toBeGreaterThanOrEqual(3);
   });
 
-  it("past the configured stall limit escalates the run to a person with what happened and what to do, rather than failing it", async () => {
-    const { runId } = await killTwice(1);
+  it("past the configured stall limit is dispatched again as a resumed attempt, leaves no failed job, and its run ends done", async () => {
+    const { runId, stepRuntime } = await killTwice({ maxStalledCount: 1 });
+    const state = await harness?.waitFor(runId, (candidate) => candidate.status === "escalated" || isTerminal(candidate.status));
+    expect(state?.status, state?.stopReason).toBe("done");
+    const events = await stepRuntime.trace.read(runId);
+    expect(events.filter((event) => event.kind === "step.redispatched").map((event) => [event.stepId, event.payload.redispatch])).toEqual([["s1", 1]]);
+    expect(events.filter((event) => event.kind === "step.dispatched").map((event) => [event.stepId, event.payload.attempt, event.payload.resume])).toEqual([
+      ["s1", 1, 0],
+      ["s1", 1, 1],
+    ]);
+    expect(await stepRuntime.queues.step.getFailedCount()).toBe(0);
+  });
+
+  it("past the stall limit and its re-dispatches escalates the run to a person with what happened and what to do, rather than failing it", async () => {
+    const { runId } = await killTwice({ maxStalledCount: 1, lostStepRedispatches: 0 });
     const state = await harness?.waitFor(runId, (candidate) => candidate.status === "escalated" || isTerminal(candidate.status));
     expect(state?.status).toBe("escalated");
     expect(state?.stopReason).toMatch(/step s1.*worker.*(died|lost).*2 time/i);
-    expect(state?.stopReason).toMatch(/rein reply/);
+    expect(state?.stopReason).toMatch(/checkpoint is intact.*rein reply/);
   });
 });

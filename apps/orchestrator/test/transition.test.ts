@@ -35,6 +35,13 @@ const rows: Row[] = [
     from: "executing",
     state: { steps: [step("executing")] },
     event: e("step.errored", { stepId: "s1", attempt: 1, reason: "its worker died or lost Redis 2 time(s) while running it", cause: "worker_lost" }),
+    to: "dispatching",
+    effects: ["dispatch_step"],
+  },
+  {
+    from: "executing",
+    state: { steps: [step("executing", { redispatches: 2, resumes: 2 })] },
+    event: e("step.errored", { stepId: "s1", attempt: 1, reason: "its worker died or lost Redis 2 time(s) while running it", cause: "worker_lost" }),
     to: "escalated",
     effects: [],
   },
@@ -144,6 +151,39 @@ describe("transition", () => {
     expect(effect.body.attempt).toBe(2);
     expect(effect.body.task.feedback).toBe("change strategy");
     expect(effect.jobId).toBe("step-run_t-s1-2");
+  });
+
+  it("dispatches a step whose workers were all lost again as a resumed attempt: same attempt, new job, not a new step", () => {
+    const lost = e("step.errored", { stepId: "s1", attempt: 1, reason: "its worker died or lost Redis 11 time(s) while running it", cause: "worker_lost" });
+    const state = baseState({ status: "executing", spent: { steps: 1, tokens: 0, costUsd: 0 }, steps: [step("executing")] });
+    const next = transition(state, lost, settings);
+    const effect = next.effects[0];
+    if (effect?.type !== "dispatch_step") throw new Error("expected a dispatch");
+    expect(effect.body.attempt).toBe(1);
+    expect(effect.jobId).toBe("step-run_t-s1-1-r1");
+    expect(next.state.spent.steps).toBe(1);
+    expect(next.trace.find((event) => event.kind === "step.redispatched")?.payload).toMatchObject({ redispatch: 1, limit: 2 });
+  });
+
+  it("escalates, once its re-dispatches are spent, with what happened and what a person should do", () => {
+    const lost = e("step.errored", { stepId: "s1", attempt: 1, reason: "its worker died or lost Redis 11 time(s) while running it", cause: "worker_lost" });
+    let state = baseState({ status: "executing", steps: [step("executing")] });
+    for (let redispatch = 1; redispatch <= settings.lostStepRedispatches; redispatch += 1) {
+      state = transition(state, { ...lost, eventId: `lost-${redispatch}` }, settings).state;
+      expect(state.status).toBe("dispatching");
+    }
+    const next = transition(state, { ...lost, eventId: "lost-last" }, settings);
+    expect(next.state.status).toBe("escalated");
+    expect(next.effects).toEqual([]);
+    expect(next.state.stopReason).toMatch(/step s1 \(attempt 1\) was not finished: its worker died or lost Redis 11 time\(s\)/);
+    expect(next.state.stopReason).toMatch(/after each of its 2 re-dispatch\(es\).*checkpoint is intact.*logs.*rein reply run_t/);
+  });
+
+  it("ignores a step's stall failure once its result was applied", () => {
+    const state = baseState({ status: "evaluating", steps: [step("evaluating")] });
+    const next = transition(state, e("step.errored", { stepId: "s1", attempt: 1, reason: "stalled", cause: "worker_lost" }), settings);
+    expect(next.applied).toBe(false);
+    expect(next.trace[0]?.payload).toMatchObject({ reason: "step is evaluating: its result was already applied" });
   });
 
   it("stops with a partial result when the step budget is spent instead of dispatching", () => {

@@ -150,6 +150,9 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
           }
         : { reason: `the step's job failed for good after ${job.attemptsMade} attempt(s): ${reason}` }),
     });
+    // The controller now owns the step (dispatched again, or escalated with the reason in the run's trace):
+    // nothing of the step failed, so no failed job is left behind to say otherwise.
+    if (workerLost) await job.remove();
   });
   return worker;
 }

@@ -121,5 +121,6 @@ export function transitionSettings(config: ReinConfig, now: Date): TransitionSet
     packetTtlMs: config.packets.ttlSeconds * 1000,
     approvalTtlMs: config.approvals.ttlSeconds * 1000,
     maxDepth: config.packets.maxDepth,
+    lostStepRedispatches: config.queues.lostStepRedispatches,
   };
 }

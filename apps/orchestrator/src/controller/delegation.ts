@@ -107,6 +107,7 @@ function childStepOf(draft: DraftOps, parent: StepState, result: StepResult, req
     depth: parent.depth + 1,
     usage: zeroUsage(),
     resumes: 0,
+    redispatches: 0,
     attemptFingerprints: [],
     grants: request.tools,
     bounds: { surface: parentBody.surface, budget: remaining },

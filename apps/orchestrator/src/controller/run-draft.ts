@@ -271,6 +271,7 @@ export class Draft {
   retry(step: StepState, verdict: Verdict): void {
     step.attempt += 1;
     step.resumes = 0;
+    step.redispatches = 0;
     step.attemptUsage = undefined;
     step.feedback = verdict.feedback ?? verdict.reasons.join("; ");
     this.dispatch(step);

@@ -7,6 +7,8 @@ export interface TransitionSettings {
   packetTtlMs: number;
   /** How long an approval waits for a person before it counts as denied. */
   approvalTtlMs: number;
+  /** How many times a step whose workers were all lost is dispatched again before its run escalates: `config.queues.lostStepRedispatches`. */
+  lostStepRedispatches: number;
 }
 
 export interface Transition {

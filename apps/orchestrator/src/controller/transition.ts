@@ -3,6 +3,7 @@ import { exceededBudget } from "./budget-policy.ts";
 import { countSpend, stopIfOverBudget } from "./budget-prologue.ts";
 import { answerContext, applyChildVerdict, askContext, delegate, holdChildOutcome } from "./delegation.ts";
 import { applyFinalVerdict, proposeFinalAnswer } from "./final-answer.ts";
+import { redispatchOrEscalate } from "./lost-workers.ts";
 import { Draft, lastSummary, partialResult } from "./run-draft.ts";
 import type { Transition, TransitionSettings } from "./transition-types.ts";
 
@@ -95,6 +96,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
         depth: 0,
         usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
         resumes: 0,
+        redispatches: 0,
         attemptFingerprints: [],
       };
       state.steps.push(step);
@@ -143,15 +145,14 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
     case "step.errored": {
       const step = draft.currentStep(event.stepId, event.attempt);
       if (!step) return "step is not running";
-      step.phase = "failed";
-      draft.trace("step.errored", { reason: event.reason }, step);
+      // A job that stalled for good after its worker had sent the result: the step is past it.
+      if (step.phase !== "dispatched" && step.phase !== "executing") return `step is ${step.phase}: its result was already applied`;
       if (event.cause === "worker_lost") {
-        // Nothing the step did failed, and its checkpoint is intact: a person decides when the workers are fit to go on.
-        draft.escalate([
-          `step ${step.stepId} (attempt ${step.attempt}) was not finished: ${event.reason}. Check the step workers (crashes, memory, Redis reachability), then reply to re-plan from the evidence so far: rein reply ${state.runId} "<instruction>"`,
-        ]);
+        redispatchOrEscalate(draft, step, event.reason);
         return undefined;
       }
+      step.phase = "failed";
+      draft.trace("step.errored", { reason: event.reason }, step);
       draft.finishRun("failed", partialResult(state, `step ${step.stepId} could not run: ${event.reason}`), event.reason);
       return undefined;
     }

@@ -39,6 +39,13 @@ export const QueuesConfig = z.object({
   plan: QueueSettings.partial().optional(),
   step: QueueSettings.partial().optional(),
   evaluate: QueueSettings.partial().optional(),
+  /**
+   * How many times a step whose job stalled past `maxStalledCount` (every
+   * worker holding it died or lost Redis) is dispatched again, as a resumed
+   * attempt from its intact checkpoint, before the run is escalated to a
+   * person. @defaultValue 2
+   */
+  lostStepRedispatches: z.number().int().min(0).default(2),
 });
 export type QueuesConfig = z.infer<typeof QueuesConfig>;
 

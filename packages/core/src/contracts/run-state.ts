@@ -61,6 +61,8 @@ export const StepState = z.object({
   resumeInput: ResumeInput.optional(),
   /** How many times this attempt was re-dispatched after a suspension. */
   resumes: z.number().int().nonnegative().default(0),
+  /** How many times this attempt was dispatched again because every worker that held it was lost. */
+  redispatches: z.number().int().nonnegative().default(0),
   /** Action fingerprints of each finished attempt, oldest first, for loop detection across retries. */
   attemptFingerprints: z.array(z.array(z.string())).default([]),
   /** Fingerprints of the calls that failed in each finished attempt, oldest first. */

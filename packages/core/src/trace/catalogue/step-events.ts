@@ -70,6 +70,11 @@ export const stepEvents = traceKinds({
     emittedBy: "controller",
     payload: z.object({ reason: z.literal("approval"), approvalId: z.string(), decision: z.string() }),
   },
+  "step.redispatched": {
+    summary: "A step whose job stalled past its limit (every worker holding it was lost) was dispatched again, to resume from its checkpoint.",
+    emittedBy: "controller",
+    payload: z.object({ reason: z.string(), redispatch: z.number().int().positive(), limit: z.number().int().nonnegative() }),
+  },
   "step.errored": {
     summary: "A step could not run at all; the run fails.",
     emittedBy: "controller",
