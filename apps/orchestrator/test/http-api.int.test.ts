@@ -122,8 +122,9 @@ describe("HTTP API", () => {
     expect(html).toContain('fetch("/runs/" + runId + "/events"');
     // Live output is shown, and a retry clears what that role's call had shown.
     expect(html).toContain('if (event.type === "retry")');
-    // A run's page lists each claim with the evaluator's finding and its evidence ids, then the gaps.
-    expect(html).toContain('"claim (" + (status.get(claim.text) || "unchecked") + "): " + claim.text + " [evidence: "');
+    // A run's page is drawn from the run's view model; each claim links its evidence to the call behind it, then the gaps.
+    expect(html).toContain('api("/runs/" + runId + "/view")');
+    expect(html).toContain('href: "#" + callAnchor(evidence.callKey)');
     expect(html).toContain('"gap: " + gap');
     expect(html).toContain('sessionStorage.setItem("rein-token"');
     // Decisions and replies are made in the page, never through a prompt() dialog.

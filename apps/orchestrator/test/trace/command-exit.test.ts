@@ -2,6 +2,8 @@ import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import type { TraceEvent } from "@rein/core";
 import { DASHBOARD_HTML } from "../../src/api/dashboard/dashboard-page.ts";
+import { buildRunView } from "../../src/trace/views/run-view/build-run-view.ts";
+import type { RunView } from "../../src/trace/views/run-view/run-view-model.ts";
 import { renderTimeline } from "../../src/trace/views/timeline-view.ts";
 
 let seq = 0;
@@ -14,9 +16,9 @@ const at = (kind: string, payload: Record<string, unknown>, extra: Partial<Trace
 function commandCall(callId: string, index: number, executed: Record<string, unknown>): TraceEvent[] {
   const base = { callId, index, tool: "run_command" };
   return [
-    at("tool.called", { ...base, args: { command: "node", args: ["--test"] } }),
-    at("tool.executed", { ...base, status: "ok", ...executed }),
-    at("tool.result", { ...base, name: "run_command", status: "ok", durationMs: 812 }, { durationMs: 812 }),
+    at("tool.called", { ...base, idempotencyKey: `run_exit:s1:1:${index}`, argBytes: 34, args: { command: "node", args: ["--test"] } }),
+    at("tool.executed", { ...base, status: "ok", attempts: 1, ...executed }),
+    at("tool.result", { ...base, name: "run_command", status: "ok", durationMs: 812, attempts: 1 }, { durationMs: 812 }),
   ];
 }
 
@@ -39,10 +41,10 @@ describe("a command's exit in the timeline", () => {
 });
 
 describe("a command's exit on the dashboard's run page", () => {
-  // The page's own script, run with nothing to talk to: its line() is what the run page prints per event.
+  // The page's own script, run with nothing to talk to: its timelinePanel() is what the run page shows per call.
   const script = /<script>([\s\S]*)<\/script>/.exec(DASHBOARD_HTML)?.[1] as string;
   const page: Record<string, unknown> = {
-    document: { getElementById: () => ({ addEventListener() {}, replaceChildren() {}, append() {}, textContent: "", value: "" }), createElement: () => ({}), querySelectorAll: () => [] },
+    document: { getElementById: () => new PageNode("input"), createElement: (tag: string) => new PageNode(tag), querySelectorAll: () => [] },
     sessionStorage: { getItem: () => null, setItem() {} },
     history: { replaceState() {} },
     location: { hash: "", pathname: "/" },
@@ -50,17 +52,47 @@ describe("a command's exit on the dashboard's run page", () => {
     setInterval: () => 0,
   };
   runInNewContext(script, page);
-  const lines = (events: TraceEvent[]) => {
-    const memory = new Map();
-    return events.map((event) => (page.line as (event: TraceEvent, memory: Map<string, string>) => string | null)(event, memory)).filter(Boolean);
+  const callLines = (events: TraceEvent[]) => {
+    const view = buildRunView({ runId: "run_exit", state: null, events, blobs: {} });
+    expect(view.unreadable).toEqual([]);
+    const panel = (page.timelinePanel as (view: RunView, calls: Map<string, unknown>) => PageNode)(view, new Map(view.calls.map((call) => [call.key, call])));
+    return panel.all((node) => node.tag === "details").map((details) => ({
+      status: details.dataset.status,
+      failed: details.className.includes("failed"),
+      summary: details.all((node) => node.tag === "summary")[0]?.textContent,
+      output: details.all((node) => node.dataset.testid === "call-output")[0]?.textContent,
+    }));
   };
 
-  it("shows a non-zero exit as `exit N` on the call's result line", () => {
-    expect(lines(failing).at(-1)).toBe("[s1]     -> exit 1 in 812 ms");
+  it("shows a non-zero exit as `exit N` on the call's line, marked failed, with its output", () => {
+    const [line] = callLines(failing);
+    expect(line).toMatchObject({ status: "exit 1", failed: true, output: "exit code: 1\n--- stdout ---\nnot ok 1\n" });
+    expect(line?.summary).toMatch(/\[s1\] #0 run_command → exit 1 \(812 ms\)$/);
   });
 
   it("shows a killed command by its signal and a clean exit as ok", () => {
-    expect(lines(killed).at(-1)).toBe("[s1]     -> killed by SIGKILL in 812 ms");
-    expect(lines(passing).at(-1)).toBe("[s1]     -> ok in 812 ms");
+    expect(callLines(killed)[0]).toMatchObject({ status: "killed by SIGKILL", failed: true });
+    expect(callLines(passing)[0]).toMatchObject({ status: "ok", failed: false });
   });
 });
+
+/** As much of a DOM element as the run page's panels touch. */
+class PageNode {
+  [property: string]: unknown;
+  children: unknown[] = [];
+  dataset: Record<string, string> = {};
+  textContent = "";
+  className = "";
+  constructor(readonly tag: string) {}
+  append(...nodes: unknown[]): void {
+    this.children.push(...nodes);
+  }
+  replaceChildren(...nodes: unknown[]): void {
+    this.children = nodes;
+  }
+  addEventListener(): void {}
+  /** Every element under this one, depth first, that `test` accepts. */
+  all(test: (node: PageNode) => boolean): PageNode[] {
+    return this.children.flatMap((child) => (child instanceof PageNode ? [...(test(child) ? [child] : []), ...child.all(test)] : []));
+  }
+}

@@ -2,6 +2,8 @@ import { APPROVALS_SCRIPT } from "./approvals-script.ts";
 import { DASHBOARD_STYLE } from "./dashboard-style.ts";
 import { ESCALATION_REPLY_SCRIPT } from "./escalation-reply-script.ts";
 import { RUN_PAGE_SCRIPT } from "./run-page-script.ts";
+import { RUN_TIMELINE_SCRIPT } from "./run-timeline-script.ts";
+import { RUN_VIEW_PANELS_SCRIPT } from "./run-view-panels-script.ts";
 import { RUNS_LIST_SCRIPT } from "./runs-list-script.ts";
 import { STARTUP_SCRIPT } from "./startup-script.ts";
 import { TOKEN_AND_API_SCRIPT } from "./token-and-api-script.ts";
@@ -12,7 +14,7 @@ import { TOKEN_AND_API_SCRIPT } from "./token-and-api-script.ts";
  * modules, no bundler), joined into one inline `<script>` so the CSP needs
  * nothing but `'unsafe-inline'` and the page stays one request.
  */
-const SCRIPTS = [TOKEN_AND_API_SCRIPT, RUNS_LIST_SCRIPT, RUN_PAGE_SCRIPT, APPROVALS_SCRIPT, ESCALATION_REPLY_SCRIPT, STARTUP_SCRIPT];
+const SCRIPTS = [TOKEN_AND_API_SCRIPT, RUNS_LIST_SCRIPT, RUN_VIEW_PANELS_SCRIPT, RUN_TIMELINE_SCRIPT, RUN_PAGE_SCRIPT, APPROVALS_SCRIPT, ESCALATION_REPLY_SCRIPT, STARTUP_SCRIPT];
 
 /**
  * The web dashboard: one self-contained page over the HTTP API. It lists

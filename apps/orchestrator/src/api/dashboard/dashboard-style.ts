@@ -14,7 +14,33 @@ export const DASHBOARD_STYLE = `
   .status.done { background: #d7f5dc; } .status.failed, .status.cancelled { background: #fbdada; }
   .status.waiting_approval, .status.escalated { background: #fff1c2; }
   #detail { padding: 16px; overflow: auto; }
-  #timeline { font: 12px/1.5 ui-monospace, monospace; background: #fff; border: 1px solid #ddd; padding: 8px; white-space: pre-wrap; }
+  #timeline { font: 12px/1.5 ui-monospace, monospace; }
+  .panel { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 8px 12px; margin: 10px 0; }
+  .panel h3 { font-size: 14px; margin: 0 0 6px; }
+  .panels { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; } .panels .panel { margin: 0; }
+  .revisions { margin: 4px 0; padding-left: 20px; color: #555; } .revision.replan, .revision.answer_rejected { color: #8a5a00; }
+  .risks { margin: 4px 0; padding-left: 20px; color: #8a5a00; }
+  .graph-row { display: flex; align-items: flex-start; gap: 8px; overflow-x: auto; }
+  .edge { align-self: center; font-size: 18px; color: #777; }
+  .step-box { border: 1px solid #9ab; border-radius: 6px; padding: 6px 8px; background: #f7fbff; min-width: 200px; }
+  .step-box .step-box { margin-top: 6px; background: #fff; border-style: dashed; }
+  .step-title { font-weight: 600; }
+  .attempt { border-top: 1px solid #e4e8ee; padding: 4px 0; font-size: 12px; } .attempt.failed { color: #a00; }
+  .chip { display: inline-block; margin: 2px 4px 0 0; padding: 0 6px; border-radius: 8px; background: #e8eef6; color: inherit; text-decoration: none; font-size: 11px; }
+  .chip.failed, .evidence.failed { background: #fbdada; }
+  .budget { margin: 4px 0; font-size: 12px; } .bar { height: 8px; background: #eee; border-radius: 4px; overflow: hidden; }
+  .fill { height: 100%; background: #4a8; } .fill.near { background: #d9a300; } .fill.over { background: #c33; }
+  .usage-table { border-collapse: collapse; font-size: 12px; margin-top: 6px; } .usage-table td, .usage-table th { padding: 1px 8px 1px 0; text-align: left; }
+  .claim-status { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 11px; background: #e8e8e8; }
+  .claim.supported .claim-status { background: #d7f5dc; } .claim.unsupported .claim-status, .claim.contradicted .claim-status { background: #fbdada; }
+  .evidence { margin-right: 4px; font-size: 12px; } .gap { color: #8a5a00; }
+  .verdict .check.failed { color: #a00; } .verdict.retry, .verdict.replan, .verdict.escalate, .verdict.fail { color: #8a3a00; }
+  .entry { padding: 1px 0; } .entry.failed, .call.failed > summary { color: #a00; }
+  details.call > summary { cursor: pointer; padding: 1px 0; }
+  details.call { border-left: 3px solid #cde; padding-left: 6px; margin: 2px 0; } details.call.failed { border-left-color: #e99; }
+  details.call dl { display: grid; grid-template-columns: 90px 1fr; margin: 4px 0; } details.call dt { color: #777; } details.call dd { margin: 0; }
+  details.call h4 { margin: 6px 0 2px; font-size: 12px; color: #555; }
+  pre.body { background: #fafafa; border: 1px solid #eee; padding: 6px; max-height: 320px; overflow: auto; white-space: pre-wrap; margin: 0; }
   .approval { background: #fff8dd; border: 1px solid #e8d98b; padding: 8px; margin: 8px 0; }
   button { margin-right: 6px; }
   .muted { color: #777; }

@@ -1,50 +1,54 @@
 /**
- * The run page view: the run's state, its pending approvals, its result, and
- * its trace followed live (read with fetch so the request carries the token;
- * EventSource cannot set headers), with the model's streamed output.
+ * The run page: the run's header (status, cancel, pending approvals, the
+ * reply form of an escalated run) and the panels built from its view model,
+ * kept current while the run's trace is followed live (read with fetch so
+ * the request carries the token; EventSource cannot set headers), with the
+ * model's streamed output below.
  */
 export const RUN_PAGE_SCRIPT = `
 let follow = null;
+// Trace events that change the header (status, approvals, the reply form); others only change the panels.
+const HEADER_KINDS = ["run.status_changed", "run.done", "run.failed", "run.cancelled", "run.escalated", "run.resumed", "step.suspended", "step.resumed", "approval.decided"];
 
-// "exit 1" or "killed by SIGKILL" for a command that did not exit cleanly (tool.executed), else null.
-function failedExit(p) {
-  if (typeof p.killedBy === "string") return "killed by " + p.killedBy;
-  if (typeof p.exitCode === "number") return p.exitCode === 0 ? null : "exit " + p.exitCode;
-  const match = typeof p.output === "string" ? /^exit code: (\\d+|none)(?: \\(killed by (\\w+))?/.exec(p.output) : null;
-  if (!match) return null;
-  return match[2] ? "killed by " + match[2] : match[1] === "0" ? null : "exit " + match[1];
+async function renderHeader(runId, header) {
+  const state = await api("/runs/" + runId);
+  const { approvals } = await api("/approvals");
+  header.replaceChildren(
+    withTestId(el("h2", { textContent: state.goal.text }), "run-goal"),
+    el("p", {}, withTestId(el("span", { className: "status " + state.status, textContent: state.status }), "run-status"), " " + (state.stopReason || ""),
+      " ", ["done", "failed", "cancelled"].includes(state.status) ? "" : el("button", { textContent: "Cancel run", onclick: () => api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard" }) }).then(() => showRun(runId)) })),
+    ...approvals.filter((approval) => approval.runId === runId).map((approval) => approvalView(approval, runId)),
+    state.status === "escalated" ? replyView(runId) : "");
 }
 
-// One timeline line per event worth showing; exits remembers each command's failed exit until its result line.
-function line(event, exits) {
-  const p = event.payload, step = event.stepId ? "[" + event.stepId + "] " : "";
-  const callKey = step + p.callId + "|" + p.index;
-  switch (event.kind) {
-    case "run.submitted": return (p.unpriced || []).length ? "price unknown for " + p.unpriced.join("; ") + ": the cost budget cannot see their calls" : null;
-    case "model.responded": return p.price === "unknown" ? step + p.role + " call to " + p.provider + "/" + p.model + ": price unknown" : null;
-    case "plan.ready": return "plan: " + (p.done ? "proposes the goal is met; the evaluator checks the answer" : JSON.stringify(p.currentStep));
-    case "step.dispatched": return step + "dispatched " + JSON.stringify(p.title) + " attempt " + p.attempt + " tools " + (p.tools || []).join(", ");
-    case "tool.called": return step + "  call " + p.tool + " " + JSON.stringify(p.args ?? {}).slice(0, 160);
-    case "tool.executed": { const exit = failedExit(p); if (exit) exits.set(callKey, exit); return null; }
-    case "tool.result": return step + "    -> " + (p.status === "ok" && exits.has(callKey) ? exits.get(callKey) : p.status) + " in " + Math.round(p.durationMs) + " ms";
-    case "permission.decided": return p.decision === "allow" ? null : step + "    " + p.decision + " by " + p.rule;
-    case "step.suspended": return step + "waiting: " + (p.reason === "approval" ? "approval " + p.approvalId : p.reason);
-    case "verdict.ready": return step + (p.subject === "final_answer" ? "verdict on the final answer " : "verdict ") + p.decision + ": " + (p.reasons || []).join("; ");
-    case "run.done": case "run.failed": case "run.cancelled": return "run " + event.kind.slice(4) + ": " + p.reason;
-    case "run.escalated": return "escalated: " + (p.reasons || []).join("; ");
-    default: return null;
+async function renderPanels(runId, panels) {
+  let view;
+  try {
+    view = await api("/runs/" + runId + "/view");
+  } catch (error) {
+    panels.replaceChildren(el("p", { className: "error", textContent: "Cannot show the run: " + error.message }));
+    return;
   }
+  const callsByKey = new Map(view.calls.map((call) => [call.key, call]));
+  // Re-rendering must not close the calls a person opened.
+  const open = new Set([...document.querySelectorAll("details.call[open]")].map((node) => node.id));
+  panels.replaceChildren(
+    el("div", { className: "panels" }, planPanel(view.plan), usagePanel(view.usage)),
+    graphPanel(view, callsByKey),
+    answerPanel(view.answer),
+    verdictsPanel(view.verdicts),
+    timelinePanel(view, callsByKey));
+  for (const id of open) { const node = document.getElementById(id); if (node) node.open = true; }
 }
 
-// The answer, each claim with the evaluator's finding and the evidence it cites, and the gaps.
-function resultView(result) {
-  if (!result.answer) return el("p", { textContent: "Result: " + result.summary });
-  const status = new Map((result.claims || []).map((check) => [check.text, check.status]));
-  return el("div", { className: "result" },
-    el("p", { textContent: "Answer: " + result.answer.answer }),
-    el("ul", {}, ...result.answer.claims.map((claim) =>
-      el("li", { className: "claim " + (status.get(claim.text) || "unchecked"), textContent: "claim (" + (status.get(claim.text) || "unchecked") + "): " + claim.text + " [evidence: " + (claim.evidence.join(", ") || "none") + "]" })),
-      ...result.answer.gaps.map((gap) => el("li", { className: "gap", textContent: "gap: " + gap }))));
+// Renders at most one at a time; events arriving meanwhile ask for one more render after it.
+function renderer(render) {
+  let running = null, again = false;
+  const schedule = () => {
+    if (running) { again = true; return; }
+    running = render().catch(() => {}).finally(() => { running = null; if (again) { again = false; schedule(); } });
+  };
+  return schedule;
 }
 
 async function showRun(runId) {
@@ -52,21 +56,14 @@ async function showRun(runId) {
   history.replaceState(null, "", "#" + runId);
   follow = new AbortController();
   for (const node of document.querySelectorAll(".run")) node.classList.toggle("selected", node.textContent.includes(runId));
-  const state = await api("/runs/" + runId);
-  const { approvals } = await api("/approvals");
-  const timeline = el("div", { id: "timeline" });
-  const liveBox = el("div", { id: "live", className: "muted" });
-  const detail = document.getElementById("detail");
-  detail.replaceChildren(
-    el("h2", { textContent: state.goal.text }),
-    el("p", {}, el("span", { className: "status " + state.status, textContent: state.status }), " " + (state.stopReason || ""),
-      " ", ["done", "failed", "cancelled"].includes(state.status) ? "" : el("button", { textContent: "Cancel run", onclick: () => api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard" }) }).then(() => showRun(runId)) })),
-    ...approvals.filter((approval) => approval.runId === runId).map((approval) => approvalView(approval, runId)),
-    state.status === "escalated" ? replyView(runId) : "",
-    state.result ? resultView(state.result) : "",
-    timeline,
-    liveBox,
-  );
+  const header = el("div", { id: "run-header" });
+  const panels = el("div", { id: "run-panels" });
+  const liveBox = withTestId(el("div", { id: "live", className: "muted" }), "run-live");
+  document.getElementById("detail").replaceChildren(header, panels, liveBox);
+  await renderHeader(runId, header);
+  await renderPanels(runId, panels);
+  const refreshHeader = renderer(() => renderHeader(runId, header));
+  const refreshPanels = renderer(() => renderPanels(runId, panels));
   let response;
   try {
     response = await fetch("/runs/" + runId + "/events", { headers: headers(), signal: follow.signal });
@@ -78,7 +75,6 @@ async function showRun(runId) {
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
-  const exits = new Map();
   for (;;) {
     const { value, done } = await reader.read().catch(() => ({ done: true }));
     if (done) break;
@@ -90,8 +86,9 @@ async function showRun(runId) {
       const data = frame.split("\\n").find((row) => row.startsWith("data: "));
       if (!data) continue;
       if (frame.startsWith("event: live")) { showLive(liveBox, JSON.parse(data.slice(6))); continue; }
-      const text = line(JSON.parse(data.slice(6)), exits);
-      if (text) timeline.append(text + "\\n");
+      const event = JSON.parse(data.slice(6));
+      if (HEADER_KINDS.includes(event.kind)) refreshHeader();
+      refreshPanels();
     }
   }
 }
