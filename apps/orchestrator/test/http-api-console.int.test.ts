@@ -99,6 +99,15 @@ describe("the operator API", () => {
     expect(view.body).toEqual(JSON.parse(JSON.stringify(buildRunView(await loadBundle(harness.runtime, runId)))));
     expect(view.body.calls.filter((each) => each.tool === "run_command").map((each) => each.status)).toEqual(["exit 1", "ok"]);
     expect((await json<{ error: string }>("/runs/run_nope/view")).status).toBe(404);
+
+    // A whole output is read through the run that stored it, and only through that run.
+    const artifactId = await harness.runtime.artifacts.put(runId, "the whole output\n", { tool: "run_command" });
+    const artifact = await json<{ content: string; tool: string }>(`/runs/${runId}/artifacts/${artifactId}`);
+    expect(artifact).toMatchObject({ status: 200, body: { content: "the whole output\n", tool: "run_command" } });
+    const elsewhere = await harness.runtime.artifacts.put("run_other", "not this run's");
+    const refused = await json<{ error: string }>(`/runs/${runId}/artifacts/${elsewhere}`);
+    expect(refused.status).toBe(404);
+    expect(refused.body.error).toMatch(/has no artifact/);
   });
 
   it("pages newest first with a cursor, filters by status and text, and counts per status", async () => {

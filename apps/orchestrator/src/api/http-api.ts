@@ -179,6 +179,18 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
     },
     {
       method: "GET",
+      path: "/runs/{id}/artifacts/{artifactId}",
+      handle: async (_request, response, { id, artifactId }) => {
+        const runId = id as string;
+        await runtime.runs.require(runId);
+        const artifact = await runtime.artifacts.get(artifactId as string);
+        // An artifact is only read through the run that stored it.
+        if (!artifact || artifact.runId !== runId) throw new HttpError(404, `run ${runId} has no artifact ${artifactId}; expected an artifactId from its view's calls (artifacts expire with the run's retention)`);
+        send(response, 200, artifact);
+      },
+    },
+    {
+      method: "GET",
       path: "/runs/{id}/calls/{callId}",
       handle: async (_request, response, { id, callId }) => {
         const runId = id as string;

@@ -238,6 +238,27 @@ export function openApiDocument(): object {
           responses: { 200: ok("RunView", RunView), 404: error },
         },
       },
+      "/runs/{id}/artifacts/{artifactId}": {
+        get: {
+          summary: "A whole tool output the observation showed only part of (a call's `artifactId` in the run view)",
+          parameters: [id("id", "run id"), id("artifactId", "the artifact id")],
+          responses: {
+            200: ok("the artifact", {
+              type: "object",
+              properties: {
+                artifactId: { type: "string" },
+                runId: { type: "string" },
+                content: { type: "string" },
+                bytes: { type: "integer" },
+                tool: { type: "string" },
+                mediaType: { type: "string" },
+                createdAt: { type: "string", format: "date-time" },
+              },
+            }),
+            404: error,
+          },
+        },
+      },
       "/runs/{id}/calls/{callId}": {
         get: {
           summary: "One tool call: input, decision, exit, output, and what the model was shown (as `rein trace --call`)",
