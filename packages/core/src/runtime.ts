@@ -13,6 +13,7 @@ import type { Redactor } from "./sanitize/redactor.ts";
 import type { SecretBindings } from "./secrets/secret-bindings.ts";
 import { ArtifactStore } from "./stores/artifact-store.ts";
 import { RunStore } from "./stores/run-store.ts";
+import { RunTraceContexts } from "./telemetry/run-trace-contexts.ts";
 import { type LiveTelemetry, startOtel } from "./telemetry/start-otel.ts";
 import { TraceLog, type TraceLogOptions } from "./trace/trace-log.ts";
 
@@ -64,7 +65,8 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
   redisErrors.watchFamily(redis, "redis");
   // Off, nothing of OpenTelemetry is loaded: the cost is this branch.
   const telemetry = config.otel.enabled ? startOtel(config.otel) : undefined;
-  const queues = new ReinQueues(connection, keys.queuePrefix(), { redisErrors, jobs: queueJobOptions(config), telemetry: telemetry?.bullmq });
+  const runTraces = telemetry ? new RunTraceContexts(redis, keys, config.retention.traceTtlSeconds) : undefined;
+  const queues = new ReinQueues(connection, keys.queuePrefix(), { redisErrors, jobs: queueJobOptions(config), telemetry: telemetry?.bullmq, runTraces });
   return {
     config,
     redis,

@@ -26,7 +26,7 @@ export interface LiveDeploymentOptions {
   workers: readonly (readonly string[])[];
   /** Extra config (e.g. `otel`), merged over the example's. */
   config?: Record<string, unknown>;
-  /** Extra environment for every process (e.g. OTEL_EXPORTER_OTLP_ENDPOINT). */
+  /** Extra environment for every process (e.g. OTEL_EXPORTER_OTLP_ENDPOINT). Each process's OTEL_SERVICE_NAME is `rein-<its roles>`. */
   env?: Record<string, string>;
 }
 
@@ -151,7 +151,8 @@ function withoutProviderKeys(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 function spawnRole(name: string, args: string[], env: NodeJS.ProcessEnv): { role: RoleProcess; ready: Promise<string> } {
-  const child = spawn(process.execPath, [REIN_BIN, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  // Each process its own service, so exported spans say which process sent them.
+  const child = spawn(process.execPath, [REIN_BIN, ...args], { env: { ...env, OTEL_SERVICE_NAME: `rein-${name}` }, stdio: ["ignore", "pipe", "pipe"] });
   let printed = "";
   const collect = (chunk: Buffer) => {
     printed = (printed + chunk.toString()).slice(-20_000);

@@ -5,6 +5,7 @@ import type { ReinConfig } from "../config/config.ts";
 import { type QueueRole, type QueueSettings, QueuesConfig, queueSettingsOf } from "../config/queues-config.ts";
 import { JobRetention } from "../config/retention-config.ts";
 import type { RedisErrorLog } from "../redis/redis-error-log.ts";
+import type { RunTraceContexts } from "../telemetry/run-trace-contexts.ts";
 import { loadBullmq } from "./load-bullmq.ts";
 import { QUEUE_NAMES, type QueueName, jobIds } from "./queue-names.ts";
 
@@ -44,6 +45,8 @@ export interface ReinQueuesOptions {
   redisErrors?: RedisErrorLog;
   /** With live OpenTelemetry: each job carries the context of the span that enqueued it. */
   telemetry?: Telemetry;
+  /** With live OpenTelemetry: where each run's trace began, so an event sent outside any span joins it. */
+  runTraces?: RunTraceContexts;
 }
 
 /**
@@ -100,7 +103,25 @@ export class ReinQueues {
   async sendControl(event: ControlEvent, options: JobsOptions = {}): Promise<void> {
     const data = ControlEventSchema.parse(event);
     const intake = data.type === "goal.submitted" ? { priority: SUBMISSION_PRIORITY } : {};
-    await this.control.add(data.type, data, { jobId: jobIds.control(data.eventId), ...intake, ...options });
+    const add = () => this.control.add(data.type, data, { jobId: jobIds.control(data.eventId), ...intake, ...options });
+    const job = await this.#withinRunTrace(data.runId, add);
+    const metadata = job.opts.telemetry?.metadata;
+    if (data.type === "goal.submitted" && metadata) await this.options.runTraces?.remember(data.runId, metadata);
+  }
+
+  /**
+   * Runs `add` in the run's trace when nothing is being traced here: an
+   * approval, reply or cancel sent from the API or the CLI. Inside a job
+   * (the controller's own events) the job's span is already the parent.
+   */
+  async #withinRunTrace<T>(runId: string, add: () => Promise<T>): Promise<T> {
+    const { telemetry, runTraces } = this.options;
+    if (!telemetry || !runTraces) return add();
+    const contexts = telemetry.contextManager;
+    const active = contexts.active();
+    if (JSON.parse(contexts.getMetadata(active)).traceparent) return add();
+    const metadata = await runTraces.recall(runId);
+    return metadata ? contexts.with(contexts.fromMetadata(active, metadata), add) : add();
   }
 
   // The plan, context, step and evaluate jobs come only from the controller's

@@ -30,6 +30,10 @@ export class RedisKeys {
   traceBlobs(runId: string): string {
     return `${this.trace(runId)}:blobs`;
   }
+  /** With live OpenTelemetry: the W3C context of the span that submitted the run, so a person's later decision joins its trace. */
+  traceContext(runId: string): string {
+    return `${this.trace(runId)}:otel-context`;
+  }
   traceSeq(runId: string): string {
     return `${this.prefix}:trace-seq:${runTag(runId)}`;
   }

@@ -5,7 +5,7 @@ import { checkpointKeys } from "./checkpoint-store.ts";
 
 /**
  * The keys that hold one run: state, trace (stream, sequence, prompt
- * copies), tool cache, artifacts and their index, and each step's
+ * copies, OpenTelemetry context), tool cache, artifacts and their index, and each step's
  * checkpoint. Idempotency records and approvals are written with a TTL of
  * their own; BullMQ jobs are removed by the queues' `retention.jobs`.
  */
@@ -17,6 +17,7 @@ export async function runKeysOf(redis: RedisClient, keys: RedisKeys, state: Pick
     keys.trace(runId),
     keys.traceSeq(runId),
     keys.traceBlobs(runId),
+    keys.traceContext(runId),
     keys.toolCache(runId),
     keys.runArtifacts(runId),
     ...artifactIds.map((artifactId) => keys.artifact(artifactId)),
