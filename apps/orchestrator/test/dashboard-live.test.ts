@@ -6,7 +6,7 @@ import { DASHBOARD_HTML } from "../src/api/dashboard/dashboard-page.ts";
 function liveText(events: Record<string, unknown>[]): string {
   const script = /<script>([\s\S]*)<\/script>/.exec(DASHBOARD_HTML)?.[1] as string;
   const page: Record<string, unknown> = {
-    document: { getElementById: () => ({ addEventListener() {}, replaceChildren() {}, append() {}, textContent: "", value: "" }), createElement: () => ({ dataset: {}, textContent: "" }), querySelectorAll: () => [] },
+    document: { getElementById: () => ({ addEventListener() {}, replaceChildren() {}, append() {}, textContent: "", value: "" }), createElement: () => ({ dataset: {}, textContent: "", append() {}, replaceChildren() {} }), querySelectorAll: () => [] },
     sessionStorage: { getItem: () => null, setItem() {} },
     history: { replaceState() {} },
     location: { hash: "", pathname: "/" },

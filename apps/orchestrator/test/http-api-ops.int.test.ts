@@ -9,6 +9,7 @@ import type { RunSummary, StatusCounts } from "../src/api/run-summaries.ts";
 import type { QueuedApproval } from "../src/approvals/approval-queue.ts";
 import { loadExample } from "../src/examples/load-example.ts";
 import { serveProcessMetrics } from "../src/metrics/process-metrics-server.ts";
+import { type FakeNode, findNode, visitDashboard } from "./support/dashboard-browser.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { baseState } from "./support/transition-fixtures.ts";
 
@@ -157,6 +158,112 @@ describe("the operator console's API", () => {
     const roles = body.workers.map((worker) => worker.roles.join("+")).sort();
     expect(roles).toEqual(expect.arrayContaining(["control", "evaluate", "plan", "step"]));
     for (const worker of body.workers) expect(Date.now() - Date.parse(worker.lastHeartbeat)).toBeLessThan(30_000);
+  });
+});
+
+describe("the operator console's pages", () => {
+  let harness: Harness;
+  let server: Server;
+  let base: string;
+  let html: string;
+  const byTestId = (root: FakeNode, id: string) => findNode(root, (node) => node.dataset.testid === id);
+  const allByTestId = (root: FakeNode, id: string): FakeNode[] => {
+    const found: FakeNode[] = [];
+    const visit = (node: FakeNode) => {
+      for (const child of node.children) {
+        if (typeof child !== "object" || child === null || !("children" in child)) continue;
+        if ((child as FakeNode).dataset.testid === id) found.push(child as FakeNode);
+        visit(child as FakeNode);
+      }
+    };
+    visit(root);
+    return found;
+  };
+  const open = (hash: string) => {
+    const signedIn = visitDashboard(html, base, `#token=${aliceToken}`);
+    return visitDashboard(html, base, hash, signedIn.session);
+  };
+
+  beforeAll(async () => {
+    const example = await loadExample("sre-triage");
+    harness = await startHarness(JSON.parse(readFileSync(example.scriptPath, "utf8")) as ModelScriptInput, [...example.tools], { config: example.config });
+    server = createHttpApi({
+      runtime: harness.runtime,
+      approvals: harness.tooling.approvals,
+      approvalSigner: harness.desk.signer,
+      knownTools: harness.tooling.registry.names(),
+      namedTokens: { alice: aliceToken },
+      feedIntervalMs: 50,
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    html = await (await fetch(`${base}/`)).text();
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await harness.close();
+  });
+
+  it("shows the approvals queue with the rule and evidence, and approves from it as the token's identity", async () => {
+    const example = await loadExample("sre-triage");
+    const submitted = await fetch(`${base}/runs`, { method: "POST", headers: { authorization: `Bearer ${aliceToken}`, "content-type": "application/json" }, body: JSON.stringify(example.goal) });
+    const { runId } = (await submitted.json()) as { runId: string };
+    await harness.waitFor(runId, (state) => state.status === "waiting_approval");
+
+    const page = open("#approvals");
+    const card = () => allByTestId(page.element("detail"), "approval-card").find((node) => node.dataset.approvalId !== undefined);
+    await page.until(() => card() !== undefined);
+    const shown = card() as FakeNode;
+    expect(byTestId(shown, "approval-action")?.textContent).toBe("restart_service");
+    expect(byTestId(shown, "approval-rule")?.textContent).toMatch(/^Needs approval by rule \S/);
+    expect(allByTestId(shown, "approval-evidence-call").length).toBeGreaterThan(0);
+    expect(byTestId(shown, "approval-expiry")?.textContent).toMatch(/^expires in /);
+    expect(JSON.parse(byTestId(shown, "approval-args")?.textContent as string)).toEqual(expect.any(Object));
+    expect(page.element("identity").textContent).toBe("as alice");
+
+    // A denial without a note is stopped in the page; an approval with one goes through.
+    await (byTestId(shown, "approval-deny")?.onclick as () => Promise<void>)();
+    expect(byTestId(shown, "approval-problem")?.textContent).toMatch(/must say why/);
+    (byTestId(shown, "approval-note") as FakeNode).value = "the pool is saturated";
+    await (byTestId(shown, "approval-approve")?.onclick as () => Promise<void>)();
+    const approval = await harness.tooling.approvals.get(shown.dataset.approvalId as string);
+    expect(approval).toMatchObject({ status: "approved", approver: "http:alice", note: "the pool is saturated" });
+    expect((await harness.waitFor(runId)).status).toBe("done");
+  });
+
+  it("answers one escalated run and cancels another from the escalations view", async () => {
+    for (const runId of ["run_page_answer", "run_page_cancel"]) {
+      const createdAt = new Date().toISOString();
+      const state = baseState({ runId, status: "escalated", stopReason: "two fixes look equally likely", createdAt, updatedAt: createdAt, version: 0 });
+      await harness.runtime.runs.create(state);
+    }
+    const page = open("#escalations");
+    const card = (runId: string) => allByTestId(page.element("detail"), "escalation-card").find((node) => node.dataset.runId === runId);
+    await page.until(() => card("run_page_answer") !== undefined && card("run_page_cancel") !== undefined);
+    expect(byTestId(card("run_page_answer") as FakeNode, "escalation-reason")?.textContent).toBe("Why: two fixes look equally likely");
+
+    (byTestId(card("run_page_answer") as FakeNode, "escalation-reply-input") as FakeNode).value = "try the cache fix first";
+    await (byTestId(card("run_page_answer") as FakeNode, "escalation-reply-send")?.onclick as () => Promise<void>)();
+    expect((await harness.waitFor("run_page_answer", (state) => state.status !== "escalated")).instruction).toBe("try the cache fix first");
+
+    await (byTestId(card("run_page_cancel") as FakeNode, "escalation-cancel")?.onclick as () => Promise<void>)();
+    expect((await harness.waitFor("run_page_cancel", (state) => state.status === "cancelled")).status).toBe("cancelled");
+  });
+
+  it("shows each queue's counts and the workers seen recently", async () => {
+    const page = open("#queues");
+    await page.until(() => byTestId(page.element("detail"), "worker-table") !== undefined);
+    const queues = allByTestId(page.element("detail"), "queue-row").map((row) => row.dataset.queue);
+    expect(queues.sort()).toEqual(harness.runtime.queues.all().map((queue) => queue.name).sort());
+    const roles = allByTestId(page.element("detail"), "worker-roles").map((cell) => cell.textContent);
+    expect(roles).toEqual(expect.arrayContaining(["control", "plan", "step", "evaluate"]));
+  });
+
+  it("says a wrong token was refused instead of inviting a choice of run", async () => {
+    const page = visitDashboard(html, base, "#token=not-anyones-token-0123456789");
+    await page.until(() => JSON.stringify(page.element("problem").children).includes("refused this token"));
+    expect(JSON.stringify(page.element("detail").children)).not.toContain("Choose a run");
   });
 });
 

@@ -77,8 +77,12 @@ export function visitDashboard(html: string, base: string, hash: string, session
     location,
     fetch: browserFetch,
     alert: () => {},
-    // The list's periodic refresh is not run: a visit sees the page's first requests only.
+    // Timers are not run (the durations' tick, a reconnect, the search box's pause): a visit sees the page's own requests only.
     setInterval: () => 0,
+    clearInterval: () => {},
+    setTimeout: () => 0,
+    clearTimeout: () => {},
+    URLSearchParams,
     CSS: { escape: (text: string) => text },
     TextDecoder,
     AbortController,

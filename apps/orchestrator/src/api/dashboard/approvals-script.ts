@@ -1,20 +1,68 @@
-/** The approval form: approve or deny a pending approval in the page, with the approver's name and a note. */
+/**
+ * The approvals queue across runs (GET /approvals), and the card each
+ * pending approval is shown as, here and on its run's page: the action and
+ * its arguments, the rule that asked for a person, the evidence gathered
+ * before it, the expiry, and Approve / Deny with a note. The approver is
+ * the token's identity, recorded by the server; the page only says who that is.
+ */
 export const APPROVALS_SCRIPT = `
-// Approve or deny in the page: the approver's name (kept for the tab) and a note, which a denial needs as its reason.
-function approvalView(approval, runId) {
-  const approver = el("input", { placeholder: "your name", value: sessionStorage.getItem("rein-approver") || "" });
-  const note = el("input", { placeholder: "note (a denial must say why)", size: 40 });
-  const problem = el("span", { className: "error" });
+const pretty = (value) => JSON.stringify(value, null, 2);
+const untilText = (iso) => {
+  const ms = Date.parse(iso) - Date.now();
+  return ms <= 0 ? "expired" : "expires in " + duration(ms);
+};
+
+function evidenceView(approval) {
+  if (!approval.evidence || approval.evidence.length === 0) return testid(el("p", { className: "muted", textContent: "No tool calls before this request." }), "approval-evidence");
+  return testid(el("div", { className: "evidence" },
+    el("div", { className: "muted", textContent: "Evidence gathered before the request" + (approval.earlierCalls ? " (latest " + approval.evidence.length + "; " + approval.earlierCalls + " earlier)" : "") + ":" }),
+    ...approval.evidence.map((call) => {
+      const item = el("details", { className: "evidence-call" },
+        el("summary", { textContent: (call.stepId ? "[" + call.stepId + "] " : "") + call.tool + " → " + call.status + " " + JSON.stringify(call.input ?? {}).slice(0, 120) }),
+        el("pre", { textContent: call.output === null ? "(not executed)" : call.output + (call.outputTruncated ? "\\n… (cut; the whole output is in the run's call view)" : "") }));
+      item.dataset.callId = call.callId;
+      return testid(item, "approval-evidence-call");
+    })), "approval-evidence");
+}
+
+// One pending approval; after a decision, onDecided redraws whatever view holds it.
+function approvalView(approval, runId, onDecided) {
+  const note = testid(el("textarea", { className: "approval-note", placeholder: "note (a denial must say why)", rows: 2, cols: 50 }), "approval-note");
+  const problem = testid(el("span", { className: "error" }), "approval-problem");
   const decide = async (verb) => {
-    if (!approver.value) { problem.textContent = "Say who decides: your name is recorded with the decision."; return; }
-    if (verb === "deny" && !note.value) { problem.textContent = "A denial must say why: write it in the note."; return; }
-    sessionStorage.setItem("rein-approver", approver.value);
-    const body = verb === "deny" ? { approver: approver.value, reason: note.value } : { approver: approver.value, note: note.value || undefined };
-    try { await api("/approvals/" + approval.approvalId + "/" + verb, { method: "POST", body: JSON.stringify(body) }); showRun(runId); } catch (error) { problem.textContent = error.message; }
+    if (verb === "deny" && !note.value.trim()) { problem.textContent = "A denial must say why: write it in the note."; return; }
+    const body = verb === "deny" ? { reason: note.value.trim() } : { note: note.value.trim() || undefined };
+    try {
+      await api("/approvals/" + approval.approvalId + "/" + verb, { method: "POST", body: JSON.stringify(body) });
+      if (onDecided) onDecided(); else showRun(runId || approval.runId);
+    } catch (error) { problem.textContent = error.message; }
   };
-  return el("div", { className: "approval" }, "Approval " + approval.approvalId + ": " + approval.tool + " " + JSON.stringify(approval.args) + " ", el("br"),
-    approver, " ", note, " ",
-    el("button", { textContent: "Approve", onclick: () => decide("approve") }),
-    el("button", { textContent: "Deny", onclick: () => decide("deny") }), " ", problem);
+  const card = el("div", { className: "approval" },
+    el("div", { className: "approval-head" },
+      testid(el("strong", { className: "approval-action", textContent: approval.tool }), "approval-action"), " in ",
+      testid(el("a", { href: "#" + approval.runId, textContent: approval.runId, onclick: (event) => { event.preventDefault(); showRun(approval.runId); } }), "approval-run"),
+      approval.goal ? el("span", { className: "muted goal", title: approval.goal, textContent: " — " + approval.goal }) : ""),
+    testid(el("pre", { className: "approval-args", textContent: pretty(approval.args) }), "approval-args"),
+    testid(el("div", { className: "approval-rule", textContent: "Needs approval by rule " + (approval.rule || "(unknown: the request is no longer in the trace)") + (approval.ruleReason ? ": " + approval.ruleReason : "") }), "approval-rule"),
+    evidenceView(approval),
+    testid(el("div", { className: "muted approval-expiry", title: approval.expiresAt, textContent: untilText(approval.expiresAt) + " (" + new Date(approval.expiresAt).toLocaleString() + ")" }), "approval-expiry"),
+    note, el("br"),
+    testid(el("button", { className: "approve", textContent: "Approve", onclick: () => decide("approve") }), "approval-approve"),
+    testid(el("button", { className: "deny", textContent: "Deny", onclick: () => decide("deny") }), "approval-deny"),
+    el("span", { className: "muted", textContent: identity ? " deciding as " + identity : "" }), " ", problem);
+  card.dataset.approvalId = approval.approvalId;
+  return testid(card, "approval-card");
+}
+
+async function showApprovals() {
+  enterView("approvals");
+  const detail = document.getElementById("detail");
+  try {
+    const { approvals } = await api("/approvals");
+    if (currentView !== "approvals") return;
+    detail.replaceChildren(el("h2", { textContent: "Approvals waiting (" + approvals.length + ")" }),
+      approvals.length ? testid(el("div", { id: "approval-queue" }, ...approvals.map((approval) => approvalView(approval, approval.runId, showApprovals))), "approval-queue")
+        : testid(el("p", { className: "muted", textContent: "No approval waits for a person." }), "approvals-empty"));
+  } catch (error) { showProblem(error); }
 }
 `;

@@ -1,4 +1,6 @@
 import { APPROVALS_SCRIPT } from "./approvals-script.ts";
+import { NAVIGATION_SCRIPT } from "./navigation-script.ts";
+import { QUEUES_SCRIPT } from "./queues-script.ts";
 import { DASHBOARD_STYLE } from "./dashboard-style.ts";
 import { ESCALATION_REPLY_SCRIPT } from "./escalation-reply-script.ts";
 import { RUN_PAGE_SCRIPT } from "./run-page-script.ts";
@@ -14,7 +16,18 @@ import { TOKEN_AND_API_SCRIPT } from "./token-and-api-script.ts";
  * modules, no bundler), joined into one inline `<script>` so the CSP needs
  * nothing but `'unsafe-inline'` and the page stays one request.
  */
-const SCRIPTS = [TOKEN_AND_API_SCRIPT, RUNS_LIST_SCRIPT, RUN_VIEW_PANELS_SCRIPT, RUN_TIMELINE_SCRIPT, RUN_PAGE_SCRIPT, APPROVALS_SCRIPT, ESCALATION_REPLY_SCRIPT, STARTUP_SCRIPT];
+const SCRIPTS = [
+  TOKEN_AND_API_SCRIPT,
+  RUNS_LIST_SCRIPT,
+  RUN_VIEW_PANELS_SCRIPT,
+  RUN_TIMELINE_SCRIPT,
+  RUN_PAGE_SCRIPT,
+  APPROVALS_SCRIPT,
+  ESCALATION_REPLY_SCRIPT,
+  QUEUES_SCRIPT,
+  NAVIGATION_SCRIPT,
+  STARTUP_SCRIPT,
+];
 
 /**
  * The web dashboard: one self-contained page over the HTTP API. It lists
@@ -36,11 +49,13 @@ ${DASHBOARD_STYLE.trim()}
 </style>
 </head>
 <body>
-<header><h1>Rein</h1><span class="muted" id="summary"></span>
-  <label style="margin-left:auto">token <input id="token" type="password" size="16"></label></header>
+<header><h1>Rein</h1><span class="muted" id="summary" data-testid="run-summary"></span><span class="muted" id="runs-live" data-testid="runs-live"></span>
+  <nav><a href="#approvals" id="nav-approvals" data-testid="nav-approvals">Approvals</a> <a href="#escalations" id="nav-escalations" data-testid="nav-escalations">Escalations</a> <a href="#queues" id="nav-queues" data-testid="nav-queues">Queues</a></nav>
+  <label style="margin-left:auto">token <input id="token" data-testid="token-input" type="password" size="16"></label><span class="muted" id="identity" data-testid="identity"></span></header>
+<div id="problem" data-testid="problem" role="alert" hidden></div>
 <main>
-  <section id="runs"></section>
-  <section id="detail"><p class="muted">Choose a run.</p></section>
+  <section id="runs" data-testid="runs"></section>
+  <section id="detail" data-testid="detail"><p class="muted">Choose a run.</p></section>
 </main>
 <script>
 ${SCRIPTS.map((script) => script.trim()).join("\n\n")}

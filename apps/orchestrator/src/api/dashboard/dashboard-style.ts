@@ -3,13 +3,30 @@ export const DASHBOARD_STYLE = `
   body { font: 14px/1.45 system-ui, sans-serif; margin: 0; color: #1d1d1f; background: #f6f6f4; }
   header { padding: 10px 16px; background: #1d1d1f; color: #fff; display: flex; gap: 12px; align-items: center; }
   header h1 { font-size: 16px; margin: 0; }
-  main { display: grid; grid-template-columns: 320px 1fr; min-height: calc(100vh - 44px); }
+  main { display: grid; grid-template-columns: minmax(360px, 34%) 1fr; min-height: calc(100vh - 44px); }
+  header nav a { color: #cfe0ff; margin-right: 10px; text-decoration: none; }
+  header nav a.active { color: #fff; text-decoration: underline; }
+  #problem { padding: 8px 16px; background: #fde8e8; border-bottom: 1px solid #f3b4b4; }
+  .filters { padding: 8px 12px; border-bottom: 1px solid #eee; }
+  .filters select, .filters input { margin: 0 4px 4px 0; }
+  .chips { margin-top: 4px; }
+  .chip { border: 0; cursor: pointer; margin: 2px 4px 2px 0; }
+  .chip.active { outline: 2px solid #4a6fd8; }
+  .run-head { display: flex; gap: 6px; align-items: baseline; min-width: 0; }
+  .run-head .goal { flex: 1; min-width: 0; }
+  .run-facts .waiting { color: #8a6100; }
+  .pager { padding: 8px 12px; }
+  .approval pre, .evidence pre { background: #fff; border: 1px solid #eee; padding: 6px; max-height: 240px; overflow: auto; white-space: pre-wrap; }
+  .approval-rule { margin: 4px 0; }
+  .evidence-call summary { cursor: pointer; font: 12px/1.5 ui-monospace, monospace; }
+  .escalation-card { border-bottom: 1px solid #eee; padding: 8px 0; }
+  table.grid { border-collapse: collapse; background: #fff; margin-bottom: 12px; }
+  table.grid th, table.grid td { border: 1px solid #ddd; padding: 4px 10px; text-align: left; }
   #runs { border-right: 1px solid #ddd; overflow: auto; background: #fff; }
   .run { padding: 8px 12px; border-bottom: 1px solid #eee; cursor: pointer; }
   .run:hover, .run.selected { background: #eef3ff; }
   .goal { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .error { color: #a00; }
-  #status-filter { margin: 8px 12px; }
   .status { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 12px; background: #e8e8e8; }
   .status.done { background: #d7f5dc; } .status.failed, .status.cancelled { background: #fbdada; }
   .status.waiting_approval, .status.escalated { background: #fff1c2; }

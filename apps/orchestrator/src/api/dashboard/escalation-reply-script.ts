@@ -1,12 +1,45 @@
-/** The reply form: answer an escalated run from the page, as `rein reply` does. */
+/**
+ * Escalated runs: the reply form (answer the run, as `rein reply` does) with
+ * a Cancel button, on a run's page and in the escalations view, which lists
+ * every escalated run with why it stopped.
+ */
 export const ESCALATION_REPLY_SCRIPT = `
-// An escalated run waits for a person's instruction; this sends it as rein reply does.
-function replyView(runId) {
-  const instruction = el("input", { placeholder: "instruction for the run", size: 60 });
-  const problem = el("span", { className: "error" });
+// An escalated run waits for a person's instruction; this sends it as rein reply does, or cancels the run.
+function replyView(runId, onDone) {
+  const instruction = testid(el("input", { className: "reply-input", placeholder: "instruction for the run", size: 60 }), "escalation-reply-input");
+  const problem = testid(el("span", { className: "error" }), "escalation-problem");
+  const after = () => (onDone ? onDone() : showRun(runId));
   const send = async () => {
-    try { await api("/runs/" + runId + "/reply", { method: "POST", body: JSON.stringify({ instruction: instruction.value }) }); showRun(runId); } catch (error) { problem.textContent = error.message; }
+    if (!instruction.value.trim()) { problem.textContent = "Write the instruction that answers the escalation."; return; }
+    try { await api("/runs/" + runId + "/reply", { method: "POST", body: JSON.stringify({ instruction: instruction.value }) }); after(); } catch (error) { problem.textContent = error.message; }
   };
-  return el("div", { className: "approval" }, "The run escalated and waits for your answer: ", instruction, " ", el("button", { textContent: "Reply", onclick: send }), " ", problem);
+  const cancel = async () => {
+    try { await api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard instead of answering its escalation" }) }); after(); } catch (error) { problem.textContent = error.message; }
+  };
+  const box = el("div", { className: "approval escalation" }, "The run escalated and waits for your answer: ", instruction, " ",
+    testid(el("button", { textContent: "Reply", onclick: send }), "escalation-reply-send"), " ",
+    testid(el("button", { textContent: "Cancel run", onclick: cancel }), "escalation-cancel"), " ", problem);
+  box.dataset.runId = runId;
+  return testid(box, "escalation-form");
+}
+
+async function showEscalations() {
+  enterView("escalations");
+  const detail = document.getElementById("detail");
+  try {
+    const page = await api("/runs?status=escalated&limit=50");
+    if (currentView !== "escalations") return;
+    const cards = page.runs.map((run) => {
+      const card = el("div", { className: "escalation-card" },
+        el("div", { className: "run-head" }, testid(el("a", { href: "#" + run.id, textContent: run.id, onclick: (event) => { event.preventDefault(); showRun(run.id); } }), "escalation-run"),
+          " ", el("span", { className: "goal", title: run.goal, textContent: run.goal })),
+        testid(el("p", { className: "muted", textContent: "Why: " + (run.waitingFor && run.waitingFor.reply ? run.waitingFor.reply : "(no reason recorded)") }), "escalation-reason"),
+        replyView(run.id, showEscalations));
+      card.dataset.runId = run.id;
+      return testid(card, "escalation-card");
+    });
+    detail.replaceChildren(el("h2", { textContent: "Escalated runs (" + page.runs.length + (page.nextCursor ? "+" : "") + ")" }),
+      cards.length ? testid(el("div", { id: "escalation-list" }, ...cards), "escalation-list") : testid(el("p", { className: "muted", textContent: "No run waits for an answer." }), "escalations-empty"));
+  } catch (error) { showProblem(error); }
 }
 `;

@@ -1,7 +1,19 @@
-/** What the page does once every view is defined: list the runs, keep the list fresh, open a linked run. */
+/**
+ * What the page does once every view is defined: say who the token is,
+ * follow the run list live, tick durations, and open what the URL names
+ * (`#approvals`, `#escalations`, `#queues`, or a run id).
+ */
 export const STARTUP_SCRIPT = `
-loadRuns();
-setInterval(loadRuns, 5000);
-// A link to a run (#run_…) opens it.
-if (location.hash.length > 1) showRun(location.hash.slice(1));
+// Every way into a run's page leaves the other views first.
+const showRunPage = showRun;
+showRun = (runId) => { enterView("run"); return showRunPage(runId); };
+tokenInput.addEventListener("change", () => { whoAmI(); followRuns(); });
+renderRuns();
+whoAmI();
+followRuns();
+setInterval(tickDurations, 1000);
+const named = location.hash.slice(1);
+if (VIEWS[named]) VIEWS[named]();
+else if (named.length > 0) showRun(named);
+else if (!tokenInput.value) showProblem(new Error("no token"));
 `;

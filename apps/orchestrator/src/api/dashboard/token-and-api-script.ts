@@ -18,7 +18,7 @@ const headers = () => (tokenInput.value ? { authorization: "Bearer " + tokenInpu
 const api = async (path, init = {}) => {
   const response = await fetch(path, { ...init, headers: headers() });
   const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(body.error || response.status + "");
+  if (!response.ok) throw Object.assign(new Error(body.error || response.status + ""), { status: response.status });
   return body;
 };
 const el = (tag, attrs = {}, ...children) => {
