@@ -21,7 +21,7 @@ function enterView(name) {
 }
 
 function updateNavCounts(counts) {
-  document.getElementById("nav-approvals").textContent = "Approvals (" + counts.byStatus.waiting_approval + " runs)";
+  document.getElementById("nav-approvals").textContent = "Approvals (" + counts.byStatus.waiting_approval + ")";
   document.getElementById("nav-escalations").textContent = "Escalations (" + counts.byStatus.escalated + ")";
 }
 

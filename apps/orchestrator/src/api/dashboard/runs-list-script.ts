@@ -27,7 +27,8 @@ function showProblem(error) {
     : "The API could not be reached: " + error.message;
   banner.replaceChildren(testid(el("span", { className: "error", textContent: text }), "problem-text"));
   banner.hidden = false;
-  if (!tokenInput.value || error.status === 401) document.getElementById("detail").replaceChildren(el("p", { className: "error", textContent: text }));
+  // The banner says what is wrong; the detail pane stops inviting a choice among runs it cannot show.
+  if (!tokenInput.value || error.status === 401) document.getElementById("detail").replaceChildren(el("p", { className: "muted", textContent: "Nothing to show until the API accepts a token (see above)." }));
 }
 
 async function loadRuns() {
@@ -116,7 +117,7 @@ function renderRuns() {
   const { rows, prev, pageNumber, next } = runList.ui;
   runList.durations = new Map();
   rows.replaceChildren(...(runList.runs.length ? runList.runs.map(runRow)
-    : [testid(el("p", { className: "muted", textContent: tokenInput.value ? "No runs match." : "No runs shown: no API token." }), "runs-empty")]));
+    : [testid(el("p", { className: "muted", textContent: tokenInput.value ? "No runs match." : "No runs shown." }), "runs-empty")]));
   prev.disabled = runList.cursors.length === 1;
   next.disabled = !runList.next;
   pageNumber.textContent = "page " + runList.cursors.length;
