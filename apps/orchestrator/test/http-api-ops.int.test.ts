@@ -179,6 +179,10 @@ describe("the operator console's pages", () => {
     visit(root);
     return found;
   };
+  const click = async (node: FakeNode | undefined) => {
+    if (!node) throw new Error("no such element on the page");
+    await (node.onclick as () => Promise<void>)();
+  };
   const open = (hash: string) => {
     const signedIn = visitDashboard(html, base, `#token=${aliceToken}`);
     return visitDashboard(html, base, hash, signedIn.session);
@@ -223,10 +227,10 @@ describe("the operator console's pages", () => {
     expect(page.element("identity").textContent).toBe("as alice");
 
     // A denial without a note is stopped in the page; an approval with one goes through.
-    await (byTestId(shown, "approval-deny")?.onclick as () => Promise<void>)();
+    await click(byTestId(shown, "approval-deny"));
     expect(byTestId(shown, "approval-problem")?.textContent).toMatch(/must say why/);
     (byTestId(shown, "approval-note") as FakeNode).value = "the pool is saturated";
-    await (byTestId(shown, "approval-approve")?.onclick as () => Promise<void>)();
+    await click(byTestId(shown, "approval-approve"));
     const approval = await harness.tooling.approvals.get(shown.dataset.approvalId as string);
     expect(approval).toMatchObject({ status: "approved", approver: "http:alice", note: "the pool is saturated" });
     expect((await harness.waitFor(runId)).status).toBe("done");
@@ -244,10 +248,10 @@ describe("the operator console's pages", () => {
     expect(byTestId(card("run_page_answer") as FakeNode, "escalation-reason")?.textContent).toBe("Why: two fixes look equally likely");
 
     (byTestId(card("run_page_answer") as FakeNode, "escalation-reply-input") as FakeNode).value = "try the cache fix first";
-    await (byTestId(card("run_page_answer") as FakeNode, "escalation-reply-send")?.onclick as () => Promise<void>)();
+    await click(byTestId(card("run_page_answer") as FakeNode, "escalation-reply-send"));
     expect((await harness.waitFor("run_page_answer", (state) => state.status !== "escalated")).instruction).toBe("try the cache fix first");
 
-    await (byTestId(card("run_page_cancel") as FakeNode, "escalation-cancel")?.onclick as () => Promise<void>)();
+    await click(byTestId(card("run_page_cancel") as FakeNode, "escalation-cancel"));
     expect((await harness.waitFor("run_page_cancel", (state) => state.status === "cancelled")).status).toBe("cancelled");
   });
 
