@@ -147,6 +147,7 @@ export { ReinQueues, defaultJobOptions, queueJobOptions, type ReinQueuesOptions 
 export { workerOptionsOf, type WorkerTiming } from "./queues/worker-options.ts";
 export { admitJob, staleJobReason, type IntakeDeps, type IntakeJob } from "./queues/job-intake.ts";
 export { LockWatch, type WatchedLock } from "./queues/lock-watch.ts";
+export { RunEnded, RunEndWatch, type WatchedRun } from "./queues/run-end-watch.ts";
 export { assertLockHeld, giveUpLostLock, stopSignal } from "./queues/lock-lost.ts";
 export { isConnectionError, RedisErrorLog, type ErrorEmitter } from "./redis/redis-error-log.ts";
 export { QUEUE_ROLES, QueueSettings, QueuesConfig, queueSettingsOf, type QueueRole } from "./config/queues-config.ts";

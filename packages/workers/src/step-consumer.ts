@@ -16,11 +16,13 @@ import {
   type ModelStreamEvent,
   ReinError,
   type ReinRuntime,
+  RunEndWatch,
   StepJob,
   toQueueError,
   type ToolExecutor,
   type WorkerTiming,
   workerOptionsOf,
+  type WatchedRun,
   Workspace,
 } from "@rein/core";
 import { runStepLoop } from "./step-loop.ts";
@@ -54,11 +56,14 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
     }
     return workspace;
   };
+  // One subscription for all of this worker's steps: a run's end reaches its running steps without a Redis read per turn.
+  const runEnds = new RunEndWatch(runtime.redis, runtime.keys, runtime.logger);
   const price = priceFor(runtime.config.prices, deps.provider.name, deps.provider.model, deps.provider.kind);
   const worker = new Worker(
     QUEUE_NAMES.step,
     async (job, token, signal) => {
       let lock: ReturnType<LockWatch["track"]> | undefined;
+      let run: WatchedRun | undefined;
       const unverified = (job.data as { packet?: { body?: { runId?: string; stepId?: string; attempt?: number } } }).packet?.body;
       try {
         let packet: StepJob["packet"];
@@ -71,6 +76,9 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
           return;
         }
         const { body } = packet;
+        // Watched before intake reads the run: a run that ends after that read is heard of, one that ended before is refused.
+        await runEnds.start();
+        run = runEnds.watch(body.runId);
         // Recovered or redelivered after its run ended or its result was applied: running it would act twice.
         const jobId = job.id ?? "";
         if (!(await admitJob(runtime, jobId, { kind: "step", jobId, runId: body.runId, stepId: body.stepId, attempt: body.attempt }))) return;
@@ -101,7 +109,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
               deps.onModelEvent?.({ ...event, runId: body.runId, stepId: body.stepId });
             },
           },
-          signal ?? new AbortController().signal,
+          signal ? AbortSignal.any([signal, run.signal]) : run.signal,
         );
         await runtime.queues.sendControl({
           type: "step.finished",
@@ -115,8 +123,9 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
         runtime.logger.info({ runId: body.runId, stepId: body.stepId, attempt: body.attempt, status: result.status, turns: result.turns, toolCalls: result.toolCalls.length }, "step finished");
       } catch (error) {
         if (ReinError.hasCode(error, "run_ended")) {
-          // Its run ended while it ran: the step's result is wanted by no one, and nothing of it was written.
-          runtime.logger.warn({ jobId: job.id, reason: error.message }, "step stopped: its run has ended");
+          // Its run ended while it ran: what was in flight was aborted, the step's result is wanted by no one,
+          // and the job completes, so nothing retries it.
+          runtime.logger.info({ jobId: job.id, reason: error.message }, "step stopped: its run has ended");
           return;
         }
         if (ReinError.hasCode(error, "lock_lost")) return giveUpLostLock(job, token, runtime.logger, "step");
@@ -128,11 +137,15 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
         throw toQueueError(error);
       } finally {
         lock?.release();
+        run?.release();
       }
     },
     workerOptionsOf(runtime, "step", deps.concurrency ?? 4, deps.stalled),
   );
   const locks = new LockWatch(worker);
+  worker.on("closed", () => {
+    runEnds.close().catch(() => undefined);
+  });
   runtime.redisErrors.watch(worker, "step consumer");
   onFinalFailure(worker, async (job, reason, { workerLost }) => {
     const body = (job.data as { packet?: { body?: { runId?: string; stepId?: string; attempt?: number } } }).packet?.body;

@@ -2,6 +2,7 @@ import { type HandoffPacket, ReinError, type StepResult, toolCallsOf } from "@re
 import { answerCalls } from "./step/answer-calls.ts";
 import { takeModelTurn } from "./step/model-turn.ts";
 import { saveTurn, writeTrace } from "./step/save-turn.ts";
+import { runEndedError, traceCancelled } from "./step/step-cancelled.ts";
 import { openStep, type StepContext, type StepLoopDeps } from "./step/step-context.ts";
 import { budgetStop, finalResult, stepResult, suspendedResult, toolBudgetStop, unknownOutcomeStop } from "./step/step-result.ts";
 
@@ -11,7 +12,9 @@ export type { StepLoopDeps } from "./step/step-context.ts";
  * The bounded model↔tool loop of one step, in stages: open the context
  * (from the packet, or this attempt's checkpoint), then per turn a model
  * call, the answers to its calls, and one durable write; it finishes on a
- * final answer, a suspension or a spent budget.
+ * final answer, a suspension or a spent budget. `signal` stops it with
+ * whatever is in flight: on shutdown (the step is given back) or when its
+ * run ends (`run_ended`, traced as `step.cancelled`; nothing is retried).
  */
 export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, signal: AbortSignal): Promise<StepResult> {
   const step = await openStep(packet, deps);
@@ -19,11 +22,18 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
   try {
     result = await turns(step, signal);
   } catch (error) {
+    // Its run ended (cancelled, failed, escalated): what was in flight was aborted,
+    // nothing more is called, and the trace says where the step stopped.
+    const ended = runEndedError(error, signal);
+    if (ended) {
+      await traceCancelled(step, ended);
+      throw ended;
+    }
     // Cut off (given back on shutdown, or a transient failure): nothing is
     // checkpointed here, so the next worker resumes from the last whole turn
     // and redoes this one under the same idempotency keys; what it traced is
-    // still written. A worker that lost its job, or whose run ended, writes nothing more.
-    if (!ReinError.hasCode(error, "lock_lost") && !ReinError.hasCode(error, "run_ended")) await writeTrace(step);
+    // still written. A worker that lost its job writes nothing more.
+    if (!ReinError.hasCode(error, "lock_lost")) await writeTrace(step);
     throw error;
   }
   await writeTrace(step);

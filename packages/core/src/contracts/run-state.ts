@@ -26,6 +26,14 @@ export type RunStatus = z.infer<typeof RunStatus>;
 export const TERMINAL_STATUSES: readonly RunStatus[] = ["done", "failed", "cancelled"];
 export const isTerminal = (status: RunStatus): boolean => TERMINAL_STATUSES.includes(status);
 
+/**
+ * The statuses in which no step of the run may go on: the run ended, or it
+ * waits for a person (escalated), whose decision dispatches what runs next.
+ * A step still running then is work nobody asked for.
+ */
+export const STEPS_STOPPED_STATUSES: readonly RunStatus[] = [...TERMINAL_STATUSES, "escalated"];
+export const stopsSteps = (status: RunStatus): boolean => STEPS_STOPPED_STATUSES.includes(status);
+
 /** `cancelled`: the run ended (cancelled, failed, or out of budget) while the step was still in flight. */
 export const StepPhase = z.enum(["dispatched", "executing", "evaluating", "suspended", "completed", "failed", "cancelled"]);
 export type StepPhase = z.infer<typeof StepPhase>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isTerminal, RunStatus, StepPhase } from "../contracts/run-state.ts";
+import { RunStatus, StepPhase, stopsSteps } from "../contracts/run-state.ts";
 import { ReinError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import type { RedisKeys } from "../redis/keys.ts";
@@ -45,8 +45,7 @@ export async function staleJobReason(redis: RedisClient, keys: RedisKeys, job: I
   const parsed = IntakeView.safeParse(JSON.parse(raw));
   if (!parsed.success) throw new ReinError("contract_invalid", `stored run ${job.runId} does not match RunState: ${parsed.error.message}`);
   const state = parsed.data;
-  // An escalated run waits for a person, whose decision dispatches what runs next.
-  if (isTerminal(state.status) || state.status === "escalated") return `run ${job.runId} has already ended (${state.status})`;
+  if (stopsSteps(state.status)) return `run ${job.runId} has already ended (${state.status})`;
   switch (job.kind) {
     case "step":
       return staleStep(state, job);

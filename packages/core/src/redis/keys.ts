@@ -76,6 +76,13 @@ export class RedisKeys {
   live(runId: string): string {
     return `${this.prefix}:live:${runId}`;
   }
+  /**
+   * A pub/sub channel, not a key: the run store publishes on it the moment a
+   * run's status says its steps must stop (see RunEndWatch).
+   */
+  runEnded(): string {
+    return `${this.prefix}:run-ended`;
+  }
   /** Everything under the prefix, for tests and `rein runs prune`. */
   pattern(): string {
     return `${this.prefix}:*`;

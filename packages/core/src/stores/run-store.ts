@@ -1,5 +1,7 @@
 import type { RedisClient } from "../redis/redis-client.ts";
 import { RunState } from "../contracts/index.ts";
+import { STEPS_STOPPED_STATUSES } from "../contracts/run-state.ts";
+import type { RunEnded } from "../queues/run-end-watch.ts";
 import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 
@@ -8,20 +10,31 @@ import type { RedisKeys } from "../redis/keys.ts";
 // that dies mid-event leaves either both or neither, never a state whose
 // trace is missing. Every key it touches is the run's (one cluster slot).
 // The status is kept beside the state so that a worker's turn write can
-// refuse to land in an ended run without parsing the whole state.
+// refuse to land in an ended run without parsing the whole state. The write
+// that moves a run into a status that stops its steps also publishes that on
+// the run-ended channel, in the same script: a worker running one of its
+// steps hears of it at once (RunEndWatch), and can never hear of it before
+// the status it would check is stored.
+//   KEYS: run, trace stream, trace seq
+//   ARGV: expected version, version, state, trace ttl, status, run-ended channel, its message, then the events
 const compareAndSet = `
 local current = redis.call('HGET', KEYS[1], 'version')
 if (current == false and ARGV[1] ~= '-1') or (current ~= false and current ~= ARGV[1]) then
   return 0
 end
+local stops = {${STEPS_STOPPED_STATUSES.map((status) => `['${status}'] = true`).join(", ")}}
+local before = redis.call('HGET', KEYS[1], 'status')
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3], 'status', ARGV[5])
-for i = 6, #ARGV do
+for i = 8, #ARGV do
   local seq = redis.call('INCR', KEYS[3])
   redis.call('XADD', KEYS[2], '*', 'seq', seq, 'event', ARGV[i])
 end
-if #ARGV >= 6 and ARGV[4] ~= '' then
+if #ARGV >= 8 and ARGV[4] ~= '' then
   redis.call('EXPIRE', KEYS[2], ARGV[4])
   redis.call('EXPIRE', KEYS[3], ARGV[4])
+end
+if stops[ARGV[5]] and not (before and stops[before]) then
+  redis.call('PUBLISH', ARGV[6], ARGV[7])
 end
 return 1
 `;
@@ -102,6 +115,8 @@ export class RunStore {
       JSON.stringify(state),
       trace?.ttlSeconds ? String(trace.ttlSeconds) : "",
       state.status,
+      this.keys.runEnded(),
+      JSON.stringify({ runId: state.runId, status: state.status } satisfies RunEnded),
       ...(trace?.events ?? []),
     );
     if (written !== 1) {

@@ -1,7 +1,7 @@
-import { type ContentBlock, type ModelToolCall, type Observation, ReinError, type Suspension } from "@rein/core";
+import type { ContentBlock, ModelToolCall, Observation, Suspension } from "@rein/core";
 import { answerFromResume } from "../resume-answer.ts";
 import { isRuntimeTool, parseRuntimeCall, runtimeObservation } from "../runtime-tools.ts";
-import { assertLockHeld, type StepContext } from "./step-context.ts";
+import { assertLockHeld, assertNotStopped, type StepContext } from "./step-context.ts";
 
 /**
  * Answers the model's calls in order until one suspends the step (a runtime
@@ -27,8 +27,10 @@ export async function answerCalls(step: StepContext, calls: readonly ModelToolCa
       loop.pending = { answered, calls: calls.slice(position) };
       return request.kind === "delegate" ? { kind: "delegate", reason: request.reason, request: request.request } : { kind: "context", question: request.question };
     }
-    // A worker that lost its job starts no further call: the job's new holder will.
+    // A worker that lost its job starts no further call: the job's new holder will. Nor does a step whose run ended.
     assertLockHeld(step);
+    assertNotStopped(step, signal, `calling ${call.name}`);
+    step.inFlight = { kind: "tool_call", tool: call.name };
     const outcome = await deps.executor.execute(call, index, {
       runId: body.runId,
       stepId: body.stepId,
@@ -44,7 +46,9 @@ export async function answerCalls(step: StepContext, calls: readonly ModelToolCa
     });
     // Given back mid-call (shutdown): the turn is cut off here and redone by the next worker under the
     // same idempotency keys, never recorded as a failed call that a retry would then perform again.
-    if (signal.aborted) throw new ReinError("tool_failed", `the step was given back while ${call.name} ran`, { retryable: true });
+    // Its run ended mid-call: the turn is cut off and nothing builds on the call's result.
+    assertNotStopped(step, signal, `the result of ${call.name} was used`);
+    step.inFlight = undefined;
     loop.observations.push(outcome.observation);
     loop.records.push(outcome.record);
     if (outcome.suspend) {

@@ -1,7 +1,7 @@
 import { addUsage, errorMessage, type ModelResponse, ReinError, tracedComplete } from "@rein/core";
 import { compactContext } from "../compact-context.ts";
 import { WORKER_SYSTEM } from "../worker-prompt.ts";
-import { assertLockHeld, type StepContext } from "./step-context.ts";
+import { assertLockHeld, assertNotStopped, type StepContext } from "./step-context.ts";
 
 export type ModelTurn = { kind: "responded"; response: ModelResponse } | { kind: "failed"; error: string };
 
@@ -14,9 +14,11 @@ export type ModelTurn = { kind: "responded"; response: ModelResponse } | { kind:
 export async function takeModelTurn(step: StepContext, signal: AbortSignal): Promise<ModelTurn> {
   const { body, deps, loop, trace, tools } = step;
   assertLockHeld(step);
+  assertNotStopped(step, signal, "its next model call");
   loop.turns += 1;
   const ids = { runId: body.runId, stepId: body.stepId, parentStepId: body.parentStepId };
   let response: ModelResponse;
+  step.inFlight = { kind: "model_call" };
   try {
     response = await tracedComplete(
       deps.provider,
@@ -33,8 +35,10 @@ export async function takeModelTurn(step: StepContext, signal: AbortSignal): Pro
     );
   } catch (error) {
     if (signal.aborted || (ReinError.isInstance(error) && error.retryable)) throw error;
+    step.inFlight = undefined;
     return { kind: "failed", error: errorMessage(error) };
   }
+  step.inFlight = undefined;
   loop.usage = addUsage(loop.usage, response.usage);
   loop.messages.push({ role: "assistant", content: response.content });
   return { kind: "responded", response };

@@ -70,6 +70,8 @@ export interface StepContext {
   ttlSet: boolean;
   /** The model's final text, once it answered without calls. */
   finalText?: string;
+  /** What the step is waiting on now, so a cancel can say in the trace what it cut off. */
+  inFlight?: { kind: "model_call" } | { kind: "tool_call"; tool: string };
 }
 
 /**
@@ -115,6 +117,16 @@ export async function openStep(packet: HandoffPacket, deps: StepLoopDeps): Promi
     });
   }
   return step;
+}
+
+/**
+ * Throws when the step must start nothing more: its run ended (`run_ended`,
+ * the signal's reason) or it is being given back on shutdown.
+ */
+export function assertNotStopped(step: StepContext, signal: AbortSignal, what: string): void {
+  if (!signal.aborted) return;
+  if (ReinError.hasCode(signal.reason, "run_ended")) throw signal.reason;
+  throw new ReinError("tool_failed", `the step was given back before ${what} of step ${step.body.stepId}`, { retryable: true });
 }
 
 /** Throws `lock_lost` when the job's lock is known to be gone: nothing more of the step may run. */

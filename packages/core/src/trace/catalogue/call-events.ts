@@ -108,7 +108,8 @@ export const callEvents = traceKinds({
     payload: callEvent({ idempotencyKey: z.string(), startedAt: z.string(), actionHash: z.string(), action: z.string() }),
   },
   "tool.interrupted": {
-    summary: "The step was given back while this call started or ran; the call ends without an observation and is re-issued later.",
+    summary:
+      "The step was given back (re-issued later) or its run ended (never re-issued) while this call started or ran; the call was aborted and ends without an observation.",
     emittedBy: "executor",
     payload: callEvent({ idempotencyKey: z.string(), intent: z.boolean() }),
   },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { JsonObject } from "../../contracts/json-object.ts";
+import { RunStatus } from "../../contracts/run-state.ts";
 import { Scope } from "../../contracts/scope.ts";
 import { StepStatus } from "../../contracts/step-result.ts";
 import { CheckResult, ClaimCheck, VerdictDecision } from "../../contracts/verdict.ts";
@@ -136,6 +137,21 @@ export const stepEvents = traceKinds({
     summary: "A worker picked a step up from its last checkpoint.",
     emittedBy: "worker",
     payload: z.object({ turns: z.number().int(), calls: z.number().int(), pending: z.number().int(), resume: z.string().nullable() }),
+  },
+  "step.cancelled": {
+    summary:
+      "The step's run ended (cancelled, failed, done or escalated) while a worker ran it: the worker aborted what was in flight and called nothing more; no result is sent and nothing is retried.",
+    emittedBy: "worker",
+    payload: z.object({
+      attempt: z.number().int(),
+      /** The run's status as announced; null when the step learned of the end from its refused turn write. */
+      runStatus: RunStatus.nullable(),
+      /** What the cancel cut off: a model call, a tool call (named in `tool`), or nothing (between calls). */
+      cutOff: z.enum(["model_call", "tool_call", "nothing"]),
+      tool: z.string().nullable(),
+      turns: z.number().int(),
+      calls: z.number().int(),
+    }),
   },
   "packet.refused": {
     summary: "A worker refused a packet that failed its intake checks.",

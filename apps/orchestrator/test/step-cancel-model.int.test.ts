@@ -1,0 +1,117 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ModelScriptInput, TraceEvent } from "@rein/core";
+import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
+import { type ConfiguredHarness, startConfiguredHarness } from "./support/configured-harness.ts";
+
+/** A model endpoint that takes every request and never answers it, and notices when a client gives one up. */
+interface HangingModel {
+  baseURL: string;
+  requests: number;
+  /** How many requests the client abandoned (closed the connection) before any answer. */
+  abandoned: number;
+  firstRequest: Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function startHangingModel(): Promise<HangingModel> {
+  let arrived: () => void = () => {};
+  const model: Omit<HangingModel, "stop" | "baseURL"> = { requests: 0, abandoned: 0, firstRequest: new Promise<void>((resolve) => (arrived = resolve)) };
+  const server: Server = createServer((request, response) => {
+    model.requests += 1;
+    request.resume();
+    response.on("close", () => {
+      if (!response.writableEnded) model.abandoned += 1;
+    });
+    arrived();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(model, {
+    baseURL: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  });
+}
+
+/** Follows the run's trace until an event of `kind` is written. */
+async function traceReaches(harness: ConfiguredHarness, runId: string, kind: string): Promise<void> {
+  const following = new AbortController();
+  try {
+    for await (const event of harness.runtime.trace.follow(runId, following.signal, 200)) if (event.kind === kind) return;
+  } finally {
+    following.abort();
+  }
+}
+
+const GOAL = "Ask the model something it never answers";
+const script: ModelScriptInput = {
+  planner: [
+    {
+      match: ["Completed steps: none", `Goal: ${GOAL}`],
+      turns: [{ output: { current_step: { title: "Ask the slow model", objective: "Ask the model and report.", tools: ["list_files"] }, done: false } }],
+    },
+  ],
+};
+
+describe("cancelling a run while its worker waits on the model", { timeout: 120_000 }, () => {
+  let planner: FakeServer;
+  let worker: HangingModel;
+  let harness: ConfiguredHarness;
+  let status: string;
+  let events: TraceEvent[];
+
+  beforeAll(async () => {
+    planner = await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "fake-planner" });
+    worker = await startHangingModel();
+    harness = await startConfiguredHarness({
+      config: {
+        providers: {
+          planner: { kind: "anthropic", baseURL: planner.baseURL, apiKeyEnv: "PLANNER_KEY", maxRetries: 0 },
+          worker: { kind: "anthropic", baseURL: worker.baseURL, apiKeyEnv: "WORKER_KEY", maxRetries: 0 },
+        },
+        roles: {
+          planner: { provider: "planner", model: "fake-planner" },
+          worker: { provider: "worker", model: "fake-worker" },
+          evaluator: { provider: "planner", model: "fake-planner" },
+          judge: { provider: "planner", model: "fake-planner" },
+        },
+      },
+      env: { PLANNER_KEY: "pk-test", WORKER_KEY: "wk-test" },
+    });
+    const runId = await harness.submit({ text: GOAL, tools: [{ name: "list_files" }] });
+    await worker.firstRequest;
+    // As `rein cancel` and POST /runs/:id/cancel send it.
+    await harness.runtime.queues.sendControl({ type: "run.cancel", eventId: `cancel-${runId}`, runId, reason: "cancelled by the test" });
+    status = (await harness.waitFor(runId)).status;
+    // The worker traces where it stopped once its loop has ended: from then on it can call nothing.
+    await traceReaches(harness, runId, "step.cancelled");
+    events = await harness.runtime.trace.read(runId);
+  }, 120_000);
+  afterAll(async () => {
+    await harness?.close();
+    await planner?.stop();
+    await worker?.stop();
+  });
+
+  it("aborts the model request on the wire", async () => {
+    expect(status).toBe("cancelled");
+    await expect.poll(() => worker.abandoned, { timeout: 30_000 }).toBe(1);
+  });
+
+  it("makes no further model call and says in the trace what it cut off", () => {
+    expect(worker.requests).toBe(1);
+    expect(events.filter((event) => event.kind === "model.called" && event.payload.role === "worker")).toHaveLength(1);
+    expect(events.find((event) => event.kind === "step.cancelled")?.payload).toMatchObject({ runStatus: "cancelled", cutOff: "model_call", tool: null, turns: 1, calls: 0 });
+    expect(events.some((event) => event.kind === "tool.called")).toBe(false);
+  });
+
+  it("records no failure for the evaluator or a retry to act on", () => {
+    expect(events.some((event) => event.kind === "step.finished" || event.kind === "step.errored")).toBe(false);
+    // The aborted call is traced with why it was aborted.
+    expect(events.find((event) => event.kind === "model.failed")?.payload.error).toMatch(/ended \(cancelled\) while its step ran/);
+  });
+});
