@@ -209,6 +209,22 @@ describe("the operator console's pages", () => {
     await harness.close();
   });
 
+  it("adds a new run to the list and updates its row when its status changes, without reloading the list", async () => {
+    const page = open("");
+    const row = (runId: string) => allByTestId(page.element("runs"), "run-row").find((node) => node.dataset.runId === runId);
+    await page.until(() => page.element("runs-live").textContent === "live");
+    const createdAt = new Date().toISOString();
+    const state = baseState({ runId: "run_page_live", status: "executing", createdAt, updatedAt: createdAt, version: 0 });
+    await harness.runtime.runs.create({ ...state, goal: { ...state.goal, text: "Appear in the open list" } });
+    await page.until(() => row("run_page_live") !== undefined);
+    expect(byTestId(row("run_page_live") as FakeNode, "run-goal")?.textContent).toBe("Appear in the open list");
+    await harness.runtime.runs.save({ ...state, goal: { ...state.goal, text: "Appear in the open list" }, status: "escalated", stopReason: "stuck", version: 1 }, 0);
+    await page.until(() => row("run_page_live")?.dataset.status === "escalated");
+    expect(byTestId(row("run_page_live") as FakeNode, "run-waiting")?.textContent).toBe("waiting for a reply: stuck");
+    expect(page.requests.filter((request) => request.path.startsWith("/runs?"))).toHaveLength(1);
+    await harness.runtime.runs.save({ ...state, status: "cancelled", version: 2 }, 1);
+  });
+
   it("shows the approvals queue with the rule and evidence, and approves from it as the token's identity", async () => {
     const example = await loadExample("sre-triage");
     const submitted = await fetch(`${base}/runs`, { method: "POST", headers: { authorization: `Bearer ${aliceToken}`, "content-type": "application/json" }, body: JSON.stringify(example.goal) });
