@@ -45,4 +45,20 @@ describe("the run view's step graph and plan history", () => {
     expect(view.graph.edges).toContainEqual({ from: "s1", to: "s3", kind: "next" });
     expect(view.timeline.at(-1)).toMatchObject({ kind: "run.done", failed: false });
   });
+
+  it("shows an HTTP error answer by its status, as a failed call", () => {
+    const events = fixtureEvents();
+    const end = events.at(-1) as TraceEvent;
+    const base = { callId: "c9", index: 9, tool: "http_request" };
+    const at = (seq: number, kind: string, payload: Record<string, unknown>): TraceEvent => ({ ...end, seq, kind, payload, stepId: "s1", parentStepId: null });
+    const view = viewOf([
+      ...events.slice(0, -1),
+      at(end.seq, "tool.called", { ...base, idempotencyKey: "k9", argBytes: 30, args: { url: "https://status.example/health" } }),
+      at(end.seq + 1, "tool.executed", { ...base, status: "ok", attempts: 1, httpStatus: 404 }),
+      at(end.seq + 2, "tool.result", { ...base, name: "http_request", status: "ok", durationMs: 40, attempts: 1 }),
+    ]);
+    expect(view.unreadable).toEqual([]);
+    expect(view.calls.find((call) => call.callId === "c9")).toMatchObject({ status: "HTTP 404", httpStatus: 404, failed: true, output: "(none recorded)" });
+    expect(view.timeline.find((entry) => entry.callKey === "s1|c9|9")).toMatchObject({ label: "#9 http_request → HTTP 404", failed: true });
+  });
 });

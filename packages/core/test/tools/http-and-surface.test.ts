@@ -11,6 +11,10 @@ let base: string;
 let local: string;
 beforeAll(async () => {
   server = createServer((request, response) => {
+    if (request.url === "/missing") {
+      response.writeHead(404, { "content-type": "text/plain" }).end("no such page");
+      return;
+    }
     if (request.url === "/redirect") {
       response.writeHead(302, { location: "https://elsewhere.example/" }).end();
       return;
@@ -46,6 +50,13 @@ describe("http_request", () => {
     const post = await run(call("http_request", { url: `${base}/x`, method: "POST" }));
     expect(post.observation.status).toBe("invalid_input");
     expect(post.observation.content).toContain('field "method": expected one of "GET", "HEAD"');
+  });
+
+  it("records the HTTP status of the answer in the trace, so a 404 shows as one and not as a call that went fine", async () => {
+    const { run, trace } = harness({ tools: builtinTools(hostsOption()), surface: [{ name: "http_request", scope: { hosts: ["127.0.0.1"] } }], workspace, policy: [allowLocal] });
+    const missing = await run(call("http_request", { url: `${base}/missing` }));
+    expect(missing.observation.content).toContain("HTTP 404");
+    expect(trace.ofKind("tool.executed").map((event) => event.payload.httpStatus)).toEqual([404]);
   });
 
   it("asks for approval by default, as an external effect", async () => {

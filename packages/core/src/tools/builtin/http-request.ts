@@ -105,6 +105,8 @@ export function httpRequestTool(options: BuiltinToolOptions) {
         result.body,
         ...(result.bodyTruncated ? ["(body cut at the size limit)"] : []),
       ].join("\n"),
+    // The status in the trace even when the output is too large to keep there: a 404 is a call that ran and failed.
+    traceFields: (result) => ({ httpStatus: result.status }),
   });
 }
 

@@ -33,6 +33,7 @@ export function buildRunView(bundle: Pick<TraceBundle, "runId" | "state" | "even
     usage.add(event);
   }
   const callViews = calls.result().map((call) => ({ ...call, presented: presentedToModel(bundle, call.stepId, call.callId, call.seq) ?? null }));
+  const callsByKey = new Map(callViews.map((call) => [call.key, call]));
   const stepUsage = new Map(usage.stepLines().map((line) => [line.name, line.usage]));
   const steps = graph.result();
   const state: RunState | null = bundle.state;
@@ -45,7 +46,10 @@ export function buildRunView(bundle: Pick<TraceBundle, "runId" | "state" | "even
     lastEventAt: bundle.events.at(-1)?.ts ?? null,
     plan: plan.result(),
     graph: { steps: steps.steps.map((node) => ({ ...node, usage: stepUsage.get(node.stepId) ?? node.usage })), edges: steps.edges },
-    timeline: timeline.timeline(),
+    timeline: timeline.timeline().map((entry) => {
+      const call = entry.callKey === null ? undefined : callsByKey.get(entry.callKey);
+      return call ? { ...entry, label: `#${call.index} ${call.tool} → ${call.status}`, failed: call.failed } : entry;
+    }),
     calls: callViews,
     verdicts: timeline.verdictList(),
     usage: {

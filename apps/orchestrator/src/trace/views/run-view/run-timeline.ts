@@ -1,5 +1,4 @@
 import type { TypedTraceEvent } from "@rein/core";
-import { failedExitOf } from "../event-fields.ts";
 import { callKey } from "./call-records.ts";
 import type { TimelineEntry, VerdictView } from "./run-view-model.ts";
 
@@ -14,7 +13,6 @@ export class RunTimelineFold {
   private readonly entries: TimelineEntry[] = [];
   private readonly verdicts: VerdictView[] = [];
   private readonly dispatchedAt = new Map<string, number>();
-  private readonly exits = new Map<string, string>();
   private start: number | null = null;
 
   add(event: TypedTraceEvent): void {
@@ -74,17 +72,9 @@ export class RunTimelineFold {
       }
       case "model.failed":
         return { label: `${event.payload.role} model call failed: ${event.payload.error}`, failed: true };
-      case "tool.executed": {
-        const exit = failedExitOf(event.payload);
-        if (exit) this.exits.set(callKey(event.stepId, event.payload.callId, event.payload.index), exit);
-        return undefined;
-      }
-      case "tool.result": {
-        const key = callKey(event.stepId, event.payload.callId, event.payload.index);
-        const exit = this.exits.get(key);
-        const status = event.payload.status === "ok" && exit ? exit : event.payload.status;
-        return { label: `#${event.payload.index} ${event.payload.name} → ${status}`, durationMs: event.durationMs ?? event.payload.durationMs, callKey: key, failed: status !== "ok" && status !== "pending_approval" };
-      }
+      case "tool.result":
+        // The label and the failed mark are the call's (a command's exit, an HTTP status): buildRunView sets them.
+        return { label: `#${event.payload.index} ${event.payload.name} → ${event.payload.status}`, durationMs: event.durationMs ?? event.payload.durationMs, callKey: callKey(event.stepId, event.payload.callId, event.payload.index) };
       case "approval.decided":
         return { label: `approval ${event.payload.approvalId} ${event.payload.decision}${event.payload.approver ? ` by ${event.payload.approver}` : ""}` };
       case "answer.proposed":
