@@ -39,6 +39,19 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     await deployment.runtime.runs.create({ ...state, goal: { ...state.goal, text } });
   };
 
+  let finishedRunId: string | undefined;
+  /** A done sre-triage run: the one approved from the page, or one approved over the API when that test did not run. */
+  const finishedRun = async () => {
+    if (finishedRunId) return finishedRunId;
+    const runId = await deployment.submitSreTriage();
+    await deployment.waitFor(runId, (state) => state.status === "waiting_approval");
+    const { approvals } = await deployment.api<{ approvals: { approvalId: string; runId: string }[] }>("/approvals");
+    await deployment.api(`/approvals/${approvals.find((pending) => pending.runId === runId)?.approvalId}/approve`, { method: "POST", body: JSON.stringify({}) });
+    expect((await deployment.waitFor(runId, (state) => ["done", "failed", "cancelled", "escalated"].includes(state.status))).status).toBe("done");
+    finishedRunId = runId;
+    return runId;
+  };
+
   it("says the token is missing, rather than offering a choice among nothing", async () => {
     await open(`${deployment.base}/`);
     await page.getByText("No API token").waitFor({ timeout: SHOWN_WITHIN_MS });
@@ -86,7 +99,45 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     // The page follows the run's events live: the end arrives without a click.
     await page.getByText(/run done/).waitFor({ timeout: SHOWN_WITHIN_MS });
     const decided = (await deployment.runtime.trace.read(runId)).find((event) => event.kind === "approval.decided");
-    expect(decided?.payload).toMatchObject({ decision: "approved" });
+    // The approver is the token's identity, not a name typed into the page.
+    expect(decided?.payload).toMatchObject({ decision: "approved", approver: expect.stringMatching(/^http:/) });
+    finishedRunId = runId;
+  });
+
+  it("opens a step's tool call to its input and its output", async () => {
+    const runId = await finishedRun();
+    await open(`${deployment.dashboardUrl}`);
+    await runRow(runId).click({ timeout: SHOWN_WITHIN_MS });
+    const call = page.locator('[data-testid="call"]', { hasText: "search_logs" }).first();
+    await call.waitFor({ timeout: SHOWN_WITHIN_MS });
+    const output = call.locator('[data-testid="call-output"]');
+    expect(await output.isVisible()).toBe(false);
+    await call.locator("summary").click();
+    await output.waitFor({ state: "visible", timeout: SHOWN_WITHIN_MS });
+    // The same output the API gives for that call, which is what the tool returned.
+    const view = await deployment.api<{ calls: { tool: string; output: string | null; input: unknown }[] }>(`/runs/${runId}/view`);
+    const recorded = view.calls.find((candidate) => candidate.tool === "search_logs");
+    expect(recorded?.output).toEqual(expect.any(String));
+    expect((await output.textContent())?.trim()).toBe(recorded?.output?.trim());
+    expect(await call.locator('[data-testid="call-input"]').textContent()).toContain("payment-api");
+    expect(await call.getAttribute("data-status")).toBe("ok");
+  });
+
+  it("leaves the examples' work counted in /metrics: runs, steps, tool calls and tokens", async () => {
+    await finishedRun();
+    const response = await fetch(`${deployment.base}/metrics`, { headers: { authorization: `Bearer ${deployment.token}` } });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    /** The sum of every sample of `metric` (all its label sets). */
+    const total = (metric: string) =>
+      text
+        .split("\n")
+        .filter((row) => row.startsWith(`${metric} `) || row.startsWith(`${metric}{`))
+        .reduce((sum, row) => sum + Number(row.slice(row.lastIndexOf(" ") + 1)), 0);
+    expect(total("rein_runs_submitted_total")).toBeGreaterThan(0);
+    expect(total("rein_steps_dispatched_total")).toBeGreaterThan(0);
+    expect(total("rein_tool_calls_total")).toBeGreaterThan(0);
+    expect(total("rein_model_tokens_total")).toBeGreaterThan(0);
   });
 
   it("answers an escalated run from the page, and the run resumes with the instruction", async () => {
