@@ -25,9 +25,14 @@ function evidenceView(approval) {
     })), "approval-evidence");
 }
 
+// What a person typed into each approval's note: the run page re-renders its header as the trace
+// streams in, and a rebuilt card must not drop a note half typed.
+const approvalNotes = new Map();
+
 // One pending approval; after a decision, onDecided redraws whatever view holds it.
 function approvalView(approval, runId, onDecided) {
-  const note = testid(el("textarea", { className: "approval-note", placeholder: "note (a denial must say why)", rows: 2, cols: 50 }), "approval-note");
+  const note = testid(el("textarea", { className: "approval-note", placeholder: "note (a denial must say why)", rows: 2, cols: 50, value: approvalNotes.get(approval.approvalId) || "" }), "approval-note");
+  note.addEventListener("input", () => approvalNotes.set(approval.approvalId, note.value));
   const problem = testid(el("span", { className: "error" }), "approval-problem");
   const decide = async (verb) => {
     if (verb === "deny" && !note.value.trim()) { problem.textContent = "A denial must say why: write it in the note."; return; }
