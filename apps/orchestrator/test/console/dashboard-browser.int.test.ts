@@ -31,7 +31,7 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     await page.goto(url);
     return page;
   };
-  const runRow = (runId: string) => page.locator(".run", { hasText: runId });
+  const runRow = (runId: string) => page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`);
   /** A stored run that no worker touches. */
   const fixtureRun = async (runId: string, status: RunStatus, text: string) => {
     const createdAt = new Date().toISOString();
@@ -58,6 +58,12 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     expect(await page.getByText("Choose a run.").count()).toBe(0);
   });
 
+  it("says the API refused a wrong token", async () => {
+    await open(`${deployment.base}/#token=not-the-token-of-this-server`);
+    await page.getByText("The API refused this token").waitFor({ timeout: SHOWN_WITHIN_MS });
+    expect(await page.getByText("Choose a run.").count()).toBe(0);
+  });
+
   it("shows a run submitted elsewhere in the list without a reload", async () => {
     await open(deployment.dashboardUrl);
     await page.locator("#status-filter").waitFor({ timeout: SHOWN_WITHIN_MS });
@@ -78,9 +84,21 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     await page.locator("#status-filter").selectOption("failed");
     await runRow("run_e2e_cancelled").waitFor({ state: "detached", timeout: SHOWN_WITHIN_MS });
     await runRow("run_e2e_failed").waitFor({ timeout: SHOWN_WITHIN_MS });
-    const statuses = await page.locator(".run .status").allTextContents();
+    const statuses = await page.locator('[data-testid="run-row"]').evaluateAll((rows) => rows.map((row) => (row as unknown as { dataset: { status: string } }).dataset.status));
     expect(statuses.length).toBeGreaterThan(0);
     expect(new Set(statuses)).toEqual(new Set(["failed"]));
+  });
+
+  it("narrows the list to the runs whose goal matches the search text", async () => {
+    await fixtureRun("run_e2e_zebra", "done", "Rotate the zebra certificates");
+    await fixtureRun("run_e2e_plain", "done", "Tidy the logs");
+    await open(deployment.dashboardUrl);
+    await runRow("run_e2e_plain").waitFor({ timeout: SHOWN_WITHIN_MS });
+    await page.locator('[data-testid="run-search"]').fill("ZEBRA");
+    await runRow("run_e2e_plain").waitFor({ state: "detached", timeout: SHOWN_WITHIN_MS });
+    await runRow("run_e2e_zebra").waitFor({ timeout: SHOWN_WITHIN_MS });
+    const goals = await page.locator('[data-testid="run-row"] [data-testid="run-goal"]').allTextContents();
+    expect(goals).toEqual(["Rotate the zebra certificates"]);
   });
 
   it("approves an sre-triage restart from the page, and the run ends done", async () => {
@@ -88,19 +106,17 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     await deployment.waitFor(runId, (state) => state.status === "waiting_approval");
     await open(deployment.dashboardUrl);
     await runRow(runId).click({ timeout: SHOWN_WITHIN_MS });
-    const approval = page.locator(".approval", { hasText: "restart_service" });
+    const approval = page.locator('[data-testid="approval-card"]', { hasText: "restart_service" });
     await approval.waitFor({ timeout: SHOWN_WITHIN_MS });
-    // The approver is named in the page while the API takes a name; the token's identity replaces it.
-    const name = approval.getByPlaceholder("your name");
-    if ((await name.count()) > 0) await name.fill("e2e operator");
-    await approval.getByRole("button", { name: "Approve" }).click();
+    await approval.locator('[data-testid="approval-note"]').fill("restart approved by the browser test");
+    await approval.locator('[data-testid="approval-approve"]').click();
     const done = await deployment.waitFor(runId, (state) => ["done", "failed", "cancelled", "escalated"].includes(state.status));
     expect(done.status, deployment.outputs()).toBe("done");
     // The page follows the run's events live: the end arrives without a click.
     await page.getByText(/run done/).waitFor({ timeout: SHOWN_WITHIN_MS });
     const decided = (await deployment.runtime.trace.read(runId)).find((event) => event.kind === "approval.decided");
     // The approver is the token's identity, not a name typed into the page.
-    expect(decided?.payload).toMatchObject({ decision: "approved", approver: expect.stringMatching(/^http:/) });
+    expect(decided?.payload).toMatchObject({ decision: "approved", approver: expect.stringMatching(/^http:/), note: "restart approved by the browser test" });
     finishedRunId = runId;
   });
 
