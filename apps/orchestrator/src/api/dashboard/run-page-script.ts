@@ -14,8 +14,8 @@ async function renderHeader(runId, header) {
   const state = await api("/runs/" + runId);
   const { approvals } = await api("/approvals");
   header.replaceChildren(
-    withTestId(el("h2", { textContent: state.goal.text }), "run-goal"),
-    el("p", {}, withTestId(el("span", { className: "status " + state.status, textContent: state.status }), "run-status"), " " + (state.stopReason || ""),
+    testid(el("h2", { textContent: state.goal.text }), "run-goal"),
+    el("p", {}, testid(el("span", { className: "status " + state.status, textContent: state.status }), "run-status"), " " + (state.stopReason || ""),
       " ", ["done", "failed", "cancelled"].includes(state.status) ? "" : el("button", { textContent: "Cancel run", onclick: () => api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard" }) }).then(() => showRun(runId)) })),
     ...approvals.filter((approval) => approval.runId === runId).map((approval) => approvalView(approval, runId)),
     state.status === "escalated" ? replyView(runId) : "");
@@ -58,7 +58,7 @@ async function showRun(runId) {
   for (const node of document.querySelectorAll(".run")) node.classList.toggle("selected", node.textContent.includes(runId));
   const header = el("div", { id: "run-header" });
   const panels = el("div", { id: "run-panels" });
-  const liveBox = withTestId(el("div", { id: "live", className: "muted" }), "run-live");
+  const liveBox = testid(el("div", { id: "live", className: "muted" }), "run-live");
   document.getElementById("detail").replaceChildren(header, panels, liveBox);
   await renderHeader(runId, header);
   await renderPanels(runId, panels);

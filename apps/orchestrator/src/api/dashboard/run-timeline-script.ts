@@ -16,12 +16,12 @@ function callDetails(call, entry, runId) {
     call.approval ? ["approval", call.approval] : null,
     call.message ? ["message", call.message] : null,
   ].filter(Boolean);
-  const details = withTestId(el("details", { id: callAnchor(call.key), className: "call" + (call.failed ? " failed" : "") },
+  const details = testid(el("details", { id: callAnchor(call.key), className: "call" + (call.failed ? " failed" : "") },
     el("summary", { textContent: "+" + ms(entry.offsetMs) + " " + (entry.stepId ? "[" + entry.stepId + "] " : "") + entry.label + (entry.durationMs !== null ? " (" + ms(entry.durationMs) + ")" : "") }),
-    el("dl", {}, ...facts.flatMap(([name, value]) => [el("dt", { textContent: name }), withTestId(el("dd", { textContent: value }), "call-" + name)])),
-    el("h4", { textContent: "input" }), withTestId(pre(call.input), "call-input"),
-    el("h4", { textContent: "output" }), withTestId(pre(call.output === null ? "(not executed)" : call.output), "call-output"),
-    el("h4", { textContent: "as the model saw it" }), withTestId(pre(call.presented === null ? "(not in the trace's prompt copies)" : call.presented), "call-presented"),
+    el("dl", {}, ...facts.flatMap(([name, value]) => [el("dt", { textContent: name }), testid(el("dd", { textContent: value }), "call-" + name)])),
+    el("h4", { textContent: "input" }), testid(pre(call.input), "call-input"),
+    el("h4", { textContent: "output" }), testid(pre(call.output === null ? "(not executed)" : call.output), "call-output"),
+    el("h4", { textContent: "as the model saw it" }), testid(pre(call.presented === null ? "(not in the trace's prompt copies)" : call.presented), "call-presented"),
     call.artifactId ? artifactLink(call, runId) : ""), "call");
   details.dataset.callKey = call.key;
   details.dataset.status = call.status;
@@ -32,7 +32,7 @@ function timelinePanel(view, callsByKey) {
   const rows = view.timeline.map((entry) => {
     const call = entry.callKey ? callsByKey.get(entry.callKey) : null;
     if (call) return callDetails(call, entry, view.runId);
-    return withTestId(el("div", { className: "entry" + (entry.failed ? " failed" : ""),
+    return testid(el("div", { className: "entry" + (entry.failed ? " failed" : ""),
       textContent: "+" + ms(entry.offsetMs) + " " + (entry.stepId ? "[" + entry.stepId + "] " : "") + entry.label + (entry.durationMs !== null ? " (" + ms(entry.durationMs) + ")" : "") }), "timeline-entry");
   });
   return panel("run-timeline", "Timeline", el("div", { id: "timeline" }, ...rows),
@@ -41,13 +41,13 @@ function timelinePanel(view, callsByKey) {
 
 // The whole output of a call whose observation showed part of it, fetched with the token when asked for.
 function artifactLink(call, runId) {
-  const body = withTestId(el("pre", { className: "body", hidden: true }), "call-artifact-content");
+  const body = testid(el("pre", { className: "body", hidden: true }), "call-artifact-content");
   const show = async () => {
     try { body.textContent = (await api("/runs/" + runId + "/artifacts/" + call.artifactId)).content; } catch (error) { body.textContent = error.message; }
     body.hidden = false;
   };
   return el("div", {}, el("h4", { textContent: "artifact " + call.artifactId + (call.truncated ? " (the whole output; the model saw part of it)" : "") }),
-    withTestId(el("button", { textContent: "Show the whole output", onclick: show }), "call-artifact"), body);
+    testid(el("button", { textContent: "Show the whole output", onclick: show }), "call-artifact"), body);
 }
 
 // Opens a call's line in the timeline and brings it into view (from the step graph or an evidence link).

@@ -10,7 +10,6 @@ const STATUSES = ["planning", "dispatching", "executing", "evaluating", "waiting
 const ENDED = ["done", "failed", "cancelled"];
 const PAGE_SIZE = 50;
 const runList = { status: "", q: "", cursors: [""], next: null, runs: [], counts: null, follow: null, ui: null, durations: new Map() };
-const testid = (node, id) => { node.dataset.testid = id; return node; };
 const duration = (ms) => ms < 60000 ? Math.round(ms / 1000) + " s" : ms < 3600000 ? Math.round(ms / 60000) + " min" : (ms / 3600000).toFixed(1) + " h";
 // An unfinished run's duration grows while the page is open; an ended one's is what the server said.
 const liveDuration = (run) => ENDED.includes(run.status) ? run.durationMs : Math.max(run.durationMs, Date.now() - Date.parse(run.startedAt));

@@ -26,4 +26,6 @@ const el = (tag, attrs = {}, ...children) => {
   for (const child of children) node.append(child);
   return node;
 };
+// Stable handles for browser tests: data-testid attributes.
+const testid = (node, id) => { node.dataset.testid = id; return node; };
 `;
