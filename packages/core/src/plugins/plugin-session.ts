@@ -7,7 +7,7 @@ import { logStderr } from "../supervisor/stderr-log.ts";
 import type { KillCause, SessionEnd, SupervisedSession } from "../supervisor/supervised-session.ts";
 import { supervisorError } from "../supervisor/supervisor-error.ts";
 import type { PluginManifest } from "./plugin-manifest.ts";
-import { callLine, helloLine, type PluginCall, PluginMessage, type PluginResult, pingLine } from "./plugin-wire.ts";
+import { callLine, cancelLine, helloLine, type PluginCall, PluginMessage, type PluginResult, pingLine } from "./plugin-wire.ts";
 
 /** Where a plugin's own directory appears inside the sandbox; it is the working directory. */
 export const SANDBOX_PLUGIN_DIR = "/plugin";
@@ -133,10 +133,24 @@ class PluginSession implements SupervisedSession<PluginCall, PluginResult> {
     await this.ready;
   }
 
-  call(request: PluginCall, options: { deadlineMs: number }): Promise<PluginResult> {
+  call(request: PluginCall, options: { deadlineMs: number; signal?: AbortSignal }): Promise<PluginResult> {
     if (this.killedFor) return Promise.reject(this.endFailure("it was being stopped"));
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(supervisorError("aborted", `the call to plugin ${this.manifest.name} was abandoned before it was sent`));
     const { id, answer } = this.pending.open();
     this.child.stdin.write(callLine(id, request, options.deadlineMs));
+    if (signal) {
+      // An abandoned call is cancelled in the plugin too, so its work stops rather than running on unseen;
+      // an answer the plugin still sends settles a promise no one waits for.
+      const cancel = () => {
+        if (!this.killedFor && this.child.stdin.writable) this.child.stdin.write(cancelLine(id));
+      };
+      signal.addEventListener("abort", cancel, { once: true });
+      answer.then(
+        () => signal.removeEventListener("abort", cancel),
+        () => signal.removeEventListener("abort", cancel),
+      );
+    }
     return answer;
   }
 

@@ -33,5 +33,7 @@ export interface PluginCall {
 
 export const helloLine = (): string => `${JSON.stringify({ type: "hello", protocol: PLUGIN_PROTOCOL })}\n`;
 export const pingLine = (id: string): string => `${JSON.stringify({ type: "ping", id })}\n`;
+/** Rein no longer waits for call `id` (its step was cancelled or given back): the plugin may stop its work. */
+export const cancelLine = (id: string): string => `${JSON.stringify({ type: "cancel", id })}\n`;
 export const callLine = (id: string, call: PluginCall, deadlineMs: number): string =>
   `${JSON.stringify({ type: "call", id, tool: call.tool, args: call.args, deadline_ms: deadlineMs })}\n`;

@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.ts";
@@ -108,6 +110,21 @@ describe("a plugin that misbehaves", () => {
     await eventually(() => !alive(before), "the hung process to die");
     expect(trace.ofKind("plugin.process_exited").at(-1)?.payload).toMatchObject({ killedFor: "deadline", unexpected: true });
     await echo();
+  });
+
+  it("cancelled mid-call: the persistent plugin is told to stop that call, keeps its process, and its late answer goes nowhere", async () => {
+    const { run, echo } = await setUp("misbehaving");
+    const before = await echo();
+    const calls = join(workspace.root, "calls.txt");
+    const controller = new AbortController();
+    const outcome = run(call("hang_until_cancelled", {}), { signal: controller.signal });
+    await expect.poll(() => (existsSync(calls) ? readFileSync(calls, "utf8") : ""), { timeout: 15_000 }).toMatch(/^started (\d+)\n$/);
+    const id = /^started (\d+)/.exec(readFileSync(calls, "utf8"))?.[1];
+    controller.abort();
+    // An interrupted call gives the model no observation: the step ends.
+    await expect(outcome).rejects.toThrow(/hang_until_cancelled/);
+    await expect.poll(() => readFileSync(calls, "utf8"), { timeout: 15_000 }).toContain(`cancelled ${id}\n`);
+    expect(await echo()).toBe(before);
   });
 
   it("hanging with a child of its own: the deadline kills the whole tree, grandchild included", async () => {

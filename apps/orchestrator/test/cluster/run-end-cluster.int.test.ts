@@ -1,0 +1,48 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRuntime, ReinConfig, ReinError, type ReinRuntime, RunEndWatch, RunState } from "@rein/core";
+import { LocalCluster } from "./local-cluster.ts";
+
+const stored = RunState.parse(JSON.parse(readFileSync(new URL("../../../../packages/core/test/fixtures/run-state.v1.json", import.meta.url), "utf8")));
+
+/**
+ * On a Redis Cluster the run's end is published from inside the script that
+ * writes its status (on the run's slot's master) and must still reach a
+ * worker subscribed through whichever node its cluster client picked.
+ */
+describe("a run's end on a Redis Cluster", { timeout: 180_000 }, () => {
+  let cluster: LocalCluster;
+  let controller: ReinRuntime;
+  let worker: ReinRuntime;
+  let watch: RunEndWatch;
+
+  beforeAll(async () => {
+    cluster = await LocalCluster.start();
+    const config = ReinConfig.parse({ redis: { cluster: cluster.seeds }, prefix: `rein-cluster-end-${process.pid}` });
+    controller = createRuntime(config);
+    worker = createRuntime(config);
+    watch = new RunEndWatch(worker.redis, worker.keys, worker.logger);
+    await watch.start();
+  }, 180_000);
+  afterAll(async () => {
+    await watch?.close();
+    await controller?.close();
+    await worker?.close();
+    await cluster?.stop();
+  });
+
+  it("stops the watched step of a run the controller cancels", async () => {
+    const runIds = ["run_cluster_a", "run_cluster_b", "run_cluster_c"];
+    const steps = runIds.map((runId) => watch.watch(runId));
+    const reasons = steps.map((step) => new Promise<unknown>((resolve) => step.signal.addEventListener("abort", () => resolve(step.signal.reason), { once: true })));
+    for (const runId of runIds) {
+      const state = { ...stored, runId, version: 0, status: "executing" as const };
+      await controller.runs.create(state);
+      await controller.runs.save({ ...state, version: 1, status: "cancelled" }, 0);
+    }
+    for (const reason of await Promise.all(reasons)) {
+      expect(ReinError.hasCode(reason, "run_ended")).toBe(true);
+      expect((reason as ReinError).details.status).toBe("cancelled");
+    }
+  });
+});
