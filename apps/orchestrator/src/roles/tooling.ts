@@ -83,6 +83,7 @@ export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool
   const onToolsChanged = (connection: McpConnection, previous: readonly string[]) => {
     try {
       registry?.replace(previous, connection.tools);
+      registry?.withhold(`mcp:${connection.server}`, withheldOf(connection));
     } catch (error) {
       runtime.logger.error({ mcpServer: connection.server, error: errorMessage(error) }, "MCP server's new tool list not taken");
     }
@@ -116,6 +117,7 @@ export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool
   try {
     // Plugin tools first: a tool the embedding program passes with the same name (a replay's stub) replaces it.
     registry = buildRegistry(config, [...(plugins?.tools ?? []), ...extra, ...mcp.flatMap((connection) => connection.tools)]);
+    for (const connection of mcp) registry.withhold(`mcp:${connection.server}`, withheldOf(connection));
   } catch (error) {
     await close();
     throw error;
@@ -135,6 +137,11 @@ export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool
     redactor: runtime.redactor,
   });
   return { registry, executor, approvals, plugins, unavailableMcp, close };
+}
+
+/** A server's withheld tools under the names a grant would give them. */
+function withheldOf(connection: McpConnection): Array<{ name: string; reason: string }> {
+  return connection.withheld.map(({ tool, reason }) => ({ name: mcpToolName(connection.server, tool), reason }));
 }
 
 /** Config `plugins`, each run's processes inside the run sandbox; a plugin may not take a built-in's name. */

@@ -58,10 +58,17 @@ export function createToolExecutor(deps: ToolExecutorDeps): ToolExecutor {
       }
       return schemas;
     },
+    unavailable(surface) {
+      return surface
+        .filter((grant) => !deps.registry.has(grant.name))
+        .map((grant) => ({ tool: grant.name, reason: deps.registry.whyWithheld(grant.name) ?? NOT_REGISTERED }));
+    },
     execute: (call, index, context) => executeCall(resolved, call, index, context),
   };
 }
 
+
+const NOT_REGISTERED = "no tool of this name is registered in this worker (an MCP server that is not running, a plugin not enabled, or a name no source has)";
 
 /** The model should know its limits up front rather than learn them by refusal. */
 function describeWithScope(description: string, scope: Record<string, readonly string[] | undefined>): string {

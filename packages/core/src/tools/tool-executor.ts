@@ -43,5 +43,7 @@ export interface ToolCallOutcome {
 export interface ToolExecutor {
   /** The JSON schemas of exactly the tools on this surface. */
   schemasFor(surface: readonly ToolGrant[]): ModelToolSchema[];
+  /** The granted tools that are not offered (withheld by their source, or not registered here), and why. */
+  unavailable(surface: readonly ToolGrant[]): Array<{ tool: string; reason: string }>;
   execute(call: ModelToolCall, index: number, context: StepExecutionContext): Promise<ToolCallOutcome>;
 }

@@ -4,6 +4,8 @@ import type { AnyTool } from "./define-tool.ts";
 /** Every tool installed in a process. A step sees only its packet's surface of it. */
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
+  /** By source (an MCP server), the tools it has that are not offered, and why. */
+  private readonly withheld = new Map<string, Map<string, string>>();
 
   constructor(tools: Iterable<AnyTool> = []) {
     for (const tool of tools) this.register(tool);
@@ -29,6 +31,25 @@ export class ToolRegistry {
     for (const name of leaving) this.tools.delete(name);
     for (const tool of added) this.register(tool);
     return this;
+  }
+
+  /**
+   * Records the tools a source has and Rein does not offer (an MCP tool that
+   * must run as a task), replacing what that source said before, so a step
+   * granting one can be told why it is missing.
+   */
+  withhold(source: string, tools: ReadonlyArray<{ name: string; reason: string }>): this {
+    this.withheld.set(source, new Map(tools.map(({ name, reason }) => [name, reason])));
+    return this;
+  }
+
+  /** Why a tool is not offered, when a source withheld it. */
+  whyWithheld(name: string): string | undefined {
+    for (const tools of this.withheld.values()) {
+      const reason = tools.get(name);
+      if (reason !== undefined) return reason;
+    }
+    return undefined;
   }
 
   get(name: string): AnyTool | undefined {

@@ -37,6 +37,21 @@ describe("an MCP server's tool surface", () => {
     expect(connection.withheld).toEqual([{ tool: "long_job", reason: expect.stringContaining("execution.taskSupport: required") }]);
   });
 
+  it("tells a step granting a task-only tool why it is not there, and refuses a call to it with the reason", async () => {
+    const withheldRegistry = new ToolRegistry(connection.tools).withhold(
+      "mcp:srv",
+      connection.withheld.map(({ tool, reason }) => ({ name: `srv__${tool}`, reason })),
+    );
+    const surface = [{ name: "srv__long_job", scope: {} }, { name: "srv__echo", scope: {} }];
+    const { run, executor, trace } = harness({ tools: [], surface, workspace, deps: { registry: withheldRegistry } });
+    expect(executor.schemasFor(surface).map((schema) => schema.name)).toEqual(["srv__echo"]);
+    expect(executor.unavailable(surface)).toEqual([{ tool: "srv__long_job", reason: expect.stringContaining("execution.taskSupport: required") }]);
+    const outcome = await run(call("srv__long_job", {}));
+    expect(outcome.observation.status).toBe("refused");
+    expect(outcome.observation.content).toContain("it is not offered: it must run as a task");
+    expect(trace.ofKind("tool.refused")[0]?.payload.detail).toContain("execution.taskSupport: required");
+  });
+
   it("lists again on notifications/tools/list_changed, and the registry offers the new tool to later calls", async () => {
     expect(registry.has("srv__added_later")).toBe(false);
     const { run } = harness({ tools: registry.list(), surface: [{ name: "srv__add_tool", scope: {} }], workspace });

@@ -107,6 +107,10 @@ export async function openStep(packet: HandoffPacket, deps: StepLoopDeps): Promi
     saved: saved ? { messages: saved.messages.length, observations: saved.observations.length, records: saved.records.length } : undefined,
     ttlSet: false,
   };
+  const withheld = saved ? [] : deps.executor.unavailable(body.surface);
+  if (withheld.length > 0) {
+    await step.trace.append({ runId: body.runId, stepId: body.stepId, parentStepId: body.parentStepId, kind: "step.tools_withheld", payload: { tools: withheld } });
+  }
   if (saved) {
     await step.trace.append({
       runId: body.runId,

@@ -1,7 +1,8 @@
+import { createToolExecutor, ToolRegistry } from "@rein/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStep } from "../../src/step/step-context.ts";
 import { saveTurn } from "../../src/step/save-turn.ts";
-import { echoScript, openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
+import { echoScript, echoTool, openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
 
 let fixture: StepFixture;
 beforeEach(async () => {
@@ -20,6 +21,25 @@ describe("the context stage", () => {
     expect(JSON.stringify(step.loop.messages[0])).toContain("Echo.");
     expect(step.saved).toBeUndefined();
     expect(step.tools.map((tool) => tool.name)).toContain("echo");
+  });
+
+  it("says in the trace why granted tools are not offered: withheld by their MCP server, or not registered here", async () => {
+    const registry = new ToolRegistry([echoTool]).withhold("mcp:srv", [{ name: "srv__long_job", reason: "it must run as a task (execution.taskSupport: required)" }]);
+    const executor = createToolExecutor({ registry, trace: fixture.runtime.trace, artifacts: { put: async () => "art_1" }, config: fixture.runtime.config });
+    const deps = await fixture.deps(echoScript("Echo", 1), "run_withheld", { executor });
+    const packet = packetOf("run_withheld", "Echo");
+    const surface = [...packet.body.surface, { name: "srv__long_job", scope: {} }, { name: "gone__tool", scope: {} }];
+    const step = await openStep({ ...packet, body: { ...packet.body, surface } }, deps);
+    expect(step.tools.map((tool) => tool.name)).not.toContain("srv__long_job");
+    await saveTurn(step);
+    const events = await fixture.runtime.trace.read("run_withheld");
+    const withheld = events.find((event) => event.kind === "step.tools_withheld");
+    expect(withheld?.payload).toEqual({
+      tools: [
+        { tool: "srv__long_job", reason: "it must run as a task (execution.taskSupport: required)" },
+        { tool: "gone__tool", reason: expect.stringContaining("no tool of this name is registered in this worker") },
+      ],
+    });
   });
 
   it("resumes this attempt from its checkpoint and says so in the trace", async () => {

@@ -40,6 +40,12 @@ export const stepEvents = traceKinds({
       feedback: z.string().nullable(),
     }),
   },
+  "step.tools_withheld": {
+    summary:
+      "Tools the step's packet grants are not offered to its model, each with why: withheld by their source (an MCP tool that must run as a task) or not registered in this worker (a server that failed to start).",
+    emittedBy: "worker",
+    payload: z.object({ tools: z.array(z.object({ tool: z.string(), reason: z.string() })) }),
+  },
   "step.started": {
     summary: "A worker took the step's packet and started working.",
     emittedBy: "controller",

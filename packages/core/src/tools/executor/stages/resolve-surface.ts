@@ -9,12 +9,13 @@ export const resolveSurface: CallStage = async (state) => {
   const tool = grant ? deps.registry.get(grant.name) : undefined;
   if (!grant || !tool) {
     const allowed = context.surface.map((candidate) => candidate.name).filter((name) => deps.registry.has(name)).sort();
+    const withheld = grant ? deps.registry.whyWithheld(grant.name) : undefined;
     return refuse(
       state,
       "tool.refused",
       "not_on_surface",
-      `The tool ${quoteName(call.name)} is not available in this step, so the call was not executed. Available tools: ${allowed.length > 0 ? allowed.join(", ") : "(none)"}.`,
-      { allowed },
+      `The tool ${quoteName(call.name)} is not available in this step${withheld ? ` (it is not offered: ${withheld})` : ""}, so the call was not executed. Available tools: ${allowed.length > 0 ? allowed.join(", ") : "(none)"}.`,
+      { allowed, ...(withheld ? { detail: withheld } : {}) },
     );
   }
   state.grant = grant;
