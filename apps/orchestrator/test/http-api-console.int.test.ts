@@ -10,6 +10,7 @@ import { renderCall } from "../src/trace/views/call-view.ts";
 import { buildRunView } from "../src/trace/views/run-view/build-run-view.ts";
 import type { RunView } from "../src/trace/views/run-view/run-view-model.ts";
 import { bugfixExample, type Harness, startHarness } from "./support/harness.ts";
+import { freePort } from "../src/redis/embedded-redis.ts";
 import { startPrivateRedis } from "./support/private-redis.ts";
 import { baseState } from "./support/transition-fixtures.ts";
 
@@ -224,6 +225,21 @@ describe("the operator API", () => {
 });
 
 describe("health when Redis is gone", () => {
+  it("answers 503 from /healthz when nothing listens where its Redis should be", async () => {
+    const harness = await startHarness({ planner: [] });
+    const runtime = await createTestRuntime({ redisUrl: `redis://127.0.0.1:${await freePort()}` });
+    const { server, base } = await listen({ runtime, approvals: harness.tooling.approvals, approvalSigner: harness.desk.signer, knownTools: [], token, roles: ["api"] });
+    try {
+      const response = await fetch(`${base}/healthz`, { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ ok: false, redis: "down", roles: ["api"], error: expect.any(String) });
+    } finally {
+      await close(server);
+      await runtime.close();
+      await harness.close();
+    }
+  }, 30_000);
+
   it("answers 503 from /healthz and /readyz once its Redis stops", async () => {
     const harness = await startHarness({ planner: [] });
     const redis = await startPrivateRedis([], "");
