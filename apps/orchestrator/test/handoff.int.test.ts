@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type GoalInput, type ModelRequest, type ModelScriptInput, textOf, type TraceEvent } from "@rein/core";
+import { findTraceEvent, type GoalInput, type ModelRequest, type ModelScriptInput, textOf, type TraceEvent } from "@rein/core";
 import { decideApproval } from "../src/approvals/decide-approval.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { countingRestartTool } from "./support/restart-tool.ts";
@@ -71,7 +71,7 @@ describe("delegation", () => {
     const delegated = trace.find((event) => event.kind === "step.delegated");
     expect(delegated).toMatchObject({ stepId: "s1", payload: { childStepId: "s1.1", reason: "reading is a separate job", tools: ["read_file"], depth: 1 } });
     expect(delegated?.payload.scopes).toEqual({ read_file: { paths: ["notes/**"] } });
-    const childDispatch = trace.find((event) => event.kind === "step.dispatched" && event.stepId === "s1.1");
+    const childDispatch = findTraceEvent(trace, "step.dispatched", (event) => event.stepId === "s1.1");
     expect(childDispatch?.parentStepId).toBe("s1");
     expect(childDispatch?.payload.packetHash).toMatch(/^sha256:/);
     expect(kinds(trace)).toContain("step.returned");

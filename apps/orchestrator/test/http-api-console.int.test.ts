@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunState, RunStatus } from "@rein/core";
+import { findTraceEvent, type RunState, type RunStatus } from "@rein/core";
 import { createTestRuntime } from "@rein/core/testing";
 import { apiRoutes, createHttpApi, type HttpApiOptions } from "../src/api/http-api.ts";
 import type { RunPage } from "../src/api/run-summaries.ts";
@@ -79,8 +79,8 @@ describe("the operator API", () => {
     expect(summary?.durationMs).toBe(Date.parse(finished.updatedAt) - Date.parse(finished.createdAt));
 
     const bundle = await loadBundle(harness.runtime, runId);
-    const called = bundle.events.find((event) => event.kind === "tool.called" && event.payload.tool === "run_command");
-    const callId = called?.payload.callId as string;
+    const called = findTraceEvent(bundle.events, "tool.called", (event) => event.payload.tool === "run_command");
+    const callId = called?.payload.callId ?? "no run_command call";
     const { status, body } = await json<{ uses: { tool: string; input: unknown; output: string | null; status: string; exitCode: number | null }[] }>(`/runs/${runId}/calls/${callId}`);
     expect(status).toBe(200);
     expect(body.uses[0]).toMatchObject({ tool: "run_command", input: called?.payload.args });

@@ -1,18 +1,18 @@
-import type { TraceEvent } from "@rein/core";
+import type { TraceKind, TracePayloadInput, TypedTraceEvent } from "@rein/core";
+import { traceEventOf } from "@rein/core/testing";
 import { describe, expect, it } from "vitest";
 import { describeEvent, type ProgressMemory } from "../src/cli/progress.ts";
 
 let seq = 0;
-const event = (kind: string, payload: Record<string, unknown>): TraceEvent =>
-  ({ seq: ++seq, ts: new Date(0).toISOString(), runId: "run_p", stepId: "s1", kind, payload }) as TraceEvent;
+const event = <Kind extends TraceKind>(kind: Kind, payload: TracePayloadInput<Kind>): TypedTraceEvent => traceEventOf(kind, payload, { seq: ++seq, runId: "run_p", stepId: "s1" });
 
 /** The progress lines one command call prints, as `rein run` prints them. */
 function linesFor(callId: string, output: string): string[] {
   const memory: ProgressMemory = new Map();
   return [
-    event("tool.called", { callId, tool: "run_command", args: { command: "node", args: ["--test"] } }),
-    event("tool.executed", { callId, tool: "run_command", status: "ok", attempts: 1, output }),
-    event("tool.result", { callId, name: "run_command", status: "ok", durationMs: 309.4 }),
+    event("tool.called", { callId, index: 0, tool: "run_command", idempotencyKey: `run_p:s1:1:${callId}`, argBytes: 36, args: { command: "node", args: ["--test"] } }),
+    event("tool.executed", { callId, index: 0, tool: "run_command", status: "ok", attempts: 1, output }),
+    event("tool.result", { callId, index: 0, tool: "run_command", name: "run_command", status: "ok", durationMs: 309.4, attempts: 1 }),
   ]
     .map((item) => describeEvent(item, memory))
     .filter((line): line is string => line !== undefined);

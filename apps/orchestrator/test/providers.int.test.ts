@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineTool, type GoalInput, isTerminal, type LiveEvent, type ModelScriptInput, newId, type Price, type RunState, type TraceEvent, z } from "@rein/core";
+import { defineTool, findTraceEvent, type GoalInput, isTerminal, type LiveEvent, type ModelScriptInput, newId, type Price, type RunState, type TraceEvent, z } from "@rein/core";
 import { FakeServer, startScriptedWireServer } from "@rein/core/testing";
 import { type ConfiguredHarness, startConfiguredHarness } from "./support/configured-harness.ts";
 import { bugfixExample } from "./support/harness.ts";
@@ -208,7 +208,7 @@ describe("a role whose provider refuses its key", () => {
       const events = await harness.runtime.trace.read(runId);
 
       expect(refusing.requests[0]?.headers.authorization).toBe(`Bearer ${env.WORKER_KEY}`);
-      const failure = events.find((event) => event.kind === "model.failed" && event.payload.role === "worker");
+      const failure = findTraceEvent(events, "model.failed", (event) => event.payload.role === "worker");
       expect(failure?.payload).toMatchObject({ provider: "gpt", model: "gpt-fake-worker" });
       expect(String(failure?.payload.error)).toMatch(/401/);
       // The provider's message is kept, with the key it echoed cut out.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { findTraceEvent } from "@rein/core";
+import { createTestRuntime, type TestRuntime, traceEventOf } from "@rein/core/testing";
 import { describeEvent } from "../src/cli/progress.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";
 
@@ -19,24 +20,22 @@ describe("a run whose model has no known price", () => {
 
   it("says at its start that the cost budget cannot see that model's calls", async () => {
     const { runId } = await submitGoal(runtime, { text: "Fix the bug.", budget: { maxCostUsd: 2 } }, { knownTools: [] });
-    const submitted = (await runtime.trace.read(runId)).find((event) => event.kind === "run.submitted");
+    const submitted = findTraceEvent(await runtime.trace.read(runId), "run.submitted");
     expect(submitted?.payload).toMatchObject({ unpriced: ["local/qwen3-coder (planner, worker)"] });
-    const line = describeEvent(submitted as NonNullable<typeof submitted>);
+    if (!submitted) throw new Error("the run has no run.submitted event");
+    const line = describeEvent(submitted);
     expect(line).toContain("price unknown for local/qwen3-coder (planner, worker)");
     expect(line).toContain("$2 cost budget");
   });
 
   it("shows each unpriced call as price unknown", () => {
-    const line = describeEvent({
-      schemaVersion: 1,
-      seq: 9,
-      ts: new Date().toISOString(),
-      runId: "run_1",
-      stepId: "s1",
-      parentStepId: null,
-      kind: "model.responded",
-      payload: { role: "worker", provider: "local", model: "qwen3-coder", price: "unknown" },
-    });
+    const line = describeEvent(
+      traceEventOf(
+        "model.responded",
+        { role: "worker", provider: "local", model: "qwen3-coder", stopReason: "end_turn", retries: 0, requestId: null, price: "unknown", content: [] },
+        { seq: 9, runId: "run_1", stepId: "s1" },
+      ),
+    );
     expect(line).toContain("price unknown");
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Worker } from "bullmq";
-import type { ControlEvent, FinalAnswerEvaluateJob } from "@rein/core";
+import { type ControlEvent, type FinalAnswerEvaluateJob, findTraceEvent } from "@rein/core";
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
 import { startEvaluateConsumer } from "../src/evaluate-consumer.ts";
 
@@ -49,7 +49,7 @@ describe("evaluate consumer intake", () => {
     expect(sent).toEqual([]);
     const events = await runtime.trace.read("run_ended");
     expect(events.map((event) => event.kind)).toEqual(["evaluate.dropped"]);
-    expect(events[0]?.payload.reason).toMatch(/already ended \(cancelled\)/);
+    expect(findTraceEvent(events, "evaluate.dropped")?.payload.reason).toMatch(/already ended \(cancelled\)/);
   });
 
   it("judges the final answer its run waits for", async () => {

@@ -1,11 +1,11 @@
-import { isTerminal, type ReinRuntime, type RunState, type TraceEvent } from "@rein/core";
+import { isTerminal, type ReinRuntime, type RunState, type TypedTraceEvent } from "@rein/core";
 import { describeEvent, type ProgressMemory } from "./progress.ts";
 import { answerLines } from "./answer-lines.ts";
 import { out } from "./output.ts";
 
 export interface FollowOptions {
   /** Called for each trace event after it is printed; may act (e.g. decide an approval). */
-  onEvent?: (event: TraceEvent) => Promise<void> | void;
+  onEvent?: (event: TypedTraceEvent) => Promise<void> | void;
   quiet?: boolean;
   /** Stops following early (the run goes on); the state as it stands is returned. */
   signal?: AbortSignal;

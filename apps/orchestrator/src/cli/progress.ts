@@ -1,4 +1,4 @@
-import type { LiveEvent, TraceEvent } from "@rein/core";
+import { type CallTraceEvent, isCallTraceEvent, type LiveEvent, type TypedTraceEvent } from "@rein/core";
 import { failedExitOf } from "../trace/views/event-fields.ts";
 
 const str = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
@@ -11,83 +11,97 @@ const str = (value: unknown): string => (typeof value === "string" ? value : JSO
 export type ProgressMemory = Map<string, string>;
 
 /** One human line per trace event worth showing live; undefined hides it. */
-export function describeEvent(event: TraceEvent, memory: ProgressMemory = new Map()): string | undefined {
-  const p = event.payload as Record<string, unknown>;
+export function describeEvent(event: TypedTraceEvent, memory: ProgressMemory = new Map()): string | undefined {
   const step = event.stepId ? `[${event.stepId}] ` : "";
   switch (event.kind) {
     case "run.submitted": {
-      const unpriced = Array.isArray(p.unpriced) ? (p.unpriced as string[]) : [];
-      const warning = unpriced.length > 0 ? `\n  ! price unknown for ${unpriced.join("; ")}: their calls count $0, so the $${str((p.budget as { maxCostUsd?: unknown } | undefined)?.maxCostUsd)} cost budget cannot see them (add config prices)` : "";
+      const p = event.payload;
+      const unpriced = p.unpriced ?? [];
+      const warning = unpriced.length > 0 ? `\n  ! price unknown for ${unpriced.join("; ")}: their calls count $0, so the $${str(p.budget.maxCostUsd)} cost budget cannot see them (add config prices)` : "";
       return `▶ run ${event.runId} submitted: ${str(p.goal)}${warning}`;
     }
-    case "model.responded":
+    case "model.responded": {
+      const p = event.payload;
       return p.price === "unknown" ? `${step}  ? ${str(p.role)} call to ${str(p.provider)}/${str(p.model)}: price unknown, cost not counted` : undefined;
+    }
     case "plan.requested":
-      return `… planning (plan ${str(p.planNo)})`;
+      return `… planning (plan ${str(event.payload.planNo)})`;
     case "lesson.used":
-      return `  lessons used: ${str(p.lessons)}`;
-    case "plan.ready":
+      return `  lessons used: ${str(event.payload.lessons)}`;
+    case "plan.ready": {
+      const p = event.payload;
       return p.done
         ? "✓ plan: the planner proposes the goal is met; the evaluator checks its answer"
-        : `✓ plan: "${str(p.currentStep)}"${(p.nextSteps as string[]).length > 0 ? `; then: ${(p.nextSteps as string[]).join(" → ")}` : ""}`;
-    case "model.output_invalid":
+        : `✓ plan: "${str(p.currentStep)}"${p.nextSteps.length > 0 ? `; then: ${p.nextSteps.join(" → ")}` : ""}`;
+    }
+    case "model.output_invalid": {
+      const p = event.payload;
       return `  ! ${str(p.role)} output invalid (attempt ${str(p.attempt)}): ${str(p.problem)}`;
-    case "step.dispatched":
-      return `${step}→ dispatched "${str(p.title)}" (attempt ${str(p.attempt)}${Number(p.resume) > 0 ? `, resume ${str(p.resume)}` : ""}) tools: ${(p.tools as string[]).join(", ") || "none"}`;
+    }
+    case "step.dispatched": {
+      const p = event.payload;
+      return `${step}→ dispatched "${str(p.title)}" (attempt ${str(p.attempt)}${p.resume > 0 ? `, resume ${str(p.resume)}` : ""}) tools: ${p.tools.join(", ") || "none"}`;
+    }
     case "step.started":
       return `${step}  started`;
-    case "step.suspended":
+    case "step.suspended": {
+      const p = event.payload;
       return `${step}⏸ waiting for approval ${str(p.approvalId)} (${str(p.tool)}): rein approve ${str(p.approvalId)}  |  rein deny ${str(p.approvalId)} --reason "…"`;
+    }
     case "step.resumed":
-      return `${step}▶ resumed after approval ${str(p.approvalId)}: ${str(p.decision)}`;
-    case "step.finished":
+      return `${step}▶ resumed after approval ${str(event.payload.approvalId)}: ${str(event.payload.decision)}`;
+    case "step.finished": {
+      const p = event.payload;
       return `${step}■ step ${str(p.status)} after ${str(p.turns)} turn(s)${p.error ? `: ${str(p.error)}` : ""}`;
+    }
     case "loop.detected":
-      return `${step}  ! loop detected (${str(p.kind)})`;
+      return `${step}  ! loop detected (${str(event.payload.kind)})`;
     case "answer.proposed":
-      return `… the evaluator checks the planner's answer (${str(p.claims)} claim(s), ${str(p.gaps)} gap(s))`;
-    case "verdict.ready":
-      return `${step}⚖ ${p.subject === "final_answer" ? "verdict on the final answer" : "verdict"}: ${str(p.decision)}: ${(p.reasons as string[]).join("; ")}`;
+      return `… the evaluator checks the planner's answer (${str(event.payload.claims)} claim(s), ${str(event.payload.gaps)} gap(s))`;
+    case "verdict.ready": {
+      const p = event.payload;
+      return `${step}⚖ ${p.subject === "final_answer" ? "verdict on the final answer" : "verdict"}: ${str(p.decision)}: ${p.reasons.join("; ")}`;
+    }
     case "packet.refused":
-      return `${step}✗ packet refused: ${str(p.reason)}`;
+      return `${step}✗ packet refused: ${str(event.payload.reason)}`;
     case "model.failed":
-      return `${step}  ✗ ${str(p.role)} model call failed: ${str(p.error)}`;
+      return `${step}  ✗ ${str(event.payload.role)} model call failed: ${str(event.payload.error)}`;
     case "run.done":
-      return `✔ run done: ${str(p.reason)}`;
+      return `✔ run done: ${str(event.payload.reason)}`;
     case "run.failed":
-      return `✗ run failed: ${str(p.reason)}`;
+      return `✗ run failed: ${str(event.payload.reason)}`;
     case "run.cancelled":
-      return `✗ run cancelled: ${str(p.reason)}`;
+      return `✗ run cancelled: ${str(event.payload.reason)}`;
     case "run.escalated":
-      return `⚑ run escalated to a person: ${(p.reasons as string[]).join("; ")} — reply with: rein reply ${event.runId} "<instruction>"`;
+      return `⚑ run escalated to a person: ${event.payload.reasons.join("; ")} — reply with: rein reply ${event.runId} "<instruction>"`;
     default:
-      return describeToolEvent(event, step, p, memory);
+      return isCallTraceEvent(event) ? describeCallEvent(event, step, memory) : undefined;
   }
 }
 
-function describeToolEvent(event: TraceEvent, step: string, p: Record<string, unknown>, memory: ProgressMemory): string | undefined {
-  if (!event.kind.startsWith("tool.") && !event.kind.startsWith("approval.") && event.kind !== "permission.decided") return undefined;
-  const name = str(p.tool ?? p.name ?? "");
+function describeCallEvent(event: CallTraceEvent, step: string, memory: ProgressMemory): string | undefined {
   // Call ids repeat across steps and attempts; within one step's events in order, step and id name one call.
-  const callKey = `${event.stepId ?? "-"}|${str(p.callId)}`;
+  const callKey = `${event.stepId ?? "-"}|${event.payload.callId}`;
   switch (event.kind) {
     case "tool.called":
-      return `${step}  ⚙ ${name}(${truncate(str(p.args ?? {}), 120)})`;
+      return `${step}  ⚙ ${event.payload.tool}(${truncate(str(event.payload.args ?? {}), 120)})`;
     case "tool.executed": {
       // The call's one line is its tool.result; a command's exit goes into it.
-      const exit = failedExitOf(p);
+      const exit = failedExitOf(event.payload);
       if (exit) memory.set(callKey, exit);
       return undefined;
     }
     case "tool.result": {
+      const p = event.payload;
       const exit = memory.get(callKey);
       const denial = memory.get(`denied:${callKey}`);
       if (p.status === "denied" && denial) return `${step}    ↳ denied ${denial}`;
-      const status = p.status === "ok" && exit ? exit : str(p.status);
-      return `${step}    ↳ ${status}${typeof p.durationMs === "number" ? ` in ${Math.round(p.durationMs)} ms` : ""}${p.message ? `: ${truncate(str(p.message), 160)}` : ""}`;
+      const status = p.status === "ok" && exit ? exit : p.status;
+      return `${step}    ↳ ${status} in ${Math.round(p.durationMs)} ms${p.message ? `: ${truncate(p.message, 160)}` : ""}`;
     }
     case "permission.decided": {
-      const why = `by ${str(p.rule)}: ${str(p.reason)}`;
+      const p = event.payload;
+      const why = `by ${p.rule}: ${p.reason}`;
       // A denial ends the call: its result line says so, with this rule and reason. An ask is shown now: the step waits on it.
       if (p.decision === "deny") memory.set(`denied:${callKey}`, why);
       return p.decision === "ask" ? `${step}    ⛨ needs approval ${why}` : undefined;
@@ -118,5 +132,3 @@ export function describeLiveEvent(event: LiveEvent): string {
       return "";
   }
 }
-
-export const FINAL_KINDS = new Set(["run.done", "run.failed", "run.cancelled", "run.escalated"]);

@@ -70,7 +70,8 @@ export const runCommand: CommandHandler<typeof RUN> = async (positionals, flags)
       onEvent: async (event) => {
         if (event.kind !== "step.suspended" || (!flags.approve && !flags.deny)) return;
         ticker?.beforeLine();
-        await decideFromFlags(context.runtime, desk, String(event.payload.approvalId), flags);
+        if (event.payload.approvalId === undefined) return;
+        await decideFromFlags(context.runtime, desk, event.payload.approvalId, flags);
       },
     }).finally(() => {
       clearInterval(ticking);

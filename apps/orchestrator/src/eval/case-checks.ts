@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { RunState, TraceEvent } from "@rein/core";
+import { isTraceEventOf, type RunState, type TypedTraceEvent } from "@rein/core";
 import type { Expectations } from "./eval-suite.ts";
 
 export interface CheckOutcome {
@@ -11,7 +11,7 @@ export interface CheckOutcome {
 
 export interface FinishedCase {
   state: RunState;
-  events: readonly TraceEvent[];
+  events: readonly TypedTraceEvent[];
   /** The run's workspace directory. */
   workspace: string;
 }
@@ -24,7 +24,7 @@ export async function checkCase(expect: Expectations, finished: FinishedCase): P
   const outcomes: CheckOutcome[] = [];
   const add = (check: string, passed: boolean, detail: string) => outcomes.push({ check, passed, detail });
   const answer = answerOf(state);
-  const called = new Set(events.filter((event) => event.kind === "tool.result" && event.payload.status === "ok").map((event) => String(event.payload.name)));
+  const called = new Set(events.flatMap((event) => (isTraceEventOf(event, "tool.result") && event.payload.status === "ok" ? [event.payload.name] : [])));
   if (expect.status) add(`status is ${expect.status}`, state.status === expect.status, `status ${state.status}${state.stopReason ? ` (${state.stopReason})` : ""}`);
   for (const text of expect.answerContains ?? []) add(`answer contains ${JSON.stringify(text)}`, answer.includes(text), `answer: ${JSON.stringify(answer.slice(0, 200))}`);
   if (expect.answerMatches) add(`answer matches /${expect.answerMatches}/`, new RegExp(expect.answerMatches).test(answer), `answer: ${JSON.stringify(answer.slice(0, 200))}`);

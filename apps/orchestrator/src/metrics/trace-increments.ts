@@ -1,4 +1,4 @@
-import type { TraceEvent } from "@rein/core";
+import type { TypedTraceEvent } from "@rein/core";
 
 /** Upper bounds, in seconds, of the latency histograms' buckets. */
 export const LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300] as const;
@@ -16,8 +16,7 @@ const RUN_ENDS: Readonly<Record<string, string>> = { "run.done": "done", "run.fa
  * planner, worker and evaluator processes without any of them knowing about
  * metrics.
  */
-export function incrementsOf(event: TraceEvent): [SeriesKey, number][] {
-  const p = event.payload;
+export function incrementsOf(event: TypedTraceEvent): [SeriesKey, number][] {
   const label = (value: unknown) => (typeof value === "string" && value !== "" ? value : "unknown");
   switch (event.kind) {
     case "run.submitted":
@@ -25,11 +24,11 @@ export function incrementsOf(event: TraceEvent): [SeriesKey, number][] {
     case "step.dispatched":
       return [[seriesKey("steps_dispatched"), 1]];
     case "tool.result": {
-      const tool = label(p.tool);
-      return [[seriesKey("tool_calls", { tool, outcome: label(p.status) }), 1], ...latency("tool_call_seconds", { tool }, event.durationMs ?? p.durationMs)];
+      const tool = label(event.payload.tool);
+      return [[seriesKey("tool_calls", { tool, outcome: label(event.payload.status) }), 1], ...latency("tool_call_seconds", { tool }, event.durationMs ?? event.payload.durationMs)];
     }
     case "model.responded": {
-      const labels = { role: label(p.role), model: label(p.model) };
+      const labels = { role: label(event.payload.role), model: label(event.payload.model) };
       const usage = event.usage;
       return [
         [seriesKey("model_calls", { ...labels, outcome: "ok" }), 1],
@@ -41,8 +40,10 @@ export function incrementsOf(event: TraceEvent): [SeriesKey, number][] {
         ...latency("model_call_seconds", { role: labels.role }, event.durationMs),
       ];
     }
-    case "model.failed":
-      return [[seriesKey("model_calls", { role: label(p.role), model: label(p.model), outcome: "failed" }), 1], ...latency("model_call_seconds", { role: label(p.role) }, event.durationMs)];
+    case "model.failed": {
+      const role = label(event.payload.role);
+      return [[seriesKey("model_calls", { role, model: label(event.payload.model), outcome: "failed" }), 1], ...latency("model_call_seconds", { role }, event.durationMs)];
+    }
     default: {
       const ended = RUN_ENDS[event.kind];
       return ended ? [[seriesKey("runs_ended", { status: ended }), 1]] : [];

@@ -1,4 +1,4 @@
-import type { TraceEvent } from "@rein/core";
+import { isTraceEventOf, type TypedTraceEvent } from "@rein/core";
 import { lineDiff } from "./line-diff.ts";
 import type { RecordedOutputs } from "./recorded-outputs.ts";
 import { maskVolatile } from "./volatile-fields.ts";
@@ -32,16 +32,16 @@ interface ResultView {
   hash: string | null;
 }
 
-const resultsOf = (events: readonly TraceEvent[]): ResultView[] =>
+const resultsOf = (events: readonly TypedTraceEvent[]): ResultView[] =>
   events
-    .filter((event) => event.kind === "tool.result")
+    .filter((event) => isTraceEventOf(event, "tool.result"))
     .map((event) => ({
       seq: event.seq,
       stepId: event.stepId ?? "-",
-      index: typeof event.payload.index === "number" ? event.payload.index : null,
-      tool: String(event.payload.name ?? event.payload.tool),
-      status: String(event.payload.status),
-      hash: typeof event.payload.rawOutputHash === "string" ? event.payload.rawOutputHash : null,
+      index: event.payload.index,
+      tool: event.payload.name,
+      status: event.payload.status,
+      hash: event.payload.rawOutputHash ?? null,
     }));
 
 /**
@@ -51,8 +51,8 @@ const resultsOf = (events: readonly TraceEvent[]): ResultView[] =>
  * other did not. Hashes that differ only in volatile fields count as equal.
  */
 export function compareTraces(
-  recorded: { runId: string; events: readonly TraceEvent[]; outputs: RecordedOutputs },
-  replay: { runId: string; events: readonly TraceEvent[]; outputs: RecordedOutputs },
+  recorded: { runId: string; events: readonly TypedTraceEvent[]; outputs: RecordedOutputs },
+  replay: { runId: string; events: readonly TypedTraceEvent[]; outputs: RecordedOutputs },
   options: { fromStep?: string } = {},
 ): Comparison {
   const expected = resultsOf(recorded.events);
@@ -70,8 +70,8 @@ export function compareTraces(
       const got = right[position];
       const order = want?.seq ?? Number.MAX_SAFE_INTEGER - (right.length - position);
       if (!want || !got) {
-        const only = (want ?? got) as ResultView;
-        candidates.push({
+        const only = want ?? got;
+        if (only) candidates.push({
           order,
           divergence: {
             stepId,

@@ -9,7 +9,7 @@ import {
   ReinError,
   type ReinRuntime,
   type RunState,
-  type TraceEvent,
+  type TypedTraceEvent,
 } from "@rein/core";
 import { decideApproval } from "../approvals/decide-approval.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
@@ -27,14 +27,14 @@ export interface PrivateRunOptions {
   /** Reuse a recorded run id, so idempotency keys and paths match the recording. */
   runId?: string;
   /** Answers a pending approval; without it a run that waits for one ends the wait as it stands. */
-  decideApproval?: (approvalId: string, event: TraceEvent) => { decision: "approved" | "denied"; approver: string } | undefined;
+  decideApproval?: (approvalId: string, event: TypedTraceEvent) => { decision: "approved" | "denied"; approver: string } | undefined;
   /** A safety net, not a timing assertion. @defaultValue 120000 */
   timeoutMs?: number;
 }
 
 export interface PrivateRunResult {
   state: RunState;
-  events: TraceEvent[];
+  events: TypedTraceEvent[];
 }
 
 const ENDS = new Set(["run.done", "run.failed", "run.cancelled", "run.escalated"]);

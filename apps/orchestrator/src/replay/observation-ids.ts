@@ -1,11 +1,11 @@
-import type { ReinRuntime, TraceEvent } from "@rein/core";
+import type { ReinRuntime, TraceEventOf, TypedTraceEvent } from "@rein/core";
 
-const keyOf = (event: TraceEvent) => `${event.stepId ?? "-"}|${String(event.payload.callId)}|${String(event.payload.index)}`;
+const keyOf = (event: TraceEventOf<"observation.made">) => `${event.stepId ?? "-"}|${event.payload.callId}|${event.payload.index}`;
 
-function observationIds(events: readonly TraceEvent[]): Map<string, string> {
+function observationIds(events: readonly TypedTraceEvent[]): Map<string, string> {
   const ids = new Map<string, string>();
   for (const event of events) {
-    if (event.kind === "observation.made" && typeof event.payload.observationId === "string") ids.set(keyOf(event), event.payload.observationId);
+    if (event.kind === "observation.made") ids.set(keyOf(event), event.payload.observationId);
   }
   return ids;
 }
@@ -16,7 +16,7 @@ function observationIds(events: readonly TraceEvent[]): Map<string, string> {
  * id to the id the replay gave the same call (same step, call id and index),
  * reading the replay's trace at the moment of the model call.
  */
-export function observationIdTranslator(recorded: readonly TraceEvent[], runtime: ReinRuntime, runId: string): (text: string) => Promise<string> {
+export function observationIdTranslator(recorded: readonly TypedTraceEvent[], runtime: ReinRuntime, runId: string): (text: string) => Promise<string> {
   const recordedIds = observationIds(recorded);
   return async (text) => {
     if (!text.includes("obs_")) return text;

@@ -1,6 +1,6 @@
-import type { Artifact, TraceEvent } from "@rein/core";
+import type { Artifact, TypedTraceEvent } from "@rein/core";
 
-const callKey = (stepId: string | null, callId: unknown, index: unknown) => `${stepId ?? "-"}|${String(callId)}|${String(index)}`;
+const callKey = (stepId: string | null, callId: string, index: number) => `${stepId ?? "-"}|${callId}|${index}`;
 
 export interface RecordedOutput {
   status: string;
@@ -20,21 +20,20 @@ export class RecordedOutputs {
   private readonly byCall = new Map<string, RecordedOutput>();
   private readonly byHash = new Map<string, string>();
 
-  constructor(events: readonly TraceEvent[], artifacts: readonly Artifact[] = []) {
+  constructor(events: readonly TypedTraceEvent[], artifacts: readonly Artifact[] = []) {
     const artifactText = new Map(artifacts.map((artifact) => [artifact.artifactId, artifact.content]));
     for (const event of events) {
+      if (event.kind !== "tool.executed") continue;
       const p = event.payload;
-      if (event.kind === "tool.executed" && typeof p.output === "string" && event.outputHash) this.byHash.set(event.outputHash, p.output);
-      if (event.kind === "tool.executed" && p.status !== "ok") {
-        this.byCall.set(callKey(event.stepId, p.callId, p.index), { status: String(p.status), error: String(p.error ?? p.status) });
-      }
+      if (typeof p.output === "string" && event.outputHash) this.byHash.set(event.outputHash, p.output);
+      if (p.status !== "ok") this.byCall.set(callKey(event.stepId, p.callId, p.index), { status: p.status, error: p.error ?? p.status });
     }
     for (const event of events) {
+      if (event.kind !== "tool.result" || event.payload.status !== "ok") continue;
       const p = event.payload;
-      if (event.kind !== "tool.result" || p.status !== "ok") continue;
-      const hash = typeof p.rawOutputHash === "string" ? p.rawOutputHash : undefined;
+      const hash = p.rawOutputHash;
       let output = hash ? this.byHash.get(hash) : undefined;
-      if (output === undefined && typeof p.artifactId === "string") output = artifactText.get(p.artifactId);
+      if (output === undefined && p.artifactId !== undefined) output = artifactText.get(p.artifactId);
       if (hash && output !== undefined) this.byHash.set(hash, output);
       this.byCall.set(callKey(event.stepId, p.callId, p.index), { status: "ok", ...(output === undefined ? {} : { output }) });
     }

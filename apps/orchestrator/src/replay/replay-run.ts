@@ -1,4 +1,4 @@
-import { type AnyTool, ReinError, ReplayProvider, type ReinRuntime, type RunStatus, type StepStatus, type TraceEvent } from "@rein/core";
+import { type AnyTool, ReinError, ReplayProvider, type ReinRuntime, type RunStatus, type StepStatus, type TypedTraceEvent } from "@rein/core";
 import type { TraceBundle } from "../trace/trace-bundle.ts";
 import { type Comparison, compareTraces } from "./compare-traces.ts";
 import { runPrivately } from "./in-process-run.ts";
@@ -76,20 +76,20 @@ export async function replayRun(scratch: ReinRuntime, bundle: TraceBundle, optio
   };
 }
 
-function recordedDecisions(events: readonly TraceEvent[]): Map<string, { decision: "approved" | "denied"; approver: string }[]> {
+function recordedDecisions(events: readonly TypedTraceEvent[]): Map<string, { decision: "approved" | "denied"; approver: string }[]> {
   const byStep = new Map<string, { decision: "approved" | "denied"; approver: string }[]>();
   for (const event of events) {
     if (event.kind !== "approval.decided") continue;
     const decision = event.payload.decision === "approved" ? "approved" : "denied";
     const key = event.stepId ?? "-";
-    byStep.set(key, [...(byStep.get(key) ?? []), { decision, approver: `replay of ${String(event.payload.approver ?? "unknown")}` }]);
+    byStep.set(key, [...(byStep.get(key) ?? []), { decision, approver: `replay of ${event.payload.approver ?? "unknown"}` }]);
   }
   return byStep;
 }
 
 /** The artifacts a trace references, for comparing truncated outputs in full. */
-export async function artifactsOf(runtime: ReinRuntime, events: readonly TraceEvent[]) {
-  const ids = events.map((event) => event.payload.artifactId).filter((id): id is string => typeof id === "string");
+export async function artifactsOf(runtime: ReinRuntime, events: readonly TypedTraceEvent[]) {
+  const ids = events.flatMap(({ payload }) => ("artifactId" in payload && typeof payload.artifactId === "string" ? [payload.artifactId] : []));
   const artifacts = await Promise.all(ids.map((id) => runtime.artifacts.get(id)));
   return artifacts.filter((artifact) => artifact !== null);
 }

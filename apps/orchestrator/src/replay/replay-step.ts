@@ -4,13 +4,14 @@ import {
   type AnyTool,
   CheckpointStore,
   generatePacketKeys,
+  isTraceEventOf,
   PacketBody,
   PacketSigner,
   ReinError,
   ReplayProvider,
   type ReinRuntime,
-  type StepStatus,
-  type TraceEvent,
+  type TraceEventOf,
+  type TypedTraceEvent,
   Workspace,
 } from "@rein/core";
 import { runStepLoop } from "@rein/workers";
@@ -39,7 +40,7 @@ export interface StepReplayOptions {
  * judged apart from everything before it.
  */
 export async function replayStep(scratch: ReinRuntime, bundle: TraceBundle, stepId: string, options: StepReplayOptions): Promise<ReplayReport> {
-  const dispatched = bundle.events.find((event) => event.kind === "step.dispatched" && event.stepId === stepId && event.payload.packet);
+  const dispatched = bundle.events.find((event): event is TraceEventOf<"step.dispatched"> => isTraceEventOf(event, "step.dispatched") && event.stepId === stepId);
   if (!dispatched) throw new ReinError("not_found", `run ${bundle.runId} has no recorded packet for step ${stepId}; expected a step.dispatched event carrying it`);
   const recordedBody = PacketBody.parse(dispatched.payload.packet);
   const now = new Date();
@@ -49,7 +50,7 @@ export async function replayStep(scratch: ReinRuntime, bundle: TraceBundle, step
   if (options.seedDir) await prepareWorkspace({ source: options.seedDir, workspaceRoot: scratch.config.workspaceRoot, runId: bundle.runId });
   const workspace = await Workspace.forRun(scratch.config.workspaceRoot, bundle.runId);
 
-  const ownEvents = (events: readonly TraceEvent[]) => events.filter((event) => event.stepId === stepId && event.seq >= dispatched.seq);
+  const ownEvents = (events: readonly TypedTraceEvent[]) => events.filter((event) => event.stepId === stepId && event.seq >= dispatched.seq);
   const recordedEvents = ownEvents(bundle.events);
   const recorded = new RecordedOutputs(bundle.events, bundle.artifacts);
   const { tools, stubbed } = await replayToolSet(scratch.config, options.tools ?? [], recorded, { mode: options.mode, allowExternal: options.allowExternal ?? false });
@@ -66,8 +67,8 @@ export async function replayStep(scratch: ReinRuntime, bundle: TraceBundle, step
     { runId: bundle.runId, events: recordedEvents, outputs: recorded },
     { runId: bundle.runId, events: replayEvents.filter((event) => event.stepId === stepId), outputs: new RecordedOutputs(replayEvents, await artifactsOf(scratch, replayEvents)) },
   );
-  const finished = recordedEvents.find((event) => event.kind === "step.finished");
-  const recordedStatus = (finished?.payload.status as StepStatus | undefined) ?? null;
+  const finished = recordedEvents.find((event) => isTraceEventOf(event, "step.finished"));
+  const recordedStatus = finished?.payload.status ?? null;
   return {
     runId: bundle.runId,
     identical: comparison.identical && recordedStatus === result.status,

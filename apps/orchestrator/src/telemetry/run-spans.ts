@@ -6,13 +6,13 @@ import {
   modelResponseAttributes,
   modelSpanName,
   permissionAttributes,
-  type TraceEvent,
+  type TypedTraceEvent,
   toolCallAttributes,
   toolCallKey,
   toolSpanName,
 } from "@rein/core";
 
-const time = (event: TraceEvent) => new Date(event.ts);
+const time = (event: TypedTraceEvent) => new Date(event.ts);
 
 /**
  * Builds the spans of a finished run from its trace events: run → step
@@ -20,7 +20,7 @@ const time = (event: TraceEvent) => new Date(event.ts);
  * recorded times. Built after the fact from the trace, so telemetry can
  * never disagree with the audit trail and costs nothing when it is off.
  */
-export function emitRunSpans(events: readonly TraceEvent[], tracer: Tracer): void {
+export function emitRunSpans(events: readonly TypedTraceEvent[], tracer: Tracer): void {
   const first = events[0];
   const last = events.at(-1);
   if (!first || !last) return;
@@ -33,33 +33,34 @@ export function emitRunSpans(events: readonly TraceEvent[], tracer: Tracer): voi
   const openTools = new Map<string, Span>();
   const parentOf = (stepId: string | null) => trace.setSpan(context.active(), (stepId ? steps.get(stepId) : undefined) ?? run);
   for (const event of events) {
-    const p = event.payload;
-    const modelKey = modelCallKey(event.runId, event.stepId, p);
-    const toolKey = toolCallKey(event.runId, event.stepId, p);
+    const modelKey = modelCallKey(event.runId, event.stepId, event.payload);
+    const toolKey = toolCallKey(event.runId, event.stepId, event.payload);
     switch (event.kind) {
       case "step.dispatched": {
         if (!event.stepId) break;
+        const p = event.payload;
         // A step re-dispatched after a suspension continues the span of its attempt.
         const open = steps.get(event.stepId);
         if (open) {
           open.addEvent("step.resumed", time(event));
           break;
         }
-        const attributes: Attributes = { "rein.step.id": event.stepId, "rein.step.attempt": Number(p.attempt ?? 1) };
+        const attributes: Attributes = { "rein.step.id": event.stepId, "rein.step.attempt": p.attempt };
         if (event.parentStepId) attributes["rein.step.parent_id"] = event.parentStepId;
         const parent = trace.setSpan(context.active(), (event.parentStepId ? steps.get(event.parentStepId) : undefined) ?? run);
-        steps.set(event.stepId, tracer.startSpan(`step ${String(p.title ?? event.stepId)}`, { startTime: time(event), attributes }, parent));
+        steps.set(event.stepId, tracer.startSpan(`step ${p.title}`, { startTime: time(event), attributes }, parent));
         break;
       }
       case "verdict.ready": {
         const span = event.stepId ? steps.get(event.stepId) : undefined;
         if (!span || !event.stepId) break;
-        span.setAttribute("rein.verdict", String(p.decision));
+        span.setAttribute("rein.verdict", event.payload.decision);
         span.end(time(event));
         steps.delete(event.stepId);
         break;
       }
       case "model.called": {
+        const p = event.payload;
         const span = tracer.startSpan(modelSpanName(p), { kind: SpanKind.CLIENT, startTime: time(event), attributes: modelCallAttributes(p) }, parentOf(event.stepId));
         openModels.set(modelKey, [...(openModels.get(modelKey) ?? []), { span }]);
         break;
@@ -68,34 +69,41 @@ export function emitRunSpans(events: readonly TraceEvent[], tracer: Tracer): voi
       case "model.failed": {
         const open = openModels.get(modelKey)?.shift();
         if (!open) break;
-        if (event.kind === "model.failed") open.span.setStatus({ code: SpanStatusCode.ERROR, message: String(p.error) });
-        else open.span.setAttributes(modelResponseAttributes(p, event.usage));
+        if (event.kind === "model.failed") open.span.setStatus({ code: SpanStatusCode.ERROR, message: event.payload.error });
+        else open.span.setAttributes(modelResponseAttributes(event.payload, event.usage));
         open.span.end(time(event));
         break;
       }
       case "tool.called":
         openTools.set(
           toolKey,
-          tracer.startSpan(toolSpanName(p), { startTime: time(event), attributes: toolCallAttributes(p) }, parentOf(event.stepId)),
+          tracer.startSpan(toolSpanName(event.payload), { startTime: time(event), attributes: toolCallAttributes(event.payload) }, parentOf(event.stepId)),
         );
         break;
       case "permission.decided":
-        openTools.get(toolKey)?.setAttributes(permissionAttributes(p));
+        openTools.get(toolKey)?.setAttributes(permissionAttributes(event.payload));
         break;
       case "tool.result": {
         const span = openTools.get(toolKey);
         if (!span) break;
-        span.setAttribute("rein.tool.status", String(p.status));
-        if (p.status !== "ok") span.setStatus({ code: SpanStatusCode.ERROR, message: String(p.message ?? p.status) });
+        const p = event.payload;
+        span.setAttribute("rein.tool.status", p.status);
+        if (p.status !== "ok") span.setStatus({ code: SpanStatusCode.ERROR, message: p.message ?? p.status });
         span.end(time(event));
         openTools.delete(toolKey);
         break;
       }
-      default:
-        if (/^run\.(done|failed|cancelled|escalated)$/.test(event.kind)) {
-          run.setAttribute("rein.run.status", event.kind.slice(4));
-          if (event.kind !== "run.done") run.setStatus({ code: SpanStatusCode.ERROR, message: String(p.reason ?? event.kind) });
-        }
+      case "run.done":
+        run.setAttribute("rein.run.status", "done");
+        break;
+      case "run.failed":
+      case "run.cancelled":
+        run.setAttribute("rein.run.status", event.kind.slice(4));
+        run.setStatus({ code: SpanStatusCode.ERROR, message: event.payload.reason });
+        break;
+      case "run.escalated":
+        run.setAttribute("rein.run.status", "escalated");
+        run.setStatus({ code: SpanStatusCode.ERROR, message: event.kind });
     }
   }
   const end = time(last);

@@ -1,11 +1,11 @@
-import type { Artifact, ReinRuntime, RunState, TraceEvent } from "@rein/core";
+import type { Artifact, ReinRuntime, RunState, TypedTraceEvent } from "@rein/core";
 import { artifactIdsOf } from "./run-artifacts.ts";
 
 /** Everything a run's history consists of: the events, the blobs and artifacts they reference, and the final state. */
 export interface TraceBundle {
   runId: string;
   state: RunState | null;
-  events: TraceEvent[];
+  events: TypedTraceEvent[];
   /** Prompt copies, content-addressed (see PromptCopy). */
   blobs: Record<string, string>;
   artifacts: Artifact[];

@@ -1,7 +1,7 @@
-import { assemblePrompt, expandPromptCopy, PromptCopy, promptHash, sha256, type TraceEvent } from "@rein/core";
+import { assemblePrompt, type CallTraceEvent, expandPromptCopy, isCallTraceEvent, isTraceEventOf, PromptCopy, promptHash, sha256, type TypedTraceEvent } from "@rein/core";
 
 const partsOf = (copy: PromptCopy): string[] => [copy.system, ...copy.messages, copy.tools, copy.output].filter((id): id is string => id !== null);
-import { callKeyOf, isRunEnd } from "./views/event-fields.ts";
+import { callKeyOf, endReasonOf, isRunEnd } from "./views/event-fields.ts";
 
 /** The questions issue 7 says every finished run must answer from its trace. */
 export const TRACE_QUESTIONS = [
@@ -32,24 +32,24 @@ const REFUSED_BEFORE_POLICY = new Set(["tool.refused", "tool.input_invalid"]);
  * tools; every tool call has a decision with a rule (or a refusal with a
  * reason), a result and an observation; the run has an end with a reason.
  */
-export function answerQuestions(events: readonly TraceEvent[], blobs: Readonly<Record<string, string>>): QuestionAnswer[] {
+export function answerQuestions(events: readonly TypedTraceEvent[], blobs: Readonly<Record<string, string>>): QuestionAnswer[] {
   const answers = new Map<TraceQuestion, QuestionAnswer>(TRACE_QUESTIONS.map((question) => [question, { question, answered: true, evidence: [], gaps: [] }]));
-  const note = (question: TraceQuestion, event: TraceEvent, gap?: string) => {
+  const note = (question: TraceQuestion, event: TypedTraceEvent, gap?: string) => {
     const answer = answers.get(question) as QuestionAnswer;
     if (gap) {
       answer.answered = false;
       answer.gaps.push(`seq ${event.seq} ${event.kind}: ${gap}`);
     } else answer.evidence.push(event.seq);
   };
-  const byCall = new Map<string, TraceEvent[]>();
+  const byCall = new Map<string, CallTraceEvent[]>();
   for (const event of events) {
-    if (event.payload.callId !== undefined && event.stepId) byCall.set(callKeyOf(event), [...(byCall.get(callKeyOf(event)) ?? []), event]);
+    if (isCallTraceEvent(event) && event.stepId) byCall.set(callKeyOf(event), [...(byCall.get(callKeyOf(event)) ?? []), event]);
   }
   // Each call's whole message list by inputHash: a copy names only what is new since the call it continues.
   const earlier = new Map<string, readonly string[]>();
   for (const event of events) {
-    const p = event.payload;
     if (event.kind === "model.called") {
+      const p = event.payload;
       const copy = PromptCopy.safeParse(p.prompt);
       const whole = copy.success ? expandPromptCopy(copy.data, earlier) : undefined;
       if (whole && event.inputHash) earlier.set(event.inputHash, whole.messages);
@@ -58,17 +58,17 @@ export function answerQuestions(events: readonly TraceEvent[], blobs: Readonly<R
       else if (!whole) note("what did the model see", event, "the prompt copy continues a model call that is not in the trace");
       else if (!prompt) note("what did the model see", event, "prompt copy references blobs that are not stored");
       else if (promptHash(copy.data) !== event.inputHash) note("what did the model see", event, "the prompt copy does not hash to inputHash");
-      else if (!partsOf(whole).every((id) => sha256(blobs[id] as string) === id)) note("what did the model see", event, "a stored prompt part does not match its hash");
+      else if (!partsOf(whole).every((id) => sha256(blobs[id] ?? "") === id)) note("what did the model see", event, "a stored prompt part does not match its hash");
       else note("what did the model see", event);
       note("which tools could it see", event, Array.isArray(p.tools) ? undefined : "no tool list");
     } else if (event.kind === "model.responded") {
-      note("what did it ask for", event, Array.isArray(p.content) ? undefined : "no response content");
+      note("what did it ask for", event, Array.isArray(event.payload.content) ? undefined : "no response content");
     } else if (event.kind === "tool.called") {
       const call = byCall.get(callKeyOf(event)) ?? [];
-      note("what did it ask for", event, p.args !== undefined || typeof p.argBytes === "number" ? undefined : "no arguments");
+      note("what did it ask for", event, event.payload.args !== undefined || typeof event.payload.argBytes === "number" ? undefined : "no arguments");
       const decided = call.find((other) => other.kind === "permission.decided" || REFUSED_BEFORE_POLICY.has(other.kind));
-      note("why was that allowed or refused", decided ?? event, decided && (decided.payload.rule || decided.payload.reason) ? undefined : "no decision with a rule or reason");
-      const result = call.find((other) => other.kind === "tool.result");
+      note("why was that allowed or refused", decided ?? event, decided && reasonOf(decided) ? undefined : "no decision with a rule or reason");
+      const result = call.find((other) => isTraceEventOf(other, "tool.result"));
       const observation = call.find((other) => other.kind === "observation.made");
       if (!result || !observation) note("what came back", event, `missing ${[result ? "" : "tool.result", observation ? "" : "observation.made"].filter(Boolean).join(" and ")}`);
       else if (result.payload.status === "ok" && !result.payload.rawOutputHash) note("what came back", result, "ok result without rawOutputHash");
@@ -76,8 +76,8 @@ export function answerQuestions(events: readonly TraceEvent[], blobs: Readonly<R
         note("what came back", result);
         note("what came back", observation);
       }
-    } else if (isRunEnd(event.kind)) {
-      note("why did the run stop", event, p.reason || (Array.isArray(p.reasons) && p.reasons.length > 0) ? undefined : "no reason");
+    } else if (isRunEnd(event)) {
+      note("why did the run stop", event, endReasonOf(event) ? undefined : "no reason");
     }
   }
   for (const answer of answers.values()) {
@@ -88,3 +88,9 @@ export function answerQuestions(events: readonly TraceEvent[], blobs: Readonly<R
   }
   return [...answers.values()];
 }
+
+/** What a call's deciding event says decided it: a policy rule, or a refusal's reason. */
+const reasonOf = (event: CallTraceEvent): string => {
+  const { payload } = event;
+  return ("rule" in payload && typeof payload.rule === "string" ? payload.rule : "") || ("reason" in payload && typeof payload.reason === "string" ? payload.reason : "");
+};

@@ -1,4 +1,4 @@
-import { type ModelScriptInput, newId } from "@rein/core";
+import { findTraceEvent, type ModelScriptInput, newId } from "@rein/core";
 import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRemoteServer } from "../../../../packages/core/test/mcp/fixtures/remote-mcp-server.ts";
@@ -69,7 +69,7 @@ describe("a run using a remote MCP server over Streamable HTTP with a bearer tok
     const state = await harness.waitFor(runId);
     expect(state.status).toBe("done");
     const events = await harness.runtime.trace.read(runId);
-    expect(events.find((event) => event.kind === "tool.executed" && event.payload.tool === "remote__shout")?.payload.status).toBe("ok");
+    expect(findTraceEvent(events, "tool.executed", (event) => event.payload.tool === "remote__shout")?.payload.status).toBe("ok");
     expect(remote.authorizations.length).toBeGreaterThan(0);
     expect(remote.authorizations.every((header) => header === `Bearer ${TOKEN}`)).toBe(true);
     const everything = [JSON.stringify(events), JSON.stringify(await harness.runtime.runs.require(runId)), harness.logLines.join("\n")].join("\n");

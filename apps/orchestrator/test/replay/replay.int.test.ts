@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type AnyTool, defineTool } from "@rein/core";
+import { type AnyTool, defineTool, findTraceEvent } from "@rein/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
 import { buildRegistry } from "../../src/roles/tooling.ts";
@@ -69,7 +69,7 @@ describe("replaying examples/bugfix against a changed tool", () => {
   it("reports the first divergence at the right step and call, with a line diff", async () => {
     const report = await replay(recorded, { mode: "real", tools: [...recorded.example.tools, readFileChangingLine2(recorded)] });
     expect(report.identical).toBe(false);
-    const firstRead = recorded.bundle.events.find((event) => event.kind === "tool.result" && event.payload.name === "read_file");
+    const firstRead = findTraceEvent(recorded.bundle.events, "tool.result", (event) => event.payload.name === "read_file");
     expect(report.comparison.divergence).toMatchObject({
       stepId: "s1",
       callIndex: firstRead?.payload.index,

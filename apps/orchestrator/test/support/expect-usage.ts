@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { RunState, TraceEvent, Usage } from "@rein/core";
+import type { RunState, TypedTraceEvent, Usage } from "@rein/core";
 import { countedUsageOf, modelUsageOf } from "../../src/trace/usage-totals.ts";
 
 /**
@@ -7,7 +7,7 @@ import { countedUsageOf, modelUsageOf } from "../../src/trace/usage-totals.ts";
  * calls in the trace, the controller's `usage.counted` events and the run
  * state's totals all agree.
  */
-export function expectEveryTokenCounted(state: RunState, events: readonly TraceEvent[]): void {
+export function expectEveryTokenCounted(state: RunState, events: readonly TypedTraceEvent[]): void {
   const spent = modelUsageOf(events);
   expect(spent.inputTokens + spent.outputTokens).toBeGreaterThan(0);
   expectSameUsage(state.usage, spent, "state vs model calls in the trace");

@@ -1,6 +1,7 @@
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
 import { GENAI } from "@rein/core";
+import { traceEventOf } from "@rein/core/testing";
 import { emitRunSpans } from "../../src/telemetry/run-spans.ts";
 import { fixtureEvents } from "../trace/fixture-events.ts";
 
@@ -42,7 +43,11 @@ describe("OpenTelemetry spans from a trace", () => {
   it("makes a chat span per model call with provider, model and token usage", () => {
     const events = fixtureEvents();
     const responded = events.findIndex((event) => event.kind === "model.responded");
-    const called = { ...(events[responded] as (typeof events)[number]), seq: 0, kind: "model.called", usage: undefined, payload: { role: "worker", provider: "anthropic", kind: "anthropic", model: "m1", tools: [] } };
+    const called = traceEventOf(
+      "model.called",
+      { role: "worker", provider: "anthropic", kind: "anthropic", model: "m1", tools: [], messages: 1, structured: null, prompt: { system: `sha256:${"5".repeat(64)}`, messages: [], tools: null, output: null } },
+      { ...events[responded], seq: 0, usage: undefined },
+    );
     events.splice(responded, 0, called);
     const chat = spansOf(events).find((span) => span.name === "chat m1") as ReadableSpan;
     expect(chat.attributes).toMatchObject({

@@ -1,19 +1,20 @@
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import type { TraceEvent } from "@rein/core";
+import type { TraceKind, TracePayloadInput, TypedTraceEvent } from "@rein/core";
+import { type TraceEnvelope, traceEventOf } from "@rein/core/testing";
 import { DASHBOARD_HTML } from "../../src/api/dashboard/dashboard-page.ts";
 import { buildRunView } from "../../src/trace/views/run-view/build-run-view.ts";
 import type { RunView } from "../../src/trace/views/run-view/run-view-model.ts";
 import { renderTimeline } from "../../src/trace/views/timeline-view.ts";
 
 let seq = 0;
-const at = (kind: string, payload: Record<string, unknown>, extra: Partial<TraceEvent> = {}): TraceEvent => {
+const at = <Kind extends TraceKind>(kind: Kind, payload: TracePayloadInput<Kind>, extra: TraceEnvelope = {}): TypedTraceEvent => {
   seq += 1;
-  return { schemaVersion: 1, seq, ts: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(), runId: "run_exit", stepId: "s1", parentStepId: null, kind, payload, ...extra };
+  return traceEventOf(kind, payload, { seq, ts: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(), runId: "run_exit", stepId: "s1", ...extra });
 };
 
 /** One run_command call as the executor traces it: called, executed (with its exit), result. */
-function commandCall(callId: string, index: number, executed: Record<string, unknown>): TraceEvent[] {
+function commandCall(callId: string, index: number, executed: Record<string, unknown>): TypedTraceEvent[] {
   const base = { callId, index, tool: "run_command" };
   return [
     at("tool.called", { ...base, idempotencyKey: `run_exit:s1:1:${index}`, argBytes: 34, args: { command: "node", args: ["--test"] } }),
@@ -52,7 +53,7 @@ describe("a command's exit on the dashboard's run page", () => {
     setInterval: () => 0,
   };
   runInNewContext(script, page);
-  const callLines = (events: TraceEvent[]) => {
+  const callLines = (events: TypedTraceEvent[]) => {
     const view = buildRunView({ runId: "run_exit", state: null, events, blobs: {} });
     expect(view.unreadable).toEqual([]);
     const panel = (page.timelinePanel as (view: RunView, calls: Map<string, unknown>) => PageNode)(view, new Map(view.calls.map((call) => [call.key, call])));

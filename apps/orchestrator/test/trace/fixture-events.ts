@@ -1,32 +1,23 @@
-import type { TraceEvent, TraceKind, TracePayloadInput } from "@rein/core";
+import type { TraceKind, TracePayloadInput, TypedTraceEvent } from "@rein/core";
+import { type TraceEnvelope, traceEventOf } from "@rein/core/testing";
 
 let seq = 0;
 const hash = (digit: string) => `sha256:${digit.repeat(64)}`;
 
-function event<Kind extends TraceKind>(kind: Kind, payload: TracePayloadInput<Kind>, extra: Partial<TraceEvent> = {}): TraceEvent {
+function event<Kind extends TraceKind>(kind: Kind, payload: TracePayloadInput<Kind>, extra: TraceEnvelope = {}): TypedTraceEvent {
   seq += 1;
-  return {
-    schemaVersion: 1,
-    seq,
-    ts: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq * 100)).toISOString(),
-    runId: "run_fixture",
-    stepId: null,
-    parentStepId: null,
-    kind,
-    payload,
-    ...extra,
-  };
+  return traceEventOf(kind, payload, { seq, ts: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq * 100)).toISOString(), runId: "run_fixture", ...extra });
 }
 
 /**
  * A small run with a delegated child step, a denied call, an approval a
  * person decided, and a refusal before the policy: every branch the views draw.
  */
-export function fixtureEvents(): TraceEvent[] {
+export function fixtureEvents(): TypedTraceEvent[] {
   seq = 0;
   const s1 = { stepId: "s1" };
   const s2 = { stepId: "s2", parentStepId: "s1" };
-  const call = (step: Partial<TraceEvent>, callId: string, index: number, tool: string) => ({ step, base: { callId, index, tool } });
+  const call = (step: TraceEnvelope, callId: string, index: number, tool: string) => ({ step, base: { callId, index, tool } });
   const read = call(s1, "c0", 0, "read_file");
   const denied = call(s1, "c1", 1, "run_command");
   const deploy = call(s2, "c0", 0, "deploy");

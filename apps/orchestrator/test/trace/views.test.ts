@@ -1,3 +1,4 @@
+import { traceEventOf } from "@rein/core/testing";
 import { describe, expect, it } from "vitest";
 import { auditRows, renderAudit } from "../../src/trace/views/audit-view.ts";
 import { renderGraph } from "../../src/trace/views/graph-view.ts";
@@ -20,10 +21,11 @@ describe("trace views", () => {
   });
 
   it("timeline says the planner only proposes the final answer, and shows the evaluator's verdict on it", () => {
-    const end = events.at(-1) as (typeof events)[number];
+    const end = events.at(-1);
+    if (!end) throw new Error("the fixture has no events");
     const ending = [
-      { ...end, kind: "answer.proposed", payload: { planNo: 2, attempt: 1, proposedBy: "planner", claims: 1, gaps: 0 } },
-      { ...end, kind: "verdict.ready", payload: { decision: "done", reasons: ["the evaluator verified the final answer"], checks: [], subject: "final_answer", attempt: 1 } },
+      traceEventOf("answer.proposed", { planNo: 2, attempt: 1, proposedBy: "planner", claims: 1, gaps: 0 }, end),
+      traceEventOf("verdict.ready", { decision: "done", reasons: ["the evaluator verified the final answer"], feedback: null, checks: [], subject: "final_answer", attempt: 1 }, end),
       end,
     ];
     const text = renderTimeline([...events.slice(0, -1), ...ending]);

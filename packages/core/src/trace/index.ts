@@ -17,4 +17,4 @@ export {
   type TracePayloadInput,
 } from "./trace-catalogue.ts";
 export type { TraceKindSpec } from "./catalogue/trace-kind.ts";
-export { isTraceEventOf, typedTraceEvent, type TraceEventOf, type TypedTraceEvent } from "./typed-trace-event.ts";
+export { findTraceEvent, isCallTraceEvent, isTraceEventOf, typedTraceEvent, type CallTraceEvent, type TraceEventOf, type TypedTraceEvent } from "./typed-trace-event.ts";

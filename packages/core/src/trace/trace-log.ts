@@ -4,7 +4,7 @@ import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { TraceBatch } from "../stores/turn-write.ts";
 import type { TraceEventInput } from "./trace-catalogue.ts";
-import { typedTraceEvent } from "./typed-trace-event.ts";
+import { type TypedTraceEvent, typedTraceEvent } from "./typed-trace-event.ts";
 
 // The seq counter and the stream entry are written in one script, so stream
 // order and seq order are the same even with many writers. ARGV[2], when not
@@ -65,11 +65,11 @@ export class TraceLog {
     return this.options.redact ? this.options.redact(json) : json;
   }
 
-  async append(input: TraceEventInput): Promise<TraceEvent> {
+  async append(input: TraceEventInput): Promise<TypedTraceEvent> {
     const json = this.encode(input);
     const ttl = this.options.ttlSeconds ? String(this.options.ttlSeconds) : "";
     const seq = Number(await this.redis.eval(append, 2, this.keys.trace(input.runId), this.keys.traceSeq(input.runId), ttl, json));
-    return TraceEvent.parse({ ...JSON.parse(json), seq });
+    return typedTraceEvent(TraceEvent.parse({ ...JSON.parse(json), seq }));
   }
 
   /**
@@ -110,7 +110,7 @@ export class TraceLog {
     for (const input of inputs) await this.append(input);
   }
 
-  async read(runId: string, fromSeq = 0): Promise<TraceEvent[]> {
+  async read(runId: string, fromSeq = 0): Promise<TypedTraceEvent[]> {
     const entries = await this.redis.xrange(this.keys.trace(runId), "-", "+");
     return entries.map(([, fields]) => this.parse(runId, fields)).filter((event) => event.seq > fromSeq);
   }
@@ -119,7 +119,7 @@ export class TraceLog {
    * Yields events as they are appended, starting after `fromSeq`, until
    * `signal` aborts. Uses XREAD BLOCK on a dedicated connection.
    */
-  async *follow(runId: string, signal: AbortSignal, blockMs = 500): AsyncGenerator<TraceEvent> {
+  async *follow(runId: string, signal: AbortSignal, blockMs = 500): AsyncGenerator<TypedTraceEvent> {
     const reader = this.redis.duplicate();
     let lastId = "0-0";
     try {
@@ -187,7 +187,7 @@ export class TraceLog {
     return this.keys.traceBlobs(runId);
   }
 
-  private parse(runId: string, fields: string[]): TraceEvent {
+  private parse(runId: string, fields: string[]): TypedTraceEvent {
     const record: Record<string, string> = {};
     for (let index = 0; index + 1 < fields.length; index += 2) record[fields[index] as string] = fields[index + 1] as string;
     const parsed = TraceEvent.safeParse({ ...JSON.parse(record.event ?? "{}"), seq: Number(record.seq) });

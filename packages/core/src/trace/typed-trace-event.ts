@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { TraceEvent } from "../contracts/trace-event.ts";
 import { ReinError } from "../errors.ts";
-import { isTraceKind, type TraceKind, type TracePayload, traceCatalogue } from "./trace-catalogue.ts";
+import { callEvents } from "./catalogue/call-events.ts";
+import { type CallTraceKind, isTraceKind, type TraceKind, type TracePayload, traceCatalogue } from "./trace-catalogue.ts";
 
 /** A trace event whose payload is typed by its kind: narrow on `kind` to read the payload's fields. */
 export type TypedTraceEvent = { [Kind in TraceKind]: Omit<TraceEvent, "kind" | "payload"> & { kind: Kind; payload: TracePayload<Kind> } }[TraceKind];
@@ -36,3 +37,19 @@ export function typedTraceEvent(event: TraceEvent): TypedTraceEvent {
 
 /** Narrows an event to one kind, for readers that look for a few kinds among many. */
 export const isTraceEventOf = <Kind extends TraceKind>(event: TypedTraceEvent, kind: Kind): event is TraceEventOf<Kind> => event.kind === kind;
+
+/** An event of one tool call through the executor (catalogue/call-events.ts): every one carries `callId`, `tool` and `index`. */
+export type CallTraceEvent = TraceEventOf<CallTraceKind>;
+
+/** Narrows an event to a tool call's events, for readers that group events by call. */
+export const isCallTraceEvent = (event: TypedTraceEvent): event is CallTraceEvent => Object.hasOwn(callEvents, event.kind);
+
+/** The first event of one kind that `where` accepts, typed by that kind. */
+export function findTraceEvent<Kind extends TraceKind>(
+  events: readonly TypedTraceEvent[],
+  kind: Kind,
+  where: (event: TraceEventOf<Kind>) => boolean = () => true,
+): TraceEventOf<Kind> | undefined {
+  for (const event of events) if (isTraceEventOf(event, kind) && where(event)) return event;
+  return undefined;
+}

@@ -102,7 +102,7 @@ describe("plan, context and evaluate intake", () => {
     expect(await admitJob(runtime, "evaluate-run_1-step_1-2", evaluate)).toBe(false);
     await store("done", null);
     expect(await admitJob(runtime, "plan-run_1-2", plan)).toBe(false);
-    const dropped = (await runtime.trace.read("run_1")).map((event) => ({ kind: event.kind, stepId: event.stepId, jobId: event.payload.jobId }));
+    const dropped = (await runtime.trace.read("run_1")).map((event) => ({ kind: event.kind, stepId: event.stepId, jobId: "jobId" in event.payload ? event.payload.jobId : undefined }));
     expect(dropped).toEqual([
       { kind: "evaluate.dropped", stepId: "step_1", jobId: "evaluate-run_1-step_1-2" },
       { kind: "plan.dropped", stepId: null, jobId: "plan-run_1-2" },

@@ -1,4 +1,4 @@
-import type { TraceEvent } from "@rein/core";
+import { isCallTraceEvent, type TypedTraceEvent } from "@rein/core";
 import { text } from "./event-fields.ts";
 
 interface AuditRow {
@@ -16,55 +16,64 @@ interface AuditRow {
  * policy was reached), with the rule that decided and who decided it: the
  * policy engine, a named person, or the clock when an approval expired.
  */
-export function auditRows(events: readonly TraceEvent[]): AuditRow[] {
+export function auditRows(events: readonly TypedTraceEvent[]): AuditRow[] {
   const rows: AuditRow[] = [];
   for (const event of events) {
-    const p = event.payload;
-    const base = { seq: event.seq, step: event.stepId ?? "-", tool: text(p.tool ?? p.name, "-") };
+    const base = { seq: event.seq, step: event.stepId ?? "-", tool: isCallTraceEvent(event) || event.kind === "approval.decided" ? event.payload.tool : "-" };
     switch (event.kind) {
-      case "permission.decided":
-        rows.push({ ...base, decision: text(p.decision), rule: text(p.rule), actor: "policy", detail: text(p.reason, "") });
+      case "permission.decided": {
+        const p = event.payload;
+        rows.push({ ...base, decision: p.decision, rule: p.rule, actor: "policy", detail: p.reason });
         break;
+      }
       case "tool.refused":
+        rows.push({ ...base, decision: "refused", rule: `runtime:${event.payload.reason}`, actor: "runtime", detail: list(event.payload.allowed) });
+        break;
       case "tool.input_invalid":
-        rows.push({ ...base, decision: "refused", rule: `runtime:${text(p.reason)}`, actor: "runtime", detail: list(p.allowed) });
+        rows.push({ ...base, decision: "refused", rule: `runtime:${event.payload.reason}`, actor: "runtime", detail: "" });
         break;
       case "approval.requested":
       case "approval.reused":
-        rows.push({ ...base, decision: "ask", rule: text(p.rule), actor: "policy", detail: `approval ${text(p.approvalId)} ${event.kind === "approval.reused" ? "reused" : "requested"}` });
+        rows.push({ ...base, decision: "ask", rule: event.payload.rule, actor: "policy", detail: `approval ${event.payload.approvalId} ${event.kind === "approval.reused" ? "reused" : "requested"}` });
         break;
-      case "approval.decided":
-        rows.push({ ...base, decision: text(p.decision), rule: `approval:${text(p.approvalId)}`, actor: text(p.approver, "unknown"), detail: text(p.reason ?? p.note, "") });
+      case "approval.decided": {
+        const p = event.payload;
+        rows.push({ ...base, decision: p.decision, rule: `approval:${p.approvalId}`, actor: text(p.approver, "unknown"), detail: text(p.reason ?? p.note, "") });
         break;
-      case "approval.consumed":
-        rows.push({ ...base, decision: "approved", rule: text(p.rule), actor: text(p.approver, "unknown"), detail: `approval ${text(p.approvalId)} used` });
+      }
+      case "approval.consumed": {
+        const p = event.payload;
+        rows.push({ ...base, decision: "approved", rule: p.rule, actor: text(p.approver, "unknown"), detail: `approval ${p.approvalId} used` });
         break;
-      case "approval.refused":
+      }
+      case "approval.refused": {
+        const p = event.payload;
         rows.push({
           ...base,
-          decision: text(p.status),
-          rule: text(p.rule),
+          decision: p.status,
+          rule: p.rule,
           actor: p.status === "expired" ? "clock (expired)" : text(p.approver, "unknown"),
           detail: text(p.reason, ""),
         });
         break;
+      }
       case "approval.forged":
-        rows.push({ ...base, decision: "refused", rule: `forged approval ${text(p.approvalId)}`, actor: "runtime", detail: text(p.problem) });
+        rows.push({ ...base, decision: "refused", rule: `forged approval ${event.payload.approvalId}`, actor: "runtime", detail: event.payload.problem });
         break;
       case "approval.unavailable":
-        rows.push({ ...base, decision: "deny", rule: text(p.rule), actor: "runtime", detail: "approval needed but no approval store" });
+        rows.push({ ...base, decision: "deny", rule: event.payload.rule, actor: "runtime", detail: "approval needed but no approval store" });
         break;
       case "packet.refused":
-        rows.push({ ...base, decision: "refused", rule: "packet", actor: "worker", detail: text(p.reason) });
+        rows.push({ ...base, decision: "refused", rule: "packet", actor: "worker", detail: event.payload.reason });
         break;
     }
   }
   return rows;
 }
 
-const list = (value: unknown): string => (Array.isArray(value) ? `allowed: ${value.join(", ")}` : "");
+const list = (allowed: readonly string[] | undefined): string => (allowed ? `allowed: ${allowed.join(", ")}` : "");
 
-export function renderAudit(events: readonly TraceEvent[]): string {
+export function renderAudit(events: readonly TypedTraceEvent[]): string {
   const rows = auditRows(events);
   if (rows.length === 0) return "no permission or approval decisions in this trace\n";
   const header = ["seq", "step", "tool", "decision", "rule", "actor", "detail"];

@@ -1,4 +1,4 @@
-import { PromptCopy, ReinError, type TraceEvent } from "@rein/core";
+import { type CallTraceEvent, isCallTraceEvent, isTraceEventOf, PromptCopy, ReinError } from "@rein/core";
 import { z } from "zod";
 import type { TraceBundle } from "../trace-bundle.ts";
 import { callKeyOf, failedExitOf, text } from "./event-fields.ts";
@@ -11,7 +11,7 @@ const ToolResultPart = z.object({ type: z.literal("tool_result"), toolCallId: z.
 export interface CallUse {
   callId: string;
   stepId: string | null;
-  index: unknown;
+  index: number;
   tool: string;
   /** "ok", "exit 1", "killed by SIGKILL", the result's status, or "no result". */
   status: string;
@@ -33,14 +33,16 @@ export interface CallUse {
  * A call id can repeat across steps and attempts; each use is described.
  */
 export function describeCall(bundle: TraceBundle, callId: string): CallUse[] {
-  const uses = new Map<string, TraceEvent[]>();
+  const uses = new Map<string, [CallTraceEvent, ...CallTraceEvent[]]>();
   for (const event of bundle.events) {
-    if (event.payload.callId !== callId || !isCallEvent(event.kind)) continue;
+    if (!isCallTraceEvent(event) || event.payload.callId !== callId || !isCallEvent(event.kind)) continue;
     const key = callKeyOf(event);
-    uses.set(key, [...(uses.get(key) ?? []), event]);
+    const use = uses.get(key);
+    if (use) use.push(event);
+    else uses.set(key, [event]);
   }
   if (uses.size === 0) {
-    const known = [...new Set(bundle.events.filter((event) => event.kind === "tool.called").map((event) => text(event.payload.callId)))];
+    const known = [...new Set(bundle.events.flatMap((event) => (event.kind === "tool.called" ? [event.payload.callId] : [])))];
     throw new ReinError("not_found", `run ${bundle.runId} has no call ${callId}; its calls: ${known.join(", ") || "none"}`);
   }
   return [...uses.values()].map((events) => describeUse(bundle, callId, events));
@@ -53,23 +55,22 @@ export function renderCall(bundle: TraceBundle, callId: string): string {
 
 const isCallEvent = (kind: string) => kind.startsWith("tool.") || kind === "permission.decided" || kind === "observation.made";
 
-function describeUse(bundle: TraceBundle, callId: string, events: readonly TraceEvent[]): CallUse {
-  const first = events[0] as TraceEvent;
-  const find = (kind: string) => events.find((event) => event.kind === kind)?.payload;
-  const called = find("tool.called");
-  const executed = find("tool.executed");
-  const result = find("tool.result");
-  const decision = find("permission.decided");
+function describeUse(bundle: TraceBundle, callId: string, [first, ...rest]: readonly [CallTraceEvent, ...CallTraceEvent[]]): CallUse {
+  const events = [first, ...rest];
+  const called = events.find((event) => isTraceEventOf(event, "tool.called"))?.payload;
+  const executed = events.find((event) => isTraceEventOf(event, "tool.executed"))?.payload;
+  const result = events.find((event) => isTraceEventOf(event, "tool.result"))?.payload;
+  const decision = events.find((event) => isTraceEventOf(event, "permission.decided"))?.payload;
   return {
     callId,
     stepId: first.stepId,
-    index: first.payload.index ?? null,
-    tool: text(called?.tool ?? first.payload.tool),
-    status: result?.status === "ok" && executed ? (failedExitOf(executed) ?? "ok") : text(result?.status, "no result"),
+    index: first.payload.index,
+    tool: called?.tool ?? first.payload.tool,
+    status: result?.status === "ok" && executed ? (failedExitOf(executed) ?? "ok") : (result?.status ?? "no result"),
     exitCode: typeof executed?.exitCode === "number" ? executed.exitCode : null,
-    durationMs: typeof result?.durationMs === "number" ? result.durationMs : null,
-    decision: decision ? { decision: text(decision.decision), rule: text(decision.rule), reason: text(decision.reason) } : null,
-    message: result?.message ? text(result.message) : null,
+    durationMs: result?.durationMs ?? null,
+    decision: decision ? { decision: decision.decision, rule: decision.rule, reason: decision.reason } : null,
+    message: result?.message || null,
     input: called?.args ?? null,
     output: executed ? text(executed.output, "(none recorded)") : null,
     presented: presentedToModel(bundle, first.stepId, callId, first.seq) ?? null,

@@ -1,6 +1,6 @@
-import type { TraceEvent } from "@rein/core";
+import type { CallTraceEvent, TraceEventOf, TypedTraceEvent } from "@rein/core";
 
-/** Payloads are JsonObject; views read them defensively, an absent field prints as "?". */
+/** A field as a view prints it: an absent one as "?", a structured one as JSON. */
 export const text = (value: unknown, fallback = "?"): string =>
   value === undefined || value === null ? fallback : typeof value === "string" ? value : JSON.stringify(value);
 
@@ -11,9 +11,17 @@ export const shortHash = (hash: unknown): string => (typeof hash === "string" ? 
 export const clip = (value: string, max: number): string => (value.length > max ? `${value.slice(0, max - 1)}…` : value);
 
 /** A tool call is named by step, call id and index; call ids alone repeat across steps and attempts. */
-export const callKeyOf = (event: TraceEvent): string => `${event.stepId ?? "-"}|${text(event.payload.callId)}|${text(event.payload.index)}`;
+export const callKeyOf = (event: CallTraceEvent): string => `${event.stepId ?? "-"}|${event.payload.callId}|${event.payload.index}`;
 
-export const isRunEnd = (kind: string): boolean => ["run.done", "run.failed", "run.cancelled", "run.escalated"].includes(kind);
+const RUN_END_KINDS = new Set<string>(["run.done", "run.failed", "run.cancelled", "run.escalated"]);
+
+/** The event that ended a run. */
+export type RunEndEvent = TraceEventOf<"run.done" | "run.failed" | "run.cancelled" | "run.escalated">;
+
+export const isRunEnd = (event: TypedTraceEvent): event is RunEndEvent => RUN_END_KINDS.has(event.kind);
+
+/** Why a run ended: its reason, or an escalation's reasons joined. */
+export const endReasonOf = (event: RunEndEvent): string => (event.kind === "run.escalated" ? event.payload.reasons.join("; ") : event.payload.reason);
 
 /**
  * "exit 1" or "killed by SIGKILL" for a command that did not exit cleanly,

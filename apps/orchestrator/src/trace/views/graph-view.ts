@@ -1,5 +1,5 @@
-import type { TraceEvent } from "@rein/core";
-import { isRunEnd, text } from "./event-fields.ts";
+import type { TypedTraceEvent } from "@rein/core";
+import { endReasonOf, isRunEnd, text } from "./event-fields.ts";
 
 interface StepNode {
   stepId: string;
@@ -14,35 +14,37 @@ interface StepNode {
  * children (parentStepId) under their parent, each attempt's tool calls
  * and verdict. Derived from the trace alone.
  */
-export function renderGraph(events: readonly TraceEvent[]): string {
+export function renderGraph(events: readonly TypedTraceEvent[]): string {
   const steps = new Map<string, StepNode>();
   const attemptOf = new Map<string, number>();
   let end = "running";
   const runId = events[0]?.runId ?? "?";
-  const lineFor = (event: TraceEvent): string[] | undefined => {
+  const lineFor = (event: TypedTraceEvent): string[] | undefined => {
     if (!event.stepId) return undefined;
     return steps.get(event.stepId)?.attempts.get(attemptOf.get(event.stepId) ?? 1);
   };
   for (const event of events) {
-    const p = event.payload;
     if (event.kind === "step.dispatched" && event.stepId) {
+      const p = event.payload;
       let node = steps.get(event.stepId);
       if (!node) {
         node = { stepId: event.stepId, parentStepId: event.parentStepId, title: text(p.title), attempts: new Map(), children: [] };
         steps.set(event.stepId, node);
       }
-      const attempt = Number(p.attempt ?? 1);
+      const attempt = p.attempt;
       attemptOf.set(event.stepId, attempt);
       if (!node.attempts.has(attempt)) node.attempts.set(attempt, []);
       if (Number(p.resume) > 0) node.attempts.get(attempt)?.push(`resumed (${text(p.resume)})`);
     } else if (event.kind === "tool.result") {
+      const p = event.payload;
       lineFor(event)?.push(`⚙ #${text(p.index)} ${text(p.name)} → ${text(p.status)}`);
     } else if (event.kind === "step.suspended") {
+      const p = event.payload;
       lineFor(event)?.push(`⏸ suspended: ${text(p.reason)}${p.tool ? ` (${text(p.tool)})` : ""}`);
     } else if (event.kind === "verdict.ready") {
-      lineFor(event)?.push(`⚖ ${text(p.decision)}`);
-    } else if (isRunEnd(event.kind)) {
-      end = `${event.kind.split(".")[1]}: ${text(p.reason ?? (Array.isArray(p.reasons) ? p.reasons.join("; ") : undefined))}`;
+      lineFor(event)?.push(`⚖ ${text(event.payload.decision)}`);
+    } else if (isRunEnd(event)) {
+      end = `${event.kind.split(".")[1]}: ${text(endReasonOf(event))}`;
     }
   }
   const roots: StepNode[] = [];

@@ -1,11 +1,11 @@
-import type { RunState, TraceEvent, Usage } from "@rein/core";
-import { callKeyOf, clip, failedExitOf, isRunEnd, list, shortHash, text } from "./event-fields.ts";
+import type { RunState, TypedTraceEvent, Usage } from "@rein/core";
+import { callKeyOf, clip, endReasonOf, failedExitOf, isRunEnd, list, shortHash, text } from "./event-fields.ts";
 
 /**
  * The run for a person: plan, steps, model and tool calls with the decision
  * that let each through, verdicts, how it ended, and what it cost.
  */
-export function renderTimeline(events: readonly TraceEvent[], state: RunState | null = null): string {
+export function renderTimeline(events: readonly TypedTraceEvent[], state: RunState | null = null): string {
   const lines: string[] = [];
   const start = events[0] ? Date.parse(events[0].ts) : 0;
   const calls = new Map<string, { args: string; decision: string; exit?: string }>();
@@ -15,30 +15,34 @@ export function renderTimeline(events: readonly TraceEvent[], state: RunState | 
     lines.push(`goal: ${state.goal.text}`);
   }
   for (const event of events) {
-    const p = event.payload;
     const at = `${((Date.parse(event.ts) - start) / 1000).toFixed(3).padStart(8)}s`;
     const step = event.stepId ? `[${event.stepId}] ` : "";
     const say = (line: string) => lines.push(`${at}  ${step}${line}`);
     switch (event.kind) {
       case "run.submitted": {
-        const budget = (p.budget ?? {}) as Record<string, unknown>;
-        say(`submitted; tools granted: ${list(p.tools).join(", ") || "none"}; budget: ${text(budget.maxSteps)} steps, ${text(budget.maxTokens)} tokens, $${text(budget.maxCostUsd)}`);
+        const { budget, tools } = event.payload;
+        say(`submitted; tools granted: ${tools.join(", ") || "none"}; budget: ${text(budget.maxSteps)} steps, ${text(budget.maxTokens)} tokens, $${text(budget.maxCostUsd)}`);
         break;
       }
-      case "plan.ready":
+      case "plan.ready": {
+        const p = event.payload;
         say(
           p.done
             ? `plan ${text(p.planNo)}: proposes the goal is met`
             : `plan ${text(p.planNo)}: "${text(p.currentStep)}"${list(p.nextSteps).length > 0 ? `; then ${list(p.nextSteps).join(" → ")}` : ""}${list(p.risks).length > 0 ? `; risks: ${list(p.risks).join("; ")}` : ""}`,
         );
         break;
+      }
       case "lesson.used":
-        say(`lessons used: ${list(p.lessons).join(", ") || "none"}`);
+        say(`lessons used: ${list(event.payload.lessons).join(", ") || "none"}`);
         break;
-      case "step.dispatched":
+      case "step.dispatched": {
+        const p = event.payload;
         say(`dispatched "${text(p.title)}" attempt ${text(p.attempt)}${Number(p.resume) > 0 ? ` resume ${text(p.resume)}` : ""}; tools: ${list(p.tools).join(", ") || "none"}${p.feedback ? `; feedback: ${text(p.feedback)}` : ""}`);
         break;
+      }
       case "model.responded": {
+        const p = event.payload;
         totals.modelCalls += 1;
         addUsage(totals.usage, event.usage);
         const usage = event.usage;
@@ -49,32 +53,37 @@ export function renderTimeline(events: readonly TraceEvent[], state: RunState | 
         break;
       }
       case "model.failed":
-        say(`model ${text(p.role)} failed: ${text(p.error)}`);
+        say(`model ${text(event.payload.role)} failed: ${text(event.payload.error)}`);
         break;
       case "tool.called":
-        calls.set(callKeyOf(event), { args: clip(text(p.args ?? `(${text(p.argBytes)} bytes)`), 100), decision: "" });
+        calls.set(callKeyOf(event), { args: clip(text(event.payload.args ?? `(${text(event.payload.argBytes)} bytes)`), 100), decision: "" });
         break;
       case "permission.decided": {
         const call = calls.get(callKeyOf(event));
-        if (call) call.decision = `${text(p.decision)} by ${text(p.rule)}`;
+        if (call) call.decision = `${text(event.payload.decision)} by ${text(event.payload.rule)}`;
         break;
       }
       case "tool.executed": {
         // A command that ran but failed still ends "ok" as a call; its line says how it exited.
         const call = calls.get(callKeyOf(event));
-        if (call) call.exit = failedExitOf(p);
+        if (call) call.exit = failedExitOf(event.payload);
         break;
       }
       case "approval.requested":
       case "approval.consumed":
       case "approval.refused":
-      case "approval.decided":
-        say(`approval ${text(p.approvalId)} ${event.kind.split(".")[1]}${p.approver ? ` by ${text(p.approver)}` : ""}${p.decision ? `: ${text(p.decision)}` : ""}`);
+      case "approval.decided": {
+        const p = event.payload;
+        const approver = "approver" in p ? p.approver : null;
+        const decision = "decision" in p ? p.decision : null;
+        say(`approval ${text(p.approvalId)} ${event.kind.split(".")[1]}${approver ? ` by ${text(approver)}` : ""}${decision ? `: ${text(decision)}` : ""}`);
         break;
+      }
       case "approval.forged":
-        say(`approval ${text(p.approvalId)} FORGED (claimed ${text(p.status)}): ${text(p.problem)}`);
+        say(`approval ${text(event.payload.approvalId)} FORGED (claimed ${text(event.payload.status)}): ${text(event.payload.problem)}`);
         break;
       case "tool.result": {
+        const p = event.payload;
         totals.toolCalls += 1;
         const call = calls.get(callKeyOf(event));
         const status = p.status === "ok" && call?.exit ? call.exit : text(p.status);
@@ -82,27 +91,39 @@ export function renderTimeline(events: readonly TraceEvent[], state: RunState | 
         say(`  #${text(p.index)} ${text(p.name)}(${call?.args ?? ""}) ${call?.decision ? `[${call.decision}] ` : ""}→ ${outcome}`);
         break;
       }
-      case "step.suspended":
+      case "step.suspended": {
+        const p = event.payload;
         say(`suspended: ${text(p.reason)}${p.approvalId ? ` (approval ${text(p.approvalId)})` : ""}`);
         break;
+      }
       case "step.resumed":
-        say(`resumed: ${text(p.reason)} ${text(p.decision, "")}`.trimEnd());
+        say(`resumed: ${text(event.payload.reason)} ${text(event.payload.decision, "")}`.trimEnd());
         break;
-      case "step.finished":
+      case "step.finished": {
+        const p = event.payload;
         say(`finished ${text(p.status)} after ${text(p.turns)} turn(s)${p.error ? `: ${text(p.error)}` : ""}`);
         break;
-      case "answer.proposed":
+      }
+      case "answer.proposed": {
+        const p = event.payload;
         say(`the planner proposes a final answer (proposal ${text(p.attempt)}: ${text(p.claims)} claim(s), ${text(p.gaps)} gap(s)); the evaluator checks it`);
         break;
+      }
       case "verdict.ready": {
-        const checks = Array.isArray(p.checks) ? (p.checks as Record<string, unknown>[]) : [];
+        const p = event.payload;
         say(`${p.subject === "final_answer" ? "verdict on the final answer" : "verdict"} ${text(p.decision)}: ${list(p.reasons).join("; ")}`);
-        for (const check of checks) lines.push(`${" ".repeat(13)}${check.passed ? "✓" : "✗"} ${text(check.check)}: ${text(check.detail)}`);
+        for (const check of p.checks) lines.push(`${" ".repeat(13)}${check.passed ? "✓" : "✗"} ${text(check.check)}: ${text(check.detail)}`);
         break;
       }
+      case "packet.refused":
+      case "tool.refused":
+        say(`${event.kind}: ${text(event.payload.reason)}`);
+        break;
+      case "loop.detected":
+        say(`${event.kind}: ${text(event.payload.kind)}`);
+        break;
       default:
-        if (isRunEnd(event.kind)) say(`${event.kind}: ${text(p.reason ?? list(p.reasons).join("; "))}`);
-        else if (event.kind === "packet.refused" || event.kind === "tool.refused" || event.kind === "loop.detected") say(`${event.kind}: ${text(p.reason ?? p.kind)}`);
+        if (isRunEnd(event)) say(`${event.kind}: ${text(endReasonOf(event))}`);
     }
   }
   const { usage } = totals;
