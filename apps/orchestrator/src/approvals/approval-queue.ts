@@ -1,6 +1,6 @@
-import type { Approval, ApprovalStore, ReinRuntime, TraceEvent } from "@rein/core";
+import { type Approval, type ApprovalStore, type CallTraceEvent, findTraceEvent, isCallTraceEvent, type ReinRuntime, type TraceEventOf, type TypedTraceEvent } from "@rein/core";
 import { describeCall } from "../trace/views/call-view.ts";
-import { clip, text } from "../trace/views/event-fields.ts";
+import { clip } from "../trace/views/event-fields.ts";
 
 /** Longest output of one evidence call the queue carries; the whole is at `GET /runs/:id/calls/:callId`. */
 const EVIDENCE_OUTPUT_CHARS = 2_000;
@@ -59,11 +59,14 @@ export async function approvalQueue(runtime: ReinRuntime, approvals: ApprovalSto
   });
 }
 
-function withContext(approval: Approval, goal: string | null, events: readonly TraceEvent[]): QueuedApproval {
-  const requested = events.find((event) => (event.kind === "approval.requested" || event.kind === "approval.reused") && event.payload.approvalId === approval.approvalId);
-  const callId = requested ? text(requested.payload.callId) : null;
+function withContext(approval: Approval, goal: string | null, events: readonly TypedTraceEvent[]): QueuedApproval {
+  const requested = events.find(
+    (event): event is TraceEventOf<"approval.requested" | "approval.reused"> =>
+      (event.kind === "approval.requested" || event.kind === "approval.reused") && event.payload.approvalId === approval.approvalId,
+  );
+  const callId = requested ? requested.payload.callId : null;
   const decided = requested
-    ? events.find((event) => event.kind === "permission.decided" && event.stepId === requested.stepId && event.payload.callId === callId && event.seq <= requested.seq)
+    ? findTraceEvent(events, "permission.decided", (event) => event.stepId === requested.stepId && event.payload.callId === callId && event.seq <= requested.seq)
     : undefined;
   const earlier = requested ? callsBefore(events, requested) : [];
   const shown = earlier.slice(-EVIDENCE_CALLS);
@@ -71,8 +74,8 @@ function withContext(approval: Approval, goal: string | null, events: readonly T
   return {
     ...approval,
     goal,
-    rule: requested ? text(requested.payload.rule) : null,
-    ruleReason: decided ? text(decided.payload.reason) : null,
+    rule: requested ? requested.payload.rule : null,
+    ruleReason: decided ? decided.payload.reason : null,
     callId,
     evidence: shown.map((called) => evidenceOf(bundle, called)),
     earlierCalls: earlier.length - shown.length,
@@ -80,21 +83,21 @@ function withContext(approval: Approval, goal: string | null, events: readonly T
 }
 
 /** The run's `tool.called` events before the request, other than the waiting call itself. */
-function callsBefore(events: readonly TraceEvent[], requested: TraceEvent): TraceEvent[] {
-  const isWaitingCall = (event: TraceEvent) => event.stepId === requested.stepId && event.payload.callId === requested.payload.callId && event.payload.index === requested.payload.index;
-  const called = events.filter((event) => event.kind === "tool.called" && event.seq < requested.seq);
+function callsBefore(events: readonly TypedTraceEvent[], requested: CallTraceEvent): TraceEventOf<"tool.called">[] {
+  const isWaitingCall = (event: CallTraceEvent) => event.stepId === requested.stepId && event.payload.callId === requested.payload.callId && event.payload.index === requested.payload.index;
+  const called = events.filter((event): event is TraceEventOf<"tool.called"> => isCallTraceEvent(event) && event.kind === "tool.called" && event.seq < requested.seq);
   const waiting = called.findLastIndex(isWaitingCall);
   return called.filter((_, i) => i !== waiting);
 }
 
-function evidenceOf(bundle: Parameters<typeof describeCall>[0], called: TraceEvent): EvidenceCall {
-  const callId = text(called.payload.callId);
-  const use = describeCall(bundle, callId).find((candidate) => candidate.stepId === called.stepId && candidate.index === (called.payload.index ?? null));
+function evidenceOf(bundle: Parameters<typeof describeCall>[0], called: TraceEventOf<"tool.called">): EvidenceCall {
+  const callId = called.payload.callId;
+  const use = describeCall(bundle, callId).find((candidate) => candidate.stepId === called.stepId && candidate.index === called.payload.index);
   const output = use?.output ?? null;
   return {
     stepId: called.stepId,
     callId,
-    tool: text(called.payload.tool),
+    tool: called.payload.tool,
     input: called.payload.args ?? null,
     status: use?.status ?? "no result",
     output: output === null ? null : clip(output, EVIDENCE_OUTPUT_CHARS),

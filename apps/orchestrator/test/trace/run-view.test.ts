@@ -1,9 +1,10 @@
-import type { TraceEvent } from "@rein/core";
+import { findTraceEvent, type TraceKind, type TracePayloadInput, type TypedTraceEvent } from "@rein/core";
+import { traceEventOf } from "@rein/core/testing";
 import { describe, expect, it } from "vitest";
 import { buildRunView } from "../../src/trace/views/run-view/build-run-view.ts";
 import { fixtureEvents } from "./fixture-events.ts";
 
-const viewOf = (events: TraceEvent[]) => buildRunView({ runId: "run_fixture", state: null, events, blobs: {} });
+const viewOf = (events: TypedTraceEvent[]) => buildRunView({ runId: "run_fixture", state: null, events, blobs: {} });
 
 describe("the run view's step graph and plan history", () => {
   it("joins a delegated child to its parent and keeps each step's calls, denial and refusal included", () => {
@@ -23,9 +24,11 @@ describe("the run view's step graph and plan history", () => {
 
   it("records a replan with the verdict that caused it, a retry as a second attempt, and the next planned step's edge", () => {
     const events = fixtureEvents();
-    const end = events.at(-1) as TraceEvent;
-    const dispatched = events.find((event) => event.kind === "step.dispatched") as TraceEvent;
-    const later = (kind: string, payload: Record<string, unknown>, stepId: string | null = null): TraceEvent => ({ ...end, seq: end.seq + 1, kind, payload, stepId, parentStepId: null });
+    const end = events.at(-1);
+    const dispatched = findTraceEvent(events, "step.dispatched");
+    if (!end || !dispatched) throw new Error("the fixture has no run end or no dispatch");
+    const later = <Kind extends TraceKind>(kind: Kind, payload: TracePayloadInput<Kind>, stepId: string | null = null): TypedTraceEvent =>
+      traceEventOf(kind, payload, { ...end, seq: end.seq + 1, stepId, parentStepId: null });
     const view = viewOf([
       ...events.slice(0, -1),
       later("verdict.ready", { decision: "retry", reasons: ["tests still fail"], feedback: "run them", checks: [] }, "s1"),

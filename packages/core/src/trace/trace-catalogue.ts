@@ -54,14 +54,10 @@ export const traceCatalogue = {
 
 export type TraceCatalogue = typeof traceCatalogue;
 export type TraceKind = keyof TraceCatalogue;
+/** A payload as readers see it. */
+export type TracePayload<Kind extends TraceKind> = z.output<TraceCatalogue[Kind]["payload"]>;
 /** A payload as producers write it (fields with defaults may be left out). */
 export type TracePayloadInput<Kind extends TraceKind> = z.input<TraceCatalogue[Kind]["payload"]>;
-/**
- * A payload as readers get it back: validated against its kind but kept as
- * stored (see typedTraceEvent), so a field with a default is typed as the
- * producer may have written it, possibly absent.
- */
-export type TracePayload<Kind extends TraceKind> = TracePayloadInput<Kind>;
 
 export const isTraceKind = (kind: string): kind is TraceKind => Object.hasOwn(traceCatalogue, kind);
 
