@@ -18,8 +18,8 @@ export function traceEventOf<Kind extends TraceKind>(kind: Kind, payload: TraceP
     runId: "run_test",
     stepId: null,
     parentStepId: null,
+    ...envelope,
     kind,
     payload,
-    ...envelope,
   });
 }
