@@ -51,9 +51,11 @@ describe("the run view's step graph and plan history", () => {
 
   it("shows an HTTP error answer by its status, as a failed call", () => {
     const events = fixtureEvents();
-    const end = events.at(-1) as TraceEvent;
+    const end = events.at(-1);
+    if (!end) throw new Error("the fixture has no events");
     const base = { callId: "c9", index: 9, tool: "http_request" };
-    const at = (seq: number, kind: string, payload: Record<string, unknown>): TraceEvent => ({ ...end, seq, kind, payload, stepId: "s1", parentStepId: null });
+    const at = <Kind extends TraceKind>(seq: number, kind: Kind, payload: TracePayloadInput<Kind>): TypedTraceEvent =>
+      traceEventOf(kind, payload, { ...end, seq, stepId: "s1", parentStepId: null });
     const view = viewOf([
       ...events.slice(0, -1),
       at(end.seq, "tool.called", { ...base, idempotencyKey: "k9", argBytes: 30, args: { url: "https://status.example/health" } }),
