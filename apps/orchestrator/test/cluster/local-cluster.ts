@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -9,10 +9,13 @@ import { connectRedis, pingRedis } from "@rein/core";
 import { freePort } from "../../src/redis/embedded-redis.ts";
 
 const run = promisify(execFile);
+/** How long a master may be unreachable before its replica takes over. */
+const NODE_TIMEOUT_MS = 2_000;
 
 export interface ClusterNode {
   port: number;
   url: string;
+  /** The running server; replaced when a crashed node is restarted. */
   child: ChildProcess;
 }
 
@@ -28,7 +31,7 @@ export class LocalCluster {
     private readonly dir: string,
   ) {}
 
-  static async start(nodeTimeoutMs = 2_000): Promise<LocalCluster> {
+  static async start(): Promise<LocalCluster> {
     const dir = await mkdtemp(join(tmpdir(), "rein-cluster-"));
     const nodes: ClusterNode[] = [];
     const cluster = new LocalCluster(nodes, dir);
@@ -41,16 +44,7 @@ export class LocalCluster {
         const port = await freePort();
         const nodeDir = join(dir, String(port));
         await mkdir(nodeDir);
-        const child = spawn(
-          "redis-server",
-          ["--port", String(port), "--bind", "127.0.0.1", "--dir", nodeDir, "--logfile", join(nodeDir, "redis.log"), "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", String(nodeTimeoutMs), "--save", "", "--appendonly", "no", "--protected-mode", "no",
-            // A replica takes over however long its link was down, and syncs without the default 5 s wait.
-            "--cluster-replica-validity-factor", "0", "--repl-diskless-sync-delay", "0",
-            // What docs/scaling.md asks of a production cluster: a master that has lost its replica
-            // refuses writes instead of acknowledging what a failover would discard.
-            "--min-replicas-to-write", "1", "--min-replicas-max-lag", "2"],
-          { stdio: "ignore" },
-        );
+        const child = startNode(port, nodeDir);
         nodes.push({ port, url: `redis://127.0.0.1:${port}`, child });
       }
       for (const node of nodes) await waitFor(`node ${node.port} to answer`, () => pingRedis(node.url, 500), 20_000);
@@ -92,36 +86,30 @@ export class LocalCluster {
   }
 
   /**
-   * A coordinated failover (`CLUSTER FAILOVER` on `master`'s replica): the
-   * master stops taking writes, its replica catches up, then takes over.
-   * Unlike a crash, no acknowledged write is lost.
+   * A crash: `master` is SIGKILLed. Its replica takes over once the other
+   * masters have seen it unreachable for the node timeout; whatever the master
+   * acknowledged and had not yet sent its replica is gone.
    */
-  async failover(master: ClusterNode): Promise<void> {
-    const asker = connectRedis(master.url);
-    try {
-      const id = String(await asker.call("CLUSTER", "MYID"));
-      // A new replica is known to its master only once gossip has carried it there; on a busy machine that takes a while.
-      let replica: ClusterNode | undefined;
-      await waitFor(
-        `a replica of ${master.port} known to it`,
-        async () => {
-          const replicas = (await asker.call("CLUSTER", "REPLICAS", id)) as string[];
-          const port = Number(/:(\d+)@/.exec(replicas[0]?.split(" ")[1] ?? "")?.[1]);
-          replica = this.nodes.find((node) => node.port === port);
-          return replica !== undefined;
-        },
-        60_000,
-      );
-      if (!replica) throw new Error(`no replica of ${master.port} found`);
-      const redis = connectRedis(replica.url);
-      try {
-        await redis.call("CLUSTER", "FAILOVER");
-      } finally {
-        redis.disconnect();
-      }
-    } finally {
-      asker.disconnect();
-    }
+  async crash(master: ClusterNode): Promise<void> {
+    const exited = once(master.child, "exit");
+    master.child.kill("SIGKILL");
+    await exited;
+  }
+
+  /**
+   * Starts a crashed node again on its port and directory, as a supervisor
+   * would. Its `nodes.conf` names the cluster, so it rejoins, learns that its
+   * replica took over, and becomes that node's replica (with no data of its own
+   * to offer: persistence is off). Resolves once it has synced.
+   */
+  async restart(node: ClusterNode): Promise<void> {
+    const nodeDir = join(this.dir, String(node.port));
+    node.child = startNode(node.port, nodeDir);
+    await waitFor(`node ${node.port} to answer again`, () => pingRedis(node.url, 500), 20_000).catch(async (error: unknown) => {
+      const log = await readFile(join(nodeDir, "redis.log"), "utf8").catch(() => "");
+      throw new Error(`${(error as Error).message} (exit ${node.child.exitCode ?? node.child.signalCode ?? "none"}); its log ends:\n${log.split("\n").slice(-15).join("\n")}`);
+    });
+    await waitFor(`node ${node.port} to sync as a replica`, async () => (await this.#info(node, "INFO", "replication", "master_link_status")) === "up", 60_000);
   }
 
   /** Resolves once `previous`'s slot for `key` is served by another node. */
@@ -164,6 +152,19 @@ export class LocalCluster {
       redis.disconnect();
     }
   }
+}
+
+function startNode(port: number, nodeDir: string): ChildProcess {
+  return spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--dir", nodeDir, "--logfile", join(nodeDir, "redis.log"), "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", String(NODE_TIMEOUT_MS), "--save", "", "--appendonly", "no", "--protected-mode", "no",
+      // A replica takes over however long its link was down, and syncs without the default 5 s wait.
+      "--cluster-replica-validity-factor", "0", "--repl-diskless-sync-delay", "0",
+      // What docs/scaling.md asks of a production cluster: a master that has lost its replica
+      // refuses writes instead of acknowledging what a failover would discard.
+      "--min-replicas-to-write", "1", "--min-replicas-max-lag", "2"],
+    { stdio: "ignore" },
+  );
 }
 
 async function waitFor(what: string, condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {

@@ -100,8 +100,11 @@ describe("Rein on a Redis Cluster of three masters and three replicas", () => {
     // The master of the queues' slot: every job of every queue goes through it.
     queueKey = `${client.keys.queuePrefix()}:step:any`;
     previousMaster = await cluster.masterOf(queueKey);
-    await cluster.failover(previousMaster);
+    await cluster.crash(previousMaster);
     takenOverBy = await cluster.failedOver(previousMaster, queueKey);
+    // With min-replicas-to-write 1 and one replica per master, the new master refuses writes until it has
+    // a replica again: the crashed node, restarted as a supervisor would, rejoins as that replica.
+    await cluster.restart(previousMaster);
     await vi.waitFor(async () => {
       states = await read();
       const open = states.filter((state) => !isTerminal(state.status));
@@ -119,7 +122,7 @@ describe("Rein on a Redis Cluster of three masters and three replicas", () => {
     if (workspaceRoot) await rm(workspaceRoot, { recursive: true, force: true });
   }, 120_000);
 
-  it("failed the queues' master over to its replica while runs were in flight", () => {
+  it("crashed the queues' master and failed over to its replica while runs were in flight", () => {
     expect(statesAtKill.filter((state) => isTerminal(state.status))).toEqual([]);
     expect(takenOverBy.port).not.toBe(previousMaster.port);
   });

@@ -48,6 +48,12 @@ function connectCluster(seeds: readonly string[]): Cluster {
   const { password, username, tls } = bullmqConnectionOf(seeds[0] as string) as { password?: string; username?: string; tls?: object };
   return new Cluster(nodes, {
     redisOptions: { maxRetriesPerRequest: null, password, username, tls },
+    // With the ready check (CLUSTER INFO says ok), a reconnect during a failover, while the cluster
+    // state is still `fail`, leaves the promise of `connect()` forever pending (ioredis 5 drops it
+    // when the check fails and reconnects on its own): BullMQ awaits that promise when it renews a
+    // worker's blocking connection, and the worker never takes a job again. Without it, commands
+    // sent while the cluster is down come back CLUSTERDOWN and are retried (retryDelayOnClusterDown).
+    enableReadyCheck: false,
     // Re-reads the slot map when a master fails over, instead of failing the command.
     retryDelayOnFailover: 200,
     retryDelayOnClusterDown: 500,
