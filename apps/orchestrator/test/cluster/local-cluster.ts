@@ -105,7 +105,8 @@ export class LocalCluster {
   async restart(node: ClusterNode): Promise<void> {
     const nodeDir = join(this.dir, String(node.port));
     node.child = startNode(node.port, nodeDir);
-    await waitFor(`node ${node.port} to answer again`, () => pingRedis(node.url, 500), 20_000).catch(async (error: unknown) => {
+    // Generous: on a loaded machine a PING of a node that is syncing from its new master can take seconds.
+    await waitFor(`node ${node.port} to answer again`, () => pingRedis(node.url, 2_000), 60_000).catch(async (error: unknown) => {
       const log = await readFile(join(nodeDir, "redis.log"), "utf8").catch(() => "");
       throw new Error(`${(error as Error).message} (exit ${node.child.exitCode ?? node.child.signalCode ?? "none"}); its log ends:\n${log.split("\n").slice(-15).join("\n")}`);
     });
