@@ -127,4 +127,63 @@ describe("a worker that loses its job", () => {
     expect(events.filter((event) => event.kind === "model.called")).toHaveLength(2);
     expect((await deps.checkpoints.load(runId, "step_1", 1))?.turns).toBe(2);
   });
+
+  it("writes nothing of its cut-off turn, nor that it was cancelled, when its run ended after another worker took the step", async () => {
+    const runId = "run_ended_after_takeover";
+    const title = "Echo 5 times";
+    const deps = await fixture.deps(echoScript(title, 5), runId, { ownerToken: "worker-a" });
+    const watch = new AbortController();
+    // Turn 3's model call is under way when this worker is cut off from Redis: another worker claims the
+    // step and the run escalates; when the connection is back the run-end watch reports the ended run.
+    const provider = watched(deps.provider, async (call) => {
+      if (call !== 3) return;
+      await deps.checkpoints.claim(runId, "step_1", "worker-b");
+      await fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "status", "escalated");
+      watch.abort(new ReinError("run_ended", `run ${runId} ended (escalated) while its step ran`, { details: { status: "escalated" } }));
+    });
+
+    const stopped = await runStepLoop(packetOf(runId, title), { ...deps, provider }, watch.signal).catch((error: unknown) => error);
+    expect(ReinError.hasCode(stopped, "run_ended")).toBe(true);
+    const kinds = (await fixture.runtime.trace.read(runId)).map((event) => event.kind);
+    expect(kinds.filter((kind) => kind === "model.called")).toHaveLength(2);
+    expect(kinds).not.toContain("step.cancelled");
+  });
+
+  it("writes nothing into its ended run once it knows its lock is gone, though no one has claimed the step yet", async () => {
+    const runId = "run_ended_lock_gone";
+    const title = "Echo 5 times";
+    let held = true;
+    const deps = await fixture.deps(echoScript(title, 5), runId, { ownerToken: "worker-a", lockHeld: () => held });
+    const watch = new AbortController();
+    const provider = watched(deps.provider, async (call) => {
+      if (call !== 3) return;
+      held = false;
+      await fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "status", "escalated");
+      watch.abort(new ReinError("run_ended", `run ${runId} ended (escalated) while its step ran`, { details: { status: "escalated" } }));
+    });
+
+    const stopped = await runStepLoop(packetOf(runId, title), { ...deps, provider }, watch.signal).catch((error: unknown) => error);
+    expect(ReinError.hasCode(stopped, "run_ended")).toBe(true);
+    const kinds = (await fixture.runtime.trace.read(runId)).map((event) => event.kind);
+    expect(kinds.filter((kind) => kind === "model.called")).toHaveLength(2);
+    expect(kinds).not.toContain("step.cancelled");
+  });
+
+  it("still records where it was cut off when its run ended with the step its own", async () => {
+    const runId = "run_cancelled_owner";
+    const title = "Echo 5 times";
+    const deps = await fixture.deps(echoScript(title, 5), runId, { ownerToken: "worker-a" });
+    const watch = new AbortController();
+    const provider = watched(deps.provider, async (call) => {
+      if (call !== 3) return;
+      await fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "status", "cancelled");
+      watch.abort(new ReinError("run_ended", `run ${runId} ended (cancelled) while its step ran`, { details: { status: "cancelled" } }));
+    });
+
+    const stopped = await runStepLoop(packetOf(runId, title), { ...deps, provider }, watch.signal).catch((error: unknown) => error);
+    expect(ReinError.hasCode(stopped, "run_ended")).toBe(true);
+    const events = await fixture.runtime.trace.read(runId);
+    expect(events.filter((event) => event.kind === "model.called")).toHaveLength(3);
+    expect(events.find((event) => event.kind === "step.cancelled")?.payload).toMatchObject({ runStatus: "cancelled", cutOff: "model_call", turns: 3 });
+  });
 });

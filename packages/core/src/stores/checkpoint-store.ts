@@ -82,8 +82,8 @@ export class CheckpointStore {
    * Saves a worker turn in one round trip: `turn.checkpoint` as `save` would
    * (appending past `since`; none for a trace-only write), with the turn's
    * trace batch, atomically, and only while `ownerToken` owns the step and
-   * the run has not ended. Throws `lock_lost` or `run_ended`, having written
-   * nothing, when not.
+   * the run has not ended (or, with `afterRunEnd`, even though it has).
+   * Throws `lock_lost` or `run_ended`, having written nothing, when not.
    */
   async saveTurn(turn: {
     runId: string;
@@ -93,6 +93,7 @@ export class CheckpointStore {
     trace: TraceBatch;
     ownerToken?: string;
     refreshTtl: boolean;
+    afterRunEnd?: boolean;
   }): Promise<CheckpointCounts | undefined> {
     const base = this.keys.checkpoint(turn.runId, turn.stepId);
     const delta: CheckpointDelta = {
@@ -113,7 +114,13 @@ export class CheckpointStore {
         lists[name].slice(turn.since?.[name] ?? 0).map((item) => JSON.stringify((itemSchemas[name] as z.ZodType).parse(item)));
       delta.write = { header: JSON.stringify({ ...rest, counts }), lists: [fresh("messages"), fresh("observations"), fresh("records")], replace: !turn.since };
     }
-    const written = await writeTurn(this.redis, { trace: turn.trace, checkpoint: delta, ownerToken: turn.ownerToken, refreshTtl: turn.refreshTtl });
+    const written = await writeTurn(this.redis, {
+      trace: turn.trace,
+      checkpoint: delta,
+      ownerToken: turn.ownerToken,
+      refreshTtl: turn.refreshTtl,
+      afterRunEnd: turn.afterRunEnd,
+    });
     if (written === "taken_over") {
       throw new ReinError("lock_lost", `step ${turn.stepId} of run ${turn.runId} is no longer this worker's (its job was taken over); nothing of the turn was written`);
     }

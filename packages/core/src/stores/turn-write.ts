@@ -34,6 +34,13 @@ export interface TurnWrite {
   /** When given, nothing is written unless the step's owner key still holds this token. */
   ownerToken?: string;
   /**
+   * Writes even though the run has ended: the step's own record of where its
+   * run's end cut it off. Still only while `ownerToken` owns the step, so a
+   * worker that lost the step (cut off from Redis, its job taken over) writes
+   * nothing into the ended run.
+   */
+  afterRunEnd?: boolean;
+  /**
    * Sets the keys' TTLs. A step sets them on its first write and on its last
    * (the trace's own appends refresh the trace's), not once per item per turn.
    */
@@ -46,14 +53,18 @@ export interface TurnWrite {
 // cluster). The stream entries get seqs from the same counter as TraceLog's appends.
 // Nor once the run has ended or waits for a person (escalated): a step still
 // running then is work nobody asked for; a person's resume dispatches it anew.
+// The one write after the end, the step's record of where it was cut off, is
+// still fenced by the owner: the fence is checked when Redis runs the script,
+// so a write a cut-off worker's client queued and sent on reconnect is refused too.
 //   KEYS: owner, trace stream, trace seq, blobs, checkpoint header, messages, observations, records, run
 //   ARGV: token ('' = no lock), trace ttl, checkpoint ttl ('' = keep), header ('' = no checkpoint),
-//         replace, #events, #blobs, #messages, #observations, #records, then the items in that order
+//         replace, #events, #blobs, #messages, #observations, #records, after run end ('1' = write anyway),
+//         then the items in that order
 const turnScript = `
 if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 local status = redis.call('HGET', KEYS[9], 'status')
-if status == 'done' or status == 'failed' or status == 'cancelled' or status == 'escalated' then return -1 end
-local at = 11
+if ARGV[11] ~= '1' and (status == 'done' or status == 'failed' or status == 'cancelled' or status == 'escalated') then return -1 end
+local at = 12
 local events = tonumber(ARGV[6])
 for _ = 1, events do
   local seq = redis.call('INCR', KEYS[3])
@@ -96,7 +107,7 @@ return 1
  * and the run has not ended. Says which, having written nothing, when not.
  */
 export async function writeTurn(redis: RedisClient, turn: TurnWrite): Promise<"written" | "taken_over" | "run_ended"> {
-  const { trace, checkpoint, ownerToken, refreshTtl } = turn;
+  const { trace, checkpoint, ownerToken, refreshTtl, afterRunEnd } = turn;
   const write = checkpoint.write;
   if (!write && trace.events.length === 0 && trace.blobEntries.length === 0 && ownerToken === undefined) return "written";
   const keys = [checkpoint.ownerKey, trace.stream, trace.seq, trace.blobs, checkpoint.headerKey, ...checkpoint.listKeys, checkpoint.runKey];
@@ -110,6 +121,7 @@ export async function writeTurn(redis: RedisClient, turn: TurnWrite): Promise<"w
     String(trace.events.length),
     String(trace.blobEntries.length),
     ...lists.map((list) => String(list.length)),
+    afterRunEnd ? "1" : "0",
     ...trace.events,
     ...trace.blobEntries.flat(),
     ...lists.flat(),

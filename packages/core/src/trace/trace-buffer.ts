@@ -3,11 +3,13 @@ import type { TraceBatch } from "../stores/turn-write.ts";
 import type { TraceLog } from "./trace-log.ts";
 
 /**
- * Collects one run's trace events and prompt blobs and writes them in one
- * round trip on `flush`. A worker turn emits a dozen events; awaiting each
- * would make the turn's cost its Redis round trips. A turn that dies before
- * its flush is re-run from the last checkpoint and emits its events again,
- * so nothing of a completed turn is lost.
+ * Collects one run's trace events and prompt blobs for the step's one fenced
+ * write per turn (CheckpointStore.saveTurn takes them). A worker turn emits a
+ * dozen events; awaiting each would make the turn's cost its Redis round
+ * trips. There is no unfenced flush: a worker that lost its step must not
+ * land its turn late. A turn that dies before its write is re-run from the
+ * last checkpoint and emits its events again, so nothing of a completed turn
+ * is lost.
  */
 export class TraceBuffer {
   private events: string[] = [];
@@ -37,13 +39,5 @@ export class TraceBuffer {
     this.events = [];
     this.blobs = new Map();
     return batch;
-  }
-
-  async flush(): Promise<void> {
-    const events = this.events;
-    const blobs = this.blobs;
-    this.events = [];
-    this.blobs = new Map();
-    await this.trace.writeBatch(this.runId, events, blobs);
   }
 }

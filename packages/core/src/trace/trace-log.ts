@@ -72,27 +72,6 @@ export class TraceLog {
     return typedTraceEvent(TraceEvent.parse({ ...JSON.parse(json), seq }));
   }
 
-  /**
-   * Writes encoded events (TraceLog.encode) and prompt blobs of one run in a
-   * single round trip, events in order and contiguous in seq.
-   */
-  async writeBatch(runId: string, events: readonly string[], blobs: ReadonlyMap<string, string>): Promise<void> {
-    if (events.length === 0 && blobs.size === 0) return;
-    const multi = this.redis.multi();
-    if (blobs.size > 0) {
-      const key = this.blobsKey(runId);
-      for (const [id, content] of blobs) multi.hsetnx(key, id, this.options.redact ? this.options.redact(content) : content);
-      if (this.options.ttlSeconds) multi.expire(key, this.options.ttlSeconds);
-    }
-    if (events.length > 0) {
-      const ttl = this.options.ttlSeconds ? String(this.options.ttlSeconds) : "";
-      multi.eval(append, 2, this.keys.trace(runId), this.keys.traceSeq(runId), ttl, ...events);
-    }
-    const replies = await multi.exec();
-    const failed = replies?.find(([error]) => error !== null);
-    if (failed) throw failed[0];
-  }
-
   /** Encoded events and blobs of one run as a batch for writeTurn, blobs redacted as putBlobs does. */
   batch(runId: string, events: readonly string[], blobs: ReadonlyMap<string, string>): TraceBatch {
     const redact = this.options.redact;

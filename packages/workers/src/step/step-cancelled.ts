@@ -10,12 +10,15 @@ export function runEndedError(error: unknown, signal: AbortSignal): ReinError | 
 /**
  * Records that the step's run ended while it ran, with what the cancel cut
  * off, after the events its cut-off turn traced (the aborted model call,
- * the interrupted tool call). Written straight to the trace: the fenced
- * turn write refuses an ended run, and the audit trail must still show why
- * the step stopped where it did.
+ * the interrupted tool call): the audit trail must show why the step stopped
+ * where it did, so this write lands in the ended run. Only while the step is
+ * still this worker's, though: a worker cut off from Redis whose step another
+ * took over (and whose run then ended) learns of the end only on reconnect,
+ * and its turn is not the run's history, so it writes nothing.
  */
 export async function traceCancelled(step: StepContext, ended: ReinError): Promise<void> {
-  const { body, loop, inFlight } = step;
+  const { body, loop, inFlight, deps } = step;
+  if (deps.lockHeld && !deps.lockHeld()) return;
   const runStatus = RunStatus.safeParse(ended.details.status);
   await step.trace.append({
     runId: body.runId,
@@ -31,5 +34,9 @@ export async function traceCancelled(step: StepContext, ended: ReinError): Promi
       calls: loop.records.length,
     },
   });
-  await step.trace.flush();
+  try {
+    await deps.checkpoints.saveTurn({ runId: body.runId, stepId: body.stepId, trace: step.trace.take(), ownerToken: deps.ownerToken, refreshTtl: true, afterRunEnd: true });
+  } catch (error) {
+    if (!ReinError.hasCode(error, "lock_lost")) throw error;
+  }
 }
