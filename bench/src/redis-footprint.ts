@@ -15,6 +15,8 @@ export interface Footprint {
   /** The same number of completed no-op jobs in a bare BullMQ queue. */
   rawJobBytes: number;
   status: string;
+  /** Each key's bytes, named by what it holds with the prefix and run id taken out. */
+  keys: { kind: string; bytes: number }[];
 }
 
 /** What the measured run does: `steps` no-op steps, or one step of `echoTurns` echo turns. */
@@ -39,13 +41,20 @@ export async function redisFootprint(env: BenchEnv, run: FootprintRun): Promise<
     await waitUntil(async () => isTerminal((await control.runs.require(runId)).status), 120_000);
     const state = await control.runs.require(runId);
     const keys = await runKeys(control, runId);
-    const runBytes = await memoryUsage(control, keys);
+    const weighed = await Promise.all(keys.map(async (key) => ({ kind: kindOf(key, control.config.prefix, runId), bytes: await memoryUsage(control, [key]) })));
+    const runBytes = weighed.reduce((sum, key) => sum + key.bytes, 0);
     const jobs = keys.filter((key) => JOB_KEY.test(key)).length;
-    return { runBytes, jobs, rawJobBytes: await rawJobBytes(control, jobs), status: `${state.status} after ${state.steps.length} steps${state.stopReason ? ` (${state.stopReason})` : ""}` };
+    const status = `${state.status} after ${state.steps.length} steps${state.stopReason ? ` (${state.stopReason})` : ""}`;
+    return { runBytes, jobs, rawJobBytes: await rawJobBytes(control, jobs), status, keys: weighed };
   } finally {
     for (const running of roles) await running.close();
     await tooling.close();
   }
+}
+
+/** A key without the bench's prefix and the run id, so keys of one kind read alike. */
+function kindOf(key: string, prefix: string, runId: string): string {
+  return key.slice(prefix.length + 1).replaceAll(runId, "<run>");
 }
 
 async function runKeys(runtime: ReinRuntime, runId: string): Promise<string[]> {

@@ -51,7 +51,7 @@ export function startController(options: ControllerOptions): Worker {
     }
     if (state.appliedEvents.at(-1) === event.eventId) {
       // Redelivered after a crash between writing state and enqueueing: finish the job.
-      await performEffects(state.outbox, state, runtime, signer);
+      await performEffects(state.outbox, { state, event, runtime, signer });
       return true;
     }
     const next = transition(state, event, transitionSettings(runtime.config, now()));
@@ -61,7 +61,7 @@ export function startController(options: ControllerOptions): Worker {
     }
     if (!(await saved(runtime, next.state, state, next.trace))) return false;
     logTransition(runtime.logger, next.trace);
-    await performEffects(next.effects, next.state, runtime, signer);
+    await performEffects(next.effects, { state: next.state, event, runtime, signer });
     return true;
   };
 

@@ -1,19 +1,27 @@
 import { retireRun } from "./retire-run.ts";
-import { type ControllerEffect, jobIds, LessonStore, type PacketSigner, type ReinRuntime, type RunState, Workspace } from "@rein/core";
+import { type ControlEvent, type ControllerEffect, type EvaluateJob, type EvaluateRequest, jobIds, LessonStore, type PacketSigner, type ReinRuntime, ReinError, type RunState, Workspace } from "@rein/core";
+
+/** What an effect is performed for: the state that holds it and the event that caused it. */
+interface EffectContext {
+  state: RunState;
+  event: ControlEvent;
+  runtime: ReinRuntime;
+  signer: PacketSigner;
+}
 
 /**
  * Performs a transition's effects. The workspace is made first (a step may
  * need it); the enqueues are independent, idempotent and go out together,
  * so ioredis pipelines them into one round trip instead of one each.
  */
-export async function performEffects(effects: readonly ControllerEffect[], state: RunState, runtime: ReinRuntime, signer: PacketSigner): Promise<void> {
+export async function performEffects(effects: readonly ControllerEffect[], context: EffectContext): Promise<void> {
   const workspaceFirst = effects.filter((effect) => effect.type === "prepare_workspace");
-  for (const effect of workspaceFirst) await performEffect(effect, state, runtime, signer);
-  await Promise.all(effects.filter((effect) => effect.type !== "prepare_workspace").map((effect) => performEffect(effect, state, runtime, signer)));
+  for (const effect of workspaceFirst) await performEffect(effect, context);
+  await Promise.all(effects.filter((effect) => effect.type !== "prepare_workspace").map((effect) => performEffect(effect, context)));
 }
 
 /** Performs one effect. Every effect is idempotent: a replay after a crash changes nothing. */
-async function performEffect(effect: ControllerEffect, state: RunState, runtime: ReinRuntime, signer: PacketSigner): Promise<void> {
+async function performEffect(effect: ControllerEffect, { state, event, runtime, signer }: EffectContext): Promise<void> {
   switch (effect.type) {
     case "prepare_workspace":
       // Filled, if at all, at intake by the submitter, which alone knows
@@ -35,7 +43,7 @@ async function performEffect(effect: ControllerEffect, state: RunState, runtime:
       await runtime.queues.sendContextRequest(effect.job);
       return;
     case "enqueue_evaluate":
-      await runtime.queues.sendEvaluate(effect.job);
+      await runtime.queues.sendEvaluate(evaluateJobOf(effect.job, event));
       return;
     case "schedule_approval_expiry":
       await runtime.queues.sendControl(
@@ -54,4 +62,20 @@ async function performEffect(effect: ControllerEffect, state: RunState, runtime:
       await retireRun(runtime, state);
       return;
   }
+}
+
+/**
+ * The evaluate job of a request: a step's gets its result from the event
+ * that finished the step, which the outbox does not copy. A redelivered
+ * event is the same event, so a replay sends the same job.
+ */
+function evaluateJobOf(request: EvaluateRequest, event: ControlEvent): EvaluateJob {
+  if (request.kind === "final") return request;
+  if (event.type !== "step.finished" || event.stepId !== request.stepId || event.attempt !== request.attempt) {
+    throw new ReinError(
+      "contract_invalid",
+      `the evaluation of step ${request.stepId} attempt ${request.attempt} needs that attempt's step.finished event for its result; it came with ${event.type} event ${event.eventId}`,
+    );
+  }
+  return { ...request, result: event.result };
 }

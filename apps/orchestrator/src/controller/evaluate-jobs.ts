@@ -1,19 +1,22 @@
-import { type EvidenceFact, FINAL_ANSWER_STEP_ID, type FinalAnswer, type FinalAnswerEvaluateJob, type RunState, type StepEvaluateJob, type StepResult, type StepState } from "@rein/core";
+import { type EvidenceFact, FINAL_ANSWER_STEP_ID, type FinalAnswer, type FinalAnswerEvaluateJob, type RunState, type StepEvaluateJob, type StepEvaluateRequest, type StepState } from "@rein/core";
 
 /** All of the run's evidence with each call's status: claims are checked against every observation, not a window. */
 export function evidenceFactsOf(state: RunState): EvidenceFact[] {
   return state.evidence.map(({ id, stepId, tool, status }) => ({ id, stepId, tool, status }));
 }
 
-/** A step's result for the evaluator: a planned step, or a delegated child before it returns to its parent. */
-export function stepEvaluateJobOf(state: RunState, step: StepState, result: StepResult, kind: StepEvaluateJob["kind"]): StepEvaluateJob {
+/**
+ * A step's result for the evaluator (a planned step, or a delegated child
+ * before it returns to its parent), without the result itself: the job
+ * takes it from the step.finished event when it is sent.
+ */
+export function stepEvaluateRequestOf(state: RunState, step: StepState, kind: StepEvaluateJob["kind"]): StepEvaluateRequest {
   return {
     kind,
     runId: state.runId,
     stepId: step.stepId,
     attempt: step.attempt,
     spec: step.spec,
-    result,
     knownEvidenceIds: state.evidence.map((entry) => entry.id),
     evidence: evidenceFactsOf(state),
     priorFingerprints: step.attemptFingerprints.slice(0, -1),

@@ -26,7 +26,7 @@ import {
   zeroUsage,
 } from "@rein/core";
 import { exceededBudget } from "./budget-policy.ts";
-import { stepEvaluateJobOf } from "./evaluate-jobs.ts";
+import { stepEvaluateRequestOf } from "./evaluate-jobs.ts";
 import { packetBodyOf } from "./packet-body.ts";
 import { planJobOf } from "./planner-context.ts";
 import { resolvedEscalationLesson, runFailedLesson } from "./run-lessons.ts";
@@ -205,11 +205,11 @@ export class Draft {
     );
   }
 
-  /** Hands a step's result to the evaluator; the run waits for its verdict. */
-  evaluate(step: StepState, result: StepResult, kind: StepEvaluateJob["kind"]): void {
+  /** Hands the step.finished event's result to the evaluator; the run waits for its verdict. */
+  evaluate(step: StepState, kind: StepEvaluateJob["kind"]): void {
     step.phase = "evaluating";
     this.setStatus("evaluating");
-    this.effect({ type: "enqueue_evaluate", job: stepEvaluateJobOf(this.state, step, result, kind) });
+    this.effect({ type: "enqueue_evaluate", job: stepEvaluateRequestOf(this.state, step, kind) });
   }
 
   /** Keeps a verdict in the run's history and trace; a step's verdict may bring lessons. */

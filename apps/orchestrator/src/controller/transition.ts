@@ -139,7 +139,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
         return undefined;
       }
       if (step.parentStepId !== null) holdChildOutcome(step, event.result);
-      draft.evaluate(step, event.result, step.parentStepId === null ? "step" : "child");
+      draft.evaluate(step, step.parentStepId === null ? "step" : "child");
       return undefined;
     }
     case "step.errored": {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PacketBody } from "./handoff-packet.ts";
-import { ContextJob, EvaluateJob, PlanJob } from "./jobs.ts";
+import { ContextJob, EvaluateRequest, PlanJob } from "./jobs.ts";
 import { Lesson } from "./lesson.ts";
 
 /**
@@ -13,7 +13,8 @@ export const ControllerEffect = z.discriminatedUnion("type", [
   z.object({ type: z.literal("schedule_deadline"), delayMs: z.number().int().nonnegative() }),
   z.object({ type: z.literal("enqueue_plan"), job: PlanJob }),
   z.object({ type: z.literal("dispatch_step"), jobId: z.string(), body: PacketBody }),
-  z.object({ type: z.literal("enqueue_evaluate"), job: EvaluateJob }),
+  /** A step's result is not copied here: it is the step.finished event's (see StepEvaluateRequest). */
+  z.object({ type: z.literal("enqueue_evaluate"), job: EvaluateRequest }),
   z.object({ type: z.literal("enqueue_context_request"), job: ContextJob }),
   /** An approval nobody decides in time counts as denied. */
   z.object({ type: z.literal("schedule_approval_expiry"), approvalId: z.string(), delayMs: z.number().int().nonnegative() }),

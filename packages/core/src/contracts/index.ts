@@ -97,11 +97,13 @@ export {
   ContextJob,
   ControlJob,
   EvaluateJob,
+  EvaluateRequest,
   EvidenceFact,
   FinalAnswerEvaluateJob,
   PlanJob,
   PlannerContext,
   StepEvaluateJob,
+  StepEvaluateRequest,
   StepJob,
 } from "./jobs.ts";
 export {

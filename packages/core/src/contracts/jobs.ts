@@ -118,5 +118,18 @@ export type FinalAnswerEvaluateJob = z.infer<typeof FinalAnswerEvaluateJob>;
 export const EvaluateJob = z.union([StepEvaluateJob, FinalAnswerEvaluateJob]);
 export type EvaluateJob = z.infer<typeof EvaluateJob>;
 
+/**
+ * A step's evaluate job as the controller's outbox keeps it: everything but
+ * the result, which is the `step.finished` event's and is attached when the
+ * job is sent. The run's state so stays the same size however much a step
+ * observed or returned.
+ */
+export const StepEvaluateRequest = StepEvaluateJob.omit({ result: true });
+export type StepEvaluateRequest = z.infer<typeof StepEvaluateRequest>;
+
+/** An evaluate job as an effect names it: a final answer whole, a step's without its result. */
+export const EvaluateRequest = z.union([StepEvaluateRequest, FinalAnswerEvaluateJob]);
+export type EvaluateRequest = z.infer<typeof EvaluateRequest>;
+
 export const ControlJob = ControlEvent;
 export type ControlJob = ControlEvent;
