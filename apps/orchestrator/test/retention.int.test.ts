@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { defineTool, type ModelScriptInput, type ReinRuntime, z } from "@rein/core";
+import { defineTool, jobIds, type ModelScriptInput, type ReinRuntime, resultEventIds, z } from "@rein/core";
 import { pruneRuns } from "../src/trace/prune-runs.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
 
@@ -107,5 +107,22 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
     const after = await keysWithTtl(runtime);
     expect([...after.keys()].filter((key) => key.includes(runId) || artifacts.some((artifactId) => key === runtime.keys.artifact(artifactId)))).toEqual([]);
     expect([...after].filter(([key, ttl]) => ttl === -1 && !isDeploymentKey(runtime, key))).toEqual([]);
+  });
+
+  it("keeps no working copies once the run ends: step checkpoints, the tool cache and the jobs that carried the step's result are gone", async () => {
+    harness = await startHarness(script, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
+    const { runtime } = harness;
+    const runId = await harness.submit({ text: "Find out the status", tools: [{ name: "probe" }] });
+    const state = await harness.waitFor(runId);
+    expect(state.status, state.stopReason).toBe("done");
+    await until("the deadline to be withdrawn", async () => (await runtime.queues.control.getJob(`control-deadline-${runId}`)) === undefined);
+
+    const left = [...(await keysWithTtl(runtime)).keys()].filter((key) => key.includes(runId));
+    expect(left.filter((key) => key.startsWith(runtime.keys.checkpoint(runId, "s1")) || key === runtime.keys.toolCache(runId))).toEqual([]);
+    expect(await runtime.queues.evaluate.getJob(jobIds.evaluate(runId, "s1", 1))).toBeUndefined();
+    expect(await runtime.queues.control.getJob(jobIds.control(resultEventIds.stepFinished(jobIds.step(runId, "s1", 1))))).toBeUndefined();
+    // What a person reads afterwards stays: the state and the whole trace.
+    expect(left).toEqual(expect.arrayContaining([runtime.keys.run(runId), runtime.keys.trace(runId)]));
+    expect((await runtime.trace.read(runId)).some((event) => event.kind === "observation.made")).toBe(true);
   });
 });

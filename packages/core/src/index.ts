@@ -147,7 +147,7 @@ export {
 } from "./trace/index.ts";
 export { GENAI, type LiveTelemetry, modelCallAttributes, modelCallKey, modelResponseAttributes, modelSpanName, OtelConfig, permissionAttributes, startOtel, stopOtel, toolCallAttributes, toolCallKey, toolSpanName } from "./telemetry/index.ts";
 export { TraceLog, type TraceLogOptions, PromptChain, PromptCopy, assemblePrompt, expandPromptCopy, promptHash, splitPrompt, storePromptCopy, type PromptParts } from "./trace/index.ts";
-export { QUEUE_NAMES, jobIds, type QueueName } from "./queues/queue-names.ts";
+export { QUEUE_NAMES, jobIds, type QueueName, resultEventIds } from "./queues/queue-names.ts";
 export { ReinQueues, defaultJobOptions, queueJobOptions, type ReinQueuesOptions } from "./queues/queues.ts";
 export { workerOptionsOf, type WorkerTiming } from "./queues/worker-options.ts";
 export { admitJob, staleJobReason, type IntakeDeps, type IntakeJob } from "./queues/job-intake.ts";

@@ -12,6 +12,7 @@ import {
   PacketVerifier,
   priceFor,
   QUEUE_NAMES,
+  resultEventIds,
   type ModelProvider,
   type ModelStreamEvent,
   ReinError,
@@ -113,7 +114,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
         );
         await runtime.queues.sendControl({
           type: "step.finished",
-          eventId: `finished-${job.id}`,
+          eventId: resultEventIds.stepFinished(jobId),
           runId: body.runId,
           stepId: body.stepId,
           attempt: body.attempt,

@@ -1,15 +1,47 @@
-import { expireWithin, jobIds, type ReinRuntime, type RunState, runKeysOf } from "@rein/core";
+import { checkpointKeys, expireWithin, FINAL_ANSWER_STEP_ID, jobIds, type ReinRuntime, type RunState, resultEventIds, runKeysOf } from "@rein/core";
 
 /**
  * What is left of a run that ended: its keys expire after
  * `retention.runTtlSeconds`, and its deadline and pending approval
  * expiries leave the control queue instead of waiting there to be ignored.
+ * What only a running step reads (its checkpoint, the run's tool cache) and
+ * the finished jobs that carried a step's whole result (its `step.finished`
+ * event and its evaluate job) go at once: nothing reads them once the run
+ * has ended, and they were most of what a long step left behind.
  * Idempotent, as every effect: a replay sets the same TTLs and finds the
- * jobs gone.
+ * keys and jobs gone.
  */
 export async function retireRun(runtime: ReinRuntime, state: RunState): Promise<void> {
-  await expireWithin(runtime.redis, await runKeysOf(runtime.redis, runtime.keys, state), runtime.config.retention.runTtlSeconds);
+  const working = new Set([runtime.keys.toolCache(state.runId), ...state.steps.flatMap((step) => checkpointKeys(runtime.keys, state.runId, step.stepId))]);
+  // One slot: every one of them carries the run's hash tag.
+  await runtime.redis.del(...working);
+  await expireWithin(runtime.redis, (await runKeysOf(runtime.redis, runtime.keys, state)).filter((key) => !working.has(key)), runtime.config.retention.runTtlSeconds);
   const timers = [`deadline-${state.runId}`, ...state.pendingApprovals.map((approvalId) => `approval-expiry-${approvalId}`)];
-  // An active one is the event being applied right now: it completes and goes with the finished jobs.
-  await Promise.all(timers.map((eventId) => runtime.queues.control.remove(jobIds.control(eventId)).catch(() => 0)));
+  const { control, evaluate } = runtime.queues;
+  // An active job is the event being applied right now: it completes and goes with the finished jobs.
+  const removals = [
+    ...timers.map((eventId) => control.remove(jobIds.control(eventId))),
+    ...stepJobIdsOf(state).map((stepJobId) => control.remove(jobIds.control(resultEventIds.stepFinished(stepJobId)))),
+    ...evaluateJobIdsOf(state).map((jobId) => evaluate.remove(jobId)),
+  ];
+  await Promise.all(removals.map((removal) => removal.catch(() => 0)));
+}
+
+/**
+ * The step jobs a run's state can name: every attempt of every step, and
+ * each resume of the current attempt (an earlier attempt's resumes are not
+ * kept; their jobs expire with `retention.jobs`).
+ */
+function stepJobIdsOf(state: RunState): string[] {
+  return state.steps.flatMap((step) =>
+    Array.from({ length: step.attempt }, (_, index) => index + 1).flatMap((attempt) =>
+      Array.from({ length: attempt === step.attempt ? step.resumes + 1 : 1 }, (_, resume) => jobIds.step(state.runId, step.stepId, attempt, resume)),
+    ),
+  );
+}
+
+function evaluateJobIdsOf(state: RunState): string[] {
+  const ofSteps = state.steps.flatMap((step) => Array.from({ length: step.attempt }, (_, index) => jobIds.evaluate(state.runId, step.stepId, index + 1)));
+  const ofAnswers = Array.from({ length: state.proposal?.attempt ?? 0 }, (_, index) => jobIds.evaluate(state.runId, FINAL_ANSWER_STEP_ID, index + 1));
+  return [...ofSteps, ...ofAnswers];
 }

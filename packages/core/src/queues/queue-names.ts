@@ -20,3 +20,8 @@ export const jobIds = {
   context: (runId: string, stepId: string, attempt: number, resumes: number) => `context-${runId}-${stepId}-${attempt}-r${resumes}`,
   control: (eventId: string) => `control-${eventId}`,
 };
+
+/** Ids of the control events a role sends with its job's result, derived from that job's id as job ids are. */
+export const resultEventIds = {
+  stepFinished: (stepJobId: string) => `finished-${stepJobId}`,
+};

@@ -51,7 +51,12 @@ export class TraceLog {
     return this.options.ttlSeconds;
   }
 
-  /** The stored form of an event, redacted, without its seq (assigned when it is written). */
+  /**
+   * The stored form of an event, redacted, without its seq (assigned when it
+   * is written), and without what a reader restores: the run (the stream's
+   * key names it), schema version 1 and absent step ids. A long step writes
+   * thousands of events; those fields were ~70 bytes of each.
+   */
   encode(input: TraceEventInput): string {
     const body = {
       schemaVersion: 1 as const,
@@ -61,7 +66,9 @@ export class TraceLog {
       ...input,
     };
     this.options.observe?.(body);
-    const json = JSON.stringify(body);
+    const { schemaVersion, runId: _runId, stepId, parentStepId, ...rest } = body;
+    const stored = { ...(schemaVersion === 1 ? {} : { schemaVersion }), ...(stepId === null ? {} : { stepId }), ...(parentStepId === null ? {} : { parentStepId }), ...rest };
+    const json = JSON.stringify(stored);
     return this.options.redact ? this.options.redact(json) : json;
   }
 
@@ -69,7 +76,7 @@ export class TraceLog {
     const json = this.encode(input);
     const ttl = this.options.ttlSeconds ? String(this.options.ttlSeconds) : "";
     const seq = Number(await this.redis.eval(append, 2, this.keys.trace(input.runId), this.keys.traceSeq(input.runId), ttl, json));
-    return typedTraceEvent(TraceEvent.parse({ ...JSON.parse(json), seq }));
+    return typedTraceEvent(TraceEvent.parse(restored(input.runId, json, seq)));
   }
 
   /** Encoded events and blobs of one run as a batch for writeTurn, blobs redacted as putBlobs does. */
@@ -169,10 +176,15 @@ export class TraceLog {
   private parse(runId: string, fields: string[]): TypedTraceEvent {
     const record: Record<string, string> = {};
     for (let index = 0; index + 1 < fields.length; index += 2) record[fields[index] as string] = fields[index + 1] as string;
-    const parsed = TraceEvent.safeParse({ ...JSON.parse(record.event ?? "{}"), seq: Number(record.seq) });
+    const parsed = TraceEvent.safeParse(restored(runId, record.event ?? "{}", Number(record.seq)));
     if (!parsed.success) {
       throw new ReinError("contract_invalid", `trace event ${record.seq} of run ${runId} is malformed: ${parsed.error.message}`);
     }
     return typedTraceEvent(parsed.data);
   }
+}
+
+/** An event as stored (TraceLog.encode; an import stores it whole) with what encode leaves out put back. */
+function restored(runId: string, stored: string, seq: number): unknown {
+  return { schemaVersion: 1, runId, stepId: null, parentStepId: null, ...JSON.parse(stored), seq };
 }

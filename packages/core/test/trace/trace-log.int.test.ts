@@ -31,6 +31,16 @@ describe("TraceLog storage beyond append", () => {
     await expect(runtime.trace.load("run_a", events)).rejects.toThrow(/already has a trace/);
   });
 
+  it("stores each event without what its stream already says (the run, schema version 1, absent step ids) and reads it back whole", async () => {
+    const written = await runtime.trace.append({ runId: "run_d", kind: "run.submitted", payload: submitted });
+    const entries = await runtime.redis.xrange(runtime.keys.trace("run_d"), "-", "+");
+    const stored = entries[0]?.[1][3] ?? "";
+    for (const left of ["run_d", "schemaVersion", "stepId", "parentStepId"]) expect(stored).not.toContain(left);
+    const [read] = await runtime.trace.read("run_d");
+    expect(read).toEqual(written);
+    expect(read).toMatchObject({ schemaVersion: 1, runId: "run_d", stepId: null, parentStepId: null, kind: "run.submitted", seq: 1 });
+  });
+
   it("expires a trace after its retention TTL, refreshed by each append", async () => {
     const trace = new TraceLog(runtime.redis, runtime.keys, { ttlSeconds: 60 });
     await trace.append({ runId: "run_b", kind: "run.submitted", payload: submitted });
