@@ -1,4 +1,4 @@
-import { ApprovalVerifier, defaultJobOptions, generateKeyPair, isTerminal, type ReinRuntime, ScriptedProvider } from "@rein/core";
+import { ApprovalVerifier, defaultJobOptions, generateKeyPair, isTerminal, jobIds, type ReinRuntime, ScriptedProvider } from "@rein/core";
 import { buildTooling, type RunningRoles, startRoles, submitGoal } from "@rein/orchestrator";
 import { Queue, Worker } from "bullmq";
 import type { BenchEnv } from "./bench-env.ts";
@@ -39,6 +39,8 @@ export async function redisFootprint(env: BenchEnv, run: FootprintRun): Promise<
   try {
     const { runId } = await submitGoal(control, echo ? echoGoal : noopGoal, { knownTools: tooling.registry.names() });
     await waitUntil(async () => isTerminal((await control.runs.require(runId)).status), 120_000);
+    // Finished means retired: the run's end effects (TTLs, working copies deleted) run after its last state is written, the deadline's withdrawal last.
+    await waitUntil(async () => (await control.queues.control.getJob(jobIds.control(`deadline-${runId}`))) === undefined, 30_000);
     const state = await control.runs.require(runId);
     const keys = await runKeys(control, runId);
     const weighed = await Promise.all(keys.map(async (key) => ({ kind: kindOf(key, control.config.prefix, runId), bytes: await memoryUsage(control, [key]) })));
