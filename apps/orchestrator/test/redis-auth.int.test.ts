@@ -9,7 +9,7 @@ const REIN_PASSWORD = "rein-only/pass@1";
 const PREFIX = "rein-acl";
 
 /** The ACL docs/security.md recommends: Rein's keys and live channels only, no dangerous command but INFO (BullMQ reads the server version). */
-const REIN_ACL = ["on", `>${REIN_PASSWORD}`, `~${PREFIX}:*`, `&${PREFIX}:live:*`, "+@all", "-@dangerous", "+info"];
+const REIN_ACL = ["on", `>${REIN_PASSWORD}`, `~${PREFIX}:*`, `&${PREFIX}:live:*`, `&${PREFIX}:run-ended`, "+@all", "-@dangerous", "+info"];
 
 // Each test starts `rein run` through tsx against a redis-server of its own.
 describe("Rein against a password-protected Redis", { timeout: 120_000 }, () => {

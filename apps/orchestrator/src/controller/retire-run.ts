@@ -4,7 +4,7 @@ import { checkpointKeys, expireWithin, FINAL_ANSWER_STEP_ID, jobIds, type ReinRu
  * What is left of a run that ended: its keys expire after
  * `retention.runTtlSeconds`, and its deadline and pending approval
  * expiries leave the control queue instead of waiting there to be ignored.
- * What only a running step reads (its checkpoint, the run's tool cache) and
+ * What only a running step reads (its checkpoint but its owner, the run's tool cache) and
  * the finished jobs that carried a step's whole result (its `step.finished`
  * event and its evaluate job) go at once: nothing reads them once the run
  * has ended, and they were most of what a long step left behind.
@@ -12,7 +12,10 @@ import { checkpointKeys, expireWithin, FINAL_ANSWER_STEP_ID, jobIds, type ReinRu
  * keys and jobs gone.
  */
 export async function retireRun(runtime: ReinRuntime, state: RunState): Promise<void> {
-  const working = new Set([runtime.keys.toolCache(state.runId), ...state.steps.flatMap((step) => checkpointKeys(runtime.keys, state.runId, step.stepId))]);
+  // A step's owner key stays (it expires with the run): a worker whose step the run's end cut off
+  // records where it stopped, fenced by that key, and may still be writing it now.
+  const checkpoints = state.steps.flatMap((step) => checkpointKeys(runtime.keys, state.runId, step.stepId)).filter((key) => !key.endsWith(":owner"));
+  const working = new Set([runtime.keys.toolCache(state.runId), ...checkpoints]);
   // One slot: every one of them carries the run's hash tag.
   await runtime.redis.del(...working);
   await expireWithin(runtime.redis, (await runKeysOf(runtime.redis, runtime.keys, state)).filter((key) => !working.has(key)), runtime.config.retention.runTtlSeconds);
