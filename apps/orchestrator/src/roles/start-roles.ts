@@ -98,7 +98,9 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
     workers,
     close: async (graceMs = DEFAULT_GRACE_MS) => {
       for (const heartbeat of heartbeats) heartbeat.stop();
-      await unpublish();
+      // Not awaited before the workers' close starts: closing workers that are still connecting
+      // a round trip later left their blocking connections' commands to reject unhandled.
+      const unpublished = unpublish();
       // Let current jobs finish; past the grace period, abort them: a step
       // saves its checkpoint and its job goes back to the queue for another worker.
       const timer = setTimeout(() => {
@@ -108,6 +110,7 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
         await Promise.all(workers.map((worker) => worker.close()));
       } finally {
         clearTimeout(timer);
+        await unpublished;
       }
     },
   };
