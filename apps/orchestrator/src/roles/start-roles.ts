@@ -98,9 +98,10 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
     workers,
     close: async (graceMs = DEFAULT_GRACE_MS) => {
       for (const heartbeat of heartbeats) heartbeat.stop();
-      // Not awaited before the workers' close starts: closing workers that are still connecting
-      // a round trip later left their blocking connections' commands to reject unhandled.
       const unpublished = unpublish();
+      // A worker closed while its connections still connect makes them reject (and BullMQ emit an
+      // unhandled 'error'): a process stopped right after it started would crash instead of exiting 0.
+      await Promise.all(workers.map((worker) => worker.waitUntilReady().catch(() => undefined)));
       // Let current jobs finish; past the grace period, abort them: a step
       // saves its checkpoint and its job goes back to the queue for another worker.
       const timer = setTimeout(() => {
