@@ -59,11 +59,22 @@ export class RedisKeys {
   lessonIndex(): string {
     return `${this.prefix}:lessons:{lessons}`;
   }
+  /**
+   * A call's intent or outcome record. Its key (`runId:stepId:attempt:index`)
+   * starts with its run id, which tags it into the run's slot: the write
+   * checks the step's owner key in the same script.
+   */
   idempotency(key: string): string {
-    return `${this.prefix}:idem:${key}`;
+    const split = key.indexOf(":");
+    const runId = split === -1 ? key : key.slice(0, split);
+    return `${this.prefix}:idem:${runTag(runId)}${key.slice(runId.length)}`;
   }
   checkpoint(runId: string, stepId: string): string {
     return `${this.prefix}:checkpoint:${runTag(runId)}:${stepId}`;
+  }
+  /** The token of the worker that owns a step now (CheckpointStore.claim): a step's writes land only while it is theirs. */
+  stepOwner(runId: string, stepId: string): string {
+    return `${this.checkpoint(runId, stepId)}:owner`;
   }
   toolCache(runId: string): string {
     return `${this.prefix}:tool-cache:${runTag(runId)}`;

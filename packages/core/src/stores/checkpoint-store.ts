@@ -75,7 +75,7 @@ export class CheckpointStore {
    * stops writing the moment its successor claims the step.
    */
   async claim(runId: string, stepId: string, token: string): Promise<void> {
-    await this.redis.set(`${this.keys.checkpoint(runId, stepId)}:owner`, token, "EX", this.ttlSeconds);
+    await this.redis.set(this.keys.stepOwner(runId, stepId), token, "EX", this.ttlSeconds);
   }
 
   /**
@@ -97,7 +97,7 @@ export class CheckpointStore {
   }): Promise<CheckpointCounts | undefined> {
     const base = this.keys.checkpoint(turn.runId, turn.stepId);
     const delta: CheckpointDelta = {
-      ownerKey: `${base}:owner`,
+      ownerKey: this.keys.stepOwner(turn.runId, turn.stepId),
       runKey: this.keys.run(turn.runId),
       headerKey: base,
       listKeys: [`${base}:messages`, `${base}:observations`, `${base}:records`],
@@ -162,7 +162,7 @@ export class CheckpointStore {
 /** Every key a step's checkpoint is stored under: the header, its lists, and the step's owner. */
 export function checkpointKeys(keys: RedisKeys, runId: string, stepId: string): string[] {
   const base = keys.checkpoint(runId, stepId);
-  return [base, ...LISTS.map((name) => `${base}:${name}`), `${base}:owner`];
+  return [base, ...LISTS.map((name) => `${base}:${name}`), keys.stepOwner(runId, stepId)];
 }
 
 const malformed = (runId: string, stepId: string, why: string | undefined) =>

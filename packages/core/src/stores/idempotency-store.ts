@@ -1,6 +1,7 @@
 import type { RedisClient } from "../redis/redis-client.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { type CallIntent, CallRecord, type RecordedOutcome } from "../tools/call-record.ts";
+import { fenceKeys, fenceRefusal, OWNER_FENCE_LUA, RUN_ACTIVE_LUA, type StepOwner } from "./step-owner-fence.ts";
 
 export interface IdempotencyStoreOptions {
   /** Seconds to keep a record. @defaultValue 7 days */
@@ -10,18 +11,29 @@ export interface IdempotencyStoreOptions {
 export type RecordOutcome = { recorded: true } | { recorded: false; existing: CallRecord | undefined };
 export type BeginOutcome = { begun: true } | { begun: false; existing: CallRecord | undefined };
 
-// Replaces the intent with the outcome only while the key still holds this writer's intent (or nothing).
-const FINISH = `
-local current = redis.call('GET', KEYS[1])
-if current == false or current == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
-  return false
-end
-return current`;
+// Every write script: KEYS record[, step owner[, run]]; ARGV[1] the owner's token ('' unfenced), then its own.
+// An intent is written only where there is none, and not once the run has ended: no effect starts in an ended run.
+const BEGIN = `${OWNER_FENCE_LUA}${RUN_ACTIVE_LUA}
+if redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3], 'NX') then return {'begun'} end
+return {'exists', redis.call('GET', KEYS[1])}`;
 
-const ABANDON = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
+const RESTART = `${OWNER_FENCE_LUA}${RUN_ACTIVE_LUA}
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+return {'begun'}`;
+
+// Replaces the intent with the outcome only while the key still holds this writer's intent (or nothing).
+// Not refused once the run has ended: the effect happened, and its owner says how it ended.
+const FINISH = `${OWNER_FENCE_LUA}
+local current = redis.call('GET', KEYS[1])
+if current == false or current == ARGV[2] then
+  redis.call('SET', KEYS[1], ARGV[3], 'EX', ARGV[4])
+  return {'recorded'}
+end
+return {'exists', current}`;
+
+const ABANDON = `${OWNER_FENCE_LUA}
+if redis.call('GET', KEYS[1]) == ARGV[2] then redis.call('DEL', KEYS[1]) end
+return {'abandoned'}`;
 
 /**
  * Side-effecting calls by idempotency key (`runId:stepId:attempt:index`):
@@ -32,6 +44,11 @@ return 0`;
  * retry is a new attempt, so its calls get records of their own. The first
  * writer wins: an intent is written only where there is no record, an
  * outcome only over its own intent.
+ *
+ * Given the step's `owner`, every write lands only while that worker still
+ * owns the step: a worker whose job another took over starts no effect and
+ * records no outcome, and learns it (`lock_lost`) at once. An intent is not
+ * written once the run has ended either (`run_ended`).
  */
 export class IdempotencyStore {
   private readonly ttlSeconds: number;
@@ -49,30 +66,38 @@ export class IdempotencyStore {
   }
 
   /** Records that the call is about to start, unless the key already holds a record, which is returned instead. */
-  async begin(key: string, intent: CallIntent): Promise<BeginOutcome> {
-    const written = await this.redis.set(this.keys.idempotency(key), JSON.stringify(intent), "EX", this.ttlSeconds, "NX");
-    if (written === "OK") return { begun: true };
-    return { begun: false, existing: await this.get(key) };
+  async begin(key: string, intent: CallIntent, owner?: StepOwner): Promise<BeginOutcome> {
+    const reply = await this.fenced(BEGIN, key, owner, true, "the call's intent", JSON.stringify(intent), String(this.ttlSeconds));
+    if (reply[0] === "begun") return { begun: true };
+    return { begun: false, existing: parseRecord(reply[1] ?? null) };
   }
 
   /**
    * Takes over a key whose intent was left by a cut-off run of an idempotent
    * call, which is about to run again.
    */
-  async restart(key: string, intent: CallIntent): Promise<void> {
-    await this.redis.set(this.keys.idempotency(key), JSON.stringify(intent), "EX", this.ttlSeconds);
+  async restart(key: string, intent: CallIntent, owner?: StepOwner): Promise<void> {
+    await this.fenced(RESTART, key, owner, true, "the call's intent", JSON.stringify(intent), String(this.ttlSeconds));
   }
 
   /** Replaces this writer's intent with the call's outcome; if another writer's record is there, that record is returned and kept. */
-  async finish(key: string, intent: CallIntent, outcome: RecordedOutcome): Promise<RecordOutcome> {
-    const existing = await this.redis.eval(FINISH, 1, this.keys.idempotency(key), JSON.stringify(intent), JSON.stringify(outcome), String(this.ttlSeconds));
-    if (typeof existing !== "string") return { recorded: true };
-    return { recorded: false, existing: parseRecord(existing) };
+  async finish(key: string, intent: CallIntent, outcome: RecordedOutcome, owner?: StepOwner): Promise<RecordOutcome> {
+    const reply = await this.fenced(FINISH, key, owner, false, "the call's outcome", JSON.stringify(intent), JSON.stringify(outcome), String(this.ttlSeconds));
+    if (reply[0] === "recorded") return { recorded: true };
+    return { recorded: false, existing: parseRecord(reply[1] ?? null) };
   }
 
   /** Removes this writer's intent for a call that certainly did nothing (refused before it could act). */
-  async abandon(key: string, intent: CallIntent): Promise<void> {
-    await this.redis.eval(ABANDON, 1, this.keys.idempotency(key), JSON.stringify(intent));
+  async abandon(key: string, intent: CallIntent, owner?: StepOwner): Promise<void> {
+    await this.fenced(ABANDON, key, owner, false, "the call's abandonment", JSON.stringify(intent));
+  }
+
+  private async fenced(script: string, key: string, owner: StepOwner | undefined, run: boolean, what: string, ...args: string[]): Promise<string[]> {
+    const keys = [this.keys.idempotency(key), ...fenceKeys(this.keys, owner, run)];
+    const reply = await this.redis.eval(script, keys.length, ...keys, owner?.token ?? "", ...args);
+    const refused = fenceRefusal(reply, owner, what);
+    if (refused) throw refused;
+    return reply as string[];
   }
 
   async remove(key: string): Promise<void> {

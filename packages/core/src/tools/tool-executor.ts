@@ -24,6 +24,12 @@ export interface StepExecutionContext {
   };
   /** Calls already made in this step (the budget check counts them). */
   callsSoFar: number;
+  /**
+   * The step owner's token (its job's token): the call's intent and outcome
+   * records land only while it still owns the step, so a worker whose job
+   * was taken over starts no effect (`lock_lost`). Absent outside a queue.
+   */
+  ownerToken?: string;
   /** Where this call's trace events go; defaults to the executor's own trace. */
   trace?: { append(input: TraceEventInput): Promise<unknown> };
 }

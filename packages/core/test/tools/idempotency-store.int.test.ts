@@ -59,3 +59,33 @@ describe("IdempotencyStore: intent, then the outcome that replaces it", () => {
     expect(await store.get(KEY)).toBeUndefined();
   });
 });
+
+describe("IdempotencyStore: writes for a step's owner", () => {
+  const owner = (token: string) => ({ runId: "run_i", stepId: "s1", token });
+  beforeEach(async () => {
+    await env.redis.set(env.keys.stepOwner("run_i", "s1"), "worker-b");
+  });
+
+  it("writes nothing for a worker whose step another has claimed, and says so", async () => {
+    await expect(store.begin(KEY, intentOf(FINGERPRINT), owner("worker-a"))).rejects.toMatchObject({ code: "lock_lost" });
+    await expect(store.restart(KEY, intentOf(FINGERPRINT, true), owner("worker-a"))).rejects.toMatchObject({ code: "lock_lost" });
+    expect(await store.get(KEY)).toBeUndefined();
+  });
+
+  it("keeps the intent of a worker cut off mid-call: its late outcome, or its abandoning, is refused", async () => {
+    await store.begin(KEY, intentOf(FINGERPRINT), owner("worker-b"));
+    await env.redis.set(env.keys.stepOwner("run_i", "s1"), "worker-c");
+    await expect(store.finish(KEY, intentOf(FINGERPRINT), result("late"), owner("worker-b"))).rejects.toMatchObject({ code: "lock_lost" });
+    await expect(store.abandon(KEY, intentOf(FINGERPRINT), owner("worker-b"))).rejects.toMatchObject({ code: "lock_lost" });
+    expect(await store.get(KEY)).toMatchObject({ kind: "intent", token: "t1" });
+  });
+
+  it("starts no call in an ended run, but still records how a call its owner started there ended", async () => {
+    await store.begin(KEY, intentOf(FINGERPRINT), owner("worker-b"));
+    await env.redis.hset(env.keys.run("run_i"), "status", "cancelled");
+    await expect(store.begin("run_i:s1:1:1", intentOf(FINGERPRINT), owner("worker-b"))).rejects.toMatchObject({ code: "run_ended", details: { status: "cancelled" } });
+    expect(await store.get("run_i:s1:1:1")).toBeUndefined();
+    expect(await store.finish(KEY, intentOf(FINGERPRINT), result("done"), owner("worker-b"))).toEqual({ recorded: true });
+    expect(await store.get(KEY)).toMatchObject({ kind: "result", rendered: "done" });
+  });
+});

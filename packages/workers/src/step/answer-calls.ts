@@ -43,6 +43,7 @@ export async function answerCalls(step: StepContext, calls: readonly ModelToolCa
       budget: { maxToolCalls: body.budget.maxToolCalls, deadline: step.deadline },
       callsSoFar: loop.records.length,
       trace: step.trace,
+      ownerToken: deps.ownerToken,
     });
     // Given back mid-call (shutdown): the turn is cut off here and redone by the next worker under the
     // same idempotency keys, never recorded as a failed call that a retry would then perform again.

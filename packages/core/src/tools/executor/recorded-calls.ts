@@ -1,4 +1,6 @@
+import type { StepOwner } from "../../stores/step-owner-fence.ts";
 import type { AnyTool } from "../define-tool.ts";
+import type { StepExecutionContext } from "../tool-executor.ts";
 
 /**
  * Calls whose running twice could matter get an intent before they start
@@ -16,4 +18,9 @@ export function isRecordedCall(tool: AnyTool): boolean {
  */
 export function isRepeatable(tool: AnyTool): boolean {
   return tool.idempotent || tool.effect === "read";
+}
+
+/** Whose records a call writes: the step's owner when it runs from a queue, so a worker cut off from its step writes none. */
+export function recordOwner(context: StepExecutionContext): StepOwner | undefined {
+  return context.ownerToken === undefined ? undefined : { runId: context.runId, stepId: context.stepId, token: context.ownerToken };
 }

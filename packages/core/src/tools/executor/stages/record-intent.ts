@@ -5,7 +5,7 @@ import type { CallIntent } from "../../call-record.ts";
 import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";
 import { interrupted } from "../interrupted.ts";
 import { outcomeUnknown } from "../outcome-unknown.ts";
-import { isRecordedCall, isRepeatable } from "../recorded-calls.ts";
+import { isRecordedCall, isRepeatable, recordOwner } from "../recorded-calls.ts";
 
 // Arguments larger than this are kept out of the intent; the action hash still names them.
 const INTENT_ARGS_LIMIT = 4096;
@@ -14,7 +14,9 @@ const INTENT_ARGS_LIMIT = 4096;
  * Before a side-effecting call starts, its intent is recorded under the
  * call's key, so that a crash between here and the outcome is never taken
  * for "not started". Another run's record found here instead (it got there
- * first) is handled as find-recorded would.
+ * first) is handled as find-recorded would. Written only while the step is
+ * still this worker's and its run has not ended, else the call throws
+ * (`lock_lost`, `run_ended`) having started nothing.
  */
 export const recordIntent: CallStage = async (state) => {
   const tool = need(state, "tool");
@@ -23,7 +25,7 @@ export const recordIntent: CallStage = async (state) => {
   // A worker giving its step back starts nothing new.
   if (state.context.signal.aborted) throw await interrupted(state);
   const intent = intentOf(state);
-  const begun = await idempotency.begin(state.idempotencyKey, intent);
+  const begun = await idempotency.begin(state.idempotencyKey, intent, recordOwner(state.context));
   if (begun.begun) {
     state.intent = intent;
     return undefined;
@@ -31,7 +33,7 @@ export const recordIntent: CallStage = async (state) => {
   const { existing } = begun;
   if (existing?.kind === "intent") {
     if (!existing.repeatable) return outcomeUnknown(state, existing);
-    await idempotency.restart(state.idempotencyKey, intent);
+    await idempotency.restart(state.idempotencyKey, intent, recordOwner(state.context));
     state.intent = intent;
     return undefined;
   }

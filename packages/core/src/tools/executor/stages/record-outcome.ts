@@ -3,13 +3,16 @@ import type { RecordedFailure } from "../../call-record.ts";
 import type { RecordedResult } from "../../recorded-result.ts";
 import { type CallStage, need } from "../call-in-progress.ts";
 import { isEmptyResult } from "../empty-result.ts";
+import { recordOwner } from "../recorded-calls.ts";
 import { isCacheable } from "./run-call.ts";
 
 /**
  * A fresh output becomes the result every later stage and every re-run
  * reads: rendered, hashed, and cached when it is a cacheable read. A call
  * that wrote an intent replaces it with its outcome, a failure included, so
- * a re-run replays how it ended instead of doing it again.
+ * a re-run replays how it ended instead of doing it again. A worker whose
+ * step was taken over meanwhile records nothing (`lock_lost`): its intent
+ * stays, and the step's new owner reports the outcome unknown.
  */
 export const recordOutcome: CallStage = async (state) => {
   const tool = need(state, "tool");
@@ -19,7 +22,7 @@ export const recordOutcome: CallStage = async (state) => {
     if (intent && !execution.replayed) {
       const { status, error, failure, attempts } = execution;
       const failed: RecordedFailure = { schemaVersion: 1, kind: "failure", fingerprint: identity.fingerprint, status, error, failure, attempts, observedAt: new Date(deps.now()).toISOString() };
-      await deps.idempotency?.finish(idempotencyKey, intent, failed);
+      await deps.idempotency?.finish(idempotencyKey, intent, failed, recordOwner(state.context));
     }
     return undefined;
   }
@@ -44,7 +47,7 @@ export const recordOutcome: CallStage = async (state) => {
   );
   let source: "executed" | "replayed" = "executed";
   if (intent && deps.idempotency) {
-    const outcome = await deps.idempotency.finish(idempotencyKey, intent, { ...result, kind: "result" });
+    const outcome = await deps.idempotency.finish(idempotencyKey, intent, { ...result, kind: "result" }, recordOwner(state.context));
     // Another run of this call recorded first: its result is the one that counts.
     if (!outcome.recorded && outcome.existing?.kind !== "intent" && outcome.existing?.kind !== "failure" && outcome.existing?.fingerprint === identity.fingerprint) {
       result = outcome.existing;

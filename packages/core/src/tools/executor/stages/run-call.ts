@@ -5,6 +5,7 @@ import type { AnyTool, ToolContext } from "../../define-tool.ts";
 import type { ResolvedExecutorDeps } from "../../tool-executor-deps.ts";
 import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";
 import { interrupted } from "../interrupted.ts";
+import { recordOwner } from "../recorded-calls.ts";
 import { ProgressTrace } from "../progress-trace.ts";
 import { runTool } from "../run-tool.ts";
 
@@ -52,7 +53,7 @@ export const runCall: CallStage = async (state) => {
   if (!run.ok && context.signal.aborted) throw await interrupted(state);
   for (const refusal of secretRefusals) await trace.emit("secret.refused", { ...refusal });
   if (!run.ok && secretRefusals.length > 0) {
-    if (state.intent) await deps.idempotency?.abandon(idempotencyKey, state.intent);
+    if (state.intent) await deps.idempotency?.abandon(idempotencyKey, state.intent, recordOwner(context));
     // Refused before anything left the process: a refusal, not a failure of the tool.
     const message = errorMessage(run.error);
     await trace.emit("tool.executed", { status: "refused", failure: "different_action", attempts, error: message }, { durationMs });
