@@ -25,17 +25,21 @@ export interface ApprovalGateDeps {
  * consumes; nothing in a call (its text, its args, a claimed approval id) is
  * consulted, because the approval is found by the action's hash alone, and
  * nothing in Redis is believed unless a decider's signature covers this
- * action, run, step and expiry.
+ * action, run, step and expiry. With `call` (the call's idempotency key),
+ * an approval this same call consumed before its worker was lost still
+ * covers it: the step re-dispatched after the loss goes on instead of
+ * asking the person again. It was used in time, so its expiry no longer counts.
  */
-export async function passApprovalGate(deps: ApprovalGateDeps, runId: string, stepId: string, action: ApprovalAction): Promise<GateResult> {
+export async function passApprovalGate(deps: ApprovalGateDeps, runId: string, stepId: string, action: ApprovalAction, call?: string): Promise<GateResult> {
   const actionHash = actionHashOf(action);
   const latest = await deps.store.findForAction(runId, stepId, actionHash);
-  if (latest?.status === "approved" || latest?.status === "denied") {
+  const usedByThisCall = latest?.status === "consumed" && call !== undefined && latest.consumedBy === call;
+  if (latest?.status === "approved" || latest?.status === "denied" || usedByThisCall) {
     const problem = decisionProblem(deps.verifier, latest, { actionHash, runId, stepId });
     if (problem) return { kind: "forged", approval: latest, problem };
     if (latest.status === "denied") return { kind: "refused", approval: latest };
-    if (Date.parse(latest.expiresAt) <= deps.now()) return { kind: "refused", approval: { ...latest, status: "expired" } };
-    const consumed = await deps.store.consume(actionHash, runId, stepId);
+    if (!usedByThisCall && Date.parse(latest.expiresAt) <= deps.now()) return { kind: "refused", approval: { ...latest, status: "expired" } };
+    const consumed = await deps.store.consume(actionHash, runId, stepId, call);
     if (consumed) return { kind: "run", approval: consumed };
   }
   if (latest?.status === "expired") return { kind: "refused", approval: latest };

@@ -33,15 +33,19 @@ return 'ok'
 `;
 
 /**
- * KEYS[1] approval; ARGV: actionHash, runId, stepId, consumedAt.
+ * KEYS[1] approval; ARGV: actionHash, runId, stepId, consumedAt, call ('' = none).
  * Only an approved approval for exactly this action, run and step becomes
- * consumed, and only once. Returns 'ok', or the status that blocked it
- * (distinct from 'ok', so a second consumer never reads success).
+ * consumed, and only once; it records which call consumed it, and that same
+ * call (re-issued by the next worker after the one that consumed it was
+ * lost) finds it consumed by itself and goes on. Returns 'ok', or the status
+ * that blocked it (distinct from 'ok', so a second consumer never reads success).
  */
 export const CONSUME = `
-local fields = redis.call('HMGET', KEYS[1], 'status', 'actionHash', 'runId', 'stepId')
-if fields[1] ~= 'approved' then return fields[1] or 'missing' end
-if fields[2] ~= ARGV[1] or fields[3] ~= ARGV[2] or fields[4] ~= ARGV[3] then return 'mismatch' end
+local fields = redis.call('HMGET', KEYS[1], 'status', 'actionHash', 'runId', 'stepId', 'consumedBy')
+if fields[2] ~= ARGV[1] or fields[3] ~= ARGV[2] or fields[4] ~= ARGV[3] then return fields[1] and 'mismatch' or 'missing' end
+if fields[1] == 'consumed' and ARGV[5] ~= '' and fields[5] == ARGV[5] then return 'ok' end
+if fields[1] ~= 'approved' then return fields[1] end
 redis.call('HSET', KEYS[1], 'status', 'consumed', 'consumedAt', ARGV[4])
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'consumedBy', ARGV[5]) end
 return 'ok'
 `;

@@ -111,6 +111,7 @@ export class ApprovalStore {
       reason: fields.reason,
       decidedAt: fields.decidedAt,
       signature: fields.signature,
+      consumedBy: fields.consumedBy,
     });
     if (!parsed.success) {
       throw new ReinError("contract_invalid", `approval ${approvalId} in Redis is malformed: ${parsed.error.message}`);
@@ -216,9 +217,11 @@ export class ApprovalStore {
   /**
    * Turns the approved approval for exactly this action, run and step into
    * consumed. Returns it when this caller won; null when there was none or
-   * another caller consumed it first.
+   * another caller consumed it first. With `call` (the call's idempotency
+   * key), that same call, re-issued after the worker that consumed it was
+   * lost, gets it back: the approval covered that call, not a new one.
    */
-  async consume(actionHash: string, runId: string, stepId: string): Promise<Approval | null> {
+  async consume(actionHash: string, runId: string, stepId: string, call?: string): Promise<Approval | null> {
     const approvalId = await this.redis.hget(this.keys.approvalByAction(actionHash), `${runId}:${stepId}`);
     if (!approvalId) return null;
     const outcome = await this.redis.eval(
@@ -229,6 +232,7 @@ export class ApprovalStore {
       runId,
       stepId,
       new Date(this.now()).toISOString(),
+      call ?? "",
     );
     return outcome === "ok" ? this.get(approvalId) : null;
   }

@@ -24,5 +24,7 @@ export const Approval = z.object({
   expiresAt: z.string(),
   /** The decider's Ed25519 signature over the decision (see `ApprovalDecisionClaims`); set once decided. */
   signature: z.string().optional(),
+  /** The idempotency key of the call that consumed it: that call alone, re-issued after its worker was lost, may go on with it. */
+  consumedBy: z.string().optional(),
 });
 export type Approval = z.infer<typeof Approval>;

@@ -1,6 +1,7 @@
 import { actionHashOf } from "../../../approvals/action-hash.ts";
 import { passApprovalGate } from "../../../approvals/approval-gate.ts";
 import { type CallStage, need } from "../call-in-progress.ts";
+import { isRepeatable } from "../recorded-calls.ts";
 
 /** A call the policy asks about runs only on a person's signed approval of this exact action; meanwhile the step suspends. */
 export const passApproval: CallStage = async (state) => {
@@ -19,7 +20,10 @@ export const passApproval: CallStage = async (state) => {
     };
   }
   const action = { tool: tool.name, args: need(state, "input").args, scope: need(state, "scope") };
-  const gate = await passApprovalGate({ store: deps.approvals, verifier: deps.approvalVerifier, now: deps.now }, context.runId, context.stepId, action);
+  // The approval this same call used before its worker was lost covers it again only where running it again is
+  // safe or governed: a repeatable call, or one whose intent record makes a started effect "outcome unknown".
+  const call = deps.idempotency || isRepeatable(tool) ? state.idempotencyKey : undefined;
+  const gate = await passApprovalGate({ store: deps.approvals, verifier: deps.approvalVerifier, now: deps.now }, context.runId, context.stepId, action, call);
   const { approval } = gate;
   const approvalPayload = { approvalId: approval.approvalId, actionHash: approval.actionHash, status: approval.status, rule: decision.rule };
   switch (gate.kind) {

@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { actionHashOf } from "../../src/approvals/action-hash.ts";
+import { ApprovalStore } from "../../src/approvals/approval-store.ts";
+import { ApprovalSigner, ApprovalVerifier } from "../../src/approvals/approval-signature.ts";
+import { sha256 } from "../../src/canonical/canonical-json.ts";
+import { generateKeyPair } from "../../src/keys/key-files.ts";
+import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
+import { call, harness, tempWorkspace } from "../tools/harness.ts";
+import { restartServiceTool } from "../tools/hostile-tools.ts";
+import { redisForTest } from "../tools/redis-harness.ts";
+import type { Workspace } from "../../src/tools/workspace.ts";
+
+const deciderKeys = generateKeyPair();
+const signer = new ApprovalSigner(deciderKeys.privateKey);
+const approvalVerifier = new ApprovalVerifier(deciderKeys.publicKey);
+
+let workspace: Workspace;
+let cleanupWorkspace: () => Promise<void>;
+let env: ReturnType<typeof redisForTest>;
+let approvals: ApprovalStore;
+let idempotency: IdempotencyStore;
+beforeEach(async () => {
+  ({ workspace, cleanup: cleanupWorkspace } = await tempWorkspace());
+  env = redisForTest();
+  approvals = new ApprovalStore(env.redis, env.keys, { ttlSeconds: 3600 });
+  idempotency = new IdempotencyStore(env.redis, env.keys);
+});
+afterEach(async () => {
+  await env.close();
+  await cleanupWorkspace();
+});
+
+const restartApi = () => call("restart_service", { service: "api" });
+const action = { tool: "restart_service", args: { service: "api" }, scope: { services: ["api"] } };
+/** The idempotency key of the step's call at `index` (attempt 1), as the executor names it. */
+const callKey = (index: number) => `run_test:step_test:1:${index}`;
+
+/**
+ * The call at index 0 asked, a person approved, and the worker that then
+ * consumed the approval was lost (SIGKILLed, or its job taken over) before
+ * it recorded anything: what the next worker finds.
+ */
+async function approvedThenLost(withIdempotency: boolean) {
+  const { tool, counter } = restartServiceTool();
+  const executor = harness({ tools: [tool], surface: [{ name: "restart_service", scope: {} }], workspace, deps: { approvals, approvalVerifier, ...(withIdempotency ? { idempotency } : {}) } });
+  const asked = await executor.executor.execute(restartApi(), 0, executor.context());
+  const approvalId = asked.suspend?.approvalId as string;
+  await approvals.decide(approvalId, { decision: "approved", approver: "alice" }, signer);
+  expect(await approvals.consume(actionHashOf(action), "run_test", "step_test", callKey(0))).not.toBeNull();
+  return { ...executor, counter, approvalId };
+}
+
+describe("an approval whose call's worker was lost after it used the approval", () => {
+  it("still covers that call when the next worker re-issues it: it runs, once, and no one is asked again", async () => {
+    const { executor, context, counter, approvalId, trace } = await approvedThenLost(true);
+    const resumed = await executor.execute(restartApi(), 0, context());
+    expect(resumed.observation.status).toBe("ok");
+    expect(counter.runs).toBe(1);
+    expect(trace.kinds().filter((kind) => kind === "approval.requested")).toHaveLength(1);
+    expect((await approvals.list({ runId: "run_test" })).map((approval) => approval.approvalId)).toEqual([approvalId]);
+  });
+
+  it("does not run a non-idempotent call again once its effect had started: its outcome is unknown", async () => {
+    const { executor, context, counter } = await approvedThenLost(true);
+    const intent = { schemaVersion: 1, kind: "intent", fingerprint: sha256("restart api"), actionHash: actionHashOf(action), tool: "restart_service", repeatable: false, startedAt: "2030-01-01T00:00:00.000Z", token: "lost" } as const;
+    await idempotency.begin(callKey(0), intent);
+    const resumed = await executor.execute(restartApi(), 0, context());
+    expect(resumed.observation.status).toBe("outcome_unknown");
+    expect(counter.runs).toBe(0);
+  });
+
+  it("covers no other call of the same action: a later one, or a retry's, is asked about anew", async () => {
+    const { executor, context, counter, approvalId } = await approvedThenLost(true);
+    const later = await executor.execute(restartApi(), 1, context());
+    const retried = await executor.execute(restartApi(), 0, context({ attempt: 2 }));
+    for (const outcome of [later, retried]) {
+      expect(outcome.observation.status).toBe("pending_approval");
+      expect(outcome.suspend?.approvalId).not.toBe(approvalId);
+    }
+    expect(counter.runs).toBe(0);
+  });
+
+  it("is asked about anew for a non-idempotent call where no intent record could tell whether its effect started", async () => {
+    const { executor, context, counter, approvalId } = await approvedThenLost(false);
+    const resumed = await executor.execute(restartApi(), 0, context());
+    expect(resumed.observation.status).toBe("pending_approval");
+    expect(resumed.suspend?.approvalId).not.toBe(approvalId);
+    expect(counter.runs).toBe(0);
+  });
+});
