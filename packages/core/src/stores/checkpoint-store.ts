@@ -105,14 +105,17 @@ export class CheckpointStore {
     };
     let counts = turn.since;
     if (turn.checkpoint) {
-      // Only what is written is validated: items saved before were checked then.
-      const { messages, observations, records, ...header } = turn.checkpoint;
-      const rest = HeaderFields.parse(header);
+      // Not parsed: this process built every field and item (a provider adapter turned
+      // the model's reply into typed content blocks, the executor built the observations
+      // and records), so a zod parse per item per turn re-checked our own types. What
+      // Redis gives back is still validated, in `load`. The header names its fields, so
+      // nothing else the loop object may carry is stored.
+      const { schemaVersion, runId, stepId, attempt, usage, turns, pending, savedAt, messages, observations, records } = turn.checkpoint;
       const lists = { messages, observations, records };
       counts = { messages: messages.length, observations: observations.length, records: records.length };
-      const fresh = (name: (typeof LISTS)[number]) =>
-        lists[name].slice(turn.since?.[name] ?? 0).map((item) => JSON.stringify((itemSchemas[name] as z.ZodType).parse(item)));
-      delta.write = { header: JSON.stringify({ ...rest, counts }), lists: [fresh("messages"), fresh("observations"), fresh("records")], replace: !turn.since };
+      const fresh = (name: (typeof LISTS)[number]) => lists[name].slice(turn.since?.[name] ?? 0).map((item) => JSON.stringify(item));
+      const header = { schemaVersion, runId, stepId, attempt, usage, turns, pending, savedAt, counts };
+      delta.write = { header: JSON.stringify(header), lists: [fresh("messages"), fresh("observations"), fresh("records")], replace: !turn.since };
     }
     const written = await writeTurn(this.redis, {
       trace: turn.trace,
