@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LiveChannel } from "../../src/live/live-channel.ts";
 import { type LiveEvent, liveEventOf } from "../../src/live/live-event.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
 import { createTestRuntime, FakeServer, recordingRetry, startScriptedWireServer, type TestRuntime } from "../../src/testing/index.ts";
@@ -65,6 +66,39 @@ describe("the live channel", () => {
       expect(received[0]).toEqual({ type: "text_delta", runId: "run_live_3", stepId: null, role: "planner", text: "ok" });
     } finally {
       await subscription.close();
+    }
+  });
+
+  it("sends nothing while nobody listens to the run, and reaches a subscriber that joins within a second", async () => {
+    let now = 0;
+    const channel = new LiveChannel(runtime.redis, runtime.keys, undefined, { now: () => now });
+    const event = (text: string): LiveEvent => ({ type: "text_delta", runId: "run_live_5", stepId: "s1", role: "worker", text });
+    const sent: string[] = [];
+    const redis = runtime.redis as unknown as { sendCommand: (command: { name: string }, ...rest: unknown[]) => unknown };
+    const send = redis.sendCommand.bind(redis);
+    redis.sendCommand = (command, ...rest) => {
+      sent.push(command.name);
+      return send(command, ...rest);
+    };
+    const received: LiveEvent[] = [];
+    let subscription: Awaited<ReturnType<LiveChannel["subscribe"]>> | undefined;
+    try {
+      channel.publish(event("nobody hears this"));
+      // A command on the same connection is answered after the publish, whose reply says nobody listened.
+      await runtime.redis.ping();
+      sent.length = 0;
+      channel.publish(event("nor this"));
+      expect(sent).toEqual([]);
+
+      subscription = await channel.subscribe("run_live_5", (heard) => received.push(heard));
+      now += 1_000;
+      channel.publish(event("heard"));
+      await expect.poll(() => received.map((heard) => (heard.type === "text_delta" ? heard.text : ""))).toEqual(["heard"]);
+      channel.publish(event("and heard again"));
+      await expect.poll(() => received.length).toBe(2);
+    } finally {
+      redis.sendCommand = send;
+      await subscription?.close();
     }
   });
 
