@@ -36,6 +36,9 @@ const CARD_CANDIDATE = /(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])/g;
 // US SSN; area 000, 666 and 9xx, group 00 and serial 0000 are never issued.
 const US_SSN = /(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])/g;
 
+// An escape sequence in JSON text: what the prefilter reads as a separator.
+const JSON_ESCAPE = /\\(?:u[0-9a-fA-F]{4}|.)/g;
+
 /** The same pattern without the g flag, compiled once, for a yes/no test that keeps no lastIndex. */
 const probeOf = (pattern: RegExp): RegExp => new RegExp(pattern.source, pattern.flags.replace("g", ""));
 const CARD_PROBE = probeOf(CARD_CANDIDATE);
@@ -120,10 +123,14 @@ export class Redactor {
   // returned as is when no secret and no detector matches anywhere in it.
   readonly redactJson = (json: string): string => (this.mayMatch(json) ? JSON.stringify(this.walk(JSON.parse(json))) : json);
 
-  /** Whether any secret or detector could match somewhere in `text`; false means redaction would change nothing. */
-  private mayMatch(text: string): boolean {
-    if (this.secretNeedles.some((needle) => text.includes(needle))) return true;
-    if (this.splitProbes.some((probe) => probe.test(text))) return true;
+  /** Whether any secret or detector could match somewhere in JSON text `json`; false means redaction would change nothing. */
+  private mayMatch(json: string): boolean {
+    // Secrets are searched in their JSON-escaped form too (secretEncodings), and split ones across escaped newlines.
+    if (this.secretNeedles.some((needle) => json.includes(needle))) return true;
+    if (this.splitProbes.some((probe) => probe.test(json))) return true;
+    // The detectors want no word character before a number: in JSON text the letter of an escape
+    // (`\n4111…`, `\u0007…`) is one, where the string itself holds a control character.
+    const text = json.includes("\\") ? json.replace(JSON_ESCAPE, " ") : json;
     if (this.cards && CARD_PROBE.test(text)) return true;
     return this.patterns.some((pattern, index) => {
       const probe = this.patternProbes[index];

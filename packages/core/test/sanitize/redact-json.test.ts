@@ -24,6 +24,11 @@ describe("Redactor.redactJson", () => {
     expect(JSON.parse(redactor.redactJson(json)).account).toBe("[REDACTED:pii]");
   });
 
+  it("finds a card number or a US SSN right after an escaped control character", () => {
+    const json = JSON.stringify({ card: "card:\n4111111111111111", ssn: "ssn:\t123-45-6789", bell: "\u00074111111111111111" });
+    expect(JSON.parse(new Redactor().redactJson(json))).toEqual({ card: "card:\n[REDACTED:pii]", ssn: "ssn:\t[REDACTED:pii]", bell: "\u0007[REDACTED:pii]" });
+  });
+
   it("finds a card number that passes Luhn", () => {
     const json = JSON.stringify({ card: "4111 1111 1111 1111" });
     expect(JSON.parse(redactor.redactJson(json)).card).toBe("[REDACTED:pii]");
