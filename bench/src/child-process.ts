@@ -13,9 +13,12 @@ export interface BenchChild {
   stop(): Promise<void>;
 }
 
+// A bench run under `node --cpu-prof` profiles its role processes too (node refuses the flag in NODE_OPTIONS).
+const PROFILING_FLAGS = process.execArgv.filter((flag) => flag.startsWith("--cpu-prof"));
+
 /** Starts `node --conditions=@rein/source --import tsx <script>` (the packages' sources) from bench/ with extra environment. */
 export function spawnBenchChild(script: string, env: Record<string, string>, nodeFlags: readonly string[] = []): BenchChild {
-  const child = spawn(process.execPath, [...nodeFlags, "--conditions=@rein/source", "--import", "tsx", fileURLToPath(new URL(script, import.meta.url))], {
+  const child = spawn(process.execPath, [...PROFILING_FLAGS, ...nodeFlags, "--conditions=@rein/source", "--import", "tsx", fileURLToPath(new URL(script, import.meta.url))], {
     cwd: BENCH_ROOT,
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "pipe"],
