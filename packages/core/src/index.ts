@@ -151,6 +151,7 @@ export { QUEUE_NAMES, jobIds, type QueueName, resultEventIds } from "./queues/qu
 export { ReinQueues, defaultJobOptions, queueJobOptions, type ReinQueuesOptions } from "./queues/queues.ts";
 export { workerOptionsOf, type WorkerTiming } from "./queues/worker-options.ts";
 export { admitJob, staleJobReason, type IntakeDeps, type IntakeJob } from "./queues/job-intake.ts";
+export { awaitedJobs, type AwaitingRun } from "./queues/awaited-jobs.ts";
 export { LockWatch, type WatchedLock } from "./queues/lock-watch.ts";
 export { RunEnded, RunEndWatch, type WatchedRun } from "./queues/run-end-watch.ts";
 export { assertLockHeld, giveUpLostLock, stopSignal } from "./queues/lock-lost.ts";

@@ -6,15 +6,10 @@ import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 import type { TraceKind } from "../trace/trace-catalogue.ts";
 import type { TraceWriter } from "../trace/trace-log.ts";
+import { AwaitedJobs, awaitedKey, type IntakeJob } from "./awaited-jobs.ts";
 import { jobIds } from "./queue-names.ts";
 
-/** A job a role is about to run, as intake checks it against its run. */
-export type IntakeJob =
-  | { kind: "step"; jobId: string; runId: string; stepId: string; attempt: number }
-  | { kind: "plan"; runId: string; planNo: number }
-  | { kind: "context"; runId: string; stepId: string; attempt: number }
-  | { kind: "evaluate"; runId: string; stepId: string; attempt: number }
-  | { kind: "final"; runId: string; attempt: number };
+export type { IntakeJob } from "./awaited-jobs.ts";
 
 // Only what intake decides on, so a long run's whole state is not validated for it.
 const IntakeView = z.object({
@@ -38,8 +33,27 @@ type IntakeView = z.infer<typeof IntakeView>;
  * exactly this job. A job recovered or redelivered after its run ended, or
  * after the controller moved past it, would otherwise call a model (and act)
  * for a result no one will apply.
+ *
+ * Answered from the `status` and `awaiting` fields the run store writes in
+ * the same compare-and-set as the state (one HMGET of a few bytes, no parse
+ * of the whole state); only a job that is not awaited, or a run stored
+ * without those fields, reads the whole state for the reason.
  */
 export async function staleJobReason(redis: RedisClient, keys: RedisKeys, job: IntakeJob): Promise<string | undefined> {
+  const [status, awaiting] = await redis.hmget(keys.run(job.runId), "status", "awaiting");
+  const stored = RunStatus.safeParse(status);
+  if (stored.success && stopsSteps(stored.data)) return `run ${job.runId} has already ended (${stored.data})`;
+  if (typeof awaiting === "string" && awaitedOf(job.runId, awaiting).includes(awaitedKey(job))) return undefined;
+  return staleReasonFromState(redis, keys, job);
+}
+
+function awaitedOf(runId: string, field: string): string[] {
+  const parsed = AwaitedJobs.safeParse(JSON.parse(field));
+  if (!parsed.success) throw new ReinError("contract_invalid", `stored run ${runId} has a malformed awaiting field: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+async function staleReasonFromState(redis: RedisClient, keys: RedisKeys, job: IntakeJob): Promise<string | undefined> {
   const raw = await redis.hget(keys.run(job.runId), "state");
   if (raw === null) return `run ${job.runId} no longer exists`;
   const parsed = IntakeView.safeParse(JSON.parse(raw));

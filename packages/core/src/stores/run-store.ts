@@ -1,6 +1,7 @@
 import type { RedisClient } from "../redis/redis-client.ts";
 import { RunState } from "../contracts/index.ts";
 import { STEPS_STOPPED_STATUSES } from "../contracts/run-state.ts";
+import { awaitedJobs } from "../queues/awaited-jobs.ts";
 import type { RunEnded } from "../queues/run-end-watch.ts";
 import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
@@ -10,13 +11,15 @@ import type { RedisKeys } from "../redis/keys.ts";
 // that dies mid-event leaves either both or neither, never a state whose
 // trace is missing. Every key it touches is the run's (one cluster slot).
 // The status is kept beside the state so that a worker's turn write can
-// refuse to land in an ended run without parsing the whole state. The write
+// refuse to land in an ended run without parsing the whole state, and so are
+// the keys of the jobs the run waits for (`awaiting`), so that a role's
+// intake admits a job with one short read (awaited-jobs.ts). The write
 // that moves a run into a status that stops its steps also publishes that on
 // the run-ended channel, in the same script: a worker running one of its
 // steps hears of it at once (RunEndWatch), and can never hear of it before
 // the status it would check is stored.
 //   KEYS: run, trace stream, trace seq
-//   ARGV: expected version, version, state, trace ttl, status, run-ended channel, its message, then the events
+//   ARGV: expected version, version, state, trace ttl, status, run-ended channel, its message, awaiting, then the events
 const compareAndSet = `
 local current = redis.call('HGET', KEYS[1], 'version')
 if (current == false and ARGV[1] ~= '-1') or (current ~= false and current ~= ARGV[1]) then
@@ -24,12 +27,12 @@ if (current == false and ARGV[1] ~= '-1') or (current ~= false and current ~= AR
 end
 local stops = {${STEPS_STOPPED_STATUSES.map((status) => `['${status}'] = true`).join(", ")}}
 local before = redis.call('HGET', KEYS[1], 'status')
-redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3], 'status', ARGV[5])
-for i = 8, #ARGV do
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3], 'status', ARGV[5], 'awaiting', ARGV[8])
+for i = 9, #ARGV do
   local seq = redis.call('INCR', KEYS[3])
   redis.call('XADD', KEYS[2], '*', 'seq', seq, 'event', ARGV[i])
 end
-if #ARGV >= 8 and ARGV[4] ~= '' then
+if #ARGV >= 9 and ARGV[4] ~= '' then
   redis.call('EXPIRE', KEYS[2], ARGV[4])
   redis.call('EXPIRE', KEYS[3], ARGV[4])
 end
@@ -117,6 +120,7 @@ export class RunStore {
       state.status,
       this.keys.runEnded(),
       JSON.stringify({ runId: state.runId, status: state.status } satisfies RunEnded),
+      JSON.stringify(awaitedJobs(state)),
       ...(trace?.events ?? []),
     );
     if (written !== 1) {
