@@ -84,8 +84,10 @@ export async function openStep(packet: HandoffPacket, deps: StepLoopDeps): Promi
   const { body } = packet;
   const now = deps.now ?? Date.now;
   // Claimed first: whatever an earlier owner writes after this is refused, so what is loaded next is final.
-  if (deps.ownerToken !== undefined) await deps.checkpoints.claim(body.runId, body.stepId, deps.ownerToken);
-  const saved = await deps.checkpoints.load(body.runId, body.stepId, body.attempt);
+  // Sent together, not one after the other: on the one connection Redis runs the claim before the read
+  // (every key of a step is in its run's slot, so on Redis Cluster too), and the step starts a round trip sooner.
+  const claimed = deps.ownerToken === undefined ? undefined : deps.checkpoints.claim(body.runId, body.stepId, deps.ownerToken);
+  const [, saved] = await Promise.all([claimed, deps.checkpoints.load(body.runId, body.stepId, body.attempt)]);
   const step: StepContext = {
     body,
     deps,
