@@ -120,7 +120,7 @@ export { connectRedisFor, scanKeys, type RedisClient, type RedisConnections } fr
 export { RedisKeys } from "./redis/keys.ts";
 export { deleteByPrefix } from "./redis/delete-by-prefix.ts";
 export { deleteKeys } from "./redis/delete-keys.ts";
-export { RunStore, type TraceWrite } from "./stores/run-store.ts";
+export { RunStore, type SaveOutcome, type TraceWrite } from "./stores/run-store.ts";
 export { ArtifactStore, type Artifact, type ArtifactStoreOptions } from "./stores/artifact-store.ts";
 export { TraceBuffer, type TraceWriter } from "./trace/index.ts";
 export {

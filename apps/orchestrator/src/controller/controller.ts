@@ -1,9 +1,10 @@
 import { DelayedError, Worker } from "bullmq";
-import { ControlEvent, onFinalFailure, PacketSigner, QUEUE_NAMES, type ReinConfig, type ReinRuntime, ReinError, type RunState, toQueueError, type TraceEventInput, type WorkerTiming, workerOptionsOf } from "@rein/core";
+import { ControlEvent, onFinalFailure, PacketSigner, QUEUE_NAMES, type ReinConfig, type ReinRuntime, ReinError, type RunState, type SaveOutcome, toQueueError, type TraceEventInput, type WorkerTiming, workerOptionsOf } from "@rein/core";
 import type { KeyObject } from "node:crypto";
 import { performEffects } from "./effects.ts";
 import { transition, type TransitionSettings } from "./transition.ts";
 import { logTransition } from "./transition-log.ts";
+import { WrittenStates } from "./written-states.ts";
 
 export interface ControllerOptions {
   runtime: ReinRuntime;
@@ -19,6 +20,11 @@ export interface ControllerOptions {
   conflictRetries?: number;
   /** How long an event waits before another try after that many conflicts in a row. @defaultValue 25 */
   conflictRetryMs?: number;
+  /**
+   * Characters of run state (its JSON) kept in memory for runs' next events
+   * (WrittenStates); 0 keeps none, and every event reads its run. @defaultValue 8 MiB
+   */
+  keptStateChars?: number;
   now?: () => Date;
 }
 
@@ -33,6 +39,14 @@ export interface ControllerOptions {
  * pure, so re-applying it is safe); only the winner performs the effects
  * of what it wrote. A lease would add two round trips to every event and
  * make an event that arrives during another's cycle wait out a timer.
+ *
+ * The state a controller wrote is kept for the run's next event, which then
+ * starts from it without a read: its compare-and-set on the kept version
+ * lands only if no one wrote the run since, and a lost race answers with the
+ * stored state in the same round trip, so a stale kept state costs no more
+ * than the read it saved. Only the optimistic path (the event applies and
+ * its write lands) uses a kept state: a redelivered or inapplicable event
+ * is decided on a fresh read, as a kept state may be behind.
  */
 export function startController(options: ControllerOptions): Worker {
   const { runtime } = options;
@@ -41,28 +55,42 @@ export function startController(options: ControllerOptions): Worker {
   const conflictRetries = options.conflictRetries ?? 5;
   const conflictRetryMs = options.conflictRetryMs ?? 25;
 
-  /** Applies the event once; false when another writer advanced the run first. */
-  const applyOnce = async (event: ControlEvent): Promise<boolean> => {
-    const state = await runtime.runs.get(event.runId);
+  const written = new WrittenStates(options.keptStateChars ?? 8 * 1024 * 1024);
+
+  /** Writes the transition's state and trace with compare-and-set on `read`'s version, keeping what it wrote. */
+  const save = async (next: RunState, read: RunState, trace: readonly TraceEventInput[]): Promise<SaveOutcome> => {
+    const outcome = await runtime.runs.saveOrRead(next, read.version, { events: trace.map((event) => runtime.trace.encode(event)), ttlSeconds: runtime.trace.ttlSeconds });
+    if (outcome.saved) written.keep(next, outcome.json);
+    return outcome;
+  };
+
+  /**
+   * Applies the event to `state`; not done, with what the run holds now, when another writer advanced it first.
+   * A `kept` state may be behind: only a write that lands is trusted from it, anything else is decided on a read.
+   */
+  const applyTo = async (state: RunState | null, event: ControlEvent, kept = false): Promise<Applied> => {
     if (!state) {
       // Its run was pruned (or never existed): retrying cannot help, and a trace written now would outlive every run key.
       runtime.logger.warn({ runId: event.runId, event: event.type, eventId: event.eventId }, "control event dropped: its run does not exist");
-      return true;
+      return { done: true };
     }
     if (state.appliedEvents.at(-1) === event.eventId) {
+      if (kept) return { done: false };
       // Redelivered after a crash between writing state and enqueueing: finish the job.
       await performEffects(state.outbox, { state, event, runtime, signer });
-      return true;
+      return { done: true };
     }
     const next = transition(state, event, transitionSettings(runtime.config, now()));
     if (!next.applied) {
+      if (kept) return { done: false };
       await runtime.trace.appendMany(next.trace);
-      return true;
+      return { done: true };
     }
-    if (!(await saved(runtime, next.state, state, next.trace))) return false;
+    const outcome = await save(next.state, state, next.trace);
+    if (!outcome.saved) return { done: false, current: outcome.current };
     logTransition(runtime.logger, next.trace);
     await performEffects(next.effects, { state: next.state, event, runtime, signer });
-    return true;
+    return { done: true };
   };
 
   const worker = new Worker(
@@ -70,10 +98,14 @@ export function startController(options: ControllerOptions): Worker {
     async (job, token) => {
       const parsed = ControlEvent.safeParse(job.data);
       if (!parsed.success) throw toQueueError(new ReinError("contract_invalid", `control event ${job.id} is malformed: ${parsed.error.message}`));
+      const event = parsed.data;
       try {
-        for (let attempt = 0; attempt <= conflictRetries; attempt += 1) {
-          if (await applyOnce(parsed.data)) return;
+        const kept = written.take(event.runId);
+        let applied: Applied = kept ? await applyTo(kept, event, true) : { done: false };
+        for (let attempt = 0; attempt <= conflictRetries && !applied.done; attempt += 1) {
+          applied = await applyTo(applied.current === undefined ? await runtime.runs.get(event.runId) : applied.current, event);
         }
+        if (applied.done) return;
       } catch (error) {
         throw toQueueError(error);
       }
@@ -103,16 +135,8 @@ export function startController(options: ControllerOptions): Worker {
   return worker;
 }
 
-/** Writes the transition's state and trace with compare-and-set; false when the run moved on since `read`. */
-async function saved(runtime: ReinRuntime, state: RunState, read: RunState, trace: readonly TraceEventInput[]): Promise<boolean> {
-  try {
-    await runtime.runs.save(state, read.version, { events: trace.map((event) => runtime.trace.encode(event)), ttlSeconds: runtime.trace.ttlSeconds });
-    return true;
-  } catch (error) {
-    if (ReinError.hasCode(error, "version_conflict")) return false;
-    throw error;
-  }
-}
+/** An event's application: done, or not yet with what the run holds now (undefined: unknown, read it; null: gone). */
+type Applied = { done: true } | { done: false; current?: RunState | null };
 
 /** The transition's settings, from the same config the workers check packets against. */
 export function transitionSettings(config: ReinConfig, now: Date): TransitionSettings {

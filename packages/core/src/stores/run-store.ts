@@ -10,6 +10,8 @@ import type { RedisKeys } from "../redis/keys.ts";
 // appends the transition's trace events in the same script: a controller
 // that dies mid-event leaves either both or neither, never a state whose
 // trace is missing. Every key it touches is the run's (one cluster slot).
+// A writer that lost the race gets the state as stored now in the reply
+// (0 when the run is gone), so it re-applies its change without a read.
 // The status is kept beside the state so that a worker's turn write can
 // refuse to land in an ended run without parsing the whole state, and so are
 // the keys of the jobs the run waits for (`awaiting`), so that a role's
@@ -23,7 +25,7 @@ import type { RedisKeys } from "../redis/keys.ts";
 const compareAndSet = `
 local current = redis.call('HGET', KEYS[1], 'version')
 if (current == false and ARGV[1] ~= '-1') or (current ~= false and current ~= ARGV[1]) then
-  return 0
+  return redis.call('HGET', KEYS[1], 'state') or 0
 end
 local stops = {${STEPS_STOPPED_STATUSES.map((status) => `['${status}'] = true`).join(", ")}}
 local before = redis.call('HGET', KEYS[1], 'status')
@@ -41,6 +43,9 @@ if stops[ARGV[5]] and not (before and stops[before]) then
 end
 return 1
 `;
+/** What `saveOrRead` did: wrote the state (as `json`), or found the run moved on to `current` (null: gone). */
+export type SaveOutcome = { saved: true; json: string } | { saved: false; current: RunState | null };
+
 /** Trace events written atomically with a state (see TraceLog.encode). */
 export interface TraceWrite {
   events: readonly string[];
@@ -56,12 +61,7 @@ export class RunStore {
 
   async get(runId: string): Promise<RunState | null> {
     const raw = await this.redis.hget(this.keys.run(runId), "state");
-    if (raw === null) return null;
-    const parsed = RunState.safeParse(JSON.parse(raw));
-    if (!parsed.success) {
-      throw new ReinError("contract_invalid", `stored run ${runId} does not match RunState: ${parsed.error.message}`);
-    }
-    return parsed.data;
+    return raw === null ? null : parseStored(runId, raw);
   }
 
   async require(runId: string): Promise<RunState> {
@@ -79,7 +79,8 @@ export class RunStore {
   async create(state: RunState): Promise<void> {
     const valid = RunState.parse(state);
     await this.redis.zadd(this.keys.runIndex(), "NX", Date.parse(valid.createdAt), valid.runId);
-    await this.write(valid, -1);
+    const outcome = await this.write(valid, -1);
+    if (!outcome.saved) throw conflict(valid.runId, -1);
   }
 
   /**
@@ -87,10 +88,20 @@ export class RunStore {
    * stored version is still `expectedVersion`.
    */
   async save(state: RunState, expectedVersion: number, trace?: TraceWrite): Promise<void> {
+    const outcome = await this.saveOrRead(state, expectedVersion, trace);
+    if (!outcome.saved) throw conflict(state.runId, expectedVersion);
+  }
+
+  /**
+   * `save`, with a lost race as an answer instead of an error: the state as
+   * stored now comes back from the same round trip, validated as `get`
+   * would. On success, the state as written (its JSON).
+   */
+  async saveOrRead(state: RunState, expectedVersion: number, trace?: TraceWrite): Promise<SaveOutcome> {
     if (state.version !== expectedVersion + 1) {
       throw new ReinError("contract_invalid", `state version ${state.version} must be ${expectedVersion + 1}`);
     }
-    await this.write(state, expectedVersion, trace);
+    return this.write(state, expectedVersion, trace);
   }
 
   async list(limit = 50): Promise<string[]> {
@@ -106,7 +117,8 @@ export class RunStore {
   // process (get, create), and the transition that derives the next one is checked against
   // RunState by its property tests. Re-parsing a 200-step state on every
   // save cost more than the write.
-  private async write(state: RunState, expectedVersion: number, trace?: TraceWrite): Promise<void> {
+  private async write(state: RunState, expectedVersion: number, trace?: TraceWrite): Promise<SaveOutcome> {
+    const json = JSON.stringify(state);
     const written = await this.redis.eval(
       compareAndSet,
       3,
@@ -115,7 +127,7 @@ export class RunStore {
       this.keys.traceSeq(state.runId),
       String(expectedVersion),
       String(state.version),
-      JSON.stringify(state),
+      json,
       trace?.ttlSeconds ? String(trace.ttlSeconds) : "",
       state.status,
       this.keys.runEnded(),
@@ -123,12 +135,18 @@ export class RunStore {
       JSON.stringify(awaitedJobs(state)),
       ...(trace?.events ?? []),
     );
-    if (written !== 1) {
-      throw new ReinError(
-        "version_conflict",
-        `run ${state.runId} changed since version ${expectedVersion} was read; expected no concurrent writer`,
-        { retryable: true },
-      );
-    }
+    if (written === 1) return { saved: true, json };
+    return { saved: false, current: typeof written === "string" ? parseStored(state.runId, written) : null };
   }
 }
+
+function parseStored(runId: string, raw: string): RunState {
+  const parsed = RunState.safeParse(JSON.parse(raw));
+  if (!parsed.success) {
+    throw new ReinError("contract_invalid", `stored run ${runId} does not match RunState: ${parsed.error.message}`);
+  }
+  return parsed.data;
+}
+
+const conflict = (runId: string, expectedVersion: number) =>
+  new ReinError("version_conflict", `run ${runId} changed since version ${expectedVersion} was read; expected no concurrent writer`, { retryable: true });
