@@ -11,6 +11,14 @@ import { freePort } from "../../src/redis/embedded-redis.ts";
 const run = promisify(execFile);
 /** How long a master may be unreachable before its replica takes over. */
 const NODE_TIMEOUT_MS = 2_000;
+/**
+ * How stale a replica's data may be for it to take over: its link to its master down for at most
+ * 10 s (the replication ping period) + factor × node timeout, here 60 s, as long as `failedOver`
+ * waits. Never 0 (no limit): a node restarted without its data has not synced since it started,
+ * which Redis counts as disconnected forever, and only a non-zero factor keeps it from being
+ * elected in its new master's place and wiping the slots' data (docs/scaling.md).
+ */
+const REPLICA_VALIDITY_FACTOR = 25;
 
 export interface ClusterNode {
   port: number;
@@ -101,15 +109,35 @@ export class LocalCluster {
    * would. Its `nodes.conf` names the cluster, so it rejoins, learns that its
    * replica took over, and becomes that node's replica (with no data of its own
    * to offer: persistence is off). Resolves once it has synced.
+   *
+   * With `stalling`, that node (the crashed node's successor) is frozen from
+   * just before the restart until the other masters have marked it failed and
+   * an election has had time to run: what a loaded machine does to a busy
+   * master, at the moment the restarted node is a replica with no data yet.
    */
-  async restart(node: ClusterNode): Promise<void> {
+  async restart(node: ClusterNode, options: { stalling?: ClusterNode } = {}): Promise<void> {
     const nodeDir = join(this.dir, String(node.port));
-    node.child = startNode(node.port, nodeDir);
-    // Generous: on a loaded machine a PING of a node that is syncing from its new master can take seconds.
-    await waitFor(`node ${node.port} to answer again`, () => pingRedis(node.url, 2_000), 60_000).catch(async (error: unknown) => {
-      const log = await readFile(join(nodeDir, "redis.log"), "utf8").catch(() => "");
-      throw new Error(`${(error as Error).message} (exit ${node.child.exitCode ?? node.child.signalCode ?? "none"}); its log ends:\n${log.split("\n").slice(-15).join("\n")}`);
-    });
+    const stalled = options.stalling;
+    stalled?.child.kill("SIGSTOP");
+    try {
+      node.child = startNode(node.port, nodeDir);
+      // Generous: on a loaded machine a PING of a node that is syncing from its new master can take seconds.
+      await waitFor(`node ${node.port} to answer again`, () => pingRedis(node.url, 2_000), 60_000).catch(async (error: unknown) => {
+        const log = await readFile(join(nodeDir, "redis.log"), "utf8").catch(() => "");
+        throw new Error(`${(error as Error).message} (exit ${node.child.exitCode ?? node.child.signalCode ?? "none"}); its log ends:\n${log.split("\n").slice(-15).join("\n")}`);
+      });
+      if (stalled) {
+        await waitFor(`node ${node.port} to rejoin as a replica`, async () => (await this.#info(node, "INFO", "replication", "role")) === "slave", 60_000);
+        await waitFor(`the cluster to mark ${stalled.port} failed`, () => this.#markedFailed(stalled, node), 60_000);
+        // A replica of a failed master starts its election within about a second; twice the node timeout covers a slow one.
+        await delay(2 * NODE_TIMEOUT_MS);
+        if ((await this.#info(node, "INFO", "replication", "role")) === "master") {
+          throw new Error(`local cluster: node ${node.port} was elected master of its old slots before it had synced; ${stalled.port}'s data for them is lost`);
+        }
+      }
+    } finally {
+      stalled?.child.kill("SIGCONT");
+    }
     await waitFor(`node ${node.port} to sync as a replica`, async () => (await this.#info(node, "INFO", "replication", "master_link_status")) === "up", 60_000);
   }
 
@@ -139,6 +167,24 @@ export class LocalCluster {
     await rm(this.dir, { recursive: true, force: true });
   }
 
+  /** Whether a node other than `stalled` and `rejoining` flags `stalled` as failed (`fail`, not the unconfirmed `fail?`). */
+  async #markedFailed(stalled: ClusterNode, rejoining: ClusterNode): Promise<boolean> {
+    const asker = this.nodes.find((node) => node !== stalled && node !== rejoining && node.child.exitCode === null && node.child.signalCode === null);
+    if (!asker) throw new Error("no other live cluster node");
+    const redis = connectRedis(asker.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    redis.on("error", () => {});
+    try {
+      await redis.connect();
+      const lines = String(await redis.call("CLUSTER", "NODES")).split("\n");
+      const flags = lines.find((line) => line.split(" ")[1]?.startsWith(`127.0.0.1:${stalled.port}@`))?.split(" ")[2] ?? "";
+      return flags.split(",").includes("fail");
+    } catch {
+      return false;
+    } finally {
+      redis.disconnect();
+    }
+  }
+
   /** One `field:value` of an INFO-like reply (`CLUSTER INFO`, `INFO replication`). */
   async #info(node: ClusterNode, command: string, argument: string, field: string): Promise<string | undefined> {
     const redis = connectRedis(node.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -159,8 +205,8 @@ function startNode(port: number, nodeDir: string): ChildProcess {
   return spawn(
     "redis-server",
     ["--port", String(port), "--bind", "127.0.0.1", "--dir", nodeDir, "--logfile", join(nodeDir, "redis.log"), "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", String(NODE_TIMEOUT_MS), "--save", "", "--appendonly", "no", "--protected-mode", "no",
-      // A replica takes over however long its link was down, and syncs without the default 5 s wait.
-      "--cluster-replica-validity-factor", "0", "--repl-diskless-sync-delay", "0",
+      // A replica syncs without the default 5 s wait.
+      "--cluster-replica-validity-factor", String(REPLICA_VALIDITY_FACTOR), "--repl-diskless-sync-delay", "0",
       // What docs/scaling.md asks of a production cluster: a master that has lost its replica
       // refuses writes instead of acknowledging what a failover would discard.
       "--min-replicas-to-write", "1", "--min-replicas-max-lag", "2"],
