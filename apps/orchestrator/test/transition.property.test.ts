@@ -59,11 +59,12 @@ const delegateArb = fc.record({
     budget: fc.record({ maxTurns: fc.integer({ min: 1, max: 50 }), maxToolCalls: fc.integer({ min: 1, max: 90 }), maxTokens: fc.integer({ min: 1, max: 10_000_000 }) }, { requiredKeys: [] }),
     outputDescription: fc.constant("a summary"),
   }),
+  callIndex: fc.nat({ max: 3 }),
 });
 const suspensionArb = fc.oneof(
   fc.record({ kind: fc.constant("approval" as const), approvalId: fc.constantFrom("apr_1", "apr_2"), tool: fc.constant("run_command") }),
   delegateArb,
-  fc.record({ kind: fc.constant("context" as const), question: fc.string() }),
+  fc.record({ kind: fc.constant("context" as const), question: fc.string(), callIndex: fc.nat({ max: 3 }) }),
 );
 const resultArb = (stepId: string, attempt: number): fc.Arbitrary<StepResult> =>
   fc.record({
