@@ -165,9 +165,9 @@ function answer(obligation: Obligation, choice: number[], eventId: string): { ev
         status === "needs_approval"
           ? { kind: "approval", approvalId: `apr_${stepId}_${attempt}_${d}`, tool: "run_command" }
           : status === "delegated"
-            ? { kind: "delegate", reason: "narrower", request: { title: "Read it", objective: "Read src/add.js and report", tools: [{ name: TOOLS[c % 3], scope: {} }], budget: d % 2 === 0 ? {} : { maxTurns: 1 + (d % 5) } } }
+            ? { kind: "delegate", reason: "narrower", request: { title: "Read it", objective: "Read src/add.js and report", tools: [{ name: TOOLS[c % 3], scope: {} }], budget: d % 2 === 0 ? {} : { maxTurns: 1 + (d % 5) } }, callIndex: d % 3 }
             : status === "needs_context"
-              ? { kind: "context", question: "which file?" }
+              ? { kind: "context", question: "which file?", callIndex: d % 3 }
               : undefined;
       const result = {
         schemaVersion: 1,
