@@ -167,6 +167,7 @@ function returnToParent(draft: DraftOps, child: StepState, status: StepResult["s
     return;
   }
   parent.awaitingChildId = undefined;
+  // No call index only on a step suspended before they were recorded (see scaling.md, upgrading): its first call is the likeliest.
   parent.resumeInput = { kind: "delegation", childStepId: child.stepId, status, summary, observationIds: child.outcome?.observationIds ?? [], callIndex: parent.awaitingCallIndex ?? 0 };
   parent.awaitingCallIndex = undefined;
   child.outcome = undefined;
@@ -212,6 +213,7 @@ export function answerContext(draft: DraftOps, step: StepState, evidenceIds: rea
   const wanted = new Set(evidenceIds);
   const evidence = state.evidence.filter((entry) => wanted.has(entry.id)).map(evidenceLine);
   step.awaitingContext = undefined;
+  // No call index only on a step suspended before they were recorded (see scaling.md, upgrading): its first call is the likeliest.
   step.resumeInput = { kind: "context", evidence, refusal, callIndex: step.awaitingCallIndex ?? 0 };
   step.awaitingCallIndex = undefined;
   step.spec = { ...step.spec, evidence_ids: [...new Set([...step.spec.evidence_ids, ...evidence.map((entry) => entry.id)])] };

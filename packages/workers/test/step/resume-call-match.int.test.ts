@@ -1,4 +1,4 @@
-import { type HandoffPacket, type ResumeInput } from "@rein/core";
+import type { HandoffPacket, ResumeInput } from "@rein/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runStepLoop } from "../../src/step-loop.ts";
 import { openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
