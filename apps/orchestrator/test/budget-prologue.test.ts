@@ -65,7 +65,7 @@ describe("the budget prologue", () => {
     const running = baseState({ goal, status: "executing", spent: { steps: 1, tokens: 0, costUsd: 0.4 }, steps: [step("executing")] });
     const delegated = result("delegated", {
       usage: usage(10, 0.2),
-      suspension: { kind: "delegate", reason: "narrower", request: { title: "Read it", objective: "Read src/add.js and report", tools: [{ name: "read_file", scope: {} }], budget: {}, outputDescription: "body" } },
+      suspension: { kind: "delegate", reason: "narrower", request: { title: "Read it", objective: "Read src/add.js and report", tools: [{ name: "read_file", scope: {} }], budget: {}, outputDescription: "body" }, callIndex: 0 },
     });
     const next = transition(running, event("step.finished", { stepId: "s1", attempt: 1, result: delegated }), settings);
     expect(next.state.status).toBe("failed");

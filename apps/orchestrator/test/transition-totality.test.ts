@@ -8,6 +8,7 @@ const delegation = (extra: Record<string, unknown> = {}) => ({
   kind: "delegate" as const,
   reason: "a narrower task",
   request: { title: "Read the file", objective: "Read src/add.js and report its body", tools: [{ name: "read_file", scope: {} }], budget: {}, outputDescription: "the body", ...extra },
+  callIndex: 0,
 });
 
 describe("a total transition", () => {

@@ -59,11 +59,12 @@ const delegateArb = fc.record({
     budget: fc.record({ maxTurns: fc.integer({ min: 1, max: 50 }), maxToolCalls: fc.integer({ min: 1, max: 90 }), maxTokens: fc.integer({ min: 1, max: 10_000_000 }) }, { requiredKeys: [] }),
     outputDescription: fc.constant("a summary"),
   }),
+  callIndex: fc.nat({ max: 3 }),
 });
 const suspensionArb = fc.oneof(
   fc.record({ kind: fc.constant("approval" as const), approvalId: fc.constantFrom("apr_1", "apr_2"), tool: fc.constant("run_command") }),
   delegateArb,
-  fc.record({ kind: fc.constant("context" as const), question: fc.string() }),
+  fc.record({ kind: fc.constant("context" as const), question: fc.string(), callIndex: fc.nat({ max: 3 }) }),
 );
 const resultArb = (stepId: string, attempt: number): fc.Arbitrary<StepResult> =>
   fc.record({
@@ -164,9 +165,9 @@ function answer(obligation: Obligation, choice: number[], eventId: string): { ev
         status === "needs_approval"
           ? { kind: "approval", approvalId: `apr_${stepId}_${attempt}_${d}`, tool: "run_command" }
           : status === "delegated"
-            ? { kind: "delegate", reason: "narrower", request: { title: "Read it", objective: "Read src/add.js and report", tools: [{ name: TOOLS[c % 3], scope: {} }], budget: d % 2 === 0 ? {} : { maxTurns: 1 + (d % 5) } } }
+            ? { kind: "delegate", reason: "narrower", request: { title: "Read it", objective: "Read src/add.js and report", tools: [{ name: TOOLS[c % 3], scope: {} }], budget: d % 2 === 0 ? {} : { maxTurns: 1 + (d % 5) } }, callIndex: d % 3 }
             : status === "needs_context"
-              ? { kind: "context", question: "which file?" }
+              ? { kind: "context", question: "which file?", callIndex: d % 3 }
               : undefined;
       const result = {
         schemaVersion: 1,

@@ -3,6 +3,9 @@ import { DELEGATE, REQUEST_CONTEXT } from "./runtime-tools.ts";
 
 const SUMMARY_BYTES = 2_000;
 
+/** A resume's answer alone: which call it answers was settled before (see answer-calls). */
+type ResumeAnswer = ResumeInput extends infer Each ? (Each extends unknown ? Omit<Each, "callIndex"> : never) : never;
+
 /**
  * The tool result a resumed step gets for the runtime call it suspended on:
  * its child's result as one observation, or the planner's answer. The
@@ -13,7 +16,7 @@ const SUMMARY_BYTES = 2_000;
  */
 export function answerFromResume(
   call: ModelToolCall,
-  resume: ResumeInput | undefined,
+  resume: ResumeAnswer | undefined,
   redactor?: Redactor,
 ): { content: string; status: ToolCallStatus } | undefined {
   if (call.name === DELEGATE && resume?.kind === "delegation") {

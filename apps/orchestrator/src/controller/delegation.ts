@@ -51,13 +51,14 @@ export function delegate(draft: DraftOps, parent: StepState, result: StepResult,
   } catch (error) {
     const reason = errorMessage(error);
     draft.trace("delegation.refused", { reason, childTitle: request.title, tools: request.tools.map((grant) => grant.name) }, parent);
-    parent.resumeInput = { kind: "delegation", childStepId: childId, status: "refused", summary: reason, observationIds: [], refusal: reason };
+    parent.resumeInput = { kind: "delegation", childStepId: childId, status: "refused", summary: reason, observationIds: [], refusal: reason, callIndex: suspension.callIndex };
     parent.resumes += 1;
     draft.dispatch(parent, { countsAsStep: false });
     return;
   }
   parent.phase = "suspended";
   parent.awaitingChildId = childId;
+  parent.awaitingCallIndex = suspension.callIndex;
   state.steps.push(child);
   draft.trace(
     "step.delegated",
@@ -166,7 +167,9 @@ function returnToParent(draft: DraftOps, child: StepState, status: StepResult["s
     return;
   }
   parent.awaitingChildId = undefined;
-  parent.resumeInput = { kind: "delegation", childStepId: child.stepId, status, summary, observationIds: child.outcome?.observationIds ?? [] };
+  // No call index only on a step suspended before they were recorded (see scaling.md, upgrading): its first call is the likeliest.
+  parent.resumeInput = { kind: "delegation", childStepId: child.stepId, status, summary, observationIds: child.outcome?.observationIds ?? [], callIndex: parent.awaitingCallIndex ?? 0 };
+  parent.awaitingCallIndex = undefined;
   child.outcome = undefined;
   parent.resumes += 1;
   draft.trace("step.returned", { childStepId: child.stepId, status, parentStepId: parent.stepId }, child);
@@ -176,10 +179,12 @@ function returnToParent(draft: DraftOps, child: StepState, status: StepResult["s
 const parentOf = (draft: DraftOps, child: StepState) => draft.state.steps.find((step) => step.stepId === child.parentStepId);
 
 /** A worker asked its parent for more: the planner decides what, if anything, to pass. */
-export function askContext(draft: DraftOps, step: StepState, question: string): void {
+export function askContext(draft: DraftOps, step: StepState, suspension: Extract<Suspension, { kind: "context" }>): void {
   const { state } = draft;
+  const question = suspension.question;
   step.phase = "suspended";
   step.awaitingContext = question;
+  step.awaitingCallIndex = suspension.callIndex;
   const body = bodyOf(draft, step);
   draft.trace("step.suspended", { reason: "context", question }, step);
   draft.effect({
@@ -208,7 +213,9 @@ export function answerContext(draft: DraftOps, step: StepState, evidenceIds: rea
   const wanted = new Set(evidenceIds);
   const evidence = state.evidence.filter((entry) => wanted.has(entry.id)).map(evidenceLine);
   step.awaitingContext = undefined;
-  step.resumeInput = { kind: "context", evidence, refusal };
+  // No call index only on a step suspended before they were recorded (see scaling.md, upgrading): its first call is the likeliest.
+  step.resumeInput = { kind: "context", evidence, refusal, callIndex: step.awaitingCallIndex ?? 0 };
+  step.awaitingCallIndex = undefined;
   step.spec = { ...step.spec, evidence_ids: [...new Set([...step.spec.evidence_ids, ...evidence.map((entry) => entry.id)])] };
   step.resumes += 1;
   draft.trace(refusal ? "context.refused" : "context.answered", { evidence: evidence.map((entry) => entry.id), refusal: refusal ?? null, requestingStepId: step.stepId, parentStepId: step.parentStepId }, step);

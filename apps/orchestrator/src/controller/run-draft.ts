@@ -158,7 +158,6 @@ export class Draft {
     step.phase = "dispatched";
     this.setStatus("dispatching");
     const body = packetBodyOf(this.state, step, { now: this.settings.now, ttlMs: this.settings.packetTtlMs });
-    step.resumeInput = undefined;
     this.effect({ type: "dispatch_step", jobId: jobIds.step(this.state.runId, step.stepId, step.attempt, step.resumes), body });
     this.trace(
       "step.dispatched",

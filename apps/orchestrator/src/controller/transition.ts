@@ -121,6 +121,8 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
       if (!step || (step.phase !== "dispatched" && step.phase !== "executing")) return "step is not running";
       if (step.phase === "dispatched") draft.markStarted(step, event.startedAt);
       draft.recordResult(step, event.result);
+      // The worker reported past its resume: a later dispatch must not hand it back.
+      step.resumeInput = undefined;
       if (event.result.status === "needs_approval" && event.result.suspension?.kind === "approval") {
         step.phase = "suspended";
         step.awaitingApprovalId = event.result.suspension.approvalId;
@@ -135,7 +137,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
         return undefined;
       }
       if (event.result.status === "needs_context" && event.result.suspension?.kind === "context") {
-        askContext(draft, step, event.result.suspension.question);
+        askContext(draft, step, event.result.suspension);
         return undefined;
       }
       if (step.parentStepId !== null) holdChildOutcome(step, event.result);

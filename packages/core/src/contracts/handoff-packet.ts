@@ -42,8 +42,10 @@ export const ResumeInput = z.discriminatedUnion("kind", [
     observationIds: z.array(z.string()).default([]),
     /** Set when the controller refused to create the child. */
     refusal: z.string().optional(),
+    /** The suspended call this answers (its `Suspension.callIndex`): a worker applies it to that call only. */
+    callIndex: z.number().int().nonnegative(),
   }),
-  z.object({ kind: z.literal("context"), evidence: z.array(EvidenceRef), refusal: z.string().optional() }),
+  z.object({ kind: z.literal("context"), evidence: z.array(EvidenceRef), refusal: z.string().optional(), callIndex: z.number().int().nonnegative() }),
 ]);
 export type ResumeInput = z.infer<typeof ResumeInput>;
 

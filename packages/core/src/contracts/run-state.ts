@@ -65,7 +65,13 @@ export const StepState = z.object({
   awaitingChildId: z.string().optional(),
   /** The question this step asked its parent (the planner), while unanswered. */
   awaitingContext: z.string().optional(),
-  /** What the next dispatch of this step hands back to it. */
+  /** Where the delegate or request_context call this step is suspended on sits in its attempt's call records. */
+  awaitingCallIndex: z.number().int().nonnegative().optional(),
+  /**
+   * What the step's latest dispatch handed back to it, kept until the step
+   * reports again: a re-dispatch after its workers were lost hands it back
+   * once more (the worker applies it only to the call it answers).
+   */
   resumeInput: ResumeInput.optional(),
   /** How many times this attempt was re-dispatched after a suspension. */
   resumes: z.number().int().nonnegative().default(0),

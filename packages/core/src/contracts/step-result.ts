@@ -51,8 +51,9 @@ export type DelegationRequest = z.infer<typeof DelegationRequest>;
 
 export const Suspension = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("approval"), approvalId: z.string(), tool: z.string() }),
-  z.object({ kind: z.literal("delegate"), reason: z.string(), request: DelegationRequest }),
-  z.object({ kind: z.literal("context"), question: z.string() }),
+  /** `callIndex`: where the call it suspended on sits in the attempt's call records; the resume that answers it names the same index. */
+  z.object({ kind: z.literal("delegate"), reason: z.string(), request: DelegationRequest, callIndex: z.number().int().nonnegative() }),
+  z.object({ kind: z.literal("context"), question: z.string(), callIndex: z.number().int().nonnegative() }),
 ]);
 export type Suspension = z.infer<typeof Suspension>;
 

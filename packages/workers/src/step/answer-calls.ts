@@ -14,7 +14,10 @@ export async function answerCalls(step: StepContext, calls: readonly ModelToolCa
   for (const [position, call] of calls.entries()) {
     const index = loop.records.length;
     if (isRuntimeTool(call.name)) {
-      const fromResume = position === 0 && loop.pending ? answerFromResume(call, body.resume, deps.redactor) : undefined;
+      // A resume answers the one call it names: a worker lost after saving a newer suspension leaves a checkpoint
+      // whose pending call a re-dispatched job's older resume must not answer.
+      const resume = body.resume && "callIndex" in body.resume && body.resume.callIndex === index ? body.resume : undefined;
+      const fromResume = position === 0 && loop.pending ? answerFromResume(call, resume, deps.redactor) : undefined;
       if (fromResume) {
         answerWith(step, call, runtimeObservation(call, index, fromResume.content, fromResume.status), answered);
         continue;
@@ -25,7 +28,9 @@ export async function answerCalls(step: StepContext, calls: readonly ModelToolCa
         continue;
       }
       loop.pending = { answered, calls: calls.slice(position) };
-      return request.kind === "delegate" ? { kind: "delegate", reason: request.reason, request: request.request } : { kind: "context", question: request.question };
+      return request.kind === "delegate"
+        ? { kind: "delegate", reason: request.reason, request: request.request, callIndex: index }
+        : { kind: "context", question: request.question, callIndex: index };
     }
     // A worker that lost its job starts no further call: the job's new holder will. Nor does a step whose run ended.
     assertLockHeld(step);

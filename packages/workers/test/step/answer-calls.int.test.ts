@@ -32,7 +32,7 @@ describe("the answer-calls stage", () => {
     const step = await openStep(packetOf(runId, "Echo"), await fixture.deps(echoScript("Echo", 1), runId));
     const calls = [call("c1", "echo", { i: 1 }), call("c2", "request_context", { question: "which host?" }), call("c3", "echo", { i: 3 })];
     const suspension = await answerCalls(step, calls, [], new AbortController().signal);
-    expect(suspension).toEqual({ kind: "context", question: "which host?" });
+    expect(suspension).toEqual({ kind: "context", question: "which host?", callIndex: 1 });
     expect(step.loop.pending?.calls.map((block) => (block as ModelToolCall).id)).toEqual(["c2", "c3"]);
     expect(step.loop.pending?.answered).toHaveLength(1);
   });

@@ -52,6 +52,6 @@ describe("the finish stage", () => {
 
   it("names what a suspended step waits for", () => {
     expect(suspendedResult(stepAt(), { kind: "approval", approvalId: "appr_1", tool: "write_file" })).toMatchObject({ status: "needs_approval", summary: "waiting for approval of write_file" });
-    expect(suspendedResult(stepAt(), { kind: "context", question: "which host?" })).toMatchObject({ status: "needs_context", summary: "waiting for context: which host?" });
+    expect(suspendedResult(stepAt(), { kind: "context", question: "which host?", callIndex: 0 })).toMatchObject({ status: "needs_context", summary: "waiting for context: which host?" });
   });
 });
