@@ -423,3 +423,4 @@ export { assertAttenuated, type AttenuatedPacket, type PacketBounds } from "./pa
 export { CheckpointStore, checkpointKeys, type CheckpointCounts, type CheckpointStoreOptions } from "./stores/checkpoint-store.ts";
 export { expireWithin, runKeysOf } from "./stores/run-retention.ts";
 export { onFinalFailure } from "./queues/final-failure.ts";
+export { closeWorker, startRoleConsumer } from "./queues/role-consumer.ts";
