@@ -415,6 +415,7 @@ export { classifyFailure as classifyToolFailure } from "./tools/index.ts";
 export { tracedComplete, type ModelCallTrace } from "./models/traced-complete.ts";
 export { completeStructured, describeIssues, usageOfFailure, type StructuredOptions, type StructuredResult } from "./models/complete-structured.ts";
 export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";
+export type { ControllerRuntime, EvaluatorRuntime, PlannerRuntime, StepWorkerRuntime } from "./role-runtimes.ts";
 export { LessonStore, type LessonStoreOptions, type ScoredLesson } from "./lessons/lesson-store.ts";
 export { bm25Scores, tokenize, type Bm25Options } from "./lessons/bm25.ts";
 // Tools written outside the workspace packages (examples/*/tools.ts) get the zod instance core validates with.

@@ -7,8 +7,8 @@ import {
   EvaluateJob,
   giveUpLostLock,
   liveEventOf,
+  type EvaluatorRuntime,
   type ModelProvider,
-  type ReinRuntime,
   ReinError,
   startRoleConsumer,
   stopSignal,
@@ -24,7 +24,7 @@ import { commandCheckRunner } from "./command-check.ts";
 import { evaluate } from "./evaluate.ts";
 
 export interface EvaluateConsumerDeps {
-  runtime: ReinRuntime;
+  runtime: EvaluatorRuntime;
   judge?: ModelProvider;
   concurrency?: number;
   /** Lock and stall settings over config `queues` (`rein worker --lock-ms`). */

@@ -7,7 +7,7 @@ import {
   giveUpLostLock,
   liveEventOf,
   PlanJob,
-  type ReinRuntime,
+  type PlannerRuntime,
   ReinError,
   startRoleConsumer,
   stopSignal,
@@ -27,7 +27,7 @@ export interface PlanConsumerOptions {
 }
 
 /** The plan queue's consumer: a PlanJob in, a `plan.ready` or `plan.failed` control event out. */
-export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, "trace">, options: PlanConsumerOptions = {}): Worker {
+export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDeps, "trace">, options: PlanConsumerOptions = {}): Worker {
   return startRoleConsumer(runtime, {
     role: "plan",
     concurrency: options.concurrency ?? 4,

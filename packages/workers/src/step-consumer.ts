@@ -13,10 +13,10 @@ import {
   type ModelProvider,
   type ModelStreamEvent,
   ReinError,
-  type ReinRuntime,
   RunEndWatch,
   startRoleConsumer,
   StepJob,
+  type StepWorkerRuntime,
   toQueueError,
   type ToolExecutor,
   type WorkerTiming,
@@ -27,7 +27,7 @@ import {
 import { runStepLoop } from "./step-loop.ts";
 
 export interface StepConsumerDeps {
-  runtime: ReinRuntime;
+  runtime: StepWorkerRuntime;
   /** The controller's public key: workers can verify packets, never mint them. */
   packetPublicKey: KeyObject;
   provider: ModelProvider;
@@ -170,7 +170,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
 
 /** A packet the worker will not act on fails its step with the reason, in the trace and the run. */
 async function refuse(
-  runtime: ReinRuntime,
+  runtime: StepWorkerRuntime,
   jobId: string,
   body: { runId?: string; stepId?: string; attempt?: number } | undefined,
   error: unknown,
