@@ -1,4 +1,4 @@
-import { ApprovalVerifier, defaultJobOptions, generateKeyPair, isTerminal, jobIds, type ReinRuntime, ScriptedProvider } from "@rein/core";
+import { ApprovalVerifier, closeWorker, defaultJobOptions, generateKeyPair, isTerminal, jobIds, type ReinRuntime, ScriptedProvider } from "@rein/core";
 import { buildTooling, type RunningRoles, startRoles, submitGoal } from "@rein/orchestrator";
 import { Queue, Worker } from "bullmq";
 import type { BenchEnv } from "./bench-env.ts";
@@ -95,7 +95,7 @@ async function rawJobBytes(runtime: ReinRuntime, count: number): Promise<number>
     await waitUntil(async () => (await queue.getCompletedCount()) >= count);
     return memoryUsage(runtime, jobs.map((job) => `${runtime.keys.queuePrefix()}:raw-footprint:${job.id}`));
   } finally {
-    await worker.close();
+    await closeWorker(worker);
     await queue.close();
   }
 }

@@ -7,7 +7,7 @@
  * with its user+system CPU so far in µs, stops on SIGTERM.
  */
 import { createInterface } from "node:readline";
-import { ApprovalVerifier, createRuntime, generateKeyPair, privateKeyFromEnv, publicKeyFromEnv, ReinConfig, ScriptedProvider } from "@rein/core";
+import { ApprovalVerifier, closeWorker, createRuntime, generateKeyPair, privateKeyFromEnv, publicKeyFromEnv, ReinConfig, ScriptedProvider } from "@rein/core";
 import { buildTooling, type RoleName, startRoles } from "@rein/orchestrator";
 import { Worker } from "bullmq";
 import { noopWorkerScript, plannerScript } from "./scripts.ts";
@@ -25,7 +25,7 @@ let close: () => Promise<void>;
 if (role === "raw") {
   const worker = new Worker(env("BENCH_QUEUE"), async () => {}, { connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency });
   await worker.waitUntilReady();
-  close = () => worker.close();
+  close = () => closeWorker(worker);
 } else {
   const tooling = role === "step" ? await buildTooling(runtime, [], new ApprovalVerifier(generateKeyPair().publicKey)) : undefined;
   const running = startRoles(runtime, {

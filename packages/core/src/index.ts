@@ -2,163 +2,108 @@ export {
   AcceptanceCriterion,
   addUsage,
   Approval,
-  ApprovalStatus,
   BudgetSpent,
   CheckResult,
   Claim,
   ClaimCheck,
   ClaimStatus,
-  ContentBlockContract,
   ContextJob,
   ControlEvent,
-  type ControlEventType,
-  ControlJob,
   ControllerEffect,
   DelegationRequest,
   EvaluateJob,
   EvaluateRequest,
   EvidenceEntry,
   EvidenceFact,
-  EvidenceRef,
-  FailureClass,
   FINAL_ANSWER_STEP_ID,
   FinalAnswer,
   FinalAnswerEvaluateJob,
-  FinalProposal,
   Goal,
   type GoalInput,
   HandoffPacket,
   HashString,
-  IgnoredRule,
   isTerminal,
   JsonObject,
   Lesson,
-  LessonKind,
   LessonRef,
-  lessonText,
-  MAX_GOAL_TEXT,
-  ModelChoice,
-  ModelMessageContract,
   Observation,
-  ObservedImage,
-  OutputContract,
   PacketBody,
-  PacketBoundsContract,
-  PermissionDecision,
-  PermissionOutcome,
   Plan,
   PlanJob,
   PlannerContext,
   PolicyRule,
-  Provenance,
   ResumeInput,
   Role,
   RunBudget,
   RunResult,
   RunState,
   RunStatus,
-  Scope,
-  SeedName,
   StepBudget,
   StepCheckpoint,
   StepEvaluateJob,
   StepEvaluateRequest,
   StepJob,
-  StepPhase,
   StepResult,
   StepSpec,
   StepState,
   StepStatus,
   Suspension,
-  TaskContract,
-  TERMINAL_STATUSES,
-  ToolCallEvent,
   ToolCallRecord,
   ToolCallStatus,
-  ToolEffect,
   ToolGrant,
-  ToolResultEvent,
-  ToolSpec,
   totalTokens,
   TraceEvent,
   Usage,
   Verdict,
   VerdictDecision,
-  VerdictSummary,
   zeroUsage,
 } from "./contracts/index.ts";
-export { canonicalJson, hashOf, sha256, type Sha256 } from "./canonical/canonical-json.ts";
-export { idFrom, newId, type IdKind } from "./ids.ts";
-export { ReinError, toQueueError, errorMessage, type ReinErrorCode, type ReinErrorOptions } from "./errors.ts";
+export { canonicalJson, hashOf, sha256 } from "./canonical/canonical-json.ts";
+export { idFrom, newId } from "./ids.ts";
+export { ReinError, toQueueError, errorMessage } from "./errors.ts";
 export { closestName } from "./closest-name.ts";
-export { createLogger, LOG_LEVELS, type Logger, logFileDestination, type LogLevel, logLevelFrom } from "./logger.ts";
+export { createLogger, type Logger, logFileDestination, type LogLevel, logLevelFrom } from "./logger.ts";
 export {
   DEFAULT_REDIS_URL,
   loadConfig,
-  validateRoles,
   ReinConfig,
-  ProviderConfig,
-  ProviderKind,
-  RoleModelConfig,
   Price,
   type ReinConfigInput,
-  type LoadConfigOptions,
 } from "./config/config.ts";
-export { apiKeyEnvOf, secretsAndRedactor } from "./config/config-redactor.ts";
-export {
-  EnvName,
-  HostPortEntry,
-  SecretBinding,
-  SecretBindings,
-  SecretEntry,
-  type SecretEntryInput,
-  type SecretRefusal,
-} from "./secrets/index.ts";
-export { LiveChannel, LiveEvent, liveEventOf, type LiveSubscription } from "./live/index.ts";
-export { bullmqConnectionOf, connectRedis, pingRedis, probeRedis, assertRedis, redactPassword, type Redis } from "./redis/connection.ts";
-export { connectRedisFor, scanKeys, type RedisClient, type RedisConnections } from "./redis/redis-client.ts";
-export { RedisKeys } from "./redis/keys.ts";
+export { secretsAndRedactor } from "./config/config-redactor.ts";
+export { SecretBindings } from "./secrets/index.ts";
+export { LiveEvent, liveEventOf, type LiveSubscription } from "./live/index.ts";
+export { connectRedis, pingRedis, assertRedis, redactPassword, type Redis } from "./redis/connection.ts";
+export { scanKeys } from "./redis/redis-client.ts";
 export { deleteByPrefix } from "./redis/delete-by-prefix.ts";
 export { deleteKeys } from "./redis/delete-keys.ts";
-export { RunStore, type SaveOutcome, type TraceWrite } from "./stores/run-store.ts";
-export { ArtifactStore, type Artifact, type ArtifactStoreOptions } from "./stores/artifact-store.ts";
+export { RunStore, type SaveOutcome } from "./stores/run-store.ts";
+export { ArtifactStore, type Artifact } from "./stores/artifact-store.ts";
 export { TraceBuffer, type TraceWriter } from "./trace/index.ts";
 export {
   asCheckEvent,
-  CHECK_PREFIX,
   findTraceEvent,
   isCallTraceEvent,
   isTraceEventOf,
-  isTraceKind,
-  traceCatalogue,
   traceEventInput,
   typedTraceEvent,
   type CallTraceEvent,
-  type CallTraceKind,
-  type TraceCatalogue,
   type TraceEventInput,
-  type TraceEventInputOf,
   type TraceEventOf,
   type TraceKind,
-  type TraceKindSpec,
-  type TracePayload,
   type TracePayloadInput,
   type TypedTraceEvent,
 } from "./trace/index.ts";
-export { GENAI, type LiveTelemetry, modelCallAttributes, modelCallKey, modelResponseAttributes, modelSpanName, OtelConfig, permissionAttributes, startOtel, stopOtel, toolCallAttributes, toolCallKey, toolSpanName } from "./telemetry/index.ts";
-export { TraceLog, type TraceLogOptions, PromptChain, PromptCopy, assemblePrompt, expandPromptCopy, promptHash, splitPrompt, storePromptCopy, type PromptParts } from "./trace/index.ts";
+export { GENAI, modelCallAttributes, modelCallKey, modelResponseAttributes, modelSpanName, permissionAttributes, startOtel, stopOtel, toolCallAttributes, toolCallKey, toolSpanName } from "./telemetry/index.ts";
+export { TraceLog, PromptChain, PromptCopy, assemblePrompt, expandPromptCopy, promptHash } from "./trace/index.ts";
 export { QUEUE_NAMES, jobIds, type QueueName, resultEventIds } from "./queues/queue-names.ts";
-export { ReinQueues, defaultJobOptions, queueJobOptions, type ReinQueuesOptions } from "./queues/queues.ts";
+export { defaultJobOptions, queueJobOptions } from "./queues/queues.ts";
 export { workerOptionsOf, type WorkerTiming } from "./queues/worker-options.ts";
-export { admitJob, staleJobReason, type IntakeDeps, type IntakeJob } from "./queues/job-intake.ts";
-export { awaitedJobs, type AwaitingRun } from "./queues/awaited-jobs.ts";
-export { LockWatch, type WatchedLock } from "./queues/lock-watch.ts";
-export { RunEnded, RunEndWatch, type WatchedRun } from "./queues/run-end-watch.ts";
+export { admitJob } from "./queues/job-intake.ts";
+export type { WatchedLock } from "./queues/lock-watch.ts";
+export { RunEndWatch, type WatchedRun } from "./queues/run-end-watch.ts";
 export { assertLockHeld, giveUpLostLock, stopSignal } from "./queues/lock-lost.ts";
-export { isConnectionError, RedisErrorLog, type ErrorEmitter } from "./redis/redis-error-log.ts";
-export { QUEUE_ROLES, QueueSettings, QueuesConfig, queueSettingsOf, type QueueRole } from "./config/queues-config.ts";
-export { JobRetention, RetentionConfig } from "./config/retention-config.ts";
-export { PacketSigner, PacketVerifier, type PacketVerifyOptions } from "./packets/packet-signer.ts";
+export { PacketSigner, PacketVerifier } from "./packets/packet-signer.ts";
 export {
   generatePacketKeys,
   exportPacketKeys,
@@ -169,31 +114,16 @@ export {
 export {
   ensureKeyPairFiles,
   generateKeyPair,
-  type KeyPair,
   keyPairFiles,
-  type KeyPairFiles,
   loadPrivateKey,
   loadPublicKey,
-  type NamedKeyOptions,
 } from "./keys/index.ts";
 export {
-  type AdapterSettings,
-  AnthropicProvider,
-  backoffDelay,
-  builtinPriceFor,
   checkProviderReachable,
-  type CompleteOptions,
   type ContentBlock,
-  costOf,
   createProvider,
-  type CreateProviderOptions,
-  estimateMessageTokens,
   estimateRequestTokens,
   estimateTextTokens,
-  estimateToolTokens,
-  type FailureClassification,
-  type FailureReason,
-  isStrictCompatible,
   jsonSchemaOf,
   type ModelMessage,
   type ModelProvider,
@@ -201,225 +131,65 @@ export {
   type ModelResponse,
   type ModelStreamEvent,
   type ModelToolSchema,
-  OpenAIProvider,
-  type OpenAIProviderSettings,
   parseJsonText,
   priceFor,
-  type ProviderFailure,
-  RecordedSteps,
-  type ReplayOptions,
   ReplayProvider,
-  type ReplayRecordings,
-  retryAfterOf,
-  type RetryPolicy,
   ScriptedProvider,
-  type StopReason,
-  type StructuredOutputMode,
-  type StructuredOutputRequest,
   textOf,
   toolCallsOf,
   unpricedModels,
-  withCost,
 } from "./models/index.ts";
-export { ModelScript, ScriptedConversation, ScriptedTurn, type ModelScriptInput } from "./models/scripted/script.ts";
+export type { ModelScriptInput } from "./models/scripted/script.ts";
 export {
   type AnyTool,
-  type ApprovalRule,
   type ArtifactWriter,
-  BUILTIN_TOOL_NAMES,
-  type BuiltinToolName,
-  type BuiltinToolOptions,
   builtinTools,
   type CommandResult,
   createToolExecutor,
   defineTool,
-  type HttpMethod,
-  type HttpResult,
   IdempotencyStore,
-  type IdempotencyStoreOptions,
   isFailureAddressed,
   type ModelToolCall,
-  RecordedResult,
-  type RecordOutcome,
-  renderCommandResult,
-  type RetryOptions,
-  RUN_COMMAND_LIMITS,
   runCommandTool,
-  type RunCommandVariant,
-  type SearchMatch,
-  type SecretReader,
-  type StepExecutionContext,
-  type ToolCallOutcome,
   type ToolContext,
   type ToolDefinition,
   type ToolExecutor,
-  type ToolExecutorDeps,
-  type ToolImage,
-  type ToolOptions,
   ToolRegistry,
   ToolResultCache,
-  type ToolResultCacheOptions,
-  toolSpecOf,
   type TraceSink,
   withAddressedFailures,
   Workspace,
 } from "./tools/index.ts";
 export {
-  commandMatches,
-  decidePermission,
-  defaultDecision,
-  hostMatches,
-  pathMatches,
-  type PolicyLayers,
-  type PolicyRequest,
-  resourcesOutside,
-  ruleApplies,
-  SCOPE_DIMENSIONS,
-  type ScopeDimension,
-  serviceMatches,
-} from "./policy/index.ts";
-export {
-  actionHashOf,
-  type ApprovalAction,
-  ApprovalDecisionClaims,
   ApprovalDecisionInput,
-  type ApprovalFilter,
-  type ApprovalGateDeps,
   ApprovalSigner,
   ApprovalStore,
-  type ApprovalStoreOptions,
   ApprovalVerifier,
   decisionProblem,
-  type GateResult,
-  passApprovalGate,
 } from "./approvals/index.ts";
+export { presentUntrusted, Redactor, sanitizeText, untrustedDataOf } from "./sanitize/index.ts";
+export { connectMcpServer, type McpConnection, mcpToolName, startMcpServers } from "./mcp/index.ts";
+export { resolveSandbox, unsandboxed, UNSANDBOXED_WARNING } from "./sandbox/index.ts";
+export type { SupervisorStatus } from "./supervisor/index.ts";
 export {
-  fold,
-  type FoldedText,
-  passesLuhn,
-  PII_MARK,
-  type PresentedUntrusted,
-  presentUntrusted,
-  type PresentUntrustedOptions,
-  redactingLoggerOptions,
-  type RedactionResult,
-  Redactor,
-  type RedactorOptions,
-  type SanitizedText,
-  sanitizeText,
-  SECRET_MARK,
-  type SizeLimits,
-  stripControlCharacters,
-  type StrippedText,
-  SUSPICIOUS_PATTERNS,
-  type SuspiciousPattern,
-  untrustedDataOf,
-  type UntrustedEntry,
-  type UntrustedTruncation,
-} from "./sanitize/index.ts";
-export {
-  type ConnectMcpOptions,
-  connectMcpServer,
-  type McpAnnotations,
-  McpArgumentScopes,
-  mcpCallScope,
-  McpConfig,
-  type McpConnection,
-  mcpEffect,
-  McpServerConfig,
-  type McpServerConfigInput,
-  type McpStartFailureReport,
-  mcpToolName,
-  McpToolOverride,
-  startMcpServers,
-  type WithheldTool,
-} from "./mcp/index.ts";
-export {
-  type BubblewrapSandboxOptions,
-  createBubblewrapSandbox,
-  INSTALL_HINT,
-  type KillReason,
-  type NetworkGrant,
-  probeBubblewrap,
-  type ProcessExit,
-  resolveSandbox,
-  type ResolveSandboxOptions,
-  type Sandbox,
-  type SandboxedProcess,
-  SandboxKind,
-  SandboxLimits,
-  type SandboxLimitsInput,
-  SandboxMode,
-  type SandboxMount,
-  type SandboxResult,
-  type SandboxRunOptions,
-  type SandboxStartOptions,
-  unsandboxed,
-  UNSANDBOXED_WARNING,
-} from "./sandbox/index.ts";
-export {
-  type BreakerAdmission,
-  type BreakerChange,
-  type BreakerState,
-  CircuitBreaker,
-  type CircuitBreakerOptions,
-  countsAgainstBreaker,
-  type KillCause,
-  logStderr,
-  PendingRequests,
-  ProcessSupervisor,
-  type SessionEnd,
-  type SessionOpener,
-  splitLines,
-  type StderrLog,
-  type SupervisedSession,
-  type SupervisionMode,
-  supervisorError,
-  type SupervisorEvent,
-  type SupervisorFailure,
-  supervisorFailureOf,
-  type SupervisorOptions,
-  type SupervisorStatus,
-} from "./supervisor/index.ts";
-export {
-  compileJsonSchema,
   type LoadedPlugin,
   loadPlugin,
   loadPlugins,
-  openPluginSession,
-  PLUGIN_PROTOCOL,
-  type PluginCall,
-  type PluginCallSite,
   PluginEntry,
   PluginHost,
-  type PluginHostOptions,
-  PluginManifest,
-  PluginMessage,
-  type PluginResult,
-  PluginsConfig,
-  type PluginSessionOptions,
   type PluginSet,
-  type PluginSetOptions,
   type PluginStatus,
-  type PluginSupervision,
-  PluginTool,
   pluginToolNames,
-  pluginTools,
-  SANDBOX_PLUGIN_DIR,
-  type SchemaCheck,
-  type SchemaIssue,
 } from "./plugins/index.ts";
-// Both the model adapters and the tool executor classify failures; name each for its domain.
-export { classifyFailure } from "./models/index.ts";
-export { classifyFailure as classifyToolFailure } from "./tools/index.ts";
-export { tracedComplete, type ModelCallTrace } from "./models/traced-complete.ts";
-export { completeStructured, describeIssues, usageOfFailure, type StructuredOptions, type StructuredResult } from "./models/complete-structured.ts";
+export { tracedComplete } from "./models/traced-complete.ts";
+export { completeStructured, describeIssues, usageOfFailure } from "./models/complete-structured.ts";
 export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";
-export { LessonStore, type LessonStoreOptions, type ScoredLesson } from "./lessons/lesson-store.ts";
-export { bm25Scores, tokenize, type Bm25Options } from "./lessons/bm25.ts";
+export type { ControllerRuntime, EvaluatorRuntime, PlannerRuntime, StepWorkerRuntime } from "./role-runtimes.ts";
+export { LessonStore } from "./lessons/lesson-store.ts";
 // Tools written outside the workspace packages (examples/*/tools.ts) get the zod instance core validates with.
 export { z } from "zod";
-export { assertAttenuated, type AttenuatedPacket, type PacketBounds } from "./packets/attenuation.ts";
-export { CheckpointStore, checkpointKeys, type CheckpointCounts, type CheckpointStoreOptions } from "./stores/checkpoint-store.ts";
+export { assertAttenuated } from "./packets/attenuation.ts";
+export { CheckpointStore, checkpointKeys, type CheckpointCounts } from "./stores/checkpoint-store.ts";
 export { expireWithin, runKeysOf } from "./stores/run-retention.ts";
 export { onFinalFailure } from "./queues/final-failure.ts";
+export { closeWorker, startRoleConsumer } from "./queues/role-consumer.ts";

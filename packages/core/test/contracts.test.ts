@@ -8,18 +8,15 @@ import {
   HandoffPacket,
   Observation,
   PacketBody,
-  PermissionDecision,
   Plan,
   RunState,
   StepResult,
   StepSpec,
-  ToolCallEvent,
-  ToolResultEvent,
-  ToolSpec,
   TraceEvent,
   Verdict,
   hashOf,
 } from "../src/index.ts";
+import { PermissionDecision, ToolCallEvent, ToolResultEvent, ToolSpec } from "../src/contracts/index.ts";
 import * as example from "./contracts/examples.ts";
 
 const hash = hashOf("x");

@@ -1,4 +1,4 @@
-import { Worker } from "bullmq";
+import type { Worker } from "bullmq";
 import {
   admitJob,
   assertLockHeld,
@@ -7,19 +7,16 @@ import {
   EvaluateJob,
   giveUpLostLock,
   liveEventOf,
-  LockWatch,
+  type EvaluatorRuntime,
   type ModelProvider,
-  onFinalFailure,
-  QUEUE_NAMES,
-  type ReinRuntime,
   ReinError,
+  startRoleConsumer,
   stopSignal,
   toQueueError,
   type Usage,
   usageOfFailure,
   type WatchedLock,
   type WorkerTiming,
-  workerOptionsOf,
   Workspace,
   zeroUsage,
 } from "@rein/core";
@@ -27,7 +24,7 @@ import { commandCheckRunner } from "./command-check.ts";
 import { evaluate } from "./evaluate.ts";
 
 export interface EvaluateConsumerDeps {
-  runtime: ReinRuntime;
+  runtime: EvaluatorRuntime;
   judge?: ModelProvider;
   concurrency?: number;
   /** Lock and stall settings over config `queues` (`rein worker --lock-ms`). */
@@ -38,9 +35,11 @@ export interface EvaluateConsumerDeps {
 export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
   const { runtime } = deps;
   const checks = commandCheckRunner({ trace: runtime.trace, artifacts: runtime.artifacts, config: runtime.config, secrets: runtime.secrets, redactor: runtime.redactor });
-  const worker = new Worker(
-    QUEUE_NAMES.evaluate,
-    async (job, token, signal) => {
+  return startRoleConsumer(runtime, {
+    role: "evaluate",
+    concurrency: deps.concurrency ?? 4,
+    stalled: deps.stalled,
+    process: async (job, token, signal, locks) => {
       const jobId = job.id ?? "";
       let lock: WatchedLock | undefined;
       try {
@@ -86,17 +85,13 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
         lock?.release();
       }
     },
-    workerOptionsOf(runtime, "evaluate", deps.concurrency ?? 4, deps.stalled),
-  );
-  const locks = new LockWatch(worker);
-  runtime.redisErrors.watch(worker, "evaluate consumer");
-  onFinalFailure(worker, async (job, reason) => {
-    const parsed = EvaluateJob.safeParse(job.data);
-    if (!parsed.success) return;
-    // What its tries spent is in the trace, not here: a job that threw reported nothing back.
-    await runtime.queues.sendControl(escalation(parsed.data, `gave-up-${job.id}`, `the evaluator failed for good: ${reason}`, zeroUsage()));
+    onFinalFailure: async (job, reason) => {
+      const parsed = EvaluateJob.safeParse(job.data);
+      if (!parsed.success) return;
+      // What its tries spent is in the trace, not here: a job that threw reported nothing back.
+      await runtime.queues.sendControl(escalation(parsed.data, `gave-up-${job.id}`, `the evaluator failed for good: ${reason}`, zeroUsage()));
+    },
   });
-  return worker;
 }
 
 /** A step nobody could judge goes to a person rather than waiting forever. */

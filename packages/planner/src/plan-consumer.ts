@@ -1,4 +1,4 @@
-import { Worker } from "bullmq";
+import type { Worker } from "bullmq";
 import {
   admitJob,
   assertLockHeld,
@@ -6,18 +6,15 @@ import {
   errorMessage,
   giveUpLostLock,
   liveEventOf,
-  LockWatch,
-  onFinalFailure,
   PlanJob,
-  QUEUE_NAMES,
-  type ReinRuntime,
+  type PlannerRuntime,
   ReinError,
+  startRoleConsumer,
   stopSignal,
   toQueueError,
   usageOfFailure,
   type WatchedLock,
   type WorkerTiming,
-  workerOptionsOf,
   zeroUsage,
 } from "@rein/core";
 import { answerContextRequest } from "./context-answer.ts";
@@ -30,10 +27,12 @@ export interface PlanConsumerOptions {
 }
 
 /** The plan queue's consumer: a PlanJob in, a `plan.ready` or `plan.failed` control event out. */
-export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, "trace">, options: PlanConsumerOptions = {}): Worker {
-  const worker = new Worker(
-    QUEUE_NAMES.plan,
-    async (job, token, signal) => {
+export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDeps, "trace">, options: PlanConsumerOptions = {}): Worker {
+  return startRoleConsumer(runtime, {
+    role: "plan",
+    concurrency: options.concurrency ?? 4,
+    stalled: options.stalled,
+    process: async (job, token, signal, locks) => {
       const jobId = job.id ?? "";
       let lock: WatchedLock | undefined;
       try {
@@ -101,38 +100,34 @@ export function startPlanConsumer(runtime: ReinRuntime, deps: Omit<PlannerDeps, 
         lock?.release();
       }
     },
-    workerOptionsOf(runtime, "plan", options.concurrency ?? 4, options.stalled),
-  );
-  const locks = new LockWatch(worker);
-  runtime.redisErrors.watch(worker, "plan consumer");
-  onFinalFailure(worker, async (job, reason) => {
-    if (job.name === "context") {
-      const context = ContextJob.safeParse(job.data);
-      if (!context.success) return;
-      const { runId, stepId, attempt } = context.data;
+    onFinalFailure: async (job, reason) => {
+      if (job.name === "context") {
+        const context = ContextJob.safeParse(job.data);
+        if (!context.success) return;
+        const { runId, stepId, attempt } = context.data;
+        await runtime.queues.sendControl({
+          type: "context.answered",
+          eventId: `gave-up-${job.id}`,
+          runId,
+          stepId,
+          attempt,
+          evidenceIds: [],
+          refusal: `the planner could not answer after ${job.attemptsMade} attempt(s): ${reason}`,
+          usage: zeroUsage(),
+        });
+        return;
+      }
+      const parsed = PlanJob.safeParse(job.data);
+      if (!parsed.success) return;
       await runtime.queues.sendControl({
-        type: "context.answered",
+        type: "plan.failed",
         eventId: `gave-up-${job.id}`,
-        runId,
-        stepId,
-        attempt,
-        evidenceIds: [],
-        refusal: `the planner could not answer after ${job.attemptsMade} attempt(s): ${reason}`,
+        runId: parsed.data.runId,
+        planNo: parsed.data.planNo,
+        reason: `the plan job failed for good after ${job.attemptsMade} attempt(s): ${reason}`,
+        // What its tries spent is in the trace, not here: a job that threw reported nothing back.
         usage: zeroUsage(),
       });
-      return;
-    }
-    const parsed = PlanJob.safeParse(job.data);
-    if (!parsed.success) return;
-    await runtime.queues.sendControl({
-      type: "plan.failed",
-      eventId: `gave-up-${job.id}`,
-      runId: parsed.data.runId,
-      planNo: parsed.data.planNo,
-      reason: `the plan job failed for good after ${job.attemptsMade} attempt(s): ${reason}`,
-      // What its tries spent is in the trace, not here: a job that threw reported nothing back.
-      usage: zeroUsage(),
-    });
+    },
   });
-  return worker;
 }

@@ -1,3 +1,3 @@
-export { runStepLoop, type StepLoopDeps } from "./step-loop.ts";
-export { startStepConsumer, type StepConsumerDeps } from "./step-consumer.ts";
+export { runStepLoop } from "./step-loop.ts";
+export { startStepConsumer } from "./step-consumer.ts";
 export { WORKER_SYSTEM, renderTask } from "./worker-prompt.ts";

@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { WaitingError, Worker } from "bullmq";
+import { WaitingError, type Worker } from "bullmq";
 import {
   admitJob,
   assertAttenuated,
@@ -7,29 +7,27 @@ import {
   errorMessage,
   giveUpLostLock,
   liveEventOf,
-  LockWatch,
-  onFinalFailure,
   PacketVerifier,
   priceFor,
-  QUEUE_NAMES,
   resultEventIds,
   type ModelProvider,
   type ModelStreamEvent,
   ReinError,
-  type ReinRuntime,
   RunEndWatch,
+  startRoleConsumer,
   StepJob,
+  type StepWorkerRuntime,
   toQueueError,
   type ToolExecutor,
   type WorkerTiming,
-  workerOptionsOf,
+  type WatchedLock,
   type WatchedRun,
   Workspace,
 } from "@rein/core";
 import { runStepLoop } from "./step-loop.ts";
 
 export interface StepConsumerDeps {
-  runtime: ReinRuntime;
+  runtime: StepWorkerRuntime;
   /** The controller's public key: workers can verify packets, never mint them. */
   packetPublicKey: KeyObject;
   provider: ModelProvider;
@@ -60,10 +58,12 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
   // One subscription for all of this worker's steps: a run's end reaches its running steps without a Redis read per turn.
   const runEnds = new RunEndWatch(runtime.redis, runtime.keys, runtime.logger);
   const price = priceFor(runtime.config.prices, deps.provider.name, deps.provider.model, deps.provider.kind);
-  const worker = new Worker(
-    QUEUE_NAMES.step,
-    async (job, token, signal) => {
-      let lock: ReturnType<LockWatch["track"]> | undefined;
+  const worker = startRoleConsumer(runtime, {
+    role: "step",
+    concurrency: deps.concurrency ?? 4,
+    stalled: deps.stalled,
+    process: async (job, token, signal, locks) => {
+      let lock: WatchedLock | undefined;
       let run: WatchedRun | undefined;
       const unverified = (job.data as { packet?: { body?: { runId?: string; stepId?: string; attempt?: number } } }).packet?.body;
       try {
@@ -141,39 +141,36 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
         run?.release();
       }
     },
-    workerOptionsOf(runtime, "step", deps.concurrency ?? 4, deps.stalled),
-  );
-  const locks = new LockWatch(worker);
+    onFinalFailure: async (job, reason, { workerLost }) => {
+      const body = (job.data as { packet?: { body?: { runId?: string; stepId?: string; attempt?: number } } }).packet?.body;
+      if (!body?.runId || !body.stepId || !body.attempt) return;
+      await runtime.queues.sendControl({
+        type: "step.errored",
+        eventId: `gave-up-${job.id}`,
+        runId: body.runId,
+        stepId: body.stepId,
+        attempt: body.attempt,
+        ...(workerLost
+          ? {
+              cause: "worker_lost" as const,
+              reason: `its worker died or lost Redis ${job.stalledCounter} time(s) while running it, more than config queues.maxStalledCount allows`,
+            }
+          : { reason: `the step's job failed for good after ${job.attemptsMade} attempt(s): ${reason}` }),
+      });
+      // The controller now owns the step (dispatched again, or escalated with the reason in the run's trace):
+      // nothing of the step failed, so no failed job is left behind to say otherwise.
+      if (workerLost) await job.remove();
+    },
+  });
   worker.on("closed", () => {
     runEnds.close().catch(() => undefined);
-  });
-  runtime.redisErrors.watch(worker, "step consumer");
-  onFinalFailure(worker, async (job, reason, { workerLost }) => {
-    const body = (job.data as { packet?: { body?: { runId?: string; stepId?: string; attempt?: number } } }).packet?.body;
-    if (!body?.runId || !body.stepId || !body.attempt) return;
-    await runtime.queues.sendControl({
-      type: "step.errored",
-      eventId: `gave-up-${job.id}`,
-      runId: body.runId,
-      stepId: body.stepId,
-      attempt: body.attempt,
-      ...(workerLost
-        ? {
-            cause: "worker_lost" as const,
-            reason: `its worker died or lost Redis ${job.stalledCounter} time(s) while running it, more than config queues.maxStalledCount allows`,
-          }
-        : { reason: `the step's job failed for good after ${job.attemptsMade} attempt(s): ${reason}` }),
-    });
-    // The controller now owns the step (dispatched again, or escalated with the reason in the run's trace):
-    // nothing of the step failed, so no failed job is left behind to say otherwise.
-    if (workerLost) await job.remove();
   });
   return worker;
 }
 
 /** A packet the worker will not act on fails its step with the reason, in the trace and the run. */
 async function refuse(
-  runtime: ReinRuntime,
+  runtime: StepWorkerRuntime,
   jobId: string,
   body: { runId?: string; stepId?: string; attempt?: number } | undefined,
   error: unknown,

@@ -1,5 +1,5 @@
 import { DelayedError, Worker } from "bullmq";
-import { ControlEvent, onFinalFailure, PacketSigner, QUEUE_NAMES, type ReinConfig, type ReinRuntime, ReinError, type RunState, type SaveOutcome, toQueueError, type TraceEventInput, type WorkerTiming, workerOptionsOf } from "@rein/core";
+import { ControlEvent, onFinalFailure, PacketSigner, QUEUE_NAMES, type ControllerRuntime, type ReinConfig, ReinError, type RunState, type SaveOutcome, toQueueError, type TraceEventInput, type WorkerTiming, workerOptionsOf } from "@rein/core";
 import type { KeyObject } from "node:crypto";
 import { performEffects } from "./effects.ts";
 import { transition, type TransitionSettings } from "./transition.ts";
@@ -7,7 +7,7 @@ import { logTransition } from "./transition-log.ts";
 import { WrittenStates } from "./written-states.ts";
 
 export interface ControllerOptions {
-  runtime: ReinRuntime;
+  runtime: ControllerRuntime;
   /** The Ed25519 key packets are signed with; only controllers hold it. */
   packetPrivateKey: KeyObject;
   concurrency?: number;

@@ -1,11 +1,11 @@
 import { retireRun } from "./retire-run.ts";
-import { type ControlEvent, type ControllerEffect, type EvaluateJob, type EvaluateRequest, jobIds, LessonStore, type PacketSigner, type ReinRuntime, ReinError, type RunState, Workspace } from "@rein/core";
+import { type ControlEvent, type ControllerEffect, type EvaluateJob, type EvaluateRequest, jobIds, LessonStore, type ControllerRuntime, type PacketSigner, ReinError, type RunState, Workspace } from "@rein/core";
 
 /** What an effect is performed for: the state that holds it and the event that caused it. */
 interface EffectContext {
   state: RunState;
   event: ControlEvent;
-  runtime: ReinRuntime;
+  runtime: ControllerRuntime;
   signer: PacketSigner;
 }
 

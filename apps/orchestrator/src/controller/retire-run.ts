@@ -1,4 +1,4 @@
-import { checkpointKeys, expireWithin, FINAL_ANSWER_STEP_ID, jobIds, type ReinRuntime, type RunState, resultEventIds, runKeysOf } from "@rein/core";
+import { checkpointKeys, type ControllerRuntime, expireWithin, FINAL_ANSWER_STEP_ID, jobIds, type RunState, resultEventIds, runKeysOf } from "@rein/core";
 
 /**
  * What is left of a run that ended: its keys expire after
@@ -11,7 +11,7 @@ import { checkpointKeys, expireWithin, FINAL_ANSWER_STEP_ID, jobIds, type ReinRu
  * Idempotent, as every effect: a replay sets the same TTLs and finds the
  * keys and jobs gone.
  */
-export async function retireRun(runtime: ReinRuntime, state: RunState): Promise<void> {
+export async function retireRun(runtime: ControllerRuntime, state: RunState): Promise<void> {
   // A step's owner key stays (it expires with the run): a worker whose step the run's end cut off
   // records where it stopped, fenced by that key, and may still be writing it now.
   const checkpoints = state.steps.flatMap((step) => checkpointKeys(runtime.keys, state.runId, step.stepId)).filter((key) => !key.endsWith(":owner"));

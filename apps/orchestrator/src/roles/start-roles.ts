@@ -1,6 +1,6 @@
 import type { KeyObject } from "node:crypto";
 import type { Worker } from "bullmq";
-import { LessonStore, type ModelProvider, type ModelStreamEvent, type ReinRuntime, type ToolExecutor, type WorkerTiming } from "@rein/core";
+import { closeWorker, LessonStore, type ModelProvider, type ModelStreamEvent, type ReinRuntime, type ToolExecutor, type WorkerTiming } from "@rein/core";
 import { startEvaluateConsumer } from "@rein/evaluator";
 import { startPlanConsumer } from "@rein/planner";
 import { startStepConsumer } from "@rein/workers";
@@ -99,16 +99,13 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
     close: async (graceMs = DEFAULT_GRACE_MS) => {
       for (const heartbeat of heartbeats) heartbeat.stop();
       const unpublished = unpublish();
-      // A worker closed while its connections still connect makes them reject (and BullMQ emit an
-      // unhandled 'error'): a process stopped right after it started would crash instead of exiting 0.
-      await Promise.all(workers.map((worker) => worker.waitUntilReady().catch(() => undefined)));
       // Let current jobs finish; past the grace period, abort them: a step
       // saves its checkpoint and its job goes back to the queue for another worker.
       const timer = setTimeout(() => {
         for (const worker of workers) worker.cancelAllJobs("shutdown: grace period over, giving the job back");
       }, graceMs);
       try {
-        await Promise.all(workers.map((worker) => worker.close()));
+        await Promise.all(workers.map(closeWorker));
       } finally {
         clearTimeout(timer);
         await unpublished;

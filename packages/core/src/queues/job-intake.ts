@@ -11,6 +11,9 @@ import { jobIds } from "./queue-names.ts";
 
 export type { IntakeJob } from "./awaited-jobs.ts";
 
+/** Redis as intake reads a run's stored fields: no command that writes. */
+export type RunStateReads = Pick<RedisClient, "hget" | "hmget">;
+
 // Only what intake decides on, so a long run's whole state is not validated for it.
 const IntakeView = z.object({
   status: RunStatus,
@@ -39,7 +42,7 @@ type IntakeView = z.infer<typeof IntakeView>;
  * of the whole state); only a job that is not awaited, or a run stored
  * without those fields, reads the whole state for the reason.
  */
-export async function staleJobReason(redis: RedisClient, keys: RedisKeys, job: IntakeJob): Promise<string | undefined> {
+export async function staleJobReason(redis: RunStateReads, keys: RedisKeys, job: IntakeJob): Promise<string | undefined> {
   const [status, awaiting] = await redis.hmget(keys.run(job.runId), "status", "awaiting");
   const stored = RunStatus.safeParse(status);
   if (stored.success && stopsSteps(stored.data)) return `run ${job.runId} has already ended (${stored.data})`;
@@ -53,7 +56,7 @@ function awaitedOf(runId: string, field: string): string[] {
   return parsed.data;
 }
 
-async function staleReasonFromState(redis: RedisClient, keys: RedisKeys, job: IntakeJob): Promise<string | undefined> {
+async function staleReasonFromState(redis: RunStateReads, keys: RedisKeys, job: IntakeJob): Promise<string | undefined> {
   const raw = await redis.hget(keys.run(job.runId), "state");
   if (raw === null) return `run ${job.runId} no longer exists`;
   const parsed = IntakeView.safeParse(JSON.parse(raw));
@@ -110,7 +113,7 @@ const DROPPED_KINDS = {
 } as const satisfies Record<IntakeJob["kind"], TraceKind>;
 
 export interface IntakeDeps {
-  redis: RedisClient;
+  redis: RunStateReads;
   keys: RedisKeys;
   trace: TraceWriter;
   logger: Logger;

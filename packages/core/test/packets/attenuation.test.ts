@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { assertAttenuated, type PacketBounds, StepBudget } from "../../src/index.ts";
+import { assertAttenuated, StepBudget } from "../../src/index.ts";
+import type { PacketBounds } from "../../src/packets/attenuation.ts";
 
 const budget = StepBudget.parse({ maxTurns: 10, maxToolCalls: 20, maxTokens: 50_000, maxMs: 60_000 });
 const bounds: PacketBounds = {

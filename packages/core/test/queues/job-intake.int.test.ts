@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { admitJob, type AwaitingRun, awaitedJobs, type IntakeJob, jobIds, staleJobReason } from "../../src/index.ts";
+import { admitJob, jobIds } from "../../src/index.ts";
+import { type AwaitingRun, awaitedJobs } from "../../src/queues/awaited-jobs.ts";
+import { type IntakeJob, staleJobReason } from "../../src/queues/job-intake.ts";
 import { createTestRuntime, type TestRuntime } from "../../src/testing/index.ts";
 
 let runtime: TestRuntime;

@@ -1,0 +1,38 @@
+import { describe, expectTypeOf, it } from "vitest";
+import type { RunStore } from "@rein/core";
+import { startEvaluateConsumer } from "@rein/evaluator";
+import { startPlanConsumer } from "@rein/planner";
+import { startStepConsumer } from "@rein/workers";
+import { startController } from "../src/controller/controller.ts";
+
+type PlannerGets = Parameters<typeof startPlanConsumer>[0];
+type EvaluatorGets = Parameters<typeof startEvaluateConsumer>[0]["runtime"];
+type StepWorkerGets = Parameters<typeof startStepConsumer>[0]["runtime"];
+type ControllerGets = Parameters<typeof startController>[0]["runtime"];
+
+// Type-level: these fail `typecheck` (tests are typechecked), not the test run, when a role is handed a store it must not write.
+describe("what each role is handed of the runtime", () => {
+  it("gives only the controller the run store: no other role can write run state", () => {
+    expectTypeOf<PlannerGets>().not.toHaveProperty("runs");
+    expectTypeOf<EvaluatorGets>().not.toHaveProperty("runs");
+    expectTypeOf<StepWorkerGets>().not.toHaveProperty("runs");
+    expectTypeOf<ControllerGets>().toHaveProperty("runs").toEqualTypeOf<RunStore>();
+  });
+
+  it("lets the planner and the evaluator read a run's state from Redis, never write it", () => {
+    expectTypeOf<PlannerGets["redis"]>().toHaveProperty("hget");
+    expectTypeOf<PlannerGets["redis"]>().not.toHaveProperty("hset");
+    expectTypeOf<EvaluatorGets["redis"]>().not.toHaveProperty("hset");
+  });
+
+  it("refuses a role's code that reaches for a run store write", () => {
+    const planner = (runtime: PlannerGets) =>
+      // @ts-expect-error the planner's runtime has no run store
+      runtime.runs.save;
+    const worker = (runtime: StepWorkerGets) =>
+      // @ts-expect-error the step worker's runtime has no run store
+      runtime.runs.save;
+    expectTypeOf(planner).toBeFunction();
+    expectTypeOf(worker).toBeFunction();
+  });
+});

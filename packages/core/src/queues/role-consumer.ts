@@ -1,0 +1,46 @@
+import { type Job, Worker } from "bullmq";
+import type { QueueRole } from "../config/queues-config.ts";
+import type { ReinRuntime } from "../runtime.ts";
+import { type FinalFailure, onFinalFailure } from "./final-failure.ts";
+import { LockWatch } from "./lock-watch.ts";
+import { QUEUE_NAMES } from "./queue-names.ts";
+import { type WorkerTiming, workerOptionsOf } from "./worker-options.ts";
+
+/** What building a role's consumer needs of the runtime. */
+export type ConsumerRuntime = Pick<ReinRuntime, "config" | "connection" | "keys" | "redisErrors"> & Partial<Pick<ReinRuntime, "telemetry">>;
+
+export interface RoleConsumerSpec {
+  /** The queue it consumes; its lock and stall settings are this role's in config `queues`. */
+  role: Exclude<QueueRole, "control">;
+  concurrency: number;
+  /** Lock and stall settings over config `queues` (`rein worker --lock-ms`). */
+  stalled?: WorkerTiming;
+  /** Runs one job; `locks.track` tells it, without asking Redis, once its lock was lost. */
+  process(job: Job, token: string | undefined, signal: AbortSignal | undefined, locks: LockWatch): Promise<void>;
+  /** Tells the controller about a job that failed for good, so its run never waits on it forever. */
+  onFinalFailure(job: Job, reason: string, failure: FinalFailure): Promise<void>;
+}
+
+/**
+ * A role's BullMQ consumer, wired the same way for every role: the role's
+ * worker options, a lock watch for its jobs, Redis errors logged once per
+ * outage, and a report for each job that fails for good.
+ */
+export function startRoleConsumer(runtime: ConsumerRuntime, spec: RoleConsumerSpec): Worker {
+  const worker: Worker = new Worker(QUEUE_NAMES[spec.role], (job, token, signal): Promise<void> => spec.process(job, token, signal, locks), workerOptionsOf(runtime, spec.role, spec.concurrency, spec.stalled));
+  const locks = new LockWatch(worker);
+  runtime.redisErrors.watch(worker, `${spec.role} consumer`);
+  onFinalFailure(worker, spec.onFinalFailure);
+  return worker;
+}
+
+/**
+ * Closes a consumer, letting its current jobs finish. It first waits for
+ * the worker to be connected: a worker closed while its connections still
+ * connect makes them reject, and BullMQ emit an unhandled 'error' (a
+ * process stopped right after it started would crash instead of exiting 0).
+ */
+export async function closeWorker(worker: Worker): Promise<void> {
+  await worker.waitUntilReady().catch(() => undefined);
+  await worker.close();
+}

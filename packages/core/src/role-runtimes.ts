@@ -1,0 +1,25 @@
+import type { RunStateReads } from "./queues/job-intake.ts";
+import type { ReinRuntime } from "./runtime.ts";
+
+/** What every role's consumer is built on and reports through: config, BullMQ's connection, its queues, its trace and log. */
+type ConsumerPieces = "config" | "connection" | "keys" | "redisErrors" | "telemetry" | "logger" | "trace" | "queues";
+
+/**
+ * What the planner's consumer may use of the runtime. No `runs` and a Redis
+ * it can only read through: only the controller writes run state; the
+ * planner reports to it with control events on `queues`.
+ */
+export type PlannerRuntime = Pick<ReinRuntime, ConsumerPieces | "live" | "redactor"> & { redis: RunStateReads };
+
+/** What the evaluator's consumer may use: the planner's pieces, plus the artifacts and secrets its command checks run with. */
+export type EvaluatorRuntime = PlannerRuntime & Pick<ReinRuntime, "artifacts" | "secrets">;
+
+/**
+ * What the step worker's consumer may use: no `runs`. It keeps the Redis
+ * client, for the step's own keys (its checkpoints, fenced by the job's
+ * owner token) and the run-end subscription.
+ */
+export type StepWorkerRuntime = Pick<ReinRuntime, ConsumerPieces | "live" | "redactor" | "redis">;
+
+/** What the controller uses: it is the one role that writes run state (`runs`, with compare-and-set). */
+export type ControllerRuntime = Pick<ReinRuntime, ConsumerPieces | "runs" | "redis">;
