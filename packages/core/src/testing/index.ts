@@ -7,3 +7,4 @@ export type { WireReply } from "./wire-reply.ts";
 export { anthropicWireFailure, cutStream, openAIWireFailure, type WireFailure } from "./wire-failures.ts";
 export { INJECTIONS, SECRET, secretLeaks, splitSecretForms } from "./injection-corpus.ts";
 export { type TraceEnvelope, traceEventOf } from "./trace-event-of.ts";
+export { echoConversation, echoTool } from "./echo-tool.ts";
