@@ -8,19 +8,12 @@ import { createRuntime, generatePacketKeys, pingRedis, ReinConfig, type ReinRunt
 import type { Worker } from "bullmq";
 import { startController } from "../src/controller/controller.ts";
 import { freePort } from "../src/redis/embedded-redis.ts";
+import { until } from "./support/until.ts";
 
 interface LogRecord {
   msg: string;
   err?: { message?: string };
   [key: string]: unknown;
-}
-
-async function until(what: string, holds: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!holds()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe("a process whose Redis goes away and comes back", () => {
