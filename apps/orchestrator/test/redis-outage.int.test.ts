@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createRuntime, generatePacketKeys, pingRedis, ReinConfig, type ReinRuntime } from "@rein/core";
+import { until } from "@rein/core/testing";
 import type { Worker } from "bullmq";
 import { startController } from "../src/controller/controller.ts";
 import { freePort } from "../src/redis/embedded-redis.ts";
-import { until } from "./support/until.ts";
 
 interface LogRecord {
   msg: string;

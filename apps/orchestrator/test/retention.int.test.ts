@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { jobIds, type ReinRuntime, resultEventIds } from "@rein/core";
+import { until } from "@rein/core/testing";
 import { pruneRuns } from "../src/trace/prune-runs.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { probeGoal, probeScript, probeTool } from "./support/probe-run.ts";
-import { until } from "./support/until.ts";
 
 const probe = probeTool({
   description: "Read a status value and its history. Read-only.",

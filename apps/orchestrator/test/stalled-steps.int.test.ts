@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { isTerminal, type ModelProvider, type ReinRuntime } from "@rein/core";
+import { until } from "@rein/core/testing";
 import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { probeGoal, probeScript, probeTool } from "./support/probe-run.ts";
-import { until } from "./support/until.ts";
 
 /** The worker's model, whose first `hangs` calls never answer: the process holding them is then killed. */
 function hangingFirst(hangs: number, provider: ModelProvider): ModelProvider & { calls: number; release(): void } {

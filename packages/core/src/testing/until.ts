@@ -3,6 +3,6 @@ export async function until(what: string, holds: () => boolean | Promise<boolean
   const deadline = Date.now() + timeoutMs;
   while (!(await holds())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
