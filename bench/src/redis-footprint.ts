@@ -1,8 +1,9 @@
 import { ApprovalVerifier, closeWorker, defaultJobOptions, generateKeyPair, isTerminal, jobIds, type ReinRuntime, ScriptedProvider } from "@rein/core";
 import { buildTooling, type RunningRoles, startRoles, submitGoal } from "@rein/orchestrator";
 import { Queue, Worker } from "bullmq";
+import { echoTool } from "@rein/core/testing";
 import type { BenchEnv } from "./bench-env.ts";
-import { echoGoal, echoPlannerScript, echoTool, echoWorkerScript, noopGoal, noopWorkerScript, plannerScript } from "./scripts.ts";
+import { echoGoal, echoPlannerScript, echoWorkerScript, noopGoal, noopWorkerScript, plannerScript } from "./scripts.ts";
 import { waitUntil } from "./wait-until.ts";
 
 const JOB_KEY = /:(control|plan|step|evaluate):[^:]+$/;

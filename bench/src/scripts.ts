@@ -1,5 +1,5 @@
-import { defineTool, type GoalInput, type ModelScriptInput, type Plan } from "@rein/core";
-import { z } from "zod";
+import type { GoalInput, ModelScriptInput, Plan } from "@rein/core";
+import { echoConversation, echoTool } from "@rein/core/testing";
 
 /** A step that needs nothing: one model turn, no tools, a text answer. */
 export function noopPlan(title: string): Plan {
@@ -35,25 +35,12 @@ export function plannerScript(steps: number): ModelScriptInput {
   return { planner: [...planned, done] };
 }
 
-/** The trivial tool of the inner-turn measure: read-only, so the default policy allows it with no approval. */
-export const echoTool = defineTool({
-  name: "echo",
-  description: "Returns its input number.",
-  effect: "read",
-  input: z.object({ i: z.number().int() }),
-  run: async ({ i }) => `echo ${i}`,
-});
 
 export const echoTitle = (turns: number) => `Echo ${turns} times`;
 
 /** For each count n, a conversation of n - 1 turns that each call echo with a new argument (no cache hits), then a final answer. */
 export function echoWorkerScript(turnCounts: readonly number[]): ModelScriptInput {
-  return {
-    worker: turnCounts.map((turns) => ({
-      match: echoTitle(turns),
-      turns: [...Array.from({ length: turns - 1 }, (_, index) => ({ toolCalls: [{ name: echoTool.name, input: { i: index } }] })), { text: "Echoed every number." }],
-    })),
-  };
+  return { worker: turnCounts.map((turns) => echoConversation(echoTitle(turns), turns - 1)) };
 }
 
 /** A plan whose one step runs exactly `turns` model turns through the echo conversation. */

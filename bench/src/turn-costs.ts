@@ -1,9 +1,10 @@
+import { echoTool } from "@rein/core/testing";
 import { agentsRun } from "./agents-loop.ts";
 import { bareRun } from "./bare-loop.ts";
 import type { BenchEnv } from "./bench-env.ts";
 import { startDeployment } from "./deployment.ts";
 import { percentile } from "./measure.ts";
-import { echoGoal, echoPlan, echoTool, echoWorkerScript } from "./scripts.ts";
+import { echoGoal, echoPlan, echoWorkerScript } from "./scripts.ts";
 
 export interface TurnCosts {
   /** µs per turn by turn count: Rein's worker, @openai/agents, and the bare loop. */

@@ -5,6 +5,6 @@ export { startRoles, ROLE_NAMES, type RoleName, type RunningRoles, type StartRol
 export { buildRegistry, buildTooling, knownToolNames, type Tooling } from "./roles/tooling.ts";
 export { providerForRole, roleTable } from "./roles/role-providers.ts";
 export { decideApproval } from "./approvals/decide-approval.ts";
-export { ensureRedis, startEmbeddedRedis, type RedisHandle } from "./redis/embedded-redis.ts";
+export { ensureRedis, freePort, startEmbeddedRedis, type RedisHandle } from "./redis/embedded-redis.ts";
 export { loadExample, type LoadedExample } from "./examples/load-example.ts";
 export { createHttpApi, type HttpApiOptions } from "./api/http-api.ts";

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { ModelScriptInput, TraceEvent } from "@rein/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "./support/harness.ts";
+import { oneStepPlanner } from "./support/one-step-planner.ts";
 
 const MISBEHAVING = fileURLToPath(new URL("../../../packages/core/test/plugins/fixtures/misbehaving", import.meta.url));
 const GOAL = "Exercise the misbehaving plugin";
@@ -10,29 +11,17 @@ const GOAL = "Exercise the misbehaving plugin";
 const CALLS = ["bad_output", "flood_stderr", "fail", "echo", "crash", "hang", "garbage", "wrong_id"] as const;
 
 const script: ModelScriptInput = {
-  planner: [
+  planner: oneStepPlanner(
+    GOAL,
     {
-      match: ["Completed steps: none", `Goal: ${GOAL}`],
-      turns: [
-        {
-          output: {
-            current_step: {
-              title: "Call every tool of the misbehaving plugin",
-              objective: "Call each tool once and report what each did.",
-              tools: [...CALLS],
-              output_contract: { description: "what each call did", format: "text" },
-              budget: { maxTurns: 12, maxToolCalls: 12 },
-            },
-            done: false,
-          },
-        },
-      ],
+      title: "Call every tool of the misbehaving plugin",
+      objective: "Call each tool once and report what each did.",
+      tools: [...CALLS],
+      output_contract: { description: "what each call did", format: "text" },
+      budget: { maxTurns: 12, maxToolCalls: 12 },
     },
-    {
-      match: ["Completed steps: 1", `Goal: ${GOAL}`],
-      turns: [{ output: { current_step: null, done: true, answer: { answer: "echo answered", claims: [{ text: "echo answered the call", evidence: ["{{evidence:echo}}"] }], gaps: [] } } }],
-    },
-  ],
+    { answer: "echo answered", claims: [{ text: "echo answered the call", evidence: ["{{evidence:echo}}"] }], gaps: [] },
+  ),
   worker: [
     {
       match: "Call every tool of the misbehaving plugin",

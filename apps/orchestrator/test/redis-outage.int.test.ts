@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createRuntime, generatePacketKeys, pingRedis, ReinConfig, type ReinRuntime } from "@rein/core";
+import { until } from "@rein/core/testing";
 import type { Worker } from "bullmq";
 import { startController } from "../src/controller/controller.ts";
 import { freePort } from "../src/redis/embedded-redis.ts";
@@ -13,14 +14,6 @@ interface LogRecord {
   msg: string;
   err?: { message?: string };
   [key: string]: unknown;
-}
-
-async function until(what: string, holds: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!holds()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe("a process whose Redis goes away and comes back", () => {

@@ -1,39 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { defineTool, jobIds, type ModelScriptInput, type ReinRuntime, resultEventIds, z } from "@rein/core";
+import { jobIds, type ReinRuntime, resultEventIds } from "@rein/core";
+import { until } from "@rein/core/testing";
 import { pruneRuns } from "../src/trace/prune-runs.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
+import { probeGoal, probeScript, probeTool } from "./support/probe-run.ts";
 
-const probe = defineTool({
-  name: "probe",
+const probe = probeTool({
   description: "Read a status value and its history. Read-only.",
-  effect: "read",
-  input: z.object({ key: z.string().default("status") }),
   // Longer than an observation may be, so the full output is kept as an artifact of the run.
-  run: async (args) => `${args.key}: pending\n${"history: pending\n".repeat(2_000)}`,
+  output: (key) => `${key}: pending\n${"history: pending\n".repeat(2_000)}`,
 });
-
-const script: ModelScriptInput = {
-  planner: [
-    {
-      match: "Completed steps: none",
-      turns: [
-        {
-          output: {
-            current_step: { title: "Probe the status", objective: "Read the status value with probe once.", tools: ["probe"], output_contract: { description: "one line", format: "text" } },
-            next_steps: [],
-            risks: [],
-            done: false,
-          },
-        },
-      ],
-    },
-    {
-      match: "Completed steps: 1",
-      turns: [{ output: { current_step: null, done: true, answer: { answer: "the probe reports pending", claims: [{ text: "the probe reports pending", evidence: ["{{evidence:probe}}"] }], gaps: [] } } }],
-    },
-  ],
-  worker: [{ match: "Probe the status", turns: [{ toolCalls: [{ name: "probe", input: {} }] }, { text: "status: pending" }] }],
-};
 
 const RUN_TTL_SECONDS = 3_600;
 
@@ -64,14 +40,6 @@ function isDeploymentKey(runtime: ReinRuntime, key: string): boolean {
   return key === runtime.keys.runIndex() || key === runtime.keys.lessonIndex() || key.startsWith(`${runtime.config.prefix}:lesson:`) || key === runtime.keys.approvalIndex();
 }
 
-async function until(what: string, holds: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await holds())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 // A whole run through every role on a loaded machine: sized generously, not a timing assertion.
 describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
   let harness: Harness | undefined;
@@ -81,9 +49,9 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
   });
 
   it("every key expires (the run's within retention.runTtlSeconds) or is a deployment key; rein runs prune removes every key of the run", async () => {
-    harness = await startHarness(script, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
+    harness = await startHarness(probeScript, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
     const { runtime } = harness;
-    const runId = await harness.submit({ text: "Find out the status", tools: [{ name: "probe" }] });
+    const runId = await harness.submit(probeGoal);
     const state = await harness.waitFor(runId);
     expect(state.status, state.stopReason).toBe("done");
     // The run's end is written before its effects are performed: wait for its deadline to leave the control queue.
@@ -110,9 +78,9 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
   });
 
   it("keeps no working copies once the run ends: step checkpoints, the tool cache and the jobs that carried the step's result are gone", async () => {
-    harness = await startHarness(script, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
+    harness = await startHarness(probeScript, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
     const { runtime } = harness;
-    const runId = await harness.submit({ text: "Find out the status", tools: [{ name: "probe" }] });
+    const runId = await harness.submit(probeGoal);
     const state = await harness.waitFor(runId);
     expect(state.status, state.stopReason).toBe("done");
     await until("the deadline to be withdrawn", async () => (await runtime.queues.control.getJob(`control-deadline-${runId}`)) === undefined);

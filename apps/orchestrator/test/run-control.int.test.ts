@@ -1,14 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { defineTool, type ModelScriptInput, type TraceEvent, z } from "@rein/core";
 import { type Harness, startHarness } from "./support/harness.ts";
+import { probeTool } from "./support/probe-run.ts";
 
-const probe = defineTool({
-  name: "probe",
-  description: "Read a status value. Read-only.",
-  effect: "read",
-  input: z.object({ key: z.string().default("status") }),
-  run: async (args) => `${args.key}: pending`,
-});
+const probe = probeTool();
 const flipSwitch = defineTool({
   name: "flip_switch",
   description: "Flip the main switch. Destructive; needs approval.",

@@ -1,38 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { defineTool, isTerminal, type ModelProvider, type ModelScriptInput, type ReinRuntime, z } from "@rein/core";
+import { isTerminal, type ModelProvider, type ReinRuntime } from "@rein/core";
+import { until } from "@rein/core/testing";
 import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
-
-const probe = defineTool({
-  name: "probe",
-  description: "Read a status value. Read-only.",
-  effect: "read",
-  input: z.object({ key: z.string().default("status") }),
-  run: async (args) => `${args.key}: pending`,
-});
-
-const script: ModelScriptInput = {
-  planner: [
-    {
-      match: "Completed steps: none",
-      turns: [
-        {
-          output: {
-            current_step: { title: "Probe the status", objective: "Read the status value with probe once.", tools: ["probe"], output_contract: { description: "one line", format: "text" } },
-            next_steps: [],
-            risks: [],
-            done: false,
-          },
-        },
-      ],
-    },
-    {
-      match: "Completed steps: 1",
-      turns: [{ output: { current_step: null, done: true, answer: { answer: "the probe reports pending", claims: [{ text: "the probe reports pending", evidence: ["{{evidence:probe}}"] }], gaps: [] } } }],
-    },
-  ],
-  worker: [{ match: "Probe the status", turns: [{ toolCalls: [{ name: "probe", input: {} }] }, { text: "status: pending" }] }],
-};
+import { probeGoal, probeScript, probeTool } from "./support/probe-run.ts";
 
 /** The worker's model, whose first `hangs` calls never answer: the process holding them is then killed. */
 function hangingFirst(hangs: number, provider: ModelProvider): ModelProvider & { calls: number; release(): void } {
@@ -52,14 +23,6 @@ function hangingFirst(hangs: number, provider: ModelProvider): ModelProvider & {
     },
   };
   return wrapped;
-}
-
-async function until(what: string, holds: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await holds())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /**
@@ -84,7 +47,7 @@ describe("a step whose worker is killed twice", { timeout: 180_000 }, () => {
 
   async function killTwice(limits: { maxStalledCount?: number; lostStepRedispatches?: number } = {}): Promise<{ runId: string; stepRuntime: ReinRuntime }> {
     const { maxStalledCount, lostStepRedispatches } = limits;
-    harness = await startHarness(script, [probe], {
+    harness = await startHarness(probeScript, [probeTool()], {
       config: {
         queues: { lockMs: 1_000, stalledIntervalMs: 1_000, ...(maxStalledCount === undefined ? {} : { step: { maxStalledCount } }), ...(lostStepRedispatches === undefined ? {} : { lostStepRedispatches }) },
       },
@@ -98,7 +61,7 @@ describe("a step whose worker is killed twice", { timeout: 180_000 }, () => {
       extraRoles.push(role);
       return role;
     };
-    const runId = await harness.submit({ text: "Find out the status", tools: [{ name: "probe" }] });
+    const runId = await harness.submit(probeGoal);
     for (let kill = 1; kill <= 2; kill += 1) {
       const role = startStepRole();
       await until(`the step worker's model call ${kill}`, () => (worker?.calls ?? 0) >= kill);

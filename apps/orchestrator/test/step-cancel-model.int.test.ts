@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelScriptInput, TraceEvent } from "@rein/core";
 import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
-import { type ConfiguredHarness, startConfiguredHarness } from "./support/configured-harness.ts";
+import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, startConfiguredHarness } from "./support/configured-harness.ts";
 
 /** A model endpoint that takes every request and never answers it, and notices when a client gives one up. */
 interface HangingModel {
@@ -68,19 +68,8 @@ describe("cancelling a run while its worker waits on the model", { timeout: 120_
     planner = await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "fake-planner" });
     worker = await startHangingModel();
     harness = await startConfiguredHarness({
-      config: {
-        providers: {
-          planner: { kind: "anthropic", baseURL: planner.baseURL, apiKeyEnv: "PLANNER_KEY", maxRetries: 0 },
-          worker: { kind: "anthropic", baseURL: worker.baseURL, apiKeyEnv: "WORKER_KEY", maxRetries: 0 },
-        },
-        roles: {
-          planner: { provider: "planner", model: "fake-planner" },
-          worker: { provider: "worker", model: "fake-worker" },
-          evaluator: { provider: "planner", model: "fake-planner" },
-          judge: { provider: "planner", model: "fake-planner" },
-        },
-      },
-      env: { PLANNER_KEY: "pk-test", WORKER_KEY: "wk-test" },
+      config: plannerAndWorker(planner, worker),
+      env: MODEL_KEYS,
     });
     const runId = await harness.submit({ text: GOAL, tools: [{ name: "list_files" }] });
     await worker.firstRequest;

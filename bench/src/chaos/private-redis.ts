@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { connectRedis, pingRedis, type Redis } from "@rein/core";
-import { freePort } from "./free-port.ts";
+import { freePort } from "@rein/orchestrator";
 
 /**
  * A redis-server of the suite's own: its port, its data directory, AOF on,

@@ -1,5 +1,5 @@
 import { createServer, type Server, type Socket, connect } from "node:net";
-import { freePort } from "./free-port.ts";
+import { freePort } from "@rein/orchestrator";
 
 interface Pair {
   client: Socket;

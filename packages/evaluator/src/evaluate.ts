@@ -25,7 +25,7 @@ import { resolvedStepLesson } from "./lesson-draft.ts";
 import { detectLoop, loopedByFingerprints, type LoopFinding } from "./loop-detector.ts";
 import { asksQuestion } from "./question-goal.ts";
 import { checkClaims, checkClaimsAgainst, checkCriterion, checkStepHygiene, deniedActions, type EvidenceIndex, unknownOutcomes } from "./rule-checks.ts";
-import { decideVerdict, type Findings } from "./verdict-policy.ts";
+import { decideVerdict, type Findings, type PolicyOutcome } from "./verdict-policy.ts";
 
 export interface EvaluatorDeps {
   trace: TraceLog;
@@ -86,18 +86,7 @@ async function evaluateProposal(job: FinalAnswerEvaluateJob, deps: EvaluatorDeps
     denied: [],
     unknownOutcomes: [],
   });
-  return {
-    schemaVersion: 1,
-    runId: job.runId,
-    stepId: job.stepId,
-    attempt: job.attempt,
-    decision: outcome.decision,
-    reasons: outcome.reasons,
-    feedback: outcome.feedback,
-    checks: claimChecks(claims),
-    claims,
-    ...(outcome.answer ? { answer: outcome.answer } : {}),
-  };
+  return verdictOf(job, outcome, [], claims);
 }
 
 async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: AbortSignal): Promise<Evaluation> {
@@ -183,6 +172,16 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
 
   const lesson = resolvedStepLesson(job, outcome.decision, deps.now?.() ?? new Date());
   const verdict: Verdict = {
+    ...verdictOf(job, outcome, [...checks, ...unrunnable], claims),
+    ...(loop ? { loop: loop.finding } : {}),
+    ...(lesson ? { lesson } : {}),
+  };
+  return { verdict, usage };
+}
+
+/** The policy's decision on the job's attempt, with every check behind it: the rules' and the judge's, then one per claim. */
+function verdictOf(job: EvaluateJob, outcome: PolicyOutcome, checks: readonly CheckResult[], claims: ClaimCheck[]): Verdict {
+  return {
     schemaVersion: 1,
     runId: job.runId,
     stepId: job.stepId,
@@ -190,13 +189,10 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
     decision: outcome.decision,
     reasons: outcome.reasons,
     feedback: outcome.feedback,
-    checks: [...checks, ...unrunnable, ...claimChecks(claims)],
+    checks: [...checks, ...claimChecks(claims)],
     claims,
-    ...(loop ? { loop: loop.finding } : {}),
     ...(outcome.answer ? { answer: outcome.answer } : {}),
-    ...(lesson ? { lesson } : {}),
   };
-  return { verdict, usage };
 }
 
 const claimChecks = (claims: readonly ClaimCheck[]): CheckResult[] =>

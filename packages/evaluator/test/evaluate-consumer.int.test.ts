@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Worker } from "bullmq";
 import { type ControlEvent, type FinalAnswerEvaluateJob, findTraceEvent } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { createTestRuntime, recordSentControl, type TestRuntime } from "@rein/core/testing";
 import { startEvaluateConsumer } from "../src/evaluate-consumer.ts";
 
 const finalJob = (runId: string): FinalAnswerEvaluateJob => ({
@@ -19,12 +19,7 @@ let consumer: Worker | undefined;
 let sent: ControlEvent[];
 beforeEach(async () => {
   runtime = await createTestRuntime();
-  sent = [];
-  const sendControl = runtime.queues.sendControl.bind(runtime.queues);
-  runtime.queues.sendControl = async (event) => {
-    sent.push(event);
-    return sendControl(event);
-  };
+  sent = recordSentControl(runtime.queues);
 });
 afterEach(async () => {
   await consumer?.close(true);

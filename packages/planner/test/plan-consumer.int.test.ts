@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Worker } from "bullmq";
 import { type ControlEvent, jobIds, type ModelProvider, type PlanJob, ScriptedProvider, findTraceEvent } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { countingProvider, createTestRuntime, recordSentControl, type TestRuntime, until } from "@rein/core/testing";
 import { startPlanConsumer } from "../src/plan-consumer.ts";
 
 const concrete = { current_step: { title: "Read pool metrics", objective: "Query db_pool_in_use for the last 15 minutes.", tools: ["query_metrics"] } };
@@ -16,12 +16,7 @@ let consumer: Worker | undefined;
 let sent: ControlEvent[];
 beforeEach(async () => {
   runtime = await createTestRuntime();
-  sent = [];
-  const sendControl = runtime.queues.sendControl.bind(runtime.queues);
-  runtime.queues.sendControl = async (event) => {
-    sent.push(event);
-    return sendControl(event);
-  };
+  sent = recordSentControl(runtime.queues);
 });
 afterEach(async () => {
   await consumer?.close(true);
@@ -31,29 +26,6 @@ afterEach(async () => {
 
 const storeRun = (runId: string, status: string) => runtime.redis.hset(runtime.keys.run(runId), "state", JSON.stringify({ status, planCount: 2, steps: [] }));
 
-function counting(provider: ModelProvider, before?: () => Promise<void>): ModelProvider & { calls: number } {
-  const counted = {
-    kind: provider.kind,
-    name: provider.name,
-    model: provider.model,
-    calls: 0,
-    complete: async (...args: Parameters<ModelProvider["complete"]>) => {
-      counted.calls += 1;
-      await before?.();
-      return provider.complete(...args);
-    },
-  };
-  return counted;
-}
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 const start = (provider: ModelProvider, stalled?: { lockDuration: number }) => {
   consumer = startPlanConsumer(runtime, { providerFor: () => provider, lessonsFor: async () => [] }, { concurrency: 1, stalled });
   return consumer;
@@ -62,7 +34,7 @@ const start = (provider: ModelProvider, stalled?: { lockDuration: number }) => {
 describe("plan consumer intake", () => {
   it("drops a plan job whose run has ended: no model call, no plan event, a plan.dropped trace", async () => {
     await storeRun("run_ended", "done");
-    const provider = counting(new ScriptedProvider({ planner: [{ turns: [{ output: concrete }] }] }));
+    const provider = countingProvider(new ScriptedProvider({ planner: [{ turns: [{ output: concrete }] }] }));
     const worker = start(provider);
     const completed = new Promise<void>((resolve) => worker.once("completed", () => resolve()));
     await runtime.queues.sendPlan(jobOf("run_ended"));
@@ -76,7 +48,7 @@ describe("plan consumer intake", () => {
 
   it("runs the plan job its run waits for", async () => {
     await storeRun("run_live", "planning");
-    start(counting(new ScriptedProvider({ planner: [{ turns: [{ output: concrete }] }] })));
+    start(countingProvider(new ScriptedProvider({ planner: [{ turns: [{ output: concrete }] }] })));
     await runtime.queues.sendPlan(jobOf("run_live"));
     await until("plan.ready", () => sent.length > 0);
     expect(sent.map((event) => event.type)).toEqual(["plan.ready"]);
@@ -92,7 +64,7 @@ describe("a plan worker whose job lock lapses", () => {
     let renewalFailed = false;
     // During the model call the lock vanishes (as after a Redis outage longer than the lock):
     // the call returns only once BullMQ has failed to renew it.
-    const provider = counting(new ScriptedProvider({ planner: [{ turns: [{ output: concrete }] }] }), async () => {
+    const provider = countingProvider(new ScriptedProvider({ planner: [{ turns: [{ output: concrete }] }] }), async () => {
       await runtime.redis.del(lockKey);
       await until("a failed lock renewal", () => renewalFailed);
     });

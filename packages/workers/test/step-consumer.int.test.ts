@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Worker } from "bullmq";
 import { CheckpointStore, type ControlEvent, generatePacketKeys, jobIds, type ModelProvider, PacketSigner, type PacketKeyPair, ScriptedProvider, findTraceEvent } from "@rein/core";
+import { countingProvider, recordSentControl, until } from "@rein/core/testing";
 import { startStepConsumer } from "../src/step-consumer.ts";
 import { echoScript, openStepFixture, packetOf, type StepFixture } from "./support/step-fixture.ts";
 
@@ -11,14 +12,7 @@ let sent: ControlEvent[];
 beforeEach(async () => {
   fixture = await openStepFixture();
   keys = generatePacketKeys();
-  sent = [];
-  // The control events the worker sends, as the controller would receive them.
-  const queues = fixture.runtime.queues;
-  const sendControl = queues.sendControl.bind(queues);
-  queues.sendControl = async (event) => {
-    sent.push(event);
-    return sendControl(event);
-  };
+  sent = recordSentControl(fixture.runtime.queues);
 });
 afterEach(async () => {
   await consumer?.close(true);
@@ -29,29 +23,6 @@ afterEach(async () => {
 /** Stores the run as intake reads it (status and steps), as the controller left it. */
 async function storeRun(runId: string, status: string, phase: string): Promise<void> {
   await fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "state", JSON.stringify({ status, steps: [{ stepId: "step_1", attempt: 1, phase, resumes: 0 }] }));
-}
-
-function counting(provider: ModelProvider, before?: (call: number) => Promise<void>): ModelProvider & { calls: number } {
-  const counted = {
-    kind: provider.kind,
-    name: provider.name,
-    model: provider.model,
-    calls: 0,
-    complete: async (...args: Parameters<ModelProvider["complete"]>) => {
-      counted.calls += 1;
-      await before?.(counted.calls);
-      return provider.complete(...args);
-    },
-  };
-  return counted;
-}
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /** The messages the runtime logs at warn from now on. */
@@ -83,7 +54,7 @@ describe("the step consumer's intake", () => {
   it("drops a step job whose run has already ended: traced, never executed, no event sent", async () => {
     const runId = "run_ended";
     await storeRun(runId, "done", "completed");
-    const provider = counting(new ScriptedProvider(echoScript("Echo", 1)));
+    const provider = countingProvider(new ScriptedProvider(echoScript("Echo", 1)));
     const worker = await start(provider);
     const completed = new Promise<void>((resolve) => worker.once("completed", () => resolve()));
     await enqueue(runId, "Echo");
@@ -100,7 +71,7 @@ describe("the step consumer's intake", () => {
   it("drops a redelivered step job whose result the run already applied", async () => {
     const runId = "run_applied";
     await storeRun(runId, "evaluating", "evaluating");
-    const provider = counting(new ScriptedProvider(echoScript("Echo", 1)));
+    const provider = countingProvider(new ScriptedProvider(echoScript("Echo", 1)));
     const worker = await start(provider);
     const completed = new Promise<void>((resolve) => worker.once("completed", () => resolve()));
     await enqueue(runId, "Echo");
@@ -112,7 +83,7 @@ describe("the step consumer's intake", () => {
   it("runs a step job the run is waiting for", async () => {
     const runId = "run_live";
     await storeRun(runId, "dispatching", "dispatched");
-    await start(counting(new ScriptedProvider(echoScript("Echo", 2))));
+    await start(countingProvider(new ScriptedProvider(echoScript("Echo", 2))));
     await enqueue(runId, "Echo");
     await until("step.finished", () => sent.some((event) => event.type === "step.finished"));
     expect(sent.map((event) => event.type)).toEqual(["step.finished"]);
@@ -128,7 +99,7 @@ describe("a step worker whose job lock lapses", () => {
     let renewalFailed = false;
     // During the second model call the lock vanishes (as after a Redis outage longer than the lock):
     // the call returns only once BullMQ has failed to renew it.
-    const provider = counting(new ScriptedProvider(echoScript("Echo", 5)), async (call) => {
+    const provider = countingProvider(new ScriptedProvider(echoScript("Echo", 5)), async (call) => {
       if (call !== 2) return;
       await fixture.runtime.redis.del(lockKey);
       await until("a failed lock renewal", () => renewalFailed);

@@ -2,7 +2,8 @@ import { fileURLToPath } from "node:url";
 import { type ModelScriptInput, newId, type TraceEvent } from "@rein/core";
 import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ConfiguredHarness, startConfiguredHarness } from "../support/configured-harness.ts";
+import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, startConfiguredHarness } from "../support/configured-harness.ts";
+import { oneStepPlanner } from "../support/one-step-planner.ts";
 
 // The official reference server, pinned in packages/core's devDependencies.
 const EVERYTHING = fileURLToPath(new URL("../../../../packages/core/node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
@@ -11,29 +12,17 @@ const TOOLS = ["every__get-tiny-image", "every__get-resource-links", "every__rea
 const TEXT_RESOURCE = "demo://resource/dynamic/text/2";
 
 const script: ModelScriptInput = {
-  planner: [
+  planner: oneStepPlanner(
+    GOAL,
     {
-      match: ["Completed steps: none", `Goal: ${GOAL}`],
-      turns: [
-        {
-          output: {
-            current_step: {
-              title: "Fetch the logo and follow a resource link",
-              objective: "Get the tiny image, list resource links, read the text one and report.",
-              tools: TOOLS,
-              output_contract: { description: "what the image and the resource say", format: "text" },
-              budget: { maxTurns: 6, maxToolCalls: 6 },
-            },
-            done: false,
-          },
-        },
-      ],
+      title: "Fetch the logo and follow a resource link",
+      objective: "Get the tiny image, list resource links, read the text one and report.",
+      tools: TOOLS,
+      output_contract: { description: "what the image and the resource say", format: "text" },
+      budget: { maxTurns: 6, maxToolCalls: 6 },
     },
-    {
-      match: ["Completed steps: 1", `Goal: ${GOAL}`],
-      turns: [{ output: { current_step: null, done: true, answer: { answer: "seen", claims: [{ text: "the logo was fetched", evidence: ["{{evidence:every__get-tiny-image}}"] }], gaps: [] } } }],
-    },
-  ],
+    { answer: "seen", claims: [{ text: "the logo was fetched", evidence: ["{{evidence:every__get-tiny-image}}"] }], gaps: [] },
+  ),
   worker: [
     {
       match: "Fetch the logo and follow a resource link",
@@ -53,16 +42,7 @@ const script: ModelScriptInput = {
 };
 
 const config = (servers: Servers) => ({
-  providers: {
-    planner: { kind: "anthropic" as const, baseURL: servers.planner.baseURL, apiKeyEnv: "PLANNER_KEY", maxRetries: 0 },
-    worker: { kind: servers.format, baseURL: servers.worker.baseURL, apiKeyEnv: "WORKER_KEY", maxRetries: 0 },
-  },
-  roles: {
-    planner: { provider: "planner", model: "fake-planner" },
-    worker: { provider: "worker", model: "fake-worker" },
-    evaluator: { provider: "planner", model: "fake-planner" },
-    judge: { provider: "planner", model: "fake-planner" },
-  },
+  ...plannerAndWorker(servers.planner, { baseURL: servers.worker.baseURL, kind: servers.format }),
   mcp: [{ name: "every", command: process.execPath, args: [EVERYTHING, "stdio"], include: ["get-tiny-image", "get-resource-links", "get-annotated-message"], trustAnnotations: true }],
 });
 
@@ -86,7 +66,7 @@ describe.each(["anthropic", "openai"] as const)("a worker on %s calling the refe
       planner: await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "fake-planner" }),
       worker: await startScriptedWireServer({ format, role: "worker", script, model: "fake-worker" }),
     };
-    harness = await startConfiguredHarness({ config: config(servers), env: { PLANNER_KEY: "pk-test", WORKER_KEY: "wk-test" } });
+    harness = await startConfiguredHarness({ config: config(servers), env: MODEL_KEYS });
     const runId = await harness.submit({ text: GOAL, tools: TOOLS.map((name) => ({ name })) }, { runId: newId("run") });
     status = (await harness.waitFor(runId)).status;
     events = await harness.runtime.trace.read(runId);

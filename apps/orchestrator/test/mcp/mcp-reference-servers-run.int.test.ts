@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import { type ModelScriptInput, newId, type TypedTraceEvent } from "@rein/core";
 import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ConfiguredHarness, startConfiguredHarness } from "../support/configured-harness.ts";
+import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, startConfiguredHarness } from "../support/configured-harness.ts";
+import { oneStepPlanner } from "../support/one-step-planner.ts";
 
 // The official reference servers, pinned in packages/core's devDependencies.
 const referenceServer = (name: string) => fileURLToPath(new URL(`../../../../packages/core/node_modules/@modelcontextprotocol/server-${name}/dist/index.js`, import.meta.url));
@@ -14,29 +15,17 @@ const CANARY = "SECRET_TOKEN=canary-env-81c2";
 const TOOLS = ["memory__create_entities", "memory__search_nodes", "fs__read_text_file"];
 
 const script: ModelScriptInput = {
-  planner: [
+  planner: oneStepPlanner(
+    GOAL,
     {
-      match: ["Completed steps: none", `Goal: ${GOAL}`],
-      turns: [
-        {
-          output: {
-            current_step: {
-              title: "Record the owner and read the notes",
-              objective: "Store the owner in memory, read notes.md (and try .env), then look the owner up again.",
-              tools: TOOLS,
-              output_contract: { description: "the owner and what the notes say", format: "text" },
-              budget: { maxTurns: 6, maxToolCalls: 6 },
-            },
-            done: false,
-          },
-        },
-      ],
+      title: "Record the owner and read the notes",
+      objective: "Store the owner in memory, read notes.md (and try .env), then look the owner up again.",
+      tools: TOOLS,
+      output_contract: { description: "the owner and what the notes say", format: "text" },
+      budget: { maxTurns: 6, maxToolCalls: 6 },
     },
-    {
-      match: ["Completed steps: 1", `Goal: ${GOAL}`],
-      turns: [{ output: { current_step: null, done: true, answer: { answer: "owned by team-ops", claims: [{ text: "team-ops owns it", evidence: ["{{evidence:memory__search_nodes}}"] }], gaps: [] } } }],
-    },
-  ],
+    { answer: "owned by team-ops", claims: [{ text: "team-ops owns it", evidence: ["{{evidence:memory__search_nodes}}"] }], gaps: [] },
+  ),
   worker: [
     {
       match: "Record the owner and read the notes",
@@ -77,16 +66,7 @@ describe("a whole run against the reference memory and filesystem servers", { ti
     harness = await startConfiguredHarness({
       config: {
         workspaceRoot,
-        providers: {
-          planner: { kind: "anthropic", baseURL: planner.baseURL, apiKeyEnv: "PLANNER_KEY", maxRetries: 0 },
-          worker: { kind: "openai", baseURL: worker.baseURL, apiKeyEnv: "WORKER_KEY", maxRetries: 0 },
-        },
-        roles: {
-          planner: { provider: "planner", model: "fake-planner" },
-          worker: { provider: "worker", model: "fake-worker" },
-          evaluator: { provider: "planner", model: "fake-planner" },
-          judge: { provider: "planner", model: "fake-planner" },
-        },
+        ...plannerAndWorker(planner, { baseURL: worker.baseURL, kind: "openai" }),
         policy: [
           { id: "no-env-files", tool: "*", decision: "deny", paths: ["**/.env"] },
           // A write to the test's own memory file: approvals are the sre-triage tests' subject, not this one's.
@@ -98,7 +78,7 @@ describe("a whole run against the reference memory and filesystem servers", { ti
           { name: "fs", command: process.execPath, args: [referenceServer("filesystem"), workspaceRoot], include: ["read_text_file"], trustAnnotations: true, scopes: { paths: ["path"] } },
         ],
       },
-      env: { PLANNER_KEY: "pk-test", WORKER_KEY: "wk-test" },
+      env: MODEL_KEYS,
     });
     const runId = await harness.submit({ text: GOAL, tools: TOOLS.map((name) => ({ name })) }, { runId: newId("run"), workspaceDir: seed });
     status = (await harness.waitFor(runId)).status;

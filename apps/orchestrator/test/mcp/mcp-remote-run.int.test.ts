@@ -2,54 +2,42 @@ import { findTraceEvent, type ModelScriptInput, newId } from "@rein/core";
 import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRemoteServer } from "../../../../packages/core/test/mcp/fixtures/remote-mcp-server.ts";
-import { type ConfiguredHarness, startConfiguredHarness } from "../support/configured-harness.ts";
+import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, startConfiguredHarness } from "../support/configured-harness.ts";
+import { oneStepPlanner } from "../support/one-step-planner.ts";
 
 const TOKEN = "remote-mcp-CANARY-token-4c1e9b";
 const GOAL = "Shout a greeting through the remote MCP server";
 
 const script: ModelScriptInput = {
-  planner: [
+  planner: oneStepPlanner(
+    GOAL,
     {
-      match: ["Completed steps: none", `Goal: ${GOAL}`],
-      turns: [
-        {
-          output: {
-            current_step: {
-              title: "Shout hello remotely",
-              objective: "Call the remote shout tool with hello and report its answer.",
-              tools: ["remote__shout"],
-              output_contract: { description: "what the server answered", format: "text" },
-              budget: { maxTurns: 3, maxToolCalls: 2 },
-            },
-            done: false,
-          },
-        },
-      ],
+      title: "Shout hello remotely",
+      objective: "Call the remote shout tool with hello and report its answer.",
+      tools: ["remote__shout"],
+      output_contract: { description: "what the server answered", format: "text" },
+      budget: { maxTurns: 3, maxToolCalls: 2 },
     },
-    {
-      match: ["Completed steps: 1", `Goal: ${GOAL}`],
-      turns: [{ output: { current_step: null, done: true, answer: { answer: "HELLO", claims: [{ text: "the server shouted", evidence: ["{{evidence:remote__shout}}"] }], gaps: [] } } }],
-    },
-  ],
+    { answer: "HELLO", claims: [{ text: "the server shouted", evidence: ["{{evidence:remote__shout}}"] }], gaps: [] },
+  ),
   worker: [{ match: "Shout hello remotely", turns: [{ toolCalls: [{ name: "remote__shout", input: { text: "hello" } }] }, { text: "The server answered HELLO." }] }],
 };
 
 describe("a run using a remote MCP server over Streamable HTTP with a bearer token", { timeout: 120_000 }, () => {
   let remote: Awaited<ReturnType<typeof startRemoteServer>>;
-  let model: FakeServer;
+  let planner: FakeServer;
   let worker: FakeServer;
   let harness: ConfiguredHarness;
 
   beforeAll(async () => {
     remote = await startRemoteServer(TOKEN);
-    model = await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "fake" });
-    worker = await startScriptedWireServer({ format: "anthropic", role: "worker", script, model: "fake" });
+    planner = await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "fake-planner" });
+    worker = await startScriptedWireServer({ format: "anthropic", role: "worker", script, model: "fake-worker" });
     const host = `127.0.0.1:${new URL(remote.url).port}`;
     harness = await startConfiguredHarness({
-      env: { MODEL_KEY: "mk-test", REMOTE_MCP_TOKEN: TOKEN },
+      env: { ...MODEL_KEYS, REMOTE_MCP_TOKEN: TOKEN },
       config: {
-        providers: { planner: { kind: "anthropic", baseURL: model.baseURL, apiKeyEnv: "MODEL_KEY", maxRetries: 0 }, worker: { kind: "anthropic", baseURL: worker.baseURL, apiKeyEnv: "MODEL_KEY", maxRetries: 0 } },
-        roles: { planner: { provider: "planner", model: "fake" }, worker: { provider: "worker", model: "fake" }, evaluator: { provider: "planner", model: "fake" }, judge: { provider: "planner", model: "fake" } },
+        ...plannerAndWorker(planner, worker),
         secrets: [{ env: "REMOTE_MCP_TOKEN", tools: ["mcp:remote"] }],
         policy: [{ id: "remote-mcp", tool: "remote__shout", hosts: [host], decision: "allow" }],
         mcp: [{ name: "remote", url: remote.url, auth: { bearer: "REMOTE_MCP_TOKEN" }, trustAnnotations: true }],
@@ -58,7 +46,7 @@ describe("a run using a remote MCP server over Streamable HTTP with a bearer tok
   }, 120_000);
   afterAll(async () => {
     await harness?.close();
-    await model?.stop();
+    await planner?.stop();
     await worker?.stop();
     await remote?.close();
   });

@@ -25,6 +25,30 @@ export interface ConfiguredHarnessOptions {
   extraTools?: AnyTool[];
 }
 
+/** The keys `plannerAndWorker` names, as a test's `env` gives them: the fake servers take any. */
+export const MODEL_KEYS = { PLANNER_KEY: "pk-test", WORKER_KEY: "wk-test" };
+
+/**
+ * Providers and roles for a planner and a worker each behind a model server
+ * of its own (a scripted wire server, or one the test controls), speaking
+ * Anthropic's wire format unless `worker.kind` says otherwise. The evaluator
+ * and the judge ask the planner's.
+ */
+export function plannerAndWorker(planner: { baseURL: string }, worker: { baseURL: string; kind?: "anthropic" | "openai" }): Pick<ReinConfigInput, "providers" | "roles"> {
+  return {
+    providers: {
+      planner: { kind: "anthropic", baseURL: planner.baseURL, apiKeyEnv: "PLANNER_KEY", maxRetries: 0 },
+      worker: { kind: worker.kind ?? "anthropic", baseURL: worker.baseURL, apiKeyEnv: "WORKER_KEY", maxRetries: 0 },
+    },
+    roles: {
+      planner: { provider: "planner", model: "fake-planner" },
+      worker: { provider: "worker", model: "fake-worker" },
+      evaluator: { provider: "planner", model: "fake-planner" },
+      judge: { provider: "planner", model: "fake-planner" },
+    },
+  };
+}
+
 /**
  * Every role as its own consumer with its own runtime, each role's model
  * provider built from config by `providerForRole`, exactly as `rein worker`

@@ -1,7 +1,7 @@
-import { bubblewrapArgs, type HostLayout, SANDBOX_WORKSPACE } from "./bubblewrap-args.ts";
+import { type BubblewrapCall, bubblewrapArgs, type HostLayout, SANDBOX_WORKSPACE } from "./bubblewrap-args.ts";
 import { PidsCgroup } from "./pids-cgroup.ts";
 import { runProcessTree, startProcessTree } from "./process-tree.ts";
-import { startFilteringProxy } from "./network-proxy.ts";
+import { startFilteringProxy, type NetworkGrant } from "./network-proxy.ts";
 import { installLocation, programLocation } from "./program-location.ts";
 import { scrubSetIdBits } from "./setid-scrub.ts";
 import type { Sandbox, SandboxedProcess, SandboxLimits, SandboxResult } from "./sandbox.ts";
@@ -26,31 +26,9 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Sand
   return {
     kind: "bubblewrap",
     async run(argv, call): Promise<SandboxResult> {
-      const located = programLocation(argv[0]);
-      const proxy = call.network && call.network.length > 0 ? await startFilteringProxy(call.network) : undefined;
-      const node = proxy ? installLocation(process.execPath) : undefined;
-      const cgroup = options.cgroupRoot ? await PidsCgroup.create(options.cgroupRoot, options.limits.processes).catch(async (error) => {
-        await proxy?.close();
-        throw error;
-      }) : undefined;
-      const args = bubblewrapArgs(options.layout, {
-        argv,
-        workspaceRoot: call.workspaceRoot,
-        cwd: call.cwd,
-        readOnlyWorkspace: call.readOnlyWorkspace ?? false,
-        env: call.env ?? {},
-        limits: options.limits,
-        nprocLimit: cgroup === undefined,
-        extraReadOnly: [located?.mount, node?.mount].filter((path): path is string => path !== undefined),
-        extraPath: located ? [located.bin] : [],
-        proxy: proxy ? { socketPath: proxy.socketPath, nodePath: process.execPath } : undefined,
-      });
-      // The shell joins the cgroup before it becomes bwrap, so nothing bwrap starts is ever outside it.
-      const [file, fileArgs] = cgroup
-        ? ["/bin/sh", ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, options.bwrapPath, ...args]]
-        : [options.bwrapPath, args];
+      const boundary = await enterBoundary(options, argv, call, { cwd: call.cwd, env: call.env ?? {} });
       try {
-        const result = await runProcessTree(file, fileArgs, {
+        const result = await runProcessTree(boundary.file, boundary.args, {
           // The sandbox's PID 1 keeps the wrapper's initial environment: nothing of the host in it.
           cwd: "/",
           env: {},
@@ -58,62 +36,86 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Sand
           maxOutputBytes: call.maxOutputBytes,
           signal: call.signal,
           sandbox: "bubblewrap",
-          killTree: (pid) => {
-            try {
-              process.kill(-pid, "SIGKILL");
-            } finally {
-              cgroup?.killAll();
-            }
-          },
+          killTree: boundary.killTree,
         });
-        return { ...result, networkRefused: [...(proxy?.refused ?? [])] };
+        return { ...result, networkRefused: boundary.networkRefused() };
       } finally {
-        await cgroup?.dispose();
-        await proxy?.close();
-        if (!call.readOnlyWorkspace) await scrubSetIdBits(call.workspaceRoot);
+        await boundary.release();
       }
     },
     async start(argv, call): Promise<SandboxedProcess> {
-      const located = programLocation(argv[0]);
-      const proxy = call.network && call.network.length > 0 ? await startFilteringProxy(call.network) : undefined;
-      const node = proxy ? installLocation(process.execPath) : undefined;
-      const cgroup = options.cgroupRoot ? await PidsCgroup.create(options.cgroupRoot, options.limits.processes).catch(async (error) => {
-        await proxy?.close();
-        throw error;
-      }) : undefined;
-      const args = bubblewrapArgs(options.layout, {
-        argv,
-        workspaceRoot: call.workspaceRoot,
+      const boundary = await enterBoundary(options, argv, call, {
         cwd: ".",
         chdir: call.workingDirectory,
         mounts: call.mounts,
-        readOnlyWorkspace: call.readOnlyWorkspace ?? false,
         env: { ...call.env, REIN_WORKSPACE: SANDBOX_WORKSPACE },
-        limits: options.limits,
-        nprocLimit: cgroup === undefined,
-        extraReadOnly: [located?.mount, node?.mount].filter((path): path is string => path !== undefined),
-        extraPath: located ? [located.bin] : [],
-        proxy: proxy ? { socketPath: proxy.socketPath, nodePath: process.execPath } : undefined,
       });
-      const [file, fileArgs] = cgroup
-        ? ["/bin/sh", ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, options.bwrapPath, ...args]]
-        : [options.bwrapPath, args];
-      return startProcessTree(file, fileArgs, {
+      return startProcessTree(boundary.file, boundary.args, {
         cwd: "/",
         env: {},
-        killTree: (pid) => {
-          try {
-            process.kill(-pid, "SIGKILL");
-          } finally {
-            cgroup?.killAll();
-          }
-        },
-        release: async () => {
-          await cgroup?.dispose();
-          await proxy?.close();
-          if (!call.readOnlyWorkspace) await scrubSetIdBits(call.workspaceRoot);
-        },
+        killTree: boundary.killTree,
+        release: boundary.release,
       });
     },
+  };
+}
+
+/** What a call that runs to its end and a program that stays up set differently: where they work and what they see. */
+type Placement = Pick<BubblewrapCall, "cwd" | "chdir" | "mounts" | "env">;
+
+/** One process's boundary, made ready: the command line that enters it, and how to kill and take it down. */
+interface Boundary {
+  file: string;
+  args: string[];
+  killTree(pid: number): void;
+  /** Frees the cgroup and the proxy and scrubs set-id bits from a writable workspace. */
+  release(): Promise<void>;
+  networkRefused(): string[];
+}
+
+async function enterBoundary(
+  options: BubblewrapSandboxOptions,
+  argv: readonly [string, ...string[]],
+  call: { workspaceRoot: string; readOnlyWorkspace?: boolean; network?: readonly NetworkGrant[] },
+  placement: Placement,
+): Promise<Boundary> {
+  const located = programLocation(argv[0]);
+  const proxy = call.network && call.network.length > 0 ? await startFilteringProxy(call.network) : undefined;
+  const node = proxy ? installLocation(process.execPath) : undefined;
+  const cgroup = options.cgroupRoot ? await PidsCgroup.create(options.cgroupRoot, options.limits.processes).catch(async (error) => {
+    await proxy?.close();
+    throw error;
+  }) : undefined;
+  const args = bubblewrapArgs(options.layout, {
+    argv,
+    workspaceRoot: call.workspaceRoot,
+    ...placement,
+    readOnlyWorkspace: call.readOnlyWorkspace ?? false,
+    limits: options.limits,
+    nprocLimit: cgroup === undefined,
+    extraReadOnly: [located?.mount, node?.mount].filter((path): path is string => path !== undefined),
+    extraPath: located ? [located.bin] : [],
+    proxy: proxy ? { socketPath: proxy.socketPath, nodePath: process.execPath } : undefined,
+  });
+  // The shell joins the cgroup before it becomes bwrap, so nothing bwrap starts is ever outside it.
+  const [file, fileArgs] = cgroup
+    ? ["/bin/sh", ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, options.bwrapPath, ...args]]
+    : [options.bwrapPath, args];
+  return {
+    file,
+    args: fileArgs,
+    killTree: (pid) => {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } finally {
+        cgroup?.killAll();
+      }
+    },
+    release: async () => {
+      await cgroup?.dispose();
+      await proxy?.close();
+      if (!call.readOnlyWorkspace) await scrubSetIdBits(call.workspaceRoot);
+    },
+    networkRefused: () => [...(proxy?.refused ?? [])],
   };
 }

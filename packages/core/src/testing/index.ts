@@ -7,3 +7,7 @@ export type { WireReply } from "./wire-reply.ts";
 export { anthropicWireFailure, cutStream, openAIWireFailure, type WireFailure } from "./wire-failures.ts";
 export { INJECTIONS, SECRET, secretLeaks, splitSecretForms } from "./injection-corpus.ts";
 export { type TraceEnvelope, traceEventOf } from "./trace-event-of.ts";
+export { echoConversation, echoTool } from "./echo-tool.ts";
+export { countingProvider } from "./counting-provider.ts";
+export { recordSentControl } from "./sent-control.ts";
+export { until } from "./until.ts";

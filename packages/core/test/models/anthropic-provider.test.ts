@@ -1,17 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ReinError } from "../../src/errors.ts";
 import { AnthropicProvider } from "../../src/models/anthropic/anthropic-provider.ts";
-import type { ModelRequest, ModelStreamEvent } from "../../src/models/model-provider.ts";
-import { FakeServer, recordingRetry } from "../../src/testing/index.ts";
-import { fixture, jsonFixture } from "./fixtures.ts";
+import type { ModelStreamEvent } from "../../src/models/model-provider.ts";
+import type { FakeServer, recordingRetry } from "../../src/testing/index.ts";
+import { fakeServerAndRetry, fixture, jsonFixture, workerRequest as baseRequest } from "./fixtures.ts";
 
 const key = "sk-ant-test-DISTINCTIVE-KEY-7f3a9";
 
-const baseRequest: ModelRequest = {
-  role: "worker",
-  system: "You are the worker.",
-  messages: [{ role: "user", content: [{ type: "text", text: "Do the step." }] }],
-};
 
 describe("AnthropicProvider through @anthropic-ai/sdk", () => {
   let server: FakeServer;
@@ -19,8 +14,7 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
   let provider: AnthropicProvider;
 
   beforeEach(async () => {
-    server = await new FakeServer().start();
-    retry = recordingRetry(3);
+    ({ server, retry } = await fakeServerAndRetry(3));
     provider = new AnthropicProvider({
       name: "anthropic",
       model: "claude-test-1",

@@ -3,11 +3,10 @@ import { ReinError } from "../../src/errors.ts";
 import { type ModelRequest, type ModelStreamEvent, toolCallsOf } from "../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
 import { FakeServer, recordingRetry } from "../../src/testing/index.ts";
+import { fakeServerAndRetry, workerRequest } from "./fixtures.ts";
 
 const request: ModelRequest = {
-  role: "worker",
-  system: "You are the worker.",
-  messages: [{ role: "user", content: [{ type: "text", text: "Do the step." }] }],
+  ...workerRequest,
   tools: [{ name: "delete_branch", description: "Deletes a branch", inputSchema: { type: "object", properties: { name: { type: "string" } } } }],
 };
 
@@ -29,8 +28,7 @@ describe.each(["openai", "openai-compatible"] as const)("a %s stream that ends b
   let provider: OpenAIProvider;
 
   beforeEach(async () => {
-    server = await new FakeServer().start("/v1");
-    retry = recordingRetry(2);
+    ({ server, retry } = await fakeServerAndRetry(2, "/v1"));
     provider = new OpenAIProvider({ name: "local", kind, model: "qwen-test", baseURL: server.baseURL, retry: retry.policy });
   });
   afterEach(() => server.stop());

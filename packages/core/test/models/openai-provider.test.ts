@@ -1,17 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ReinError } from "../../src/errors.ts";
-import type { ModelRequest, ModelStreamEvent } from "../../src/models/model-provider.ts";
+import type { ModelStreamEvent } from "../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
-import { FakeServer, recordingRetry } from "../../src/testing/index.ts";
-import { fixture, jsonFixture } from "./fixtures.ts";
+import type { FakeServer, recordingRetry } from "../../src/testing/index.ts";
+import { fakeServerAndRetry, fixture, jsonFixture, workerRequest as baseRequest } from "./fixtures.ts";
 
 const key = "sk-proj-test-DISTINCTIVE-KEY-91c2e";
 
-const baseRequest: ModelRequest = {
-  role: "worker",
-  system: "You are the worker.",
-  messages: [{ role: "user", content: [{ type: "text", text: "Do the step." }] }],
-};
 
 const readFileTool = { name: "read_file", description: "Read a file", inputSchema: { type: "object", properties: { path: { type: "string" } } } };
 
@@ -21,8 +16,7 @@ describe("OpenAIProvider through the openai SDK", () => {
   let provider: OpenAIProvider;
 
   beforeEach(async () => {
-    server = await new FakeServer().start("/v1");
-    retry = recordingRetry(3);
+    ({ server, retry } = await fakeServerAndRetry(3, "/v1"));
     provider = new OpenAIProvider({
       name: "openai",
       model: "gpt-4.1",

@@ -1,15 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ReinError } from "../../src/errors.ts";
 import { AnthropicProvider } from "../../src/models/anthropic/anthropic-provider.ts";
-import type { ModelProvider, ModelRequest } from "../../src/models/model-provider.ts";
+import type { ModelProvider } from "../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
-import { FakeServer, recordingRetry } from "../../src/testing/index.ts";
+import type { FakeServer, recordingRetry } from "../../src/testing/index.ts";
+import { fakeServerAndRetry, workerRequest as request } from "./fixtures.ts";
 
-const request: ModelRequest = {
-  role: "worker",
-  system: "You are the worker.",
-  messages: [{ role: "user", content: [{ type: "text", text: "Do the step." }] }],
-};
 
 const anthropicError = (type: string, message: string, extra: Record<string, unknown> = {}) => ({
   type: "error",
@@ -46,8 +42,7 @@ describe("retry classification through @anthropic-ai/sdk", () => {
   let provider: AnthropicProvider;
 
   beforeEach(async () => {
-    server = await new FakeServer().start();
-    retry = recordingRetry(3);
+    ({ server, retry } = await fakeServerAndRetry(3));
     provider = new AnthropicProvider({ name: "anthropic", model: "claude-test-1", apiKey: "sk-ant-x", baseURL: server.baseURL, retry: retry.policy });
   });
   afterEach(() => server.stop());
@@ -112,8 +107,7 @@ describe("retry classification through the openai SDK", () => {
   let provider: OpenAIProvider;
 
   beforeEach(async () => {
-    server = await new FakeServer().start("/v1");
-    retry = recordingRetry(3);
+    ({ server, retry } = await fakeServerAndRetry(3, "/v1"));
     provider = new OpenAIProvider({ name: "openai", model: "gpt-test", apiKey: "sk-x", baseURL: server.baseURL, retry: retry.policy });
   });
   afterEach(() => server.stop());

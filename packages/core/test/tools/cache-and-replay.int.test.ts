@@ -8,21 +8,14 @@ import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import { defineTool } from "../../src/tools/define-tool.ts";
 import { ToolResultCache } from "../../src/tools/tool-result-cache.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "./harness.ts";
-import { redisForTest } from "./redis-harness.ts";
+import { call, harness } from "./harness.ts";
+import { type RedisForTest, workspaceAndRedis } from "./redis-harness.ts";
 
 let workspace: Workspace;
-let cleanupWorkspace: () => Promise<void>;
-let env: ReturnType<typeof redisForTest>;
-
-beforeEach(async () => {
-  ({ workspace, cleanup: cleanupWorkspace } = await tempWorkspace());
-  env = redisForTest();
-});
-afterEach(async () => {
-  await env.close();
-  await cleanupWorkspace();
-});
+let env: RedisForTest;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ workspace, env, cleanup } = await workspaceAndRedis()));
+afterEach(() => cleanup());
 
 const surface = ["read_file", "write_file"].map((name) => ({ name, scope: {} }));
 

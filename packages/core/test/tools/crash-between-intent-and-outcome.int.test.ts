@@ -12,23 +12,17 @@ import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import { defineTool } from "../../src/tools/define-tool.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { CRASH_SURFACE, crashCall } from "./crash-call.ts";
-import { call, harness, tempWorkspace } from "./harness.ts";
-import { REDIS_URL, redisForTest } from "./redis-harness.ts";
+import { call, harness } from "./harness.ts";
+import { REDIS_URL, type RedisForTest, workspaceAndRedis } from "./redis-harness.ts";
 
 const ENTRY = fileURLToPath(new URL("./crash-call-entry.ts", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 
 let workspace: Workspace;
-let cleanupWorkspace: () => Promise<void>;
-let env: ReturnType<typeof redisForTest>;
-beforeEach(async () => {
-  ({ workspace, cleanup: cleanupWorkspace } = await tempWorkspace());
-  env = redisForTest();
-});
-afterEach(async () => {
-  await env.close();
-  await cleanupWorkspace();
-});
+let env: RedisForTest;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ workspace, env, cleanup } = await workspaceAndRedis()));
+afterEach(() => cleanup());
 
 async function effects(): Promise<number> {
   const text = await readFile(join(workspace.root, "effects.txt"), "utf8").catch(() => "");

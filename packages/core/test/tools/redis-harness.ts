@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { RedisKeys } from "../../src/redis/keys.ts";
+import type { Workspace } from "../../src/tools/workspace.ts";
+import { tempWorkspace } from "./harness.ts";
 
 export const REDIS_URL = process.env.REIN_REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -16,4 +18,20 @@ export function redisForTest() {
     redis.disconnect();
   };
   return { redis, keys, close };
+}
+
+export type RedisForTest = ReturnType<typeof redisForTest>;
+
+/** A temporary workspace and a Redis prefix of its own, for one test; `cleanup` removes both. */
+export async function workspaceAndRedis(): Promise<{ workspace: Workspace; env: RedisForTest; cleanup: () => Promise<void> }> {
+  const { workspace, cleanup } = await tempWorkspace();
+  const env = redisForTest();
+  return {
+    workspace,
+    env,
+    cleanup: async () => {
+      await env.close();
+      await cleanup();
+    },
+  };
 }

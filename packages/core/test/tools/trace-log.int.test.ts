@@ -7,20 +7,14 @@ import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { TraceLog } from "../../src/trace/trace-log.ts";
 import { ArtifactStore } from "../../src/stores/artifact-store.ts";
-import { call, tempWorkspace } from "./harness.ts";
-import { redisForTest } from "./redis-harness.ts";
+import { call } from "./harness.ts";
+import { type RedisForTest, workspaceAndRedis } from "./redis-harness.ts";
 
 let workspace: Workspace;
-let cleanupWorkspace: () => Promise<void>;
-let env: ReturnType<typeof redisForTest>;
-beforeEach(async () => {
-  ({ workspace, cleanup: cleanupWorkspace } = await tempWorkspace());
-  env = redisForTest();
-});
-afterEach(async () => {
-  await env.close();
-  await cleanupWorkspace();
-});
+let env: RedisForTest;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ workspace, env, cleanup } = await workspaceAndRedis()));
+afterEach(() => cleanup());
 
 describe("executor with the real TraceLog", () => {
   it("writes every stage as a valid, redacted trace event", async () => {

@@ -2,7 +2,8 @@ import { createToolExecutor, ToolRegistry } from "@rein/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStep } from "../../src/step/step-context.ts";
 import { saveTurn } from "../../src/step/save-turn.ts";
-import { echoScript, echoTool, openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
+import { echoTool } from "@rein/core/testing";
+import { echoScript, openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
 
 let fixture: StepFixture;
 beforeEach(async () => {

@@ -1,9 +1,7 @@
-import { z } from "zod";
 import {
   ArtifactStore,
   CheckpointStore,
   createToolExecutor,
-  defineTool,
   type HandoffPacket,
   type ModelScriptInput,
   PacketBody,
@@ -11,28 +9,12 @@ import {
   ToolRegistry,
   Workspace,
 } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { createTestRuntime, echoConversation, echoTool, type TestRuntime } from "@rein/core/testing";
 import type { StepLoopDeps } from "../../src/step-loop.ts";
-
-/** A read tool that answers at once: the loop's own cost is what a test of it sees. */
-export const echoTool = defineTool({
-  name: "echo",
-  description: "Returns its input number.",
-  effect: "read",
-  input: z.object({ i: z.number().int() }),
-  run: async ({ i }) => `echo ${i}`,
-});
 
 /** A worker conversation of `calls` turns that each call echo with a new number, then a final text. */
 export function echoScript(title: string, calls: number): ModelScriptInput {
-  return {
-    worker: [
-      {
-        match: title,
-        turns: [...Array.from({ length: calls }, (_, index) => ({ toolCalls: [{ name: echoTool.name, input: { i: index } }] })), { text: "Echoed every number." }],
-      },
-    ],
-  };
+  return { worker: [echoConversation(title, calls)] };
 }
 
 /** A step's packet (unsigned: the loop trusts what the consumer verified). */

@@ -72,25 +72,12 @@ async function showRun(runId) {
     if (error.name !== "AbortError") liveBox.textContent = "could not follow the run's events: " + error.message;
     return;
   }
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read().catch(() => ({ done: true }));
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let end;
-    while ((end = buffer.indexOf("\\n\\n")) >= 0) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = frame.split("\\n").find((row) => row.startsWith("data: "));
-      if (!data) continue;
-      if (frame.startsWith("event: live")) { showLive(liveBox, JSON.parse(data.slice(6))); continue; }
-      const event = JSON.parse(data.slice(6));
-      if (HEADER_KINDS.includes(event.kind)) refreshHeader();
-      refreshPanels();
-    }
-  }
+  // A dropped stream ends the follow quietly, as an aborted one does: the panels stay as last drawn.
+  await readEvents(response, (kind, data) => {
+    if (kind === "live") { showLive(liveBox, data); return; }
+    if (HEADER_KINDS.includes(data.kind)) refreshHeader();
+    refreshPanels();
+  }).catch(() => {});
 }
 
 // Model output as it streams, one line per role and step; a retry voids what that call showed so far.

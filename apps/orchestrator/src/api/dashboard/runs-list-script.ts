@@ -144,25 +144,11 @@ async function followRuns() {
       error.status = response.status;
       throw error;
     }
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let end;
-      while ((end = buffer.indexOf("\\n\\n")) >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const kind = (/^event: (.+)$/m.exec(frame) || [])[1];
-        const data = (/^data: (.+)$/m.exec(frame) || [])[1];
-        if (!kind || !data) continue;
-        if (kind === "ready") { liveBadge.textContent = "live"; loadRuns(); }
-        else if (kind === "run") applyRunChange(JSON.parse(data));
-        else if (kind === "counts") { runList.counts = JSON.parse(data); if (runList.ui) drawCounts(); }
-      }
-    }
+    await readEvents(response, (kind, data) => {
+      if (kind === "ready") { liveBadge.textContent = "live"; loadRuns(); }
+      else if (kind === "run") applyRunChange(data);
+      else if (kind === "counts") { runList.counts = data; if (runList.ui) drawCounts(); }
+    });
   } catch (error) {
     if (error.name === "AbortError" || follow.signal.aborted) return;
     showProblem(error);

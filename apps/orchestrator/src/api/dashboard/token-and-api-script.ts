@@ -1,7 +1,8 @@
 /**
  * The page script every view builds on: the API token (taken once from the
  * URL fragment `rein serve` prints, kept in sessionStorage, sent as
- * `Authorization: Bearer`), `api()` for JSON requests and `el()` to build DOM.
+ * `Authorization: Bearer`), `api()` for JSON requests, `readEvents()` for the
+ * live streams and `el()` to build DOM.
  */
 export const TOKEN_AND_API_SCRIPT = `
 const tokenInput = document.getElementById("token");
@@ -28,4 +29,24 @@ const el = (tag, attrs = {}, ...children) => {
 };
 // Stable handles for browser tests: data-testid attributes.
 const testid = (node, id) => { node.dataset.testid = id; return node; };
+// Reads a server-sent event stream fetched with the token (EventSource cannot send it):
+// each frame's event name (undefined when it has none) and its JSON data, until the stream ends.
+async function readEvents(response, onEvent) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf("\\n\\n")) >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const kind = (/^event: (.+)$/m.exec(frame) || [])[1];
+      const data = (/^data: (.+)$/m.exec(frame) || [])[1];
+      if (data) onEvent(kind, JSON.parse(data));
+    }
+  }
+}
 `;

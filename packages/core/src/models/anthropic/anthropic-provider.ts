@@ -1,10 +1,9 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { type AdapterSettings, defaultMaxTokens, defaultRetryPolicy, defaultTimeoutMs } from "../adapter-settings.ts";
+import { adapterResponse, withAdapterRetries } from "../adapter-call.ts";
+import { type AdapterSettings, defaultMaxTokens, defaultTimeoutMs } from "../adapter-settings.ts";
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
-import { withCost } from "../pricing.ts";
-import { withRetries } from "../retry.ts";
 import type { anthropicFailure } from "./anthropic-failure.ts";
-import { type AnthropicParams, type OutputTool, toAnthropicParams } from "./anthropic-request.ts";
+import { type AnthropicParams, toAnthropicParams } from "./anthropic-request.ts";
 import { extractOutput, fromAnthropicMessage } from "./anthropic-response.ts";
 import { AnthropicStreamAssembler } from "./anthropic-stream.ts";
 
@@ -52,20 +51,11 @@ export class AnthropicProvider implements ModelProvider {
       ...(this.settings.temperature !== undefined ? { temperature: this.settings.temperature } : {}),
     });
     const { client, toFailure } = await this.loadSdk();
-    const { value, retries } = await withRetries(
-      () => (options.onEvent ? this.streamOnce(client, params, options) : this.requestOnce(client, params, options)),
-      this.settings.retry ?? defaultRetryPolicy,
-      {
-        provider: this.name,
-        model: this.model,
-        baseURL: client.baseURL,
-        secrets: this.settings.apiKey ? [this.settings.apiKey] : [],
-        signal: options.signal,
-        onEvent: options.onEvent,
-        toFailure,
-      },
+    const { value, retries } = await withAdapterRetries(this.settings, { baseURL: client.baseURL, toFailure }, options, () =>
+      options.onEvent ? this.streamOnce(client, params, options) : this.requestOnce(client, params, options),
     );
-    return this.toResponse(value, outputTool, retries);
+    const { content, stopReason, output } = extractOutput(value.content, value.stopReason, outputTool);
+    return adapterResponse(this.settings, { ...value, content, stopReason, output, retries });
   }
 
   private async requestOnce(client: Anthropic, params: AnthropicParams, options: CompleteOptions): Promise<Attempt> {
@@ -84,21 +74,6 @@ export class AnthropicProvider implements ModelProvider {
     // The SDK ends iteration quietly when the request is aborted.
     options.signal?.throwIfAborted();
     return { ...assembler.finish(), requestId: request_id ?? undefined };
-  }
-
-  private toResponse(attempt: Attempt, outputTool: OutputTool | undefined, retries: number): ModelResponse {
-    const { content, stopReason, output } = extractOutput(attempt.content, attempt.stopReason, outputTool);
-    return {
-      content,
-      stopReason,
-      usage: withCost(attempt.usage, this.settings.price, { cacheWrite1hTokens: attempt.cacheWrite1hTokens }),
-      priceKnown: this.settings.price !== undefined,
-      provider: this.name,
-      model: attempt.model || this.model,
-      ...(attempt.requestId ? { requestId: attempt.requestId } : {}),
-      ...(output !== undefined ? { output } : {}),
-      retries,
-    };
   }
 }
 

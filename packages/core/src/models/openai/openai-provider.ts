@@ -1,8 +1,7 @@
 import type OpenAI from "openai";
-import { type AdapterSettings, defaultMaxTokens, defaultRetryPolicy, defaultTimeoutMs } from "../adapter-settings.ts";
+import { adapterResponse, withAdapterRetries } from "../adapter-call.ts";
+import { type AdapterSettings, defaultMaxTokens, defaultTimeoutMs } from "../adapter-settings.ts";
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
-import { withCost } from "../pricing.ts";
-import { withRetries } from "../retry.ts";
 import { parseJsonText } from "../json-from-model-text.ts";
 import type { openAIFailure } from "./openai-failure.ts";
 import { type OpenAIParams, type StructuredOutputMode, toOpenAIParams } from "./openai-request.ts";
@@ -73,32 +72,11 @@ export class OpenAIProvider implements ModelProvider {
       maxTokensField: compatible ? "max_tokens" : "max_completion_tokens",
     });
     const { client, toFailure } = await this.loadSdk();
-    const { value, retries } = await withRetries(
-      () => (options.onEvent ? this.streamOnce(client, params, options) : this.requestOnce(client, params, options)),
-      this.settings.retry ?? defaultRetryPolicy,
-      {
-        provider: this.name,
-        model: this.model,
-        baseURL: client.baseURL,
-        secrets: this.settings.apiKey ? [this.settings.apiKey] : [],
-        signal: options.signal,
-        onEvent: options.onEvent,
-        toFailure,
-      },
+    const { value, retries } = await withAdapterRetries(this.settings, { baseURL: client.baseURL, toFailure }, options, () =>
+      options.onEvent ? this.streamOnce(client, params, options) : this.requestOnce(client, params, options),
     );
-    const { content, stopReason, usage } = finishReply(value.reply);
     const output = request.output ? parseJsonText(value.reply.text) : undefined;
-    return {
-      content,
-      stopReason,
-      usage: withCost(usage, this.settings.price),
-      priceKnown: this.settings.price !== undefined,
-      provider: this.name,
-      model: value.reply.model || this.model,
-      ...(value.requestId ? { requestId: value.requestId } : {}),
-      ...(output !== undefined ? { output } : {}),
-      retries,
-    };
+    return adapterResponse(this.settings, { ...finishReply(value.reply), model: value.reply.model, requestId: value.requestId, output, retries });
   }
 
   private async requestOnce(client: OpenAI, params: OpenAIParams, options: CompleteOptions): Promise<Attempt> {

@@ -1,0 +1,27 @@
+import { type AnyTool, defineTool, type GoalInput, type ModelScriptInput, z } from "@rein/core";
+import { oneStepPlanner } from "./one-step-planner.ts";
+
+/** A read tool that reports a status value as pending; `output` replaces what it answers. */
+export function probeTool(options: { description?: string; output?: (key: string) => string } = {}): AnyTool {
+  const output = options.output ?? ((key: string) => `${key}: pending`);
+  return defineTool({
+    name: "probe",
+    description: options.description ?? "Read a status value. Read-only.",
+    effect: "read",
+    input: z.object({ key: z.string().default("status") }),
+    run: async (args) => output(args.key),
+  });
+}
+
+/** A goal whose run is one step that calls probe once. */
+export const probeGoal: GoalInput = { text: "Find out the status", tools: [{ name: "probe" }] };
+
+/** The models of `probeGoal`'s run: one step, one probe call, then the answer the probe backs. */
+export const probeScript: ModelScriptInput = {
+  planner: oneStepPlanner(
+    probeGoal.text,
+    { title: "Probe the status", objective: "Read the status value with probe once.", tools: ["probe"], output_contract: { description: "one line", format: "text" } },
+    { answer: "the probe reports pending", claims: [{ text: "the probe reports pending", evidence: ["{{evidence:probe}}"] }], gaps: [] },
+  ),
+  worker: [{ match: "Probe the status", turns: [{ toolCalls: [{ name: "probe", input: {} }] }, { text: "status: pending" }] }],
+};
