@@ -44,7 +44,9 @@ const TSCONFIG = {
   files: ["consumer.ts"],
 };
 
-// Packing needs dist/ (npm test builds first) and pnpm; the install uses only pnpm's local store, never the network.
+// Packing needs dist/ (npm test builds first) and pnpm. The install prefers pnpm's local store: resolving the packed
+// packages' ranges afresh may pick a version newer than the workspace's lockfile pinned (a transitive @babel/runtime
+// did), whose tarball only the registry has, so a strict --offline install fails on what a user's install would fetch.
 describe.runIf(pnpm !== undefined)("the packed packages, installed into a project outside the workspace", () => {
   const scratch = mkdtempSync(join(tmpdir(), "rein-packed-"));
   const tarballs = join(scratch, "tarballs");
@@ -64,7 +66,7 @@ describe.runIf(pnpm !== undefined)("the packed packages, installed into a projec
       ["overrides:", ...Object.entries(packed).map(([name, spec]) => `  "${name}": "${spec}"`), "allowBuilds:", "  esbuild: true", "  msgpackr-extract: true", ""].join("\n"),
     );
     const typesNode = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies["@types/node"];
-    pnpmRun(pnpm, ["add", "--offline", packed["@rein/orchestrator"] as string, packed["@rein/core"] as string, `@types/node@${typesNode}`], project, 300_000);
+    pnpmRun(pnpm, ["add", "--prefer-offline", packed["@rein/orchestrator"] as string, packed["@rein/core"] as string, `@types/node@${typesNode}`], project, 300_000);
   }, 900_000);
 
   afterAll(async () => {
