@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { jobIds, type ReinRuntime, resultEventIds } from "@rein/core";
+import { jobIds, resultEventIds } from "@rein/core";
 import { until } from "@rein/core/testing";
+import { TraceFold } from "../src/metrics/trace-fold.ts";
 import { pruneRuns } from "../src/trace/prune-runs.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
+import { isDeploymentKey, keysWithTtl } from "./support/keys-left.ts";
 import { probeGoal, probeScript, probeTool } from "./support/probe-run.ts";
 
 const probe = probeTool({
@@ -12,33 +14,6 @@ const probe = probeTool({
 });
 
 const RUN_TTL_SECONDS = 3_600;
-
-/** Every key under the runtime's prefix with its TTL in seconds (-1: none). */
-async function keysWithTtl(runtime: ReinRuntime): Promise<Map<string, number>> {
-  const found = new Map<string, number>();
-  let cursor = "0";
-  do {
-    const [next, keys] = await runtime.redis.scan(cursor, "MATCH", runtime.keys.pattern(), "COUNT", 1_000);
-    cursor = next;
-    for (const key of keys) found.set(key, await runtime.redis.ttl(key));
-  } while (cursor !== "0");
-  return found;
-}
-
-/**
- * Keys of the deployment, not of a run: a queue's own bookkeeping (bounded
- * by BullMQ: event streams are capped, finished-job sets by
- * `retention.jobs`), the run index (prune removes a run's entry), and the
- * lesson memory, which is meant to outlive runs.
- */
-function isDeploymentKey(runtime: ReinRuntime, key: string): boolean {
-  const queues = runtime.keys.queuePrefix();
-  if (key.startsWith(`${queues}:`)) {
-    const rest = key.slice(queues.length + 1).split(":");
-    return rest.length === 2 && ["meta", "id", "events", "completed", "failed", "stalled-check", "wait", "paused", "prioritized", "delayed", "active", "marker", "pc", "stalled", "limiter", "repeat", "de"].includes(rest[1] as string);
-  }
-  return key === runtime.keys.runIndex() || key === runtime.keys.lessonIndex() || key.startsWith(`${runtime.config.prefix}:lesson:`) || key === runtime.keys.approvalIndex();
-}
 
 // A whole run through every role on a loaded machine: sized generously, not a timing assertion.
 describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
@@ -94,5 +69,25 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
     // What a person reads afterwards stays: the state and the whole trace.
     expect(left).toEqual(expect.arrayContaining([runtime.keys.run(runId), runtime.keys.trace(runId)]));
     expect((await runtime.trace.read(runId)).some((event) => event.kind === "observation.made")).toBe(true);
+  });
+
+  it("forgets a run in the run index and the metrics cursors once its keys have expired, when a later run retires", async () => {
+    harness = await startHarness(probeScript, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
+    const { runtime } = harness;
+    const first = await harness.submit(probeGoal);
+    expect((await harness.waitFor(first)).status).toBe("done");
+    await until("the first run's retirement", async () => (await runtime.redis.zscore(runtime.keys.runExpiries(), first)) !== null);
+    await new TraceFold(runtime).totalsNow();
+    expect(await runtime.redis.hget(runtime.keys.metricsCursors(), first)).toBe("end");
+    // As if retention.runTtlSeconds had passed: its keys are gone and it is due to be forgotten.
+    await runtime.redis.del(runtime.keys.run(first));
+    await runtime.redis.zadd(runtime.keys.runExpiries(), "XX", Date.now() - 1_000, first);
+
+    const second = await harness.submit(probeGoal);
+    expect((await harness.waitFor(second)).status).toBe("done");
+    await until("the second run's retirement", async () => (await runtime.redis.zscore(runtime.keys.runExpiries(), second)) !== null);
+    expect(await runtime.redis.zrange(runtime.keys.runIndex(), 0, -1)).toEqual([second]);
+    expect(await runtime.redis.zrange(runtime.keys.runExpiries(), 0, -1)).toEqual([second]);
+    expect(await runtime.redis.hget(runtime.keys.metricsCursors(), first)).toBeNull();
   });
 });

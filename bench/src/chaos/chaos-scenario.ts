@@ -3,6 +3,7 @@ import { knownToolNames, submitGoal } from "@rein/orchestrator";
 import { type Check, checkRuns, hasSettled } from "./chaos-checks.ts";
 import { chaosConfig, chaosGoal, chaosScript } from "./chaos-goal.ts";
 import { Deployment } from "./deployment.ts";
+import { REDIS_BATCH_WAIT_MS, REDIS_WAIT_MS, within } from "./within.ts";
 
 export interface ChaosOptions {
   runs: number;
@@ -43,14 +44,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const waves = 7;
   const submitWave = async () => {
     const batch = Math.min(Math.ceil(options.runs / waves), options.runs - runIds.length);
-    for (let index = 0; index < batch; index += 1) runIds.push((await submitGoal(runtime, chaosGoal, { knownTools })).runId);
+    for (let index = 0; index < batch; index += 1) runIds.push((await within("submitting a goal", REDIS_WAIT_MS, submitGoal(runtime, chaosGoal, { knownTools }))).runId);
     log(`submitted ${runIds.length}/${options.runs}`);
   };
-  const activeSteps = async () => runtime.queues.step.getJobs(["active"]);
+  const activeSteps = async () => within("reading the active step jobs", REDIS_WAIT_MS, runtime.queues.step.getJobs(["active"]));
   const bounded = async (what: string, condition: () => Promise<boolean>, timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;
     while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error(`chaos: ${what} did not happen within ${timeoutMs} ms; ${await whereThingsStand()}`);
+      if (Date.now() > deadline) {
+        const standing = await within("reading where things stand", REDIS_WAIT_MS, whereThingsStand()).catch((error: Error) => error.message);
+        throw new Error(`chaos: ${what} did not happen within ${timeoutMs} ms; ${standing}`);
+      }
       await delay(100);
     }
   };
@@ -105,8 +109,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await submitWave();
     await stepsInFlight();
     await deployment.startStepWorker();
-    await third.signal("SIGTERM");
-    fault(`SIGTERM step worker ${third.name} (grace 500 ms)`);
+    const stopped = await third.signal("SIGTERM");
+    fault(`SIGTERM step worker ${third.name} (grace 500 ms)${stopped.forced ? "; it did not exit within 30 s and was SIGKILLed" : ""}`);
 
     // 3. The controller killed and restarted.
     await submitWave();
@@ -144,15 +148,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await submitWave();
     const settled = Date.now() + options.settleMs;
     while (Date.now() < settled) {
-      const states = await Promise.all(runIds.map((runId) => runtime.runs.get(runId)));
+      const states = await within("reading the runs' states", REDIS_BATCH_WAIT_MS, Promise.all(runIds.map((runId) => runtime.runs.get(runId))));
       const open = states.filter((state) => !state || !hasSettled(state)).length;
       if (open === 0) break;
       log(`waiting for ${open} run(s) to end`);
       await delay(2_000);
     }
-    const checks = await checkRuns(runtime, runIds, runtime.config.workspaceRoot);
+    // Each run's state and trace are read: a second a run is far more than they take.
+    const checks = await within("checking the runs", Math.max(REDIS_BATCH_WAIT_MS, runIds.length * 1_000), checkRuns(runtime, runIds, runtime.config.workspaceRoot));
     return { runs: runIds.length, faults, checks, seconds: Math.round((Date.now() - started) / 1000), dir: deployment.dir };
   } finally {
-    await deployment.stop();
+    for (const note of await deployment.stop()) log(`stop: ${note}`);
   }
 }

@@ -6,6 +6,7 @@ import { createRuntime, ensureKeyPairFiles, type ModelScriptInput, ReinConfig, t
 import { PrivateRedis } from "./private-redis.ts";
 import { type RoleProcess, spawnRole } from "./role-process.ts";
 import { TcpProxy } from "./tcp-proxy.ts";
+import { REDIS_WAIT_MS, within } from "./within.ts";
 
 export interface DeploymentOptions {
   /** Lock duration and stall interval of every role (`--lock-ms`). */
@@ -76,11 +77,25 @@ export class Deployment {
     return this.#spawn(`step-${this.#stepWorkers}${via === "proxy" ? "-proxied" : ""}`, args, via === "proxy" ? this.proxy.url : this.redis.url);
   }
 
-  async stop(): Promise<void> {
-    await Promise.all(this.processes.map((role) => role.signal("SIGTERM")));
-    await this.runtime.close();
-    await this.proxy.close();
-    await this.redis.stop();
+  /**
+   * Stops every process (SIGTERM, SIGKILL past its grace), then the suite's
+   * runtime, the proxy and Redis, each wait bounded. Everything is stopped
+   * even when something hangs; what had to be forced is returned, and what
+   * could not be stopped at all is thrown after the rest is down.
+   */
+  async stop(): Promise<string[]> {
+    const exits = await Promise.allSettled(this.processes.map((role) => role.signal("SIGTERM")));
+    const forced = this.processes
+      .filter((_, index) => {
+        const exit = exits[index];
+        return exit?.status === "fulfilled" && exit.value.forced;
+      })
+      .map((role) => `${role.name} did not exit within its grace after SIGTERM and was SIGKILLed`);
+    const steps = await Promise.allSettled([within("closing the suite's Redis connections", REDIS_WAIT_MS, this.runtime.close()), within("closing the TCP proxy", REDIS_WAIT_MS, this.proxy.close())]);
+    const stopped = await Promise.allSettled([this.redis.stop()]);
+    const failures = [...exits, ...steps, ...stopped].filter((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+    if (failures.length > 0) throw new Error(failures.map((failure) => (failure.reason as Error).message).join("; "));
+    return forced;
   }
 
   async #spawn(name: string, args: string[], redisUrl: string): Promise<RoleProcess> {

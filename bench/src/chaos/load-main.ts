@@ -11,6 +11,7 @@ import { knownToolNames, submitGoal } from "@rein/orchestrator";
 import { noopGoal, noopWorkerScript, plannerScript } from "../scripts.ts";
 import { hasSettled } from "./chaos-checks.ts";
 import { Deployment } from "./deployment.ts";
+import { REDIS_BATCH_WAIT_MS, REDIS_WAIT_MS, within } from "./within.ts";
 
 const { values } = parseArgs({ options: { runs: { type: "string" }, "step-workers": { type: "string" }, "timeout-s": { type: "string" } } });
 const runs = Number(values.runs ?? 1_000);
@@ -38,11 +39,15 @@ try {
   const started = Date.now();
   // Submitted 50 at a time, as many clients would: one connection, requests in flight together.
   for (let offset = 0; offset < runs; offset += 50) {
-    await Promise.all(
-      Array.from({ length: Math.min(50, runs - offset) }, async () => {
-        const { runId } = await submitGoal(runtime, noopGoal, { knownTools });
-        submittedAt.set(runId, Date.now());
-      }),
+    await within(
+      "submitting 50 goals",
+      REDIS_BATCH_WAIT_MS,
+      Promise.all(
+        Array.from({ length: Math.min(50, runs - offset) }, async () => {
+          const { runId } = await submitGoal(runtime, noopGoal, { knownTools });
+          submittedAt.set(runId, Date.now());
+        }),
+      ),
     );
   }
   log(`submitted ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -51,7 +56,7 @@ try {
   while (ended.size < runs && Date.now() < deadline) {
     for (const runId of submittedAt.keys()) {
       if (ended.has(runId)) continue;
-      const state = await runtime.runs.get(runId);
+      const state = await within(`reading run ${runId}`, REDIS_WAIT_MS, runtime.runs.get(runId));
       if (state && hasSettled(state)) ended.set(runId, state);
     }
     log(`${ended.size}/${runs} ended`);
@@ -80,7 +85,7 @@ try {
   exitCode = ended.size === runs ? 0 : 1;
   if (exitCode !== 0) log(`${runs - ended.size} run(s) did not end within ${timeoutMs / 1000} s; logs kept in ${deployment.dir}`);
 } finally {
-  await deployment.stop();
+  for (const note of await deployment.stop()) log(`stop: ${note}`);
   if (exitCode === 0) await rm(deployment.dir, { recursive: true, force: true });
 }
 process.exit(exitCode);

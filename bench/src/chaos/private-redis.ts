@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { connectRedis, pingRedis, type Redis } from "@rein/core";
 import { freePort } from "@rein/orchestrator";
+import { within } from "./within.ts";
 
 /**
  * A redis-server of the suite's own: its port, its data directory, AOF on,
@@ -32,9 +33,13 @@ export class PrivateRedis {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  /** A connection for the suite's own commands (CLIENT PAUSE, INFO), made on first use. */
+  /**
+   * A connection for the suite's own commands (CLIENT PAUSE, INFO), made on
+   * first use. Unlike the roles' connections, a command of it fails after a
+   * few tries and 10 s instead of waiting for Redis forever.
+   */
   admin(): Redis {
-    this.#admin ??= connectRedis(this.url);
+    this.#admin ??= connectRedis(this.url, { maxRetriesPerRequest: 3, commandTimeout: 10_000 });
     this.#admin.on("error", () => {});
     return this.#admin;
   }
@@ -61,12 +66,12 @@ export class PrivateRedis {
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = once(child, "exit");
     child.kill("SIGKILL");
-    await exited;
+    await within(`redis-server on port ${this.port} exiting after SIGKILL`, 10_000, exited);
   }
 
   /** Every client (ALL) waits `ms`: locks are not renewed and nothing completes meanwhile. */
   async pause(ms: number): Promise<void> {
-    await this.admin().call("CLIENT", "PAUSE", String(ms), "ALL");
+    await within("CLIENT PAUSE", 15_000, this.admin().call("CLIENT", "PAUSE", String(ms), "ALL"));
   }
 
   async stop(): Promise<void> {

@@ -190,6 +190,6 @@ export { LessonStore } from "./lessons/lesson-store.ts";
 export { z } from "zod";
 export { assertAttenuated } from "./packets/attenuation.ts";
 export { CheckpointStore, checkpointKeys, type CheckpointCounts } from "./stores/checkpoint-store.ts";
-export { expireWithin, runKeysOf } from "./stores/run-retention.ts";
+export { expireWithin, forgetExpiredRuns, forgetRuns, noteRunExpiry, runKeysOf } from "./stores/run-retention.ts";
 export { onFinalFailure } from "./queues/final-failure.ts";
 export { closeWorker, startRoleConsumer } from "./queues/role-consumer.ts";

@@ -1,9 +1,24 @@
-import { checkpointKeys, type ControllerRuntime, expireWithin, FINAL_ANSWER_STEP_ID, jobIds, type RunState, resultEventIds, runKeysOf } from "@rein/core";
+import {
+  ApprovalStore,
+  checkpointKeys,
+  type ControllerRuntime,
+  expireWithin,
+  FINAL_ANSWER_STEP_ID,
+  forgetExpiredRuns,
+  jobIds,
+  noteRunExpiry,
+  type RunState,
+  resultEventIds,
+  runKeysOf,
+} from "@rein/core";
 
 /**
- * What is left of a run that ended: its keys expire after
- * `retention.runTtlSeconds`, and its deadline and pending approval
+ * What is left of a run that ended: its keys (its intent and outcome
+ * records and its approvals among them) expire after
+ * `retention.runTtlSeconds` at the latest, and its deadline and pending approval
  * expiries leave the control queue instead of waiting there to be ignored.
+ * The run index notes when the run's keys expire, and forgets the runs whose
+ * keys are gone by now.
  * What only a running step reads (its checkpoint but its owner, the run's tool cache) and
  * the finished jobs that carried a step's whole result (its `step.finished`
  * event and its evaluate job) go at once: nothing reads them once the run
@@ -18,7 +33,12 @@ export async function retireRun(runtime: ControllerRuntime, state: RunState): Pr
   const working = new Set([runtime.keys.toolCache(state.runId), ...checkpoints]);
   // One slot: every one of them carries the run's hash tag.
   await runtime.redis.del(...working);
-  await expireWithin(runtime.redis, (await runKeysOf(runtime.redis, runtime.keys, state)).filter((key) => !working.has(key)), runtime.config.retention.runTtlSeconds);
+  const { runTtlSeconds } = runtime.config.retention;
+  await expireWithin(runtime.redis, (await runKeysOf(runtime.redis, runtime.keys, state)).filter((key) => !working.has(key)), runTtlSeconds);
+  await new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds }).retireRun(state.runId, runTtlSeconds);
+  const now = Date.now();
+  await noteRunExpiry(runtime.redis, runtime.keys, state.runId, now + runTtlSeconds * 1000);
+  await forgetExpiredRuns(runtime.redis, runtime.keys, now);
   const timers = [`deadline-${state.runId}`, ...state.pendingApprovals.map((approvalId) => `approval-expiry-${approvalId}`)];
   const { control, evaluate } = runtime.queues;
   // An active job is the event being applied right now: it completes and goes with the finished jobs.

@@ -28,10 +28,9 @@ export class TraceFold {
   private readonly lock: string;
 
   constructor(private readonly runtime: ReinRuntime) {
-    const base = `${runtime.keys.prefix}:metrics:{metrics}`;
-    this.totals = `${base}:totals`;
-    this.cursors = `${base}:folded`;
-    this.lock = `${base}:lock`;
+    this.totals = runtime.keys.metricsTotals();
+    this.cursors = runtime.keys.metricsCursors();
+    this.lock = runtime.keys.metricsLock();
   }
 
   /** Folds what is new, unless another process is folding now, and returns the totals. */

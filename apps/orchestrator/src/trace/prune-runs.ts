@@ -1,5 +1,5 @@
 import type { Queue } from "bullmq";
-import { ApprovalStore, deleteKeys, isTerminal, QUEUE_NAMES, type QueueName, ReinError, type ReinRuntime, scanKeys } from "@rein/core";
+import { ApprovalStore, deleteKeys, forgetRuns, isTerminal, QUEUE_NAMES, type QueueName, ReinError, type ReinRuntime, scanKeys } from "@rein/core";
 import { removeWorkspace } from "../workspace/remove-workspace.ts";
 import { artifactIdsOf } from "./run-artifacts.ts";
 
@@ -30,8 +30,9 @@ export interface PruneResult {
  * Deletes runs created before `now - olderThan` (by the run index's
  * createdAt score): state, trace, prompt blobs, artifacts, approvals,
  * idempotency records, checkpoints, tool cache, its jobs in every queue,
- * any other key that names the run, and the workspace (a worktree is
- * removed from its repository; its branch stays).
+ * any other key that names the run, its entries in the run index and the
+ * metrics cursors, and the workspace (a worktree is removed from its
+ * repository; its branch stays).
  */
 export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Promise<PruneResult> {
   const cutoff = (options.now ?? new Date()).getTime() - options.olderThanMs;
@@ -51,10 +52,11 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
     const extra = [...artifacts, ...checkpoints, ...idempotency, runtime.keys.toolCache(runId)];
     await deleteKeys(runtime.redis, extra);
     await runtime.artifacts.removeRun(runId);
-    await new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds }).removeRun(runId);
+    const approvalIds = await new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds }).removeRun(runId);
     await runtime.trace.remove(runId);
     await runtime.runs.remove(runId);
-    await removeRunJobs(runtime, runId);
+    await forgetRuns(runtime.redis, runtime.keys, [runId]);
+    await removeRunJobs(runtime, runId, approvalIds);
     // Whatever else names the run (a key kind added since): every run key carries its id.
     await deleteKeys(
       runtime.redis,
@@ -67,17 +69,20 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
 
 /**
  * The run's jobs, finished or waiting, in every queue: job ids name their
- * run (`step-<runId>-s1-1`, `control-finished-step-<runId>-…`). Removed
- * through BullMQ, so its sets of finished jobs forget them too. A job still
- * running (a run pruned with --include-active) cannot be removed and is
- * left to finish.
+ * run (`step-<runId>-s1-1`, `control-finished-step-<runId>-…`), or one of
+ * its approvals (`control-approval-<approvalId>`, the person's decision, and
+ * `control-approval-expiry-<approvalId>`). Removed through BullMQ, so its
+ * sets of finished jobs forget them too. A job still running (a run pruned
+ * with --include-active) cannot be removed and is left to finish.
  */
-async function removeRunJobs(runtime: ReinRuntime, runId: string): Promise<void> {
+async function removeRunJobs(runtime: ReinRuntime, runId: string, approvalIds: readonly string[]): Promise<void> {
   const queuePrefix = `${runtime.keys.queuePrefix()}:`;
   const jobs = new Map<string, QueueName>();
-  for (const key of await scanKeys(runtime.redis, `${queuePrefix}*${runId}*`)) {
-    const [queue, jobId] = key.slice(queuePrefix.length).split(":");
-    if (jobId && isQueueName(queue)) jobs.set(`${queue}:${jobId}`, queue);
+  for (const named of [runId, ...approvalIds]) {
+    for (const key of await scanKeys(runtime.redis, `${queuePrefix}*${named}*`)) {
+      const [queue, jobId] = key.slice(queuePrefix.length).split(":");
+      if (jobId && isQueueName(queue)) jobs.set(`${queue}:${jobId}`, queue);
+    }
   }
   const queues: Record<QueueName, Queue> = { control: runtime.queues.control, plan: runtime.queues.plan, step: runtime.queues.step, evaluate: runtime.queues.evaluate };
   for (const [entry, queue] of jobs) {

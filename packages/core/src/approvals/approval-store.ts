@@ -1,9 +1,11 @@
 import type { RedisClient } from "../redis/redis-client.ts";
 import { z } from "zod";
+import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
 import { Approval, type ApprovalStatus } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { RedisKeys } from "../redis/keys.ts";
+import { expireWithin } from "../stores/run-retention.ts";
 import { type ApprovalAction, actionHashOf } from "./action-hash.ts";
 import { CONSUME, DECIDE, EXPIRE_IF_DUE } from "./approval-scripts.ts";
 import type { ApprovalSigner } from "./approval-signature.ts";
@@ -11,7 +13,11 @@ import type { ApprovalSigner } from "./approval-signature.ts";
 export interface ApprovalStoreOptions {
   /** Seconds a pending approval waits for a decision (config `approvals.ttlSeconds`). */
   ttlSeconds: number;
-  /** Seconds an approval is kept after it expires, for the audit trail. @defaultValue 7 days */
+  /**
+   * Seconds an approval is kept after it expires, for the audit trail, while
+   * its run goes on; its run's retirement shortens it.
+   * @defaultValue ACTIVE_RUN_RECORD_TTL_SECONDS (7 days)
+   */
   retentionSeconds?: number;
   /** @defaultValue Date.now */
   now?: () => number;
@@ -49,7 +55,7 @@ export class ApprovalStore {
     private readonly options: ApprovalStoreOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.retentionSeconds = options.retentionSeconds ?? 7 * 24 * 3600;
+    this.retentionSeconds = options.retentionSeconds ?? ACTIVE_RUN_RECORD_TTL_SECONDS;
   }
 
   /** The pending approval for this action, reused when one exists, else a new one. */
@@ -80,6 +86,7 @@ export class ApprovalStore {
     const key = this.keys.approval(approval.approvalId);
     const pointer = this.keys.approvalByAction(approval.actionHash);
     const keepSeconds = this.options.ttlSeconds + this.retentionSeconds;
+    const ofRun = this.keys.runApprovals(runId);
     await this.redis
       .multi()
       .hset(key, {
@@ -93,7 +100,11 @@ export class ApprovalStore {
       .expire(key, keepSeconds)
       .hset(pointer, `${runId}:${stepId}`, approval.approvalId)
       .expire(pointer, keepSeconds)
+      .sadd(ofRun, approval.approvalId)
+      .expire(ofRun, keepSeconds)
       .zadd(this.keys.approvalIndex(), createdAtMs, approval.approvalId)
+      // Approvals asked longer ago than an approval is kept are gone: their index entries go too.
+      .zremrangebyscore(this.keys.approvalIndex(), "-inf", `(${createdAtMs - keepSeconds * 1000}`)
       .exec();
     return approval;
   }
@@ -146,17 +157,46 @@ export class ApprovalStore {
     return approvals;
   }
 
-  /** Deletes a run's approvals and their action pointers (for `rein runs prune`). */
-  async removeRun(runId: string): Promise<number> {
+  /**
+   * Deletes a run's approvals and their action pointers (for `rein runs prune`).
+   * @returns the ids of the run's approvals, so their control events can go too
+   */
+  async removeRun(runId: string): Promise<string[]> {
     const approvals = await this.list({ runId });
+    const listed = await this.redis.smembers(this.keys.runApprovals(runId));
     const multi = this.redis.multi();
     for (const approval of approvals) {
-      multi.del(this.keys.approval(approval.approvalId));
-      multi.zrem(this.keys.approvalIndex(), approval.approvalId);
       multi.hdel(this.keys.approvalByAction(approval.actionHash), `${runId}:${approval.stepId}`);
     }
+    const approvalIds = [...new Set([...approvals.map((approval) => approval.approvalId), ...listed])];
+    for (const approvalId of approvalIds) {
+      multi.del(this.keys.approval(approvalId));
+      multi.zrem(this.keys.approvalIndex(), approvalId);
+    }
+    multi.del(this.keys.runApprovals(runId));
     await multi.exec();
-    return approvals.length;
+    return approvalIds;
+  }
+
+  /**
+   * What is left of an ended run's approvals: each is kept for the audit
+   * trail `ttlSeconds` at most (a shorter TTL of its own stands), and its
+   * action pointer goes at once, since only a step of the run looks an
+   * approval up by its action, and no step works on an ended run.
+   * Idempotent, as the run's retirement is.
+   */
+  async retireRun(runId: string, ttlSeconds: number): Promise<void> {
+    const ofRun = this.keys.runApprovals(runId);
+    const approvalIds = await this.redis.smembers(ofRun);
+    const keys = approvalIds.map((approvalId) => this.keys.approval(approvalId));
+    const pointers = await Promise.all(keys.map((key) => this.redis.hmget(key, "actionHash", "stepId")));
+    const fields = pointers.filter((pointer): pointer is [string, string] => Boolean(pointer[0] && pointer[1]));
+    if (fields.length > 0) {
+      const forget = this.redis.multi();
+      for (const [actionHash, stepId] of fields) forget.hdel(this.keys.approvalByAction(actionHash), `${runId}:${stepId}`);
+      await forget.exec();
+    }
+    await expireWithin(this.redis, [...keys, ofRun], ttlSeconds);
   }
 
   /**

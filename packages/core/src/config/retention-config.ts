@@ -1,6 +1,16 @@
 import { z } from "zod";
 
 const seconds = () => z.number().int().positive();
+
+/**
+ * Seconds a record a step writes (its checkpoint, an intent or outcome
+ * record, an approval past its decision window) is kept while its run is
+ * still going: far longer than any step works on it, so that no worker
+ * resuming the step finds its records gone, and still bounded for a run
+ * that never ends. Once the run has ended, no step works on it, and its
+ * retirement shortens each to `retention.runTtlSeconds` at most.
+ */
+export const ACTIVE_RUN_RECORD_TTL_SECONDS = 7 * 24 * 3600;
 const count = () => z.number().int().positive();
 
 /** How long finished jobs stay in each queue, by age and by count (whichever removes first). */
@@ -21,10 +31,10 @@ export const JobRetention = z.object({
 export type JobRetention = z.infer<typeof JobRetention>;
 
 /**
- * How long what a run leaves in Redis is kept. A run's keys (state,
- * checkpoints, tool cache, idempotency records, approvals, trace, artifacts)
- * expire `runTtlSeconds` after the run ends; a trace or artifact whose own
- * TTL is shorter keeps it.
+ * How long what a run leaves in Redis is kept. A run's keys (state, trace,
+ * artifacts, idempotency records, approvals, step owner keys) expire
+ * `runTtlSeconds` after the run ends, at the latest; a key whose own TTL is
+ * shorter keeps it. Checkpoints and the tool cache go when the run ends.
  */
 export const RetentionConfig = z.object({
   /** Seconds a finished run's keys are kept after it ends. @defaultValue 2_592_000 (30 days) */

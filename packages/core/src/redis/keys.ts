@@ -23,6 +23,10 @@ export class RedisKeys {
   runIndex(): string {
     return `${this.prefix}:runs`;
   }
+  /** Each retired run by when its keys expire (ms), so the run index and the metrics cursors forget it then. */
+  runExpiries(): string {
+    return `${this.prefix}:run-expiries`;
+  }
   trace(runId: string): string {
     return `${this.prefix}:trace:${runTag(runId)}`;
   }
@@ -53,6 +57,10 @@ export class RedisKeys {
   approvalByAction(actionHash: string): string {
     return `${this.prefix}:approval-action:{approvals}:${actionHash}`;
   }
+  /** The ids of a run's approvals, in the approvals' slot, so its approvals expire with the run. */
+  runApprovals(runId: string): string {
+    return `${this.prefix}:run-approvals:{approvals}:${runId}`;
+  }
   lesson(lessonId: string): string {
     return `${this.prefix}:lesson:{lessons}:${lessonId}`;
   }
@@ -69,6 +77,10 @@ export class RedisKeys {
     const runId = split === -1 ? key : key.slice(0, split);
     return `${this.prefix}:idem:${runTag(runId)}${key.slice(runId.length)}`;
   }
+  /** The keys of a run's intent and outcome records, so they expire with the run. */
+  runIdempotency(runId: string): string {
+    return `${this.prefix}:run-idem:${runTag(runId)}`;
+  }
   checkpoint(runId: string, stepId: string): string {
     return `${this.prefix}:checkpoint:${runTag(runId)}:${stepId}`;
   }
@@ -78,6 +90,17 @@ export class RedisKeys {
   }
   toolCache(runId: string): string {
     return `${this.prefix}:tool-cache:${runTag(runId)}`;
+  }
+  /** The deployment's counters, folded from the run traces (TraceFold). */
+  metricsTotals(): string {
+    return `${this.prefix}:metrics:{metrics}:totals`;
+  }
+  /** Per run, how far TraceFold has folded its trace: the last seq, or `end`. */
+  metricsCursors(): string {
+    return `${this.prefix}:metrics:{metrics}:folded`;
+  }
+  metricsLock(): string {
+    return `${this.prefix}:metrics:{metrics}:lock`;
   }
   /** When a controller last said it was alive; it expires on its own, so no controller means no key. */
   controllerSeen(): string {

@@ -1,12 +1,13 @@
 import type { RedisClient } from "../redis/redis-client.ts";
 import { z } from "zod";
+import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
 import { ModelMessageContract, Observation, StepCheckpoint, ToolCallRecord } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { type CheckpointDelta, type TraceBatch, writeTurn } from "./turn-write.ts";
 
 export interface CheckpointStoreOptions {
-  /** Seconds a checkpoint outlives its last write. @defaultValue 7 days */
+  /** Seconds a checkpoint outlives its last write; its run's end deletes it. @defaultValue ACTIVE_RUN_RECORD_TTL_SECONDS (7 days) */
   ttlSeconds?: number;
 }
 
@@ -41,7 +42,7 @@ export class CheckpointStore {
     private readonly keys: RedisKeys,
     options: CheckpointStoreOptions = {},
   ) {
-    this.ttlSeconds = options.ttlSeconds ?? 7 * 24 * 3600;
+    this.ttlSeconds = options.ttlSeconds ?? ACTIVE_RUN_RECORD_TTL_SECONDS;
   }
 
   /**

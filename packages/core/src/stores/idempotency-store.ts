@@ -1,32 +1,47 @@
+import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { type CallIntent, CallRecord, type RecordedOutcome } from "../tools/call-record.ts";
 import { fenceKeys, fenceRefusal, OWNER_FENCE_LUA, RUN_ACTIVE_LUA, type StepOwner } from "./step-owner-fence.ts";
 
 export interface IdempotencyStoreOptions {
-  /** Seconds to keep a record. @defaultValue 7 days */
+  /** Seconds to keep a record while its run goes on; its run's retirement shortens it. @defaultValue ACTIVE_RUN_RECORD_TTL_SECONDS (7 days) */
   ttlSeconds?: number;
 }
 
 export type RecordOutcome = { recorded: true } | { recorded: false; existing: CallRecord | undefined };
 export type BeginOutcome = { begun: true } | { begun: false; existing: CallRecord | undefined };
 
-// Every write script: KEYS record[, step owner[, run]]; ARGV[1] the owner's token ('' unfenced), then its own.
-// An intent is written only where there is none, and not once the run has ended: no effect starts in an ended run.
+// Every write script: KEYS record, the run's set of record keys[, step owner[, run]]; ARGV[1] the owner's
+// token ('' unfenced), then its own. An intent is written only where there is none, and not once the run has
+// ended: no effect starts in an ended run. Each record written is listed in the run's set, which its retirement reads.
+const LIST_RECORD = `
+redis.call('SADD', KEYS[2], KEYS[1])
+redis.call('EXPIRE', KEYS[2], ARGV[3])`;
+
 const BEGIN = `${OWNER_FENCE_LUA}${RUN_ACTIVE_LUA}
-if redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3], 'NX') then return {'begun'} end
+if redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3], 'NX') then${LIST_RECORD}
+  return {'begun'}
+end
 return {'exists', redis.call('GET', KEYS[1])}`;
 
 const RESTART = `${OWNER_FENCE_LUA}${RUN_ACTIVE_LUA}
-redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])${LIST_RECORD}
 return {'begun'}`;
 
 // Replaces the intent with the outcome only while the key still holds this writer's intent (or nothing).
-// Not refused once the run has ended: the effect happened, and its owner says how it ended.
+// Not refused once the run has ended: the effect happened, and its owner says how it ended. The outcome
+// keeps its intent's expiry, which the run's retirement may have shortened.
 const FINISH = `${OWNER_FENCE_LUA}
 local current = redis.call('GET', KEYS[1])
-if current == false or current == ARGV[2] then
+if current == ARGV[2] then
+  redis.call('SET', KEYS[1], ARGV[3], 'KEEPTTL')
+  return {'recorded'}
+end
+if current == false then
   redis.call('SET', KEYS[1], ARGV[3], 'EX', ARGV[4])
+  redis.call('SADD', KEYS[2], KEYS[1])
+  redis.call('EXPIRE', KEYS[2], ARGV[4])
   return {'recorded'}
 end
 return {'exists', current}`;
@@ -49,6 +64,10 @@ return {'abandoned'}`;
  * owns the step: a worker whose job another took over starts no effect and
  * records no outcome, and learns it (`lock_lost`) at once. An intent is not
  * written once the run has ended either (`run_ended`).
+ *
+ * A record is kept `ttlSeconds` while its run goes on; each key is also
+ * listed in the run's set (`RedisKeys.runIdempotency`), so the run's
+ * retirement finds them and shortens them to `retention.runTtlSeconds`.
  */
 export class IdempotencyStore {
   private readonly ttlSeconds: number;
@@ -58,7 +77,7 @@ export class IdempotencyStore {
     private readonly keys: RedisKeys,
     options: IdempotencyStoreOptions = {},
   ) {
-    this.ttlSeconds = options.ttlSeconds ?? 7 * 24 * 3600;
+    this.ttlSeconds = options.ttlSeconds ?? ACTIVE_RUN_RECORD_TTL_SECONDS;
   }
 
   async get(key: string): Promise<CallRecord | undefined> {
@@ -93,7 +112,8 @@ export class IdempotencyStore {
   }
 
   private async fenced(script: string, key: string, owner: StepOwner | undefined, run: boolean, what: string, ...args: string[]): Promise<string[]> {
-    const keys = [this.keys.idempotency(key), ...fenceKeys(this.keys, owner, run)];
+    const record = this.keys.idempotency(key);
+    const keys = [record, this.keys.runIdempotency(runIdOf(key)), ...fenceKeys(this.keys, owner, run)];
     const reply = await this.redis.eval(script, keys.length, ...keys, owner?.token ?? "", ...args);
     const refused = fenceRefusal(reply, owner, what);
     if (refused) throw refused;
@@ -103,6 +123,12 @@ export class IdempotencyStore {
   async remove(key: string): Promise<void> {
     await this.redis.del(this.keys.idempotency(key));
   }
+}
+
+/** The run an idempotency key (`runId:stepId:attempt:index`) belongs to. */
+function runIdOf(key: string): string {
+  const split = key.indexOf(":");
+  return split === -1 ? key : key.slice(0, split);
 }
 
 /** A record that does not parse is no record: the call is treated as never started. */

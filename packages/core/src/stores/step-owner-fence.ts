@@ -13,25 +13,26 @@ export interface StepOwner {
 }
 
 /**
- * Lua, at the head of a fenced script: refuses unless the step's owner key
- * (`KEYS[2]`, when given) holds the writer's token (`ARGV[1]`). Checked when
- * Redis runs the script, so a write a cut-off worker's client queued and
- * sent on reconnect is refused too.
+ * Lua, at the head of a fenced script whose own keys are `KEYS[1]` and
+ * `KEYS[2]`: refuses unless the step's owner key (`KEYS[3]`, when given)
+ * holds the writer's token (`ARGV[1]`). Checked when Redis runs the script,
+ * so a write a cut-off worker's client queued and sent on reconnect is
+ * refused too.
  */
 export const OWNER_FENCE_LUA = `
-if #KEYS > 1 and redis.call('GET', KEYS[2]) ~= ARGV[1] then return {'taken_over'} end`;
+if #KEYS > 2 and redis.call('GET', KEYS[3]) ~= ARGV[1] then return {'taken_over'} end`;
 
 /**
- * Lua, after the owner fence: refuses once the run's hash (`KEYS[3]`, when
+ * Lua, after the owner fence: refuses once the run's hash (`KEYS[4]`, when
  * given) says the run ended or waits for a person, as a turn's write does.
  */
 export const RUN_ACTIVE_LUA = `
-if #KEYS > 2 then
-  local status = redis.call('HGET', KEYS[3], 'status')
+if #KEYS > 3 then
+  local status = redis.call('HGET', KEYS[4], 'status')
   if status == 'done' or status == 'failed' or status == 'cancelled' or status == 'escalated' then return {'run_ended', status} end
 end`;
 
-/** The keys a fenced script is given after its own: the step's owner key, and with `run` the run's hash. */
+/** The keys a fenced script is given after its own two: the step's owner key, and with `run` the run's hash. */
 export function fenceKeys(keys: RedisKeys, owner: StepOwner | undefined, run: boolean): string[] {
   if (!owner) return [];
   return run ? [keys.stepOwner(owner.runId, owner.stepId), keys.run(owner.runId)] : [keys.stepOwner(owner.runId, owner.stepId)];

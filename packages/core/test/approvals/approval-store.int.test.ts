@@ -96,4 +96,34 @@ describe("ApprovalStore", () => {
       other.disconnect();
     }
   });
+
+  it("keeps an ended run's approvals within the run's retention and forgets their action pointers", async () => {
+    const { approval } = await store.ask("run_1", "step_1", action);
+    await store.decide(approval.approvalId, { decision: "approved", approver: "oncall" }, signer);
+    const other = await store.ask("run_2", "step_1", action);
+    // Kept for the audit trail: its decision window and seven days while the run goes on.
+    expect(await env.redis.ttl(env.keys.approval(approval.approvalId))).toBeGreaterThan(7 * 24 * 3600);
+
+    await store.retireRun("run_1", 600);
+    const ttl = await env.redis.ttl(env.keys.approval(approval.approvalId));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(600);
+    expect(await env.redis.ttl(env.keys.runApprovals("run_1"))).toBeLessThanOrEqual(600);
+    expect((await store.get(approval.approvalId))?.status).toBe("approved");
+    expect(await store.findForAction("run_1", "step_1", actionHashOf(action))).toBeNull();
+    // Another run asking for the same action keeps its pointer and its approval's own TTL.
+    expect((await store.findForAction("run_2", "step_1", actionHashOf(action)))?.approvalId).toBe(other.approval.approvalId);
+    expect(await env.redis.ttl(env.keys.approval(other.approval.approvalId))).toBeGreaterThan(7 * 24 * 3600);
+
+    // A replayed retirement with a longer TTL does not lengthen it.
+    await store.retireRun("run_1", 3_600);
+    expect(await env.redis.ttl(env.keys.approval(approval.approvalId))).toBeLessThanOrEqual(600);
+  });
+
+  it("drops index entries of approvals asked longer ago than an approval is kept", async () => {
+    const { approval: old } = await store.ask("run_1", "step_1", action);
+    clock += (60 + 7 * 24 * 3600) * 1000 + 1;
+    await store.ask("run_2", "step_1", action);
+    expect(await env.redis.zscore(env.keys.approvalIndex(), old.approvalId)).toBeNull();
+  });
 });

@@ -29,6 +29,18 @@ describe("IdempotencyStore: intent, then the outcome that replaces it", () => {
     expect(await env.redis.ttl(env.keys.idempotency(KEY))).toBeGreaterThan(0);
   });
 
+  it("lists each record in its run's set, and an outcome keeps the expiry the run's retirement gave its intent", async () => {
+    await store.begin(KEY, intentOf(FINGERPRINT));
+    expect(await env.redis.smembers(env.keys.runIdempotency("run_i"))).toEqual([env.keys.idempotency(KEY)]);
+    expect(await env.redis.ttl(env.keys.idempotency(KEY))).toBeGreaterThan(3_600);
+    // What the run's retirement does to the records it lists.
+    await env.redis.expire(env.keys.idempotency(KEY), 60);
+    await store.finish(KEY, intentOf(FINGERPRINT), result("done"));
+    const ttl = await env.redis.ttl(env.keys.idempotency(KEY));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60);
+  });
+
   it("never overwrites a record another writer owns: its outcome is the one that counts", async () => {
     await store.begin(KEY, intentOf(FINGERPRINT));
     await store.finish(KEY, intentOf(FINGERPRINT), result("first"));
