@@ -151,6 +151,7 @@ export {
   isFailureAddressed,
   type ModelToolCall,
   runCommandTool,
+  type StepReadCache,
   type ToolContext,
   type ToolDefinition,
   type ToolExecutor,

@@ -4,6 +4,7 @@ import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
 import { ModelMessageContract, Observation, StepCheckpoint, ToolCallRecord } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
+import type { CacheBatch } from "../tools/tool-result-cache.ts";
 import { type CheckpointDelta, type TraceBatch, writeTurn } from "./turn-write.ts";
 
 export interface CheckpointStoreOptions {
@@ -82,7 +83,7 @@ export class CheckpointStore {
   /**
    * Saves a worker turn in one round trip: `turn.checkpoint` as `save` would
    * (appending past `since`; none for a trace-only write), with the turn's
-   * trace batch, atomically, and only while `ownerToken` owns the step and
+   * trace batch and read-cache entries, atomically, and only while `ownerToken` owns the step and
    * the run has not ended (or, with `afterRunEnd`, even though it has).
    * Throws `lock_lost` or `run_ended`, having written nothing, when not.
    */
@@ -92,6 +93,7 @@ export class CheckpointStore {
     checkpoint?: StepCheckpoint;
     since?: CheckpointCounts;
     trace: TraceBatch;
+    cache?: CacheBatch;
     ownerToken?: string;
     refreshTtl: boolean;
     afterRunEnd?: boolean;
@@ -100,6 +102,7 @@ export class CheckpointStore {
     const delta: CheckpointDelta = {
       ownerKey: this.keys.stepOwner(turn.runId, turn.stepId),
       runKey: this.keys.run(turn.runId),
+      cacheKey: turn.cache?.key ?? this.keys.toolCache(turn.runId),
       headerKey: base,
       listKeys: [`${base}:messages`, `${base}:observations`, `${base}:records`],
       ttlSeconds: this.ttlSeconds,
@@ -121,6 +124,7 @@ export class CheckpointStore {
     const written = await writeTurn(this.redis, {
       trace: turn.trace,
       checkpoint: delta,
+      cache: turn.cache,
       ownerToken: turn.ownerToken,
       refreshTtl: turn.refreshTtl,
       afterRunEnd: turn.afterRunEnd,

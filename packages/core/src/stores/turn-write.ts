@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { RedisClient } from "../redis/redis-client.ts";
+import type { CacheBatch } from "../tools/tool-result-cache.ts";
 
 /** A run's buffered trace events (encoded, TraceLog.encode) and prompt blobs (id, redacted content). */
 export interface TraceBatch {
@@ -17,6 +18,8 @@ export interface CheckpointDelta {
   ownerKey: string;
   /** The run's hash: nothing is written once its `status` says the run ended. */
   runKey: string;
+  /** The run's read cache: a key of the run's slot even when the turn writes no entry. */
+  cacheKey: string;
   headerKey: string;
   listKeys: readonly [string, string, string];
   ttlSeconds: number;
@@ -31,6 +34,8 @@ export interface CheckpointDelta {
 export interface TurnWrite {
   trace: TraceBatch;
   checkpoint: CheckpointDelta;
+  /** The turn's new read-cache entries (StepReadCache.take), written under the same fence. */
+  cache?: CacheBatch;
   /** When given, nothing is written unless the step's owner key still holds this token. */
   ownerToken?: string;
   /**
@@ -56,15 +61,16 @@ export interface TurnWrite {
 // The one write after the end, the step's record of where it was cut off, is
 // still fenced by the owner: the fence is checked when Redis runs the script,
 // so a write a cut-off worker's client queued and sent on reconnect is refused too.
-//   KEYS: owner, trace stream, trace seq, blobs, checkpoint header, messages, observations, records, run
+// The turn's read-cache entries ride along, so a tool turn is one command in all.
+//   KEYS: owner, trace stream, trace seq, blobs, checkpoint header, messages, observations, records, run, tool cache
 //   ARGV: token ('' = no lock), trace ttl, checkpoint ttl ('' = keep), header ('' = no checkpoint),
 //         replace, #events, #blobs, #messages, #observations, #records, after run end ('1' = write anyway),
-//         then the items in that order
+//         #cache entries, cache ttl, then the items in that order
 const turnScript = `
 if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 local status = redis.call('HGET', KEYS[9], 'status')
 if ARGV[11] ~= '1' and (status == 'done' or status == 'failed' or status == 'cancelled' or status == 'escalated') then return -1 end
-local at = 12
+local at = 14
 local events = tonumber(ARGV[6])
 for _ = 1, events do
   local seq = redis.call('INCR', KEYS[3])
@@ -98,6 +104,14 @@ if ARGV[4] ~= '' then
   end
   if ARGV[3] ~= '' then redis.call('SET', KEYS[5], ARGV[4], 'EX', ARGV[3]) else redis.call('SET', KEYS[5], ARGV[4], 'KEEPTTL') end
 end
+local entries = tonumber(ARGV[12])
+if entries > 0 then
+  for _ = 1, entries do
+    redis.call('HSET', KEYS[10], ARGV[at], ARGV[at + 1])
+    at = at + 2
+  end
+  redis.call('EXPIRE', KEYS[10], ARGV[13])
+end
 return 1
 `;
 
@@ -107,10 +121,11 @@ return 1
  * and the run has not ended. Says which, having written nothing, when not.
  */
 export async function writeTurn(redis: RedisClient, turn: TurnWrite): Promise<"written" | "taken_over" | "run_ended"> {
-  const { trace, checkpoint, ownerToken, refreshTtl, afterRunEnd } = turn;
+  const { trace, checkpoint, cache, ownerToken, refreshTtl, afterRunEnd } = turn;
   const write = checkpoint.write;
-  if (!write && trace.events.length === 0 && trace.blobEntries.length === 0 && ownerToken === undefined) return "written";
-  const keys = [checkpoint.ownerKey, trace.stream, trace.seq, trace.blobs, checkpoint.headerKey, ...checkpoint.listKeys, checkpoint.runKey];
+  const entries = cache?.entries ?? [];
+  if (!write && trace.events.length === 0 && trace.blobEntries.length === 0 && entries.length === 0 && ownerToken === undefined) return "written";
+  const keys = [checkpoint.ownerKey, trace.stream, trace.seq, trace.blobs, checkpoint.headerKey, ...checkpoint.listKeys, checkpoint.runKey, checkpoint.cacheKey];
   const lists = write?.lists ?? [[], [], []];
   const args = [
     ownerToken ?? "",
@@ -122,9 +137,12 @@ export async function writeTurn(redis: RedisClient, turn: TurnWrite): Promise<"w
     String(trace.blobEntries.length),
     ...lists.map((list) => String(list.length)),
     afterRunEnd ? "1" : "0",
+    String(entries.length),
+    String(cache?.ttlSeconds ?? ""),
     ...trace.events,
     ...trace.blobEntries.flat(),
     ...lists.flat(),
+    ...entries.flat(),
   ];
   const outcome = Number(await evalCached(redis, keys, args));
   return outcome === 1 ? "written" : outcome === 0 ? "taken_over" : "run_ended";

@@ -4,6 +4,7 @@ import type { ModelToolSchema } from "../models/model-provider.ts";
 import { SecretBindings } from "../secrets/secret-bindings.ts";
 import { toolSpecOf } from "./define-tool.ts";
 import { executeCall } from "./executor/execute-call.ts";
+import { StepReadCache } from "./step-read-cache.ts";
 import type { ToolExecutor } from "./tool-executor.ts";
 import type { ToolExecutorDeps } from "./tool-executor-deps.ts";
 
@@ -64,6 +65,7 @@ export function createToolExecutor(deps: ToolExecutorDeps): ToolExecutor {
         .map((grant) => ({ tool: grant.name, reason: deps.registry.whyWithheld(grant.name) ?? NOT_REGISTERED }));
     },
     execute: (call, index, context) => executeCall(resolved, call, index, context),
+    openReadCache: async (runId) => (deps.cache ? StepReadCache.open(deps.cache, runId) : undefined),
   };
 }
 

@@ -20,6 +20,7 @@ export { classifyFailure } from "./executor/failure-class.ts";
 export { isFailureAddressed, withAddressedFailures } from "./failure-addressed.ts";
 export { RecordedResult } from "./recorded-result.ts";
 export { ToolResultCache, type ToolResultCacheOptions } from "./tool-result-cache.ts";
+export type { StepReadCache } from "./step-read-cache.ts";
 export { BUILTIN_TOOL_NAMES, type BuiltinToolName, builtinTools } from "./builtin/builtin-tools.ts";
 export type { BuiltinToolOptions, HttpMethod } from "./builtin/builtin-options.ts";
 export { type CommandResult, RUN_COMMAND_LIMITS, type RunCommandVariant, renderCommandResult, runCommandTool } from "./builtin/run-command.ts";

@@ -1,6 +1,8 @@
 import type { Observation, PolicyRule, ToolCallRecord, ToolGrant, ToolResultEvent } from "../contracts/index.ts";
 import type { TraceEventInput } from "../trace/trace-catalogue.ts";
 import type { ContentBlock, ModelToolSchema } from "../models/model-provider.ts";
+import type { StepReadCache } from "./step-read-cache.ts";
+import type { RunReadCache } from "./tool-result-cache.ts";
 import type { Workspace } from "./workspace.ts";
 
 export type ModelToolCall = Extract<ContentBlock, { type: "tool_call" }>;
@@ -32,6 +34,8 @@ export interface StepExecutionContext {
   ownerToken?: string;
   /** Where this call's trace events go; defaults to the executor's own trace. */
   trace?: { append(input: TraceEventInput): Promise<unknown> };
+  /** The step's view of its run's read cache (ToolExecutor.openReadCache); defaults to the executor's shared cache. */
+  cache?: RunReadCache;
 }
 
 export interface ToolCallOutcome {
@@ -52,4 +56,6 @@ export interface ToolExecutor {
   /** The granted tools that are not offered (withheld by their source, or not registered here), and why. */
   unavailable(surface: readonly ToolGrant[]): Array<{ tool: string; reason: string }>;
   execute(call: ModelToolCall, index: number, context: StepExecutionContext): Promise<ToolCallOutcome>;
+  /** A step's view of the run's read cache, whose entries the step writes with its turns; undefined without a cache. */
+  openReadCache?(runId: string): Promise<StepReadCache | undefined>;
 }

@@ -19,13 +19,27 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 `;
 
+/** A run's read cache as the executor uses it: the shared store, or one step's view of it (StepReadCache). */
+export interface RunReadCache {
+  get(runId: string, fingerprint: string): Promise<RecordedResult | undefined>;
+  put(runId: string, result: RecordedResult): Promise<void>;
+  invalidate(runId: string): Promise<void>;
+}
+
+/** Cache entries to write with a step's turn (see writeTurn): the run's cache key, its TTL and the entries. */
+export interface CacheBatch {
+  key: string;
+  ttlSeconds: number;
+  entries: ReadonlyArray<readonly [fingerprint: string, json: string]>;
+}
+
 /**
  * Results of read-only idempotent tools within one run, keyed by the call's
  * fingerprint, in one Redis hash per run. Any non-read tool execution drops
  * the run's whole cache: knowing which reads a write made stale is harder
  * than reading again.
  */
-export class ToolResultCache {
+export class ToolResultCache implements RunReadCache {
   private readonly maxEntryBytes: number;
   private readonly ttlSeconds: number;
   private readonly onWriteError: (error: unknown) => void;
@@ -55,12 +69,28 @@ export class ToolResultCache {
    * turn does not spend a Redis round trip on it.
    */
   async put(runId: string, result: RecordedResult): Promise<void> {
-    const json = JSON.stringify(result);
-    if (Buffer.byteLength(json) > this.maxEntryBytes) return;
+    const json = this.entryOf(result);
+    if (json === undefined) return;
     this.redis.eval(PUT, 1, this.keys.toolCache(runId), result.fingerprint, json, String(this.ttlSeconds)).then(() => undefined, this.onWriteError);
   }
 
   async invalidate(runId: string): Promise<void> {
     await this.redis.del(this.keys.toolCache(runId));
+  }
+
+  /** The fingerprints the run's cache holds now. */
+  async fingerprints(runId: string): Promise<string[]> {
+    return this.redis.hkeys(this.keys.toolCache(runId));
+  }
+
+  /** An entry as `put` stores it, or undefined when it is too large to cache. */
+  entryOf(result: RecordedResult): string | undefined {
+    const json = JSON.stringify(result);
+    return Buffer.byteLength(json) > this.maxEntryBytes ? undefined : json;
+  }
+
+  /** Entries for a step's turn write, which stores them under the run's cache key with its TTL. */
+  batch(runId: string, entries: CacheBatch["entries"]): CacheBatch {
+    return { key: this.keys.toolCache(runId), ttlSeconds: this.ttlSeconds, entries };
   }
 }

@@ -48,6 +48,7 @@ export async function answerCalls(step: StepContext, calls: readonly ModelToolCa
       budget: { maxToolCalls: body.budget.maxToolCalls, deadline: step.deadline },
       callsSoFar: loop.records.length,
       trace: step.trace,
+      cache: step.cache,
       ownerToken: deps.ownerToken,
     });
     // Given back mid-call (shutdown): the turn is cut off here and redone by the next worker under the

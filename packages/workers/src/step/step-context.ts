@@ -11,6 +11,7 @@ import {
   type Redactor,
   ReinError,
   type StepCheckpoint,
+  type StepReadCache,
   type ToolExecutor,
   TraceBuffer,
   type TraceLog,
@@ -61,6 +62,8 @@ export interface StepContext {
   tools: ModelToolSchema[];
   /** A turn's trace events, written with its checkpoint in one round trip. */
   trace: TraceBuffer;
+  /** The step's view of its run's read cache, whose new entries go with the turn's write; absent without a cache. */
+  cache?: StepReadCache;
   /** Links each model call's prompt copy to the one before it, so a call records only its new messages. */
   prompts: PromptChain;
   loop: Loop;
@@ -86,8 +89,9 @@ export async function openStep(packet: HandoffPacket, deps: StepLoopDeps): Promi
   // Claimed first: whatever an earlier owner writes after this is refused, so what is loaded next is final.
   // Sent together, not one after the other: on the one connection Redis runs the claim before the read
   // (every key of a step is in its run's slot, so on Redis Cluster too), and the step starts a round trip sooner.
+  // What the run's read cache holds comes in the same round trip.
   const claimed = deps.ownerToken === undefined ? undefined : deps.checkpoints.claim(body.runId, body.stepId, deps.ownerToken);
-  const [, saved] = await Promise.all([claimed, deps.checkpoints.load(body.runId, body.stepId, body.attempt)]);
+  const [, saved, cache] = await Promise.all([claimed, deps.checkpoints.load(body.runId, body.stepId, body.attempt), deps.executor.openReadCache?.(body.runId)]);
   const step: StepContext = {
     body,
     deps,
@@ -95,6 +99,7 @@ export async function openStep(packet: HandoffPacket, deps: StepLoopDeps): Promi
     deadline: now() + body.budget.maxMs,
     tools: [...deps.executor.schemasFor(body.surface), ...runtimeToolSchemas({ canDelegate: body.depth < deps.maxDepth })],
     trace: new TraceBuffer(deps.trace, body.runId),
+    cache,
     prompts: new PromptChain(),
     loop: saved ?? {
       runId: body.runId,

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ReinError } from "@rein/core";
 import { saveTurn, writeTrace } from "../../src/step/save-turn.ts";
 import { openStep } from "../../src/step/step-context.ts";
+import { commandsDuring } from "../support/command-count.ts";
 import { echoScript, openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
 
 const RESTORED = { turns: 0, calls: 0, pending: 0, resume: null };
@@ -14,30 +15,13 @@ afterEach(async () => {
   await fixture.cleanup();
 });
 
-/** Counts the commands the runtime's store connection sends while `work` runs. */
-async function commandsDuring(fixture: StepFixture, work: () => Promise<void>): Promise<string[]> {
-  const redis = fixture.runtime.redis as unknown as { sendCommand: (command: { name: string }, ...rest: unknown[]) => unknown };
-  const send = redis.sendCommand.bind(redis);
-  const sent: string[] = [];
-  redis.sendCommand = (command, ...rest) => {
-    sent.push(command.name);
-    return send(command, ...rest);
-  };
-  try {
-    await work();
-  } finally {
-    redis.sendCommand = send;
-  }
-  return sent;
-}
-
 describe("the checkpoint stage", () => {
   it("writes a turn's trace events and checkpoint in one command", async () => {
     const runId = "run_one_write";
     const step = await openStep(packetOf(runId, "Echo"), await fixture.deps(echoScript("Echo", 1), runId));
     await step.trace.append({ runId, stepId: "step_1", kind: "step.checkpoint_restored", payload: RESTORED });
     step.loop.turns = 1;
-    const sent = await commandsDuring(fixture, () => saveTurn(step));
+    const sent = await commandsDuring(fixture.runtime.redis, () => saveTurn(step));
     expect(sent).toHaveLength(1);
     expect((await fixture.runtime.trace.read(runId)).map((event) => event.kind)).toEqual(["step.checkpoint_restored"]);
     expect((await step.deps.checkpoints.load(runId, "step_1", 1))?.turns).toBe(1);

@@ -54,7 +54,7 @@ export const recordOutcome: CallStage = async (state) => {
       source = "replayed";
     }
   }
-  if (isCacheable(tool, deps) && source === "executed") await deps.cache?.put(state.context.runId, result);
+  if (isCacheable(tool, deps) && source === "executed") await (state.context.cache ?? deps.cache)?.put(state.context.runId, result);
   state.execution = { kind: "result", result, source, attempts: execution.attempts, durationMs: execution.durationMs };
   return undefined;
 };

@@ -34,7 +34,7 @@ export const runCall: CallStage = async (state) => {
     return undefined;
   }
   if (isCacheable(tool, deps)) {
-    const cached = await deps.cache?.get(context.runId, state.identity.fingerprint);
+    const cached = await (context.cache ?? deps.cache)?.get(context.runId, state.identity.fingerprint);
     if (cached) {
       await trace.emit("tool.cache_hit", { observedAt: cached.observedAt }, { outputHash: cached.rawOutputHash });
       state.execution = { kind: "result", result: cached, source: "cache", attempts: 1, durationMs: 0 };
@@ -68,7 +68,7 @@ export const runCall: CallStage = async (state) => {
     };
   }
   // Whatever a non-read tool did, earlier reads in this run may now be stale.
-  if (tool.effect !== "read") await deps.cache?.invalidate(context.runId);
+  if (tool.effect !== "read") await (context.cache ?? deps.cache)?.invalidate(context.runId);
   if (!run.ok) {
     const status = run.timedOut ? "timeout" : "error";
     const error = errorMessage(run.error);
