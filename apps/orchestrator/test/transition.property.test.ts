@@ -237,7 +237,7 @@ function play(goal: Goal, operations: readonly Operation[]): void {
   const pending: Obligation[] = [];
   const delivered: ControlEvent[] = [];
   const dispatched = new Set<string>();
-  const settings = (): TransitionSettings => ({ now: new Date(now), packetTtlMs: 600_000, approvalTtlMs: 3_600_000, maxDepth: 2, lostStepRedispatches: 2 });
+  const settings = (): TransitionSettings => ({ now: new Date(now), packetTtlMs: 600_000, approvalTtlMs: 3_600_000, maxDepth: 2, lostStepRedispatches: 2, resendsPerJob: 2 });
 
   const deliver = (event: ControlEvent) => {
     const before = state;

@@ -100,6 +100,7 @@ export { QUEUE_NAMES, jobIds, type QueueName, resultEventIds } from "./queues/qu
 export { defaultJobOptions, queueJobOptions } from "./queues/queues.ts";
 export { workerOptionsOf, type WorkerTiming } from "./queues/worker-options.ts";
 export { admitJob } from "./queues/job-intake.ts";
+export { type AwaitedJob, awaitedJobsOf, awaitedKey } from "./queues/awaited-jobs.ts";
 export type { WatchedLock } from "./queues/lock-watch.ts";
 export { RunEndWatch, type WatchedRun } from "./queues/run-end-watch.ts";
 export { assertLockHeld, giveUpLostLock, stopSignal } from "./queues/lock-lost.ts";
