@@ -193,4 +193,5 @@ export { assertAttenuated } from "./packets/attenuation.ts";
 export { CheckpointStore, checkpointKeys, type CheckpointCounts } from "./stores/checkpoint-store.ts";
 export { expireWithin, runKeysOf } from "./stores/run-retention.ts";
 export { onFinalFailure } from "./queues/final-failure.ts";
+export { reportLostToStalls } from "./queues/lost-to-stalls.ts";
 export { closeWorker, startRoleConsumer } from "./queues/role-consumer.ts";

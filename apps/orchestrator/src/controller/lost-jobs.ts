@@ -45,11 +45,13 @@ export function resendLostJobs(draft: Draft, event: JobsLost): string | undefine
   const planned: Resend[] = [];
   for (const job of lost) {
     const sent = resends[job.jobId] ?? 0;
-    if (sent >= limit) return escalate(draft, job, [`the ${described(job)} was lost again (${event.reason}) after it had been sent again ${sent} time(s) (config redrive.resendsPerJob is ${limit}). ${whatToCheck(event.cause, job)}`]);
+    if (sent >= limit) {
+      return escalate(draft, job, [`the ${described(job)} was lost: ${event.reason}; it was sent again ${sent} time(s) before, as many as config redrive.resendsPerJob allows. ${whatToCheck(event.cause, job)}`]);
+    }
     const effect = rebuilt(draft, job, event);
     if (!effect) {
       return escalate(draft, job, [
-        `the ${described(job)} was lost (${event.reason}) and cannot be sent again: the step's result was only in it and in its step.finished event, which is no longer in the control queue (see retention.jobs)`,
+        `the ${described(job)} was lost: ${event.reason}; it cannot be sent again, as the step's result was only in it and in its step.finished event, which is no longer in the control queue (see retention.jobs)`,
       ]);
     }
     planned.push({ effect, traced: { key: job.key, queue: job.queue, jobId: job.jobId, resend: sent + 1 } });
