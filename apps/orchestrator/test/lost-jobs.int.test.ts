@@ -157,4 +157,34 @@ describe("a run whose next job vanished from the queue", { timeout: 120_000 }, (
     ]);
     expect(events.filter((event) => event.kind === "verdict.ready")).toHaveLength(2);
   });
+
+  it("schedules a lost deadline again, and sends a lost goal.submitted again to a run no controller took in", async () => {
+    const { startStepRole } = await withStepsHeld(OWN_SWEEPS);
+    const { runtime } = harness as Harness;
+    const controller = (harness as Harness).roleRuntimes[0] as ReinRuntime;
+    const control = runtime.queues.control;
+
+    const running = await (harness as Harness).submit(probeGoal);
+    const deadline = jobIds.control(`deadline-${running}`);
+    await until("the step job to wait in the queue", async () => (await runtime.queues.step.getJobState(jobIds.step(running, "s1", 1))) === "waiting");
+    expect(await control.getJobState(deadline)).toBe("delayed");
+    await loseJob(runtime, "control", deadline);
+    expect((await sweepLostJobs(controller, { holder: "test", now: later() })).lost).toEqual([{ runId: running, jobs: ["deadline"] }]);
+    await until("the deadline to be scheduled again", async () => (await control.getJobState(deadline)) === "delayed");
+
+    await control.pause();
+    const unsubmitted = await (harness as Harness).submit(probeGoal);
+    await loseJob(runtime, "control", jobIds.control(`submitted-${unsubmitted}`));
+    await control.resume();
+    await runtime.redis.del(runtime.keys.redriveLease());
+    expect((await sweepLostJobs(controller, { holder: "test", now: later() })).lost).toEqual([{ runId: unsubmitted, jobs: ["goal.submitted"] }]);
+
+    startStepRole();
+    for (const runId of [running, unsubmitted]) {
+      const state = await ended(runtime, runId);
+      expect(state.status, state.stopReason).toBe("done");
+    }
+    const redriven = (await runtime.trace.read(unsubmitted)).filter((event) => event.kind === "run.redriven");
+    expect(redriven.map((event) => event.payload.jobs)).toEqual([[{ key: "goal.submitted", queue: "control", jobId: `control-submitted-${unsubmitted}`, resend: 1 }]]);
+  });
 });

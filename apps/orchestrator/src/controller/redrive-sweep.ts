@@ -38,44 +38,44 @@ export async function sweepLostJobs(runtime: ControllerRuntime, options: SweepOp
   if (!report.swept) return report;
   const quietSince = now - redrive.quietMs;
   for (const runId of await runtime.runs.active.stampedBefore(quietSince, redrive.runsPerSweep)) {
-    try {
-      const state = await runtime.runs.get(runId);
-      if (!state || isTerminal(state.status)) {
-        await runtime.runs.active.forget(runId);
-        continue;
-      }
+    const state = await runtime.runs.get(runId).catch((error: unknown) => {
+      // One run that cannot be read must not stop the sweep of the others.
+      runtime.logger.warn({ err: error, runId }, "re-drive sweep could not read a run; it is checked again on a later sweep");
+    });
+    if (state === undefined) {
+      await runtime.runs.active.checked(runId, now);
+    } else if (!state || isTerminal(state.status)) {
+      await runtime.runs.active.forget(runId);
+    } else if (Date.parse(state.updatedAt) > quietSince) {
       // The index was behind the state (its write lost or late): quiet is the state's to say.
-      if (Date.parse(state.updatedAt) > quietSince) {
-        await runtime.runs.active.record(state);
-        continue;
-      }
+      await runtime.runs.active.record(state);
+    } else {
       report.checked += 1;
-      if (state.planCount === 0) {
-        if (await resubmitIfLost(runtime, state)) report.lost.push({ runId, jobs: [SUBMITTED_JOB] });
-        continue;
-      }
-      const lost = await lostJobsOf(runtime, state);
-      if (lost.length > 0) {
-        const jobs = lost.map((job) => job.key);
-        await runtime.queues.sendControl({
-          type: "jobs.lost",
-          eventId: `lost-${runId}-v${state.version}`,
-          runId,
-          jobs,
-          cause: "vanished",
-          reason: `not in its queue (neither waiting, delayed, running nor finished) after the run stood still for over ${redrive.quietMs} ms`,
-          seenVersion: state.version,
-          stepResults: await stepResultsOf(runtime, state, lost),
-        });
-        report.lost.push({ runId, jobs });
-      }
-    } catch (error) {
-      // One run that cannot be read or reported must not stop the sweep of the others.
-      runtime.logger.warn({ err: error, runId }, "re-drive sweep could not check a run; it is checked again on a later sweep");
+      const jobs = await reportLost(runtime, state);
+      if (jobs.length > 0) report.lost.push({ runId, jobs });
+      await runtime.runs.active.checked(runId, now);
     }
-    await runtime.runs.active.checked(runId, now);
   }
   return report;
+}
+
+/** Reports the jobs `state` waits for that are gone from their queues; returns their keys. */
+async function reportLost(runtime: ControllerRuntime, state: RunState): Promise<string[]> {
+  if (state.planCount === 0) return (await resubmitIfLost(runtime, state)) ? [SUBMITTED_JOB] : [];
+  const lost = await lostJobsOf(runtime, state);
+  if (lost.length === 0) return [];
+  const jobs = lost.map((job) => job.key);
+  await runtime.queues.sendControl({
+    type: "jobs.lost",
+    eventId: `lost-${state.runId}-v${state.version}`,
+    runId: state.runId,
+    jobs,
+    cause: "vanished",
+    reason: `not in its queue (neither waiting, delayed, running nor finished) after the run stood still for over ${runtime.config.redrive.quietMs} ms`,
+    seenVersion: state.version,
+    stepResults: await stepResultsOf(runtime, state, lost),
+  });
+  return jobs;
 }
 
 const SUBMITTED_JOB = "goal.submitted";
