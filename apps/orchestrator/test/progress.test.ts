@@ -31,3 +31,10 @@ describe("progress lines for a tool call", () => {
     expect(linesFor("c3", "exit code: none (killed by SIGKILL after timeout)\n").at(-1)).toBe("[s1]     ↳ killed by SIGKILL in 309 ms");
   });
 });
+
+describe("progress lines for a run", () => {
+  it("says which jobs lost from their queues were sent again, and why", () => {
+    const redriven = event("run.redriven", { cause: "vanished", reason: "not in its queue", jobs: [{ key: "plan 2", queue: "plan", jobId: "plan-run_p-2", resend: 1 }] });
+    expect(describeEvent(redriven, new Map())).toBe("↻ lost and sent again: plan 2 (not in its queue)");
+  });
+});

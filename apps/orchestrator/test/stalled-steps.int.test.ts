@@ -1,37 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isTerminal, type ModelProvider, type ReinRuntime } from "@rein/core";
+import { isTerminal, type ReinRuntime } from "@rein/core";
 import { until } from "@rein/core/testing";
 import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
+import { hangingFirst } from "./support/hanging-provider.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
+import { killRole } from "./support/kill-role.ts";
 import { probeGoal, probeScript, probeTool } from "./support/probe-run.ts";
-
-/** The worker's model, whose first `hangs` calls never answer: the process holding them is then killed. */
-function hangingFirst(hangs: number, provider: ModelProvider): ModelProvider & { calls: number; release(): void } {
-  const hung: (() => void)[] = [];
-  const wrapped = {
-    name: provider.name,
-    kind: provider.kind,
-    model: provider.model,
-    calls: 0,
-    complete: (...args: Parameters<ModelProvider["complete"]>) => {
-      wrapped.calls += 1;
-      if (wrapped.calls > hangs) return provider.complete(...args);
-      return new Promise<never>((_resolve, reject) => hung.push(() => reject(new Error("the killed worker's call, released at the end of the test"))));
-    },
-    release: () => {
-      for (const release of hung.splice(0)) release();
-    },
-  };
-  return wrapped;
-}
-
-/**
- * Kills the step worker the way SIGKILL does, as far as Redis can tell: it
- * stops renewing its jobs' locks and never finishes them.
- */
-async function killStepRole(role: RunningRoles): Promise<void> {
-  await Promise.all(role.workers.map((worker) => worker.close(true)));
-}
 
 // Step workers killed and restarted with one-second locks on a loaded machine: sized generously, not a timing assertion.
 describe("a step whose worker is killed twice", { timeout: 180_000 }, () => {
@@ -55,7 +29,7 @@ describe("a step whose worker is killed twice", { timeout: 180_000 }, () => {
     const stepRuntime = harness.roleRuntimes[2] as ReinRuntime;
     worker = hangingFirst(2, harness.worker);
     const original = harness.roles[2] as RunningRoles;
-    await killStepRole(original);
+    await killRole(original);
     const startStepRole = () => {
       const role = startRoles(stepRuntime, { roles: ["step"], packetPublicKey: harness?.packetPublicKey, executor: harness?.tooling.executor, providers: { worker } });
       extraRoles.push(role);
@@ -65,7 +39,7 @@ describe("a step whose worker is killed twice", { timeout: 180_000 }, () => {
     for (let kill = 1; kill <= 2; kill += 1) {
       const role = startStepRole();
       await until(`the step worker's model call ${kill}`, () => (worker?.calls ?? 0) >= kill);
-      await killStepRole(role);
+      await killRole(role);
     }
     startStepRole();
     return { runId, stepRuntime };

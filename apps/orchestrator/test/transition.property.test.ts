@@ -8,7 +8,8 @@ import { newRunState } from "../src/intake/submit-goal.ts";
  * Random runs against the pure transition. A run is a sequence of operations
  * on a simulated world: deliver an answer to any outstanding effect, in any
  * order (a plan for a plan job, a start, result or error for a step job, a
- * verdict, an approval decision, a context answer, the deadline), deliver an
+ * verdict, an approval decision, a context answer, the deadline), lose an
+ * outstanding job (its queue forgot it, or its workers were lost), deliver an
  * earlier event again, or deliver a garbage event that passes the
  * ControlEvent schema (unknown steps, old attempts, huge usage, hostile
  * delegation requests). After every event the invariants must hold; at the
@@ -26,7 +27,7 @@ const WORK_EFFECTS = new Set<ControllerEffect["type"]>(["enqueue_plan", "dispatc
 /** Something the world owes the controller, because an effect asked for it. */
 type Obligation =
   | { kind: "plan"; planNo: number }
-  | { kind: "step"; body: Extract<ControllerEffect, { type: "dispatch_step" }>["body"] }
+  | { kind: "step"; jobId: string; body: Extract<ControllerEffect, { type: "dispatch_step" }>["body"] }
   | { kind: "evaluate"; stepId: string; attempt: number }
   | { kind: "approval"; approvalId: string }
   | { kind: "context"; stepId: string; attempt: number }
@@ -36,6 +37,7 @@ type Operation =
   | { op: "answer"; pick: number; choice: number[]; tickMs: number }
   | { op: "again"; pick: number }
   | { op: "garbage"; event: ControlEvent }
+  | { op: "lose"; pick: number; workerLost: boolean; withResult: boolean }
   | { op: "cancel" }
   | { op: "resume" };
 
@@ -120,6 +122,13 @@ const garbageArb: fc.Arbitrary<ControlEvent> = fc
     fc.record({ type: fc.constant("run.resume"), instruction: fc.string({ minLength: 1 }) }),
     fc.record({ type: fc.constant("deadline") }),
     fc.record({ type: fc.constant("event.failed"), failedEventId: fc.string(), failedEventType: fc.string(), reason: fc.string() }),
+    fc.record({
+      type: fc.constant("jobs.lost"),
+      jobs: fc.array(fc.constantFrom("plan 0", "plan 1", "plan 2", "step s1 1 step-run_p-s1-1", "evaluate s1 1", "context s1 1", "final 1", "deadline", "nonsense"), { minLength: 1, maxLength: 3 }),
+      cause: fc.constantFrom("vanished", "worker_lost"),
+      reason: fc.string(),
+      seenVersion: fc.option(nat(20), { nil: undefined }),
+    }),
   )
   .chain((fields) => nat(1_000_000).map((id) => ControlEvent.parse({ ...fields, eventId: `garbage-${id}`, runId: "run_p" })));
 
@@ -127,6 +136,7 @@ const operationArb: fc.Arbitrary<Operation> = fc.oneof(
   { weight: 30, arbitrary: fc.record({ op: fc.constant("answer" as const), pick: nat(20), choice: fc.array(nat(1_000), { minLength: 4, maxLength: 4 }), tickMs: nat(60_000) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("again" as const), pick: nat(200) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("garbage" as const), event: garbageArb }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant("lose" as const), pick: nat(20), workerLost: fc.boolean(), withResult: fc.boolean() }) },
   { weight: 1, arbitrary: fc.constant({ op: "resume" as const }) },
   { weight: 1, arbitrary: fc.constant({ op: "cancel" as const }) },
 );
@@ -204,13 +214,42 @@ function answer(obligation: Obligation, choice: number[], eventId: string): { ev
   }
 }
 
+/** The world lost the job behind an obligation: the report the sweep or the job's role would send. */
+function lostEvent(obligation: Obligation, operation: Extract<Operation, { op: "lose" }>, eventId: string): ControlEvent | undefined {
+  const key = lostKeyOf(obligation);
+  if (!key) return undefined;
+  const stepResults =
+    obligation.kind === "evaluate" && operation.withResult
+      ? [{ schemaVersion: 1, runId: "run_p", stepId: obligation.stepId, attempt: obligation.attempt, status: "completed", output: "done", summary: "did it", observations: [], toolCalls: [], fingerprints: [], usage: zeroUsage(), turns: 1 }]
+      : [];
+  return ControlEvent.parse({ type: "jobs.lost", eventId, runId: "run_p", jobs: [key], cause: operation.workerLost ? "worker_lost" : "vanished", reason: "gone", stepResults });
+}
+
+/** The obligation's job as a run's `awaiting` field names it. */
+function lostKeyOf(obligation: Obligation): string | undefined {
+  switch (obligation.kind) {
+    case "plan":
+      return `plan ${obligation.planNo}`;
+    case "step":
+      return `step ${obligation.body.stepId} ${obligation.body.attempt} ${obligation.jobId}`;
+    case "evaluate":
+      return obligation.stepId === "final" ? `final ${obligation.attempt}` : `evaluate ${obligation.stepId} ${obligation.attempt}`;
+    case "context":
+      return `context ${obligation.stepId} ${obligation.attempt}`;
+    case "deadline":
+      return "deadline";
+    case "approval":
+      return undefined;
+  }
+}
+
 function obligationsOf(effects: readonly ControllerEffect[]): Obligation[] {
   return effects.flatMap((effect): Obligation[] => {
     switch (effect.type) {
       case "enqueue_plan":
         return [{ kind: "plan", planNo: effect.job.planNo }];
       case "dispatch_step":
-        return [{ kind: "step", body: effect.body }];
+        return [{ kind: "step", jobId: effect.jobId, body: effect.body }];
       case "enqueue_evaluate":
         return [{ kind: "evaluate", stepId: effect.job.stepId, attempt: effect.job.attempt }];
       case "schedule_approval_expiry":
@@ -237,7 +276,7 @@ function play(goal: Goal, operations: readonly Operation[]): void {
   const pending: Obligation[] = [];
   const delivered: ControlEvent[] = [];
   const dispatched = new Set<string>();
-  const settings = (): TransitionSettings => ({ now: new Date(now), packetTtlMs: 600_000, approvalTtlMs: 3_600_000, maxDepth: 2, lostStepRedispatches: 2 });
+  const settings = (): TransitionSettings => ({ now: new Date(now), packetTtlMs: 600_000, approvalTtlMs: 3_600_000, maxDepth: 2, lostStepRedispatches: 2, resendsPerJob: 2 });
 
   const deliver = (event: ControlEvent) => {
     const before = state;
@@ -272,6 +311,12 @@ function play(goal: Goal, operations: readonly Operation[]): void {
       case "garbage":
         deliver(operation.event);
         break;
+      case "lose": {
+        const obligation = pending[operation.pick % Math.max(1, pending.length)];
+        const lost = obligation && lostEvent(obligation, operation, nextId("lost"));
+        if (lost) deliver(lost);
+        break;
+      }
       case "resume":
         deliver(ControlEvent.parse({ type: "run.resume", eventId: nextId("resume"), runId: "run_p", instruction: "go on" }));
         break;
@@ -315,7 +360,8 @@ function checkStep(goal: Goal, before: RunState, next: ReturnType<typeof transit
     const valid = ControllerEffect.safeParse(effect);
     expect(valid.success, `${context}: ${effect.type} ${valid.success ? "" : valid.error.message}`).toBe(true);
     if (effect.type !== "dispatch_step") continue;
-    expect(dispatched.has(effect.jobId), `${context}: ${effect.jobId} dispatched twice`).toBe(false);
+    // Only a job its queue lost is sent again under its id.
+    if (event.type !== "jobs.lost") expect(dispatched.has(effect.jobId), `${context}: ${effect.jobId} dispatched twice`).toBe(false);
     dispatched.add(effect.jobId);
     const step = after.steps.find((candidate) => candidate.stepId === effect.body.stepId);
     expect(step?.attempt, `${context}: dispatched ${effect.body.stepId}, which the state does not hold at that attempt`).toBe(effect.body.attempt);

@@ -100,6 +100,7 @@ export { QUEUE_NAMES, jobIds, type QueueName, resultEventIds } from "./queues/qu
 export { defaultJobOptions, queueJobOptions } from "./queues/queues.ts";
 export { workerOptionsOf, type WorkerTiming } from "./queues/worker-options.ts";
 export { admitJob } from "./queues/job-intake.ts";
+export { type AwaitedJob, awaitedJobsOf, awaitedKey } from "./queues/awaited-jobs.ts";
 export type { WatchedLock } from "./queues/lock-watch.ts";
 export { RunEndWatch, type WatchedRun } from "./queues/run-end-watch.ts";
 export { assertLockHeld, giveUpLostLock, stopSignal } from "./queues/lock-lost.ts";
@@ -193,4 +194,5 @@ export { assertAttenuated } from "./packets/attenuation.ts";
 export { CheckpointStore, checkpointKeys, type CheckpointCounts } from "./stores/checkpoint-store.ts";
 export { expireWithin, forgetExpiredRuns, forgetRuns, noteRunExpiry, runKeysOf } from "./stores/run-retention.ts";
 export { onFinalFailure } from "./queues/final-failure.ts";
+export { reportLostToStalls } from "./queues/lost-to-stalls.ts";
 export { closeWorker, startRoleConsumer } from "./queues/role-consumer.ts";

@@ -10,6 +10,7 @@ import {
   type EvaluatorRuntime,
   type ModelProvider,
   ReinError,
+  reportLostToStalls,
   startRoleConsumer,
   stopSignal,
   toQueueError,
@@ -85,9 +86,14 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
         lock?.release();
       }
     },
-    onFinalFailure: async (job, reason) => {
+    onFinalFailure: async (job, reason, { workerLost }) => {
       const parsed = EvaluateJob.safeParse(job.data);
       if (!parsed.success) return;
+      const { runId, stepId, attempt } = parsed.data;
+      if (workerLost) {
+        const lost = parsed.data.kind === "final" ? { kind: "final" as const, runId, attempt } : { kind: "evaluate" as const, runId, stepId, attempt };
+        return reportLostToStalls(runtime.queues, job, lost, parsed.data.kind === "final" ? [] : [parsed.data.result]);
+      }
       // What its tries spent is in the trace, not here: a job that threw reported nothing back.
       await runtime.queues.sendControl(escalation(parsed.data, `gave-up-${job.id}`, `the evaluator failed for good: ${reason}`, zeroUsage()));
     },

@@ -9,6 +9,7 @@ import {
   PlanJob,
   type PlannerRuntime,
   ReinError,
+  reportLostToStalls,
   startRoleConsumer,
   stopSignal,
   toQueueError,
@@ -100,11 +101,12 @@ export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDep
         lock?.release();
       }
     },
-    onFinalFailure: async (job, reason) => {
+    onFinalFailure: async (job, reason, { workerLost }) => {
       if (job.name === "context") {
         const context = ContextJob.safeParse(job.data);
         if (!context.success) return;
         const { runId, stepId, attempt } = context.data;
+        if (workerLost) return reportLostToStalls(runtime.queues, job, { kind: "context", runId, stepId, attempt });
         await runtime.queues.sendControl({
           type: "context.answered",
           eventId: `gave-up-${job.id}`,
@@ -119,6 +121,7 @@ export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDep
       }
       const parsed = PlanJob.safeParse(job.data);
       if (!parsed.success) return;
+      if (workerLost) return reportLostToStalls(runtime.queues, job, { kind: "plan", runId: parsed.data.runId, planNo: parsed.data.planNo });
       await runtime.queues.sendControl({
         type: "plan.failed",
         eventId: `gave-up-${job.id}`,

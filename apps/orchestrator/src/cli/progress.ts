@@ -66,6 +66,8 @@ export function describeEvent(event: TypedTraceEvent, memory: ProgressMemory = n
       return `${step}✗ packet refused: ${str(event.payload.reason)}`;
     case "model.failed":
       return `${step}  ✗ ${str(event.payload.role)} model call failed: ${str(event.payload.error)}`;
+    case "run.redriven":
+      return `↻ lost and sent again: ${event.payload.jobs.map((job) => job.key).join(", ")} (${str(event.payload.reason)})`;
     case "run.done":
       return `✔ run done: ${str(event.payload.reason)}`;
     case "run.failed":

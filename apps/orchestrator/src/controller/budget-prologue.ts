@@ -51,6 +51,7 @@ function canEnqueueWork(event: ControlEvent): boolean {
     case "approval.decided":
     case "context.answered":
     case "run.resume":
+    case "jobs.lost":
       return true;
     case "verdict.ready":
       return !["done", "fail", "escalate"].includes(event.verdict.decision);

@@ -1,5 +1,5 @@
 import { DelayedError, Worker } from "bullmq";
-import { ControlEvent, onFinalFailure, PacketSigner, QUEUE_NAMES, type ControllerRuntime, type ReinConfig, ReinError, type RunState, type SaveOutcome, toQueueError, type TraceEventInput, type WorkerTiming, workerOptionsOf } from "@rein/core";
+import { ControlEvent, type ControllerEffect, onFinalFailure, PacketSigner, QUEUE_NAMES, type ControllerRuntime, type ReinConfig, ReinError, type RunState, type SaveOutcome, toQueueError, type TraceEventInput, type WorkerTiming, workerOptionsOf } from "@rein/core";
 import type { KeyObject } from "node:crypto";
 import { performEffects } from "./effects.ts";
 import { transition, type TransitionSettings } from "./transition.ts";
@@ -65,6 +65,16 @@ export function startController(options: ControllerOptions): Worker {
   };
 
   /**
+   * What follows a landed write: its effects, and the run's entry in the
+   * index of active runs the re-drive sweep reads. The index is another
+   * cluster slot, so it is a command of its own; sent beside the effects,
+   * it adds no round trip to the event.
+   */
+  const afterWrite = async (state: RunState, effects: readonly ControllerEffect[], event: ControlEvent): Promise<void> => {
+    await Promise.all([runtime.runs.active.record(state), performEffects(effects, { state, event, runtime, signer })]);
+  };
+
+  /**
    * Applies the event to `state`; not done, with what the run holds now, when another writer advanced it first.
    * A `kept` state may be behind: only a write that lands is trusted from it, anything else is decided on a read.
    */
@@ -77,7 +87,7 @@ export function startController(options: ControllerOptions): Worker {
     if (state.appliedEvents.at(-1) === event.eventId) {
       if (kept) return { done: false };
       // Redelivered after a crash between writing state and enqueueing: finish the job.
-      await performEffects(state.outbox, { state, event, runtime, signer });
+      await afterWrite(state, state.outbox, event);
       return { done: true };
     }
     const next = transition(state, event, transitionSettings(runtime.config, now()));
@@ -89,7 +99,7 @@ export function startController(options: ControllerOptions): Worker {
     const outcome = await save(next.state, state, next.trace);
     if (!outcome.saved) return { done: false, current: outcome.current };
     logTransition(runtime.logger, next.trace);
-    await performEffects(next.effects, { state: next.state, event, runtime, signer });
+    await afterWrite(next.state, next.effects, event);
     return { done: true };
   };
 
@@ -146,5 +156,6 @@ export function transitionSettings(config: ReinConfig, now: Date): TransitionSet
     approvalTtlMs: config.approvals.ttlSeconds * 1000,
     maxDepth: config.packets.maxDepth,
     lostStepRedispatches: config.queues.lostStepRedispatches,
+    resendsPerJob: config.redrive.resendsPerJob,
   };
 }

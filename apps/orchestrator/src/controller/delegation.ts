@@ -15,6 +15,7 @@ import {
   type TraceKind,
   type TracePayloadInput,
 } from "@rein/core";
+import { contextJobOf } from "./context-job.ts";
 import { packetBodyOf } from "./packet-body.ts";
 import { evidenceLine } from "./evidence-line.ts";
 
@@ -180,27 +181,12 @@ const parentOf = (draft: DraftOps, child: StepState) => draft.state.steps.find((
 
 /** A worker asked its parent for more: the planner decides what, if anything, to pass. */
 export function askContext(draft: DraftOps, step: StepState, suspension: Extract<Suspension, { kind: "context" }>): void {
-  const { state } = draft;
   const question = suspension.question;
   step.phase = "suspended";
   step.awaitingContext = question;
   step.awaitingCallIndex = suspension.callIndex;
-  const body = bodyOf(draft, step);
   draft.trace("step.suspended", { reason: "context", question }, step);
-  draft.effect({
-    type: "enqueue_context_request",
-    job: {
-      runId: state.runId,
-      stepId: step.stepId,
-      attempt: step.attempt,
-      resumes: step.resumes,
-      question,
-      goal: state.goal.text,
-      task: `${step.spec.title}: ${step.spec.objective}`,
-      handed: body.evidence.map((entry) => entry.id),
-      evidence: state.evidence.map(evidenceLine),
-    },
-  });
+  draft.effect({ type: "enqueue_context_request", job: contextJobOf(draft.state, step, question, { now: draft.settings.now, ttlMs: draft.settings.packetTtlMs }) });
 }
 
 /**

@@ -66,16 +66,24 @@ async function performEffect(effect: ControllerEffect, { state, event, runtime, 
 
 /**
  * The evaluate job of a request: a step's gets its result from the event
- * that finished the step, which the outbox does not copy. A redelivered
- * event is the same event, so a replay sends the same job.
+ * that finished the step, which the outbox does not copy, or, when the job
+ * is sent again after it was lost, from the `jobs.lost` event that carried
+ * it. A redelivered event is the same event, so a replay sends the same job.
  */
 function evaluateJobOf(request: EvaluateRequest, event: ControlEvent): EvaluateJob {
   if (request.kind === "final") return request;
-  if (event.type !== "step.finished" || event.stepId !== request.stepId || event.attempt !== request.attempt) {
+  const { stepId, attempt } = request;
+  const result =
+    event.type === "step.finished" && event.stepId === stepId && event.attempt === attempt
+      ? event.result
+      : event.type === "jobs.lost"
+        ? event.stepResults.find((candidate) => candidate.stepId === stepId && candidate.attempt === attempt)
+        : undefined;
+  if (!result) {
     throw new ReinError(
       "contract_invalid",
-      `the evaluation of step ${request.stepId} attempt ${request.attempt} needs that attempt's step.finished event for its result; it came with ${event.type} event ${event.eventId}`,
+      `the evaluation of step ${stepId} attempt ${attempt} needs that attempt's result, from its step.finished event or a jobs.lost event that carries it; it came with ${event.type} event ${event.eventId}`,
     );
   }
-  return { ...request, result: event.result };
+  return { ...request, result };
 }

@@ -9,6 +9,8 @@ export interface TransitionSettings {
   approvalTtlMs: number;
   /** How many times a step whose workers were all lost is dispatched again before its run escalates: `config.queues.lostStepRedispatches`. */
   lostStepRedispatches: number;
+  /** How many times a lost plan, context or evaluate job (or a step's job lost from its queue) is sent again before its run escalates: `config.redrive.resendsPerJob`. */
+  resendsPerJob: number;
 }
 
 export interface Transition {

@@ -3,6 +3,7 @@ import { exceededBudget } from "./budget-policy.ts";
 import { countSpend, stopIfOverBudget } from "./budget-prologue.ts";
 import { answerContext, applyChildVerdict, askContext, delegate, holdChildOutcome } from "./delegation.ts";
 import { applyFinalVerdict, proposeFinalAnswer } from "./final-answer.ts";
+import { resendLostJobs } from "./lost-jobs.ts";
 import { redispatchOrEscalate } from "./lost-workers.ts";
 import { Draft, lastSummary, partialResult } from "./run-draft.ts";
 import type { Transition, TransitionSettings } from "./transition-types.ts";
@@ -201,6 +202,8 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
       draft.finishRun("failed", partialResult(state, spent), spent);
       return undefined;
     }
+    case "jobs.lost":
+      return resendLostJobs(draft, event);
     case "event.failed": {
       const reason = `the controller could not apply ${event.failedEventType} event ${event.failedEventId}: ${event.reason}`;
       draft.finishRun("failed", partialResult(state, reason), reason);

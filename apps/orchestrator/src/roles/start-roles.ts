@@ -6,6 +6,7 @@ import { startPlanConsumer } from "@rein/planner";
 import { startStepConsumer } from "@rein/workers";
 import { startController } from "../controller/controller.ts";
 import { startControllerHeartbeat } from "./controller-heartbeat.ts";
+import { startRedriveLoop } from "./redrive-loop.ts";
 import { providerForRole } from "./role-providers.ts";
 import { publishWorkerStatus } from "./worker-status-board.ts";
 
@@ -51,12 +52,14 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
   const provider = (role: "planner" | "worker" | "judge") => options.providers?.[role] ?? providerForRole(config, role);
   const workers: Worker[] = [];
   const heartbeats: { stop(): void }[] = [];
+  const sweeps: { stop(): Promise<void> }[] = [];
   for (const role of options.roles) {
     switch (role) {
       case "control":
         if (!options.packetPrivateKey) throw new Error("the control role needs the packet private key");
         workers.push(startController({ runtime: as("controller"), packetPrivateKey: options.packetPrivateKey, concurrency: options.concurrency, stalled: options.stalled }));
         heartbeats.push(startControllerHeartbeat(shared));
+        sweeps.push(startRedriveLoop(as("controller")));
         break;
       case "plan": {
         const planner = provider("planner");
@@ -98,6 +101,7 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
     workers,
     close: async (graceMs = DEFAULT_GRACE_MS) => {
       for (const heartbeat of heartbeats) heartbeat.stop();
+      await Promise.all(sweeps.map((sweep) => sweep.stop()));
       const unpublished = unpublish();
       // Let current jobs finish; past the grace period, abort them: a step
       // saves its checkpoint and its job goes back to the queue for another worker.

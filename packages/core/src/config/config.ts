@@ -10,6 +10,7 @@ import { PluginsConfig } from "../plugins/plugin-config.ts";
 import { EnvName, HostPortEntry, SecretEntry } from "../secrets/secret-binding.ts";
 import { SandboxLimits, SandboxMode } from "../sandbox/sandbox.ts";
 import { QueuesConfig } from "./queues-config.ts";
+import { RedriveConfig } from "./redrive-config.ts";
 import { RetentionConfig } from "./retention-config.ts";
 import { jsonErrorLocation, unknownKeys } from "./unknown-keys.ts";
 
@@ -156,6 +157,8 @@ export const ReinConfig = z.object({
   secrets: z.array(SecretEntry).default([]),
   /** Lock, stall and retry settings of every role's queue; see `QueuesConfig`. */
   queues: QueuesConfig.default(QueuesConfig.parse({})),
+  /** How the controller finds and sends again jobs lost from their queues; see `RedriveConfig`. */
+  redrive: RedriveConfig.default(RedriveConfig.parse({})),
   retention: RetentionConfig.default(RetentionConfig.parse({})),
 });
 export type ReinConfig = z.infer<typeof ReinConfig>;

@@ -63,6 +63,26 @@ export const ControlEvent = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("run.resume"), instruction: z.string().min(1) }),
   z.object({ ...base, type: z.literal("run.cancel"), reason: z.string().default("cancelled by a person") }),
   z.object({ ...base, type: z.literal("deadline") }),
+  /**
+   * Jobs the run waits for are gone from their queues: lost with a write a
+   * crashed Redis master never replicated, or deleted (found by the
+   * controller's re-drive sweep), or failed for good after every worker that
+   * held them was lost (reported by their role, which removed the job). The
+   * controller sends each again with the same job id, or escalates the run.
+   */
+  z.object({
+    ...base,
+    type: z.literal("jobs.lost"),
+    /** The jobs as the run's `awaiting` field names them (awaited-jobs.ts), or `deadline` for the run's deadline timer. */
+    jobs: z.array(z.string()).min(1),
+    cause: z.enum(["vanished", "worker_lost"]),
+    /** What was seen, in words for the trace and an escalation. */
+    reason: z.string(),
+    /** The run's version when the sweep found the jobs gone: the event applies only while the run is still at it. */
+    seenVersion: z.number().int().nonnegative().optional(),
+    /** The result each lost step evaluation judges, which the run's state does not keep: from the step's `step.finished` event or the lost job. */
+    stepResults: z.array(StepResult).default([]),
+  }),
   /** The controller gave up on an event (its job failed for good): the run fails with the reason instead of waiting for its deadline. */
   z.object({
     ...base,

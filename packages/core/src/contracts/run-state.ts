@@ -164,6 +164,11 @@ export const RunState = z.object({
   stopReason: z.string().optional(),
   /** Ids of the last events applied, so a redelivered event is recognised. */
   appliedEvents: z.array(z.string()),
+  /**
+   * How many times each job the run waits for was sent again after it was
+   * lost (by job id); only jobs still awaited are kept.
+   */
+  resends: z.record(z.string(), z.number().int().positive()).optional(),
   /** The effects of the last applied event, re-performed if that event is redelivered. */
   outbox: z.array(ControllerEffect),
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { type RunStatus, type StepPhase, stopsSteps } from "../contracts/run-state.ts";
-import { jobIds } from "./queue-names.ts";
+import { FINAL_ANSWER_STEP_ID, type RunStatus, type StepPhase, stopsSteps } from "../contracts/run-state.ts";
+import { jobIds, QUEUE_NAMES, type QueueName } from "./queue-names.ts";
 
 /** A job a role is about to run, as intake checks it against its run. */
 export type IntakeJob =
@@ -37,25 +37,47 @@ export function awaitedKey(job: IntakeJob): string {
   }
 }
 
+/** A job a run waits for: its key in the run's `awaiting` field, and its id in its queue. */
+export interface AwaitedJob {
+  key: string;
+  queue: QueueName;
+  jobId: string;
+  job: IntakeJob;
+}
+
 /**
- * The keys of every job `run` waits for now, by the rules intake applies to
- * the whole state (job-intake.ts): the run store writes them beside the
- * state in the same compare-and-set, so a role's intake answers "is this
- * job still wanted" from one short field instead of reading and parsing
- * the whole state. Empty once the run's status stops its steps.
+ * Every job `run` waits for now, by the rules intake applies to the whole
+ * state (job-intake.ts). Empty once the run's status stops its steps.
  */
-export function awaitedJobs(run: AwaitingRun): string[] {
-  const keys: string[] = [];
-  if (stopsSteps(run.status)) return keys;
-  if (run.status === "planning") keys.push(awaitedKey({ kind: "plan", runId: run.runId, planNo: run.planCount }));
+export function awaitedJobsOf(run: AwaitingRun): AwaitedJob[] {
+  const { runId } = run;
+  const awaited: AwaitedJob[] = [];
+  const add = (job: IntakeJob, queue: QueueName, jobId: string) => awaited.push({ key: awaitedKey(job), queue, jobId, job });
+  if (stopsSteps(run.status)) return awaited;
+  // Plan 0 is no job: a run not yet submitted to the controller waits for its `goal.submitted` event.
+  if (run.status === "planning" && run.planCount > 0) add({ kind: "plan", runId, planNo: run.planCount }, QUEUE_NAMES.plan, jobIds.plan(runId, run.planCount));
   for (const step of run.steps) {
     const { stepId, attempt } = step;
     if (step.phase === "dispatched" || step.phase === "executing") {
-      keys.push(awaitedKey({ kind: "step", runId: run.runId, stepId, attempt, jobId: jobIds.step(run.runId, stepId, attempt, step.resumes) }));
+      const jobId = jobIds.step(runId, stepId, attempt, step.resumes);
+      add({ kind: "step", runId, stepId, attempt, jobId }, QUEUE_NAMES.step, jobId);
     }
-    if (step.awaitingContext !== undefined) keys.push(awaitedKey({ kind: "context", runId: run.runId, stepId, attempt }));
-    if (run.status === "evaluating" && step.phase === "evaluating") keys.push(awaitedKey({ kind: "evaluate", runId: run.runId, stepId, attempt }));
+    if (step.awaitingContext !== undefined) add({ kind: "context", runId, stepId, attempt }, QUEUE_NAMES.plan, jobIds.context(runId, stepId, attempt, step.resumes));
+    if (run.status === "evaluating" && step.phase === "evaluating") add({ kind: "evaluate", runId, stepId, attempt }, QUEUE_NAMES.evaluate, jobIds.evaluate(runId, stepId, attempt));
   }
-  if (run.status === "evaluating" && run.proposal?.phase === "evaluating") keys.push(awaitedKey({ kind: "final", runId: run.runId, attempt: run.proposal.attempt }));
-  return keys;
+  const proposal = run.proposal;
+  if (run.status === "evaluating" && proposal?.phase === "evaluating") {
+    add({ kind: "final", runId, attempt: proposal.attempt }, QUEUE_NAMES.evaluate, jobIds.evaluate(runId, FINAL_ANSWER_STEP_ID, proposal.attempt));
+  }
+  return awaited;
+}
+
+/**
+ * The keys of every job `run` waits for now: the run store writes them
+ * beside the state in the same compare-and-set, so a role's intake answers
+ * "is this job still wanted" from one short field instead of reading and
+ * parsing the whole state.
+ */
+export function awaitedJobs(run: AwaitingRun): string[] {
+  return awaitedJobsOf(run).map((awaited) => awaited.key);
 }

@@ -5,8 +5,8 @@
  * Keys are hash-tagged so that every script and transaction touches one
  * slot, and Rein runs unchanged on Redis Cluster: a run's keys carry
  * `{<runId>}`, the queues share `{queues}` (BullMQ's `{prefix}` convention:
- * its scripts touch several keys of a queue), approvals share `{approvals}`
- * and lessons `{lessons}`. Every key still starts with `<prefix>:`, so one
+ * its scripts touch several keys of a queue), approvals share `{approvals}`,
+ * lessons `{lessons}`, and the re-drive sweep's index and lease `{redrive}`. Every key still starts with `<prefix>:`, so one
  * SCAN pattern finds a deployment's keys.
  */
 export class RedisKeys {
@@ -15,6 +15,10 @@ export class RedisKeys {
   /** BullMQ's `prefix` option: its keys become `<prefix>:{queues}:<queue>:…`. */
   queuePrefix(): string {
     return `${this.prefix}:{queues}`;
+  }
+  /** A job's hash in its queue, as BullMQ names it: `<prefix>:{queues}:<queue>:<jobId>`. */
+  job(queue: string, jobId: string): string {
+    return `${this.queuePrefix()}:${queue}:${jobId}`;
   }
   run(runId: string): string {
     return `${this.prefix}:run:${runTag(runId)}`;
@@ -26,6 +30,19 @@ export class RedisKeys {
   /** Each retired run by when its keys expire (ms), so the run index and the metrics cursors forget it then. */
   runExpiries(): string {
     return `${this.prefix}:run-expiries`;
+  }
+  /**
+   * The runs not yet ended, scored by when each last changed or was last
+   * checked by the re-drive sweep. Written by single-key commands beside a
+   * run's compare-and-set, never in it (on a cluster it is in another slot);
+   * tagged `{redrive}` with the sweep's lease.
+   */
+  activeRuns(): string {
+    return `${this.prefix}:active-runs:{redrive}`;
+  }
+  /** Which controller sweeps for lost jobs now (SET NX PX); it expires on its own. */
+  redriveLease(): string {
+    return `${this.prefix}:redrive-lease:{redrive}`;
   }
   trace(runId: string): string {
     return `${this.prefix}:trace:${runTag(runId)}`;

@@ -5,6 +5,7 @@ import { awaitedJobs } from "../queues/awaited-jobs.ts";
 import type { RunEnded } from "../queues/run-end-watch.ts";
 import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
+import { ActiveRuns } from "./active-runs.ts";
 
 // Writes only when the stored version is the one the writer read, and
 // appends the transition's trace events in the same script: a controller
@@ -54,10 +55,15 @@ export interface TraceWrite {
 
 /** RunState in Redis, written with compare-and-set on `version`. */
 export class RunStore {
+  /** The runs not yet ended, for the controller's re-drive sweep; the controller records each write it lands. */
+  readonly active: ActiveRuns;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
-  ) {}
+  ) {
+    this.active = new ActiveRuns(redis, keys);
+  }
 
   async get(runId: string): Promise<RunState | null> {
     const raw = await this.redis.hget(this.keys.run(runId), "state");
@@ -71,14 +77,15 @@ export class RunStore {
   }
 
   /**
-   * Creates a run; fails if one with this id exists. The index entry is
-   * written first, in a command of its own (the index is in another cluster
-   * slot): a crash in between leaves an entry without a run, which readers
-   * skip and prune removes, never a run that prune cannot find.
+   * Creates a run; fails if one with this id exists. The index entries are
+   * written first, in commands of their own (the indexes are in other cluster
+   * slots): a crash in between leaves entries without a run, which readers
+   * skip and prune removes, never a run that prune or the re-drive sweep
+   * cannot find.
    */
   async create(state: RunState): Promise<void> {
     const valid = RunState.parse(state);
-    await this.redis.zadd(this.keys.runIndex(), "NX", Date.parse(valid.createdAt), valid.runId);
+    await Promise.all([this.redis.zadd(this.keys.runIndex(), "NX", Date.parse(valid.createdAt), valid.runId), this.active.record(valid)]);
     const outcome = await this.write(valid, -1);
     if (!outcome.saved) throw conflict(valid.runId, -1);
   }
@@ -111,6 +118,7 @@ export class RunStore {
   async remove(runId: string): Promise<void> {
     await this.redis.del(this.keys.run(runId));
     await this.redis.zrem(this.keys.runIndex(), runId);
+    await this.active.forget(runId);
   }
 
   // A saved state is not parsed again: it was validated where it entered the

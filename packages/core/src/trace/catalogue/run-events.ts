@@ -65,6 +65,16 @@ export const runEvents = traceKinds({
     emittedBy: "controller",
     payload: z.object({ instruction: z.string() }),
   },
+  "run.redriven": {
+    summary: "Jobs the run waited for were gone from their queues (a lost write, or every worker holding them lost) and were sent again.",
+    emittedBy: "controller",
+    payload: z.object({
+      cause: z.enum(["vanished", "worker_lost"]),
+      reason: z.string(),
+      /** Each job sent again, with how many times it has been (this one included). */
+      jobs: z.array(z.object({ key: z.string(), queue: z.string(), jobId: z.string(), resend: z.number().int().positive() })),
+    }),
+  },
   "plan.requested": {
     summary: "The controller asked the planner for the next step.",
     emittedBy: "controller",
