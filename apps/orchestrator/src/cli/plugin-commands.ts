@@ -8,12 +8,11 @@ import {
   loadPlugin,
   type LoadedPlugin,
   PluginHost,
-  type PluginStatus,
   ReinError,
   resolveSandbox,
   secretsAndRedactor,
 } from "@rein/core";
-import { readPluginStatus } from "../plugins/plugin-status-board.ts";
+import { type PublishedPlugin, readPluginStatus } from "../plugins/plugin-status-board.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
 import { usageOf } from "./command-help.ts";
 import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
@@ -34,7 +33,7 @@ async function listPlugins(flags: ParsedFlags<typeof PLUGINS>): Promise<number> 
   const context = await openContext({ ...contextFlags(flags) });
   try {
     const published = await readPluginStatus(context.runtime);
-    const rows: Array<{ path: string; enabled: boolean; manifest?: LoadedPlugin["manifest"]; error?: string; reports: Array<{ process: string; status: PluginStatus }> }> = [];
+    const rows: Array<{ path: string; enabled: boolean; manifest?: LoadedPlugin["manifest"]; error?: string; reports: Array<{ process: string; status: PublishedPlugin }> }> = [];
     for (const entry of context.config.plugins) {
       try {
         const { manifest } = await loadPlugin(entry.path);
@@ -71,7 +70,7 @@ async function listPlugins(flags: ParsedFlags<typeof PLUGINS>): Promise<number> 
   }
 }
 
-function describeExit(exit: NonNullable<PluginStatus["processes"][number]["lastExit"]>): string {
+function describeExit(exit: NonNullable<PublishedPlugin["processes"][number]["lastExit"]>): string {
   return exit.killedFor ? `killed (${exit.killedFor})` : exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode}`;
 }
 
