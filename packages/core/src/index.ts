@@ -156,6 +156,7 @@ export {
   type ToolExecutor,
   ToolRegistry,
   ToolResultCache,
+  toolsExportOf,
   type TraceSink,
   withAddressedFailures,
   Workspace,

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type AnyTool, ReinError } from "@rein/core";
+import { type AnyTool, ReinError, toolsExportOf } from "@rein/core";
 import { Baseline, baselineOf, regressionsAgainst } from "../eval/baseline.ts";
 import { loadSuite } from "../eval/eval-suite.ts";
 import { runSuite } from "../eval/run-suite.ts";
@@ -49,7 +49,5 @@ function readBaseline(file: string): Baseline {
 
 /** A module exporting `tools: AnyTool[]`, which replace the tools of the same names for every case. */
 async function importTools(file: string): Promise<AnyTool[]> {
-  const loaded = (await import(pathToFileURL(resolve(file)).href)) as { tools?: AnyTool[] };
-  if (!Array.isArray(loaded.tools)) throw new ReinError("config_invalid", `${file} must export tools: AnyTool[]`);
-  return loaded.tools;
+  return toolsExportOf(await import(pathToFileURL(resolve(file)).href), file);
 }

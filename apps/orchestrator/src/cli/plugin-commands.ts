@@ -11,6 +11,7 @@ import {
   ReinError,
   resolveSandbox,
   secretsAndRedactor,
+  z,
 } from "@rein/core";
 import { type PublishedPlugin, readPluginStatus } from "../plugins/plugin-status-board.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
@@ -147,19 +148,28 @@ async function checkPlugin(dir: string, configFile: string | undefined): Promise
   }
 }
 
+/** The fields of the plugin host's log lines that a check shows. */
+const CheckLogRecord = z.object({ msg: z.string().optional(), pluginLog: z.string().optional(), stderr: z.string().optional(), problem: z.string().optional(), id: z.string().optional() });
+
+/** A pino line as the fields a check shows; undefined for a line that is not one of the plugin host's. */
+function checkLogRecord(line: string): z.infer<typeof CheckLogRecord> | undefined {
+  try {
+    const parsed = CheckLogRecord.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The plugin's log lines and stderr, shown to the person checking it rather than kept in a log. */
 function checkLogger() {
   return createLogger({ level: "debug" }, {
     write(line: string) {
-      try {
-        const record = JSON.parse(line) as { msg?: string; pluginLog?: string; stderr?: string; problem?: string; id?: string };
-        if (record.pluginLog !== undefined) out(`  [plugin log] ${record.pluginLog}`);
-        else if (record.stderr !== undefined) out(`  [stderr] ${record.stderr}`);
-        else if (record.problem !== undefined) out(`  [protocol] ${record.problem}`);
-        else if (record.id !== undefined) out(`  [wire] ${record.msg} (id ${record.id})`);
-      } catch {
-        // Not one of ours.
-      }
+      const record = checkLogRecord(line);
+      if (record?.pluginLog !== undefined) out(`  [plugin log] ${record.pluginLog}`);
+      else if (record?.stderr !== undefined) out(`  [stderr] ${record.stderr}`);
+      else if (record?.problem !== undefined) out(`  [protocol] ${record.problem}`);
+      else if (record?.id !== undefined) out(`  [wire] ${record.msg} (id ${record.id})`);
     },
   });
 }
