@@ -8,15 +8,12 @@ import { loadSuite } from "../eval/eval-suite.ts";
 import { runSuite } from "../eval/run-suite.ts";
 import { renderCase, renderTotals } from "../eval/suite-report.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
-import { usageOf } from "./command-help.ts";
 import type { CommandHandler } from "./command-spec.ts";
-import { EVAL } from "./command-specs.ts";
+import type { EVAL } from "./command-specs.ts";
 import { err, out } from "./output.ts";
 
-export const evalCommand: CommandHandler<typeof EVAL> = async (positionals, flags) => {
-  const dir = positionals[0];
-  if (!dir) throw new ReinError("goal_invalid", `expected a suite folder: ${usageOf(EVAL)}`);
-  const suite = loadSuite(dir);
+export const evalCommand: CommandHandler<typeof EVAL> = async ({ suiteDir }, flags) => {
+  const suite = loadSuite(suiteDir);
   const baseline = flags.baseline === undefined ? undefined : readBaseline(flags.baseline);
   const toolOverrides = flags["tools-module"] === undefined ? [] : await importTools(flags["tools-module"]);
   const context = await openContext({ ...contextFlags(flags), embedRedis: true });

@@ -8,26 +8,19 @@ import {
   loadPlugin,
   type LoadedPlugin,
   PluginHost,
-  ReinError,
   resolveSandbox,
   secretsAndRedactor,
   z,
 } from "@rein/core";
 import { type PublishedPlugin, readPluginStatus } from "../plugins/plugin-status-board.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
-import { usageOf } from "./command-help.ts";
 import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
-import { PLUGINS } from "./command-specs.ts";
+import type { PLUGINS } from "./command-specs.ts";
 import { out } from "./output.ts";
 
 const PREVIEW_LINES = 8;
 
-export const pluginsCommand: CommandHandler<typeof PLUGINS> = async (positionals, flags) => {
-  const [action, dir] = positionals;
-  if (action === "list") return listPlugins(flags);
-  if (action === "check" && dir) return checkPlugin(dir, flags.config);
-  throw new ReinError("goal_invalid", `expected list, or check with a directory: ${usageOf(PLUGINS)}`);
-};
+export const pluginsCommand: CommandHandler<typeof PLUGINS> = async (args, flags) => (args.subcommand === "list" ? listPlugins(flags) : checkPlugin(args.dir, flags.config));
 
 /** Each configured plugin from its manifest, with what every running Rein process on this prefix reports about it. */
 async function listPlugins(flags: ParsedFlags<typeof PLUGINS>): Promise<number> {
