@@ -77,6 +77,7 @@ export { connectRedis, pingRedis, assertRedis, redactPassword, type Redis } from
 export { scanKeys } from "./redis/redis-client.ts";
 export { deleteByPrefix } from "./redis/delete-by-prefix.ts";
 export { deleteKeys } from "./redis/delete-keys.ts";
+export { flatPairs } from "./redis/flat-pairs.ts";
 export { RunStore, type SaveOutcome } from "./stores/run-store.ts";
 export { ArtifactStore, type Artifact } from "./stores/artifact-store.ts";
 export { TraceBuffer, type TraceWriter } from "./trace/index.ts";
@@ -85,9 +86,9 @@ export {
   findTraceEvent,
   isCallTraceEvent,
   isTraceEventOf,
-  traceEventInput,
   typedTraceEvent,
   type CallTraceEvent,
+  type TraceEventBody,
   type TraceEventInput,
   type TraceEventOf,
   type TraceKind,
@@ -158,6 +159,7 @@ export {
   type ToolExecutor,
   ToolRegistry,
   ToolResultCache,
+  toolsExportOf,
   type TraceSink,
   withAddressedFailures,
   Workspace,

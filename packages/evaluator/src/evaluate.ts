@@ -13,10 +13,8 @@ import {
   type Usage,
   type Verdict,
   type Workspace,
+  type TraceEventBody,
   zeroUsage,
-  traceEventInput,
-  type TraceKind,
-  type TracePayloadInput,
 } from "@rein/core";
 import type { CommandCheckRunner } from "./command-check.ts";
 import { runFingerprint, stepFingerprint } from "./fingerprints.ts";
@@ -69,7 +67,7 @@ export async function evaluate(job: EvaluateJob, deps: EvaluatorDeps, signal?: A
  */
 async function evaluateProposal(job: FinalAnswerEvaluateJob, deps: EvaluatorDeps): Promise<Verdict> {
   const claims = checkClaimsAgainst(job.answer.claims, evidenceIndexOf(job));
-  await trace(deps, job, "claims.checked", { claims, proposedBy: "planner" });
+  await trace(deps, job, { kind: "claims.checked", payload: { claims, proposedBy: "planner" } });
   const outcome = decideVerdict({
     attempt: job.attempt,
     maxAttempts: deps.maxAttempts ?? 3,
@@ -93,11 +91,14 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
   const { result, spec } = job;
   const maxAttempts = deps.maxAttempts ?? 3;
   const calls = result.toolCalls;
-  await trace(deps, job, "fingerprints.recorded", {
-    attempt: job.attempt,
-    calls: calls.map((call) => call.fingerprint),
-    step: stepFingerprint(calls),
-    attempts: runFingerprint([...job.priorFingerprints, calls.map((call) => call.fingerprint)]),
+  await trace(deps, job, {
+    kind: "fingerprints.recorded",
+    payload: {
+      attempt: job.attempt,
+      calls: calls.map((call) => call.fingerprint),
+      step: stepFingerprint(calls),
+      attempts: runFingerprint([...job.priorFingerprints, calls.map((call) => call.fingerprint)]),
+    },
   });
 
   const loopFinding = detectLoop(calls, new Set(job.priorFailedFingerprints));
@@ -118,7 +119,7 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
     checks.push(...checkStepHygiene(result));
   }
   const claims = result.status === "completed" ? checkClaims(result, evidenceIndexOf(job)) : [];
-  if (claims.length > 0) await trace(deps, job, "claims.checked", { claims });
+  if (claims.length > 0) await trace(deps, job, { kind: "claims.checked", payload: { claims } });
   const failedChecks = checks.filter((check) => !check.passed);
   const failing = calls.filter((call) => call.status !== "ok");
   const wrongSurface = failing.length > 0 && failing.every((call) => call.status === "refused");
@@ -143,7 +144,7 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
     denied: deniedActions(result),
     unknownOutcomes: unknownOutcomes(result),
   };
-  if (loop) await trace(deps, job, "loop.detected", { ...loop.finding, description: loop.description, loopedBefore, blocking: result.status !== "completed" || failedChecks.length > 0 });
+  if (loop) await trace(deps, job, { kind: "loop.detected", payload: { ...loop.finding, description: loop.description, loopedBefore, blocking: result.status !== "completed" || failedChecks.length > 0 } });
 
   // The judge only scores what is left once the rules would let the step through.
   let outcome = decideVerdict(findings);
@@ -229,7 +230,7 @@ function describeLoop(loop: LoopFinding, calls: StepEvaluateJob["result"]["toolC
   }
 }
 
-async function trace<Kind extends TraceKind>(deps: EvaluatorDeps, job: EvaluateJob, kind: Kind, payload: TracePayloadInput<Kind>): Promise<void> {
+async function trace(deps: EvaluatorDeps, job: EvaluateJob, body: TraceEventBody): Promise<void> {
   // The planner's proposed answer belongs to no step, as its verdict does in the controller's trace.
-  await deps.trace.append(traceEventInput({ runId: job.runId, stepId: job.kind === "final" ? null : job.stepId, kind, payload }));
+  await deps.trace.append({ runId: job.runId, stepId: job.kind === "final" ? null : job.stepId, ...body });
 }

@@ -17,7 +17,7 @@ import { HttpError, parse, readJson, send } from "./http-io.ts";
 import { openApiDocument } from "./openapi.ts";
 import { queueOverview } from "./queue-overview.ts";
 import { RefusedRequest, RequestGuard } from "./request-guard.ts";
-import { type Route, routeMatcher } from "./route-table.ts";
+import { type Route, route, routeMatcher } from "./route-table.ts";
 import { RunFeed, type RunFeedEvent } from "./run-feed.ts";
 import { RunLister, RunListQuery } from "./run-summaries.ts";
 
@@ -52,6 +52,12 @@ export interface HttpApiOptions {
 const Decision = z.object({ note: z.string().optional(), reason: z.string().optional() });
 const Cancel = z.object({ reason: z.string().min(1).default("cancelled over HTTP") });
 const Reply = z.object({ instruction: z.string().trim().min(1, "expected the instruction that answers the escalation") });
+
+// Path parameters, one schema per shape of path; the route table checks each against its path's names.
+const NoParams = z.object({});
+const RunParams = z.object({ id: z.string() });
+const ArtifactParams = z.object({ id: z.string(), artifactId: z.string() });
+const CallParams = z.object({ id: z.string(), callId: z.string() });
 
 const STATUS_OF_CODE: Partial<Record<ReinError["code"], number>> = {
   goal_invalid: 400,
@@ -107,11 +113,12 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
   const fold = new TraceFold(runtime);
   const feed = new RunFeed(runtime, runs, { intervalMs: options.feedIntervalMs });
   return [
-    {
+    route({
       method: "GET",
       path: "/",
       // The page itself holds nothing; every request it makes carries the token.
       public: true,
+      params: NoParams,
       handle: async (_request, response) => {
         response.writeHead(200, {
           "content-type": "text/html; charset=utf-8",
@@ -120,37 +127,41 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
         });
         response.end(DASHBOARD_HTML);
       },
-    },
-    { method: "GET", path: "/openapi.json", handle: async (_request, response) => send(response, 200, openApiDocument()) },
-    { method: "GET", path: "/identity", handle: async (_request, response, _params, _url, identity) => send(response, 200, { identity }) },
-    {
+    }),
+    route({ method: "GET", path: "/openapi.json", params: NoParams, handle: async (_request, response) => send(response, 200, openApiDocument()) }),
+    route({ method: "GET", path: "/identity", params: NoParams, handle: async (_request, response, _params, _url, identity) => send(response, 200, { identity }) }),
+    route({
       method: "GET",
       path: "/healthz",
+      params: NoParams,
       handle: async (_request, response) => {
         const health = await checkHealth(runtime, roles);
         send(response, health.ok ? 200 : 503, health);
       },
-    },
-    {
+    }),
+    route({
       method: "GET",
       path: "/readyz",
+      params: NoParams,
       handle: async (_request, response) => {
         const ready = await checkReady(runtime, roles);
         send(response, ready.ok ? 200 : 503, ready);
       },
-    },
-    {
+    }),
+    route({
       method: "GET",
       path: "/metrics",
+      params: NoParams,
       handle: async (_request, response) => {
         const metrics = await renderMetrics({ runtime, approvals, runs, fold });
         response.writeHead(200, { "content-type": metrics.contentType });
         response.end(metrics.body);
       },
-    },
-    {
+    }),
+    route({
       method: "POST",
       path: "/runs",
+      params: NoParams,
       handle: async (request, response) => {
         // submitGoal parses the goal; a goal_invalid refusal answers 400.
         const { runId, state } = await submitGoal(runtime, await readJson(request, maxBodyBytes), {
@@ -159,75 +170,78 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
         });
         send(response, 202, { runId, status: state.status, events: `/runs/${runId}/events` });
       },
-    },
-    {
+    }),
+    route({
       method: "GET",
       path: "/runs",
+      params: NoParams,
       handle: async (_request, response, _params, url) => send(response, 200, await runs.page(parse(RunListQuery, Object.fromEntries(url.searchParams), "query"))),
-    },
-    { method: "GET", path: "/runs/events", handle: async (request, response) => streamRunFeed(feed, runs, request, response) },
-    { method: "GET", path: "/runs/{id}", handle: async (_request, response, { id }) => send(response, 200, await runtime.runs.require(id as string)) },
-    { method: "GET", path: "/runs/{id}/events", handle: async (request, response, { id }) => streamEvents(runtime, id as string, request, response) },
-    {
+    }),
+    route({ method: "GET", path: "/runs/events", params: NoParams, handle: async (request, response) => streamRunFeed(feed, runs, request, response) }),
+    route({ method: "GET", path: "/runs/{id}", params: RunParams, handle: async (_request, response, { id }) => send(response, 200, await runtime.runs.require(id)) }),
+    route({ method: "GET", path: "/runs/{id}/events", params: RunParams, handle: async (request, response, { id }) => streamEvents(runtime, id, request, response) }),
+    route({
       method: "GET",
       path: "/runs/{id}/view",
-      handle: async (_request, response, { id }) => {
-        const runId = id as string;
+      params: RunParams,
+      handle: async (_request, response, { id: runId }) => {
         await runtime.runs.require(runId);
         send(response, 200, buildRunView(await loadBundle(runtime, runId)));
       },
-    },
-    {
+    }),
+    route({
       method: "GET",
       path: "/runs/{id}/artifacts/{artifactId}",
-      handle: async (_request, response, { id, artifactId }) => {
-        const runId = id as string;
+      params: ArtifactParams,
+      handle: async (_request, response, { id: runId, artifactId }) => {
         await runtime.runs.require(runId);
-        const artifact = await runtime.artifacts.get(artifactId as string);
+        const artifact = await runtime.artifacts.get(artifactId);
         // An artifact is only read through the run that stored it.
         if (!artifact || artifact.runId !== runId) throw new HttpError(404, `run ${runId} has no artifact ${artifactId}; expected an artifactId from its view's calls (artifacts expire with the run's retention)`);
         send(response, 200, artifact);
       },
-    },
-    {
+    }),
+    route({
       method: "GET",
       path: "/runs/{id}/calls/{callId}",
-      handle: async (_request, response, { id, callId }) => {
-        const runId = id as string;
+      params: CallParams,
+      handle: async (_request, response, { id: runId, callId }) => {
         await runtime.runs.require(runId);
-        send(response, 200, { runId, uses: describeCall(await loadBundle(runtime, runId), callId as string) });
+        send(response, 200, { runId, uses: describeCall(await loadBundle(runtime, runId), callId) });
       },
-    },
-    {
+    }),
+    route({
       method: "POST",
       path: "/runs/{id}/reply",
+      params: RunParams,
       handle: async (request, response, { id }) => {
         const { instruction } = parse(Reply, await readJson(request, maxBodyBytes));
-        await replyToRun(runtime, id as string, instruction);
+        await replyToRun(runtime, id, instruction);
         send(response, 202, { runId: id, reply: "sent" });
       },
-    },
-    {
+    }),
+    route({
       method: "POST",
       path: "/runs/{id}/cancel",
-      handle: async (request, response, { id }) => {
-        const runId = id as string;
+      params: RunParams,
+      handle: async (request, response, { id: runId }) => {
         const { reason } = parse(Cancel, await readJson(request, maxBodyBytes));
         await runtime.runs.require(runId);
         await runtime.queues.sendControl({ type: "run.cancel", eventId: `cancel-${runId}`, runId, reason });
         send(response, 202, { runId, cancel: "requested" });
       },
-    },
-    { method: "GET", path: "/approvals", handle: async (_request, response) => send(response, 200, { approvals: await approvalQueue(runtime, approvals) }) },
-    { method: "GET", path: "/queues", handle: async (_request, response) => send(response, 200, await queueOverview(runtime)) },
-    ...(["approve", "deny"] as const).map(
-      (verb): Route => ({
+    }),
+    route({ method: "GET", path: "/approvals", params: NoParams, handle: async (_request, response) => send(response, 200, { approvals: await approvalQueue(runtime, approvals) }) }),
+    route({ method: "GET", path: "/queues", params: NoParams, handle: async (_request, response) => send(response, 200, await queueOverview(runtime)) }),
+    ...(["approve", "deny"] as const).map((verb) =>
+      route({
         method: "POST",
         path: `/approvals/{id}/${verb}`,
+        params: RunParams,
         handle: async (request, response, { id }, _url, identity) => {
           const input = parse(Decision, await readJson(request, maxBodyBytes));
           if (verb === "deny" && !input.reason) throw new HttpError(400, "reason: a denial must say why; expected a non-empty string");
-          const approval = await decideApproval(runtime, { store: approvals, signer: options.approvalSigner }, id as string, {
+          const approval = await decideApproval(runtime, { store: approvals, signer: options.approvalSigner }, id, {
             decision: verb === "approve" ? "approved" : "denied",
             approver: `http:${identity}`,
             note: input.note,

@@ -21,9 +21,11 @@ export async function readJson(request: IncomingMessage, maxBytes: number): Prom
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
-    size += (chunk as Buffer).length;
+    // A request without setEncoding yields Buffers; anything else is read as its text.
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += bytes.length;
     if (size > maxBytes) throw new HttpError(413, `the body is over ${maxBytes} bytes`);
-    chunks.push(chunk as Buffer);
+    chunks.push(bytes);
   }
   if (size === 0) return {};
   try {

@@ -1,42 +1,60 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { z } from "zod";
+import { parse } from "./http-io.ts";
+
+/** The names of the `{parameters}` of a path written as OpenAPI writes it: `"/runs/{id}/calls/{callId}"` → `"id" | "callId"`. */
+export type PathParameters<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParameters<Rest> : never;
+
+/** A path's parameters as its handler receives them. */
+export type PathValues<Path extends string> = { readonly [Name in PathParameters<Path>]: string };
 
 /**
- * `identity` is who the request's bearer token stands for (see
- * RequestGuard); undefined on a public route.
+ * One route as it is written: its handler receives the path's parameters
+ * typed from `path` and parsed by `params`, a schema of exactly those names
+ * (built once, at module level). `identity` is who the request's bearer
+ * token stands for (see RequestGuard); undefined on a public route.
  */
-export type RouteHandler = (request: IncomingMessage, response: ServerResponse, params: Readonly<Record<string, string>>, url: URL, identity: string | undefined) => Promise<void>;
+export interface RouteDefinition<Path extends string> {
+  method: "GET" | "POST";
+  /** Written as OpenAPI writes it (`/runs/{id}`), so the document and the table compare. */
+  path: Path;
+  /** Only the dashboard page is served without the bearer token: it holds nothing. */
+  public?: true;
+  params: z.ZodType<PathValues<Path>>;
+  handle: (request: IncomingMessage, response: ServerResponse, params: PathValues<Path>, url: URL, identity: string | undefined) => Promise<void>;
+}
 
-/** One route of the HTTP API; `path` is written as OpenAPI writes it (`/runs/{id}`), so the document and the table compare. */
+/** A route of the table, whatever its path: the matcher hands it the path's raw parameters, which it parses itself. */
 export interface Route {
   method: "GET" | "POST";
   path: string;
-  /** Only the dashboard page is served without the bearer token: it holds nothing. */
   public?: true;
-  handle: RouteHandler;
+  handle: (request: IncomingMessage, response: ServerResponse, rawParams: Readonly<Record<string, string>>, url: URL, identity: string | undefined) => Promise<void>;
+}
+
+/** A route of the table from its definition. */
+export function route<const Path extends string>(definition: RouteDefinition<Path>): Route {
+  return {
+    method: definition.method,
+    path: definition.path,
+    ...(definition.public ? { public: true } : {}),
+    handle: async (request, response, rawParams, url, identity) => definition.handle(request, response, parse(definition.params, rawParams, "path"), url, identity),
+  };
 }
 
 /** What a path parameter may be: ids are word characters and dashes; a model's call ids may also hold dots and colons. */
 const PARAMETER_PATTERN: Readonly<Record<string, string>> = { callId: "[\\w.:-]+" };
 
-interface CompiledRoute extends Route {
-  pattern: RegExp;
-  names: string[];
-}
-
 /** Matches a request against the table; undefined when no route has that method and path. */
-export function routeMatcher(routes: readonly Route[]): (method: string | undefined, pathname: string) => { route: Route; params: Record<string, string> } | undefined {
-  const compiled: CompiledRoute[] = routes.map((route) => {
-    const names: string[] = [];
-    const source = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-      names.push(name);
-      return `(${PARAMETER_PATTERN[name] ?? "[\\w-]+"})`;
-    });
-    return { ...route, pattern: new RegExp(`^${source}$`), names };
+export function routeMatcher(routes: readonly Route[]): (method: string | undefined, pathname: string) => { route: Route; params: Readonly<Record<string, string>> } | undefined {
+  const compiled = routes.map((candidate) => {
+    const source = candidate.path.replace(/\{(\w+)\}/g, (_, name: string) => `(?<${name}>${PARAMETER_PATTERN[name] ?? "[\\w-]+"})`);
+    return { route: candidate, pattern: new RegExp(`^${source}$`) };
   });
   return (method, pathname) => {
-    for (const route of compiled) {
-      const match = route.method === method ? route.pattern.exec(pathname) : null;
-      if (match) return { route, params: Object.fromEntries(route.names.map((name, i) => [name, match[i + 1] as string])) };
+    for (const { route: candidate, pattern } of compiled) {
+      const match = candidate.method === method ? pattern.exec(pathname) : null;
+      if (match) return { route: candidate, params: { ...match.groups } };
     }
     return undefined;
   };

@@ -1,4 +1,4 @@
-import { isTerminal, type ReinRuntime, type RunState, RunStatus } from "@rein/core";
+import { flatPairs, isTerminal, type ReinRuntime, type RunState, RunStatus } from "@rein/core";
 import { z } from "zod";
 
 /** Most index entries one `GET /runs` reads: a filter that matches little stops here and hands back a cursor. */
@@ -93,17 +93,16 @@ export class RunLister {
     let exhausted = false;
     const needle = query.q?.toLowerCase();
     while (runs.length < query.limit && scanned < MAX_SCANNED) {
-      const entries = await this.runtime.redis.zrevrange(index, start, start + Math.min(BATCH, MAX_SCANNED - scanned) - 1, "WITHSCORES");
+      const entries = flatPairs(await this.runtime.redis.zrevrange(index, start, start + Math.min(BATCH, MAX_SCANNED - scanned) - 1, "WITHSCORES"), "the run index");
       if (entries.length === 0) {
         exhausted = true;
         break;
       }
-      const ids = entries.filter((_, i) => i % 2 === 0);
-      const states = await Promise.all(ids.map((id) => this.readState(id)));
-      for (const [i, id] of ids.entries()) {
+      const states = await Promise.all(entries.map(([id]) => this.readState(id)));
+      for (const [i, [id, score]] of entries.entries()) {
         scanned += 1;
         start += 1;
-        last = { id, score: entries[i * 2 + 1] as string };
+        last = { id, score };
         const state = states[i];
         if (state && matches(state, query.status, needle)) runs.push(summarize(state));
         if (runs.length === query.limit) break;

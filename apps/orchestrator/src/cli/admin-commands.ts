@@ -9,7 +9,7 @@ import type { CommandHandler } from "./command-spec.ts";
 import type { KEYS, MODELS } from "./command-specs.ts";
 import { out } from "./output.ts";
 
-export const modelsCommand: CommandHandler<typeof MODELS> = async (_positionals, flags) => {
+export const modelsCommand: CommandHandler<typeof MODELS> = async (_args, flags) => {
   const example = flags.example === undefined ? undefined : await loadExample(flags.example);
   const configFile = flags.config;
   const models = resolveModels({ configFile, example });
@@ -20,8 +20,7 @@ export const modelsCommand: CommandHandler<typeof MODELS> = async (_positionals,
   return 0;
 };
 
-export const keysCommand: CommandHandler<typeof KEYS> = async (positionals, flags) => {
-  if (positionals[0] !== "generate") throw new ReinError("config_invalid", "expected: rein keys generate [--out DIR] [--force]");
+export const keysCommand: CommandHandler<typeof KEYS> = async (_generate, flags) => {
   const dir = flags.out ?? loadConfig({ file: flags.config }).keysDir;
   const pairs = [keyPairFiles(dir, "packet"), keyPairFiles(dir, "approval")];
   const existing = pairs.flatMap((files) => [files.privateKeyFile, files.publicKeyFile]).filter((file) => existsSync(file));

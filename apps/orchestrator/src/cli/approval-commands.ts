@@ -23,7 +23,7 @@ function deskOf(context: Awaited<ReturnType<typeof openContext>>, store: Approva
   return { store, signer: requireSigner(approvalKeys(context.config), context.config) };
 }
 
-export const approvalsCommand: CommandHandler<typeof APPROVALS> = (_positionals, flags) =>
+export const approvalsCommand: CommandHandler<typeof APPROVALS> = (_args, flags) =>
   withApprovals(flags, async (context, approvals) => {
     const list = await approvals.list({ runId: flags.run, ...(flags.all ? {} : { status: "pending" }) });
     if (list.length === 0) out(flags.all ? "no approvals" : "no approvals waiting");
@@ -37,20 +37,17 @@ export const approvalsCommand: CommandHandler<typeof APPROVALS> = (_positionals,
     return 0;
   });
 
-export const approveCommand: CommandHandler<typeof APPROVE> = (positionals, flags) =>
+export const approveCommand: CommandHandler<typeof APPROVE> = ({ approvalId }, flags) =>
   withApprovals(flags, async (context, approvals) => {
-    const approvalId = positionals[0];
-    if (!approvalId) throw new ReinError("approval_invalid", "expected an approval id: rein approve <approvalId>");
     const approval = await decideApproval(context.runtime, deskOf(context, approvals), approvalId, { decision: "approved", approver: approver(), note: flags.note });
     out(`approved ${approval.approvalId}: ${approval.tool}(${JSON.stringify(approval.args)}) may run once`);
     return 0;
   });
 
-export const denyCommand: CommandHandler<typeof DENY> = (positionals, flags) =>
+export const denyCommand: CommandHandler<typeof DENY> = ({ approvalId }, flags) =>
   withApprovals(flags, async (context, approvals) => {
-    const approvalId = positionals[0];
     const reason = flags.reason;
-    if (!approvalId || !reason) throw new ReinError("approval_invalid", 'expected: rein deny <approvalId> --reason "why"');
+    if (!reason) throw new ReinError("approval_invalid", 'expected --reason "why": the model is told why; rein deny <approvalId> --reason "why"');
     const approval = await decideApproval(context.runtime, deskOf(context, approvals), approvalId, { decision: "denied", approver: approver(), reason });
     out(`denied ${approval.approvalId}: ${approval.tool}`);
     return 0;

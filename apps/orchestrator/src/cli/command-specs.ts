@@ -1,7 +1,8 @@
 import { defineCommand } from "./command-spec.ts";
 
 /*
- * Every command's declaration: name, argument forms, summary and flags.
+ * Every command's declaration: name, summary, positional arguments,
+ * subcommands and flags.
  * Plain data, loaded by `rein --help` without any command's module.
  */
 
@@ -14,9 +15,14 @@ const GRACE_MS = { kind: "integer", value: "MS", min: 0, help: "on SIGTERM, how 
 const LOCK_MS = { kind: "integer", value: "MS", min: 1000, help: "a job's lock; a killed process's jobs go back to the queue after it (default 30000)" } as const;
 const JSON_OUTPUT = { kind: "boolean", help: "print JSON instead of text" } as const;
 
+const GOAL = { name: "goal", value: '"<goal>"', optional: true, help: "what to do, quoted; optional with --example, whose goal text it replaces" } as const;
+const RUN_ID = { name: "runId", value: "<runId>", help: "a run id, as rein run or rein submit printed it" } as const;
+const TRACE_SOURCE = { name: "source", value: "<runId | file.jsonl>", help: "a run id, or a trace exported by rein trace export" } as const;
+const APPROVAL_ID = { name: "approvalId", value: "<approvalId>", help: "an approval id listed by rein approvals" } as const;
+
 export const RUN = defineCommand({
   name: "run",
-  args: ['"<goal>"'],
+  args: [GOAL],
   summary: "start every role in this process, run a goal end to end and print its progress",
   flags: {
     example: EXAMPLE,
@@ -32,35 +38,39 @@ export const RUN = defineCommand({
 
 export const DIFF = defineCommand({
   name: "diff",
-  args: ["<runId>"],
+  args: [RUN_ID],
   summary: "print what a run changed in its workspace as a unified diff against the directory it ran on",
   flags: {},
 });
 
 export const APPLY = defineCommand({
   name: "apply",
-  args: ["<runId>"],
+  args: [RUN_ID],
   summary: "write a run's changes into the directory it ran on, refusing when that directory changed under the same files",
   flags: {},
 });
 
 export const SUBMIT = defineCommand({
   name: "submit",
-  args: ['"<goal>"'],
+  args: [GOAL],
   summary: "put a goal on the queue for running roles and print its run id (warns when no controller serves the prefix)",
   flags: { example: EXAMPLE, tools: TOOLS, workspace: WORKSPACE, "include-dirty": INCLUDE_DIRTY },
 });
 
 export const STATUS = defineCommand({
   name: "status",
-  args: ["<runId>"],
+  args: [RUN_ID],
   summary: "print a run's status, steps and spend",
   flags: { json: { kind: "boolean", help: "print the run's whole state as JSON" } },
 });
 
 export const TRACE = defineCommand({
   name: "trace",
-  args: ["<runId | file.jsonl>", "export <runId>", "import FILE"],
+  args: [TRACE_SOURCE],
+  subcommands: {
+    export: { summary: "write the run's trace to JSONL (-o FILE, default <runId>.jsonl), with a sidecar for large payloads", args: [RUN_ID] },
+    import: { summary: "load an exported trace into Redis under --prefix (default: the config's)", args: [{ name: "file", value: "FILE", help: "a trace exported by rein trace export" }] },
+  },
   summary: "show a run's trace (timeline, audit, graph, raw, completeness) or one call's input and output; export it to JSONL or import one",
   flags: {
     audit: { kind: "boolean", help: "every decision with its rule and actor (policy, runtime or a named person)" },
@@ -76,7 +86,7 @@ export const TRACE = defineCommand({
 
 export const REPLAY = defineCommand({
   name: "replay",
-  args: ["<runId | file.jsonl>"],
+  args: [TRACE_SOURCE],
   summary: "re-run a recorded run with its recorded model outputs in a fresh workspace; report identical or the first divergence",
   flags: {
     "stub-tools": { kind: "boolean", help: "answer tool calls with their recorded results; nothing is executed" },
@@ -89,7 +99,7 @@ export const REPLAY = defineCommand({
 
 export const EVAL = defineCommand({
   name: "eval",
-  args: ["<suite-dir>"],
+  args: [{ name: "suiteDir", value: "<suite-dir>", help: "a folder of eval cases (examples/eval-suite is one)" }],
   summary: "run an eval suite; print pass rate, steps, tokens and cost; gate against a baseline",
   flags: {
     baseline: { kind: "string", value: "FILE", help: "fail (exit 1) on a regression against this baseline" },
@@ -101,7 +111,10 @@ export const EVAL = defineCommand({
 
 export const RUNS = defineCommand({
   name: "runs",
-  args: ["list", "prune --older-than AGE"],
+  subcommands: {
+    list: { summary: "the newest runs (--limit N) with their status and goal", args: [] },
+    prune: { summary: "delete the state, trace and artifacts of runs created longer ago than --older-than AGE", args: [] },
+  },
   summary: "list recent runs, or delete old runs' state, trace and artifacts",
   flags: {
     limit: { kind: "integer", value: "N", min: 1, help: "with list: how many runs (default 20)" },
@@ -113,14 +126,14 @@ export const RUNS = defineCommand({
 
 export const CANCEL = defineCommand({
   name: "cancel",
-  args: ["<runId>"],
+  args: [RUN_ID],
   summary: "cancel a run; it ends with what it has",
   flags: { reason: { kind: "string", value: "TEXT", help: "why, for the record" } },
 });
 
 export const REPLY = defineCommand({
   name: "reply",
-  args: ['<runId> "<instruction>"'],
+  args: [RUN_ID, { name: "instruction", value: '"<instruction>"', help: "what the run should do now, quoted; it resumes through the planner" }],
   summary: "answer an escalated run; it resumes through the planner",
   flags: {},
 });
@@ -137,21 +150,22 @@ export const APPROVALS = defineCommand({
 
 export const APPROVE = defineCommand({
   name: "approve",
-  args: ["<approvalId>"],
+  args: [APPROVAL_ID],
   summary: "let exactly that action run once",
   flags: { note: { kind: "string", value: "TEXT", help: "a note kept with the decision" } },
 });
 
 export const DENY = defineCommand({
   name: "deny",
-  args: ["<approvalId> --reason TEXT"],
+  args: [APPROVAL_ID],
   summary: "refuse the action; the model is told why and chooses again",
   flags: { reason: { kind: "string", value: "TEXT", help: "why (required): the model is told" } },
 });
 
 export const LESSONS = defineCommand({
   name: "lessons",
-  args: ["", "rm <lessonId>"],
+  args: [],
+  subcommands: { rm: { summary: "remove one lesson", args: [{ name: "lessonId", value: "<lessonId>", help: "a lesson id listed by rein lessons" }] } },
   summary: "list what runs learned (newest first, or most similar to --for); rm removes one",
   flags: {
     for: { kind: "string", value: '"<goal>"', help: "the lessons most similar to this goal" },
@@ -161,14 +175,20 @@ export const LESSONS = defineCommand({
 
 export const PLUGINS = defineCommand({
   name: "plugins",
-  args: ["list", "check <dir>"],
+  subcommands: {
+    list: { summary: "the configured plugins, with what every running Rein process reports about them", args: [] },
+    check: { summary: "validate a plugin directory, start it in the sandbox, handshake, ping and call each tool's example", args: [{ name: "dir", value: "<dir>", help: "a plugin's directory (with its plugin.json)" }] },
+  },
   summary: "list the configured plugins with their tools, state, breaker and restarts, or check a plugin directory end to end",
   flags: { json: { kind: "boolean", help: "with list: print JSON instead of text" } },
 });
 
 export const MCP = defineCommand({
   name: "mcp",
-  args: ["list", "check <name>"],
+  subcommands: {
+    list: { summary: "the configured MCP servers, with their state and tools in every running Rein process", args: [] },
+    check: { summary: "start one configured server here and print its tools, or its command, exit code and stderr", args: [{ name: "name", value: "<name>", help: "a server's name in the config's mcp" }] },
+  },
   summary: "list the configured MCP servers with their state and tools in every running Rein process, or start one and print its tools or what went wrong",
   flags: { json: { kind: "boolean", help: "with list: print JSON instead of text" } },
 });
@@ -216,14 +236,14 @@ export const MODELS = defineCommand({
 
 export const CONFIG = defineCommand({
   name: "config",
-  args: ["schema"],
+  subcommands: { schema: { summary: "print the JSON Schema of rein.config.json", args: [] } },
   summary: 'print the JSON Schema of rein.config.json (for editors: "$schema": "./rein.schema.json")',
   flags: {},
 });
 
 export const KEYS = defineCommand({
   name: "keys",
-  args: ["generate"],
+  subcommands: { generate: { summary: "write both key pairs to --out DIR (refuses to replace packet keys without --force)", args: [] } },
   summary: "write the Ed25519 key pairs: packet signing (controllers / workers) and approval decisions (deciders / step workers)",
   flags: {
     out: { kind: "string", value: "DIR", help: "the directory (default: the config's keysDir, .rein/keys)" },

@@ -1,4 +1,4 @@
-import { ReinConfig, ReinError } from "@rein/core";
+import { ReinConfig } from "@rein/core";
 import { z } from "zod";
 import type { CommandHandler } from "./command-spec.ts";
 import type { CONFIG } from "./command-specs.ts";
@@ -25,8 +25,7 @@ function closeObjects(node: unknown): unknown {
   return copy;
 }
 
-export const configCommand: CommandHandler<typeof CONFIG> = async (positionals) => {
-  if (positionals[0] !== "schema") throw new ReinError("goal_invalid", "expected: rein config schema");
+export const configCommand: CommandHandler<typeof CONFIG> = async (_schema) => {
   out(JSON.stringify(configJsonSchema(), null, 2));
   return 0;
 };

@@ -2,21 +2,18 @@ import { existsSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type AnyTool, ReinError } from "@rein/core";
+import { type AnyTool, ReinError, toolsExportOf } from "@rein/core";
 import { Baseline, baselineOf, regressionsAgainst } from "../eval/baseline.ts";
 import { loadSuite } from "../eval/eval-suite.ts";
 import { runSuite } from "../eval/run-suite.ts";
 import { renderCase, renderTotals } from "../eval/suite-report.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
-import { usageOf } from "./command-help.ts";
 import type { CommandHandler } from "./command-spec.ts";
-import { EVAL } from "./command-specs.ts";
+import type { EVAL } from "./command-specs.ts";
 import { err, out } from "./output.ts";
 
-export const evalCommand: CommandHandler<typeof EVAL> = async (positionals, flags) => {
-  const dir = positionals[0];
-  if (!dir) throw new ReinError("goal_invalid", `expected a suite folder: ${usageOf(EVAL)}`);
-  const suite = loadSuite(dir);
+export const evalCommand: CommandHandler<typeof EVAL> = async ({ suiteDir }, flags) => {
+  const suite = loadSuite(suiteDir);
   const baseline = flags.baseline === undefined ? undefined : readBaseline(flags.baseline);
   const toolOverrides = flags["tools-module"] === undefined ? [] : await importTools(flags["tools-module"]);
   const context = await openContext({ ...contextFlags(flags), embedRedis: true });
@@ -49,7 +46,5 @@ function readBaseline(file: string): Baseline {
 
 /** A module exporting `tools: AnyTool[]`, which replace the tools of the same names for every case. */
 async function importTools(file: string): Promise<AnyTool[]> {
-  const loaded = (await import(pathToFileURL(resolve(file)).href)) as { tools?: AnyTool[] };
-  if (!Array.isArray(loaded.tools)) throw new ReinError("config_invalid", `${file} must export tools: AnyTool[]`);
-  return loaded.tools;
+  return toolsExportOf(await import(pathToFileURL(resolve(file)).href), file);
 }

@@ -13,16 +13,13 @@ async function withLessons(flags: FlagValues<typeof GLOBAL_FLAGS>, body: (lesson
   }
 }
 
-export const lessonsCommand: CommandHandler<typeof LESSONS> = (positionals, flags) =>
+export const lessonsCommand: CommandHandler<typeof LESSONS> = (args, flags) =>
   withLessons(flags, async (lessons) => {
-    const [action, lessonId] = positionals;
-    if (action === "rm") {
-      if (!lessonId) throw new ReinError("not_found", "expected a lesson id: rein lessons rm <lessonId>");
-      if (!(await lessons.remove(lessonId))) throw new ReinError("not_found", `no lesson ${lessonId}; expected an id listed by \`rein lessons\``);
-      out(`removed ${lessonId}`);
+    if (args.subcommand === "rm") {
+      if (!(await lessons.remove(args.lessonId))) throw new ReinError("not_found", `no lesson ${args.lessonId}; expected an id listed by \`rein lessons\``);
+      out(`removed ${args.lessonId}`);
       return 0;
     }
-    if (action !== undefined) throw new ReinError("not_found", `unknown lessons action "${action}"; expected: rein lessons [rm <lessonId>]`);
     const goal = flags.for;
     const listed = goal ? (await lessons.similar(goal, 10)).map(({ lesson, score }) => ({ lesson, score })) : (await lessons.list()).map((lesson) => ({ lesson, score: undefined }));
     if (flags.json) {

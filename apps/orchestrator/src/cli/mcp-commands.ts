@@ -1,17 +1,11 @@
 import { connectMcpServer, errorMessage, loadConfig, ReinError, secretsAndRedactor } from "@rein/core";
 import { type McpServerState, readMcpStatus } from "../mcp/mcp-status-board.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
-import { usageOf } from "./command-help.ts";
 import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
-import { MCP } from "./command-specs.ts";
+import type { MCP } from "./command-specs.ts";
 import { out } from "./output.ts";
 
-export const mcpCommand: CommandHandler<typeof MCP> = async (positionals, flags) => {
-  const [action, name] = positionals;
-  if (action === "list") return listServers(flags);
-  if (action === "check" && name) return checkServer(name, flags.config);
-  throw new ReinError("goal_invalid", `expected list, or check with a server name: ${usageOf(MCP)}`);
-};
+export const mcpCommand: CommandHandler<typeof MCP> = async (args, flags) => (args.subcommand === "list" ? listServers(flags) : checkServer(args.name, flags.config));
 
 /** Each configured server with what every running Rein process on this prefix reports about it. */
 async function listServers(flags: ParsedFlags<typeof MCP>): Promise<number> {

@@ -8,33 +8,26 @@ import {
   loadPlugin,
   type LoadedPlugin,
   PluginHost,
-  type PluginStatus,
-  ReinError,
   resolveSandbox,
   secretsAndRedactor,
+  z,
 } from "@rein/core";
-import { readPluginStatus } from "../plugins/plugin-status-board.ts";
+import { type PublishedPlugin, readPluginStatus } from "../plugins/plugin-status-board.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
-import { usageOf } from "./command-help.ts";
 import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
-import { PLUGINS } from "./command-specs.ts";
+import type { PLUGINS } from "./command-specs.ts";
 import { out } from "./output.ts";
 
 const PREVIEW_LINES = 8;
 
-export const pluginsCommand: CommandHandler<typeof PLUGINS> = async (positionals, flags) => {
-  const [action, dir] = positionals;
-  if (action === "list") return listPlugins(flags);
-  if (action === "check" && dir) return checkPlugin(dir, flags.config);
-  throw new ReinError("goal_invalid", `expected list, or check with a directory: ${usageOf(PLUGINS)}`);
-};
+export const pluginsCommand: CommandHandler<typeof PLUGINS> = async (args, flags) => (args.subcommand === "list" ? listPlugins(flags) : checkPlugin(args.dir, flags.config));
 
 /** Each configured plugin from its manifest, with what every running Rein process on this prefix reports about it. */
 async function listPlugins(flags: ParsedFlags<typeof PLUGINS>): Promise<number> {
   const context = await openContext({ ...contextFlags(flags) });
   try {
     const published = await readPluginStatus(context.runtime);
-    const rows: Array<{ path: string; enabled: boolean; manifest?: LoadedPlugin["manifest"]; error?: string; reports: Array<{ process: string; status: PluginStatus }> }> = [];
+    const rows: Array<{ path: string; enabled: boolean; manifest?: LoadedPlugin["manifest"]; error?: string; reports: Array<{ process: string; status: PublishedPlugin }> }> = [];
     for (const entry of context.config.plugins) {
       try {
         const { manifest } = await loadPlugin(entry.path);
@@ -71,7 +64,7 @@ async function listPlugins(flags: ParsedFlags<typeof PLUGINS>): Promise<number> 
   }
 }
 
-function describeExit(exit: NonNullable<PluginStatus["processes"][number]["lastExit"]>): string {
+function describeExit(exit: NonNullable<PublishedPlugin["processes"][number]["lastExit"]>): string {
   return exit.killedFor ? `killed (${exit.killedFor})` : exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode}`;
 }
 
@@ -148,19 +141,28 @@ async function checkPlugin(dir: string, configFile: string | undefined): Promise
   }
 }
 
+/** The fields of the plugin host's log lines that a check shows. */
+const CheckLogRecord = z.object({ msg: z.string().optional(), pluginLog: z.string().optional(), stderr: z.string().optional(), problem: z.string().optional(), id: z.string().optional() });
+
+/** A pino line as the fields a check shows; undefined for a line that is not one of the plugin host's. */
+function checkLogRecord(line: string): z.infer<typeof CheckLogRecord> | undefined {
+  try {
+    const parsed = CheckLogRecord.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The plugin's log lines and stderr, shown to the person checking it rather than kept in a log. */
 function checkLogger() {
   return createLogger({ level: "debug" }, {
     write(line: string) {
-      try {
-        const record = JSON.parse(line) as { msg?: string; pluginLog?: string; stderr?: string; problem?: string; id?: string };
-        if (record.pluginLog !== undefined) out(`  [plugin log] ${record.pluginLog}`);
-        else if (record.stderr !== undefined) out(`  [stderr] ${record.stderr}`);
-        else if (record.problem !== undefined) out(`  [protocol] ${record.problem}`);
-        else if (record.id !== undefined) out(`  [wire] ${record.msg} (id ${record.id})`);
-      } catch {
-        // Not one of ours.
-      }
+      const record = checkLogRecord(line);
+      if (record?.pluginLog !== undefined) out(`  [plugin log] ${record.pluginLog}`);
+      else if (record?.stderr !== undefined) out(`  [stderr] ${record.stderr}`);
+      else if (record?.problem !== undefined) out(`  [protocol] ${record.problem}`);
+      else if (record?.id !== undefined) out(`  [wire] ${record.msg} (id ${record.id})`);
     },
   });
 }

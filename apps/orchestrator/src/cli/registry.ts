@@ -26,8 +26,8 @@ function entry<Spec extends CommandSpec>(spec: Spec, load: () => Promise<Command
     spec,
     load,
     run: async (line) => {
-      const [handler, { flagValuesOf }] = await Promise.all([load(), import("./flag-values.ts")]);
-      return handler(line.args, flagValuesOf(spec, line.flags));
+      const [handler, { argValuesOf }, { flagValuesOf }] = await Promise.all([load(), import("./arg-values.ts"), import("./flag-values.ts")]);
+      return handler(argValuesOf(spec, line.args), flagValuesOf(spec, line.flags));
     },
   };
 }

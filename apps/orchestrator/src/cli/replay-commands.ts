@@ -8,14 +8,11 @@ import { openIsolatedRuntime } from "../replay/isolated-runtime.ts";
 import { loadBundle } from "../trace/trace-bundle.ts";
 import { readExport } from "../trace/trace-files.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
-import { usageOf } from "./command-help.ts";
 import type { CommandHandler } from "./command-spec.ts";
-import { REPLAY } from "./command-specs.ts";
+import type { REPLAY } from "./command-specs.ts";
 import { err } from "./output.ts";
 
-export const replayCommand: CommandHandler<typeof REPLAY> = async (positionals, flags) => {
-  const source = positionals[0];
-  if (!source) throw new ReinError("goal_invalid", `expected a run id or an export file: ${usageOf(REPLAY)}`);
+export const replayCommand: CommandHandler<typeof REPLAY> = async ({ source }, flags) => {
   const context = await openContext({ ...contextFlags(flags), embedRedis: true });
   try {
     const bundle = source.endsWith(".jsonl") ? await readExport(source) : await loadBundle(context.runtime, source);

@@ -76,7 +76,7 @@ function lockTiming(lockMs: number | undefined): { lockDuration: number; stalled
   return lockMs === undefined ? undefined : { lockDuration: lockMs, stalledInterval: lockMs };
 }
 
-export const serveCommand: CommandHandler<typeof SERVE> = (_positionals, flags) => {
+export const serveCommand: CommandHandler<typeof SERVE> = (_args, flags) => {
   const stray = (["host", "token-env", "tokens-file", "allow-origin"] as const).filter((name) => flags[name] !== undefined);
   if (flags.http === undefined && stray.length > 0) {
     throw new ReinError("config_invalid", `--${stray[0]} configures the HTTP API; expected it with --http PORT`);
@@ -84,7 +84,7 @@ export const serveCommand: CommandHandler<typeof SERVE> = (_positionals, flags) 
   return runRoles(["control"], flags);
 };
 
-export const workerCommand: CommandHandler<typeof WORKER> = (_positionals, flags) => {
+export const workerCommand: CommandHandler<typeof WORKER> = (_args, flags) => {
   const roles = flags.role ?? [];
   if (roles.length === 0) throw new ReinError("config_invalid", `--role (missing): expected one of ${ROLE_NAMES.join(", ")}`);
   if (flags["metrics-host"] !== undefined && flags["metrics-port"] === undefined) throw new ReinError("config_invalid", "--metrics-host configures the metrics endpoint; expected it with --metrics-port PORT");

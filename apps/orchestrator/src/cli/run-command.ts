@@ -19,9 +19,9 @@ import { describeOrigin, printChanges } from "./workspace-commands.ts";
 
 export { scriptedOverrides } from "./model-resolution.ts";
 
-export const runCommand: CommandHandler<typeof RUN> = async (positionals, flags) => {
+export const runCommand: CommandHandler<typeof RUN> = async ({ goal: goalText }, flags) => {
   const example = flags.example === undefined ? undefined : await loadExample(flags.example);
-  if (!example && positionals.length === 0) throw new ReinError("goal_invalid", 'expected a goal: rein run "<goal>" or rein run --example bugfix');
+  if (!example && goalText === undefined) throw new ReinError("goal_invalid", 'expected a goal: rein run "<goal>" or rein run --example bugfix');
   if (flags.approve && flags.deny) throw new ReinError("goal_invalid", "--approve and --deny both given; expected one");
   const models = requireModels(resolveModels({ configFile: flags.config, example }));
   const context = await openContext({
@@ -54,7 +54,7 @@ export const runCommand: CommandHandler<typeof RUN> = async (positionals, flags)
   });
   let live: LiveSubscription | undefined;
   try {
-    const goal = goalFromCli(positionals[0], example, flags.tools);
+    const goal = goalFromCli(goalText, example, flags.tools);
     // Subscribed before the run exists, so no delta is missed; the channel works the same for remote workers.
     const runId = newId("run");
     // On a terminal: streamed model text, and how long each silent model call has been in flight.

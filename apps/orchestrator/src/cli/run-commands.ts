@@ -1,4 +1,3 @@
-import { ReinError } from "@rein/core";
 import { loadExample } from "../examples/load-example.ts";
 import { replyToRun } from "../intake/reply-to-run.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
@@ -21,16 +20,10 @@ async function withContext<T>(flags: FlagValues<typeof GLOBAL_FLAGS>, body: (con
   }
 }
 
-const requireArg = (positionals: string[], what: string, usage: string): string => {
-  const value = positionals[0];
-  if (!value) throw new ReinError("goal_invalid", `expected ${what}: rein ${usage}`);
-  return value;
-};
-
-export const submitCommand: CommandHandler<typeof SUBMIT> = (positionals, flags) =>
+export const submitCommand: CommandHandler<typeof SUBMIT> = ({ goal: goalText }, flags) =>
   withContext(flags, async (context) => {
     const example = flags.example === undefined ? undefined : await loadExample(flags.example);
-    const goal = goalFromCli(positionals[0], example, flags.tools);
+    const goal = goalFromCli(goalText, example, flags.tools);
     const { runId } = await submitGoal(context.runtime, goal, {
       knownTools: knownToolNames(context.config, example?.tools ?? []),
       unavailableMcp: await unavailableMcpServers(context.runtime),
@@ -46,9 +39,9 @@ export const submitCommand: CommandHandler<typeof SUBMIT> = (positionals, flags)
     return 0;
   });
 
-export const statusCommand: CommandHandler<typeof STATUS> = (positionals, flags) =>
+export const statusCommand: CommandHandler<typeof STATUS> = ({ runId }, flags) =>
   withContext(flags, async (context) => {
-    const state = await context.runtime.runs.require(requireArg(positionals, "a run id", "status <runId>"));
+    const state = await context.runtime.runs.require(runId);
     if (flags.json) {
       out(JSON.stringify(state, null, 2));
       return 0;
@@ -63,9 +56,8 @@ export const statusCommand: CommandHandler<typeof STATUS> = (positionals, flags)
     return 0;
   });
 
-export const cancelCommand: CommandHandler<typeof CANCEL> = (positionals, flags) =>
+export const cancelCommand: CommandHandler<typeof CANCEL> = ({ runId }, flags) =>
   withContext(flags, async (context) => {
-    const runId = requireArg(positionals, "a run id", "cancel <runId>");
     await context.runtime.runs.require(runId);
     await context.runtime.queues.sendControl({
       type: "run.cancel",
@@ -77,10 +69,8 @@ export const cancelCommand: CommandHandler<typeof CANCEL> = (positionals, flags)
     return 0;
   });
 
-export const replyCommand: CommandHandler<typeof REPLY> = (positionals, flags) =>
+export const replyCommand: CommandHandler<typeof REPLY> = ({ runId, instruction }, flags) =>
   withContext(flags, async (context) => {
-    const [runId, instruction] = positionals;
-    if (!runId || !instruction) throw new ReinError("goal_invalid", 'expected: rein reply <runId> "<instruction>"');
     await replyToRun(context.runtime, runId, instruction);
     out(`reply sent to ${runId}`);
     return 0;

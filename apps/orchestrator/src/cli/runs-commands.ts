@@ -6,10 +6,8 @@ import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
 import { RUNS } from "./command-specs.ts";
 import { out } from "./output.ts";
 
-export const runsCommand: CommandHandler<typeof RUNS> = async (positionals, flags) => {
-  const action = positionals[0];
-  if (action === "list") return withRuntime(flags, (runtime) => listRuns(runtime, flags.limit ?? 20));
-  if (action !== "prune") throw new ReinError("goal_invalid", `expected list or prune: ${usageOf(RUNS)}`);
+export const runsCommand: CommandHandler<typeof RUNS> = async ({ subcommand }, flags) => {
+  if (subcommand === "list") return withRuntime(flags, (runtime) => listRuns(runtime, flags.limit ?? 20));
   const olderThan = flags["older-than"];
   if (olderThan === undefined) throw new ReinError("goal_invalid", `expected --older-than, e.g. 30d: ${usageOf(RUNS)}`);
   const olderThanMs = parseAge(olderThan);

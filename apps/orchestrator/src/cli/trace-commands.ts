@@ -10,19 +10,17 @@ import { renderCall } from "../trace/views/call-view.ts";
 import { renderGraph } from "../trace/views/graph-view.ts";
 import { renderTimeline } from "../trace/views/timeline-view.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
-import { usageOf } from "./command-help.ts";
 import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
-import { TRACE } from "./command-specs.ts";
+import type { TRACE } from "./command-specs.ts";
 import { err, out } from "./output.ts";
 
 type TraceFlags = ParsedFlags<typeof TRACE>;
 
-export const traceCommand: CommandHandler<typeof TRACE> = async (positionals, flags) => {
-  const [first, second] = positionals;
-  if (!first) throw new ReinError("goal_invalid", `expected a run id or a subcommand: ${usageOf(TRACE)}`);
-  if (first === "export") return exportTrace(required(second, "a run id"), flags);
-  if (first === "import") return importTrace(required(second, "an export file"), flags);
-  const bundle = first.endsWith(".jsonl") ? await readExport(first) : await withRuntime(flags, (runtime) => loadRequired(runtime, first));
+export const traceCommand: CommandHandler<typeof TRACE> = async (args, flags) => {
+  if (args.subcommand === "export") return exportTrace(args.runId, flags);
+  if (args.subcommand === "import") return importTrace(args.file, flags);
+  const { source } = args;
+  const bundle = source.endsWith(".jsonl") ? await readExport(source) : await withRuntime(flags, (runtime) => loadRequired(runtime, source));
   if (flags.otel) return sendSpans(bundle);
   return showTrace(bundle, flags);
 };
@@ -93,9 +91,4 @@ async function withRuntime<T>(flags: TraceFlags, body: (runtime: Awaited<ReturnT
     await Promise.all(context.runtime.queues.all().map((queue) => queue.waitUntilReady()));
     await context.close();
   }
-}
-
-function required(value: string | undefined, what: string): string {
-  if (!value) throw new ReinError("goal_invalid", `expected ${what}: ${usageOf(TRACE)}`);
-  return value;
 }

@@ -1,11 +1,10 @@
 import { dirname } from "node:path";
-import { loadConfig, ReinError } from "@rein/core";
+import { loadConfig } from "@rein/core";
 import { applyRun } from "../workspace/apply-changes.ts";
 import { changedFiles, snapshotRun, unifiedDiff } from "../workspace/run-changes.ts";
 import { readOrigin, type WorkspaceOrigin } from "../workspace/workspace-origin.ts";
-import { usageOf } from "./command-help.ts";
 import type { CommandHandler } from "./command-spec.ts";
-import { APPLY, DIFF } from "./command-specs.ts";
+import type { APPLY, DIFF } from "./command-specs.ts";
 import { out } from "./output.ts";
 
 /** The line `rein run` prints before the run starts. */
@@ -32,22 +31,16 @@ export async function printChanges(origin: WorkspaceOrigin): Promise<void> {
   if (origin.branch) out(`or merge:   git -C ${origin.source} merge ${origin.branch}`);
 }
 
-const runIdOf = (positionals: string[], usage: string): string => {
-  const runId = positionals[0];
-  if (!runId) throw new ReinError("goal_invalid", `expected a run id: ${usage}`);
-  return runId;
-};
-
-export const diffCommand: CommandHandler<typeof DIFF> = async (positionals, flags) => {
+export const diffCommand: CommandHandler<typeof DIFF> = async ({ runId }, flags) => {
   const config = loadConfig({ file: flags.config });
-  const origin = await readOrigin(config.workspaceRoot, runIdOf(positionals, usageOf(DIFF)));
+  const origin = await readOrigin(config.workspaceRoot, runId);
   process.stdout.write(await unifiedDiff(origin, await snapshotRun(origin)));
   return 0;
 };
 
-export const applyCommand: CommandHandler<typeof APPLY> = async (positionals, flags) => {
+export const applyCommand: CommandHandler<typeof APPLY> = async ({ runId }, flags) => {
   const config = loadConfig({ file: flags.config });
-  const origin = await readOrigin(config.workspaceRoot, runIdOf(positionals, usageOf(APPLY)));
+  const origin = await readOrigin(config.workspaceRoot, runId);
   const result = await applyRun(origin);
   if (result.applied.length === 0) {
     out(result.unchanged.length === 0 ? `run ${origin.runId} changed nothing` : `${origin.source} already has run ${origin.runId}'s changes`);

@@ -10,10 +10,9 @@ import {
   type StepState,
   type Suspension,
   totalTokens,
+  type TraceEventBody,
   type Verdict,
   zeroUsage,
-  type TraceKind,
-  type TracePayloadInput,
 } from "@rein/core";
 import { contextJobOf } from "./context-job.ts";
 import { packetBodyOf } from "./packet-body.ts";
@@ -24,7 +23,7 @@ export interface DraftOps {
   state: RunState;
   settings: { now: Date; packetTtlMs: number; maxDepth: number };
   effect(effect: ControllerEffect): void;
-  trace<Kind extends TraceKind>(kind: Kind, payload: TracePayloadInput<Kind>, step?: StepState): void;
+  trace(body: TraceEventBody, step?: StepState): void;
   dispatch(step: StepState, options?: { countsAsStep?: boolean }): void;
   recordVerdict(verdict: Verdict, step?: StepState): void;
   retry(step: StepState, verdict: Verdict): void;
@@ -51,7 +50,7 @@ export function delegate(draft: DraftOps, parent: StepState, result: StepResult,
     childBody = bodyOf(draft, child);
   } catch (error) {
     const reason = errorMessage(error);
-    draft.trace("delegation.refused", { reason, childTitle: request.title, tools: request.tools.map((grant) => grant.name) }, parent);
+    draft.trace({ kind: "delegation.refused", payload: { reason, childTitle: request.title, tools: request.tools.map((grant) => grant.name) } }, parent);
     parent.resumeInput = { kind: "delegation", childStepId: childId, status: "refused", summary: reason, observationIds: [], refusal: reason, callIndex: suspension.callIndex };
     parent.resumes += 1;
     draft.dispatch(parent, { countsAsStep: false });
@@ -61,9 +60,9 @@ export function delegate(draft: DraftOps, parent: StepState, result: StepResult,
   parent.awaitingChildId = childId;
   parent.awaitingCallIndex = suspension.callIndex;
   state.steps.push(child);
-  draft.trace(
-    "step.delegated",
-    {
+  draft.trace({
+    kind: "step.delegated",
+    payload: {
       childStepId: childId,
       reason: suspension.reason,
       title: request.title,
@@ -72,8 +71,7 @@ export function delegate(draft: DraftOps, parent: StepState, result: StepResult,
       budget: child.spec.budget,
       depth: child.depth,
     },
-    parent,
-  );
+  }, parent);
   draft.dispatch(child);
 }
 
@@ -164,7 +162,7 @@ export function applyChildVerdict(draft: DraftOps, child: StepState, verdict: Ve
 function returnToParent(draft: DraftOps, child: StepState, status: StepResult["status"], summary: string): void {
   const parent = parentOf(draft, child);
   if (!parent || parent.awaitingChildId !== child.stepId) {
-    draft.trace("step.orphaned", { reason: "no parent waits for this child" }, child);
+    draft.trace({ kind: "step.orphaned", payload: { reason: "no parent waits for this child" } }, child);
     return;
   }
   parent.awaitingChildId = undefined;
@@ -173,7 +171,7 @@ function returnToParent(draft: DraftOps, child: StepState, status: StepResult["s
   parent.awaitingCallIndex = undefined;
   child.outcome = undefined;
   parent.resumes += 1;
-  draft.trace("step.returned", { childStepId: child.stepId, status, parentStepId: parent.stepId }, child);
+  draft.trace({ kind: "step.returned", payload: { childStepId: child.stepId, status, parentStepId: parent.stepId } }, child);
   draft.dispatch(parent, { countsAsStep: false });
 }
 
@@ -185,7 +183,7 @@ export function askContext(draft: DraftOps, step: StepState, suspension: Extract
   step.phase = "suspended";
   step.awaitingContext = question;
   step.awaitingCallIndex = suspension.callIndex;
-  draft.trace("step.suspended", { reason: "context", question }, step);
+  draft.trace({ kind: "step.suspended", payload: { reason: "context", question } }, step);
   draft.effect({ type: "enqueue_context_request", job: contextJobOf(draft.state, step, question, { now: draft.settings.now, ttlMs: draft.settings.packetTtlMs }) });
 }
 
@@ -204,7 +202,7 @@ export function answerContext(draft: DraftOps, step: StepState, evidenceIds: rea
   step.awaitingCallIndex = undefined;
   step.spec = { ...step.spec, evidence_ids: [...new Set([...step.spec.evidence_ids, ...evidence.map((entry) => entry.id)])] };
   step.resumes += 1;
-  draft.trace(refusal ? "context.refused" : "context.answered", { evidence: evidence.map((entry) => entry.id), refusal: refusal ?? null, requestingStepId: step.stepId, parentStepId: step.parentStepId }, step);
+  draft.trace({ kind: refusal ? "context.refused" : "context.answered", payload: { evidence: evidence.map((entry) => entry.id), refusal: refusal ?? null, requestingStepId: step.stepId, parentStepId: step.parentStepId } }, step);
   draft.dispatch(step, { countsAsStep: false });
 }
 

@@ -14,7 +14,7 @@ export function proposeFinalAnswer(draft: Draft, planNo: number, answer: FinalAn
   const feedback = previous?.feedback;
   state.proposal = { planNo, attempt, answer, phase: "evaluating", ...(feedback ? { feedback } : {}) };
   draft.setStatus("evaluating");
-  draft.trace("answer.proposed", { planNo, attempt, proposedBy: "planner", claims: answer.claims.length, gaps: answer.gaps.length });
+  draft.trace({ kind: "answer.proposed", payload: { planNo, attempt, proposedBy: "planner", claims: answer.claims.length, gaps: answer.gaps.length } });
   draft.effect({ type: "enqueue_evaluate", job: finalAnswerJobOf(state, answer, attempt, feedback) });
 }
 

@@ -66,7 +66,7 @@ export function resendLostJobs(draft: Draft, event: JobsLost): string | undefine
     if (traced.key !== DEADLINE_JOB) resends[traced.jobId] = traced.resend;
   }
   state.resends = resends;
-  draft.trace("run.redriven", { cause: event.cause, reason: event.reason, jobs: planned.map((resend) => resend.traced) });
+  draft.trace({ kind: "run.redriven", payload: { cause: event.cause, reason: event.reason, jobs: planned.map((resend) => resend.traced) } });
   return undefined;
 }
 

@@ -14,12 +14,12 @@ export function redispatchOrEscalate(draft: Draft, step: StepState, reason: stri
   if (step.redispatches < limit) {
     step.redispatches += 1;
     step.resumes += 1;
-    draft.trace("step.redispatched", { reason, redispatch: step.redispatches, limit }, step);
+    draft.trace({ kind: "step.redispatched", payload: { reason, redispatch: step.redispatches, limit } }, step);
     draft.dispatch(step, { countsAsStep: false });
     return;
   }
   step.phase = "failed";
-  draft.trace("step.errored", { reason }, step);
+  draft.trace({ kind: "step.errored", payload: { reason } }, step);
   const tries = limit === 0 ? "it is not dispatched again after that (config queues.lostStepRedispatches is 0)" : `and again after each of its ${limit} re-dispatch(es) (config queues.lostStepRedispatches)`;
   draft.escalate([
     `step ${step.stepId} (attempt ${step.attempt}) was not finished: ${reason}; ${tries}. Its checkpoint is intact. Check the step workers' logs for crashes, out-of-memory kills or lost Redis connections, fix the cause, then reply to go on from the evidence so far: rein reply ${draft.state.runId} "<instruction>"`,

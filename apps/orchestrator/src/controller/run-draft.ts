@@ -16,10 +16,8 @@ import {
   type StepResult,
   type StepState,
   totalTokens,
+  type TraceEventBody,
   type TraceEventInput,
-  traceEventInput,
-  type TraceKind,
-  type TracePayloadInput,
   untrustedDataOf,
   type Usage,
   type Verdict,
@@ -63,17 +61,8 @@ export class Draft {
     this.effects.push(effect);
   }
 
-  trace<Kind extends TraceKind>(kind: Kind, payload: TracePayloadInput<Kind>, step?: StepState): void {
-    this.events.push(
-      traceEventInput({
-        runId: this.state.runId,
-        stepId: step?.stepId ?? null,
-        parentStepId: step?.parentStepId ?? null,
-        kind,
-        ts: this.settings.now.toISOString(),
-        payload,
-      }),
-    );
+  trace(body: TraceEventBody, step?: StepState): void {
+    this.events.push({ runId: this.state.runId, stepId: step?.stepId ?? null, parentStepId: step?.parentStepId ?? null, ts: this.settings.now.toISOString(), ...body });
   }
 
   setStatus(status: RunStatus): void {
@@ -142,7 +131,7 @@ export class Draft {
     this.setStatus("planning");
     const job = planJobOf(this.state);
     this.effect({ type: "enqueue_plan", job });
-    this.trace("plan.requested", { planNo: job.planNo, completedSteps: job.context.completedSteps.length });
+    this.trace({ kind: "plan.requested", payload: { planNo: job.planNo, completedSteps: job.context.completedSteps.length } });
   }
 
   dispatch(step: StepState, options: { countsAsStep?: boolean } = {}): void {
@@ -159,9 +148,9 @@ export class Draft {
     this.setStatus("dispatching");
     const body = packetBodyOf(this.state, step, { now: this.settings.now, ttlMs: this.settings.packetTtlMs });
     this.effect({ type: "dispatch_step", jobId: jobIds.step(this.state.runId, step.stepId, step.attempt, step.resumes), body });
-    this.trace(
-      "step.dispatched",
-      {
+    this.trace({
+      kind: "step.dispatched",
+      payload: {
         title: step.spec.title,
         attempt: step.attempt,
         resume: step.resumes,
@@ -174,8 +163,7 @@ export class Draft {
         evidence: body.evidence.map((entry) => entry.id),
         feedback: step.feedback ?? null,
       },
-      step,
-    );
+    }, step);
   }
 
   recordResult(step: StepState, result: StepResult): void {
@@ -197,11 +185,7 @@ export class Draft {
         status: observation.status,
       }));
     this.state.evidence.push(...added);
-    this.trace(
-      "step.finished",
-      { status: result.status, attempt: step.attempt, turns: result.turns, observations: added.map((entry) => entry.id), error: result.error ?? null },
-      step,
-    );
+    this.trace({ kind: "step.finished", payload: { status: result.status, attempt: step.attempt, turns: result.turns, observations: added.map((entry) => entry.id), error: result.error ?? null } }, step);
   }
 
   /** Hands the step.finished event's result to the evaluator; the run waits for its verdict. */
@@ -221,9 +205,9 @@ export class Draft {
       reasons: verdict.reasons,
       feedback: verdict.feedback,
     });
-    this.trace(
-      "verdict.ready",
-      {
+    this.trace({
+      kind: "verdict.ready",
+      payload: {
         decision: verdict.decision,
         reasons: verdict.reasons,
         feedback: verdict.feedback ?? null,
@@ -232,8 +216,7 @@ export class Draft {
         // A verdict over the planner's proposed answer belongs to no step.
         ...(step ? {} : { subject: "final_answer", attempt: verdict.attempt }),
       },
-      step,
-    );
+    }, step);
     if (step) this.recordLessons(step, verdict);
   }
 
@@ -279,7 +262,7 @@ export class Draft {
   escalate(reasons: readonly string[]): void {
     this.setStatus("escalated");
     this.state.stopReason = `escalated: ${reasons.join("; ")}`;
-    this.trace("run.escalated", { reasons });
+    this.trace({ kind: "run.escalated", payload: { reasons } });
   }
 
   fail(reason: string): void {
@@ -294,7 +277,7 @@ export class Draft {
     for (const step of this.state.steps) {
       if (step.phase !== "completed" && step.phase !== "failed") step.phase = "cancelled";
     }
-    this.trace(`run.${status}`, { reason, partial: result.partial, missing: result.missing });
+    this.trace({ kind: `run.${status}`, payload: { reason, partial: result.partial, missing: result.missing } });
     if (status === "failed" && options.lesson !== false) this.recordLesson(runFailedLesson(this.state, reason, this.settings.now));
     this.effect({ type: "retire_run" });
   }
@@ -310,7 +293,7 @@ export class Draft {
 
   private recordLesson(lesson: Lesson, step?: StepState): void {
     this.effect({ type: "record_lesson", lesson });
-    this.trace("lesson.recorded", { lessonId: lesson.lessonId, kind: lesson.kind, signature: lesson.signature }, step);
+    this.trace({ kind: "lesson.recorded", payload: { lessonId: lesson.lessonId, kind: lesson.kind, signature: lesson.signature } }, step);
   }
 
   finish(): Transition {

@@ -38,7 +38,7 @@ function applyEvent(state: RunState, event: ControlEvent, settings: TransitionSe
   // The event does not apply, but what its role spent still counts: a fresh draft keeps only the spend.
   const spendOnly = new Draft(state, event, settings);
   countSpend(spendOnly, event);
-  spendOnly.trace("event.ignored", { event: event.type, eventId: event.eventId, reason });
+  spendOnly.trace({ kind: "event.ignored", payload: { event: event.type, eventId: event.eventId, reason } });
   return spendOnly.finish();
 }
 
@@ -48,7 +48,7 @@ function failedTransition(state: RunState, event: ControlEvent, settings: Transi
   try {
     if (isTerminal(state.status)) return ignored(state, event, reason);
     const draft = new Draft(state, event, { ...settings, now: validDate(settings.now, state.updatedAt) });
-    draft.trace("transition.failed", { event: event.type, eventId: event.eventId, error: errorMessage(error) });
+    draft.trace({ kind: "transition.failed", payload: { event: event.type, eventId: event.eventId, error: errorMessage(error) } });
     draft.finishRun("failed", partialResult(draft.state, reason), reason, { lesson: false });
     return draft.finish();
   } catch {
@@ -74,13 +74,16 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
       if (state.status !== "planning" || event.planNo !== state.planCount) return `not waiting for plan ${event.planNo}`;
       state.plan = event.plan;
       state.lessonsUsed = [...new Set([...state.lessonsUsed, ...event.lessonsUsed.map((lesson) => lesson.id)])];
-      draft.trace("plan.ready", {
-        planNo: event.planNo,
-        done: event.plan.done,
-        currentStep: event.plan.current_step?.title ?? null,
-        nextSteps: event.plan.next_steps,
-        risks: event.plan.risks,
-        lessonsUsed: event.lessonsUsed.map((lesson) => lesson.id),
+      draft.trace({
+        kind: "plan.ready",
+        payload: {
+          planNo: event.planNo,
+          done: event.plan.done,
+          currentStep: event.plan.current_step?.title ?? null,
+          nextSteps: event.plan.next_steps,
+          risks: event.plan.risks,
+          lessonsUsed: event.lessonsUsed.map((lesson) => lesson.id),
+        },
       });
       if (event.plan.done) {
         proposeFinalAnswer(draft, event.planNo, event.plan.answer ?? { answer: lastSummary(state), claims: [], gaps: [] });
@@ -114,7 +117,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
       if (!step || step.phase !== "dispatched") return "step is not waiting to start";
       step.phase = "executing";
       draft.setStatus("executing");
-      draft.trace("step.started", { attempt: event.attempt }, step);
+      draft.trace({ kind: "step.started", payload: { attempt: event.attempt } }, step);
       return undefined;
     }
     case "step.finished": {
@@ -130,7 +133,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
         state.pendingApprovals = [...new Set([...state.pendingApprovals, event.result.suspension.approvalId])];
         draft.setStatus("waiting_approval");
         draft.effect({ type: "schedule_approval_expiry", approvalId: event.result.suspension.approvalId, delayMs: draft.settings.approvalTtlMs });
-        draft.trace("step.suspended", { reason: "approval", approvalId: event.result.suspension.approvalId, tool: event.result.suspension.tool }, step);
+        draft.trace({ kind: "step.suspended", payload: { reason: "approval", approvalId: event.result.suspension.approvalId, tool: event.result.suspension.tool } }, step);
         return undefined;
       }
       if (event.result.status === "delegated" && event.result.suspension?.kind === "delegate") {
@@ -155,7 +158,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
         return undefined;
       }
       step.phase = "failed";
-      draft.trace("step.errored", { reason: event.reason }, step);
+      draft.trace({ kind: "step.errored", payload: { reason: event.reason } }, step);
       draft.finishRun("failed", partialResult(state, `step ${step.stepId} could not run: ${event.reason}`), event.reason);
       return undefined;
     }
@@ -175,7 +178,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
       step.resumeInput = { kind: "approval", approvalId: event.approvalId, decision: event.decision };
       step.resumes += 1;
       if (event.decision !== "expired") draft.effect({ type: "withdraw_approval_expiry", approvalId: event.approvalId });
-      draft.trace("step.resumed", { reason: "approval", approvalId: event.approvalId, decision: event.decision }, step);
+      draft.trace({ kind: "step.resumed", payload: { reason: "approval", approvalId: event.approvalId, decision: event.decision } }, step);
       draft.dispatch(step, { countsAsStep: false });
       return undefined;
     }
@@ -188,7 +191,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
     case "run.resume": {
       if (state.status !== "escalated") return `only an escalated run can be resumed; this one is ${state.status}`;
       state.instruction = event.instruction;
-      draft.trace("run.resumed", { instruction: event.instruction });
+      draft.trace({ kind: "run.resumed", payload: { instruction: event.instruction } });
       draft.requestPlan();
       return undefined;
     }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type AnyTool, Goal, type GoalInput, PluginEntry, PolicyRule, type ReinConfigInput, ReinError, z } from "@rein/core";
+import { type AnyTool, Goal, type GoalInput, PluginEntry, PolicyRule, type ReinConfigInput, ReinError, toolsExportOf, z } from "@rein/core";
 import { resolveSeed } from "../workspace/seed-path.ts";
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -54,7 +54,7 @@ export async function loadExample(name: string, examplesDir = EXAMPLES_DIR): Pro
   const { workspace, ...goal } = parsedGoal.data;
   const seedDir = workspace ? await resolveSeed(dir, workspace) : undefined;
   const toolsFile = join(dir, "tools.ts");
-  const tools = existsSync(toolsFile) ? ((await importTypeScript(toolsFile)) as { tools: AnyTool[] }).tools : [];
+  const tools = existsSync(toolsFile) ? toolsExportOf(await importTypeScript(toolsFile), toolsFile) : [];
   return { name, dir, goal, seedDir, scriptPath: join(dir, "script.json"), tools, config: exampleConfig(dir) };
 }
 

@@ -1,8 +1,8 @@
-import type { ApprovalStore, ReinRuntime } from "@rein/core";
+import { type ApprovalStore, errorMessage, type Logger, type ReinRuntime } from "@rein/core";
 import { Counter, Gauge, type Metric, type MetricValue, Registry } from "prom-client";
 import type { RunLister } from "../api/run-summaries.ts";
 import type { TraceFold } from "./trace-fold.ts";
-import { LATENCY_BUCKETS, parseSeriesKey, type SeriesKey } from "./trace-increments.ts";
+import { LATENCY_BUCKETS, parseSeriesKey, type Series, type SeriesKey } from "./trace-increments.ts";
 
 export interface MetricsSources {
   runtime: ReinRuntime;
@@ -39,14 +39,12 @@ export async function renderMetrics(sources: MetricsSources): Promise<{ contentT
     sources.approvals.list({ status: "pending" }),
   ]);
   const registry = new Registry();
+  const series = readSeries(totals, sources.runtime.logger);
   for (const [name, [help, labelNames]] of Object.entries(COUNTERS)) {
     const counter = new Counter({ name: `rein_${name}_total`, help, labelNames, registers: [registry] });
-    for (const [key, value] of totals) {
-      const [metric, labels] = parseSeriesKey(key);
-      if (metric === name) counter.inc(labels, value);
-    }
+    for (const { metric, labels, value } of series) if (metric === name) counter.inc(labels, value);
   }
-  for (const [name, [help, labelNames]] of Object.entries(HISTOGRAMS)) registry.registerMetric(storedHistogram(`rein_${name}`, help, labelNames, name, totals));
+  for (const [name, [help, labelNames]] of Object.entries(HISTOGRAMS)) registry.registerMetric(storedHistogram(`rein_${name}`, help, labelNames, name, series));
 
   const runs = new Gauge({ name: "rein_runs", help: `Runs by status, over the newest ${counts.counted} runs (exact: ${counts.exact})`, labelNames: ["status"], registers: [registry] });
   for (const [status, value] of Object.entries(counts.byStatus)) runs.set({ status }, value);
@@ -56,13 +54,26 @@ export async function renderMetrics(sources: MetricsSources): Promise<{ contentT
   return { contentType: registry.contentType, body: await registry.metrics() };
 }
 
+/** The totals with their names and labels; a field that is not a series (another version wrote it) is left out of the scrape, with a warning. */
+function readSeries(totals: ReadonlyMap<SeriesKey, number>, logger: Logger): (Series & { value: number })[] {
+  const series: (Series & { value: number })[] = [];
+  for (const [key, value] of totals) {
+    try {
+      series.push({ ...parseSeriesKey(key), value });
+    } catch (error) {
+      logger.warn({ error: errorMessage(error) }, "metrics: a totals field left out");
+    }
+  }
+  return series;
+}
+
 /**
  * A histogram whose buckets were counted elsewhere (in Redis, by every
  * process's trace): prom-client's Histogram only observes in-process, so
  * this hands the registry the stored buckets, made cumulative, through the
  * `get()` every prom-client metric answers.
  */
-function storedHistogram(name: string, help: string, labelNames: string[], series: string, totals: ReadonlyMap<SeriesKey, number>): Metric {
+function storedHistogram(name: string, help: string, labelNames: string[], metricName: string, totals: readonly (Series & { value: number })[]): Metric {
   const groups = new Map<string, { labels: Record<string, string>; buckets: Map<string, number>; sum: number; count: number }>();
   const groupOf = (labels: Record<string, string>) => {
     const own = Object.fromEntries(labelNames.map((label) => [label, labels[label] ?? "unknown"]));
@@ -71,11 +82,10 @@ function storedHistogram(name: string, help: string, labelNames: string[], serie
     groups.set(key, group);
     return group;
   };
-  for (const [key, value] of totals) {
-    const [metric, labels] = parseSeriesKey(key);
-    if (metric === `${series}_bucket`) groupOf(labels).buckets.set(labels.le ?? "+Inf", value);
-    else if (metric === `${series}_sum`) groupOf(labels).sum = value;
-    else if (metric === `${series}_count`) groupOf(labels).count = value;
+  for (const { metric, labels, value } of totals) {
+    if (metric === `${metricName}_bucket`) groupOf(labels).buckets.set(labels.le ?? "+Inf", value);
+    else if (metric === `${metricName}_sum`) groupOf(labels).sum = value;
+    else if (metric === `${metricName}_count`) groupOf(labels).count = value;
   }
   const values: (MetricValue<string> & { metricName: string })[] = [];
   for (const group of groups.values()) {

@@ -1,4 +1,4 @@
-import type { TypedTraceEvent } from "@rein/core";
+import { ReinError, type TypedTraceEvent, z } from "@rein/core";
 
 /** Upper bounds, in seconds, of the latency histograms' buckets. */
 export const LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300] as const;
@@ -6,7 +6,31 @@ export const LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120
 /** A counter's name and labels, as the field of the Redis hash that holds its value. */
 export type SeriesKey = string;
 export const seriesKey = (metric: string, labels: Readonly<Record<string, string>> = {}): SeriesKey => JSON.stringify([metric, labels]);
-export const parseSeriesKey = (key: SeriesKey): [string, Record<string, string>] => JSON.parse(key) as [string, Record<string, string>];
+
+/** A counter's name and labels, as `seriesKey` wrote them. */
+export interface Series {
+  metric: string;
+  labels: Record<string, string>;
+}
+
+const SeriesJson = z.tuple([z.string(), z.record(z.string(), z.string())]);
+
+/**
+ * The name and labels a field of the totals hash holds; a field that is not
+ * the `[metric, labels]` JSON `seriesKey` writes is a `contract_invalid` error.
+ */
+export function parseSeriesKey(key: string): Series {
+  let json: unknown;
+  try {
+    json = JSON.parse(key);
+  } catch {
+    json = undefined;
+  }
+  const parsed = SeriesJson.safeParse(json);
+  if (!parsed.success) throw new ReinError("contract_invalid", `metrics series ${JSON.stringify(key)} is not a series key; expected the JSON [metric, {label: value}] that seriesKey writes`);
+  const [metric, labels] = parsed.data;
+  return { metric, labels };
+}
 
 const RUN_ENDS: Readonly<Record<string, string>> = { "run.done": "done", "run.failed": "failed", "run.cancelled": "cancelled", "run.escalated": "escalated" };
 

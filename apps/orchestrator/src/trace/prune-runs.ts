@@ -7,9 +7,10 @@ const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86
 
 /** "30d", "12h", "90m" → milliseconds. */
 export function parseAge(text: string): number {
-  const match = /^(\d+)([smhdw])$/.exec(text.trim());
-  if (!match) throw new ReinError("goal_invalid", `age ${JSON.stringify(text)} is not understood; expected a number and a unit s, m, h, d or w, e.g. 30d`);
-  return Number(match[1]) * (UNITS[match[2] as string] as number);
+  const [, amount, unit] = /^(\d+)([smhdw])$/.exec(text.trim()) ?? [];
+  const perUnit = unit === undefined ? undefined : UNITS[unit];
+  if (amount === undefined || perUnit === undefined) throw new ReinError("goal_invalid", `age ${JSON.stringify(text)} is not understood; expected a number and a unit s, m, h, d or w, e.g. 30d`);
+  return Number(amount) * perUnit;
 }
 
 export interface PruneOptions {

@@ -1,4 +1,4 @@
-import { assemblePrompt, type CallTraceEvent, expandPromptCopy, isCallTraceEvent, isTraceEventOf, PromptCopy, promptHash, sha256, type TypedTraceEvent } from "@rein/core";
+import { assemblePrompt, type CallTraceEvent, expandPromptCopy, isCallTraceEvent, isTraceEventOf, PromptCopy, promptHash, ReinError, sha256, type TypedTraceEvent } from "@rein/core";
 
 const partsOf = (copy: PromptCopy): string[] => [copy.system, ...copy.messages, copy.tools, copy.output].filter((id): id is string => id !== null);
 import { callKeyOf, endReasonOf, isRunEnd } from "./views/event-fields.ts";
@@ -53,10 +53,10 @@ export function answerQuestions(events: readonly TypedTraceEvent[], blobs: Reado
       const copy = PromptCopy.safeParse(p.prompt);
       const whole = copy.success ? expandPromptCopy(copy.data, earlier) : undefined;
       if (whole && event.inputHash) earlier.set(event.inputHash, whole.messages);
-      const prompt = whole ? assemblePrompt(whole, blobs) : undefined;
+      const unassembled = whole ? assemblyProblem(whole, blobs) : undefined;
       if (!copy.success) note("what did the model see", event, "no prompt copy");
       else if (!whole) note("what did the model see", event, "the prompt copy continues a model call that is not in the trace");
-      else if (!prompt) note("what did the model see", event, "prompt copy references blobs that are not stored");
+      else if (unassembled) note("what did the model see", event, unassembled);
       else if (promptHash(copy.data) !== event.inputHash) note("what did the model see", event, "the prompt copy does not hash to inputHash");
       else if (!partsOf(whole).every((id) => sha256(blobs[id] ?? "") === id)) note("what did the model see", event, "a stored prompt part does not match its hash");
       else note("what did the model see", event);
@@ -94,3 +94,13 @@ const reasonOf = (event: CallTraceEvent): string => {
   const { payload } = event;
   return ("rule" in payload && typeof payload.rule === "string" ? payload.rule : "") || ("reason" in payload && typeof payload.reason === "string" ? payload.reason : "");
 };
+
+/** Why a whole copy does not reassemble to a prompt (a missing or malformed blob), or undefined when it does. */
+function assemblyProblem(copy: PromptCopy, blobs: Readonly<Record<string, string>>): string | undefined {
+  try {
+    return assemblePrompt(copy, blobs) ? undefined : "prompt copy references blobs that are not stored";
+  } catch (error) {
+    if (ReinError.hasCode(error, "contract_invalid")) return error.message;
+    throw error;
+  }
+}

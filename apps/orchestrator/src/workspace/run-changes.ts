@@ -1,11 +1,14 @@
 import { lstat, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { ReinError, z } from "@rein/core";
 import { git, gitText, nulFields } from "./git.ts";
 import type { WorkspaceOrigin } from "./workspace-origin.ts";
 
+/** git's letter: A added, M modified, D deleted, T type changed (e.g. a file became a symlink). */
+const ChangeStatus = z.enum(["A", "M", "D", "T"]);
+
 export interface ChangedFile {
-  /** git's letter: A added, M modified, D deleted, T type changed (e.g. a file became a symlink). */
-  status: "A" | "M" | "D" | "T";
+  status: z.infer<typeof ChangeStatus>;
   path: string;
 }
 
@@ -33,10 +36,23 @@ export async function snapshotRun(origin: WorkspaceOrigin): Promise<string> {
 
 /** The files a run changed, relative to the directory it ran on. */
 export async function changedFiles(origin: WorkspaceOrigin, commit: string): Promise<ChangedFile[]> {
-  const fields = nulFields((await git(["diff", "--name-status", "-z", "--no-renames", origin.baseCommit, commit], { gitDir: origin.gitDir })).stdout);
+  return parseNameStatus(nulFields((await git(["diff", "--name-status", "-z", "--no-renames", origin.baseCommit, commit], { gitDir: origin.gitDir })).stdout));
+}
+
+/**
+ * The files `git diff --name-status -z --no-renames` lists, as letter and
+ * path fields in turn. A letter other than A, M, D or T (an unmerged file) or
+ * a letter without its path is a `workspace_invalid` error.
+ */
+export function parseNameStatus(fields: readonly string[]): ChangedFile[] {
   const files: ChangedFile[] = [];
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    files.push({ status: fields[index] as ChangedFile["status"], path: fields[index + 1] as string });
+  for (let index = 0; index < fields.length; index += 2) {
+    const [letter, path] = fields.slice(index, index + 2);
+    const status = ChangeStatus.safeParse(letter);
+    if (!status.success || path === undefined) {
+      throw new ReinError("workspace_invalid", `git diff listed ${JSON.stringify(letter)} for ${path === undefined ? "no path" : path}; expected a change letter (A, M, D or T) and a path`);
+    }
+    files.push({ status: status.data, path });
   }
   return files;
 }

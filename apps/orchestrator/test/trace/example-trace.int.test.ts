@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { typedTraceEvent } from "@rein/core";
+import { PromptCopy, typedTraceEvent } from "@rein/core";
 import { createTestRuntime } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
@@ -35,6 +35,15 @@ describe.each(EXAMPLES)("the trace of examples/%s", (name) => {
       expect(kinds, kind).toContain(kind);
     }
     expect(renderTimeline(recorded.bundle.events, recorded.bundle.state)).toContain(`run ${recorded.bundle.runId}: ${recorded.bundle.state?.status}`);
+  });
+
+  it("says which stored prompt part is not what its copy names it as", () => {
+    const called = recorded.bundle.events.find((event) => event.kind === "model.called");
+    const system = PromptCopy.parse(called?.payload.prompt).system;
+    const answers = answerQuestions(recorded.bundle.events, { ...recorded.bundle.blobs, [system]: '{"not":"a system prompt"}' });
+    const seen = answers.find((answer) => answer.question === "what did the model see");
+    expect(seen?.answered).toBe(false);
+    expect(seen?.gaps[0]).toMatch(new RegExp(`model.called: prompt blob ${system} is not the system prompt \\(a string\\)`));
   });
 
   it("writes only kinds of the trace catalogue, each with the payload its kind declares", () => {

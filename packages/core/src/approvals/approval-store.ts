@@ -251,7 +251,9 @@ export class ApprovalStore {
     if (outcome === "missing") throw new ReinError("not_found", `approval ${approvalId} does not exist`);
     if (outcome === "changed") throw new ReinError("approval_invalid", `approval ${approvalId} changed in Redis while it was being decided; read it again`);
     if (outcome !== "ok") throw notPending(approvalId, String(outcome));
-    return (await this.get(approvalId)) as Approval;
+    const decided = await this.get(approvalId);
+    if (!decided) throw new ReinError("not_found", `approval ${approvalId} was decided but is gone (expired or removed) before it could be read back`);
+    return decided;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
+import { JsonObject } from "../contracts/json-object.ts";
 import { Role } from "../contracts/role.ts";
 import { OtelConfig } from "../telemetry/otel-config.ts";
 import { PolicyRule } from "../contracts/permission.ts";
@@ -175,6 +176,15 @@ export interface LoadConfigOptions {
 }
 
 /**
+ * The sections environment variables are merged into, checked before the
+ * merge: a file's `"redis": "…"` is named as the mistake it is, not spread.
+ */
+const EnvMergedSections = z.object({
+  redis: z.record(z.string(), z.unknown(), { error: "expected an object" }).optional(),
+  roles: z.record(z.string(), z.record(z.string(), z.unknown(), { error: "expected an object: { provider, model, … }" }), { error: "expected an object of roles" }).optional(),
+});
+
+/**
  * Loads `rein.config.json` (or `file`), applies environment variables over
  * it, validates, and resolves relative paths against the file's directory.
  * A bad value fails with the key that holds it.
@@ -189,13 +199,18 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
     fromFile = readConfigFile(file);
   }
   const merged: Record<string, unknown> = { ...fromFile, ...(options.overrides ?? {}) };
+  const sections = EnvMergedSections.safeParse(merged);
+  if (!sections.success) {
+    const issue = sections.error.issues[0];
+    throw configError(issue?.path.join(".") || "(root)", issue?.message ?? "invalid", sections.error);
+  }
   const redisUrl = env.REIN_REDIS_URL ?? env.REDIS_URL;
   if (redisUrl) merged.redisUrl = redisUrl;
-  if (env.REIN_REDIS_CLUSTER) merged.redis = { ...((merged.redis as object | undefined) ?? {}), cluster: env.REIN_REDIS_CLUSTER.split(",").map((url) => url.trim()) };
+  if (env.REIN_REDIS_CLUSTER) merged.redis = { ...sections.data.redis, cluster: env.REIN_REDIS_CLUSTER.split(",").map((url) => url.trim()) };
   if (env.REIN_PREFIX) merged.prefix = env.REIN_PREFIX;
   if (env.REIN_WORKSPACE_ROOT) merged.workspaceRoot = env.REIN_WORKSPACE_ROOT;
   if (env.REIN_KEYS_DIR) merged.keysDir = env.REIN_KEYS_DIR;
-  const roles = { ...((merged.roles as Record<string, Record<string, unknown>>) ?? {}) };
+  const roles = { ...sections.data.roles };
   for (const role of Role.options) {
     const provider = env[roleEnv(role, "PROVIDER")];
     const model = env[roleEnv(role, "MODEL")];
@@ -214,7 +229,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
   const config = parsed.data;
   // The evaluator's model calls are its judge's: a config that names only an
   // evaluator model means that model judges.
-  if ((merged.roles as Record<string, unknown> | undefined)?.judge === undefined) config.roles.judge = { ...config.roles.evaluator };
+  if (roles.judge === undefined) config.roles.judge = { ...config.roles.evaluator };
   config.workspaceRoot = resolve(baseDir, config.workspaceRoot);
   config.keysDir = resolve(baseDir, config.keysDir);
   if (config.seedsRoot !== undefined) config.seedsRoot = resolve(baseDir, config.seedsRoot);
@@ -244,14 +259,15 @@ function readConfigFile(file: string): Record<string, unknown> {
     const where = at ? ` at line ${at.line}, column ${at.column}` : "";
     throw new ReinError("config_invalid", `config file ${file} is not valid JSON${where} (${(error as Error).message}); expected valid JSON`, { cause: error, details: { ...at } });
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ReinError("config_invalid", `config file ${file}: expected a JSON object of settings`);
-  const unknown = unknownKeys(ReinConfig, value);
-  if (unknown.length > 0) {
-    const first = unknown[0] as (typeof unknown)[number];
+  const settings = JsonObject.safeParse(value);
+  if (!settings.success) throw new ReinError("config_invalid", `config file ${file}: expected a JSON object of settings`);
+  const unknown = unknownKeys(ReinConfig, settings.data);
+  const [first] = unknown;
+  if (first) {
     const listed = unknown.map((key) => `${key.path}${key.suggestion ? ` (did you mean "${key.suggestion}"?)` : ""}`).join(", ");
     throw configError(first.path, `${file} has keys Rein does not know: ${listed}; \`rein config schema\` prints every key it does`);
   }
-  return value as Record<string, unknown>;
+  return settings.data;
 }
 
 /** The SDKs' own variables, applied where the config names no base URL, so \`rein models\` shows what is used. */

@@ -112,6 +112,8 @@ export {
 export {
   ContentBlockContract,
   ModelMessageContract,
+  ModelToolSchemaContract,
+  StructuredOutputContract,
 } from "./model-message.ts";
 export {
   StepCheckpoint,

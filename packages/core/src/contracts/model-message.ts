@@ -23,3 +23,17 @@ export const ModelMessageContract = z.object({
   role: z.enum(["user", "assistant"]),
   content: z.array(ContentBlockContract),
 });
+
+/** A tool offered to a model (models/model-provider.ts's ModelToolSchema), for what is stored (prompt copies). */
+export const ModelToolSchemaContract = z.object({
+  name: z.string(),
+  description: z.string(),
+  inputSchema: z.record(z.string(), z.unknown()),
+});
+
+/** A structured-output request (models/model-provider.ts's StructuredOutputRequest), for what is stored (prompt copies). */
+export const StructuredOutputContract = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  schema: z.record(z.string(), z.unknown()),
+});

@@ -85,7 +85,8 @@ export function loadPublicKey(name: string, options: NamedKeyOptions): KeyObject
 function findPem(name: string, half: "private" | "public", options: NamedKeyOptions): { pem: string; from: string } | undefined {
   const env = options.env ?? process.env;
   const variable = `REIN_${name.toUpperCase()}_${half.toUpperCase()}_KEY`;
-  if (env[variable]) return { pem: env[variable] as string, from: variable };
+  const inline = env[variable];
+  if (inline) return { pem: inline, from: variable };
   const file = env[`${variable}_FILE`] ?? keyPairFiles(options.dir, name)[half === "private" ? "privateKeyFile" : "publicKeyFile"];
   const from = env[`${variable}_FILE`] ? `${variable}_FILE (${file})` : file;
   try {

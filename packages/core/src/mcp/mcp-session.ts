@@ -168,7 +168,7 @@ async function listAll(client: Client, signal?: AbortSignal): Promise<ListedTool
   let cursor: string | undefined;
   do {
     const page = await client.listTools(cursor ? { cursor } : undefined, { signal });
-    tools.push(...(page.tools as ListedTool[]));
+    tools.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor);
   return tools;

@@ -22,7 +22,7 @@ export function objectSchemaFor(schema: Record<string, unknown>): { schema: Reco
 
 export function unwrapOutput(input: unknown, wrapped: boolean): unknown {
   if (!wrapped) return input;
-  return typeof input === "object" && input !== null ? (input as Record<string, unknown>)[wrapperKey] : undefined;
+  return typeof input === "object" && input !== null && wrapperKey in input ? input[wrapperKey] : undefined;
 }
 
 /** Keywords OpenAI's strict structured outputs reject. */

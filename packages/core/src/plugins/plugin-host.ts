@@ -6,17 +6,28 @@ import type { SecretBindings } from "../secrets/secret-bindings.ts";
 import { type BreakerChange, CircuitBreaker, type CircuitBreakerOptions } from "../supervisor/circuit-breaker.ts";
 import { ProcessSupervisor, type SupervisorEvent, type SupervisorOptions, type SupervisorStatus } from "../supervisor/process-supervisor.ts";
 import type { TraceSink } from "../tools/executor/call-trace.ts";
-import { type TraceKind, type TracePayloadInput, traceEventInput } from "../trace/trace-catalogue.ts";
+import type { TraceEventBody } from "../trace/trace-catalogue.ts";
 import type { LoadedPlugin } from "./load-plugin.ts";
 import { openPluginSession } from "./plugin-session.ts";
 import type { PluginCall, PluginResult } from "./plugin-wire.ts";
 
-/** The trace kind each supervisor event is recorded as. */
-const SUPERVISOR_TRACE_KINDS = {
-  "process.started": "plugin.process_started",
-  "process.start_failed": "plugin.process_start_failed",
-  "process.exited": "plugin.process_exited",
-} as const satisfies Record<SupervisorEvent["kind"], TraceKind>;
+/** The trace event a supervisor event is recorded as, with the plugin and its sandbox. */
+function supervisorTraceBody(event: SupervisorEvent, process: { plugin: string; sandbox: string | null }): TraceEventBody {
+  switch (event.kind) {
+    case "process.started": {
+      const { kind: _kind, name: _name, ...fields } = event;
+      return { kind: "plugin.process_started", payload: { ...process, ...fields } };
+    }
+    case "process.start_failed": {
+      const { kind: _kind, name: _name, ...fields } = event;
+      return { kind: "plugin.process_start_failed", payload: { ...process, ...fields } };
+    }
+    case "process.exited": {
+      const { kind: _kind, name: _name, ...fields } = event;
+      return { kind: "plugin.process_exited", payload: { ...process, ...fields } };
+    }
+  }
+}
 
 /** Supervision settings a host passes to each of its plugin's supervisors (tests shorten them). */
 export type PluginSupervision = Pick<SupervisorOptions<PluginCall, PluginResult>, "pingIntervalMs" | "pingTimeoutMs" | "backoff" | "idleMs"> & {
@@ -200,18 +211,18 @@ export class PluginHost {
       for (const [key, entry] of this.supervisors) if (entry.supervisor === supervisor) this.forgetWhenIdle(key, supervisor);
     }
     const stepId = this.lastSite?.runId === runId ? this.lastSite.stepId : null;
-    this.emit(runId, stepId, SUPERVISOR_TRACE_KINDS[kind], { plugin: this.name, sandbox: this.sandboxKind ?? null, ...payload });
+    this.emit(runId, stepId, supervisorTraceBody(event, { plugin: this.name, sandbox: this.sandboxKind ?? null }));
   }
 
   private onBreakerChange(change: BreakerChange): void {
     this.options.logger.warn({ plugin: this.name, ...change }, "plugin circuit breaker changed");
-    if (this.lastSite) this.emit(this.lastSite.runId, this.lastSite.stepId, "plugin.breaker_changed", { plugin: this.name, ...change });
+    if (this.lastSite) this.emit(this.lastSite.runId, this.lastSite.stepId, { kind: "plugin.breaker_changed", payload: { plugin: this.name, ...change } });
   }
 
-  private emit<Kind extends TraceKind>(runId: string, stepId: string | null, kind: Kind, payload: TracePayloadInput<Kind>): void {
+  private emit(runId: string, stepId: string | null, body: TraceEventBody): void {
     if (!this.options.trace) return;
-    this.options.trace.append(traceEventInput({ runId, stepId, kind, payload })).catch((error: unknown) => {
-      this.options.logger.warn({ plugin: this.name, kind, error: errorMessage(error) }, "could not trace a plugin event");
+    this.options.trace.append({ runId, stepId, ...body }).catch((error: unknown) => {
+      this.options.logger.warn({ plugin: this.name, kind: body.kind, error: errorMessage(error) }, "could not trace a plugin event");
     });
   }
 }

@@ -1,4 +1,4 @@
-import type { FailureClass, Scope } from "../contracts/index.ts";
+import { type FailureClass, JsonObject, type Scope } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import { presentUntrusted } from "../sanitize/present-untrusted.ts";
 import type { Redactor } from "../sanitize/redactor.ts";
@@ -65,7 +65,8 @@ export function pluginTools(host: PluginHost, options: { redactor?: Redactor } =
 /** The resources named by the arguments the manifest points at; without a `scope`, the plugin itself as a service. */
 function scopeOf(tool: PluginTool, args: unknown, plugin: string): Scope {
   if (!tool.scope) return { services: [`plugin:${plugin}`] };
-  const values = (args ?? {}) as Record<string, unknown>;
+  // The arguments passed the tool's input schema, an object by the manifest's JSON Schema; anything else names nothing.
+  const values = JsonObject.safeParse(args).data ?? {};
   const scope: Scope = {};
   for (const [dimension, argument] of Object.entries(tool.scope) as Array<[keyof Scope, string | undefined]>) {
     if (argument === undefined) continue;

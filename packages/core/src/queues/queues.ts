@@ -5,7 +5,7 @@ import type { ReinConfig } from "../config/config.ts";
 import { type QueueRole, type QueueSettings, QueuesConfig, queueSettingsOf } from "../config/queues-config.ts";
 import { JobRetention } from "../config/retention-config.ts";
 import type { RedisErrorLog } from "../redis/redis-error-log.ts";
-import type { RunTraceContexts } from "../telemetry/run-trace-contexts.ts";
+import { carriesTrace, type RunTraceContexts } from "../telemetry/run-trace-contexts.ts";
 import { loadBullmq } from "./load-bullmq.ts";
 import { QUEUE_NAMES, type QueueName, jobIds } from "./queue-names.ts";
 
@@ -119,7 +119,7 @@ export class ReinQueues {
     if (!telemetry || !runTraces) return add();
     const contexts = telemetry.contextManager;
     const active = contexts.active();
-    if (JSON.parse(contexts.getMetadata(active)).traceparent) return add();
+    if (carriesTrace(contexts.getMetadata(active))) return add();
     const metadata = await runTraces.recall(runId);
     return metadata ? contexts.with(contexts.fromMetadata(active, metadata), add) : add();
   }

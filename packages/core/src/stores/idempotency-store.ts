@@ -1,4 +1,6 @@
+import { z } from "zod";
 import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
+import { ReinError } from "../errors.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { type CallIntent, CallRecord, type RecordedOutcome } from "../tools/call-record.ts";
@@ -49,6 +51,9 @@ return {'exists', current}`;
 const ABANDON = `${OWNER_FENCE_LUA}
 if redis.call('GET', KEYS[1]) == ARGV[2] then redis.call('DEL', KEYS[1]) end
 return {'abandoned'}`;
+
+/** What every script above replies: its verdict, then the record it found, if any. */
+const ScriptReply = z.tuple([z.string()], z.string().nullable());
 
 /**
  * Side-effecting calls by idempotency key (`runId:stepId:attempt:index`):
@@ -111,13 +116,15 @@ export class IdempotencyStore {
     await this.fenced(ABANDON, key, owner, false, "the call's abandonment", JSON.stringify(intent));
   }
 
-  private async fenced(script: string, key: string, owner: StepOwner | undefined, run: boolean, what: string, ...args: string[]): Promise<string[]> {
+  private async fenced(script: string, key: string, owner: StepOwner | undefined, run: boolean, what: string, ...args: string[]): Promise<[string, ...(string | null)[]]> {
     const record = this.keys.idempotency(key);
     const keys = [record, this.keys.runIdempotency(runIdOf(key)), ...fenceKeys(this.keys, owner, run)];
     const reply = await this.redis.eval(script, keys.length, ...keys, owner?.token ?? "", ...args);
     const refused = fenceRefusal(reply, owner, what);
     if (refused) throw refused;
-    return reply as string[];
+    const parsed = ScriptReply.safeParse(reply);
+    if (!parsed.success) throw new ReinError("contract_invalid", `the idempotency script for ${what} replied ${JSON.stringify(reply)}; expected its verdict, then the record it found`);
+    return parsed.data;
   }
 
   async remove(key: string): Promise<void> {

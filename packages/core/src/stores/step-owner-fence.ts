@@ -41,7 +41,7 @@ export function fenceKeys(keys: RedisKeys, owner: StepOwner | undefined, run: bo
 /** The error a refused write throws: a script's `{'taken_over'}` or `{'run_ended', status}` reply, else nothing. */
 export function fenceRefusal(reply: unknown, owner: StepOwner | undefined, what: string): ReinError | undefined {
   if (!owner || !Array.isArray(reply)) return undefined;
-  const [verdict, status] = reply as [unknown, unknown];
+  const [verdict, status]: unknown[] = reply;
   if (verdict === "taken_over") {
     return new ReinError("lock_lost", `step ${owner.stepId} of run ${owner.runId} is no longer this worker's (its job was taken over); ${what} was not written`);
   }

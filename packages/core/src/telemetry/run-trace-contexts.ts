@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 
@@ -26,4 +27,22 @@ export class RunTraceContexts {
   async recall(runId: string): Promise<string | undefined> {
     return (await this.redis.get(this.keys.traceContext(runId))) ?? undefined;
   }
+}
+
+/** The propagation metadata's one field Rein reads. */
+const Carrier = z.object({ traceparent: z.string().min(1).optional() });
+
+/**
+ * Whether propagation metadata (the JSON carrier BullMQ's telemetry hook
+ * writes) names a trace. Metadata that is not such a carrier names none:
+ * the event then joins its run's trace instead.
+ */
+export function carriesTrace(metadata: string): boolean {
+  let json: unknown;
+  try {
+    json = JSON.parse(metadata);
+  } catch {
+    return false;
+  }
+  return Carrier.safeParse(json).data?.traceparent !== undefined;
 }

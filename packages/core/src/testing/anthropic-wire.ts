@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { StopReason } from "../models/model-provider.ts";
 import type { FakeReply, RecordedRequest } from "./fake-model-server.ts";
 import { halves, sseFrame, streamPieces, type WireReply } from "./wire-reply.ts";
@@ -47,13 +48,24 @@ export function anthropicWireReply(reply: WireReply, request: RecordedRequest): 
   return { sse: frames.join(""), headers: { "request-id": "req_fake" } };
 }
 
-/** The tool a request forced with `tool_choice`, and whether its schema wraps a non-object output as `{ value }`. */
+/** A request that forces a tool: `tool_choice` names it, `tools` declares it. */
+const ForcingRequest = z.object({
+  tool_choice: z.object({ type: z.literal("tool"), name: z.string().min(1) }),
+  tools: z.array(z.object({ name: z.string(), input_schema: z.object({ properties: z.record(z.string(), z.unknown()).optional() }).optional() })).default([]),
+});
+const ToolChoice = z.object({ type: z.string() }).optional();
+
+/**
+ * The tool a request forced with `tool_choice`, and whether its schema wraps
+ * a non-object output as `{ value }`. A forcing request of the wrong shape
+ * throws: the fake server answers it with a 400 that names the field.
+ */
 function forcedTool(body: Record<string, unknown>): { name: string; wrapped: boolean } | undefined {
-  const choice = body.tool_choice as { type?: string; name?: string } | undefined;
-  if (choice?.type !== "tool" || !choice.name) return undefined;
-  const tool = (body.tools as { name: string; input_schema?: { properties?: Record<string, unknown> } }[] | undefined)?.find(
-    (candidate) => candidate.name === choice.name,
-  );
+  if (ToolChoice.safeParse(body.tool_choice).data?.type !== "tool") return undefined;
+  const forcing = ForcingRequest.safeParse(body);
+  if (!forcing.success) throw new Error(`a request forcing a tool is malformed: ${z.prettifyError(forcing.error)}; expected tool_choice {type: "tool", name} and tools [{name, input_schema}]`);
+  const { tool_choice: choice, tools } = forcing.data;
+  const tool = tools.find((candidate) => candidate.name === choice.name);
   const properties = Object.keys(tool?.input_schema?.properties ?? {});
   return { name: choice.name, wrapped: properties.length === 1 && properties[0] === "value" };
 }

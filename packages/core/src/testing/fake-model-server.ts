@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { JsonObject } from "../contracts/json-object.ts";
 
 /** One reply the fake server gives, in the order queued. */
 export type FakeReply =
@@ -43,13 +44,14 @@ export class FakeServer {
       const chunks: Buffer[] = [];
       request.on("data", (chunk: Buffer) => chunks.push(chunk));
       request.on("end", async () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        const recorded: RecordedRequest = {
-          method: request.method ?? "",
-          url: request.url ?? "",
-          headers: request.headers,
-          body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-        };
+        const body = requestBody(Buffer.concat(chunks).toString("utf8"));
+        if (typeof body === "string") {
+          // An adapter that sent a body the SDK's server would refuse: a 400 (final) names it in the test's failure.
+          response.writeHead(400, { "content-type": "application/json" });
+          response.end(JSON.stringify({ error: { type: "invalid_request_error", message: `fake server: ${body}` } }));
+          return;
+        }
+        const recorded: RecordedRequest = { method: request.method ?? "", url: request.url ?? "", headers: request.headers, body };
         this.requests.push(recorded);
         let reply: FakeReply | undefined;
         try {
@@ -109,4 +111,17 @@ export function recordingRetry(maxRetries = 3): {
       now: () => Date.parse("2025-01-01T00:00:00Z"),
     },
   };
+}
+
+/** A request's JSON body as an object (empty when there is none), or what is wrong with it. */
+function requestBody(text: string): Record<string, unknown> | string {
+  if (!text) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return `the request body is not JSON: ${text.slice(0, 80)}`;
+  }
+  const parsed = JsonObject.safeParse(json);
+  return parsed.success ? parsed.data : "the request body is JSON but not an object; expected a JSON object";
 }

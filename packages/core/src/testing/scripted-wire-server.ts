@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Role } from "../contracts/index.ts";
 import type { ModelMessage } from "../models/model-provider.ts";
 import type { ModelScriptInput } from "../models/scripted/script.ts";
@@ -45,14 +46,18 @@ export function startScriptedWireServer(options: ScriptedWireServerOptions): Pro
   return new FakeServer(respond).start(options.format === "anthropic" ? "" : "/v1");
 }
 
-type WireMessage = { role: string; content: unknown };
+/** The messages of a request in either wire format: only roles and their text are read. */
+const WireMessages = z.array(z.object({ role: z.string(), content: z.unknown() })).default([]);
 
 /**
  * What the script selects by: the system prompt, the first user message's
  * text, and how many assistant turns the conversation already has.
  */
 function neutralView(format: WireFormat, body: Record<string, unknown>): { system: string; messages: ModelMessage[] } {
-  const messages = (body.messages as WireMessage[] | undefined) ?? [];
+  const parsed = WireMessages.safeParse(body.messages);
+  // Thrown inside the responder: the fake server answers 400 with this, and the test's failure names it.
+  if (!parsed.success) throw new Error(`the request's messages are not a list of {role, content}: ${z.prettifyError(parsed.error)}`);
+  const messages = parsed.data;
   const system =
     format === "anthropic"
       ? textOf(body.system)

@@ -11,6 +11,7 @@ export {
   toolSpecOf,
 } from "./define-tool.ts";
 export { ToolRegistry } from "./tool-registry.ts";
+export { toolsExportOf } from "./tools-export.ts";
 export { Workspace } from "./workspace.ts";
 export type { ModelToolCall, StepExecutionContext, ToolCallOutcome, ToolExecutor } from "./tool-executor.ts";
 export { createToolExecutor, type ToolExecutorDeps } from "./create-tool-executor.ts";

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { canonicalJson, hashOf, type Sha256, sha256 } from "../canonical/canonical-json.ts";
 import { HashString } from "../contracts/hash-string.ts";
+import { ModelMessageContract, ModelToolSchemaContract, StructuredOutputContract } from "../contracts/model-message.ts";
+import { ReinError } from "../errors.ts";
 import type { ModelMessage, ModelToolSchema, StructuredOutputRequest } from "../models/model-provider.ts";
 
 /**
@@ -117,20 +119,35 @@ export function expandPromptCopy(copy: PromptCopy, earlier: ReadonlyMap<string, 
  */
 export const promptHash = (copy: PromptCopy): Sha256 => hashOf(copy);
 
+// Read back from a trace (replay, export, --check), never on the model call's path: the writer stores what it was given.
+const SystemBlob = z.string();
+const ToolsBlob = z.array(ModelToolSchemaContract);
+
 /**
  * Rebuilds the prompt from its whole copy (see expandPromptCopy). Returns
- * undefined when a blob is missing (expired or never stored).
+ * undefined when a blob is missing (expired or never stored); a blob that is
+ * not the part its copy names it as is a `contract_invalid` error.
  */
 export function assemblePrompt(copy: PromptCopy, blobs: Readonly<Record<string, string>>): PromptParts | undefined {
   if (copy.after) return undefined;
-  const take = (id: string): unknown => JSON.parse(blobs[id] as string);
   const parts = [copy.system, ...copy.messages, copy.tools, copy.output].filter((id): id is `sha256:${string}` => id !== null);
   if (parts.some((id) => blobs[id] === undefined)) return undefined;
+  const take = <Part>(id: string, schema: z.ZodType<Part>, what: string): Part => {
+    let json: unknown;
+    try {
+      json = JSON.parse(blobs[id] ?? "");
+    } catch {
+      throw new ReinError("contract_invalid", `prompt blob ${id} is not JSON; expected ${what}`);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new ReinError("contract_invalid", `prompt blob ${id} is not ${what}: ${z.prettifyError(parsed.error)}`);
+    return parsed.data;
+  };
   return {
-    system: take(copy.system) as string,
-    messages: copy.messages.map((id) => take(id) as ModelMessage),
-    ...(copy.tools ? { tools: take(copy.tools) as ModelToolSchema[] } : {}),
-    ...(copy.output ? { output: take(copy.output) as StructuredOutputRequest } : {}),
+    system: take(copy.system, SystemBlob, "the system prompt (a string)"),
+    messages: copy.messages.map((id) => take(id, ModelMessageContract, "a model message")),
+    ...(copy.tools ? { tools: take(copy.tools, ToolsBlob, "the list of tools offered") } : {}),
+    ...(copy.output ? { output: take(copy.output, StructuredOutputContract, "a structured-output request") } : {}),
   };
 }
 

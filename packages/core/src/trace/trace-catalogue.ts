@@ -79,13 +79,23 @@ export type TraceEventInputOf<Kind extends TraceKind> = TraceEnvelopeInput & { k
 export type TraceEventInput = { [Kind in TraceKind]: TraceEventInputOf<Kind> }[TraceKind];
 
 /**
- * Widens an event built by a helper whose kind is a type parameter
- * (`CallTrace.emit`, the controller's `Draft.trace`, the evaluator's
- * `trace`) to the union the trace writers take. Use it only where the
+ * A kind with its payload: what a producer chooses of an event, the rest
+ * being its envelope. A union, so a helper that takes one and spreads it
+ * into the envelope (`{ runId, ...body }`) writes a `TraceEventInput` with
+ * each payload checked against its kind and no widening.
+ */
+export type TraceEventBody = { [Kind in TraceKind]: { kind: Kind; payload: TracePayloadInput<Kind> } }[TraceKind];
+
+/**
+ * Widens an event whose kind is computed to the union the trace writers
+ * take: `CallTrace.emit`, which adds the call's ids to a stage's payload,
+ * and `asCheckEvent`, which prefixes the kind. Use it only where the
  * helper's own signature ties the payload to the kind, as
- * `emit<Kind>(kind: Kind, payload: TracePayloadInput<Kind>)` does:
+ * `emit<Kind>(kind: Kind, payload: CallEventPayload<Kind>)` does:
  * TypeScript checks the pair at the helper's call, but cannot carry that
- * link through the generic into a union of all kinds.
+ * link through the generic into a union of all kinds
+ * (microsoft/TypeScript#30581). A helper that does not change the payload
+ * takes a `TraceEventBody` instead.
  */
 export function traceEventInput(input: TraceEnvelopeInput & { kind: TraceKind; payload: object }): TraceEventInput {
   return input as TraceEventInput;

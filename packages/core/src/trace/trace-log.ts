@@ -1,6 +1,7 @@
 import type { RedisClient } from "../redis/redis-client.ts";
 import { TraceEvent } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
+import { flatPairs } from "../redis/flat-pairs.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { TraceBatch } from "../stores/turn-write.ts";
 import type { TraceEventInput } from "./trace-catalogue.ts";
@@ -174,8 +175,7 @@ export class TraceLog {
   }
 
   private parse(runId: string, fields: string[]): TypedTraceEvent {
-    const record: Record<string, string> = {};
-    for (let index = 0; index + 1 < fields.length; index += 2) record[fields[index] as string] = fields[index + 1] as string;
+    const record = Object.fromEntries(flatPairs(fields, `a trace entry of run ${runId}`));
     const parsed = TraceEvent.safeParse(restored(runId, record.event ?? "{}", Number(record.seq)));
     if (!parsed.success) {
       throw new ReinError("contract_invalid", `trace event ${record.seq} of run ${runId} is malformed: ${parsed.error.message}`);

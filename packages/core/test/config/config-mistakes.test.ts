@@ -36,6 +36,14 @@ describe("a config with mistakes is refused, saying where and what was meant", (
     expect(error.message).toContain('tools.comands (did you mean "commands"?)');
   });
 
+  it("names a section the environment merges into that is not an object, instead of spreading it", () => {
+    const redis = failure(() => loadConfig({ env: { REIN_REDIS_CLUSTER: "redis://a:7000" }, file: configFile({ redis: "redis://a:7000" }) }));
+    expect(redis.message).toBe("config key redis: expected an object");
+    const role = failure(() => loadConfig({ env: { REIN_WORKER_MODEL: "qwen3", REIN_WORKER_PROVIDER: "s" }, file: configFile({ providers: { s: scripted }, roles: { worker: "qwen3" } }) }));
+    expect(role.message).toBe("config key roles.worker: expected an object: { provider, model, … }");
+    expect(failure(() => loadConfig({ env: {}, file: configFile({ roles: ["worker"] }) })).message).toBe("config key roles: expected an object of roles");
+  });
+
   it("names an unknown key with nothing close without guessing", () => {
     const error = failure(() => loadConfig({ env: {}, file: configFile({ telemetry: true }) }));
     expect(error.message).toMatch(/keys Rein does not know: telemetry;/);

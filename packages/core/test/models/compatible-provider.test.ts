@@ -80,6 +80,15 @@ describe("OpenAIProvider as openai-compatible (Ollama, vLLM, llama.cpp quirks)",
     expect(response.model).toBe("Qwen/Qwen2.5-7B-Instruct");
   });
 
+  it("refuses a function call without a name as a final model error instead of naming no tool", async () => {
+    const nameless = { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { arguments: "{}" } }] };
+    server.queue({ status: 200, json: { id: "chatcmpl-1", object: "chat.completion", model: "qwen2.5:7b", choices: [{ index: 0, message: nameless, finish_reason: "tool_calls" }] } });
+    const error = await compatible().complete(baseRequest).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "model_error", retryable: false, message: expect.stringContaining("the server's tool call 0 is not a function call") });
+    expect((error as Error).message).toContain("function.name");
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("surfaces Ollama's plain-string error for an unknown model as final, with its words", async () => {
     server.queue({ status: 404, json: { error: 'model "qwen9:1b" not found, try pulling it first' } });
     const error = await compatible().complete(baseRequest).catch((caught: unknown) => caught);

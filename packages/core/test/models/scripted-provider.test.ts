@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type ModelRequest, ReinError, ScriptedProvider } from "../../src/index.ts";
 
@@ -61,5 +64,11 @@ describe("ScriptedProvider", () => {
 
   it("rejects an invalid script when it is loaded", () => {
     expect(() => new ScriptedProvider({ worker: [{ turns: [{}] }] } as never)).toThrow(/model script is invalid/);
+  });
+
+  it("refuses a script file that is not a model script, naming the file", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "rein-script-")), "script.json");
+    writeFileSync(file, JSON.stringify({ worker: "fix it" }));
+    expect(() => ScriptedProvider.fromFile(file)).toThrow(expect.objectContaining({ code: "config_invalid", message: expect.stringContaining(`model script ${file} is invalid`) }));
   });
 });

@@ -100,4 +100,13 @@ describe("IdempotencyStore: writes for a step's owner", () => {
     expect(await store.finish(KEY, intentOf(FINGERPRINT), result("done"), owner("worker-b"))).toEqual({ recorded: true });
     expect(await store.get(KEY)).toMatchObject({ kind: "result", rendered: "done" });
   });
+
+  it("refuses a script reply that is not a verdict instead of reading it as one", async () => {
+    // A client in front of Redis (a proxy, another server) answering the script with something else.
+    const odd = new Proxy(env.redis, { get: (target, name) => (name === "eval" ? async () => 42 : Reflect.get(target, name)) });
+    await expect(new IdempotencyStore(odd, env.keys).begin(KEY, intentOf(FINGERPRINT))).rejects.toMatchObject({
+      code: "contract_invalid",
+      message: expect.stringContaining("the idempotency script for the call's intent replied 42; expected its verdict"),
+    });
+  });
 });

@@ -31,6 +31,17 @@ describe("prompt copy", () => {
     expect(assemblePrompt(copy, partial)).toBeUndefined();
   });
 
+  it.each([
+    ["the system prompt", (copy: PromptCopy) => copy.system, "42", /is not the system prompt \(a string\)/],
+    ["a message", (copy: PromptCopy) => copy.messages[0], '{"role":"narrator","content":[]}', /is not a model message[\s\S]*role/],
+    ["the tool list", (copy: PromptCopy) => copy.tools, '[{"name":"read_file"}]', /is not the list of tools offered[\s\S]*description/],
+    ["a message that is not JSON", (copy: PromptCopy) => copy.messages[1], "{oops", /is not JSON; expected a model message/],
+  ])("refuses a stored blob that is not %s it is named as", (_what, partOf, stored, message) => {
+    const { copy, blobs } = splitPrompt(request);
+    const tampered = { ...Object.fromEntries(blobs), [String(partOf(copy))]: stored };
+    expect(() => assemblePrompt(copy, tampered)).toThrow(expect.objectContaining({ code: "contract_invalid", message: expect.stringMatching(message) }));
+  });
+
   it("names in a chained call only the messages new since the call before, and expands back to the whole list", () => {
     const chain = new PromptChain();
     const firstWhole = splitPrompt({ ...request, messages: request.messages.slice(0, 1) }).copy;

@@ -6,7 +6,7 @@ import { modelEvents } from "../../src/trace/catalogue/model-events.ts";
 import { pluginEvents } from "../../src/trace/catalogue/plugin-events.ts";
 import { runEvents } from "../../src/trace/catalogue/run-events.ts";
 import { stepEvents } from "../../src/trace/catalogue/step-events.ts";
-import { asCheckEvent, isTraceKind, traceCatalogue } from "../../src/trace/trace-catalogue.ts";
+import { asCheckEvent, isTraceKind, type TraceEventBody, type TraceEventInput, traceCatalogue } from "../../src/trace/trace-catalogue.ts";
 import { typedTraceEvent } from "../../src/trace/typed-trace-event.ts";
 
 const envelope = { schemaVersion: 1 as const, seq: 7, ts: "2026-01-01T00:00:00.000Z", runId: "run_a", stepId: "s1", parentStepId: null };
@@ -31,6 +31,23 @@ describe("the trace catalogue", () => {
     const event = asCheckEvent({ runId: "run_a", kind: "tool.called", payload: called });
     expect(event.kind).toBe("check.tool.called");
     expect(() => asCheckEvent({ runId: "run_a", kind: "step.started", payload: { attempt: 1 } })).toThrow(/no check\. form/);
+  });
+});
+
+describe("a producer's kind and payload (TraceEventBody)", () => {
+  // How Draft.trace, the evaluator and the plugin host write: the body spread into its envelope, no widening.
+  const write = (body: TraceEventBody): TraceEventInput => ({ runId: "run_a", stepId: null, ...body });
+
+  it("spreads into an event of that kind with that payload", () => {
+    expect(write({ kind: "step.started", payload: { attempt: 2 } })).toEqual({ runId: "run_a", stepId: null, kind: "step.started", payload: { attempt: 2 } });
+  });
+
+  it("is checked against its kind by the compiler", () => {
+    // @ts-expect-error step.started's payload has no reasons; run.escalated's does
+    const mismatched: TraceEventBody = { kind: "step.started", payload: { reasons: ["stuck"] } };
+    // @ts-expect-error a kind the catalogue does not list
+    const unknown: TraceEventBody = { kind: "step.teleported", payload: {} };
+    expect([mismatched.kind, unknown.kind]).toEqual(["step.started", "step.teleported"]);
   });
 });
 

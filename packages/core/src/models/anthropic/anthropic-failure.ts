@@ -1,11 +1,16 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
 import { innermostCause, isNetworkError, type ProviderFailure } from "../errors-classify.ts";
+import { z } from "zod";
 import { StreamEndedEarlyError } from "../stream-ended-early.ts";
 
-interface AnthropicErrorBody {
-  error?: { type?: unknown; message?: unknown; details?: { error_code?: unknown } };
-  request_id?: unknown;
-}
+// Read leniently: a field of another shape (a proxy's body, a plain-text error) is left out, never trusted.
+const text = z.string().optional().catch(undefined);
+const AnthropicErrorBody = z
+  .object({
+    error: z.object({ type: text, message: text, details: z.object({ error_code: text }).optional().catch(undefined) }).optional().catch(undefined),
+    request_id: text,
+  })
+  .catch({});
 
 /**
  * Reads an Anthropic SDK error as a neutral failure. Anthropic's error body is
@@ -20,18 +25,15 @@ export function anthropicFailure(error: unknown): ProviderFailure | undefined {
   if (error instanceof APIConnectionError) return connectionFailure(error);
   if (error instanceof StreamEndedEarlyError) return { kind: "stream", message: error.message };
   if (error instanceof APIError) {
-    const body = (error.error ?? {}) as AnthropicErrorBody;
-    const failure: ProviderFailure = {
-      kind: error.status === undefined ? "stream" : "http",
-      message: typeof body.error?.message === "string" ? body.error.message : error.message,
-    };
+    const body = AnthropicErrorBody.parse(error.error);
+    const failure: ProviderFailure = { kind: error.status === undefined ? "stream" : "http", message: body.error?.message ?? error.message };
     if (error.status !== undefined) failure.status = error.status;
     if (error.headers) failure.headers = error.headers;
-    const errorType = error.type ?? (typeof body.error?.type === "string" ? body.error.type : undefined);
+    const errorType = error.type ?? body.error?.type;
     if (errorType) failure.errorType = errorType;
     const errorCode = error.errorCode ?? body.error?.details?.error_code;
     if (typeof errorCode === "string" && errorCode) failure.errorCode = errorCode;
-    const requestId = error.requestID ?? (typeof body.request_id === "string" ? body.request_id : undefined);
+    const requestId = error.requestID ?? body.request_id;
     if (requestId) failure.requestId = requestId;
     return failure;
   }

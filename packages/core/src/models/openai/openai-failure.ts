@@ -1,6 +1,11 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { innermostCause, isNetworkError, type ProviderFailure } from "../errors-classify.ts";
+import { z } from "zod";
 import { StreamEndedEarlyError } from "../stream-ended-early.ts";
+
+// Read leniently: a field of another shape (Ollama's plain-string error, a proxy's body) is left out, never trusted.
+const text = z.string().optional().catch(undefined);
+const OpenAIErrorBody = z.object({ message: text, request_id: text }).catch({});
 
 /**
  * Reads an OpenAI SDK error as a neutral failure. The SDK keeps only the
@@ -15,16 +20,13 @@ export function openAIFailure(error: unknown): ProviderFailure | undefined {
   if (error instanceof APIConnectionError) return connectionFailure(error);
   if (error instanceof StreamEndedEarlyError) return { kind: "stream", message: error.message };
   if (error instanceof APIError) {
-    const body = (error.error ?? {}) as { message?: unknown; request_id?: unknown };
-    const failure: ProviderFailure = {
-      kind: error.status === undefined ? "stream" : "http",
-      message: typeof body.message === "string" ? body.message : error.message,
-    };
+    const body = OpenAIErrorBody.parse(error.error);
+    const failure: ProviderFailure = { kind: error.status === undefined ? "stream" : "http", message: body.message ?? error.message };
     if (error.status !== undefined) failure.status = error.status;
     if (error.headers) failure.headers = error.headers;
     if (typeof error.type === "string" && error.type) failure.errorType = error.type;
     if (typeof error.code === "string" && error.code) failure.errorCode = error.code;
-    const requestId = error.requestID ?? (typeof body.request_id === "string" ? body.request_id : undefined);
+    const requestId = error.requestID ?? body.request_id;
     if (requestId) failure.requestId = requestId;
     return failure;
   }

@@ -1,6 +1,8 @@
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
+import { z } from "zod";
 import type { Usage } from "../../contracts/index.ts";
+import { ReinError } from "../../errors.ts";
 import type { ContentBlock, StopReason } from "../model-provider.ts";
 import { toolCallBlock } from "../tool-arguments.ts";
 
@@ -81,24 +83,29 @@ export function mapOpenAIUsage(usage: (CompletionUsage & CompatibleUsageFields) 
   };
 }
 
-/** Collects a non-streamed completion. Servers vary: `tool_calls: []`, a missing model, object-valued arguments. */
+/** A function call as servers send it: the SDK's type promises more than some compatible servers keep to. */
+const ServerFunctionCall = z.object({ id: z.string().nullish(), function: z.object({ name: z.string(), arguments: z.unknown() }) });
+
+/**
+ * Collects a non-streamed completion. Servers vary: `tool_calls: []`, a
+ * missing model, object-valued arguments. A function call without a name is
+ * a final `model_error`: no tool could be meant by it.
+ */
 export function collectCompletion(completion: ChatCompletion): CollectedReply {
   const choice = completion.choices?.[0];
   const message = choice?.message;
   return {
     text: message?.content ?? "",
     refusal: message?.refusal ?? "",
-    toolCalls: (message?.tool_calls ?? []).flatMap((call, position) =>
-      call.type === "function" || "function" in call
-        ? [
-            {
-              id: call.id || `call_${position}`,
-              name: (call as { function: { name: string } }).function.name,
-              arguments: argumentsText((call as { function: { arguments: unknown } }).function.arguments),
-            },
-          ]
-        : [],
-    ),
+    toolCalls: (message?.tool_calls ?? []).flatMap((call, position) => {
+      if (call.type !== "function" && !("function" in call)) return [];
+      const parsed = ServerFunctionCall.safeParse(call);
+      if (!parsed.success) {
+        throw new ReinError("model_error", `the server's tool call ${position} is not a function call: ${z.prettifyError(parsed.error)}; expected {"id", "type": "function", "function": {"name", "arguments"}}`);
+      }
+      const { id, function: called } = parsed.data;
+      return [{ id: id || `call_${position}`, name: called.name, arguments: argumentsText(called.arguments) }];
+    }),
     finishReason: choice?.finish_reason,
     usage: completion.usage,
     model: completion.model ?? "",

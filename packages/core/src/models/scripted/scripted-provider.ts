@@ -40,7 +40,9 @@ export class ScriptedProvider implements ModelProvider {
     } catch (error) {
       throw new ReinError("config_invalid", `cannot read model script ${path}: expected a JSON file`, { cause: error });
     }
-    return new ScriptedProvider(raw as ModelScriptInput, options);
+    const script = ModelScript.safeParse(raw);
+    if (!script.success) throw new ReinError("config_invalid", `model script ${path} is invalid: ${script.error.message}`, { cause: script.error });
+    return new ScriptedProvider(script.data, options);
   }
 
   async complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
