@@ -43,6 +43,7 @@ export {
   StepEvaluateJob,
   StepEvaluateRequest,
   StepJob,
+  StepJobAddress,
   StepResult,
   StepSpec,
   StepState,
@@ -100,9 +101,8 @@ export { QUEUE_NAMES, jobIds, type QueueName, resultEventIds } from "./queues/qu
 export { defaultJobOptions, queueJobOptions } from "./queues/queues.ts";
 export { workerOptionsOf, type WorkerTiming } from "./queues/worker-options.ts";
 export { admitJob } from "./queues/job-intake.ts";
-export type { WatchedLock } from "./queues/lock-watch.ts";
-export { RunEndWatch, type WatchedRun } from "./queues/run-end-watch.ts";
-export { assertLockHeld, giveUpLostLock, stopSignal } from "./queues/lock-lost.ts";
+export { RunEndWatch } from "./queues/run-end-watch.ts";
+export { assertLockHeld } from "./queues/lock-lost.ts";
 export { PacketSigner, PacketVerifier } from "./packets/packet-signer.ts";
 export {
   generatePacketKeys,
@@ -193,3 +193,4 @@ export { CheckpointStore, checkpointKeys, type CheckpointCounts } from "./stores
 export { expireWithin, runKeysOf } from "./stores/run-retention.ts";
 export { onFinalFailure } from "./queues/final-failure.ts";
 export { closeWorker, startRoleConsumer } from "./queues/role-consumer.ts";
+export { type JobDelivery, runRoleJob } from "./queues/role-job.ts";
