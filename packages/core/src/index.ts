@@ -107,8 +107,6 @@ export { PacketSigner, PacketVerifier } from "./packets/packet-signer.ts";
 export {
   generatePacketKeys,
   exportPacketKeys,
-  privateKeyFromEnv,
-  publicKeyFromEnv,
   type PacketKeyPair,
 } from "./packets/packet-keys.ts";
 export {

@@ -5,7 +5,7 @@
  * Environment: REIN_REDIS_URL, REIN_PREFIX, REIN_WORKSPACE_ROOT,
  * REIN_PACKET_PUBLIC_KEY, SCALING_GATE_DIR, SCALING_LOCK_MS, SCALING_STALLED_MS.
  */
-import { ApprovalVerifier, createRuntime, generateKeyPair, publicKeyFromEnv, ReinConfig, ScriptedProvider } from "@rein/core";
+import { ApprovalVerifier, createRuntime, generateKeyPair, loadPublicKey, ReinConfig, ScriptedProvider } from "@rein/core";
 import { startRoles } from "../../src/roles/start-roles.ts";
 import { buildTooling } from "../../src/roles/tooling.ts";
 import { crashScript, deployRelease } from "./crash-effect-fixture.ts";
@@ -23,7 +23,7 @@ const approvals = new ApprovalVerifier(generateKeyPair().publicKey);
 const tooling = await buildTooling(runtime, [deployRelease(env("SCALING_GATE_DIR"))], approvals);
 const running = startRoles(runtime, {
   roles: ["step"],
-  packetPublicKey: publicKeyFromEnv(),
+  packetPublicKey: loadPublicKey("packet", {}),
   executor: tooling.executor,
   providers: { worker: new ScriptedProvider(crashScript, { name: "scripted-worker" }) },
   concurrency: 1,

@@ -8,7 +8,7 @@
  * REIN_PACKET_PUBLIC_KEY, SCALING_GATE_DIR, SCALING_CONCURRENCY,
  * SCALING_LOCK_MS, SCALING_STALLED_MS, SCALING_GRACE_MS.
  */
-import { ApprovalVerifier, createRuntime, generateKeyPair, publicKeyFromEnv, ReinConfig, ScriptedProvider } from "@rein/core";
+import { ApprovalVerifier, createRuntime, generateKeyPair, loadPublicKey, ReinConfig, ScriptedProvider } from "@rein/core";
 import { startRoles } from "../../src/roles/start-roles.ts";
 import { buildTooling } from "../../src/roles/tooling.ts";
 import { appendEffect, scalingScript, waitForGate } from "./scaling-fixture.ts";
@@ -27,7 +27,7 @@ const approvals = new ApprovalVerifier(generateKeyPair().publicKey);
 const tooling = await buildTooling(runtime, [appendEffect(env("SCALING_GATE_DIR")), waitForGate(env("SCALING_GATE_DIR"))], approvals);
 const running = startRoles(runtime, {
   roles: ["step"],
-  packetPublicKey: publicKeyFromEnv(),
+  packetPublicKey: loadPublicKey("packet", {}),
   executor: tooling.executor,
   providers: { worker: new ScriptedProvider(scalingScript, { name: "scripted-worker" }) },
   concurrency: Number(env("SCALING_CONCURRENCY")),
