@@ -95,7 +95,7 @@ export {
   type TracePayloadInput,
   type TypedTraceEvent,
 } from "./trace/index.ts";
-export { GENAI, modelCallAttributes, modelCallKey, modelResponseAttributes, modelSpanName, permissionAttributes, startOtel, stopOtel, toolCallAttributes, toolCallKey, toolSpanName } from "./telemetry/index.ts";
+export { CallSpans, GENAI, startOtel, stopOtel } from "./telemetry/index.ts";
 export { TraceLog, PromptChain, PromptCopy, assemblePrompt, expandPromptCopy, promptHash } from "./trace/index.ts";
 export { QUEUE_NAMES, jobIds, type QueueName, resultEventIds } from "./queues/queue-names.ts";
 export { defaultJobOptions, queueJobOptions } from "./queues/queues.ts";
