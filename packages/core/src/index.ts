@@ -165,7 +165,7 @@ export {
   ApprovalVerifier,
   decisionProblem,
 } from "./approvals/index.ts";
-export { presentUntrusted, Redactor, sanitizeText, untrustedDataOf } from "./sanitize/index.ts";
+export { presentEvidence, presentLessons, presentUntrusted, Redactor, sanitizeText, untrustedDataOf } from "./sanitize/index.ts";
 export { connectMcpServer, type McpConnection, mcpToolName, startMcpServers } from "./mcp/index.ts";
 export { resolveSandbox, unsandboxed, UNSANDBOXED_WARNING } from "./sandbox/index.ts";
 export type { SupervisorStatus } from "./supervisor/index.ts";
