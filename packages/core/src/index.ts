@@ -71,6 +71,7 @@ export {
   Price,
   type ReinConfigInput,
 } from "./config/config.ts";
+export { redisUrlFromEnv } from "./config/redis-url.ts";
 export { secretsAndRedactor } from "./config/config-redactor.ts";
 export { SecretBindings } from "./secrets/index.ts";
 export { LiveEvent, liveEventOf, type LiveSubscription } from "./live/index.ts";

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
+import { redisUrlFromEnv } from "../../src/config/redis-url.ts";
 import { RedisKeys } from "../../src/redis/keys.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { tempWorkspace } from "./harness.ts";
 
-export const REDIS_URL = process.env.REIN_REDIS_URL ?? "redis://127.0.0.1:6379";
+export const REDIS_URL = redisUrlFromEnv();
 
 /** A connection and a key prefix of its own; `close` deletes every key under the prefix. */
 export function redisForTest() {
