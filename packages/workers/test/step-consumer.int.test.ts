@@ -1,23 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Worker } from "bullmq";
-import { CheckpointStore, type ControlEvent, generatePacketKeys, jobIds, type ModelProvider, PacketSigner, type PacketKeyPair, ScriptedProvider, findTraceEvent } from "@rein/core";
+import { type ControlEvent, generatePacketKeys, jobIds, type ModelProvider, PacketSigner, type PacketKeyPair, ScriptedProvider, findTraceEvent } from "@rein/core";
 import { countingProvider, recordSentControl, until } from "@rein/core/testing";
 import { startStepConsumer } from "../src/step-consumer.ts";
-import { echoScript, openStepFixture, packetOf, type StepFixture } from "./support/step-fixture.ts";
+import { echoScript, packetOf, stepFixturePerTest } from "./support/step-fixture.ts";
 
-let fixture: StepFixture;
+const fixture = stepFixturePerTest();
 let keys: PacketKeyPair;
 let consumer: Worker | undefined;
 let sent: ControlEvent[];
-beforeEach(async () => {
-  fixture = await openStepFixture();
+beforeEach(() => {
   keys = generatePacketKeys();
   sent = recordSentControl(fixture.runtime.queues);
 });
 afterEach(async () => {
   await consumer?.close(true);
   consumer = undefined;
-  await fixture.cleanup();
 });
 
 /** Stores the run as intake reads it (status and steps), as the controller left it. */
@@ -118,7 +116,7 @@ describe("a step worker whose job lock lapses", () => {
     // Nothing of turn 2 was written: not its model call, and its tool call never started.
     expect(events.filter((event) => event.kind === "model.called")).toHaveLength(1);
     expect(events.filter((event) => event.kind === "tool.called")).toHaveLength(1);
-    expect((await new CheckpointStore(fixture.runtime.redis, fixture.runtime.keys).load(runId, "step_1", 1))?.turns).toBe(1);
+    expect((await fixture.runtime.checkpoints.load(runId, "step_1", 1))?.turns).toBe(1);
     // Still active, not failed: the stall check hands it to the next worker, which resumes from turn 1.
     expect(await fixture.runtime.queues.step.getJobState(jobId)).toBe("active");
   });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   assemblePrompt,
   canonicalJson,
@@ -10,15 +10,9 @@ import {
   type TraceEvent,
 } from "@rein/core";
 import { runStepLoop } from "../src/step-loop.ts";
-import { echoScript, openStepFixture, packetOf, type StepFixture } from "./support/step-fixture.ts";
+import { echoScript, packetOf, stepFixturePerTest } from "./support/step-fixture.ts";
 
-let fixture: StepFixture;
-beforeEach(async () => {
-  fixture = await openStepFixture();
-});
-afterEach(async () => {
-  await fixture.cleanup();
-});
+const fixture = stepFixturePerTest();
 
 /** Passes calls through and keeps each request, and can act before answering call n. */
 function watched(provider: ModelProvider, before?: (call: number) => Promise<void>): ModelProvider & { requests: ModelRequest[] } {

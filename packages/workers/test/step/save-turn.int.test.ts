@@ -1,18 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ReinError } from "@rein/core";
 import { saveTurn, writeTrace } from "../../src/step/save-turn.ts";
 import { openStep } from "../../src/step/step-context.ts";
-import { echoScript, openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
+import { echoScript, packetOf, type StepFixture, stepFixturePerTest } from "../support/step-fixture.ts";
 
 const RESTORED = { turns: 0, calls: 0, pending: 0, resume: null };
 
-let fixture: StepFixture;
-beforeEach(async () => {
-  fixture = await openStepFixture();
-});
-afterEach(async () => {
-  await fixture.cleanup();
-});
+const fixture = stepFixturePerTest();
 
 /** Counts the commands the runtime's store connection sends while `work` runs. */
 async function commandsDuring(fixture: StepFixture, work: () => Promise<void>): Promise<string[]> {
