@@ -116,7 +116,7 @@ export {
   keyPairFiles,
   loadPrivateKey,
   loadPublicKey,
-} from "./keys/index.ts";
+} from "./keys/key-files.ts";
 export {
   checkProviderReachable,
   type ContentBlock,
