@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_REDIS_URL, loadConfig } from "../../src/config/config.ts";
 import { redisUrlFromEnv } from "../../src/config/redis-url.ts";
+import { configFile } from "./config-file.ts";
 
 describe("which Redis a process uses", () => {
   it("takes REIN_REDIS_URL, else REDIS_URL, else the local default", () => {
@@ -13,15 +11,9 @@ describe("which Redis a process uses", () => {
   });
 
   it("agrees with loadConfig over a config file that names no Redis", () => {
-    const dir = mkdtempSync(join(tmpdir(), "rein-redis-url-"));
-    const file = join(dir, "rein.config.json");
-    writeFileSync(file, "{}");
-    try {
-      for (const env of [{ REIN_REDIS_URL: "redis://a:1", REDIS_URL: "redis://b:2" }, { REDIS_URL: "redis://b:2" }, {}]) {
-        expect(loadConfig({ file, env }).redisUrl).toBe(redisUrlFromEnv(env));
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    const file = configFile({});
+    for (const env of [{ REIN_REDIS_URL: "redis://a:1", REDIS_URL: "redis://b:2" }, { REDIS_URL: "redis://b:2" }, {}]) {
+      expect(loadConfig({ file, env }).redisUrl).toBe(redisUrlFromEnv(env));
     }
   });
 });
