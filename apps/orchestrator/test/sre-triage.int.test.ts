@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createRuntime, ReinConfig, type ReinRuntime, type RunState, type TraceEvent } from "@rein/core";
 import { cliEnv, rein, startRein } from "./support/cli.ts";
-import { waitForRun } from "./support/harness.ts";
+import { waitForRun } from "./support/wait-for-run.ts";
 
 const runtimes: { runtime: ReinRuntime; prefix: string }[] = [];
 afterAll(async () => {
