@@ -3,12 +3,13 @@
  * `pnpm bench`, printed as the same table, for checking start-up work
  * without the minutes the full bench takes. Build first (`npm run build`).
  */
+import { redisUrlFromEnv } from "@rein/core";
 import { withBenchEnv } from "./bench-env.ts";
 import { cliStarts } from "./cli-start.ts";
 import { measure } from "./measure.ts";
 import { renderTable } from "./report.ts";
 
-const redisUrl = process.env.REIN_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const redisUrl = redisUrlFromEnv();
 const starts = await withBenchEnv(redisUrl, "cli", async (env) => cliStarts(env, 7));
 process.stdout.write(
   `${renderTable([

@@ -4,7 +4,7 @@
  * "measure" line from stdin it collects garbage and prints heapUsed.
  */
 import { createInterface } from "node:readline";
-import { createRuntime, privateKeyFromEnv, ReinConfig } from "@rein/core";
+import { createRuntime, loadPrivateKey, ReinConfig } from "@rein/core";
 import { startRoles } from "@rein/orchestrator";
 
 const env = (name: string): string => {
@@ -16,7 +16,7 @@ const collect = (globalThis as { gc?: () => void }).gc;
 if (!collect) throw new Error("controller-heap-child needs node --expose-gc");
 
 const runtime = createRuntime(ReinConfig.parse({ redisUrl: env("REIN_REDIS_URL"), prefix: env("REIN_PREFIX"), workspaceRoot: env("REIN_WORKSPACE_ROOT") }));
-const running = startRoles(runtime, { roles: ["control"], packetPrivateKey: privateKeyFromEnv() });
+const running = startRoles(runtime, { roles: ["control"], packetPrivateKey: loadPrivateKey("packet", {}) });
 await Promise.all(running.workers.map((worker) => worker.waitUntilReady()));
 
 createInterface({ input: process.stdin }).on("line", (line) => {

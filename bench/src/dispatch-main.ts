@@ -6,6 +6,7 @@
  * without the whole bench. `REIN_BENCH_ONLY=dispatch` or `=runs` runs one
  * of the two; `NODE_OPTIONS=--cpu-prof` profiles every process of it.
  */
+import { redisUrlFromEnv } from "@rein/core";
 import { withBenchEnv } from "./bench-env.ts";
 import { dispatchCycles } from "./dispatch-cycle.ts";
 import { type Measure, measure, percentile } from "./measure.ts";
@@ -13,7 +14,7 @@ import { renderTable } from "./report.ts";
 import { type RunsThroughput, runsPerSecond } from "./runs-throughput.ts";
 import { throughput } from "./throughput.ts";
 
-const redisUrl = process.env.REIN_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const redisUrl = redisUrlFromEnv();
 const only = process.env.REIN_BENCH_ONLY;
 const measures: Measure[] = [];
 

@@ -3,10 +3,11 @@
  * Redis, key by key (MEMORY USAGE), for the 200-turn run and the 20-step
  * run, so a cut of the footprint starts from what takes the bytes.
  */
+import { redisUrlFromEnv } from "@rein/core";
 import { withBenchEnv } from "./bench-env.ts";
 import { redisFootprint } from "./redis-footprint.ts";
 
-const redisUrl = process.env.REIN_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const redisUrl = redisUrlFromEnv();
 for (const run of [{ echoTurns: 200 }, { steps: 20 }] as const) {
   const footprint = await withBenchEnv(redisUrl, "footprint", (env) => redisFootprint(env, run));
   process.stdout.write(`${JSON.stringify(run)}: ${footprint.runBytes} B in ${footprint.keys.length} keys (${footprint.status})\n`);

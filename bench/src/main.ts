@@ -7,6 +7,7 @@
  * Redis) and deletes everything under it when it is done.
  */
 import { fileURLToPath } from "node:url";
+import { redisUrlFromEnv } from "@rein/core";
 import { withBenchEnv } from "./bench-env.ts";
 import { cliStarts } from "./cli-start.ts";
 import { controllerHeapPerRun } from "./controller-heap.ts";
@@ -19,7 +20,7 @@ import { throughput } from "./throughput.ts";
 import { turnCosts } from "./turn-costs.ts";
 
 const RESULTS = fileURLToPath(new URL("../results/latest.json", import.meta.url));
-const redisUrl = process.env.REIN_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const redisUrl = redisUrlFromEnv();
 const began = Date.now();
 const progress = (what: string) => process.stderr.write(`bench: ${what} (${((Date.now() - began) / 1000).toFixed(0)} s)\n`);
 const measures: Measure[] = [];

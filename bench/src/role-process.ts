@@ -7,7 +7,7 @@
  * with its user+system CPU so far in µs, stops on SIGTERM.
  */
 import { createInterface } from "node:readline";
-import { ApprovalVerifier, closeWorker, createRuntime, generateKeyPair, privateKeyFromEnv, publicKeyFromEnv, ReinConfig, ScriptedProvider } from "@rein/core";
+import { ApprovalVerifier, closeWorker, createRuntime, generateKeyPair, loadPrivateKey, loadPublicKey, ReinConfig, ScriptedProvider } from "@rein/core";
 import { buildTooling, type RoleName, startRoles } from "@rein/orchestrator";
 import { Worker } from "bullmq";
 import { noopWorkerScript, plannerScript } from "./scripts.ts";
@@ -30,8 +30,8 @@ if (role === "raw") {
   const tooling = role === "step" ? await buildTooling(runtime, [], new ApprovalVerifier(generateKeyPair().publicKey)) : undefined;
   const running = startRoles(runtime, {
     roles: [role as RoleName],
-    packetPrivateKey: role === "control" ? privateKeyFromEnv() : undefined,
-    packetPublicKey: role === "step" ? publicKeyFromEnv() : undefined,
+    packetPrivateKey: role === "control" ? loadPrivateKey("packet", {}) : undefined,
+    packetPublicKey: role === "step" ? loadPublicKey("packet", {}) : undefined,
     executor: tooling?.executor,
     providers: {
       planner: new ScriptedProvider(plannerScript(Number(process.env.BENCH_STEPS ?? 1)), { name: "scripted-planner" }),

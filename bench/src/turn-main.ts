@@ -4,10 +4,11 @@
  * and a bare loop on the same scripted model and tool), for profiling the
  * step loop without the whole bench (`node --cpu-prof` works on it as is).
  */
+import { redisUrlFromEnv } from "@rein/core";
 import { withBenchEnv } from "./bench-env.ts";
 import { turnCosts } from "./turn-costs.ts";
 
-const redisUrl = process.env.REIN_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const redisUrl = redisUrlFromEnv();
 const rounds = Number(process.env.REIN_BENCH_ROUNDS ?? 3);
 const turns = await withBenchEnv(redisUrl, "turns", (env) => turnCosts(env, [20, 200], rounds));
 const micros = (value: number | undefined) => `${(value ?? Number.NaN).toFixed(0)} µs`;

@@ -4,7 +4,7 @@ import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
 import type { Job, Worker } from "bullmq";
 import { startController } from "../src/controller/controller.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";
-import { waitForRun } from "./support/harness.ts";
+import { waitForRun } from "./support/wait-for-run.ts";
 
 describe("controller under a concurrent writer", () => {
   let runtime: TestRuntime;

@@ -4,7 +4,7 @@ import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
 import type { Worker } from "bullmq";
 import { startController } from "../src/controller/controller.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";
-import { waitForRun } from "./support/harness.ts";
+import { waitForRun } from "./support/wait-for-run.ts";
 
 const plan: Plan = { done: false, current_step: StepSpec.parse({ title: "Say hello", objective: "Say hello to the user" }), next_steps: [], risks: [] };
 

@@ -23,14 +23,19 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
     harness = undefined;
   });
 
-  it("every key expires (the run's within retention.runTtlSeconds) or is a deployment key; rein runs prune removes every key of the run", async () => {
+  /** The probe run, done, and its end's effects performed. */
+  async function finishedProbeRun() {
     harness = await startHarness(probeScript, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
-    const { runtime } = harness;
     const runId = await harness.submit(probeGoal);
     const state = await harness.waitFor(runId);
     expect(state.status, state.stopReason).toBe("done");
     // The run's end is written before its effects are performed: wait for its deadline to leave the control queue.
-    await until("the deadline to be withdrawn", async () => (await runtime.queues.control.getJob(`control-deadline-${runId}`)) === undefined);
+    await until("the deadline to be withdrawn", async () => (await harness?.runtime.queues.control.getJob(`control-deadline-${runId}`)) === undefined);
+    return { runtime: harness.runtime, runId };
+  }
+
+  it("every key expires (the run's within retention.runTtlSeconds) or is a deployment key; rein runs prune removes every key of the run", async () => {
+    const { runtime, runId } = await finishedProbeRun();
 
     const left = await keysWithTtl(runtime);
     const lasting = [...left].filter(([key, ttl]) => ttl === -1 && !isDeploymentKey(runtime, key));
@@ -53,12 +58,7 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
   });
 
   it("keeps no working copies once the run ends: step checkpoints, the tool cache and the jobs that carried the step's result are gone", async () => {
-    harness = await startHarness(probeScript, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
-    const { runtime } = harness;
-    const runId = await harness.submit(probeGoal);
-    const state = await harness.waitFor(runId);
-    expect(state.status, state.stopReason).toBe("done");
-    await until("the deadline to be withdrawn", async () => (await runtime.queues.control.getJob(`control-deadline-${runId}`)) === undefined);
+    const { runtime, runId } = await finishedProbeRun();
 
     const left = [...(await keysWithTtl(runtime)).keys()].filter((key) => key.includes(runId));
     // The step's owner key alone stays, expiring with the run: it fences a cut-off worker's last record.

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from "vitest";
-import type { RunStore } from "@rein/core";
+import type { CheckpointStore, RunEndWatch, RunStore } from "@rein/core";
 import { startEvaluateConsumer } from "@rein/evaluator";
 import { startPlanConsumer } from "@rein/planner";
 import { startStepConsumer } from "@rein/workers";
@@ -19,10 +19,17 @@ describe("what each role is handed of the runtime", () => {
     expectTypeOf<ControllerGets>().toHaveProperty("runs").toEqualTypeOf<RunStore>();
   });
 
-  it("lets the planner and the evaluator read a run's state from Redis, never write it", () => {
+  it("lets the planner, the evaluator and the step worker read a run's state from Redis, never write it", () => {
     expectTypeOf<PlannerGets["redis"]>().toHaveProperty("hget");
     expectTypeOf<PlannerGets["redis"]>().not.toHaveProperty("hset");
     expectTypeOf<EvaluatorGets["redis"]>().not.toHaveProperty("hset");
+    expectTypeOf<StepWorkerGets["redis"]>().toHaveProperty("hget");
+    expectTypeOf<StepWorkerGets["redis"]>().not.toHaveProperty("hset");
+  });
+
+  it("hands the step worker its checkpoints and the run-end watch, not a Redis client to build them on", () => {
+    expectTypeOf<StepWorkerGets>().toHaveProperty("checkpoints").toEqualTypeOf<CheckpointStore>();
+    expectTypeOf<StepWorkerGets>().toHaveProperty("runEnds").toEqualTypeOf<RunEndWatch>();
   });
 
   it("refuses a role's code that reaches for a run store write", () => {
@@ -32,7 +39,23 @@ describe("what each role is handed of the runtime", () => {
     const worker = (runtime: StepWorkerGets) =>
       // @ts-expect-error the step worker's runtime has no run store
       runtime.runs.save;
+    const workerWrite = (runtime: StepWorkerGets) =>
+      // @ts-expect-error the step worker's Redis cannot write a run's hash
+      runtime.redis.hset;
+    const workerScript = (runtime: StepWorkerGets) =>
+      // @ts-expect-error nor run a script that would
+      runtime.redis.eval;
+    const workerTransaction = (runtime: StepWorkerGets) =>
+      // @ts-expect-error nor open a transaction
+      runtime.redis.multi;
+    const workerClient = (runtime: StepWorkerGets) =>
+      // @ts-expect-error nor make itself a client of its own
+      runtime.redis.duplicate;
     expectTypeOf(planner).toBeFunction();
     expectTypeOf(worker).toBeFunction();
+    expectTypeOf(workerWrite).toBeFunction();
+    expectTypeOf(workerScript).toBeFunction();
+    expectTypeOf(workerTransaction).toBeFunction();
+    expectTypeOf(workerClient).toBeFunction();
   });
 });

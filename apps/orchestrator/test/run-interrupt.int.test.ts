@@ -1,21 +1,12 @@
-import { connectRedis } from "@rein/core";
-import { afterAll, describe, expect, it } from "vitest";
-import { cliEnv, rein, startRein } from "./support/cli.ts";
+import { describe, expect, it } from "vitest";
+import { cliEnv, prefixesCleanedAfterAll, rein, startRein } from "./support/cli.ts";
 
-const envs: NodeJS.ProcessEnv[] = [];
-afterAll(async () => {
-  const redis = connectRedis(cliEnv().REDIS_URL as string);
-  for (const env of envs) {
-    const keys = await redis.keys(`*${env.REIN_PREFIX}*`);
-    if (keys.length > 0) await redis.del(...keys);
-  }
-  redis.disconnect();
-});
+const prefixes = prefixesCleanedAfterAll();
 
 /** `rein run --example sre-triage` without --approve stops at a person's approval: a run that is still going when Ctrl-C comes. */
 async function runWaitingForApproval(extra: string[]) {
   const env = cliEnv();
-  envs.push(env);
+  prefixes.push(env.REIN_PREFIX as string);
   const run = startRein(["run", "--example", "sre-triage", ...extra], env);
   let stdout = "";
   await new Promise<void>((resolve) => {

@@ -1,21 +1,12 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { connectRedis } from "@rein/core";
-import { afterAll, describe, expect, it } from "vitest";
-import { cliEnv, rein, startRein } from "./support/cli.ts";
+import { describe, expect, it } from "vitest";
+import { cliEnv, prefixesCleanedAfterAll, rein, startRein } from "./support/cli.ts";
 
-const envs: NodeJS.ProcessEnv[] = [];
-afterAll(async () => {
-  const redis = connectRedis(cliEnv().REDIS_URL as string);
-  for (const env of envs) {
-    const keys = await redis.keys(`*${env.REIN_PREFIX}*`);
-    if (keys.length > 0) await redis.del(...keys);
-  }
-  redis.disconnect();
-});
+const prefixes = prefixesCleanedAfterAll();
 
 const tracked = (env: NodeJS.ProcessEnv) => {
-  envs.push(env);
+  prefixes.push(env.REIN_PREFIX as string);
   return env;
 };
 

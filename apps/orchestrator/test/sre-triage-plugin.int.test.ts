@@ -1,26 +1,18 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { createRuntime, ReinConfig, type ReinRuntime, type TraceEvent } from "@rein/core";
-import { cliEnv, rein } from "./support/cli.ts";
+import { describe, expect, it } from "vitest";
+import type { TraceEvent } from "@rein/core";
+import { cliEnv, cliRuntimesClosedAfterAll, rein } from "./support/cli.ts";
 
-const runtimes: { runtime: ReinRuntime; prefix: string }[] = [];
-afterAll(async () => {
-  for (const { runtime, prefix } of runtimes) {
-    const keys = await runtime.redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await runtime.redis.del(...keys);
-    await runtime.close();
-  }
-});
+const runtimeFor = cliRuntimesClosedAfterAll();
 
 const READ_TOOLS = ["inspect_deployments", "query_metrics", "read_host_state", "search_logs"];
 
 describe("examples/sre-triage-plugin: the read-only tools come from a Python plugin", { timeout: 120_000 }, () => {
   it("runs end to end under the sandbox, traces each plugin call like a built-in's, and leaves no process", async () => {
     const env = cliEnv();
-    const runtime = createRuntime(ReinConfig.parse({ redisUrl: env.REDIS_URL, prefix: env.REIN_PREFIX, workspaceRoot: env.REIN_WORKSPACE_ROOT }));
-    runtimes.push({ runtime, prefix: env.REIN_PREFIX as string });
+    const runtime = runtimeFor(env);
 
     const run = await rein(["run", "--example", "sre-triage-plugin", "--approve"], env);
     expect(run.code, run.stderr).toBe(0);

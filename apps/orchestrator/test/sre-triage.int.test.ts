@@ -1,23 +1,14 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { createRuntime, ReinConfig, type ReinRuntime, type RunState, type TraceEvent } from "@rein/core";
-import { cliEnv, rein, startRein } from "./support/cli.ts";
-import { waitForRun } from "./support/harness.ts";
+import { describe, expect, it } from "vitest";
+import type { ReinRuntime, RunState, TraceEvent } from "@rein/core";
+import { cliEnv, cliRuntimesClosedAfterAll, rein, startRein } from "./support/cli.ts";
+import { waitForRun } from "./support/wait-for-run.ts";
 
-const runtimes: { runtime: ReinRuntime; prefix: string }[] = [];
-afterAll(async () => {
-  for (const { runtime, prefix } of runtimes) {
-    const keys = await runtime.redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await runtime.redis.del(...keys);
-    await runtime.close();
-  }
-});
+const runtimeFor = cliRuntimesClosedAfterAll();
 
 /** A CLI environment plus a runtime on the same Redis prefix, to read what the CLI left behind. */
 function setup(): { env: NodeJS.ProcessEnv; runtime: ReinRuntime } {
   const env = cliEnv();
-  const runtime = createRuntime(ReinConfig.parse({ redisUrl: env.REDIS_URL, prefix: env.REIN_PREFIX, workspaceRoot: env.REIN_WORKSPACE_ROOT }));
-  runtimes.push({ runtime, prefix: env.REIN_PREFIX as string });
-  return { env, runtime };
+  return { env, runtime: runtimeFor(env) };
 }
 
 const runIdOf = (stdout: string): string => {
@@ -56,29 +47,29 @@ function expectDiagnosisBackedByTrace(state: RunState, events: TraceEvent[]): vo
   expect(events.some((event) => event.kind === "run.status_changed" && event.payload.to === "waiting_approval")).toBe(true);
 }
 
+/** `rein run --example sre-triage` with `flags`, exited 0 and its run done: the CLI's output, the run's state and its trace. */
+async function exampleRunDone(flags: string[]) {
+  const { env, runtime } = setup();
+  const run = await rein(["run", "--example", "sre-triage", ...flags], env);
+  expect(run.code, run.stderr).toBe(0);
+  const runId = runIdOf(run.stdout);
+  const state = await runtime.runs.require(runId);
+  const events = await runtime.trace.read(runId);
+  expect(state.status).toBe("done");
+  return { run, state, events };
+}
+
 // Each test starts one to three CLI processes that load every package through tsx.
 describe("examples/sre-triage from the CLI", { timeout: 120_000 }, () => {
   it("--approve: diagnoses with cited evidence, waits for approval, runs the restart exactly once, ends done", async () => {
-    const { env, runtime } = setup();
-    const run = await rein(["run", "--example", "sre-triage", "--approve"], env);
-    expect(run.code, run.stderr).toBe(0);
-    const runId = runIdOf(run.stdout);
-    const state = await runtime.runs.require(runId);
-    const events = await runtime.trace.read(runId);
-    expect(state.status).toBe("done");
+    const { state, events } = await exampleRunDone(["--approve"]);
     expectDiagnosisBackedByTrace(state, events);
     expect(executions(events, "restart_service")).toHaveLength(1);
     expect(events.filter((event) => event.kind === "approval.consumed")).toHaveLength(1);
   });
 
   it("--deny: ends done with the diagnosis, the denial recorded in gaps, and no restart", async () => {
-    const { env, runtime } = setup();
-    const run = await rein(["run", "--example", "sre-triage", "--deny", "--reason", "not during peak traffic"], env);
-    expect(run.code, run.stderr).toBe(0);
-    const runId = runIdOf(run.stdout);
-    const state = await runtime.runs.require(runId);
-    const events = await runtime.trace.read(runId);
-    expect(state.status).toBe("done");
+    const { run, state, events } = await exampleRunDone(["--deny", "--reason", "not during peak traffic"]);
     expectDiagnosisBackedByTrace(state, events);
     expect(state.result?.answer?.gaps.some((gap) => gap.includes("restart_service was not executed") && gap.includes("not during peak traffic"))).toBe(true);
     expect(executions(events, "restart_service")).toHaveLength(0);

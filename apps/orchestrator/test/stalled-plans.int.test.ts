@@ -2,18 +2,17 @@ import { afterEach, describe, expect, it } from "vitest";
 import { isTerminal, type ReinRuntime } from "@rein/core";
 import { until } from "@rein/core/testing";
 import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
-import { hangingFirst } from "./support/hanging-provider.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
-import { killRole } from "./support/kill-role.ts";
+import { HungCalls, hangingProvider, killRole } from "./support/lost-step-workers.ts";
 import { probeGoal, probeScript, probeTool } from "./support/probe-run.ts";
 
 // Planners killed and restarted with one-second locks on a loaded machine: sized generously, not a timing assertion.
 describe("a plan job whose planner is killed past the stall limit", { timeout: 180_000 }, () => {
   let harness: Harness | undefined;
   const extraRoles: RunningRoles[] = [];
-  let planner: ReturnType<typeof hangingFirst> | undefined;
+  let hung: HungCalls | undefined;
   afterEach(async () => {
-    planner?.release();
+    hung?.release();
     for (const role of extraRoles.splice(0)) await role.close(0);
     await harness?.close();
     harness = undefined;
@@ -25,7 +24,8 @@ describe("a plan job whose planner is killed past the stall limit", { timeout: 1
       config: { queues: { lockMs: 1_000, stalledIntervalMs: 1_000, plan: { maxStalledCount: 1 } }, ...(resendsPerJob === undefined ? {} : { redrive: { resendsPerJob } }) },
     });
     const planRuntime = harness.roleRuntimes[1] as ReinRuntime;
-    planner = hangingFirst(2, harness.planner);
+    hung = new HungCalls(2);
+    const planner = hangingProvider(harness.planner, hung);
     await killRole(harness.roles[1] as RunningRoles);
     const startPlanRole = () => {
       const role = startRoles(planRuntime, { roles: ["plan"], providers: { planner } });
@@ -35,7 +35,7 @@ describe("a plan job whose planner is killed past the stall limit", { timeout: 1
     const runId = await harness.submit(probeGoal);
     for (let kill = 1; kill <= 2; kill += 1) {
       const role = startPlanRole();
-      await until(`the planner's model call ${kill}`, () => (planner?.calls ?? 0) >= kill);
+      await until(`the planner's model call ${kill}`, () => (hung?.calls ?? 0) >= kill);
       await killRole(role);
     }
     startPlanRole();

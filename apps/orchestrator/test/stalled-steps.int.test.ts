@@ -1,20 +1,18 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { isTerminal, type ReinRuntime } from "@rein/core";
-import { until } from "@rein/core/testing";
-import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
-import { hangingFirst } from "./support/hanging-provider.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
-import { killRole } from "./support/kill-role.ts";
+import { HungCalls, hangingProvider, LostStepWorkers } from "./support/lost-step-workers.ts";
 import { probeGoal, probeScript, probeTool } from "./support/probe-run.ts";
 
 // Step workers killed and restarted with one-second locks on a loaded machine: sized generously, not a timing assertion.
 describe("a step whose worker is killed twice", { timeout: 180_000 }, () => {
   let harness: Harness | undefined;
-  const extraRoles: RunningRoles[] = [];
-  let worker: ReturnType<typeof hangingFirst> | undefined;
+  let workers: LostStepWorkers | undefined;
+  // The worker's model: its first two calls never answer, and the process holding each is then killed.
+  let hung: HungCalls | undefined;
   afterEach(async () => {
-    worker?.release();
-    for (const role of extraRoles.splice(0)) await role.close(0);
+    hung?.release();
+    await workers?.close();
     await harness?.close();
     harness = undefined;
   });
@@ -26,30 +24,19 @@ describe("a step whose worker is killed twice", { timeout: 180_000 }, () => {
         queues: { lockMs: 1_000, stalledIntervalMs: 1_000, ...(maxStalledCount === undefined ? {} : { step: { maxStalledCount } }), ...(lostStepRedispatches === undefined ? {} : { lostStepRedispatches }) },
       },
     });
-    const stepRuntime = harness.roleRuntimes[2] as ReinRuntime;
-    worker = hangingFirst(2, harness.worker);
-    const original = harness.roles[2] as RunningRoles;
-    await killRole(original);
-    const startStepRole = () => {
-      const role = startRoles(stepRuntime, { roles: ["step"], packetPublicKey: harness?.packetPublicKey, executor: harness?.tooling.executor, providers: { worker } });
-      extraRoles.push(role);
-      return role;
-    };
+    hung = new HungCalls(2);
+    workers = new LostStepWorkers(harness, hangingProvider(harness.worker, hung));
+    await workers.killHarnessRole();
     const runId = await harness.submit(probeGoal);
-    for (let kill = 1; kill <= 2; kill += 1) {
-      const role = startStepRole();
-      await until(`the step worker's model call ${kill}`, () => (worker?.calls ?? 0) >= kill);
-      await killRole(role);
-    }
-    startStepRole();
-    return { runId, stepRuntime };
+    await workers.killEachInCall(hung, 2);
+    return { runId, stepRuntime: workers.stepRuntime };
   }
 
   it("is taken up again from the queue and its run ends done (the default stall limit, same for every role)", async () => {
     const { runId } = await killTwice();
     const state = await harness?.waitFor(runId);
     expect(state?.status, state?.stopReason).toBe("done");
-    expect(worker?.calls).toBeGreaterThanOrEqual(3);
+    expect(hung?.calls).toBeGreaterThanOrEqual(3);
   });
 
   it("past the configured stall limit is dispatched again as a resumed attempt, leaves no failed job, and its run ends done", async () => {

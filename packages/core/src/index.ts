@@ -43,6 +43,7 @@ export {
   StepEvaluateJob,
   StepEvaluateRequest,
   StepJob,
+  StepJobAddress,
   StepResult,
   StepSpec,
   StepState,
@@ -70,6 +71,7 @@ export {
   Price,
   type ReinConfigInput,
 } from "./config/config.ts";
+export { redisUrlFromEnv } from "./config/redis-url.ts";
 export { secretsAndRedactor } from "./config/config-redactor.ts";
 export { SecretBindings } from "./secrets/index.ts";
 export { LiveEvent, liveEventOf, type LiveSubscription } from "./live/index.ts";
@@ -95,22 +97,19 @@ export {
   type TracePayloadInput,
   type TypedTraceEvent,
 } from "./trace/index.ts";
-export { GENAI, modelCallAttributes, modelCallKey, modelResponseAttributes, modelSpanName, permissionAttributes, startOtel, stopOtel, toolCallAttributes, toolCallKey, toolSpanName } from "./telemetry/index.ts";
+export { CallSpans, GENAI, startOtel, stopOtel } from "./telemetry/index.ts";
 export { TraceLog, PromptChain, PromptCopy, assemblePrompt, expandPromptCopy, promptHash } from "./trace/index.ts";
 export { QUEUE_NAMES, jobIds, type QueueName, resultEventIds } from "./queues/queue-names.ts";
 export { defaultJobOptions, queueJobOptions } from "./queues/queues.ts";
 export { workerOptionsOf, type WorkerTiming } from "./queues/worker-options.ts";
 export { admitJob } from "./queues/job-intake.ts";
 export { type AwaitedJob, awaitedJobsOf, awaitedKey } from "./queues/awaited-jobs.ts";
-export type { WatchedLock } from "./queues/lock-watch.ts";
-export { RunEndWatch, type WatchedRun } from "./queues/run-end-watch.ts";
-export { assertLockHeld, giveUpLostLock, stopSignal } from "./queues/lock-lost.ts";
+export { RunEndWatch } from "./queues/run-end-watch.ts";
+export { assertLockHeld } from "./queues/lock-lost.ts";
 export { PacketSigner, PacketVerifier } from "./packets/packet-signer.ts";
 export {
   generatePacketKeys,
   exportPacketKeys,
-  privateKeyFromEnv,
-  publicKeyFromEnv,
   type PacketKeyPair,
 } from "./packets/packet-keys.ts";
 export {
@@ -119,7 +118,7 @@ export {
   keyPairFiles,
   loadPrivateKey,
   loadPublicKey,
-} from "./keys/index.ts";
+} from "./keys/key-files.ts";
 export {
   checkProviderReachable,
   type ContentBlock,
@@ -171,7 +170,7 @@ export {
   ApprovalVerifier,
   decisionProblem,
 } from "./approvals/index.ts";
-export { presentUntrusted, Redactor, sanitizeText, untrustedDataOf } from "./sanitize/index.ts";
+export { presentEvidence, presentLessons, presentUntrusted, Redactor, sanitizeText, untrustedDataOf } from "./sanitize/index.ts";
 export { connectMcpServer, type McpConnection, mcpToolName, startMcpServers } from "./mcp/index.ts";
 export { resolveSandbox, unsandboxed, UNSANDBOXED_WARNING } from "./sandbox/index.ts";
 export type { SupervisorStatus } from "./supervisor/index.ts";
@@ -198,3 +197,4 @@ export { expireWithin, forgetExpiredRuns, forgetRuns, noteRunExpiry, runKeysOf }
 export { onFinalFailure } from "./queues/final-failure.ts";
 export { reportLostToStalls } from "./queues/lost-to-stalls.ts";
 export { closeWorker, startRoleConsumer } from "./queues/role-consumer.ts";
+export { type JobDelivery, runRoleJob } from "./queues/role-job.ts";

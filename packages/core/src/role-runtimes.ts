@@ -15,11 +15,12 @@ export type PlannerRuntime = Pick<ReinRuntime, ConsumerPieces | "live" | "redact
 export type EvaluatorRuntime = PlannerRuntime & Pick<ReinRuntime, "artifacts" | "secrets">;
 
 /**
- * What the step worker's consumer may use: no `runs`. It keeps the Redis
- * client, for the step's own keys (its checkpoints, fenced by the job's
- * owner token) and the run-end subscription.
+ * What the step worker's consumer may use: no `runs`, and no Redis client
+ * that writes. It writes only the step's own keys, through `checkpoints`
+ * (fenced by the job's owner token), and hears of its run's end through
+ * `runEnds`; like the planner, it reads a run's state only for intake.
  */
-export type StepWorkerRuntime = Pick<ReinRuntime, ConsumerPieces | "live" | "redactor" | "redis">;
+export type StepWorkerRuntime = Pick<ReinRuntime, ConsumerPieces | "live" | "redactor" | "checkpoints" | "runEnds"> & { redis: RunStateReads };
 
 /** What the controller uses: it is the one role that writes run state (`runs`, with compare-and-set). */
 export type ControllerRuntime = Pick<ReinRuntime, ConsumerPieces | "runs" | "redis">;

@@ -5,6 +5,7 @@ import { secretsAndRedactor } from "./config/config-redactor.ts";
 import { LiveChannel } from "./live/live-channel.ts";
 import { createLogger, type Logger, type LogLevel } from "./logger.ts";
 import { queueJobOptions, ReinQueues } from "./queues/queues.ts";
+import { RunEndWatch } from "./queues/run-end-watch.ts";
 import { connectRedisFor, type RedisClient } from "./redis/redis-client.ts";
 import { RedisKeys } from "./redis/keys.ts";
 import { RedisErrorLog } from "./redis/redis-error-log.ts";
@@ -12,6 +13,7 @@ import { redactingLoggerOptions } from "./sanitize/pino-redaction.ts";
 import type { Redactor } from "./sanitize/redactor.ts";
 import type { SecretBindings } from "./secrets/secret-bindings.ts";
 import { ArtifactStore } from "./stores/artifact-store.ts";
+import { CheckpointStore } from "./stores/checkpoint-store.ts";
 import { RunStore } from "./stores/run-store.ts";
 import { RunTraceContexts } from "./telemetry/run-trace-contexts.ts";
 import { type LiveTelemetry, startOtel } from "./telemetry/start-otel.ts";
@@ -27,6 +29,10 @@ export interface ReinRuntime {
   runs: RunStore;
   trace: TraceLog;
   artifacts: ArtifactStore;
+  /** Step workers' checkpoints, each write fenced by the step's owner token. */
+  checkpoints: CheckpointStore;
+  /** Run ends as this process's step workers hear of them: one subscription, opened by the first `start`. */
+  runEnds: RunEndWatch;
   queues: ReinQueues;
   /** Model text deltas of a run as they stream (pub/sub, not the trace). */
   live: LiveChannel;
@@ -67,6 +73,7 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
   const telemetry = config.otel.enabled ? startOtel(config.otel) : undefined;
   const runTraces = telemetry ? new RunTraceContexts(redis, keys, config.retention.traceTtlSeconds) : undefined;
   const queues = new ReinQueues(connection, keys.queuePrefix(), { redisErrors, jobs: queueJobOptions(config), telemetry: telemetry?.bullmq, runTraces });
+  const runEnds = new RunEndWatch(redis, keys, logger);
   return {
     config,
     redis,
@@ -75,6 +82,8 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
     runs: new RunStore(redis, keys),
     trace: new TraceLog(redis, keys, { ttlSeconds: config.retention.traceTtlSeconds, redact: redactor.redactJson, observe: telemetry?.observe, ...options.trace }),
     artifacts: new ArtifactStore(redis, keys, { ttlSeconds: config.retention.artifactTtlSeconds }),
+    checkpoints: new CheckpointStore(redis, keys),
+    runEnds,
     queues,
     live: new LiveChannel(redis, keys, logger),
     logger,
@@ -84,6 +93,7 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
     telemetry,
     close: async () => {
       await queues.close();
+      await runEnds.close();
       await telemetry?.flush();
       connections.close();
     },

@@ -1,22 +1,19 @@
 import type { Worker } from "bullmq";
 import {
-  admitJob,
   assertLockHeld,
   type ControlEvent,
   errorMessage,
   EvaluateJob,
-  giveUpLostLock,
   liveEventOf,
   type EvaluatorRuntime,
   type ModelProvider,
   ReinError,
   reportLostToStalls,
+  runRoleJob,
   startRoleConsumer,
-  stopSignal,
   toQueueError,
   type Usage,
   usageOfFailure,
-  type WatchedLock,
   type WorkerTiming,
   Workspace,
   zeroUsage,
@@ -40,51 +37,49 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
     role: "evaluate",
     concurrency: deps.concurrency ?? 4,
     stalled: deps.stalled,
-    process: async (job, token, signal, locks) => {
-      const jobId = job.id ?? "";
-      let lock: WatchedLock | undefined;
-      try {
-        const data = EvaluateJob.parse(job.data);
-        const intake = "kind" in data && data.kind === "final" ? ({ kind: "final", runId: data.runId, attempt: data.attempt } as const) : ({ kind: "evaluate", runId: data.runId, stepId: data.stepId, attempt: data.attempt } as const);
-        if (!(await admitJob(runtime, jobId, intake))) return;
-        lock = locks.track(jobId);
-        const workspace = await Workspace.forRun(runtime.config.workspaceRoot, data.runId);
-        const { verdict, usage } = await evaluate(
-          data,
-          {
-            trace: runtime.trace,
-            workspace,
-            checks,
-            judge: deps.judge,
-            judgeObservationBytes: runtime.config.observations.judgeMaxBytes,
-            redactor: runtime.redactor,
-            onJudgeEvent: (event) => {
-              const live = liveEventOf(event, { runId: data.runId, stepId: data.stepId, role: "judge" });
-              if (live) runtime.live.publish(live);
+    process: async (delivery) => {
+      const { job } = delivery;
+      const data = EvaluateJob.parse(job.data);
+      const intake = "kind" in data && data.kind === "final" ? ({ kind: "final", runId: data.runId, attempt: data.attempt } as const) : ({ kind: "evaluate", runId: data.runId, stepId: data.stepId, attempt: data.attempt } as const);
+      await runRoleJob(runtime, delivery, {
+        role: "evaluate",
+        intake,
+        run: async ({ jobId, lock, stop }) => {
+          const workspace = await Workspace.forRun(runtime.config.workspaceRoot, data.runId);
+          const { verdict, usage } = await evaluate(
+            data,
+            {
+              trace: runtime.trace,
+              workspace,
+              checks,
+              judge: deps.judge,
+              judgeObservationBytes: runtime.config.observations.judgeMaxBytes,
+              redactor: runtime.redactor,
+              onJudgeEvent: (event) => {
+                const live = liveEventOf(event, { runId: data.runId, stepId: data.stepId, role: "judge" });
+                if (live) runtime.live.publish(live);
+              },
             },
-          },
-          stopSignal(signal, lock),
-        );
-        assertLockHeld(lock, jobId);
-        await runtime.queues.sendControl({
-          type: "verdict.ready",
-          eventId: `verdict-${job.id}`,
-          runId: data.runId,
-          stepId: data.stepId,
-          attempt: data.attempt,
-          verdict,
-          usage,
-        });
-        runtime.logger.info({ runId: data.runId, stepId: data.stepId, attempt: data.attempt, decision: verdict.decision }, "verdict");
-      } catch (error) {
-        if (lock && !lock.held()) return giveUpLostLock(job, token, runtime.logger, "evaluate");
-        const data = EvaluateJob.safeParse(job.data);
-        if (!data.success || !ReinError.isInstance(error) || error.retryable) throw toQueueError(error);
-        // Trying again cannot help (a judge that never gives a valid score): escalate now, with what the tries spent.
-        await runtime.queues.sendControl(escalation(data.data, `verdict-${job.id}`, `the evaluator failed: ${errorMessage(error)}`, usageOfFailure(error)));
-      } finally {
-        lock?.release();
-      }
+            stop,
+          );
+          assertLockHeld(lock, jobId);
+          await runtime.queues.sendControl({
+            type: "verdict.ready",
+            eventId: `verdict-${job.id}`,
+            runId: data.runId,
+            stepId: data.stepId,
+            attempt: data.attempt,
+            verdict,
+            usage,
+          });
+          runtime.logger.info({ runId: data.runId, stepId: data.stepId, attempt: data.attempt, decision: verdict.decision }, "verdict");
+        },
+        onError: async (error) => {
+          if (!ReinError.isInstance(error) || error.retryable) throw toQueueError(error);
+          // Trying again cannot help (a judge that never gives a valid score): escalate now, with what the tries spent.
+          await runtime.queues.sendControl(escalation(data, `verdict-${job.id}`, `the evaluator failed: ${errorMessage(error)}`, usageOfFailure(error)));
+        },
+      });
     },
     onFinalFailure: async (job, reason, { workerLost }) => {
       const parsed = EvaluateJob.safeParse(job.data);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { completeStructured, type ContextJob, jsonSchemaOf, type ModelProvider, presentUntrusted, type Redactor, type TraceLog, type Usage } from "@rein/core";
+import { completeStructured, type ContextJob, jsonSchemaOf, type ModelProvider, presentEvidence, presentUntrusted, type Redactor, type TraceLog, type Usage } from "@rein/core";
 
 /** The planner's decision on a worker's request for context. */
 export const ContextAnswer = z
@@ -21,7 +21,6 @@ const CONTEXT_SCHEMA = jsonSchemaOf(ContextAnswer);
 
 // The worker wrote the question after reading tool output: it is presented like any outside text.
 const QUESTION_BYTES = 2_000;
-const SUMMARY_BYTES = 600;
 
 export function renderContextRequest(job: ContextJob, redactor?: Redactor): string {
   return [
@@ -30,10 +29,7 @@ export function renderContextRequest(job: ContextJob, redactor?: Redactor): stri
     `Goal: ${job.goal}`,
     `The step's task: ${job.task}`,
     `Already handed to it: ${job.handed.join(", ") || "nothing"}`,
-    presentUntrusted(
-      job.evidence.map((entry) => ({ label: entry.id, text: entry.summary })),
-      { source: "Run evidence (id: summary)", redactor, maxBytes: SUMMARY_BYTES, singleLine: true },
-    ).text,
+    presentEvidence(job.evidence, { source: "Run evidence (id: summary)", redactor }),
   ].join("\n");
 }
 

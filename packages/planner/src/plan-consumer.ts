@@ -1,20 +1,16 @@
 import type { Worker } from "bullmq";
 import {
-  admitJob,
   assertLockHeld,
   ContextJob,
   errorMessage,
-  giveUpLostLock,
   liveEventOf,
   PlanJob,
   type PlannerRuntime,
   ReinError,
   reportLostToStalls,
+  runRoleJob,
   startRoleConsumer,
-  stopSignal,
-  toQueueError,
   usageOfFailure,
-  type WatchedLock,
   type WorkerTiming,
   zeroUsage,
 } from "@rein/core";
@@ -33,73 +29,72 @@ export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDep
     role: "plan",
     concurrency: options.concurrency ?? 4,
     stalled: options.stalled,
-    process: async (job, token, signal, locks) => {
-      const jobId = job.id ?? "";
-      let lock: WatchedLock | undefined;
-      try {
-        if (job.name === "context") {
-          const request = ContextJob.parse(job.data);
-          const { runId, stepId, attempt } = request;
-          if (!(await admitJob(runtime, jobId, { kind: "context", runId, stepId, attempt }))) return;
-          lock = locks.track(jobId);
-          const stop = stopSignal(signal, lock);
-          const answered = await answerContextRequest(request, deps.providerFor(request.modelOverride), runtime.trace, stop, runtime.redactor).catch((error: unknown) => {
-            if (!ReinError.isInstance(error) || error.retryable) throw error;
-            // A question the planner cannot answer is answered with that, so the step resumes instead of waiting.
-            return { answer: { evidence_ids: [], refusal: `the planner could not answer: ${errorMessage(error)}` }, usage: usageOfFailure(error) };
-          });
-          assertLockHeld(lock, jobId);
-          await runtime.queues.sendControl({
-            type: "context.answered",
-            eventId: `answered-${job.id}`,
-            runId: request.runId,
-            stepId: request.stepId,
-            attempt: request.attempt,
-            evidenceIds: answered.answer.evidence_ids,
-            refusal: answered.answer.refusal,
-            usage: answered.usage,
-          });
-          return;
-        }
-        const data = PlanJob.parse(job.data);
-        if (!(await admitJob(runtime, jobId, { kind: "plan", runId: data.runId, planNo: data.planNo }))) return;
-        lock = locks.track(jobId);
-        const outcome = await plan(
-          data,
-          {
-            ...deps,
-            trace: runtime.trace,
-            redactor: deps.redactor ?? runtime.redactor,
-            onModelEvent: (event) => {
-              const live = liveEventOf(event, { runId: data.runId, stepId: null, role: "planner" });
-              if (live) runtime.live.publish(live);
-            },
+    process: async (delivery) => {
+      const { job } = delivery;
+      if (job.name === "context") {
+        const request = ContextJob.parse(job.data);
+        const { runId, stepId, attempt } = request;
+        await runRoleJob(runtime, delivery, {
+          role: "plan",
+          intake: { kind: "context", runId, stepId, attempt },
+          run: async ({ jobId, lock, stop }) => {
+            const answered = await answerContextRequest(request, deps.providerFor(request.modelOverride), runtime.trace, stop, runtime.redactor).catch((error: unknown) => {
+              if (!ReinError.isInstance(error) || error.retryable) throw error;
+              // A question the planner cannot answer is answered with that, so the step resumes instead of waiting.
+              return { answer: { evidence_ids: [], refusal: `the planner could not answer: ${errorMessage(error)}` }, usage: usageOfFailure(error) };
+            });
+            assertLockHeld(lock, jobId);
+            await runtime.queues.sendControl({
+              type: "context.answered",
+              eventId: `answered-${job.id}`,
+              runId,
+              stepId,
+              attempt,
+              evidenceIds: answered.answer.evidence_ids,
+              refusal: answered.answer.refusal,
+              usage: answered.usage,
+            });
           },
-          stopSignal(signal, lock),
-        );
-        assertLockHeld(lock, jobId);
-        const eventId = `planned-${job.id}`;
-        if (outcome.ok) {
-          await runtime.queues.sendControl({
-            type: "plan.ready",
-            eventId,
-            runId: data.runId,
-            planNo: data.planNo,
-            plan: outcome.plan,
-            usage: outcome.usage,
-            lessonsUsed: outcome.lessonsUsed,
-          });
-          runtime.logger.info({ runId: data.runId, planNo: data.planNo, done: outcome.plan.done, nextStep: outcome.plan.current_step?.title ?? null }, "plan ready");
-        } else {
-          await runtime.queues.sendControl({ type: "plan.failed", eventId, runId: data.runId, planNo: data.planNo, reason: outcome.reason, usage: outcome.usage });
-          runtime.logger.warn({ runId: data.runId, planNo: data.planNo, reason: outcome.reason }, "plan failed");
-        }
-      } catch (error) {
-        if (lock && !lock.held()) return giveUpLostLock(job, token, runtime.logger, "plan");
-        throw toQueueError(error);
-      } finally {
-        lock?.release();
+        });
+        return;
       }
+      const data = PlanJob.parse(job.data);
+      await runRoleJob(runtime, delivery, {
+        role: "plan",
+        intake: { kind: "plan", runId: data.runId, planNo: data.planNo },
+        run: async ({ jobId, lock, stop }) => {
+          const outcome = await plan(
+            data,
+            {
+              ...deps,
+              trace: runtime.trace,
+              redactor: deps.redactor ?? runtime.redactor,
+              onModelEvent: (event) => {
+                const live = liveEventOf(event, { runId: data.runId, stepId: null, role: "planner" });
+                if (live) runtime.live.publish(live);
+              },
+            },
+            stop,
+          );
+          assertLockHeld(lock, jobId);
+          const eventId = `planned-${job.id}`;
+          if (outcome.ok) {
+            await runtime.queues.sendControl({
+              type: "plan.ready",
+              eventId,
+              runId: data.runId,
+              planNo: data.planNo,
+              plan: outcome.plan,
+              usage: outcome.usage,
+              lessonsUsed: outcome.lessonsUsed,
+            });
+            runtime.logger.info({ runId: data.runId, planNo: data.planNo, done: outcome.plan.done, nextStep: outcome.plan.current_step?.title ?? null }, "plan ready");
+          } else {
+            await runtime.queues.sendControl({ type: "plan.failed", eventId, runId: data.runId, planNo: data.planNo, reason: outcome.reason, usage: outcome.usage });
+            runtime.logger.warn({ runId: data.runId, planNo: data.planNo, reason: outcome.reason }, "plan failed");
+          }
+        },
+      });
     },
     onFinalFailure: async (job, reason, { workerLost }) => {
       if (job.name === "context") {

@@ -1,8 +1,7 @@
-import { type PlannerContext, presentUntrusted, type Redactor } from "@rein/core";
+import { type PlannerContext, presentEvidence, presentLessons, presentUntrusted, type Redactor } from "@rein/core";
 
-// Per entry; evidence summaries are one line, step summaries a paragraph, lessons a few lines.
-const SUMMARY_BYTES = 600;
-const LESSON_BYTES = 1_000;
+// Per entry: a step's summary is a paragraph, a reason a few lines (evidence and lessons are presentEvidence's and presentLessons').
+const STEP_SUMMARY_BYTES = 600;
 const REASON_BYTES = 1_000;
 
 export const PLANNER_SYSTEM = `You are the planner of Rein, a harness for multi-agent work.
@@ -35,7 +34,7 @@ export function renderPlannerContext(context: PlannerContext, options: { redacto
   lines.push(`Granted tools: ${context.grantedTools.join(", ") || "none"}`);
   if (context.completedSteps.length > 0) {
     const entries = context.completedSteps.map((step) => ({ label: `${step.stepId} "${step.title}" → ${step.decision ?? "pending"}`, text: step.summary }));
-    lines.push(presentUntrusted(entries, { source: "Plan history (step: the worker's summary)", redactor, maxBytes: SUMMARY_BYTES, singleLine: true }).text);
+    lines.push(presentUntrusted(entries, { source: "Plan history (step: the worker's summary)", redactor, maxBytes: STEP_SUMMARY_BYTES, singleLine: true }).text);
   }
   if (context.lastVerdict) {
     const { decision, reasons, feedback } = context.lastVerdict;
@@ -47,14 +46,8 @@ export function renderPlannerContext(context: PlannerContext, options: { redacto
       lines.push("Replan: the last step did not work as specified. Revise the plan from the latest evidence below; do not specify that step again unchanged.");
     }
   }
-  if (context.evidence.length > 0) {
-    const entries = context.evidence.map((entry) => ({ label: entry.id, text: entry.summary }));
-    lines.push(presentUntrusted(entries, { source: "Evidence (id: summary)", redactor, maxBytes: SUMMARY_BYTES, singleLine: true }).text);
-  }
-  if (context.lessons.length > 0) {
-    const entries = context.lessons.map((lesson) => ({ label: lesson.id, text: lesson.text }));
-    lines.push(presentUntrusted(entries, { source: "Lessons from earlier runs", redactor, maxBytes: LESSON_BYTES, singleLine: true }).text);
-  }
+  if (context.evidence.length > 0) lines.push(presentEvidence(context.evidence, { source: "Evidence (id: summary)", redactor }));
+  if (context.lessons.length > 0) lines.push(presentLessons(context.lessons, redactor));
   if (context.instruction) lines.push(`Instruction from a person: ${context.instruction}`);
   return lines.join("\n");
 }

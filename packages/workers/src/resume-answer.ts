@@ -1,6 +1,7 @@
-import { type ModelToolCall, presentUntrusted, type Redactor, type ResumeInput, type ToolCallStatus } from "@rein/core";
+import { type ModelToolCall, presentEvidence, presentUntrusted, type Redactor, type ResumeInput, type ToolCallStatus } from "@rein/core";
 import { DELEGATE, REQUEST_CONTEXT } from "./runtime-tools.ts";
 
+// A child's summary, the planner's reason and the evidence it passes answer the call the step waited on: more of each is shown than in a prompt's lists.
 const SUMMARY_BYTES = 2_000;
 
 /** A resume's answer alone: which call it answers was settled before (see answer-calls). */
@@ -33,8 +34,7 @@ export function answerFromResume(
       return { content: `the planner refused.\n${presentUntrusted(resume.refusal, { source: "The planner's reason", redactor, maxBytes: SUMMARY_BYTES }).text}`, status: "denied" };
     }
     if (resume.evidence.length === 0) return { content: "the planner had no evidence to pass", status: "ok" };
-    const entries = resume.evidence.map((entry) => ({ label: entry.id, text: entry.summary }));
-    return { content: `evidence passed to you:\n${presentUntrusted(entries, { source: "Evidence (id: summary)", redactor, maxBytes: SUMMARY_BYTES, singleLine: true }).text}`, status: "ok" };
+    return { content: `evidence passed to you:\n${presentEvidence(resume.evidence, { source: "Evidence (id: summary)", redactor, maxBytes: SUMMARY_BYTES })}`, status: "ok" };
   }
   return undefined;
 }

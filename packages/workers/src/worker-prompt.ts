@@ -1,7 +1,5 @@
-import { type PacketBody, presentUntrusted, type Redactor } from "@rein/core";
+import { type PacketBody, presentEvidence, presentLessons, presentUntrusted, type Redactor } from "@rein/core";
 
-const SUMMARY_BYTES = 600;
-const LESSON_BYTES = 1_000;
 const FEEDBACK_BYTES = 4_000;
 
 export const WORKER_SYSTEM = `You are a worker agent in Rein. You carry out exactly one task, described below.
@@ -32,14 +30,8 @@ export function renderTask(body: PacketBody, options: { redactor?: Redactor } = 
     lines.push("Feedback on the previous attempt:");
     lines.push(presentUntrusted(task.feedback, { source: "What the evaluator found wrong with it", redactor: options.redactor, maxBytes: FEEDBACK_BYTES }).text);
   }
-  if (body.evidence.length > 0) {
-    const entries = body.evidence.map((entry) => ({ label: entry.id, text: entry.summary }));
-    lines.push(presentUntrusted(entries, { source: "Evidence handed to you (id: summary)", redactor: options.redactor, maxBytes: SUMMARY_BYTES, singleLine: true }).text);
-  }
-  if (body.lessons.length > 0) {
-    const entries = body.lessons.map((lesson) => ({ label: lesson.id, text: lesson.text }));
-    lines.push(presentUntrusted(entries, { source: "Lessons from earlier runs", redactor: options.redactor, maxBytes: LESSON_BYTES, singleLine: true }).text);
-  }
+  if (body.evidence.length > 0) lines.push(presentEvidence(body.evidence, { source: "Evidence handed to you (id: summary)", redactor: options.redactor }));
+  if (body.lessons.length > 0) lines.push(presentLessons(body.lessons, options.redactor));
   lines.push(`Budget: ${body.budget.maxTurns} turns, ${body.budget.maxToolCalls} tool calls.`);
   return lines.join("\n");
 }

@@ -1,23 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Worker } from "bullmq";
-import { CheckpointStore, type ControlEvent, generatePacketKeys, jobIds, type ModelProvider, PacketSigner, type PacketKeyPair, ScriptedProvider, findTraceEvent } from "@rein/core";
+import { type ControlEvent, generatePacketKeys, jobIds, type ModelProvider, PacketSigner, type PacketKeyPair, ScriptedProvider, findTraceEvent } from "@rein/core";
 import { countingProvider, recordSentControl, until } from "@rein/core/testing";
 import { startStepConsumer } from "../src/step-consumer.ts";
-import { echoScript, openStepFixture, packetOf, type StepFixture } from "./support/step-fixture.ts";
+import { echoScript, packetOf, stepFixturePerTest } from "./support/step-fixture.ts";
 
-let fixture: StepFixture;
+const fixture = stepFixturePerTest();
 let keys: PacketKeyPair;
 let consumer: Worker | undefined;
 let sent: ControlEvent[];
-beforeEach(async () => {
-  fixture = await openStepFixture();
+beforeEach(() => {
   keys = generatePacketKeys();
   sent = recordSentControl(fixture.runtime.queues);
 });
 afterEach(async () => {
   await consumer?.close(true);
   consumer = undefined;
-  await fixture.cleanup();
 });
 
 /** Stores the run as intake reads it (status and steps), as the controller left it. */
@@ -50,34 +48,32 @@ async function start(provider: ModelProvider, stalled?: { lockDuration: number }
   return consumer;
 }
 
+/** Sends a step job of a run stored as `status`, its step in `phase`, and waits until the consumer has completed the job. */
+async function completedJob(runId: string, status: string, phase: string) {
+  await storeRun(runId, status, phase);
+  const provider = countingProvider(new ScriptedProvider(echoScript("Echo", 1)));
+  const worker = await start(provider);
+  const completed = new Promise<void>((resolve) => worker.once("completed", () => resolve()));
+  await enqueue(runId, "Echo");
+  await completed;
+  return { provider, events: await fixture.runtime.trace.read(runId) };
+}
+
 describe("the step consumer's intake", () => {
   it("drops a step job whose run has already ended: traced, never executed, no event sent", async () => {
     const runId = "run_ended";
-    await storeRun(runId, "done", "completed");
-    const provider = countingProvider(new ScriptedProvider(echoScript("Echo", 1)));
-    const worker = await start(provider);
-    const completed = new Promise<void>((resolve) => worker.once("completed", () => resolve()));
-    await enqueue(runId, "Echo");
-    await completed;
-
+    const { provider, events } = await completedJob(runId, "done", "completed");
     expect(provider.calls).toBe(0);
     expect(sent).toEqual([]);
-    const events = await fixture.runtime.trace.read(runId);
     expect(events.map((event) => event.kind)).toEqual(["step.dropped"]);
     expect(findTraceEvent(events, "step.dropped")?.payload.reason).toMatch(/already ended \(done\)/);
     expect(await fixture.runtime.redis.exists(fixture.runtime.keys.checkpoint(runId, "step_1"))).toBe(0);
   });
 
   it("drops a redelivered step job whose result the run already applied", async () => {
-    const runId = "run_applied";
-    await storeRun(runId, "evaluating", "evaluating");
-    const provider = countingProvider(new ScriptedProvider(echoScript("Echo", 1)));
-    const worker = await start(provider);
-    const completed = new Promise<void>((resolve) => worker.once("completed", () => resolve()));
-    await enqueue(runId, "Echo");
-    await completed;
+    const { provider, events } = await completedJob("run_applied", "evaluating", "evaluating");
     expect(provider.calls).toBe(0);
-    expect(findTraceEvent(await fixture.runtime.trace.read(runId), "step.dropped")?.payload.reason).toMatch(/evaluating: its result was already applied/);
+    expect(findTraceEvent(events, "step.dropped")?.payload.reason).toMatch(/evaluating: its result was already applied/);
   });
 
   it("runs a step job the run is waiting for", async () => {
@@ -118,7 +114,7 @@ describe("a step worker whose job lock lapses", () => {
     // Nothing of turn 2 was written: not its model call, and its tool call never started.
     expect(events.filter((event) => event.kind === "model.called")).toHaveLength(1);
     expect(events.filter((event) => event.kind === "tool.called")).toHaveLength(1);
-    expect((await new CheckpointStore(fixture.runtime.redis, fixture.runtime.keys).load(runId, "step_1", 1))?.turns).toBe(1);
+    expect((await fixture.runtime.checkpoints.load(runId, "step_1", 1))?.turns).toBe(1);
     // Still active, not failed: the stall check hands it to the next worker, which resumes from turn 1.
     expect(await fixture.runtime.queues.step.getJobState(jobId)).toBe("active");
   });

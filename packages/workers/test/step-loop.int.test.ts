@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   assemblePrompt,
   canonicalJson,
@@ -9,16 +9,10 @@ import {
   ReinError,
   type TraceEvent,
 } from "@rein/core";
-import { runStepLoop } from "../src/step-loop.ts";
-import { echoScript, openStepFixture, packetOf, type StepFixture } from "./support/step-fixture.ts";
+import { runStepLoop, type StepLoopDeps } from "../src/step-loop.ts";
+import { echoScript, packetOf, stepFixturePerTest } from "./support/step-fixture.ts";
 
-let fixture: StepFixture;
-beforeEach(async () => {
-  fixture = await openStepFixture();
-});
-afterEach(async () => {
-  await fixture.cleanup();
-});
+const fixture = stepFixturePerTest();
 
 /** Passes calls through and keeps each request, and can act before answering call n. */
 function watched(provider: ModelProvider, before?: (call: number) => Promise<void>): ModelProvider & { requests: ModelRequest[] } {
@@ -73,22 +67,38 @@ describe("the step loop's trace", () => {
   });
 });
 
+const FIVE_ECHOES = "Echo 5 times";
+
+/**
+ * Runs a step of five echo turns owned by `worker-a`; while model call
+ * `call` is under way, `cutOff` happens to the worker. Returns what the loop
+ * stopped with and what it wrote.
+ */
+async function cutOffInCall(runId: string, call: number, cutOff: (deps: StepLoopDeps) => unknown, options: { extra?: Partial<StepLoopDeps>; signal?: AbortSignal } = {}) {
+  const deps = await fixture.deps(echoScript(FIVE_ECHOES, 5), runId, { ownerToken: "worker-a", ...options.extra });
+  const provider = watched(deps.provider, async (n) => {
+    if (n === call) await cutOff(deps);
+  });
+  const stopped = await runStepLoop(packetOf(runId, FIVE_ECHOES), { ...deps, provider }, options.signal ?? new AbortController().signal).catch((error: unknown) => error);
+  return { stopped, events: await fixture.runtime.trace.read(runId), deps, provider };
+}
+
+/** Ends the run as the controller would (`status` in its hash) and as the run-end watch then says (`watch` aborts with `run_ended`). */
+async function endRun(runId: string, status: "escalated" | "cancelled", watch: AbortController): Promise<void> {
+  await fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "status", status);
+  watch.abort(new ReinError("run_ended", `run ${runId} ended (${status}) while its step ran`, { details: { status } }));
+}
+
+const kindsOf = (events: readonly TraceEvent[], kind: string) => events.filter((event) => event.kind === kind);
+
 describe("a worker that loses its job", () => {
   it("stops at the turn boundary where it finds the step taken over, writing nothing of that turn", async () => {
     const runId = "run_lock_taken";
-    const title = "Echo 5 times";
-    const deps = await fixture.deps(echoScript(title, 5), runId, { ownerToken: "worker-a" });
     // During turn 3's model call another worker takes the job over and claims the step.
-    const provider = watched(deps.provider, async (call) => {
-      if (call === 3) await deps.checkpoints.claim(runId, "step_1", "worker-b");
-    });
-
-    const stopped = await runStepLoop(packetOf(runId, title), { ...deps, provider }, new AbortController().signal).catch((error: unknown) => error);
+    const { stopped, events, deps } = await cutOffInCall(runId, 3, (deps) => deps.checkpoints.claim(runId, "step_1", "worker-b"));
     expect(ReinError.hasCode(stopped, "lock_lost")).toBe(true);
-
-    const events = await fixture.runtime.trace.read(runId);
-    expect(events.filter((event) => event.kind === "model.called")).toHaveLength(2);
-    expect(events.filter((event) => event.kind === "tool.executed")).toHaveLength(2);
+    expect(kindsOf(events, "model.called")).toHaveLength(2);
+    expect(kindsOf(events, "tool.executed")).toHaveLength(2);
     const checkpoint = await deps.checkpoints.load(runId, "step_1", 1);
     expect(checkpoint?.turns).toBe(2);
     expect(checkpoint?.records).toHaveLength(2);
@@ -96,94 +106,74 @@ describe("a worker that loses its job", () => {
 
   it("calls neither the model nor a tool once it knows the lock could not be renewed", async () => {
     const runId = "run_lock_lapsed";
-    const title = "Echo 5 times";
     let held = true;
-    const deps = await fixture.deps(echoScript(title, 5), runId, { lockHeld: () => held });
-    const provider = watched(deps.provider, async (call) => {
-      if (call === 2) held = false;
-    });
-
-    const stopped = await runStepLoop(packetOf(runId, title), { ...deps, provider }, new AbortController().signal).catch((error: unknown) => error);
+    const { stopped, events, deps, provider } = await cutOffInCall(
+      runId,
+      2,
+      () => {
+        held = false;
+      },
+      { extra: { ownerToken: undefined, lockHeld: () => held } },
+    );
     expect(ReinError.hasCode(stopped, "lock_lost")).toBe(true);
     // Turn 2's model call was under way when renewal failed: its tool call is never started, and no turn 3 begins.
     expect(provider.requests).toHaveLength(2);
-    const events = await fixture.runtime.trace.read(runId);
-    expect(events.filter((event) => event.kind === "tool.called")).toHaveLength(1);
+    expect(kindsOf(events, "tool.called")).toHaveLength(1);
     expect((await deps.checkpoints.load(runId, "step_1", 1))?.turns).toBe(1);
   });
 
   it("stops writing once its run has ended, even with the step still its own", async () => {
     const runId = "run_ended_mid_step";
-    const title = "Echo 5 times";
-    const deps = await fixture.deps(echoScript(title, 5), runId, { ownerToken: "worker-a" });
     // During turn 3's model call the run ends (cancelled, or finished by a result another worker sent).
-    const provider = watched(deps.provider, async (call) => {
-      if (call === 3) await fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "status", "cancelled");
-    });
-
-    const stopped = await runStepLoop(packetOf(runId, title), { ...deps, provider }, new AbortController().signal).catch((error: unknown) => error);
+    const { stopped, events, deps } = await cutOffInCall(runId, 3, () => fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "status", "cancelled"));
     expect(ReinError.hasCode(stopped, "run_ended")).toBe(true);
-    const events = await fixture.runtime.trace.read(runId);
-    expect(events.filter((event) => event.kind === "model.called")).toHaveLength(2);
+    expect(kindsOf(events, "model.called")).toHaveLength(2);
     expect((await deps.checkpoints.load(runId, "step_1", 1))?.turns).toBe(2);
   });
 
   it("writes nothing of its cut-off turn, nor that it was cancelled, when its run ended after another worker took the step", async () => {
     const runId = "run_ended_after_takeover";
-    const title = "Echo 5 times";
-    const deps = await fixture.deps(echoScript(title, 5), runId, { ownerToken: "worker-a" });
     const watch = new AbortController();
     // Turn 3's model call is under way when this worker is cut off from Redis: another worker claims the
     // step and the run escalates; when the connection is back the run-end watch reports the ended run.
-    const provider = watched(deps.provider, async (call) => {
-      if (call !== 3) return;
-      await deps.checkpoints.claim(runId, "step_1", "worker-b");
-      await fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "status", "escalated");
-      watch.abort(new ReinError("run_ended", `run ${runId} ended (escalated) while its step ran`, { details: { status: "escalated" } }));
-    });
-
-    const stopped = await runStepLoop(packetOf(runId, title), { ...deps, provider }, watch.signal).catch((error: unknown) => error);
+    const { stopped, events } = await cutOffInCall(
+      runId,
+      3,
+      async (deps) => {
+        await deps.checkpoints.claim(runId, "step_1", "worker-b");
+        await endRun(runId, "escalated", watch);
+      },
+      { signal: watch.signal },
+    );
     expect(ReinError.hasCode(stopped, "run_ended")).toBe(true);
-    const kinds = (await fixture.runtime.trace.read(runId)).map((event) => event.kind);
-    expect(kinds.filter((kind) => kind === "model.called")).toHaveLength(2);
-    expect(kinds).not.toContain("step.cancelled");
+    expect(kindsOf(events, "model.called")).toHaveLength(2);
+    expect(kindsOf(events, "step.cancelled")).toEqual([]);
   });
 
   it("writes nothing into its ended run once it knows its lock is gone, though no one has claimed the step yet", async () => {
     const runId = "run_ended_lock_gone";
-    const title = "Echo 5 times";
     let held = true;
-    const deps = await fixture.deps(echoScript(title, 5), runId, { ownerToken: "worker-a", lockHeld: () => held });
     const watch = new AbortController();
-    const provider = watched(deps.provider, async (call) => {
-      if (call !== 3) return;
-      held = false;
-      await fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "status", "escalated");
-      watch.abort(new ReinError("run_ended", `run ${runId} ended (escalated) while its step ran`, { details: { status: "escalated" } }));
-    });
-
-    const stopped = await runStepLoop(packetOf(runId, title), { ...deps, provider }, watch.signal).catch((error: unknown) => error);
+    const { stopped, events } = await cutOffInCall(
+      runId,
+      3,
+      async () => {
+        held = false;
+        await endRun(runId, "escalated", watch);
+      },
+      { extra: { lockHeld: () => held }, signal: watch.signal },
+    );
     expect(ReinError.hasCode(stopped, "run_ended")).toBe(true);
-    const kinds = (await fixture.runtime.trace.read(runId)).map((event) => event.kind);
-    expect(kinds.filter((kind) => kind === "model.called")).toHaveLength(2);
-    expect(kinds).not.toContain("step.cancelled");
+    expect(kindsOf(events, "model.called")).toHaveLength(2);
+    expect(kindsOf(events, "step.cancelled")).toEqual([]);
   });
 
   it("still records where it was cut off when its run ended with the step its own", async () => {
     const runId = "run_cancelled_owner";
-    const title = "Echo 5 times";
-    const deps = await fixture.deps(echoScript(title, 5), runId, { ownerToken: "worker-a" });
     const watch = new AbortController();
-    const provider = watched(deps.provider, async (call) => {
-      if (call !== 3) return;
-      await fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "status", "cancelled");
-      watch.abort(new ReinError("run_ended", `run ${runId} ended (cancelled) while its step ran`, { details: { status: "cancelled" } }));
-    });
-
-    const stopped = await runStepLoop(packetOf(runId, title), { ...deps, provider }, watch.signal).catch((error: unknown) => error);
+    const { stopped, events } = await cutOffInCall(runId, 3, () => endRun(runId, "cancelled", watch), { signal: watch.signal });
     expect(ReinError.hasCode(stopped, "run_ended")).toBe(true);
-    const events = await fixture.runtime.trace.read(runId);
-    expect(events.filter((event) => event.kind === "model.called")).toHaveLength(3);
+    expect(kindsOf(events, "model.called")).toHaveLength(3);
     expect(events.find((event) => event.kind === "step.cancelled")?.payload).toMatchObject({ runStatus: "cancelled", cutOff: "model_call", turns: 3 });
   });
 });

@@ -1,16 +1,5 @@
 import { type Attributes, context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
-import {
-  GENAI,
-  modelCallAttributes,
-  modelCallKey,
-  modelResponseAttributes,
-  modelSpanName,
-  permissionAttributes,
-  type TypedTraceEvent,
-  toolCallAttributes,
-  toolCallKey,
-  toolSpanName,
-} from "@rein/core";
+import { CallSpans, GENAI, type TypedTraceEvent } from "@rein/core";
 
 const time = (event: TypedTraceEvent) => new Date(event.ts);
 
@@ -29,12 +18,9 @@ export function emitRunSpans(events: readonly TypedTraceEvent[], tracer: Tracer)
     { kind: SpanKind.INTERNAL, startTime: time(first), attributes: { [GENAI.operation]: "invoke_agent", [GENAI.agentName]: "rein", [GENAI.conversationId]: first.runId, "rein.run.id": first.runId } },
   );
   const steps = new Map<string, Span>();
-  const openModels = new Map<string, { span: Span }[]>();
-  const openTools = new Map<string, Span>();
+  const calls = new CallSpans({ SpanKind, SpanStatusCode }, tracer);
   const parentOf = (stepId: string | null) => trace.setSpan(context.active(), (stepId ? steps.get(stepId) : undefined) ?? run);
   for (const event of events) {
-    const modelKey = modelCallKey(event.runId, event.stepId, event.payload);
-    const toolKey = toolCallKey(event.runId, event.stepId, event.payload);
     switch (event.kind) {
       case "step.dispatched": {
         if (!event.stepId) break;
@@ -59,40 +45,6 @@ export function emitRunSpans(events: readonly TypedTraceEvent[], tracer: Tracer)
         steps.delete(event.stepId);
         break;
       }
-      case "model.called": {
-        const p = event.payload;
-        const span = tracer.startSpan(modelSpanName(p), { kind: SpanKind.CLIENT, startTime: time(event), attributes: modelCallAttributes(p) }, parentOf(event.stepId));
-        openModels.set(modelKey, [...(openModels.get(modelKey) ?? []), { span }]);
-        break;
-      }
-      case "model.responded":
-      case "model.failed": {
-        const open = openModels.get(modelKey)?.shift();
-        if (!open) break;
-        if (event.kind === "model.failed") open.span.setStatus({ code: SpanStatusCode.ERROR, message: event.payload.error });
-        else open.span.setAttributes(modelResponseAttributes(event.payload, event.usage));
-        open.span.end(time(event));
-        break;
-      }
-      case "tool.called":
-        openTools.set(
-          toolKey,
-          tracer.startSpan(toolSpanName(event.payload), { startTime: time(event), attributes: toolCallAttributes(event.payload) }, parentOf(event.stepId)),
-        );
-        break;
-      case "permission.decided":
-        openTools.get(toolKey)?.setAttributes(permissionAttributes(event.payload));
-        break;
-      case "tool.result": {
-        const span = openTools.get(toolKey);
-        if (!span) break;
-        const p = event.payload;
-        span.setAttribute("rein.tool.status", p.status);
-        if (p.status !== "ok") span.setStatus({ code: SpanStatusCode.ERROR, message: p.message ?? p.status });
-        span.end(time(event));
-        openTools.delete(toolKey);
-        break;
-      }
       case "run.done":
         run.setAttribute("rein.run.status", "done");
         break;
@@ -104,11 +56,13 @@ export function emitRunSpans(events: readonly TypedTraceEvent[], tracer: Tracer)
       case "run.escalated":
         run.setAttribute("rein.run.status", "escalated");
         run.setStatus({ code: SpanStatusCode.ERROR, message: event.kind });
+        break;
+      default:
+        calls.observe(event, parentOf(event.stepId));
     }
   }
   const end = time(last);
-  for (const span of openTools.values()) span.end(end);
-  for (const list of openModels.values()) for (const open of list) open.span.end(end);
+  calls.endOpen(end);
   for (const span of steps.values()) span.end(end);
   run.end(end);
 }

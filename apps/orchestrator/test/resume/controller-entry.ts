@@ -6,7 +6,7 @@
  *
  * Environment: REIN_REDIS_URL, REIN_PREFIX, REIN_WORKSPACE_ROOT, REIN_PACKET_PRIVATE_KEY.
  */
-import { createRuntime, privateKeyFromEnv, ReinConfig } from "@rein/core";
+import { createRuntime, loadPrivateKey, ReinConfig } from "@rein/core";
 import { startRoles } from "../../src/roles/start-roles.ts";
 
 const env = (name: string): string => {
@@ -20,7 +20,7 @@ const runtime = createRuntime(
 );
 const running = startRoles(runtime, {
   roles: ["control"],
-  packetPrivateKey: privateKeyFromEnv(),
+  packetPrivateKey: loadPrivateKey("packet", {}),
   stalled: { lockDuration: 1_000, stalledInterval: 500, maxStalledCount: 100 },
 });
 await Promise.all(running.workers.map((worker) => worker.waitUntilReady()));

@@ -1,14 +1,13 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createRuntime, exportPacketKeys, generatePacketKeys, isTerminal, type ReinRuntime, type RunState, ScriptedProvider } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { isTerminal, type RunState } from "@rein/core";
+import type { TestRuntime } from "@rein/core/testing";
 import { submitGoal } from "../../src/intake/submit-goal.ts";
-import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
 import { buildRegistry } from "../../src/roles/tooling.ts";
+import { openScalingDeployment, type ScalingDeployment } from "./scaling-deployment.ts";
 import { ARRIVALS_FILE, appendEffect, EFFECTS_FILE, EXECUTIONS_FILE, OPEN_FILE, scalingGoal, scalingScript, waitForGate } from "./scaling-fixture.ts";
-import { spawnWorkerProcess, type WorkerProcess } from "./worker-process.ts";
+import type { WorkerProcess } from "./worker-process.ts";
 
 const RUNS = 30;
 // Low enough that a SIGKILLed worker's jobs come back within seconds, high
@@ -21,10 +20,9 @@ const GRACE_MS = 500;
 const WAIT = { timeout: 300_000, interval: 50 };
 
 describe("three step-worker processes, 30 runs, one worker SIGKILLed and one SIGTERMed mid-step", () => {
+  let deployment: ScalingDeployment;
   let runtime: TestRuntime;
   let gateDir: string;
-  const roleRuntimes: ReinRuntime[] = [];
-  const roles: RunningRoles[] = [];
   let workers: WorkerProcess[] = [];
   let killed: WorkerProcess;
   let terminated: WorkerProcess;
@@ -43,36 +41,14 @@ describe("three step-worker processes, 30 runs, one worker SIGKILLed and one SIG
   const readArrivals = async () => (await readLog(ARRIVALS_FILE)).map(([runId = "", pid = ""]) => ({ runId, pid: Number(pid) }));
 
   beforeAll(async () => {
-    runtime = await createTestRuntime();
-    gateDir = await mkdtemp(join(tmpdir(), "rein-scaling-gate-"));
-    const keys = generatePacketKeys();
-    const env = {
-      REIN_REDIS_URL: runtime.config.redisUrl,
-      REIN_PREFIX: runtime.config.prefix,
-      REIN_WORKSPACE_ROOT: runtime.config.workspaceRoot,
-      REIN_PACKET_PUBLIC_KEY: exportPacketKeys(keys).publicKeyPem,
-      SCALING_GATE_DIR: gateDir,
-      SCALING_LOCK_MS: String(LOCK_MS),
-      SCALING_STALLED_MS: String(STALLED_MS),
-      SCALING_GRACE_MS: String(GRACE_MS),
-      REIN_LOG_LEVEL: "error",
-    };
+    deployment = await openScalingDeployment({ lockMs: LOCK_MS, stalledMs: STALLED_MS, graceMs: GRACE_MS });
+    ({ runtime, gateDir } = deployment);
     // Concurrencies sum to RUNS: once every run waits at the gate, each process holds exactly its concurrency.
-    workers = [spawnWorkerProcess("a", 8, env), spawnWorkerProcess("b", 10, env), spawnWorkerProcess("c", 12, env)];
+    workers = [deployment.spawnWorker("a", 8), deployment.spawnWorker("b", 10), deployment.spawnWorker("c", 12)];
     [killed, terminated] = workers as [WorkerProcess, WorkerProcess];
     await Promise.all(workers.map((worker) => worker.printed("ready")));
-
     // The controller, planner and evaluator stay in this process, each with its own connections.
-    const provider = (name: string) => new ScriptedProvider(scalingScript, { name });
-    const control = createRuntime(runtime.config);
-    const plan = createRuntime(runtime.config);
-    const evaluate = createRuntime(runtime.config);
-    roleRuntimes.push(control, plan, evaluate);
-    roles.push(
-      startRoles(control, { roles: ["control"], packetPrivateKey: keys.privateKey }),
-      startRoles(plan, { roles: ["plan"], providers: { planner: provider("scripted-planner") } }),
-      startRoles(evaluate, { roles: ["evaluate"], providers: { judge: provider("scripted-judge") } }),
-    );
+    deployment.startOtherRoles(scalingScript);
 
     const knownTools = buildRegistry(runtime.config, [appendEffect(gateDir), waitForGate(gateDir)]).names();
     const runIds = await Promise.all(
@@ -99,14 +75,7 @@ describe("three step-worker processes, 30 runs, one worker SIGKILLed and one SIG
     executions = (await readLog(EXECUTIONS_FILE)).map(([runId = "", n = "", pid = ""]) => ({ runId, n, pid: Number(pid) }));
   }, 600_000);
 
-  afterAll(async () => {
-    for (const worker of workers) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill("SIGTERM");
-    await Promise.all(workers.map((worker) => worker.exited));
-    await Promise.all(roles.map((running) => running.close()));
-    for (const roleRuntime of roleRuntimes) await roleRuntime.close();
-    await runtime?.cleanup();
-    if (gateDir) await rm(gateDir, { recursive: true, force: true });
-  }, 120_000);
+  afterAll(() => deployment?.close("SIGTERM"), 120_000);
 
   it("had every process holding steps when the signals arrived", () => {
     const held = (worker: WorkerProcess) => [...firstHolder.values()].filter((pid) => pid === worker.pid).length;

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { connectRedis, deleteByPrefix } from "@rein/core";
+import { connectRedis, createRuntime, deleteByPrefix, ReinConfig, type ReinRuntime } from "@rein/core";
 import { TEST_REDIS_URL } from "@rein/core/testing";
 import { afterAll } from "vitest";
 
@@ -33,6 +33,26 @@ export function prefixesCleanedAfterAll(): string[] {
     redis.disconnect();
   });
   return prefixes;
+}
+
+/**
+ * Runtimes on CLI children's prefixes, to read what the children wrote:
+ * `runtimeFor(env)` opens one; after the file's tests every key under their
+ * prefixes is deleted and they are closed.
+ */
+export function cliRuntimesClosedAfterAll(): (env: NodeJS.ProcessEnv) => ReinRuntime {
+  const runtimes: ReinRuntime[] = [];
+  afterAll(async () => {
+    for (const runtime of runtimes) {
+      await deleteByPrefix(runtime.redis, runtime.config.prefix);
+      await runtime.close();
+    }
+  });
+  return (env) => {
+    const runtime = createRuntime(ReinConfig.parse({ redisUrl: env.REDIS_URL, prefix: env.REIN_PREFIX, workspaceRoot: env.REIN_WORKSPACE_ROOT }));
+    runtimes.push(runtime);
+    return runtime;
+  };
 }
 
 export interface CliResult {

@@ -1,20 +1,13 @@
 import { Writable } from "node:stream";
-import { type AnyTool, ApprovalVerifier, createRuntime, generateKeyPair, generatePacketKeys, type GoalInput, type ReinConfigInput, type ReinRuntime, type Role, type RunState } from "@rein/core";
+import { type AnyTool, generateKeyPair, type ReinConfigInput, type Role } from "@rein/core";
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
-import { submitGoal } from "../../src/intake/submit-goal.ts";
 import { providerForRole } from "../../src/roles/role-providers.ts";
-import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
-import { buildTooling, type Tooling } from "../../src/roles/tooling.ts";
-import { waitForRun } from "./harness.ts";
+import { type RoleProcesses, startRoleProcesses } from "./role-processes.ts";
 
-export interface ConfiguredHarness {
+export interface ConfiguredHarness extends RoleProcesses {
   runtime: TestRuntime;
-  tooling: Tooling;
   /** Every line any role's logger wrote, as pino JSON. */
   logLines: string[];
-  submit(goal: GoalInput, options?: { runId?: string; workspaceDir?: string }): Promise<string>;
-  waitFor(runId: string, until?: (state: RunState) => boolean): Promise<RunState>;
-  close(): Promise<void>;
 }
 
 export interface ConfiguredHarnessOptions {
@@ -64,28 +57,13 @@ export async function startConfiguredHarness(options: ConfiguredHarnessOptions):
   });
   const runtimeOptions = { env: options.env, logDestination };
   const runtime = await createTestRuntime(options.config, runtimeOptions);
-  const keys = generatePacketKeys();
-  const roleRuntimes = [0, 1, 2, 3].map(() => createRuntime(runtime.config, runtimeOptions));
-  const [controlRuntime, planRuntime, stepRuntime, evaluateRuntime] = roleRuntimes as [ReinRuntime, ReinRuntime, ReinRuntime, ReinRuntime];
   const provider = (role: Role) => providerForRole(runtime.config, role, options.env);
-  const tooling = await buildTooling(stepRuntime, options.extraTools ?? [], new ApprovalVerifier(generateKeyPair().publicKey));
-  const roles: RunningRoles[] = [
-    startRoles(controlRuntime, { roles: ["control"], packetPrivateKey: keys.privateKey }),
-    startRoles(planRuntime, { roles: ["plan"], providers: { planner: provider("planner") } }),
-    startRoles(stepRuntime, { roles: ["step"], packetPublicKey: keys.publicKey, executor: tooling.executor, providers: { worker: provider("worker") } }),
-    startRoles(evaluateRuntime, { roles: ["evaluate"], providers: { judge: provider("judge") } }),
-  ];
-  return {
-    runtime,
-    tooling,
-    logLines,
-    submit: async (goal, options = {}) => (await submitGoal(runtime, goal, { knownTools: tooling.registry.names(), ...options })).runId,
-    waitFor: (runId, until) => waitForRun(runtime, runId, until),
-    close: async () => {
-      await Promise.all(roles.map((role) => role.close()));
-      await tooling.close();
-      for (const role of roleRuntimes) await role.close();
-      await runtime.cleanup();
-    },
-  };
+  const processes = await startRoleProcesses(runtime, {
+    runtimeOptions,
+    providers: { planner: provider("planner"), worker: provider("worker"), judge: provider("judge") },
+    extraTools: options.extraTools ?? [],
+    // These runs ask for no approval; a key nobody holds the private half of will do.
+    approvalPublicKey: generateKeyPair().publicKey,
+  });
+  return { ...processes, runtime, logLines };
 }

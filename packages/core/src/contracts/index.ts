@@ -105,6 +105,7 @@ export {
   StepEvaluateJob,
   StepEvaluateRequest,
   StepJob,
+  StepJobAddress,
 } from "./jobs.ts";
 export {
   ControllerEffect,

@@ -59,6 +59,16 @@ export type ContextJob = z.infer<typeof ContextJob>;
 export const StepJob = z.object({ packet: HandoffPacket });
 export type StepJob = z.infer<typeof StepJob>;
 
+/**
+ * The run, step and attempt a step job names, read without its packet's
+ * signature or the rest of its body: enough to report on a job that could
+ * not be verified or did not finish, never to act on it.
+ */
+export const StepJobAddress = z.object({
+  packet: z.object({ body: z.object({ runId: z.string().min(1), stepId: z.string().min(1), attempt: z.number().int().positive() }) }),
+});
+export type StepJobAddress = z.infer<typeof StepJobAddress>["packet"]["body"];
+
 /** One observation of the run as the evaluator checks claims against it. */
 export const EvidenceFact = z.object({ id: z.string(), stepId: z.string(), tool: z.string(), status: ToolCallStatus });
 export type EvidenceFact = z.infer<typeof EvidenceFact>;

@@ -15,8 +15,8 @@ export interface KeyPairFiles {
 }
 
 export interface NamedKeyOptions {
-  /** The key directory (config `keysDir`, default `.rein/keys`). */
-  dir: string;
+  /** The key directory (config `keysDir`, default `.rein/keys`); without one, only the environment is read. */
+  dir?: string;
   /** Environment overrides: `REIN_<NAME>_PRIVATE_KEY` / `_FILE`, `REIN_<NAME>_PUBLIC_KEY` / `_FILE`. @defaultValue process.env */
   env?: NodeJS.ProcessEnv;
 }
@@ -51,9 +51,11 @@ export function ensureKeyPairFiles(dir: string, name: string): KeyPairFiles & { 
 }
 
 /**
- * The private key of pair `name`: `REIN_<NAME>_PRIVATE_KEY` (PEM text), else
- * `REIN_<NAME>_PRIVATE_KEY_FILE`, else `<dir>/<name>-private.pem`. Absent
- * means this process holds none.
+ * The private key of pair `name` (`packet`, `approval`), found by the one
+ * rule every Rein key is found by: `REIN_<NAME>_PRIVATE_KEY` (PEM text),
+ * else `REIN_<NAME>_PRIVATE_KEY_FILE` (a path, which must be readable), else
+ * `<dir>/<name>-private.pem` when a directory is named. Absent means this
+ * process holds none.
  */
 export function loadPrivateKey(name: string, options: NamedKeyOptions): KeyObject | undefined {
   const found = findPem(name, "private", options);
@@ -87,7 +89,8 @@ function findPem(name: string, half: "private" | "public", options: NamedKeyOpti
   const variable = `REIN_${name.toUpperCase()}_${half.toUpperCase()}_KEY`;
   const inline = env[variable];
   if (inline) return { pem: inline, from: variable };
-  const file = env[`${variable}_FILE`] ?? keyPairFiles(options.dir, name)[half === "private" ? "privateKeyFile" : "publicKeyFile"];
+  const file = env[`${variable}_FILE`] ?? (options.dir === undefined ? undefined : keyPairFiles(options.dir, name)[half === "private" ? "privateKeyFile" : "publicKeyFile"]);
+  if (file === undefined) return undefined;
   const from = env[`${variable}_FILE`] ? `${variable}_FILE (${file})` : file;
   try {
     return { pem: readFileSync(file, "utf8"), from };

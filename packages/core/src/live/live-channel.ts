@@ -2,6 +2,7 @@ import type { RedisClient } from "../redis/redis-client.ts";
 import type { Logger } from "../logger.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { LiveEvent } from "./live-event.ts";
+import { parseChannelMessage } from "../redis/channel-message.ts";
 
 export interface LiveSubscription {
   close(): Promise<void>;
@@ -71,7 +72,7 @@ export class LiveChannel {
     const channel = this.keys.live(runId);
     subscriber.on("message", (from: string, message: string) => {
       if (from !== channel) return;
-      const parsed = LiveEvent.safeParse(parseJson(message));
+      const parsed = parseChannelMessage(LiveEvent, message);
       if (parsed.success) onEvent(parsed.data);
       else this.logger?.warn({ runId, problem: parsed.error.issues[0]?.message }, "malformed live event ignored");
     });
@@ -86,11 +87,3 @@ export class LiveChannel {
 
 const QUIET_MS = 1_000;
 const UNHEARD_RUNS = 1_000;
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}

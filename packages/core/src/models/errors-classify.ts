@@ -157,7 +157,7 @@ export function retryAfterOf(headers: Headers, now: () => number = Date.now): nu
 }
 
 /** A socket that dies mid-body surfaces from fetch as a TypeError ("terminated") with a code on its cause. */
-export function isNetworkError(error: unknown): boolean {
+export function isNetworkError(error: unknown): error is Error {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
   if (typeof code === "string" && /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|UND_ERR_\w+)$/.test(code)) return true;

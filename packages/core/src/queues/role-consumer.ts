@@ -4,6 +4,7 @@ import type { ReinRuntime } from "../runtime.ts";
 import { type FinalFailure, onFinalFailure } from "./final-failure.ts";
 import { LockWatch } from "./lock-watch.ts";
 import { QUEUE_NAMES } from "./queue-names.ts";
+import type { JobDelivery } from "./role-job.ts";
 import { type WorkerTiming, workerOptionsOf } from "./worker-options.ts";
 
 /** What building a role's consumer needs of the runtime. */
@@ -15,8 +16,8 @@ export interface RoleConsumerSpec {
   concurrency: number;
   /** Lock and stall settings over config `queues` (`rein worker --lock-ms`). */
   stalled?: WorkerTiming;
-  /** Runs one job; `locks.track` tells it, without asking Redis, once its lock was lost. */
-  process(job: Job, token: string | undefined, signal: AbortSignal | undefined, locks: LockWatch): Promise<void>;
+  /** Runs one job, usually through runRoleJob. */
+  process(delivery: JobDelivery): Promise<void>;
   /** Tells the controller about a job that failed for good, so its run never waits on it forever. */
   onFinalFailure(job: Job, reason: string, failure: FinalFailure): Promise<void>;
 }
@@ -27,7 +28,7 @@ export interface RoleConsumerSpec {
  * outage, and a report for each job that fails for good.
  */
 export function startRoleConsumer(runtime: ConsumerRuntime, spec: RoleConsumerSpec): Worker {
-  const worker: Worker = new Worker(QUEUE_NAMES[spec.role], (job, token, signal): Promise<void> => spec.process(job, token, signal, locks), workerOptionsOf(runtime, spec.role, spec.concurrency, spec.stalled));
+  const worker: Worker = new Worker(QUEUE_NAMES[spec.role], (job, token, signal): Promise<void> => spec.process({ job, token, signal, locks }), workerOptionsOf(runtime, spec.role, spec.concurrency, spec.stalled));
   const locks = new LockWatch(worker);
   runtime.redisErrors.watch(worker, `${spec.role} consumer`);
   onFinalFailure(worker, spec.onFinalFailure);

@@ -5,6 +5,7 @@ import { errorMessage, ReinError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
+import { parseChannelMessage } from "../redis/channel-message.ts";
 
 /** What the run store publishes on the run-ended channel when a run's status stops its steps (RunStore, compareAndSet). */
 export const RunEnded = z.object({ runId: z.string().min(1), status: RunStatus });
@@ -88,7 +89,7 @@ export class RunEndWatch {
     const channel = this.keys.runEnded();
     subscriber.on("message", (from: string, message: string) => {
       if (from !== channel) return;
-      const parsed = RunEnded.safeParse(parseJson(message));
+      const parsed = parseChannelMessage(RunEnded, message);
       if (!parsed.success) {
         this.logger.warn({ problem: parsed.error.issues[0]?.message }, "malformed run-ended message ignored");
         return;
@@ -129,13 +130,5 @@ export class RunEndWatch {
     for (const ended of controllers) {
       ended.abort(new ReinError("run_ended", `run ${runId} ended (${status}) while its step ran; the step stops here`, { details: { status } }));
     }
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }

@@ -2,6 +2,7 @@ export { stripControlCharacters, type StrippedText } from "./control-characters.
 export { fold, type FoldedText } from "./fold.ts";
 export { passesLuhn } from "./luhn.ts";
 export { redactingLoggerOptions } from "./pino-redaction.ts";
+export { presentEvidence, type PresentEvidenceOptions, presentLessons } from "./present-evidence.ts";
 export {
   presentUntrusted,
   untrustedDataOf,

@@ -1,13 +1,4 @@
-export {
-  GENAI,
-  modelCallAttributes,
-  modelCallKey,
-  modelResponseAttributes,
-  modelSpanName,
-  permissionAttributes,
-  toolCallAttributes,
-  toolCallKey,
-  toolSpanName,
-} from "./genai-attributes.ts";
+export { CallSpans } from "./call-spans.ts";
+export { GENAI } from "./genai-attributes.ts";
 export { OtelConfig } from "./otel-config.ts";
 export { type LiveTelemetry, startOtel, stopOtel } from "./start-otel.ts";

@@ -6,7 +6,7 @@ import type * as SdkNode from "@opentelemetry/sdk-trace-node";
 import type { Telemetry } from "bullmq";
 import type * as BullmqOtel from "bullmq-otel";
 import type { TraceEventInput } from "../trace/trace-catalogue.ts";
-import { LiveSpans } from "./live-spans.ts";
+import { CallSpans } from "./call-spans.ts";
 import type { OtelConfig } from "./otel-config.ts";
 
 const require = createRequire(import.meta.url);
@@ -50,7 +50,7 @@ export function startOtel(config: OtelConfig): LiveTelemetry {
   });
   provider.register();
   const tracer = provider.getTracer("rein");
-  const spans = new LiveSpans(api, tracer);
+  const spans = new CallSpans(api, tracer);
   const telemetry: LiveTelemetry = {
     bullmq: new BullMQOtel("rein") as unknown as Telemetry,
     observe: (event) => spans.observe(event),

@@ -2,12 +2,14 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_REDIS_URL, ReinConfig, type ReinConfigInput } from "../config/config.ts";
+import { ReinConfig, type ReinConfigInput } from "../config/config.ts";
+import { redisUrlFromEnv } from "../config/redis-url.ts";
 import { connectRedis } from "../redis/connection.ts";
 import { deleteByPrefix } from "../redis/delete-by-prefix.ts";
 import { createRuntime, type ReinRuntime, type RuntimeOptions } from "../runtime.ts";
 
-export const TEST_REDIS_URL = process.env.REIN_TEST_REDIS_URL ?? process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
+/** The Redis integration tests use: the one the environment names, as for every Rein process (redisUrlFromEnv). */
+export const TEST_REDIS_URL = redisUrlFromEnv();
 
 export interface TestRuntime extends ReinRuntime {
   /** Deletes every key under this runtime's prefix and its workspace root and key directory. */

@@ -1,24 +1,6 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig, ReinError } from "../../src/index.ts";
-
-function configFile(content: unknown): string {
-  const file = join(mkdtempSync(join(tmpdir(), "rein-config-")), "rein.config.json");
-  writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content, null, 2));
-  return file;
-}
-
-function failure(run: () => unknown): ReinError {
-  try {
-    run();
-  } catch (error) {
-    if (ReinError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a config error");
-}
+import { loadConfig } from "../../src/index.ts";
+import { configFile, failure } from "./config-file.ts";
 
 const scripted = { kind: "scripted" };
 

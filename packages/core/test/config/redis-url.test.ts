@@ -1,26 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { bullmqConnectionOf, redactPassword } from "../../src/redis/connection.ts";
+import { DEFAULT_REDIS_URL, loadConfig } from "../../src/config/config.ts";
+import { redisUrlFromEnv } from "../../src/config/redis-url.ts";
+import { configFile } from "./config-file.ts";
 
-describe("redisUrl for the queues", () => {
-  it("decodes a percent-encoded user and password, as ioredis does for the same URL", () => {
-    expect(bullmqConnectionOf("redis://rein:p%40ss%2Fw%3Ard@redis.internal:6380/2")).toMatchObject({
-      host: "redis.internal",
-      port: 6380,
-      username: "rein",
-      password: "p@ss/w:rd",
-      db: 2,
-    });
-    expect(bullmqConnectionOf("redis://127.0.0.1:6379")).toMatchObject({ username: undefined, password: undefined, db: 0 });
+describe("which Redis a process uses", () => {
+  it("takes REIN_REDIS_URL, else REDIS_URL, else the local default", () => {
+    expect(redisUrlFromEnv({ REIN_REDIS_URL: "redis://a:1", REDIS_URL: "redis://b:2" })).toBe("redis://a:1");
+    expect(redisUrlFromEnv({ REDIS_URL: "redis://b:2" })).toBe("redis://b:2");
+    expect(redisUrlFromEnv({})).toBe(DEFAULT_REDIS_URL);
   });
 
-  it("speaks TLS for rediss://", () => {
-    expect(bullmqConnectionOf("rediss://:pw@redis.example.com:6380")).toMatchObject({ tls: { servername: "redis.example.com" }, port: 6380 });
-    expect(bullmqConnectionOf("redis://redis.example.com")).not.toHaveProperty("tls");
-  });
-
-  it("refuses a URL that is not Redis's, without echoing its password", () => {
-    expect(() => bullmqConnectionOf("http://redis.example.com")).toThrow(/expected the redis:\/\/ or rediss:\/\/ scheme/);
-    expect(redactPassword("redis://rein:hunter2@host:6379")).toBe("redis://rein:***@host:6379");
-    expect(redactPassword("redis://host:6379")).toBe("redis://host:6379");
+  it("agrees with loadConfig over a config file that names no Redis", () => {
+    const file = configFile({});
+    for (const env of [{ REIN_REDIS_URL: "redis://a:1", REDIS_URL: "redis://b:2" }, { REDIS_URL: "redis://b:2" }, {}]) {
+      expect(loadConfig({ file, env }).redisUrl).toBe(redisUrlFromEnv(env));
+    }
   });
 });

@@ -40,6 +40,15 @@ describe("key files", () => {
     expect(pemOf(loadPublicKey("approval", { dir, env: { REIN_APPROVAL_PUBLIC_KEY: pemOf(own.publicKey) } }) as KeyObject)).toBe(pemOf(own.publicKey));
   });
 
+  it("reads only the environment when no key directory is named, as a process started with its keys in variables does", () => {
+    const own = generateKeyPair();
+    const privatePem = own.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    expect(loadPrivateKey("packet", { env: {} })).toBeUndefined();
+    expect(loadPublicKey("packet", { env: {} })).toBeUndefined();
+    expect(pemOf(loadPublicKey("packet", { env: { REIN_PACKET_PUBLIC_KEY: pemOf(own.publicKey) } }) as KeyObject)).toBe(pemOf(own.publicKey));
+    expect(loadPrivateKey("packet", { env: { REIN_PACKET_PRIVATE_KEY: privatePem } })?.asymmetricKeyType).toBe("ed25519");
+  });
+
   it("says which variable or file is wrong", () => {
     expect(() => loadPrivateKey("approval", { dir, env: { REIN_APPROVAL_PRIVATE_KEY_FILE: join(dir, "missing.pem") } })).toThrow(/REIN_APPROVAL_PRIVATE_KEY_FILE .*no such file/);
     expect(() => loadPublicKey("approval", { dir, env: { REIN_APPROVAL_PUBLIC_KEY: "not a key" } })).toThrow(/REIN_APPROVAL_PUBLIC_KEY is not a public key in PEM form/);

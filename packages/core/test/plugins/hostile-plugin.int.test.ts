@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redisUrlFromEnv } from "../../src/config/redis-url.ts";
 import { createLogger } from "../../src/logger.ts";
 import { loadPlugin } from "../../src/plugins/load-plugin.ts";
 import { PluginHost } from "../../src/plugins/plugin-host.ts";
@@ -67,7 +68,7 @@ describe("a hostile plugin under bubblewrap", () => {
   });
 
   it("gets only its declared secret, the workspace to write, no host files, no network, no other process", async () => {
-    const redisPort = Number(new URL(process.env.REDIS_URL ?? "redis://127.0.0.1:6379").port || 6379);
+    const redisPort = Number(new URL(redisUrlFromEnv()).port || 6379);
     const result = await host.call("probe", { hostFile: fileURLToPath(import.meta.url), redisPort }, { runId: "run_hostile", stepId: "s1", workspaceRoot: workspace.root });
     expect(result.ok).toBe(true);
     const report = (result as { output: Record<string, unknown> }).output;

@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
+import { afterEach, beforeEach } from "vitest";
+import { redisUrlFromEnv } from "../../src/config/redis-url.ts";
 import { RedisKeys } from "../../src/redis/keys.ts";
+import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { tempWorkspace } from "./harness.ts";
 
-export const REDIS_URL = process.env.REIN_REDIS_URL ?? "redis://127.0.0.1:6379";
+export const REDIS_URL = redisUrlFromEnv();
 
 /** A connection and a key prefix of its own; `close` deletes every key under the prefix. */
 export function redisForTest() {
@@ -32,6 +35,34 @@ export async function workspaceAndRedis(): Promise<{ workspace: Workspace; env: 
     cleanup: async () => {
       await env.close();
       await cleanup();
+    },
+  };
+}
+
+/**
+ * A Redis prefix and an idempotency store on it, fresh for each test of the
+ * file that calls this at its top level, and deleted after it.
+ */
+export function idempotencyPerTest(): { readonly env: RedisForTest; readonly store: IdempotencyStore } {
+  let current: { env: RedisForTest; store: IdempotencyStore } | undefined;
+  beforeEach(() => {
+    const env = redisForTest();
+    current = { env, store: new IdempotencyStore(env.redis, env.keys) };
+  });
+  afterEach(async () => {
+    await current?.env.close();
+    current = undefined;
+  });
+  const open = () => {
+    if (!current) throw new Error("the idempotency store is open only while a test runs");
+    return current;
+  };
+  return {
+    get env() {
+      return open().env;
+    },
+    get store() {
+      return open().store;
     },
   };
 }

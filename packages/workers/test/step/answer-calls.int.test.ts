@@ -1,16 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ModelToolCall, ReinError } from "@rein/core";
 import { answerCalls } from "../../src/step/answer-calls.ts";
 import { openStep } from "../../src/step/step-context.ts";
-import { echoScript, openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
+import { echoScript, packetOf, stepFixturePerTest } from "../support/step-fixture.ts";
 
-let fixture: StepFixture;
-beforeEach(async () => {
-  fixture = await openStepFixture();
-});
-afterEach(async () => {
-  await fixture.cleanup();
-});
+const fixture = stepFixturePerTest();
 
 const call = (id: string, name: string, input: Record<string, unknown>): ModelToolCall => ({ type: "tool_call", id, name, input });
 

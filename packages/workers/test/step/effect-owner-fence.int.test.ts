@@ -1,9 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
-  ArtifactStore,
-  CheckpointStore,
-  createToolExecutor,
   defineTool,
   type HandoffPacket,
   IdempotencyStore,
@@ -11,18 +8,11 @@ import {
   PacketBody,
   PolicyRule,
   ReinError,
-  ToolRegistry,
 } from "@rein/core";
 import { runStepLoop, type StepLoopDeps } from "../../src/step-loop.ts";
-import { openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
+import { packetOf, stepFixturePerTest } from "../support/step-fixture.ts";
 
-let fixture: StepFixture;
-beforeEach(async () => {
-  fixture = await openStepFixture();
-});
-afterEach(async () => {
-  await fixture.cleanup();
-});
+const fixture = stepFixturePerTest();
 
 const TITLE = "Send one note";
 const script: ModelScriptInput = { worker: [{ match: TITLE, turns: [{ toolCalls: [{ name: "send_note", input: { text: "hello" } }] }, { text: "Sent." }] }] };
@@ -46,14 +36,7 @@ function noteSender(during: () => Promise<void> = async () => undefined) {
 
 /** Loop deps whose executor records intents and outcomes, for a step owned by `ownerToken`. */
 async function depsWith(tool: ReturnType<typeof noteSender>["tool"], runId: string, ownerToken: string): Promise<StepLoopDeps> {
-  const { runtime } = fixture;
-  const executor = createToolExecutor({
-    registry: new ToolRegistry([tool]),
-    trace: runtime.trace,
-    artifacts: new ArtifactStore(runtime.redis, runtime.keys),
-    config: { ...runtime.config, policy: [PolicyRule.parse({ id: "allow-notes", tool: "send_note", decision: "allow" })] },
-    idempotency: new IdempotencyStore(runtime.redis, runtime.keys),
-  });
+  const executor = fixture.executor([tool], { policy: [PolicyRule.parse({ id: "allow-notes", tool: "send_note", decision: "allow" })], recordEffects: true });
   return fixture.deps(script, runId, { executor, ownerToken });
 }
 
@@ -96,7 +79,7 @@ describe("a worker cut off from its step and the effects it records", () => {
     const runId = "run_fenced_outcome";
     // While the effect is under way the worker is cut off: the job is taken over and the step claimed.
     const { tool, sent } = noteSender(async () => {
-      if (sent.length === 1) await new CheckpointStore(fixture.runtime.redis, fixture.runtime.keys).claim(runId, "step_1", "worker-b");
+      if (sent.length === 1) await fixture.runtime.checkpoints.claim(runId, "step_1", "worker-b");
     });
     const first = await runStepLoop(notePacket(runId), await depsWith(tool, runId, "worker-a"), new AbortController().signal).catch((error: unknown) => error);
     expect(ReinError.hasCode(first, "lock_lost")).toBe(true);

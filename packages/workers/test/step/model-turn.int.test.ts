@@ -1,16 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ModelProvider, ReinError } from "@rein/core";
 import { takeModelTurn } from "../../src/step/model-turn.ts";
 import { openStep } from "../../src/step/step-context.ts";
-import { echoScript, openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
+import { echoScript, packetOf, stepFixturePerTest } from "../support/step-fixture.ts";
 
-let fixture: StepFixture;
-beforeEach(async () => {
-  fixture = await openStepFixture();
-});
-afterEach(async () => {
-  await fixture.cleanup();
-});
+const fixture = stepFixturePerTest();
 
 const failing = (error: Error): ModelProvider => ({ kind: "scripted", name: "failing", model: "none", complete: async () => Promise.reject(error) });
 

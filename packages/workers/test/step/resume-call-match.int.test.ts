@@ -1,15 +1,9 @@
 import type { HandoffPacket, ResumeInput } from "@rein/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runStepLoop } from "../../src/step-loop.ts";
-import { openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
+import { packetOf, stepFixturePerTest } from "../support/step-fixture.ts";
 
-let fixture: StepFixture;
-beforeEach(async () => {
-  fixture = await openStepFixture();
-});
-afterEach(async () => {
-  await fixture.cleanup();
-});
+const fixture = stepFixturePerTest();
 
 const delegateCall = (title: string) => ({ name: "delegate", input: { reason: "a separate job", task: { title, objective: `${title}.`, tools: [{ name: "echo", scope: {} }] } } });
 

@@ -1,19 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ReinError } from "@rein/core";
 import { saveTurn, writeTrace } from "../../src/step/save-turn.ts";
 import { openStep } from "../../src/step/step-context.ts";
 import { commandsDuring } from "../support/command-count.ts";
-import { echoScript, openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
+import { echoScript, packetOf, stepFixturePerTest } from "../support/step-fixture.ts";
 
 const RESTORED = { turns: 0, calls: 0, pending: 0, resume: null };
 
-let fixture: StepFixture;
-beforeEach(async () => {
-  fixture = await openStepFixture();
-});
-afterEach(async () => {
-  await fixture.cleanup();
-});
+const fixture = stepFixturePerTest();
 
 describe("the checkpoint stage", () => {
   it("writes a turn's trace events and checkpoint in one command", async () => {

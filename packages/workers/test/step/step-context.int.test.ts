@@ -1,17 +1,11 @@
 import { createToolExecutor, ToolRegistry } from "@rein/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStep } from "../../src/step/step-context.ts";
 import { saveTurn } from "../../src/step/save-turn.ts";
 import { echoTool } from "@rein/core/testing";
-import { echoScript, openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
+import { echoScript, packetOf, stepFixturePerTest } from "../support/step-fixture.ts";
 
-let fixture: StepFixture;
-beforeEach(async () => {
-  fixture = await openStepFixture();
-});
-afterEach(async () => {
-  await fixture.cleanup();
-});
+const fixture = stepFixturePerTest();
 
 describe("the context stage", () => {
   it("starts a new attempt from the packet's task alone", async () => {

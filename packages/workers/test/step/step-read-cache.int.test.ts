@@ -1,17 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ArtifactStore, createToolExecutor, defineTool, type ModelScriptInput, ToolRegistry, ToolResultCache, z } from "@rein/core";
+import { describe, expect, it } from "vitest";
+import { defineTool, type ModelScriptInput, z } from "@rein/core";
 import { echoTool } from "@rein/core/testing";
 import { runStepLoop } from "../../src/step-loop.ts";
 import { commandsDuring } from "../support/command-count.ts";
-import { echoScript, openStepFixture, packetOf, type StepFixture } from "../support/step-fixture.ts";
+import { echoScript, packetOf, stepFixturePerTest } from "../support/step-fixture.ts";
 
-let fixture: StepFixture;
-beforeEach(async () => {
-  fixture = await openStepFixture();
-});
-afterEach(async () => {
-  await fixture.cleanup();
-});
+const fixture = stepFixturePerTest();
 
 let bumps = 0;
 /** A write: it makes every cached read of its run stale. */
@@ -30,18 +24,7 @@ const bumpTool = defineTool({
 });
 
 /** Step-loop deps whose executor has the run's read cache, as a deployment's step worker does. */
-async function cachedDeps(script: ModelScriptInput, runId: string) {
-  const { runtime } = fixture;
-  const cache = new ToolResultCache(runtime.redis, runtime.keys);
-  const executor = createToolExecutor({
-    registry: new ToolRegistry([echoTool, bumpTool]),
-    trace: runtime.trace,
-    artifacts: new ArtifactStore(runtime.redis, runtime.keys),
-    config: runtime.config,
-    cache,
-  });
-  return fixture.deps(script, runId, { executor });
-}
+const cachedDeps = (script: ModelScriptInput, runId: string) => fixture.deps(script, runId, { executor: fixture.executor([echoTool, bumpTool], { readCache: true }) });
 
 const withBump = (runId: string, title: string) => {
   const packet = packetOf(runId, title);

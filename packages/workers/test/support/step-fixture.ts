@@ -1,12 +1,17 @@
+import { afterEach, beforeEach } from "vitest";
 import {
+  type AnyTool,
   ArtifactStore,
-  CheckpointStore,
   createToolExecutor,
   type HandoffPacket,
+  IdempotencyStore,
   type ModelScriptInput,
   PacketBody,
+  type PolicyRule,
   ScriptedProvider,
+  type ToolExecutor,
   ToolRegistry,
+  ToolResultCache,
   Workspace,
 } from "@rein/core";
 import { createTestRuntime, echoConversation, echoTool, type TestRuntime } from "@rein/core/testing";
@@ -42,32 +47,77 @@ export function packetOf(runId: string, title: string, budget: { maxTurns?: numb
   return { body, contextHash: `sha256:${"0".repeat(64)}`, signature: "unsigned" };
 }
 
+export interface ExecutorOptions {
+  /** The deployment's permission rules in place of the config's. */
+  policy?: PolicyRule[];
+  /** Records each effect's intent and outcome, as a deployment's executor does. */
+  recordEffects?: boolean;
+  /** Keeps the run's read cache, as a deployment's executor does. */
+  readCache?: boolean;
+}
+
 export interface StepFixture {
   runtime: TestRuntime;
   cleanup(): Promise<void>;
+  /** Loop deps playing `script`, with an executor over the echo tool unless `extra` names another. */
   deps(script: ModelScriptInput, runId: string, extra?: Partial<StepLoopDeps>): Promise<StepLoopDeps>;
+  /** An executor over `tools` on this runtime. */
+  executor(tools: AnyTool[], options?: ExecutorOptions): ToolExecutor;
 }
 
 /** A test runtime on the real Redis, with an executor over the echo tool. */
 export async function openStepFixture(): Promise<StepFixture> {
   const runtime = await createTestRuntime();
-  const executor = createToolExecutor({
-    registry: new ToolRegistry([echoTool]),
-    trace: runtime.trace,
-    artifacts: new ArtifactStore(runtime.redis, runtime.keys),
-    config: runtime.config,
-  });
+  const executor = (tools: AnyTool[], options: ExecutorOptions = {}): ToolExecutor =>
+    createToolExecutor({
+      registry: new ToolRegistry(tools),
+      trace: runtime.trace,
+      artifacts: new ArtifactStore(runtime.redis, runtime.keys),
+      config: options.policy ? { ...runtime.config, policy: options.policy } : runtime.config,
+      ...(options.recordEffects ? { idempotency: new IdempotencyStore(runtime.redis, runtime.keys) } : {}),
+      ...(options.readCache ? { cache: new ToolResultCache(runtime.redis, runtime.keys) } : {}),
+    });
+  const echoExecutor = executor([echoTool]);
   return {
     runtime,
     cleanup: () => runtime.cleanup(),
+    executor,
     deps: async (script, runId, extra = {}) => ({
       provider: new ScriptedProvider(script),
-      executor,
+      executor: echoExecutor,
       trace: runtime.trace,
       workspace: await Workspace.forRun(runtime.config.workspaceRoot, runId),
-      checkpoints: new CheckpointStore(runtime.redis, runtime.keys),
+      checkpoints: runtime.checkpoints,
       maxDepth: 3,
       ...extra,
     }),
+  };
+}
+
+/**
+ * A fresh fixture for each test of the file that calls this at its top
+ * level: opened before each test, cleaned up after it (after the file's own
+ * afterEach hooks, which run first).
+ */
+export function stepFixturePerTest(): StepFixture {
+  let current: StepFixture | undefined;
+  beforeEach(async () => {
+    current = await openStepFixture();
+  });
+  afterEach(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
+  const open = (): StepFixture => {
+    if (!current) throw new Error("the step fixture is open only while a test runs");
+    return current;
+  };
+  return {
+    get runtime() {
+      return open().runtime;
+    },
+    cleanup: () => open().cleanup(),
+    deps: (script, runId, extra) => open().deps(script, runId, extra),
+    executor: (tools, options) => open().executor(tools, options),
   };
 }

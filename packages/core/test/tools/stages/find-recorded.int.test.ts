@@ -1,17 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Sha256, sha256 } from "../../../src/canonical/canonical-json.ts";
-import { IdempotencyStore } from "../../../src/stores/idempotency-store.ts";
 import { findRecorded } from "../../../src/tools/executor/stages/find-recorded.ts";
-import { redisForTest } from "../redis-harness.ts";
+import { idempotencyPerTest } from "../redis-harness.ts";
 import { callInProgress, FINGERPRINT, intentOf, noteTool } from "./stage-harness.ts";
 
-let env: ReturnType<typeof redisForTest>;
-let idempotency: IdempotencyStore;
-beforeEach(() => {
-  env = redisForTest();
-  idempotency = new IdempotencyStore(env.redis, env.keys);
-});
-afterEach(() => env.close());
+const recorded = idempotencyPerTest();
 
 const resultOf = (fingerprint: Sha256) => ({ schemaVersion: 1 as const, fingerprint, rendered: "noted hi", rawOutputHash: sha256("noted hi"), empty: false, observedAt: "2026-11-30T00:00:00.000Z" });
 
@@ -19,31 +12,31 @@ describe("find-recorded stage", () => {
   const { tool } = noteTool();
 
   it("finds the outcome an earlier run of this same call recorded under its key", async () => {
-    const { state } = callInProgress({ deps: { idempotency }, state: { tool } });
-    await idempotency.begin(state.idempotencyKey, intentOf(FINGERPRINT));
-    await idempotency.finish(state.idempotencyKey, intentOf(FINGERPRINT), resultOf(FINGERPRINT));
+    const { state } = callInProgress({ deps: { idempotency: recorded.store }, state: { tool } });
+    await recorded.store.begin(state.idempotencyKey, intentOf(FINGERPRINT));
+    await recorded.store.finish(state.idempotencyKey, intentOf(FINGERPRINT), resultOf(FINGERPRINT));
     expect(await findRecorded(state)).toBeUndefined();
     expect(state.recorded).toMatchObject({ rendered: "noted hi" });
   });
 
   it("reads a record written before intents existed", async () => {
-    const { state } = callInProgress({ deps: { idempotency }, state: { tool } });
-    await env.redis.set(env.keys.idempotency(state.idempotencyKey), JSON.stringify(resultOf(FINGERPRINT)));
+    const { state } = callInProgress({ deps: { idempotency: recorded.store }, state: { tool } });
+    await recorded.env.redis.set(recorded.env.keys.idempotency(state.idempotencyKey), JSON.stringify(resultOf(FINGERPRINT)));
     await findRecorded(state);
     expect(state.recorded).toMatchObject({ rendered: "noted hi" });
   });
 
   it("ignores an outcome of a different action at the same key", async () => {
-    const { state } = callInProgress({ deps: { idempotency }, state: { tool } });
-    await idempotency.begin(state.idempotencyKey, intentOf(sha256("other")));
-    await idempotency.finish(state.idempotencyKey, intentOf(sha256("other")), resultOf(sha256("other")));
+    const { state } = callInProgress({ deps: { idempotency: recorded.store }, state: { tool } });
+    await recorded.store.begin(state.idempotencyKey, intentOf(sha256("other")));
+    await recorded.store.finish(state.idempotencyKey, intentOf(sha256("other")), resultOf(sha256("other")));
     expect(await findRecorded(state)).toBeUndefined();
     expect(state.recorded).toBeUndefined();
   });
 
   it("ends a call whose non-idempotent intent has no outcome: outcome unknown, with the action shown", async () => {
-    const { state, trace } = callInProgress({ deps: { idempotency }, state: { tool } });
-    await idempotency.begin(state.idempotencyKey, intentOf(FINGERPRINT));
+    const { state, trace } = callInProgress({ deps: { idempotency: recorded.store }, state: { tool } });
+    await recorded.store.begin(state.idempotencyKey, intentOf(FINGERPRINT));
     const ending = await findRecorded(state);
     expect(ending).toMatchObject({ status: "outcome_unknown", failure: "fatal", trust: "runtime" });
     expect(ending?.content).toContain('outcome unknown after a crash: note {"text":"hi"}');
@@ -52,8 +45,8 @@ describe("find-recorded stage", () => {
   });
 
   it("lets an idempotent call whose intent has no outcome run again", async () => {
-    const { state } = callInProgress({ deps: { idempotency }, state: { tool } });
-    await idempotency.begin(state.idempotencyKey, intentOf(FINGERPRINT, true));
+    const { state } = callInProgress({ deps: { idempotency: recorded.store }, state: { tool } });
+    await recorded.store.begin(state.idempotencyKey, intentOf(FINGERPRINT, true));
     expect(await findRecorded(state)).toBeUndefined();
     expect(state.recorded).toBeUndefined();
   });

@@ -1,0 +1,61 @@
+import type { Job } from "bullmq";
+import { ReinError, toQueueError } from "../errors.ts";
+import { admitJob, type IntakeDeps, type IntakeJob } from "./job-intake.ts";
+import { giveUpLostLock, stopSignal } from "./lock-lost.ts";
+import type { LockWatch, WatchedLock } from "./lock-watch.ts";
+
+/** One job as BullMQ hands it to a role's consumer (see startRoleConsumer). */
+export interface JobDelivery {
+  job: Job;
+  /** The job's lock token; absent only when BullMQ runs it without a lock. */
+  token: string | undefined;
+  /** Aborts when the worker shuts down. */
+  signal: AbortSignal | undefined;
+  /** `locks.track` tells the job, without asking Redis, once its lock was lost. */
+  locks: LockWatch;
+}
+
+/** A job intake let through, with its lock watched until it ends. */
+export interface AdmittedJob {
+  jobId: string;
+  lock: WatchedLock;
+  /** Aborts on shutdown or once the lock is lost: what the job's model calls stop on. */
+  stop: AbortSignal;
+}
+
+export interface RoleJobSpec {
+  /** The role, as the log line of a job that lost its lock names it. */
+  role: string;
+  /** What intake checks against the job's run before anything runs. */
+  intake: IntakeJob;
+  run(admitted: AdmittedJob): Promise<void>;
+  /**
+   * What a failure becomes while the job still holds its lock (from intake
+   * too); throw to fail the job. @defaultValue rethrown through toQueueError
+   */
+  onError?(error: unknown): Promise<void>;
+}
+
+/**
+ * Runs one job the way every role does. Intake first: a job its run no
+ * longer waits for is dropped (it completes, see admitJob). Then its lock is
+ * watched while it runs and released after; a job that lost its lock, or
+ * whose write was fenced off with `lock_lost`, stops without writing and
+ * goes back to wait (see giveUpLostLock), whatever it was failing with.
+ */
+export async function runRoleJob(runtime: IntakeDeps, delivery: JobDelivery, spec: RoleJobSpec): Promise<void> {
+  const { job, token, signal, locks } = delivery;
+  const jobId = job.id ?? "";
+  let lock: WatchedLock | undefined;
+  try {
+    if (!(await admitJob(runtime, jobId, spec.intake))) return;
+    lock = locks.track(jobId);
+    await spec.run({ jobId, lock, stop: stopSignal(signal, lock) });
+  } catch (error) {
+    if (lock && (!lock.held() || ReinError.hasCode(error, "lock_lost"))) return giveUpLostLock(job, token, runtime.logger, spec.role);
+    if (spec.onError) return spec.onError(error);
+    throw toQueueError(error);
+  } finally {
+    lock?.release();
+  }
+}
