@@ -64,14 +64,8 @@ export { idFrom, newId } from "./ids.ts";
 export { ReinError, toQueueError, errorMessage } from "./errors.ts";
 export { closestName } from "./closest-name.ts";
 export { createLogger, type Logger, logFileDestination, type LogLevel, logLevelFrom } from "./logger.ts";
-export {
-  DEFAULT_REDIS_URL,
-  loadConfig,
-  ReinConfig,
-  Price,
-  type ReinConfigInput,
-} from "./config/config.ts";
-export { redisUrlFromEnv } from "./config/redis-url.ts";
+export { loadConfig, ReinConfig, Price, type ReinConfigInput } from "./config/config.ts";
+export { DEFAULT_REDIS_URL, redisUrlFromEnv } from "./config/redis-url.ts";
 export { secretsAndRedactor } from "./config/config-redactor.ts";
 export { SecretBindings } from "./secrets/index.ts";
 export { LiveEvent, liveEventOf, type LiveSubscription } from "./live/index.ts";

@@ -11,6 +11,7 @@ import { PluginsConfig } from "../plugins/plugin-config.ts";
 import { EnvName, HostPortEntry, SecretEntry } from "../secrets/secret-binding.ts";
 import { SandboxLimits, SandboxMode } from "../sandbox/sandbox.ts";
 import { QueuesConfig } from "./queues-config.ts";
+import { DEFAULT_REDIS_URL, redisUrlNamedBy } from "./redis-url.ts";
 import { RedriveConfig } from "./redrive-config.ts";
 import { RetentionConfig } from "./retention-config.ts";
 import { jsonErrorLocation, unknownKeys } from "./unknown-keys.ts";
@@ -56,8 +57,6 @@ export type Price = z.infer<typeof Price>;
 
 const defaultRole = (): RoleModelConfig => RoleModelConfig.parse({ provider: "scripted", model: "scripted-1" });
 
-/** The Redis used when neither `--redis`, REIN_REDIS_URL / REDIS_URL nor the config names one. */
-export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 
 export const ReinConfig = z.object({
   redisUrl: z.string().default(DEFAULT_REDIS_URL),
@@ -204,7 +203,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
     const issue = sections.error.issues[0];
     throw configError(issue?.path.join(".") || "(root)", issue?.message ?? "invalid", sections.error);
   }
-  const redisUrl = env.REIN_REDIS_URL ?? env.REDIS_URL;
+  const redisUrl = redisUrlNamedBy(env);
   if (redisUrl) merged.redisUrl = redisUrl;
   if (env.REIN_REDIS_CLUSTER) merged.redis = { ...sections.data.redis, cluster: env.REIN_REDIS_CLUSTER.split(",").map((url) => url.trim()) };
   if (env.REIN_PREFIX) merged.prefix = env.REIN_PREFIX;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_REDIS_URL, loadConfig } from "../../src/config/config.ts";
-import { redisUrlFromEnv } from "../../src/config/redis-url.ts";
+import { loadConfig } from "../../src/config/config.ts";
+import { DEFAULT_REDIS_URL, redisUrlFromEnv } from "../../src/config/redis-url.ts";
 import { configFile } from "./config-file.ts";
 
 describe("which Redis a process uses", () => {
@@ -15,5 +15,12 @@ describe("which Redis a process uses", () => {
     for (const env of [{ REIN_REDIS_URL: "redis://a:1", REDIS_URL: "redis://b:2" }, { REDIS_URL: "redis://b:2" }, {}]) {
       expect(loadConfig({ file, env }).redisUrl).toBe(redisUrlFromEnv(env));
     }
+  });
+
+  it("lets the environment win over a config file's redisUrl, and an empty variable name none", () => {
+    const file = configFile({ redisUrl: "redis://from-file:3" });
+    expect(loadConfig({ file, env: { REDIS_URL: "redis://b:2" } }).redisUrl).toBe("redis://b:2");
+    expect(loadConfig({ file, env: { REIN_REDIS_URL: "", REDIS_URL: "redis://b:2" } }).redisUrl).toBe("redis://b:2");
+    expect(loadConfig({ file, env: {} }).redisUrl).toBe("redis://from-file:3");
   });
 });

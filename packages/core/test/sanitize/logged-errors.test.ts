@@ -47,4 +47,21 @@ describe("a redacting logger's errors", () => {
     expect(JSON.stringify(err)).toContain("ECONNREFUSED");
     expect(JSON.stringify(record)).not.toContain("abc123");
   });
+
+  it("cuts an error's own fields to a log line's size: a Redis reply error carrying its whole command", () => {
+    const { logger, records } = capture();
+    // What ioredis attaches to a ReplyError: the command, with a Lua script's text and msgpack Buffers among its args.
+    const replyError = Object.assign(new Error("NOREPLICAS Not enough good replicas to write."), {
+      command: { name: "evalsha", args: ["x".repeat(5_000), Buffer.alloc(2_000), ...Array.from({ length: 30 }, (_, index) => `key-${index}`)] },
+    });
+    logger.error({ err: replyError }, "plan consumer error");
+    const [record] = records();
+    const err = record?.err as { message: string; command: { name: string; args: unknown[] } };
+    expect(err.message).toBe("NOREPLICAS Not enough good replicas to write.");
+    expect(err.command.name).toBe("evalsha");
+    expect(err.command.args[0]).toMatch(/^x{300}… \(5000 characters\)$/);
+    expect(err.command.args[1]).toBe("<2000 bytes>");
+    expect(err.command.args).toHaveLength(21);
+    expect(JSON.stringify(record).length).toBeLessThan(3_000);
+  });
 });
