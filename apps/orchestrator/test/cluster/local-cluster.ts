@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { promisify } from "node:util";
-import { connectRedis, pingRedis } from "@rein/core";
+import { connectRedis, pingRedis, type Redis } from "@rein/core";
 import { freePort } from "../../src/redis/embedded-redis.ts";
 
 const run = promisify(execFile);
@@ -31,7 +31,9 @@ export interface ClusterNode {
  * A real Redis Cluster on loopback: three masters and three replicas, each a
  * `redis-server --cluster-enabled yes` on a free port with its own directory,
  * joined by `redis-cli --cluster create --cluster-replicas 1`. A short node
- * timeout and no replica validity limit let a replica take over within seconds.
+ * timeout lets a replica take over within seconds. Resolves once every
+ * replica receives its master's writes, so that a crash from then on loses
+ * only what replication had not yet carried.
  */
 export class LocalCluster {
   private constructor(
@@ -64,6 +66,8 @@ export class LocalCluster {
         async () => (await Promise.all(nodes.map((node) => cluster.#info(node, "INFO", "replication", "master_link_status")))).filter((status) => status === "up").length === 3,
         60_000,
       );
+      const masters = (await Promise.all(nodes.map(async (node) => ((await cluster.#info(node, "INFO", "replication", "role")) === "master" ? node : undefined)))).filter((node) => node !== undefined);
+      await Promise.all(masters.map((master) => cluster.#replicating(master)));
       return cluster;
     } catch (error) {
       await cluster.stop();
@@ -108,7 +112,7 @@ export class LocalCluster {
    * Starts a crashed node again on its port and directory, as a supervisor
    * would. Its `nodes.conf` names the cluster, so it rejoins, learns that its
    * replica took over, and becomes that node's replica (with no data of its own
-   * to offer: persistence is off). Resolves once it has synced.
+   * to offer: persistence is off). Resolves once it receives that node's writes.
    *
    * With `stalling`, that node (the crashed node's successor) is frozen from
    * just before the restart until the other masters have marked it failed and
@@ -139,6 +143,10 @@ export class LocalCluster {
       stalled?.child.kill("SIGCONT");
     }
     await waitFor(`node ${node.port} to sync as a replica`, async () => (await this.#info(node, "INFO", "replication", "master_link_status")) === "up", 60_000);
+    const masterPort = Number(await this.#info(node, "INFO", "replication", "master_port"));
+    const master = this.nodes.find((candidate) => candidate.port === masterPort);
+    if (!master) throw new Error(`local cluster: node ${node.port} replicates port ${masterPort}, which is not a node of this cluster`);
+    await this.#replicating(master);
   }
 
   /** Resolves once `previous`'s slot for `key` is served by another node. */
@@ -165,6 +173,36 @@ export class LocalCluster {
       }),
     );
     await rm(this.dir, { recursive: true, force: true });
+  }
+
+  /**
+   * Resolves once `master`'s replica has acknowledged a write made now. A
+   * replica reads its link `up`, and its master counts it toward
+   * `min-replicas-to-write`, as soon as it has loaded its full sync; but with
+   * diskless sync (Redis 7's default) the master streams writes to it only
+   * from its next `REPLCONF ACK`, up to a second later. A master SIGKILLed in
+   * between takes with it everything it acknowledged since the sync, and its
+   * replica takes over without it: right after the cluster formed, a third
+   * of the replicas were in that state, and a crash then left the new master
+   * of `{queues}` empty (every job and every run stored in its slots gone).
+   */
+  async #replicating(master: ClusterNode): Promise<void> {
+    const redis = connectRedis(master.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    redis.on("error", () => {});
+    try {
+      await redis.connect();
+      const probe = await probeKeyOf(redis);
+      // WAIT asks the replica for its offset through the stream it may not be receiving yet; its own next ACK starts that stream.
+      // Until the master has seen the sync end, it refuses the write itself (NOREPLICAS), however `up` the replica's link reads.
+      await waitFor(
+        `port ${master.port}'s replica to receive its writes`,
+        async () => (await redis.set(probe, "1").then(() => true, refusedFor("NOREPLICAS"))) && Number(await redis.call("WAIT", "1", "1000")) >= 1,
+        60_000,
+      );
+      await redis.del(probe);
+    } finally {
+      redis.disconnect();
+    }
   }
 
   /** Whether a node other than `stalled` and `rejoining` flags `stalled` as failed (`fail`, not the unconfirmed `fail?`). */
@@ -212,6 +250,23 @@ function startNode(port: number, nodeDir: string): ChildProcess {
       "--min-replicas-to-write", "1", "--min-replicas-max-lag", "2"],
     { stdio: "ignore" },
   );
+}
+
+/** A key in `master`'s slots: a read of a key in another master's slots is answered MOVED. */
+async function probeKeyOf(master: Redis): Promise<string> {
+  for (let index = 0; index < 1_000; index += 1) {
+    const key = `local-cluster-probe-${index}`;
+    if (await master.get(key).then(() => true, refusedFor("MOVED"))) return key;
+  }
+  throw new Error("local cluster: no probe key lands in this master's slots");
+}
+
+/** A rejection handler: false for a reply error starting with `code`, any other error rethrown. */
+function refusedFor(code: string): (error: Error) => false {
+  return (error) => {
+    if (error.message.startsWith(code)) return false;
+    throw error;
+  };
 }
 
 async function waitFor(what: string, condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {

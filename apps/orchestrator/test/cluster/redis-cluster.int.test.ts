@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from "vitest";
 import {
   ApprovalVerifier,
   createRuntime,
@@ -70,8 +70,11 @@ describe("Rein on a Redis Cluster of three masters and three replicas", () => {
   let queueKey: string;
   let statesAtKill: RunState[];
   let states: RunState[];
+  let consoleErrors: MockInstance<typeof console.error>;
 
   beforeAll(async () => {
+    // ioredis prints an error event no listener takes ("[ioredis] Unhandled error event"); every client Rein opens has one.
+    consoleErrors = vi.spyOn(console, "error").mockImplementation(() => undefined);
     cluster = await LocalCluster.start();
     workspaceRoot = await mkdtemp(join(tmpdir(), "rein-cluster-ws-"));
     const config = ReinConfig.parse({ redis: { cluster: cluster.seeds }, prefix: "rein-cluster-test", workspaceRoot });
@@ -124,6 +127,7 @@ describe("Rein on a Redis Cluster of three masters and three replicas", () => {
     for (const runtime of runtimes) await runtime.close();
     await cluster?.stop();
     if (workspaceRoot) await rm(workspaceRoot, { recursive: true, force: true });
+    vi.restoreAllMocks();
   }, 120_000);
 
   it("crashed the queues' master and failed over to its replica while runs were in flight", () => {
@@ -133,6 +137,10 @@ describe("Rein on a Redis Cluster of three masters and three replicas", () => {
 
   it("kept the slot on the replica that took over while the crashed node rejoined empty", () => {
     expect(servedAfterRestart.port).toBe(takenOverBy.port);
+  });
+
+  it("heard every Redis client's errors through the failover, printing none as unhandled", () => {
+    expect(consoleErrors).not.toHaveBeenCalled();
   });
 
   it("ends every run done, each with all its steps", () => {

@@ -1,4 +1,3 @@
-import type { Redis } from "ioredis";
 import type { RedisClient } from "./redis-client.ts";
 import type { Logger } from "../logger.ts";
 
@@ -8,7 +7,11 @@ export interface ErrorEmitter {
 }
 
 const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ECONNABORTED"]);
-const CONNECTION_MESSAGES = /Connection is closed|Stream isn't writeable|Reached the max retries per request limit|connect ETIMEDOUT|Socket closed unexpectedly/i;
+// "Failed to refresh slots cache": a cluster client that reached none of its nodes (ClusterAllFailedError).
+const CONNECTION_MESSAGES = /Connection is closed|Stream isn't writeable|Reached the max retries per request limit|connect ETIMEDOUT|Socket closed unexpectedly|Failed to refresh slots cache/i;
+
+/** `Redis.duplicate` and `Cluster.duplicate`, whose arguments differ, as one signature. */
+type Duplicate = (...args: never[]) => RedisClient;
 
 /** Whether `error` says the connection to Redis is down, rather than that a command or job went wrong. */
 export function isConnectionError(error: Error): boolean {
@@ -52,15 +55,10 @@ export class RedisErrorLog {
    */
   watchFamily<T extends RedisClient>(client: T, source: string): T {
     this.watchClient(client, source);
-    // A cluster client reports its nodes' errors itself; only single-node clients are duplicated with new listeners.
-    if (client.isCluster) return client;
-    this.#watchDuplicates(client as Redis, source);
+    // A cluster's duplicate is a new Cluster (from the same seeds) and, as any duplicate, starts with no listener.
+    const duplicate = (client.duplicate as Duplicate).bind(client);
+    (client as { duplicate: Duplicate }).duplicate = (...args) => this.watchFamily(duplicate(...args), `${source} (duplicate)`);
     return client;
-  }
-
-  #watchDuplicates(client: Redis, source: string): void {
-    const duplicate = client.duplicate.bind(client);
-    client.duplicate = (override) => this.watchFamily(duplicate(override), `${source} (duplicate)`);
   }
 
   report(error: Error, source: string): void {
