@@ -67,6 +67,7 @@ export { createLogger, type Logger, logFileDestination, type LogLevel, logLevelF
 export { loadConfig, ReinConfig, Price, type ReinConfigInput } from "./config/config.ts";
 export { DEFAULT_REDIS_URL, redisUrlFromEnv } from "./config/redis-url.ts";
 export { secretsAndRedactor } from "./config/config-redactor.ts";
+export type { UnknownOutcomePolicy } from "./config/evaluator-config.ts";
 export { SecretBindings } from "./secrets/index.ts";
 export { LiveEvent, liveEventOf, type LiveSubscription } from "./live/index.ts";
 export { connectRedis, pingRedis, assertRedis, redactPassword, type Redis } from "./redis/connection.ts";

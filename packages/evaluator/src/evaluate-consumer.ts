@@ -55,6 +55,7 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
               judge: deps.judge,
               judgeObservationBytes: runtime.config.observations.judgeMaxBytes,
               redactor: runtime.redactor,
+              unknownOutcome: runtime.config.evaluator.unknownOutcome,
               onJudgeEvent: (event) => {
                 const live = liveEventOf(event, { runId: data.runId, stepId: data.stepId, role: "judge" });
                 if (live) runtime.live.publish(live);

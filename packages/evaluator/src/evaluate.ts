@@ -10,6 +10,7 @@ import {
   type StepEvaluateJob,
   type ToolCallStatus,
   type TraceLog,
+  type UnknownOutcomePolicy,
   type Usage,
   type Verdict,
   type Workspace,
@@ -40,6 +41,8 @@ export interface EvaluatorDeps {
   onJudgeEvent?: (event: ModelStreamEvent) => void;
   /** Attempts of one step before repeated failure escalates. @defaultValue 3 */
   maxAttempts?: number;
+  /** What a step with a side effect of unknown outcome gets (config `evaluator.unknownOutcome`). @defaultValue "escalate" */
+  unknownOutcome?: UnknownOutcomePolicy;
   now?: () => Date;
 }
 
@@ -143,6 +146,7 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
     child: job.kind === "child",
     denied: deniedActions(result),
     unknownOutcomes: unknownOutcomes(result),
+    unknownOutcome: deps.unknownOutcome,
   };
   if (loop) await trace(deps, job, { kind: "loop.detected", payload: { ...loop.finding, description: loop.description, loopedBefore, blocking: result.status !== "completed" || failedChecks.length > 0 } });
 

@@ -1,4 +1,4 @@
-import type { CheckResult, ClaimCheck, FinalAnswer, StepStatus, VerdictDecision } from "@rein/core";
+import type { CheckResult, ClaimCheck, FinalAnswer, StepStatus, UnknownOutcomePolicy, VerdictDecision } from "@rein/core";
 import type { JudgeScore } from "./judge.ts";
 import type { LoopFinding } from "./loop-detector.ts";
 
@@ -39,6 +39,8 @@ export interface Findings {
   denied: readonly string[];
   /** Side-effecting calls a crash cut off before they recorded how they ended, one line each with the action. */
   unknownOutcomes: readonly string[];
+  /** What row 0 decides (config `evaluator.unknownOutcome`). @defaultValue "escalate" */
+  unknownOutcome?: UnknownOutcomePolicy;
 }
 
 export interface PolicyOutcome {
@@ -54,7 +56,8 @@ export interface PolicyOutcome {
  *
  * | #  | situation                                                         | decision |
  * | -- | ----------------------------------------------------------------- | -------- |
- * | 0  | a side effect's outcome is unknown after a crash                  | escalate, naming the action |
+ * | 0  | a side effect's outcome is unknown after a crash                  | escalate, naming the action (or as |
+ * |    |                                                                   | `evaluator.unknownOutcome` says: replan, fail; a child: fail) |
  * | 1  | the attempt did not pass (not completed, or a code check failed)  |          |
  * |    | and it looped, and an earlier attempt looped too or none are left | escalate (repeated loop) |
  * | 2  | as 1, first loop of this step                                     | retry, "change strategy: …" |
@@ -83,10 +86,8 @@ export function decideVerdict(findings: Findings): PolicyOutcome {
   const passed = findings.status === "completed" && findings.failedChecks.length === 0;
   const failedReasons = findings.failedChecks.map((check) => `${check.check}: ${check.detail}`);
 
-  // Whether it happened is a fact about the world only a person can check; a retry could do it twice.
-  if (findings.unknownOutcomes.length > 0) {
-    return { decision: "escalate", reasons: findings.unknownOutcomes.map((line) => `a person must check: ${line}`) };
-  }
+  // Whether it happened is a fact about the world: by default a person checks it. Never a retry, which could do it twice.
+  if (findings.unknownOutcomes.length > 0) return unknownOutcomeVerdict(findings);
 
   if (findings.loop && !passed) {
     const { description, finding } = findings.loop;
@@ -179,5 +180,18 @@ function amendAnswer(answer: FinalAnswer, unbacked: readonly ClaimCheck[], denie
       ),
       ...denied.map((line) => `not done: ${line}`),
     ],
+  };
+}
+
+/** Row 0, as the deployment chose; a child's goes back to its parent, whose worker decides. */
+function unknownOutcomeVerdict(findings: Findings): PolicyOutcome {
+  const policy = findings.unknownOutcome ?? "escalate";
+  const lines = findings.unknownOutcomes;
+  if (policy === "escalate") return { decision: "escalate", reasons: lines.map((line) => `a person must check: ${line}`) };
+  if (policy === "fail" || findings.child) return { decision: "fail", reasons: lines.map((line) => `the run does not go on past an unknown outcome: ${line}`) };
+  return {
+    decision: "replan",
+    reasons: lines.map((line) => `the planner must check it before anything builds on it: ${line}`),
+    feedback: `check whether it happened before doing anything that depends on it, and never perform it again unchecked: ${lines.join("; ")}`,
   };
 }

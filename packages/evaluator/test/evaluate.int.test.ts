@@ -208,6 +208,10 @@ describe("evaluate()", () => {
     const { verdict } = await evaluate(job({ spec, result }), deps);
     expect(verdict.decision).toBe("escalate");
     expect(verdict.reasons).toEqual(['a person must check: outcome unknown after a crash: run_command {"args":["deploy.sh"],"command":"sh"}']);
+    // A deployment no one watches hands it to the planner instead, told to check the action before anything else.
+    const { verdict: replanned } = await evaluate(job({ spec, result }), { ...deps, unknownOutcome: "replan" });
+    expect(replanned.decision).toBe("replan");
+    expect(replanned.feedback).toContain('check whether it happened before doing anything that depends on it, and never perform it again unchecked: outcome unknown after a crash: run_command {"args":["deploy.sh"],"command":"sh"}');
   });
 
   it("catches a loop in a delegated child before it returns to its parent", async () => {

@@ -26,6 +26,14 @@ describe("decideVerdict: the verdict table, row by row", () => {
   const rows: { row: string; findings: Partial<Findings>; decision: string; feedback?: string }[] = [
     { row: "0 a side effect's outcome is unknown, though the step completed", findings: { unknownOutcomes: ['outcome unknown after a crash: run_command {"command":"deploy"}'] }, decision: "escalate" },
     { row: "0 before a retry the failure would otherwise get", findings: { status: "failed", unknownOutcomes: ["outcome unknown after a crash: send_email"] }, decision: "escalate" },
+    {
+      row: "0 with evaluator.unknownOutcome replan: the planner is told to check the action first",
+      findings: { status: "failed", unknownOutcomes: ["outcome unknown after a crash: send_email"], unknownOutcome: "replan" },
+      decision: "replan",
+      feedback: "check whether it happened",
+    },
+    { row: "0 with evaluator.unknownOutcome fail", findings: { unknownOutcomes: ["outcome unknown after a crash: send_email"], unknownOutcome: "fail" }, decision: "fail" },
+    { row: "0 a child under replan goes back to its parent, which decides", findings: { unknownOutcomes: ["outcome unknown after a crash: send_email"], unknownOutcome: "replan", child: true }, decision: "fail" },
     { row: "1 loop again after a retry", findings: { status: "budget_exhausted", loop, loopedBefore: true, attempt: 2 }, decision: "escalate" },
     { row: "1 loop on the last attempt", findings: { status: "budget_exhausted", loop, attempt: 3 }, decision: "escalate" },
     { row: "2 first loop", findings: { status: "budget_exhausted", loop }, decision: "retry", feedback: CHANGE_STRATEGY_FEEDBACK },

@@ -10,6 +10,7 @@ import { McpConfig } from "../mcp/mcp-config.ts";
 import { PluginsConfig } from "../plugins/plugin-config.ts";
 import { EnvName, HostPortEntry, SecretEntry } from "../secrets/secret-binding.ts";
 import { SandboxLimits, SandboxMode } from "../sandbox/sandbox.ts";
+import { EvaluatorConfig } from "./evaluator-config.ts";
 import { QueuesConfig } from "./queues-config.ts";
 import { DEFAULT_REDIS_URL, redisUrlNamedBy } from "./redis-url.ts";
 import { RedriveConfig } from "./redrive-config.ts";
@@ -159,6 +160,8 @@ export const ReinConfig = z.object({
   queues: QueuesConfig.default(QueuesConfig.parse({})),
   /** How the controller finds and sends again jobs lost from their queues; see `RedriveConfig`. */
   redrive: RedriveConfig.default(RedriveConfig.parse({})),
+  /** What the evaluator decides where a rule leaves the choice to the deployment. */
+  evaluator: EvaluatorConfig.default(EvaluatorConfig.parse({})),
   retention: RetentionConfig.default(RetentionConfig.parse({})),
 });
 export type ReinConfig = z.infer<typeof ReinConfig>;
