@@ -7,12 +7,12 @@ import type { RedisClient } from "../redis/redis-client.ts";
 import type { TraceKind } from "../trace/trace-catalogue.ts";
 import type { TraceWriter } from "../trace/trace-log.ts";
 import { AwaitedJobs, awaitedKey, type IntakeJob } from "./awaited-jobs.ts";
-import { jobIds } from "./queue-names.ts";
+import { jobIds, QUEUE_NAMES, resultEventIds } from "./queue-names.ts";
 
 export type { IntakeJob } from "./awaited-jobs.ts";
 
 /** Redis as intake reads a run's stored fields: no command that writes. */
-export type RunStateReads = Pick<RedisClient, "hget" | "hmget">;
+export type RunStateReads = Pick<RedisClient, "hget" | "hmget" | "exists">;
 
 // Only what intake decides on, so a long run's whole state is not validated for it.
 const IntakeView = z.object({
@@ -40,12 +40,21 @@ type IntakeView = z.infer<typeof IntakeView>;
  * Answered from the `status` and `awaiting` fields the run store writes in
  * the same compare-and-set as the state (one HMGET of a few bytes, no parse
  * of the whole state); only a job that is not awaited, or a run stored
- * without those fields, reads the whole state for the reason.
+ * without those fields, reads the whole state for the reason. A step job is
+ * also dropped once its result is sent: a worker that sent `step.finished`
+ * and then stalled before its job completed leaves a job another worker is
+ * handed, which would call the model again for a result the controller is
+ * about to apply (asked in the same round trip).
  */
 export async function staleJobReason(redis: RunStateReads, keys: RedisKeys, job: IntakeJob): Promise<string | undefined> {
-  const [status, awaiting] = await redis.hmget(keys.run(job.runId), "status", "awaiting");
+  const finished = job.kind === "step" ? resultEventIds.stepFinished(job.jobId) : undefined;
+  const [[status, awaiting], sent] = await Promise.all([
+    redis.hmget(keys.run(job.runId), "status", "awaiting"),
+    finished === undefined ? 0 : redis.exists(keys.job(QUEUE_NAMES.control, jobIds.control(finished))),
+  ]);
   const stored = RunStatus.safeParse(status);
   if (stored.success && stopsSteps(stored.data)) return `run ${job.runId} has already ended (${stored.data})`;
+  if (sent === 1) return `its result was already sent (event ${finished}); the controller applies it`;
   if (typeof awaiting === "string" && awaitedOf(job.runId, awaiting).includes(awaitedKey(job))) return undefined;
   return staleReasonFromState(redis, keys, job);
 }

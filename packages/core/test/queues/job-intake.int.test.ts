@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { admitJob, jobIds } from "../../src/index.ts";
+import { admitJob, jobIds, resultEventIds } from "../../src/index.ts";
 import { type AwaitingRun, awaitedJobs } from "../../src/queues/awaited-jobs.ts";
 import { type IntakeJob, staleJobReason } from "../../src/queues/job-intake.ts";
 import { createTestRuntime, type TestRuntime } from "../../src/testing/index.ts";
@@ -46,6 +46,15 @@ describe.each([
       expect(await reason()).toBeUndefined();
       await store("executing", { phase: "executing", resumes: 1 });
       expect(await reason(stepJob(jobIds.step("run_1", "step_1", 2, 1)))).toBeUndefined();
+    });
+
+    it("drops a job whose result its worker already sent, before the controller applied it", async () => {
+      await store("executing", { phase: "executing" });
+      // The step's finished event, as the step worker sends it, waiting in the control queue: the worker's
+      // job stalled after it sent its result and before it completed, and was handed to another worker.
+      const finished = jobIds.control(resultEventIds.stepFinished(jobIds.step("run_1", "step_1", 2)));
+      await runtime.redis.hset(runtime.keys.job("control", finished), { name: "step.finished", data: "{}" });
+      expect(await reason()).toMatch(/its result was already sent \(event finished-step-run_1-step_1-2\)/);
     });
 
     it("drops a job whose run is gone, ended, or no longer has the step on this attempt", async () => {
