@@ -11,3 +11,6 @@ export { echoConversation, echoTool } from "./echo-tool.ts";
 export { countingProvider } from "./counting-provider.ts";
 export { recordSentControl } from "./sent-control.ts";
 export { until } from "./until.ts";
+export { type ConsumerFixture, consumerPerTest, type TestHooks, testRuntimePerTest } from "./per-test.ts";
+export { type LapsingLock, lapsingLock } from "./lapsing-lock.ts";
+export { warningsLogged } from "./warnings-logged.ts";
