@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FinalAnswerEvaluateJob, hashOf, type Observation, Redactor, ScriptedProvider, StepSpec, type StepEvaluateJob, type ToolCallRecord } from "@rein/core";
-import { SECRET, secretLeaks, testRuntimePerTest } from "@rein/core/testing";
+import { type FinalAnswerEvaluateJob, hashOf, type Observation, Redactor, ScriptedProvider, StepSpec, type StepEvaluateJob } from "@rein/core";
+import { SECRET, secretLeaks, testRuntimePerTest, toolCallRecord as call } from "@rein/core/testing";
 import { type EvaluatorDeps, evaluate } from "../src/evaluate.ts";
 import { CLAIMS_RETRY_FEEDBACK } from "../src/verdict-policy.ts";
 import { completedStepResult, evaluatorDepsOf } from "./support/evaluate-fixtures.ts";
@@ -14,16 +14,6 @@ const observation = (id: string, tool: string, status: Observation["status"] = "
   empty: false,
   flags: [],
   provenance: { tool, argsHash: hashOf(id), observedAt: "2026-11-30T10:00:00.000Z", cacheHit: false, replayed: false, trust: "tool" },
-});
-const call = (index: number, name: string, args: unknown, status: ToolCallRecord["status"] = "ok"): ToolCallRecord => ({
-  index,
-  name,
-  argsHash: hashOf(args),
-  fingerprint: hashOf({ tool: name, args }),
-  status,
-  resultHash: status === "ok" ? hashOf(`${name}${index}`) : undefined,
-  observationId: `obs_${index}`,
-  addressed: true,
 });
 const answerSpec = StepSpec.parse({ title: "Diagnose the 500s", objective: "State the cause with cited evidence.", output_contract: { description: "diagnosis", format: "answer" } });
 const answer = {

@@ -14,3 +14,4 @@ export { until } from "./until.ts";
 export { type ConsumerFixture, consumerPerTest, type TestHooks, testRuntimePerTest } from "./per-test.ts";
 export { type LapsingLock, lapsingLock } from "./lapsing-lock.ts";
 export { warningsLogged } from "./warnings-logged.ts";
+export { toolCallRecord } from "./tool-call-record.ts";
