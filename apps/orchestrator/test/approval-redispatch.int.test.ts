@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { defineTool, isTerminal, type ModelScriptInput, z } from "@rein/core";
+import { plannerOfSteps } from "@rein/core/testing";
 import { decideApproval } from "../src/approvals/decide-approval.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { HungCalls, LostStepWorkers } from "./support/lost-step-workers.ts";
@@ -31,25 +32,10 @@ function hangingRestart(hangs: number) {
 }
 
 const script: ModelScriptInput = {
-  planner: [
-    {
-      match: "Completed steps: none",
-      turns: [
-        {
-          output: {
-            current_step: { title: "Restart the api", objective: "Restart payment-api with restart_service.", tools: ["restart_service"], output_contract: { description: "one line", format: "text" } },
-            next_steps: [],
-            risks: [],
-            done: false,
-          },
-        },
-      ],
-    },
-    {
-      match: "Completed steps: 1",
-      turns: [{ output: { current_step: null, done: true, answer: { answer: "payment-api was restarted", claims: [{ text: "payment-api was restarted", evidence: ["{{evidence:restart_service}}"] }], gaps: [] } } }],
-    },
-  ],
+  planner: plannerOfSteps(
+    [{ title: "Restart the api", objective: "Restart payment-api with restart_service.", tools: ["restart_service"], output_contract: { description: "one line", format: "text" } }],
+    { answer: "payment-api was restarted", claims: [{ text: "payment-api was restarted", evidence: ["{{evidence:restart_service}}"] }], gaps: [] },
+  ),
   worker: [{ match: "Task: Restart the api", turns: [{ toolCalls: [{ name: "restart_service", input: { service: "payment-api" } }] }, { text: "restarted payment-api" }] }],
 };
 

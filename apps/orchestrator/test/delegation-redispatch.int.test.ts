@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { defineTool, isTerminal, type ModelScriptInput, z } from "@rein/core";
+import { plannerOfSteps } from "@rein/core/testing";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { HungCalls, LostStepWorkers } from "./support/lost-step-workers.ts";
 
@@ -25,25 +26,10 @@ function hangingCheck(hangs: number) {
 // The parent delegates and checks health in the same turn: resumed with its child's result, it answers the
 // delegate call from the resume and is killed inside the check, before the turn is checkpointed.
 const script: ModelScriptInput = {
-  planner: [
-    {
-      match: "Completed steps: none",
-      turns: [
-        {
-          output: {
-            current_step: { title: "Survey the api", objective: "Delegate the read, then check payment-api's health.", tools: ["check_health"], output_contract: { description: "one line", format: "text" } },
-            next_steps: [],
-            risks: [],
-            done: false,
-          },
-        },
-      ],
-    },
-    {
-      match: "Completed steps: 1",
-      turns: [{ output: { current_step: null, done: true, answer: { answer: "payment-api is healthy", claims: [{ text: "payment-api is healthy", evidence: ["{{evidence:check_health}}"] }], gaps: [] } } }],
-    },
-  ],
+  planner: plannerOfSteps(
+    [{ title: "Survey the api", objective: "Delegate the read, then check payment-api's health.", tools: ["check_health"], output_contract: { description: "one line", format: "text" } }],
+    { answer: "payment-api is healthy", claims: [{ text: "payment-api is healthy", evidence: ["{{evidence:check_health}}"] }], gaps: [] },
+  ),
   worker: [
     {
       match: "Task: Survey the api",

@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { ModelScriptInput, TraceEvent } from "@rein/core";
+import { oneStepPlanner } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "./support/harness.ts";
-import { oneStepPlanner } from "./support/one-step-planner.ts";
 
 const MISBEHAVING = fileURLToPath(new URL("../../../packages/core/test/plugins/fixtures/misbehaving", import.meta.url));
 const GOAL = "Exercise the misbehaving plugin";

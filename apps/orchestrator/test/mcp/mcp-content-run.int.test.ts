@@ -1,9 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { type ModelScriptInput, newId, type TraceEvent } from "@rein/core";
-import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
+import { type FakeServer, oneStepPlanner, startScriptedWireServer } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, startConfiguredHarness } from "../support/configured-harness.ts";
-import { oneStepPlanner } from "../support/one-step-planner.ts";
 
 // The official reference server, pinned in packages/core's devDependencies.
 const EVERYTHING = fileURLToPath(new URL("../../../../packages/core/node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));

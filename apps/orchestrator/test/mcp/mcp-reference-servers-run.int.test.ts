@@ -3,10 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ModelScriptInput, newId, type TypedTraceEvent } from "@rein/core";
-import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
+import { type FakeServer, oneStepPlanner, startScriptedWireServer } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, startConfiguredHarness } from "../support/configured-harness.ts";
-import { oneStepPlanner } from "../support/one-step-planner.ts";
 
 // The official reference servers, pinned in packages/core's devDependencies.
 const referenceServer = (name: string) => fileURLToPath(new URL(`../../../../packages/core/node_modules/@modelcontextprotocol/server-${name}/dist/index.js`, import.meta.url));

@@ -1,9 +1,8 @@
 import { findTraceEvent, type ModelScriptInput, newId } from "@rein/core";
-import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
+import { type FakeServer, oneStepPlanner, startScriptedWireServer } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRemoteServer } from "../../../../packages/core/test/mcp/fixtures/remote-mcp-server.ts";
 import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, startConfiguredHarness } from "../support/configured-harness.ts";
-import { oneStepPlanner } from "../support/one-step-planner.ts";
 
 const TOKEN = "remote-mcp-CANARY-token-4c1e9b";
 const GOAL = "Shout a greeting through the remote MCP server";

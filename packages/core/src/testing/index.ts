@@ -15,3 +15,4 @@ export { type ConsumerFixture, consumerPerTest, type TestHooks, testRuntimePerTe
 export { type LapsingLock, lapsingLock } from "./lapsing-lock.ts";
 export { warningsLogged } from "./warnings-logged.ts";
 export { toolCallRecord } from "./tool-call-record.ts";
+export { oneStepPlanner, plannerOfSteps } from "./planner-script.ts";
