@@ -2,8 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelScriptInput, TraceEvent } from "@rein/core";
-import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
-import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, startConfiguredHarness } from "./support/configured-harness.ts";
+import type { FakeServer } from "@rein/core/testing";
+import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, scriptedPlanner, startConfiguredHarness } from "./support/configured-harness.ts";
 
 /** A model endpoint that takes every request and never answers it, and notices when a client gives one up. */
 interface HangingModel {
@@ -65,7 +65,7 @@ describe("cancelling a run while its worker waits on the model", { timeout: 120_
   let events: TraceEvent[];
 
   beforeAll(async () => {
-    planner = await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "fake-planner" });
+    planner = await scriptedPlanner(script);
     worker = await startHangingModel();
     harness = await startConfiguredHarness({
       config: plannerAndWorker(planner, worker),
