@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
 import { scriptedOverrides } from "../../src/cli/run-command.ts";
 import { type LoadedExample, loadExample } from "../../src/examples/load-example.ts";
@@ -21,4 +22,34 @@ export async function recordExample(name: string): Promise<Recorded> {
     await runtime.cleanup();
     throw error;
   }
+}
+
+/**
+ * Example `name` recorded once (recordExample) before the tests of the
+ * `describe` or file that calls this, and its runtime deleted after them.
+ */
+export function exampleRecordedOnce(name: string): Recorded {
+  let recorded: Recorded | undefined;
+  beforeAll(async () => {
+    recorded = await recordExample(name);
+  });
+  afterAll(async () => {
+    await recorded?.runtime.cleanup();
+    recorded = undefined;
+  });
+  const current = () => {
+    if (!recorded) throw new Error(`examples/${name} is recorded only while its tests run`);
+    return recorded;
+  };
+  return {
+    get runtime() {
+      return current().runtime;
+    },
+    get example() {
+      return current().example;
+    },
+    get bundle() {
+      return current().bundle;
+    },
+  };
 }
