@@ -1,9 +1,9 @@
-import type { AddressInfo } from "node:net";
+
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findTraceEvent, type RunState, type RunStatus } from "@rein/core";
 import { createTestRuntime } from "@rein/core/testing";
-import { apiRoutes, createHttpApi, type HttpApiOptions } from "../src/api/http-api.ts";
+import { apiRoutes, type HttpApiOptions } from "../src/api/http-api.ts";
 import type { RunPage } from "../src/api/run-summaries.ts";
 import { loadBundle } from "../src/trace/trace-bundle.ts";
 import { renderCall } from "../src/trace/views/call-view.ts";
@@ -11,21 +11,11 @@ import { buildRunView } from "../src/trace/views/run-view/build-run-view.ts";
 import type { RunView } from "../src/trace/views/run-view/run-view-model.ts";
 import { bugfixExample, type Harness, startHarness } from "./support/harness.ts";
 import { freePort } from "../src/redis/embedded-redis.ts";
+import { apiOptionsFor, closeNow, listenApi } from "./support/api-server.ts";
 import { startPrivateRedis } from "./support/private-redis.ts";
 import { baseState } from "./support/transition-fixtures.ts";
 
 const token = "test-token-0123456789abcdef";
-
-async function listen(options: HttpApiOptions): Promise<{ server: Server; base: string }> {
-  const server = createHttpApi(options);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-async function close(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-}
 
 describe("the operator API", () => {
   let harness: Harness;
@@ -48,18 +38,11 @@ describe("the operator API", () => {
   beforeAll(async () => {
     const { example, script } = await bugfixExample();
     harness = await startHarness(script, [], { config: { ...example.config, seedsRoot: example.dir } });
-    options = {
-      runtime: harness.runtime,
-      approvals: harness.tooling.approvals,
-      approvalSigner: harness.desk.signer,
-      knownTools: harness.tooling.registry.names(),
-      token,
-      roles: ["control", "step"],
-    };
-    ({ server, base } = await listen(options));
+    options = apiOptionsFor(harness, { token, roles: ["control", "step"] });
+    ({ server, base } = await listenApi(options));
   });
   afterAll(async () => {
-    await close(server);
+    await closeNow(server);
     await harness.close();
   });
 
@@ -141,7 +124,7 @@ describe("the operator API", () => {
     expect(both.runs.map((run) => run.id)).toEqual(["run_page_b"]);
 
     // Counts may be up to a few seconds old; a fresh server counts now.
-    const fresh = await listen(options);
+    const fresh = await listenApi(options);
     try {
       const counts = ((await (await fetch(`${fresh.base}/runs?limit=1`, { headers: { authorization: `Bearer ${token}` } })).json()) as RunPage).counts;
       expect(counts.byStatus.escalated).toBe(2);
@@ -149,7 +132,7 @@ describe("the operator API", () => {
       expect(counts.exact).toBe(true);
       expect(counts.counted).toBe(seen.length);
     } finally {
-      await close(fresh.server);
+      await closeNow(fresh.server);
     }
 
     const bad = await json<{ error: string }>("/runs?status=sleeping");
@@ -228,13 +211,13 @@ describe("health when Redis is gone", () => {
   it("answers 503 from /healthz when nothing listens where its Redis should be", async () => {
     const harness = await startHarness({ planner: [] });
     const runtime = await createTestRuntime({ redisUrl: `redis://127.0.0.1:${await freePort()}` });
-    const { server, base } = await listen({ runtime, approvals: harness.tooling.approvals, approvalSigner: harness.desk.signer, knownTools: [], token, roles: ["api"] });
+    const { server, base } = await listenApi({ runtime, approvals: harness.tooling.approvals, approvalSigner: harness.desk.signer, knownTools: [], token, roles: ["api"] });
     try {
       const response = await fetch(`${base}/healthz`, { headers: { authorization: `Bearer ${token}` } });
       expect(response.status).toBe(503);
       expect(await response.json()).toMatchObject({ ok: false, redis: "down", roles: ["api"], error: expect.any(String) });
     } finally {
-      await close(server);
+      await closeNow(server);
       await runtime.close();
       await harness.close();
     }
@@ -244,7 +227,7 @@ describe("health when Redis is gone", () => {
     const harness = await startHarness({ planner: [] });
     const redis = await startPrivateRedis([], "");
     const runtime = await createTestRuntime({ redisUrl: redis.url() });
-    const { server, base } = await listen({ runtime, approvals: harness.tooling.approvals, approvalSigner: harness.desk.signer, knownTools: [], token, roles: ["api"] });
+    const { server, base } = await listenApi({ runtime, approvals: harness.tooling.approvals, approvalSigner: harness.desk.signer, knownTools: [], token, roles: ["api"] });
     const probe = async (path: string) => {
       const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
       return { status: response.status, body: (await response.json()) as { redis: string; roles: string[]; error?: string } };
@@ -258,7 +241,7 @@ describe("health when Redis is gone", () => {
       expect(down.body.error).toEqual(expect.any(String));
       expect((await probe("/readyz")).status).toBe(503);
     } finally {
-      await close(server);
+      await closeNow(server);
       await runtime.close();
       await harness.close();
     }

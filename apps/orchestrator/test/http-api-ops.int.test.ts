@@ -1,14 +1,13 @@
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelScriptInput, RunStatus } from "@rein/core";
-import { createHttpApi, type HttpApiOptions } from "../src/api/http-api.ts";
 import type { QueueOverview } from "../src/api/queue-overview.ts";
 import type { RunSummary, StatusCounts } from "../src/api/run-summaries.ts";
 import type { QueuedApproval } from "../src/approvals/approval-queue.ts";
 import { loadExample } from "../src/examples/load-example.ts";
 import { serveProcessMetrics } from "../src/metrics/process-metrics-server.ts";
+import { apiOptionsFor, closeNow, listenApi } from "./support/api-server.ts";
 import { type FakeNode, findNode, visitDashboard } from "./support/dashboard-browser.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { baseState } from "./support/transition-fixtures.ts";
@@ -66,22 +65,10 @@ describe("the operator console's API", () => {
   beforeAll(async () => {
     const example = await loadExample("sre-triage");
     harness = await startHarness(JSON.parse(readFileSync(example.scriptPath, "utf8")) as ModelScriptInput, [...example.tools], { config: example.config });
-    const options: HttpApiOptions = {
-      runtime: harness.runtime,
-      approvals: harness.tooling.approvals,
-      approvalSigner: harness.desk.signer,
-      knownTools: harness.tooling.registry.names(),
-      token,
-      namedTokens: { alice: aliceToken },
-      feedIntervalMs: 50,
-    };
-    server = createHttpApi(options);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, base } = await listenApi(apiOptionsFor(harness, { token, namedTokens: { alice: aliceToken }, feedIntervalMs: 50 })));
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await closeNow(server);
     await harness.close();
   });
 
@@ -191,21 +178,11 @@ describe("the operator console's pages", () => {
   beforeAll(async () => {
     const example = await loadExample("sre-triage");
     harness = await startHarness(JSON.parse(readFileSync(example.scriptPath, "utf8")) as ModelScriptInput, [...example.tools], { config: example.config });
-    server = createHttpApi({
-      runtime: harness.runtime,
-      approvals: harness.tooling.approvals,
-      approvalSigner: harness.desk.signer,
-      knownTools: harness.tooling.registry.names(),
-      namedTokens: { alice: aliceToken },
-      feedIntervalMs: 50,
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, base } = await listenApi(apiOptionsFor(harness, { namedTokens: { alice: aliceToken }, feedIntervalMs: 50 })));
     html = await (await fetch(`${base}/`)).text();
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await closeNow(server);
     await harness.close();
   });
 
@@ -298,8 +275,7 @@ describe("rein worker --metrics-port", () => {
       expect(text).toMatch(/^rein_process_nodejs_heap_size_used_bytes\{roles="step,plan"\} \d/m);
       expect((await fetch(url.replace("/metrics", "/other"))).status).toBe(404);
     } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await closeNow(server);
     }
   });
 });

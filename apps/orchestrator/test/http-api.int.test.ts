@@ -1,4 +1,4 @@
-import type { AddressInfo } from "node:net";
+
 import type { Server } from "node:http";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,27 +8,11 @@ import { loadExample } from "../src/examples/load-example.ts";
 import { bugfixExample, type Harness, startHarness } from "./support/harness.ts";
 import { type FakeNode, findNode, visitDashboard } from "./support/dashboard-browser.ts";
 import { rawRequest } from "./support/raw-http.ts";
+import { apiOptionsFor, closeNow, listenApi } from "./support/api-server.ts";
 
 const token = "test-token-0123456789abcdef";
 
-async function listen(harness: Harness, extra: { allowedOrigins?: string[] } = {}): Promise<{ server: Server; port: number; base: string }> {
-  const server = createHttpApi({
-    runtime: harness.runtime,
-    approvals: harness.tooling.approvals,
-    approvalSigner: harness.desk.signer,
-    knownTools: harness.tooling.registry.names(),
-    token,
-    ...extra,
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return { server, port, base: `http://127.0.0.1:${port}` };
-}
-
-async function close(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-}
+const listen = (harness: Harness, extra: { allowedOrigins?: string[] } = {}) => listenApi(apiOptionsFor(harness, { token, ...extra }));
 
 /** Reads a server-sent event stream until `until` appears in it. */
 async function readEvents(response: Response, until: string): Promise<string> {
@@ -58,7 +42,7 @@ describe("HTTP API", () => {
     ({ server, base } = await listen(harness));
   });
   afterAll(async () => {
-    await close(server);
+    await closeNow(server);
     await harness.close();
   });
 
@@ -196,7 +180,7 @@ describe("HTTP API against a hostile web page", () => {
     ({ server, port } = await listen(harness, { allowedOrigins: ["https://ops.example"] }));
   });
   afterAll(async () => {
-    await close(server);
+    await closeNow(server);
     await harness.close();
   });
 
@@ -267,7 +251,7 @@ describe("approving over HTTP", () => {
     ({ server, base } = await listen(harness));
   });
   afterAll(async () => {
-    await close(server);
+    await closeNow(server);
     await harness.close();
   });
 
