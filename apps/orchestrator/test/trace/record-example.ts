@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { createTestRuntime, fixtureAround, liveView, type TestRuntime } from "@rein/core/testing";
 import { scriptedOverrides } from "../../src/cli/run-command.ts";
 import { type LoadedExample, loadExample } from "../../src/examples/load-example.ts";
 import { runPrivately } from "../../src/replay/in-process-run.ts";
@@ -29,27 +29,6 @@ export async function recordExample(name: string): Promise<Recorded> {
  * `describe` or file that calls this, and its runtime deleted after them.
  */
 export function exampleRecordedOnce(name: string): Recorded {
-  let recorded: Recorded | undefined;
-  beforeAll(async () => {
-    recorded = await recordExample(name);
-  });
-  afterAll(async () => {
-    await recorded?.runtime.cleanup();
-    recorded = undefined;
-  });
-  const current = () => {
-    if (!recorded) throw new Error(`examples/${name} is recorded only while its tests run`);
-    return recorded;
-  };
-  return {
-    get runtime() {
-      return current().runtime;
-    },
-    get example() {
-      return current().example;
-    },
-    get bundle() {
-      return current().bundle;
-    },
-  };
+  const current = fixtureAround(beforeAll, afterAll, `the recording of examples/${name}`, () => recordExample(name), (recorded) => recorded.runtime.cleanup());
+  return liveView(current, ["runtime", "example", "bundle"]);
 }

@@ -12,6 +12,7 @@ export { countingProvider } from "./counting-provider.ts";
 export { recordSentControl } from "./sent-control.ts";
 export { until } from "./until.ts";
 export { type ConsumerFixture, consumerPerTest, type TestHooks, testRuntimePerTest } from "./per-test.ts";
+export { fixtureAround, type HookRegistrar, liveView } from "./fixture-around.ts";
 export { type LapsingLock, lapsingLock } from "./lapsing-lock.ts";
 export { warningsLogged } from "./warnings-logged.ts";
 export { toolCallRecord } from "./tool-call-record.ts";

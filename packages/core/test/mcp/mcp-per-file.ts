@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
 import type { McpConnection } from "../../src/mcp/mcp-tools.ts";
+import { fixtureAround, liveView } from "../../src/testing/index.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { tempWorkspace } from "../tools/harness.ts";
 import type { TempWorkspace } from "../tools/workspace-per-test.ts";
@@ -18,50 +19,35 @@ export const TEST_MCP_SERVER = {
  * what `open` starts beside it, once before them; after them, that is closed
  * and the workspace removed.
  */
-function perFile<T extends { close(): Promise<void> }>(open: (temp: TempWorkspace) => Promise<T>): () => TempWorkspace & { opened: T } {
-  let temp: Awaited<ReturnType<typeof tempWorkspace>> | undefined;
-  let opened: T | undefined;
-  beforeAll(async () => {
-    temp = await tempWorkspace();
-    opened = await open(temp);
-  });
-  afterAll(async () => {
-    await opened?.close();
-    await temp?.cleanup();
-    opened = undefined;
-    temp = undefined;
-  });
-  return () => {
-    if (!temp || !opened) throw new Error("the file's MCP fixture is open only while its tests run");
-    return { workspace: temp.workspace, dir: temp.dir, opened };
-  };
+function withWorkspacePerFile<T extends { close(): Promise<void> }>(what: string, open: (temp: TempWorkspace) => Promise<T>) {
+  return fixtureAround(
+    beforeAll,
+    afterAll,
+    what,
+    async () => {
+      const temp = await tempWorkspace();
+      try {
+        return { ...temp, opened: await open(temp) };
+      } catch (error) {
+        await temp.cleanup();
+        throw error;
+      }
+    },
+    async ({ opened, cleanup }) => {
+      await opened.close();
+      await cleanup();
+    },
+  );
 }
 
 /** A connection, made by `connect` once the file's temporary workspace exists, for every test of the file. */
 export function mcpConnectionPerFile(connect: (temp: TempWorkspace) => Promise<McpConnection>): TempWorkspace & { readonly connection: McpConnection } {
-  const current = perFile(connect);
-  return {
-    get connection() {
-      return current().opened;
-    },
-    get workspace() {
-      return current().workspace;
-    },
-    get dir() {
-      return current().dir;
-    },
-  };
+  const current = withWorkspacePerFile("the file's MCP connection", connect);
+  return liveView(() => ({ ...current(), connection: current().opened }), ["workspace", "dir", "connection"]);
 }
 
 /** A remote MCP server, started by `start`, and a temporary workspace, for every test of the file. */
 export function remoteServerPerFile<T extends { close(): Promise<void> }>(start: () => Promise<T>): { readonly remote: T; readonly workspace: Workspace } {
-  const current = perFile(start);
-  return {
-    get remote() {
-      return current().opened;
-    },
-    get workspace() {
-      return current().workspace;
-    },
-  };
+  const current = withWorkspacePerFile("the file's remote MCP server", start);
+  return liveView(() => ({ ...current(), remote: current().opened }), ["workspace", "remote"]);
 }

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach } from "vitest";
 import { ApprovalStore, type ApprovalStoreOptions } from "../../src/approvals/approval-store.ts";
+import { fixtureAround, liveView } from "../../src/testing/index.ts";
+import { tempWorkspace } from "./harness.ts";
 import { type RedisForTest, redisForTest } from "./redis-harness.ts";
-import { type TempWorkspace, workspacePerTest } from "./workspace-per-test.ts";
+import type { TempWorkspace } from "./workspace-per-test.ts";
 
 export interface ApprovalsFixture extends TempWorkspace {
   /** The test's own Redis connection and key prefix. */
@@ -16,32 +18,19 @@ export interface ApprovalsFixture extends TempWorkspace {
  * deleted and the workspace removed after the test.
  */
 export function approvalsPerTest(options: Partial<ApprovalStoreOptions> = {}): ApprovalsFixture {
-  const temp = workspacePerTest();
-  let open: { env: RedisForTest; approvals: ApprovalStore } | undefined;
-  beforeEach(() => {
-    const env = redisForTest();
-    open = { env, approvals: new ApprovalStore(env.redis, env.keys, { ttlSeconds: 3600, ...options }) };
-  });
-  afterEach(async () => {
-    await open?.env.close();
-    open = undefined;
-  });
-  const current = () => {
-    if (!open) throw new Error("the approval store is open only while a test runs");
-    return open;
-  };
-  return {
-    get workspace() {
-      return temp.workspace;
+  const current = fixtureAround(
+    beforeEach,
+    afterEach,
+    "the approval store",
+    async () => {
+      const temp = await tempWorkspace();
+      const env = redisForTest();
+      return { ...temp, env, approvals: new ApprovalStore(env.redis, env.keys, { ttlSeconds: 3600, ...options }) };
     },
-    get dir() {
-      return temp.dir;
+    async ({ env, cleanup }) => {
+      await env.close();
+      await cleanup();
     },
-    get env() {
-      return current().env;
-    },
-    get approvals() {
-      return current().approvals;
-    },
-  };
+  );
+  return liveView(current, ["workspace", "dir", "env", "approvals"]);
 }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach } from "vitest";
+import { fixtureAround, liveView } from "../../src/testing/index.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { tempWorkspace } from "./harness.ts";
 
@@ -10,24 +11,5 @@ export interface TempWorkspace {
 
 /** A temporary workspace fresh for each test of the file or `describe` that calls this, removed after it. */
 export function workspacePerTest(): TempWorkspace {
-  let open: Awaited<ReturnType<typeof tempWorkspace>> | undefined;
-  beforeEach(async () => {
-    open = await tempWorkspace();
-  });
-  afterEach(async () => {
-    await open?.cleanup();
-    open = undefined;
-  });
-  const current = () => {
-    if (!open) throw new Error("the temporary workspace is open only while a test runs");
-    return open;
-  };
-  return {
-    get workspace() {
-      return current().workspace;
-    },
-    get dir() {
-      return current().dir;
-    },
-  };
+  return liveView(fixtureAround(beforeEach, afterEach, "the temporary workspace", tempWorkspace, (temp) => temp.cleanup()), ["workspace", "dir"]);
 }
