@@ -1,5 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
+import { fixtureAround, liveView } from "@rein/core/testing";
 import { createHttpApi, type HttpApiOptions } from "../../src/api/http-api.ts";
 import type { Harness } from "./harness.ts";
 
@@ -31,4 +33,35 @@ export function apiOptionsFor(harness: Harness, more: Partial<HttpApiOptions> = 
 export async function listenApi(options: HttpApiOptions): Promise<{ server: Server; port: number; base: string }> {
   const server = createHttpApi(options);
   return { server, ...(await listenOnLoopback(server)) };
+}
+
+export interface ApiOverHarness {
+  readonly harness: Harness;
+  readonly options: HttpApiOptions;
+  readonly server: Server;
+  readonly port: number;
+  readonly base: string;
+}
+
+/**
+ * For the tests of the `describe` that calls this: the harness `start`
+ * makes, behind the HTTP API over it (apiOptionsFor, with `more`) on a
+ * loopback port; after them, the API is stopped and the harness closed.
+ */
+export function apiOverHarnessPerFile(start: () => Promise<Harness>, more: Partial<HttpApiOptions> = {}): ApiOverHarness {
+  const current = fixtureAround(
+    beforeAll,
+    afterAll,
+    "the API and its harness",
+    async () => {
+      const harness = await start();
+      const options = apiOptionsFor(harness, more);
+      return { harness, options, ...(await listenApi(options)) };
+    },
+    async ({ server, harness }) => {
+      await closeNow(server);
+      await harness.close();
+    },
+  );
+  return liveView(current, ["harness", "options", "server", "port", "base"]);
 }
