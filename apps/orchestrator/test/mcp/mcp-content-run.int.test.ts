@@ -1,11 +1,12 @@
-import { fileURLToPath } from "node:url";
+
 import { type ModelScriptInput, newId, type TraceEvent } from "@rein/core";
 import { oneStepPlanner } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";
+import { referenceMcpServer } from "../support/core-fixtures.ts";
 
 // The official reference server, pinned in packages/core's devDependencies.
-const EVERYTHING = fileURLToPath(new URL("../../../../packages/core/node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+const EVERYTHING = referenceMcpServer("everything");
 const GOAL = "Look at the MCP logo and the resources the reference server links to";
 const TOOLS = ["every__get-tiny-image", "every__get-resource-links", "every__read_resource", "every__get-annotated-message"];
 const TEXT_RESOURCE = "demo://resource/dynamic/text/2";

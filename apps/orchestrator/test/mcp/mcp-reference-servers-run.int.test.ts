@@ -1,14 +1,13 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type ModelScriptInput, newId, type TypedTraceEvent } from "@rein/core";
 import { oneStepPlanner } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";
+import { referenceMcpServer } from "../support/core-fixtures.ts";
 
 // The official reference servers, pinned in packages/core's devDependencies.
-const referenceServer = (name: string) => fileURLToPath(new URL(`../../../../packages/core/node_modules/@modelcontextprotocol/server-${name}/dist/index.js`, import.meta.url));
 const GOAL = "Remember who owns the service, then check its notes";
 const CANARY = "SECRET_TOKEN=canary-env-81c2";
 const TOOLS = ["memory__create_entities", "memory__search_nodes", "fs__read_text_file"];
@@ -70,9 +69,9 @@ describe("a whole run against the reference memory and filesystem servers", { ti
           { id: "memory-writes", tool: "memory__create_entities", decision: "allow" },
         ],
         mcp: [
-          { name: "memory", command: process.execPath, args: [referenceServer("memory")], env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") }, trustAnnotations: true },
+          { name: "memory", command: process.execPath, args: [referenceMcpServer("memory")], env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") }, trustAnnotations: true },
           // The server may read every run's workspace: only Rein's policy stands between a path and the file.
-          { name: "fs", command: process.execPath, args: [referenceServer("filesystem"), workspaceRoot], include: ["read_text_file"], trustAnnotations: true, scopes: { paths: ["path"] } },
+          { name: "fs", command: process.execPath, args: [referenceMcpServer("filesystem"), workspaceRoot], include: ["read_text_file"], trustAnnotations: true, scopes: { paths: ["path"] } },
         ],
       },
       env: MODEL_KEYS,
