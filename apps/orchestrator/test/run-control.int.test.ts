@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { defineTool, type ModelScriptInput, type TraceEvent, z } from "@rein/core";
+import type { ModelScriptInput, TraceEvent } from "@rein/core";
 import type { Harness } from "./support/harness.ts";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 import { probeTool } from "./support/probe-run.ts";
+import { countingSwitchTool } from "./support/switch-tool.ts";
 
 const probe = probeTool();
-const flipSwitch = defineTool({
-  name: "flip_switch",
-  description: "Flip the main switch. Destructive; needs approval.",
-  effect: "destructive",
-  approval: "always",
-  input: z.object({ position: z.enum(["on", "off"]) }),
-  run: async (args) => `switched ${args.position}`,
-});
+const flipSwitch = countingSwitchTool().tool;
 
 const step = (title: string, objective: string, tools: string[], extra: Record<string, unknown> = {}) => ({
   current_step: { title, objective, tools, output_contract: { description: "one line", format: "text" }, budget: { maxTurns: 4, maxToolCalls: 6 }, ...extra },
