@@ -19,7 +19,7 @@ export async function closeNow(server: Server): Promise<void> {
 }
 
 /** The API's options over `harness`'s runtime, approvals, approval signer and tools; `more` adds tokens and the rest. */
-export function apiOptionsFor(harness: Harness, more: Partial<HttpApiOptions> = {}): HttpApiOptions {
+function apiOptionsFor(harness: Harness, more: Partial<HttpApiOptions> = {}): HttpApiOptions {
   return {
     runtime: harness.runtime,
     approvals: harness.tooling.approvals,
