@@ -1,22 +1,27 @@
-import type { GoalInput, ModelScriptInput, Plan } from "@rein/core";
-import { echoConversation, echoTool } from "@rein/core/testing";
+import type { GoalInput, ModelScriptInput, Plan, StepSpec } from "@rein/core";
+import { echoConversation, echoTool, plannerOfSteps } from "@rein/core/testing";
 
 /** A step that needs nothing: one model turn, no tools, a text answer. */
-export function noopPlan(title: string): Plan {
+function noopStep(title: string): StepSpec {
   return {
-    current_step: {
-      title,
-      objective: "Report that there is nothing to do.",
-      acceptance_criteria: [],
-      tools: [],
-      evidence_ids: [],
-      output_contract: { description: "one sentence", format: "text" },
-      budget: {},
-    },
-    next_steps: [],
-    risks: [],
-    done: false,
+    title,
+    objective: "Report that there is nothing to do.",
+    acceptance_criteria: [],
+    tools: [],
+    evidence_ids: [],
+    output_contract: { description: "one sentence", format: "text" },
+    budget: {},
   };
+}
+
+/** The plan of one step and nothing after it. */
+function planOf(step: StepSpec): Plan {
+  return { current_step: step, next_steps: [], risks: [], done: false };
+}
+
+/** A plan whose one step needs nothing (noopStep). */
+export function noopPlan(title: string): Plan {
+  return planOf(noopStep(title));
 }
 
 export const noopGoal: GoalInput = { text: "Bench: is there anything to do in steps that need nothing?", budget: { maxSteps: 25, maxTokens: 1_000_000_000 } };
@@ -26,13 +31,8 @@ export const noopWorkerScript: ModelScriptInput = { worker: [{ turns: [{ text: "
 
 /** The planner of a run of exactly `steps` no-op steps, then done. */
 export function plannerScript(steps: number): ModelScriptInput {
-  const planned = Array.from({ length: steps }, (_, index) => ({
-    // Each planner prompt starts "Completed steps: N\n"; the newline keeps 1 from matching 10-19.
-    match: `Completed steps: ${index === 0 ? "none" : index}\n`,
-    turns: [{ output: noopPlan(`No-op step ${index + 1}`) }],
-  }));
-  const done = { match: `Completed steps: ${steps}\n`, turns: [{ output: { current_step: null, next_steps: [], risks: [], done: true, answer: { answer: "all steps done", claims: [], gaps: ["the no-op steps observe nothing, so no claim can be backed by evidence"] } } }] };
-  return { planner: [...planned, done] };
+  const planned = Array.from({ length: steps }, (_, index) => noopStep(`No-op step ${index + 1}`));
+  return { planner: plannerOfSteps(planned, { answer: "all steps done", claims: [], gaps: ["the no-op steps observe nothing, so no claim can be backed by evidence"] }) };
 }
 
 
@@ -43,14 +43,15 @@ export function echoWorkerScript(turnCounts: readonly number[]): ModelScriptInpu
   return { worker: turnCounts.map((turns) => echoConversation(echoTitle(turns), turns - 1)) };
 }
 
-/** A plan whose one step runs exactly `turns` model turns through the echo conversation. */
-export function echoPlan(turns: number): Plan {
-  const plan = noopPlan(echoTitle(turns));
-  if (!plan.current_step) throw new Error("noopPlan always has a step");
-  plan.current_step.tools = [echoTool.name];
+/** A step that runs exactly `turns` model turns through the echo conversation. */
+function echoStep(turns: number): StepSpec {
   // The scripted model bills the whole prompt each turn, so a long step needs a token budget to match.
-  plan.current_step.budget = { maxTurns: turns, maxToolCalls: turns, maxTokens: 100_000_000 };
-  return plan;
+  return { ...noopStep(echoTitle(turns)), tools: [echoTool.name], budget: { maxTurns: turns, maxToolCalls: turns, maxTokens: 100_000_000 } };
+}
+
+/** The plan of one echo step (echoStep). */
+export function echoPlan(turns: number): Plan {
+  return planOf(echoStep(turns));
 }
 
 export const echoGoal: GoalInput = { text: "Bench: echo numbers.", tools: [{ name: echoTool.name }], budget: { maxSteps: 25, maxTokens: 1_000_000_000 } };
@@ -58,6 +59,5 @@ export const echoGoal: GoalInput = { text: "Bench: echo numbers.", tools: [{ nam
 /** The planner of a run of one step of `turns` echo turns, then done. */
 export function echoPlannerScript(turns: number): ModelScriptInput {
   const claim = { text: "echo answered", evidence: ["{{evidence:echo}}"] };
-  const done = { current_step: null, next_steps: [], risks: [], done: true, answer: { answer: "echoed every number", claims: [claim], gaps: [] } };
-  return { planner: [{ match: "Completed steps: none\n", turns: [{ output: echoPlan(turns) }] }, { match: "Completed steps: 1\n", turns: [{ output: done }] }] };
+  return { planner: plannerOfSteps([echoStep(turns)], { answer: "echoed every number", claims: [claim], gaps: [] }) };
 }

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { defineTool, isTerminal, type ModelScriptInput, z } from "@rein/core";
+import { plannerOfSteps } from "@rein/core/testing";
 import { decideApproval } from "../src/approvals/decide-approval.ts";
-import { type Harness, startHarness } from "./support/harness.ts";
-import { HungCalls, LostStepWorkers } from "./support/lost-step-workers.ts";
+import { HungCalls } from "./support/lost-step-workers.ts";
+import { lostStepWorkersPerTest } from "./support/lost-step-workers-per-test.ts";
 
 /**
  * An idempotent restart that always needs approval. Its first `hangs` runs
@@ -31,44 +32,20 @@ function hangingRestart(hangs: number) {
 }
 
 const script: ModelScriptInput = {
-  planner: [
-    {
-      match: "Completed steps: none",
-      turns: [
-        {
-          output: {
-            current_step: { title: "Restart the api", objective: "Restart payment-api with restart_service.", tools: ["restart_service"], output_contract: { description: "one line", format: "text" } },
-            next_steps: [],
-            risks: [],
-            done: false,
-          },
-        },
-      ],
-    },
-    {
-      match: "Completed steps: 1",
-      turns: [{ output: { current_step: null, done: true, answer: { answer: "payment-api was restarted", claims: [{ text: "payment-api was restarted", evidence: ["{{evidence:restart_service}}"] }], gaps: [] } } }],
-    },
-  ],
+  planner: plannerOfSteps(
+    [{ title: "Restart the api", objective: "Restart payment-api with restart_service.", tools: ["restart_service"], output_contract: { description: "one line", format: "text" } }],
+    { answer: "payment-api was restarted", claims: [{ text: "payment-api was restarted", evidence: ["{{evidence:restart_service}}"] }], gaps: [] },
+  ),
   worker: [{ match: "Task: Restart the api", turns: [{ toolCalls: [{ name: "restart_service", input: { service: "payment-api" } }] }, { text: "restarted payment-api" }] }],
 };
 
 // Step workers killed and restarted with one-second locks on a loaded machine: sized generously, not a timing assertion.
 describe("a step resumed from an approval whose workers are lost", { timeout: 240_000 }, () => {
-  let harness: Harness | undefined;
-  let workers: LostStepWorkers | undefined;
-  let restart: ReturnType<typeof hangingRestart> | undefined;
-  afterEach(async () => {
-    restart?.hung.release();
-    await workers?.close();
-    await harness?.close();
-    harness = undefined;
-  });
+  const rig = lostStepWorkersPerTest();
 
   it("is re-dispatched past its stall limit and runs the approved call once, without asking the person again", async () => {
-    restart = hangingRestart(2);
-    harness = await startHarness(script, [restart.tool], { config: { queues: { lockMs: 1_000, stalledIntervalMs: 1_000, step: { maxStalledCount: 1 } } } });
-    workers = new LostStepWorkers(harness);
+    const restart = hangingRestart(2);
+    const { harness, workers } = await rig.start(script, [restart.tool], restart.hung, { queues: { step: { maxStalledCount: 1 } } });
     const runId = await harness.submit({ text: "Restart payment-api", tools: [{ name: "restart_service" }] });
     const waiting = await harness.waitFor(runId, (state) => state.status === "waiting_approval" || isTerminal(state.status));
     expect(waiting.status).toBe("waiting_approval");

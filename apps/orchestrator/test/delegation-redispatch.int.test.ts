@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { defineTool, isTerminal, type ModelScriptInput, z } from "@rein/core";
-import { type Harness, startHarness } from "./support/harness.ts";
-import { HungCalls, LostStepWorkers } from "./support/lost-step-workers.ts";
+import { plannerOfSteps } from "@rein/core/testing";
+import { HungCalls } from "./support/lost-step-workers.ts";
+import { lostStepWorkersPerTest } from "./support/lost-step-workers-per-test.ts";
 
 /** An idempotent health check whose first `hangs` runs never end (the worker running them is then killed, as SIGKILL would leave them). */
 function hangingCheck(hangs: number) {
@@ -25,25 +26,10 @@ function hangingCheck(hangs: number) {
 // The parent delegates and checks health in the same turn: resumed with its child's result, it answers the
 // delegate call from the resume and is killed inside the check, before the turn is checkpointed.
 const script: ModelScriptInput = {
-  planner: [
-    {
-      match: "Completed steps: none",
-      turns: [
-        {
-          output: {
-            current_step: { title: "Survey the api", objective: "Delegate the read, then check payment-api's health.", tools: ["check_health"], output_contract: { description: "one line", format: "text" } },
-            next_steps: [],
-            risks: [],
-            done: false,
-          },
-        },
-      ],
-    },
-    {
-      match: "Completed steps: 1",
-      turns: [{ output: { current_step: null, done: true, answer: { answer: "payment-api is healthy", claims: [{ text: "payment-api is healthy", evidence: ["{{evidence:check_health}}"] }], gaps: [] } } }],
-    },
-  ],
+  planner: plannerOfSteps(
+    [{ title: "Survey the api", objective: "Delegate the read, then check payment-api's health.", tools: ["check_health"], output_contract: { description: "one line", format: "text" } }],
+    { answer: "payment-api is healthy", claims: [{ text: "payment-api is healthy", evidence: ["{{evidence:check_health}}"] }], gaps: [] },
+  ),
   worker: [
     {
       match: "Task: Survey the api",
@@ -63,20 +49,11 @@ const script: ModelScriptInput = {
 
 // Step workers killed and restarted with one-second locks on a loaded machine: sized generously, not a timing assertion.
 describe("a step resumed from its child's result whose workers are lost", { timeout: 240_000 }, () => {
-  let harness: Harness | undefined;
-  let workers: LostStepWorkers | undefined;
-  let check: ReturnType<typeof hangingCheck> | undefined;
-  afterEach(async () => {
-    check?.hung.release();
-    await workers?.close();
-    await harness?.close();
-    harness = undefined;
-  });
+  const rig = lostStepWorkersPerTest();
 
   it("is re-dispatched past its stall limit with the child's result and does not delegate again", async () => {
-    check = hangingCheck(2);
-    harness = await startHarness(script, [check.tool], { config: { queues: { lockMs: 1_000, stalledIntervalMs: 1_000, step: { maxStalledCount: 1 } } } });
-    workers = new LostStepWorkers(harness);
+    const check = hangingCheck(2);
+    const { harness, workers } = await rig.start(script, [check.tool], check.hung, { queues: { step: { maxStalledCount: 1 } } });
     await workers.killHarnessRole();
     const runId = await harness.submit({ text: "Is payment-api healthy?", tools: [{ name: "check_health" }] });
     // The resumed parent hangs in its check; its worker, then the next one, are killed mid-call.

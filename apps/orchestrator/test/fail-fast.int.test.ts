@@ -1,20 +1,11 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FakeServer } from "@rein/core/testing";
 import { cliEnv, rein, prefixesCleanedAfterAll } from "./support/cli.ts";
+import { freePort } from "../src/redis/embedded-redis.ts";
 import { startConfiguredHarness } from "./support/configured-harness.ts";
-
-/** A loopback port nothing listens on: bound, then released. */
-async function unusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const allRoles = (provider: string, model: string) => {
   const role = { provider, model };
@@ -44,7 +35,7 @@ describe("failing fast on a provider that is not there", () => {
   });
 
   it("rein run against a compatible server that is down ends with one message naming the URL", async () => {
-    const port = await unusedPort();
+    const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), "rein-fail-fast-"));
     const configFile = join(dir, "rein.config.json");
     writeFileSync(

@@ -1,31 +1,27 @@
 import { Worker } from "bullmq";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { generatePacketKeys, type PlanJob } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { createTestRuntime } from "@rein/core/testing";
 import { startController } from "../src/controller/controller.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";
+import { closedAfterEach } from "./support/closed-after-each.ts";
 
 const BURST = 1_000;
 
 // A thousand submissions through a real controller on a loaded machine: sized generously, not a timing assertion.
 describe("a burst of submissions", { timeout: 300_000 }, () => {
-  let runtime: TestRuntime | undefined;
-  let controller: Worker | undefined;
-  afterEach(async () => {
-    await controller?.close();
-    await runtime?.cleanup();
-  });
+  const opened = closedAfterEach();
 
   it("does not hold up the control events of a run already in flight: they are taken before the queued submissions", async () => {
-    runtime = await createTestRuntime();
+    const runtime = opened.track(await createTestRuntime(), (runtime) => runtime.cleanup());
     const { runId: inFlight } = await submitGoal(runtime, { text: "A run already going" }, { knownTools: [] });
     for (let index = 0; index < BURST; index += 1) await submitGoal(runtime, { text: `Burst goal ${index}` }, { knownTools: [] });
     // The run in flight gets an event after the burst is queued: a person cancels it.
     await runtime.queues.sendControl({ type: "run.cancel", eventId: `cancel-${inFlight}`, runId: inFlight, reason: "changed my mind" });
     const order: string[] = [];
-    controller = startController({ runtime, packetPrivateKey: generatePacketKeys().privateKey });
+    const controller = opened.track(startController({ runtime, packetPrivateKey: generatePacketKeys().privateKey }), (worker) => worker.close());
     const cancelled = new Promise<number>((resolve) => {
-      controller?.on("completed", (job) => {
+      controller.on("completed", (job) => {
         order.push(String(job.id));
         if (job.id === `control-cancel-${inFlight}`) resolve(order.length);
       });
@@ -38,15 +34,10 @@ describe("a burst of submissions", { timeout: 300_000 }, () => {
 });
 
 describe("a burst of new runs' first plans", { timeout: 120_000 }, () => {
-  let runtime: TestRuntime | undefined;
-  let planner: Worker | undefined;
-  afterEach(async () => {
-    await planner?.close();
-    await runtime?.cleanup();
-  });
+  const opened = closedAfterEach();
 
   it("does not hold up the replan of a run in flight: it is taken before the queued first plans", async () => {
-    runtime = await createTestRuntime();
+    const runtime = opened.track(await createTestRuntime(), (runtime) => runtime.cleanup());
     const plan = (runId: string, planNo: number): PlanJob => ({
       runId,
       planNo,
@@ -56,7 +47,7 @@ describe("a burst of new runs' first plans", { timeout: 120_000 }, () => {
     await runtime.queues.sendPlan(plan("run_inflight", 2));
     const order: string[] = [];
     // Takes plan jobs in the order the planner role would, and records it.
-    planner = new Worker("plan", async (job) => void order.push(String(job.id)), { connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency: 1 });
+    opened.track(new Worker("plan", async (job) => void order.push(String(job.id)), { connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency: 1 }), (planner) => planner.close());
     await waitUntil(async () => order.includes("plan-run_inflight-2"));
     expect(order.indexOf("plan-run_inflight-2")).toBeLessThanOrEqual(5);
   });

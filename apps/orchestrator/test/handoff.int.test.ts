@@ -1,16 +1,13 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findTraceEvent, type GoalInput, type ModelRequest, type ModelScriptInput, textOf, type TraceEvent } from "@rein/core";
 import { decideApproval } from "../src/approvals/decide-approval.ts";
-import { type Harness, startHarness } from "./support/harness.ts";
+import type { Harness } from "./support/harness.ts";
+import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 import { countingRestartTool } from "./support/restart-tool.ts";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const harnesses = harnessesPerTest();
 
 const step = (title: string, objective: string, tools: string[], extra: Record<string, unknown> = {}) => ({
   current_step: { title, objective, tools, output_contract: { description: "a short summary", format: "text" }, ...extra },
@@ -62,7 +59,7 @@ describe("delegation", () => {
   });
 
   it("runs a narrower child step whose result comes back to the parent as one observation", async () => {
-    harness = await startHarness(script([{ name: "read_file", scope: { paths: ["notes/**"] } }]));
+    const harness = await harnesses.start(script([{ name: "read_file", scope: { paths: ["notes/**"] } }]));
     const runId = await seededGoal(harness, { text: "Tell me what the notes say", tools: [{ name: "read_file" }, { name: "list_files" }] });
     const state = await harness.waitFor(runId);
     expect(state.status).toBe("done");
@@ -101,7 +98,7 @@ describe("delegation", () => {
   });
 
   it("refuses a child that would widen the surface, and tells the parent why", async () => {
-    harness = await startHarness(script([{ name: "write_file", scope: {} }]));
+    const harness = await harnesses.start(script([{ name: "write_file", scope: {} }]));
     const runId = await seededGoal(harness, { text: "Tell me what the notes say", tools: [{ name: "read_file" }, { name: "list_files" }, { name: "write_file" }] });
     await harness.waitFor(runId, (state) => ["done", "failed", "escalated"].includes(state.status));
     const trace = await harness.runtime.trace.read(runId);
@@ -136,7 +133,7 @@ describe("request_context", () => {
   });
 
   it("lets the planner decide what to pass, and the step resumes with it", async () => {
-    harness = await startHarness(script({ evidence_ids: ["{{evidence:read_file}}"] }));
+    const harness = await harnesses.start(script({ evidence_ids: ["{{evidence:read_file}}"] }));
     const runId = await seededGoal(harness, { text: "Summarize the notes", tools: [{ name: "read_file" }, { name: "write_file" }] });
     const state = await harness.waitFor(runId);
     expect(state.status).toBe("done");
@@ -152,7 +149,7 @@ describe("request_context", () => {
   });
 
   it("records a refusal with both step ids, and the worker is told", async () => {
-    harness = await startHarness(script({ refusal: "the summary step must not see raw notes" }));
+    const harness = await harnesses.start(script({ refusal: "the summary step must not see raw notes" }));
     const runId = await seededGoal(harness, { text: "Summarize the notes", tools: [{ name: "read_file" }, { name: "write_file" }] });
     await harness.waitFor(runId);
     const trace = await harness.runtime.trace.read(runId);
@@ -166,7 +163,7 @@ describe("request_context", () => {
 
 describe("a context request the planner cannot answer", () => {
   it("resumes the step with the failure as a refusal, and counts what the tries spent, instead of leaving it waiting", async () => {
-    harness = await startHarness({
+    const harness = await harnesses.start({
       planner: [
         { match: "Completed steps: none", turns: [{ output: step("Write the summary", "Write summary.txt from what the notes said", ["write_file"]) }] },
         {
@@ -219,7 +216,7 @@ describe("approval resume", () => {
 
   it("continues from the checkpoint after approval and runs the approved action once", async () => {
     restart.reset();
-    harness = await startHarness(script, [restart.tool]);
+    const harness = await harnesses.start(script, [restart.tool]);
     const runId = await seededGoal(harness, { text: "Fix payment-api", tools: [{ name: "read_file" }, { name: "restart_service" }] });
     const waiting = await harness.waitFor(runId, (state) => state.status === "waiting_approval");
     const approvalId = waiting.pendingApprovals[0] as string;
@@ -238,7 +235,7 @@ describe("approval resume", () => {
 
   it("tells the model why a denied action did not run", async () => {
     restart.reset();
-    harness = await startHarness(script, [restart.tool]);
+    const harness = await harnesses.start(script, [restart.tool]);
     const runId = await seededGoal(harness, { text: "Fix payment-api", tools: [{ name: "read_file" }, { name: "restart_service" }] });
     const waiting = await harness.waitFor(runId, (state) => state.status === "waiting_approval");
     await decideApproval(harness.runtime, harness.desk, waiting.pendingApprovals[0] as string, {

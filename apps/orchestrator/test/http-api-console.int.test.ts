@@ -1,39 +1,23 @@
-import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findTraceEvent, type RunState, type RunStatus } from "@rein/core";
 import { createTestRuntime } from "@rein/core/testing";
-import { apiRoutes, createHttpApi, type HttpApiOptions } from "../src/api/http-api.ts";
+import { apiRoutes } from "../src/api/http-api.ts";
 import type { RunPage } from "../src/api/run-summaries.ts";
 import { loadBundle } from "../src/trace/trace-bundle.ts";
 import { renderCall } from "../src/trace/views/call-view.ts";
 import { buildRunView } from "../src/trace/views/run-view/build-run-view.ts";
 import type { RunView } from "../src/trace/views/run-view/run-view-model.ts";
-import { bugfixExample, type Harness, startHarness } from "./support/harness.ts";
+import { bugfixExample, startExampleHarness, startHarness } from "./support/harness.ts";
 import { freePort } from "../src/redis/embedded-redis.ts";
+import { apiOverHarnessPerFile, closeNow, listenApi } from "./support/api-server.ts";
 import { startPrivateRedis } from "./support/private-redis.ts";
 import { baseState } from "./support/transition-fixtures.ts";
 
 const token = "test-token-0123456789abcdef";
 
-async function listen(options: HttpApiOptions): Promise<{ server: Server; base: string }> {
-  const server = createHttpApi(options);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-async function close(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-}
-
 describe("the operator API", () => {
-  let harness: Harness;
-  let server: Server;
-  let base: string;
-  let options: HttpApiOptions;
   const call = (path: string, init: RequestInit = {}) =>
-    fetch(`${base}${path}`, { ...init, headers: { "content-type": "application/json", authorization: `Bearer ${token}` } });
+    fetch(`${api.base}${path}`, { ...init, headers: { "content-type": "application/json", authorization: `Bearer ${token}` } });
   const json = async <T>(path: string, init: RequestInit = {}) => {
     const response = await call(path, init);
     return { status: response.status, body: (await response.json()) as T };
@@ -42,32 +26,16 @@ describe("the operator API", () => {
   const fixtureRun = async (runId: string, status: RunStatus, text: string, minutesAgo: number) => {
     const createdAt = new Date(Date.now() - minutesAgo * 60_000).toISOString();
     const state = baseState({ runId, status, createdAt, updatedAt: createdAt, version: 0 });
-    await harness.runtime.runs.create({ ...state, goal: { ...state.goal, text } });
+    await api.harness.runtime.runs.create({ ...state, goal: { ...state.goal, text } });
   };
 
-  beforeAll(async () => {
-    const { example, script } = await bugfixExample();
-    harness = await startHarness(script, [], { config: { ...example.config, seedsRoot: example.dir } });
-    options = {
-      runtime: harness.runtime,
-      approvals: harness.tooling.approvals,
-      approvalSigner: harness.desk.signer,
-      knownTools: harness.tooling.registry.names(),
-      token,
-      roles: ["control", "step"],
-    };
-    ({ server, base } = await listen(options));
-  });
-  afterAll(async () => {
-    await close(server);
-    await harness.close();
-  });
+  const api = apiOverHarnessPerFile(() => startExampleHarness("bugfix", { seeds: true }), { token, roles: ["control", "step"] });
 
   it("lists a finished run as a summary, and shows one of its tool calls as `rein trace --call` does", async () => {
     const { example } = await bugfixExample();
     const submitted = await json<{ runId: string }>("/runs", { method: "POST", body: JSON.stringify({ ...example.goal, workspace: "project" }) });
     const runId = submitted.body.runId;
-    const finished = await harness.waitFor(runId);
+    const finished = await api.harness.waitFor(runId);
     expect(finished.status).toBe("done");
 
     const { body: page } = await json<RunPage>("/runs");
@@ -78,7 +46,7 @@ describe("the operator API", () => {
     expect(summary?.tokens).toBeGreaterThan(0);
     expect(summary?.durationMs).toBe(Date.parse(finished.updatedAt) - Date.parse(finished.createdAt));
 
-    const bundle = await loadBundle(harness.runtime, runId);
+    const bundle = await loadBundle(api.harness.runtime, runId);
     const called = findTraceEvent(bundle.events, "tool.called", (event) => event.payload.tool === "run_command");
     const callId = called?.payload.callId ?? "no run_command call";
     const { status, body } = await json<{ uses: { tool: string; input: unknown; output: string | null; status: string; exitCode: number | null }[] }>(`/runs/${runId}/calls/${callId}`);
@@ -97,15 +65,15 @@ describe("the operator API", () => {
     // The run page's view model: the same calls, the failing test run shown by its exit.
     const view = await json<RunView>(`/runs/${runId}/view`);
     expect(view.status).toBe(200);
-    expect(view.body).toEqual(JSON.parse(JSON.stringify(buildRunView(await loadBundle(harness.runtime, runId)))));
+    expect(view.body).toEqual(JSON.parse(JSON.stringify(buildRunView(await loadBundle(api.harness.runtime, runId)))));
     expect(view.body.calls.filter((each) => each.tool === "run_command").map((each) => each.status)).toEqual(["exit 1", "ok"]);
     expect((await json<{ error: string }>("/runs/run_nope/view")).status).toBe(404);
 
     // A whole output is read through the run that stored it, and only through that run.
-    const artifactId = await harness.runtime.artifacts.put(runId, "the whole output\n", { tool: "run_command" });
+    const artifactId = await api.harness.runtime.artifacts.put(runId, "the whole output\n", { tool: "run_command" });
     const artifact = await json<{ content: string; tool: string }>(`/runs/${runId}/artifacts/${artifactId}`);
     expect(artifact).toMatchObject({ status: 200, body: { content: "the whole output\n", tool: "run_command" } });
-    const elsewhere = await harness.runtime.artifacts.put("run_other", "not this run's");
+    const elsewhere = await api.harness.runtime.artifacts.put("run_other", "not this run's");
     const refused = await json<{ error: string }>(`/runs/${runId}/artifacts/${elsewhere}`);
     expect(refused.status).toBe(404);
     expect(refused.body.error).toMatch(/has no artifact/);
@@ -141,7 +109,7 @@ describe("the operator API", () => {
     expect(both.runs.map((run) => run.id)).toEqual(["run_page_b"]);
 
     // Counts may be up to a few seconds old; a fresh server counts now.
-    const fresh = await listen(options);
+    const fresh = await listenApi(api.options);
     try {
       const counts = ((await (await fetch(`${fresh.base}/runs?limit=1`, { headers: { authorization: `Bearer ${token}` } })).json()) as RunPage).counts;
       expect(counts.byStatus.escalated).toBe(2);
@@ -149,7 +117,7 @@ describe("the operator API", () => {
       expect(counts.exact).toBe(true);
       expect(counts.counted).toBe(seen.length);
     } finally {
-      await close(fresh.server);
+      await closeNow(fresh.server);
     }
 
     const bad = await json<{ error: string }>("/runs?status=sleeping");
@@ -161,8 +129,8 @@ describe("the operator API", () => {
 
   it("exposes the deployment's counters from the traces in Prometheus text, each event counted once however often it is scraped", async () => {
     // Before the reply test resumes a run: every run here has finished, so the traces hold still.
-    const runIds = await harness.runtime.runs.list(1000);
-    const traces = await Promise.all(runIds.map((runId) => harness.runtime.trace.read(runId)));
+    const runIds = await api.harness.runtime.runs.list(1000);
+    const traces = await Promise.all(runIds.map((runId) => api.harness.runtime.trace.read(runId)));
     const events = traces.flat();
     const scrape = async () => {
       const response = await call("/metrics");
@@ -205,21 +173,21 @@ describe("the operator API", () => {
     await fixtureRun("run_reply_esc", "escalated", "Needs a person", 4);
     const replied = await json<{ reply: string }>("/runs/run_reply_esc/reply", { method: "POST", body: JSON.stringify({ instruction: "probe each key once" }) });
     expect(replied).toEqual({ status: 202, body: { runId: "run_reply_esc", reply: "sent" } });
-    const resumed: RunState = await harness.waitFor("run_reply_esc", (state) => state.status !== "escalated");
+    const resumed: RunState = await api.harness.waitFor("run_reply_esc", (state) => state.status !== "escalated");
     expect(resumed.instruction).toBe("probe each key once");
   });
 
   it("reports health and readiness with this process's roles", async () => {
     expect(await json("/healthz")).toEqual({ status: 200, body: { ok: true, redis: "up", roles: ["control", "step"] } });
     expect(await json("/readyz")).toEqual({ status: 200, body: { ok: true, redis: "up", roles: ["control", "step"], queues: "ready" } });
-    expect((await fetch(`${base}/healthz`)).status).toBe(401);
+    expect((await fetch(`${api.base}/healthz`)).status).toBe(401);
   });
 
   it("documents every route it serves in /openapi.json, and serves every route it documents", async () => {
     const { status, body } = await json<{ paths: Record<string, Record<string, unknown>> }>("/openapi.json");
     expect(status).toBe(200);
     const documented = Object.entries(body.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
-    const served = apiRoutes(options).map((route) => `${route.method} ${route.path}`);
+    const served = apiRoutes(api.options).map((route) => `${route.method} ${route.path}`);
     expect(documented.sort()).toEqual(served.sort());
   });
 });
@@ -228,13 +196,13 @@ describe("health when Redis is gone", () => {
   it("answers 503 from /healthz when nothing listens where its Redis should be", async () => {
     const harness = await startHarness({ planner: [] });
     const runtime = await createTestRuntime({ redisUrl: `redis://127.0.0.1:${await freePort()}` });
-    const { server, base } = await listen({ runtime, approvals: harness.tooling.approvals, approvalSigner: harness.desk.signer, knownTools: [], token, roles: ["api"] });
+    const { server, base } = await listenApi({ runtime, approvals: harness.tooling.approvals, approvalSigner: harness.desk.signer, knownTools: [], token, roles: ["api"] });
     try {
       const response = await fetch(`${base}/healthz`, { headers: { authorization: `Bearer ${token}` } });
       expect(response.status).toBe(503);
       expect(await response.json()).toMatchObject({ ok: false, redis: "down", roles: ["api"], error: expect.any(String) });
     } finally {
-      await close(server);
+      await closeNow(server);
       await runtime.close();
       await harness.close();
     }
@@ -244,7 +212,7 @@ describe("health when Redis is gone", () => {
     const harness = await startHarness({ planner: [] });
     const redis = await startPrivateRedis([], "");
     const runtime = await createTestRuntime({ redisUrl: redis.url() });
-    const { server, base } = await listen({ runtime, approvals: harness.tooling.approvals, approvalSigner: harness.desk.signer, knownTools: [], token, roles: ["api"] });
+    const { server, base } = await listenApi({ runtime, approvals: harness.tooling.approvals, approvalSigner: harness.desk.signer, knownTools: [], token, roles: ["api"] });
     const probe = async (path: string) => {
       const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
       return { status: response.status, body: (await response.json()) as { redis: string; roles: string[]; error?: string } };
@@ -258,7 +226,7 @@ describe("health when Redis is gone", () => {
       expect(down.body.error).toEqual(expect.any(String));
       expect((await probe("/readyz")).status).toBe(503);
     } finally {
-      await close(server);
+      await closeNow(server);
       await runtime.close();
       await harness.close();
     }

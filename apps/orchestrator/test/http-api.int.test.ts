@@ -1,34 +1,13 @@
-import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
-import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Approval, ModelScriptInput } from "@rein/core";
+import { describe, expect, it } from "vitest";
+import type { Approval } from "@rein/core";
 import { createHttpApi } from "../src/api/http-api.ts";
 import { loadExample } from "../src/examples/load-example.ts";
-import { bugfixExample, type Harness, startHarness } from "./support/harness.ts";
+import { bugfixExample, startExampleHarness } from "./support/harness.ts";
 import { type FakeNode, findNode, visitDashboard } from "./support/dashboard-browser.ts";
 import { rawRequest } from "./support/raw-http.ts";
+import { apiOverHarnessPerFile } from "./support/api-server.ts";
 
 const token = "test-token-0123456789abcdef";
-
-async function listen(harness: Harness, extra: { allowedOrigins?: string[] } = {}): Promise<{ server: Server; port: number; base: string }> {
-  const server = createHttpApi({
-    runtime: harness.runtime,
-    approvals: harness.tooling.approvals,
-    approvalSigner: harness.desk.signer,
-    knownTools: harness.tooling.registry.names(),
-    token,
-    ...extra,
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return { server, port, base: `http://127.0.0.1:${port}` };
-}
-
-async function close(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-}
 
 /** Reads a server-sent event stream until `until` appears in it. */
 async function readEvents(response: Response, until: string): Promise<string> {
@@ -45,22 +24,11 @@ async function readEvents(response: Response, until: string): Promise<string> {
 }
 
 describe("HTTP API", () => {
-  let harness: Harness;
-  let server: Server;
-  let base: string;
   const call = (path: string, init: RequestInit = {}, auth = true) =>
-    fetch(`${base}${path}`, { ...init, headers: { "content-type": "application/json", ...(auth ? { authorization: `Bearer ${token}` } : {}) } });
+    fetch(`${api.base}${path}`, { ...init, headers: { "content-type": "application/json", ...(auth ? { authorization: `Bearer ${token}` } : {}) } });
 
-  beforeAll(async () => {
-    const { example, script } = await bugfixExample();
-    // A goal over HTTP names a seed: the example's project, under a seedsRoot of the example's folder.
-    harness = await startHarness(script, [], { config: { ...example.config, seedsRoot: example.dir } });
-    ({ server, base } = await listen(harness));
-  });
-  afterAll(async () => {
-    await close(server);
-    await harness.close();
-  });
+  // A goal over HTTP names a seed: the example's project, under a seedsRoot of the example's folder.
+  const api = apiOverHarnessPerFile(() => startExampleHarness("bugfix", { seeds: true }), { token });
 
   it("submits a goal and streams its trace as server-sent events until it is done", async () => {
     const { example } = await bugfixExample();
@@ -79,7 +47,7 @@ describe("HTTP API", () => {
   it("interleaves the run's live model output, retries included, with its trace", async () => {
     const { example } = await bugfixExample();
     const { runId } = (await (await call("/runs", { method: "POST", body: JSON.stringify({ ...example.goal, workspace: "project" }) })).json()) as { runId: string };
-    await harness.waitFor(runId);
+    await api.harness.waitFor(runId);
     const stream = await call(`/runs/${runId}/events`);
     const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
@@ -92,8 +60,8 @@ describe("HTTP API", () => {
       }
     };
     await readUntil("event: run.done");
-    harness.runtime.live.publish({ type: "text_delta", runId, stepId: "s1", role: "worker", text: "Half an ans" });
-    harness.runtime.live.publish({ type: "retry", runId, stepId: "s1", role: "worker", attempt: 1, reason: "stream_error", delayMs: 0 });
+    api.harness.runtime.live.publish({ type: "text_delta", runId, stepId: "s1", role: "worker", text: "Half an ans" });
+    api.harness.runtime.live.publish({ type: "retry", runId, stepId: "s1", role: "worker", attempt: 1, reason: "stream_error", delayMs: 0 });
     await readUntil('"type":"retry"');
     await reader.cancel();
     expect(text).toContain(`event: live\ndata: {"type":"text_delta","runId":"${runId}","stepId":"s1","role":"worker","text":"Half an ans"}`);
@@ -137,7 +105,7 @@ describe("HTTP API", () => {
     const submitted = await call("/runs", { method: "POST", body: JSON.stringify({ text: "list the files", tools: [{ name: "list_files" }] }) });
     expect(submitted.status).toBe(202);
     const html = await (await call("/", {}, false)).text();
-    const visit = visitDashboard(html, base, `#token=${token}`);
+    const visit = visitDashboard(html, api.base, `#token=${token}`);
     const row = () => findNode(visit.element("runs"), (node) => node.dataset.testid === "run-row");
     await visit.until(() => row() !== undefined);
     expect(visit.session.get("rein-token")).toBe(token);
@@ -153,19 +121,19 @@ describe("HTTP API", () => {
     }
 
     // Without the token (a new tab, no fragment), it asks for nothing and says why nothing shows.
-    const stranger = visitDashboard(html, base, "");
+    const stranger = visitDashboard(html, api.base, "");
     expect(stranger.requests).toEqual([]);
     expect(JSON.stringify(stranger.element("problem").children)).toContain("No API token");
     expect(JSON.stringify(stranger.element("detail").children)).not.toContain("Choose a run");
     // A wrong token: the page says the API refused it, not "Choose a run."
-    const wrong = visitDashboard(html, base, `#token=${token.slice(0, -1)}x`);
+    const wrong = visitDashboard(html, api.base, `#token=${token.slice(0, -1)}x`);
     await wrong.until(() => JSON.stringify(wrong.element("problem").children).includes("refused this token"));
     expect(JSON.stringify(wrong.element("detail").children)).not.toContain("Choose a run");
   });
 
   it("requires the bearer token on every route but the page", async () => {
     for (const path of ["/runs", "/approvals", "/runs/run_x", "/runs/run_x/events"]) expect((await call(path, {}, false)).status).toBe(401);
-    const wrong = await fetch(`${base}/runs`, { headers: { authorization: `Bearer ${token.slice(0, -1)}x` } });
+    const wrong = await fetch(`${api.base}/runs`, { headers: { authorization: `Bearer ${token.slice(0, -1)}x` } });
     expect(wrong.status).toBe(401);
   });
 
@@ -178,60 +146,49 @@ describe("HTTP API", () => {
   });
 
   it("refuses to start without a real token", () => {
-    const options = { runtime: harness.runtime, approvals: harness.tooling.approvals, approvalSigner: harness.desk.signer, knownTools: [] };
+    const options = { runtime: api.harness.runtime, approvals: api.harness.tooling.approvals, approvalSigner: api.harness.desk.signer, knownTools: [] };
     expect(() => createHttpApi({ ...options, token: "" })).toThrow(/at least 16 characters/);
     expect(() => createHttpApi({ ...options, token: "short" })).toThrow(/at least 16 characters/);
   });
 });
 
 describe("HTTP API against a hostile web page", () => {
-  let harness: Harness;
-  let server: Server;
-  let port: number;
   const goal = JSON.stringify({ text: "list the files", tools: [{ name: "list_files" }] });
 
-  beforeAll(async () => {
-    const { example, script } = await bugfixExample();
-    harness = await startHarness(script, [], { config: example.config });
-    ({ server, port } = await listen(harness, { allowedOrigins: ["https://ops.example"] }));
-  });
-  afterAll(async () => {
-    await close(server);
-    await harness.close();
-  });
+  const api = apiOverHarnessPerFile(() => startExampleHarness("bugfix"), { token, allowedOrigins: ["https://ops.example"] });
 
-  const own = () => ({ host: `127.0.0.1:${port}` });
-  const runsBefore = async () => (await harness.runtime.runs.list(100)).length;
+  const own = () => ({ host: `127.0.0.1:${api.port}` });
+  const runsBefore = async () => (await api.harness.runtime.runs.list(100)).length;
 
   it("refuses a cross-site text/plain POST, the request a form or fetch can send without a preflight", async () => {
     const before = await runsBefore();
-    const crossSite = await rawRequest(port, { method: "POST", path: "/runs", headers: { ...own(), origin: "http://evil.example", "content-type": "text/plain" }, body: goal });
+    const crossSite = await rawRequest(api.port, { method: "POST", path: "/runs", headers: { ...own(), origin: "http://evil.example", "content-type": "text/plain" }, body: goal });
     expect(crossSite.status).toBe(403);
     // Even with the token and no Origin at all, only JSON is read.
-    const plain = await rawRequest(port, { method: "POST", path: "/runs", headers: { ...own(), authorization: `Bearer ${token}`, "content-type": "text/plain" }, body: goal });
+    const plain = await rawRequest(api.port, { method: "POST", path: "/runs", headers: { ...own(), authorization: `Bearer ${token}`, "content-type": "text/plain" }, body: goal });
     expect(plain.status).toBe(415);
     expect(JSON.parse(plain.body).error).toMatch(/expected application\/json/);
-    const form = await rawRequest(port, { method: "POST", path: "/runs", headers: { ...own(), authorization: `Bearer ${token}`, "content-type": "application/x-www-form-urlencoded" }, body: "text=x" });
+    const form = await rawRequest(api.port, { method: "POST", path: "/runs", headers: { ...own(), authorization: `Bearer ${token}`, "content-type": "application/x-www-form-urlencoded" }, body: "text=x" });
     expect(form.status).toBe(415);
     expect(await runsBefore()).toBe(before);
   });
 
   it("refuses a foreign Host header, as DNS rebinding sends, even with the token", async () => {
     const before = await runsBefore();
-    for (const host of [`evil.example:${port}`, "evil.example", `localhost.evil.example:${port}`, `127.0.0.1.nip.io:${port}`]) {
-      const rebound = await rawRequest(port, { method: "POST", path: "/runs", headers: { host, authorization: `Bearer ${token}`, "content-type": "application/json" }, body: goal });
+    for (const host of [`evil.example:${api.port}`, "evil.example", `localhost.evil.example:${api.port}`, `127.0.0.1.nip.io:${api.port}`]) {
+      const rebound = await rawRequest(api.port, { method: "POST", path: "/runs", headers: { host, authorization: `Bearer ${token}`, "content-type": "application/json" }, body: goal });
       expect(rebound.status, host).toBe(421);
-      expect((await rawRequest(port, { path: "/", headers: { host } })).status, host).toBe(421);
+      expect((await rawRequest(api.port, { path: "/", headers: { host } })).status, host).toBe(421);
     }
     expect(await runsBefore()).toBe(before);
   });
 
   it("refuses a foreign Origin even with the token and JSON, and grants it no preflight", async () => {
     const before = await runsBefore();
-    for (const origin of ["http://evil.example", "null", `http://127.0.0.1:${port + 1}`, "https://ops.example.evil.example"]) {
-      const response = await rawRequest(port, { method: "POST", path: "/runs", headers: { ...own(), origin, authorization: `Bearer ${token}`, "content-type": "application/json" }, body: goal });
+    for (const origin of ["http://evil.example", "null", `http://127.0.0.1:${api.port + 1}`, "https://ops.example.evil.example"]) {
+      const response = await rawRequest(api.port, { method: "POST", path: "/runs", headers: { ...own(), origin, authorization: `Bearer ${token}`, "content-type": "application/json" }, body: goal });
       expect(response.status, origin).toBe(403);
-      const preflight = await rawRequest(port, { method: "OPTIONS", path: "/runs", headers: { ...own(), origin, "access-control-request-method": "POST" } });
+      const preflight = await rawRequest(api.port, { method: "OPTIONS", path: "/runs", headers: { ...own(), origin, "access-control-request-method": "POST" } });
       expect(preflight.status, origin).toBe(403);
       expect(preflight.headers["access-control-allow-origin"]).toBeUndefined();
     }
@@ -239,55 +196,44 @@ describe("HTTP API against a hostile web page", () => {
   });
 
   it("refuses a tokenless request from its own page too", async () => {
-    const response = await rawRequest(port, { method: "POST", path: "/runs", headers: { ...own(), origin: `http://127.0.0.1:${port}`, "content-type": "application/json" }, body: goal });
+    const response = await rawRequest(api.port, { method: "POST", path: "/runs", headers: { ...own(), origin: `http://127.0.0.1:${api.port}`, "content-type": "application/json" }, body: goal });
     expect(response.status).toBe(401);
   });
 
   it("lets its own page and an --allow-origin origin in with the token", async () => {
-    const same = await rawRequest(port, { path: "/runs", headers: { ...own(), origin: `http://127.0.0.1:${port}`, authorization: `Bearer ${token}` } });
+    const same = await rawRequest(api.port, { path: "/runs", headers: { ...own(), origin: `http://127.0.0.1:${api.port}`, authorization: `Bearer ${token}` } });
     expect(same.status).toBe(200);
-    expect((await rawRequest(port, { path: "/runs", headers: { host: `localhost:${port}`, authorization: `Bearer ${token}` } })).status).toBe(200);
-    const preflight = await rawRequest(port, { method: "OPTIONS", path: "/runs", headers: { ...own(), origin: "https://ops.example", "access-control-request-method": "POST" } });
+    expect((await rawRequest(api.port, { path: "/runs", headers: { host: `localhost:${api.port}`, authorization: `Bearer ${token}` } })).status).toBe(200);
+    const preflight = await rawRequest(api.port, { method: "OPTIONS", path: "/runs", headers: { ...own(), origin: "https://ops.example", "access-control-request-method": "POST" } });
     expect(preflight.status).toBe(204);
     expect(preflight.headers["access-control-allow-origin"]).toBe("https://ops.example");
-    const allowed = await rawRequest(port, { path: "/runs", headers: { host: "ops.example", origin: "https://ops.example", authorization: `Bearer ${token}` } });
+    const allowed = await rawRequest(api.port, { path: "/runs", headers: { host: "ops.example", origin: "https://ops.example", authorization: `Bearer ${token}` } });
     expect(allowed.status).toBe(200);
     expect(allowed.headers["access-control-allow-origin"]).toBe("https://ops.example");
   });
 });
 
 describe("approving over HTTP", () => {
-  let harness: Harness;
-  let server: Server;
-  let base: string;
 
-  beforeAll(async () => {
-    const example = await loadExample("sre-triage");
-    harness = await startHarness(JSON.parse(readFileSync(example.scriptPath, "utf8")) as ModelScriptInput, [...example.tools], { config: example.config });
-    ({ server, base } = await listen(harness));
-  });
-  afterAll(async () => {
-    await close(server);
-    await harness.close();
-  });
+  const api = apiOverHarnessPerFile(() => startExampleHarness("sre-triage"), { token });
 
   it("submits, follows the events, approves the waiting restart, and it runs exactly once", async () => {
     const example = await loadExample("sre-triage");
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-    const submitted = await fetch(`${base}/runs`, { method: "POST", headers, body: JSON.stringify(example.goal) });
+    const submitted = await fetch(`${api.base}/runs`, { method: "POST", headers, body: JSON.stringify(example.goal) });
     expect(submitted.status).toBe(202);
     const { runId, events } = (await submitted.json()) as { runId: string; events: string };
-    const stream = await fetch(`${base}${events}`, { headers: { authorization: `Bearer ${token}` } });
+    const stream = await fetch(`${api.base}${events}`, { headers: { authorization: `Bearer ${token}` } });
     expect(await readEvents(stream, "event: step.suspended")).toContain("event: run.submitted");
 
-    await harness.waitFor(runId, (state) => state.status === "waiting_approval");
-    const { approvals } = (await (await fetch(`${base}/approvals`, { headers })).json()) as { approvals: Approval[] };
+    await api.harness.waitFor(runId, (state) => state.status === "waiting_approval");
+    const { approvals } = (await (await fetch(`${api.base}/approvals`, { headers })).json()) as { approvals: Approval[] };
     const pending = approvals.find((approval) => approval.runId === runId);
     expect(pending?.tool).toBe("restart_service");
     // Approved from the run's page: a name and a note typed into it, then the button.
-    const html = await (await fetch(`${base}/`)).text();
-    const visit = visitDashboard(html, base, `#token=${token}`);
-    const page = visitDashboard(html, base, `#${runId}`, visit.session);
+    const html = await (await fetch(`${api.base}/`)).text();
+    const visit = visitDashboard(html, api.base, `#token=${token}`);
+    const page = visitDashboard(html, api.base, `#${runId}`, visit.session);
     const form = () => findNode(page.element("detail"), (node) => node.className === "approval");
     await page.until(() => form() !== undefined);
     const note = findNode(form() as FakeNode, (node) => node.dataset.testid === "approval-note") as FakeNode;
@@ -296,13 +242,13 @@ describe("approving over HTTP", () => {
     await (approve.onclick as () => Promise<void>)();
     const decided = page.requests.find((request) => request.path === `/approvals/${pending?.approvalId}/approve`);
     expect(decided).toEqual({ path: `/approvals/${pending?.approvalId}/approve`, authorization: `Bearer ${token}`, status: 200 });
-    const approval = await harness.tooling.approvals.get(pending?.approvalId as string);
+    const approval = await api.harness.tooling.approvals.get(pending?.approvalId as string);
     // The approver is the token's identity, whatever name the page sent.
     expect(approval).toMatchObject({ approver: "http:operator", note: "checked the dashboards" });
 
-    const state = await harness.waitFor(runId);
+    const state = await api.harness.waitFor(runId);
     expect(state.status).toBe("done");
-    const trace = await harness.runtime.trace.read(runId);
+    const trace = await api.harness.runtime.trace.read(runId);
     expect(trace.filter((event) => event.kind === "tool.executed" && event.payload.tool === "restart_service")).toHaveLength(1);
     expect(trace.some((event) => event.kind === "approval.consumed")).toBe(true);
     expect(trace.some((event) => event.kind === "approval.forged")).toBe(false);

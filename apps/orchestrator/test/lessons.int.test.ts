@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { defineTool, LessonStore, type ModelScriptInput, z } from "@rein/core";
-import { type Harness, startHarness } from "./support/harness.ts";
+import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 
 const readCache = defineTool({
   name: "read_cache_stats",
@@ -38,15 +38,11 @@ const script: ModelScriptInput = {
   ],
 };
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const harnesses = harnessesPerTest();
 
 describe("lesson memory across runs", () => {
   it("a step resolved after a retry writes a lesson; a similar goal's planner sees it and its trace names it", async () => {
-    harness = await startHarness(script, [readCache]);
+    const harness = await harnesses.start(script, [readCache]);
     const first = await harness.submit({ text: "Is the checkout cache hit rate healthy?", tools: [{ name: "read_cache_stats" }] });
     const firstState = await harness.waitFor(first);
     expect(firstState.status).toBe("done");

@@ -1,11 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import type { ModelScriptInput, TraceEvent } from "@rein/core";
+import { oneStepPlanner } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "./support/harness.ts";
-import { oneStepPlanner } from "./support/one-step-planner.ts";
+import { MISBEHAVING_PLUGIN_DIR } from "./support/core-fixtures.ts";
 
-const MISBEHAVING = fileURLToPath(new URL("../../../packages/core/test/plugins/fixtures/misbehaving", import.meta.url));
 const GOAL = "Exercise the misbehaving plugin";
 // Calls that leave the process healthy first, then the ones that break it; the last comes after the breaker opened.
 const CALLS = ["bad_output", "flood_stderr", "fail", "echo", "crash", "hang", "garbage", "wrong_id"] as const;
@@ -39,7 +38,7 @@ const script: ModelScriptInput = {
 
 let harness: Harness;
 beforeAll(async () => {
-  harness = await startHarness(script, [], { config: { plugins: [{ path: MISBEHAVING }] }, log: { logLevel: "silent" } });
+  harness = await startHarness(script, [], { config: { plugins: [{ path: MISBEHAVING_PLUGIN_DIR }] }, log: { logLevel: "silent" } });
 });
 afterAll(async () => {
   await harness?.close();

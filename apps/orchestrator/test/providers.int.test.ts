@@ -1,9 +1,10 @@
-import { fileURLToPath } from "node:url";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineTool, findTraceEvent, type GoalInput, isTerminal, type LiveEvent, type ModelScriptInput, newId, type Price, type RunState, type TraceEvent, z } from "@rein/core";
 import { FakeServer, startScriptedWireServer } from "@rein/core/testing";
 import { type ConfiguredHarness, startConfiguredHarness } from "./support/configured-harness.ts";
 import { bugfixExample } from "./support/harness.ts";
+import { TEST_MCP_SERVER_PATH } from "./support/core-fixtures.ts";
 
 /** Distinctive values that must never show up in a log line, a trace event, a prompt copy or a run's state. */
 const env = {
@@ -20,7 +21,6 @@ const prices: Record<string, Price> = {
   "local/qwen-fake-judge": { inputPerMTok: 0.01, outputPerMTok: 0.02, cacheReadPerMTok: 0, cacheWritePerMTok: 0 },
 };
 
-const mcpServer = fileURLToPath(new URL("../../../packages/core/test/mcp/fixtures/test-mcp-server.ts", import.meta.url));
 
 /** A tool that handles a secret carelessly: it logs it and returns it, with an email, for the redactor to catch. */
 const pageOncall = defineTool({
@@ -53,7 +53,7 @@ function configFor(servers: { planner: FakeServer; worker: FakeServer; judge: Fa
     secrets: [{ env: "DEPLOY_TOKEN", tools: ["page_oncall", "mcp:srv"] }],
     // What examples/bugfix/rein.config.json allows: node runs without a person.
     policy: [{ id: "bugfix:allow-node-tests", tool: "run_command", decision: "allow" as const, commands: ["node"] }],
-    mcp: [{ name: "srv", command: process.execPath, args: ["--import", "tsx", mcpServer], secretEnv: { TEST_TOKEN: "DEPLOY_TOKEN" }, trustAnnotations: true }],
+    mcp: [{ name: "srv", command: process.execPath, args: ["--import", "tsx", TEST_MCP_SERVER_PATH], secretEnv: { TEST_TOKEN: "DEPLOY_TOKEN" }, trustAnnotations: true }],
   };
 }
 

@@ -24,6 +24,7 @@ import { decideApproval } from "../src/approvals/decide-approval.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";
 import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
 import { buildTooling, type Tooling } from "../src/roles/tooling.ts";
+import { countingSwitchTool } from "./support/switch-tool.ts";
 
 const ENTRY = fileURLToPath(new URL("./resume/controller-entry.ts", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -40,18 +41,7 @@ const mark = defineTool({
   },
 });
 const allowMarks = { id: "resume:allow-mark", tool: "mark", decision: "allow" as const, reason: "marks are what these runs are for" };
-let switchFlips = 0;
-const flipSwitch = defineTool({
-  name: "flip_switch",
-  description: "Flip the main switch. Destructive; always needs approval.",
-  effect: "destructive",
-  approval: "always",
-  input: z.object({ position: z.enum(["on", "off"]) }),
-  run: async (args) => {
-    switchFlips += 1;
-    return `switched ${args.position}`;
-  },
-});
+const flipSwitch = countingSwitchTool();
 
 const markStep = (n: number) => ({
   current_step: {
@@ -139,7 +129,7 @@ describe("durable resume: SIGKILL the controller mid-run", () => {
     // The deployment allows marks: a goal rule could only tighten its default ask for a write outside any path.
     runtime = await createTestRuntime({ policy: [allowMarks] });
     roleRuntime = createRuntime(runtime.config);
-    tooling = await buildTooling(roleRuntime, [mark, flipSwitch], new ApprovalVerifier(approvalKeys.publicKey));
+    tooling = await buildTooling(roleRuntime, [mark, flipSwitch.tool], new ApprovalVerifier(approvalKeys.publicKey));
     const provider = (name: string) => new ScriptedProvider(script, { name });
     roles = startRoles(roleRuntime, {
       roles: ["plan", "step", "evaluate"],
@@ -220,7 +210,7 @@ describe("durable resume: SIGKILL the controller mid-run", () => {
     }
     const switchState = await runtime.runs.require(switchRun);
     expect(switchState.status).toBe("done");
-    expect(switchFlips).toBe(1);
+    expect(flipSwitch.flips()).toBe(1);
 
     // A controller that starts over a finished deployment re-runs nothing.
     await kill(controller);
@@ -228,6 +218,6 @@ describe("durable resume: SIGKILL the controller mid-run", () => {
     await controller.ready;
     await runtime.queues.sendControl({ type: "approval.decided", eventId: `approval-${approvalId}-again`, runId: switchRun, approvalId: approvalId as string, decision: "approved" });
     await until(async () => (await runtime.trace.read(switchRun)).some((event) => event.kind === "event.ignored" && event.payload.eventId === `approval-${approvalId}-again`), "the stray approval was ignored");
-    expect(switchFlips).toBe(1);
+    expect(flipSwitch.flips()).toBe(1);
   }, 180_000);
 });

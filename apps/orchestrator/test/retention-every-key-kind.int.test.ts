@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ModelScriptInput, type ReinRuntime } from "@rein/core";
 import { until } from "@rein/core/testing";
 import { decideApproval } from "../src/approvals/decide-approval.ts";
 import { TraceFold } from "../src/metrics/trace-fold.ts";
 import { pruneRuns } from "../src/trace/prune-runs.ts";
-import { type Harness, startHarness } from "./support/harness.ts";
+import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 import { isDeploymentKey, isQueueJobKey, keysWithTtl } from "./support/keys-left.ts";
 import { probeTool } from "./support/probe-run.ts";
 import { countingRestartTool } from "./support/restart-tool.ts";
@@ -61,15 +61,11 @@ const namesRun = (runtime: ReinRuntime, runId: string, artifacts: string[]) => (
 
 // A whole run of three steps, a person's approval and a context answer on a loaded machine: sized generously, not a timing assertion.
 describe("what a finished run of every key kind leaves in Redis", { timeout: 240_000 }, () => {
-  let harness: Harness | undefined;
-  afterEach(async () => {
-    await harness?.close();
-    harness = undefined;
-  });
+  const harnesses = harnessesPerTest();
 
   it("gives each of its keys a TTL within retention.runTtlSeconds, and rein runs prune removes every key of the run and its index and metrics entries", async () => {
     const restart = countingRestartTool();
-    harness = await startHarness(script, [probe, restart.tool], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
+    const harness = await harnesses.start(script, [probe, restart.tool], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
     const { runtime } = harness;
     const runId = await harness.submit({ text: "Restart payment-api once its status is known", tools: [{ name: "probe" }, { name: "restart_service" }] });
     const waiting = await harness.waitFor(runId, (state) => state.status === "waiting_approval" || ["done", "failed", "escalated", "cancelled"].includes(state.status));

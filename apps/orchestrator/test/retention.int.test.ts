@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { jobIds, resultEventIds } from "@rein/core";
 import { until } from "@rein/core/testing";
 import { TraceFold } from "../src/metrics/trace-fold.ts";
 import { pruneRuns } from "../src/trace/prune-runs.ts";
-import { type Harness, startHarness } from "./support/harness.ts";
+import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 import { isDeploymentKey, keysWithTtl } from "./support/keys-left.ts";
 import { probeGoal, probeScript, probeTool } from "./support/probe-run.ts";
 
@@ -17,15 +17,11 @@ const RUN_TTL_SECONDS = 3_600;
 
 // A whole run through every role on a loaded machine: sized generously, not a timing assertion.
 describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
-  let harness: Harness | undefined;
-  afterEach(async () => {
-    await harness?.close();
-    harness = undefined;
-  });
+  const harnesses = harnessesPerTest();
 
   /** The probe run, done, and its end's effects performed. */
   async function finishedProbeRun() {
-    harness = await startHarness(probeScript, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
+    const harness = await harnesses.start(probeScript, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
     const runId = await harness.submit(probeGoal);
     const state = await harness.waitFor(runId);
     expect(state.status, state.stopReason).toBe("done");
@@ -72,7 +68,7 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
   });
 
   it("forgets a run in the run index and the metrics cursors once its keys have expired, when a later run retires", async () => {
-    harness = await startHarness(probeScript, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
+    const harness = await harnesses.start(probeScript, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
     const { runtime } = harness;
     const first = await harness.submit(probeGoal);
     expect((await harness.waitFor(first)).status).toBe("done");

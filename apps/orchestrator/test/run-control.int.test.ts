@@ -1,17 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { defineTool, type ModelScriptInput, type TraceEvent, z } from "@rein/core";
-import { type Harness, startHarness } from "./support/harness.ts";
+import { describe, expect, it } from "vitest";
+import type { ModelScriptInput, TraceEvent } from "@rein/core";
+import type { Harness } from "./support/harness.ts";
+import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 import { probeTool } from "./support/probe-run.ts";
+import { countingSwitchTool } from "./support/switch-tool.ts";
 
 const probe = probeTool();
-const flipSwitch = defineTool({
-  name: "flip_switch",
-  description: "Flip the main switch. Destructive; needs approval.",
-  effect: "destructive",
-  approval: "always",
-  input: z.object({ position: z.enum(["on", "off"]) }),
-  run: async (args) => `switched ${args.position}`,
-});
+const flipSwitch = countingSwitchTool().tool;
 
 const step = (title: string, objective: string, tools: string[], extra: Record<string, unknown> = {}) => ({
   current_step: { title, objective, tools, output_contract: { description: "one line", format: "text" }, budget: { maxTurns: 4, maxToolCalls: 6 }, ...extra },
@@ -24,11 +19,7 @@ const finished = { current_step: null, done: true, answer: { answer: "the probe 
 const kinds = (events: TraceEvent[]) => events.map((event) => event.kind);
 const statusesOf = (events: TraceEvent[]) => events.filter((event) => event.kind === "run.status_changed").map((event) => String(event.payload.to));
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const harnesses = harnessesPerTest();
 
 describe("run control through the controller", () => {
   it("a worker repeating one call gets retry 'change strategy', then escalate; a reply resumes it through the planner, and changed args are no loop", async () => {
@@ -43,7 +34,7 @@ describe("run control through the controller", () => {
         { match: "Poll the status", repeatLast: true, turns: [{ toolCalls: [{ name: "probe", input: {} }] }] },
       ],
     };
-    harness = await startHarness(script, [probe]);
+    const harness = await harnesses.start(script, [probe]);
     const runId = await harness.submit({ text: "Find out whether the status changes", tools: [{ name: "probe" }], budget: { maxSteps: 5, maxTokens: 100_000 } });
     const escalated = await harness.waitFor(runId, (state) => state.status === "escalated");
     expect(escalated.verdicts.map((verdict) => verdict.decision)).toEqual(["retry", "escalate"]);
@@ -70,7 +61,7 @@ describe("run control through the controller", () => {
       planner: [{ match: "Completed steps: none", turns: [{ output: step("Flip the switch on", "Turn the main switch on with flip_switch.", ["flip_switch"]) }] }],
       worker: [{ match: "Flip the switch on", turns: [{ toolCalls: [{ name: "flip_switch", input: { position: "on" } }] }, { text: "switched on" }] }],
     };
-    harness = await startHarness(script, [flipSwitch]);
+    const harness = await harnesses.start(script, [flipSwitch]);
     const runId = await harness.submit({ text: "Turn the main switch on", tools: [{ name: "flip_switch" }] });
     const waiting = await harness.waitFor(runId, (state) => state.status === "waiting_approval" || state.status === "failed" || state.status === "done");
     expect(waiting.status, waiting.stopReason).toBe("waiting_approval");
@@ -95,7 +86,7 @@ describe("run control through the controller", () => {
       ],
       worker: [{ match: "Probe once", turns: [{ toolCalls: [{ name: "probe", input: {} }] }, { text: "status: pending" }] }],
     };
-    harness = await startHarness(script, [probe]);
+    const harness = await harnesses.start(script, [probe]);
     const runId = await harness.submit({ text: "Read the status twice", tools: [{ name: "probe" }], budget: { maxSteps: 1 } });
     const failed = await harness.waitFor(runId);
     expect(failed.status).toBe("failed");

@@ -1,9 +1,10 @@
 import type { Job, Worker } from "bullmq";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { generatePacketKeys } from "@rein/core";
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
 import { startController } from "../src/controller/controller.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";
+import { closedAfterEach } from "./support/closed-after-each.ts";
 
 /** Resolves with the control job once the controller is done with it, completed or failed for good. */
 function settled(worker: Worker, jobId: string): Promise<{ job: Job; outcome: "completed" | "failed" }> {
@@ -18,16 +19,12 @@ function settled(worker: Worker, jobId: string): Promise<{ job: Job; outcome: "c
 }
 
 describe("a control event for a run that is no longer active", { timeout: 60_000 }, () => {
-  let runtime: TestRuntime | undefined;
-  let controller: Worker | undefined;
-  afterEach(async () => {
-    await controller?.close();
-    await runtime?.cleanup();
-  });
+  const opened = closedAfterEach();
+  const controllerOn = (runtime: TestRuntime) => opened.track(startController({ runtime, packetPrivateKey: generatePacketKeys().privateKey }), (worker) => worker.close());
 
   it("is dropped at intake when its run is gone (pruned), without retries or an event.failed for a run nobody has", async () => {
-    runtime = await createTestRuntime({ queues: { attempts: 2 } });
-    controller = startController({ runtime, packetPrivateKey: generatePacketKeys().privateKey });
+    const runtime = opened.track(await createTestRuntime({ queues: { attempts: 2 } }), (runtime) => runtime.cleanup());
+    const controller = controllerOn(runtime);
     const done = settled(controller, "control-late-1");
     await runtime.queues.sendControl({ type: "run.resume", eventId: "late-1", runId: "run_pruned", instruction: "go on" });
     const { outcome, job } = await done;
@@ -38,12 +35,12 @@ describe("a control event for a run that is no longer active", { timeout: 60_000
   });
 
   it("is traced as ignored and acted on no further when its run has ended", async () => {
-    runtime = await createTestRuntime();
+    const runtime = opened.track(await createTestRuntime(), (runtime) => runtime.cleanup());
     const { runId } = await submitGoal(runtime, { text: "Find out the status" }, { knownTools: [] });
     await runtime.queues.sendControl({ type: "run.cancel", eventId: `cancel-${runId}`, runId, reason: "not needed" });
-    controller = startController({ runtime, packetPrivateKey: generatePacketKeys().privateKey });
+    const controller = controllerOn(runtime);
     const resumed = settled(controller, `control-late-${runId}`);
-    const cancelled = await waitUntil(async () => (await runtime?.runs.get(runId))?.status === "cancelled");
+    const cancelled = await waitUntil(async () => (await runtime.runs.get(runId))?.status === "cancelled");
     expect(cancelled).toBe(true);
     const before = await runtime.runs.require(runId);
     const planJobsBefore = await runtime.queues.plan.getJobCounts("wait", "delayed", "active");

@@ -1,31 +1,24 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isTerminal, type ReinRuntime } from "@rein/core";
-import { type Harness, startHarness } from "./support/harness.ts";
-import { HungCalls, hangingProvider, LostStepWorkers } from "./support/lost-step-workers.ts";
+import type { Harness } from "./support/harness.ts";
+import { HungCalls } from "./support/lost-step-workers.ts";
+import { lostStepWorkersPerTest } from "./support/lost-step-workers-per-test.ts";
 import { probeGoal, probeScript, probeTool } from "./support/probe-run.ts";
 
 // Step workers killed and restarted with one-second locks on a loaded machine: sized generously, not a timing assertion.
 describe("a step whose worker is killed twice", { timeout: 180_000 }, () => {
-  let harness: Harness | undefined;
-  let workers: LostStepWorkers | undefined;
+  const rig = lostStepWorkersPerTest();
   // The worker's model: its first two calls never answer, and the process holding each is then killed.
   let hung: HungCalls | undefined;
-  afterEach(async () => {
-    hung?.release();
-    await workers?.close();
-    await harness?.close();
-    harness = undefined;
-  });
+  let harness: Harness | undefined;
 
   async function killTwice(limits: { maxStalledCount?: number; lostStepRedispatches?: number } = {}): Promise<{ runId: string; stepRuntime: ReinRuntime }> {
     const { maxStalledCount, lostStepRedispatches } = limits;
-    harness = await startHarness(probeScript, [probeTool()], {
-      config: {
-        queues: { lockMs: 1_000, stalledIntervalMs: 1_000, ...(maxStalledCount === undefined ? {} : { step: { maxStalledCount } }), ...(lostStepRedispatches === undefined ? {} : { lostStepRedispatches }) },
-      },
-    });
     hung = new HungCalls(2);
-    workers = new LostStepWorkers(harness, hangingProvider(harness.worker, hung));
+    const queues = { ...(maxStalledCount === undefined ? {} : { step: { maxStalledCount } }), ...(lostStepRedispatches === undefined ? {} : { lostStepRedispatches }) };
+    const started = await rig.start(probeScript, [probeTool()], hung, { queues, modelHangs: true });
+    harness = started.harness;
+    const { workers } = started;
     await workers.killHarnessRole();
     const runId = await harness.submit(probeGoal);
     await workers.killEachInCall(hung, 2);

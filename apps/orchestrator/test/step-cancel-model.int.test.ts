@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelScriptInput, TraceEvent } from "@rein/core";
-import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
-import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, startConfiguredHarness } from "./support/configured-harness.ts";
+import type { FakeServer } from "@rein/core/testing";
+import { closeNow, listenOnLoopback } from "./support/api-server.ts";
+import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, scriptedPlanner, startConfiguredHarness } from "./support/configured-harness.ts";
 
 /** A model endpoint that takes every request and never answers it, and notices when a client gives one up. */
 interface HangingModel {
@@ -26,15 +26,8 @@ async function startHangingModel(): Promise<HangingModel> {
     });
     arrived();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return Object.assign(model, {
-    baseURL: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  });
+  const { base } = await listenOnLoopback(server);
+  return Object.assign(model, { baseURL: base, stop: () => closeNow(server) });
 }
 
 /** Follows the run's trace until an event of `kind` is written. */
@@ -65,7 +58,7 @@ describe("cancelling a run while its worker waits on the model", { timeout: 120_
   let events: TraceEvent[];
 
   beforeAll(async () => {
-    planner = await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "fake-planner" });
+    planner = await scriptedPlanner(script);
     worker = await startHangingModel();
     harness = await startConfiguredHarness({
       config: plannerAndWorker(planner, worker),

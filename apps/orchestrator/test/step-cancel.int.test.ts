@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, type ModelProvider, type ModelScriptInput, ScriptedProvider, type TraceEvent } from "@rein/core";
 import { type Harness, startHarness } from "./support/harness.ts";
+import { referenceMcpServer } from "./support/core-fixtures.ts";
 
 /**
  * A run cancelled while one of its steps runs in a worker: the worker hears
@@ -15,7 +16,7 @@ import { type Harness, startHarness } from "./support/harness.ts";
  */
 
 // The official reference server, pinned in packages/core's devDependencies; its stdin is tapped to read the wire.
-const EVERYTHING = fileURLToPath(new URL("../../../packages/core/node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+const EVERYTHING = referenceMcpServer("everything");
 const TAP = fileURLToPath(new URL("./mcp/fixtures/stdin-tap.mjs", import.meta.url));
 const LONG_OPERATION = "every__trigger-long-running-operation";
 

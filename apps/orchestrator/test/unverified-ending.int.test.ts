@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ModelScriptInput, RunState } from "@rein/core";
-import { type Harness, startHarness } from "./support/harness.ts";
+import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 
 /**
  * A planner that tries to end a run on an answer nothing backs. Whatever it
@@ -31,14 +31,10 @@ const worker: ModelScriptInput["worker"] = [
   },
 ];
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const harnesses = harnessesPerTest();
 
 async function run(script: ModelScriptInput): Promise<{ state: RunState; kinds: string[] }> {
-  harness = await startHarness(script);
+  const harness = await harnesses.start(script);
   const seed = join(harness.runtime.config.workspaceRoot, "seed");
   await mkdir(join(seed, "config"), { recursive: true });
   await writeFile(join(seed, "config/service.txt"), "replicas=3\n");

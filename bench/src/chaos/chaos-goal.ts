@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { GoalInput, ModelScriptInput } from "@rein/core";
+import { plannerOfSteps } from "@rein/core/testing";
 
 /** A plugin whose one tool, `wait`, is a read: a worker killed inside it leaves nothing unknown behind. */
 const WAIT_PLUGIN_DIR = fileURLToPath(new URL("./wait-plugin", import.meta.url));
@@ -28,43 +29,18 @@ export const chaosGoal: GoalInput = {
  */
 export function chaosScript(waitMs: number): ModelScriptInput {
   return {
-    planner: [
-      {
-        match: "Completed steps: none",
-        turns: [
-          {
-            output: {
-              current_step: {
-                title: STEP_TITLE,
-                objective: "Run the effect command once, then the wait command, and answer.",
-                acceptance_criteria: [],
-                tools: ["run_command", "wait"],
-                evidence_ids: [],
-                output_contract: { description: "one sentence", format: "text" },
-                budget: { maxTurns: 4, maxToolCalls: 4 },
-              },
-              next_steps: [],
-              risks: [],
-              done: false,
-            },
-          },
-        ],
-      },
-      {
-        match: "Completed steps: 1",
-        turns: [
-          {
-            output: {
-              current_step: null,
-              next_steps: [],
-              risks: [],
-              done: true,
-              answer: { answer: "the effect was recorded", claims: [{ text: "the effect command ran", evidence: ["{{evidence:run_command}}"] }], gaps: [] },
-            },
-          },
-        ],
-      },
-    ],
+    planner: plannerOfSteps(
+      [
+        {
+          title: STEP_TITLE,
+          objective: "Run the effect command once, then the wait command, and answer.",
+          tools: ["run_command", "wait"],
+          output_contract: { description: "one sentence", format: "text" },
+          budget: { maxTurns: 4, maxToolCalls: 4 },
+        },
+      ],
+      { answer: "the effect was recorded", claims: [{ text: "the effect command ran", evidence: ["{{evidence:run_command}}"] }], gaps: [] },
+    ),
     worker: [
       {
         match: STEP_TITLE,

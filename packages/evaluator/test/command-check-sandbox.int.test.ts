@@ -3,9 +3,9 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PolicyRule, type StepEvaluateJob, StepSpec, type ToolGrant, Workspace } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
-import { commandCheckRunner } from "../src/command-check.ts";
-import { evaluate } from "../src/evaluate.ts";
+import { testRuntimePerTest } from "@rein/core/testing";
+import { type EvaluatorDeps, evaluate } from "../src/evaluate.ts";
+import { completedStepResult, evaluatorDepsOf } from "./support/evaluate-fixtures.ts";
 
 // Acceptance checks are planner-written argv: a hostile planner tries the same doors as a hostile worker.
 
@@ -25,21 +25,7 @@ function job(argv: string[], extra: Partial<StepEvaluateJob> = {}): StepEvaluate
     stepId: "s1",
     attempt: 1,
     spec,
-    result: {
-      schemaVersion: 1,
-      runId: RUN,
-      stepId: "s1",
-      attempt: 1,
-      status: "completed",
-      output: "fixed",
-      summary: "fixed",
-      claims: [],
-      observations: [],
-      toolCalls: [],
-      fingerprints: [],
-      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
-      turns: 1,
-    },
+    result: completedStepResult(RUN, "s1", "fixed"),
     knownEvidenceIds: [],
     evidence: [],
     priorFingerprints: [],
@@ -53,33 +39,31 @@ function job(argv: string[], extra: Partial<StepEvaluateJob> = {}): StepEvaluate
 }
 
 describe("acceptance command checks run through the executor and the sandbox (issue 10 item 2)", () => {
-  let runtime: TestRuntime;
+  const fixture = testRuntimePerTest({ beforeEach, afterEach }, { tools: { commands: ["node", "git"] } });
   let workspace: Workspace;
-  let deps: Parameters<typeof evaluate>[1];
+  let deps: EvaluatorDeps;
   beforeEach(async () => {
-    runtime = await createTestRuntime({ tools: { commands: ["node", "git"] } });
-    workspace = await Workspace.forRun(runtime.config.workspaceRoot, RUN);
-    deps = { trace: runtime.trace, workspace, checks: commandCheckRunner({ trace: runtime.trace, artifacts: runtime.artifacts, config: runtime.config }) };
+    deps = await evaluatorDepsOf(fixture.runtime, RUN);
+    workspace = deps.workspace;
   });
-  afterEach(async () => runtime.cleanup());
 
-  const kinds = async () => (await runtime.trace.read(RUN)).map((event) => event.kind);
+  const kinds = async () => (await fixture.runtime.trace.read(RUN)).map((event) => event.kind);
 
   it("a check that writes outside the workspace, or into it, fails instead of passing", async () => {
-    const marker = join(runtime.config.workspaceRoot, `escaped-${Date.now()}`);
+    const marker = join(fixture.runtime.config.workspaceRoot, `escaped-${Date.now()}`);
     const script = `const fs = require("node:fs"); fs.writeFileSync(${JSON.stringify(marker)}, "x"); fs.writeFileSync("in-workspace.txt", "x");`;
     const { verdict } = await evaluate(job(["node", "-e", script]), deps);
     expect(verdict.checks.find((check) => check.check === "the check passes")?.passed).toBe(false);
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(join(workspace.root, "in-workspace.txt"))).toBe(false);
-    const executed = (await runtime.trace.read(RUN)).find((event) => event.kind === "check.tool.executed");
+    const executed = (await fixture.runtime.trace.read(RUN)).find((event) => event.kind === "check.tool.executed");
     expect(executed?.payload.sandbox).toBe("bubblewrap");
-    const finished = (await runtime.trace.read(RUN)).find((event) => event.kind === "check.command_finished");
+    const finished = (await fixture.runtime.trace.read(RUN)).find((event) => event.kind === "check.command_finished");
     expect(finished?.payload).toMatchObject({ sandbox: "bubblewrap", killedBy: null });
   });
 
   it("a check that reads host files or another run's workspace fails", async () => {
-    const other = await Workspace.forRun(runtime.config.workspaceRoot, "run_other");
+    const other = await Workspace.forRun(fixture.runtime.config.workspaceRoot, "run_other");
     await writeFile(join(other.root, "secret.txt"), "private");
     const script = `const fs = require("node:fs"); for (const p of ["/etc/shadow", ${JSON.stringify(join(other.root, "secret.txt"))}, "/proc/1/root/etc/hostname"]) { try { fs.readFileSync(p); process.exit(0); } catch {} } process.exit(3);`;
     const { verdict } = await evaluate(job(["node", "-e", script]), deps);

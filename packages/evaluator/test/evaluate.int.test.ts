@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FinalAnswerEvaluateJob, hashOf, type Observation, Redactor, ScriptedProvider, StepSpec, type StepEvaluateJob, type ToolCallRecord, Workspace } from "@rein/core";
-import { createTestRuntime, SECRET, secretLeaks, type TestRuntime } from "@rein/core/testing";
-import { commandCheckRunner } from "../src/command-check.ts";
-import { evaluate } from "../src/evaluate.ts";
+import { type FinalAnswerEvaluateJob, hashOf, type Observation, Redactor, ScriptedProvider, StepSpec, type StepEvaluateJob } from "@rein/core";
+import { SECRET, secretLeaks, testRuntimePerTest, toolCallRecord as call } from "@rein/core/testing";
+import { type EvaluatorDeps, evaluate } from "../src/evaluate.ts";
 import { CLAIMS_RETRY_FEEDBACK } from "../src/verdict-policy.ts";
+import { completedStepResult, evaluatorDepsOf } from "./support/evaluate-fixtures.ts";
 
 const observation = (id: string, tool: string, status: Observation["status"] = "ok"): Observation => ({
   id,
@@ -14,16 +14,6 @@ const observation = (id: string, tool: string, status: Observation["status"] = "
   empty: false,
   flags: [],
   provenance: { tool, argsHash: hashOf(id), observedAt: "2026-11-30T10:00:00.000Z", cacheHit: false, replayed: false, trust: "tool" },
-});
-const call = (index: number, name: string, args: unknown, status: ToolCallRecord["status"] = "ok"): ToolCallRecord => ({
-  index,
-  name,
-  argsHash: hashOf(args),
-  fingerprint: hashOf({ tool: name, args }),
-  status,
-  resultHash: status === "ok" ? hashOf(`${name}${index}`) : undefined,
-  observationId: `obs_${index}`,
-  addressed: true,
 });
 const answerSpec = StepSpec.parse({ title: "Diagnose the 500s", objective: "State the cause with cited evidence.", output_contract: { description: "diagnosis", format: "answer" } });
 const answer = {
@@ -42,21 +32,7 @@ function job(extra: Partial<StepEvaluateJob> = {}): StepEvaluateJob {
     stepId: "s2",
     attempt: 1,
     spec: answerSpec,
-    result: {
-      schemaVersion: 1,
-      runId: "run_e",
-      stepId: "s2",
-      attempt: 1,
-      status: "completed",
-      output: answer,
-      summary: answer.answer,
-      claims: answer.claims,
-      observations: [],
-      toolCalls: [],
-      fingerprints: [],
-      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
-      turns: 1,
-    },
+    result: completedStepResult("run_e", "s2", answer.answer, { output: answer, claims: answer.claims }),
     knownEvidenceIds: ["obs_metrics"],
     evidence: [],
     priorFingerprints: [],
@@ -69,13 +45,11 @@ function job(extra: Partial<StepEvaluateJob> = {}): StepEvaluateJob {
 }
 
 describe("evaluate()", () => {
-  let runtime: TestRuntime;
-  let deps: Parameters<typeof evaluate>[1];
+  const fixture = testRuntimePerTest({ beforeEach, afterEach });
+  let deps: EvaluatorDeps;
   beforeEach(async () => {
-    runtime = await createTestRuntime();
-    deps = { trace: runtime.trace, workspace: await Workspace.forRun(runtime.config.workspaceRoot, "run_e"), checks: commandCheckRunner({ trace: runtime.trace, artifacts: runtime.artifacts, config: runtime.config }), now: () => new Date("2026-11-30T10:00:00Z") };
+    deps = { ...(await evaluatorDepsOf(fixture.runtime, "run_e")), now: () => new Date("2026-11-30T10:00:00Z") };
   });
-  afterEach(async () => runtime.cleanup());
 
   it("retries an answer with an unsupported claim once, naming it, then delivers it with the claim in gaps", async () => {
     const { verdict: first } = await evaluate(job(), deps);
@@ -88,7 +62,7 @@ describe("evaluate()", () => {
     expect(second.answer?.claims.map((claim) => claim.text)).toEqual(["the pool is at 50/50"]);
     expect(second.answer?.gaps).toEqual(["not established (no observation of this run backs it): a cosmic ray flipped a bit"]);
     expect(first.feedback?.startsWith(CLAIMS_RETRY_FEEDBACK)).toBe(true);
-    const traced = (await runtime.trace.read("run_e")).map((event) => event.kind);
+    const traced = (await fixture.runtime.trace.read("run_e")).map((event) => event.kind);
     expect(traced.filter((kind) => kind === "claims.checked")).toHaveLength(2);
     expect(traced.filter((kind) => kind === "fingerprints.recorded")).toHaveLength(2);
   });
@@ -127,7 +101,7 @@ describe("evaluate()", () => {
     expect(verdict.reasons).toEqual([`a risk the planner flagged materialized: ${risk}`]);
     expect(JSON.stringify(judge.requests[0]?.messages)).toContain(`Flagged risks:\\n- ${risk}`);
     // What the judge spent comes back with the verdict, so the run's budget counts it.
-    const judged = (await runtime.trace.read("run_e")).filter((event) => event.kind === "model.responded" && event.payload.role === "judge");
+    const judged = (await fixture.runtime.trace.read("run_e")).filter((event) => event.kind === "model.responded" && event.payload.role === "judge");
     expect(judged).toHaveLength(1);
     expect(usage).toEqual(judged[0]?.usage);
   });
@@ -242,13 +216,11 @@ describe("evaluate()", () => {
 });
 
 describe("evaluate() over the planner's proposed final answer", () => {
-  let runtime: TestRuntime;
-  let deps: Parameters<typeof evaluate>[1];
+  const fixture = testRuntimePerTest({ beforeEach, afterEach });
+  let deps: EvaluatorDeps;
   beforeEach(async () => {
-    runtime = await createTestRuntime();
-    deps = { trace: runtime.trace, workspace: await Workspace.forRun(runtime.config.workspaceRoot, "run_f"), checks: commandCheckRunner({ trace: runtime.trace, artifacts: runtime.artifacts, config: runtime.config }) };
+    deps = await evaluatorDepsOf(fixture.runtime, "run_f");
   });
-  afterEach(async () => runtime.cleanup());
 
   const evidence: FinalAnswerEvaluateJob["evidence"] = [
     // 45 observations: the claims cite the first ones, outside any recent window.

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type PlanJob, ScriptedProvider } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { testRuntimePerTest } from "@rein/core/testing";
 import { plan } from "../src/planner.ts";
 
 const job: PlanJob = {
@@ -21,16 +21,12 @@ const goalRestated = { current_step: { title: "Answer the question", objective: 
 const concrete = { current_step: { title: "Read pool metrics", objective: "Query db_pool_in_use and db_pool_waiting for the last 15 minutes.", tools: ["query_metrics"], evidence_ids: ["obs_1"] } };
 
 describe("plan()", () => {
-  let runtime: TestRuntime;
-  beforeEach(async () => {
-    runtime = await createTestRuntime();
-  });
-  afterEach(async () => runtime.cleanup());
+  const fixture = testRuntimePerTest({ beforeEach, afterEach });
 
   it("shows the digest, verdict, instruction and lessons, re-asks a step that restates the goal, and traces the lessons used", async () => {
     const provider = new ScriptedProvider({ planner: [{ turns: [{ output: goalRestated }, { output: concrete }] }] });
     const outcome = await plan(job, {
-      trace: runtime.trace,
+      trace: fixture.runtime.trace,
       providerFor: () => provider,
       lessonsFor: async () => [{ id: "lesson_a", text: 'For "payment-api 500s": restarts only bought time. What worked: find the held connections.' }],
     });
@@ -45,21 +41,21 @@ describe("plan()", () => {
     expect(shown).toMatch(/- obs_1: <<<untrusted-data ([a-p]{16})>>>query_metrics: db_pool_in_use 50\/50[^<]*<<<end-untrusted-data \1>>>/);
     expect(shown).toMatch(/- lesson_a: <<<untrusted-data ([a-p]{16})>>>For \\"payment-api 500s\\": restarts only bought time[^<]*<<<end-untrusted-data \1>>>/);
     expect(JSON.stringify(repair?.messages.at(-1))).toContain("only restates the goal");
-    const kinds = (await runtime.trace.read("run_p")).map((event) => ({ kind: event.kind, payload: event.payload }));
+    const kinds = (await fixture.runtime.trace.read("run_p")).map((event) => ({ kind: event.kind, payload: event.payload }));
     expect(kinds).toContainEqual({ kind: "lesson.used", payload: { lessons: ["lesson_a"] } });
     expect(kinds.filter((event) => event.kind === "model.output_invalid")).toHaveLength(1);
   });
 
   it("gives up with a reason after the model keeps restating the goal", async () => {
     const provider = new ScriptedProvider({ planner: [{ repeatLast: true, turns: [{ output: goalRestated }] }] });
-    const outcome = await plan(job, { trace: runtime.trace, providerFor: () => provider });
+    const outcome = await plan(job, { trace: fixture.runtime.trace, providerFor: () => provider });
     expect(outcome.ok).toBe(false);
     expect(!outcome.ok && outcome.reason).toContain("only restates the goal");
   });
 
   it("leaves a Redis failure to the queue's retry instead of failing the plan (a cluster failover aborts a transaction)", async () => {
     const provider = new ScriptedProvider({ planner: [{ turns: [{ output: concrete }] }] });
-    const failing = Object.create(runtime.trace, {
+    const failing = Object.create(fixture.runtime.trace, {
       append: { value: async () => Promise.reject(new Error("EXECABORT Transaction discarded because of previous errors.")) },
     });
     await expect(plan(job, { trace: failing, providerFor: () => provider })).rejects.toThrow(/EXECABORT/);
@@ -67,8 +63,8 @@ describe("plan()", () => {
 
   it("reports what a failed planning attempt and its repairs spent, so the run's budget counts it", async () => {
     const provider = new ScriptedProvider({ planner: [{ repeatLast: true, turns: [{ output: goalRestated }] }] });
-    const outcome = await plan(job, { trace: runtime.trace, providerFor: () => provider });
-    const calls = (await runtime.trace.read("run_p")).filter((event) => event.kind === "model.responded");
+    const outcome = await plan(job, { trace: fixture.runtime.trace, providerFor: () => provider });
+    const calls = (await fixture.runtime.trace.read("run_p")).filter((event) => event.kind === "model.responded");
     expect(calls).toHaveLength(3);
     const spent = calls.reduce((total, event) => total + (event.usage?.inputTokens ?? 0) + (event.usage?.outputTokens ?? 0), 0);
     expect(spent).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Worker } from "bullmq";
 import { type ControlEvent, generatePacketKeys, jobIds, type ModelProvider, PacketSigner, type PacketKeyPair, ScriptedProvider, findTraceEvent } from "@rein/core";
-import { countingProvider, recordSentControl, until } from "@rein/core/testing";
+import { countingProvider, lapsingLock, recordSentControl, until, warningsLogged } from "@rein/core/testing";
 import { startStepConsumer } from "../src/step-consumer.ts";
 import { echoScript, packetOf, stepFixturePerTest } from "./support/step-fixture.ts";
 
@@ -21,19 +21,6 @@ afterEach(async () => {
 /** Stores the run as intake reads it (status and steps), as the controller left it. */
 async function storeRun(runId: string, status: string, phase: string): Promise<void> {
   await fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "state", JSON.stringify({ status, steps: [{ stepId: "step_1", attempt: 1, phase, resumes: 0 }] }));
-}
-
-/** The messages the runtime logs at warn from now on. */
-function watchWarnings(): string[] {
-  const messages: string[] = [];
-  const logger = fixture.runtime.logger as unknown as { warn: (...args: unknown[]) => void };
-  const warn = logger.warn.bind(logger);
-  logger.warn = (...args: unknown[]) => {
-    const message = args.find((arg) => typeof arg === "string");
-    if (typeof message === "string") messages.push(message);
-    warn(...args);
-  };
-  return messages;
 }
 
 async function enqueue(runId: string, title: string): Promise<string> {
@@ -91,20 +78,13 @@ describe("a step worker whose job lock lapses", () => {
     const runId = "run_lapsed";
     await storeRun(runId, "executing", "executing");
     const jobId = jobIds.step(runId, "step_1", 1);
-    const lockKey = `${fixture.runtime.keys.queuePrefix()}:step:${jobId}:lock`;
-    let renewalFailed = false;
-    // During the second model call the lock vanishes (as after a Redis outage longer than the lock):
-    // the call returns only once BullMQ has failed to renew it.
+    const lock = lapsingLock(fixture.runtime, "step", jobId);
+    // During the second model call the lock vanishes; the call returns only once BullMQ has failed to renew it.
     const provider = countingProvider(new ScriptedProvider(echoScript("Echo", 5)), async (call) => {
-      if (call !== 2) return;
-      await fixture.runtime.redis.del(lockKey);
-      await until("a failed lock renewal", () => renewalFailed);
+      if (call === 2) await lock.vanish();
     });
-    const worker = await start(provider, { lockDuration: 1000 });
-    worker.on("lockRenewalFailed", (ids) => {
-      if (ids.includes(jobId)) renewalFailed = true;
-    });
-    const warnings = watchWarnings();
+    lock.watch(await start(provider, { lockDuration: 1000 }));
+    const warnings = warningsLogged(fixture.runtime);
     await enqueue(runId, "Echo");
     await until("the worker to give the job up", () => warnings.includes("step job lost its lock; stopped without writing"));
 

@@ -104,6 +104,19 @@ export function createHttpApi(options: HttpApiOptions): Server {
   });
 }
 
+/** A probe: its check's report, with 200 when the check is ok and 503 when it is not. */
+function probeRoute(path: string, check: () => Promise<{ ok: boolean }>): Route {
+  return route({
+    method: "GET",
+    path,
+    params: NoParams,
+    handle: async (_request, response) => {
+      const report = await check();
+      send(response, report.ok ? 200 : 503, report);
+    },
+  });
+}
+
 /** Every route the API serves, in match order. */
 export function apiRoutes(options: HttpApiOptions): Route[] {
   const { runtime, approvals } = options;
@@ -130,24 +143,8 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
     }),
     route({ method: "GET", path: "/openapi.json", params: NoParams, handle: async (_request, response) => send(response, 200, openApiDocument()) }),
     route({ method: "GET", path: "/identity", params: NoParams, handle: async (_request, response, _params, _url, identity) => send(response, 200, { identity }) }),
-    route({
-      method: "GET",
-      path: "/healthz",
-      params: NoParams,
-      handle: async (_request, response) => {
-        const health = await checkHealth(runtime, roles);
-        send(response, health.ok ? 200 : 503, health);
-      },
-    }),
-    route({
-      method: "GET",
-      path: "/readyz",
-      params: NoParams,
-      handle: async (_request, response) => {
-        const ready = await checkReady(runtime, roles);
-        send(response, ready.ok ? 200 : 503, ready);
-      },
-    }),
+    probeRoute("/healthz", () => checkHealth(runtime, roles)),
+    probeRoute("/readyz", () => checkReady(runtime, roles)),
     route({
       method: "GET",
       path: "/metrics",

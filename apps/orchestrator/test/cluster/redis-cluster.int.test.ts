@@ -15,6 +15,7 @@ import {
   type RunState,
   ScriptedProvider,
 } from "@rein/core";
+import { plannerOfSteps } from "@rein/core/testing";
 import { submitGoal } from "../../src/intake/submit-goal.ts";
 import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
 import { buildTooling, type Tooling } from "../../src/roles/tooling.ts";
@@ -27,34 +28,15 @@ const goal: GoalInput = { text: "Cluster check: list the workspace a few times."
 
 /** The planner plans STEPS steps that each list the workspace, one at a time, then answers citing a listing. */
 const script: ModelScriptInput = {
-  planner: [
-    ...Array.from({ length: STEPS }, (_, index) => ({
-      // Each planner prompt starts "Completed steps: N\n"; the newline keeps 1 from matching 10-19.
-      match: `Completed steps: ${index === 0 ? "none" : index}\n`,
-      turns: [
-        {
-          output: {
-            current_step: {
-              title: `Listing ${index + 1}`,
-              objective: "List the workspace and say what is there.",
-              acceptance_criteria: [],
-              tools: ["list_files"],
-              evidence_ids: [],
-              output_contract: { description: "one sentence", format: "text" },
-              budget: {},
-            },
-            next_steps: [],
-            risks: [],
-            done: false,
-          },
-        },
-      ],
+  planner: plannerOfSteps(
+    Array.from({ length: STEPS }, (_, index) => ({
+      title: `Listing ${index + 1}`,
+      objective: "List the workspace and say what is there.",
+      tools: ["list_files"],
+      output_contract: { description: "one sentence", format: "text" },
     })),
-    {
-      match: `Completed steps: ${STEPS}\n`,
-      turns: [{ output: { current_step: null, next_steps: [], risks: [], done: true, answer: { answer: "the workspace was listed", claims: [{ text: "the workspace was listed", evidence: ["{{evidence:list_files}}"] }], gaps: [] } } }],
-    },
-  ],
+    { answer: "the workspace was listed", claims: [{ text: "the workspace was listed", evidence: ["{{evidence:list_files}}"] }], gaps: [] },
+  ),
   worker: [{ turns: [{ toolCalls: [{ name: "list_files", input: { path: "." } }] }, { text: "Listed the workspace." }] }],
 };
 

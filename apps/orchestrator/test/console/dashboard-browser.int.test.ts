@@ -32,6 +32,14 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     return page;
   };
   const runRow = (runId: string) => page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`);
+  /** Opens the run list and, once `dropped` is shown, narrows it with `narrow`; returns once `dropped` has left it and `kept` is shown. */
+  const narrowList = async (runs: { kept: string; dropped: string }, narrow: () => Promise<void>) => {
+    await open(deployment.dashboardUrl);
+    await runRow(runs.dropped).waitFor({ timeout: SHOWN_WITHIN_MS });
+    await narrow();
+    await runRow(runs.dropped).waitFor({ state: "detached", timeout: SHOWN_WITHIN_MS });
+    await runRow(runs.kept).waitFor({ timeout: SHOWN_WITHIN_MS });
+  };
   /** A stored run that no worker touches. */
   const fixtureRun = async (runId: string, status: RunStatus, text: string) => {
     const createdAt = new Date().toISOString();
@@ -79,11 +87,9 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
   it("narrows the list to one status with the status filter", async () => {
     await fixtureRun("run_e2e_failed", "failed", "A failed run for the filter");
     await fixtureRun("run_e2e_cancelled", "cancelled", "A cancelled run for the filter");
-    await open(deployment.dashboardUrl);
-    await runRow("run_e2e_cancelled").waitFor({ timeout: SHOWN_WITHIN_MS });
-    await page.locator("#status-filter").selectOption("failed");
-    await runRow("run_e2e_cancelled").waitFor({ state: "detached", timeout: SHOWN_WITHIN_MS });
-    await runRow("run_e2e_failed").waitFor({ timeout: SHOWN_WITHIN_MS });
+    await narrowList({ kept: "run_e2e_failed", dropped: "run_e2e_cancelled" }, async () => {
+      await page.locator("#status-filter").selectOption("failed");
+    });
     const statuses = await page.locator('[data-testid="run-row"]').evaluateAll((rows) => rows.map((row) => (row as unknown as { dataset: { status: string } }).dataset.status));
     expect(statuses.length).toBeGreaterThan(0);
     expect(new Set(statuses)).toEqual(new Set(["failed"]));
@@ -92,11 +98,7 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
   it("narrows the list to the runs whose goal matches the search text", async () => {
     await fixtureRun("run_e2e_zebra", "done", "Rotate the zebra certificates");
     await fixtureRun("run_e2e_plain", "done", "Tidy the logs");
-    await open(deployment.dashboardUrl);
-    await runRow("run_e2e_plain").waitFor({ timeout: SHOWN_WITHIN_MS });
-    await page.locator('[data-testid="run-search"]').fill("ZEBRA");
-    await runRow("run_e2e_plain").waitFor({ state: "detached", timeout: SHOWN_WITHIN_MS });
-    await runRow("run_e2e_zebra").waitFor({ timeout: SHOWN_WITHIN_MS });
+    await narrowList({ kept: "run_e2e_zebra", dropped: "run_e2e_plain" }, () => page.locator('[data-testid="run-search"]').fill("ZEBRA"));
     const goals = await page.locator('[data-testid="run-row"] [data-testid="run-goal"]').allTextContents();
     expect(goals).toEqual(["Rotate the zebra certificates"]);
   });

@@ -1,12 +1,12 @@
-import { fileURLToPath } from "node:url";
+
 import { type ModelScriptInput, newId, type TraceEvent } from "@rein/core";
-import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
+import { oneStepPlanner } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, startConfiguredHarness } from "../support/configured-harness.ts";
-import { oneStepPlanner } from "../support/one-step-planner.ts";
+import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";
+import { referenceMcpServer } from "../support/core-fixtures.ts";
 
 // The official reference server, pinned in packages/core's devDependencies.
-const EVERYTHING = fileURLToPath(new URL("../../../../packages/core/node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+const EVERYTHING = referenceMcpServer("everything");
 const GOAL = "Look at the MCP logo and the resources the reference server links to";
 const TOOLS = ["every__get-tiny-image", "every__get-resource-links", "every__read_resource", "every__get-annotated-message"];
 const TEXT_RESOURCE = "demo://resource/dynamic/text/2";
@@ -46,10 +46,8 @@ const config = (servers: Servers) => ({
   mcp: [{ name: "every", command: process.execPath, args: [EVERYTHING, "stdio"], include: ["get-tiny-image", "get-resource-links", "get-annotated-message"], trustAnnotations: true }],
 });
 
-interface Servers {
+interface Servers extends ScriptedModels {
   format: "anthropic" | "openai";
-  planner: FakeServer;
-  worker: FakeServer;
 }
 
 const workerBody = (servers: Servers, index: number) => servers.worker.requests[index]?.body as { messages: Record<string, unknown>[] };
@@ -61,11 +59,7 @@ describe.each(["anthropic", "openai"] as const)("a worker on %s calling the refe
   let status: string;
 
   beforeAll(async () => {
-    servers = {
-      format,
-      planner: await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "fake-planner" }),
-      worker: await startScriptedWireServer({ format, role: "worker", script, model: "fake-worker" }),
-    };
+    servers = { format, ...(await scriptedModels(script, format)) };
     harness = await startConfiguredHarness({ config: config(servers), env: MODEL_KEYS });
     const runId = await harness.submit({ text: GOAL, tools: TOOLS.map((name) => ({ name })) }, { runId: newId("run") });
     status = (await harness.waitFor(runId)).status;
@@ -73,8 +67,7 @@ describe.each(["anthropic", "openai"] as const)("a worker on %s calling the refe
   }, 120_000);
   afterAll(async () => {
     await harness?.close();
-    await servers?.planner.stop();
-    await servers?.worker.stop();
+    await servers?.stop();
   });
 
   it("sends the image a tool returned to the model as an image block, and keeps the text beside it", () => {

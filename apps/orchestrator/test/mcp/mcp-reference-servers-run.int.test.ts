@@ -1,15 +1,13 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type ModelScriptInput, newId, type TypedTraceEvent } from "@rein/core";
-import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
+import { oneStepPlanner } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, startConfiguredHarness } from "../support/configured-harness.ts";
-import { oneStepPlanner } from "../support/one-step-planner.ts";
+import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";
+import { referenceMcpServer } from "../support/core-fixtures.ts";
 
 // The official reference servers, pinned in packages/core's devDependencies.
-const referenceServer = (name: string) => fileURLToPath(new URL(`../../../../packages/core/node_modules/@modelcontextprotocol/server-${name}/dist/index.js`, import.meta.url));
 const GOAL = "Remember who owns the service, then check its notes";
 const CANARY = "SECRET_TOKEN=canary-env-81c2";
 const TOOLS = ["memory__create_entities", "memory__search_nodes", "fs__read_text_file"];
@@ -45,8 +43,7 @@ const script: ModelScriptInput = {
 };
 
 describe("a whole run against the reference memory and filesystem servers", { timeout: 120_000 }, () => {
-  let planner: FakeServer;
-  let worker: FakeServer;
+  let models: ScriptedModels;
   let harness: ConfiguredHarness;
   let dir: string;
   let events: TypedTraceEvent[];
@@ -61,21 +58,20 @@ describe("a whole run against the reference memory and filesystem servers", { ti
     await Promise.all([mkdir(seed), mkdir(workspaceRoot)]);
     await writeFile(join(seed, "notes.md"), "Deploys happen on Tuesdays.\n");
     await writeFile(join(seed, ".env"), `${CANARY}\n`);
-    planner = await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "fake-planner" });
-    worker = await startScriptedWireServer({ format: "openai", role: "worker", script, model: "fake-worker" });
+    models = await scriptedModels(script, "openai");
     harness = await startConfiguredHarness({
       config: {
         workspaceRoot,
-        ...plannerAndWorker(planner, { baseURL: worker.baseURL, kind: "openai" }),
+        ...plannerAndWorker(models.planner, { baseURL: models.worker.baseURL, kind: "openai" }),
         policy: [
           { id: "no-env-files", tool: "*", decision: "deny", paths: ["**/.env"] },
           // A write to the test's own memory file: approvals are the sre-triage tests' subject, not this one's.
           { id: "memory-writes", tool: "memory__create_entities", decision: "allow" },
         ],
         mcp: [
-          { name: "memory", command: process.execPath, args: [referenceServer("memory")], env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") }, trustAnnotations: true },
+          { name: "memory", command: process.execPath, args: [referenceMcpServer("memory")], env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") }, trustAnnotations: true },
           // The server may read every run's workspace: only Rein's policy stands between a path and the file.
-          { name: "fs", command: process.execPath, args: [referenceServer("filesystem"), workspaceRoot], include: ["read_text_file"], trustAnnotations: true, scopes: { paths: ["path"] } },
+          { name: "fs", command: process.execPath, args: [referenceMcpServer("filesystem"), workspaceRoot], include: ["read_text_file"], trustAnnotations: true, scopes: { paths: ["path"] } },
         ],
       },
       env: MODEL_KEYS,
@@ -86,8 +82,7 @@ describe("a whole run against the reference memory and filesystem servers", { ti
   }, 120_000);
   afterAll(async () => {
     await harness?.close();
-    await planner?.stop();
-    await worker?.stop();
+    await models?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -96,19 +91,19 @@ describe("a whole run against the reference memory and filesystem servers", { ti
     expect(executed("memory__create_entities")[0]?.status).toBe("ok");
     expect(executed("memory__search_nodes")[0]?.status).toBe("ok");
     // What the model read after the lookup, in a later turn than the store.
-    expect(JSON.stringify(worker.requests[2]?.body)).toMatch(/checkout-service[\s\S]*owned by team-ops/);
+    expect(JSON.stringify(models.worker.requests[2]?.body)).toMatch(/checkout-service[\s\S]*owned by team-ops/);
   });
 
   it("reads an ordinary file of the run's workspace through the filesystem server", () => {
     expect(executed("fs__read_text_file").map((payload) => payload.status)).toContain("ok");
-    expect(JSON.stringify(worker.requests[1]?.body)).toContain("Deploys happen on Tuesdays.");
+    expect(JSON.stringify(models.worker.requests[1]?.body)).toContain("Deploys happen on Tuesdays.");
   });
 
   it("a **/.env deny rule stops the filesystem server's read, and the secret never reaches the model", () => {
     const denied = events.filter((event) => event.kind === "permission.decided" && event.payload.tool === "fs__read_text_file" && event.payload.decision === "deny");
     expect(denied).toHaveLength(1);
     expect(JSON.stringify(denied[0]?.payload)).toContain("no-env-files");
-    expect(JSON.stringify(worker.requests.map((request) => request.body))).not.toContain("canary-env");
+    expect(JSON.stringify(models.worker.requests.map((request) => request.body))).not.toContain("canary-env");
     expect(JSON.stringify(events)).not.toContain("canary-env");
   });
 });

@@ -1,9 +1,8 @@
 import { findTraceEvent, type ModelScriptInput, newId } from "@rein/core";
-import { type FakeServer, startScriptedWireServer } from "@rein/core/testing";
+import { oneStepPlanner } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRemoteServer } from "../../../../packages/core/test/mcp/fixtures/remote-mcp-server.ts";
-import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, startConfiguredHarness } from "../support/configured-harness.ts";
-import { oneStepPlanner } from "../support/one-step-planner.ts";
+import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";
 
 const TOKEN = "remote-mcp-CANARY-token-4c1e9b";
 const GOAL = "Shout a greeting through the remote MCP server";
@@ -25,19 +24,17 @@ const script: ModelScriptInput = {
 
 describe("a run using a remote MCP server over Streamable HTTP with a bearer token", { timeout: 120_000 }, () => {
   let remote: Awaited<ReturnType<typeof startRemoteServer>>;
-  let planner: FakeServer;
-  let worker: FakeServer;
+  let models: ScriptedModels;
   let harness: ConfiguredHarness;
 
   beforeAll(async () => {
     remote = await startRemoteServer(TOKEN);
-    planner = await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "fake-planner" });
-    worker = await startScriptedWireServer({ format: "anthropic", role: "worker", script, model: "fake-worker" });
+    models = await scriptedModels(script);
     const host = `127.0.0.1:${new URL(remote.url).port}`;
     harness = await startConfiguredHarness({
       env: { ...MODEL_KEYS, REMOTE_MCP_TOKEN: TOKEN },
       config: {
-        ...plannerAndWorker(planner, worker),
+        ...plannerAndWorker(models.planner, models.worker),
         secrets: [{ env: "REMOTE_MCP_TOKEN", tools: ["mcp:remote"] }],
         policy: [{ id: "remote-mcp", tool: "remote__shout", hosts: [host], decision: "allow" }],
         mcp: [{ name: "remote", url: remote.url, auth: { bearer: "REMOTE_MCP_TOKEN" }, trustAnnotations: true }],
@@ -46,8 +43,7 @@ describe("a run using a remote MCP server over Streamable HTTP with a bearer tok
   }, 120_000);
   afterAll(async () => {
     await harness?.close();
-    await planner?.stop();
-    await worker?.stop();
+    await models?.stop();
     await remote?.close();
   });
 

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { replayRun } from "../../src/replay/replay-run.ts";
 import { openIsolatedRuntime } from "../../src/replay/isolated-runtime.ts";
-import { type Recorded, recordExample } from "../trace/record-example.ts";
+import { exampleRecordedOnce } from "../trace/record-example.ts";
 
 describe("rein replay --from-step", () => {
-  let recorded: Recorded;
-  beforeAll(async () => {
-    recorded = await recordExample("sre-triage");
-  });
-  afterAll(async () => {
-    await recorded?.runtime.cleanup();
-  });
+  const recorded = exampleRecordedOnce("sre-triage");
 
   async function replayFrom(fromStep: string) {
     const scratch = await openIsolatedRuntime(recorded.runtime.config, "replay-from");

@@ -1,19 +1,13 @@
 import { type AnyTool, defineTool } from "@rein/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildRegistry } from "../../src/roles/tooling.ts";
 import { renderReplayReport } from "../../src/replay/replay-report.ts";
 import { replayStep } from "../../src/replay/replay-step.ts";
 import { openIsolatedRuntime } from "../../src/replay/isolated-runtime.ts";
-import { type Recorded, recordExample } from "../trace/record-example.ts";
+import { exampleRecordedOnce } from "../trace/record-example.ts";
 
 describe("rein replay --step: one step in isolation from its recorded packet", () => {
-  let recorded: Recorded;
-  beforeAll(async () => {
-    recorded = await recordExample("bugfix");
-  });
-  afterAll(async () => {
-    await recorded?.runtime.cleanup();
-  });
+  const recorded = exampleRecordedOnce("bugfix");
 
   async function replay(tools: readonly AnyTool[] = recorded.example.tools) {
     const scratch = await openIsolatedRuntime(recorded.runtime.config, "replay-step");

@@ -1,13 +1,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type AnyTool, defineTool, findTraceEvent } from "@rein/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
 import { buildRegistry } from "../../src/roles/tooling.ts";
 import { renderReplayReport } from "../../src/replay/replay-report.ts";
 import { replayRun } from "../../src/replay/replay-run.ts";
 import { openIsolatedRuntime } from "../../src/replay/isolated-runtime.ts";
-import { type Recorded, recordExample } from "../trace/record-example.ts";
+import { exampleRecordedOnce, type Recorded } from "../trace/record-example.ts";
 
 async function replay(recorded: Recorded, options: Parameters<typeof replayRun>[2]) {
   const scratch = await openIsolatedRuntime(recorded.runtime.config, "replay");
@@ -34,13 +34,7 @@ function readFileChangingLine2(recorded: Recorded): AnyTool {
 const EXAMPLES = ["bugfix", "sre-triage", "sre-triage-plugin"].filter((name) => existsSync(join(EXAMPLES_DIR, name, "goal.json")));
 
 describe.each(EXAMPLES)("replaying examples/%s", (name) => {
-  let recorded: Recorded;
-  beforeAll(async () => {
-    recorded = await recordExample(name);
-  });
-  afterAll(async () => {
-    await recorded?.runtime.cleanup();
-  });
+  const recorded = exampleRecordedOnce(name);
 
   it("with real tools in a fresh workspace reports identical", async () => {
     const report = await replay(recorded, { mode: "real", tools: recorded.example.tools });
@@ -58,13 +52,7 @@ describe.each(EXAMPLES)("replaying examples/%s", (name) => {
 });
 
 describe("replaying examples/bugfix against a changed tool", () => {
-  let recorded: Recorded;
-  beforeAll(async () => {
-    recorded = await recordExample("bugfix");
-  });
-  afterAll(async () => {
-    await recorded?.runtime.cleanup();
-  });
+  const recorded = exampleRecordedOnce("bugfix");
 
   it("reports the first divergence at the right step and call, with a line diff", async () => {
     const report = await replay(recorded, { mode: "real", tools: [...recorded.example.tools, readFileChangingLine2(recorded)] });

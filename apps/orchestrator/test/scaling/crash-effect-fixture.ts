@@ -3,6 +3,7 @@ import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { type AnyTool, defineTool, type GoalInput, type ModelScriptInput } from "@rein/core";
+import { plannerOfSteps } from "@rein/core/testing";
 import { z } from "zod";
 
 export const EFFECTS_FILE = "effects.log";
@@ -36,28 +37,10 @@ export function deployRelease(gateDir: string): AnyTool {
 export const crashGoal: GoalInput = { text: "Crash check: deploy the release once.", tools: [{ name: DEPLOY }], budget: { maxSteps: 2 } };
 
 export const crashScript: ModelScriptInput = {
-  planner: [
-    {
-      match: "Completed steps: none",
-      turns: [
-        {
-          output: {
-            current_step: {
-              title: STEP_TITLE,
-              objective: "Deploy release v2.",
-              acceptance_criteria: [],
-              tools: [DEPLOY],
-              evidence_ids: [],
-              output_contract: { description: "one sentence", format: "text" },
-              budget: { maxTurns: 3, maxToolCalls: 3 },
-            },
-            next_steps: [],
-            risks: [],
-            done: false,
-          },
-        },
-      ],
-    },
-  ],
+  planner: plannerOfSteps(
+    [{ title: STEP_TITLE, objective: "Deploy release v2.", tools: [DEPLOY], output_contract: { description: "one sentence", format: "text" }, budget: { maxTurns: 3, maxToolCalls: 3 } }],
+    // Never reached: the worker is killed inside the deploy, and the run escalates.
+    { answer: "release v2 was deployed", claims: [{ text: "release v2 was deployed", evidence: [`{{evidence:${DEPLOY}}}`] }], gaps: [] },
+  ),
   worker: [{ match: STEP_TITLE, turns: [{ toolCalls: [{ name: DEPLOY, input: { release: "v2" } }] }, { text: "Deployed v2." }] }],
 };

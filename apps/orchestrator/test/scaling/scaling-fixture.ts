@@ -3,6 +3,7 @@ import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { type AnyTool, defineTool, type GoalInput, type ModelScriptInput } from "@rein/core";
+import { plannerOfSteps } from "@rein/core/testing";
 import { z } from "zod";
 
 /** The file a run's effects land in, inside its workspace. */
@@ -65,33 +66,18 @@ export const scalingGoal: GoalInput = {
 
 /** Plan one step, then done; the worker appends and waits at the gate, appends again, answers. */
 export const scalingScript: ModelScriptInput = {
-  planner: [
-    {
-      match: "Completed steps: none",
-      turns: [
-        {
-          output: {
-            current_step: {
-              title: STEP_TITLE,
-              objective: "Append effect 1, wait for the gate, append effect 2.",
-              acceptance_criteria: [],
-              tools: [APPEND_EFFECT, "wait_for_gate"],
-              evidence_ids: [],
-              output_contract: { description: "one sentence", format: "text" },
-              budget: { maxTurns: 5, maxToolCalls: 6 },
-            },
-            next_steps: [],
-            risks: [],
-            done: false,
-          },
-        },
-      ],
-    },
-    {
-      match: "Completed steps: 1",
-      turns: [{ output: { current_step: null, next_steps: [], risks: [], done: true, answer: { answer: "both effects recorded", claims: [{ text: "the effects were recorded", evidence: [`{{evidence:${APPEND_EFFECT}}}`] }], gaps: [] } } }],
-    },
-  ],
+  planner: plannerOfSteps(
+    [
+      {
+        title: STEP_TITLE,
+        objective: "Append effect 1, wait for the gate, append effect 2.",
+        tools: [APPEND_EFFECT, "wait_for_gate"],
+        output_contract: { description: "one sentence", format: "text" },
+        budget: { maxTurns: 5, maxToolCalls: 6 },
+      },
+    ],
+    { answer: "both effects recorded", claims: [{ text: "the effects were recorded", evidence: [`{{evidence:${APPEND_EFFECT}}}`] }], gaps: [] },
+  ),
   worker: [
     {
       match: STEP_TITLE,

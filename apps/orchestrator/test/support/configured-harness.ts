@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
-import { type AnyTool, generateKeyPair, type ReinConfigInput, type Role } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { type AnyTool, generateKeyPair, type ModelScriptInput, type ReinConfigInput, type Role } from "@rein/core";
+import { createTestRuntime, type FakeServer, startScriptedWireServer, type TestRuntime } from "@rein/core/testing";
 import { providerForRole } from "../../src/roles/role-providers.ts";
 import { type RoleProcesses, startRoleProcesses } from "./role-processes.ts";
 
@@ -38,6 +38,32 @@ export function plannerAndWorker(planner: { baseURL: string }, worker: { baseURL
       worker: { provider: "worker", model: "fake-worker" },
       evaluator: { provider: "planner", model: "fake-planner" },
       judge: { provider: "planner", model: "fake-planner" },
+    },
+  };
+}
+
+/** The planner's model server plannerAndWorker points at, playing `script` in Anthropic's wire format. */
+export function scriptedPlanner(script: ModelScriptInput): Promise<FakeServer> {
+  return startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "fake-planner" });
+}
+
+export interface ScriptedModels {
+  planner: FakeServer;
+  worker: FakeServer;
+  /** Stops both servers. */
+  stop(): Promise<void>;
+}
+
+/** The planner's and the worker's model servers plannerAndWorker points at, both playing `script`, the worker's in `workerFormat`. */
+export async function scriptedModels(script: ModelScriptInput, workerFormat: "anthropic" | "openai" = "anthropic"): Promise<ScriptedModels> {
+  const planner = await scriptedPlanner(script);
+  const worker = await startScriptedWireServer({ format: workerFormat, role: "worker", script, model: "fake-worker" });
+  return {
+    planner,
+    worker,
+    stop: async () => {
+      await planner.stop();
+      await worker.stop();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { ModelProvider } from "@rein/core";
+import { countingProvider } from "@rein/core/testing";
 
 /** A role's model holding every call until `release`: the job it runs stays active meanwhile. */
 export function heldUntilRelease(provider: ModelProvider): ModelProvider & { calls: number; release(): void } {
@@ -6,17 +7,5 @@ export function heldUntilRelease(provider: ModelProvider): ModelProvider & { cal
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const wrapped = {
-    name: provider.name,
-    kind: provider.kind,
-    model: provider.model,
-    calls: 0,
-    complete: async (...args: Parameters<ModelProvider["complete"]>) => {
-      wrapped.calls += 1;
-      await gate;
-      return provider.complete(...args);
-    },
-    release: () => release(),
-  };
-  return wrapped;
+  return Object.assign(countingProvider(provider, () => gate), { release: () => release() });
 }

@@ -46,6 +46,13 @@ export async function startHarness(
   };
 }
 
+/** A harness on example `name`: its script, tools and config; with `seeds`, a goal may name a folder of the example as its workspace's seed. */
+export async function startExampleHarness(name: string, options: { seeds?: boolean } = {}): Promise<Harness> {
+  const example = await loadExample(name);
+  const script = JSON.parse(readFileSync(example.scriptPath, "utf8")) as ModelScriptInput;
+  return startHarness(script, [...example.tools], { config: { ...example.config, ...(options.seeds ? { seedsRoot: example.dir } : {}) } });
+}
+
 export async function bugfixExample() {
   const example = await loadExample("bugfix");
   return { example, script: JSON.parse(readFileSync(example.scriptPath, "utf8")) as ModelScriptInput };

@@ -1,5 +1,5 @@
 import { type AnyTool, defineTool, type GoalInput, type ModelScriptInput, z } from "@rein/core";
-import { oneStepPlanner } from "./one-step-planner.ts";
+import { oneStepPlanner } from "@rein/core/testing";
 
 /** A read tool that reports a status value as pending; `output` replaces what it answers. */
 export function probeTool(options: { description?: string; output?: (key: string) => string } = {}): AnyTool {

@@ -2,26 +2,20 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PromptCopy, typedTraceEvent } from "@rein/core";
 import { createTestRuntime } from "@rein/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
 import { loadBundle } from "../../src/trace/trace-bundle.ts";
 import { renderExport } from "../../src/trace/trace-export.ts";
 import { importBundle, parseExport } from "../../src/trace/trace-import.ts";
 import { answerQuestions, TRACE_QUESTIONS } from "../../src/trace/trace-check.ts";
 import { renderTimeline } from "../../src/trace/views/timeline-view.ts";
-import { type Recorded, recordExample } from "./record-example.ts";
+import { exampleRecordedOnce } from "./record-example.ts";
 
 // sre-triage is being built alongside; it is checked the moment it exists.
 const EXAMPLES = ["bugfix", "sre-triage", "sre-triage-plugin"].filter((name) => existsSync(join(EXAMPLES_DIR, name, "goal.json")));
 
 describe.each(EXAMPLES)("the trace of examples/%s", (name) => {
-  let recorded: Recorded;
-  beforeAll(async () => {
-    recorded = await recordExample(name);
-  });
-  afterAll(async () => {
-    await recorded?.runtime.cleanup();
-  });
+  const recorded = exampleRecordedOnce(name);
 
   it("answers every question of issue 7 from its events", () => {
     const answers = answerQuestions(recorded.bundle.events, recorded.bundle.blobs);

@@ -1,4 +1,5 @@
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { afterAll, beforeAll } from "vitest";
+import { createTestRuntime, fixtureAround, liveView, type TestRuntime } from "@rein/core/testing";
 import { scriptedOverrides } from "../../src/cli/run-command.ts";
 import { type LoadedExample, loadExample } from "../../src/examples/load-example.ts";
 import { runPrivately } from "../../src/replay/in-process-run.ts";
@@ -21,4 +22,13 @@ export async function recordExample(name: string): Promise<Recorded> {
     await runtime.cleanup();
     throw error;
   }
+}
+
+/**
+ * Example `name` recorded once (recordExample) before the tests of the
+ * `describe` or file that calls this, and its runtime deleted after them.
+ */
+export function exampleRecordedOnce(name: string): Recorded {
+  const current = fixtureAround(beforeAll, afterAll, `the recording of examples/${name}`, () => recordExample(name), (recorded) => recorded.runtime.cleanup());
+  return liveView(current, ["runtime", "example", "bundle"]);
 }

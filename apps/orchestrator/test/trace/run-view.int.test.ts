@@ -1,20 +1,16 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
 import { buildRunView } from "../../src/trace/views/run-view/build-run-view.ts";
 import type { RunView } from "../../src/trace/views/run-view/run-view-model.ts";
-import { type Recorded, recordExample } from "./record-example.ts";
+import { exampleRecordedOnce } from "./record-example.ts";
 
 describe("the run view of examples/bugfix (a failing test run, a fix, a passing one)", () => {
-  let recorded: Recorded;
+  const recorded = exampleRecordedOnce("bugfix");
   let view: RunView;
-  beforeAll(async () => {
-    recorded = await recordExample("bugfix");
+  beforeAll(() => {
     view = buildRunView(recorded.bundle);
-  });
-  afterAll(async () => {
-    await recorded?.runtime.cleanup();
   });
 
   it("reads every event through the catalogue", () => {
@@ -91,13 +87,7 @@ describe("the run view of examples/bugfix (a failing test run, a fix, a passing 
 
 // sre-triage is being built alongside; it is checked the moment it exists.
 describe.runIf(existsSync(join(EXAMPLES_DIR, "sre-triage", "goal.json")))("the run view of examples/sre-triage (an approval)", () => {
-  let recorded: Recorded;
-  beforeAll(async () => {
-    recorded = await recordExample("sre-triage");
-  });
-  afterAll(async () => {
-    await recorded?.runtime.cleanup();
-  });
+  const recorded = exampleRecordedOnce("sre-triage");
 
   it("shows the call that asked for approval with its rule, who approved it, and the timeline's wait", () => {
     const view = buildRunView(recorded.bundle);

@@ -1,13 +1,12 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApprovalSigner, ApprovalStore, generateKeyPair, type GoalInput } from "@rein/core";
 import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHttpApi } from "../../src/api/http-api.ts";
 import { submitGoal } from "../../src/intake/submit-goal.ts";
+import { closeNow, listenApi } from "../support/api-server.ts";
 
 /**
  * A goal from outside names a seed under the deployment's seedsRoot; it can
@@ -35,19 +34,16 @@ describe("named seeds under seedsRoot", () => {
     writeFileSync(join(keysDir, "packet-private.pem"), "PRIVATE KEY\n");
     symlinkSync(keysDir, join(seedsRoot, "keys-link"));
     runtime = await createTestRuntime({ seedsRoot });
-    server = createHttpApi({
+    ({ server, base } = await listenApi({
       runtime,
       approvals: new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: 60 }),
       approvalSigner: new ApprovalSigner(generateKeyPair().privateKey),
       knownTools: tools,
       token: TOKEN,
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }));
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await closeNow(server);
     rmSync(join(seedsRoot, ".."), { recursive: true, force: true });
     await runtime.cleanup();
   });

@@ -4,31 +4,33 @@ import type { CompleteOptions, ModelResponse } from "./model-provider.ts";
 import { withCost } from "./pricing.ts";
 import { withRetries } from "./retry.ts";
 
-/** What an HTTP adapter's loaded SDK tells the retry loop: where it sends requests and how its errors read. */
-export interface AdapterClient {
-  baseURL: string;
+/** An adapter's SDK once loaded: its client, and how that SDK's errors read. */
+export interface LoadedSdk<Client extends { baseURL: string }> {
+  client: Client;
   toFailure: (error: unknown) => ProviderFailure | undefined;
 }
 
 /**
- * One completion through an SDK under Rein's retries (the SDK's own are
- * off), so every adapter backs off, names itself and keeps its key out of
- * errors alike.
+ * One completion through the SDK `sdk` resolves to, under Rein's retries
+ * (the SDK's own are off), so every adapter backs off, names itself and
+ * keeps its key out of errors alike. Each attempt streams when the caller
+ * asks for events and is a plain request otherwise.
  */
-export function withAdapterRetries<T>(
+export async function completeThroughSdk<Client extends { baseURL: string }, Attempt>(
   settings: AdapterSettings,
-  client: AdapterClient,
+  sdk: Promise<LoadedSdk<Client>>,
   options: CompleteOptions,
-  attempt: () => Promise<T>,
-): Promise<{ value: T; retries: number }> {
-  return withRetries(attempt, settings.retry ?? defaultRetryPolicy, {
+  attempt: { stream(client: Client): Promise<Attempt>; request(client: Client): Promise<Attempt> },
+): Promise<{ value: Attempt; retries: number }> {
+  const { client, toFailure } = await sdk;
+  return withRetries(() => (options.onEvent ? attempt.stream(client) : attempt.request(client)), settings.retry ?? defaultRetryPolicy, {
     provider: settings.name,
     model: settings.model,
     baseURL: client.baseURL,
     secrets: settings.apiKey ? [settings.apiKey] : [],
     signal: options.signal,
     onEvent: options.onEvent,
-    toFailure: client.toFailure,
+    toFailure,
   });
 }
 

@@ -24,3 +24,8 @@ export interface AdapterSettings {
 export const defaultMaxTokens = 4096;
 export const defaultTimeoutMs = 120_000;
 export const defaultRetryPolicy: RetryPolicy = { maxRetries: 4 };
+
+/** What every adapter asks of each request by default: the settings' model, their max tokens (or the default) and their temperature when set. */
+export function requestDefaults(settings: AdapterSettings): { model: string; maxTokens: number; temperature?: number } {
+  return { model: settings.model, maxTokens: settings.maxTokens ?? defaultMaxTokens, ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}) };
+}

@@ -1,33 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { actionHashOf } from "../../src/approvals/action-hash.ts";
-import { ApprovalStore } from "../../src/approvals/approval-store.ts";
 import { ApprovalSigner, ApprovalVerifier } from "../../src/approvals/approval-signature.ts";
 import { sha256 } from "../../src/canonical/canonical-json.ts";
 import { generateKeyPair } from "../../src/keys/key-files.ts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
-import { call, harness, tempWorkspace } from "../tools/harness.ts";
+import { call, harness } from "../tools/harness.ts";
 import { restartServiceTool } from "../tools/hostile-tools.ts";
-import { redisForTest } from "../tools/redis-harness.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
+import { approvalsPerTest } from "../tools/approvals-per-test.ts";
 
 const deciderKeys = generateKeyPair();
 const signer = new ApprovalSigner(deciderKeys.privateKey);
 const approvalVerifier = new ApprovalVerifier(deciderKeys.publicKey);
 
-let workspace: Workspace;
-let cleanupWorkspace: () => Promise<void>;
-let env: ReturnType<typeof redisForTest>;
-let approvals: ApprovalStore;
+const fixture = approvalsPerTest();
 let idempotency: IdempotencyStore;
-beforeEach(async () => {
-  ({ workspace, cleanup: cleanupWorkspace } = await tempWorkspace());
-  env = redisForTest();
-  approvals = new ApprovalStore(env.redis, env.keys, { ttlSeconds: 3600 });
-  idempotency = new IdempotencyStore(env.redis, env.keys);
-});
-afterEach(async () => {
-  await env.close();
-  await cleanupWorkspace();
+beforeEach(() => {
+  idempotency = new IdempotencyStore(fixture.env.redis, fixture.env.keys);
 });
 
 const restartApi = () => call("restart_service", { service: "api" });
@@ -42,11 +30,11 @@ const callKey = (index: number) => `run_test:step_test:1:${index}`;
  */
 async function approvedThenLost(withIdempotency: boolean) {
   const { tool, counter } = restartServiceTool();
-  const executor = harness({ tools: [tool], surface: [{ name: "restart_service", scope: {} }], workspace, deps: { approvals, approvalVerifier, ...(withIdempotency ? { idempotency } : {}) } });
+  const executor = harness({ tools: [tool], surface: [{ name: "restart_service", scope: {} }], workspace: fixture.workspace, deps: { approvals: fixture.approvals, approvalVerifier, ...(withIdempotency ? { idempotency } : {}) } });
   const asked = await executor.executor.execute(restartApi(), 0, executor.context());
   const approvalId = asked.suspend?.approvalId as string;
-  await approvals.decide(approvalId, { decision: "approved", approver: "alice" }, signer);
-  expect(await approvals.consume(actionHashOf(action), "run_test", "step_test", callKey(0))).not.toBeNull();
+  await fixture.approvals.decide(approvalId, { decision: "approved", approver: "alice" }, signer);
+  expect(await fixture.approvals.consume(actionHashOf(action), "run_test", "step_test", callKey(0))).not.toBeNull();
   return { ...executor, counter, approvalId };
 }
 
@@ -57,7 +45,7 @@ describe("an approval whose call's worker was lost after it used the approval", 
     expect(resumed.observation.status).toBe("ok");
     expect(counter.runs).toBe(1);
     expect(trace.kinds().filter((kind) => kind === "approval.requested")).toHaveLength(1);
-    expect((await approvals.list({ runId: "run_test" })).map((approval) => approval.approvalId)).toEqual([approvalId]);
+    expect((await fixture.approvals.list({ runId: "run_test" })).map((approval) => approval.approvalId)).toEqual([approvalId]);
   });
 
   it("does not run a non-idempotent call again once its effect had started: its outcome is unknown", async () => {

@@ -1,32 +1,26 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PolicyRule } from "../../src/contracts/index.ts";
 import { mcpCallScope } from "../../src/mcp/mcp-argument-scopes.ts";
-import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "../tools/harness.ts";
+import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
+import { call, harness } from "../tools/harness.ts";
+import { mcpConnectionPerFile } from "./mcp-per-file.ts";
 
 // The official reference server, pinned in devDependencies.
 const filesystemServer = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
 const CANARY = "SECRET_TOKEN=canary-env-5f1e";
 const noEnvFiles: PolicyRule[] = [{ id: "no-env-files", tool: "*", decision: "deny", paths: ["**/.env"] }];
 
-let connection: McpConnection;
-let workspace: Workspace;
-let dir: string;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ workspace, dir, cleanup } = await tempWorkspace());
+const fixture = mcpConnectionPerFile(async ({ workspace, dir }) => {
   await writeFile(join(workspace.root, ".env"), `${CANARY}\n`);
   await writeFile(join(workspace.root, "notes.txt"), "plain notes\n");
   await mkdir(join(workspace.root, "sub"));
   await writeFile(join(workspace.root, "sub", ".env"), `${CANARY}\n`);
   await symlink(join(workspace.root, ".env"), join(workspace.root, "innocent.txt"));
   await writeFile(join(dir, "outside.txt"), `${CANARY}\n`);
-  connection = await connectMcpServer({
+  return connectMcpServer({
     name: "fs",
     command: process.execPath,
     // Allowed the parent too, so only Rein's checks stand between a path and the file.
@@ -36,15 +30,11 @@ beforeAll(async () => {
     trustAnnotations: true,
     scopes: { paths: ["path", "paths[]", "source", "destination"] },
   });
-}, 60_000);
-afterAll(async () => {
-  await connection?.close();
-  await cleanup();
 });
 
 function run(name: string, input: unknown) {
-  const surface = connection.tools.map((tool) => ({ name: tool.name, scope: {} }));
-  return harness({ tools: connection.tools, surface, workspace, policy: noEnvFiles }).run(call(name, input));
+  const surface = fixture.connection.tools.map((tool) => ({ name: tool.name, scope: {} }));
+  return harness({ tools: fixture.connection.tools, surface, workspace: fixture.workspace, policy: noEnvFiles }).run(call(name, input));
 }
 
 describe("policy over MCP arguments, against the reference filesystem server", () => {
@@ -62,7 +52,7 @@ describe("policy over MCP arguments, against the reference filesystem server", (
   });
 
   it.each([
-    ["an absolute path", () => ({ path: join(workspace.root, ".env") })],
+    ["an absolute path", () => ({ path: join(fixture.workspace.root, ".env") })],
     ["traversal that comes back", () => ({ path: "sub/../.env" })],
     ["a nested .env", () => ({ path: "sub/.env" })],
     ["a symlink to .env", () => ({ path: "innocent.txt" })],
@@ -95,7 +85,7 @@ describe("policy over MCP arguments, against the reference filesystem server", (
   });
 
   it("refuses a path outside the run's workspace though the server itself would allow it", async () => {
-    for (const path of ["../outside.txt", join(dir, "outside.txt")]) {
+    for (const path of ["../outside.txt", join(fixture.dir, "outside.txt")]) {
       const outcome = await run("fs__read_text_file", { path });
       expect(outcome.observation.status).toBe("refused");
       expect(outcome.observation.content).toContain("outside");

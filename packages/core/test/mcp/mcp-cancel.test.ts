@@ -1,26 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "../tools/harness.ts";
+import { describe, expect, it } from "vitest";
+import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
+import { call, harness } from "../tools/harness.ts";
+import { mcpConnectionPerFile, TEST_MCP_SERVER } from "./mcp-per-file.ts";
 
-const serverPath = fileURLToPath(new URL("./fixtures/test-mcp-server.ts", import.meta.url));
-
-let connection: McpConnection;
-let workspace: Workspace;
-let dir: string;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ workspace, dir, cleanup } = await tempWorkspace());
-  connection = await connectMcpServer({ name: "srv", command: process.execPath, args: ["--import", "tsx", serverPath], trustAnnotations: true });
-}, 60_000);
-afterAll(async () => {
-  await connection?.close();
-  await cleanup();
-});
+const fixture = mcpConnectionPerFile(() => connectMcpServer(TEST_MCP_SERVER));
 
 const markerText = (path: string) => {
   try {
@@ -32,8 +17,8 @@ const markerText = (path: string) => {
 
 describe("cancelling a step with an MCP call in flight", () => {
   it("aborts the call at once and sends notifications/cancelled, so the server stops too", async () => {
-    const marker = join(dir, "slow-marker");
-    const { run } = harness({ tools: connection.tools, surface: [{ name: "srv__slow", scope: {} }], workspace });
+    const marker = join(fixture.dir, "slow-marker");
+    const { run } = harness({ tools: fixture.connection.tools, surface: [{ name: "srv__slow", scope: {} }], workspace: fixture.workspace });
     const controller = new AbortController();
     const outcome = run(call("srv__slow", { marker }), { signal: controller.signal });
     await expect.poll(() => markerText(marker), { timeout: 15_000 }).toBe("started");
@@ -45,8 +30,8 @@ describe("cancelling a step with an MCP call in flight", () => {
   }, 60_000);
 
   it("calls nothing once the step is cancelled", async () => {
-    const marker = join(dir, "never-marker");
-    const { run } = harness({ tools: connection.tools, surface: [{ name: "srv__slow", scope: {} }, { name: "srv__echo", scope: {} }], workspace });
+    const marker = join(fixture.dir, "never-marker");
+    const { run } = harness({ tools: fixture.connection.tools, surface: [{ name: "srv__slow", scope: {} }, { name: "srv__echo", scope: {} }], workspace: fixture.workspace });
     const controller = new AbortController();
     controller.abort();
     await expect(run(call("srv__slow", { marker }), { signal: controller.signal })).rejects.toThrow();

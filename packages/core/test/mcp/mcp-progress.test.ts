@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "../tools/harness.ts";
+import { describe, expect, it } from "vitest";
+import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
+import { call, harness } from "../tools/harness.ts";
+import { mcpConnectionPerFile } from "./mcp-per-file.ts";
 
 // The official reference server, pinned in devDependencies: its long-running operation reports progress at each step.
 const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
@@ -10,13 +10,8 @@ const LONG = "every__trigger-long-running-operation";
 const BASE_TIMEOUT_MS = 1_000;
 const CAP_MS = 3_000;
 
-let connection: McpConnection;
-let workspace: Workspace;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ workspace, cleanup } = await tempWorkspace());
-  connection = await connectMcpServer({
+const fixture = mcpConnectionPerFile(() =>
+  connectMcpServer({
     name: "every",
     command: process.execPath,
     args: [EVERYTHING, "stdio"],
@@ -24,18 +19,14 @@ beforeAll(async () => {
     trustAnnotations: true,
     timeoutMs: BASE_TIMEOUT_MS,
     maxTotalTimeoutMs: CAP_MS,
-  });
-}, 60_000);
-afterAll(async () => {
-  await connection?.close();
-  await cleanup();
-});
+  }),
+);
 
 const surface = [{ name: LONG, scope: {} }, { name: "every__read_resource", scope: {} }];
 
 describe("progress from a long MCP call", { timeout: 30_000 }, () => {
   it("is traced, and extends a call past its timeout: 2 s of work with a 1 s timeout succeeds", async () => {
-    const { run, trace } = harness({ tools: connection.tools, surface, workspace });
+    const { run, trace } = harness({ tools: fixture.connection.tools, surface, workspace: fixture.workspace });
     // Ten steps of 200 ms, each ending with a progress notification: the 1 s timeout restarts at each.
     const outcome = await run(call(LONG, { duration: 2, steps: 10 }));
     expect(outcome.observation.status).toBe("ok");
@@ -51,7 +42,7 @@ describe("progress from a long MCP call", { timeout: 30_000 }, () => {
   });
 
   it("does not extend it past the cap: 10 s of steady progress is cut off at 3 s as a timeout", async () => {
-    const { run } = harness({ tools: connection.tools, surface, workspace });
+    const { run } = harness({ tools: fixture.connection.tools, surface, workspace: fixture.workspace });
     const started = performance.now();
     const outcome = await run(call(LONG, { duration: 10, steps: 50 }));
     expect(outcome.observation.status).toBe("timeout");
@@ -63,7 +54,7 @@ describe("progress from a long MCP call", { timeout: 30_000 }, () => {
   });
 
   it("without progress, the timeout stands: one 2 s step with a 1 s timeout times out", async () => {
-    const { run } = harness({ tools: connection.tools, surface, workspace });
+    const { run } = harness({ tools: fixture.connection.tools, surface, workspace: fixture.workspace });
     const outcome = await run(call(LONG, { duration: 2, steps: 1 }));
     expect(outcome.observation.status).toBe("timeout");
     expect(outcome.observation.content).toMatch(/did not answer in time.*Request timed out/);
@@ -72,7 +63,7 @@ describe("progress from a long MCP call", { timeout: 30_000 }, () => {
 
 describe("a JSON-RPC error from the reference server", () => {
   it("is an observation the model can correct when the server refuses the arguments (-32602)", async () => {
-    const { run } = harness({ tools: connection.tools, surface, workspace });
+    const { run } = harness({ tools: fixture.connection.tools, surface, workspace: fixture.workspace });
     const outcome = await run(call("every__read_resource", { uri: "demo://resource/nowhere" }));
     expect(outcome.observation.status).toBe("error");
     expect(outcome.result.failure).toBe("different_action");

@@ -1,22 +1,15 @@
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
+
+import { describe, expect, it } from "vitest";
+import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "../tools/harness.ts";
+import { call, harness } from "../tools/harness.ts";
+import { mcpConnectionPerFile, TEST_MCP_SERVER } from "./mcp-per-file.ts";
 
-const serverPath = fileURLToPath(new URL("./fixtures/test-mcp-server.ts", import.meta.url));
-
-let connection: McpConnection;
-let workspace: Workspace;
-let cleanup: () => Promise<void>;
 const registry = new ToolRegistry();
 const changes: string[][] = [];
-
-beforeAll(async () => {
-  ({ workspace, cleanup } = await tempWorkspace());
-  connection = await connectMcpServer(
-    { name: "srv", command: process.execPath, args: ["--import", "tsx", serverPath], trustAnnotations: true, tools: { add_tool: { effect: "read" } } },
+const fixture = mcpConnectionPerFile(async () => {
+  const connection = await connectMcpServer(
+    { ...TEST_MCP_SERVER, tools: { add_tool: { effect: "read" } } },
     {
       onToolsChanged: (changed, previous) => {
         registry.replace(previous, changed.tools);
@@ -25,25 +18,22 @@ beforeAll(async () => {
     },
   );
   registry.replace([], connection.tools);
-}, 60_000);
-afterAll(async () => {
-  await connection?.close();
-  await cleanup();
+  return connection;
 });
 
 describe("an MCP server's tool surface", () => {
   it("does not offer a task-only tool, and says why", () => {
-    expect(connection.tools.map((tool) => tool.name)).not.toContain("srv__long_job");
-    expect(connection.withheld).toEqual([{ tool: "long_job", reason: expect.stringContaining("execution.taskSupport: required") }]);
+    expect(fixture.connection.tools.map((tool) => tool.name)).not.toContain("srv__long_job");
+    expect(fixture.connection.withheld).toEqual([{ tool: "long_job", reason: expect.stringContaining("execution.taskSupport: required") }]);
   });
 
   it("tells a step granting a task-only tool why it is not there, and refuses a call to it with the reason", async () => {
-    const withheldRegistry = new ToolRegistry(connection.tools).withhold(
+    const withheldRegistry = new ToolRegistry(fixture.connection.tools).withhold(
       "mcp:srv",
-      connection.withheld.map(({ tool, reason }) => ({ name: `srv__${tool}`, reason })),
+      fixture.connection.withheld.map(({ tool, reason }) => ({ name: `srv__${tool}`, reason })),
     );
     const surface = [{ name: "srv__long_job", scope: {} }, { name: "srv__echo", scope: {} }];
-    const { run, executor, trace } = harness({ tools: [], surface, workspace, deps: { registry: withheldRegistry } });
+    const { run, executor, trace } = harness({ tools: [], surface, workspace: fixture.workspace, deps: { registry: withheldRegistry } });
     expect(executor.schemasFor(surface).map((schema) => schema.name)).toEqual(["srv__echo"]);
     expect(executor.unavailable(surface)).toEqual([{ tool: "srv__long_job", reason: expect.stringContaining("execution.taskSupport: required") }]);
     const outcome = await run(call("srv__long_job", {}));
@@ -54,11 +44,11 @@ describe("an MCP server's tool surface", () => {
 
   it("lists again on notifications/tools/list_changed, and the registry offers the new tool to later calls", async () => {
     expect(registry.has("srv__added_later")).toBe(false);
-    const { run } = harness({ tools: registry.list(), surface: [{ name: "srv__add_tool", scope: {} }], workspace });
+    const { run } = harness({ tools: registry.list(), surface: [{ name: "srv__add_tool", scope: {} }], workspace: fixture.workspace });
     expect((await run(call("srv__add_tool", {}))).observation.status).toBe("ok");
     await expect.poll(() => registry.has("srv__added_later"), { timeout: 15_000 }).toBe(true);
     expect(changes.at(-1)).toContain("srv__echo");
-    const later = harness({ tools: registry.list(), surface: [{ name: "srv__added_later", scope: {} }], workspace });
+    const later = harness({ tools: registry.list(), surface: [{ name: "srv__added_later", scope: {} }], workspace: fixture.workspace });
     const outcome = await later.run(call("srv__added_later", {}));
     expect(outcome.observation.status).toBe("ok");
     expect(outcome.observation.content).toContain("added later");

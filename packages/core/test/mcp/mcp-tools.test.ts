@@ -1,46 +1,28 @@
-import { fileURLToPath } from "node:url";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcpEffect } from "../../src/mcp/mcp-effect.ts";
 import { mcpToolName } from "../../src/mcp/mcp-tool-name.ts";
 import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
 import { Redactor } from "../../src/sanitize/redactor.ts";
 import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "../tools/harness.ts";
+import { call, harness } from "../tools/harness.ts";
+import { mcpConnectionPerFile, TEST_MCP_SERVER } from "./mcp-per-file.ts";
 
-const serverPath = fileURLToPath(new URL("./fixtures/test-mcp-server.ts", import.meta.url));
-
-let connection: McpConnection;
-let workspace: Workspace;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ workspace, cleanup } = await tempWorkspace());
-  connection = await connectMcpServer(
-    {
-      name: "srv",
-      command: process.execPath,
-      args: ["--import", "tsx", serverPath],
-      secretEnv: { TEST_TOKEN: "SRV_TOKEN" },
-      trustAnnotations: true,
-      tools: { post_note: { approval: "always" } },
-    },
+const fixture = mcpConnectionPerFile(() =>
+  connectMcpServer(
+    { ...TEST_MCP_SERVER, secretEnv: { TEST_TOKEN: "SRV_TOKEN" }, tools: { post_note: { approval: "always" } } },
     {
       secrets: SecretBindings.fromEnv([{ env: "SRV_TOKEN", tools: ["mcp:srv"], hosts: [] }], { SRV_TOKEN: "tok-abcdef123" }),
       redactor: new Redactor({ secrets: ["tok-abcdef123"] }),
     },
-  );
-});
-afterAll(async () => {
-  await connection?.close();
-  await cleanup();
-});
+  ),
+);
 
-const byName = (name: string) => connection.tools.find((tool) => tool.name === name);
+const byName = (name: string) => fixture.connection.tools.find((tool) => tool.name === name);
 
 describe("MCP tools", () => {
   it("join under a server prefix with effects from trusted annotations, defaulting to external", () => {
-    const names = connection.tools.map((tool) => tool.name).sort();
+    const names = fixture.connection.tools.map((tool) => tool.name).sort();
     expect(names).toContain("srv__echo");
     expect(names.every((name) => /^[a-zA-Z0-9_.-]{1,64}$/.test(name))).toBe(true);
     expect(byName("srv__echo")?.effect).toBe("read");
@@ -51,8 +33,8 @@ describe("MCP tools", () => {
   });
 
   it("run through the executor: reads run, the rest need approval", async () => {
-    const surface = connection.tools.map((tool) => ({ name: tool.name, scope: {} }));
-    const { run, executor } = harness({ tools: connection.tools, surface, workspace });
+    const surface = fixture.connection.tools.map((tool) => ({ name: tool.name, scope: {} }));
+    const { run, executor } = harness({ tools: fixture.connection.tools, surface, workspace: fixture.workspace });
     const schemas = executor.schemasFor(surface);
     expect(schemas.find((schema) => schema.name === "srv__echo")?.inputSchema).toMatchObject({ properties: { text: { type: "string" } } });
 
@@ -79,7 +61,7 @@ describe("MCP tools", () => {
 
   it("presents a server's error text and its tool descriptions as outside text: fenced, redacted, neutralized", async () => {
     const redactor = new Redactor({ secrets: ["tok-abcdef123"] });
-    const { run } = harness({ tools: connection.tools, surface: [{ name: "srv__leak_error", scope: {} }], workspace, deps: { redactor } });
+    const { run } = harness({ tools: fixture.connection.tools, surface: [{ name: "srv__leak_error", scope: {} }], workspace: fixture.workspace, deps: { redactor } });
     const failed = await run(call("srv__leak_error", {}));
     expect(failed.observation.status).toBe("error");
     const { content } = failed.observation;
@@ -100,7 +82,7 @@ describe("MCP tools", () => {
 
   it("passes a configured secret to the server through the SecretReader, and redacts it on the way back", async () => {
     const redactor = new Redactor({ secrets: ["tok-abcdef123"] });
-    const { run } = harness({ tools: connection.tools, surface: [{ name: "srv__env_token", scope: {} }], workspace, deps: { redactor } });
+    const { run } = harness({ tools: fixture.connection.tools, surface: [{ name: "srv__env_token", scope: {} }], workspace: fixture.workspace, deps: { redactor } });
     const outcome = await run(call("srv__env_token", {}));
     // Redacted means the server echoed exactly the secret's value (it prints "none" without it).
     expect(outcome.observation.content).toContain("token=[REDACTED:secret]");
@@ -133,7 +115,7 @@ describe("MCP naming and effects", () => {
 describe("an MCP server whose annotations are not trusted", () => {
   let untrusted: McpConnection;
   beforeAll(async () => {
-    untrusted = await connectMcpServer({ name: "hint", command: process.execPath, args: ["--import", "tsx", serverPath] });
+    untrusted = await connectMcpServer({ name: "hint", command: process.execPath, args: TEST_MCP_SERVER.args });
   });
   afterAll(async () => {
     await untrusted?.close();
@@ -143,7 +125,7 @@ describe("an MCP server whose annotations are not trusted", () => {
     const echo = untrusted.tools.find((tool) => tool.name === "hint__echo");
     expect(echo?.effect).toBe("external");
     expect(echo?.idempotent).toBe(false);
-    const { run, trace } = harness({ tools: untrusted.tools, surface: [{ name: "hint__echo", scope: {} }], workspace });
+    const { run, trace } = harness({ tools: untrusted.tools, surface: [{ name: "hint__echo", scope: {} }], workspace: fixture.workspace });
     const outcome = await run(call("hint__echo", { text: "hi" }));
     // No approval store here: the default ask for an external tool is refused, not run.
     expect(outcome.observation.status).toBe("denied");
@@ -155,7 +137,7 @@ describe("an MCP server whose annotations are not trusted", () => {
 describe("an MCP server's secrets", () => {
   it("are only those bound to mcp:<server>: a secret bound elsewhere stops it from starting", async () => {
     const secrets = SecretBindings.fromEnv([{ env: "SRV_TOKEN", tools: ["http_request"], hosts: [] }], { SRV_TOKEN: "tok-abcdef123" });
-    const start = connectMcpServer({ name: "greedy", command: process.execPath, args: ["--import", "tsx", serverPath], secretEnv: { TEST_TOKEN: "SRV_TOKEN" } }, { secrets });
+    const start = connectMcpServer({ name: "greedy", command: process.execPath, args: TEST_MCP_SERVER.args, secretEnv: { TEST_TOKEN: "SRV_TOKEN" } }, { secrets });
     await expect(start).rejects.toThrow(/no such secret with a value is bound to it.*"tools": \["mcp:greedy"\]/);
   });
 });

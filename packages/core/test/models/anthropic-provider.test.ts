@@ -1,21 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ReinError } from "../../src/errors.ts";
 import { AnthropicProvider } from "../../src/models/anthropic/anthropic-provider.ts";
 import type { ModelStreamEvent } from "../../src/models/model-provider.ts";
-import type { FakeServer, recordingRetry } from "../../src/testing/index.ts";
-import { fakeServerAndRetry, fixture, jsonFixture, workerRequest as baseRequest } from "./fixtures.ts";
+import { fixture, jsonFixture, providerOnFakeWire, workerRequest as baseRequest } from "./fixtures.ts";
 
 const key = "sk-ant-test-DISTINCTIVE-KEY-7f3a9";
 
 
 describe("AnthropicProvider through @anthropic-ai/sdk", () => {
-  let server: FakeServer;
-  let retry: ReturnType<typeof recordingRetry>;
-  let provider: AnthropicProvider;
 
-  beforeEach(async () => {
-    ({ server, retry } = await fakeServerAndRetry(3));
-    provider = new AnthropicProvider({
+  const wire = providerOnFakeWire(3, undefined, ({ server, retry }) =>
+    new AnthropicProvider({
       name: "anthropic",
       model: "claude-test-1",
       apiKey: key,
@@ -23,15 +18,14 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
       maxTokens: 1024,
       retry: retry.policy,
       price: { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75 },
-    });
-  });
-  afterEach(() => server.stop());
+    }),
+  );
 
   it("sends system, messages and auth, and reads a plain text reply with cache usage", async () => {
-    server.queue({ status: 200, json: jsonFixture("anthropic/text.json"), headers: { "request-id": "req_text_1" } });
-    const response = await provider.complete(baseRequest);
+    wire.server.queue({ status: 200, json: jsonFixture("anthropic/text.json"), headers: { "request-id": "req_text_1" } });
+    const response = await wire.provider.complete(baseRequest);
 
-    const sent = server.requests[0];
+    const sent = wire.server.requests[0];
     expect(sent?.url).toBe("/v1/messages");
     expect(sent?.headers.authorization).toBe(`Bearer ${key}`);
     expect(sent?.body).toMatchObject({
@@ -54,11 +48,11 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
   });
 
   it("streams text deltas to onEvent when asked for events", async () => {
-    server.queue({ sse: fixture("anthropic/text-stream.sse") });
+    wire.server.queue({ sse: fixture("anthropic/text-stream.sse") });
     const events: ModelStreamEvent[] = [];
-    const response = await provider.complete(baseRequest, { onEvent: (event) => events.push(event) });
+    const response = await wire.provider.complete(baseRequest, { onEvent: (event) => events.push(event) });
 
-    expect(server.requests[0]?.body.stream).toBe(true);
+    expect(wire.server.requests[0]?.body.stream).toBe(true);
     expect(events).toEqual([
       { type: "text_delta", text: "Hello" },
       { type: "text_delta", text: ", world" },
@@ -68,14 +62,14 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
   });
 
   it("assembles tool input split mid-string and mid-escape, parsing it only at block stop", async () => {
-    server.queue({ sse: fixture("anthropic/tool-split.sse"), splitEvery: 11 });
+    wire.server.queue({ sse: fixture("anthropic/tool-split.sse"), splitEvery: 11 });
     const events: ModelStreamEvent[] = [];
-    const response = await provider.complete(
+    const response = await wire.provider.complete(
       { ...baseRequest, tools: [{ name: "write_file", description: "Write a file", inputSchema: { type: "object" } }] },
       { onEvent: (event) => events.push(event) },
     );
 
-    expect(server.requests[0]?.body.tools).toEqual([
+    expect(wire.server.requests[0]?.body.tools).toEqual([
       { name: "write_file", description: "Write a file", input_schema: { type: "object" } },
     ]);
     expect(response.stopReason).toBe("tool_use");
@@ -93,8 +87,8 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
   });
 
   it("reads several calls in one message, a no-argument call included, and sends history with results in one user message", async () => {
-    server.queue({ sse: fixture("anthropic/tools-several.sse") });
-    const response = await provider.complete(
+    wire.server.queue({ sse: fixture("anthropic/tools-several.sse") });
+    const response = await wire.provider.complete(
       {
         ...baseRequest,
         messages: [
@@ -115,7 +109,7 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
       { onEvent: () => {} },
     );
 
-    expect(server.requests[0]?.body.messages).toEqual([
+    expect(wire.server.requests[0]?.body.messages).toEqual([
       { role: "user", content: [{ type: "text", text: "Compare a and b." }] },
       {
         role: "assistant",
@@ -142,8 +136,8 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
   });
 
   it("marks a tool call cut by max_tokens as incomplete instead of presenting it as valid", async () => {
-    server.queue({ sse: fixture("anthropic/max-tokens-mid-tool.sse") });
-    const response = await provider.complete(baseRequest, { onEvent: () => {} });
+    wire.server.queue({ sse: fixture("anthropic/max-tokens-mid-tool.sse") });
+    const response = await wire.provider.complete(baseRequest, { onEvent: () => {} });
 
     expect(response.stopReason).toBe("max_tokens");
     expect(response.content).toEqual([
@@ -158,11 +152,11 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
   });
 
   it("retries a stream that reports overloaded_error after a 200, and reports the retry", async () => {
-    server.queue({ sse: fixture("anthropic/overloaded-midstream.sse") }, { sse: fixture("anthropic/text-stream.sse") });
+    wire.server.queue({ sse: fixture("anthropic/overloaded-midstream.sse") }, { sse: fixture("anthropic/text-stream.sse") });
     const events: ModelStreamEvent[] = [];
-    const response = await provider.complete(baseRequest, { onEvent: (event) => events.push(event) });
+    const response = await wire.provider.complete(baseRequest, { onEvent: (event) => events.push(event) });
 
-    expect(server.requests).toHaveLength(2);
+    expect(wire.server.requests).toHaveLength(2);
     expect(response.retries).toBe(1);
     expect(response.content).toEqual([{ type: "text", text: "Hello, world" }]);
     expect(events.filter((event) => event.type === "retry")).toEqual([
@@ -171,34 +165,34 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
   });
 
   it("retries 529 overloaded with jittered backoff", async () => {
-    server.queue(
+    wire.server.queue(
       { status: 529, json: jsonFixture("anthropic/error-overloaded.json") },
       { status: 529, json: jsonFixture("anthropic/error-overloaded.json") },
       { status: 200, json: jsonFixture("anthropic/text.json") },
     );
-    const response = await provider.complete(baseRequest);
+    const response = await wire.provider.complete(baseRequest);
 
     expect(response.retries).toBe(2);
     // random() = 0.5 of 500 ms, then of 1000 ms.
-    expect(retry.waits).toEqual([250, 500]);
+    expect(wire.retry.waits).toEqual([250, 500]);
   });
 
   it("honours retry-after on a 429 before succeeding", async () => {
-    server.queue(
+    wire.server.queue(
       { status: 429, json: jsonFixture("anthropic/error-rate-limit.json"), headers: { "retry-after": "7" } },
       { status: 200, json: jsonFixture("anthropic/text.json") },
     );
-    const response = await provider.complete(baseRequest);
+    const response = await wire.provider.complete(baseRequest);
 
     expect(response.retries).toBe(1);
-    expect(retry.waits).toEqual([7000]);
+    expect(wire.retry.waits).toEqual([7000]);
   });
 
   it("fails at once on a prompt that is too long", async () => {
-    server.queue({ status: 400, json: jsonFixture("anthropic/error-prompt-too-long.json"), headers: { "request-id": "req_long" } });
-    const error = await provider.complete(baseRequest).catch((caught: unknown) => caught);
+    wire.server.queue({ status: 400, json: jsonFixture("anthropic/error-prompt-too-long.json"), headers: { "request-id": "req_long" } });
+    const error = await wire.provider.complete(baseRequest).catch((caught: unknown) => caught);
 
-    expect(server.requests).toHaveLength(1);
+    expect(wire.server.requests).toHaveLength(1);
     expect(ReinError.hasCode(error, "model_error")).toBe(true);
     const reinError = error as ReinError;
     expect(reinError.retryable).toBe(false);
@@ -216,14 +210,14 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
   });
 
   it("fails at once on a 400 and on a 404 unknown model", async () => {
-    server.queue(
+    wire.server.queue(
       { status: 400, json: jsonFixture("anthropic/error-invalid-request.json") },
       { status: 404, json: jsonFixture("anthropic/error-not-found.json") },
     );
-    const badRequest = (await provider.complete(baseRequest).catch((caught: unknown) => caught)) as ReinError;
-    const notFound = (await provider.complete(baseRequest).catch((caught: unknown) => caught)) as ReinError;
+    const badRequest = (await wire.provider.complete(baseRequest).catch((caught: unknown) => caught)) as ReinError;
+    const notFound = (await wire.provider.complete(baseRequest).catch((caught: unknown) => caught)) as ReinError;
 
-    expect(server.requests).toHaveLength(2);
+    expect(wire.server.requests).toHaveLength(2);
     expect(badRequest.details).toMatchObject({ status: 400, reason: "invalid_request" });
     expect(notFound.retryable).toBe(false);
     expect(notFound.details).toMatchObject({ status: 404, reason: "not_found" });
@@ -231,16 +225,16 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
   });
 
   it("sends structured output as a forced tool and returns its input as the output", async () => {
-    server.queue({ status: 200, json: jsonFixture("anthropic/structured.json") });
+    wire.server.queue({ status: 200, json: jsonFixture("anthropic/structured.json") });
     const schema = {
       type: "object",
       properties: { steps: { type: "array", items: { type: "string" } }, done: { type: "boolean" } },
       required: ["steps", "done"],
     };
-    const response = await provider.complete({ ...baseRequest, output: { name: "plan", description: "The plan", schema } });
+    const response = await wire.provider.complete({ ...baseRequest, output: { name: "plan", description: "The plan", schema } });
 
-    expect(server.requests[0]?.body.tool_choice).toEqual({ type: "tool", name: "plan" });
-    expect(server.requests[0]?.body.tools).toEqual([{ name: "plan", description: "The plan", input_schema: schema }]);
+    expect(wire.server.requests[0]?.body.tool_choice).toEqual({ type: "tool", name: "plan" });
+    expect(wire.server.requests[0]?.body.tools).toEqual([{ name: "plan", description: "The plan", input_schema: schema }]);
     expect(response.output).toEqual({ steps: ["read", "write"], done: false });
     expect(response.stopReason).toBe("end_turn");
     expect(response.content).toEqual([{ type: "text", text: '{"steps":["read","write"],"done":false}' }]);

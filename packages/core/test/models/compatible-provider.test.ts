@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ModelRequest, ModelStreamEvent } from "../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
-import { FakeServer, recordingRetry } from "../../src/testing/index.ts";
-import { fixture, jsonFixture } from "./fixtures.ts";
+import { fakeWirePerTest, fixture, jsonFixture } from "./fixtures.ts";
 
 const baseRequest: ModelRequest = {
   role: "worker",
@@ -11,33 +10,27 @@ const baseRequest: ModelRequest = {
 };
 
 describe("OpenAIProvider as openai-compatible (Ollama, vLLM, llama.cpp quirks)", () => {
-  let server: FakeServer;
-  let retry: ReturnType<typeof recordingRetry>;
 
-  beforeEach(async () => {
-    server = await new FakeServer().start("/v1");
-    retry = recordingRetry(2);
-  });
-  afterEach(() => server.stop());
+  const wire = fakeWirePerTest(2, "/v1");
 
   const compatible = (structuredOutput?: "json_schema" | "json_object" | "none") =>
     new OpenAIProvider({
       kind: "openai-compatible",
       name: "local-ollama",
       model: "qwen2.5:7b",
-      baseURL: server.baseURL,
+      baseURL: wire.server.baseURL,
       maxTokens: 512,
-      retry: retry.policy,
+      retry: wire.retry.policy,
       ...(structuredOutput ? { structuredOutput } : {}),
     });
 
   it("assembles calls from a stream with missing and repeated indexes, an empty model and stop with calls", async () => {
-    server.queue({ sse: fixture("compatible/quirky-tools-stream.sse"), splitEvery: 17 });
+    wire.server.queue({ sse: fixture("compatible/quirky-tools-stream.sse"), splitEvery: 17 });
     const events: ModelStreamEvent[] = [];
     const response = await compatible().complete(baseRequest, { onEvent: (event) => events.push(event) });
 
-    expect(server.requests[0]?.body).toMatchObject({ model: "qwen2.5:7b", max_tokens: 512, stream: true });
-    expect(server.requests[0]?.body.max_completion_tokens).toBeUndefined();
+    expect(wire.server.requests[0]?.body).toMatchObject({ model: "qwen2.5:7b", max_tokens: 512, stream: true });
+    expect(wire.server.requests[0]?.body.max_completion_tokens).toBeUndefined();
     expect(response.content).toEqual([
       { type: "text", text: "Let me look." },
       { type: "tool_call", id: "call_x", name: "read_file", input: { path: "a.ts" } },
@@ -52,11 +45,11 @@ describe("OpenAIProvider as openai-compatible (Ollama, vLLM, llama.cpp quirks)",
   });
 
   it("reads `tool_calls: []` as no calls and finds fenced JSON output in prompt-only mode", async () => {
-    server.queue({ status: 200, json: jsonFixture("compatible/empty-tool-calls.json") });
+    wire.server.queue({ status: 200, json: jsonFixture("compatible/empty-tool-calls.json") });
     const schema = { type: "object", properties: { verdict: { type: "string" } }, required: ["verdict"] };
     const response = await compatible().complete({ ...baseRequest, output: { name: "verdict", schema } });
 
-    const body = server.requests[0]?.body;
+    const body = wire.server.requests[0]?.body;
     expect(body?.response_format).toBeUndefined();
     const system = ((body?.messages ?? []) as { role: string; content: string }[])[0];
     expect(system?.role).toBe("system");
@@ -68,13 +61,13 @@ describe("OpenAIProvider as openai-compatible (Ollama, vLLM, llama.cpp quirks)",
   });
 
   it("asks for json_object when configured, and maps finish_reason stop with calls to tool_use", async () => {
-    server.queue({ status: 200, json: jsonFixture("compatible/stop-with-calls.json") });
+    wire.server.queue({ status: 200, json: jsonFixture("compatible/stop-with-calls.json") });
     const response = await compatible("json_object").complete({
       ...baseRequest,
       output: { name: "answer", schema: { type: "object" } },
     });
 
-    expect(server.requests[0]?.body.response_format).toEqual({ type: "json_object" });
+    expect(wire.server.requests[0]?.body.response_format).toEqual({ type: "json_object" });
     expect(response.stopReason).toBe("tool_use");
     expect(response.content).toEqual([{ type: "tool_call", id: "chatcmpl-tool-9d1", name: "run_command", input: { command: "ls" } }]);
     expect(response.model).toBe("Qwen/Qwen2.5-7B-Instruct");
@@ -82,24 +75,24 @@ describe("OpenAIProvider as openai-compatible (Ollama, vLLM, llama.cpp quirks)",
 
   it("refuses a function call without a name as a final model error instead of naming no tool", async () => {
     const nameless = { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { arguments: "{}" } }] };
-    server.queue({ status: 200, json: { id: "chatcmpl-1", object: "chat.completion", model: "qwen2.5:7b", choices: [{ index: 0, message: nameless, finish_reason: "tool_calls" }] } });
+    wire.server.queue({ status: 200, json: { id: "chatcmpl-1", object: "chat.completion", model: "qwen2.5:7b", choices: [{ index: 0, message: nameless, finish_reason: "tool_calls" }] } });
     const error = await compatible().complete(baseRequest).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "model_error", retryable: false, message: expect.stringContaining("the server's tool call 0 is not a function call") });
     expect((error as Error).message).toContain("function.name");
-    expect(server.requests).toHaveLength(1);
+    expect(wire.server.requests).toHaveLength(1);
   });
 
   it("surfaces Ollama's plain-string error for an unknown model as final, with its words", async () => {
-    server.queue({ status: 404, json: { error: 'model "qwen9:1b" not found, try pulling it first' } });
+    wire.server.queue({ status: 404, json: { error: 'model "qwen9:1b" not found, try pulling it first' } });
     const error = await compatible().complete(baseRequest).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "model_error", retryable: false });
     expect((error as Error).message).toMatch(/404/);
     expect((error as Error).message).toMatch(/not found, try pulling it first/);
-    expect(server.requests).toHaveLength(1);
+    expect(wire.server.requests).toHaveLength(1);
   });
 
   it("reads vLLM's top-level error body and calls a context overflow final", async () => {
-    server.queue({
+    wire.server.queue({
       status: 400,
       json: {
         object: "error",
@@ -115,17 +108,17 @@ describe("OpenAIProvider as openai-compatible (Ollama, vLLM, llama.cpp quirks)",
   });
 
   it("retries a vLLM 503 while the engine is loading, then succeeds", async () => {
-    server.queue({ status: 503, json: { object: "error", message: "The engine is not ready", type: "ServiceUnavailableError", code: 503 } }, { status: 200, json: jsonFixture("openai/text.json") });
+    wire.server.queue({ status: 503, json: { object: "error", message: "The engine is not ready", type: "ServiceUnavailableError", code: 503 } }, { status: 200, json: jsonFixture("openai/text.json") });
     const response = await compatible().complete(baseRequest);
     expect(response.retries).toBe(1);
   });
 
   it("retries a connection reset, then succeeds", async () => {
-    server.queue({ reset: true }, { status: 200, json: jsonFixture("openai/text.json") });
+    wire.server.queue({ reset: true }, { status: 200, json: jsonFixture("openai/text.json") });
     const response = await compatible().complete(baseRequest);
 
-    expect(server.requests).toHaveLength(2);
+    expect(wire.server.requests).toHaveLength(2);
     expect(response.retries).toBe(1);
-    expect(retry.waits).toHaveLength(1);
+    expect(wire.retry.waits).toHaveLength(1);
   });
 });

@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ReinError } from "../../src/errors.ts";
 import { type ModelRequest, type ModelStreamEvent, toolCallsOf } from "../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
-import { FakeServer, recordingRetry } from "../../src/testing/index.ts";
-import { fakeServerAndRetry, workerRequest } from "./fixtures.ts";
+import { recordingRetry } from "../../src/testing/index.ts";
+import { fakeServerPerTest, providerOnFakeWire, workerRequest } from "./fixtures.ts";
 
 const request: ModelRequest = {
   ...workerRequest,
@@ -23,20 +23,13 @@ const cutAfterCall =
   chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "delete_branch", arguments: '{"name":"main"}' } }] });
 
 describe.each(["openai", "openai-compatible"] as const)("a %s stream that ends badly", (kind) => {
-  let server: FakeServer;
-  let retry: ReturnType<typeof recordingRetry>;
-  let provider: OpenAIProvider;
 
-  beforeEach(async () => {
-    ({ server, retry } = await fakeServerAndRetry(2, "/v1"));
-    provider = new OpenAIProvider({ name: "local", kind, model: "qwen-test", baseURL: server.baseURL, retry: retry.policy });
-  });
-  afterEach(() => server.stop());
+  const wire = providerOnFakeWire(2, "/v1", ({ server, retry }) => new OpenAIProvider({ name: "local", kind, model: "qwen-test", baseURL: server.baseURL, retry: retry.policy }));
 
   it("is retried as a stream failure, and the consumer is told to discard the partial text", async () => {
-    server.queue({ sse: chunk({ role: "assistant", content: "The answer is" }) }, { sse: complete("Forty-two.") });
+    wire.server.queue({ sse: chunk({ role: "assistant", content: "The answer is" }) }, { sse: complete("Forty-two.") });
     const events: ModelStreamEvent[] = [];
-    const response = await provider.complete(request, { onEvent: (event) => events.push(event) });
+    const response = await wire.provider.complete(request, { onEvent: (event) => events.push(event) });
 
     expect(response.content).toEqual([{ type: "text", text: "Forty-two." }]);
     expect(response.retries).toBe(1);
@@ -45,41 +38,37 @@ describe.each(["openai", "openai-compatible"] as const)("a %s stream that ends b
   });
 
   it("never returns a cut reply as an answer, and its tool call is never run", async () => {
-    server.queue({ sse: cutAfterCall }, { sse: cutAfterCall }, { sse: cutAfterCall });
-    const error = (await provider.complete(request, { onEvent: () => {} }).catch((caught: unknown) => caught)) as ReinError;
+    wire.server.queue({ sse: cutAfterCall }, { sse: cutAfterCall }, { sse: cutAfterCall });
+    const error = (await wire.provider.complete(request, { onEvent: () => {} }).catch((caught: unknown) => caught)) as ReinError;
 
     expect(ReinError.hasCode(error, "model_error")).toBe(true);
     expect(error.details).toMatchObject({ kind: "stream", reason: "stream_error", retries: 2 });
     expect(error.message).toContain("cut off");
-    expect(server.requests).toHaveLength(3);
+    expect(wire.server.requests).toHaveLength(3);
   });
 
   it("accepts a finished stream from a server that ignores include_usage", async () => {
-    server.queue({ sse: chunk({ role: "assistant", content: "ok" }) + chunk({}, "stop") + done });
-    const response = await provider.complete(request, { onEvent: () => {} });
+    wire.server.queue({ sse: chunk({ role: "assistant", content: "ok" }) + chunk({}, "stop") + done });
+    const response = await wire.provider.complete(request, { onEvent: () => {} });
     expect(response.content).toEqual([{ type: "text", text: "ok" }]);
     expect(response.retries).toBe(0);
   });
 
   it("does not call a turn tool_use when finish_reason says tool_calls but no call came", async () => {
-    server.queue({ sse: chunk({ role: "assistant", content: "Nothing to do." }) + chunk({}, "tool_calls") + usageChunk + done });
-    const response = await provider.complete(request, { onEvent: () => {} });
+    wire.server.queue({ sse: chunk({ role: "assistant", content: "Nothing to do." }) + chunk({}, "tool_calls") + usageChunk + done });
+    const response = await wire.provider.complete(request, { onEvent: () => {} });
     expect(response.stopReason).not.toBe("tool_use");
     expect(toolCallsOf(response.content)).toEqual([]);
   });
 });
 
 describe("a plain (non-streamed) completion without a finish reason", () => {
-  let server: FakeServer;
 
-  beforeEach(async () => {
-    server = await new FakeServer().start("/v1");
-  });
-  afterEach(() => server.stop());
+  const wire = fakeServerPerTest("/v1");
 
   it("keeps its tool call but marks it incomplete, so the runtime never executes it", async () => {
-    const provider = new OpenAIProvider({ name: "local", kind: "openai-compatible", model: "m", baseURL: server.baseURL, retry: recordingRetry(0).policy });
-    server.queue({
+    const provider = new OpenAIProvider({ name: "local", kind: "openai-compatible", model: "m", baseURL: wire.server.baseURL, retry: recordingRetry(0).policy });
+    wire.server.queue({
       status: 200,
       json: {
         ...head,

@@ -1,11 +1,12 @@
 import { createServer } from "node:net";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ReinError } from "../../src/errors.ts";
 import { AnthropicProvider } from "../../src/models/anthropic/anthropic-provider.ts";
 import type { ModelProvider } from "../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
 import { checkProviderReachable } from "../../src/models/provider-reachability.ts";
-import { FakeServer, recordingRetry } from "../../src/testing/index.ts";
+import { recordingRetry } from "../../src/testing/index.ts";
+import { fakeServerPerTest } from "./fixtures.ts";
 
 const key = "sk-CANARY-fail-fast-0b7e";
 const request = { role: "planner" as const, system: "s", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "go" }] }] };
@@ -53,16 +54,12 @@ describe("a provider nobody answers for", () => {
 });
 
 describe("the reachability probe", () => {
-  let server: FakeServer;
-  beforeEach(async () => {
-    server = await new FakeServer().start("/v1");
-  });
-  afterEach(() => server.stop());
+  const wire = fakeServerPerTest("/v1");
 
   it("passes a listening server without sending it a request, and skips providers with no endpoint of their own", async () => {
-    await checkProviderReachable("local", { kind: "openai-compatible", baseURL: server.baseURL });
+    await checkProviderReachable("local", { kind: "openai-compatible", baseURL: wire.server.baseURL });
     await checkProviderReachable("anthropic", { kind: "anthropic" });
     await checkProviderReachable("scripted", { kind: "scripted", baseURL: "http://127.0.0.1:1" });
-    expect(server.requests).toEqual([]);
+    expect(wire.server.requests).toEqual([]);
   });
 });

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ReinError } from "../../src/errors.ts";
 import { AnthropicProvider } from "../../src/models/anthropic/anthropic-provider.ts";
 import type { ModelProvider, ModelRequest } from "../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
-import { FakeServer, type FakeReply, recordingRetry } from "../../src/testing/index.ts";
+import { type FakeReply, recordingRetry } from "../../src/testing/index.ts";
+import { fakeServerPerTest } from "./fixtures.ts";
 
 const key = "sk-LEAK-CANARY-4b8e0d2f9a71";
 
@@ -33,21 +34,17 @@ const echoingReplies = (status: number): FakeReply[] => [
 ];
 
 describe("API keys never appear in errors", () => {
-  let server: FakeServer;
-  beforeEach(async () => {
-    server = await new FakeServer().start();
-  });
-  afterEach(() => server.stop());
+  const wire = fakeServerPerTest();
 
   const providers = (): [string, ModelProvider][] => [
-    ["anthropic", new AnthropicProvider({ name: "anthropic", model: "claude-test-1", apiKey: key, baseURL: server.baseURL, retry: recordingRetry(1).policy })],
-    ["openai", new OpenAIProvider({ name: "openai", model: "gpt-test", apiKey: key, baseURL: server.baseURL, retry: recordingRetry(1).policy })],
+    ["anthropic", new AnthropicProvider({ name: "anthropic", model: "claude-test-1", apiKey: key, baseURL: wire.server.baseURL, retry: recordingRetry(1).policy })],
+    ["openai", new OpenAIProvider({ name: "openai", model: "gpt-test", apiKey: key, baseURL: wire.server.baseURL, retry: recordingRetry(1).policy })],
   ];
 
   for (const status of [401, 403, 400, 500]) {
     it(`redacts the key from a ${status} error in every adapter`, async () => {
       for (const [, provider] of providers()) {
-        server.queue(...echoingReplies(status), ...echoingReplies(status));
+        wire.server.queue(...echoingReplies(status), ...echoingReplies(status));
         const error = await provider.complete(request).catch((caught: unknown) => caught);
         expect(ReinError.hasCode(error, "model_error")).toBe(true);
         const exposed = everythingIn(error);
@@ -56,13 +53,13 @@ describe("API keys never appear in errors", () => {
         expect(exposed).not.toContain("LEAK-CANARY");
       }
       // The key did reach the server, so the check above is not vacuous.
-      expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${key}`);
+      expect(wire.server.requests[0]?.headers.authorization).toBe(`Bearer ${key}`);
     });
   }
 
   it("redacts the key from a connection failure", async () => {
     for (const [, provider] of providers()) {
-      server.queue({ reset: true }, { reset: true });
+      wire.server.queue({ reset: true }, { reset: true });
       const error = await provider.complete(request).catch((caught: unknown) => caught);
       expect(ReinError.hasCode(error, "model_error")).toBe(true);
       expect((error as ReinError).details).toMatchObject({ reason: "connection", transient: true });

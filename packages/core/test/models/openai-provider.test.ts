@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ReinError } from "../../src/errors.ts";
 import type { ModelStreamEvent } from "../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
-import type { FakeServer, recordingRetry } from "../../src/testing/index.ts";
-import { fakeServerAndRetry, fixture, jsonFixture, workerRequest as baseRequest } from "./fixtures.ts";
+import { fixture, jsonFixture, providerOnFakeWire, workerRequest as baseRequest } from "./fixtures.ts";
 
 const key = "sk-proj-test-DISTINCTIVE-KEY-91c2e";
 
@@ -11,13 +10,9 @@ const key = "sk-proj-test-DISTINCTIVE-KEY-91c2e";
 const readFileTool = { name: "read_file", description: "Read a file", inputSchema: { type: "object", properties: { path: { type: "string" } } } };
 
 describe("OpenAIProvider through the openai SDK", () => {
-  let server: FakeServer;
-  let retry: ReturnType<typeof recordingRetry>;
-  let provider: OpenAIProvider;
 
-  beforeEach(async () => {
-    ({ server, retry } = await fakeServerAndRetry(3, "/v1"));
-    provider = new OpenAIProvider({
+  const wire = providerOnFakeWire(3, "/v1", ({ server, retry }) =>
+    new OpenAIProvider({
       name: "openai",
       model: "gpt-4.1",
       apiKey: key,
@@ -26,15 +21,14 @@ describe("OpenAIProvider through the openai SDK", () => {
       temperature: 0.2,
       retry: retry.policy,
       price: { inputPerMTok: 2, outputPerMTok: 8, cacheReadPerMTok: 0.5, cacheWritePerMTok: 0 },
-    });
-  });
-  afterEach(() => server.stop());
+    }),
+  );
 
   it("sends the system prompt and limits, and reads text with cached-token usage", async () => {
-    server.queue({ status: 200, json: jsonFixture("openai/text.json"), headers: { "x-request-id": "req_oa_1" } });
-    const response = await provider.complete(baseRequest);
+    wire.server.queue({ status: 200, json: jsonFixture("openai/text.json"), headers: { "x-request-id": "req_oa_1" } });
+    const response = await wire.provider.complete(baseRequest);
 
-    const sent = server.requests[0];
+    const sent = wire.server.requests[0];
     expect(sent?.url).toBe("/v1/chat/completions");
     expect(sent?.headers.authorization).toBe(`Bearer ${key}`);
     expect(sent?.body).toEqual({
@@ -55,8 +49,8 @@ describe("OpenAIProvider through the openai SDK", () => {
   });
 
   it("reads parallel calls with content null, and sends tools and tool results matched by id", async () => {
-    server.queue({ status: 200, json: jsonFixture("openai/parallel-tools.json") });
-    const response = await provider.complete({
+    wire.server.queue({ status: 200, json: jsonFixture("openai/parallel-tools.json") });
+    const response = await wire.provider.complete({
       ...baseRequest,
       tools: [readFileTool],
       messages: [
@@ -78,7 +72,7 @@ describe("OpenAIProvider through the openai SDK", () => {
       ],
     });
 
-    const body = server.requests[0]?.body;
+    const body = wire.server.requests[0]?.body;
     expect(body?.tools).toEqual([{ type: "function", function: { name: "read_file", description: "Read a file", parameters: readFileTool.inputSchema } }]);
     expect(body?.messages).toEqual([
       { role: "system", content: "You are the worker." },
@@ -102,11 +96,11 @@ describe("OpenAIProvider through the openai SDK", () => {
   });
 
   it("streams parallel calls with arguments split mid-escape and reads the usage-only final chunk", async () => {
-    server.queue({ sse: fixture("openai/parallel-tools-stream.sse"), splitEvery: 13 });
+    wire.server.queue({ sse: fixture("openai/parallel-tools-stream.sse"), splitEvery: 13 });
     const events: ModelStreamEvent[] = [];
-    const response = await provider.complete({ ...baseRequest, tools: [readFileTool] }, { onEvent: (event) => events.push(event) });
+    const response = await wire.provider.complete({ ...baseRequest, tools: [readFileTool] }, { onEvent: (event) => events.push(event) });
 
-    expect(server.requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(wire.server.requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
     expect(response.content).toEqual([
       { type: "tool_call", id: "call_w1", name: "write_file", input: { path: "src/main.ts", text: 'line one\nsaid "hi" é✓' } },
       { type: "tool_call", id: "call_l2", name: "list_dir", input: {} },
@@ -118,9 +112,9 @@ describe("OpenAIProvider through the openai SDK", () => {
   });
 
   it("streams text deltas", async () => {
-    server.queue({ sse: fixture("openai/text-stream.sse") });
+    wire.server.queue({ sse: fixture("openai/text-stream.sse") });
     const events: ModelStreamEvent[] = [];
-    const response = await provider.complete(baseRequest, { onEvent: (event) => events.push(event) });
+    const response = await wire.provider.complete(baseRequest, { onEvent: (event) => events.push(event) });
 
     expect(events).toEqual([
       { type: "text_delta", text: "Hello" },
@@ -131,8 +125,8 @@ describe("OpenAIProvider through the openai SDK", () => {
   });
 
   it("marks a call cut by finish_reason length as incomplete", async () => {
-    server.queue({ sse: fixture("openai/length-mid-tool.sse") });
-    const response = await provider.complete(baseRequest, { onEvent: () => {} });
+    wire.server.queue({ sse: fixture("openai/length-mid-tool.sse") });
+    const response = await wire.provider.complete(baseRequest, { onEvent: () => {} });
 
     expect(response.stopReason).toBe("max_tokens");
     expect(response.content).toEqual([
@@ -141,56 +135,56 @@ describe("OpenAIProvider through the openai SDK", () => {
   });
 
   it("retries a stream chunk that carries an error after a 200", async () => {
-    server.queue({ sse: fixture("openai/error-midstream.sse") }, { sse: fixture("openai/text-stream.sse") });
+    wire.server.queue({ sse: fixture("openai/error-midstream.sse") }, { sse: fixture("openai/text-stream.sse") });
     const events: ModelStreamEvent[] = [];
-    const response = await provider.complete(baseRequest, { onEvent: (event) => events.push(event) });
+    const response = await wire.provider.complete(baseRequest, { onEvent: (event) => events.push(event) });
 
-    expect(server.requests).toHaveLength(2);
+    expect(wire.server.requests).toHaveLength(2);
     expect(response.retries).toBe(1);
     expect(events).toContainEqual({ type: "retry", attempt: 1, delayMs: 250, reason: "stream_error" });
     expect(response.content).toEqual([{ type: "text", text: "Hello, world" }]);
   });
 
   it("honours retry-after-ms on a rate-limit 429", async () => {
-    server.queue(
+    wire.server.queue(
       { status: 429, json: jsonFixture("openai/error-rate-limit.json"), headers: { "retry-after-ms": "1500", "retry-after": "2" } },
       { status: 200, json: jsonFixture("openai/text.json") },
     );
-    const response = await provider.complete(baseRequest);
+    const response = await wire.provider.complete(baseRequest);
 
     expect(response.retries).toBe(1);
-    expect(retry.waits).toEqual([1500]);
+    expect(wire.retry.waits).toEqual([1500]);
   });
 
   it("honours retry-after given as an HTTP date", async () => {
-    server.queue(
+    wire.server.queue(
       { status: 503, json: jsonFixture("openai/error-server.json"), headers: { "retry-after": "Wed, 01 Jan 2025 00:00:03 GMT" } },
       { status: 200, json: jsonFixture("openai/text.json") },
     );
-    await provider.complete(baseRequest);
+    await wire.provider.complete(baseRequest);
 
-    expect(retry.waits).toEqual([3000]);
+    expect(wire.retry.waits).toEqual([3000]);
   });
 
   it("does not retry a 429 that says the quota is spent", async () => {
-    server.queue({ status: 429, json: jsonFixture("openai/error-quota.json") });
-    const error = (await provider.complete(baseRequest).catch((caught: unknown) => caught)) as ReinError;
+    wire.server.queue({ status: 429, json: jsonFixture("openai/error-quota.json") });
+    const error = (await wire.provider.complete(baseRequest).catch((caught: unknown) => caught)) as ReinError;
 
-    expect(server.requests).toHaveLength(1);
+    expect(wire.server.requests).toHaveLength(1);
     expect(error.code).toBe("model_error");
     expect(error.retryable).toBe(false);
     expect(error.details).toMatchObject({ status: 429, reason: "quota_exhausted", errorCode: "insufficient_quota" });
   });
 
   it("fails at once when the context length is exceeded and when the model is unknown", async () => {
-    server.queue(
+    wire.server.queue(
       { status: 400, json: jsonFixture("openai/error-context-length.json") },
       { status: 404, json: jsonFixture("openai/error-model-not-found.json"), headers: { "x-request-id": "req_404" } },
     );
-    const tooLong = (await provider.complete(baseRequest).catch((caught: unknown) => caught)) as ReinError;
-    const unknown = (await provider.complete(baseRequest).catch((caught: unknown) => caught)) as ReinError;
+    const tooLong = (await wire.provider.complete(baseRequest).catch((caught: unknown) => caught)) as ReinError;
+    const unknown = (await wire.provider.complete(baseRequest).catch((caught: unknown) => caught)) as ReinError;
 
-    expect(server.requests).toHaveLength(2);
+    expect(wire.server.requests).toHaveLength(2);
     expect(tooLong.details).toMatchObject({ reason: "context_length_exceeded", errorCode: "context_length_exceeded" });
     expect(unknown.retryable).toBe(false);
     expect(unknown.details).toMatchObject({ status: 404, reason: "not_found", requestId: "req_404" });
@@ -200,17 +194,17 @@ describe("OpenAIProvider through the openai SDK", () => {
 
   it("gives up after maxRetries on repeated 500s, and the spent budget is not the queue's to retry again", async () => {
     const serverError = { status: 500, json: jsonFixture("openai/error-server.json") };
-    server.queue(serverError, serverError, serverError, serverError);
-    const error = (await provider.complete(baseRequest).catch((caught: unknown) => caught)) as ReinError;
+    wire.server.queue(serverError, serverError, serverError, serverError);
+    const error = (await wire.provider.complete(baseRequest).catch((caught: unknown) => caught)) as ReinError;
 
-    expect(server.requests).toHaveLength(4);
-    expect(retry.waits).toEqual([250, 500, 1000]);
+    expect(wire.server.requests).toHaveLength(4);
+    expect(wire.retry.waits).toEqual([250, 500, 1000]);
     expect(error.retryable).toBe(false);
     expect(error.details).toMatchObject({ retries: 3, reason: "server_error", transient: true });
   });
 
   it("asks for strict json_schema output when the schema allows it, and non-strict otherwise", async () => {
-    server.queue({ status: 200, json: jsonFixture("openai/structured.json") }, { status: 200, json: jsonFixture("openai/structured.json") });
+    wire.server.queue({ status: 200, json: jsonFixture("openai/structured.json") }, { status: 200, json: jsonFixture("openai/structured.json") });
     const strictSchema = {
       type: "object",
       properties: { steps: { type: "array", items: { type: "string" } }, done: { type: "boolean" } },
@@ -218,14 +212,14 @@ describe("OpenAIProvider through the openai SDK", () => {
       additionalProperties: false,
     };
     const looseSchema = { type: "object", properties: { steps: { type: "array" }, done: { type: "boolean" } }, required: ["steps"] };
-    const strict = await provider.complete({ ...baseRequest, output: { name: "plan", schema: strictSchema } });
-    await provider.complete({ ...baseRequest, output: { name: "the plan!", schema: looseSchema } });
+    const strict = await wire.provider.complete({ ...baseRequest, output: { name: "plan", schema: strictSchema } });
+    await wire.provider.complete({ ...baseRequest, output: { name: "the plan!", schema: looseSchema } });
 
-    expect(server.requests[0]?.body.response_format).toEqual({
+    expect(wire.server.requests[0]?.body.response_format).toEqual({
       type: "json_schema",
       json_schema: { name: "plan", schema: strictSchema, strict: true },
     });
-    expect(server.requests[1]?.body.response_format).toEqual({
+    expect(wire.server.requests[1]?.body.response_format).toEqual({
       type: "json_schema",
       json_schema: { name: "the_plan_", schema: looseSchema, strict: false },
     });
@@ -235,14 +229,14 @@ describe("OpenAIProvider through the openai SDK", () => {
   it("stops with the abort reason and sends nothing once the signal has fired", async () => {
     const controller = new AbortController();
     controller.abort(new Error("run cancelled"));
-    await expect(provider.complete(baseRequest, { signal: controller.signal })).rejects.toThrow("run cancelled");
-    expect(server.requests).toHaveLength(0);
+    await expect(wire.provider.complete(baseRequest, { signal: controller.signal })).rejects.toThrow("run cancelled");
+    expect(wire.server.requests).toHaveLength(0);
   });
 
   it("stops with the abort reason when aborted mid-stream, without retrying", async () => {
     const controller = new AbortController();
-    server.queue({ sse: fixture("openai/text-stream.sse") }, { sse: fixture("openai/text-stream.sse") });
-    const error = await provider
+    wire.server.queue({ sse: fixture("openai/text-stream.sse") }, { sse: fixture("openai/text-stream.sse") });
+    const error = await wire.provider
       .complete(baseRequest, {
         signal: controller.signal,
         onEvent: (event) => {
@@ -251,6 +245,6 @@ describe("OpenAIProvider through the openai SDK", () => {
       })
       .catch((caught: unknown) => caught);
     expect((error as Error).message).toBe("run cancelled");
-    expect(server.requests).toHaveLength(1);
+    expect(wire.server.requests).toHaveLength(1);
   });
 });

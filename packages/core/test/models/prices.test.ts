@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ProviderConfig, RoleModelConfig } from "../../src/config/config.ts";
 import { createProvider } from "../../src/models/create-provider.ts";
 import { builtinPriceFor } from "../../src/models/price-table.ts";
@@ -7,7 +7,8 @@ import { tracedComplete } from "../../src/models/traced-complete.ts";
 import type { TraceWriter } from "../../src/trace/trace-log.ts";
 
 type TraceEventInput = Parameters<TraceWriter["append"]>[0];
-import { FakeServer, recordingRetry } from "../../src/testing/index.ts";
+import { recordingRetry } from "../../src/testing/index.ts";
+import { fakeServerPerTest } from "./fixtures.ts";
 
 const request = { role: "worker" as const, system: "s", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "go" }] }] };
 
@@ -68,21 +69,17 @@ describe("the built-in price table", () => {
 });
 
 describe("cost of a call over the wire", () => {
-  let server: FakeServer;
-  beforeEach(async () => {
-    server = await new FakeServer().start("/v1");
-  });
-  afterEach(() => server.stop());
+  const wire = fakeServerPerTest("/v1");
 
   it("prices Anthropic's 1-hour cache writes apart from its 5-minute ones", async () => {
     const provider = createProvider(
       "claude",
-      ProviderConfig.parse({ kind: "anthropic", baseURL: server.baseURL.replace(/\/v1$/, "") }),
+      ProviderConfig.parse({ kind: "anthropic", baseURL: wire.server.baseURL.replace(/\/v1$/, "") }),
       RoleModelConfig.parse({ provider: "claude", model: "claude-sonnet-4-5-20250929" }),
       { ANTHROPIC_API_KEY: "sk-ant-x" },
       { retry: recordingRetry(0).policy },
     );
-    server.queue({
+    wire.server.queue({
       status: 200,
       json: {
         id: "msg_1",
@@ -110,12 +107,12 @@ describe("cost of a call over the wire", () => {
   it("reads DeepSeek-style prompt_cache_hit_tokens from a compatible server", async () => {
     const provider = createProvider(
       "deepseek",
-      ProviderConfig.parse({ kind: "openai-compatible", baseURL: server.baseURL }),
+      ProviderConfig.parse({ kind: "openai-compatible", baseURL: wire.server.baseURL }),
       RoleModelConfig.parse({ provider: "deepseek", model: "deepseek-chat" }),
       {},
       { price: { inputPerMTok: 0.28, outputPerMTok: 0.42, cacheReadPerMTok: 0.028, cacheWritePerMTok: 0 }, retry: recordingRetry(0).policy },
     );
-    server.queue({
+    wire.server.queue({
       status: 200,
       json: {
         id: "c",
@@ -134,12 +131,12 @@ describe("cost of a call over the wire", () => {
   it("traces a call to a model with no known price as price unknown", async () => {
     const provider = createProvider(
       "local",
-      ProviderConfig.parse({ kind: "openai-compatible", baseURL: server.baseURL }),
+      ProviderConfig.parse({ kind: "openai-compatible", baseURL: wire.server.baseURL }),
       RoleModelConfig.parse({ provider: "local", model: "qwen3" }),
       {},
       { retry: recordingRetry(0).policy },
     );
-    server.queue({
+    wire.server.queue({
       status: 200,
       json: { id: "c", object: "chat.completion", created: 1, model: "qwen3", choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } },
     });

@@ -1,10 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { compileGlob, MAX_ALTERNATIVES } from "../../src/policy/glob-match.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "../tools/harness.ts";
+import { call, harness } from "../tools/harness.ts";
+import { workspacePerTest } from "../tools/workspace-per-test.ts";
 
 const matches = (pattern: string, value: string) => compileGlob(pattern)(value);
 
@@ -45,17 +45,12 @@ describe("globs", () => {
 });
 
 describe("search_files with a hostile glob", () => {
-  let workspace: Workspace;
-  let cleanup: () => Promise<void>;
-  beforeEach(async () => {
-    ({ workspace, cleanup } = await tempWorkspace());
-  });
-  afterEach(() => cleanup());
+  const temp = workspacePerTest();
 
   it("answers instead of spinning on a name written to make a glob backtrack", async () => {
-    await writeFile(join(workspace.root, "a".repeat(60)), "needle\n");
-    await writeFile(join(workspace.root, "aay"), "needle\n");
-    const { run } = harness({ tools: builtinTools(), surface: [{ name: "search_files", scope: {} }], workspace });
+    await writeFile(join(temp.workspace.root, "a".repeat(60)), "needle\n");
+    await writeFile(join(temp.workspace.root, "aay"), "needle\n");
+    const { run } = harness({ tools: builtinTools(), surface: [{ name: "search_files", scope: {} }], workspace: temp.workspace });
     const outcome = await run(call("search_files", { query: "needle", glob: `${"*a".repeat(8)}y` }));
     expect(outcome.observation.content).toContain("returned nothing");
     const found = await run(call("search_files", { query: "needle", glob: "*a*y" }));

@@ -1,30 +1,25 @@
 import { readFileSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
 import { probeBubblewrap } from "../../src/sandbox/sandbox-detection.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import type { BuiltinToolOptions } from "../../src/tools/builtin/builtin-options.ts";
 import type { ToolCallOutcome } from "../../src/tools/tool-executor.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "../tools/harness.ts";
+import { call, harness } from "../tools/harness.ts";
+import { workspacePerTest } from "../tools/workspace-per-test.ts";
 
 // Programs that try to take the host down rather than read it: each is
 // contained, the call returns, and the trace says what the runtime killed.
 
-let workspace: Workspace;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ workspace, cleanup } = await tempWorkspace());
-});
-afterEach(async () => cleanup());
+const temp = workspacePerTest();
 
 const allow = [PolicyRule.parse({ id: "allow-cmds", tool: "run_command", decision: "allow" })];
 const surface: ToolGrant[] = [{ name: "run_command", scope: { commands: ["node", "sh"] } }];
 
 function runner(options: Partial<BuiltinToolOptions> = {}) {
-  const { run, trace } = harness({ tools: builtinTools({ commands: ["node", "sh"], ...options }), surface, workspace, policy: allow });
+  const { run, trace } = harness({ tools: builtinTools({ commands: ["node", "sh"], ...options }), surface, workspace: temp.workspace, policy: allow });
   return { run: (command: string, args: string[], extra: Record<string, unknown> = {}) => run(call("run_command", { command, args, ...extra })), trace };
 }
 
@@ -92,7 +87,7 @@ describe("hostile programs inside run_command are contained", () => {
     const outcome = await run("sh", ["-c", "mkdir -p bin && cp /bin/true bin/su-me && chmod 6755 bin/su-me && ls -l bin/su-me"]);
     // The bits were set inside the sandbox, and are gone once the call returns.
     expect(stdoutOf(outcome)).toMatch(/^-rwsr-s/);
-    const { mode } = await stat(join(workspace.root, "bin/su-me"));
+    const { mode } = await stat(join(temp.workspace.root, "bin/su-me"));
     expect(mode & 0o6000).toBe(0);
   });
 
@@ -126,7 +121,7 @@ describe("hostile programs inside run_command are contained", () => {
   it("an abort of the step kills the whole tree", async () => {
     const marker = uniqueSeconds();
     const { tools } = { tools: builtinTools({ commands: ["sh"] }) };
-    const { run } = harness({ tools, surface, workspace, policy: allow });
+    const { run } = harness({ tools, surface, workspace: temp.workspace, policy: allow });
     const controller = new AbortController();
     const pending = run(call("run_command", { command: "sh", args: ["-c", `exec sleep ${marker}`] }), { signal: controller.signal });
     for (let waited = 0; waited < 100 && (await hostProcessesWith(marker)) === 0; waited += 1) await new Promise((resolve) => setTimeout(resolve, 50));

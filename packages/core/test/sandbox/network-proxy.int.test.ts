@@ -1,19 +1,17 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import type { ToolCallOutcome } from "../../src/tools/tool-executor.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "../tools/harness.ts";
+import { call, harness } from "../tools/harness.ts";
+import { workspacePerTest } from "../tools/workspace-per-test.ts";
 
 // A goal may grant run_command hosts; the program then reaches exactly those
 // host:port pairs through a filtering proxy, and nothing else.
 
 let server: Server;
 let port: number;
-let workspace: Workspace;
-let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
   server = createServer((request, response) => response.end(`hello from ${request.url}`));
@@ -23,16 +21,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
-beforeEach(async () => {
-  ({ workspace, cleanup } = await tempWorkspace());
-});
-afterEach(async () => cleanup());
+const temp = workspacePerTest();
 
 const allow = [PolicyRule.parse({ id: "allow-cmds", tool: "run_command", decision: "allow" })];
 const surface: ToolGrant[] = [{ name: "run_command", scope: { commands: ["curl", "node"], hosts: ["127.0.0.1"] } }];
 
 function runner(configHosts = [`127.0.0.1:${port}`]) {
-  const { run, trace } = harness({ tools: builtinTools({ commands: ["curl", "node"], hosts: configHosts }), surface, workspace, policy: allow });
+  const { run, trace } = harness({ tools: builtinTools({ commands: ["curl", "node"], hosts: configHosts }), surface, workspace: temp.workspace, policy: allow });
   return { run: (command: string, args: string[], hosts?: string[]) => run(call("run_command", { command, args, ...(hosts ? { hosts } : {}) })), trace };
 }
 const stdoutOf = (outcome: ToolCallOutcome) => outcome.observation.content.split(/--- stdout[^\n]*---\n/)[1]?.split(/\n--- stderr/)[0] ?? "";

@@ -1,19 +1,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
 import { ReinConfig } from "../../src/config/config.ts";
 import { resolveSandbox } from "../../src/sandbox/sandbox-detection.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "../tools/harness.ts";
+import { call, harness } from "../tools/harness.ts";
+import { workspacePerTest } from "../tools/workspace-per-test.ts";
 
-let workspace: Workspace;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ workspace, cleanup } = await tempWorkspace());
-});
-afterEach(async () => cleanup());
+const temp = workspacePerTest();
 
 const allow = [PolicyRule.parse({ id: "allow-node", tool: "run_command", decision: "allow" })];
 const surface: ToolGrant[] = [{ name: "run_command", scope: { commands: ["node"] } }];
@@ -26,12 +21,12 @@ describe("choosing the sandbox (config sandbox)", () => {
 
   it("refuses to start a program when no sandbox can start, saying how to install one", async () => {
     const tools = builtinTools({ commands: ["node"], bwrapPath: "/nonexistent/bwrap" });
-    const { run, trace } = harness({ tools, surface, workspace, policy: allow });
+    const { run, trace } = harness({ tools, surface, workspace: temp.workspace, policy: allow });
     const outcome = await run(call("run_command", { command: "node", args: ["-e", "require('node:fs').writeFileSync('ran', 'x')"] }));
     expect(outcome.observation.status).toBe("error");
     expect(outcome.observation.content).toContain("apt-get install bubblewrap");
     expect(trace.ofKind("tool.executed")[0]?.payload.error).toContain("no sandbox can start");
-    expect(existsSync(join(workspace.root, "ran"))).toBe(false);
+    expect(existsSync(join(temp.workspace.root, "ran"))).toBe(false);
   });
 
   it("refuses for an explicit bubblewrap too, and the error is typed", async () => {
@@ -40,7 +35,7 @@ describe("choosing the sandbox (config sandbox)", () => {
 
   it('runs unconfined only when config says "none", and records it', async () => {
     const tools = builtinTools({ commands: ["node"], sandbox: "none" });
-    const { run, trace } = harness({ tools, surface, workspace, policy: allow });
+    const { run, trace } = harness({ tools, surface, workspace: temp.workspace, policy: allow });
     const outcome = await run(call("run_command", { command: "node", args: ["-e", "console.log('ran')"] }));
     expect(outcome.observation.status).toBe("ok");
     expect(outcome.observation.content).toContain("sandbox: none");

@@ -1,17 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Redactor } from "../../src/sanitize/redactor.ts";
 import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
 import { defineTool } from "../../src/tools/define-tool.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "./harness.ts";
+import { call, harness } from "./harness.ts";
+import { workspacePerTest } from "./workspace-per-test.ts";
 
-let workspace: Workspace;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ workspace, cleanup } = await tempWorkspace());
-});
-afterEach(() => cleanup());
+const temp = workspacePerTest();
 
 describe("budget", () => {
   let runs = 0;
@@ -28,7 +23,7 @@ describe("budget", () => {
 
   it("refuses a call past the step's tool-call budget or deadline", async () => {
     runs = 0;
-    const { run, trace } = harness({ tools: [ping], surface: [{ name: "ping", scope: {} }], workspace });
+    const { run, trace } = harness({ tools: [ping], surface: [{ name: "ping", scope: {} }], workspace: temp.workspace });
     const over = await run(call("ping", {}), { callsSoFar: 30, budget: { maxToolCalls: 30, deadline: Date.now() + 60_000 } });
     expect(over.observation.status).toBe("budget_exhausted");
     expect(over.observation.content).toContain("used all 30 of its tool calls");
@@ -53,7 +48,7 @@ describe("secrets", () => {
       input: z.object({ contact: z.string() }),
       run: async (_args, context) => `token=${context.secrets.get("SERVICE_TOKEN")} env=${process.env.SERVICE_TOKEN ?? "unset"}`,
     });
-    const { run, trace } = harness({ tools: [leaky], surface: [{ name: "whoami", scope: {} }], workspace, deps: { secrets, redactor } });
+    const { run, trace } = harness({ tools: [leaky], surface: [{ name: "whoami", scope: {} }], workspace: temp.workspace, deps: { secrets, redactor } });
     const outcome = await run(call("whoami", { contact: "jane.doe@example.com" }));
     expect(outcome.observation.content).toContain("token=[REDACTED:secret]");
     expect(outcome.observation.flags).toContain("secret_redacted");

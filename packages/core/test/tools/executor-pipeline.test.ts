@@ -1,34 +1,29 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import { defineTool } from "../../src/tools/define-tool.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "./harness.ts";
+import { call, harness } from "./harness.ts";
+import { workspacePerTest } from "./workspace-per-test.ts";
 
-let workspace: Workspace;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ workspace, cleanup } = await tempWorkspace());
-});
-afterEach(() => cleanup());
+const temp = workspacePerTest();
 
 const fileSurface = ["read_file", "write_file", "edit_file", "list_files", "search_files"].map((name) => ({ name, scope: {} }));
 
 describe("executor pipeline", () => {
   it("never executes a call the model's output cut off", async () => {
-    const { run, trace } = harness({ tools: builtinTools(), surface: fileSurface, workspace });
+    const { run, trace } = harness({ tools: builtinTools(), surface: fileSurface, workspace: temp.workspace });
     const outcome = await run(call("write_file", { path: "a.txt" }, { incomplete: { reason: "max_tokens", rawArguments: '{"path":"a.txt","con' } }));
     expect(outcome.observation.status).toBe("cut_off");
     expect(outcome.observation.content).toMatch(/cut off.*re-issue the call/s);
     expect(trace.kinds()).not.toContain("tool.executed");
-    await expect(readFile(join(workspace.root, "a.txt"))).rejects.toThrow();
+    await expect(readFile(join(temp.workspace.root, "a.txt"))).rejects.toThrow();
   });
 
   it("names each bad field, then a corrected call succeeds", async () => {
-    await writeFile(join(workspace.root, "notes.txt"), "hello\n");
-    const { run, trace } = harness({ tools: builtinTools(), surface: fileSurface, workspace });
+    await writeFile(join(temp.workspace.root, "notes.txt"), "hello\n");
+    const { run, trace } = harness({ tools: builtinTools(), surface: fileSurface, workspace: temp.workspace });
     const bad = await run(call("read_file", { path: 42, startLine: "one" }));
     expect(bad.observation.status).toBe("invalid_input");
     expect(bad.observation.content).toContain('field "path": expected string, received number 42');
@@ -42,11 +37,11 @@ describe("executor pipeline", () => {
   });
 
   it("writes, edits and reads back inside the workspace under the default policy", async () => {
-    const { run } = harness({ tools: builtinTools(), surface: fileSurface, workspace });
+    const { run } = harness({ tools: builtinTools(), surface: fileSurface, workspace: temp.workspace });
     expect((await run(call("write_file", { path: "src/a.ts", content: "const a = 1;\nconst b = 1;\n" }))).observation.status).toBe("ok");
     const edited = await run(call("edit_file", { path: "src/a.ts", oldString: "const a = 1;", newString: "const a = 2;" }));
     expect(edited.observation.status).toBe("ok");
-    expect(await readFile(join(workspace.root, "src/a.ts"), "utf8")).toBe("const a = 2;\nconst b = 1;\n");
+    expect(await readFile(join(temp.workspace.root, "src/a.ts"), "utf8")).toBe("const a = 2;\nconst b = 1;\n");
     const listed = await run(call("list_files", { recursive: true }));
     expect(listed.observation.content).toContain("src/a.ts");
     const found = await run(call("search_files", { query: "const b" }));
@@ -54,22 +49,22 @@ describe("executor pipeline", () => {
   });
 
   it("edit_file fails clearly when the text is absent or ambiguous", async () => {
-    await writeFile(join(workspace.root, "x.txt"), "one two one\n");
-    const { run } = harness({ tools: builtinTools(), surface: fileSurface, workspace });
+    await writeFile(join(temp.workspace.root, "x.txt"), "one two one\n");
+    const { run } = harness({ tools: builtinTools(), surface: fileSurface, workspace: temp.workspace });
     const absent = await run(call("edit_file", { path: "x.txt", oldString: "three", newString: "3" }));
     expect(absent.observation.status).toBe("error");
     expect(absent.observation.content).toContain("oldString was not found in x.txt");
     expect(absent.result.failure).toBe("different_action");
     const ambiguous = await run(call("edit_file", { path: "x.txt", oldString: "one", newString: "1" }));
     expect(ambiguous.observation.content).toContain("occurs 2 times");
-    expect(await readFile(join(workspace.root, "x.txt"), "utf8")).toBe("one two one\n");
+    expect(await readFile(join(temp.workspace.root, "x.txt"), "utf8")).toBe("one two one\n");
     const all = await run(call("edit_file", { path: "x.txt", oldString: "one", newString: "1", replaceAll: true }));
     expect(all.observation.status).toBe("ok");
-    expect(await readFile(join(workspace.root, "x.txt"), "utf8")).toBe("1 two 1\n");
+    expect(await readFile(join(temp.workspace.root, "x.txt"), "utf8")).toBe("1 two 1\n");
   });
 
   it("marks an empty result as empty without claiming nothing exists", async () => {
-    const { run } = harness({ tools: builtinTools(), surface: fileSurface, workspace });
+    const { run } = harness({ tools: builtinTools(), surface: fileSurface, workspace: temp.workspace });
     const outcome = await run(call("search_files", { query: "absent-needle" }));
     expect(outcome.observation.empty).toBe(true);
     expect(outcome.observation.content).toBe("search_files returned nothing: its result was empty.");
@@ -89,7 +84,7 @@ describe("executor pipeline", () => {
         return new Promise<string>(() => {});
       },
     });
-    const { run } = harness({ tools: [hang], surface: [{ name: "hang", scope: {} }], workspace });
+    const { run } = harness({ tools: [hang], surface: [{ name: "hang", scope: {} }], workspace: temp.workspace });
     const outcome = await run(call("hang", {}));
     expect(outcome.observation.status).toBe("timeout");
     expect(outcome.result.failure).toBe("retryable");
@@ -109,7 +104,7 @@ describe("executor pipeline", () => {
         return "fine";
       },
     });
-    const { run } = harness({ tools: [flaky], surface: [{ name: "flaky", scope: {} }], workspace, deps: { retry: { maxAttempts: 3, backoffMs: 1 } } });
+    const { run } = harness({ tools: [flaky], surface: [{ name: "flaky", scope: {} }], workspace: temp.workspace, deps: { retry: { maxAttempts: 3, backoffMs: 1 } } });
     const outcome = await run(call("flaky", {}));
     expect(outcome.observation.status).toBe("ok");
     expect(outcome.result.attempts).toBe(3);
@@ -124,7 +119,7 @@ describe("executor pipeline", () => {
       output: z.object({ count: z.number() }),
       run: async () => ({ count: "many" }) as unknown as { count: number },
     });
-    const { run } = harness({ tools: [liar], surface: [{ name: "liar", scope: {} }], workspace });
+    const { run } = harness({ tools: [liar], surface: [{ name: "liar", scope: {} }], workspace: temp.workspace });
     const outcome = await run(call("liar", {}));
     expect(outcome.observation.status).toBe("invalid_output");
     expect(outcome.observation.content).not.toContain("many");
@@ -135,7 +130,7 @@ describe("executor pipeline", () => {
     const line = `${"x".repeat(99)}\n`;
     const big = line.repeat(100_000);
     const huge = defineTool({ name: "huge", description: "returns 10 MB", effect: "read", input: z.object({}), run: async () => big });
-    const { run, artifacts } = harness({ tools: [huge], surface: [{ name: "huge", scope: {} }], workspace, limits: { maxBytes: 16_384, maxLines: 200 } });
+    const { run, artifacts } = harness({ tools: [huge], surface: [{ name: "huge", scope: {} }], workspace: temp.workspace, limits: { maxBytes: 16_384, maxLines: 200 } });
     const outcome = await run(call("huge", {}));
     const { observation } = outcome;
     expect(Buffer.byteLength(observation.content)).toBeLessThan(20_000);
@@ -147,8 +142,8 @@ describe("executor pipeline", () => {
   });
 
   it("keeps records and trace events with ids and hashes", async () => {
-    await writeFile(join(workspace.root, "a.txt"), "A");
-    const { run, trace } = harness({ tools: builtinTools(), surface: fileSurface, workspace });
+    await writeFile(join(temp.workspace.root, "a.txt"), "A");
+    const { run, trace } = harness({ tools: builtinTools(), surface: fileSurface, workspace: temp.workspace });
     const outcome = await run(call("read_file", { path: "a.txt" }));
     expect(outcome.record.fingerprint).toMatch(/^sha256:/);
     expect(outcome.record.observationId).toBe(outcome.observation.id);

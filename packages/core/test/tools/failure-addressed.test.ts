@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { hashOf, isFailureAddressed, type ToolCallRecord, withAddressedFailures } from "../../src/index.ts";
-
-const call = (index: number, name: string, args: unknown, status: ToolCallRecord["status"] = "ok"): ToolCallRecord => ({
-  index,
-  name,
-  argsHash: hashOf(args),
-  fingerprint: hashOf({ tool: name, args }),
-  status,
-  observationId: `obs_${index}`,
-  addressed: true,
-});
+import { isFailureAddressed, withAddressedFailures } from "../../src/index.ts";
+import { toolCallRecord as call } from "../../src/testing/index.ts";
 
 describe("a failed call counts as addressed only when it was dealt with", () => {
   const failed = call(0, "read_file", { path: "src/ad.js" }, "error");

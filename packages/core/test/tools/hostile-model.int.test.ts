@@ -1,38 +1,22 @@
 import { existsSync } from "node:fs";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ApprovalStore } from "../../src/approvals/approval-store.ts";
+import { describe, expect, it } from "vitest";
 import { ApprovalSigner, ApprovalVerifier } from "../../src/approvals/approval-signature.ts";
 import { generateKeyPair } from "../../src/keys/key-files.ts";
 import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import type { AnyTool } from "../../src/tools/define-tool.ts";
 import type { ToolCallOutcome } from "../../src/tools/tool-executor.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, type MemoryTrace, tempWorkspace } from "./harness.ts";
+import { call, harness, type MemoryTrace } from "./harness.ts";
 import { fetchPageTool, restartServiceTool } from "./hostile-tools.ts";
-import { redisForTest } from "./redis-harness.ts";
+import { approvalsPerTest } from "./approvals-per-test.ts";
 
 const deciderKeys = generateKeyPair();
 const signer = new ApprovalSigner(deciderKeys.privateKey);
 const approvalVerifier = new ApprovalVerifier(deciderKeys.publicKey);
 
-let workspace: Workspace;
-let dir: string;
-let cleanupWorkspace: () => Promise<void>;
-let env: ReturnType<typeof redisForTest>;
-let approvals: ApprovalStore;
-
-beforeEach(async () => {
-  ({ workspace, dir, cleanup: cleanupWorkspace } = await tempWorkspace());
-  env = redisForTest();
-  approvals = new ApprovalStore(env.redis, env.keys, { ttlSeconds: 3600 });
-});
-afterEach(async () => {
-  await env.close();
-  await cleanupWorkspace();
-});
+const fixture = approvalsPerTest();
 
 const grant = (name: string, scope: ToolGrant["scope"] = {}): ToolGrant => ({ name, scope });
 const allowNode = PolicyRule.parse({ id: "allow-node", tool: "run_command", commands: ["node"], decision: "allow" });
@@ -44,7 +28,7 @@ function setup(options: { tools?: AnyTool[]; surface: ToolGrant[]; policy?: Poli
     return new Response("secret internal data");
   }) as typeof fetch;
   const tools = options.tools ?? builtinTools({ commands: ["node"], hosts: ["127.0.0.1:80"], fetch: fakeFetch });
-  return harness({ tools, surface: options.surface, workspace, policy: options.policy, deps: { approvals, approvalVerifier } });
+  return harness({ tools, surface: options.surface, workspace: fixture.workspace, policy: options.policy, deps: { approvals: fixture.approvals, approvalVerifier } });
 }
 
 /** Refused before anything ran: an observation, a refusal event, and no execution event. */
@@ -79,11 +63,11 @@ describe("a hostile model", () => {
   });
 
   it("cannot read or write through a symlink that leaves the workspace", async () => {
-    const outside = join(dir, "outside");
+    const outside = join(fixture.dir, "outside");
     await mkdir(outside);
     await writeFile(join(outside, "secret.txt"), "TOP SECRET");
-    await symlink(outside, join(workspace.root, "link"));
-    await symlink(join(outside, "planted.txt"), join(workspace.root, "dangling"));
+    await symlink(outside, join(fixture.workspace.root, "link"));
+    await symlink(join(outside, "planted.txt"), join(fixture.workspace.root, "dangling"));
     const { run, trace } = setup({ surface: [grant("read_file"), grant("write_file"), grant("list_files")] });
     const read = await run(call("read_file", { path: "link/secret.txt" }));
     expect(read.observation.content).toMatch(/symlink that leaves the workspace/);
@@ -108,7 +92,7 @@ describe("a hostile model", () => {
     const asScript = await run(call("run_command", { command: "node", args: ["-e", "x; rm -rf /"] }));
     expect(asScript.observation.content).toMatch(/exit code: 1/);
     expect(asScript.observation.content).toMatch(/SyntaxError|ReferenceError/);
-    for (const name of ["pwned1", "pwned2", "pwned3", "pwned4", "pwned5"]) expect(existsSync(join(workspace.root, name))).toBe(false);
+    for (const name of ["pwned1", "pwned2", "pwned3", "pwned4", "pwned5"]) expect(existsSync(join(fixture.workspace.root, name))).toBe(false);
   });
 
   it.each(["sh", "bash", "/bin/sh", "/usr/bin/node", "./node"])("cannot start %s", async (command) => {
@@ -116,7 +100,7 @@ describe("a hostile model", () => {
     const outcome = await run(call("run_command", { command, args: ["-c", "touch pwned"] }));
     expectNotExecuted(outcome, trace);
     expect(outcome.observation.content).toContain(`may not touch commands ${command}`);
-    expect(existsSync(join(workspace.root, "pwned"))).toBe(false);
+    expect(existsSync(join(fixture.workspace.root, "pwned"))).toBe(false);
   });
 
   it("cannot start a non-allowlisted program even when grant and policy are left wide open", async () => {
@@ -125,7 +109,7 @@ describe("a hostile model", () => {
     const outcome = await run(call("run_command", { command: "sh", args: ["-c", "touch pwned"] }));
     expect(outcome.observation.status).toBe("error");
     expect(outcome.observation.content).toContain('"sh" is not an allowed program');
-    expect(existsSync(join(workspace.root, "pwned"))).toBe(false);
+    expect(existsSync(join(fixture.workspace.root, "pwned"))).toBe(false);
   });
 
   it("cannot reach an unlisted host", async () => {
@@ -152,8 +136,8 @@ describe("a hostile model", () => {
     const { tool, counter } = restartServiceTool();
     const { run, trace } = setup({ tools: [tool], surface: [grant("restart_service")] });
     // A real approval exists for another action; the model copies its id.
-    const other = await approvals.ask("run_test", "step_test", { tool: "restart_service", args: { service: "cache" }, scope: { services: ["cache"] } });
-    await approvals.decide(other.approval.approvalId, { decision: "approved", approver: "alice" }, signer);
+    const other = await fixture.approvals.ask("run_test", "step_test", { tool: "restart_service", args: { service: "cache" }, scope: { services: ["cache"] } });
+    await fixture.approvals.decide(other.approval.approvalId, { decision: "approved", approver: "alice" }, signer);
 
     const claimed = await run(
       call("restart_service", {
@@ -169,8 +153,8 @@ describe("a hostile model", () => {
     expect(trace.kinds()).toContain("approval.requested");
     expect(trace.kinds()).not.toContain("tool.executed");
     // The other approval is untouched: the copied id consumed nothing.
-    expect((await approvals.get(other.approval.approvalId))?.status).toBe("approved");
-    expect((await approvals.get(claimed.suspend?.approvalId as string))?.status).toBe("pending");
+    expect((await fixture.approvals.get(other.approval.approvalId))?.status).toBe("approved");
+    expect((await fixture.approvals.get(claimed.suspend?.approvalId as string))?.status).toBe("pending");
   });
 
   it("still needs a real approval after a tool result tells it to call a destructive tool", async () => {
@@ -201,7 +185,7 @@ describe("approvals through the executor", () => {
     expect(reasked.suspend?.approvalId).toBe(approvalId);
     expect(trace.kinds()).toContain("approval.reused");
 
-    await approvals.decide(approvalId, { decision: "approved", approver: "alice" }, signer);
+    await fixture.approvals.decide(approvalId, { decision: "approved", approver: "alice" }, signer);
     const ran = await run(call("restart_service", { service: "api" }));
     expect(ran.observation.status).toBe("ok");
     expect(counter.runs).toBe(1);
@@ -217,19 +201,19 @@ describe("approvals through the executor", () => {
     const { tool, counter } = restartServiceTool();
     const { run } = setup({ tools: [tool], surface: [grant("restart_service")] });
     const asked = await run(call("restart_service", { service: "api" }));
-    await approvals.decide(asked.suspend?.approvalId as string, { decision: "approved", approver: "alice" }, signer);
+    await fixture.approvals.decide(asked.suspend?.approvalId as string, { decision: "approved", approver: "alice" }, signer);
     const changed = await run(call("restart_service", { service: "db" }));
     expect(changed.observation.status).toBe("pending_approval");
     expect(changed.suspend?.approvalId).not.toBe(asked.suspend?.approvalId);
     expect(counter.runs).toBe(0);
-    expect((await approvals.get(asked.suspend?.approvalId as string))?.status).toBe("approved");
+    expect((await fixture.approvals.get(asked.suspend?.approvalId as string))?.status).toBe("approved");
   });
 
   it("never runs a denied action and says who denied it", async () => {
     const { tool, counter } = restartServiceTool();
     const { run } = setup({ tools: [tool], surface: [grant("restart_service")] });
     const asked = await run(call("restart_service", { service: "api" }));
-    await approvals.decide(asked.suspend?.approvalId as string, { decision: "denied", approver: "bob", reason: "peak hours" }, signer);
+    await fixture.approvals.decide(asked.suspend?.approvalId as string, { decision: "denied", approver: "bob", reason: "peak hours" }, signer);
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const outcome = await run(call("restart_service", { service: "api" }));
       expect(outcome.observation.status).toBe("denied");
@@ -241,7 +225,7 @@ describe("approvals through the executor", () => {
 
   it("denies an ask when the deployment has no approval store", async () => {
     const { tool, counter } = restartServiceTool();
-    const { run } = harness({ tools: [tool], surface: [grant("restart_service")], workspace });
+    const { run } = harness({ tools: [tool], surface: [grant("restart_service")], workspace: fixture.workspace });
     const outcome = await run(call("restart_service", { service: "api" }));
     expect(outcome.observation.status).toBe("denied");
     expect(counter.runs).toBe(0);

@@ -1,18 +1,16 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApprovalVerifier } from "../../src/approvals/approval-signature.ts";
-import { ApprovalStore } from "../../src/approvals/approval-store.ts";
 import { generateKeyPair } from "../../src/keys/key-files.ts";
 import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
 import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import { defineTool } from "../../src/tools/define-tool.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "./harness.ts";
+import { call, harness } from "./harness.ts";
 import { restartServiceTool } from "./hostile-tools.ts";
-import { redisForTest } from "./redis-harness.ts";
+import { approvalsPerTest } from "./approvals-per-test.ts";
 
 /** A local HTTP server that records every request it gets. */
 async function recordingServer(handler: (request: IncomingMessage) => { status: number; headers?: Record<string, string> } = () => ({ status: 200 })) {
@@ -50,21 +48,9 @@ afterAll(async () => {
   await Promise.all([api, other, unlisted].map((server) => server.close()));
 });
 
-let workspace: Workspace;
-let cleanupWorkspace: () => Promise<void>;
-let env: ReturnType<typeof redisForTest>;
-let approvals: ApprovalStore;
+const fixture = approvalsPerTest();
 // These tests decide no approval; the gate still needs the public key to check one.
 const approvalVerifier = new ApprovalVerifier(generateKeyPair().publicKey);
-beforeEach(async () => {
-  ({ workspace, cleanup: cleanupWorkspace } = await tempWorkspace());
-  env = redisForTest();
-  approvals = new ApprovalStore(env.redis, env.keys, { ttlSeconds: 3600 });
-});
-afterEach(async () => {
-  await env.close();
-  await cleanupWorkspace();
-});
 
 const grant = (name: string, scope: ToolGrant["scope"] = {}): ToolGrant => ({ name, scope });
 
@@ -85,7 +71,7 @@ function deployment(packetPolicy: PolicyRule[] = []) {
   const tools = [...builtinTools({ hosts: [api.hostPort, other.hostPort] }), restart];
   const policy = [PolicyRule.parse({ id: "ops:http", tool: "http_request", decision: "allow", hosts: [api.hostPort, other.hostPort] })];
   const surface = [grant("http_request", { hosts: ["127.0.0.1"] }), grant("restart_service"), grant("read_file"), grant("write_file")];
-  return { ...harness({ tools, surface, workspace, policy, packetPolicy, deps: { approvals, approvalVerifier, secrets } }), counter };
+  return { ...harness({ tools, surface, workspace: fixture.workspace, policy, packetPolicy, deps: { approvals: fixture.approvals, approvalVerifier, secrets } }), counter };
 }
 
 const hits = () => api.seen.length + other.seen.length + unlisted.seen.length;
@@ -110,13 +96,13 @@ describe("a hostile model against the policy", () => {
     const goalAllow = PolicyRule.parse({ id: "goal:allow-http", tool: "http_request", decision: "allow" });
     const before = hits();
     // No deployment rule: the built-in default asks.
-    const asking = harness({ tools: builtinTools({ hosts: [other.hostPort] }), surface: [grant("http_request")], workspace, packetPolicy: [goalAllow], deps: { approvals, approvalVerifier } });
+    const asking = harness({ tools: builtinTools({ hosts: [other.hostPort] }), surface: [grant("http_request")], workspace: fixture.workspace, packetPolicy: [goalAllow], deps: { approvals: fixture.approvals, approvalVerifier } });
     const asked = await asking.run(call("http_request", { url: other.url("/x") }));
     expect(asked.observation.status).toBe("pending_approval");
     expect(asking.trace.ofKind("permission.decided")[0]?.payload).toMatchObject({ rule: "default:external", ignored: { rule: "goal:allow-http" } });
     // A deployment deny stays a deny.
     const denyOther = PolicyRule.parse({ id: "ops:deny-other", tool: "http_request", decision: "deny", hosts: [other.hostPort] });
-    const denying = harness({ tools: builtinTools({ hosts: [other.hostPort] }), surface: [grant("http_request")], workspace, policy: [denyOther], packetPolicy: [goalAllow], deps: { approvals, approvalVerifier } });
+    const denying = harness({ tools: builtinTools({ hosts: [other.hostPort] }), surface: [grant("http_request")], workspace: fixture.workspace, policy: [denyOther], packetPolicy: [goalAllow], deps: { approvals: fixture.approvals, approvalVerifier } });
     const denied = await denying.run(call("http_request", { url: other.url("/y") }));
     expect(denied.observation.status).toBe("denied");
     expect(denying.trace.ofKind("permission.decided")[0]?.payload).toMatchObject({ rule: "ops:deny-other", ignored: { rule: "goal:allow-http" } });
@@ -148,7 +134,7 @@ describe("a hostile model against the policy", () => {
     const tools = builtinTools({ hosts: [other.hostPort], httpMethods: ["GET", "POST"] });
     const secrets = SecretBindings.fromEnv([{ env: "PAY_TOKEN", tools: ["http_request"], hosts: [api.hostPort] }], { PAY_TOKEN });
     const allowOther = PolicyRule.parse({ id: "ops:http", tool: "http_request", decision: "allow" });
-    const { run, trace } = harness({ tools, surface: [grant("http_request")], workspace, policy: [allowOther], deps: { secrets } });
+    const { run, trace } = harness({ tools, surface: [grant("http_request")], workspace: fixture.workspace, policy: [allowOther], deps: { secrets } });
     const before = hits();
     const withHost = { ...input, url: input.url.replace("HOST", other.hostPort) };
     const outcome = await run(call("http_request", withHost));
@@ -180,7 +166,7 @@ describe("a hostile model against the policy", () => {
       },
     });
     const secrets = SecretBindings.fromEnv([{ env: "DEPLOY_TOKEN", tools: ["deploy"], hosts: [] }], { DEPLOY_TOKEN });
-    const { run, trace } = harness({ tools: [sneaky], surface: [grant("sneaky")], workspace, deps: { secrets } });
+    const { run, trace } = harness({ tools: [sneaky], surface: [grant("sneaky")], workspace: fixture.workspace, deps: { secrets } });
     const outcome = await run(call("sneaky", { name: "DEPLOY_TOKEN" }));
     expect(outcome.observation.status).toBe("refused");
     expect(leaked).toBeUndefined();
@@ -189,7 +175,7 @@ describe("a hostile model against the policy", () => {
 
   it("cannot hop to another port of an allowlisted host, even where grant and policy name the host alone", async () => {
     const openHost = PolicyRule.parse({ id: "ops:any-port", tool: "http_request", decision: "allow", hosts: ["127.0.0.1"] });
-    const { run } = harness({ tools: builtinTools({ hosts: [api.hostPort] }), surface: [grant("http_request", { hosts: ["127.0.0.1"] })], workspace, policy: [openHost] });
+    const { run } = harness({ tools: builtinTools({ hosts: [api.hostPort] }), surface: [grant("http_request", { hosts: ["127.0.0.1"] })], workspace: fixture.workspace, policy: [openHost] });
     const before = hits();
     const outcome = await run(call("http_request", { url: unlisted.url("/x") }));
     expect(outcome.observation.status).not.toBe("ok");

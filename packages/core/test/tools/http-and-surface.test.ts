@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PolicyRule } from "../../src/contracts/index.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "./harness.ts";
+import { call, harness } from "./harness.ts";
+import { workspacePerTest } from "./workspace-per-test.ts";
 
 let server: Server;
 let base: string;
@@ -27,12 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-let workspace: Workspace;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ workspace, cleanup } = await tempWorkspace());
-});
-afterEach(() => cleanup());
+const temp = workspacePerTest();
 
 const allowLocal = PolicyRule.parse({ id: "local-http", tool: "http_request", hosts: ["127.0.0.1"], decision: "allow" });
 const hostsOption = () => ({ hosts: [local] });
@@ -40,7 +35,7 @@ const hostsOption = () => ({ hosts: [local] });
 describe("http_request", () => {
   it("fetches from an allowed host as external data and does not follow redirects", async () => {
     const tools = builtinTools(hostsOption());
-    const { run } = harness({ tools, surface: [{ name: "http_request", scope: { hosts: ["127.0.0.1"] } }], workspace, policy: [allowLocal] });
+    const { run } = harness({ tools, surface: [{ name: "http_request", scope: { hosts: ["127.0.0.1"] } }], workspace: temp.workspace, policy: [allowLocal] });
     const ok = await run(call("http_request", { url: `${base}/hello` }));
     expect(ok.observation.status).toBe("ok");
     expect(ok.observation.content).toContain("hello GET anonymous");
@@ -53,14 +48,14 @@ describe("http_request", () => {
   });
 
   it("records the HTTP status of the answer in the trace, so a 404 shows as one and not as a call that went fine", async () => {
-    const { run, trace } = harness({ tools: builtinTools(hostsOption()), surface: [{ name: "http_request", scope: { hosts: ["127.0.0.1"] } }], workspace, policy: [allowLocal] });
+    const { run, trace } = harness({ tools: builtinTools(hostsOption()), surface: [{ name: "http_request", scope: { hosts: ["127.0.0.1"] } }], workspace: temp.workspace, policy: [allowLocal] });
     const missing = await run(call("http_request", { url: `${base}/missing` }));
     expect(missing.observation.content).toContain("HTTP 404");
     expect(trace.ofKind("tool.executed").map((event) => event.payload.httpStatus)).toEqual([404]);
   });
 
   it("asks for approval by default, as an external effect", async () => {
-    const { run } = harness({ tools: builtinTools(hostsOption()), surface: [{ name: "http_request", scope: {} }], workspace });
+    const { run } = harness({ tools: builtinTools(hostsOption()), surface: [{ name: "http_request", scope: {} }], workspace: temp.workspace });
     const outcome = await run(call("http_request", { url: `${base}/hello` }));
     expect(outcome.observation.status).toBe("denied");
     expect(outcome.observation.content).toContain("needs a person's approval");
@@ -69,7 +64,7 @@ describe("http_request", () => {
 
 describe("schemasFor", () => {
   it("lists exactly the registered tools on the surface and states their limits", () => {
-    const { executor } = harness({ tools: builtinTools(), surface: [], workspace });
+    const { executor } = harness({ tools: builtinTools(), surface: [], workspace: temp.workspace });
     const schemas = executor.schemasFor([
       { name: "write_file", scope: { paths: ["src/**"] } },
       { name: "read_file", scope: {} },
@@ -81,7 +76,7 @@ describe("schemasFor", () => {
   });
 
   it("refuses a write outside the grant's paths", async () => {
-    const { run, trace } = harness({ tools: builtinTools(), surface: [{ name: "write_file", scope: { paths: ["src/**"] } }], workspace });
+    const { run, trace } = harness({ tools: builtinTools(), surface: [{ name: "write_file", scope: { paths: ["src/**"] } }], workspace: temp.workspace });
     const outcome = await run(call("write_file", { path: "README.md", content: "x" }));
     expect(outcome.observation.status).toBe("refused");
     expect(outcome.observation.content).toContain("may not touch paths README.md (allowed: src/**)");

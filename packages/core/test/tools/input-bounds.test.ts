@@ -1,19 +1,14 @@
 import { readdir } from "node:fs/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import { INPUT_LIMITS } from "../../src/tools/builtin/input-limits.ts";
 import { defineTool } from "../../src/tools/define-tool.ts";
 import { MAX_PATH_CHARS, MAX_PATH_COMPONENTS } from "../../src/tools/path-limits.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "./harness.ts";
+import { call, harness } from "./harness.ts";
+import { workspacePerTest } from "./workspace-per-test.ts";
 
-let workspace: Workspace;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ workspace, cleanup } = await tempWorkspace());
-});
-afterEach(() => cleanup());
+const temp = workspacePerTest();
 
 // The report's path: 20 KB, 10,000 components, none of which exists.
 const hugePath = `${"a/".repeat(10_000)}x`;
@@ -28,7 +23,7 @@ describe("built-in tools bound their string arguments", () => {
     ["list_files", { path: hugePath }, "path"],
     ["search_files", { query: "x", path: hugePath }, "path"],
   ])("%s refuses a 20 KB path as invalid input naming the limit", async (tool, input, field) => {
-    const { run, trace } = harness({ tools: builtinTools(), surface: surface([tool]), workspace });
+    const { run, trace } = harness({ tools: builtinTools(), surface: surface([tool]), workspace: temp.workspace });
     const outcome = await run(call(tool, input));
     expect(outcome.observation.status).toBe("invalid_input");
     expect(outcome.observation.content).toContain(`field "${field}": at most ${MAX_PATH_CHARS} characters`);
@@ -36,11 +31,11 @@ describe("built-in tools bound their string arguments", () => {
   });
 
   it("refuses a short path with too many components, naming the component limit", async () => {
-    const { run } = harness({ tools: builtinTools(), surface: surface(["write_file"]), workspace });
+    const { run } = harness({ tools: builtinTools(), surface: surface(["write_file"]), workspace: temp.workspace });
     const outcome = await run(call("write_file", { path: deepPath, content: "x" }));
     expect(outcome.observation.status).toBe("invalid_input");
     expect(outcome.observation.content).toContain(`at most ${MAX_PATH_COMPONENTS} path components`);
-    expect(await readdir(workspace.root)).toEqual([]);
+    expect(await readdir(temp.workspace.root)).toEqual([]);
   });
 
   it.each([
@@ -52,7 +47,7 @@ describe("built-in tools bound their string arguments", () => {
     ["http_request body", "http_request", { url: "https://a.example/", body: "b".repeat(INPUT_LIMITS.httpBodyChars + 1) }, "body"],
     ["http_request header value", "http_request", { url: "https://a.example/", headers: { "x-a": "v".repeat(INPUT_LIMITS.headerValueChars + 1) } }, "headers.x-a"],
   ])("refuses an oversized %s", async (_label, tool, input, field) => {
-    const { run } = harness({ tools: builtinTools({ hosts: ["a.example:443"] }), surface: surface([tool]), workspace });
+    const { run } = harness({ tools: builtinTools({ hosts: ["a.example:443"] }), surface: surface([tool]), workspace: temp.workspace });
     const outcome = await run(call(tool, input));
     expect(outcome.observation.status).toBe("invalid_input");
     expect(outcome.observation.content).toMatch(new RegExp(`field "${field.replace(".", "\\.")}": at most \\d+ characters`));
@@ -60,14 +55,14 @@ describe("built-in tools bound their string arguments", () => {
 
   it("refuses more headers than the limit", async () => {
     const headers = Object.fromEntries(Array.from({ length: INPUT_LIMITS.headerCount + 1 }, (_, index) => [`x-h${index}`, "v"]));
-    const { run } = harness({ tools: builtinTools({ hosts: ["a.example:443"] }), surface: surface(["http_request"]), workspace });
+    const { run } = harness({ tools: builtinTools({ hosts: ["a.example:443"] }), surface: surface(["http_request"]), workspace: temp.workspace });
     const outcome = await run(call("http_request", { url: "https://a.example/", headers }));
     expect(outcome.observation.status).toBe("invalid_input");
     expect(outcome.observation.content).toContain(`at most ${INPUT_LIMITS.headerCount} headers`);
   });
 
   it("publishes the limits in the JSON Schema the model sees", () => {
-    const { executor } = harness({ tools: builtinTools(), surface: [], workspace });
+    const { executor } = harness({ tools: builtinTools(), surface: [], workspace: temp.workspace });
     const [write] = executor.schemasFor(surface(["write_file"]));
     expect(write?.inputSchema).toMatchObject({ properties: { path: { maxLength: MAX_PATH_CHARS }, content: { maxLength: INPUT_LIMITS.fileContentChars } } });
   });
@@ -85,7 +80,7 @@ describe("a tool without its own bounds", () => {
   });
 
   it("has an oversized scope path refused as invalid input before the workspace is searched", async () => {
-    const { run, trace } = harness({ tools: [loose], surface: surface(["touch_path"]), workspace });
+    const { run, trace } = harness({ tools: [loose], surface: surface(["touch_path"]), workspace: temp.workspace });
     const outcome = await run(call("touch_path", { path: hugePath }));
     expect(outcome.observation.status).toBe("invalid_input");
     expect(outcome.observation.content).toContain(`at most ${MAX_PATH_CHARS} characters`);
@@ -94,15 +89,15 @@ describe("a tool without its own bounds", () => {
   });
 
   it("has a glob with too many components refused the same way", async () => {
-    const { run } = harness({ tools: [loose], surface: surface(["touch_path"]), workspace });
+    const { run } = harness({ tools: [loose], surface: surface(["touch_path"]), workspace: temp.workspace });
     const outcome = await run(call("touch_path", { path: `${"*/".repeat(MAX_PATH_COMPONENTS)}x` }));
     expect(outcome.observation.status).toBe("invalid_input");
     expect(outcome.observation.content).toContain(`at most ${MAX_PATH_COMPONENTS} path components`);
   });
 
   it("cannot get a huge path resolved by the workspace either", async () => {
-    await expect(workspace.resolve(hugePath)).rejects.toThrow(`at most ${MAX_PATH_CHARS} characters`);
-    await expect(workspace.resolve(deepPath)).rejects.toThrow(`at most ${MAX_PATH_COMPONENTS} path components`);
+    await expect(temp.workspace.resolve(hugePath)).rejects.toThrow(`at most ${MAX_PATH_CHARS} characters`);
+    await expect(temp.workspace.resolve(deepPath)).rejects.toThrow(`at most ${MAX_PATH_COMPONENTS} path components`);
   });
 });
 
@@ -111,7 +106,7 @@ describe("http_request headers", () => {
     ["a name with a space", { "x bad": "v" }, "a header name"],
     ["a value with a line break", { "x-a": "v\r\nx-injected: 1" }, "a header value without line breaks"],
   ])("refuses %s as invalid input", async (_label, headers, message) => {
-    const { run } = harness({ tools: builtinTools({ hosts: ["a.example:443"] }), surface: surface(["http_request"]), workspace });
+    const { run } = harness({ tools: builtinTools({ hosts: ["a.example:443"] }), surface: surface(["http_request"]), workspace: temp.workspace });
     const outcome = await run(call("http_request", { url: "https://a.example/", headers }));
     expect(outcome.observation.status).toBe("invalid_input");
     expect(outcome.observation.content).toContain(message);

@@ -4,6 +4,7 @@ import { afterEach, beforeEach } from "vitest";
 import { redisUrlFromEnv } from "../../src/config/redis-url.ts";
 import { RedisKeys } from "../../src/redis/keys.ts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
+import { fixtureAround, liveView } from "../../src/testing/index.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { tempWorkspace } from "./harness.ts";
 
@@ -44,25 +45,15 @@ export async function workspaceAndRedis(): Promise<{ workspace: Workspace; env: 
  * file that calls this at its top level, and deleted after it.
  */
 export function idempotencyPerTest(): { readonly env: RedisForTest; readonly store: IdempotencyStore } {
-  let current: { env: RedisForTest; store: IdempotencyStore } | undefined;
-  beforeEach(() => {
-    const env = redisForTest();
-    current = { env, store: new IdempotencyStore(env.redis, env.keys) };
-  });
-  afterEach(async () => {
-    await current?.env.close();
-    current = undefined;
-  });
-  const open = () => {
-    if (!current) throw new Error("the idempotency store is open only while a test runs");
-    return current;
-  };
-  return {
-    get env() {
-      return open().env;
+  const current = fixtureAround(
+    beforeEach,
+    afterEach,
+    "the idempotency store",
+    () => {
+      const env = redisForTest();
+      return { env, store: new IdempotencyStore(env.redis, env.keys) };
     },
-    get store() {
-      return open().store;
-    },
-  };
+    ({ env }) => env.close(),
+  );
+  return liveView(current, ["env", "store"]);
 }

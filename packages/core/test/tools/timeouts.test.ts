@@ -1,16 +1,11 @@
 import { z } from "zod";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PolicyRule } from "../../src/contracts/index.ts";
 import { defineTool } from "../../src/tools/define-tool.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "./harness.ts";
+import { call, harness } from "./harness.ts";
+import { workspacePerTest } from "./workspace-per-test.ts";
 
-let workspace: Workspace;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ workspace, cleanup } = await tempWorkspace());
-});
-afterEach(async () => cleanup());
+const temp = workspacePerTest();
 
 /** A tool that never finishes on its own and notes whether its signal told it to stop. */
 function hanging(effect: "read" | "write" | "external", idempotent: boolean) {
@@ -38,7 +33,7 @@ function hanging(effect: "read" | "write" | "external", idempotent: boolean) {
 describe("a timeout aborts the work it times (issue 10 item 7)", () => {
   it("fires the tool's AbortSignal, so the work stops rather than running on in the background", async () => {
     const { tool, seen } = hanging("read", false);
-    const { run } = harness({ tools: [tool], surface: [{ name: "hang", scope: {} }], workspace });
+    const { run } = harness({ tools: [tool], surface: [{ name: "hang", scope: {} }], workspace: temp.workspace });
     const outcome = await run(call("hang", {}));
     expect(outcome.observation.status).toBe("timeout");
     expect(seen.abortedSignals).toBe(seen.attempts);
@@ -52,7 +47,7 @@ describe("a timeout aborts the work it times (issue 10 item 7)", () => {
   ] as const)("never retries %s after a timeout", async (_name, effect, idempotent) => {
     const { tool, seen } = hanging(effect, idempotent);
     const allow = PolicyRule.parse({ id: "allow-hang", tool: "hang", decision: "allow" });
-    const { run } = harness({ tools: [tool], surface: [{ name: "hang", scope: {} }], workspace, policy: [allow], deps: { retry: { maxAttempts: 3, backoffMs: 1 } } });
+    const { run } = harness({ tools: [tool], surface: [{ name: "hang", scope: {} }], workspace: temp.workspace, policy: [allow], deps: { retry: { maxAttempts: 3, backoffMs: 1 } } });
     const outcome = await run(call("hang", {}));
     expect(outcome.observation.status).toBe("timeout");
     expect(seen.attempts).toBe(1);
@@ -63,7 +58,7 @@ describe("a timeout aborts the work it times (issue 10 item 7)", () => {
 
   it("still retries an idempotent read that timed out, boundedly", async () => {
     const { tool, seen } = hanging("read", true);
-    const { run } = harness({ tools: [tool], surface: [{ name: "hang", scope: {} }], workspace, deps: { retry: { maxAttempts: 2, backoffMs: 1 } } });
+    const { run } = harness({ tools: [tool], surface: [{ name: "hang", scope: {} }], workspace: temp.workspace, deps: { retry: { maxAttempts: 2, backoffMs: 1 } } });
     const outcome = await run(call("hang", {}));
     expect(outcome.observation.status).toBe("timeout");
     expect(seen.attempts).toBe(2);

@@ -1,8 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { adapterResponse, withAdapterRetries } from "../adapter-call.ts";
-import { type AdapterSettings, defaultMaxTokens, defaultTimeoutMs } from "../adapter-settings.ts";
+import { adapterResponse, completeThroughSdk, type LoadedSdk } from "../adapter-call.ts";
+import { type AdapterSettings, defaultTimeoutMs, requestDefaults } from "../adapter-settings.ts";
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
-import type { anthropicFailure } from "./anthropic-failure.ts";
 import { type AnthropicParams, toAnthropicParams } from "./anthropic-request.ts";
 import { extractOutput, fromAnthropicMessage } from "./anthropic-response.ts";
 import { AnthropicStreamAssembler } from "./anthropic-stream.ts";
@@ -22,7 +21,7 @@ export class AnthropicProvider implements ModelProvider {
   readonly name: string;
   readonly model: string;
   private readonly settings: AdapterSettings;
-  private sdk: Promise<Sdk> | undefined;
+  private sdk: Promise<LoadedSdk<Anthropic>> | undefined;
 
   constructor(settings: AdapterSettings) {
     this.settings = settings;
@@ -30,7 +29,7 @@ export class AnthropicProvider implements ModelProvider {
     this.model = settings.model;
   }
 
-  private loadSdk(): Promise<Sdk> {
+  private loadSdk(): Promise<LoadedSdk<Anthropic>> {
     this.sdk ??= Promise.all([import("@anthropic-ai/sdk"), import("./anthropic-failure.ts")]).then(([{ default: Anthropic }, { anthropicFailure }]) => ({
       client: new Anthropic({
         apiKey: this.settings.apiKey ?? null,
@@ -45,15 +44,11 @@ export class AnthropicProvider implements ModelProvider {
 
   async complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
     options.signal?.throwIfAborted();
-    const { params, outputTool } = toAnthropicParams(request, {
-      model: this.model,
-      maxTokens: this.settings.maxTokens ?? defaultMaxTokens,
-      ...(this.settings.temperature !== undefined ? { temperature: this.settings.temperature } : {}),
+    const { params, outputTool } = toAnthropicParams(request, requestDefaults(this.settings));
+    const { value, retries } = await completeThroughSdk(this.settings, this.loadSdk(), options, {
+      stream: (client) => this.streamOnce(client, params, options),
+      request: (client) => this.requestOnce(client, params, options),
     });
-    const { client, toFailure } = await this.loadSdk();
-    const { value, retries } = await withAdapterRetries(this.settings, { baseURL: client.baseURL, toFailure }, options, () =>
-      options.onEvent ? this.streamOnce(client, params, options) : this.requestOnce(client, params, options),
-    );
     const { content, stopReason, output } = extractOutput(value.content, value.stopReason, outputTool);
     return adapterResponse(this.settings, { ...value, content, stopReason, output, retries });
   }
@@ -78,8 +73,3 @@ export class AnthropicProvider implements ModelProvider {
 }
 
 type Attempt = Pick<ModelResponse, "content" | "stopReason" | "usage" | "model"> & { requestId?: string | undefined; cacheWrite1hTokens: number };
-
-interface Sdk {
-  client: Anthropic;
-  toFailure: typeof anthropicFailure;
-}

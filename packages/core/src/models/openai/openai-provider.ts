@@ -1,9 +1,8 @@
 import type OpenAI from "openai";
-import { adapterResponse, withAdapterRetries } from "../adapter-call.ts";
-import { type AdapterSettings, defaultMaxTokens, defaultTimeoutMs } from "../adapter-settings.ts";
+import { adapterResponse, completeThroughSdk, type LoadedSdk } from "../adapter-call.ts";
+import { type AdapterSettings, defaultTimeoutMs, requestDefaults } from "../adapter-settings.ts";
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
 import { parseJsonText } from "../json-from-model-text.ts";
-import type { openAIFailure } from "./openai-failure.ts";
 import { type OpenAIParams, type StructuredOutputMode, toOpenAIParams } from "./openai-request.ts";
 import { type CollectedReply, collectCompletion, finishReply } from "./openai-response.ts";
 import { OpenAIStreamAssembler } from "./openai-stream.ts";
@@ -36,7 +35,7 @@ export class OpenAIProvider implements ModelProvider {
   readonly name: string;
   readonly model: string;
   private readonly settings: OpenAIProviderSettings;
-  private sdk: Promise<Sdk> | undefined;
+  private sdk: Promise<LoadedSdk<OpenAI>> | undefined;
 
   constructor(settings: OpenAIProviderSettings) {
     this.settings = settings;
@@ -45,7 +44,7 @@ export class OpenAIProvider implements ModelProvider {
     this.model = settings.model;
   }
 
-  private loadSdk(): Promise<Sdk> {
+  private loadSdk(): Promise<LoadedSdk<OpenAI>> {
     this.sdk ??= Promise.all([import("openai"), import("./openai-failure.ts")]).then(([{ default: OpenAI }, { openAIFailure }]) => ({
       client: new OpenAI({
         apiKey: this.settings.apiKey || placeholderKey,
@@ -65,16 +64,14 @@ export class OpenAIProvider implements ModelProvider {
     options.signal?.throwIfAborted();
     const compatible = this.kind === "openai-compatible";
     const params = toOpenAIParams(request, {
-      model: this.model,
-      maxTokens: this.settings.maxTokens ?? defaultMaxTokens,
-      ...(this.settings.temperature !== undefined ? { temperature: this.settings.temperature } : {}),
+      ...requestDefaults(this.settings),
       structuredOutput: this.settings.structuredOutput ?? (compatible ? "none" : "json_schema"),
       maxTokensField: compatible ? "max_tokens" : "max_completion_tokens",
     });
-    const { client, toFailure } = await this.loadSdk();
-    const { value, retries } = await withAdapterRetries(this.settings, { baseURL: client.baseURL, toFailure }, options, () =>
-      options.onEvent ? this.streamOnce(client, params, options) : this.requestOnce(client, params, options),
-    );
+    const { value, retries } = await completeThroughSdk(this.settings, this.loadSdk(), options, {
+      stream: (client) => this.streamOnce(client, params, options),
+      request: (client) => this.requestOnce(client, params, options),
+    });
     const output = request.output ? parseJsonText(value.reply.text) : undefined;
     return adapterResponse(this.settings, { ...finishReply(value.reply), model: value.reply.model, requestId: value.requestId, output, retries });
   }
@@ -101,9 +98,4 @@ export class OpenAIProvider implements ModelProvider {
 interface Attempt {
   reply: CollectedReply;
   requestId: string | undefined;
-}
-
-interface Sdk {
-  client: OpenAI;
-  toFailure: typeof openAIFailure;
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readJsonFile } from "../../config/json-file.ts";
 import type { Role } from "../../contracts/index.ts";
 import { Usage } from "../../contracts/index.ts";
 import type { TraceEvent } from "../../contracts/trace-event.ts";
@@ -60,13 +60,7 @@ export class ReplayProvider implements ModelProvider {
   }
 
   static fromFile(path: string, options: ReplayOptions = {}): ReplayProvider {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(path, "utf8"));
-    } catch (error) {
-      throw new ReinError("config_invalid", `cannot read replay recordings ${path}: expected a JSON file`, { cause: error });
-    }
-    const recordings = ReplayFile.safeParse(raw);
+    const recordings = ReplayFile.safeParse(readJsonFile(path, "replay recordings"));
     if (!recordings.success) {
       throw new ReinError(
         "config_invalid",

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readJsonFile } from "../../config/json-file.ts";
 import type { Usage } from "../../contracts/index.ts";
 import { ReinError } from "../../errors.ts";
 import { estimateRequestTokens } from "../token-estimate.ts";
@@ -34,13 +34,7 @@ export class ScriptedProvider implements ModelProvider {
   }
 
   static fromFile(path: string, options: { name?: string; model?: string } = {}): ScriptedProvider {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(path, "utf8"));
-    } catch (error) {
-      throw new ReinError("config_invalid", `cannot read model script ${path}: expected a JSON file`, { cause: error });
-    }
-    const script = ModelScript.safeParse(raw);
+    const script = ModelScript.safeParse(readJsonFile(path, "model script"));
     if (!script.success) throw new ReinError("config_invalid", `model script ${path} is invalid: ${script.error.message}`, { cause: script.error });
     return new ScriptedProvider(script.data, options);
   }

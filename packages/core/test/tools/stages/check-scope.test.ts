@@ -1,20 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkScope } from "../../../src/tools/executor/stages/check-scope.ts";
-import type { Workspace } from "../../../src/tools/workspace.ts";
-import { tempWorkspace } from "../harness.ts";
 import { callInProgress, noteTool } from "./stage-harness.ts";
+import { workspacePerTest } from "../workspace-per-test.ts";
 
-let workspace: Workspace;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ workspace, cleanup } = await tempWorkspace());
-});
-afterEach(() => cleanup());
+const temp = workspacePerTest();
 
 describe("check-scope stage", () => {
   const { tool } = noteTool({ scope: (args: { text: string }) => ({ paths: [args.text] }) });
   const at = (path: string, grant: string[]) =>
-    callInProgress({ workspace, state: { tool, grant: { name: "note", scope: { paths: grant } }, input: { args: { text: path } } } });
+    callInProgress({ workspace: temp.workspace, state: { tool, grant: { name: "note", scope: { paths: grant } }, input: { args: { text: path } } } });
 
   it("resolves paths relative to the workspace root", async () => {
     const { state } = at("./notes/../a.txt", ["*.txt"]);
