@@ -69,3 +69,13 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
 export function warnIfUnsandboxed(config: ReinConfig): void {
   if (config.sandbox === "none") err(`rein: WARNING: ${UNSANDBOXED_WARNING}`);
 }
+
+/** Runs `body` with a context opened from the command's global flags, closed whatever happens. */
+export async function withContext<T>(flags: FlagValues<typeof GLOBAL_FLAGS>, body: (context: CliContext) => Promise<T>): Promise<T> {
+  const context = await openContext(contextFlags(flags));
+  try {
+    return await body(context);
+  } finally {
+    await context.close();
+  }
+}

@@ -1,0 +1,24 @@
+import { answerLines } from "./answer-lines.ts";
+import { withContext } from "./cli-context.ts";
+import type { CommandHandler } from "./command-spec.ts";
+import type { STATUS } from "./command-specs.ts";
+import { out } from "./output.ts";
+
+// In a module of its own: `rein status` reads one run, and loading the submit and reply commands'
+// tooling with it (MCP, plugins, examples) cost most of its start.
+export const statusCommand: CommandHandler<typeof STATUS> = ({ runId }, flags) =>
+  withContext(flags, async (context) => {
+    const state = await context.runtime.runs.require(runId);
+    if (flags.json) {
+      out(JSON.stringify(state, null, 2));
+      return 0;
+    }
+    out(`run ${state.runId}: ${state.status}${state.stopReason ? ` (${state.stopReason})` : ""}`);
+    out(`goal: ${state.goal.text}`);
+    for (const step of state.steps) out(`  ${step.stepId} [${step.phase}] attempt ${step.attempt}: ${step.spec.title}${step.decision ? ` → ${step.decision}` : ""}`);
+    if (state.pendingApprovals.length > 0) out(`waiting for approval: ${state.pendingApprovals.join(", ")}`);
+    out(`spent: ${state.spent.steps} steps, ${state.spent.tokens} tokens, $${state.spent.costUsd.toFixed(4)}`);
+    for (const line of state.result ? answerLines(state.result) : []) out(line);
+    if (state.result?.partial && state.result.missing.length > 0) out(`missing: ${state.result.missing.join("; ")}`);
+    return 0;
+  });
