@@ -81,7 +81,11 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
 
     const second = await harness.submit(probeGoal);
     expect((await harness.waitFor(second)).status).toBe("done");
-    await until("the second run's retirement", async () => (await runtime.redis.zscore(runtime.keys.runExpiries(), second)) !== null);
+    // A retirement notes its own expiry before it forgets expired runs, and drops their expiry notes last: wait for both.
+    await until(
+      "the second run's retirement to forget the first",
+      async () => (await runtime.redis.zscore(runtime.keys.runExpiries(), second)) !== null && (await runtime.redis.zscore(runtime.keys.runExpiries(), first)) === null,
+    );
     expect(await runtime.redis.zrange(runtime.keys.runIndex(), 0, -1)).toEqual([second]);
     expect(await runtime.redis.zrange(runtime.keys.runExpiries(), 0, -1)).toEqual([second]);
     expect(await runtime.redis.hget(runtime.keys.metricsCursors(), first)).toBeNull();
