@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { jobIds, resultEventIds } from "@rein/core";
 import { until } from "@rein/core/testing";
 import { TraceFold } from "../src/metrics/trace-fold.ts";
+import { answerQuestions } from "../src/trace/trace-check.ts";
 import { pruneRuns } from "../src/trace/prune-runs.ts";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 import { isDeploymentKey, keysWithTtl } from "./support/keys-left.ts";
@@ -20,8 +21,8 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
   const harnesses = harnessesPerTest();
 
   /** The probe run, done, and its end's effects performed. */
-  async function finishedProbeRun() {
-    const harness = await harnesses.start(probeScript, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
+  async function finishedProbeRun(retention: Record<string, unknown> = {}) {
+    const harness = await harnesses.start(probeScript, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS, ...retention } } });
     const runId = await harness.submit(probeGoal);
     const state = await harness.waitFor(runId);
     expect(state.status, state.stopReason).toBe("done");
@@ -65,6 +66,20 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
     // What a person reads afterwards stays: the state and the whole trace.
     expect(left).toEqual(expect.arrayContaining([runtime.keys.run(runId), runtime.keys.trace(runId)]));
     expect((await runtime.trace.read(runId)).some((event) => event.kind === "observation.made")).toBe(true);
+  });
+
+  it("packs the finished run's trace into chunks that read back as the whole run, each trace question still answered", async () => {
+    const { runtime, runId } = await finishedProbeRun({ traceCompaction: { minEvents: 1, chunkBytes: 4_096 } });
+
+    const entries = await runtime.redis.xrange(runtime.keys.trace(runId), "-", "+");
+    const events = await runtime.trace.read(runId);
+    expect(entries.length).toBeGreaterThan(1);
+    expect(entries.length).toBeLessThan(events.length / 3);
+    expect(entries.every(([, fields]) => fields[0] === "seqs" && fields[2] === "events")).toBe(true);
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+    expect([events[0]?.kind, events.at(-1)?.kind]).toEqual(["run.submitted", "run.done"]);
+    expect(answerQuestions(events, await runtime.trace.readBlobs(runId)).filter((answer) => !answer.answered)).toEqual([]);
+    expect(await runtime.redis.ttl(runtime.keys.trace(runId))).toBeGreaterThan(0);
   });
 
   it("forgets a run in the run index and the metrics cursors once its keys have expired, when a later run retires", async () => {

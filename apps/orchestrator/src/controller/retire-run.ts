@@ -22,7 +22,8 @@ import {
  * What only a running step reads (its checkpoint but its owner, the run's tool cache) and
  * the finished jobs that carried a step's whole result (its `step.finished`
  * event and its evaluate job) go at once: nothing reads them once the run
- * has ended, and they were most of what a long step left behind.
+ * has ended, and they were most of what a long step left behind. Its trace
+ * is packed (retention.traceCompaction): read as before, a fraction of the bytes.
  * Idempotent, as every effect: a replay sets the same TTLs and finds the
  * keys and jobs gone.
  */
@@ -33,7 +34,8 @@ export async function retireRun(runtime: ControllerRuntime, state: RunState): Pr
   const working = new Set([runtime.keys.toolCache(state.runId), ...checkpoints]);
   // One slot: every one of them carries the run's hash tag.
   await runtime.redis.del(...working);
-  const { runTtlSeconds } = runtime.config.retention;
+  const { runTtlSeconds, traceCompaction } = runtime.config.retention;
+  if (traceCompaction.enabled) await runtime.trace.compact(state.runId, traceCompaction);
   await expireWithin(runtime.redis, (await runKeysOf(runtime.redis, runtime.keys, state)).filter((key) => !working.has(key)), runTtlSeconds);
   await new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds }).retireRun(state.runId, runTtlSeconds);
   const now = Date.now();

@@ -31,6 +31,21 @@ export const JobRetention = z.object({
 export type JobRetention = z.infer<typeof JobRetention>;
 
 /**
+ * A finished run's trace is packed when the run retires: its written events
+ * become deflated chunks of about `chunkBytes` of JSON each, read back as
+ * the same events (TraceLog.compact).
+ */
+export const TraceCompactionConfig = z.object({
+  /** @defaultValue true */
+  enabled: z.boolean().default(true),
+  /** Traces with fewer events are left as written. @defaultValue 100 */
+  minEvents: count().default(100),
+  /** @defaultValue 65_536 */
+  chunkBytes: count().default(65_536),
+});
+export type TraceCompactionConfig = z.infer<typeof TraceCompactionConfig>;
+
+/**
  * How long what a run leaves in Redis is kept. A run's keys (state, trace,
  * artifacts, idempotency records, approvals, step owner keys) expire
  * `runTtlSeconds` after the run ends, at the latest; a key whose own TTL is
@@ -44,5 +59,6 @@ export const RetentionConfig = z.object({
   /** Seconds to keep each artifact after it is written; absent: until its run's keys expire. */
   artifactTtlSeconds: seconds().optional(),
   jobs: JobRetention.default(JobRetention.parse({})),
+  traceCompaction: TraceCompactionConfig.default(TraceCompactionConfig.parse({})),
 });
 export type RetentionConfig = z.infer<typeof RetentionConfig>;

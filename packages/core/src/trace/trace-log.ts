@@ -1,10 +1,11 @@
 import type { RedisClient } from "../redis/redis-client.ts";
 import { TraceEvent } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
-import { flatPairs } from "../redis/flat-pairs.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { TraceBatch } from "../stores/turn-write.ts";
 import type { TraceEventInput } from "./trace-catalogue.ts";
+import { compactTrace, type TraceCompaction, type TraceCompactionOptions } from "./trace-compaction.ts";
+import { decodeEntry, type RawTraceEntry, storedEventsOf } from "./trace-entries.ts";
 import { type TypedTraceEvent, typedTraceEvent } from "./typed-trace-event.ts";
 
 // The seq counter and the stream entry are written in one script, so stream
@@ -77,7 +78,7 @@ export class TraceLog {
     const json = this.encode(input);
     const ttl = this.options.ttlSeconds ? String(this.options.ttlSeconds) : "";
     const seq = Number(await this.redis.eval(append, 2, this.keys.trace(input.runId), this.keys.traceSeq(input.runId), ttl, json));
-    return typedTraceEvent(TraceEvent.parse(restored(input.runId, json, seq)));
+    return typedTraceEvent(TraceEvent.parse(restored(input.runId, JSON.parse(json), seq)));
   }
 
   /** Encoded events and blobs of one run as a batch for writeTurn, blobs redacted as putBlobs does. */
@@ -98,8 +99,8 @@ export class TraceLog {
   }
 
   async read(runId: string, fromSeq = 0): Promise<TypedTraceEvent[]> {
-    const entries = await this.redis.xrange(this.keys.trace(runId), "-", "+");
-    return entries.map(([, fields]) => this.parse(runId, fields)).filter((event) => event.seq > fromSeq);
+    const entries = await this.redis.xrangeBuffer(this.keys.trace(runId), "-", "+");
+    return entries.flatMap((entry) => this.parse(runId, entry, fromSeq));
   }
 
   /**
@@ -109,14 +110,20 @@ export class TraceLog {
   async *follow(runId: string, signal: AbortSignal, blockMs = 500): AsyncGenerator<TypedTraceEvent> {
     const reader = this.redis.duplicate();
     let lastId = "0-0";
+    // A retiring run's trace is packed (compact) under a follower: the chunk that
+    // replaces what it read comes again, with a later id. Seq says what was seen.
+    let lastSeq = 0;
     try {
       while (!signal.aborted) {
-        const reply = await reader.xread("COUNT", 100, "BLOCK", blockMs, "STREAMS", this.keys.trace(runId), lastId);
+        const reply = await reader.xreadBuffer("COUNT", 100, "BLOCK", blockMs, "STREAMS", this.keys.trace(runId), lastId);
         if (!reply) continue;
         for (const [, entries] of reply) {
-          for (const [id, fields] of entries) {
-            lastId = id;
-            yield this.parse(runId, fields);
+          for (const entry of entries) {
+            lastId = entry[0].toString();
+            for (const event of this.parse(runId, entry, lastSeq)) {
+              lastSeq = event.seq;
+              yield event;
+            }
           }
         }
       }
@@ -166,6 +173,11 @@ export class TraceLog {
     await multi.exec();
   }
 
+  /** Packs a finished run's trace into deflated chunks (see compactTrace); reads are unchanged. */
+  async compact(runId: string, options: TraceCompactionOptions): Promise<TraceCompaction | null> {
+    return compactTrace(this.redis, this.keys.trace(runId), runId, options);
+  }
+
   async remove(runId: string): Promise<void> {
     await this.redis.del(this.keys.trace(runId), this.keys.traceSeq(runId), this.blobsKey(runId));
   }
@@ -174,17 +186,19 @@ export class TraceLog {
     return this.keys.traceBlobs(runId);
   }
 
-  private parse(runId: string, fields: string[]): TypedTraceEvent {
-    const record = Object.fromEntries(flatPairs(fields, `a trace entry of run ${runId}`));
-    const parsed = TraceEvent.safeParse(restored(runId, record.event ?? "{}", Number(record.seq)));
-    if (!parsed.success) {
-      throw new ReinError("contract_invalid", `trace event ${record.seq} of run ${runId} is malformed: ${parsed.error.message}`);
-    }
-    return typedTraceEvent(parsed.data);
+  /** The events of one stream entry after `fromSeq`, whole and checked. */
+  private parse(runId: string, entry: RawTraceEntry, fromSeq: number): TypedTraceEvent[] {
+    return storedEventsOf(runId, decodeEntry(runId, entry), fromSeq).map(({ seq, body }) => {
+      const parsed = TraceEvent.safeParse(restored(runId, body, seq));
+      if (!parsed.success) {
+        throw new ReinError("contract_invalid", `trace event ${seq} of run ${runId} is malformed: ${parsed.error.message}`);
+      }
+      return typedTraceEvent(parsed.data);
+    });
   }
 }
 
 /** An event as stored (TraceLog.encode; an import stores it whole) with what encode leaves out put back. */
-function restored(runId: string, stored: string, seq: number): unknown {
-  return { schemaVersion: 1, runId, stepId: null, parentStepId: null, ...JSON.parse(stored), seq };
+function restored(runId: string, stored: unknown, seq: number): unknown {
+  return { schemaVersion: 1, runId, stepId: null, parentStepId: null, ...(typeof stored === "object" ? stored : {}), seq };
 }

@@ -1,0 +1,75 @@
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { ReinError } from "../errors.ts";
+
+/**
+ * A trace stream holds two kinds of entry. A written event is `seq`,
+ * `event` (its stored JSON, TraceLog.encode). A compacted chunk, written
+ * when a finished run retires (compactTrace), is `seqs` ("first-last") and
+ * `events`: deflate-raw of the JSON array `[[seq, stored event], ...]` of
+ * the events it replaced, in order. Both read back as the same events.
+ */
+export interface StoredEvent {
+  seq: number;
+  /** The event as stored: without what TraceLog.encode leaves out. */
+  body: unknown;
+}
+
+/** A stream entry as XRANGE/XREAD return it with Buffer replies: its id and its field/value list. */
+export type RawTraceEntry = [id: Buffer, fields: Buffer[]];
+
+export type DecodedEntry =
+  | { kind: "event"; id: string; seq: number; json: string }
+  | { kind: "chunk"; id: string; firstSeq: number; lastSeq: number; packed: Buffer };
+
+export function decodeEntry(runId: string, [rawId, fields]: RawTraceEntry): DecodedEntry {
+  const id = rawId.toString();
+  const named = new Map<string, Buffer>();
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const value = fields[index + 1];
+    if (value) named.set(String(fields[index]), value);
+  }
+  const packed = named.get("events");
+  const seqs = named.get("seqs");
+  if (packed && seqs) {
+    const [first = Number.NaN, last = Number.NaN] = String(seqs).split("-").map(Number);
+    if (!Number.isInteger(first) || !Number.isInteger(last)) throw malformed(runId, id, `its seqs are ${JSON.stringify(String(seqs))}; expected "first-last"`);
+    return { kind: "chunk", id, firstSeq: first, lastSeq: last, packed };
+  }
+  const event = named.get("event");
+  const seq = Number(String(named.get("seq")));
+  if (!event || !Number.isInteger(seq)) throw malformed(runId, id, "expected the fields seq and event, or seqs and events");
+  return { kind: "event", id, seq, json: event.toString("utf8") };
+}
+
+/** The events an entry holds, those after `fromSeq` only: a chunk wholly before it is not inflated. */
+export function storedEventsOf(runId: string, entry: DecodedEntry, fromSeq = 0): StoredEvent[] {
+  if (entry.kind === "event") return entry.seq > fromSeq ? [{ seq: entry.seq, body: JSON.parse(entry.json) }] : [];
+  if (entry.lastSeq <= fromSeq) return [];
+  let pairs: unknown;
+  try {
+    pairs = JSON.parse(inflateRawSync(entry.packed).toString("utf8"));
+  } catch (error) {
+    throw malformed(runId, entry.id, `its events do not inflate to JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (!Array.isArray(pairs)) throw malformed(runId, entry.id, "its events are not an array of [seq, event]");
+  const events: StoredEvent[] = [];
+  for (const pair of pairs) {
+    if (!Array.isArray(pair) || !Number.isInteger(pair[0])) throw malformed(runId, entry.id, "an element is not [seq, event]");
+    if (pair[0] > fromSeq) events.push({ seq: pair[0], body: pair[1] });
+  }
+  return events;
+}
+
+/** One chunk's fields: the events given (seq and stored JSON), packed. */
+export function encodeChunk(events: ReadonlyArray<{ seq: number; json: string }>): { seqs: string; packed: Buffer } {
+  const first = events[0];
+  const last = events.at(-1);
+  if (!first || !last) throw new ReinError("contract_invalid", "a trace chunk needs at least one event");
+  // The stored JSON goes in as it is (no parse and re-serialise): the chunk's text is the events' text.
+  const text = `[${events.map((event) => `[${event.seq},${event.json}]`).join(",")}]`;
+  return { seqs: `${first.seq}-${last.seq}`, packed: deflateRawSync(text) };
+}
+
+function malformed(runId: string, id: string, what: string): ReinError {
+  return new ReinError("contract_invalid", `trace entry ${id} of run ${runId} is malformed: ${what}`);
+}
