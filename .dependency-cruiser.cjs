@@ -30,11 +30,11 @@ module.exports = {
     {
       name: "packages-meet-only-at-their-public-face",
       severity: "error",
-      comment: "another package is reached through its index.ts (or core's testing face), never its internals",
+      comment: "another package is reached through its index.ts (or core's runtime and testing faces), never its internals",
       from: { path: "^(packages|apps)/([^/]+)/" },
       to: {
         path: "^packages/[^/]+/src/",
-        pathNot: ["^packages/$2/", "^packages/[^/]+/src/index\\.ts$", "^packages/core/src/testing/index\\.ts$"],
+        pathNot: ["^packages/$2/", "^packages/[^/]+/src/index\\.ts$", "^packages/core/src/runtime-entry\\.ts$", "^packages/core/src/testing/index\\.ts$"],
       },
     },
   ],

@@ -1,4 +1,4 @@
-import { closestName, ReinError } from "@rein/core";
+import { closestName, ReinError } from "@rein/core/runtime";
 import { usageOf } from "./command-help.ts";
 import type { ArgSpec, CommandSpec, ParsedArgs } from "./command-spec.ts";
 

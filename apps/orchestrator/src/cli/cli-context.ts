@@ -1,4 +1,4 @@
-import { assertRedis, createRuntime, DEFAULT_REDIS_URL, loadConfig, logFileDestination, type LogLevel, logLevelFrom, type ReinConfig, type ReinConfigInput, type ReinRuntime, UNSANDBOXED_WARNING } from "@rein/core";
+import { assertRedis, createRuntime, DEFAULT_REDIS_URL, loadConfig, logFileDestination, type LogLevel, logLevelFrom, type ReinConfig, type ReinConfigInput, type ReinRuntime, UNSANDBOXED_WARNING } from "@rein/core/runtime";
 import { ensureRedis, type RedisHandle } from "../redis/embedded-redis.ts";
 import type { FlagValues, GLOBAL_FLAGS } from "./command-spec.ts";
 import { err } from "./output.ts";

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assertRedis, DEFAULT_REDIS_URL, pingRedis, ReinError } from "@rein/core";
+import { assertRedis, DEFAULT_REDIS_URL, pingRedis, ReinError } from "@rein/core/runtime";
 
 export interface RedisHandle {
   url: string;
