@@ -1,5 +1,8 @@
 import type { RedisClient } from "../redis/redis-client.ts";
-import { decodeEntry, encodeChunk } from "./trace-entries.ts";
+import { type DecodedEntry, decodeEntry, encodeChunk } from "./trace-entries.ts";
+
+type DecodedChunk = Extract<DecodedEntry, { kind: "chunk" }>;
+type WrittenEvent = Extract<DecodedEntry, { kind: "event" }>;
 
 /** `retention.traceCompaction`: when a retiring run's trace is packed, and into what size of chunk. */
 export interface TraceCompactionOptions {
@@ -38,7 +41,7 @@ const ATTEMPTS = 3;
 /**
  * Packs a finished run's trace: runs of written events become chunks,
  * deflated, so what a long run leaves is a fraction of what it wrote
- * (a 200-turn run's trace, ~950 KB as written, packs to ~120 KB).
+ * (a 200-turn run's trace, ~950 KB as written, packs to ~130 KB).
  * TraceLog reads both forms as the same events, and an export of the trace
  * is the same bytes before and after. Done once, when the run retires:
  * packing on the turn's path would cost the turn the deflate, and a
@@ -56,28 +59,34 @@ export async function compactTrace(redis: RedisClient, stream: string, runId: st
     const lastId = entries.at(-1)?.id;
     if (written < options.minEvents || lastId === undefined) break;
 
-    const args: (string | Buffer)[] = [lastId];
-    let pending: { id: string; seq: number; json: string }[] = [];
+    // Runs of written events, cut at kept chunks and at chunkBytes; each run becomes one chunk.
+    const groups: ({ kept: DecodedChunk } | { events: WrittenEvent[] })[] = [];
+    let pending: WrittenEvent[] = [];
     let pendingBytes = 0;
-    const flush = () => {
-      const last = pending.at(-1);
-      if (!last) return;
-      const chunk = encodeChunk(pending);
-      args.push(last.id, chunk.seqs, chunk.packed);
+    const cut = () => {
+      if (pending.length > 0) groups.push({ events: pending });
       pending = [];
       pendingBytes = 0;
     };
     for (const entry of entries) {
       if (entry.kind === "chunk") {
-        flush();
-        args.push(entry.id, `${entry.firstSeq}-${entry.lastSeq}`, entry.packed);
+        cut();
+        groups.push({ kept: entry });
         continue;
       }
       pending.push(entry);
       pendingBytes += entry.json.length;
-      if (pendingBytes >= options.chunkBytes) flush();
+      if (pendingBytes >= options.chunkBytes) cut();
     }
-    flush();
+    cut();
+    const chunks = await Promise.all(
+      groups.map(async (group) => {
+        if ("kept" in group) return [group.kept.id, `${group.kept.firstSeq}-${group.kept.lastSeq}`, group.kept.packed] as const;
+        const chunk = await encodeChunk(group.events);
+        return [group.events.at(-1)?.id ?? lastId, chunk.seqs, chunk.packed] as const;
+      }),
+    );
+    const args: (string | Buffer)[] = [lastId, ...chunks.flat()];
     if (Number(await redis.eval(replaceStream, 1, stream, ...args)) === 1) {
       return { events: written, entriesBefore: entries.length, entriesAfter: (args.length - 1) / 3 };
     }

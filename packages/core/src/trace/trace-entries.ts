@@ -1,4 +1,5 @@
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { promisify } from "node:util";
+import { deflateRaw, inflateRawSync } from "node:zlib";
 import { ReinError } from "../errors.ts";
 
 /**
@@ -60,14 +61,20 @@ export function storedEventsOf(runId: string, entry: DecodedEntry, fromSeq = 0):
   return events;
 }
 
-/** One chunk's fields: the events given (seq and stored JSON), packed. */
-export function encodeChunk(events: ReadonlyArray<{ seq: number; json: string }>): { seqs: string; packed: Buffer } {
+const deflateRawAsync = promisify(deflateRaw);
+
+/**
+ * One chunk's fields: the events given (seq and stored JSON), packed. On
+ * zlib's thread pool: a controller packing a long run's trace keeps
+ * applying other runs' events meanwhile.
+ */
+export async function encodeChunk(events: ReadonlyArray<{ seq: number; json: string }>): Promise<{ seqs: string; packed: Buffer }> {
   const first = events[0];
   const last = events.at(-1);
   if (!first || !last) throw new ReinError("contract_invalid", "a trace chunk needs at least one event");
   // The stored JSON goes in as it is (no parse and re-serialise): the chunk's text is the events' text.
   const text = `[${events.map((event) => `[${event.seq},${event.json}]`).join(",")}]`;
-  return { seqs: `${first.seq}-${last.seq}`, packed: deflateRawSync(text) };
+  return { seqs: `${first.seq}-${last.seq}`, packed: await deflateRawAsync(text) };
 }
 
 function malformed(runId: string, id: string, what: string): ReinError {
