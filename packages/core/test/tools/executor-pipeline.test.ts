@@ -154,4 +154,13 @@ describe("executor pipeline", () => {
     }
     expect(trace.ofKind("permission.decided")[0]?.payload).toMatchObject({ decision: "allow", rule: "default:read" });
   });
+
+  it("traces a call's duration to the microsecond, so its events give redaction's prefilter no 17-digit run to take for a card number", async () => {
+    await writeFile(join(temp.workspace.root, "a.txt"), "A");
+    const { run, trace } = harness({ tools: builtinTools(), surface: fileSurface, workspace: temp.workspace });
+    for (let index = 0; index < 5; index += 1) await run(call("read_file", { path: "a.txt" }));
+    const durations = [...trace.ofKind("tool.executed"), ...trace.ofKind("tool.result")].map((event) => event.durationMs);
+    expect(durations).toHaveLength(10);
+    for (const durationMs of durations) expect(String(durationMs)).toMatch(/^\d+(\.\d{1,3})?$/);
+  });
 });
