@@ -40,8 +40,17 @@ export interface TraceLogOptions {
   observe?: (event: TraceEventInput) => void;
 }
 
+// Prompt blobs redacted lately, by id. A blob's id is the sha256 of its text,
+// so the same id is the same text: the system prompt, tool list and output
+// schema of a role come again with every run, and a schema's
+// 9007199254740991 (JSON Schema's safe-integer bound) sends it through the
+// full redaction walk each time.
+const REDACTED_BLOBS_KEPT = 256;
+
 /** A run's audit trail: one Redis Stream per run, appended with XADD. */
 export class TraceLog {
+  private readonly redactedBlobs = new Map<string, string>();
+
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
@@ -83,14 +92,14 @@ export class TraceLog {
 
   /** Encoded events and blobs of one run as a batch for writeTurn, blobs redacted as putBlobs does. */
   batch(runId: string, events: readonly string[], blobs: ReadonlyMap<string, string>): TraceBatch {
-    const redact = this.options.redact;
+    const { redact } = this.options;
     return {
       stream: this.keys.trace(runId),
       seq: this.keys.traceSeq(runId),
       blobs: this.blobsKey(runId),
       ttlSeconds: this.options.ttlSeconds,
       events,
-      blobEntries: [...blobs].map(([id, content]) => [id, redact ? redact(content) : content] as const),
+      blobEntries: [...blobs].map(([id, content]) => [id, redact ? this.redactBlob(id, content, redact) : content] as const),
     };
   }
 
@@ -141,7 +150,8 @@ export class TraceLog {
     if (blobs.size === 0) return;
     const key = this.blobsKey(runId);
     const multi = this.redis.multi();
-    for (const [id, content] of blobs) multi.hsetnx(key, id, this.options.redact ? this.options.redact(content) : content);
+    const { redact } = this.options;
+    for (const [id, content] of blobs) multi.hsetnx(key, id, redact ? this.redactBlob(id, content, redact) : content);
     if (this.options.ttlSeconds) multi.expire(key, this.options.ttlSeconds);
     await multi.exec();
   }
@@ -180,6 +190,15 @@ export class TraceLog {
 
   async remove(runId: string): Promise<void> {
     await this.redis.del(this.keys.trace(runId), this.keys.traceSeq(runId), this.blobsKey(runId));
+  }
+
+  private redactBlob(id: string, content: string, redact: (text: string) => string): string {
+    const kept = this.redactedBlobs.get(id);
+    if (kept !== undefined) return kept;
+    const redacted = redact(content);
+    if (this.redactedBlobs.size >= REDACTED_BLOBS_KEPT) this.redactedBlobs.delete(this.redactedBlobs.keys().next().value ?? "");
+    this.redactedBlobs.set(id, redacted);
+    return redacted;
   }
 
   private blobsKey(runId: string): string {

@@ -41,6 +41,24 @@ describe("TraceLog storage beyond append", () => {
     expect(read).toMatchObject({ schemaVersion: 1, runId: "run_d", stepId: null, parentStepId: null, kind: "run.submitted", seq: 1 });
   });
 
+  it("redacts a prompt blob once for all the runs that store it, and stores it redacted in each", async () => {
+    const redacted: string[] = [];
+    const trace = new TraceLog(runtime.redis, runtime.keys, {
+      redact: (text) => {
+        redacted.push(text);
+        return text.replaceAll("sk-secret", "[secret]");
+      },
+    });
+    const schema = new Map([["sha256:schema", '{"maximum":9007199254740991,"key":"sk-secret"}']]);
+    await trace.putBlobs("run_e", schema);
+    await trace.putBlobs("run_f", schema);
+    const batch = trace.batch("run_g", [], schema);
+
+    expect(redacted).toEqual(['{"maximum":9007199254740991,"key":"sk-secret"}']);
+    for (const runId of ["run_e", "run_f"]) expect(await trace.readBlobs(runId)).toEqual({ "sha256:schema": '{"maximum":9007199254740991,"key":"[secret]"}' });
+    expect(batch.blobEntries).toEqual([["sha256:schema", '{"maximum":9007199254740991,"key":"[secret]"}']]);
+  });
+
   it("expires a trace after its retention TTL, refreshed by each append", async () => {
     const trace = new TraceLog(runtime.redis, runtime.keys, { ttlSeconds: 60 });
     await trace.append({ runId: "run_b", kind: "run.submitted", payload: submitted });
