@@ -15,6 +15,12 @@ export function scriptedOverrides(example: LoadedExample): ReinConfigInput {
 export interface ModelResolution {
   /** Config overrides that pick the models; absent when the config's own roles are used. */
   overrides?: ReinConfigInput;
+  /**
+   * The example's own config (its policy) that the run applies: absent
+   * when there is no example, or when an explicit `--config` that names
+   * models is the deployment. A replay applies the same.
+   */
+  deployment?: ReinConfigInput;
   /** One line for people: where the models come from. */
   source: string;
   /** Every role plays an example's script. */
@@ -41,13 +47,14 @@ export function resolveModels(options: { configFile?: string; env?: NodeJS.Proce
   // An explicit --config is the deployment; otherwise an example's own config supplies its policy.
   const deployment = options.example && !options.configFile ? options.example.config : undefined;
   if (configuresModels(config)) {
-    return { overrides: deployment, source: `models from ${options.configFile ?? "rein.config.json and REIN_<ROLE>_PROVIDER / _MODEL"}`, offline: false, missing: false };
+    return { overrides: deployment, deployment, source: `models from ${options.configFile ?? "rein.config.json and REIN_<ROLE>_PROVIDER / _MODEL"}`, offline: false, missing: false };
   }
   const fromKey = providerFromEnv(env);
-  if (fromKey) return { overrides: { ...deployment, ...fromKey.overrides }, source: `using ${fromKey.description}`, offline: false, missing: false };
+  if (fromKey) return { overrides: { ...deployment, ...fromKey.overrides }, deployment, source: `using ${fromKey.description}`, offline: false, missing: false };
   if (options.example) {
     return {
       overrides: scriptedOverrides(options.example),
+      deployment: options.example.config,
       source: `offline: every role plays ${options.example.name}'s scripted model (set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --config, to use a real one)`,
       offline: true,
       missing: false,

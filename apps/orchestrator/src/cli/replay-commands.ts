@@ -10,6 +10,7 @@ import { readExport } from "../trace/trace-files.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
 import type { CommandHandler } from "./command-spec.ts";
 import type { REPLAY } from "./command-specs.ts";
+import { resolveModels } from "./model-resolution.ts";
 import { err } from "./output.ts";
 
 export const replayCommand: CommandHandler<typeof REPLAY> = async ({ source }, flags) => {
@@ -20,7 +21,9 @@ export const replayCommand: CommandHandler<typeof REPLAY> = async ({ source }, f
     const exampleName = flags.example ?? (bundle.state ? exampleOf(bundle.state.goal) : undefined);
     const example = exampleName ? await loadExample(exampleName) : undefined;
     if (example) err(`replaying with the tools of example ${example.name}`);
-    const scratch = await openIsolatedRuntime(context.config, "replay", example && !flags.config ? example.config : {});
+    // The example's config applies as it did when the run ran (`rein run` decides it the same way).
+    const deployment = example ? resolveModels({ configFile: flags.config, example }).deployment : undefined;
+    const scratch = await openIsolatedRuntime(context.config, "replay", deployment ?? {});
     try {
       const mode = flags["stub-tools"] ? "stub" : "real";
       const allowExternal = Boolean(flags["allow-external"]);
