@@ -44,14 +44,15 @@ export function decodeEntry(runId: string, [rawId, fields]: RawTraceEntry): Deco
 
 /** The events an entry holds, those after `fromSeq` only: a chunk wholly before it is not inflated. */
 export function storedEventsOf(runId: string, entry: DecodedEntry, fromSeq = 0): StoredEvent[] {
-  if (entry.kind === "event") return entry.seq > fromSeq ? [{ seq: entry.seq, body: JSON.parse(entry.json) }] : [];
+  if (entry.kind === "event") return entry.seq > fromSeq ? [{ seq: entry.seq, body: parsed(runId, entry.id, entry.json, "its event is not JSON") }] : [];
   if (entry.lastSeq <= fromSeq) return [];
-  let pairs: unknown;
+  let text: string;
   try {
-    pairs = JSON.parse(inflateRawSync(entry.packed).toString("utf8"));
+    text = inflateRawSync(entry.packed).toString("utf8");
   } catch (error) {
-    throw malformed(runId, entry.id, `its events do not inflate to JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw malformed(runId, entry.id, `its events do not inflate (${errorText(error)})`);
   }
+  const pairs = parsed(runId, entry.id, text, "its events do not inflate to JSON");
   if (!Array.isArray(pairs)) throw malformed(runId, entry.id, "its events are not an array of [seq, event]");
   const events: StoredEvent[] = [];
   for (const pair of pairs) {
@@ -76,6 +77,16 @@ export async function encodeChunk(events: ReadonlyArray<{ seq: number; json: str
   const text = `[${events.map((event) => `[${event.seq},${event.json}]`).join(",")}]`;
   return { seqs: `${first.seq}-${last.seq}`, packed: await deflateRawAsync(text) };
 }
+
+function parsed(runId: string, id: string, json: string, what: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch (error) {
+    throw malformed(runId, id, `${what} (${errorText(error)})`);
+  }
+}
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 function malformed(runId: string, id: string, what: string): ReinError {
   return new ReinError("contract_invalid", `trace entry ${id} of run ${runId} is malformed: ${what}`);

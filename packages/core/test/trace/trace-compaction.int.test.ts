@@ -100,9 +100,11 @@ describe("TraceLog.compact: a finished run's trace packed into chunks", () => {
     expect(seen).toEqual(Array.from({ length: 12 }, (_, index) => index + 1));
   });
 
-  it("names the entry when a packed chunk does not inflate", async () => {
+  it("names the entry when a packed chunk does not inflate, or a written event is not JSON", async () => {
     await written("run_f", 5);
     await runtime.redis.xadd(runtime.keys.trace("run_f"), "*", "seqs", "7-9", "events", "not deflate");
     await expect(runtime.trace.read("run_f")).rejects.toThrow(/trace entry \d+-\d+ of run run_f is malformed: its events do not inflate/);
+    await runtime.redis.xadd(runtime.keys.trace("run_g"), "*", "seq", "1", "event", "{cut off");
+    await expect(runtime.trace.read("run_g")).rejects.toMatchObject({ code: "contract_invalid", message: expect.stringMatching(/of run run_g is malformed: its event is not JSON/) });
   });
 });
