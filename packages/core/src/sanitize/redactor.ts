@@ -38,6 +38,8 @@ const US_SSN = /(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w
 
 // An escape sequence in JSON text: what the prefilter reads as a separator.
 const JSON_ESCAPE = /\\(?:u[0-9a-fA-F]{4}|.)/g;
+// With escapes replaced, a JSON string is a quote, what is not a quote, a quote; all else is outside one.
+const OUTSIDE_STRINGS = /"[^"]*"|[^"]+/g;
 
 /** The same pattern without the g flag, compiled once, for a yes/no test that keeps no lastIndex. */
 const probeOf = (pattern: RegExp): RegExp => new RegExp(pattern.source, pattern.flags.replace("g", ""));
@@ -131,11 +133,20 @@ export class Redactor {
     // The detectors want no word character before a number: in JSON text the letter of an escape
     // (`\n4111…`, `\u0007…`) is one, where the string itself holds a control character.
     const text = json.includes("\\") ? json.replace(JSON_ESCAPE, " ") : json;
-    if (this.cards && CARD_PROBE.test(text)) return true;
+    // Only strings are redacted: a digit run that is a JSON number (a duration, a schema's
+    // 9007199254740991) is no candidate. Looked at only once a probe matched the whole text.
+    let strings: string | undefined;
+    const inStrings = (probe: RegExp): boolean => {
+      if (!probe.test(text)) return false;
+      strings ??= text.replace(OUTSIDE_STRINGS, (run) => (run.startsWith('"') ? run : " "));
+      return probe.test(strings);
+    };
+    if (this.cards && inStrings(CARD_PROBE)) return true;
     return this.patterns.some((pattern, index) => {
       const probe = this.patternProbes[index];
       if (!probe) return true;
-      return pattern === EMAIL && !text.includes("@") ? false : probe.test(text);
+      if (pattern === EMAIL) return text.includes("@") && probe.test(text);
+      return inStrings(probe);
     });
   }
 

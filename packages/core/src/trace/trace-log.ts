@@ -42,9 +42,8 @@ export interface TraceLogOptions {
 
 // Prompt blobs redacted lately, by id. A blob's id is the sha256 of its text,
 // so the same id is the same text: the system prompt, tool list and output
-// schema of a role come again with every run, and a schema's
-// 9007199254740991 (JSON Schema's safe-integer bound) sends it through the
-// full redaction walk each time.
+// schema of a role come again with every run, each kilobytes long, and each
+// pass scans them for every secret's encodings.
 const REDACTED_BLOBS_KEPT = 256;
 
 /** A run's audit trail: one Redis Stream per run, appended with XADD. */

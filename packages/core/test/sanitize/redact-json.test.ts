@@ -29,6 +29,18 @@ describe("Redactor.redactJson", () => {
     expect(JSON.parse(new Redactor().redactJson(json))).toEqual({ card: "card:\n[REDACTED:pii]", ssn: "ssn:\t[REDACTED:pii]", bell: "\u0007[REDACTED:pii]" });
   });
 
+  it("leaves JSON whose only card- or SSN-shaped digits are numbers as written, not re-serialised", () => {
+    // Re-serialised, 1.50 would read 1.5: the text coming back whole shows no parse and walk happened.
+    const json = '{"durationMs":0.16619700000046578,"maximum":9007199254740991,"card":4111111111111111,"ratio":1.50}';
+    expect(new Redactor().redactJson(json)).toBe(json);
+  });
+
+  it("still finds a card number or an SSN in a string that sits among numbers, after an escaped quote, or as a key", () => {
+    const json = '{"n":4111111111111111,"note":"paid with \\"4111 1111 1111 1111\\" today","ssn":"123-45-6789","m":1.50,"4111111111111111":2}';
+    const redacted = new Redactor().redactJson(json);
+    expect(JSON.parse(redacted)).toEqual({ n: 4111111111111111, note: 'paid with "[REDACTED:pii]" today', ssn: "[REDACTED:pii]", m: 1.5, "4111111111111111": 2 });
+  });
+
   it("finds a card number that passes Luhn", () => {
     const json = JSON.stringify({ card: "4111 1111 1111 1111" });
     expect(JSON.parse(redactor.redactJson(json)).card).toBe("[REDACTED:pii]");

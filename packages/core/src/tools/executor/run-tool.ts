@@ -34,7 +34,7 @@ export async function runTool(
   const started = performance.now();
   for (let attempt = 1; ; attempt += 1) {
     const outcome = await attemptOnce(tool, args, contextFor, options.signal);
-    // To the microsecond: a float's 17 digits read as a card number to redaction's prefilter, which then re-walked every call's events.
+    // To the microsecond: the float's last digits are noise, and the two events that carry it store them.
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
     if (outcome.ok) return { ok: true, output: outcome.output, attempts: attempt, durationMs };
     // A side-effecting call that timed out may have done its work: the same call again could do it twice.
