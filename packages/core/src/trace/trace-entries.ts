@@ -1,6 +1,6 @@
 import { promisify } from "node:util";
 import { deflateRaw, inflateRawSync } from "node:zlib";
-import { ReinError } from "../errors.ts";
+import { errorMessage, ReinError } from "../errors.ts";
 
 /**
  * A trace stream holds two kinds of entry. A written event is `seq`,
@@ -50,7 +50,7 @@ export function storedEventsOf(runId: string, entry: DecodedEntry, fromSeq = 0):
   try {
     text = inflateRawSync(entry.packed).toString("utf8");
   } catch (error) {
-    throw malformed(runId, entry.id, `its events do not inflate (${errorText(error)})`);
+    throw malformed(runId, entry.id, `its events do not inflate (${errorMessage(error)})`);
   }
   const pairs = parsed(runId, entry.id, text, "its events do not inflate to JSON");
   if (!Array.isArray(pairs)) throw malformed(runId, entry.id, "its events are not an array of [seq, event]");
@@ -82,11 +82,9 @@ function parsed(runId: string, id: string, json: string, what: string): unknown 
   try {
     return JSON.parse(json);
   } catch (error) {
-    throw malformed(runId, id, `${what} (${errorText(error)})`);
+    throw malformed(runId, id, `${what} (${errorMessage(error)})`);
   }
 }
-
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 function malformed(runId: string, id: string, what: string): ReinError {
   return new ReinError("contract_invalid", `trace entry ${id} of run ${runId} is malformed: ${what}`);
