@@ -68,19 +68,27 @@ async function attemptOnce(
   contextFor: (signal: AbortSignal) => ToolContext,
   outer: AbortSignal,
 ): Promise<{ ok: true; output: unknown } | { ok: false; error: unknown; timedOut: boolean }> {
-  const timeout = new AbortController();
-  const signal = AbortSignal.any([outer, timeout.signal]);
+  // One controller the tool's signal comes from, aborted by the step's signal or the timeout: AbortSignal.any
+  // would cost ~30 µs a call on Node 20 and keep each call's signal on the step's long-lived one until a GC.
+  const attempt = new AbortController();
+  const { signal } = attempt;
   let timedOut = false;
+  let rejectAborted: ((reason: unknown) => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    rejectAborted = reject;
+  });
+  const abort = (reason: unknown) => {
+    if (signal.aborted) return;
+    attempt.abort(reason);
+    rejectAborted?.(reason ?? new ReinError("tool_failed", `${tool.name} was aborted`));
+  };
+  const onOuterAbort = () => abort(outer.reason);
   const timer = setTimeout(() => {
     timedOut = true;
-    timeout.abort(new ReinError("tool_failed", `${tool.name} did not finish within ${tool.timeoutMs} ms`, { retryable: true }));
+    abort(new ReinError("tool_failed", `${tool.name} did not finish within ${tool.timeoutMs} ms`, { retryable: true }));
   }, tool.timeoutMs);
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason ?? new ReinError("tool_failed", `${tool.name} was aborted`));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
-  });
+  if (outer.aborted) onOuterAbort();
+  else outer.addEventListener("abort", onOuterAbort, { once: true });
   try {
     const output = await Promise.race([Promise.resolve().then(() => tool.run(args, contextFor(signal))), aborted]);
     return { ok: true, output };
@@ -89,7 +97,7 @@ async function attemptOnce(
     return { ok: false, error, timedOut: timedOut || (ReinError.isInstance(error) && error.details.timedOut === true) };
   } finally {
     clearTimeout(timer);
-    if (onAbort) signal.removeEventListener("abort", onAbort);
+    outer.removeEventListener("abort", onOuterAbort);
     aborted.catch(() => {});
   }
 }
