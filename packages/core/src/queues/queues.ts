@@ -1,6 +1,5 @@
 import type { ConnectionOptions, JobsOptions, Queue, Telemetry } from "bullmq";
 import type { ContextJob, ControlEvent, EvaluateJob, PlanJob, StepJob } from "../contracts/index.ts";
-import { ControlEvent as ControlEventSchema } from "../contracts/index.ts";
 import type { ReinConfig } from "../config/config.ts";
 import { type QueueRole, type QueueSettings, QueuesConfig, queueSettingsOf } from "../config/queues-config.ts";
 import { JobRetention } from "../config/retention-config.ts";
@@ -100,13 +99,17 @@ export class ReinQueues {
    * are; a separate intake queue would need its own consumer and share of
    * concurrency for the same effect.
    */
+  // Not parsed here: every sender builds its event in this process (a role's
+  // result, the API's and the CLI's own commands over their parsed input), and
+  // the controller parses each event at intake, the queue's one boundary. The
+  // second pass cost a step worker ~120 µs of a dispatch cycle's critical path
+  // (a cold parse of step.finished, measured in bench:dispatch).
   async sendControl(event: ControlEvent, options: JobsOptions = {}): Promise<void> {
-    const data = ControlEventSchema.parse(event);
-    const intake = data.type === "goal.submitted" ? { priority: SUBMISSION_PRIORITY } : {};
-    const add = () => this.control.add(data.type, data, { jobId: jobIds.control(data.eventId), ...intake, ...options });
-    const job = await this.#withinRunTrace(data.runId, add);
+    const intake = event.type === "goal.submitted" ? { priority: SUBMISSION_PRIORITY } : {};
+    const add = () => this.control.add(event.type, event, { jobId: jobIds.control(event.eventId), ...intake, ...options });
+    const job = await this.#withinRunTrace(event.runId, add);
     const metadata = job.opts.telemetry?.metadata;
-    if (data.type === "goal.submitted" && metadata) await this.options.runTraces?.remember(data.runId, metadata);
+    if (event.type === "goal.submitted" && metadata) await this.options.runTraces?.remember(event.runId, metadata);
   }
 
   /**
@@ -126,8 +129,8 @@ export class ReinQueues {
 
   // The plan, context, step and evaluate jobs come only from the controller's
   // own transition, whose effects the property tests hold to these schemas,
-  // and their consumers parse every job at intake; parsing them here too cost
-  // the controller a second zod pass over packets and step results per event.
+  // and their consumers parse every job at intake, as the controller parses
+  // every control event.
 
   /** A new run's first plan waits behind the plans of runs in flight, for the reason `sendControl` gives. */
   async sendPlan(job: PlanJob): Promise<void> {
