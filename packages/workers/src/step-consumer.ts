@@ -83,14 +83,13 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
             // Reported with step.finished: a start event of its own would cost the run a controller cycle on the step's critical path.
             const startedAt = new Date().toISOString();
             runtime.logger.info({ runId: body.runId, stepId: body.stepId, attempt: body.attempt }, "step started");
-            const workspace = await workspaceOf(body.runId);
             const result = await runStepLoop(
               packet,
               {
                 provider: deps.provider,
                 executor: deps.executor,
                 trace: runtime.trace,
-                workspace,
+                workspace: workspaceOf(body.runId),
                 checkpoints: runtime.checkpoints,
                 maxDepth: runtime.config.packets.maxDepth,
                 price,

@@ -43,7 +43,7 @@ export async function answerCalls(step: StepContext, calls: readonly ModelToolCa
       parentStepId: body.parentStepId,
       surface: body.surface,
       policy: body.policy,
-      workspace: deps.workspace,
+      workspace: step.workspace,
       signal,
       budget: { maxToolCalls: body.budget.maxToolCalls, deadline: step.deadline },
       callsSoFar: loop.records.length,

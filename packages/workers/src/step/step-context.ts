@@ -25,7 +25,12 @@ export interface StepLoopDeps {
   provider: ModelProvider;
   executor: ToolExecutor;
   trace: TraceLog;
-  workspace: Workspace;
+  /**
+   * The run's workspace, or its opening: a run's first step opens it (a mkdir
+   * and a realpath, two trips to libuv's thread pool) while its claim and
+   * checkpoint read are in flight, not before them.
+   */
+  workspace: Workspace | Promise<Workspace>;
   /** Where the loop is saved after every turn and when it suspends. */
   checkpoints: CheckpointStore;
   /** The deepest a delegation chain may go; at the limit the worker is not offered `delegate`. */
@@ -60,6 +65,7 @@ export interface StepContext {
   now: () => number;
   deadline: number;
   tools: ModelToolSchema[];
+  workspace: Workspace;
   /** A turn's trace events, written with its checkpoint in one round trip. */
   trace: TraceBuffer;
   /** The step's view of its run's read cache, whose new entries go with the turn's write; absent without a cache. */
@@ -91,13 +97,14 @@ export async function openStep(packet: HandoffPacket, deps: StepLoopDeps): Promi
   // (every key of a step is in its run's slot, so on Redis Cluster too), and the step starts a round trip sooner.
   // What the run's read cache holds comes in the same round trip.
   const claimed = deps.ownerToken === undefined ? undefined : deps.checkpoints.claim(body.runId, body.stepId, deps.ownerToken);
-  const [, saved, cache] = await Promise.all([claimed, deps.checkpoints.load(body.runId, body.stepId, body.attempt), deps.executor.openReadCache?.(body.runId)]);
+  const [, saved, cache, workspace] = await Promise.all([claimed, deps.checkpoints.load(body.runId, body.stepId, body.attempt), deps.executor.openReadCache?.(body.runId), deps.workspace]);
   const step: StepContext = {
     body,
     deps,
     now,
     deadline: now() + body.budget.maxMs,
     tools: [...deps.executor.schemasFor(body.surface), ...runtimeToolSchemas({ canDelegate: body.depth < deps.maxDepth })],
+    workspace,
     trace: new TraceBuffer(deps.trace, body.runId),
     cache,
     prompts: new PromptChain(),
