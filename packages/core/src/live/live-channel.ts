@@ -22,6 +22,10 @@ export interface LiveSubscription {
 export class LiveChannel {
   /** Runs whose last publish reached nobody, and until when their events are not sent. */
   private readonly unheard = new Map<string, number>();
+  /** Runs whose last publish reached someone: their events go out as they come. */
+  private readonly heard = new Set<string>();
+  /** Runs asked about by a publish not yet answered, with the events that came meanwhile, to send in order if heard. */
+  private readonly asking = new Map<string, LiveEvent[]>();
   private readonly now: () => number;
 
   constructor(
@@ -35,35 +39,66 @@ export class LiveChannel {
 
   /**
    * Fire and forget: a live view that misses a delta must never fail or slow
-   * the model call. When a publish reached no subscriber, the run's events
-   * are dropped for a second before one is sent again to ask: a worker turn
-   * spent more on two publishes nobody received than on its durable write.
-   * A view that joins meanwhile misses at most that second, as one that
-   * joins late does. On a cluster a publish counts only the subscribers of
-   * the node it went to, so there every event is sent.
+   * the model call. A run's first event asks whether anyone listens (the
+   * publish's answer counts them); the events that come before the answer
+   * are held, and sent in order if someone does. When nobody does, they are
+   * dropped and the run's events are not sent for a second, before one asks
+   * again: a worker turn spent more on publishes nobody received than on its
+   * durable write, and an instant model streams a call's three events before
+   * the first is answered. A view that joins meanwhile misses at most that
+   * second, as one that joins late does. On a cluster a publish counts only
+   * the subscribers of the node it went to, so there every event is sent.
    */
   publish(event: LiveEvent): void {
     const { runId } = event;
+    if (this.redis.isCluster || this.heard.has(runId)) {
+      this.send(event);
+      return;
+    }
+    const held = this.asking.get(runId);
+    if (held) {
+      if (held.length < HELD_EVENTS) held.push(event);
+      return;
+    }
     const quietUntil = this.unheard.get(runId);
     if (quietUntil !== undefined) {
       if (this.now() < quietUntil) return;
       this.unheard.delete(runId);
     }
-    this.redis.publish(this.keys.live(runId), JSON.stringify(event)).then(
+    this.asking.set(runId, []);
+    this.send(event, (listeners) => {
+      const waiting = this.asking.get(runId) ?? [];
+      this.asking.delete(runId);
+      if (listeners === 0) return this.quiet(runId);
+      this.hear(runId);
+      for (const next of waiting) this.send(next);
+    });
+  }
+
+  private send(event: LiveEvent, answered?: (listeners: number) => void): void {
+    this.redis.publish(this.keys.live(event.runId), JSON.stringify(event)).then(
       (listeners) => {
-        if (listeners > 0) this.unheard.delete(runId);
-        else if (!this.redis.isCluster) this.quiet(runId);
+        if (answered) answered(listeners);
+        else if (listeners === 0 && !this.redis.isCluster) {
+          this.heard.delete(event.runId);
+          this.quiet(event.runId);
+        }
       },
       (error: unknown) => {
-        this.logger?.warn({ err: error, runId }, "live event not published");
+        this.asking.delete(event.runId);
+        this.logger?.warn({ err: error, runId: event.runId }, "live event not published");
       },
     );
   }
 
   private quiet(runId: string): void {
-    // Bounded: a long-lived worker sees many runs, and a run it no longer publishes for is never asked about again.
-    if (this.unheard.size >= UNHEARD_RUNS) this.unheard.delete(this.unheard.keys().next().value as string);
+    bounded(this.unheard);
     this.unheard.set(runId, this.now() + QUIET_MS);
+  }
+
+  private hear(runId: string): void {
+    bounded(this.heard);
+    this.heard.add(runId);
   }
 
   /** Resolves once subscribed, so every event published after it returns is delivered. */
@@ -85,5 +120,12 @@ export class LiveChannel {
   }
 }
 
+/** Makes room for one more run: a long-lived worker sees many, and a run it no longer publishes for is never asked about again. */
+function bounded(runs: { size: number; keys(): IterableIterator<string>; delete(runId: string): boolean }): void {
+  if (runs.size >= REMEMBERED_RUNS) runs.delete(runs.keys().next().value as string);
+}
+
 const QUIET_MS = 1_000;
-const UNHEARD_RUNS = 1_000;
+const REMEMBERED_RUNS = 1_000;
+// An answer takes one round trip: a stream that outruns it by more than this many events loses the rest of them, as a late joiner would.
+const HELD_EVENTS = 1_000;

@@ -102,6 +102,42 @@ describe("the live channel", () => {
     }
   });
 
+  it("asks once whether anyone listens: a run nobody watches costs one publish, however many events come before the answer", async () => {
+    const channel = new LiveChannel(runtime.redis, runtime.keys);
+    // Connected first: a command sent before the connection is ready passes through sendCommand twice.
+    await runtime.redis.ping();
+    const sent: string[] = [];
+    const redis = runtime.redis as unknown as { sendCommand: (command: { name: string }, ...rest: unknown[]) => unknown };
+    const send = redis.sendCommand.bind(redis);
+    redis.sendCommand = (command, ...rest) => {
+      sent.push(command.name);
+      return send(command, ...rest);
+    };
+    try {
+      // A model call's start, text and end, as an instant model streams them: all before the first publish is answered.
+      for (const text of ["one", "two", "three"]) channel.publish({ type: "text_delta", runId: "run_live_6", stepId: "s1", role: "worker", text });
+      await runtime.redis.ping();
+      channel.publish({ type: "text_delta", runId: "run_live_6", stepId: "s1", role: "worker", text: "four" });
+      expect(sent.filter((name) => name === "publish")).toEqual(["publish"]);
+    } finally {
+      redis.sendCommand = send;
+    }
+  });
+
+  it("delivers in order the events held while it asked, to a run someone watches", async () => {
+    const channel = new LiveChannel(runtime.redis, runtime.keys);
+    const received: string[] = [];
+    const subscription = await channel.subscribe("run_live_7", (event) => received.push(event.type === "text_delta" ? event.text : event.type));
+    try {
+      for (const text of ["one", "two", "three"]) channel.publish({ type: "text_delta", runId: "run_live_7", stepId: "s1", role: "worker", text });
+      await runtime.redis.ping();
+      channel.publish({ type: "text_delta", runId: "run_live_7", stepId: "s1", role: "worker", text: "four" });
+      await expect.poll(() => received).toEqual(["one", "two", "three", "four"]);
+    } finally {
+      await subscription.close();
+    }
+  });
+
   it("tells subscribers to discard a call's partial text when the call is retried mid-stream", async () => {
     const cut = await new FakeServer().start("/v1");
     const head = { id: "c", object: "chat.completion.chunk", created: 1, model: "m" };
