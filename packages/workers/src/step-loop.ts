@@ -1,7 +1,7 @@
 import { type HandoffPacket, ReinError, type StepResult, toolCallsOf } from "@rein/core";
 import { answerCalls } from "./step/answer-calls.ts";
 import { takeModelTurn } from "./step/model-turn.ts";
-import { saveTurn, writeTrace } from "./step/save-turn.ts";
+import { saveTurn, settleTurnWrite, startTurnWrite, writeTrace } from "./step/save-turn.ts";
 import { runEndedError, traceCancelled } from "./step/step-cancelled.ts";
 import { openStep, type StepContext, type StepLoopDeps } from "./step/step-context.ts";
 import { budgetStop, finalResult, stepResult, suspendedResult, toolBudgetStop, unknownOutcomeStop } from "./step/step-result.ts";
@@ -21,7 +21,13 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
   let result: StepResult;
   try {
     result = await turns(step, signal);
-  } catch (error) {
+    await settleTurnWrite(step);
+  } catch (thrown) {
+    // A turn write still in flight lands (or is refused) before anything else is written; its refusal is why the step stopped.
+    const error = await settleTurnWrite(step).then(
+      () => thrown,
+      (refused: unknown) => refused,
+    );
     // Its run ended (cancelled, failed, escalated): what was in flight was aborted,
     // nothing more is called, and the trace says where the step stopped.
     const ended = runEndedError(error, signal);
@@ -50,13 +56,15 @@ async function turns(step: StepContext, signal: AbortSignal): Promise<StepResult
   for (;;) {
     const stop = budgetStop(step);
     if (stop) return stop;
+    // Made while the previous turn's write is in flight; its reply is used only once that write landed (see startTurnWrite).
     const turn = await takeModelTurn(step, signal);
+    await settleTurnWrite(step);
     if (turn.kind === "failed") return stepResult(step, "failed", { summary: "the model call failed", error: turn.error });
     const calls = toolCallsOf(turn.response.content);
     if (calls.length === 0) return finalResult(step, turn.response);
     const callsBefore = loop.records.length;
     const suspension = await answerCalls(step, calls, [], signal);
-    await saveTurn(step);
+    startTurnWrite(step);
     if (suspension) return suspendedResult(step, suspension);
     const stopped = toolBudgetStop(step) ?? unknownOutcomeStop(step, callsBefore);
     if (stopped) return stopped;

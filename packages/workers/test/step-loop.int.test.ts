@@ -91,6 +91,82 @@ async function endRun(runId: string, status: "escalated" | "cancelled", watch: A
 
 const kindsOf = (events: readonly TraceEvent[], kind: string) => events.filter((event) => event.kind === kind);
 
+/**
+ * The step's deps with its turn writes held: each write is sent at once, but
+ * the step hears how it went only when the hold is released (by the next
+ * model call, or after `fallbackMs` so a loop that waits for it still ends).
+ * Counts the tool calls the executor is asked to run.
+ */
+function heldWrites(deps: StepLoopDeps, options: { refuse?: boolean; fallbackMs?: number } = {}) {
+  const seen = { releasedBy: [] as string[], toolCalls: 0, writes: 0 };
+  const releases: (() => void)[] = [];
+  const release = (by: string) => {
+    for (const next of releases.splice(0)) {
+      seen.releasedBy.push(by);
+      next();
+    }
+  };
+  const checkpoints = Object.create(deps.checkpoints) as StepLoopDeps["checkpoints"];
+  checkpoints.saveTurn = async (turn) => {
+    if (!turn.checkpoint) return deps.checkpoints.saveTurn(turn);
+    seen.writes += 1;
+    const held = new Promise<void>((resolve) => {
+      releases.push(resolve);
+      setTimeout(() => release("fallback"), options.fallbackMs ?? 2_000).unref();
+    });
+    // A refused write: another worker claimed the step before this one's write reached Redis.
+    if (options.refuse) await deps.checkpoints.claim(turn.runId, turn.stepId, "worker-b");
+    const outcome = deps.checkpoints.saveTurn(turn).then(
+      (saved) => ({ saved }),
+      (error: unknown) => ({ error }),
+    );
+    await held;
+    const settled = await outcome;
+    if ("error" in settled) throw settled.error;
+    return settled.saved;
+  };
+  const executor = Object.create(deps.executor) as StepLoopDeps["executor"];
+  executor.execute = (...args) => {
+    seen.toolCalls += 1;
+    return deps.executor.execute(...args);
+  };
+  const provider = watched(deps.provider, async () => release("model call"));
+  return { deps: { ...deps, checkpoints, executor, provider }, seen };
+}
+
+describe("a turn's write", () => {
+  it("is in flight while the next model call is made, and the step waits for it before running that turn's tools", async () => {
+    const runId = "run_write_overlap";
+    const base = await fixture.deps(echoScript(FIVE_ECHOES, 5), runId, { ownerToken: "worker-a" });
+    const { deps, seen } = heldWrites(base);
+    const result = await runStepLoop(packetOf(runId, FIVE_ECHOES), deps, new AbortController().signal);
+    expect(result.status).toBe("completed");
+    // Every tool turn's write was released by the model call after it, never by the fallback.
+    const events = await fixture.runtime.trace.read(runId);
+    const toolTurns = kindsOf(events, "tool.executed").length;
+    expect(toolTurns).toBeGreaterThan(1);
+    expect(seen.writes).toBe(toolTurns);
+    expect(seen.releasedBy).toEqual(Array(toolTurns).fill("model call"));
+    expect(seen.toolCalls).toBe(toolTurns);
+    expect(kindsOf(events, "model.called")).toHaveLength(toolTurns + 1);
+    expect((await base.checkpoints.load(runId, "step_1", 1))?.turns).toBe(toolTurns);
+  });
+
+  it("refused, stops the step before the next call's tools run, and nothing of that call is written", async () => {
+    const runId = "run_write_refused";
+    const base = await fixture.deps(echoScript(FIVE_ECHOES, 5), runId, { ownerToken: "worker-a" });
+    const { deps, seen } = heldWrites(base, { refuse: true });
+    const stopped = await runStepLoop(packetOf(runId, FIVE_ECHOES), deps, new AbortController().signal).catch((error: unknown) => error);
+    expect(ReinError.hasCode(stopped, "lock_lost")).toBe(true);
+    // Turn 1's tool ran; the model call made while its write was in flight got no tool run after the refusal.
+    expect(seen.toolCalls).toBe(1);
+    expect(seen.releasedBy).toEqual(["model call"]);
+    const events = await fixture.runtime.trace.read(runId);
+    expect(kindsOf(events, "model.called")).toEqual([]);
+    expect(kindsOf(events, "tool.executed")).toEqual([]);
+  });
+});
+
 describe("a worker that loses its job", () => {
   it("stops at the turn boundary where it finds the step taken over, writing nothing of that turn", async () => {
     const runId = "run_lock_taken";

@@ -75,6 +75,8 @@ export interface StepContext {
   loop: Loop;
   /** What the last write of this attempt saved, so the next writes only what is new; absent: written whole. */
   saved?: CheckpointCounts;
+  /** The turn write in flight (startTurnWrite), until the step waits for it (settleTurnWrite). */
+  writing?: Promise<void>;
   /** Whether this worker has set the step's key TTLs yet (once per step, not per item). */
   ttlSet: boolean;
   /** The model's final text, once it answered without calls. */
