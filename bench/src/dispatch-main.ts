@@ -6,17 +6,27 @@
  * without the whole bench. `REIN_BENCH_ONLY=dispatch` or `=runs` runs one
  * of the two; `NODE_OPTIONS=--cpu-prof` profiles every process of it.
  */
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { redisUrlFromEnv } from "@rein/core";
+import { recordCommands } from "./command-timeline.ts";
 import { withBenchEnv } from "./bench-env.ts";
 import { dispatchCycles } from "./dispatch-cycle.ts";
 import { type Measure, measure, percentile } from "./measure.ts";
 import { renderTable } from "./report.ts";
 import { type RunsThroughput, runsPerSecond } from "./runs-throughput.ts";
 import { throughput } from "./throughput.ts";
+import { dispatchTimeline } from "./timeline-report.ts";
 
 const redisUrl = redisUrlFromEnv();
 const only = process.env.REIN_BENCH_ONLY;
 const measures: Measure[] = [];
+
+if (process.env.REIN_BENCH_TIMELINE !== undefined) {
+  await printDispatchTimeline();
+  process.exit(0);
+}
 
 if (only !== "runs") {
   const cycles = await withBenchEnv(redisUrl, "dispatch", (env) => dispatchCycles(env, 10, 20, 20));
@@ -40,3 +50,29 @@ if (only !== "dispatch") {
 process.stdout.write(`${renderTable(measures)}\n`);
 // BullMQ and ioredis leave handles that would keep the process up after cleanup.
 process.exit(0);
+
+/**
+ * `REIN_BENCH_TIMELINE=1`: the dispatch cycles again, with every Redis command
+ * of every process recorded (a few µs each, so the cycle's own p50 is not
+ * the bench's), and where the time of a cycle goes: each round trip on its
+ * critical path, and the work between two of them.
+ */
+async function printDispatchTimeline(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), "rein-bench-timeline-"));
+  process.env.REIN_BENCH_TIMELINE = dir;
+  const recording = recordCommands(dir);
+  const cycles = await withBenchEnv(redisUrl, "timeline", (env) => dispatchCycles(env, 10, 20, 20));
+  recording.write();
+  const { rows, cycles: seen } = await dispatchTimeline(dir);
+  const sum = (roundTrip: boolean) => rows.filter((row) => row.roundTrip === roundTrip).reduce((total, row) => total + row.micros, 0);
+  const lines = rows.map((row) => `${row.micros.toFixed(0).padStart(7)} µs  ${row.segment}`);
+  process.stdout.write(
+    [
+      `dispatch cycle, medians over ${seen} cycles (commands recorded in ${dir}):`,
+      ...lines,
+      `${sum(true).toFixed(0).padStart(7)} µs  in ${rows.filter((row) => row.roundTrip).length} round trips`,
+      `${sum(false).toFixed(0).padStart(7)} µs  between them`,
+      `cycle p50 ${percentile(cycles.rein, 50).toFixed(2)} ms; raw BullMQ round trip p50 ${percentile(cycles.raw, 50).toFixed(2)} ms (its worker in another process, 4 Redis round trips)`,
+    ].join("\n") + "\n",
+  );
+}

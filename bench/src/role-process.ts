@@ -18,6 +18,9 @@ const env = (name: string): string => {
   return value;
 };
 
+// Diagnostics: bench:dispatch with REIN_BENCH_TIMELINE records every Redis command of every process.
+if (process.env.REIN_BENCH_TIMELINE) (await import("./command-timeline.ts")).recordCommands(process.env.REIN_BENCH_TIMELINE);
+
 const runtime = createRuntime(ReinConfig.parse({ redisUrl: env("REIN_REDIS_URL"), prefix: env("REIN_PREFIX"), workspaceRoot: env("REIN_WORKSPACE_ROOT") }));
 const concurrency = Number(env("BENCH_CONCURRENCY"));
 const role = env("BENCH_ROLE");
