@@ -40,11 +40,20 @@ export interface PromptParts {
 // An object shared across runs (a constant schema) is stored once per run.
 const seen = new WeakMap<object, { id: Sha256; json: string; storedIn: Set<string> }>();
 
+/** A call's messages and their ids, which the next call of the conversation repeats object for object. */
+export interface KnownMessages {
+  messages: readonly object[];
+  ids: readonly Sha256[];
+}
+
 /**
  * Splits a request into blobs (id → canonical JSON) and the copy that
  * references them. Blobs already stored from an earlier call are left out.
+ * With `known` (the call before, see PromptChain), the messages it shares
+ * with this one, object for object, are named by their ids without a lookup:
+ * at turn 200 that is 400 messages a call.
  */
-export function splitPrompt(request: PromptParts, runId = ""): { copy: PromptCopy; blobs: Map<string, string>; markStored(): void } {
+export function splitPrompt(request: PromptParts, runId = "", known?: KnownMessages): { copy: PromptCopy; blobs: Map<string, string>; markStored(): void } {
   const blobs = new Map<string, string>();
   const fresh: { storedIn: Set<string> }[] = [];
   const put = (value: unknown): Sha256 => {
@@ -67,7 +76,7 @@ export function splitPrompt(request: PromptParts, runId = ""): { copy: PromptCop
     system: put(request.system),
     tools: request.tools === undefined ? null : put(request.tools),
     output: request.output === undefined ? null : put(request.output),
-    messages: request.messages.map(put),
+    messages: messageIds(request.messages, put, known),
   };
   return {
     copy,
@@ -78,6 +87,15 @@ export function splitPrompt(request: PromptParts, runId = ""): { copy: PromptCop
   };
 }
 
+function messageIds(messages: readonly ModelMessage[], put: (value: unknown) => Sha256, known: KnownMessages | undefined): Sha256[] {
+  let shared = 0;
+  if (known) while (shared < known.messages.length && shared < messages.length && messages[shared] === known.messages[shared]) shared += 1;
+  if (shared === 0) return messages.map(put);
+  const ids = (known as KnownMessages).ids.slice(0, shared);
+  for (let index = shared; index < messages.length; index += 1) ids.push(put(messages[index]));
+  return ids;
+}
+
 /**
  * The model calls of one conversation (a worker step), each linked to the one
  * before: `link` turns a call's whole copy into one that names only what is
@@ -86,9 +104,17 @@ export function splitPrompt(request: PromptParts, runId = ""): { copy: PromptCop
  */
 export class PromptChain {
   private last: { inputHash: Sha256; messages: readonly Sha256[] } | undefined;
+  private lastObjects: KnownMessages | undefined;
 
-  link(whole: PromptCopy): PromptCopy {
+  /** The last call's messages as objects, with their ids (splitPrompt's `known`). */
+  get known(): KnownMessages | undefined {
+    return this.lastObjects;
+  }
+
+  /** `objects`: the call's messages as sent, so the next call can name the ones it repeats without a lookup. */
+  link(whole: PromptCopy, objects?: readonly object[]): PromptCopy {
     const messages = whole.messages as Sha256[];
+    this.lastObjects = objects ? { messages: objects, ids: messages } : undefined;
     const last = this.last;
     let kept = 0;
     if (last) while (kept < last.messages.length && kept < messages.length && last.messages[kept] === messages[kept]) kept += 1;
@@ -161,8 +187,8 @@ export interface PromptBlobWriter {
  * `model.called`, linked to the previous call when `chain` is given.
  */
 export async function storePromptCopy(trace: PromptBlobWriter, runId: string, request: PromptParts, chain?: PromptChain): Promise<PromptCopy> {
-  const { copy, blobs, markStored } = splitPrompt(request, runId);
+  const { copy, blobs, markStored } = splitPrompt(request, runId, chain?.known);
   await trace.putBlobs(runId, blobs);
   markStored();
-  return chain ? chain.link(copy) : copy;
+  return chain ? chain.link(copy, request.messages) : copy;
 }

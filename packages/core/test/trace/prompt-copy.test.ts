@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashOf } from "../../src/canonical/canonical-json.ts";
+import { canonicalJson, hashOf } from "../../src/canonical/canonical-json.ts";
 import { assemblePrompt, expandPromptCopy, PromptChain, type PromptCopy, promptHash, splitPrompt } from "../../src/trace/prompt-copy.ts";
 
 const request = {
@@ -57,6 +57,19 @@ describe("prompt copy", () => {
     // Without its predecessor the copy cannot be expanded, and is not assembled as if it were whole.
     expect(expandPromptCopy(second, new Map())).toBeUndefined();
     expect(assemblePrompt(second, Object.fromEntries(splitPrompt(request).blobs))).toBeUndefined();
+  });
+
+  it("names the messages a call repeats from the call before by their ids, as a whole split would, and the new ones afresh", () => {
+    const next = { role: "user" as const, content: [{ type: "tool_result" as const, toolCallId: "c1", content: "[observation obs_1]\nexport const add = (a, b) => a + b;" }] };
+    const first = splitPrompt(request, "run_known");
+    const known = { messages: request.messages, ids: first.copy.messages as `sha256:${string}`[] };
+    // A new array of the same message objects, as each turn's compiled context is.
+    const chained = splitPrompt({ ...request, messages: [...request.messages, next] }, "run_known", known);
+    expect(chained.copy).toEqual(splitPrompt({ ...request, messages: [...request.messages, next] }).copy);
+    expect(chained.blobs.get(chained.copy.messages[2] as string)).toBe(canonicalJson(next));
+    // A history rewritten from its first message shares nothing with the call before.
+    const rewritten = [{ role: "user" as const, content: [{ type: "text" as const, text: "Fix add() (compacted)" }] }, ...request.messages.slice(1)];
+    expect(splitPrompt({ ...request, messages: rewritten }, "run_known", known).copy).toEqual(splitPrompt({ ...request, messages: rewritten }).copy);
   });
 
   it("covers the predecessor in a chained call's hash: the same new messages after another history hash differently", () => {
