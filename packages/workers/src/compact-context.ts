@@ -24,7 +24,8 @@ export async function compactContext(messages: readonly ModelMessage[], options:
     messages,
     tools: options.tools,
     budgetTokens: options.contextTokens,
-    observationIds: new Map(options.observations.map((observation) => [observation.callId, observation.id])),
+    // Looked up only for a result that is dropped: a map of every observation was built on every turn.
+    observationIds: { get: (callId) => options.observations.find((observation) => observation.callId === callId)?.id },
   });
   if (compiled.dropped.length > 0 || compiled.overBudget) {
     await options.trace.append({

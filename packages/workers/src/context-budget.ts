@@ -6,8 +6,8 @@ export interface ContextBudgetInput {
   tools?: readonly ModelToolSchema[];
   /** What the whole request may take, in estimated tokens (the role's `contextTokens`). */
   budgetTokens: number;
-  /** The observation id behind each tool call id, so the note names what was dropped. */
-  observationIds?: ReadonlyMap<string, string>;
+  /** The observation id behind each tool call id, so the note names what was dropped (asked only for a dropped result). */
+  observationIds?: Pick<ReadonlyMap<string, string>, "get">;
 }
 
 export interface DroppedToolResult {
@@ -37,7 +37,7 @@ export interface CompiledContext {
  * that answer it) are never touched. Pure: the input is not modified.
  */
 export function fitContextBudget(input: ContextBudgetInput): CompiledContext {
-  const estimate = (messages: readonly ModelMessage[]) => estimateRequestTokens({ system: input.system, messages: [...messages], tools: input.tools ? [...input.tools] : undefined });
+  const estimate = (messages: readonly ModelMessage[]) => estimateRequestTokens({ system: input.system, messages, tools: input.tools });
   const originalTokens = estimate(input.messages);
   const unchanged = { messages: [...input.messages], dropped: [], estimatedTokens: originalTokens, originalTokens, overBudget: false };
   if (originalTokens <= input.budgetTokens) return unchanged;
