@@ -97,7 +97,7 @@ export { TraceLog, PromptChain, PromptCopy, assemblePrompt, expandPromptCopy, pr
 export { QUEUE_NAMES, jobIds, type QueueName, resultEventIds } from "./queues/queue-names.ts";
 export { defaultJobOptions, queueJobOptions } from "./queues/queues.ts";
 export { workerOptionsOf, type WorkerTiming } from "./queues/worker-options.ts";
-export { admitJob } from "./queues/job-intake.ts";
+export { admitJob, staleJobReason } from "./queues/job-intake.ts";
 export { type AwaitedJob, awaitedJobsOf, awaitedKey } from "./queues/awaited-jobs.ts";
 export { RunEndWatch } from "./queues/run-end-watch.ts";
 export { assertLockHeld } from "./queues/lock-lost.ts";

@@ -13,6 +13,7 @@ import {
   type ModelStreamEvent,
   ReinError,
   runRoleJob,
+  staleJobReason,
   startRoleConsumer,
   StepJob,
   StepJobAddress,
@@ -60,25 +61,37 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
     process: async (delivery) => {
       const { job, token, signal } = delivery;
       const jobId = job.id ?? "";
+      const parsed = StepJob.safeParse(job.data);
+      if (!parsed.success) {
+        await refuse(runtime, jobId, addressOf(job.data), parsed.error).catch((failure: unknown) => afterFailure(failure, delivery, runtime.logger));
+        return;
+      }
+      const claimed = parsed.data.packet.body;
+      // Watched before intake reads the run: a run that ends after that read is heard of, one that ended before is refused.
+      // One subscription for all of the process's steps: a run's end reaches its running steps without a Redis read per turn.
+      await runtime.runEnds.start();
+      const run = runtime.runEnds.watch(claimed.runId);
+      // The intake read goes out before the signature is checked, so the two overlap: it writes nothing, and
+      // its answer is used only once the packet verified (a refused packet's read is left unread).
+      const intake = { kind: "step", jobId, runId: claimed.runId, stepId: claimed.stepId, attempt: claimed.attempt } as const;
+      const stale = staleJobReason(runtime.redis, runtime.keys, intake);
+      stale.catch(() => undefined);
       let packet: StepJob["packet"];
       try {
-        packet = verifier.verify(StepJob.parse(job.data).packet, { maxDepth: runtime.config.packets.maxDepth });
-        const { body } = packet;
-        assertAttenuated(body, { ...body.bounds, maxDepth: runtime.config.packets.maxDepth });
+        packet = verifier.verify(parsed.data.packet, { maxDepth: runtime.config.packets.maxDepth });
+        assertAttenuated(packet.body, { ...packet.body.bounds, maxDepth: runtime.config.packets.maxDepth });
       } catch (error) {
+        run.release();
         await refuse(runtime, jobId, addressOf(job.data), error).catch((failure: unknown) => afterFailure(failure, delivery, runtime.logger));
         return;
       }
       const { body } = packet;
-      // Watched before intake reads the run: a run that ends after that read is heard of, one that ended before is refused.
-      // One subscription for all of the process's steps: a run's end reaches its running steps without a Redis read per turn.
-      await runtime.runEnds.start();
-      const run = runtime.runEnds.watch(body.runId);
       try {
         // Recovered or redelivered after its run ended or its result was applied: running it would act twice.
         await runRoleJob(runtime, delivery, {
           role: "step",
-          intake: { kind: "step", jobId, runId: body.runId, stepId: body.stepId, attempt: body.attempt },
+          intake,
+          stale,
           run: async ({ lock }) => {
             // Reported with step.finished: a start event of its own would cost the run a controller cycle on the step's critical path.
             const startedAt = new Date().toISOString();

@@ -63,6 +63,23 @@ describe("the step consumer's intake", () => {
     expect(findTraceEvent(events, "step.dropped")?.payload.reason).toMatch(/evaluating: its result was already applied/);
   });
 
+  it("refuses a packet altered after signing, though its run waits for the step: never executed, nothing claimed, the step errored", async () => {
+    const runId = "run_altered";
+    await storeRun(runId, "dispatching", "dispatched");
+    const provider = countingProvider(new ScriptedProvider(echoScript("Echo", 1)));
+    const worker = await start(provider);
+    const completed = new Promise<void>((resolve) => worker.once("completed", () => resolve()));
+    const signed = new PacketSigner(keys.privateKey).sign(packetOf(runId, "Echo").body);
+    const altered = { ...signed, body: { ...signed.body, budget: { ...signed.body.budget, maxTurns: signed.body.budget.maxTurns + 100 } } };
+    await fixture.runtime.queues.sendStep({ packet: altered }, jobIds.step(runId, "step_1", 1));
+    await completed;
+    expect(provider.calls).toBe(0);
+    expect(sent.map((event) => event.type)).toEqual(["step.errored"]);
+    const events = await fixture.runtime.trace.read(runId);
+    expect(events.map((event) => event.kind)).toEqual(["packet.refused"]);
+    expect(await fixture.runtime.redis.exists(fixture.runtime.keys.stepOwner(runId, "step_1"))).toBe(0);
+  });
+
   it("runs a step job the run is waiting for", async () => {
     const runId = "run_live";
     await storeRun(runId, "dispatching", "dispatched");

@@ -131,10 +131,13 @@ export interface IntakeDeps {
 /**
  * True when the job may run; otherwise it is dropped here, said once in the
  * log and in its run's trace (`step.dropped`, `plan.dropped`,
- * `context.dropped`, `evaluate.dropped`), and never executed.
+ * `context.dropped`, `evaluate.dropped`), and never executed. `stale` is the
+ * answer of a `staleJobReason` read the role sent earlier for this job (the
+ * step worker sends it while it checks the packet's signature); without it,
+ * the read is made now.
  */
-export async function admitJob(deps: IntakeDeps, jobId: string, job: IntakeJob): Promise<boolean> {
-  const reason = await staleJobReason(deps.redis, deps.keys, job);
+export async function admitJob(deps: IntakeDeps, jobId: string, job: IntakeJob, stale?: Promise<string | undefined>): Promise<boolean> {
+  const reason = await (stale ?? staleJobReason(deps.redis, deps.keys, job));
   if (reason === undefined) return true;
   const stepId = "stepId" in job ? job.stepId : null;
   const attempt = "attempt" in job ? job.attempt : null;

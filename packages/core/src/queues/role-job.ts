@@ -28,6 +28,8 @@ export interface RoleJobSpec {
   role: string;
   /** What intake checks against the job's run before anything runs. */
   intake: IntakeJob;
+  /** The intake read, when the role sent it already (see admitJob). */
+  stale?: Promise<string | undefined>;
   run(admitted: AdmittedJob): Promise<void>;
   /**
    * What a failure becomes while the job still holds its lock (from intake
@@ -48,7 +50,7 @@ export async function runRoleJob(runtime: IntakeDeps, delivery: JobDelivery, spe
   const jobId = job.id ?? "";
   let lock: WatchedLock | undefined;
   try {
-    if (!(await admitJob(runtime, jobId, spec.intake))) return;
+    if (!(await admitJob(runtime, jobId, spec.intake, spec.stale))) return;
     lock = locks.track(jobId);
     await spec.run({ jobId, lock, stop: stopSignal(signal, lock) });
   } catch (error) {
