@@ -167,6 +167,29 @@ describe("a turn's write", () => {
   });
 });
 
+describe("the run's workspace", () => {
+  it("is not waited for by a step that calls no tool", async () => {
+    const runId = "run_no_tool";
+    const base = await fixture.deps(echoScript("Answer at once", 0), runId);
+    const neverOpened = new Promise<never>(() => {});
+    const outcome = await Promise.race([
+      runStepLoop(packetOf(runId, "Answer at once"), { ...base, workspace: neverOpened }, new AbortController().signal),
+      new Promise<"still waiting">((resolve) => setTimeout(() => resolve("still waiting"), 2_000).unref()),
+    ]);
+    expect(outcome).toMatchObject({ status: "completed" });
+  });
+
+  it("that fails to open fails the step at its first tool call, before the tool runs", async () => {
+    const runId = "run_no_workspace";
+    const base = await fixture.deps(echoScript(FIVE_ECHOES, 5), runId);
+    const { deps, seen } = heldWrites(base, { fallbackMs: 0 });
+    const failed = Promise.reject(new Error("EACCES: permission denied, mkdir '/srv/rein/run_no_workspace'"));
+    const stopped = await runStepLoop(packetOf(runId, FIVE_ECHOES), { ...deps, workspace: failed }, new AbortController().signal).catch((error: unknown) => error);
+    expect(String(stopped)).toMatch(/EACCES/);
+    expect(seen.toolCalls).toBe(0);
+  });
+});
+
 describe("a worker that loses its job", () => {
   it("stops at the turn boundary where it finds the step taken over, writing nothing of that turn", async () => {
     const runId = "run_lock_taken";

@@ -32,6 +32,7 @@ export async function answerCalls(step: StepContext, calls: readonly ModelToolCa
         ? { kind: "delegate", reason: request.reason, request: request.request, callIndex: index }
         : { kind: "context", question: request.question, callIndex: index };
     }
+    const workspace = await step.workspace;
     // A worker that lost its job starts no further call: the job's new holder will. Nor does a step whose run ended.
     assertLockHeld(step);
     assertNotStopped(step, signal, `calling ${call.name}`);
@@ -43,7 +44,7 @@ export async function answerCalls(step: StepContext, calls: readonly ModelToolCa
       parentStepId: body.parentStepId,
       surface: body.surface,
       policy: body.policy,
-      workspace: step.workspace,
+      workspace,
       signal,
       budget: { maxToolCalls: body.budget.maxToolCalls, deadline: step.deadline },
       callsSoFar: loop.records.length,

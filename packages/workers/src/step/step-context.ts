@@ -27,8 +27,9 @@ export interface StepLoopDeps {
   trace: TraceLog;
   /**
    * The run's workspace, or its opening: a run's first step opens it (a mkdir
-   * and a realpath, two trips to libuv's thread pool) while its claim and
-   * checkpoint read are in flight, not before them.
+   * and a realpath, two trips to libuv's thread pool) while it claims the
+   * step and makes its first model call, and waits for it only at its first
+   * tool call; a step that calls no tool never waits for it.
    */
   workspace: Workspace | Promise<Workspace>;
   /** Where the loop is saved after every turn and when it suspends. */
@@ -65,7 +66,8 @@ export interface StepContext {
   now: () => number;
   deadline: number;
   tools: ModelToolSchema[];
-  workspace: Workspace;
+  /** Awaited by the first tool call (see StepLoopDeps.workspace); a failure to open it fails that call's turn. */
+  workspace: Promise<Workspace>;
   /** A turn's trace events, written with its checkpoint in one round trip. */
   trace: TraceBuffer;
   /** The step's view of its run's read cache, whose new entries go with the turn's write; absent without a cache. */
@@ -99,7 +101,10 @@ export async function openStep(packet: HandoffPacket, deps: StepLoopDeps): Promi
   // (every key of a step is in its run's slot, so on Redis Cluster too), and the step starts a round trip sooner.
   // What the run's read cache holds comes in the same round trip.
   const claimed = deps.ownerToken === undefined ? undefined : deps.checkpoints.claim(body.runId, body.stepId, deps.ownerToken);
-  const [, saved, cache, workspace] = await Promise.all([claimed, deps.checkpoints.load(body.runId, body.stepId, body.attempt), deps.executor.openReadCache?.(body.runId), deps.workspace]);
+  const [, saved, cache] = await Promise.all([claimed, deps.checkpoints.load(body.runId, body.stepId, body.attempt), deps.executor.openReadCache?.(body.runId)]);
+  const workspace = Promise.resolve(deps.workspace);
+  // Awaited at the first tool call, if any: until then a failed opening must not surface as an unhandled rejection.
+  workspace.catch(() => undefined);
   const step: StepContext = {
     body,
     deps,
