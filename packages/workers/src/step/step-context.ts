@@ -95,6 +95,9 @@ export interface StepContext {
  */
 export async function openStep(packet: HandoffPacket, deps: StepLoopDeps): Promise<StepContext> {
   const { body } = packet;
+  // Awaited at the first tool call, if any; handled from here on, so an opening that already failed is not an unhandled rejection meanwhile.
+  const workspace = Promise.resolve(deps.workspace);
+  workspace.catch(() => undefined);
   const now = deps.now ?? Date.now;
   // Claimed first: whatever an earlier owner writes after this is refused, so what is loaded next is final.
   // Sent together, not one after the other: on the one connection Redis runs the claim before the read
@@ -102,9 +105,6 @@ export async function openStep(packet: HandoffPacket, deps: StepLoopDeps): Promi
   // What the run's read cache holds comes in the same round trip.
   const claimed = deps.ownerToken === undefined ? undefined : deps.checkpoints.claim(body.runId, body.stepId, deps.ownerToken);
   const [, saved, cache] = await Promise.all([claimed, deps.checkpoints.load(body.runId, body.stepId, body.attempt), deps.executor.openReadCache?.(body.runId)]);
-  const workspace = Promise.resolve(deps.workspace);
-  // Awaited at the first tool call, if any: until then a failed opening must not surface as an unhandled rejection.
-  workspace.catch(() => undefined);
   const step: StepContext = {
     body,
     deps,
