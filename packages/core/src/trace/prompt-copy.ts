@@ -88,10 +88,10 @@ export function splitPrompt(request: PromptParts, runId = "", known?: KnownMessa
 }
 
 function messageIds(messages: readonly ModelMessage[], put: (value: unknown) => Sha256, known: KnownMessages | undefined): Sha256[] {
+  if (!known) return messages.map(put);
   let shared = 0;
-  if (known) while (shared < known.messages.length && shared < messages.length && messages[shared] === known.messages[shared]) shared += 1;
-  if (shared === 0) return messages.map(put);
-  const ids = (known as KnownMessages).ids.slice(0, shared);
+  while (shared < known.messages.length && shared < messages.length && messages[shared] === known.messages[shared]) shared += 1;
+  const ids = known.ids.slice(0, shared);
   for (let index = shared; index < messages.length; index += 1) ids.push(put(messages[index]));
   return ids;
 }

@@ -8,6 +8,18 @@ const textOf = (events: readonly LiveEvent[]): string => events.map((event) => (
 
 const answer = "The bug is in add(): it subtracts instead of adding.";
 
+/** The names of the commands sent on the runtime's store connection from now on, until `restore`. */
+function recordCommands(runtime: TestRuntime): { sent: string[]; restore(): void } {
+  const sent: string[] = [];
+  const redis = runtime.redis as unknown as { sendCommand: (command: { name: string }, ...rest: unknown[]) => unknown };
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = (command, ...rest) => {
+    sent.push(command.name);
+    return send(command, ...rest);
+  };
+  return { sent, restore: () => (redis.sendCommand = send) };
+}
+
 describe("the live channel", () => {
   let runtime: TestRuntime;
   let server: FakeServer;
@@ -73,13 +85,7 @@ describe("the live channel", () => {
     let now = 0;
     const channel = new LiveChannel(runtime.redis, runtime.keys, undefined, { now: () => now });
     const event = (text: string): LiveEvent => ({ type: "text_delta", runId: "run_live_5", stepId: "s1", role: "worker", text });
-    const sent: string[] = [];
-    const redis = runtime.redis as unknown as { sendCommand: (command: { name: string }, ...rest: unknown[]) => unknown };
-    const send = redis.sendCommand.bind(redis);
-    redis.sendCommand = (command, ...rest) => {
-      sent.push(command.name);
-      return send(command, ...rest);
-    };
+    const { sent, restore } = recordCommands(runtime);
     const received: LiveEvent[] = [];
     let subscription: Awaited<ReturnType<LiveChannel["subscribe"]>> | undefined;
     try {
@@ -97,7 +103,7 @@ describe("the live channel", () => {
       channel.publish(event("and heard again"));
       await expect.poll(() => received.length).toBe(2);
     } finally {
-      redis.sendCommand = send;
+      restore();
       await subscription?.close();
     }
   });
@@ -106,13 +112,7 @@ describe("the live channel", () => {
     const channel = new LiveChannel(runtime.redis, runtime.keys);
     // Connected first: a command sent before the connection is ready passes through sendCommand twice.
     await runtime.redis.ping();
-    const sent: string[] = [];
-    const redis = runtime.redis as unknown as { sendCommand: (command: { name: string }, ...rest: unknown[]) => unknown };
-    const send = redis.sendCommand.bind(redis);
-    redis.sendCommand = (command, ...rest) => {
-      sent.push(command.name);
-      return send(command, ...rest);
-    };
+    const { sent, restore } = recordCommands(runtime);
     try {
       // A model call's start, text and end, as an instant model streams them: all before the first publish is answered.
       for (const text of ["one", "two", "three"]) channel.publish({ type: "text_delta", runId: "run_live_6", stepId: "s1", role: "worker", text });
@@ -120,7 +120,7 @@ describe("the live channel", () => {
       channel.publish({ type: "text_delta", runId: "run_live_6", stepId: "s1", role: "worker", text: "four" });
       expect(sent.filter((name) => name === "publish")).toEqual(["publish"]);
     } finally {
-      redis.sendCommand = send;
+      restore();
     }
   });
 
