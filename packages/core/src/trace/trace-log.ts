@@ -36,7 +36,7 @@ export interface TraceLogOptions {
   redact?: (json: string) => string;
   /** Seconds to keep a run's trace after its last event; absent keeps it (config `retention.traceTtlSeconds`). */
   ttlSeconds?: number;
-  /** Sees every event as it is written, before redaction (live OpenTelemetry spans). */
+  /** Sees every event as it is written, redacted as it is stored (live OpenTelemetry spans). */
   observe?: (event: TraceEventInput) => void;
 }
 
@@ -75,11 +75,13 @@ export class TraceLog {
       parentStepId: input.parentStepId ?? null,
       ...input,
     };
-    this.options.observe?.(body);
     const { schemaVersion, runId: _runId, stepId, parentStepId, ...rest } = body;
     const stored = { ...(schemaVersion === 1 ? {} : { schemaVersion }), ...(stepId === null ? {} : { stepId }), ...(parentStepId === null ? {} : { parentStepId }), ...rest };
     const json = JSON.stringify(stored);
-    return this.options.redact ? this.options.redact(json) : json;
+    const redacted = this.options.redact ? this.options.redact(json) : json;
+    // Observers export what they see (telemetry spans carry a failed call's error): they get the event as stored.
+    this.options.observe?.(redacted === json ? body : { ...body, ...JSON.parse(redacted) });
+    return redacted;
   }
 
   async append(input: TraceEventInput): Promise<TypedTraceEvent> {

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestRuntime, type TestRuntime } from "../../src/testing/index.ts";
+import { Redactor } from "../../src/sanitize/redactor.ts";
+import type { TraceEventInput } from "../../src/trace/trace-catalogue.ts";
+import { TraceBuffer } from "../../src/trace/trace-buffer.ts";
 import { TraceLog } from "../../src/trace/trace-log.ts";
 
 const submitted = { goal: "g", tools: [], budget: {} };
@@ -57,6 +60,24 @@ describe("TraceLog storage beyond append", () => {
     expect(redacted).toEqual(['{"maximum":9007199254740991,"key":"sk-secret"}']);
     for (const runId of ["run_e", "run_f"]) expect(await trace.readBlobs(runId)).toEqual({ "sha256:schema": '{"maximum":9007199254740991,"key":"[secret]"}' });
     expect(batch.blobEntries).toEqual([["sha256:schema", '{"maximum":9007199254740991,"key":"[secret]"}']]);
+  });
+
+  it("shows its observers (telemetry spans) each event as stored, never a secret the trace itself would not keep", async () => {
+    const redactor = new Redactor({ secrets: ["sk-live-0123456789"] });
+    const observed: TraceEventInput[] = [];
+    const trace = new TraceLog(runtime.redis, runtime.keys, { redact: redactor.redactJson, observe: (event) => observed.push(event) });
+    const failed = { role: "worker", provider: "openai-compatible", model: "m", error: "401: bad key sk-live-0123456789 for https://proxy" } as const;
+    await trace.append({ runId: "run_h", stepId: "s1", kind: "model.failed", payload: failed });
+    new TraceBuffer(trace, "run_h").append({ runId: "run_h", stepId: "s1", kind: "model.failed", payload: failed });
+
+    expect(observed).toHaveLength(2);
+    for (const event of observed) {
+      expect(JSON.stringify(event)).not.toContain("sk-live-0123456789");
+      expect(event).toMatchObject({ runId: "run_h", stepId: "s1", kind: "model.failed", payload: { error: "401: bad key [REDACTED:secret] for https://proxy" } });
+    }
+    const clean = { ...failed, error: "timeout" };
+    await trace.append({ runId: "run_h", stepId: "s1", kind: "model.failed", payload: clean });
+    expect(observed[2]).toMatchObject({ runId: "run_h", kind: "model.failed", payload: clean });
   });
 
   it("expires a trace after its retention TTL, refreshed by each append", async () => {
