@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { Scope, ToolEffect, ToolSpec } from "../contracts/index.ts";
 import type { Logger } from "../logger.ts";
 import { jsonSchemaOf } from "../models/json-schema-of.ts";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Lesson, LessonStore, ReinError } from "../../src/index.ts";
+import { type Lesson, LessonStore, ReinError } from "../../src/index.ts";
 import { createTestRuntime, type TestRuntime } from "../../src/testing/index.ts";
 
 const lesson = (lessonId: string, signature: string, createdAt: string, extra: Partial<Lesson> = {}): Lesson => ({
