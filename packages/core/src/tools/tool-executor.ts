@@ -1,5 +1,5 @@
 import type { Observation, PolicyRule, ToolCallRecord, ToolGrant, ToolResultEvent } from "../contracts/index.ts";
-import type { TraceEventInput } from "../trace/trace-catalogue.ts";
+import type { TraceSink } from "./executor/call-trace.ts";
 import type { ContentBlock, ModelToolSchema } from "../models/model-provider.ts";
 import type { StepReadCache } from "./step-read-cache.ts";
 import type { RunReadCache } from "./tool-result-cache.ts";
@@ -33,7 +33,7 @@ export interface StepExecutionContext {
    */
   ownerToken?: string;
   /** Where this call's trace events go; defaults to the executor's own trace. */
-  trace?: { append(input: TraceEventInput): Promise<unknown> };
+  trace?: TraceSink;
   /** The step's view of its run's read cache (ToolExecutor.openReadCache); defaults to the executor's shared cache. */
   cache?: RunReadCache;
 }

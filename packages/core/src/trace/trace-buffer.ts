@@ -20,6 +20,11 @@ export class TraceBuffer {
     readonly runId: string,
   ) {}
 
+  /** Every event goes through the trace log's encode, and so its redaction. */
+  get redacts(): boolean {
+    return this.trace.redacts;
+  }
+
   async append(input: TraceEventInput): Promise<void> {
     if (input.runId !== this.runId) {
       await this.trace.append(input);

@@ -56,6 +56,11 @@ export class TraceLog {
     private readonly options: TraceLogOptions = {},
   ) {}
 
+  /** Whether every event is redacted before it is stored or observed (TraceSink.redacts). */
+  get redacts(): boolean {
+    return this.options.redact !== undefined;
+  }
+
   /** Seconds a trace is kept after its last event, if retention is set. */
   get ttlSeconds(): number | undefined {
     return this.options.ttlSeconds;

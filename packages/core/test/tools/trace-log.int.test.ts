@@ -16,36 +16,43 @@ let cleanup: () => Promise<void>;
 beforeEach(async () => ({ workspace, env, cleanup } = await workspaceAndRedis()));
 afterEach(() => cleanup());
 
+const lookup = defineTool({
+  name: "lookup",
+  description: "returns a record",
+  effect: "read",
+  input: z.object({ email: z.string() }),
+  run: async (args) => `user ${args.email} has password hunter2-secret\n${"row\n".repeat(500)}`,
+});
+
+/** One call of `lookup` whose arguments hold an email and whose output holds a secret, traced to `trace`. */
+async function lookupThrough(trace: TraceLog, redactor: Redactor, runId: string) {
+  const executor = createToolExecutor({
+    registry: new ToolRegistry([lookup]),
+    trace,
+    artifacts: new ArtifactStore(env.redis, env.keys),
+    config: { policy: [], observations: { maxBytes: 1000, maxLines: 20 } },
+    redactor,
+  });
+  return executor.execute(call("lookup", { email: "ann@example.com" }), 0, {
+    runId,
+    stepId: "step_1",
+    attempt: 1,
+    parentStepId: "step_0",
+    surface: [{ name: "lookup", scope: {} }],
+    policy: [],
+    workspace,
+    signal: new AbortController().signal,
+    budget: { maxToolCalls: 5, deadline: Date.now() + 60_000 },
+    callsSoFar: 0,
+  });
+}
+
 describe("executor with the real TraceLog", () => {
-  it("writes every stage as a valid, redacted trace event", async () => {
+  it("writes every stage as a valid, redacted trace event, and shows the trace's observers the same", async () => {
     const redactor = new Redactor({ secrets: ["hunter2-secret"] });
-    const trace = new TraceLog(env.redis, env.keys, { redact: redactor.redactJson });
-    const lookup = defineTool({
-      name: "lookup",
-      description: "returns a record",
-      effect: "read",
-      input: z.object({ email: z.string() }),
-      run: async (args) => `user ${args.email} has password hunter2-secret\n${"row\n".repeat(500)}`,
-    });
-    const executor = createToolExecutor({
-      registry: new ToolRegistry([lookup]),
-      trace,
-      artifacts: new ArtifactStore(env.redis, env.keys),
-      config: { policy: [], observations: { maxBytes: 1000, maxLines: 20 } },
-      redactor,
-    });
-    const outcome = await executor.execute(call("lookup", { email: "ann@example.com" }), 0, {
-      runId: "run_trace",
-      stepId: "step_1",
-      attempt: 1,
-      parentStepId: "step_0",
-      surface: [{ name: "lookup", scope: {} }],
-      policy: [],
-      workspace,
-      signal: new AbortController().signal,
-      budget: { maxToolCalls: 5, deadline: Date.now() + 60_000 },
-      callsSoFar: 0,
-    });
+    const observed: string[] = [];
+    const trace = new TraceLog(env.redis, env.keys, { redact: redactor.redactJson, observe: (event) => observed.push(JSON.stringify(event)) });
+    const outcome = await lookupThrough(trace, redactor, "run_trace");
     expect(outcome.observation.truncated?.totalLines).toBe(501);
     const events = await trace.read("run_trace");
     expect(events.map((event) => event.kind)).toEqual([
@@ -61,7 +68,22 @@ describe("executor with the real TraceLog", () => {
     const stored = JSON.stringify(events);
     expect(stored).not.toContain("ann@example.com");
     expect(stored).not.toContain("hunter2-secret");
+    expect(observed).toHaveLength(events.length);
+    for (const event of observed) {
+      expect(event).not.toContain("ann@example.com");
+      expect(event).not.toContain("hunter2-secret");
+    }
     const artifact = await new ArtifactStore(env.redis, env.keys).get(outcome.observation.truncated?.artifactId as string);
     expect(artifact?.content).toContain("password [REDACTED:secret]");
+  });
+
+  it("redacts the call's events itself when the trace it is given does not redact", async () => {
+    const redactor = new Redactor({ secrets: ["hunter2-secret"] });
+    const trace = new TraceLog(env.redis, env.keys);
+    await lookupThrough(trace, redactor, "run_plain");
+    const stored = JSON.stringify(await trace.read("run_plain"));
+    expect(stored).toContain("[REDACTED:pii]");
+    expect(stored).not.toContain("ann@example.com");
+    expect(stored).not.toContain("hunter2-secret");
   });
 });

@@ -4,6 +4,12 @@ import { traceEventInput } from "../../trace/trace-catalogue.ts";
 /** The part of TraceLog the executor writes through; tests pass an in-memory sink. */
 export interface TraceSink {
   append(input: TraceEventInput): Promise<unknown>;
+  /**
+   * True when the sink redacts every event before anything stores or sees it
+   * (a TraceLog with `redact`): the executor then leaves its call payloads to
+   * the sink rather than walking each of them first. Absent means false.
+   */
+  readonly redacts?: boolean;
 }
 
 export interface CallTraceBase {

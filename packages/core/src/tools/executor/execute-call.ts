@@ -34,10 +34,13 @@ async function startCall(deps: ResolvedExecutorDeps, call: ModelToolCall, index:
     argsHash: safeHash(call.input),
     fingerprint: safeHash({ tool: call.name, args: call.input }),
   };
+  const sink = context.trace ?? deps.trace;
+  const { redactor } = deps;
+  // Redacted once: by a sink that redacts all it stores (observers included), else here.
   const trace = new CallTrace(
-    context.trace ?? deps.trace,
+    sink,
     { runId: context.runId, stepId: context.stepId, parentStepId: context.parentStepId, ...identity },
-    deps.redactor ? (payload) => deps.redactor?.redactValue(payload) ?? payload : undefined,
+    redactor && !sink.redacts ? (payload) => redactor.redactValue(payload) : undefined,
   );
   const idempotencyKey = `${context.runId}:${context.stepId}:${context.attempt}:${index}`;
   const argsJson = safeJson(call.input);
