@@ -33,7 +33,8 @@ export type PlanOutcome =
   | { ok: true; plan: Plan; usage: Usage; lessonsUsed: LessonRef[] }
   | { ok: false; reason: string; usage: Usage };
 
-const PLAN_JSON_SCHEMA = jsonSchemaOf(Plan);
+// One object for every call: prompt copies recognise it and hash it once per process, not per plan.
+const PLAN_OUTPUT = { name: "plan", description: "the lazy plan", schema: jsonSchemaOf(Plan) };
 
 /** Turns the run's digest into a lazy Plan, repairing invalid output at most twice. */
 export async function plan(job: PlanJob, deps: PlannerDeps, signal?: AbortSignal): Promise<PlanOutcome> {
@@ -50,7 +51,7 @@ export async function plan(job: PlanJob, deps: PlannerDeps, signal?: AbortSignal
         role: "planner",
         system: PLANNER_SYSTEM,
         messages: [{ role: "user", content: [{ type: "text", text: renderPlannerContext(context, { redactor: deps.redactor }) }] }],
-        output: { name: "plan", description: "the lazy plan", schema: PLAN_JSON_SCHEMA },
+        output: PLAN_OUTPUT,
         maxTokens: deps.maxTokens,
         metadata: { runId: job.runId },
       },
