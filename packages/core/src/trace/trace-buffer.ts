@@ -1,5 +1,6 @@
 import type { TraceEventInput } from "./trace-catalogue.ts";
 import type { TraceBatch } from "../stores/turn-write.ts";
+import type { Redactor } from "../sanitize/redactor.ts";
 import type { TraceLog } from "./trace-log.ts";
 
 /**
@@ -21,8 +22,8 @@ export class TraceBuffer {
   ) {}
 
   /** Every event goes through the trace log's encode, and so its redaction. */
-  get redacts(): boolean {
-    return this.trace.redacts;
+  redactsWith(redactor: Redactor): boolean {
+    return this.trace.redactsWith(redactor);
   }
 
   async append(input: TraceEventInput): Promise<void> {

@@ -2,6 +2,7 @@ import type { RedisClient } from "../redis/redis-client.ts";
 import { TraceEvent } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
+import type { Redactor } from "../sanitize/redactor.ts";
 import type { TraceBatch } from "../stores/turn-write.ts";
 import type { TraceEventInput } from "./trace-catalogue.ts";
 import { compactTrace, type TraceCompaction, type TraceCompactionOptions } from "./trace-compaction.ts";
@@ -56,9 +57,9 @@ export class TraceLog {
     private readonly options: TraceLogOptions = {},
   ) {}
 
-  /** Whether every event is redacted before it is stored or observed (TraceSink.redacts). */
-  get redacts(): boolean {
-    return this.options.redact !== undefined;
+  /** Whether every event is redacted by `redactor` before it is stored or observed (TraceSink.redactsWith). */
+  redactsWith(redactor: Redactor): boolean {
+    return this.options.redact === redactor.redactJson;
   }
 
   /** Seconds a trace is kept after its last event, if retention is set. */

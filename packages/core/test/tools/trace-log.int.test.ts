@@ -20,11 +20,11 @@ const lookup = defineTool({
   name: "lookup",
   description: "returns a record",
   effect: "read",
-  input: z.object({ email: z.string() }),
+  input: z.object({ email: z.string(), note: z.string().optional() }),
   run: async (args) => `user ${args.email} has password hunter2-secret\n${"row\n".repeat(500)}`,
 });
 
-/** One call of `lookup` whose arguments hold an email and whose output holds a secret, traced to `trace`. */
+/** One call of `lookup` whose arguments hold an email and a secret, and whose output holds the secret, traced to `trace`. */
 async function lookupThrough(trace: TraceLog, redactor: Redactor, runId: string) {
   const executor = createToolExecutor({
     registry: new ToolRegistry([lookup]),
@@ -33,7 +33,7 @@ async function lookupThrough(trace: TraceLog, redactor: Redactor, runId: string)
     config: { policy: [], observations: { maxBytes: 1000, maxLines: 20 } },
     redactor,
   });
-  return executor.execute(call("lookup", { email: "ann@example.com" }), 0, {
+  return executor.execute(call("lookup", { email: "ann@example.com", note: "sent with hunter2-secret" }), 0, {
     runId,
     stepId: "step_1",
     attempt: 1,
@@ -77,13 +77,15 @@ describe("executor with the real TraceLog", () => {
     expect(artifact?.content).toContain("password [REDACTED:secret]");
   });
 
-  it("redacts the call's events itself when the trace it is given does not redact", async () => {
+  it("redacts the call's events itself when the trace it is given does not redact, or redacts with another redactor", async () => {
     const redactor = new Redactor({ secrets: ["hunter2-secret"] });
-    const trace = new TraceLog(env.redis, env.keys);
-    await lookupThrough(trace, redactor, "run_plain");
-    const stored = JSON.stringify(await trace.read("run_plain"));
-    expect(stored).toContain("[REDACTED:pii]");
-    expect(stored).not.toContain("ann@example.com");
-    expect(stored).not.toContain("hunter2-secret");
+    const traces = { run_plain: new TraceLog(env.redis, env.keys), run_other: new TraceLog(env.redis, env.keys, { redact: new Redactor().redactJson }) };
+    for (const [runId, trace] of Object.entries(traces)) {
+      await lookupThrough(trace, redactor, runId);
+      const stored = JSON.stringify(await trace.read(runId));
+      expect(stored).toContain("[REDACTED:pii]");
+      expect(stored).not.toContain("ann@example.com");
+      expect(stored).not.toContain("hunter2-secret");
+    }
   });
 });

@@ -1,3 +1,4 @@
+import type { Redactor } from "../../sanitize/redactor.ts";
 import type { CallTraceKind, TraceEventInput, TracePayloadInput } from "../../trace/trace-catalogue.ts";
 import { traceEventInput } from "../../trace/trace-catalogue.ts";
 
@@ -5,11 +6,12 @@ import { traceEventInput } from "../../trace/trace-catalogue.ts";
 export interface TraceSink {
   append(input: TraceEventInput): Promise<unknown>;
   /**
-   * True when the sink redacts every event before anything stores or sees it
-   * (a TraceLog with `redact`): the executor then leaves its call payloads to
-   * the sink rather than walking each of them first. Absent means false.
+   * Whether the sink redacts every event with `redactor` before anything
+   * stores or sees it (a TraceLog made with `redact: redactor.redactJson`):
+   * the executor then leaves its call payloads to the sink rather than
+   * walking each of them first. Absent means no.
    */
-  readonly redacts?: boolean;
+  redactsWith?(redactor: Redactor): boolean;
 }
 
 export interface CallTraceBase {

@@ -36,11 +36,11 @@ async function startCall(deps: ResolvedExecutorDeps, call: ModelToolCall, index:
   };
   const sink = context.trace ?? deps.trace;
   const { redactor } = deps;
-  // Redacted once: by a sink that redacts all it stores (observers included), else here.
+  // Redacted once: by a sink that redacts all it stores with this redactor (observers included), else here.
   const trace = new CallTrace(
     sink,
     { runId: context.runId, stepId: context.stepId, parentStepId: context.parentStepId, ...identity },
-    redactor && !sink.redacts ? (payload) => redactor.redactValue(payload) : undefined,
+    redactor && !sink.redactsWith?.(redactor) ? (payload) => redactor.redactValue(payload) : undefined,
   );
   const idempotencyKey = `${context.runId}:${context.stepId}:${context.attempt}:${index}`;
   const argsJson = safeJson(call.input);
