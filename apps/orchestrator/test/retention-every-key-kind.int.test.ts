@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ModelScriptInput, type ReinRuntime } from "@rein/core";
+import type { ModelScriptInput, ReinRuntime } from "@rein/core";
 import { until } from "@rein/core/testing";
 import { decideApproval } from "../src/approvals/decide-approval.ts";
 import { TraceFold } from "../src/metrics/trace-fold.ts";

@@ -1,9 +1,9 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type { CheckpointStore, RunEndWatch, RunStore } from "@rein/core";
-import { startEvaluateConsumer } from "@rein/evaluator";
-import { startPlanConsumer } from "@rein/planner";
-import { startStepConsumer } from "@rein/workers";
-import { startController } from "../src/controller/controller.ts";
+import type { startEvaluateConsumer } from "@rein/evaluator";
+import type { startPlanConsumer } from "@rein/planner";
+import type { startStepConsumer } from "@rein/workers";
+import type { startController } from "../src/controller/controller.ts";
 
 type PlannerGets = Parameters<typeof startPlanConsumer>[0];
 type EvaluatorGets = Parameters<typeof startEvaluateConsumer>[0]["runtime"];

@@ -27,7 +27,7 @@ export function proposeFinalAnswer(draft: Draft, planNo: number, answer: FinalAn
 export function applyFinalVerdict(draft: Draft, attempt: number, verdict: Verdict): string | undefined {
   const { state } = draft;
   const proposal = state.proposal;
-  if (!proposal || proposal.phase !== "evaluating" || proposal.attempt !== attempt || state.status !== "evaluating") return "not waiting for this verdict";
+  if (proposal?.phase !== "evaluating" || proposal.attempt !== attempt || state.status !== "evaluating") return "not waiting for this verdict";
   draft.recordVerdict(verdict);
   switch (verdict.decision) {
     case "done": {

@@ -114,7 +114,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
     }
     case "step.started": {
       const step = draft.currentStep(event.stepId, event.attempt);
-      if (!step || step.phase !== "dispatched") return "step is not waiting to start";
+      if (step?.phase !== "dispatched") return "step is not waiting to start";
       step.phase = "executing";
       draft.setStatus("executing");
       draft.trace({ kind: "step.started", payload: { attempt: event.attempt } }, step);
@@ -165,7 +165,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
     case "verdict.ready": {
       if (event.stepId === FINAL_ANSWER_STEP_ID) return applyFinalVerdict(draft, event.attempt, event.verdict);
       const step = draft.currentStep(event.stepId, event.attempt);
-      if (!step || step.phase !== "evaluating" || state.status !== "evaluating") return "not waiting for this verdict";
+      if (step?.phase !== "evaluating" || state.status !== "evaluating") return "not waiting for this verdict";
       if (step.parentStepId !== null) applyChildVerdict(draft, step, event.verdict);
       else draft.applyVerdict(step, event.verdict);
       return undefined;
