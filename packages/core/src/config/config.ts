@@ -36,7 +36,15 @@ export type ProviderConfig = z.infer<typeof ProviderConfig>;
 export const RoleModelConfig = z.object({
   provider: z.string().min(1),
   model: z.string().min(1),
-  maxTokens: z.number().int().positive().default(4096),
+  /** Output tokens per call, thinking included. @defaultValue the model catalogue's `defaultMaxTokens` (4096 for a model it does not know) */
+  maxTokens: z.number().int().positive().optional(),
+  /**
+   * How deeply the model reasons (Anthropic `output_config.effort`, OpenAI
+   * `reasoning.effort`). Checked at startup against the values the model
+   * accepts. @defaultValue the provider's own default
+   */
+  effort: z.enum(["none", "minimal", "low", "medium", "high", "xhigh", "max"]).optional(),
+  /** Refused at startup for a model the catalogue says takes no temperature (Claude 5.5, OpenAI's reasoning models). */
   temperature: z.number().min(0).max(2).optional(),
   timeoutMs: z.number().int().positive().default(120_000),
   /** Tokens the prompt compiler may spend on context before it drops old observations. */
@@ -49,10 +57,10 @@ export const Price = z.object({
   inputPerMTok: z.number().nonnegative(),
   outputPerMTok: z.number().nonnegative(),
   cacheReadPerMTok: z.number().nonnegative().default(0),
-  /** Cache writes; for Anthropic, the 5-minute ones. */
+  /** Short-lived cache writes: Anthropic's 5-minute ones, OpenAI's 30-minute ones. */
   cacheWritePerMTok: z.number().nonnegative().default(0),
-  /** Anthropic's 1-hour cache writes. @defaultValue cacheWritePerMTok */
-  cacheWrite1hPerMTok: z.number().nonnegative().optional(),
+  /** Long-lived cache writes: Anthropic's 1-hour ones, OpenAI's 12-hour ones. @defaultValue cacheWritePerMTok */
+  cacheWriteLongPerMTok: z.number().nonnegative().optional(),
 });
 export type Price = z.infer<typeof Price>;
 

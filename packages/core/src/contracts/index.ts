@@ -112,6 +112,7 @@ export {
 } from "./controller-effect.ts";
 export {
   ContentBlockContract,
+  ModelApi,
   ModelMessageContract,
   ModelToolSchemaContract,
   StructuredOutputContract,

@@ -40,8 +40,8 @@ export interface AdapterReply extends Pick<ModelResponse, "content" | "stopReaso
   model: string;
   requestId?: string | undefined;
   output?: unknown;
-  /** Anthropic's 1-hour cache writes, priced apart from the 5-minute ones. */
-  cacheWrite1hTokens?: number;
+  /** Long-lived cache writes (Anthropic's 1-hour, OpenAI's 12-hour), priced apart from short-lived ones. */
+  longCacheWriteTokens?: number;
 }
 
 /** The neutral response every HTTP adapter ends in, priced when the config knows the model's price. */
@@ -49,7 +49,7 @@ export function adapterResponse(settings: AdapterSettings, reply: AdapterReply):
   return {
     content: reply.content,
     stopReason: reply.stopReason,
-    usage: withCost(reply.usage, settings.price, { cacheWrite1hTokens: reply.cacheWrite1hTokens }),
+    usage: withCost(reply.usage, settings.price, { longCacheWriteTokens: reply.longCacheWriteTokens }),
     priceKnown: settings.price !== undefined,
     provider: settings.name,
     model: reply.model || settings.model,

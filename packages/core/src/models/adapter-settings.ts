@@ -1,4 +1,5 @@
 import type { Price } from "../config/config.ts";
+import type { Effort, ModelEntry } from "./catalogue/model-entry.ts";
 import type { RetryPolicy } from "./retry.ts";
 
 /** What every HTTP adapter is built from; `createProvider` fills it from config. */
@@ -10,9 +11,18 @@ export interface AdapterSettings {
   apiKey?: string;
   /** Default: the provider's public API. Given explicitly so an SDK's own environment variables never redirect Rein. */
   baseURL?: string;
-  /** Used when a request sets no `maxTokens`. @defaultValue 4096 */
+  /** Used when a request sets no `maxTokens`. @defaultValue the catalogue entry's `defaultMaxTokens`, else 4096 */
   maxTokens?: number;
+  /** Sent only where `entry` says the model accepts it; config checks that at startup. */
   temperature?: number;
+  /** Sent only where `entry` lists it among the model's efforts. */
+  effort?: Effort;
+  /**
+   * What the model catalogue knows of `model`: which API, how structured
+   * output is asked for, thinking, sampling, limits. Absent for a model it
+   * does not know (a compatible server's), whose requests stay plain.
+   */
+  entry?: ModelEntry;
   /** Per attempt. @defaultValue 120_000 */
   timeoutMs?: number;
   /** @defaultValue { maxRetries: 4 } */
@@ -25,7 +35,16 @@ export const defaultMaxTokens = 4096;
 export const defaultTimeoutMs = 120_000;
 export const defaultRetryPolicy: RetryPolicy = { maxRetries: 4 };
 
-/** What every adapter asks of each request by default: the settings' model, their max tokens (or the default) and their temperature when set. */
+/**
+ * What every adapter asks of each request by default: the settings' model,
+ * their max tokens (else the catalogue's, else the default), and their
+ * temperature only when the catalogue does not refuse it.
+ */
 export function requestDefaults(settings: AdapterSettings): { model: string; maxTokens: number; temperature?: number } {
-  return { model: settings.model, maxTokens: settings.maxTokens ?? defaultMaxTokens, ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}) };
+  const temperatureAccepted = settings.entry === undefined || settings.entry.sampling.includes("temperature");
+  return {
+    model: settings.model,
+    maxTokens: settings.maxTokens ?? settings.entry?.defaultMaxTokens ?? defaultMaxTokens,
+    ...(settings.temperature !== undefined && temperatureAccepted ? { temperature: settings.temperature } : {}),
+  };
 }

@@ -3,6 +3,7 @@ import { ReinError } from "../errors.ts";
 import type { AdapterSettings } from "./adapter-settings.ts";
 import { AnthropicProvider } from "./anthropic/anthropic-provider.ts";
 import type { ModelProvider } from "./model-provider.ts";
+import { modelEntryFor } from "./catalogue/model-catalogue.ts";
 import { builtinPriceFor } from "./price-table.ts";
 import { OpenAIProvider } from "./openai/openai-provider.ts";
 import { ReplayProvider, type ReplayRecordings } from "./replay/replay-provider.ts";
@@ -80,13 +81,16 @@ function adapterSettings(
   apiKey: string | undefined,
   options: CreateProviderOptions,
 ): AdapterSettings {
+  const entry = modelEntryFor(providerConfig.kind, roleConfig.model);
   return {
     name,
     model: roleConfig.model,
     ...(apiKey ? { apiKey } : {}),
     ...(providerConfig.baseURL ? { baseURL: providerConfig.baseURL } : {}),
-    maxTokens: roleConfig.maxTokens,
+    ...(roleConfig.maxTokens !== undefined ? { maxTokens: roleConfig.maxTokens } : {}),
     ...(roleConfig.temperature !== undefined ? { temperature: roleConfig.temperature } : {}),
+    ...(roleConfig.effort !== undefined ? { effort: roleConfig.effort } : {}),
+    ...(entry ? { entry } : {}),
     timeoutMs: roleConfig.timeoutMs,
     retry: { ...options.retry, maxRetries: providerConfig.maxRetries },
     ...withPrice(options.price ?? builtinPriceFor(providerConfig.kind, roleConfig.model)),

@@ -1,32 +1,7 @@
 import type { Role, Usage } from "../contracts/index.ts";
+import type { ContentBlock, ModelMessage } from "../contracts/model-message.ts";
 
-/** A neutral content block; adapters translate to and from each provider's wire format. */
-export type ContentBlock =
-  | { type: "text"; text: string }
-  | {
-      type: "tool_call";
-      id: string;
-      name: string;
-      input: unknown;
-      /**
-       * The call was cut off (by max_tokens, or its arguments never became
-       * valid JSON). The runtime must never execute it.
-       */
-      incomplete?: { reason: string; rawArguments: string };
-    }
-  | {
-      type: "tool_result";
-      toolCallId: string;
-      content: string;
-      isError?: boolean;
-      /** Images the result shows (base64); adapters of providers that take images send them, others only the text, which describes them. */
-      images?: { mediaType: string; data: string }[];
-    };
-
-export interface ModelMessage {
-  role: "user" | "assistant";
-  content: ContentBlock[];
-}
+export type { ContentBlock, ModelApi, ModelMessage, ThinkingContent } from "../contracts/model-message.ts";
 
 export interface ModelToolSchema {
   name: string;
@@ -49,7 +24,6 @@ export interface ModelRequest {
   tools?: ModelToolSchema[];
   output?: StructuredOutputRequest;
   maxTokens?: number;
-  temperature?: number;
   /** Who is asking; used for tracing and by the scripted provider, never sent to a provider. */
   metadata?: { runId?: string; stepId?: string };
 }
@@ -77,6 +51,8 @@ export interface ModelResponse {
 
 export type ModelStreamEvent =
   | { type: "text_delta"; text: string }
+  /** Readable thinking as it arrives (Anthropic's thinking, OpenAI's reasoning summary): shown as progress, never as the answer. */
+  | { type: "thinking_delta"; text: string }
   | { type: "tool_call_delta"; id: string; name: string; argumentsDelta: string }
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
   /** The call went out (tracedComplete says so, not the adapter): whoever watches can show it in flight. */

@@ -8,7 +8,7 @@ import type { Price } from "../config/config.ts";
  *
  * Anthropic — source: platform.claude.com/docs/en/about-claude/pricing and
  * the per-model overview pages, read 2026-11-30. `cacheWritePerMTok` is the
- * 5-minute cache write, `cacheWrite1hPerMTok` the 1-hour one; cache reads
+ * 5-minute cache write, `cacheWriteLongPerMTok` the 1-hour one; cache reads
  * are "cache hits and refreshes". Haiku 5.5 is priced by prompt length; the
  * row is its band for prompts up to 100K tokens.
  */
@@ -76,12 +76,12 @@ export function builtinPriceFor(kind: string, model: string): Price | undefined 
   return table[model] ?? table[base];
 }
 
-function row(inputPerMTok: number, outputPerMTok: number, cacheReadPerMTok: number, cacheWritePerMTok = 0, cacheWrite1hPerMTok?: number): Price {
+function row(inputPerMTok: number, outputPerMTok: number, cacheReadPerMTok: number, cacheWritePerMTok = 0, cacheWriteLongPerMTok?: number): Price {
   return {
     inputPerMTok,
     outputPerMTok,
     cacheReadPerMTok,
     cacheWritePerMTok,
-    ...(cacheWrite1hPerMTok !== undefined ? { cacheWrite1hPerMTok } : {}),
+    ...(cacheWriteLongPerMTok !== undefined ? { cacheWriteLongPerMTok } : {}),
   };
 }

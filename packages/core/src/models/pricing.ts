@@ -7,17 +7,18 @@ const perMillion = (tokens: number, pricePerMTok: number): number => (tokens * p
 /**
  * The dollar cost of one call. `usage.inputTokens` counts uncached input only
  * (adapters subtract cache reads and writes), so each token is priced once.
- * `cacheWrite1hTokens` are the part of `cacheWriteTokens` Anthropic wrote to
- * its 1-hour cache, which costs more than the 5-minute one.
+ * `longCacheWriteTokens` are the part of `cacheWriteTokens` written to the
+ * long-lived cache (Anthropic's 1-hour, OpenAI's 12-hour), which costs more
+ * than the short-lived one.
  */
-export function costOf(usage: Usage, price: Price, split: { cacheWrite1hTokens?: number } = {}): number {
-  const longWrites = Math.min(split.cacheWrite1hTokens ?? 0, usage.cacheWriteTokens);
+export function costOf(usage: Usage, price: Price, split: { longCacheWriteTokens?: number } = {}): number {
+  const longWrites = Math.min(split.longCacheWriteTokens ?? 0, usage.cacheWriteTokens);
   return (
     perMillion(usage.inputTokens, price.inputPerMTok) +
     perMillion(usage.outputTokens, price.outputPerMTok) +
     perMillion(usage.cacheReadTokens, price.cacheReadPerMTok) +
     perMillion(usage.cacheWriteTokens - longWrites, price.cacheWritePerMTok) +
-    perMillion(longWrites, price.cacheWrite1hPerMTok ?? price.cacheWritePerMTok)
+    perMillion(longWrites, price.cacheWriteLongPerMTok ?? price.cacheWritePerMTok)
   );
 }
 
@@ -38,7 +39,7 @@ export function priceFor(
 }
 
 /** Usage with `costUsd` filled from `price`; without a price the cost stays as reported (0 by default). */
-export function withCost(usage: Usage, price: Price | undefined, split: { cacheWrite1hTokens?: number } = {}): Usage {
+export function withCost(usage: Usage, price: Price | undefined, split: { longCacheWriteTokens?: number } = {}): Usage {
   return price ? { ...usage, costUsd: costOf(usage, price, split) } : usage;
 }
 

@@ -34,6 +34,7 @@ export function estimateMessageTokens(message: ModelMessage): number {
     tokens += BLOCK_OVERHEAD_TOKENS;
     if (block.type === "text") tokens += estimateTextTokens(block.text);
     else if (block.type === "tool_result") tokens += estimateTextTokens(block.content) + (block.images?.length ?? 0) * IMAGE_TOKENS;
+    else if (block.type === "thinking") tokens += estimateTextTokens(block.text);
     else tokens += estimateTextTokens(block.name) + estimateTextTokens(JSON.stringify(block.input ?? {}));
   }
   estimated.set(message, tokens);

@@ -29,9 +29,9 @@ describe("the built-in price table", () => {
       outputPerMTok: 15,
       cacheReadPerMTok: 0.3,
       cacheWritePerMTok: 3.75,
-      cacheWrite1hPerMTok: 6,
+      cacheWriteLongPerMTok: 6,
     });
-    expect(builtinPriceFor("anthropic", "claude-opus-4-5")?.cacheWrite1hPerMTok).toBe(10);
+    expect(builtinPriceFor("anthropic", "claude-opus-4-5")?.cacheWriteLongPerMTok).toBe(10);
     expect(builtinPriceFor("openai", "gpt-4.1-2025-04-14")).toMatchObject({ inputPerMTok: 2, outputPerMTok: 8, cacheReadPerMTok: 0.5 });
     expect(builtinPriceFor("openai", "gpt-5.4-mini")).toMatchObject({ inputPerMTok: 0.75, outputPerMTok: 4.5 });
   });

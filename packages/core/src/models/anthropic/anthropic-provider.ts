@@ -72,4 +72,4 @@ export class AnthropicProvider implements ModelProvider {
   }
 }
 
-type Attempt = Pick<ModelResponse, "content" | "stopReason" | "usage" | "model"> & { requestId?: string | undefined; cacheWrite1hTokens: number };
+type Attempt = Pick<ModelResponse, "content" | "stopReason" | "usage" | "model"> & { requestId?: string | undefined; longCacheWriteTokens: number };

@@ -48,13 +48,11 @@ export function toAnthropicParams(
   const params: AnthropicParams = {
     model: settings.model,
     max_tokens: request.maxTokens ?? settings.maxTokens,
-    messages: toAnthropicMessages(request.messages),
+    messages: toAnthropicMessages(request.messages, settings.model),
     ...(request.system ? { system: request.system } : {}),
     ...(tools.length > 0 ? { tools } : {}),
     ...(toolChoice ? { tool_choice: toolChoice } : {}),
-    ...((request.temperature ?? settings.temperature) !== undefined
-      ? { temperature: request.temperature ?? settings.temperature }
-      : {}),
+    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
   };
   return outputTool ? { params, outputTool } : { params };
 }
@@ -65,10 +63,10 @@ export function toAnthropicParams(
  * user message, ahead of any text as the API requires. Empty text blocks and
  * messages left empty are dropped because the API rejects them.
  */
-export function toAnthropicMessages(messages: readonly ModelMessage[]): Anthropic.MessageParam[] {
+export function toAnthropicMessages(messages: readonly ModelMessage[], model: string): Anthropic.MessageParam[] {
   const merged: { role: "user" | "assistant"; content: ContentBlockParam[] }[] = [];
   for (const message of messages) {
-    const blocks = message.content.flatMap(toAnthropicBlock);
+    const blocks = message.content.flatMap((block) => toAnthropicBlock(block, model));
     if (blocks.length === 0) continue;
     const last = merged.at(-1);
     if (last && last.role === message.role) last.content.push(...blocks);
@@ -80,8 +78,12 @@ export function toAnthropicMessages(messages: readonly ModelMessage[]): Anthropi
   return merged;
 }
 
-function toAnthropicBlock(block: ContentBlock): ContentBlockParam[] {
+function toAnthropicBlock(block: ContentBlock, model: string): ContentBlockParam[] {
   switch (block.type) {
+    case "thinking":
+      // Thinking is tied to the model that produced it; another model's (or another API's) is not sent.
+      if (block.producer.api !== "anthropic-messages" || block.producer.model !== model) return [];
+      return [block.redacted ? { type: "redacted_thinking", data: block.signature } : { type: "thinking", thinking: block.text, signature: block.signature }];
     case "text":
       return block.text.length > 0 ? [{ type: "text", text: block.text }] : [];
     case "tool_call":

@@ -14,8 +14,8 @@ export interface AnthropicUsageFields {
 }
 
 /** The cache writes that went to the 1-hour cache, for `costOf`. */
-export function longCacheWritesOf(usage: AnthropicUsageFields): { cacheWrite1hTokens: number } {
-  return { cacheWrite1hTokens: usage.cache_creation?.ephemeral_1h_input_tokens ?? 0 };
+export function longCacheWritesOf(usage: AnthropicUsageFields): { longCacheWriteTokens: number } {
+  return { longCacheWriteTokens: usage.cache_creation?.ephemeral_1h_input_tokens ?? 0 };
 }
 
 export function mapAnthropicStopReason(reason: string | null | undefined): StopReason {
@@ -74,7 +74,7 @@ export function fromAnthropicMessage(message: Anthropic.Message): {
   content: ContentBlock[];
   stopReason: StopReason;
   usage: Usage;
-  cacheWrite1hTokens: number;
+  longCacheWriteTokens: number;
 } {
   const stopReason = mapAnthropicStopReason(message.stop_reason);
   const content: ContentBlock[] = [];

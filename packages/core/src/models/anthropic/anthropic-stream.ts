@@ -57,7 +57,7 @@ export class AnthropicStreamAssembler {
     }
   }
 
-  finish(): { content: ContentBlock[]; stopReason: StopReason; usage: Usage; model: string; cacheWrite1hTokens: number } {
+  finish(): { content: ContentBlock[]; stopReason: StopReason; usage: Usage; model: string; longCacheWriteTokens: number } {
     if (!this.sawMessageDelta) {
       throw new StreamEndedEarlyError("the Anthropic stream ended before its message_delta event");
     }

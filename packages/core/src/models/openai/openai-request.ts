@@ -50,7 +50,7 @@ export function toOpenAIParams(request: ModelRequest, settings: OpenAIRequestSet
     type: "function",
     function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
   }));
-  const temperature = request.temperature ?? settings.temperature;
+  const temperature = settings.temperature;
   return {
     model: settings.model,
     messages: [...(system ? [{ role: "system" as const, content: system }] : []), ...toOpenAIMessages(request.messages)],
