@@ -36,4 +36,19 @@ describe("the dashboard's live output", () => {
     ]);
     expect(text).toBe("Reading the test");
   });
+
+  it("shows thinking between tool calls on its own line, and a retry voids it with the text", () => {
+    const thought = liveText([
+      { type: "thinking_delta", ...source, text: "The test fails on " },
+      { type: "thinking_delta", ...source, text: "an off-by-one." },
+      { type: "text_delta", ...source, text: "Fixed." },
+    ]);
+    expect(thought).toBe("The test fails on an off-by-one.|Fixed.");
+    const retried = liveText([
+      { type: "thinking_delta", ...source, text: "half a thought" },
+      { type: "retry", ...source, attempt: 1, reason: "overloaded", delayMs: 100 },
+    ]);
+    expect(retried).not.toContain("half a thought");
+    expect(retried).toContain("partial output discarded");
+  });
 });

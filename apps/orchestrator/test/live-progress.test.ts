@@ -9,4 +9,12 @@ describe("the CLI's live output", () => {
     expect(notice).toMatch(/\[s1\] worker model call retried \(attempt 1, stream_error\): discard the partial output above/);
     expect(notice.startsWith("\n")).toBe(true);
   });
+
+  it("prints thinking apart from the answer (dimmed and in italics)", () => {
+    const source = { runId: "run_1", stepId: "s1", role: "worker" as const };
+    const thinking = describeLiveEvent({ type: "thinking_delta", ...source, text: "checking the log" });
+    const answer = describeLiveEvent({ type: "text_delta", ...source, text: "checking the log" });
+    expect(thinking).toContain("checking the log");
+    expect(thinking).not.toBe(answer);
+  });
 });

@@ -117,8 +117,8 @@ function describeCallEvent(event: CallTraceEvent, step: string, memory: Progress
 const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /**
- * What a live event adds to a terminal: model text as it streams, dimmed;
- * and when a call is retried mid-stream, a line saying the text shown for
+ * What a live event adds to a terminal: model text as it streams, dimmed,
+ * and its thinking dimmed and in italics; and when a call is retried mid-stream, a line saying the text shown for
  * that call so far is void, so nobody reads a half-answer as the answer.
  * A call's start and end add nothing here: the ticker shows calls in flight.
  */
@@ -126,6 +126,8 @@ export function describeLiveEvent(event: LiveEvent): string {
   switch (event.type) {
     case "text_delta":
       return `\x1b[2m${event.text}\x1b[0m`;
+    case "thinking_delta":
+      return `\x1b[2;3m${event.text}\x1b[0m`;
     case "retry": {
       const who = `${event.stepId ? `[${event.stepId}] ` : ""}${event.role}`;
       return `\n  ↻ ${who} model call retried (attempt ${event.attempt}, ${event.reason}): discard the partial output above\n`;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Role } from "../contracts/role.ts";
 import type { ModelStreamEvent } from "../models/model-provider.ts";
+import { stripControlCharacters } from "../sanitize/control-characters.ts";
 
 const Source = {
   runId: z.string().min(1),
@@ -10,6 +11,8 @@ const Source = {
 
 /**
  * One piece of model output as it streams, tagged with who produced it.
+ * `thinking_delta` is readable thinking (text between tool calls on current
+ * Claude models, OpenAI's reasoning summaries): progress, never the answer.
  * `retry` means the call's partial output so far is void: the adapter is
  * starting the call again, so a consumer drops the text it has shown for
  * this role and step since the call began, and shows the new attempt's.
@@ -18,6 +21,7 @@ const Source = {
  */
 export const LiveEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text_delta"), ...Source, text: z.string() }),
+  z.object({ type: z.literal("thinking_delta"), ...Source, text: z.string() }),
   z.object({
     type: z.literal("retry"),
     ...Source,
@@ -30,11 +34,17 @@ export const LiveEvent = z.discriminatedUnion("type", [
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;
 
-/** The live event for a model stream event, or undefined for events a live view does not show (tool argument fragments). */
+/**
+ * The live event for a model stream event, or undefined for events a live
+ * view does not show (tool argument fragments). Model text reaches
+ * terminals and pages, so control characters (escape sequences) and
+ * invisible ones are taken out of it here, once for every view.
+ */
 export function liveEventOf(event: ModelStreamEvent, source: { runId: string; stepId: string | null; role: Role }): LiveEvent | undefined {
   switch (event.type) {
     case "text_delta":
-      return { type: "text_delta", ...source, text: event.text };
+    case "thinking_delta":
+      return { type: event.type, ...source, text: stripControlCharacters(event.text).text };
     case "retry":
       return { type: "retry", ...source, attempt: event.attempt, reason: event.reason, delayMs: event.delayMs };
     case "call_started":

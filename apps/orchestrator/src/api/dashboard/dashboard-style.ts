@@ -62,4 +62,6 @@ export const DASHBOARD_STYLE = `
   button { margin-right: 6px; }
   .muted { color: #777; }
   #live { font: 12px/1.5 ui-monospace, monospace; white-space: pre-wrap; margin-top: 8px; }
+  #live .live-thinking { font-style: italic; opacity: 0.7; }
+  #live .live-thinking:empty { display: none; }
 `;

@@ -80,14 +80,22 @@ async function showRun(runId) {
   }).catch(() => {});
 }
 
-// Model output as it streams, one line per role and step; a retry voids what that call showed so far.
-// A call's start and end carry no text.
+// Model output as it streams, one line per role and step and one for its thinking; a retry voids what
+// that call showed so far. A call's start and end carry no text.
 function showLive(box, event) {
-  if (event.type !== "text_delta" && event.type !== "retry") return;
-  const key = event.role + " " + (event.stepId || "");
-  let row = box.querySelector('[data-key="' + CSS.escape(key) + '"]');
-  if (!row) { row = el("div", { className: "live-row" }); row.dataset.key = key; box.append(row); }
-  if (event.type === "retry") { row.textContent = "[" + key.trim() + " retried: " + event.reason + "; partial output discarded] "; return; }
-  row.textContent = (row.textContent + event.text).slice(-2000);
+  if (event.type !== "text_delta" && event.type !== "thinking_delta" && event.type !== "retry") return;
+  const who = event.role + " " + (event.stepId || "");
+  const row = (key, className) => {
+    let found = box.querySelector('[data-key="' + CSS.escape(key) + '"]');
+    if (!found) { found = el("div", { className }); found.dataset.key = key; box.append(found); }
+    return found;
+  };
+  if (event.type === "retry") {
+    row(who + " thinking", "live-row live-thinking").textContent = "";
+    row(who, "live-row").textContent = "[" + who.trim() + " retried: " + event.reason + "; partial output discarded] ";
+    return;
+  }
+  const target = event.type === "thinking_delta" ? row(who + " thinking", "live-row live-thinking") : row(who, "live-row");
+  target.textContent = (target.textContent + event.text).slice(-2000);
 }
 `;
