@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { ReinError } from "../errors.ts";
 import { addUsage, totalTokens, Usage, zeroUsage } from "../contracts/usage.ts";
-import type { CompleteOptions, ModelMessage, ModelProvider, ModelRequest } from "./model-provider.ts";
+import type { CompleteOptions, ContentBlock, ModelMessage, ModelProvider, ModelRequest } from "./model-provider.ts";
 import { textOf } from "./model-provider.ts";
 import { parseJsonText } from "./json-from-model-text.ts";
 import { tracedComplete, type ModelCallTrace } from "./traced-complete.ts";
@@ -54,15 +54,41 @@ export async function completeStructured<T>(
       kind: "model.output_invalid",
       payload: { role: request.role, attempt: attempt + 1, problem },
     });
-    messages.push({ role: "assistant", content: response.content.length > 0 ? response.content : [{ type: "text", text: "" }] });
+    const cutOff = response.stopReason === "max_tokens";
+    messages.push({ role: "assistant", content: [{ type: "text", text: whatWasSaid(response.content) }] });
     messages.push({
       role: "user",
-      content: [{ type: "text", text: `Your output was invalid: ${problem}. Reply again with only the corrected JSON.` }],
+      content: [
+        {
+          type: "text",
+          text: cutOff
+            ? `Your output was cut off before it was complete (${problem}). Reply again with only the complete JSON, shorter where you can.`
+            : `Your output was invalid: ${problem}. Reply again with only the corrected JSON.`,
+        },
+      ],
     });
   }
   throw new ReinError("model_output_invalid", `the ${request.role} model gave invalid output ${maxRepairs + 1} times; last problem: ${problem}`, {
     details: { usage },
   });
+}
+
+/**
+ * The invalid reply as plain text for the repair's history. A repair is not
+ * a tool loop: a call left in it (an output tool cut off by max_tokens)
+ * would stand unanswered, which providers refuse, and thinking belongs to
+ * tool loops only. Never empty: providers refuse empty text blocks.
+ */
+function whatWasSaid(content: readonly ContentBlock[]): string {
+  const said = content
+    .flatMap((block) => {
+      if (block.type === "text") return [block.text];
+      if (block.type === "tool_call") return [block.incomplete ? block.incomplete.rawArguments : JSON.stringify(block.input ?? {})];
+      return [];
+    })
+    .join("\n")
+    .trim();
+  return said || "(no output)";
 }
 
 /** A failed call still cost what the calls before it (the first try, earlier repairs) spent; the caller counts it from `details.usage`. */
