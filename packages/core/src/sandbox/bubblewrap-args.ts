@@ -68,12 +68,13 @@ export function bubblewrapArgs(layout: HostLayout, call: BubblewrapCall): string
     "--clearenv",
   ];
   for (const path of layout.readOnly) args.push("--ro-bind", path, path);
-  for (const path of call.extraReadOnly ?? []) args.push("--ro-bind", path, path);
   for (const [path, target] of layout.symlinks) args.push("--symlink", target, path);
   for (const [name, file] of Object.entries(layout.etcFiles)) args.push("--ro-bind", file, `/etc/${name}`);
   // /dev is a tmpfs as large as the host's RAM: read-only but for a bounded /dev/shm, as /tmp is bounded.
   args.push("--proc", "/proc", "--dev", "/dev", "--size", String(SHM_BYTES), "--tmpfs", "/dev/shm", "--remount-ro", "/dev");
   args.push("--size", String(call.limits.fileBytes), "--tmpfs", "/tmp");
+  // After the fresh /tmp, so a program installed under it is not hidden by it.
+  for (const path of call.extraReadOnly ?? []) args.push("--ro-bind", path, path);
   args.push(call.readOnlyWorkspace ? "--ro-bind" : "--bind", call.workspaceRoot, SANDBOX_WORKSPACE);
   if (call.proxy) args.push("--bind", call.proxy.socketPath, SANDBOX_PROXY_SOCKET);
   for (const mount of call.mounts ?? []) args.push("--ro-bind", mount.source, mount.target);

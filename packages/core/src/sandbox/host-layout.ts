@@ -11,15 +11,24 @@ const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx
 /**
  * What of /etc a program needs to start, resolve its libraries and verify
  * TLS, and nothing that describes the host: no passwd, shadow, hostname,
- * machine-id, resolv.conf or credentials.
+ * machine-id, resolv.conf or credentials. TLS gets the CA certificates and
+ * OpenSSL's config (Debian's /etc/ssl/certs, Fedora's /etc/pki/ca-trust and
+ * /etc/pki/tls/certs), never the directories beside them that hold the
+ * host's private keys (/etc/ssl/private, /etc/pki/tls/private).
  */
 const ETC_ENTRIES = [
   "/etc/alternatives",
   "/etc/ld.so.cache",
   "/etc/ld.so.conf",
   "/etc/ld.so.conf.d",
-  "/etc/ssl",
+  "/etc/ssl/certs",
+  "/etc/ssl/cert.pem",
+  "/etc/ssl/openssl.cnf",
   "/etc/ca-certificates",
+  "/etc/pki/ca-trust",
+  "/etc/pki/tls/certs",
+  "/etc/pki/tls/cert.pem",
+  "/etc/pki/tls/openssl.cnf",
   "/etc/localtime",
   "/etc/nsswitch.conf",
 ];
