@@ -95,7 +95,7 @@ class PluginSession implements SupervisedSession<PluginCall, PluginResult> {
       () => this.protocolError(`a stdout line longer than ${options.maxLineBytes ?? 4 * 1024 * 1024} bytes`),
     );
     this.exited = child.exited.then((exit) => {
-      const how = exit.error ?? (exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.exitCode}`);
+      const how = exit.error ?? (exit.killedBy === "memory_limit" ? "killed at its memory limit (sandboxLimits.memoryBytes)" : exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.exitCode}`);
       const said = stderr.tail();
       const detail = this.protocolProblem ?? `${how}${said ? `; its last stderr: ${said}` : ""}`;
       const failure = this.endFailure(detail);

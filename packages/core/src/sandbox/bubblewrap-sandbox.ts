@@ -1,5 +1,5 @@
 import { type BubblewrapCall, bubblewrapArgs, type HostLayout, SANDBOX_WORKSPACE } from "./bubblewrap-args.ts";
-import { PidsCgroup } from "./pids-cgroup.ts";
+import { CallCgroup, type CgroupRoots } from "./call-cgroup.ts";
 import { runProcessTree, startProcessTree } from "./process-tree.ts";
 import { startFilteringProxy, type NetworkGrant } from "./network-proxy.ts";
 import { installLocation, programLocation } from "./program-location.ts";
@@ -10,13 +10,17 @@ export interface BubblewrapSandboxOptions {
   bwrapPath: string;
   layout: HostLayout;
   limits: SandboxLimits;
-  /** Where per-call pids cgroups go; without one, process count falls back to RLIMIT_NPROC (not enforced for root). */
-  cgroupRoot?: string;
+  /**
+   * Where per-call cgroups go: without a pids root, process count falls back
+   * to RLIMIT_NPROC (not enforced for root); without a memory root, memory
+   * is held per process by RLIMIT_DATA only.
+   */
+  cgroups?: CgroupRoots;
 }
 
 /**
  * Runs each call in a fresh bubblewrap sandbox (see `bubblewrapArgs` for
- * what it sees) inside a pids cgroup of its own. On timeout, abort or
+ * what it sees) inside cgroups of its own (process count and memory). On timeout, abort or
  * runaway output the outer bwrap is killed; `--die-with-parent` takes the
  * sandbox's PID 1 with it and the kernel kills everything else in that PID
  * namespace, so no background child survives. The cgroup kill is a second
@@ -38,7 +42,8 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Sand
           sandbox: "bubblewrap",
           killTree: boundary.killTree,
         });
-        return { ...result, networkRefused: boundary.networkRefused() };
+        const killedBy = result.killedBy ?? ((await boundary.memoryKills()) > 0 ? "memory_limit" : null);
+        return { ...result, killedBy, networkRefused: boundary.networkRefused() };
       } finally {
         await boundary.release();
       }
@@ -50,15 +55,23 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Sand
         mounts: call.mounts,
         env: { ...call.env, REIN_WORKSPACE: SANDBOX_WORKSPACE },
       });
-      return startProcessTree(boundary.file, boundary.args, {
+      let memoryKills = 0;
+      const child = startProcessTree(boundary.file, boundary.args, {
         cwd: "/",
         env: {},
         killTree: boundary.killTree,
-        release: boundary.release,
+        release: async () => {
+          memoryKills = await boundary.memoryKills();
+          await boundary.release();
+        },
       });
+      return { ...child, exited: child.exited.then((exit) => (memoryKills > 0 ? { ...exit, killedBy: "memory_limit" as const } : exit)) };
     },
   };
 }
+
+/** `sh -c` script: joins the $1 cgroups named next (their cgroup.procs files), then execs the rest. */
+const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@"';
 
 /** What a call that runs to its end and a program that stays up set differently: where they work and what they see. */
 type Placement = Pick<BubblewrapCall, "cwd" | "chdir" | "mounts" | "env">;
@@ -70,6 +83,8 @@ interface Boundary {
   killTree(pid: number): void;
   /** Frees the cgroup and the proxy and scrubs set-id bits from a writable workspace. */
   release(): Promise<void>;
+  /** Processes the kernel killed at the memory limit so far; read before `release`. */
+  memoryKills(): Promise<number>;
   networkRefused(): string[];
 }
 
@@ -82,24 +97,28 @@ async function enterBoundary(
   const located = programLocation(argv[0]);
   const proxy = call.network && call.network.length > 0 ? await startFilteringProxy(call.network) : undefined;
   const node = proxy ? installLocation(process.execPath) : undefined;
-  const cgroup = options.cgroupRoot ? await PidsCgroup.create(options.cgroupRoot, options.limits.processes).catch(async (error) => {
-    await proxy?.close();
-    throw error;
-  }) : undefined;
+  const roots = options.cgroups ?? {};
+  const cgroup =
+    roots.pids || roots.memory
+      ? await CallCgroup.create(roots, options.limits).catch(async (error) => {
+          await proxy?.close();
+          throw error;
+        })
+      : undefined;
   const args = bubblewrapArgs(options.layout, {
     argv,
     workspaceRoot: call.workspaceRoot,
     ...placement,
     readOnlyWorkspace: call.readOnlyWorkspace ?? false,
     limits: options.limits,
-    nprocLimit: cgroup === undefined,
+    nprocLimit: roots.pids === undefined,
     extraReadOnly: [located?.mount, node?.mount].filter((path): path is string => path !== undefined),
     extraPath: located ? [located.bin] : [],
     proxy: proxy ? { socketPath: proxy.socketPath, nodePath: process.execPath } : undefined,
   });
-  // The shell joins the cgroup before it becomes bwrap, so nothing bwrap starts is ever outside it.
+  // The shell joins the cgroups before it becomes bwrap, so nothing bwrap starts is ever outside them.
   const [file, fileArgs] = cgroup
-    ? ["/bin/sh", ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, options.bwrapPath, ...args]]
+    ? ["/bin/sh", ["-c", JOIN_CGROUPS, "join-cgroups", String(cgroup.procsFiles.length), ...cgroup.procsFiles, options.bwrapPath, ...args]]
     : [options.bwrapPath, args];
   return {
     file,
@@ -116,6 +135,7 @@ async function enterBoundary(
       await proxy?.close();
       if (!call.readOnlyWorkspace) await scrubSetIdBits(call.workspaceRoot);
     },
+    memoryKills: async () => (cgroup ? cgroup.memoryKills() : 0),
     networkRefused: () => [...(proxy?.refused ?? [])],
   };
 }

@@ -5,7 +5,7 @@ import { delimiter, isAbsolute, join } from "node:path";
 import { ReinError } from "../errors.ts";
 import { createBubblewrapSandbox } from "./bubblewrap-sandbox.ts";
 import { hostLayout } from "./host-layout.ts";
-import { PidsCgroup } from "./pids-cgroup.ts";
+import { CallCgroup, type CgroupRoots } from "./call-cgroup.ts";
 import { type Sandbox, SandboxLimits, type SandboxMode } from "./sandbox.ts";
 import { unsandboxed } from "./unsandboxed.ts";
 
@@ -16,7 +16,8 @@ export const INSTALL_HINT =
 interface Probe {
   bwrapPath: string;
   disableUserns: boolean;
-  cgroupRoot?: string;
+  /** Where per-call cgroups can be made, by controller. */
+  cgroups: CgroupRoots;
 }
 
 // Whether bwrap can start a namespace does not change while the process runs: probe once.
@@ -37,15 +38,15 @@ async function runProbe(bwrap: string): Promise<Probe | string> {
   const bwrapPath = executableOnPath(bwrap);
   if (!bwrapPath) return `${bwrap} is not installed or not executable`;
   const workspace = await mkdtemp(join(tmpdir(), "rein-sandbox-probe-"));
-  const cgroupRoot = await PidsCgroup.findRoot();
+  const cgroups = await CallCgroup.findRoots();
   let lastError = "";
   try {
     // Older bwrap lacks --disable-userns; it is hardening, not the boundary.
     for (const disableUserns of [true, false]) {
-      const sandbox = createBubblewrapSandbox({ bwrapPath, layout: await hostLayout(disableUserns), limits: SandboxLimits.parse({}), cgroupRoot });
+      const sandbox = createBubblewrapSandbox({ bwrapPath, layout: await hostLayout(disableUserns), limits: SandboxLimits.parse({}), cgroups });
       try {
         const result = await sandbox.run(["true"], { workspaceRoot: workspace, cwd: ".", timeoutMs: 10_000, maxOutputBytes: 4096 });
-        if (result.exitCode === 0) return { bwrapPath, disableUserns, cgroupRoot };
+        if (result.exitCode === 0) return { bwrapPath, disableUserns, cgroups };
         lastError = result.stderr.trim() || `exit code ${result.exitCode}`;
       } catch (error) {
         lastError = (error as Error).message;
@@ -91,7 +92,7 @@ export async function resolveSandbox(mode: SandboxMode, options: ResolveSandboxO
     bwrapPath: probe.bwrapPath,
     layout: await hostLayout(probe.disableUserns),
     limits: options.limits ?? SandboxLimits.parse({}),
-    cgroupRoot: probe.cgroupRoot,
+    cgroups: probe.cgroups,
   });
 }
 

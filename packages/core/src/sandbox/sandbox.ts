@@ -14,7 +14,11 @@ export type SandboxMode = z.infer<typeof SandboxMode>;
 export const SandboxLimits = z.object({
   /** CPU seconds per process (RLIMIT_CPU). @defaultValue 120 */
   cpuSeconds: z.number().int().positive().max(3600).default(120),
-  /** Writable data memory per process in bytes (RLIMIT_DATA). @defaultValue 1 GiB */
+  /**
+   * Memory of one call's processes together, in bytes (a cgroup's
+   * `memory.max`, v1 `memory.limit_in_bytes`, where one can be made), and
+   * writable data memory of each process (RLIMIT_DATA). @defaultValue 1 GiB
+   */
   memoryBytes: z
     .number()
     .int()
@@ -50,8 +54,8 @@ export interface SandboxRunOptions {
   signal?: AbortSignal;
 }
 
-/** Why the runtime killed a process tree, when it did. */
-export type KillReason = "timeout" | "aborted" | "output_limit";
+/** Why the runtime killed a process tree (or, at `memory_limit`, the kernel a process of it), when it did. */
+export type KillReason = "timeout" | "aborted" | "output_limit" | "memory_limit";
 
 export interface SandboxResult {
   exitCode: number | null;
@@ -93,6 +97,8 @@ export interface ProcessExit {
   signal: string | null;
   /** Set when the program could not be started at all. */
   error?: string;
+  /** Set when the kernel killed a process of it for going past `sandboxLimits.memoryBytes`. */
+  killedBy?: "memory_limit";
 }
 
 /** A long-lived program inside the sandbox, spoken to over its stdin and stdout. */

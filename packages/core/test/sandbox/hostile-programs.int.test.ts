@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, readdir, rmdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
@@ -25,6 +25,30 @@ function runner(options: Partial<BuiltinToolOptions> = {}) {
 
 const stdoutOf = (outcome: ToolCallOutcome) => outcome.observation.content.split(/--- stdout[^\n]*---\n/)[1]?.split(/\n--- stderr/)[0] ?? "";
 
+/**
+ * Whether this process may make a memory cgroup, found apart from the
+ * sandbox's own probe: cgroup v2 with the memory controller delegated to
+ * its cgroup, or a writable v1 memory hierarchy.
+ */
+async function memoryCgroupWritable(): Promise<boolean> {
+  for (const line of readFileSync("/proc/self/cgroup", "utf8").split("\n")) {
+    const [, controllers, path] = line.split(":");
+    if (path === undefined || controllers === undefined) continue;
+    const dir = controllers === "" ? join("/sys/fs/cgroup", path) : controllers.split(",").includes("memory") ? join("/sys/fs/cgroup/memory", path) : undefined;
+    if (!dir) continue;
+    const probe = join(dir, `rein-test-probe-${process.pid}`);
+    try {
+      await mkdir(probe);
+    } catch {
+      continue;
+    }
+    const limited = existsSync(join(probe, "memory.max")) || existsSync(join(probe, "memory.limit_in_bytes"));
+    await rmdir(probe);
+    if (limited) return true;
+  }
+  return false;
+}
+
 /** A sleep duration no other process on the host uses, to find the sleeper by its command line. */
 const uniqueSeconds = () => String(100_000 + Math.floor(Math.random() * 800_000));
 
@@ -43,7 +67,7 @@ async function hostProcessesWith(marker: string): Promise<number> {
 
 describe("hostile programs inside run_command are contained", () => {
   it("a fork bomb hits the process limit and the call still returns", async () => {
-    const { cgroupRoot } = (await probeBubblewrap()) as { cgroupRoot?: string };
+    const cgroupRoot = ((await probeBubblewrap()) as { cgroups?: { pids?: string } }).cgroups?.pids;
     const { run } = runner({ sandboxLimits: { processes: 64 } });
     const started = Date.now();
     const outcome = await run("sh", ["-c", "bomb() { bomb | bomb & }; bomb; sleep 2; echo survived-$(ls /proc | grep -c '^[0-9]')"], { timeoutMs: 20_000 });
@@ -54,7 +78,7 @@ describe("hostile programs inside run_command are contained", () => {
   });
 
   it("a process tree count never exceeds the limit", async () => {
-    const { cgroupRoot } = (await probeBubblewrap()) as { cgroupRoot?: string };
+    const cgroupRoot = ((await probeBubblewrap()) as { cgroups?: { pids?: string } }).cgroups?.pids;
     if (!cgroupRoot) return;
     const { run } = runner({ sandboxLimits: { processes: 32 } });
     const outcome = await run("sh", ["-c", "i=0; while [ $i -lt 100 ]; do sleep 5 & i=$((i+1)); done; echo started-$(ls /proc | grep -c '^[0-9]')"], { timeoutMs: 20_000 });
@@ -70,6 +94,22 @@ describe("hostile programs inside run_command are contained", () => {
     expect(outcome.observation.content).not.toContain("exit code: 0");
     const mib = Number(stdoutOf(outcome).match(/after (\d+) MiB/)?.[1] ?? "0");
     expect(mib).toBeLessThanOrEqual(256);
+  });
+
+  it("processes that together allocate past the memory limit are killed, and the call says so", async ({ annotate }) => {
+    const { run, trace } = runner({ sandboxLimits: { memoryBytes: 256 * 1024 * 1024 } });
+    if (!(await memoryCgroupWritable())) {
+      await annotate("no memory cgroup can be made here: each process is held to RLIMIT_DATA alone, the call's processes together are not");
+      const single = await run("node", ["-e", "const a = []; for (let i = 0; i < 32; i++) a.push(Buffer.alloc(1 << 24, 1)); console.log('allocated', a.length * 16);"]);
+      expect(single.observation.content).not.toContain("allocated 512");
+      return;
+    }
+    // Each holds 120 MiB, under the per-process RLIMIT_DATA; four together are past the call's limit.
+    const hold = "const a = []; for (let i = 0; i < 120; i++) a.push(Buffer.alloc(1 << 20, 1)); setTimeout(() => console.log('held', a.length), 3000);";
+    const outcome = await run("sh", ["-c", `for i in 1 2 3 4; do node -e "${hold}" & done; wait; echo all-done`], { timeoutMs: 30_000 });
+    expect(stdoutOf(outcome).match(/held 120/g)?.length ?? 0).toBeLessThan(4);
+    expect(trace.ofKind("tool.executed")[0]?.payload).toMatchObject({ killedBy: "memory_limit", sandbox: "bubblewrap" });
+    expect(outcome.observation.content).toContain("killed by the runtime after its processes went past their memory limit (sandboxLimits.memoryBytes)");
   });
 
   it("cannot fill the host's memory through /tmp, /dev or /dev/shm", async () => {

@@ -164,4 +164,5 @@ const KILL_REASONS = {
   timeout: "after timeout",
   aborted: "because the step was aborted",
   output_limit: "after writing too much output",
+  memory_limit: "after its processes went past their memory limit (sandboxLimits.memoryBytes)",
 } as const;
