@@ -2,6 +2,12 @@ export { createTestRuntime, TEST_REDIS_URL, type TestRuntime } from "./test-runt
 export { type FakeReply, type FakeResponder, FakeServer, type RecordedRequest, recordingRetry } from "./fake-model-server.ts";
 export { anthropicWireReply } from "./anthropic-wire.ts";
 export { openAIWireReply, type OpenAIWireOptions } from "./openai-wire.ts";
+export { OpenAIEmulator, type OpenAIEmulatorOptions } from "./openai-emulator/openai-emulator.ts";
+export type { OpenAIEmulatorBrain, OpenAIEmulatorReply, OpenAIEmulatorView } from "./openai-emulator/emulator-brain.ts";
+export { openAIBrainOfProvider, type OpenAIProviderBrainOptions } from "./openai-emulator/provider-brain.ts";
+export { openAIEmulatedModels, type OpenAIEmulatedModel } from "./openai-emulator/emulated-models.ts";
+export { OpenAIEmulatorRefusal, openAIDocs, type OpenAIRecordedRefusal } from "./openai-emulator/emulator-refusal.ts";
+export { openAIResponseFailedStream, openAIResponsesWireFailure } from "./openai-emulator/responses-failures.ts";
 export { type ScriptedWireServerOptions, startScriptedWireServer, type WireFormat } from "./scripted-wire-server.ts";
 export type { WireReply } from "./wire-reply.ts";
 export { anthropicWireFailure, cutStream, openAIWireFailure, type WireFailure } from "./wire-failures.ts";
@@ -17,3 +23,17 @@ export { type LapsingLock, lapsingLock } from "./lapsing-lock.ts";
 export { warningsLogged } from "./warnings-logged.ts";
 export { toolCallRecord } from "./tool-call-record.ts";
 export { oneStepPlanner, plannerOfSteps } from "./planner-script.ts";
+export {
+  type AnthropicBrain,
+  type AnthropicEmulatorOptions,
+  AnthropicMessagesEmulator,
+  type EmulatedBlock,
+  type EmulatedReply,
+  type EmulatedRequest,
+  type EmulatorExchange,
+  type EmulatorRefusal,
+  startAnthropicEmulator,
+} from "./emulators/anthropic-messages-emulator.ts";
+export { brainOfProvider, type ProviderBrainOptions } from "./emulators/anthropic-emulator-brains.ts";
+export { type EmulatedModel, emulatedModels } from "./emulators/anthropic-emulated-models.ts";
+export { installedSdkModelData, type SdkModelData, shutDownBy } from "./sdk-model-data.ts";
