@@ -91,12 +91,13 @@ export function openAIWireFailure(failure: WireFailure): FakeReply {
 /**
  * The same streamed reply cut where a proxy or a dying server would cut
  * it: every frame up to the one that would have said the reply ended
- * (`message_delta`, or a chunk with a finish reason), then a clean close.
+ * (`message_delta`, a chunk with a finish reason, or Responses'
+ * `response.completed` / `response.incomplete`), then a clean close.
  */
 export function cutStream(reply: FakeReply): FakeReply {
   if (!("sse" in reply)) throw new Error("cutStream needs a streamed reply; send the request with a stream");
   const frames = reply.sse.split("\n\n").filter((frame) => frame.length > 0);
-  const end = frames.findIndex((frame) => /"type":"message_delta"|"finish_reason":"/.test(frame));
+  const end = frames.findIndex((frame) => /"type":"message_delta"|"finish_reason":"|"type":"response\.(completed|incomplete)"/.test(frame));
   const kept = end < 0 ? frames : frames.slice(0, end);
   return { ...reply, sse: kept.map((frame) => `${frame}\n\n`).join("") };
 }
