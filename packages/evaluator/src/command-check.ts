@@ -7,7 +7,7 @@ import {
   type ReinConfig,
   type Redactor,
   runCommandTool,
-  type SecretBindings,
+  SecretBindings,
   type ToolGrant,
   ToolRegistry,
   type TraceSink,
@@ -47,7 +47,12 @@ export interface CommandCheckDeps {
   trace: TraceSink;
   artifacts: ArtifactWriter;
   config: Pick<ReinConfig, "policy" | "observations" | "tools" | "sandbox" | "sandboxLimits">;
-  /** Secrets bound to `run_command` become the check's environment, as for a worker's call. */
+  /**
+   * The deployment's secrets. A check gets only those config binds to
+   * `run_command` that its goal's grant also names in `checkSecrets`; by
+   * default none, since a planner writes the program and its output
+   * becomes feedback in later prompts.
+   */
   secrets?: SecretBindings;
   redactor?: Redactor;
 }
@@ -58,8 +63,9 @@ const CHECK_OUTPUT_BYTES = 64 * 1024;
 /**
  * Acceptance checks are planner-written argv lists, so they go through the
  * same executor pipeline as a worker's `run_command` (the run's grant, input
- * validation, scope, permission policy, sandbox), as a read-only principal:
- * the workspace is mounted read-only. There is no approval store here, so a
+ * validation, scope, permission policy by the command, sandbox), as a
+ * read-only principal: the workspace is mounted read-only, no network, no
+ * secret unless the grant names it. There is no approval store here, so a
  * check the policy would ask a person about is not run: it is reported
  * unrunnable and the planner replans, never silently run. Its trace events
  * are the executor's own, prefixed `check.`, so they never count as a
@@ -90,7 +96,7 @@ export function commandCheckRunner(deps: CommandCheckDeps): CommandCheckRunner {
         trace: deps.trace,
         artifacts: deps.artifacts,
         config: deps.config,
-        secrets: deps.secrets,
+        secrets: (deps.secrets ?? SecretBindings.none()).only(context.grant.checkSecrets ?? []),
         redactor: deps.redactor,
       });
       const outcome = await executor.execute({ type: "tool_call", id: `check_${index}`, name: "run_command", input: { command, args } }, index, {

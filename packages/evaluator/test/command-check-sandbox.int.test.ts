@@ -39,7 +39,9 @@ function job(argv: string[], extra: Partial<StepEvaluateJob> = {}): StepEvaluate
 }
 
 describe("acceptance command checks run through the executor and the sandbox (issue 10 item 2)", () => {
-  const fixture = testRuntimePerTest({ beforeEach, afterEach }, { tools: { commands: ["node", "git"] } });
+  // A check is decided by the command it runs, as run_command is (issue 28): this deployment allows node without a person.
+  const allowNode = { id: "deploy:allow-node", tool: "run_command", decision: "allow" as const, commands: ["node"] };
+  const fixture = testRuntimePerTest({ beforeEach, afterEach }, { tools: { commands: ["node", "git"] }, policy: [allowNode] });
   let workspace: Workspace;
   let deps: EvaluatorDeps;
   beforeEach(async () => {

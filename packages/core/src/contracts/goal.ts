@@ -35,7 +35,12 @@ export const Goal = z.object({
     .max(MAX_GOAL_TEXT, `the goal text is too long; expected at most ${MAX_GOAL_TEXT} characters`),
   intent: z.record(z.string(), z.unknown()).optional(),
   /** Every tool the run may ever use, with its widest scope. */
-  tools: z.array(ToolGrant).default([]),
+  tools: z
+    .array(ToolGrant)
+    .refine((grants) => grants.every((grant) => grant.checkSecrets === undefined || grant.name === "run_command"), {
+      message: "checkSecrets names the secrets acceptance checks get, and checks run as run_command; expected it only on the run_command grant",
+    })
+    .default([]),
   budget: RunBudget.default(RunBudget.parse({})),
   policy: z.array(PolicyRule).default([]),
   models: z.partialRecord(Role, ModelChoice).default({}),

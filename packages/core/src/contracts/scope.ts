@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EnvName } from "../secrets/secret-binding.ts";
 
 /**
  * The resources a tool grant or a single call may touch. An absent list means
@@ -20,5 +21,12 @@ export type Scope = z.infer<typeof Scope>;
 export const ToolGrant = z.object({
   name: z.string().min(1),
   scope: Scope.default({}),
+  /**
+   * On the goal's `run_command` grant only: the secrets (by env name) its
+   * acceptance checks get in their environment. A check gets a secret only
+   * when config binds it to `run_command` and this list names it.
+   * @defaultValue none: checks run with no secret
+   */
+  checkSecrets: z.array(EnvName).optional(),
 });
 export type ToolGrant = z.infer<typeof ToolGrant>;

@@ -38,6 +38,15 @@ export class SecretBindings {
     return new SecretBindings(new Map());
   }
 
+  /**
+   * These bindings narrowed to the secrets `names` lists: what a principal
+   * allowed only those is handed (an acceptance check gets the ones its
+   * goal's grant names in `checkSecrets`, and no other).
+   */
+  only(names: readonly string[]): SecretBindings {
+    return new SecretBindings(new Map([...this.secrets].filter(([name]) => names.includes(name))));
+  }
+
   /** Names of the secrets that have a value, sorted. */
   names(): string[] {
     return [...this.secrets.keys()].sort();

@@ -32,9 +32,10 @@ const HOST_PORT = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:\d{1,5})?$/;
 
 export interface RunCommandVariant {
   /**
-   * The acceptance-check principal: the workspace is mounted read-only, so
-   * the tool's effect is `read`. Still `run_command` by name, so the run's
-   * grant and policy for `run_command` decide whether it may run.
+   * The acceptance-check principal: the workspace is mounted read-only and
+   * there is no network. Its effect is still run_command's: a program can
+   * do harm without writing the workspace (print a secret, burn CPU), so
+   * the policy decides a check by the command it runs, as for a worker.
    * @defaultValue false
    */
   readOnly?: boolean;
@@ -60,7 +61,7 @@ export function runCommandTool(options: BuiltinToolOptions, variant: RunCommandV
     description: readOnly
       ? `Run one program in a read-only copy of the workspace with an argument array; no shell and no network. Allowed programs: ${allowed.join(", ") || "(none)"}.`
       : `Run one program in the workspace with an argument array; no shell, so pipes, redirects and ; do not work. No network unless you list the hosts it needs in hosts. Allowed programs: ${allowed.length > 0 ? allowed.join(", ") : "(none)"}. Returns the exit code, stdout and stderr. It can change files in the workspace.`,
-    effect: readOnly ? "read" : "destructive",
+    effect: "destructive",
     // A check's result depends on the workspace of the moment; it is never served from a cache.
     idempotent: false,
     input: z
