@@ -19,9 +19,9 @@ describe("rein approvals", () => {
     const signer = new ApprovalSigner(loadPrivateKey("approval", { dir, env: {} }) as NonNullable<ReturnType<typeof loadPrivateKey>>);
     const store = new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: 3600 });
     const action = (service: string) => ({ tool: "restart_service", args: { service }, scope: { services: [service] } });
-    const signed = await store.ask("run_1", "s1", action("api"));
+    const signed = await store.ask("run_1", "s1", action("api"), "1:call_api");
     await store.decide(signed.approval.approvalId, { decision: "approved", approver: "alice" }, signer);
-    const forged = await store.ask("run_1", "s1", action("db"));
+    const forged = await store.ask("run_1", "s1", action("db"), "1:call_db");
     await runtime.redis.hset(runtime.keys.approval(forged.approval.approvalId), { status: "approved", approver: "cli:alice", decidedAt: new Date().toISOString() });
 
     const listed = await rein(["approvals", "--all"], env);

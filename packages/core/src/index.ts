@@ -1,6 +1,7 @@
 export {
   AcceptanceCriterion,
   addUsage,
+  APPROVAL_SCHEMA_VERSION,
   Approval,
   BudgetSpent,
   CheckResult,

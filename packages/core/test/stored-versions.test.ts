@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { RunState, StepCheckpoint } from "../src/index.ts";
+import { Approval, ApprovalVerifier, decisionProblem, generateKeyPair, RunState, StepCheckpoint } from "../src/index.ts";
 
-const runStateV1 = JSON.parse(readFileSync(new URL("./fixtures/run-state.v1.json", import.meta.url), "utf8")) as Record<string, unknown>;
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8")) as Record<string, unknown>;
+const runStateV1 = fixture("run-state.v1.json");
+const approvalV1 = fixture("approval.v1.json");
+const approvalV2 = fixture("approval.v2.json");
 
 describe("stored versions", () => {
   it("reads a RunState written by schema version 1 (a finished bugfix run)", () => {
@@ -56,4 +59,33 @@ describe("stored versions", () => {
     expect(StepCheckpoint.safeParse(checkpoint).success).toBe(true);
     expect(StepCheckpoint.safeParse({ ...checkpoint, pending: { answered: [], calls: [{ type: "shell", cmd: "rm" }] } }).success).toBe(false);
   });
+});
+
+describe("stored approvals", () => {
+  const verifier = new ApprovalVerifier(generateKeyPair().publicKey);
+
+  it("reads an approval written by schema version 1 (it lists), and never takes it for a signed decision", () => {
+    const approval = Approval.parse(approvalV1);
+    expect(approval).toMatchObject({ schemaVersion: 1, status: "approved", approver: "cli:oncall" });
+    expect(approval.call).toBeUndefined();
+    // Version 1 signed neither the note, the reason nor the call: whatever its signature, it is not honoured.
+    expect(decisionProblem(verifier, approval)).toMatch(/older Rein \(schema version 1\)/);
+  });
+
+  it("reads an approval written by schema version 2, bound to the call that asked", () => {
+    expect(Approval.parse(approvalV2)).toMatchObject({ schemaVersion: 2, call: "1:toolu_01restart", status: "denied", reason: "peak hours" });
+  });
+
+  const invalid: Record<string, Record<string, unknown>> = {
+    "version 2 without the call that asked": (({ call: _call, ...rest }) => rest)(approvalV2),
+    "a future schema version": { ...approvalV2, schemaVersion: 3 },
+    "an unknown status": { ...approvalV2, status: "overridden" },
+    "an action hash that is not a sha256": { ...approvalV2, actionHash: "md5:abc" },
+    "an empty call": { ...approvalV2, call: "" },
+  };
+  for (const [label, value] of Object.entries(invalid)) {
+    it(`rejects a stored Approval with ${label}`, () => {
+      expect(Approval.safeParse(value).success).toBe(false);
+    });
+  }
 });

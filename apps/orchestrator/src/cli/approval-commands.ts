@@ -1,4 +1,4 @@
-import { ApprovalStore, decisionProblem, ReinError } from "@rein/core";
+import { APPROVAL_SCHEMA_VERSION, ApprovalStore, decisionProblem, ReinError } from "@rein/core";
 import { approvalKeys, requireSigner } from "../approvals/approval-keys.ts";
 import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
@@ -30,7 +30,8 @@ export const approvalsCommand: CommandHandler<typeof APPROVALS> = (_args, flags)
     const { verifier } = approvalKeys(context.config);
     for (const approval of list) {
       const problem = verifier && approval.status !== "pending" && approval.status !== "expired" ? decisionProblem(verifier, approval) : undefined;
-      if (problem) out(`${approval.approvalId}  FORGED: not a signed decision (${problem}); step workers refuse it`);
+      if (problem && approval.schemaVersion < APPROVAL_SCHEMA_VERSION) out(`${approval.approvalId}  NOT HONOURED: ${problem}; its call asks again`);
+      else if (problem) out(`${approval.approvalId}  FORGED: not a signed decision (${problem}); step workers refuse it`);
       out(`${approval.approvalId}  ${approval.status.padEnd(8)} run ${approval.runId} step ${approval.stepId}  ${approval.tool}(${JSON.stringify(approval.args)})  expires ${approval.expiresAt}`);
       if (approval.approver) out(`    decided by ${approval.approver} at ${approval.decidedAt}${approval.reason ? `: ${approval.reason}` : ""}${approval.note ? ` (${approval.note})` : ""}`);
     }

@@ -30,7 +30,7 @@ describe("rein runs prune", () => {
     });
     const created = Date.parse(state.createdAt);
     const approvals = new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: 3600 });
-    const approval = await approvals.create(state.runId, "s1", { tool: "restart_service", args: { service: "api" }, scope: { services: ["api"] } });
+    const approval = await approvals.create(state.runId, "s1", { tool: "restart_service", args: { service: "api" }, scope: { services: ["api"] } }, "1:call_restart");
 
     const tooEarly = await pruneRuns(runtime, { olderThanMs: parseAge("1h"), now: new Date(created + 30 * 60_000) });
     expect(tooEarly.pruned).toEqual([]);

@@ -1,12 +1,13 @@
 import { type KeyObject, sign, verify } from "node:crypto";
 import { z } from "zod";
 import { canonicalJson } from "../canonical/canonical-json.ts";
-import type { Approval } from "../contracts/index.ts";
+import { APPROVAL_SCHEMA_VERSION, type Approval } from "../contracts/index.ts";
 import { HashString } from "../contracts/hash-string.ts";
 
 /**
- * What a decider signs: the decision about one approval of one action in one
- * run and step, by whom, when, and until when it may be used. Changing any of
+ * What a decider signs: the whole decision about one approval of one action
+ * asked by one call in one run and step: its status, by whom, when, the
+ * person's note and reason, and until when it may be used. Changing any of
  * these in Redis breaks the signature.
  */
 export const ApprovalDecisionClaims = z.object({
@@ -14,16 +15,21 @@ export const ApprovalDecisionClaims = z.object({
   actionHash: HashString,
   runId: z.string().min(1),
   stepId: z.string().min(1),
+  /** The call that asked (`<attempt>:<the model's call id>`): the one call the decision covers. */
+  call: z.string().min(1),
   decision: z.enum(["approved", "denied"]),
   approver: z.string().min(1),
+  note: z.string().nullable(),
+  reason: z.string().nullable(),
   decidedAt: z.string().min(1),
   expiresAt: z.string().min(1),
 });
 export type ApprovalDecisionClaims = z.infer<typeof ApprovalDecisionClaims>;
 
 // Bound into every signed message so an approval signature can never be
-// passed off as a signature over anything else, nor the reverse.
-const PURPOSE = "rein.approval-decision.v1";
+// passed off as a signature over anything else, nor the reverse. v1 signed
+// neither the note, the reason nor the call; its signatures never verify here.
+const PURPOSE = "rein.approval-decision.v2";
 
 const message = (claims: ApprovalDecisionClaims): Buffer => Buffer.from(canonicalJson({ purpose: PURPOSE, ...ApprovalDecisionClaims.parse(claims) }));
 
@@ -55,31 +61,38 @@ export class ApprovalVerifier {
   }
 }
 
+/** What a decided approval must match: the call in front of the gate (by default, what the record names). */
+export interface DecisionExpectation {
+  actionHash: string;
+  runId: string;
+  stepId: string;
+  call?: string;
+}
+
 /**
- * Why a decided approval is not a decision a decider signed for exactly the
- * `expected` action, run and step (by default the ones the record names);
- * undefined when it is.
+ * Why a decided approval is not a decision a decider signed, whole, for
+ * exactly the `expected` action, call, run and step; undefined when it is.
  */
-export function decisionProblem(
-  verifier: ApprovalVerifier,
-  approval: Approval,
-  expected: { actionHash: string; runId: string; stepId: string } = approval,
-): string | undefined {
+export function decisionProblem(verifier: ApprovalVerifier, approval: Approval, expected: DecisionExpectation = approval): string | undefined {
+  if (approval.schemaVersion < APPROVAL_SCHEMA_VERSION) return `it was stored by an older Rein (schema version ${approval.schemaVersion}) whose signature leaves parts of the decision out`;
   if (!approval.signature) return "it carries no decider's signature";
-  if (!approval.approver || !approval.decidedAt) return "it names no approver or decision time";
+  if (!approval.approver || !approval.decidedAt || !expected.call) return "it names no approver, decision time or call";
   const claims = {
     approvalId: approval.approvalId,
     actionHash: expected.actionHash,
     runId: expected.runId,
     stepId: expected.stepId,
+    call: expected.call,
     // A consumed approval was an approved one.
     decision: (approval.status === "consumed" ? "approved" : approval.status) as "approved" | "denied",
     approver: approval.approver,
+    note: approval.note ?? null,
+    reason: approval.reason ?? null,
     decidedAt: approval.decidedAt,
     expiresAt: approval.expiresAt,
   };
   if (!verifier.verify(claims, approval.signature)) {
-    return "its signature does not cover this decision, action, run, step and expiry under the approval public key";
+    return "its signature does not cover this decision (status, approver, note, reason, expiry), action, call, run and step under the approval public key";
   }
   return undefined;
 }

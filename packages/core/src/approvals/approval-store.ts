@@ -1,7 +1,7 @@
 import type { RedisClient } from "../redis/redis-client.ts";
 import { z } from "zod";
 import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
-import { Approval, type ApprovalStatus } from "../contracts/index.ts";
+import { APPROVAL_SCHEMA_VERSION, Approval, type ApprovalStatus } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { RedisKeys } from "../redis/keys.ts";
@@ -58,19 +58,23 @@ export class ApprovalStore {
     this.retentionSeconds = options.retentionSeconds ?? ACTIVE_RUN_RECORD_TTL_SECONDS;
   }
 
-  /** The pending approval for this action, reused when one exists, else a new one. */
-  async ask(runId: string, stepId: string, action: ApprovalAction): Promise<{ approval: Approval; reused: boolean }> {
+  /**
+   * The pending approval this call asked for before (its step was
+   * re-dispatched), reused, else a new one bound to `call` (`<attempt>:<the
+   * model's call id>`): the one call a decision will cover.
+   */
+  async ask(runId: string, stepId: string, action: ApprovalAction, call: string): Promise<{ approval: Approval; reused: boolean }> {
     const actionHash = actionHashOf(action);
     const latest = await this.findForAction(runId, stepId, actionHash);
-    if (latest?.status === "pending") return { approval: latest, reused: true };
-    return { approval: await this.create(runId, stepId, action), reused: false };
+    if (latest?.status === "pending" && latest.schemaVersion === APPROVAL_SCHEMA_VERSION && latest.call === call) return { approval: latest, reused: true };
+    return { approval: await this.create(runId, stepId, action, call), reused: false };
   }
 
-  async create(runId: string, stepId: string, action: ApprovalAction): Promise<Approval> {
+  async create(runId: string, stepId: string, action: ApprovalAction, call: string): Promise<Approval> {
     const createdAtMs = this.now();
     const expiresAtMs = createdAtMs + this.options.ttlSeconds * 1000;
     const approval = Approval.parse({
-      schemaVersion: 1,
+      schemaVersion: APPROVAL_SCHEMA_VERSION,
       approvalId: newId("apr"),
       runId,
       stepId,
@@ -78,6 +82,7 @@ export class ApprovalStore {
       args: action.args,
       scope: action.scope,
       actionHash: actionHashOf(action),
+      call,
       status: "pending",
       createdAt: new Date(createdAtMs).toISOString(),
       expiresAt: new Date(expiresAtMs).toISOString(),
@@ -200,10 +205,11 @@ export class ApprovalStore {
   }
 
   /**
-   * A person's decision, signed with the approval private key over what the
-   * person was shown. Only a pending, unexpired approval whose stored action
-   * still matches its hash, and whose expiry is within `ttlSeconds` of now,
-   * can be decided, once.
+   * A person's decision, signed whole (status, approver, note, reason, the
+   * call and expiry) with the approval private key over what the person was
+   * shown. Only a pending, unexpired approval whose stored action still
+   * matches its hash, and whose expiry is within `ttlSeconds` of now, can be
+   * decided, once.
    */
   async decide(approvalId: string, input: ApprovalDecisionInput, signer: ApprovalSigner): Promise<Approval> {
     const decision = ApprovalDecisionInput.parse(input);
@@ -222,13 +228,20 @@ export class ApprovalStore {
       );
     }
     const decidedAt = new Date(nowMs).toISOString();
+    // An empty note or reason is stored as none, so it is signed as none.
+    const note = decision.note || null;
+    const reason = decision.reason || null;
+    // A version 1 record names no call: its decision is signed (the step resumes) but covers no call, so the call asks again.
     const signature = signer.sign({
       approvalId,
       actionHash: pending.actionHash,
       runId: pending.runId,
       stepId: pending.stepId,
+      call: pending.call ?? "unbound",
       decision: decision.decision,
       approver: decision.approver,
+      note,
+      reason,
       decidedAt,
       expiresAt: pending.expiresAt,
     });
@@ -238,8 +251,8 @@ export class ApprovalStore {
       this.keys.approval(approvalId),
       decision.decision,
       decision.approver,
-      decision.note ?? "",
-      decision.reason ?? "",
+      note ?? "",
+      reason ?? "",
       decidedAt,
       String(nowMs),
       signature,

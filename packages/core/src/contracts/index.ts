@@ -44,6 +44,7 @@ export {
   ToolSpec,
 } from "./tool-events.ts";
 export {
+  APPROVAL_SCHEMA_VERSION,
   Approval,
   ApprovalStatus,
 } from "./approval.ts";

@@ -12,13 +12,17 @@ const deciderKeys = generateKeyPair();
 const signer = new ApprovalSigner(deciderKeys.privateKey);
 const approvalVerifier = new ApprovalVerifier(deciderKeys.publicKey);
 
-const fixture = approvalsPerTest();
+let clock: number;
+const fixture = approvalsPerTest({ now: () => clock });
 let idempotency: IdempotencyStore;
 beforeEach(() => {
+  clock = Date.parse("2030-01-01T00:00:00Z");
   idempotency = new IdempotencyStore(fixture.env.redis, fixture.env.keys);
 });
 
-const restartApi = () => call("restart_service", { service: "api" });
+/** The model's call; the same block is re-issued when its step resumes on the next worker. */
+const restartApiCall = call("restart_service", { service: "api" }, { id: "call_restart_api" });
+const restartApi = () => restartApiCall;
 const action = { tool: "restart_service", args: { service: "api" }, scope: { services: ["api"] } };
 /** The idempotency key of the step's call at `index` (attempt 1), as the executor names it. */
 const callKey = (index: number) => `run_test:step_test:1:${index}`;
@@ -30,12 +34,14 @@ const callKey = (index: number) => `run_test:step_test:1:${index}`;
  */
 async function approvedThenLost(withIdempotency: boolean) {
   const { tool, counter } = restartServiceTool();
-  const executor = harness({ tools: [tool], surface: [{ name: "restart_service", scope: {} }], workspace: fixture.workspace, deps: { approvals: fixture.approvals, approvalVerifier, ...(withIdempotency ? { idempotency } : {}) } });
-  const asked = await executor.executor.execute(restartApi(), 0, executor.context());
+  const executor = harness({ tools: [tool], surface: [{ name: "restart_service", scope: {} }], workspace: fixture.workspace, deps: { approvals: fixture.approvals, approvalVerifier, now: () => clock, ...(withIdempotency ? { idempotency } : {}) } });
+  // The step's deadline on the same test clock as the approvals.
+  const context = (overrides: Parameters<typeof executor.context>[0] = {}) => executor.context({ budget: { maxToolCalls: 30, deadline: clock + 3 * 3_600_000 }, ...overrides });
+  const asked = await executor.executor.execute(restartApi(), 0, context());
   const approvalId = asked.suspend?.approvalId as string;
   await fixture.approvals.decide(approvalId, { decision: "approved", approver: "alice" }, signer);
   expect(await fixture.approvals.consume(actionHashOf(action), "run_test", "step_test", callKey(0))).not.toBeNull();
-  return { ...executor, counter, approvalId };
+  return { ...executor, context, counter, approvalId };
 }
 
 describe("an approval whose call's worker was lost after it used the approval", () => {
@@ -57,11 +63,22 @@ describe("an approval whose call's worker was lost after it used the approval", 
     expect(counter.runs).toBe(0);
   });
 
-  it("covers no other call of the same action: a later one, or a retry's, is asked about anew", async () => {
+  it("is not honoured for that call once its expiry has passed: the person is asked again", async () => {
     const { executor, context, counter, approvalId } = await approvedThenLost(true);
-    const later = await executor.execute(restartApi(), 1, context());
+    clock += 2 * 3_600_000;
+    const resumed = await executor.execute(restartApi(), 0, context());
+    expect(resumed.observation.status).toBe("denied");
+    expect(resumed.observation.content).toMatch(/expired/);
+    expect(counter.runs).toBe(0);
+    expect((await fixture.approvals.get(approvalId))?.status).toBe("consumed");
+  });
+
+  it("covers no other call of the same action: a later one, one reusing its call id, or a retry's, is asked about anew", async () => {
+    const { executor, context, counter, approvalId } = await approvedThenLost(true);
+    const later = await executor.execute(call("restart_service", { service: "api" }, { id: "call_restart_api_later" }), 1, context());
+    const sameIdLater = await executor.execute(restartApi(), 2, context());
     const retried = await executor.execute(restartApi(), 0, context({ attempt: 2 }));
-    for (const outcome of [later, retried]) {
+    for (const outcome of [later, sameIdLater, retried]) {
       expect(outcome.observation.status).toBe("pending_approval");
       expect(outcome.suspend?.approvalId).not.toBe(approvalId);
     }

@@ -14,6 +14,8 @@ let env: ReturnType<typeof redisForTest>;
 let clock: number;
 let store: ApprovalStore;
 const action = { tool: "restart_service", args: { service: "api" }, scope: { services: ["api"] } };
+/** The call that asks (`<attempt>:<the model's call id>`). */
+const CALL = "1:call_restart";
 
 beforeEach(() => {
   env = redisForTest();
@@ -24,19 +26,23 @@ afterEach(() => env.close());
 
 describe("ApprovalStore", () => {
   it("binds an approval to the action hash and reuses the pending one", async () => {
-    const first = await store.ask("run_1", "step_1", action);
+    const first = await store.ask("run_1", "step_1", action, CALL);
     expect(first.reused).toBe(false);
     expect(first.approval).toMatchObject({ status: "pending", actionHash: actionHashOf(action), runId: "run_1", stepId: "step_1" });
     expect(first.approval.expiresAt).toBe("2030-01-01T00:01:00.000Z");
-    const again = await store.ask("run_1", "step_1", action);
-    expect(again).toMatchObject({ reused: true, approval: { approvalId: first.approval.approvalId } });
-    const changed = await store.ask("run_1", "step_1", { ...action, args: { service: "db" } });
+    const again = await store.ask("run_1", "step_1", action, CALL);
+    expect(again).toMatchObject({ reused: true, approval: { approvalId: first.approval.approvalId, call: CALL } });
+    // Another call of the same action gets an approval of its own: a decision covers the one call that asked.
+    const otherCall = await store.ask("run_1", "step_1", action, "1:call_other");
+    expect(otherCall.reused).toBe(false);
+    expect(otherCall.approval.approvalId).not.toBe(first.approval.approvalId);
+    const changed = await store.ask("run_1", "step_1", { ...action, args: { service: "db" } }, CALL);
     expect(changed.approval.approvalId).not.toBe(first.approval.approvalId);
     expect(changed.approval.actionHash).not.toBe(first.approval.actionHash);
   });
 
   it("records who decided and when, and decides only once", async () => {
-    const { approval } = await store.ask("run_1", "step_1", action);
+    const { approval } = await store.ask("run_1", "step_1", action, CALL);
     clock += 5_000;
     const decided = await store.decide(approval.approvalId, { decision: "approved", approver: "alice", note: "ok for api" }, signer);
     expect(decided).toMatchObject({ status: "approved", approver: "alice", note: "ok for api", decidedAt: "2030-01-01T00:00:05.000Z" });
@@ -46,7 +52,7 @@ describe("ApprovalStore", () => {
   });
 
   it("expires a pending approval that nobody decided in time", async () => {
-    const { approval } = await store.ask("run_1", "step_1", action);
+    const { approval } = await store.ask("run_1", "step_1", action, CALL);
     clock += 61_000;
     expect((await store.get(approval.approvalId))?.status).toBe("expired");
     await expect(store.decide(approval.approvalId, { decision: "approved", approver: "late" }, signer)).rejects.toSatisfy((error) =>
@@ -55,7 +61,7 @@ describe("ApprovalStore", () => {
   });
 
   it("consumes an approval exactly once, and only for its own action, run and step", async () => {
-    const { approval } = await store.ask("run_1", "step_1", action);
+    const { approval } = await store.ask("run_1", "step_1", action, CALL);
     await store.decide(approval.approvalId, { decision: "approved", approver: "alice" }, signer);
     const hash = approval.actionHash;
     expect(await store.consume(actionHashOf({ ...action, args: { service: "db" } }), "run_1", "step_1")).toBeNull();
@@ -66,7 +72,7 @@ describe("ApprovalStore", () => {
   });
 
   it("never consumes a denied or pending approval", async () => {
-    const pending = await store.ask("run_1", "step_1", action);
+    const pending = await store.ask("run_1", "step_1", action, CALL);
     expect(await store.consume(pending.approval.actionHash, "run_1", "step_1")).toBeNull();
     await store.decide(pending.approval.approvalId, { decision: "denied", approver: "bob", reason: "not today" }, signer);
     expect(await store.consume(pending.approval.actionHash, "run_1", "step_1")).toBeNull();
@@ -74,9 +80,9 @@ describe("ApprovalStore", () => {
   });
 
   it("lists by run, step and status", async () => {
-    const a = await store.ask("run_1", "step_1", action);
-    await store.ask("run_1", "step_2", action);
-    await store.ask("run_2", "step_1", action);
+    const a = await store.ask("run_1", "step_1", action, CALL);
+    await store.ask("run_1", "step_2", action, CALL);
+    await store.ask("run_2", "step_1", action, CALL);
     await store.decide(a.approval.approvalId, { decision: "approved", approver: "alice" }, signer);
     expect((await store.list({ runId: "run_1" })).map((approval) => approval.stepId).sort()).toEqual(["step_1", "step_2"]);
     expect((await store.list({ status: "approved" })).map((approval) => approval.approvalId)).toEqual([a.approval.approvalId]);
@@ -84,7 +90,7 @@ describe("ApprovalStore", () => {
   });
 
   it("persists: a new store on a new connection sees the same approvals", async () => {
-    const { approval } = await store.ask("run_1", "step_1", action);
+    const { approval } = await store.ask("run_1", "step_1", action, CALL);
     await store.decide(approval.approvalId, { decision: "approved", approver: "alice" }, signer);
     const other = new Redis(REDIS_URL);
     try {
@@ -98,9 +104,9 @@ describe("ApprovalStore", () => {
   });
 
   it("keeps an ended run's approvals within the run's retention and forgets their action pointers", async () => {
-    const { approval } = await store.ask("run_1", "step_1", action);
+    const { approval } = await store.ask("run_1", "step_1", action, CALL);
     await store.decide(approval.approvalId, { decision: "approved", approver: "oncall" }, signer);
-    const other = await store.ask("run_2", "step_1", action);
+    const other = await store.ask("run_2", "step_1", action, CALL);
     // Kept for the audit trail: its decision window and seven days while the run goes on.
     expect(await env.redis.ttl(env.keys.approval(approval.approvalId))).toBeGreaterThan(7 * 24 * 3600);
 
@@ -121,9 +127,9 @@ describe("ApprovalStore", () => {
   });
 
   it("drops index entries of approvals asked longer ago than an approval is kept", async () => {
-    const { approval: old } = await store.ask("run_1", "step_1", action);
+    const { approval: old } = await store.ask("run_1", "step_1", action, CALL);
     clock += (60 + 7 * 24 * 3600) * 1000 + 1;
-    await store.ask("run_2", "step_1", action);
+    await store.ask("run_2", "step_1", action, CALL);
     expect(await env.redis.zscore(env.keys.approvalIndex(), old.approvalId)).toBeNull();
   });
 });

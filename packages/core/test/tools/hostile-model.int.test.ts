@@ -136,7 +136,7 @@ describe("a hostile model", () => {
     const { tool, counter } = restartServiceTool();
     const { run, trace } = setup({ tools: [tool], surface: [grant("restart_service")] });
     // A real approval exists for another action; the model copies its id.
-    const other = await fixture.approvals.ask("run_test", "step_test", { tool: "restart_service", args: { service: "cache" }, scope: { services: ["cache"] } });
+    const other = await fixture.approvals.ask("run_test", "step_test", { tool: "restart_service", args: { service: "cache" }, scope: { services: ["cache"] } }, "1:call_restart_cache");
     await fixture.approvals.decide(other.approval.approvalId, { decision: "approved", approver: "alice" }, signer);
 
     const claimed = await run(
@@ -179,14 +179,16 @@ describe("approvals through the executor", () => {
   it("runs an approved action exactly once, then asks again", async () => {
     const { tool, counter } = restartServiceTool();
     const { run, trace } = setup({ tools: [tool], surface: [grant("restart_service")] });
-    const first = await run(call("restart_service", { service: "api" }));
+    // The step re-issues the same call block when it resumes; an approval covers that call.
+    const restartApi = call("restart_service", { service: "api" });
+    const first = await run(restartApi);
     const approvalId = first.suspend?.approvalId as string;
-    const reasked = await run(call("restart_service", { service: "api" }));
+    const reasked = await run(restartApi);
     expect(reasked.suspend?.approvalId).toBe(approvalId);
     expect(trace.kinds()).toContain("approval.reused");
 
     await fixture.approvals.decide(approvalId, { decision: "approved", approver: "alice" }, signer);
-    const ran = await run(call("restart_service", { service: "api" }));
+    const ran = await run(restartApi);
     expect(ran.observation.status).toBe("ok");
     expect(counter.runs).toBe(1);
     expect(trace.kinds()).toContain("approval.consumed");
