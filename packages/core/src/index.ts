@@ -116,6 +116,21 @@ export {
   loadPublicKey,
 } from "./keys/key-files.ts";
 export {
+  acceptedSampling,
+  assertRoleModels,
+  CATALOGUE_READ_ON,
+  checkModelLive,
+  checkRoleModels,
+  Effort,
+  type LiveModelCheck,
+  ModelConfigProblem,
+  ModelEntry,
+  modelEntryFor,
+  recommendedModelFor,
+  RetiredModel,
+  retiredModelFor,
+} from "./models/index.ts";
+export {
   checkProviderReachable,
   type ContentBlock,
   createProvider,
@@ -131,6 +146,7 @@ export {
   parseJsonText,
   priceFor,
   ReplayProvider,
+  roleMaxTokens,
   ScriptedProvider,
   textOf,
   toolCallsOf,
@@ -167,7 +183,7 @@ export {
   decisionProblem,
 } from "./approvals/index.ts";
 export { presentEvidence, presentLessons, presentUntrusted, Redactor, sanitizeText, untrustedDataOf } from "./sanitize/index.ts";
-export { connectMcpServer, type McpConnection, mcpToolName, startMcpServers } from "./mcp/index.ts";
+export { type ConnectMcpOptions, connectMcpServer, type McpConnection, mcpToolName, startMcpServers } from "./mcp/index.ts";
 export { resolveSandbox, unsandboxed, UNSANDBOXED_WARNING } from "./sandbox/index.ts";
 export type { SupervisorStatus } from "./supervisor/index.ts";
 export {

@@ -60,6 +60,7 @@ async function turns(step: StepContext, signal: AbortSignal): Promise<StepResult
     const turn = await takeModelTurn(step, signal);
     await settleTurnWrite(step);
     if (turn.kind === "failed") return stepResult(step, "failed", { summary: "the model call failed", error: turn.error });
+    if (turn.kind === "over_budget") return stepResult(step, "budget_exhausted", { summary: turn.reason, error: "step token or cost budget spent" });
     const calls = toolCallsOf(turn.response.content);
     if (calls.length === 0) return finalResult(step, turn.response);
     const callsBefore = loop.records.length;

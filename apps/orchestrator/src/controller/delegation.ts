@@ -84,7 +84,8 @@ export function delegate(draft: DraftOps, parent: StepState, result: StepResult,
 function childStepOf(draft: DraftOps, parent: StepState, result: StepResult, request: DelegationRequest, childId: string): StepState {
   const parentBody = bodyOf(draft, parent);
   const remaining = remainingBudget(parentBody.budget, result);
-  const spentLimits = (Object.keys(remaining) as (keyof StepBudget)[]).filter((limit) => remaining[limit] <= 0);
+  // A cost limit of $0 is a real limit (free models), not one spent; the other limits must leave something to give.
+  const spentLimits = (["maxTurns", "maxToolCalls", "maxTokens", "maxMs"] as const).filter((limit) => remaining[limit] <= 0);
   if (spentLimits.length > 0) {
     throw new ReinError("packet_invalid", `the parent has no ${spentLimits.join(", ")} left to give a child step; finish the work in this step instead`);
   }
@@ -212,6 +213,7 @@ function remainingBudget(budget: StepBudget, result: StepResult): StepBudget {
     maxToolCalls: Math.max(0, budget.maxToolCalls - result.toolCalls.length),
     maxTokens: Math.max(0, budget.maxTokens - totalTokens(result.usage)),
     maxMs: budget.maxMs,
+    ...(budget.maxCostUsd !== undefined ? { maxCostUsd: Math.max(0, budget.maxCostUsd - result.usage.costUsd) } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import {
   PacketSigner,
   ReinError,
   ReplayProvider,
+  roleMaxTokens,
   type ReinRuntime,
   type TraceEventOf,
   type TypedTraceEvent,
@@ -59,7 +60,15 @@ export async function replayStep(scratch: ReinRuntime, bundle: TraceBundle, step
   const tooling = await buildTooling(scratch, tools, new ApprovalVerifier(generateKeyPair().publicKey));
   const result = await runStepLoop(
     packet,
-    { provider: model, executor: tooling.executor, trace: scratch.trace, workspace, checkpoints: new CheckpointStore(scratch.redis, scratch.keys), maxDepth: scratch.config.packets.maxDepth },
+    {
+      provider: model,
+      executor: tooling.executor,
+      trace: scratch.trace,
+      workspace,
+      checkpoints: new CheckpointStore(scratch.redis, scratch.keys),
+      maxDepth: scratch.config.packets.maxDepth,
+      maxTokensPerCall: roleMaxTokens(scratch.config.providers, scratch.config.roles.worker),
+    },
     new AbortController().signal,
   ).finally(() => tooling.close());
   const replayEvents = await scratch.trace.read(bundle.runId);

@@ -23,6 +23,8 @@ export const StepBudget = z.object({
   maxTokens: z.number().int().positive().default(200_000),
   /** @defaultValue 5 minutes */
   maxMs: z.number().int().positive().default(5 * 60_000),
+  /** US dollars; the controller sets it to what the run has left when it makes the step's packet. */
+  maxCostUsd: z.number().nonnegative().optional(),
 });
 export type StepBudget = z.infer<typeof StepBudget>;
 

@@ -18,6 +18,7 @@ export type { StructuredOutputMode } from "./openai/openai-request.ts";
 export { RecordedSteps, ReplayProvider, type ReplayOptions, type ReplayRecordings } from "./replay/replay-provider.ts";
 export { ScriptedProvider } from "./scripted/scripted-provider.ts";
 export { createProvider, type CreateProviderOptions } from "./create-provider.ts";
+export { roleMaxTokens } from "./role-max-tokens.ts";
 export {
   classifyFailure,
   retryAfterOf,
@@ -38,3 +39,12 @@ export {
 export { isStrictCompatible } from "./structured-output.ts";
 export { parseJsonText } from "./json-from-model-text.ts";
 export { jsonSchemaOf } from "./json-schema-of.ts";
+export { toolBoundary, type ToolBoundary, type ToolSchemaReplaced } from "./tool-boundary/tool-boundary.ts";
+export { PROVIDER_TOOL_NAME, ProviderToolNames } from "./tool-boundary/provider-tool-names.ts";
+export { PERMISSIVE_TOOL_SCHEMA, type ProviderToolSchema, providerToolSchema } from "./tool-boundary/provider-tool-schema.ts";
+export { modelEntryFor } from "./catalogue/model-catalogue.ts";
+export { Effort, ModelEntry, SamplingParameter, StructuredOutputMethod } from "./catalogue/model-entry.ts";
+export { RetiredModel, retiredModelFor, retiredModels } from "./catalogue/retired-models.ts";
+export { CATALOGUE_READ_ON, recommendedModelFor } from "./catalogue/recommended-models.ts";
+export { acceptedSampling, assertRoleModels, checkRoleModel, checkRoleModels, ModelConfigProblem } from "./catalogue/role-model-check.ts";
+export { checkModelLive, type LiveCheckFailure, type LiveCheckOptions, type LiveModelCheck } from "./model-live-check.ts";

@@ -5,6 +5,7 @@ import { type PromptChain, promptHash, storePromptCopy } from "../trace/prompt-c
 import type { TraceWriter } from "../trace/trace-log.ts";
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "./model-provider.ts";
 import { costOf } from "./pricing.ts";
+import { toolBoundary } from "./tool-boundary/tool-boundary.ts";
 
 export interface ModelCallTrace {
   trace: TraceWriter;
@@ -20,6 +21,9 @@ export interface ModelCallTrace {
 /**
  * Calls a model and records the call in the run's trace: who served it,
  * which tools it could see, input and output hashes, usage, cost, retries.
+ * Tools cross the one boundary here (tool-boundary/): the provider gets
+ * provider-safe names and draft 2020-12 schemas, and the response comes
+ * back with each tool call under its original name.
  */
 export async function tracedComplete(
   provider: ModelProvider,
@@ -31,6 +35,8 @@ export async function tracedComplete(
   options.signal?.throwIfAborted();
   const { trace, runId } = traceOptions;
   const ids = { runId, stepId: traceOptions.stepId ?? null, parentStepId: traceOptions.parentStepId ?? null };
+  // Every provider, scripted and replay included, sees provider-safe names and 2020-12 schemas; Rein sees the original names.
+  const boundary = await toolBoundary(request);
   // The stored copy of the prompt, so "what did the model see" has an answer beyond its hash.
   const prompt = await storePromptCopy(trace, runId, request, traceOptions.prompts);
   const inputHash = promptHash(prompt);
@@ -47,12 +53,14 @@ export async function tracedComplete(
       messages: request.messages.length,
       structured: request.output?.name ?? null,
       prompt,
+      ...(Object.keys(boundary.toolNames).length > 0 ? { toolNames: boundary.toolNames } : {}),
+      ...(boundary.schemasReplaced.length > 0 ? { toolSchemasReplaced: boundary.schemasReplaced } : {}),
     },
   });
   const started = performance.now();
   options.onEvent?.({ type: "call_started" });
   try {
-    const response = await provider.complete(request, options);
+    const response = boundary.response(await provider.complete(boundary.request, boundary.options(options)));
     const usage = response.usage.costUsd === 0 && traceOptions.price ? { ...response.usage, costUsd: costOf(response.usage, traceOptions.price) } : { ...response.usage };
     // Said in the trace, so the CLI, the dashboard and `rein trace` can show "price unknown" rather than a cost of $0.
     const priceUnknown = response.priceKnown === false && !traceOptions.price;

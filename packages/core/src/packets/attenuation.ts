@@ -51,6 +51,10 @@ export function assertAttenuated(child: AttenuatedPacket, bounds: PacketBounds):
       throw broken(`budget: ${limit} ${child.budget[limit]} is more than the parent's remaining ${bounds.budget[limit]}`);
     }
   }
+  const parentCost = bounds.budget.maxCostUsd;
+  if (parentCost !== undefined && (child.budget.maxCostUsd === undefined || child.budget.maxCostUsd > parentCost)) {
+    throw broken(`budget: maxCostUsd ${child.budget.maxCostUsd ?? "unlimited"} is more than the parent's remaining ${parentCost}`);
+  }
 }
 
 const broken = (message: string) => new ReinError("packet_invalid", `attenuation broken: ${message}`);

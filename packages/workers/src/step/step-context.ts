@@ -37,7 +37,8 @@ export interface StepLoopDeps {
   /** The deepest a delegation chain may go; at the limit the worker is not offered `delegate`. */
   maxDepth: number;
   price?: Price;
-  maxTokensPerCall?: number;
+  /** Output tokens one call may take (`roleMaxTokens`); each call reserves at most this. */
+  maxTokensPerCall: number;
   /** The worker role's `contextTokens`: each call's prompt is fitted to it, oldest tool results dropped first. */
   contextTokens?: number;
   /** Removes secrets from outside text the packet hands over (evidence, lessons, a child's summary). */

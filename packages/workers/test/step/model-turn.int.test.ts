@@ -31,6 +31,36 @@ describe("the model-turn stage", () => {
     await expect(takeModelTurn(transient, new AbortController().signal)).rejects.toThrow("overloaded");
   });
 
+  it("reserves each call within the step's budget: max_tokens shrinks to what is left, and no call is made that could not fit", async () => {
+    const runId = "run_turn_reserved";
+    const sent: (number | undefined)[] = [];
+    const deps = await fixture.deps(echoScript("Echo", 1), runId);
+    const recording: ModelProvider = { ...deps.provider, kind: "scripted", name: "recording", model: "scripted-1", complete: (request, options) => {
+      sent.push(request.maxTokens);
+      return deps.provider.complete(request, options);
+    } };
+    const roomy = await openStep(packetOf(runId, "Echo", { maxTokens: 3_000 }), { ...deps, provider: recording, maxTokensPerCall: 64_000 });
+    expect((await takeModelTurn(roomy, new AbortController().signal)).kind).toBe("responded");
+    expect(sent[0]).toBeLessThan(3_000);
+    expect(sent[0]).toBeGreaterThanOrEqual(1_024);
+
+    const tight = await openStep(packetOf(runId, "Echo", { maxTokens: 900 }), { ...deps, provider: recording });
+    const stopped = await takeModelTurn(tight, new AbortController().signal);
+    expect(stopped.kind).toBe("over_budget");
+    expect(sent).toHaveLength(1);
+    expect(tight.loop.turns).toBe(0);
+  });
+
+  it("reserves a call's worst-case cost too: a step with less money left than its prompt and answer would cost makes no call", async () => {
+    const runId = "run_turn_cost";
+    const deps = await fixture.deps(echoScript("Echo", 1), runId);
+    const price = { inputPerMTok: 10, outputPerMTok: 50, cacheReadPerMTok: 1, cacheWritePerMTok: 12.5 };
+    const broke = await openStep(packetOf(runId, "Echo", { maxCostUsd: 0.01 }), { ...deps, price });
+    const turn = await takeModelTurn(broke, new AbortController().signal);
+    expect(turn).toMatchObject({ kind: "over_budget" });
+    expect(turn.kind === "over_budget" ? turn.reason : "").toMatch(/\$0\.0100 left/);
+  });
+
   it("makes no model call once the job's lock is known lost", async () => {
     const runId = "run_turn_no_lock";
     const step = await openStep(packetOf(runId, "Echo"), await fixture.deps(echoScript("Echo", 1), runId, { lockHeld: () => false }));

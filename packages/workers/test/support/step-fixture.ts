@@ -23,8 +23,14 @@ export function echoScript(title: string, calls: number): ModelScriptInput {
 }
 
 /** A step's packet (unsigned: the loop trusts what the consumer verified). */
-export function packetOf(runId: string, title: string, budget: { maxTurns?: number; maxToolCalls?: number } = {}): HandoffPacket {
-  const limits = { maxTurns: budget.maxTurns ?? 500, maxToolCalls: budget.maxToolCalls ?? 500, maxTokens: 100_000_000, maxMs: 600_000 };
+export function packetOf(runId: string, title: string, budget: { maxTurns?: number; maxToolCalls?: number; maxTokens?: number; maxCostUsd?: number } = {}): HandoffPacket {
+  const limits = {
+    maxTurns: budget.maxTurns ?? 500,
+    maxToolCalls: budget.maxToolCalls ?? 500,
+    maxTokens: budget.maxTokens ?? 100_000_000,
+    maxMs: 600_000,
+    ...(budget.maxCostUsd !== undefined ? { maxCostUsd: budget.maxCostUsd } : {}),
+  };
   const surface = [{ name: echoTool.name, scope: {} }];
   const now = new Date();
   const body = PacketBody.parse({
@@ -88,6 +94,7 @@ export async function openStepFixture(): Promise<StepFixture> {
       trace: runtime.trace,
       workspace: await Workspace.forRun(runtime.config.workspaceRoot, runId),
       checkpoints: runtime.checkpoints,
+      maxTokensPerCall: 4096,
       maxDepth: 3,
       ...extra,
     }),

@@ -20,6 +20,15 @@ export const modelEvents = traceKinds({
       structured: z.string().nullable(),
       /** References to the prompt's blobs, so the full prompt can be rebuilt. */
       prompt: PromptCopy,
+      /**
+       * Original → sent for each name the provider saw spelled otherwise (a
+       * tool, or an earlier call in the conversation): names like
+       * `devserver.stop` go out provider-safe. `tools`, the prompt copy and
+       * every reply keep the original names. Absent when no name changed.
+       */
+      toolNames: z.record(z.string(), z.string()).optional(),
+      /** Tools offered with a permissive object schema because theirs could not be sent, and why. Absent when none. */
+      toolSchemasReplaced: z.array(z.object({ tool: z.string(), problem: z.string() })).optional(),
     }),
   },
   "model.responded": {
