@@ -8,7 +8,7 @@ import { AnthropicProvider } from "../../src/models/anthropic/anthropic-provider
 import type { ModelProvider, ModelRequest, ModelToolSchema } from "../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
 import { tracedComplete } from "../../src/models/traced-complete.ts";
-import { type FakeReply, FakeServer, type RecordedRequest, anthropicWireReply, openAIWireReply, recordingRetry } from "../../src/testing/index.ts";
+import { type FakeReply, FakeServer, OpenAIEmulator, type RecordedRequest, anthropicWireReply, openAIWireReply, recordingRetry, startAnthropicEmulator } from "../../src/testing/index.ts";
 import type { WireReply } from "../../src/testing/wire-reply.ts";
 import { type TraceEventInput, traceCatalogue } from "../../src/trace/trace-catalogue.ts";
 import type { TraceWriter } from "../../src/trace/trace-log.ts";
@@ -174,6 +174,75 @@ describe.each(cases)("an MCP tool named devserver.stop with a draft-07 tuple sch
       expect(called[0]?.tools).toEqual(["devserver.stop"]);
       const responded = trace.events.find((event): event is Extract<TraceEventInput, { kind: "model.responded" }> => event.kind === "model.responded");
       expect(responded?.payload.content).toEqual(first.content);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+/** The emulated model: calls the first tool it is offered, by the name it is offered under, then answers once it has the result. */
+function callsFirstTool(tools: readonly ModelToolSchema[], messages: readonly ModelRequest["messages"][number][]) {
+  const answered = messages.some((message) => message.content.some((block) => block.type === "tool_result"));
+  const first = tools[0];
+  return answered || !first ? { text: "stopped" } : { call: { id: "call_1", name: first.name, input: { point: [1, 2] } } };
+}
+
+describe("the same tool through the strict emulators in @rein/core/testing", () => {
+  const request = async (): Promise<ModelRequest> => ({
+    role: "worker",
+    system: "You are the worker.",
+    messages: [{ role: "user", content: [{ type: "text", text: "Stop the dev server." }] }],
+    tools: [await mcpListedTool()],
+  });
+  const nextTurn = (first: ModelRequest, reply: ModelRequest["messages"][number]["content"]): ModelRequest => ({
+    ...first,
+    messages: [...first.messages, { role: "assistant", content: reply }, { role: "user", content: [{ type: "tool_result", toolCallId: "call_1", content: "stopped" }] }],
+  });
+
+  it("Anthropic Messages (claude-sonnet-5-5): no request refused, devserver_stop offered, devserver.stop back", async () => {
+    const seen: string[][] = [];
+    const { emulator, server } = await startAnthropicEmulator({
+      brain: (view) => {
+        seen.push(view.tools.map((tool) => tool.name));
+        const move = callsFirstTool(view.tools, view.messages);
+        return { content: move.call ? [{ type: "tool_use", id: move.call.id, name: move.call.name, input: move.call.input }] : [{ type: "text", text: move.text ?? "" }] };
+      },
+    });
+    try {
+      const provider = new AnthropicProvider({ name: "anthropic", model: "claude-sonnet-5-5", apiKey: "sk-ant-test", baseURL: server.baseURL, maxTokens: 4096, retry: recordingRetry(0).policy });
+      const trace = recordingTrace();
+      const first = await request();
+      const reply = await tracedComplete(provider, first, { trace, runId: "run_emulated", stepId: "step_1" });
+      expect(reply.content.filter((block) => block.type === "tool_call")).toEqual([{ type: "tool_call", id: "call_1", name: "devserver.stop", input: { point: [1, 2] } }]);
+      const done = await tracedComplete(provider, nextTurn(first, reply.content), { trace, runId: "run_emulated", stepId: "step_1" });
+      expect(done.content.filter((block) => block.type === "text")).toEqual([{ type: "text", text: "stopped" }]);
+      expect(emulator.refusals).toEqual([]);
+      expect(seen).toEqual([["devserver_stop"], ["devserver_stop"]]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("OpenAI Chat Completions (gpt-4.1): no request refused, devserver_stop offered, devserver.stop back", async () => {
+    const seen: string[][] = [];
+    const emulator = new OpenAIEmulator({
+      brain: (view) => {
+        seen.push(view.tools.map((tool) => tool.name));
+        const move = callsFirstTool(view.tools, view.messages);
+        return { content: move.call ? [{ type: "tool_call", ...move.call }] : [{ type: "text", text: move.text ?? "" }] };
+      },
+    });
+    const server = await emulator.start();
+    try {
+      const provider = new OpenAIProvider({ name: "openai", model: "gpt-4.1", apiKey: "sk-test", baseURL: server.baseURL, maxTokens: 4096, retry: recordingRetry(0).policy });
+      const trace = recordingTrace();
+      const first = await request();
+      const reply = await tracedComplete(provider, first, { trace, runId: "run_emulated", stepId: "step_1" });
+      expect(reply.content.filter((block) => block.type === "tool_call")).toEqual([{ type: "tool_call", id: "call_1", name: "devserver.stop", input: { point: [1, 2] } }]);
+      const done = await tracedComplete(provider, nextTurn(first, reply.content), { trace, runId: "run_emulated", stepId: "step_1" });
+      expect(done.content.filter((block) => block.type === "text")).toEqual([{ type: "text", text: "stopped" }]);
+      expect(emulator.refusals).toEqual([]);
+      expect(seen).toEqual([["devserver_stop"], ["devserver_stop"]]);
     } finally {
       await server.stop();
     }
