@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import {
   type AcceptanceCriterion,
   type CheckResult,
@@ -10,7 +9,9 @@ import {
   type ToolCallStatus,
   type Workspace,
 } from "@rein/core";
+import { compileCheckPattern } from "./check-pattern.ts";
 import type { CheckContext, CommandCheckRunner } from "./command-check.ts";
+import { readCheckedFile } from "./file-check.ts";
 
 export interface RuleCheckContext {
   workspace: Workspace;
@@ -44,22 +45,15 @@ export async function checkCriterion(criterion: AcceptanceCriterion, result: Ste
       };
     }
     case "file_contains": {
-      try {
-        const text = await readFile(await context.workspace.resolve(criterion.path), "utf8");
-        const passed = text.includes(criterion.text);
-        return { check: criterion.description, passed, detail: `${criterion.path} ${passed ? "contains" : "does not contain"} ${JSON.stringify(criterion.text)}` };
-      } catch (error) {
-        return { check: criterion.description, passed: false, detail: `cannot read ${criterion.path}: ${(error as Error).message}` };
-      }
+      const file = await readCheckedFile(context.workspace, criterion.path);
+      if (!file.ok) return { check: criterion.description, passed: false, detail: `cannot read ${criterion.path}: ${file.problem}` };
+      const passed = file.text.includes(criterion.text);
+      return { check: criterion.description, passed, detail: `${criterion.path} ${passed ? "contains" : "does not contain"} ${JSON.stringify(criterion.text)}` };
     }
     case "output_matches": {
       const text = typeof result.output === "string" ? result.output : JSON.stringify(result.output ?? "");
-      let pattern: RegExp;
-      try {
-        pattern = new RegExp(criterion.pattern);
-      } catch (error) {
-        return { check: criterion.description, passed: false, unrunnable: true, detail: `/${criterion.pattern}/ is not a valid JavaScript regular expression: ${(error as Error).message}` };
-      }
+      const pattern = compileCheckPattern(criterion.pattern);
+      if (!pattern.ok) return { check: criterion.description, passed: false, unrunnable: true, detail: `/${criterion.pattern}/ cannot be matched safely: ${pattern.problem}` };
       const passed = pattern.test(text);
       return { check: criterion.description, passed, detail: `output ${passed ? "matches" : "does not match"} /${criterion.pattern}/` };
     }

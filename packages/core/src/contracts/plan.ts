@@ -18,7 +18,7 @@ export const AcceptanceCriterion = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("output_matches"),
     description: z.string().min(1),
-    pattern: z.string().min(1),
+    pattern: z.string().min(1).describe("an RE2 regular expression (no backreferences or lookaround), found anywhere in the step's output"),
   }),
   z.object({
     kind: z.literal("judge"),
