@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { loadConfig, ReinConfig } from "@rein/core";
+import { checkRoleModels, loadConfig, ReinConfig } from "@rein/core";
 import { describe, expect, it } from "vitest";
 import { configJsonSchema } from "../src/cli/config-commands.ts";
 
@@ -31,6 +31,9 @@ describe("rein config schema", () => {
     for (const key of Object.keys(example)) expect(properties, key).toHaveProperty(key);
     const file = join(mkdtempSync(join(tmpdir(), "rein-readme-config-")), "rein.config.json");
     writeFileSync(file, JSON.stringify(example));
-    expect(loadConfig({ file, env: {} }).roles.worker.model).toBe("gpt-4.1-mini");
+    const config = loadConfig({ file, env: {} });
+    expect(config.roles.worker.model).toBe("gpt-6.2-sol");
+    // Its models are ones the catalogue knows and would let `rein run` start with.
+    expect(checkRoleModels(config)).toEqual([]);
   });
 });

@@ -52,8 +52,7 @@ export const RoleModelConfig = z.object({
 });
 export type RoleModelConfig = z.infer<typeof RoleModelConfig>;
 
-/** US dollars per million tokens. */
-export const Price = z.object({
+const PriceRates = z.object({
   inputPerMTok: z.number().nonnegative(),
   outputPerMTok: z.number().nonnegative(),
   cacheReadPerMTok: z.number().nonnegative().default(0),
@@ -61,6 +60,16 @@ export const Price = z.object({
   cacheWritePerMTok: z.number().nonnegative().default(0),
   /** Long-lived cache writes: Anthropic's 1-hour ones, OpenAI's 12-hour ones. @defaultValue cacheWritePerMTok */
   cacheWriteLongPerMTok: z.number().nonnegative().optional(),
+});
+
+/** US dollars per million tokens. */
+export const Price = PriceRates.extend({
+  /**
+   * The rates of a whole request whose prompt (input, cache reads and cache
+   * writes) is above `aboveInputTokens`, output included: Claude Haiku 5.5
+   * above 100K, OpenAI's GPT-5.4 and later above 272K.
+   */
+  longContext: z.object({ aboveInputTokens: z.number().int().positive(), price: PriceRates }).optional(),
 });
 export type Price = z.infer<typeof Price>;
 

@@ -9,16 +9,19 @@ const perMillion = (tokens: number, pricePerMTok: number): number => (tokens * p
  * (adapters subtract cache reads and writes), so each token is priced once.
  * `longCacheWriteTokens` are the part of `cacheWriteTokens` written to the
  * long-lived cache (Anthropic's 1-hour, OpenAI's 12-hour), which costs more
- * than the short-lived one.
+ * than the short-lived one. A prompt (input, cache reads and writes) above
+ * the price's long-context threshold bills the whole call at those rates.
  */
 export function costOf(usage: Usage, price: Price, split: { longCacheWriteTokens?: number } = {}): number {
+  const prompt = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+  const rates = price.longContext && prompt > price.longContext.aboveInputTokens ? price.longContext.price : price;
   const longWrites = Math.min(split.longCacheWriteTokens ?? 0, usage.cacheWriteTokens);
   return (
-    perMillion(usage.inputTokens, price.inputPerMTok) +
-    perMillion(usage.outputTokens, price.outputPerMTok) +
-    perMillion(usage.cacheReadTokens, price.cacheReadPerMTok) +
-    perMillion(usage.cacheWriteTokens - longWrites, price.cacheWritePerMTok) +
-    perMillion(longWrites, price.cacheWriteLongPerMTok ?? price.cacheWritePerMTok)
+    perMillion(usage.inputTokens, rates.inputPerMTok) +
+    perMillion(usage.outputTokens, rates.outputPerMTok) +
+    perMillion(usage.cacheReadTokens, rates.cacheReadPerMTok) +
+    perMillion(usage.cacheWriteTokens - longWrites, rates.cacheWritePerMTok) +
+    perMillion(longWrites, rates.cacheWriteLongPerMTok ?? rates.cacheWritePerMTok)
   );
 }
 

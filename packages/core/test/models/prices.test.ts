@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { ProviderConfig, RoleModelConfig } from "../../src/config/config.ts";
+import { type Price, ProviderConfig, RoleModelConfig } from "../../src/config/config.ts";
 import { createProvider } from "../../src/models/create-provider.ts";
 import { builtinPriceFor } from "../../src/models/price-table.ts";
-import { priceFor, unpricedModels } from "../../src/models/pricing.ts";
+import { anthropicModels } from "../../src/models/catalogue/anthropic-models.ts";
+import { openAIModels } from "../../src/models/catalogue/openai-models.ts";
+import { costOf, priceFor, unpricedModels } from "../../src/models/pricing.ts";
 import { tracedComplete } from "../../src/models/traced-complete.ts";
 import type { TraceWriter } from "../../src/trace/trace-log.ts";
 
@@ -22,31 +24,49 @@ class MemoryTrace implements TraceWriter {
   async putBlobs(): Promise<void> {}
 }
 
-describe("the built-in price table", () => {
-  it("prices current Anthropic and OpenAI models, dated snapshots as their base model", () => {
-    expect(builtinPriceFor("anthropic", "claude-sonnet-4-5-20250929")).toEqual({
-      inputPerMTok: 3,
-      outputPerMTok: 15,
-      cacheReadPerMTok: 0.3,
-      cacheWritePerMTok: 3.75,
-      cacheWriteLongPerMTok: 6,
+describe("the built-in prices: the model catalogue's, no second table", () => {
+  it("prices current Anthropic and OpenAI models from their catalogue entries, dated snapshots as their base model", () => {
+    expect(builtinPriceFor("anthropic", "claude-sonnet-5-5")).toEqual({
+      inputPerMTok: 2,
+      outputPerMTok: 10,
+      cacheReadPerMTok: 0.1,
+      cacheWritePerMTok: 2.5,
+      cacheWriteLongPerMTok: 4,
     });
-    expect(builtinPriceFor("anthropic", "claude-opus-4-5")?.cacheWriteLongPerMTok).toBe(10);
+    expect(builtinPriceFor("anthropic", "claude-haiku-4-5-20251001")).toMatchObject({ inputPerMTok: 1, outputPerMTok: 5, cacheWriteLongPerMTok: 2 });
     expect(builtinPriceFor("openai", "gpt-4.1-2025-04-14")).toMatchObject({ inputPerMTok: 2, outputPerMTok: 8, cacheReadPerMTok: 0.5 });
-    expect(builtinPriceFor("openai", "gpt-5.4-mini")).toMatchObject({ inputPerMTok: 0.75, outputPerMTok: 4.5 });
+    expect(builtinPriceFor("openai", "gpt-6.2-sol")).toMatchObject({ inputPerMTok: 2, outputPerMTok: 10, cacheReadPerMTok: 0.1, cacheWritePerMTok: 2.5, cacheWriteLongPerMTok: 5 });
+    for (const entry of [...anthropicModels, ...openAIModels]) {
+      if (entry.price) expect(builtinPriceFor(entry.provider, entry.id), entry.id).toMatchObject(entry.price);
+    }
   });
 
-  it("knows nothing of models it does not list, nor of what compatible servers serve", () => {
+  it("knows nothing of retired models, models it does not list, nor what compatible servers serve", () => {
+    expect(builtinPriceFor("anthropic", "claude-sonnet-4-5")).toBeUndefined();
+    expect(builtinPriceFor("openai", "o4-mini")).toBeUndefined();
     expect(builtinPriceFor("anthropic", "claude-nonexistent-9")).toBeUndefined();
     expect(builtinPriceFor("openai-compatible", "gpt-4.1")).toBeUndefined();
   });
 
+  it("bills a whole call at the long-context rates once its prompt passes the threshold", () => {
+    const haiku = builtinPriceFor("anthropic", "claude-haiku-5-5") as Price;
+    const usage = (inputTokens: number) => ({ inputTokens, outputTokens: 1_000_000, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 });
+    // Up to 100K prompt tokens: $0.10 in, $0.50 out; above: $0.50 in, $2.50 out, output included.
+    expect(costOf(usage(100_000), haiku)).toBeCloseTo(0.01 + 0.5, 10);
+    expect(costOf(usage(100_001), haiku)).toBeCloseTo((100_001 * 0.5) / 1_000_000 + 2.5, 10);
+    // Cache reads count toward the prompt: 50K input + 60K read is over 100K.
+    expect(costOf({ ...usage(50_000), cacheReadTokens: 60_000 }, haiku)).toBeCloseTo(0.025 + 2.5 + 60_000 * 0.05 / 1_000_000, 10);
+    // OpenAI above 272K: input and cache doubled, output 1.5 times, for the full request.
+    const sol = builtinPriceFor("openai", "gpt-6.2-sol") as Price;
+    expect(costOf(usage(300_000), sol)).toBeCloseTo((300_000 * 4) / 1_000_000 + 15, 10);
+  });
+
   it("is overridden and extended by config prices keyed provider/model", () => {
     const mine = { inputPerMTok: 1, outputPerMTok: 2, cacheReadPerMTok: 0, cacheWritePerMTok: 0 };
-    const prices = { "claude/claude-sonnet-4-5": mine, "local/qwen3": mine };
-    expect(priceFor(prices, "claude", "claude-sonnet-4-5", "anthropic")).toBe(mine);
+    const prices = { "claude/claude-sonnet-5-5": mine, "local/qwen3": mine };
+    expect(priceFor(prices, "claude", "claude-sonnet-5-5", "anthropic")).toBe(mine);
     expect(priceFor(prices, "local", "qwen3", "openai-compatible")).toBe(mine);
-    expect(priceFor(prices, "other", "claude-sonnet-4-5", "anthropic")?.inputPerMTok).toBe(3);
+    expect(priceFor(prices, "other", "claude-sonnet-5-5", "anthropic")?.inputPerMTok).toBe(2);
     expect(priceFor(prices, "local", "llama3", "openai-compatible")).toBeUndefined();
     // A provider named after its kind finds the built-in row without saying the kind.
     expect(priceFor({}, "anthropic", "claude-haiku-4-5-20251001")?.outputPerMTok).toBe(5);
@@ -59,7 +79,7 @@ describe("the built-in price table", () => {
       scripted: ProviderConfig.parse({ kind: "scripted" }),
     };
     const roles = {
-      planner: { provider: "claude", model: "claude-sonnet-4-5" },
+      planner: { provider: "claude", model: "claude-sonnet-5-5" },
       worker: { provider: "local", model: "qwen3" },
       judge: { provider: "local", model: "qwen3" },
       evaluator: { provider: "scripted", model: "scripted-1" },
@@ -75,7 +95,7 @@ describe("cost of a call over the wire", () => {
     const provider = createProvider(
       "claude",
       ProviderConfig.parse({ kind: "anthropic", baseURL: wire.server.baseURL.replace(/\/v1$/, "") }),
-      RoleModelConfig.parse({ provider: "claude", model: "claude-sonnet-4-5-20250929" }),
+      RoleModelConfig.parse({ provider: "claude", model: "claude-sonnet-4-6" }),
       { ANTHROPIC_API_KEY: "sk-ant-x" },
       { retry: recordingRetry(0).policy },
     );
@@ -85,7 +105,7 @@ describe("cost of a call over the wire", () => {
         id: "msg_1",
         type: "message",
         role: "assistant",
-        model: "claude-sonnet-4-5-20250929",
+        model: "claude-sonnet-4-6",
         content: [{ type: "text", text: "ok" }],
         stop_reason: "end_turn",
         stop_sequence: null,

@@ -41,6 +41,12 @@ export const ModelEntry = z.object({
   }),
   /** Sampling parameters the model accepts; any other one is refused at startup. */
   sampling: z.array(SamplingParameter),
+  /**
+   * Sampling parameters accepted only while the model does not reason
+   * (effort `none`, set or its default), as OpenAI's GPT-5.1+, GPT-6 Sol
+   * and Luna take `temperature` and `top_p`.
+   */
+  samplingWhenEffortNone: z.array(SamplingParameter).optional(),
   contextWindow: z.number().int().positive(),
   maxOutputTokens: z.number().int().positive(),
   /** `max_tokens` when a role sets none: room for thinking and the answer. */
