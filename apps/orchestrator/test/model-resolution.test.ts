@@ -21,7 +21,7 @@ describe("one model resolution for rein run and rein models", () => {
   it("takes an API key from the environment when the config names no model, and has none without one", () => {
     const file = join(emptyCwd(), "rein.config.json");
     writeFileSync(file, JSON.stringify({ prefix: "p" }));
-    expect(resolveModels({ configFile: file, env: { ANTHROPIC_API_KEY: "sk-ant-test" } }).overrides?.roles?.worker).toEqual({ provider: "anthropic", model: "claude-sonnet-4-5" });
+    expect(resolveModels({ configFile: file, env: { ANTHROPIC_API_KEY: "sk-ant-test" } }).overrides?.roles?.worker).toEqual({ provider: "anthropic", model: "claude-sonnet-5-5" });
     expect(resolveModels({ configFile: file, env: {} }).missing).toBe(true);
   });
 

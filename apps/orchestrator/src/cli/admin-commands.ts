@@ -2,23 +2,9 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ensureKeyPairFiles, keyPairFiles, loadConfig, ReinError } from "@rein/core";
-import { loadExample } from "../examples/load-example.ts";
-import { roleTable } from "../roles/role-providers.ts";
-import { resolveModels } from "./model-resolution.ts";
 import type { CommandHandler } from "./command-spec.ts";
-import type { KEYS, MODELS } from "./command-specs.ts";
+import type { KEYS } from "./command-specs.ts";
 import { out } from "./output.ts";
-
-export const modelsCommand: CommandHandler<typeof MODELS> = async (_args, flags) => {
-  const example = flags.example === undefined ? undefined : await loadExample(flags.example);
-  const configFile = flags.config;
-  const models = resolveModels({ configFile, example });
-  out(models.source);
-  const rows = roleTable(loadConfig({ file: configFile, overrides: models.overrides }));
-  out(`${"role".padEnd(10)} ${"provider".padEnd(18)} ${"kind".padEnd(18)} ${"model".padEnd(28)} base URL`);
-  for (const row of rows) out(`${row.role.padEnd(10)} ${row.provider.padEnd(18)} ${row.kind.padEnd(18)} ${row.model.padEnd(28)} ${row.baseURL}`);
-  return 0;
-};
 
 export const keysCommand: CommandHandler<typeof KEYS> = async (_generate, flags) => {
   const dir = flags.out ?? loadConfig({ file: flags.config }).keysDir;

@@ -230,7 +230,11 @@ export const WORKER = defineCommand({
 export const MODELS = defineCommand({
   name: "models",
   args: [],
-  summary: "print the role → provider/model table exactly as `rein run` resolves it (config, then API keys in the environment, then the example's script)",
+  subcommands: {
+    check: { summary: "make one minimal live call per configured role and report a retired model, a bad key or a refused parameter with its fix", args: [] },
+  },
+  summary:
+    "print the roles' models exactly as `rein run` resolves them (config, then API keys in the environment, then the example's script), what the model catalogue says each accepts and costs, and any config problem",
   flags: { example: { kind: "string", value: "NAME", help: "resolve as `rein run --example NAME` would" } },
 });
 

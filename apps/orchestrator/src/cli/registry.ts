@@ -52,7 +52,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry(specs.MCP, async () => (await import("./mcp-commands.ts")).mcpCommand),
   entry(specs.SERVE, async () => (await import("./role-commands.ts")).serveCommand),
   entry(specs.WORKER, async () => (await import("./role-commands.ts")).workerCommand),
-  entry(specs.MODELS, async () => (await import("./admin-commands.ts")).modelsCommand),
+  entry(specs.MODELS, async () => (await import("./models-command.ts")).modelsCommand),
   entry(specs.CONFIG, async () => (await import("./config-commands.ts")).configCommand),
   entry(specs.KEYS, async () => (await import("./admin-commands.ts")).keysCommand),
 ];

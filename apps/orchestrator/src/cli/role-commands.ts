@@ -1,5 +1,6 @@
 import { redactPassword, ReinError } from "@rein/core";
 import { approvalKeys, requireVerifier } from "../approvals/approval-keys.ts";
+import { checkModelsAtStart } from "../roles/model-startup-check.ts";
 import { startRoles, type RoleName, ROLE_NAMES } from "../roles/start-roles.ts";
 import { buildTooling } from "../roles/tooling.ts";
 import { contextFlags, openContext, warnIfUnsandboxed } from "./cli-context.ts";
@@ -17,6 +18,10 @@ type RoleFlags = ParsedFlags<typeof WORKER> & ParsedFlags<typeof SERVE>;
 async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<number> {
   const { concurrency } = flags;
   const context = await openContext({ ...contextFlags(flags), logLevel: "info" });
+  await checkModelsAtStart(context.config, { roles, warn: err }).catch(async (error: unknown) => {
+    await context.close();
+    throw error;
+  });
   // A controller makes the pair once when there is none; a step worker only ever reads the public key.
   warnIfUnsandboxed(context.config);
   const keys = packetSigningKeys(context.config, { create: roles.includes("control") });

@@ -3,6 +3,7 @@ import { approvalKeys, requireSigner, requireVerifier } from "../approvals/appro
 import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";
 import { loadExample } from "../examples/load-example.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
+import { checkModelsAtStart } from "../roles/model-startup-check.ts";
 import { checkRoleProviders } from "../roles/role-providers.ts";
 import { startRoles, ROLE_NAMES } from "../roles/start-roles.ts";
 import { buildTooling } from "../roles/tooling.ts";
@@ -35,10 +36,12 @@ export const runCommand: CommandHandler<typeof RUN> = async ({ goal: goalText },
     throw new ReinError("config_invalid", "--detach leaves the run to other processes, but this Redis is private to rein run and stops with it; expected a shared one (--redis, REDIS_URL or redisUrl)");
   }
   err(models.source);
-  await checkRoleProviders(context.runtime.config).catch(async (error: unknown) => {
-    await context.close();
-    throw error;
-  });
+  await checkRoleProviders(context.runtime.config)
+    .then(() => checkModelsAtStart(context.runtime.config, { roles: ROLE_NAMES, warn: err }))
+    .catch(async (error: unknown) => {
+      await context.close();
+      throw error;
+    });
   warnIfUnsandboxed(context.config);
   const keys = packetSigningKeys(context.config, { create: true });
   if (keys.created) err(`wrote a packet-signing key pair to ${context.config.keysDir} (used by every rein run and rein serve started here)`);

@@ -1,0 +1,74 @@
+import { CATALOGUE_READ_ON, checkRoleModels, loadConfig, modelEntryFor, priceFor, type ReinConfig, Role } from "@rein/core";
+import { loadExample } from "../examples/load-example.ts";
+import { liveCheckRoles } from "../roles/model-startup-check.ts";
+import { roleTable } from "../roles/role-providers.ts";
+import type { CommandHandler } from "./command-spec.ts";
+import type { MODELS } from "./command-specs.ts";
+import { describeEntry } from "./model-description.ts";
+import { resolveModels } from "./model-resolution.ts";
+import { out } from "./output.ts";
+
+/**
+ * `rein models`: the roles' models as `rein run` resolves them, what the
+ * catalogue says each accepts and costs, and every config problem; exit 2
+ * when one would stop `rein run`. `rein models check`: one live call per
+ * distinct role setting; exit 1 when a provider refused one.
+ */
+export const modelsCommand: CommandHandler<typeof MODELS> = async (args, flags) => {
+  const example = flags.example === undefined ? undefined : await loadExample(flags.example);
+  const models = resolveModels({ configFile: flags.config, example });
+  out(models.source);
+  const config = loadConfig({ file: flags.config, overrides: models.overrides });
+  const rows = roleTable(config);
+  out(`${"role".padEnd(10)} ${"provider".padEnd(18)} ${"kind".padEnd(18)} ${"model".padEnd(28)} base URL`);
+  for (const row of rows) out(`${row.role.padEnd(10)} ${row.provider.padEnd(18)} ${row.kind.padEnd(18)} ${row.model.padEnd(28)} ${row.baseURL}`.trimEnd());
+  for (const line of catalogueLines(config)) out(line);
+  const problems = checkRoleModels(config);
+  out();
+  if (problems.length === 0) out(`config: no problem found against the model catalogue (read ${CATALOGUE_READ_ON})`);
+  else {
+    out(`config problems (model catalogue read ${CATALOGUE_READ_ON}):`);
+    for (const problem of problems) out(`  ${problem.severity.padEnd(8)} ${problem.message}`);
+  }
+  const configErrors = problems.some((problem) => problem.severity === "error");
+  if (args.subcommand !== "check") return configErrors ? 2 : 0;
+
+  out();
+  const checks = await liveCheckRoles(config, Role.options, { kinds: ["anthropic", "openai", "openai-compatible"] });
+  const checked = new Set(checks.flatMap((check) => check.roles));
+  if (checks.length === 0) out("live check: no role uses a real provider (scripted and replayed models are not called)");
+  for (const check of checks) out(`${check.status.padEnd(13)} ${check.roles.join(", ")}: ${check.message}`);
+  for (const role of Role.options.filter((candidate) => !checked.has(candidate))) {
+    out(`${"not called".padEnd(13)} ${role}: ${config.roles[role].provider} is ${config.providers[config.roles[role].provider]?.kind ?? "not configured"}, which makes no call to check`);
+  }
+  return configErrors || checks.some((check) => check.status === "failed") ? 1 : 0;
+};
+
+/** A block per distinct provider and model that the catalogue knows or is asked about. */
+function catalogueLines(config: ReinConfig): string[] {
+  const byModel = new Map<string, Role[]>();
+  for (const role of Role.options) {
+    const key = `${config.roles[role].provider}/${config.roles[role].model}`;
+    byModel.set(key, [...(byModel.get(key) ?? []), role]);
+  }
+  return [...byModel.values()].flatMap((roles) => {
+    const choice = config.roles[roles[0] as Role];
+    const kind = config.providers[choice.provider]?.kind ?? "";
+    if (kind === "scripted" || kind === "replay") return [];
+    const header = `${choice.model} (${choice.provider}, ${kind}) for ${roles.join(", ")}`;
+    const settings = roles.flatMap((role) => {
+      const { effort, temperature, maxTokens } = config.roles[role];
+      const set = [effort && `effort ${effort}`, temperature !== undefined && `temperature ${temperature}`, maxTokens !== undefined && `maxTokens ${maxTokens}`].filter(Boolean);
+      return set.length > 0 ? [`${role}: ${set.join(", ")}`] : [];
+    });
+    const configured = settings.length > 0 ? [`  ${"configured".padEnd(13)} ${settings.join("; ")}`] : [];
+    const entry = modelEntryFor(kind, choice.model);
+    if (!entry) {
+      const why = kind === "openai-compatible" ? "a compatible server's models are the operator's to know; `rein models check` calls it" : "see the config problems below";
+      return ["", header, `  ${"catalogue".padEnd(13)} not in the catalogue: ${why}`, ...configured];
+    }
+    const configuredPrice = config.prices[`${choice.provider}/${choice.model}`];
+    const price = priceFor(config.prices, choice.provider, choice.model, kind);
+    return ["", header, ...describeEntry(entry, price, configuredPrice ? "config prices" : `catalogue, read ${CATALOGUE_READ_ON}`), ...configured];
+  });
+}
