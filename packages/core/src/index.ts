@@ -160,6 +160,8 @@ export {
   type CommandResult,
   createToolExecutor,
   defineTool,
+  type EntryScreen,
+  escapeGlob,
   IdempotencyStore,
   isFailureAddressed,
   type ModelToolCall,

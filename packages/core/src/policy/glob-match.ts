@@ -14,30 +14,58 @@ import { ReinError } from "../errors.ts";
  * segments, none included; elsewhere it is `*`).
  */
 export function compileGlob(pattern: string): (value: string) => boolean {
-  const expanded = expandBraces(pattern);
-  const alternatives = expanded.map(compileAlternative);
-  return (value) => {
-    const segments = value.split("/");
-    // As in picomatch, no wildcard covers a `.` or `..` segment: only the same text does.
-    if (segments.some((segment) => segment === "." || segment === "..")) return expanded.includes(value);
-    return alternatives.some((alternative) => matchSequence(alternative, segments, matchSegmentOrGlobstar));
-  };
+  const parsed = parseGlob(pattern);
+  return (value) => globMatches(parsed, value);
+}
+
+export function globMatches({ alternatives, texts }: ParsedGlob, value: string): boolean {
+  const segments = value.split("/");
+  // As in picomatch, no wildcard covers a `.` or `..` segment: only the same text does.
+  if (segments.some(isDotSegment)) return texts.includes(value);
+  return alternatives.some((alternative) => matchSequence(alternative, segments, matchSegmentOrGlobstar));
+}
+
+/** A set of characters: a class, one literal (a range from it to itself), or `?` (nothing excluded). */
+export interface CharSet {
+  negated: boolean;
+  /** Inclusive, compared as strings; a range whose low end is above its high end is left out (it holds nothing). */
+  ranges: readonly (readonly [string, string])[];
+}
+/** A `*` within a segment, or one character from a set. */
+export type CharToken = { kind: "star" } | { kind: "one"; set: CharSet };
+/** `**` as a whole segment (kind "star"), or one segment's characters. */
+export type GlobSegment = { kind: "star" } | { kind: "one"; tokens: CharToken[] };
+
+/** A glob as its matcher reads it, for comparing two patterns (pattern-containment.ts). */
+export interface ParsedGlob {
+  /** Each `{a,b}` alternative as segments. */
+  alternatives: GlobSegment[][];
+  /** The alternatives as text: a value with a `.` or `..` segment matches only when it is one of these exactly. */
+  texts: string[];
+}
+
+export function parseGlob(pattern: string): ParsedGlob {
+  const texts = expandBraces(pattern);
+  return { texts, alternatives: texts.map(parseAlternative) };
+}
+
+export const isDotSegment = (segment: string): boolean => segment === "." || segment === "..";
+
+export function inCharSet(set: CharSet, char: string): boolean {
+  return set.ranges.some(([low, high]) => char >= low && char <= high) !== set.negated;
 }
 
 /** The most alternatives `{…}` may expand to. */
 export const MAX_ALTERNATIVES = 256;
 
-type CharToken = { kind: "star" } | { kind: "one"; test: (char: string) => boolean };
-type Segment = { kind: "star" } | { kind: "one"; tokens: CharToken[] };
-
-function compileAlternative(pattern: string): Segment[] {
+function parseAlternative(pattern: string): GlobSegment[] {
   return pattern
     .split("/")
-    .map((segment): Segment => (segment === "**" ? { kind: "star" } : { kind: "one", tokens: tokenize(segment) }));
+    .map((segment): GlobSegment => (segment === "**" ? { kind: "star" } : { kind: "one", tokens: tokenize(segment) }));
 }
 
-function matchSegmentOrGlobstar(segment: Segment, value: string): boolean {
-  return segment.kind === "one" && matchSequence(segment.tokens, [...value], (token, char) => token.kind === "one" && token.test(char));
+function matchSegmentOrGlobstar(segment: GlobSegment, value: string): boolean {
+  return segment.kind === "one" && matchSequence(segment.tokens, [...value], (token, char) => token.kind === "one" && inCharSet(token.set, char));
 }
 
 /**
@@ -79,40 +107,52 @@ function tokenize(segment: string): CharToken[] {
     if (char === "*") {
       if (tokens.at(-1)?.kind !== "star") tokens.push({ kind: "star" });
     } else if (char === "?") {
-      tokens.push({ kind: "one", test: () => true });
+      tokens.push({ kind: "one", set: { negated: true, ranges: [] } });
     } else if (char === "\\" && index + 1 < chars.length) {
       index += 1;
       const literal = chars[index];
-      tokens.push({ kind: "one", test: (candidate) => candidate === literal });
+      tokens.push(literalToken(literal as string));
     } else if (char === "[") {
       const end = chars.indexOf("]", index + 2);
       if (end < 0) {
-        tokens.push({ kind: "one", test: (candidate) => candidate === "[" });
+        tokens.push(literalToken("["));
         continue;
       }
-      tokens.push({ kind: "one", test: characterClass(chars.slice(index + 1, end)) });
+      tokens.push({ kind: "one", set: characterClass(chars.slice(index + 1, end)) });
       index = end;
     } else {
-      tokens.push({ kind: "one", test: (candidate) => candidate === char });
+      tokens.push(literalToken(char));
     }
   }
   return tokens;
 }
 
-function characterClass(body: string[]): (char: string) => boolean {
+// One shared token per character: a long literal path would otherwise allocate four objects a character.
+const literalTokens = new Map<string, CharToken>();
+function literalToken(char: string): CharToken {
+  let token = literalTokens.get(char);
+  if (!token) {
+    token = { kind: "one", set: { negated: false, ranges: [[char, char]] } };
+    if (literalTokens.size < 4096) literalTokens.set(char, token);
+  }
+  return token;
+}
+
+function characterClass(body: string[]): CharSet {
   const negated = body[0] === "!" || body[0] === "^";
   const members = negated ? body.slice(1) : body;
   const ranges: [string, string][] = [];
   for (let index = 0; index < members.length; index += 1) {
     const low = members[index] as string;
     if (members[index + 1] === "-" && index + 2 < members.length) {
-      ranges.push([low, members[index + 2] as string]);
+      const high = members[index + 2] as string;
+      if (low <= high) ranges.push([low, high]);
       index += 2;
     } else {
       ranges.push([low, low]);
     }
   }
-  return (char) => ranges.some(([low, high]) => char >= low && char <= high) !== negated;
+  return { negated, ranges };
 }
 
 /** `a{b,c{d,e}}` → `ab`, `acd`, `ace`; unbalanced braces stay literal. */

@@ -1,5 +1,6 @@
 import type { IgnoredRule, PermissionDecision, PermissionOutcome, PolicyRule } from "../contracts/index.ts";
 import { defaultDecision } from "./default-rules.ts";
+import { type ComparisonBudget, comparisonBudget } from "./pattern-containment.ts";
 import { type PolicyRequest, ruleApplies } from "./rule-match.ts";
 
 export interface PolicyLayers {
@@ -26,8 +27,9 @@ export function decidePermission(
   layers: PolicyLayers,
   options: { forceAsk?: string } = {},
 ): PermissionDecision {
-  const deployment = firstApplicable(layers.config, request) ?? defaultDecision(request);
-  const goal = firstApplicable(layers.packet, request);
+  const budget = comparisonBudget();
+  const deployment = firstApplicable(layers.config, request, budget) ?? defaultDecision(request);
+  const goal = firstApplicable(layers.packet, request, budget);
   let decision = deployment;
   if (goal && strictness[goal.decision] > strictness[deployment.decision]) decision = goal;
   if (goal && strictness[goal.decision] < strictness[deployment.decision]) decision = { ...deployment, ignored: ignoredGoalRule(goal, deployment) };
@@ -45,8 +47,8 @@ function ignoredGoalRule(goal: PermissionDecision, deployment: PermissionDecisio
   };
 }
 
-function firstApplicable(rules: readonly PolicyRule[], request: PolicyRequest): PermissionDecision | undefined {
-  const rule = rules.find((candidate) => ruleApplies(candidate, request));
+function firstApplicable(rules: readonly PolicyRule[], request: PolicyRequest, budget: ComparisonBudget): PermissionDecision | undefined {
+  const rule = rules.find((candidate) => ruleApplies(candidate, request, budget));
   if (!rule) return undefined;
   return { decision: rule.decision, rule: rule.id, reason: rule.reason ?? `rule ${rule.id} says ${rule.decision}` };
 }

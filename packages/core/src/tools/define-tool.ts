@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Scope, ToolEffect, ToolSpec } from "../contracts/index.ts";
 import type { Logger } from "../logger.ts";
 import { jsonSchemaOf } from "../models/json-schema-of.ts";
+import type { EntryScreen } from "../policy/entry-screen.ts";
 import type { Workspace } from "./workspace.ts";
 
 /**
@@ -56,6 +57,8 @@ export interface ToolContext {
   logger: Logger;
   /** Reports how far the call has got; the executor traces it (`tool.progress`, throttled). */
   progress?: (update: ToolProgress) => void;
+  /** The permission policy over each entry an enumerating tool would return (see `enumerates`). */
+  screen: EntryScreen;
 }
 
 export type ApprovalRule<Input> = "never" | "always" | ((args: Input, context: { runId: string; stepId: string }) => boolean);
@@ -82,8 +85,19 @@ export interface ToolDefinition<Input = unknown, Output = unknown> {
   concurrencySafe: boolean;
   /** @defaultValue 30_000 */
   timeoutMs: number;
-  /** The resources a call touches, for the permission policy and approvals. */
+  /**
+   * The resources a call touches, for the permission policy and approvals.
+   * Paths are globs: name a literal path through `escapeGlob`.
+   */
   scope: (args: Input) => Scope;
+  /**
+   * The call's path patterns name what it enumerates (lists, searches), and
+   * `run` passes every entry it would return through `context.screen`: a
+   * deny or ask rule covering part of the pattern then withholds those
+   * entries rather than deciding the whole call (docs/policy.md).
+   * @defaultValue false
+   */
+  enumerates: boolean;
   run: (args: Input, context: ToolContext) => Promise<Output>;
   /** Renders the output as the text an observation carries. */
   render: (output: Output) => string;
@@ -116,6 +130,7 @@ export function defineTool<Input, Output>(options: ToolOptions<Input, Output>): 
     approval: "never",
     idempotent: readOnly,
     concurrencySafe: readOnly,
+    enumerates: false,
     timeoutMs: 30_000,
     scope: () => ({}),
     render: defaultRender as (output: Output) => string,

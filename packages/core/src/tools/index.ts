@@ -13,6 +13,8 @@ export {
 export { ToolRegistry } from "./tool-registry.ts";
 export { toolsExportOf } from "./tools-export.ts";
 export { Workspace } from "./workspace.ts";
+export { escapeGlob } from "../policy/glob-literal.ts";
+export type { EntryScreen } from "../policy/entry-screen.ts";
 export type { ModelToolCall, StepExecutionContext, ToolCallOutcome, ToolExecutor } from "./tool-executor.ts";
 export { createToolExecutor, type ToolExecutorDeps } from "./create-tool-executor.ts";
 export type { TraceSink } from "./executor/call-trace.ts";
@@ -26,5 +28,5 @@ export { BUILTIN_TOOL_NAMES, type BuiltinToolName, builtinTools } from "./builti
 export type { BuiltinToolOptions, HttpMethod } from "./builtin/builtin-options.ts";
 export { type CommandResult, RUN_COMMAND_LIMITS, type RunCommandVariant, renderCommandResult, runCommandTool } from "./builtin/run-command.ts";
 export type { HttpResult } from "./builtin/http-request.ts";
-export type { SearchMatch } from "./builtin/list-search-tools.ts";
+export type { SearchMatch, SearchResult } from "./builtin/list-search-tools.ts";
 export { IdempotencyStore, type IdempotencyStoreOptions, type RecordOutcome } from "../stores/idempotency-store.ts";

@@ -18,6 +18,8 @@ const ToolShape = z.looseObject({
   approval: z.union([z.enum(["never", "always"]), aFunction<Extract<AnyTool["approval"], (...args: never[]) => unknown>>()]),
   idempotent: z.boolean(),
   concurrencySafe: z.boolean(),
+  // A module built against an older defineTool has none: it enumerates nothing.
+  enumerates: z.boolean().default(false),
   timeoutMs: z.number().positive(),
   scope: aFunction<AnyTool["scope"]>(),
   run: aFunction<AnyTool["run"]>(),

@@ -35,6 +35,15 @@ describe("attenuation", () => {
     expect(() => assertAttenuated(child({ surface: [{ name: "read_file", scope: { paths: ["src/../etc/**"] } }] }), bounds)).toThrow(/scope/);
   });
 
+  it("compares patterns as patterns: src/* never contains src/**", () => {
+    const top = { ...bounds, surface: [{ name: "read_file", scope: { paths: ["src/*"] } }] };
+    expect(() => assertAttenuated(child({ surface: [{ name: "read_file", scope: { paths: ["src/**"] } }] }), top)).toThrow(/read_file\.paths src\/\*\* is outside the parent's src\/\*/);
+    expect(() => assertAttenuated(child({ surface: [{ name: "read_file", scope: { paths: ["src/*/x"] } }] }), top)).toThrow(/outside/);
+    expect(() => assertAttenuated(child({ surface: [{ name: "read_file", scope: { paths: ["src/*.ts"] } }] }), top)).not.toThrow();
+    const hosts = { ...bounds, surface: [{ name: "http_request", scope: { hosts: ["a?.example.com:443"] } }] };
+    expect(() => assertAttenuated(child({ surface: [{ name: "http_request", scope: { hosts: ["a*.example.com:443"] } }] }), hosts)).toThrow(/outside/);
+  });
+
   it("refuses a scope left unrestricted where the parent restricts it", () => {
     expect(() => assertAttenuated(child({ surface: [{ name: "run_command", scope: {} }] }), bounds)).toThrow(/scope: run_command\.commands is unrestricted/);
   });

@@ -137,3 +137,27 @@ describe("hosts with ports", () => {
     expect(hostMatches("[::1]:8080", "[::2]:8080")).toBe(false);
   });
 });
+
+describe("rules over patterns", () => {
+  const read = (paths: string[], enumerates = false) => request({ tool: "list_files", effect: "read", scope: { paths }, enumerates });
+
+  it("an ask rule applies when any resource the call may touch is covered, like deny", () => {
+    const layers = { packet: [], config: [rule({ id: "hr-ask", decision: "ask", paths: ["hr/**"] }), rule({ id: "all", decision: "allow", effect: ["destructive"] })] };
+    const both = request({ effect: "destructive", scope: { paths: ["src/a", "hr/b"] } });
+    expect(decidePermission(both, layers).rule).toBe("hr-ask");
+  });
+
+  it("a deny rule decides a call whose glob may reach what it covers, unless the tool screens each entry", () => {
+    const layers = { packet: [], config: [rule({ id: "no-secrets", decision: "deny", paths: ["secrets/**"] })] };
+    expect(decidePermission(read(["**"]), layers).decision).toBe("deny");
+    expect(decidePermission(read(["**"], true), layers).decision).toBe("allow");
+    expect(decidePermission(read(["secrets/*"], true), layers)).toMatchObject({ decision: "deny", rule: "no-secrets" });
+    expect(decidePermission(read(["src/**"]), layers).decision).toBe("allow");
+  });
+
+  it("an allow rule allows a glob only when its patterns contain it: src/* does not contain src/**", () => {
+    const layers = { packet: [], config: [rule({ id: "src-top", decision: "allow", paths: ["src/*"], effect: ["destructive"] })] };
+    expect(decidePermission(request({ effect: "destructive", scope: { paths: ["src/*.ts"] } }), layers).rule).toBe("src-top");
+    expect(decidePermission(request({ effect: "destructive", scope: { paths: ["src/**"] } }), layers).rule).toBe("default:destructive");
+  });
+});

@@ -2,6 +2,7 @@ import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { ReinError } from "../../errors.ts";
+import { escapeGlob } from "../../policy/glob-literal.ts";
 import { defineTool } from "../define-tool.ts";
 import type { Workspace } from "../workspace.ts";
 import { type BuiltinToolOptions, DEFAULT_MAX_FILE_BYTES } from "./builtin-options.ts";
@@ -38,7 +39,7 @@ export function readFileTool(options: BuiltinToolOptions) {
         lineCount: z.number().int().positive().optional(),
       })
       .strict(),
-    scope: (args) => ({ paths: [args.path] }),
+    scope: (args) => ({ paths: [escapeGlob(args.path)] }),
     async run(args, context) {
       const text = await readTextFile(context.workspace, args.path, maxBytes);
       if (args.startLine === undefined && args.lineCount === undefined) return text;
@@ -58,7 +59,7 @@ export function writeFileTool() {
     idempotent: true,
     input: z.object({ path: WorkspacePath, content: FileText }).strict(),
     output: z.object({ path: z.string(), bytes: z.number().int() }),
-    scope: (args) => ({ paths: [args.path] }),
+    scope: (args) => ({ paths: [escapeGlob(args.path)] }),
     async run(args, context) {
       const real = await context.workspace.resolve(args.path);
       await mkdir(dirname(real), { recursive: true });
@@ -85,7 +86,7 @@ export function editFileTool(options: BuiltinToolOptions) {
       })
       .strict(),
     output: z.object({ path: z.string(), replacements: z.number().int().positive() }),
-    scope: (args) => ({ paths: [args.path] }),
+    scope: (args) => ({ paths: [escapeGlob(args.path)] }),
     async run(args, context) {
       const text = await readTextFile(context.workspace, args.path, maxBytes);
       const occurrences = text.split(args.oldString).length - 1;

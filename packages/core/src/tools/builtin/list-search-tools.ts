@@ -2,11 +2,12 @@ import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { ReinError } from "../../errors.ts";
+import { escapeGlob } from "../../policy/glob-literal.ts";
 import { pathMatches } from "../../policy/resource-match.ts";
 import { defineTool } from "../define-tool.ts";
 import { type BuiltinToolOptions, DEFAULT_MAX_FILE_BYTES } from "./builtin-options.ts";
 import { boundedPath, boundedString, INPUT_LIMITS } from "./input-limits.ts";
-import { walkFiles } from "./walk-files.ts";
+import { MAX_WALKED, walkFiles } from "./walk-files.ts";
 
 const Directory = boundedPath()
   .default(".")
@@ -14,12 +15,16 @@ const Directory = boundedPath()
 
 const under = (directory: string, glob: string) => (directory === "." ? glob : `${directory.replace(/\/+$/, "")}/${glob}`);
 
+/** What the call enumerates, as a pattern: the directory is a literal path. */
+const enumerated = (directory: string, glob: string) => under(escapeGlob(directory), glob);
+
 export function listFilesTool() {
   return defineTool({
     name: "list_files",
     description:
       "List the entries of a workspace directory (directories end with /, symlinks with @). Set recursive to list everything below it. No side effects.",
     effect: "read",
+    enumerates: true,
     input: z
       .object({
         path: Directory,
@@ -27,13 +32,20 @@ export function listFilesTool() {
         maxEntries: z.number().int().positive().max(10_000).default(1000),
       })
       .strict(),
-    scope: (args) => ({ paths: [under(args.path, args.recursive ? "**" : "*")] }),
+    scope: (args) => ({ paths: [enumerated(args.path, args.recursive ? "**" : "*")] }),
     async run(args, context) {
       const real = await context.workspace.resolve(args.path);
       if (!(await stat(real)).isDirectory()) throw new ReinError("tool_failed", `${args.path} is not a directory`);
-      const { entries, complete } = await walkFiles(real, { recursive: args.recursive, limit: args.maxEntries });
+      const base = context.workspace.relativePath(real);
+      const { entries, complete } = await walkFiles(real, {
+        recursive: args.recursive,
+        limit: args.maxEntries,
+        keep: (path) => context.screen.admits(under(base, path)),
+      });
       const lines = entries.map((entry) => `${entry.path}${entry.kind === "directory" ? "/" : entry.kind === "symlink" ? "@" : ""}`);
-      if (!complete) lines.push(`(stopped after ${args.maxEntries} entries)`);
+      if (!complete) lines.push(`(stopped after ${entries.length} entries)`);
+      const withheld = context.screen.note("entries");
+      if (withheld) lines.push(`(${withheld})`);
       return lines;
     },
     render: (lines) => lines.join("\n"),
@@ -46,6 +58,12 @@ export interface SearchMatch {
   text: string;
 }
 
+export interface SearchResult {
+  matches: SearchMatch[];
+  /** What the permission policy kept out of the search (files, never their content). */
+  withheld?: string;
+}
+
 export function searchFilesTool(options: BuiltinToolOptions) {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   return defineTool({
@@ -53,6 +71,7 @@ export function searchFilesTool(options: BuiltinToolOptions) {
     description:
       "Search workspace files for a literal string (not a regex), optionally only files matching a glob like **/*.ts. Returns path:line: text for each matching line. No side effects.",
     effect: "read",
+    enumerates: true,
     input: z
       .object({
         query: boundedString(INPUT_LIMITS.searchQueryChars).min(1),
@@ -62,14 +81,17 @@ export function searchFilesTool(options: BuiltinToolOptions) {
         maxResults: z.number().int().positive().max(5000).default(200),
       })
       .strict(),
-    scope: (args) => ({ paths: [under(args.path, "**")] }),
-    async run(args, context) {
+    scope: (args) => ({ paths: [enumerated(args.path, "**")] }),
+    async run(args, context): Promise<SearchResult> {
       const real = await context.workspace.resolve(args.path);
-      const { entries } = await walkFiles(real, { recursive: true, limit: 100_000 });
+      const base = context.workspace.relativePath(real);
+      const { entries } = await walkFiles(real, { recursive: true, limit: MAX_WALKED });
       const needle = args.caseSensitive ? args.query : args.query.toLowerCase();
       const matches: SearchMatch[] = [];
       for (const entry of entries) {
         if (entry.kind !== "file" || (args.glob && !pathMatches(args.glob, entry.path))) continue;
+        // Before the file is opened: what is withheld must not depend on what it holds.
+        if (!context.screen.admits(under(base, entry.path))) continue;
         const file = join(real, entry.path);
         if ((await stat(file)).size > maxBytes) continue;
         const lines = (await readFile(file, "utf8")).split("\n");
@@ -81,8 +103,9 @@ export function searchFilesTool(options: BuiltinToolOptions) {
         }
         if (matches.length >= args.maxResults) break;
       }
-      return matches;
+      const withheld = context.screen.note("files");
+      return withheld ? { matches, withheld } : { matches };
     },
-    render: (matches) => matches.map((match) => `${match.path}:${match.line}: ${match.text}`).join("\n"),
+    render: ({ matches, withheld }) => [...matches.map((match) => `${match.path}:${match.line}: ${match.text}`), ...(withheld ? [`(${withheld})`] : [])].join("\n"),
   });
 }

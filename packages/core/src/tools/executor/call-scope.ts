@@ -1,6 +1,7 @@
-import picomatch from "picomatch";
 import type { Scope } from "../../contracts/index.ts";
 import { ReinError } from "../../errors.ts";
+import { isDotSegment } from "../../policy/glob-match.ts";
+import { escapeGlob, splitGlob, unescapeGlob } from "../../policy/glob-literal.ts";
 import { formatHostPort, parseHostPort } from "../../policy/host-port.ts";
 import { SCOPE_DIMENSIONS } from "../../policy/resource-match.ts";
 import { pathSizeProblem } from "../path-limits.ts";
@@ -16,7 +17,10 @@ export const MAX_SCOPE_NAME_CHARS = 300;
  * workspace (so traversal, absolute paths outside and symlinks that leave it
  * are refused before anything runs) and rewritten relative to the root
  * where it really lands, which is what grants and policy globs are written
- * against. A glob keeps its pattern; only its static base is resolved.
+ * against. Paths are globs (a literal one escaped, `escapeGlob`): a glob
+ * keeps its pattern and only its literal base is resolved; a `.` or `..`
+ * after its first wildcard is refused, since no pattern could say where it
+ * lands.
  */
 export async function normalizeScope(scope: Scope, workspace: Workspace): Promise<Scope> {
   assertScopeBounded(scope);
@@ -29,11 +33,13 @@ export async function normalizeScope(scope: Scope, workspace: Workspace): Promis
 }
 
 async function normalizePath(path: string, workspace: Workspace): Promise<string> {
-  const { base, glob, isGlob } = picomatch.scan(path);
-  const real = await workspace.resolve(isGlob ? base || "." : path);
-  const relative = workspace.relativePath(real);
-  if (!isGlob) return relative;
-  return relative === "." ? glob : `${relative}/${glob}`;
+  const { base, rest } = splitGlob(path);
+  if (rest?.split("/").some((segment) => isDotSegment(unescapeGlob(segment)))) {
+    throw invalidScope(`${JSON.stringify(path.slice(0, 64))} has a . or .. segment after a wildcard; expected a glob that steps only forward, e.g. src/**`);
+  }
+  const relative = workspace.relativePath(await workspace.resolve(base || "."));
+  if (rest === undefined) return escapeGlob(relative);
+  return relative === "." ? rest : `${escapeGlob(relative)}/${rest}`;
 }
 
 /**

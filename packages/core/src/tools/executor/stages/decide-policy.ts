@@ -10,7 +10,7 @@ export const decidePolicy: CallStage = async (state) => {
   const { args } = need(state, "input");
   const scope = need(state, "scope");
   const decision = decidePermission(
-    { tool: tool.name, effect: tool.effect, scope, argBytes: Buffer.byteLength(canonicalJson(args)) },
+    { tool: tool.name, effect: tool.effect, scope, argBytes: Buffer.byteLength(canonicalJson(args)), enumerates: tool.enumerates },
     { packet: state.context.policy, config: state.deps.config.policy },
     { forceAsk: forcedApproval(tool, args, state.context) },
   );

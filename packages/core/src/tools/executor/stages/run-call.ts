@@ -1,4 +1,6 @@
+import { canonicalJson } from "../../../canonical/canonical-json.ts";
 import { errorMessage } from "../../../errors.ts";
+import { type EntryScreen, entryScreen } from "../../../policy/entry-screen.ts";
 import { prepareUntrusted } from "../../../sanitize/present-untrusted.ts";
 import type { SecretRefusal } from "../../../secrets/secret-bindings.ts";
 import type { AnyTool, ToolContext } from "../../define-tool.ts";
@@ -94,6 +96,7 @@ export function errorSummary(error: string, deps: ResolvedExecutorDeps): string 
 function toolContext(state: CallInProgress, signal: AbortSignal, secrets: ToolContext["secrets"], progress: ToolContext["progress"]): ToolContext {
   const { context, deps } = state;
   const callId = state.call.id;
+  let screen: EntryScreen | undefined;
   return {
     runId: context.runId,
     stepId: context.stepId,
@@ -105,5 +108,23 @@ function toolContext(state: CallInProgress, signal: AbortSignal, secrets: ToolCo
     artifacts: deps.artifacts,
     logger: deps.logger.child({ runId: context.runId, stepId: context.stepId, callId }),
     progress,
+    // Built on first use: only enumerating tools ask for it.
+    get screen() {
+      screen ??= screenOf(state);
+      return screen;
+    },
   };
+}
+
+/** The policy of this call, over each entry it would return. */
+function screenOf(state: CallInProgress): EntryScreen {
+  const tool = need(state, "tool");
+  return entryScreen({
+    tool: tool.name,
+    effect: tool.effect,
+    layers: { packet: state.context.policy, config: state.deps.config.policy },
+    grant: need(state, "grant").scope,
+    argBytes: Buffer.byteLength(canonicalJson(need(state, "input").args)),
+    approved: state.decision,
+  });
 }
