@@ -6,6 +6,7 @@ import type { ModelProvider } from "./model-provider.ts";
 import { modelEntryFor } from "./catalogue/model-catalogue.ts";
 import { builtinPriceFor } from "./price-table.ts";
 import { OpenAIProvider } from "./openai/openai-provider.ts";
+import { openAIProviderFor } from "./openai-responses/openai-api-choice.ts";
 import { ReplayProvider, type ReplayRecordings } from "./replay/replay-provider.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { ScriptedProvider } from "./scripted/scripted-provider.ts";
@@ -46,10 +47,7 @@ export function createProvider(
     case "anthropic":
       return new AnthropicProvider(adapterSettings(name, providerConfig, roleConfig, requiredKey(name, providerConfig, env), options));
     case "openai":
-      return new OpenAIProvider({
-        ...adapterSettings(name, providerConfig, roleConfig, requiredKey(name, providerConfig, env), options),
-        kind: "openai",
-      });
+      return openAIProviderFor(adapterSettings(name, providerConfig, roleConfig, requiredKey(name, providerConfig, env), options));
     case "openai-compatible": {
       const apiKey = providerConfig.apiKeyEnv ? env[providerConfig.apiKeyEnv] : undefined;
       return new OpenAIProvider({

@@ -14,6 +14,8 @@ export { textOf, toolCallsOf } from "./model-provider.ts";
 export type { AdapterSettings } from "./adapter-settings.ts";
 export { AnthropicProvider } from "./anthropic/anthropic-provider.ts";
 export { OpenAIProvider, type OpenAIProviderSettings } from "./openai/openai-provider.ts";
+export { OpenAIResponsesProvider } from "./openai-responses/responses-provider.ts";
+export { openAIProviderFor } from "./openai-responses/openai-api-choice.ts";
 export type { StructuredOutputMode } from "./openai/openai-request.ts";
 export { RecordedSteps, ReplayProvider, type ReplayOptions, type ReplayRecordings } from "./replay/replay-provider.ts";
 export { ScriptedProvider } from "./scripted/scripted-provider.ts";

@@ -18,11 +18,13 @@ export function openAIWireReply(reply: WireReply, request: RecordedRequest, opti
   const calls = reply.content.flatMap((block) => (block.type === "tool_call" ? [block] : []));
   const finishReason = quirks && calls.length > 0 ? "stop" : wireFinishReason(reply.stopReason);
   const model = quirks ? "" : reply.model;
+  // prompt_tokens counts cached and cache-written tokens too (SDK `CompletionUsage`).
+  const promptTokens = reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens;
   const usage = {
-    prompt_tokens: reply.usage.inputTokens + reply.usage.cacheReadTokens,
+    prompt_tokens: promptTokens,
     completion_tokens: reply.usage.outputTokens,
-    total_tokens: reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.outputTokens,
-    prompt_tokens_details: { cached_tokens: reply.usage.cacheReadTokens },
+    total_tokens: promptTokens + reply.usage.outputTokens,
+    prompt_tokens_details: { cached_tokens: reply.usage.cacheReadTokens, cache_write_tokens: reply.usage.cacheWriteTokens },
   };
   const head = { id: "chatcmpl-fake", created: 1_700_000_000, model };
   const headers = { "x-request-id": "req_fake" };

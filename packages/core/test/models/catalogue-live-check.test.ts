@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ProviderConfig, RoleModelConfig } from "../../src/config/config.ts";
+import { anthropicModels } from "../../src/models/catalogue/anthropic-models.ts";
+import { openAIModels } from "../../src/models/catalogue/openai-models.ts";
 import { createProvider } from "../../src/models/create-provider.ts";
 import { checkModelLive } from "../../src/models/model-live-check.ts";
-import { type FakeReply, recordingRetry } from "../../src/testing/index.ts";
+import { emulatedModels, type FakeReply, OpenAIEmulator, openAIEmulatedModels, recordingRetry, startAnthropicEmulator } from "../../src/testing/index.ts";
 import { fakeServerPerTest } from "./fixtures.ts";
 
 /**
@@ -43,26 +45,6 @@ describe("the live model check", () => {
       { retry: recordingRetry(0).policy },
     );
 
-  it("passes a model that answers, with one call carrying the role's model", async () => {
-    wire.server.queue({
-      status: 200,
-      json: {
-        id: "msg_check",
-        type: "message",
-        role: "assistant",
-        model: "claude-sonnet-5-5",
-        content: [{ type: "text", text: '{"ok": true}' }],
-        stop_reason: "end_turn",
-        stop_sequence: null,
-        usage: { input_tokens: 30, output_tokens: 5 },
-      },
-    });
-    const check = await checkModelLive(claude(), { roles: ["planner", "judge"], keyEnv: "CLAUDE_KEY" });
-    expect(check).toMatchObject({ status: "ok", provider: "claude", model: "claude-sonnet-5-5", roles: ["planner", "judge"] });
-    expect(wire.server.requests).toHaveLength(1);
-    expect(wire.server.requests[0]?.body.model).toBe("claude-sonnet-5-5");
-  });
-
   it("reports a retired model (404 not_found_error) with the model to use instead", async () => {
     wire.server.queue(anthropicError(404, "not_found_error", "model: claude-sonnet-4-5"));
     const check = await checkModelLive(claude({ model: "claude-sonnet-4-5" }), { roles: ["worker"], replacement: "claude-sonnet-5-5" });
@@ -102,5 +84,66 @@ describe("the live model check", () => {
     const check = await checkModelLive(claude(), { roles: ["worker"] });
     expect(check.status).toBe("inconclusive");
     expect(check.message).toMatch(/HTTP 529 overloaded_error: Overloaded; could not be checked now/);
+  });
+});
+
+/**
+ * The catalogue's current models against the strict emulators in
+ * @rein/core/testing, which refuse what the providers' pages say they
+ * refuse: each current model they serve passes the check (tools and
+ * structured output in one call) with no request refused, and a retired
+ * one is reported as not served.
+ */
+describe("the live model check against the strict emulators", () => {
+  const current = (entries: typeof anthropicModels) => entries.filter((entry) => entry.status === "current" && !entry.id.includes("*")).map((entry) => entry.id);
+
+  it("passes every current Claude model the Messages emulator serves, and reports a retired one", async () => {
+    const { emulator, server } = await startAnthropicEmulator({ brain: () => ({ content: [{ type: "text", text: '{"ok":true}' }], output: { ok: true } }) });
+    try {
+      const served = current(anthropicModels).filter((id) => id in emulatedModels);
+      expect(served).toContain("claude-sonnet-5-5");
+      for (const model of [...served, "claude-sonnet-4-5"]) {
+        const provider = createProvider(
+          "claude",
+          ProviderConfig.parse({ kind: "anthropic", baseURL: server.baseURL, maxRetries: 0 }),
+          RoleModelConfig.parse({ provider: "claude", model, temperature: 0.3 }),
+          { ANTHROPIC_API_KEY: "sk-ant-emulated" },
+          { retry: recordingRetry(0).policy },
+        );
+        const check = await checkModelLive(provider, { roles: ["planner", "worker"], replacement: "claude-sonnet-5-5" });
+        expect(check.status, `${model}: ${check.message}`).toBe(model === "claude-sonnet-4-5" ? "failed" : "ok");
+      }
+      // One call per check, each with the model it checks.
+      expect(server.requests.map((request) => request.body.model)).toEqual([...served, "claude-sonnet-4-5"]);
+      expect(emulator.refusals).toHaveLength(1);
+      expect(emulator.refusals[0]?.message).toContain("claude-sonnet-4-5");
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("passes every current OpenAI model the Responses emulator serves, and reports a retired one", async () => {
+    const emulator = new OpenAIEmulator({ brain: () => ({ content: [{ type: "text", text: '{"ok":true}' }], output: { ok: true } }) });
+    const server = await emulator.start();
+    try {
+      const served = current(openAIModels).filter((id) => openAIEmulatedModels.some((model) => model.id === id));
+      expect(served).toContain("gpt-6.2-sol");
+      for (const model of [...served, "gpt-4.1-nano"]) {
+        const provider = createProvider(
+          "gpt",
+          ProviderConfig.parse({ kind: "openai", baseURL: server.baseURL, maxRetries: 0 }),
+          RoleModelConfig.parse({ provider: "gpt", model }),
+          { OPENAI_API_KEY: "sk-proj-emulated" },
+          { retry: recordingRetry(0).policy },
+        );
+        const check = await checkModelLive(provider, { roles: ["judge", "worker"], replacement: "gpt-6-luna" });
+        expect(check.status, `${model}: ${check.message}`).toBe(model === "gpt-4.1-nano" ? "failed" : "ok");
+        if (model === "gpt-4.1-nano") expect(check.failure).toBe("model_not_served");
+      }
+      expect(server.requests.map((request) => request.body.model)).toEqual([...served, "gpt-4.1-nano"]);
+      expect(emulator.refusals.map((refusal) => refusal.status)).toEqual([404]);
+    } finally {
+      await server.stop();
+    }
   });
 });

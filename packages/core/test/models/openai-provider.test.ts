@@ -1,8 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { ReinError } from "../../src/errors.ts";
+import type { ModelEntry } from "../../src/models/catalogue/model-entry.ts";
 import type { ModelStreamEvent } from "../../src/models/model-provider.ts";
-import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
+import { OpenAIProvider, type OpenAIProviderSettings } from "../../src/models/openai/openai-provider.ts";
+import { type FakeServer, type OpenAIEmulatorReply, openAIDocs, recordingRetry } from "../../src/testing/index.ts";
 import { fixture, jsonFixture, providerOnFakeWire, workerRequest as baseRequest } from "./fixtures.ts";
+import { scriptedEmulator } from "./openai-emulator-support.ts";
 
 const key = "sk-proj-test-DISTINCTIVE-KEY-91c2e";
 
@@ -246,5 +249,66 @@ describe("OpenAIProvider through the openai SDK", () => {
       .catch((caught: unknown) => caught);
     expect((error as Error).message).toBe("run cancelled");
     expect(wire.server.requests).toHaveLength(1);
+  });
+});
+
+describe("OpenAIProvider for OpenAI models the catalogue routes to Chat Completions, against the strict emulator", () => {
+  const servers: FakeServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.stop()));
+  });
+  const legacy: ModelEntry = {
+    id: "gpt-4.1",
+    provider: "openai",
+    api: "openai-chat",
+    structuredOutput: "json_schema",
+    forcedToolUse: true,
+    thinking: { mode: "none", efforts: [] },
+    sampling: ["temperature", "top_p"],
+    contextWindow: 1_047_576,
+    maxOutputTokens: 32_768,
+    defaultMaxTokens: 8_192,
+    status: "legacy",
+    source: "test",
+  };
+  /** A reasoning model served over Chat Completions (GPT-6 Sol takes function tools there only at effort none, Using GPT-6). */
+  const solOnChat: ModelEntry = { ...legacy, id: "gpt-6-sol", thinking: { mode: "reasoning", efforts: ["none", "low", "medium", "high", "xhigh"], defaultEffort: "medium" }, sampling: [] };
+
+  async function onEmulator(replies: OpenAIEmulatorReply[], settings: Partial<OpenAIProviderSettings>) {
+    const { emulator } = scriptedEmulator(replies);
+    const server = await emulator.start();
+    servers.push(server);
+    const provider = new OpenAIProvider({ name: "openai", model: "gpt-4.1", apiKey: key, baseURL: server.baseURL, entry: legacy, retry: recordingRetry(0).policy, ...settings });
+    return { emulator, provider, body: (index: number) => server.requests[index]?.body };
+  }
+
+  it(`counts cache writes as Chat Completions reports them, apart from cache reads, and prices them (${openAIDocs.promptCaching})`, async () => {
+    const price = { inputPerMTok: 2, outputPerMTok: 8, cacheReadPerMTok: 0.5, cacheWritePerMTok: 2.5 };
+    const usage = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 1_024, cacheWriteTokens: 300 };
+    const { provider } = await onEmulator([{ content: [{ type: "text", text: "ok" }], usage }], { price });
+    const response = await provider.complete(baseRequest);
+    expect(response.usage).toMatchObject(usage);
+    expect(response.usage.costUsd).toBeCloseTo((100 * 2 + 20 * 8 + 1_024 * 0.5 + 300 * 2.5) / 1_000_000, 12);
+  });
+
+  it(`sends reasoning_effort only where the catalogue lists it, so tools work at effort none (${openAIDocs.latestModel})`, async () => {
+    const call: OpenAIEmulatorReply = { content: [{ type: "tool_call", id: "call_1", name: "read_file", input: { path: "a.ts" } }] };
+    const { provider, body, emulator } = await onEmulator([call], { model: "gpt-6-sol", entry: solOnChat, effort: "none", temperature: 0.2 });
+    const response = await provider.complete({ ...baseRequest, tools: [readFileTool] });
+    expect(body(0)).toMatchObject({ reasoning_effort: "none", max_completion_tokens: 8_192 });
+    expect(body(0)?.temperature).toBeUndefined();
+    expect(response.stopReason).toBe("tool_use");
+    expect(emulator.refusals).toEqual([]);
+
+    const unlisted = await onEmulator([{ content: [{ type: "text", text: "ok" }] }], { effort: "high", temperature: 0.2 });
+    await unlisted.provider.complete(baseRequest);
+    expect(unlisted.body(0)?.reasoning_effort).toBeUndefined();
+    expect(unlisted.body(0)?.temperature).toBe(0.2);
+  });
+
+  it("never sends a reasoning effort to a compatible server, which the catalogue does not describe", async () => {
+    const { provider, body } = await onEmulator([{ content: [{ type: "text", text: "ok" }] }], { kind: "openai-compatible", entry: solOnChat, effort: "low" });
+    await provider.complete(baseRequest).catch(() => undefined);
+    expect(body(0)?.reasoning_effort).toBeUndefined();
   });
 });

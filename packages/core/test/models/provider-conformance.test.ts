@@ -1,8 +1,11 @@
 import { describeProviderConformance } from "./conformance/provider-conformance.ts";
 import { replayHarness, scriptedHarness, wireHarness } from "./conformance/harnesses.ts";
+import { openAIEmulatorHarness } from "./conformance/openai-emulator-harness.ts";
 
 describeProviderConformance(wireHarness("anthropic"));
 describeProviderConformance(wireHarness("openai"));
 describeProviderConformance(wireHarness("openai-compatible"));
+describeProviderConformance(openAIEmulatorHarness("responses"));
+describeProviderConformance(openAIEmulatorHarness("chat"));
 describeProviderConformance(scriptedHarness);
 describeProviderConformance(replayHarness);

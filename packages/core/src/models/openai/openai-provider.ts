@@ -5,6 +5,7 @@ import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from
 import { parseJsonText } from "../json-from-model-text.ts";
 import { type OpenAIParams, type StructuredOutputMode, toOpenAIParams } from "./openai-request.ts";
 import { type CollectedReply, collectCompletion, finishReply } from "./openai-response.ts";
+import { effortFor, temperatureFor } from "./openai-reasoning.ts";
 import { OpenAIStreamAssembler } from "./openai-stream.ts";
 
 const defaultBaseURL = "https://api.openai.com/v1";
@@ -24,8 +25,11 @@ export interface OpenAIProviderSettings extends AdapterSettings {
 }
 
 /**
- * Chat Completions through the `openai` SDK, for OpenAI and for compatible
- * servers. It streams (with usage in the last chunk) when the caller asks for
+ * Chat Completions through the `openai` SDK, for compatible servers and for
+ * OpenAI models whose catalogue entry says `openai-chat` (or that the
+ * catalogue does not know; see `openAIProviderFor`). A reasoning effort is
+ * sent only where the catalogue lists it, a temperature only where the
+ * model takes one. It streams (with usage in the last chunk) when the caller asks for
  * events and makes a plain request otherwise. The SDK's own retries are off:
  * Rein retries here so every provider behaves alike. The SDK loads at the
  * first call: a process that never calls this provider does not pay for it.
@@ -63,8 +67,13 @@ export class OpenAIProvider implements ModelProvider {
   async complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
     options.signal?.throwIfAborted();
     const compatible = this.kind === "openai-compatible";
+    const { temperature: kept, ...defaults } = requestDefaults(this.settings);
+    const temperature = temperatureFor(this.settings, kept);
+    const effort = compatible ? undefined : effortFor(this.settings);
     const params = toOpenAIParams(request, {
-      ...requestDefaults(this.settings),
+      ...defaults,
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(effort ? { reasoningEffort: effort } : {}),
       structuredOutput: this.settings.structuredOutput ?? (compatible ? "none" : "json_schema"),
       maxTokensField: compatible ? "max_tokens" : "max_completion_tokens",
     });

@@ -5,6 +5,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from "openai/resources/chat/completions";
+import type { Effort } from "../catalogue/model-entry.ts";
 import type { ModelMessage, ModelRequest } from "../model-provider.ts";
 import { isStrictCompatible, outputInstruction, responseFormatName } from "../structured-output.ts";
 
@@ -15,6 +16,8 @@ export interface OpenAIRequestSettings {
   model: string;
   maxTokens: number;
   temperature?: number;
+  /** Sent as `reasoning_effort`: only a value the catalogue lists for the model, never to compatible servers. */
+  reasoningEffort?: Effort;
   structuredOutput: StructuredOutputMode;
   /**
    * OpenAI takes `max_completion_tokens` (reasoning models refuse `max_tokens`);
@@ -57,6 +60,7 @@ export function toOpenAIParams(request: ModelRequest, settings: OpenAIRequestSet
     [settings.maxTokensField]: request.maxTokens ?? settings.maxTokens,
     ...(tools.length > 0 ? { tools } : {}),
     ...(responseFormat ? { response_format: responseFormat } : {}),
+    ...(settings.reasoningEffort ? { reasoning_effort: settings.reasoningEffort } : {}),
     ...(temperature !== undefined ? { temperature } : {}),
   };
 }

@@ -68,17 +68,20 @@ interface CompatibleUsageFields {
 }
 
 /**
- * OpenAI's `prompt_tokens` includes cached tokens; Rein counts them once, as
- * cache reads. DeepSeek-style servers say the same with
- * `prompt_cache_hit_tokens` (hit + miss = prompt_tokens).
+ * OpenAI's `prompt_tokens` includes the tokens read from the cache and
+ * those written to it (`prompt_tokens_details.cached_tokens` and
+ * `cache_write_tokens`); Rein counts each once, as cache reads and writes.
+ * DeepSeek-style servers report reads as `prompt_cache_hit_tokens`
+ * (hit + miss = prompt_tokens).
  */
 export function mapOpenAIUsage(usage: (CompletionUsage & CompatibleUsageFields) | null | undefined): Usage {
   const cached = usage?.prompt_tokens_details?.cached_tokens ?? usage?.prompt_cache_hit_tokens ?? 0;
+  const written = usage?.prompt_tokens_details?.cache_write_tokens ?? 0;
   return {
-    inputTokens: Math.max(0, (usage?.prompt_tokens ?? 0) - cached),
+    inputTokens: Math.max(0, (usage?.prompt_tokens ?? 0) - cached - written),
     outputTokens: usage?.completion_tokens ?? 0,
     cacheReadTokens: cached,
-    cacheWriteTokens: 0,
+    cacheWriteTokens: written,
     costUsd: 0,
   };
 }

@@ -36,6 +36,12 @@ export interface ConformanceHarness {
     toolCallDeltas: boolean;
     /** A price turns usage into `costUsd` (billed providers). */
     cost: boolean;
+    /**
+     * The model's reasoning comes back as `thinking` blocks (streamed as
+     * `thinking_delta`), and goes back unmodified in a tool loop: the
+     * harness's server refuses a request whose reasoning was altered.
+     */
+    thinking?: boolean;
   };
   /** A provider that serves `steps` in order, one per request, retrying at most `maxRetries` times without waiting. */
   start(steps: ConformanceStep[], options?: { price?: Price; maxRetries?: number }): Promise<ServedProvider>;
@@ -78,6 +84,11 @@ const structuredRequest: ModelRequest = {
 };
 const price: Price = { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75 };
 
+/** The answer without the reasoning a current model returns before it: thinking is not the answer. */
+const answerOf = (content: ModelResponse["content"] | undefined) => (content ?? []).filter((block) => block.type !== "thinking");
+const thinkingOf = (text: string) => ({ type: "thinking" as const, text, signature: "", producer: { api: "openai-responses" as const, model: "conformance" } });
+const reasonedCalls: WireReply = { ...callsReply, content: [thinkingOf("Both files decide it."), ...callsReply.content] };
+
 async function run(harness: ConformanceHarness, steps: ConformanceStep[], ask: (provider: ModelProvider) => Promise<ModelResponse>, options: { price?: Price; maxRetries?: number } = {}) {
   const served = await harness.start(steps, options);
   try {
@@ -104,7 +115,7 @@ export function describeProviderConformance(harness: ConformanceHarness): void {
       const { response } = await run(harness, [{ reply: textReply("The sum is a + b.") }], (provider) =>
         provider.complete(request, stream ? { onEvent: (event) => events.push(event) } : {}),
       );
-      expect(response?.content).toEqual([{ type: "text", text: "The sum is a + b." }]);
+      expect(answerOf(response?.content)).toEqual([{ type: "text", text: "The sum is a + b." }]);
       expect(response?.stopReason).toBe("end_turn");
       expect(response?.retries).toBe(0);
       if (stream) expect(events.flatMap((event) => (event.type === "text_delta" ? [event.text] : [])).join("")).toBe("The sum is a + b.");
@@ -149,6 +160,51 @@ export function describeProviderConformance(harness: ConformanceHarness): void {
         expect(response?.priceKnown).toBe(true);
       } else {
         expect(response?.priceKnown).not.toBe(false);
+      }
+    });
+
+    it("reports cache reads and writes apart from uncached input, and prices each", async () => {
+      const cached = { inputTokens: 90, outputTokens: 25, cacheReadTokens: 2_000, cacheWriteTokens: 600, costUsd: 0 };
+      const { response } = await run(harness, [{ reply: { ...textReply("ok"), usage: cached } }], (provider) => provider.complete(request), { price });
+      expect(response?.usage).toMatchObject({ inputTokens: 90, outputTokens: 25, cacheReadTokens: 2_000, cacheWriteTokens: 600 });
+      if (harness.supports.cost) expect(response?.usage.costUsd).toBeCloseTo(costOf(cached, price), 12);
+    });
+
+    it("returns structured output with an optional field the model left out absent, not null", async () => {
+      const optional: ModelRequest = {
+        ...structuredRequest,
+        output: { name: "verdict", schema: { type: "object", properties: { decision: { type: "string" }, note: { type: "string" } }, required: ["decision"] } },
+      };
+      const left = { decision: "retry" };
+      const { response } = await run(harness, [{ reply: { ...outputReply, content: [{ type: "text", text: JSON.stringify(left) }], output: left } }], (provider) => provider.complete(optional));
+      expect(response?.output).toEqual(left);
+    });
+
+    if (harness.supports.thinking) it("streams the model's reasoning as thinking deltas, never as the answer", async () => {
+      const events: ModelStreamEvent[] = [];
+      const { response } = await run(harness, [{ reply: { ...textReply("Forty-two."), content: [thinkingOf("Six times seven."), { type: "text", text: "Forty-two." }] } }], streamed(events));
+      expect(events.flatMap((event) => (event.type === "thinking_delta" ? [event.text] : [])).join("")).toBe("Six times seven.");
+      expect(events.flatMap((event) => (event.type === "text_delta" ? [event.text] : [])).join("")).toBe("Forty-two.");
+      expect(response?.content[0]).toMatchObject({ type: "thinking", text: "Six times seven." });
+    });
+
+    if (harness.supports.thinking) it.each([false, true])("hands the reasoning back unmodified across a two-turn tool loop (streamed: %s)", async (stream) => {
+      const served = await harness.start([{ reply: reasonedCalls }, { reply: textReply("b.ts is newer.") }]);
+      try {
+        const options = stream ? { onEvent: () => {} } : {};
+        const first = await served.provider.complete(request, options);
+        const thinking = first.content.filter((block) => block.type === "thinking");
+        expect(thinking).toHaveLength(1);
+        expect(thinking[0]).toMatchObject({ text: "Both files decide it.", signature: expect.stringMatching(/.+/), producer: { model: served.provider.model } });
+        const results = toolCallsOf(first.content).map((call) => ({ type: "tool_result" as const, toolCallId: call.id, content: `contents of ${call.id}` }));
+        const second = await served.provider.complete(
+          { ...request, messages: [...request.messages, { role: "assistant", content: first.content }, { role: "user", content: results }] },
+          options,
+        );
+        expect(answerOf(second.content)).toEqual([{ type: "text", text: "b.ts is newer." }]);
+        expect(served.requestCount()).toBe(2);
+      } finally {
+        await served.close();
       }
     });
 
@@ -198,7 +254,7 @@ export function describeProviderConformance(harness: ConformanceHarness): void {
       it("retries a cut stream and tells the consumer to discard what it streamed", async () => {
         const events: ModelStreamEvent[] = [];
         const { response } = await run(harness, [{ cut: textReply("The answer is forty") }, { reply: textReply("Forty-two.") }], streamed(events));
-        expect(response?.content).toEqual([{ type: "text", text: "Forty-two." }]);
+        expect(answerOf(response?.content)).toEqual([{ type: "text", text: "Forty-two." }]);
         const retry = events.findIndex((event) => event.type === "retry");
         expect(retry).toBeGreaterThan(0);
         const kept = events.slice(retry + 1).flatMap((event) => (event.type === "text_delta" ? [event.text] : []));
