@@ -7,14 +7,18 @@ type WireBlock = { type: "text"; text: string } | { type: "tool_use"; id: string
 
 /**
  * A reply in the Messages API's wire format, streamed (SSE) when the request
- * asked for a stream. When the request forced a tool (Rein's structured
- * output on Anthropic), the reply's `output` becomes that tool's input.
+ * asked for a stream. The reply's `output` is the JSON text of the answer
+ * when the request asked for it through `output_config.format`, and the
+ * forced tool's input when it forced a tool (models that still allow it).
  */
 export function anthropicWireReply(reply: WireReply, request: RecordedRequest): FakeReply {
   const forced = forcedTool(request.body);
+  const format = FormatRequest.safeParse(request.body).data?.output_config.format;
   const blocks: WireBlock[] = forced
     ? [{ type: "tool_use", id: "toolu_output", name: forced.name, input: forced.wrapped ? { value: reply.output } : reply.output }]
-    : reply.content.flatMap((block): WireBlock[] => {
+    : format && reply.output !== undefined
+      ? [{ type: "text", text: JSON.stringify(wrapsValue(format.schema) ? { value: reply.output } : reply.output) }]
+      : reply.content.flatMap((block): WireBlock[] => {
         if (block.type === "text") return [{ type: "text", text: block.text }];
         if (block.type === "tool_call") return [{ type: "tool_use", id: block.id, name: block.name, input: block.input }];
         return [];
@@ -54,6 +58,13 @@ const ForcingRequest = z.object({
   tools: z.array(z.object({ name: z.string(), input_schema: z.object({ properties: z.record(z.string(), z.unknown()).optional() }).optional() })).default([]),
 });
 const ToolChoice = z.object({ type: z.string() }).optional();
+const FormatRequest = z.object({ output_config: z.object({ format: z.object({ schema: z.record(z.string(), z.unknown()) }) }) });
+
+/** Whether a format schema is a non-object output wrapped as `{ value }`. */
+function wrapsValue(schema: Record<string, unknown>): boolean {
+  const properties = Object.keys(z.object({ properties: z.record(z.string(), z.unknown()) }).safeParse(schema).data?.properties ?? {});
+  return properties.length === 1 && properties[0] === "value";
+}
 
 /**
  * The tool a request forced with `tool_choice`, and whether its schema wraps

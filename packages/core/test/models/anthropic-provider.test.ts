@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ReinError } from "../../src/errors.ts";
 import { AnthropicProvider } from "../../src/models/anthropic/anthropic-provider.ts";
+import type { ModelEntry } from "../../src/models/catalogue/model-entry.ts";
 import type { ModelStreamEvent } from "../../src/models/model-provider.ts";
 import { fixture, jsonFixture, providerOnFakeWire, workerRequest as baseRequest } from "./fixtures.ts";
 
@@ -28,12 +29,16 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
     const sent = wire.server.requests[0];
     expect(sent?.url).toBe("/v1/messages");
     expect(sent?.headers.authorization).toBe(`Bearer ${key}`);
+    // The system prompt and the history's last block carry cache breakpoints (https://platform.claude.com/docs/en/build-with-claude/prompt-caching).
     expect(sent?.body).toMatchObject({
       model: "claude-test-1",
       max_tokens: 1024,
-      system: "You are the worker.",
-      messages: [{ role: "user", content: [{ type: "text", text: "Do the step." }] }],
+      system: [{ type: "text", text: "You are the worker.", cache_control: { type: "ephemeral" } }],
+      messages: [{ role: "user", content: [{ type: "text", text: "Do the step.", cache_control: { type: "ephemeral" } }] }],
     });
+    // API version 2026-10-21 removed sampling parameters, and a model the catalogue does not know gets no thinking parameter.
+    expect(sent?.body).not.toHaveProperty("temperature");
+    expect(sent?.body).not.toHaveProperty("thinking");
     expect(sent?.body.stream).toBe(false);
     expect(sent?.body.tools).toBeUndefined();
 
@@ -70,7 +75,7 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
     );
 
     expect(wire.server.requests[0]?.body.tools).toEqual([
-      { name: "write_file", description: "Write a file", input_schema: { type: "object" } },
+      { name: "write_file", description: "Write a file", input_schema: { type: "object" }, cache_control: { type: "ephemeral" } },
     ]);
     expect(response.stopReason).toBe("tool_use");
     expect(response.content).toEqual([
@@ -124,7 +129,7 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
         content: [
           { type: "tool_result", tool_use_id: "toolu_1", content: "A" },
           { type: "tool_result", tool_use_id: "toolu_2", content: "no such file", is_error: true },
-          { type: "text", text: "Go on." },
+          { type: "text", text: "Go on.", cache_control: { type: "ephemeral" } },
         ],
       },
     ]);
@@ -224,19 +229,132 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
     expect(notFound.message).toContain("claude-nonexistent-9");
   });
 
-  it("sends structured output as a forced tool and returns its input as the output", async () => {
+  it("asks for structured output through output_config.format, a made acceptable schema, not a forced tool (https://platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5#forced-tool-use-is-not-supported)", async () => {
+    wire.server.queue({ status: 200, json: jsonFixture("anthropic/structured-format.json") });
+    const schema = {
+      type: "object",
+      properties: { steps: { type: "array", items: { type: "string" }, minItems: 2 }, done: { type: "boolean" } },
+      required: ["steps", "done"],
+    };
+    const response = await wire.provider.complete({ ...baseRequest, output: { name: "plan", description: "The plan", schema } });
+
+    const sent = wire.server.requests[0]?.body;
+    expect(sent?.tool_choice).toBeUndefined();
+    expect(sent?.tools).toBeUndefined();
+    // transformJSONSchema closes every object and moves unsupported keywords (minItems above 1) into the description.
+    expect(sent?.output_config).toEqual({
+      format: {
+        type: "json_schema",
+        schema: {
+          type: "object",
+          properties: { steps: { type: "array", items: { type: "string" }, description: "{minItems: 2}" }, done: { type: "boolean" } },
+          required: ["steps", "done"],
+          additionalProperties: false,
+        },
+      },
+    });
+    expect(response.output).toEqual({ steps: ["read", "write"], done: false });
+    expect(response.stopReason).toBe("end_turn");
+    expect(response.content.at(-1)).toEqual({ type: "text", text: '{"steps":["read","write"],"done":false}' });
+  });
+
+  it("forces a tool for structured output only where the catalogue says the model allows it, and returns its input as the output", async () => {
+    const forcing: ModelEntry = {
+      id: "claude-test-1",
+      provider: "anthropic",
+      api: "anthropic-messages",
+      structuredOutput: "forced_tool",
+      forcedToolUse: true,
+      thinking: { mode: "none", efforts: [] },
+      sampling: ["temperature"],
+      contextWindow: 200_000,
+      maxOutputTokens: 8192,
+      defaultMaxTokens: 4096,
+      status: "legacy",
+      source: "test",
+    };
+    const provider = new AnthropicProvider({ name: "anthropic", model: "claude-test-1", apiKey: key, baseURL: wire.server.baseURL, maxTokens: 1024, entry: forcing, retry: wire.retry.policy });
     wire.server.queue({ status: 200, json: jsonFixture("anthropic/structured.json") });
     const schema = {
       type: "object",
       properties: { steps: { type: "array", items: { type: "string" } }, done: { type: "boolean" } },
       required: ["steps", "done"],
     };
-    const response = await wire.provider.complete({ ...baseRequest, output: { name: "plan", description: "The plan", schema } });
+    const response = await provider.complete({ ...baseRequest, output: { name: "plan", description: "The plan", schema } });
 
     expect(wire.server.requests[0]?.body.tool_choice).toEqual({ type: "tool", name: "plan" });
-    expect(wire.server.requests[0]?.body.tools).toEqual([{ name: "plan", description: "The plan", input_schema: schema }]);
+    expect(wire.server.requests[0]?.body.tools).toEqual([{ name: "plan", description: "The plan", input_schema: schema, cache_control: { type: "ephemeral" } }]);
     expect(response.output).toEqual({ steps: ["read", "write"], done: false });
     expect(response.stopReason).toBe("end_turn");
     expect(response.content).toEqual([{ type: "text", text: '{"steps":["read","write"],"done":false}' }]);
+  });
+
+  it("reads thinking and redacted_thinking blocks with their signatures, tied to the model asked, and 1-hour cache writes apart (https://platform.claude.com/docs/en/build-with-claude/thinking)", async () => {
+    wire.server.queue({ status: 200, json: jsonFixture("anthropic/thinking-redacted.json") });
+    const price = { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75, cacheWriteLongPerMTok: 6 };
+    const provider = new AnthropicProvider({ name: "anthropic", model: "claude-test-1", apiKey: key, baseURL: wire.server.baseURL, maxTokens: 1024, retry: wire.retry.policy, price });
+    const response = await provider.complete(baseRequest);
+
+    const producer = { api: "anthropic-messages", model: "claude-test-1" };
+    expect(response.content).toEqual([
+      { type: "thinking", text: "Let me break this down. The question has two parts.", signature: "WaUjzkypQ2mUEVM36O2Txu", producer },
+      { type: "thinking", text: "", signature: "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP", producer, redacted: true },
+      { type: "text", text: "Based on my analysis, read a.ts first." },
+      { type: "tool_call", id: "toolu_01D7FLrfh4GYq7yT1ULFeyMV", name: "read_file", input: { path: "a.ts" } },
+    ]);
+    expect(response.usage).toMatchObject({ inputTokens: 50, cacheReadTokens: 1800, cacheWriteTokens: 248 });
+    const expectedCost = (50 * 3 + 503 * 15 + 1800 * 0.3 + 148 * 3.75 + 100 * 6) / 1_000_000;
+    expect(response.usage.costUsd).toBeCloseTo(expectedCost, 10);
+  });
+
+  it("streams thinking as thinking_delta events and keeps only signed thinking blocks (https://platform.claude.com/docs/en/build-with-claude/streaming)", async () => {
+    wire.server.queue({ sse: fixture("anthropic/thinking-stream.sse"), splitEvery: 13 });
+    const events: ModelStreamEvent[] = [];
+    const response = await wire.provider.complete(baseRequest, { onEvent: (event) => events.push(event) });
+
+    expect(events.filter((event) => event.type === "thinking_delta")).toEqual([
+      { type: "thinking_delta", text: "I need to find the GCD of 1071 and 462.\n\n1071 = 2 × 462 + 147" },
+      { type: "thinking_delta", text: "\n462 = 3 × 147 + 21" },
+      { type: "thinking_delta", text: "This part of the response was interrupted" },
+    ]);
+    expect(events.filter((event) => event.type === "text_delta")).toEqual([{ type: "text_delta", text: "The GCD is 21." }]);
+    expect(response.stopReason).toBe("max_tokens");
+    expect(response.content).toEqual([
+      {
+        type: "thinking",
+        text: "I need to find the GCD of 1071 and 462.\n\n1071 = 2 × 462 + 147\n462 = 3 × 147 + 21",
+        signature: "EqQBCgIYAhIM1gbcDa9GJwZA2b",
+        producer: { api: "anthropic-messages", model: "claude-test-1" },
+      },
+      { type: "text", text: "The GCD is 21." },
+    ]);
+  });
+
+  it("sends a thinking block back unmodified only to the model that produced it", async () => {
+    wire.server.queue({ status: 200, json: jsonFixture("anthropic/text.json") });
+    const mine = { api: "anthropic-messages" as const, model: "claude-test-1" };
+    await wire.provider.complete({
+      ...baseRequest,
+      messages: [
+        ...baseRequest.messages,
+        {
+          role: "assistant",
+          content: [
+            { type: "thinking", text: "Mine.", signature: "sig-mine", producer: mine },
+            { type: "thinking", text: "", signature: "data-mine", producer: mine, redacted: true },
+            { type: "thinking", text: "Another model's.", signature: "sig-other", producer: { api: "anthropic-messages", model: "claude-opus-5-5" } },
+            { type: "thinking", text: "Cut before its signature.", signature: "", producer: mine },
+            { type: "tool_call", id: "toolu_1", name: "read_file", input: { path: "a.ts" } },
+          ],
+        },
+        { role: "user", content: [{ type: "tool_result", toolCallId: "toolu_1", content: "A" }] },
+      ],
+    });
+    const messages = (wire.server.requests[0]?.body.messages ?? []) as { content: unknown[] }[];
+    expect(messages[1]?.content).toEqual([
+      { type: "thinking", thinking: "Mine.", signature: "sig-mine" },
+      { type: "redacted_thinking", data: "data-mine" },
+      { type: "tool_use", id: "toolu_1", name: "read_file", input: { path: "a.ts" } },
+    ]);
   });
 });

@@ -1,8 +1,9 @@
 import { describeProviderConformance } from "./conformance/provider-conformance.ts";
+import { anthropicEmulatorHarness } from "./conformance/anthropic-emulator-harness.ts";
 import { replayHarness, scriptedHarness, wireHarness } from "./conformance/harnesses.ts";
 import { openAIEmulatorHarness } from "./conformance/openai-emulator-harness.ts";
 
-describeProviderConformance(wireHarness("anthropic"));
+describeProviderConformance(anthropicEmulatorHarness);
 describeProviderConformance(wireHarness("openai"));
 describeProviderConformance(wireHarness("openai-compatible"));
 describeProviderConformance(openAIEmulatorHarness("responses"));

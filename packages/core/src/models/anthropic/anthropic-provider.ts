@@ -3,15 +3,21 @@ import { adapterResponse, completeThroughSdk, type LoadedSdk } from "../adapter-
 import { type AdapterSettings, defaultTimeoutMs, requestDefaults } from "../adapter-settings.ts";
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
 import { type AnthropicParams, toAnthropicParams } from "./anthropic-request.ts";
-import { extractOutput, fromAnthropicMessage } from "./anthropic-response.ts";
+import { fromAnthropicMessage, readOutput } from "./anthropic-response.ts";
 import { AnthropicStreamAssembler } from "./anthropic-stream.ts";
 
 const defaultBaseURL = "https://api.anthropic.com";
 
+/** The SDK once loaded, with the schema transform structured output needs. */
+interface AnthropicSdk extends LoadedSdk<Anthropic> {
+  transformSchema: (schema: Record<string, unknown>) => Record<string, unknown>;
+}
+
 /**
  * The Messages API through `@anthropic-ai/sdk`. It streams when the caller
- * asks for events and makes a plain request otherwise; both paths end in the
- * same neutral response. The SDK's own retries are off: Rein retries here so
+ * asks for events, or when the SDK would not wait for a plain reply that
+ * long, and makes a plain request otherwise; both paths end in the same
+ * neutral response. The SDK's own retries are off: Rein retries here so
  * every provider classifies failures, backs off and reports retries alike.
  * The SDK loads at the first call: a process that never calls this provider
  * (a CLI printing a run's status) does not pay for loading it.
@@ -21,7 +27,7 @@ export class AnthropicProvider implements ModelProvider {
   readonly name: string;
   readonly model: string;
   private readonly settings: AdapterSettings;
-  private sdk: Promise<LoadedSdk<Anthropic>> | undefined;
+  private sdk: Promise<AnthropicSdk> | undefined;
 
   constructor(settings: AdapterSettings) {
     this.settings = settings;
@@ -29,46 +35,69 @@ export class AnthropicProvider implements ModelProvider {
     this.model = settings.model;
   }
 
-  private loadSdk(): Promise<LoadedSdk<Anthropic>> {
-    this.sdk ??= Promise.all([import("@anthropic-ai/sdk"), import("./anthropic-failure.ts")]).then(([{ default: Anthropic }, { anthropicFailure }]) => ({
-      client: new Anthropic({
-        apiKey: this.settings.apiKey ?? null,
-        baseURL: this.settings.baseURL ?? defaultBaseURL,
-        maxRetries: 0,
-        timeout: this.settings.timeoutMs ?? defaultTimeoutMs,
+  private loadSdk(): Promise<AnthropicSdk> {
+    this.sdk ??= Promise.all([import("@anthropic-ai/sdk"), import("./anthropic-failure.ts"), import("@anthropic-ai/sdk/lib/transform-json-schema")]).then(
+      ([{ default: Anthropic }, { anthropicFailure }, { transformJSONSchema }]) => ({
+        client: new Anthropic({
+          apiKey: this.settings.apiKey ?? null,
+          baseURL: this.settings.baseURL ?? defaultBaseURL,
+          maxRetries: 0,
+          timeout: this.settings.timeoutMs ?? defaultTimeoutMs,
+        }),
+        toFailure: anthropicFailure,
+        transformSchema: transformJSONSchema,
       }),
-      toFailure: anthropicFailure,
-    }));
+    );
     return this.sdk;
   }
 
   async complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
     options.signal?.throwIfAborted();
-    const { params, outputTool } = toAnthropicParams(request, requestDefaults(this.settings));
-    const { value, retries } = await completeThroughSdk(this.settings, this.loadSdk(), options, {
-      stream: (client) => this.streamOnce(client, params, options),
-      request: (client) => this.requestOnce(client, params, options),
+    const sdk = this.loadSdk();
+    const { model, maxTokens } = requestDefaults(this.settings);
+    const { params, output } = toAnthropicParams(request, {
+      model,
+      maxTokens,
+      transformSchema: (await sdk).transformSchema,
+      ...(this.settings.entry ? { entry: this.settings.entry } : {}),
+      ...(this.settings.effort ? { effort: this.settings.effort } : {}),
     });
-    const { content, stopReason, output } = extractOutput(value.content, value.stopReason, outputTool);
-    return adapterResponse(this.settings, { ...value, content, stopReason, output, retries });
+    const { value, retries } = await completeThroughSdk(this.settings, sdk, options, {
+      stream: (client) => this.streamOnce(client, params, options),
+      request: (client) => (streamingRequired(client, params.max_tokens) ? this.streamOnce(client, params, options) : this.requestOnce(client, params, options)),
+    });
+    const { content, stopReason, output: parsed } = readOutput(value.content, value.stopReason, output);
+    return adapterResponse(this.settings, { ...value, content, stopReason, output: parsed, retries });
   }
 
   private async requestOnce(client: Anthropic, params: AnthropicParams, options: CompleteOptions): Promise<Attempt> {
-    const { data, request_id } = await client.messages
-      .create({ ...params, stream: false }, { signal: options.signal })
-      .withResponse();
-    return { ...fromAnthropicMessage(data), model: data.model, requestId: request_id ?? undefined };
+    const { data, request_id } = await client.messages.create({ ...params, stream: false }, { signal: options.signal }).withResponse();
+    return { ...fromAnthropicMessage(data, params.model), model: data.model, requestId: request_id ?? undefined };
   }
 
   private async streamOnce(client: Anthropic, params: AnthropicParams, options: CompleteOptions): Promise<Attempt> {
-    const { data: stream, request_id } = await client.messages
-      .create({ ...params, stream: true }, { signal: options.signal })
-      .withResponse();
-    const assembler = new AnthropicStreamAssembler(options.onEvent);
+    const { data: stream, request_id } = await client.messages.create({ ...params, stream: true }, { signal: options.signal }).withResponse();
+    const assembler = new AnthropicStreamAssembler(params.model, options.onEvent);
     for await (const event of stream) assembler.accept(event);
     // The SDK ends iteration quietly when the request is aborted.
     options.signal?.throwIfAborted();
     return { ...assembler.finish(), requestId: request_id ?? undefined };
+  }
+}
+
+/**
+ * The SDK's own rule ("Streaming is required for operations that may take
+ * longer than 10 minutes", `calculateNonstreamingTimeout`): it applies it
+ * only when no timeout is set, and Rein always sets one, so the adapter
+ * asks it here and streams a long reply rather than waiting on one plain
+ * response whose headers come only at the end.
+ */
+function streamingRequired(client: Anthropic, maxTokens: number): boolean {
+  try {
+    client.calculateNonstreamingTimeout(maxTokens);
+    return false;
+  } catch {
+    return true;
   }
 }
 

@@ -1,8 +1,9 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Usage } from "../../contracts/index.ts";
-import type { ContentBlock, StopReason } from "../model-provider.ts";
+import { parseJsonText } from "../json-from-model-text.ts";
+import { type ContentBlock, type StopReason, textOf } from "../model-provider.ts";
 import { unwrapOutput } from "../structured-output.ts";
-import type { OutputTool } from "./anthropic-request.ts";
+import type { OutputMode } from "./anthropic-request.ts";
 
 export interface AnthropicUsageFields {
   input_tokens?: number | null;
@@ -44,23 +45,37 @@ export function mapAnthropicUsage(usage: AnthropicUsageFields): Usage {
   };
 }
 
+/** A thinking block as Rein keeps it: sent back later only to the model it names, which is the model Rein asked for. */
+export function thinkingBlock(text: string, signature: string, model: string, redacted = false): ContentBlock {
+  return { type: "thinking", text, signature, producer: { api: "anthropic-messages", model }, ...(redacted ? { redacted: true } : {}) };
+}
+
 /**
- * Takes the forced output tool's call out of the content: it is the reply,
- * not a call to run. Its input becomes `output` and a text block, and the
- * turn ends normally rather than with `tool_use`.
+ * Reads structured output back as the request asked for it. A forced
+ * tool's call is the reply, not a call to run: its input becomes `output`
+ * and a text block, and the turn ends normally rather than with
+ * `tool_use`. An `output_config.format` reply is JSON text ("Claude's
+ * response is valid JSON matching your schema, returned in the response's
+ * text content block", https://platform.claude.com/docs/en/build-with-claude/structured-outputs);
+ * one asked for in the prompt may come fenced. Output that does not parse
+ * (cut by max_tokens, say) is left for the caller to repair.
  */
-export function extractOutput(
+export function readOutput(
   content: ContentBlock[],
   stopReason: StopReason,
-  outputTool: OutputTool | undefined,
+  mode: OutputMode | undefined,
 ): { content: ContentBlock[]; stopReason: StopReason; output?: unknown } {
-  if (!outputTool) return { content, stopReason };
-  const index = content.findIndex(
-    (block) => block.type === "tool_call" && block.name === outputTool.name && !block.incomplete,
-  );
+  if (!mode) return { content, stopReason };
+  if (mode.kind !== "tool") {
+    const text = textOf(content);
+    const parsed = mode.kind === "format" ? strictJson(text) : parseJsonText(text);
+    const output = parsed === undefined ? undefined : unwrapOutput(parsed, mode.wrapped);
+    return output === undefined ? { content, stopReason } : { content, stopReason, output };
+  }
+  const index = content.findIndex((block) => block.type === "tool_call" && block.name === mode.name && !block.incomplete);
   const call = content[index];
   if (call?.type !== "tool_call") return { content, stopReason };
-  const output = unwrapOutput(call.input, outputTool.wrapped);
+  const output = unwrapOutput(call.input, mode.wrapped);
   const rest = content.filter((_, position) => position !== index);
   return {
     content: [...rest, { type: "text", text: JSON.stringify(output) }],
@@ -69,8 +84,19 @@ export function extractOutput(
   };
 }
 
-/** A non-streamed reply in neutral terms. */
-export function fromAnthropicMessage(message: Anthropic.Message): {
+function strictJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A non-streamed reply in neutral terms; `model` is the one the request named, which its thinking blocks are tied to. */
+export function fromAnthropicMessage(
+  message: Anthropic.Message,
+  model: string,
+): {
   content: ContentBlock[];
   stopReason: StopReason;
   usage: Usage;
@@ -80,6 +106,8 @@ export function fromAnthropicMessage(message: Anthropic.Message): {
   const content: ContentBlock[] = [];
   message.content.forEach((block, position) => {
     if (block.type === "text") content.push({ type: "text", text: block.text });
+    else if (block.type === "thinking") content.push(thinkingBlock(block.thinking, block.signature, model));
+    else if (block.type === "redacted_thinking") content.push(thinkingBlock("", block.data, model, true));
     else if (block.type === "tool_use") {
       // The last block of a reply cut by max_tokens is the one that was cut.
       const cut = stopReason === "max_tokens" && position === message.content.length - 1;

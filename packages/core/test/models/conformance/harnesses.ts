@@ -1,13 +1,10 @@
 import type { Role } from "../../../src/contracts/index.ts";
-import { AnthropicProvider } from "../../../src/models/anthropic/anthropic-provider.ts";
 import type { ModelRequest, ModelResponse, CompleteOptions } from "../../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../../src/models/openai/openai-provider.ts";
 import { ReplayProvider } from "../../../src/models/replay/replay-provider.ts";
 import type { ScriptedTurn } from "../../../src/models/scripted/script.ts";
 import { ScriptedProvider } from "../../../src/models/scripted/scripted-provider.ts";
 import {
-  anthropicWireFailure,
-  anthropicWireReply,
   cutStream,
   type FakeReply,
   FakeServer,
@@ -20,8 +17,8 @@ import type { ConformanceHarness, ConformanceStep } from "./provider-conformance
 
 const model = "conformance-model";
 
-/** An HTTP adapter against a local server speaking its provider's wire format, through the official SDK. */
-export function wireHarness(format: "anthropic" | "openai" | "openai-compatible"): ConformanceHarness {
+/** An OpenAI adapter against a local server speaking the wire format, through the official SDK (Anthropic's runs against its strict emulator, `anthropic-emulator-harness.ts`). */
+export function wireHarness(format: "openai" | "openai-compatible"): ConformanceHarness {
   return {
     name: format,
     supports: { failures: true, toolCallDeltas: true, cost: true },
@@ -30,11 +27,10 @@ export function wireHarness(format: "anthropic" | "openai" | "openai-compatible"
       const server = await new FakeServer((request): FakeReply => {
         const step = queue.shift();
         if (!step) throw new Error("the conformance test sent more requests than it scripted");
-        if ("fail" in step) return format === "anthropic" ? anthropicWireFailure(step.fail) : openAIWireFailure(step.fail);
-        const encode = (reply: WireReply) =>
-          format === "anthropic" ? anthropicWireReply(reply, request) : openAIWireReply(reply, request, { quirks: format === "openai-compatible" });
+        if ("fail" in step) return openAIWireFailure(step.fail);
+        const encode = (reply: WireReply) => openAIWireReply(reply, request, { quirks: format === "openai-compatible" });
         return "cut" in step ? cutStream(encode(step.cut)) : encode(step.reply);
-      }).start(format === "anthropic" ? "" : "/v1");
+      }).start("/v1");
       const settings = {
         name: format,
         model,
@@ -43,7 +39,7 @@ export function wireHarness(format: "anthropic" | "openai" | "openai-compatible"
         retry: recordingRetry(options.maxRetries ?? 2).policy,
         ...(options.price ? { price: options.price } : {}),
       };
-      const provider = format === "anthropic" ? new AnthropicProvider(settings) : new OpenAIProvider({ ...settings, kind: format });
+      const provider = new OpenAIProvider({ ...settings, kind: format });
       return { provider, requestCount: () => server.requests.length, close: () => server.stop() };
     },
   };

@@ -12,8 +12,12 @@ import {
 import { costOf } from "../../../src/models/pricing.ts";
 import type { WireFailure, WireReply } from "../../../src/testing/index.ts";
 
-/** One request's worth of what the provider under test is made to do. */
-export type ConformanceStep = { reply: WireReply } | { fail: WireFailure } | { cut: WireReply };
+/**
+ * One request's worth of what the provider under test is made to do.
+ * `measuredUsage`: the server reports the usage it measured itself (its
+ * prompt cache), not the reply's.
+ */
+export type ConformanceStep = { reply: WireReply; measuredUsage?: boolean } | { fail: WireFailure } | { cut: WireReply };
 
 export interface ServedProvider {
   provider: ModelProvider;
@@ -42,6 +46,8 @@ export interface ConformanceHarness {
      * harness's server refuses a request whose reasoning was altered.
      */
     thinking?: boolean;
+    /** The server keeps a prompt cache and reports the reads and writes the provider's cache breakpoints earn. */
+    promptCache?: boolean;
   };
   /** A provider that serves `steps` in order, one per request, retrying at most `maxRetries` times without waiting. */
   start(steps: ConformanceStep[], options?: { price?: Price; maxRetries?: number }): Promise<ServedProvider>;
@@ -203,6 +209,21 @@ export function describeProviderConformance(harness: ConformanceHarness): void {
         );
         expect(answerOf(second.content)).toEqual([{ type: "text", text: "b.ts is newer." }]);
         expect(served.requestCount()).toBe(2);
+      } finally {
+        await served.close();
+      }
+    });
+
+    if (harness.supports.promptCache) it("marks its stable prefix for caching, so a repeated prompt reads what the first wrote, each priced", async () => {
+      const long: ModelRequest = { ...request, system: "You are the worker. Keep to the step's contract and cite the evidence you used. ".repeat(80) };
+      const served = await harness.start([{ reply: textReply("one"), measuredUsage: true }, { reply: textReply("two"), measuredUsage: true }], { price });
+      try {
+        const first = await served.provider.complete(long);
+        const second = await served.provider.complete(long);
+        expect(first.usage.cacheWriteTokens).toBeGreaterThan(0);
+        expect(second.usage.cacheReadTokens).toBe(first.usage.cacheWriteTokens);
+        expect(second.usage.costUsd).toBeCloseTo(costOf(second.usage, price), 12);
+        expect(second.usage.costUsd).toBeLessThan(first.usage.costUsd);
       } finally {
         await served.close();
       }
