@@ -7,10 +7,13 @@ import { createProvider } from "../../src/models/create-provider.ts";
 import { type ModelMessage, type ModelRequest, type ModelStreamEvent, toolCallsOf } from "../../src/models/model-provider.ts";
 import { OpenAIResponsesProvider } from "../../src/models/openai-responses/responses-provider.ts";
 import { costOf } from "../../src/models/pricing.ts";
+import { ScriptedProvider } from "../../src/models/scripted/scripted-provider.ts";
 import {
   cutStream,
   type FakeServer,
+  OpenAIEmulator,
   type OpenAIEmulatorReply,
+  openAIBrainOfProvider,
   openAIDocs,
   openAIResponseFailedStream,
   openAIResponsesWireFailure,
@@ -276,5 +279,36 @@ describe("a provider of kind openai speaks the API the catalogue names for its m
     await provider.complete(workerRequest).catch(() => undefined);
     expect(provider.kind).toBe("openai");
     expect(server.requests.map((request) => request.url)).toEqual([path]);
+  });
+});
+
+describe("a scripted model played through the Responses emulator (openAIBrainOfProvider)", () => {
+  it("runs a whole tool loop with a reasoning item before each call, and nothing refused", async () => {
+    const scripted = new ScriptedProvider({ worker: [{ turns: [{ toolCalls: [{ id: "call_1", name: "read_file", input: { path: "a.ts" } }] }, { text: "a.ts exports sum." }] }] });
+    const emulator = new OpenAIEmulator({ brain: openAIBrainOfProvider(scripted, "worker") });
+    const server = await emulator.start();
+    servers.push(server);
+    const provider = new OpenAIResponsesProvider({ name: "openai", model: "gpt-6-sol", apiKey: key, baseURL: server.baseURL, entry: sol, retry: recordingRetry(0).policy });
+    const first = await provider.complete(loopRequest);
+    expect(first.content.map((block) => block.type)).toEqual(["thinking", "tool_call"]);
+    expect(first.content[0]).toMatchObject({ text: "I will call read_file next." });
+    const second = await provider.complete({ ...loopRequest, messages: answered(first) });
+    expect(second.content.at(-1)).toEqual({ type: "text", text: "a.ts exports sum." });
+    expect(emulator.refusals).toEqual([]);
+  });
+
+  it("stops with the abort reason when aborted mid-stream, without retrying", async () => {
+    const { provider, server } = await emulated([textReply("one two three four five")]);
+    const controller = new AbortController();
+    const error = await provider
+      .complete(workerRequest, {
+        signal: controller.signal,
+        onEvent: (event) => {
+          if (event.type === "text_delta") controller.abort(new Error("run cancelled"));
+        },
+      })
+      .catch((caught: unknown) => caught);
+    expect((error as Error).message).toBe("run cancelled");
+    expect(server.requests).toHaveLength(1);
   });
 });
