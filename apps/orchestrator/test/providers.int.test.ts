@@ -126,7 +126,9 @@ describe("planner on Anthropic, worker on OpenAI, judge on an OpenAI-compatible 
     expect(state.status).toBe("done");
     expect(state.result?.answer?.answer).toMatch(/a \+ b/);
     expect(servers.planner.requests.map((request) => request.url)).toEqual(["/v1/messages", "/v1/messages"]);
-    expect(servers.planner.requests[0]?.body.tool_choice).toMatchObject({ type: "tool" });
+    // Structured output through output_config.format: current Claude models refuse a forced tool
+    // (https://platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5#forced-tool-use-is-not-supported).
+    expect(servers.planner.requests[0]?.body.output_config).toMatchObject({ format: { type: "json_schema" } });
     expect(servers.worker.requests.length).toBe(7);
     expect(servers.worker.requests.every((request) => request.url === "/v1/chat/completions" && request.body.stream === true)).toBe(true);
     expect(servers.judge.requests.length).toBeGreaterThanOrEqual(1);

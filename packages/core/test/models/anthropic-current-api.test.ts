@@ -5,7 +5,8 @@ import type { ModelEntry } from "../../src/models/catalogue/model-entry.ts";
 import { modelEntryFor } from "../../src/models/catalogue/model-catalogue.ts";
 import type { ModelMessage, ModelRequest, ModelStreamEvent } from "../../src/models/model-provider.ts";
 import { costOf } from "../../src/models/pricing.ts";
-import { type AnthropicBrain, type EmulatedRequest, recordingRetry } from "../../src/testing/index.ts";
+import { ScriptedProvider } from "../../src/models/scripted/scripted-provider.ts";
+import { type AnthropicBrain, brainOfProvider, type EmulatedRequest, recordingRetry } from "../../src/testing/index.ts";
 import { emulatorPerTest } from "./anthropic-emulator-support.ts";
 
 // The adapter as today's Messages API wants it, checked against the strict emulator: every request it sends
@@ -201,5 +202,33 @@ describe("AnthropicProvider against the Messages API of 2026-10-21", () => {
     expect(sent()[0]).not.toHaveProperty("thinking");
     expect(sent()[0]?.output_config).toEqual({ format: expect.objectContaining({ type: "json_schema" }) });
     expect(response.output).toEqual({ ok: true });
+  });
+
+  it("plays a scripted worker through the emulator as today's model answers, images in tool results included", async () => {
+    const script = { worker: [{ match: "Compare", turns: [{ text: "Let me look at a.ts.", toolCalls: [{ id: "toolu_a", name: "read_file", input: { path: "a.ts" } }] }, { text: "a.ts draws a chart." }] }] };
+    let seen: EmulatedRequest | undefined;
+    const scripted = brainOfProvider(new ScriptedProvider(script), "worker");
+    wire.brain.current = (view) => {
+      seen = view;
+      return scripted(view);
+    };
+    const adapter = provider();
+    const events: ModelStreamEvent[] = [];
+    const first = await adapter.complete(request, { onEvent: (event) => events.push(event) });
+    // Text between tool calls comes back in thinking blocks (https://platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5).
+    expect(first.content.map((block) => (block.type === "thinking" ? `thinking: ${block.text}` : block.type))).toEqual([
+      "thinking: I will call read_file next.",
+      "thinking: Let me look at a.ts.",
+      "tool_call",
+    ]);
+    expect(events.filter((event) => event.type === "thinking_delta").map((event) => event.type === "thinking_delta" && event.text).join("")).toContain("Let me look at a.ts.");
+    const image = { mediaType: "image/png", data: "iVBORw0KGgo=" };
+    const second = await adapter.complete({
+      ...request,
+      messages: [...request.messages, { role: "assistant", content: first.content }, { role: "user", content: [{ type: "tool_result", toolCallId: "toolu_a", content: "a chart", images: [image] }] }],
+    });
+    expectNoneRefused();
+    expect(second.content).toEqual([{ type: "text", text: "a.ts draws a chart." }]);
+    expect(seen?.messages.at(-1)?.content).toEqual([{ type: "tool_result", toolCallId: "toolu_a", content: "a chart", images: [image] }]);
   });
 });
