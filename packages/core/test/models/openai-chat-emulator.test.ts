@@ -12,7 +12,7 @@ const call: OpenAIEmulatorReply = { content: [{ type: "tool_call", id: "call_a",
 const answer = (text: string): OpenAIEmulatorReply => ({ content: [{ type: "text", text }] });
 
 describe("the Chat Completions emulator enforces OpenAI's documented rules", () => {
-  it(`refuses function tools with a reasoning effort on GPT-6, and takes them with effort none (${openAIDocs.latestModel})`, async () => {
+  it(`refuses function tools with a reasoning effort on GPT-6, and takes them with effort none (${openAIDocs.deploymentChecklist})`, async () => {
     const { emulator } = scriptedEmulator([call]);
     for (const effort of [undefined, "low"]) {
       const refused = await post(emulator, "/v1/chat/completions", { model: "gpt-6-sol", messages, tools: [readFile], ...(effort ? { reasoning_effort: effort } : {}) });
@@ -26,6 +26,20 @@ describe("the Chat Completions emulator enforces OpenAI's documented rules", () 
     }
     const accepted = await post(emulator, "/v1/chat/completions", { model: "gpt-6-sol", messages, tools: [readFile], reasoning_effort: "none" });
     expect(jsonOf(accepted).choices).toMatchObject([{ finish_reason: "tool_calls", message: { tool_calls: [{ id: "call_a", function: { name: "read_file", arguments: '{"path":"a.ts"}' } }] } }]);
+  });
+
+  it(`gives GPT-6 Astra no function tools on Chat Completions at all: it has no effort none (${openAIDocs.deploymentChecklist})`, async () => {
+    const { emulator } = scriptedEmulator([]);
+    const atDefault = await post(emulator, "/v1/chat/completions", { model: "gpt-6-astra", messages, tools: [readFile] });
+    expect(jsonOf(atDefault).error?.param).toBe("reasoning_effort");
+    const atNone = await post(emulator, "/v1/chat/completions", { model: "gpt-6-astra", messages, tools: [readFile], reasoning_effort: "none" });
+    expect(jsonOf(atNone).error).toMatchObject({ param: "reasoning_effort", code: "unsupported_value" });
+  });
+
+  it(`refuses logprobs while a reasoning model reasons (${openAIDocs.deploymentChecklist})`, async () => {
+    const { emulator } = scriptedEmulator([answer("ok")]);
+    expect(jsonOf(await post(emulator, "/v1/chat/completions", { model: "gpt-6-sol", messages, logprobs: true })).error).toMatchObject({ param: "logprobs", code: "unsupported_parameter" });
+    expect(statusOf(await post(emulator, "/v1/chat/completions", { model: "gpt-6-sol", messages, logprobs: true, reasoning_effort: "none" }))).toBe(200);
   });
 
   it(`serves -pro and codex models only on /v1/responses (${openAIDocs.latestModel})`, async () => {

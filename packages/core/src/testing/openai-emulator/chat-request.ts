@@ -62,7 +62,7 @@ export function readChatRequest(body: Body, context: { models: readonly OpenAIEm
     throw new OpenAIEmulatorRefusal({
       message: `Function tools with reasoning_effort are not supported for ${model.id} in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.`,
       param: "reasoning_effort",
-      rule: openAIDocs.latestModel,
+      rule: openAIDocs.deploymentChecklist,
     });
   }
   const { messages, instructions } = messagesOf(body.messages);

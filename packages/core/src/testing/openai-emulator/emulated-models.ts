@@ -21,29 +21,40 @@ export interface OpenAIEmulatedModel {
 }
 
 const gpt6 = { contextWindow: 1_050_000, maxOutputTokens: 128_000 };
-const withoutNone = ["low", "medium", "high", "xhigh", "max"] as const;
-const withNone = ["none", "low", "medium", "high", "xhigh"] as const;
-const upToXhigh = ["low", "medium", "high", "xhigh"] as const;
+const lowToMax = ["low", "medium", "high", "xhigh", "max"] as const;
+const noneToMax = ["none", "low", "medium", "high", "xhigh", "max"] as const;
+const lowToXhigh = ["low", "medium", "high", "xhigh"] as const;
+const noneToXhigh = ["none", "low", "medium", "high", "xhigh"] as const;
+/** Astra, 6.1 Sol and 6.2: no `none`, so no function tools on Chat Completions at all ("require Responses for tool calling"). */
+const withoutNone = { efforts: lowToMax, chatEfforts: lowToXhigh, defaultEffort: "medium", chatToolsOnlyWithoutEffort: true } as const;
+/** GPT-6 Sol and Luna, 6.1 Terra, GPT-5.6: function calling on Chat Completions "only with reasoning_effort: none". */
+const withNone = { efforts: noneToMax, chatEfforts: noneToXhigh, defaultEffort: "medium", chatToolsOnlyWithoutEffort: true } as const;
 
 /**
  * Models as OpenAI documents them in late 2026. Sources: "Using GPT-6"
- * (developers.openai.com/api/docs/guides/latest-model: Astra and 6.1 Sol
- * do not accept `none`, 6.1 Sol not `minimal`, `max` on Chat Completions
- * only through Responses, API default effort `medium`), the reasoning guide,
- * and the `openai` SDK's model lists (`resources/shared.ts`, whose
- * `ResponsesOnlyModel` names the `-pro` and codex models served only on
- * /v1/responses). A `-pro` id not listed here is emulated from its base
+ * (developers.openai.com/api/docs/guides/latest-model) and the deployment
+ * checklist (developers.openai.com/api/docs/guides/deployment-checklist):
+ * GPT-6 Astra and GPT-6.1 Sol take no `none` and "require Responses for
+ * tool calling", GPT-6 Sol and Luna "support function calling in Chat
+ * Completions only with reasoning_effort: none", API default effort
+ * `medium`; each model's page (efforts `none` or `low` to `max`, `max` on
+ * Chat Completions only through Responses, as said of 6.1 Sol and assumed
+ * of the others); and the `openai` SDK's model lists (`resources/shared.ts`,
+ * whose `ResponsesOnlyModel` names the `-pro` and codex models served only
+ * on /v1/responses). A `-pro` id not listed here is emulated from its base
  * model, on Responses only and without `none`.
  */
 export const openAIEmulatedModels: readonly OpenAIEmulatedModel[] = [
-  { id: "gpt-6-astra", apis: ["responses", "chat"], ...gpt6, reasoning: { efforts: withoutNone, chatEfforts: upToXhigh, defaultEffort: "medium", chatToolsOnlyWithoutEffort: true } },
-  { id: "gpt-6.2-astra", apis: ["responses", "chat"], ...gpt6, reasoning: { efforts: withoutNone, chatEfforts: upToXhigh, defaultEffort: "medium", chatToolsOnlyWithoutEffort: true } },
-  { id: "gpt-6.1-sol", apis: ["responses", "chat"], ...gpt6, reasoning: { efforts: withoutNone, chatEfforts: upToXhigh, defaultEffort: "medium", chatToolsOnlyWithoutEffort: true } },
-  { id: "gpt-6.2-sol", apis: ["responses", "chat"], ...gpt6, reasoning: { efforts: withoutNone, chatEfforts: upToXhigh, defaultEffort: "medium", chatToolsOnlyWithoutEffort: true } },
-  { id: "gpt-6-sol", apis: ["responses", "chat"], ...gpt6, reasoning: { efforts: withNone, defaultEffort: "medium", chatToolsOnlyWithoutEffort: true } },
-  { id: "gpt-6-luna", apis: ["responses", "chat"], ...gpt6, reasoning: { efforts: withNone, defaultEffort: "medium", chatToolsOnlyWithoutEffort: true } },
-  { id: "gpt-5.6-sol", apis: ["responses", "chat"], ...gpt6, reasoning: { efforts: [...withNone, "max"], chatEfforts: withNone, defaultEffort: "medium", chatToolsOnlyWithoutEffort: true } },
-  { id: "gpt-5.6-luna", apis: ["responses", "chat"], ...gpt6, reasoning: { efforts: withNone, defaultEffort: "medium", chatToolsOnlyWithoutEffort: true } },
+  { id: "gpt-6-astra", apis: ["responses", "chat"], ...gpt6, reasoning: withoutNone },
+  { id: "gpt-6.2-astra", apis: ["responses", "chat"], ...gpt6, reasoning: withoutNone },
+  { id: "gpt-6.1-sol", apis: ["responses", "chat"], ...gpt6, reasoning: withoutNone },
+  { id: "gpt-6.2-sol", apis: ["responses", "chat"], ...gpt6, reasoning: withoutNone },
+  { id: "gpt-6-sol", apis: ["responses", "chat"], ...gpt6, reasoning: withNone },
+  { id: "gpt-6-luna", apis: ["responses", "chat"], ...gpt6, reasoning: withNone },
+  { id: "gpt-6.1-terra", apis: ["responses", "chat"], ...gpt6, reasoning: withNone },
+  { id: "gpt-5.6-sol", apis: ["responses", "chat"], ...gpt6, reasoning: withNone },
+  { id: "gpt-5.6-terra", apis: ["responses", "chat"], ...gpt6, reasoning: withNone },
+  { id: "gpt-5.6-luna", apis: ["responses", "chat"], ...gpt6, reasoning: withNone },
   { id: "gpt-5-codex", apis: ["responses"], contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: { efforts: ["low", "medium", "high"], defaultEffort: "medium", chatToolsOnlyWithoutEffort: false } },
   // Legacy, still served until 2027-01-14: no reasoning, sampling accepted.
   { id: "gpt-4.1", apis: ["responses", "chat"], contextWindow: 1_047_576, maxOutputTokens: 32_768 },
@@ -115,18 +126,22 @@ export function effectiveEffort(model: OpenAIEmulatedModel, sent: unknown, api: 
 
 /**
  * "When reasoning effort is not none, remove temperature, top_p, and
- * top_logprobs" (Using GPT-6): a reasoning model takes sampling parameters
- * only while it does not reason.
+ * top_logprobs; also remove logprobs from Chat Completions requests and
+ * message.output_text.logprobs from the Responses include array" (Using
+ * GPT-6, deployment checklist): a reasoning model takes sampling
+ * parameters only while it does not reason.
  */
 export function checkSampling(model: OpenAIEmulatedModel, effort: EmulatedEffort | undefined, body: Record<string, unknown>): void {
   if (!model.reasoning || effort === "none") return;
-  for (const parameter of ["temperature", "top_p", "top_logprobs"]) {
-    if (body[parameter] === undefined || body[parameter] === null) continue;
+  const refuse = (parameter: string): never => {
     throw new OpenAIEmulatorRefusal({
       message: `Unsupported parameter: '${parameter}' is not supported with this model.`,
       param: parameter,
       code: "unsupported_parameter",
       rule: openAIDocs.latestModel,
     });
-  }
+  };
+  for (const parameter of ["temperature", "top_p", "top_logprobs"]) if (body[parameter] !== undefined && body[parameter] !== null) refuse(parameter);
+  if (body.logprobs === true) refuse("logprobs");
+  if (Array.isArray(body.include) && body.include.includes("message.output_text.logprobs")) refuse("include");
 }

@@ -3,6 +3,7 @@ import type { FakeReply } from "../fake-model-server.ts";
 /** Where OpenAI documents the rules the emulators enforce; each refusal names the page its rule comes from. */
 export const openAIDocs = {
   latestModel: "https://developers.openai.com/api/docs/guides/latest-model",
+  deploymentChecklist: "https://developers.openai.com/api/docs/guides/deployment-checklist",
   reasoning: "https://developers.openai.com/api/docs/guides/reasoning",
   functionCalling: "https://developers.openai.com/api/docs/guides/function-calling",
   structuredOutputs: "https://developers.openai.com/api/docs/guides/structured-outputs",
