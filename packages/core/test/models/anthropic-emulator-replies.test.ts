@@ -61,6 +61,12 @@ describe("replies in today's shapes (https://platform.claude.com/docs/en/build-w
     expect(message.content.filter((block) => block.type === "thinking").map((block) => block.type === "thinking" && block.thinking)).toEqual(["", ""]);
   });
 
+  it("leaves only the progress updates, with their text, under between_tools (https://platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5#turn-off-up-front-thinking)", async () => {
+    wire.brain.current = reader;
+    const message = await client().messages.create({ model: "claude-sonnet-5-5", max_tokens: 4096, thinking: { type: "between_tools" }, tools: [readFile], messages: [question] });
+    expect(message.content.map((block) => (block.type === "thinking" ? `thinking: ${block.thinking}` : block.type))).toEqual(["tool_use", "thinking: Now b.ts.", "tool_use"]);
+  });
+
   it("streams the documented event sequence (https://platform.claude.com/docs/en/build-with-claude/streaming)", async () => {
     wire.brain.current = reader;
     const stream = await client().messages.create({ model: "claude-sonnet-5-5", max_tokens: 4096, thinking: { type: "adaptive", display: "summarized" }, tools: [readFile], messages: [question], stream: true });

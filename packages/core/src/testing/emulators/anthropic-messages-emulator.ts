@@ -109,8 +109,9 @@ export class AnthropicMessagesEmulator {
     }
     const { body, messages, model, readable, dropped } = checked;
     const usage = this.cache.account(model.id, promptUnits(body, messages), model.facts.minCacheableTokens);
-    const display = body.thinking?.display ?? model.facts.defaultDisplay;
     const thinkingType = body.thinking?.type ?? model.facts.thinkingTypes[0] ?? "adaptive";
+    // With between_tools, progress updates "still come back as thinking blocks with their summary text" (Sonnet 5.5 what's new).
+    const display = thinkingType === "between_tools" ? "updates" : (body.thinking?.display ?? model.facts.defaultDisplay);
     const reply = await this.options.brain({
       model: model.id,
       system: typeof body.system === "string" ? body.system : (body.system ?? []).map((block) => block.text).join("\n"),
@@ -166,7 +167,9 @@ export class AnthropicMessagesEmulator {
   ): EmulatedMessage {
     const response = `msg_emu_${requestId.slice("req_emu_".length)}`;
     const structured = body.output_config?.format !== undefined && reply.output !== undefined;
-    const blocks = reply.content.filter((block) => !(structured && block.type === "text") && !(thinkingType === "disabled" && block.type === "thinking"));
+    // Thinking off leaves no thinking; between_tools leaves only the progress updates ("The model does not think before responding").
+    const thinks = (block: EmulatedBlock) => thinkingType !== "disabled" && (thinkingType !== "between_tools" || (block.type === "thinking" && block.progress === true));
+    const blocks = reply.content.filter((block) => !(structured && block.type === "text") && (block.type !== "thinking" || thinks(block)));
     const thinkingCount = blocks.filter((block) => block.type === "thinking").length;
     const prefix = prefixField(body, messages);
     let ordinal = 0;
