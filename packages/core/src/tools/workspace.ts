@@ -1,12 +1,16 @@
-import { lstat, mkdir, realpath } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import { type FileHandle, lstat, mkdir, realpath } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ReinError } from "../errors.ts";
+import { type OpenMode, openChecked, readDirectoryChecked } from "./checked-open.ts";
 import { pathSizeProblem } from "./path-limits.ts";
 
 /**
  * The directory a run's tools may touch. Every path a tool receives goes
  * through `resolve`, which refuses traversal, absolute paths outside the
- * root, and symlinks whose target leaves it.
+ * root, and symlinks whose target leaves it. A tool that reads or writes a
+ * file opens it with `openFile`, which does not trust that answer to still
+ * hold when it opens: the handle itself is checked (checked-open.ts).
  */
 export class Workspace {
   private constructor(readonly root: string) {}
@@ -64,6 +68,24 @@ export class Workspace {
         probe = parent;
       }
     }
+  }
+
+  /**
+   * Opens `path` once for a file tool, checked on its handle: inside the
+   * workspace whatever was swapped in since it was resolved, and a regular
+   * file. Read and write through the handle, then close it.
+   */
+  async openFile(path: string, mode: OpenMode): Promise<FileHandle> {
+    return openChecked(this.root, await this.resolve(path), path, mode);
+  }
+
+  /**
+   * The entries of the directory at `path`, a real path inside the
+   * workspace (as `resolve` returns it, or found by walking from one): read
+   * through a checked handle, and refused when it is a symlink by then.
+   */
+  async readDirectory(path: string): Promise<Dirent[]> {
+    return readDirectoryChecked(this.root, this.lexical(path), path);
   }
 
   private lexical(path: string): string {

@@ -1,5 +1,4 @@
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import type { FileHandle } from "node:fs/promises";
 import { z } from "zod";
 import { ReinError } from "../../errors.ts";
 import { escapeGlob } from "../../policy/glob-literal.ts";
@@ -13,16 +12,43 @@ const WorkspacePath = boundedPath().describe(
 );
 const FileText = boundedString(INPUT_LIMITS.fileContentChars);
 
+/** A workspace file's text, read through one checked handle (Workspace.openFile). */
 export async function readTextFile(workspace: Workspace, path: string, maxBytes: number): Promise<string> {
-  const real = await workspace.resolve(path);
-  const info = await stat(real);
-  if (!info.isFile()) {
-    throw new ReinError("tool_failed", `${path} is not a regular file; expected a file path (use list_files for directories)`);
+  const handle = await workspace.openFile(path, "read");
+  try {
+    return await readWhole(handle, path, maxBytes);
+  } finally {
+    await handle.close();
   }
-  if (info.size > maxBytes) {
-    throw new ReinError("tool_failed", `${path} is ${info.size} bytes, over the ${maxBytes}-byte read limit`);
+}
+
+/** The handle's file from its start, refused past `maxBytes` however much it grows while it is read. */
+async function readWhole(handle: FileHandle, path: string, maxBytes: number): Promise<string> {
+  const tooBig = (size: number) => new ReinError("tool_failed", `${path} is ${size} bytes, over the ${maxBytes}-byte read limit`);
+  const { size } = await handle.stat();
+  if (size > maxBytes) throw tooBig(size);
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for (;;) {
+    const chunk = Buffer.alloc(Math.min(Math.max(size - length, 64 * 1024), maxBytes + 1 - length));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, length);
+    if (bytesRead === 0) break;
+    chunks.push(chunk.subarray(0, bytesRead));
+    length += bytesRead;
+    if (length > maxBytes) throw tooBig(length);
   }
-  return readFile(real, "utf8");
+  return Buffer.concat(chunks, length).toString("utf8");
+}
+
+/** Replaces the handle's whole file with `text`. */
+async function writeWhole(handle: FileHandle, text: string): Promise<void> {
+  const bytes = Buffer.from(text, "utf8");
+  await handle.truncate(0);
+  let written = 0;
+  while (written < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, written);
+    written += bytesWritten;
+  }
 }
 
 export function readFileTool(options: BuiltinToolOptions) {
@@ -61,9 +87,12 @@ export function writeFileTool() {
     output: z.object({ path: z.string(), bytes: z.number().int() }),
     scope: (args) => ({ paths: [escapeGlob(args.path)] }),
     async run(args, context) {
-      const real = await context.workspace.resolve(args.path);
-      await mkdir(dirname(real), { recursive: true });
-      await writeFile(real, args.content, "utf8");
+      const handle = await context.workspace.openFile(args.path, "write");
+      try {
+        await writeWhole(handle, args.content);
+      } finally {
+        await handle.close();
+      }
       return { path: args.path, bytes: Buffer.byteLength(args.content) };
     },
     render: (output) => `Wrote ${output.bytes} bytes to ${output.path}.`,
@@ -88,24 +117,38 @@ export function editFileTool(options: BuiltinToolOptions) {
     output: z.object({ path: z.string(), replacements: z.number().int().positive() }),
     scope: (args) => ({ paths: [escapeGlob(args.path)] }),
     async run(args, context) {
-      const text = await readTextFile(context.workspace, args.path, maxBytes);
-      const occurrences = text.split(args.oldString).length - 1;
-      if (occurrences === 0) {
-        throw new ReinError(
-          "tool_failed",
-          `oldString was not found in ${args.path}; read the file and copy the exact text to replace, including whitespace`,
-        );
+      // Read and rewritten through one handle: the file edited is the file read.
+      const handle = await context.workspace.openFile(args.path, "update");
+      try {
+        return await editThrough(handle, args, maxBytes);
+      } finally {
+        await handle.close();
       }
-      if (occurrences > 1 && !args.replaceAll) {
-        throw new ReinError(
-          "tool_failed",
-          `oldString occurs ${occurrences} times in ${args.path}, so the edit is ambiguous; include more surrounding text to make it unique, or set replaceAll to true`,
-        );
-      }
-      const edited = args.replaceAll ? text.split(args.oldString).join(args.newString) : text.replace(args.oldString, () => args.newString);
-      await writeFile(await context.workspace.resolve(args.path), edited, "utf8");
-      return { path: args.path, replacements: args.replaceAll ? occurrences : 1 };
     },
     render: (output) => `Replaced ${output.replacements} occurrence${output.replacements === 1 ? "" : "s"} in ${output.path}.`,
   });
+}
+
+async function editThrough(
+  handle: FileHandle,
+  args: { path: string; oldString: string; newString: string; replaceAll: boolean },
+  maxBytes: number,
+): Promise<{ path: string; replacements: number }> {
+  const text = await readWhole(handle, args.path, maxBytes);
+  const occurrences = text.split(args.oldString).length - 1;
+  if (occurrences === 0) {
+    throw new ReinError(
+      "tool_failed",
+      `oldString was not found in ${args.path}; read the file and copy the exact text to replace, including whitespace`,
+    );
+  }
+  if (occurrences > 1 && !args.replaceAll) {
+    throw new ReinError(
+      "tool_failed",
+      `oldString occurs ${occurrences} times in ${args.path}, so the edit is ambiguous; include more surrounding text to make it unique, or set replaceAll to true`,
+    );
+  }
+  const edited = args.replaceAll ? text.split(args.oldString).join(args.newString) : text.replace(args.oldString, () => args.newString);
+  await writeWhole(handle, edited);
+  return { path: args.path, replacements: args.replaceAll ? occurrences : 1 };
 }

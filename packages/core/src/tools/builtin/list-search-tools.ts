@@ -1,11 +1,13 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { ReinError } from "../../errors.ts";
 import { escapeGlob } from "../../policy/glob-literal.ts";
 import { pathMatches } from "../../policy/resource-match.ts";
 import { defineTool } from "../define-tool.ts";
+import type { Workspace } from "../workspace.ts";
 import { type BuiltinToolOptions, DEFAULT_MAX_FILE_BYTES } from "./builtin-options.ts";
+import { readTextFile } from "./file-tools.ts";
 import { boundedPath, boundedString, INPUT_LIMITS } from "./input-limits.ts";
 import { MAX_WALKED, walkFiles } from "./walk-files.ts";
 
@@ -37,7 +39,7 @@ export function listFilesTool() {
       const real = await context.workspace.resolve(args.path);
       if (!(await stat(real)).isDirectory()) throw new ReinError("tool_failed", `${args.path} is not a directory`);
       const base = context.workspace.relativePath(real);
-      const { entries, complete } = await walkFiles(real, {
+      const { entries, complete } = await walkFiles(context.workspace, real, {
         recursive: args.recursive,
         limit: args.maxEntries,
         keep: (path) => context.screen.admits(under(base, path)),
@@ -85,16 +87,16 @@ export function searchFilesTool(options: BuiltinToolOptions) {
     async run(args, context): Promise<SearchResult> {
       const real = await context.workspace.resolve(args.path);
       const base = context.workspace.relativePath(real);
-      const { entries } = await walkFiles(real, { recursive: true, limit: MAX_WALKED });
+      const { entries } = await walkFiles(context.workspace, real, { recursive: true, limit: MAX_WALKED });
       const needle = args.caseSensitive ? args.query : args.query.toLowerCase();
       const matches: SearchMatch[] = [];
       for (const entry of entries) {
         if (entry.kind !== "file" || (args.glob && !pathMatches(args.glob, entry.path))) continue;
         // Before the file is opened: what is withheld must not depend on what it holds.
         if (!context.screen.admits(under(base, entry.path))) continue;
-        const file = join(real, entry.path);
-        if ((await stat(file)).size > maxBytes) continue;
-        const lines = (await readFile(file, "utf8")).split("\n");
+        const text = await readSearched(context.workspace, join(real, entry.path), maxBytes);
+        if (text === undefined) continue;
+        const lines = text.split("\n");
         for (let index = 0; index < lines.length && matches.length < args.maxResults; index += 1) {
           const line = lines[index] as string;
           if ((args.caseSensitive ? line : line.toLowerCase()).includes(needle)) {
@@ -108,4 +110,18 @@ export function searchFilesTool(options: BuiltinToolOptions) {
     },
     render: ({ matches, withheld }) => [...matches.map((match) => `${match.path}:${match.line}: ${match.text}`), ...(withheld ? [`(${withheld})`] : [])].join("\n"),
   });
+}
+
+/**
+ * A file's text for a search, through a checked handle; undefined for one
+ * over the size limit, gone, or swapped for a symlink since the walk saw it
+ * (such a file is skipped, not a reason to fail the whole search).
+ */
+async function readSearched(workspace: Workspace, path: string, maxBytes: number): Promise<string | undefined> {
+  try {
+    return await readTextFile(workspace, path, maxBytes);
+  } catch (error) {
+    if (ReinError.isInstance(error) || (error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
 }

@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
-import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import type { Workspace } from "../workspace.ts";
 
 export interface WalkEntry {
   /** Relative to the directory walked, with / separators. */
@@ -23,10 +23,12 @@ export interface WalkOptions {
 }
 
 /**
- * Entries under a real directory, breadth-first, never following symlinks
- * (a symlink inside the workspace may point out of it), stopping at `limit`.
+ * Entries under a real directory of the workspace, breadth-first, never
+ * following symlinks (a symlink inside the workspace may point out of it,
+ * and a directory swapped for one while the walk runs is not read),
+ * stopping at `limit`.
  */
-export async function walkFiles(root: string, options: WalkOptions): Promise<{ entries: WalkEntry[]; complete: boolean }> {
+export async function walkFiles(workspace: Workspace, root: string, options: WalkOptions): Promise<{ entries: WalkEntry[]; complete: boolean }> {
   const entries: WalkEntry[] = [];
   const queue: string[] = [""];
   let walked = 0;
@@ -34,7 +36,7 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<{ e
     const relative = queue.shift() as string;
     let children: Dirent[];
     try {
-      children = await readdir(join(root, relative), { withFileTypes: true });
+      children = await workspace.readDirectory(join(root, relative));
     } catch {
       continue;
     }
