@@ -87,10 +87,14 @@ export const TRACE = defineCommand({
 export const REPLAY = defineCommand({
   name: "replay",
   args: [TRACE_SOURCE],
-  summary: "re-run a recorded run with its recorded model outputs in a fresh workspace; report identical or the first divergence",
+  summary: "re-run a recorded run with its recorded model outputs, tools answered from the recording; report identical or the first divergence",
   flags: {
-    "stub-tools": { kind: "boolean", help: "answer tool calls with their recorded results; nothing is executed" },
-    "allow-external": { kind: "boolean", help: "let tools with external effects run again (refused by default)" },
+    "stub-tools": { kind: "boolean", help: "answer tool calls with their recorded results; nothing is executed (the default)" },
+    "run-tools": { kind: "boolean", help: "re-run tools for real in a fresh workspace; each call needing approval waits for --approve or --deny" },
+    approve: { kind: "boolean", help: "with --run-tools: you approve every call that needs a person (recorded approvals are never reused)" },
+    deny: { kind: "boolean", help: "with --run-tools: you deny every call that needs a person" },
+    reason: { kind: "string", value: "TEXT", help: "with --deny: the reason the model is told" },
+    "allow-external": { kind: "boolean", help: "with --run-tools: let tools with external effects run again (refused by default)" },
     "from-step": { kind: "string", value: "S", help: "replay from step S on" },
     step: { kind: "string", value: "S", help: "replay step S alone, from its recorded packet" },
     example: { kind: "string", value: "NAME", help: "the example whose tools the replay uses (default: the run's own)" },

@@ -2,18 +2,19 @@ import { ReinError } from "@rein/core";
 import { loadExample } from "../examples/load-example.ts";
 import { exampleOf } from "../replay/example-of.ts";
 import { renderReplayReport } from "../replay/replay-report.ts";
-import { replayRun } from "../replay/replay-run.ts";
+import { type ReplayApprovalRequest, type ReplayDecision, replayRun } from "../replay/replay-run.ts";
 import { replayStep } from "../replay/replay-step.ts";
 import { openIsolatedRuntime } from "../replay/isolated-runtime.ts";
 import { loadBundle } from "../trace/trace-bundle.ts";
 import { readExport } from "../trace/trace-files.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
-import type { CommandHandler } from "./command-spec.ts";
+import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
 import type { REPLAY } from "./command-specs.ts";
 import { resolveModels } from "./model-resolution.ts";
 import { err } from "./output.ts";
 
 export const replayCommand: CommandHandler<typeof REPLAY> = async ({ source }, flags) => {
+  checkReplayFlags(flags);
   const context = await openContext({ ...contextFlags(flags), embedRedis: true });
   try {
     const bundle = source.endsWith(".jsonl") ? await readExport(source) : await loadBundle(context.runtime, source);
@@ -25,14 +26,15 @@ export const replayCommand: CommandHandler<typeof REPLAY> = async ({ source }, f
     const deployment = example ? resolveModels({ configFile: flags.config, example }).deployment : undefined;
     const scratch = await openIsolatedRuntime(context.config, "replay", deployment ?? {});
     try {
-      const mode = flags["stub-tools"] ? "stub" : "real";
+      const mode = flags["run-tools"] ? "real" : "stub";
       const allowExternal = Boolean(flags["allow-external"]);
       const tools = example?.tools ?? [];
       const seedDir = example?.seedDir;
+      const decide = personDeciding(flags);
       const report =
         flags.step !== undefined
           ? await replayStep(scratch, bundle, flags.step, { mode, allowExternal, tools, seedDir })
-          : await replayRun(scratch, bundle, { mode, allowExternal, fromStep: flags["from-step"], tools, seedDir });
+          : await replayRun(scratch, bundle, { mode, allowExternal, fromStep: flags["from-step"], tools, seedDir, decide });
       process.stdout.write(renderReplayReport(report));
       return report.identical ? 0 : 1;
     } finally {
@@ -43,3 +45,30 @@ export const replayCommand: CommandHandler<typeof REPLAY> = async ({ source }, f
     await context.close();
   }
 };
+
+/** Flags that contradict each other, or that only mean something when tools really run, are refused before anything starts. */
+function checkReplayFlags(flags: ParsedFlags<typeof REPLAY>): void {
+  if (flags["run-tools"] && flags["stub-tools"]) throw new ReinError("goal_invalid", "--run-tools and --stub-tools both given; expected one (stubbing is the default)");
+  if (flags.approve && flags.deny) throw new ReinError("goal_invalid", "--approve and --deny both given; expected one");
+  if (flags.step !== undefined && (flags.approve || flags.deny)) {
+    throw new ReinError("goal_invalid", "--step replays one step with nobody to decide its approvals (a call that needs one ends it); expected --approve or --deny without --step");
+  }
+  const needsRealTools = (["approve", "deny", "allow-external"] as const).find((name) => flags[name]);
+  if (needsRealTools && !flags["run-tools"]) {
+    throw new ReinError("goal_invalid", `--${needsRealTools} applies only to calls that really run; expected --run-tools with it (by default every call is answered from the recording)`);
+  }
+}
+
+/**
+ * The person running the replay decides each call that really runs and
+ * needs approval, with --approve or --deny; without either such a call
+ * waits and the replay stops there.
+ */
+function personDeciding(flags: ParsedFlags<typeof REPLAY>): ((request: ReplayApprovalRequest) => ReplayDecision) | undefined {
+  if (!flags.approve && !flags.deny) return undefined;
+  const approver = `cli:${process.env.USER ?? "user"} (rein replay --${flags.approve ? "approve" : "deny"})`;
+  return (request) => {
+    err(`replay: ${flags.approve ? "approving" : "denying"} ${request.tool ?? "a call"} in step ${request.stepId ?? "?"} (${request.approvalId})`);
+    return flags.approve ? { decision: "approved", approver } : { decision: "denied", approver, reason: flags.reason ?? "denied from the command line" };
+  };
+}

@@ -26,8 +26,8 @@ export interface PrivateRunOptions {
   providers?: Partial<Record<"planner" | "worker" | "judge", ModelProvider>>;
   /** Reuse a recorded run id, so idempotency keys and paths match the recording. */
   runId?: string;
-  /** Answers a pending approval; without it a run that waits for one ends the wait as it stands. */
-  decideApproval?: (approvalId: string, event: TypedTraceEvent) => { decision: "approved" | "denied"; approver: string } | undefined;
+  /** Answers a pending approval; without it (or when it answers nothing) a run that waits for one ends the wait as it stands. */
+  decideApproval?: (approvalId: string, event: TypedTraceEvent) => { decision: "approved" | "denied"; approver: string; reason?: string } | undefined;
   /** A safety net, not a timing assertion. @defaultValue 120000 */
   timeoutMs?: number;
 }

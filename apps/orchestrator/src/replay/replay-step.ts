@@ -21,12 +21,13 @@ import { compareTraces } from "./compare-traces.ts";
 import { observationIdTranslator } from "./observation-ids.ts";
 import { buildTooling } from "../roles/tooling.ts";
 import { RecordedOutputs } from "./recorded-outputs.ts";
-import { artifactsOf, type ReplayReport } from "./replay-run.ts";
-import { replayToolSet, type ToolMode } from "./replay-tools.ts";
+import { artifactsOf, type ReplayReport, stubbedCallsOf } from "./replay-run.ts";
+import { DEFAULT_TOOL_MODE, replayToolSet, type ToolMode } from "./replay-tools.ts";
 import { prepareWorkspace } from "../workspace/prepare-workspace.ts";
 
 export interface StepReplayOptions {
-  mode: ToolMode;
+  /** @defaultValue DEFAULT_TOOL_MODE ("stub"): every call answered from the recording */
+  mode?: ToolMode;
   allowExternal?: boolean;
   tools?: readonly AnyTool[];
   /** The directory the recorded run started from (the example's seed), copied into the fresh workspace. */
@@ -54,7 +55,8 @@ export async function replayStep(scratch: ReinRuntime, bundle: TraceBundle, step
   const ownEvents = (events: readonly TypedTraceEvent[]) => events.filter((event) => event.stepId === stepId && event.seq >= dispatched.seq);
   const recordedEvents = ownEvents(bundle.events);
   const recorded = new RecordedOutputs(bundle.events, bundle.artifacts);
-  const { tools, stubbed } = await replayToolSet(scratch.config, options.tools ?? [], recorded, { mode: options.mode, allowExternal: options.allowExternal ?? false });
+  const mode = options.mode ?? DEFAULT_TOOL_MODE;
+  const { tools, stubbed } = await replayToolSet(scratch.config, options.tools ?? [], recorded, { mode, allowExternal: options.allowExternal ?? false });
   const model = ReplayProvider.fromTrace(recordedEvents, { translate: observationIdTranslator(bundle.events, scratch, bundle.runId) });
   // Nobody decides approvals in a replayed step: a key nobody holds the private half of.
   const tooling = await buildTooling(scratch, tools, new ApprovalVerifier(generateKeyPair().publicKey));
@@ -83,7 +85,10 @@ export async function replayStep(scratch: ReinRuntime, bundle: TraceBundle, step
     identical: comparison.identical && recordedStatus === result.status,
     comparison,
     status: { recorded: recordedStatus, replay: result.status },
-    stubbed: options.mode === "stub" ? ["(all)"] : stubbed,
+    stubbed: mode === "stub" ? ["(all)"] : stubbed,
+    stubbedCalls: stubbedCallsOf(replayEvents, new Set(mode === "stub" ? tools.map((tool) => tool.name) : stubbed)),
+    // Nobody decides in a replayed step: a call that needs approval ends it.
+    waitingApproval: result.suspension?.kind === "approval" ? { approvalId: result.suspension.approvalId, stepId, tool: result.suspension.tool } : null,
     unusedResponses: model.unused(),
   };
 }

@@ -30,12 +30,20 @@ export function stubFromRecording(tool: AnyTool, recorded: RecordedOutputs): Any
   };
 }
 
+/**
+ * How a replay treats tools. "stub", the default, answers every call from
+ * the recording: a replay touches nothing unless asked. "real" (`rein replay
+ * --run-tools`) re-runs them in a fresh workspace; each call that needs
+ * approval then waits for a fresh decision from a person.
+ */
 export type ToolMode = "real" | "stub";
+export const DEFAULT_TOOL_MODE: ToolMode = "stub";
 
 /**
- * The tools of a replay: real ones re-execute, except that a tool with
- * `external` effect is answered from the recording unless `allowExternal`
- * (replay must not send the same email twice). Returns which tools were stubbed.
+ * The tools of a replay: in "real" mode they re-execute, except that a tool
+ * with `external` effect is answered from the recording unless
+ * `allowExternal` (replay must not send the same email twice). Returns which
+ * tools were stubbed.
  */
 export function replayTools(tools: readonly AnyTool[], recorded: RecordedOutputs, options: { mode: ToolMode; allowExternal: boolean }): { tools: AnyTool[]; stubbed: string[] } {
   const stubbed: string[] = [];

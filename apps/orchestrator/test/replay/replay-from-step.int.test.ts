@@ -9,7 +9,9 @@ describe("rein replay --from-step", () => {
   async function replayFrom(fromStep: string) {
     const scratch = await openIsolatedRuntime(recorded.runtime.config, "replay-from");
     try {
-      return await replayRun(scratch, recorded.bundle, { mode: "real", tools: recorded.example.tools, seedDir: recorded.example.seedDir, fromStep });
+      // Tools really run, so the restart the recording approved is approved again by the person replaying.
+      const decide = () => ({ decision: "approved" as const, approver: "test:replayer" });
+      return await replayRun(scratch, recorded.bundle, { mode: "real", tools: recorded.example.tools, seedDir: recorded.example.seedDir, fromStep, decide });
     } finally {
       await scratch.discard();
     }

@@ -36,18 +36,19 @@ const EXAMPLES = ["bugfix", "sre-triage", "sre-triage-plugin"].filter((name) => 
 describe.each(EXAMPLES)("replaying examples/%s", (name) => {
   const recorded = exampleRecordedOnce(name);
 
-  it("with real tools in a fresh workspace reports identical", async () => {
-    const report = await replay(recorded, { mode: "real", tools: recorded.example.tools });
+  it("with real tools in a fresh workspace reports identical, each call that needs approval decided afresh by the person replaying", async () => {
+    const report = await replay(recorded, { mode: "real", tools: recorded.example.tools, decide: () => ({ decision: "approved", approver: "test:replayer" }) });
     expect(report.comparison.divergence).toBeUndefined();
     expect(report.identical).toBe(true);
     expect(report.comparison.compared).toBe(recorded.bundle.events.filter((event) => event.kind === "tool.result").length);
     expect(renderReplayReport(report)).toMatch(/^identical: /);
   });
 
-  it("with --stub-tools answers from the recording and reports identical", async () => {
-    const report = await replay(recorded, { mode: "stub", tools: recorded.example.tools });
+  it("by default answers every call from the recording and reports identical", async () => {
+    const report = await replay(recorded, { tools: recorded.example.tools });
     expect(report.identical).toBe(true);
     expect(report.comparison.maskedMatches).toEqual([]);
+    expect(report.stubbedCalls).toHaveLength(recorded.bundle.events.filter((event) => event.kind === "tool.executed").length);
   });
 });
 
