@@ -286,10 +286,19 @@ describe("transition: one ending, through the evaluator", () => {
     });
     const state = baseState({ status: "executing", steps: [step("executing")] });
     const next = transition(state, e("step.finished", { stepId: "s1", attempt: 1, result: result("completed", { observations: [observation("obs_x", "ok"), observation("obs_y", "error")] }) }), settings);
-    expect(next.state.evidence.map((entry) => entry.status)).toEqual(["ok", "error"]);
+    // The step's text output is evidence too, of what it wrote (issue 28 case 8), marked so that it backs no claim about the world.
+    expect(next.state.evidence.map((entry) => [entry.id, entry.status, entry.source ?? "observation"])).toEqual([
+      ["obs_x", "ok", "observation"],
+      ["obs_y", "error", "observation"],
+      ["out_s1_1", "ok", "output"],
+    ]);
     const effect = next.effects[0];
     if (effect?.type !== "enqueue_evaluate" || effect.job.kind === "final") throw new Error("expected a step evaluation");
-    expect(effect.job.evidence.map((fact) => fact.status)).toEqual(["ok", "error"]);
+    expect(effect.job.evidence.map((fact) => [fact.status, fact.source ?? "observation"])).toEqual([
+      ["ok", "observation"],
+      ["error", "observation"],
+      ["ok", "output"],
+    ]);
   });
 });
 

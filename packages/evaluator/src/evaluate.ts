@@ -4,6 +4,7 @@ import {
   type EvaluateJob,
   FinalAnswer,
   type FinalAnswerEvaluateJob,
+  type GoalKind,
   type ModelProvider,
   type ModelStreamEvent,
   type Redactor,
@@ -22,7 +23,6 @@ import { runFingerprint, stepFingerprint } from "./fingerprints.ts";
 import { judge, type JudgeScore } from "./judge.ts";
 import { resolvedStepLesson } from "./lesson-draft.ts";
 import { detectLoop, loopedByFingerprints, type LoopFinding } from "./loop-detector.ts";
-import { asksQuestion } from "./question-goal.ts";
 import { checkClaims, checkClaimsAgainst, checkCriterion, checkStepHygiene, deniedActions, type EvidenceIndex, unknownOutcomes } from "./rule-checks.ts";
 import { decideVerdict, type Findings, type PolicyOutcome } from "./verdict-policy.ts";
 
@@ -65,8 +65,8 @@ export async function evaluate(job: EvaluateJob, deps: EvaluatorDeps, signal?: A
 /**
  * The planner proposed that the goal is met. Its answer gets the same final
  * checks as a worker's answer step: every claim against all of the run's
- * evidence, at least one supported claim (or an explicit gap for a question),
- * one retry with feedback, then unbacked claims moved to gaps.
+ * evidence, at least one supported claim (or an explicit gap for a goal that
+ * asks a question), one retry with feedback, then unbacked claims moved to gaps.
  */
 async function evaluateProposal(job: FinalAnswerEvaluateJob, deps: EvaluatorDeps): Promise<Verdict> {
   const claims = checkClaimsAgainst(job.answer.claims, evidenceIndexOf(job));
@@ -83,7 +83,7 @@ async function evaluateProposal(job: FinalAnswerEvaluateJob, deps: EvaluatorDeps
     previousFeedback: job.feedback,
     judgeMissing: false,
     finalAnswer: job.answer,
-    asksQuestion: asksQuestion(job.goal),
+    goalKind: goalKindOf(job),
     denied: [],
     unknownOutcomes: [],
   });
@@ -142,7 +142,7 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
     previousFeedback: job.feedback,
     judgeMissing: false,
     finalAnswer: answer?.success ? answer.data : undefined,
-    asksQuestion: asksQuestion(job.goal),
+    goalKind: goalKindOf(job),
     child: job.kind === "child",
     denied: deniedActions(result),
     unknownOutcomes: unknownOutcomes(result),
@@ -203,14 +203,24 @@ function verdictOf(job: EvaluateJob, outcome: PolicyOutcome, checks: readonly Ch
 const claimChecks = (claims: readonly ClaimCheck[]): CheckResult[] =>
   claims.map((claim) => ({ check: `claim is backed by evidence: ${claim.text}`, passed: claim.status === "supported", detail: claim.status }));
 
+/** A goal whose kind was never said is held to the strictest reading. */
+const goalKindOf = (job: EvaluateJob): GoalKind => job.goalKind ?? "change";
+
 /**
  * Every observation of the run with the status of its call. Ids the job
  * lists only as known (a job queued before statuses were sent) count as ok.
+ * A step's output backs a claim only for a goal that asks for text: it is
+ * evidence of what the step wrote, never of the world, so for any other
+ * goal a claim citing it is unsupported.
  */
 function evidenceIndexOf(job: EvaluateJob): EvidenceIndex {
   const index = new Map<string, ToolCallStatus>();
+  const outputsCount = goalKindOf(job) === "text";
   if (job.kind !== "final") for (const id of job.knownEvidenceIds) index.set(id, "ok");
-  for (const fact of job.evidence) index.set(fact.id, fact.status);
+  for (const fact of job.evidence) {
+    if (fact.source === "output" && !outputsCount) index.delete(fact.id);
+    else index.set(fact.id, fact.status);
+  }
   return index;
 }
 

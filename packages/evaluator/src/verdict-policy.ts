@@ -1,4 +1,4 @@
-import type { CheckResult, ClaimCheck, FinalAnswer, StepStatus, UnknownOutcomePolicy, VerdictDecision } from "@rein/core";
+import type { CheckResult, ClaimCheck, FinalAnswer, GoalKind, StepStatus, UnknownOutcomePolicy, VerdictDecision } from "@rein/core";
 import type { JudgeScore } from "./judge.ts";
 import type { LoopFinding } from "./loop-detector.ts";
 
@@ -31,8 +31,13 @@ export interface Findings {
   judgeMissing: boolean;
   /** The step's output (or the planner's proposal) is the run's final answer. */
   finalAnswer?: FinalAnswer;
-  /** The goal asks a question, so an answer may be an explicit gap ("could not establish …") instead of a claim. */
-  asksQuestion?: boolean;
+  /**
+   * What the goal asks for (said at submit or by the plan that started the
+   * work, never guessed from its text): only a `question` may be answered
+   * by an explicit gap ("could not establish …") instead of a supported claim.
+   * @defaultValue "change"
+   */
+  goalKind?: GoalKind;
   /** The step is a delegated child: what it could not do goes back to its parent rather than being retried. */
   child?: boolean;
   /** Calls the policy or a person refused, one line each. */
@@ -114,14 +119,16 @@ export function decideVerdict(findings: Findings): PolicyOutcome {
   }
 
   const unbacked = findings.claims.filter((claim) => claim.status !== "supported");
-  const unverified = findings.finalAnswer !== undefined && !verifiesSomething(findings.finalAnswer, findings.claims, findings.asksQuestion ?? false);
+  const goalKind = findings.goalKind ?? "change";
+  const unverified = findings.finalAnswer !== undefined && !verifiesSomething(findings.finalAnswer, findings.claims, goalKind);
+  const noBackedClaim = `${NO_BACKED_CLAIM} ${NOT_VERIFIED_BECAUSE[goalKind]}`;
   const claimsRetried = findings.previousFeedback?.startsWith(CLAIMS_RETRY_FEEDBACK) ?? false;
   if ((unbacked.length > 0 || unverified) && !claimsRetried && attemptsLeft) {
     const listing = unbacked.map((claim) => `"${claim.text}" (${claim.status})`).join("; ");
     return {
       decision: "retry",
-      reasons: [...unbacked.map((claim) => `claim ${claim.status}: ${claim.text}`), ...(unverified ? [NO_BACKED_CLAIM] : [])],
-      feedback: `${CLAIMS_RETRY_FEEDBACK} ${[listing, unverified ? NO_BACKED_CLAIM : ""].filter(Boolean).join("; ")}. Cite, for each claim, the ids of observations of this run that back it (a claim citing a failed call is contradicted), or move the claim to gaps`,
+      reasons: [...unbacked.map((claim) => `claim ${claim.status}: ${claim.text}`), ...(unverified ? [noBackedClaim] : [])],
+      feedback: `${CLAIMS_RETRY_FEEDBACK} ${[listing, unverified ? noBackedClaim : ""].filter(Boolean).join("; ")}. Cite, for each claim, the ids of observations of this run that back it (a claim citing a failed call is contradicted), or move the claim to gaps`,
     };
   }
 
@@ -136,7 +143,7 @@ export function decideVerdict(findings: Findings): PolicyOutcome {
     }
   }
 
-  if (unverified) return { decision: "escalate", reasons: [`${NO_BACKED_CLAIM}, after one retry with feedback`, ...unbacked.map((claim) => `claim ${claim.status}: ${claim.text}`)] };
+  if (unverified) return { decision: "escalate", reasons: [`${noBackedClaim}, after one retry with feedback`, ...unbacked.map((claim) => `claim ${claim.status}: ${claim.text}`)] };
 
   const notes = [
     ...unbacked.map((claim) => `claim ${claim.status}, delivered as a gap: ${claim.text}`),
@@ -155,13 +162,22 @@ export function decideVerdict(findings: Findings): PolicyOutcome {
 
 const NO_BACKED_CLAIM = "the final answer has no claim backed by an observation of this run";
 
+/** Why, for each kind of goal, an answer with no supported claim verifies nothing. */
+const NOT_VERIFIED_BECAUSE: Record<GoalKind, string> = {
+  change: "(the goal asks for a change: a claim must cite an observation showing it was made; a step's output is not one)",
+  question: "(the goal asks a question: a claim must cite an observation, or the answer must say in gaps what could not be established)",
+  text: "(the goal asks for a piece of text: a claim must cite the output of the step that wrote it)",
+};
+
 /**
- * A final answer verifies something when at least one claim is supported,
- * or, for a goal that asks a question, when it says explicitly what it could
- * not establish (a gap of its own, not one the evaluator moved there).
+ * A final answer verifies something when at least one claim is supported
+ * (for a `text` goal a step's output counts, see `evidenceIndexOf`), or, for
+ * a goal that asks a question, when it says explicitly what it could not
+ * establish (a gap of its own, not one the evaluator moved there). A gap
+ * never stands in for a change or a text.
  */
-function verifiesSomething(answer: FinalAnswer, claims: readonly ClaimCheck[], asksQuestion: boolean): boolean {
-  return claims.some((claim) => claim.status === "supported") || (asksQuestion && answer.gaps.length > 0);
+function verifiesSomething(answer: FinalAnswer, claims: readonly ClaimCheck[], goalKind: GoalKind): boolean {
+  return claims.some((claim) => claim.status === "supported") || (goalKind === "question" && answer.gaps.length > 0);
 }
 
 /** Moves unbacked claims to `gaps`, saying why, and records refused actions there too. */

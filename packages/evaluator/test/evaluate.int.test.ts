@@ -267,11 +267,27 @@ describe("evaluate() over the planner's proposed final answer", () => {
     expect(second.answer?.gaps).toEqual(["not established (its evidence shows a failed call): the tests pass"]);
   });
 
-  it("accepts an explicit gap as the answer to a goal that asks a question", async () => {
+  it("accepts an explicit gap as the answer to a goal said to ask a question, and to no other kind, whatever its punctuation", async () => {
     const gapOnly = { answer: "The cause could not be established.", claims: [], gaps: ["no log covers the window of the outage"] };
-    const { verdict } = await evaluate(proposal(gapOnly, { goal: "Why did payment-api return 500s?" }), deps);
+    const { verdict } = await evaluate(proposal(gapOnly, { goal: "Find out why payment-api returned 500s", goalKind: "question" }), deps);
     expect(verdict.decision).toBe("done");
-    const { verdict: notAQuestion } = await evaluate(proposal(gapOnly, { attempt: 2, feedback: "unsupported claims: none" }), deps);
-    expect(notAQuestion.decision).toBe("escalate");
+    const retried = { attempt: 2, feedback: "unsupported claims: none", goal: "Fix the crash at https://example.test/issue?id=1" };
+    for (const goalKind of ["change", "text", undefined] as const) {
+      const { verdict: notAQuestion } = await evaluate(proposal(gapOnly, { ...retried, goalKind }), deps);
+      expect(notAQuestion.decision).toBe("escalate");
+    }
+  });
+
+  it("counts a step's output as evidence for a text goal only", async () => {
+    const output = { id: "out_s1_1", stepId: "s1", tool: "step_output", status: "ok" as const, source: "output" as const };
+    const answer = { answer: "Keys in memory / a single thread hums along / data, swift as breath", claims: [{ text: "the haiku was written", evidence: ["out_s1_1"] }], gaps: [] };
+    const { verdict: text } = await evaluate(proposal(answer, { goalKind: "text", evidence: [output] }), deps);
+    expect(text.decision).toBe("done");
+    const { verdict: change } = await evaluate(proposal(answer, { goalKind: "change", evidence: [output] }), deps);
+    expect(change.claims?.map((claim) => claim.status)).toEqual(["unsupported"]);
+    expect(change.decision).toBe("retry");
+    // An output the evaluator did not pass backs nothing, even for a text goal.
+    const { verdict: rejected } = await evaluate(proposal(answer, { goalKind: "text", evidence: [{ ...output, status: "error" }] }), deps);
+    expect(rejected.claims?.map((claim) => claim.status)).toEqual(["contradicted"]);
   });
 });

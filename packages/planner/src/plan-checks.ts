@@ -26,6 +26,8 @@ const contentWords = (text: string): string[] => (text.toLowerCase().match(/[a-z
  */
 export function checkPlan(plan: Plan, context: PlannerContext): string | undefined {
   const known = new Set([...context.evidence.map((entry) => entry.id), ...context.knownEvidenceIds]);
+  const kind = goalKindProblem(plan, context);
+  if (kind) return kind;
   if (plan.done) {
     if (!plan.answer) return "done is true but answer is missing; expected {answer, claims, gaps}";
     if (plan.answer.claims.length === 0 && plan.answer.gaps.length === 0) {
@@ -47,6 +49,23 @@ export function checkPlan(plan: Plan, context: PlannerContext): string | undefin
   const invented = step.evidence_ids.filter((id) => !known.has(id));
   if (invented.length > 0) return `current_step.evidence_ids names unknown evidence ${invented.join(", ")}; expected ids from the evidence list`;
   return restatesGoal(step, context.goal) ?? namesNoAction(step);
+}
+
+/**
+ * What the goal asks for is said once: at submit, or by the planner with
+ * the plan that starts the work. A plan may not change it afterwards, nor
+ * say it with a plan that ends the run, which would let one plan both
+ * choose how its answer is judged and end the run on that answer.
+ */
+function goalKindProblem(plan: Plan, context: PlannerContext): string | undefined {
+  if (plan.goal_kind === undefined) return undefined;
+  if (context.goalKind !== undefined && plan.goal_kind !== context.goalKind) {
+    return `goal_kind says ${plan.goal_kind}, but this run's goal is a ${context.goalKind} goal, which was said once and does not change; expected goal_kind "${context.goalKind}" or none`;
+  }
+  if (context.goalKind === undefined && plan.done) {
+    return "goal_kind is said with the plan that starts the work, not with a plan that ends the run; expected a current_step with goal_kind, or done without goal_kind (the goal is then held to be a change)";
+  }
+  return undefined;
 }
 
 /**

@@ -30,6 +30,16 @@ describe("checkPlan", () => {
     expect(checkPlan(withStep(step), context)).toBeUndefined();
   });
 
+  it("lets the plan that starts the work say what the goal is, once: never a different kind later, never with a plan that ends the run", () => {
+    const step = { objective: "Search payment-api's ERROR logs of the last 10 minutes and count timeouts.", tools: ["search_logs"] };
+    const starting = Plan.parse({ current_step: { title: "A step", ...step }, goal_kind: "question" });
+    expect(checkPlan(starting, context)).toBeUndefined();
+    expect(checkPlan(starting, { ...context, goalKind: "question" })).toBeUndefined();
+    expect(checkPlan(starting, { ...context, goalKind: "change" })).toContain('goal_kind says question, but this run\'s goal is a change goal, which was said once and does not change; expected goal_kind "change" or none');
+    const ending = Plan.parse({ done: true, goal_kind: "question", answer: { answer: "unclear", gaps: ["nothing observed"] } });
+    expect(checkPlan(ending, context)).toContain("goal_kind is said with the plan that starts the work, not with a plan that ends the run");
+  });
+
   it("rejects an acceptance command outside the goal's run_command scope, so the planner repairs it", () => {
     const check = (argv: string[]) => ({ tools: ["run_command"], objective: "Run the test suite and fix what fails.", acceptance_criteria: [{ kind: "command", description: "tests pass", argv }] });
     const scoped: PlannerContext = { ...context, grantedTools: ["run_command"], checkCommands: ["node"] };

@@ -9,6 +9,11 @@ import { defineCommand } from "./command-spec.ts";
 const EXAMPLE = { kind: "string", value: "NAME", help: "an example under examples/ (bugfix, sre-triage): its goal, tools, workspace and, with no model configured, its scripted models" } as const;
 const TOOLS = { kind: "string", value: "a,b", help: "the tools the goal grants, comma-separated (default: read, write, edit, list and search files, run_command)" } as const;
 const WORKSPACE = { kind: "string", value: "DIR", help: "work on DIR: in a fresh git worktree of it (or a copy), never in DIR itself" } as const;
+const KIND = {
+  kind: "choice",
+  choices: ["question", "change", "text"],
+  help: "what the goal asks for: an answer (question), something done (change) or a piece of writing (text); decides what may end the run done (default: the planner says; never said, change)",
+} as const;
 const INCLUDE_DIRTY = { kind: "boolean", help: "with --workspace on a git repository: copy its uncommitted changes in instead of refusing" } as const;
 const CONCURRENCY = { kind: "integer", value: "N", min: 1, help: "jobs each role's consumer takes at once" } as const;
 const GRACE_MS = { kind: "integer", value: "MS", min: 0, help: "on SIGTERM, how long current jobs may finish before they are checkpointed and given back (default 10000)" } as const;
@@ -27,6 +32,7 @@ export const RUN = defineCommand({
   flags: {
     example: EXAMPLE,
     tools: TOOLS,
+    kind: KIND,
     workspace: WORKSPACE,
     "include-dirty": INCLUDE_DIRTY,
     approve: { kind: "boolean", help: "approve every action that waits for a person (unattended runs)" },
@@ -54,7 +60,7 @@ export const SUBMIT = defineCommand({
   name: "submit",
   args: [GOAL],
   summary: "put a goal on the queue for running roles and print its run id (warns when no controller serves the prefix)",
-  flags: { example: EXAMPLE, tools: TOOLS, workspace: WORKSPACE, "include-dirty": INCLUDE_DIRTY },
+  flags: { example: EXAMPLE, tools: TOOLS, kind: KIND, workspace: WORKSPACE, "include-dirty": INCLUDE_DIRTY },
 });
 
 export const STATUS = defineCommand({

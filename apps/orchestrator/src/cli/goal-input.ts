@@ -1,12 +1,13 @@
-import { type GoalInput, ReinError } from "@rein/core";
+import { type GoalInput, type GoalKind, ReinError } from "@rein/core";
 import type { LoadedExample } from "../examples/load-example.ts";
 
 export const DEFAULT_GOAL_TOOLS = ["read_file", "write_file", "edit_file", "list_files", "search_files", "run_command"];
 
-/** The goal a CLI invocation describes: an example's goal, its text replaced when one is given. */
-export function goalFromCli(text: string | undefined, example: LoadedExample | undefined, tools: string | undefined): GoalInput {
+/** The goal a CLI invocation describes: an example's goal, its text (and `--kind`) replaced when one is given. */
+export function goalFromCli(text: string | undefined, example: LoadedExample | undefined, tools: string | undefined, kind?: GoalKind): GoalInput {
   const base: GoalInput = example ? structuredClone(example.goal) : { text: "" };
   if (text !== undefined) base.text = text;
+  if (kind !== undefined) base.kind = kind;
   if (example) base.metadata = { ...base.metadata, example: example.name };
   if (tools !== undefined) base.tools = tools.split(",").filter(Boolean).map((name) => ({ name: name.trim() }));
   else if (!example) base.tools = DEFAULT_GOAL_TOOLS.map((name) => ({ name }));

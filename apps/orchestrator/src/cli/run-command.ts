@@ -57,7 +57,7 @@ export const runCommand: CommandHandler<typeof RUN> = async ({ goal: goalText },
   });
   let live: LiveSubscription | undefined;
   try {
-    const goal = goalFromCli(goalText, example, flags.tools);
+    const goal = goalFromCli(goalText, example, flags.tools, flags.kind);
     // Subscribed before the run exists, so no delta is missed; the channel works the same for remote workers.
     const runId = newId("run");
     // On a terminal: streamed model text, and how long each silent model call has been in flight.

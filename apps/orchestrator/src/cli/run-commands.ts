@@ -13,7 +13,7 @@ import { err, out } from "./output.ts";
 export const submitCommand: CommandHandler<typeof SUBMIT> = ({ goal: goalText }, flags) =>
   withContext(flags, async (context) => {
     const example = flags.example === undefined ? undefined : await loadExample(flags.example);
-    const goal = goalFromCli(goalText, example, flags.tools);
+    const goal = goalFromCli(goalText, example, flags.tools, flags.kind);
     const { runId } = await submitGoal(context.runtime, goal, {
       knownTools: knownToolNames(context.config, example?.tools ?? []),
       unavailableMcp: await unavailableMcpServers(context.runtime),

@@ -2,7 +2,7 @@ import { type EvidenceFact, FINAL_ANSWER_STEP_ID, type FinalAnswer, type FinalAn
 
 /** All of the run's evidence with each call's status: claims are checked against every observation, not a window. */
 export function evidenceFactsOf(state: RunState): EvidenceFact[] {
-  return state.evidence.map(({ id, stepId, tool, status }) => ({ id, stepId, tool, status }));
+  return state.evidence.map(({ id, stepId, tool, status, source }) => ({ id, stepId, tool, status, ...(source ? { source } : {}) }));
 }
 
 /**
@@ -22,6 +22,7 @@ export function stepEvaluateRequestOf(state: RunState, step: StepState, kind: St
     priorFingerprints: step.attemptFingerprints.slice(0, -1),
     priorFailedFingerprints: (step.attemptFailedFingerprints ?? []).slice(0, -1).flat(),
     goal: state.goal.text,
+    goalKind: state.goal.kind,
     feedback: step.feedback,
     // The plan's risks are judged on the planned step; a child is held to the rules and loop detection.
     risks: kind === "child" ? [] : (state.plan?.risks ?? []),
@@ -40,6 +41,7 @@ export function finalAnswerJobOf(state: RunState, answer: FinalAnswer, attempt: 
     answer,
     evidence: evidenceFactsOf(state),
     goal: state.goal.text,
+    goalKind: state.goal.kind,
     feedback,
   };
 }

@@ -8,6 +8,7 @@ export function plannerContextOf(state: RunState): PlannerContext {
   const last = state.verdicts.at(-1);
   return {
     goal: state.goal.text,
+    goalKind: state.goal.kind,
     grantedTools: state.goal.tools.map((grant) => grant.name),
     checkCommands: state.goal.tools.find((grant) => grant.name === "run_command")?.scope.commands,
     completedSteps: state.steps

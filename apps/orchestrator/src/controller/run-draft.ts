@@ -27,6 +27,7 @@ import { exceededBudget } from "./budget-policy.ts";
 import { stepEvaluateRequestOf } from "./evaluate-jobs.ts";
 import { packetBodyOf } from "./packet-body.ts";
 import { planJobOf } from "./planner-context.ts";
+import { outputEvidenceOf, rejectOutputEvidence } from "./step-output-evidence.ts";
 import { resolvedEscalationLesson, runFailedLesson } from "./run-lessons.ts";
 import type { Transition, TransitionSettings } from "./transition-types.ts";
 
@@ -184,6 +185,8 @@ export class Draft {
         summary: evidenceSummary(observation),
         status: observation.status,
       }));
+    const output = outputEvidenceOf(step, result);
+    if (output && !known.has(output.id)) added.push(output);
     this.state.evidence.push(...added);
     this.trace({ kind: "step.finished", payload: { status: result.status, attempt: step.attempt, turns: result.turns, observations: added.map((entry) => entry.id), error: result.error ?? null } }, step);
   }
@@ -223,6 +226,7 @@ export class Draft {
   applyVerdict(step: StepState, verdict: Verdict): void {
     const state = this.state;
     this.recordVerdict(verdict, step);
+    if (verdict.decision !== "continue" && verdict.decision !== "done") rejectOutputEvidence(state, step);
     switch (verdict.decision) {
       case "continue":
         step.phase = "completed";

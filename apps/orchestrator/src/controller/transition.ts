@@ -73,6 +73,8 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
     case "plan.ready": {
       if (state.status !== "planning" || event.planNo !== state.planCount) return `not waiting for plan ${event.planNo}`;
       state.plan = event.plan;
+      // Said once: by the submitter, else by the plan that starts the work (plan-checks refuse any other).
+      if (state.goal.kind === undefined && event.plan.goal_kind !== undefined && !event.plan.done) state.goal.kind = event.plan.goal_kind;
       state.lessonsUsed = [...new Set([...state.lessonsUsed, ...event.lessonsUsed.map((lesson) => lesson.id)])];
       draft.trace({
         kind: "plan.ready",
@@ -83,6 +85,7 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
           nextSteps: event.plan.next_steps,
           risks: event.plan.risks,
           lessonsUsed: event.lessonsUsed.map((lesson) => lesson.id),
+          goalKind: state.goal.kind ?? null,
         },
       });
       if (event.plan.done) {

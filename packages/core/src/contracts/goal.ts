@@ -25,6 +25,17 @@ export const ModelChoice = z.object({
 });
 export type ModelChoice = z.infer<typeof ModelChoice>;
 
+/**
+ * What a goal asks for, which decides what may end its run `done`:
+ * `question`, an answer about the world (a supported claim, or an explicit
+ * gap saying what could not be established); `change`, something done to
+ * the world (at least one claim backed by an observation of this run);
+ * `text`, a piece of writing such as a summary or a translation (the text
+ * is the deliverable: a claim may cite the step output that produced it).
+ */
+export const GoalKind = z.enum(["question", "change", "text"]);
+export type GoalKind = z.infer<typeof GoalKind>;
+
 /** What a user asks for, and the outer limits of everything the run may do. */
 export const Goal = z.object({
   schemaVersion: z.literal(1).default(1),
@@ -34,6 +45,13 @@ export const Goal = z.object({
     .min(1, "the goal text is empty; expected a sentence saying what to achieve")
     .max(MAX_GOAL_TEXT, `the goal text is too long; expected at most ${MAX_GOAL_TEXT} characters`),
   intent: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * What the goal asks for (see `GoalKind`), said once: at submit, or else
+   * by the planner's first plan that starts work (`Plan.goal_kind`), after
+   * which it does not change. A run whose kind was never said is held to
+   * the strictest reading, `change`.
+   */
+  kind: GoalKind.optional(),
   /** Every tool the run may ever use, with its widest scope. */
   tools: z
     .array(ToolGrant)

@@ -21,6 +21,7 @@ export {
 export {
   Goal,
   type GoalInput,
+  GoalKind,
   MAX_GOAL_TEXT,
   ModelChoice,
   SeedName,
@@ -100,6 +101,7 @@ export {
   EvaluateJob,
   EvaluateRequest,
   EvidenceFact,
+  EvidenceSource,
   FinalAnswerEvaluateJob,
   PlanJob,
   PlannerContext,

@@ -7,10 +7,13 @@ import { StepResult } from "./step-result.ts";
 import { ToolCallStatus } from "./tool-events.ts";
 import { VerdictDecision } from "./verdict.ts";
 import { ControlEvent } from "./control-event.ts";
+import { GoalKind } from "./goal.ts";
 
 /** What the planner is told: a digest of the run, never transcripts. */
 export const PlannerContext = z.object({
   goal: z.string(),
+  /** What the goal asks for, when it was said at submit or by an earlier plan; absent, the plan must say it. */
+  goalKind: GoalKind.optional(),
   grantedTools: z.array(z.string()),
   /** The programs the goal's `run_command` grant names; absent when it names none (any allowlisted program). */
   checkCommands: z.array(z.string()).optional(),
@@ -69,8 +72,16 @@ export const StepJobAddress = z.object({
 });
 export type StepJobAddress = z.infer<typeof StepJobAddress>["packet"]["body"];
 
-/** One observation of the run as the evaluator checks claims against it. */
-export const EvidenceFact = z.object({ id: z.string(), stepId: z.string(), tool: z.string(), status: ToolCallStatus });
+/**
+ * Where a piece of evidence came from: an `observation` of a tool call (a
+ * fact about the world), or a step's `output`, the text a step produced,
+ * which is evidence of that text and of nothing else.
+ */
+export const EvidenceSource = z.enum(["observation", "output"]);
+export type EvidenceSource = z.infer<typeof EvidenceSource>;
+
+/** One piece of the run's evidence as the evaluator checks claims against it: an observation, or a step's output. */
+export const EvidenceFact = z.object({ id: z.string(), stepId: z.string(), tool: z.string(), status: ToolCallStatus, source: EvidenceSource.optional() });
 export type EvidenceFact = z.infer<typeof EvidenceFact>;
 
 /**
@@ -96,6 +107,8 @@ export const StepEvaluateJob = z.object({
   priorFailedFingerprints: z.array(z.string()).default([]),
   /** The goal's text, for the signature of a lesson. */
   goal: z.string().default(""),
+  /** What the goal asks for, which decides what verifies a final answer; absent, `change`. */
+  goalKind: GoalKind.optional(),
   /** The feedback this attempt was dispatched with, when it is a retry. */
   feedback: z.string().optional(),
   /** Risks the planner flagged; the judge says whether any materialized. */
@@ -120,6 +133,8 @@ export const FinalAnswerEvaluateJob = z.object({
   answer: FinalAnswer,
   evidence: z.array(EvidenceFact),
   goal: z.string(),
+  /** What the goal asks for, which decides what verifies the answer; absent, `change`. */
+  goalKind: GoalKind.optional(),
   /** What the evaluator said about the previous proposal, when this one answers it. */
   feedback: z.string().optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { StepBudget } from "./budget.ts";
+import { GoalKind } from "./goal.ts";
 
 /** A check the evaluator can run itself, or hand to the judge when code cannot decide. */
 export const AcceptanceCriterion = z.discriminatedUnion("kind", [
@@ -68,6 +69,9 @@ export const Plan = z
     risks: z.array(z.string()).default([]),
     done: z.boolean().default(false),
     answer: FinalAnswer.optional(),
+    goal_kind: GoalKind.optional().describe(
+      "what the goal asks for: question (an answer about the world), change (something done to the world) or text (a piece of writing: write, summarise, translate); when the goal's kind is not given, say it with the plan that starts the work",
+    ),
   })
   .refine((plan) => plan.done || plan.current_step !== null, {
     message: "a plan that is not done must specify current_step",

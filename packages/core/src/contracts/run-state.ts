@@ -9,6 +9,7 @@ import { StepStatus } from "./step-result.ts";
 import { FinalAnswer, Plan, StepSpec } from "./plan.ts";
 import { ToolCallStatus } from "./tool-events.ts";
 import { ClaimCheck, VerdictDecision } from "./verdict.ts";
+import { EvidenceSource } from "./jobs.ts";
 
 export const RunStatus = z.enum([
   "planning",
@@ -93,6 +94,8 @@ export const EvidenceEntry = z.object({
   stepId: z.string(),
   tool: z.string(),
   summary: z.string(),
+  /** @defaultValue "observation" */
+  source: EvidenceSource.optional(),
   /**
    * How the call behind the observation went: a claim that cites a failed
    * observation is contradicted by it.

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RunBudget } from "../../contracts/budget.ts";
+import { GoalKind } from "../../contracts/goal.ts";
 import { Role } from "../../contracts/role.ts";
 import { Usage } from "../../contracts/usage.ts";
 import { ApprovalStatus } from "../../contracts/approval.ts";
@@ -90,6 +91,8 @@ export const runEvents = traceKinds({
       nextSteps: z.array(z.string()),
       risks: z.array(z.string()),
       lessonsUsed: z.array(z.string()),
+      /** What the goal asks for after this plan (said at submit, or by the plan that started the work); null while never said. */
+      goalKind: GoalKind.nullable().optional(),
     }),
   },
   "lesson.used": {
