@@ -34,7 +34,9 @@ export interface CompiledContext {
  * result keeps its place (so every tool_call still has its tool_result)
  * with a stub naming it, and a note at the end lists them all. The task
  * message and the last turn (the latest assistant message and the results
- * that answer it) are never touched. Pure: the input is not modified.
+ * that answer it) are never touched, except that thinking after the first
+ * edit is taken out: a thinking block is bound to everything before it, and
+ * the providers refuse one whose history changed. Pure: the input is not modified.
  */
 export function fitContextBudget(input: ContextBudgetInput): CompiledContext {
   const estimate = (messages: readonly ModelMessage[]) => estimateRequestTokens({ system: input.system, messages, tools: input.tools });
@@ -79,8 +81,18 @@ export function fitContextBudget(input: ContextBudgetInput): CompiledContext {
     current = estimate(withNote(messages, dropped, input.budgetTokens));
   }
   if (dropped.length === 0) return { ...unchanged, overBudget: true };
-  const compiled = withNote(messages, dropped, input.budgetTokens);
+  const firstEdited = candidates.find(({ messageIndex }) => messages[messageIndex] !== input.messages[messageIndex])?.messageIndex ?? messages.length;
+  const compiled = withNote(withoutThinkingFrom(messages, firstEdited), dropped, input.budgetTokens);
   return { messages: compiled, dropped, estimatedTokens: current, originalTokens, overBudget: current > input.budgetTokens };
+}
+
+/** The messages with the thinking of every assistant turn from `from` on removed (new objects only where something was removed). */
+function withoutThinkingFrom(messages: readonly ModelMessage[], from: number): ModelMessage[] {
+  return messages.map((message, index) =>
+    index < from || message.role !== "assistant" || !message.content.some((block) => block.type === "thinking")
+      ? message
+      : { ...message, content: message.content.filter((block) => block.type !== "thinking") },
+  );
 }
 
 const nameOf = (entry: DroppedToolResult) => entry.observationId ?? `call ${entry.toolCallId}`;

@@ -92,4 +92,22 @@ describe("fitContextBudget", () => {
     expect(compiled.messages).toEqual(messages);
     expect(compiled.overBudget).toBe(true);
   });
+
+  // Thinking is bound to everything before it: after an edit to history, a kept turn's thinking is refused
+  // ("The block is bound to a different conversation"); the documented fix for trimmed history is to remove
+  // thinking in the kept turns: https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks
+  it("takes the thinking out of every turn after the first one it edits, and leaves thinking before it as it was", () => {
+    const thought = (label: string) => ({ type: "thinking" as const, text: label, signature: `sig-${label}`, producer: { api: "anthropic-messages" as const, model: "claude-sonnet-5-5" } });
+    const withThinking: ModelMessage[] = history.map((message, index) =>
+      message.role === "assistant" ? { ...message, content: [thought(`t${index}`), ...message.content] } : message,
+    );
+    const compiled = fitContextBudget({ system, messages: withThinking, budgetTokens: full - 1500, observationIds });
+    expect(compiled.dropped.map((entry) => entry.toolCallId)).toEqual(["c1", "c2"]);
+    // The first edit is the result of c1 (message 2): the call before it keeps its thinking, every later turn loses it.
+    expect(compiled.messages[1]?.content[0]).toEqual(thought("t1"));
+    for (const index of [3, 5]) expect(compiled.messages[index]?.content.some((block) => block.type === "thinking")).toBe(false);
+    expect(pairsIntact(compiled.messages)).toBe(true);
+    // Nothing to drop, nothing edited: thinking goes back as it came.
+    expect(fitContextBudget({ system, messages: withThinking, budgetTokens: 10 * full, observationIds }).messages).toEqual(withThinking);
+  });
 });

@@ -138,6 +138,15 @@ describe("thinking blocks must come back as they were returned (https://platform
     expect(wire.emulator.refusals.at(-1)?.rule).toBe("thinking.tool_loop");
   });
 
+  it("accepts a turn with all its thinking removed once the history before it was edited, the documented fix for trimmed history (https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks)", async () => {
+    const content = (await firstTurn("summarized")).content as Anthropic.ContentBlockParam[];
+    const calls = content.filter((block) => block.type === "tool_use");
+    expect((await secondTurn(calls, { system: "You are terse." })).status).toBe(200);
+    // Unedited history: the same stripped turn is still refused.
+    await secondTurn(calls);
+    expect(wire.emulator.refusals.at(-1)?.rule).toBe("thinking.tool_loop");
+  });
+
   it("refuses a block replayed after the system prompt changed: it is bound to the conversation (https://platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5#thinking-blocks-are-tied-to-the-model-that-produced-them)", async () => {
     const content = (await firstTurn()).content as Anthropic.ContentBlockParam[];
     const answer = await secondTurn(content, { system: "You are terse." });

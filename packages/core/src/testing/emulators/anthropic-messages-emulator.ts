@@ -193,7 +193,12 @@ export class AnthropicMessagesEmulator {
     if (structured) content.push({ type: "text", text: JSON.stringify(reply.output) });
     const calls = content.filter((block) => block.type === "tool_use");
     if (calls.length > 0) {
-      const turn: IssuedTurn = { model: model.id, sequence: content.flatMap((block) => (block.type === "thinking" ? [block.signature] : block.type === "redacted_thinking" ? [block.data] : block.type === "tool_use" ? [block.id] : [])) };
+      const turn: IssuedTurn = {
+        model: model.id,
+        sequence: content.flatMap((block) => (block.type === "thinking" ? [block.signature] : block.type === "redacted_thinking" ? [block.data] : block.type === "tool_use" ? [block.id] : [])),
+        toolUses: calls.map((call) => call.id),
+        prefix,
+      };
       for (const call of calls) this.issued.set(call.id, turn);
     }
     const billed = { ...usage, ...reply.usage };

@@ -28,6 +28,10 @@ export interface IssuedTurn {
   model: string;
   /** The turn's thinking signatures and tool_use ids, in the order they were returned. */
   sequence: string[];
+  /** Its tool_use ids alone, in order. */
+  toolUses: string[];
+  /** The conversation before the turn when it was made (`prefixField`). */
+  prefix: string;
 }
 
 export interface ThinkingVerdict {
@@ -105,7 +109,12 @@ export function checkThinking(
     const turn = issuedTurnOf(message, issued);
     if (message.role === "assistant" && turn && turn.model === target.id) {
       const sequence = message.content.flatMap((block) => (isThinking(block) ? [signatureOf(block)] : block.type === "tool_use" ? [block.id] : []));
-      if (canonicalJson(sequence) !== canonicalJson(turn.sequence)) {
+      // After an edit to the history before a turn, removing all of that turn's thinking is the documented fix
+      // ("remove thinking in the kept turns": https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks);
+      // with its history unchanged, a turn must keep all of it, unmodified and in place.
+      const historyEdited = prefixField(request, messages.slice(0, index)) !== turn.prefix;
+      const allRemoved = historyEdited && !message.content.some(isThinking) && canonicalJson(sequence) === canonicalJson(turn.toolUses);
+      if (!allRemoved && canonicalJson(sequence) !== canonicalJson(turn.sequence)) {
         // Stricter than the API in adaptive mode, which degrades instead: "Required: within a tool-use turn, pass thinking blocks back".
         return refusal(
           "thinking.tool_loop",
