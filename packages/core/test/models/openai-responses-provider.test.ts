@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { Price } from "../../src/config/config.ts";
 import { ReinError } from "../../src/errors.ts";
 import type { AdapterSettings } from "../../src/models/adapter-settings.ts";
 import type { ModelEntry } from "../../src/models/catalogue/model-entry.ts";
 import { createProvider } from "../../src/models/create-provider.ts";
+import { jsonSchemaOf } from "../../src/models/json-schema-of.ts";
 import { type ModelMessage, type ModelRequest, type ModelStreamEvent, toolCallsOf } from "../../src/models/model-provider.ts";
 import { OpenAIResponsesProvider } from "../../src/models/openai-responses/responses-provider.ts";
 import { costOf } from "../../src/models/pricing.ts";
@@ -155,6 +157,18 @@ describe("OpenAIResponsesProvider against the strict Responses emulator", () => 
       },
     });
     expect(response.output).toEqual({ decision: "continue", reasons: ["tests pass"] });
+    expect(emulator.refusals).toEqual([]);
+  });
+
+  it("sends a discriminated union (zod's oneOf) strict, as the anyOf it is equivalent to", async () => {
+    const check = z.discriminatedUnion("kind", [z.object({ kind: z.literal("command"), argv: z.array(z.string()) }), z.object({ kind: z.literal("judge"), description: z.string().optional() })]);
+    const schema = jsonSchemaOf(z.object({ checks: z.array(check) }));
+    const { provider, bodies, emulator } = await emulated([{ content: [], output: { checks: [{ kind: "judge" }, { kind: "command", argv: ["npm", "test"] }] } }]);
+    const response = await provider.complete({ ...workerRequest, output: { name: "checks", schema } });
+    const format = (bodies()[0]?.text as { format: { strict: boolean; schema: unknown } } | undefined)?.format;
+    expect(format?.strict).toBe(true);
+    expect(JSON.stringify(format?.schema)).not.toContain("oneOf");
+    expect(response.output).toEqual({ checks: [{ kind: "judge" }, { kind: "command", argv: ["npm", "test"] }] });
     expect(emulator.refusals).toEqual([]);
   });
 

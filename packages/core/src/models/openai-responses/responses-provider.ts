@@ -8,7 +8,7 @@ import { unwrapOutput } from "../structured-output.ts";
 import { readResponse } from "./responses-reply.ts";
 import { type AskedFor, type ResponsesParams, toResponsesParams } from "./responses-request.ts";
 import { ResponsesStreamAssembler } from "./responses-stream.ts";
-import { type ToStrictJsonSchema, withoutAddedNulls } from "./strict-output-schema.ts";
+import { sdkStrictifier, type ToStrictJsonSchema, withoutAddedNulls } from "./strict-output-schema.ts";
 import { effortFor, temperatureFor } from "../openai/openai-reasoning.ts";
 
 const defaultBaseURL = "https://api.openai.com/v1";
@@ -41,8 +41,8 @@ export class OpenAIResponsesProvider implements ModelProvider {
   }
 
   private loadSdk(): Promise<ResponsesSdk> {
-    this.sdk ??= Promise.all([import("openai"), import("openai/lib/transform"), import("./responses-failure.ts")]).then(
-      ([{ default: OpenAI }, { toStrictJsonSchema }, { openAIResponsesFailure }]) => ({
+    this.sdk ??= Promise.all([import("openai"), import("openai/helpers/standard-schema"), import("./responses-failure.ts")]).then(
+      ([{ default: OpenAI }, { standardTextFormat }, { openAIResponsesFailure }]) => ({
         client: new OpenAI({
           apiKey: this.settings.apiKey,
           baseURL: this.settings.baseURL ?? defaultBaseURL,
@@ -53,7 +53,7 @@ export class OpenAIResponsesProvider implements ModelProvider {
           timeout: this.settings.timeoutMs ?? defaultTimeoutMs,
         }),
         toFailure: openAIResponsesFailure,
-        toStrict: toStrictJsonSchema,
+        toStrict: sdkStrictifier(standardTextFormat),
       }),
     );
     return this.sdk;

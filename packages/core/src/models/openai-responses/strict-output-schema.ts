@@ -1,7 +1,20 @@
-import type { toStrictJsonSchema } from "openai/lib/transform";
+import type { standardTextFormat } from "openai/helpers/standard-schema";
 
-/** The SDK's strictifier, loaded with the SDK at the first call. */
-export type ToStrictJsonSchema = typeof toStrictJsonSchema;
+/** Turns a JSON schema into the one strict Structured Outputs takes; throws where it cannot. */
+export type ToStrictJsonSchema = (schema: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * The SDK's own strictifier, loaded with the SDK: `standardTextFormat`
+ * given the schema itself (its documented override for validators that
+ * cannot produce one), which rewrites a `oneOf` whose branches are provably
+ * exclusive (a zod discriminated union) as `anyOf` and then applies
+ * `lib/transform`'s `toStrictJsonSchema`. The validator is never called:
+ * Rein validates the answer itself, with zod.
+ */
+export function sdkStrictifier(format: typeof standardTextFormat): ToStrictJsonSchema {
+  const unused = { "~standard": { version: 1 as const, vendor: "rein", validate: (value: unknown) => ({ value }) } };
+  return (schema) => format(unused, "strict", { schema }).schema as Record<string, unknown>;
+}
 
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -16,8 +29,8 @@ const schemaMaps = ["properties", "$defs", "definitions"];
  * A schema as OpenAI's strict Structured Outputs takes it, or the schema
  * as it was with `strict: false` when it cannot be made strict (a keyword
  * strict mode does not support, an open object). The strictifying is the
- * `openai` SDK's own (`lib/transform`'s `toStrictJsonSchema`: every
- * property required, objects closed); what the SDK leaves to the schema's
+ * `openai` SDK's own (`sdkStrictifier`: every property required, objects
+ * closed, exclusive unions as `anyOf`); what the SDK leaves to the schema's
  * author is done first: an optional property that does not admit `null`
  * becomes `anyOf: [its schema, {type: "null"}]`, as the structured outputs
  * guide says to write optional fields. `restore` undoes that on the model's
@@ -25,7 +38,7 @@ const schemaMaps = ["properties", "$defs", "definitions"];
  */
 export function strictOutputSchema(schema: Record<string, unknown>, toStrict: ToStrictJsonSchema): { schema: Record<string, unknown>; strict: boolean } {
   try {
-    return { schema: toStrict(withOptionalAsNullable(structuredClone(schema), schema) as Parameters<ToStrictJsonSchema>[0]) as Record<string, unknown>, strict: true };
+    return { schema: toStrict(withOptionalAsNullable(structuredClone(schema), schema) as Record<string, unknown>), strict: true };
   } catch {
     return { schema, strict: false };
   }
