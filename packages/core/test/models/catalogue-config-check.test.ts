@@ -36,8 +36,11 @@ describe("roles checked against the model catalogue", () => {
     expect(messages(configWith("anthropic", { worker: { temperature: 0.2 } }))).toEqual([
       "error roles.worker.temperature: claude-sonnet-5-5 takes no sampling parameters (the Messages API refuses temperature, top_p and top_k on it); remove it",
     ]);
-    // Claude 4.6 still takes it.
-    expect(messages(configWith("anthropic", { worker: { model: "claude-sonnet-4-6", temperature: 0.2 } }))).toEqual([]);
+    // Nor does Claude 4.6: API version 2026-10-21, which the installed SDK sends, refuses sampling on every model
+    // (https://platform.claude.com/docs/en/api/versioning).
+    expect(messages(configWith("anthropic", { worker: { model: "claude-sonnet-4-6", temperature: 0.2 } }))).toEqual([
+      "error roles.worker.temperature: claude-sonnet-4-6 takes no sampling parameters (the Messages API refuses temperature, top_p and top_k on it); remove it",
+    ]);
   });
 
   it("refuses a retired model with its successor, whatever else the role sets", () => {

@@ -38,13 +38,18 @@ const claude5: Pick<ModelEntry, "provider" | "api" | "structuredOutput" | "sampl
   defaultMaxTokens: 32_000,
 };
 
-/** Claude 4.6 and earlier: sampling parameters still accepted, forcing a tool allowed. */
+/**
+ * Claude 4.6 and earlier: forcing a tool allowed. No sampling parameters
+ * either: API version 2026-10-21, which the installed SDK sends, refuses
+ * `temperature`, `top_p` and `top_k` on every model, even at their defaults
+ * (platform.claude.com/docs/en/api/versioning and the 2026-10-21 migration guide).
+ */
 const claude4: Pick<ModelEntry, "provider" | "api" | "structuredOutput" | "forcedToolUse" | "sampling"> = {
   provider: "anthropic",
   api: "anthropic-messages",
   structuredOutput: "output_config",
   forcedToolUse: true,
-  sampling: ["temperature", "top_p", "top_k"],
+  sampling: [],
 };
 
 const docs = "platform.claude.com/docs/en";
