@@ -35,7 +35,8 @@ describe("the model catalogue's data", () => {
     for (const id of ["claude-sonnet-5-5", "claude-opus-5-5", "claude-fable-5-2"]) {
       expect(modelEntryFor("anthropic", id)).toMatchObject({ api: "anthropic-messages", structuredOutput: "output_config", forcedToolUse: false, sampling: [] });
     }
-    expect(modelEntryFor("anthropic", "claude-haiku-4-5")).toMatchObject({ forcedToolUse: true, sampling: ["temperature", "top_p", "top_k"], thinking: { efforts: [] } });
+    // Sampling is refused on every model by API version 2026-10-21 (https://platform.claude.com/docs/en/api/versioning), forcing a tool is not.
+    expect(modelEntryFor("anthropic", "claude-haiku-4-5")).toMatchObject({ forcedToolUse: true, sampling: [], thinking: { efforts: [] } });
     expect(modelEntryFor("anthropic", "claude-opus-5")).toMatchObject({ forcedToolUse: true, sampling: [] });
     expect(modelEntryFor("anthropic", "claude-opus-5-5")?.thinking).toEqual({ mode: "adaptive", efforts: ["low", "medium", "high", "xhigh", "max"], defaultEffort: "medium" });
   });
