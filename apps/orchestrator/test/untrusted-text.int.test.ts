@@ -162,9 +162,10 @@ describe("outside text reaches every model fenced and redacted", () => {
       },
     });
     const tools = ["fetch_report", "flaky_probe", "http_request", "srv__leak_error"].map((name) => ({ name, ...(name === "http_request" ? { scope: { hosts: [host] } } : {}) }));
-    const firstId = await harness.submit({ text: "Why does the checkout upstream fail?", tools });
+    // Questions, said at submit: the second run answers with a gap alone, which only a question may (issue 28 case 8).
+    const firstId = await harness.submit({ text: "Why does the checkout upstream fail?", kind: "question", tools });
     first = await harness.waitFor(firstId);
-    const secondId = await harness.submit({ text: "Why does the checkout upstream fail this time?", tools });
+    const secondId = await harness.submit({ text: "Why does the checkout upstream fail this time?", kind: "question", tools });
     await harness.waitFor(secondId);
   }, 120_000);
   afterAll(async () => {
