@@ -24,7 +24,7 @@ export function noopPlan(title: string): Plan {
   return planOf(noopStep(title));
 }
 
-export const noopGoal: GoalInput = { text: "Bench: is there anything to do in steps that need nothing?", budget: { maxSteps: 25, maxTokens: 1_000_000_000 } };
+export const noopGoal: GoalInput = { text: "Bench: is there anything to do in steps that need nothing?", kind: "question", budget: { maxSteps: 25, maxTokens: 1_000_000_000 } };
 
 /** The worker's no-op model: whatever the step, it answers at once. */
 export const noopWorkerScript: ModelScriptInput = { worker: [{ turns: [{ text: "Nothing to do." }], repeatLast: true }] };
