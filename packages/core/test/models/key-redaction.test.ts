@@ -3,6 +3,7 @@ import { ReinError } from "../../src/errors.ts";
 import { AnthropicProvider } from "../../src/models/anthropic/anthropic-provider.ts";
 import type { ModelProvider, ModelRequest } from "../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
+import { OpenAIResponsesProvider } from "../../src/models/openai-responses/responses-provider.ts";
 import { type FakeReply, recordingRetry } from "../../src/testing/index.ts";
 import { fakeServerPerTest } from "./fixtures.ts";
 
@@ -39,6 +40,7 @@ describe("API keys never appear in errors", () => {
   const providers = (): [string, ModelProvider][] => [
     ["anthropic", new AnthropicProvider({ name: "anthropic", model: "claude-test-1", apiKey: key, baseURL: wire.server.baseURL, retry: recordingRetry(1).policy })],
     ["openai", new OpenAIProvider({ name: "openai", model: "gpt-test", apiKey: key, baseURL: wire.server.baseURL, retry: recordingRetry(1).policy })],
+    ["openai-responses", new OpenAIResponsesProvider({ name: "openai", model: "gpt-test", apiKey: key, baseURL: wire.server.baseURL, retry: recordingRetry(1).policy })],
   ];
 
   for (const status of [401, 403, 400, 500]) {

@@ -268,6 +268,15 @@ describe("OpenAIResponsesProvider against the strict Responses emulator", () => 
       expect(bodies()).toHaveLength(5);
     });
 
+    it("keeps the key out of the error when a failed response echoes it", async () => {
+      const { provider, server } = await emulated([]);
+      const echo = openAIResponseFailedStream({ code: "invalid_prompt", message: `Invalid prompt near ${key}` });
+      server.queue(echo);
+      const error = (await provider.complete(workerRequest, { onEvent: () => {} }).catch((caught: unknown) => caught)) as ReinError;
+      expect(error.message).toContain("[REDACTED]");
+      expect(JSON.stringify({ message: error.message, details: error.details, cause: String(error.cause) })).not.toContain(key);
+    });
+
     it("fails at once, saying why, when the API refuses the request", async () => {
       const { provider, emulator } = await emulated([], { model: "gpt-6-astra", effort: "none", entry: { ...sol, id: "gpt-6-astra" } });
       const error = (await provider.complete(workerRequest).catch((caught: unknown) => caught)) as ReinError;
