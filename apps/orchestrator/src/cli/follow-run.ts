@@ -1,6 +1,7 @@
 import { isTerminal, type ReinRuntime, type RunState, type TypedTraceEvent } from "@rein/core";
 import { describeEvent, type ProgressMemory } from "./progress.ts";
 import { answerLines } from "./answer-lines.ts";
+import { spendLine } from "./spend-line.ts";
 import { out } from "./output.ts";
 
 export interface FollowOptions {
@@ -48,6 +49,6 @@ export function printResult(state: RunState): void {
   const result = state.result;
   for (const line of result ? answerLines(result) : []) out(line);
   if (result?.partial && result.missing.length > 0) out(`missing: ${result.missing.join("; ")}`);
-  out(`steps: ${state.spent.steps}, tokens: ${state.spent.tokens}, cost: $${state.spent.costUsd.toFixed(4)}`);
+  out(`spent: ${spendLine(state)}`);
   out(`trace: rein trace ${state.runId}`);
 }

@@ -3,6 +3,7 @@ import { withContext } from "./cli-context.ts";
 import type { CommandHandler } from "./command-spec.ts";
 import type { STATUS } from "./command-specs.ts";
 import { out } from "./output.ts";
+import { spendLine } from "./spend-line.ts";
 
 // In a module of its own: `rein status` reads one run, and loading the submit and reply commands'
 // tooling with it (MCP, plugins, examples) cost most of its start.
@@ -17,7 +18,7 @@ export const statusCommand: CommandHandler<typeof STATUS> = ({ runId }, flags) =
     out(`goal: ${state.goal.text}`);
     for (const step of state.steps) out(`  ${step.stepId} [${step.phase}] attempt ${step.attempt}: ${step.spec.title}${step.decision ? ` → ${step.decision}` : ""}`);
     if (state.pendingApprovals.length > 0) out(`waiting for approval: ${state.pendingApprovals.join(", ")}`);
-    out(`spent: ${state.spent.steps} steps, ${state.spent.tokens} tokens, $${state.spent.costUsd.toFixed(4)}`);
+    out(`spent: ${spendLine(state)}`);
     for (const line of state.result ? answerLines(state.result) : []) out(line);
     if (state.result?.partial && state.result.missing.length > 0) out(`missing: ${state.result.missing.join("; ")}`);
     return 0;
