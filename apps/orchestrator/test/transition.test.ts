@@ -299,6 +299,11 @@ describe("transition: one ending, through the evaluator", () => {
       ["error", "observation"],
       ["ok", "output"],
     ]);
+    // An attempt the evaluator sends back produced nothing a claim may rest on; a passed one keeps its output.
+    const retried = transition(next.state, e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("retry") }), settings);
+    expect(retried.state.evidence.find((entry) => entry.id === "out_s1_1")?.status).toBe("error");
+    const passed = transition(next.state, e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("continue") }), settings);
+    expect(passed.state.evidence.find((entry) => entry.id === "out_s1_1")?.status).toBe("ok");
   });
 });
 
