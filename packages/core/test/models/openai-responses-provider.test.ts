@@ -6,7 +6,7 @@ import type { AdapterSettings } from "../../src/models/adapter-settings.ts";
 import type { ModelEntry } from "../../src/models/catalogue/model-entry.ts";
 import { createProvider } from "../../src/models/create-provider.ts";
 import { jsonSchemaOf } from "../../src/models/json-schema-of.ts";
-import { type ModelMessage, type ModelRequest, type ModelStreamEvent, toolCallsOf } from "../../src/models/model-provider.ts";
+import { type ModelMessage, type ModelRequest, type ModelStreamEvent, textOf, toolCallsOf } from "../../src/models/model-provider.ts";
 import { OpenAIResponsesProvider } from "../../src/models/openai-responses/responses-provider.ts";
 import { costOf } from "../../src/models/pricing.ts";
 import { ScriptedProvider } from "../../src/models/scripted/scripted-provider.ts";
@@ -157,6 +157,8 @@ describe("OpenAIResponsesProvider against the strict Responses emulator", () => 
       },
     });
     expect(response.output).toEqual({ decision: "continue", reasons: ["tests pass"] });
+    // What is traced and replayed is the content: its text says what the caller got, not the null strict mode wrote.
+    expect(textOf(response.content)).toBe(JSON.stringify({ decision: "continue", reasons: ["tests pass"] }));
     expect(emulator.refusals).toEqual([]);
   });
 

@@ -3,7 +3,7 @@ import type { Response } from "openai/resources/responses/responses";
 import { adapterResponse, completeThroughSdk, type LoadedSdk } from "../adapter-call.ts";
 import { type AdapterSettings, defaultTimeoutMs, requestDefaults } from "../adapter-settings.ts";
 import { parseJsonText } from "../json-from-model-text.ts";
-import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
+import type { CompleteOptions, ContentBlock, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
 import { unwrapOutput } from "../structured-output.ts";
 import { readResponse } from "./responses-reply.ts";
 import { type AskedFor, type ResponsesParams, toResponsesParams } from "./responses-request.ts";
@@ -80,14 +80,15 @@ export class OpenAIResponsesProvider implements ModelProvider {
       request: (client) => this.requestOnce(client, params, options),
     });
     const read = readResponse(value.response, this.settings.model);
+    const output = request.output ? outputOf(read.text, askedFor) : undefined;
     return adapterResponse(this.settings, {
-      content: read.content,
+      content: output === undefined ? read.content : withOutputText(read.content, output),
       stopReason: read.stopReason,
       usage: read.usage,
       longCacheWriteTokens: read.longCacheWriteTokens,
       model: read.model,
       requestId: value.requestId,
-      output: request.output ? outputOf(read.text, askedFor) : undefined,
+      output,
       retries,
     });
   }
@@ -110,6 +111,23 @@ export class OpenAIResponsesProvider implements ModelProvider {
 interface Attempt {
   response: Response;
   requestId: string | undefined;
+}
+
+/**
+ * The reply's text as the output read back, so that what is traced and
+ * replayed (the content) says what the caller got, not the nulls strict
+ * mode made the model write.
+ */
+function withOutputText(content: readonly ContentBlock[], output: unknown): ContentBlock[] {
+  const text: ContentBlock = { type: "text", text: JSON.stringify(output) };
+  let placed = false;
+  const blocks = content.flatMap((block): ContentBlock[] => {
+    if (block.type !== "text") return [block];
+    if (placed) return [];
+    placed = true;
+    return [text];
+  });
+  return placed ? blocks : [...blocks, text];
 }
 
 /** The model's JSON read back against the schema the caller wrote: a null strict mode made it write for an optional field is an absent field. */
