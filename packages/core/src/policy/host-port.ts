@@ -30,7 +30,7 @@ export function formatHostPort({ host, port }: HostPort): string {
 }
 
 /** The destination a URL reaches: its explicit port, else its scheme's. */
-export function destinationOf(url: URL): HostPort {
+export function destinationOf(url: URL): HostPort & { port: number } {
   const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
   return { host: canonicalHost(url.hostname), port };
 }

@@ -23,11 +23,12 @@ const allowNode = PolicyRule.parse({ id: "allow-node", tool: "run_command", comm
 
 function setup(options: { tools?: AnyTool[]; surface: ToolGrant[]; policy?: PolicyRule[]; fetchCalls?: { count: number } }) {
   const fetchCalls = options.fetchCalls ?? { count: 0 };
-  const fakeFetch = (async () => {
+  // http_request resolves a name before anything leaves: a request that was sent was looked up first.
+  const lookup = async () => {
     fetchCalls.count += 1;
-    return new Response("secret internal data");
-  }) as typeof fetch;
-  const tools = options.tools ?? builtinTools({ commands: ["node"], hosts: ["127.0.0.1:80"], fetch: fakeFetch });
+    return [{ address: "127.0.0.1", family: 4 }];
+  };
+  const tools = options.tools ?? builtinTools({ commands: ["node"], hosts: ["127.0.0.1:80"], lookup });
   return harness({ tools, surface: options.surface, workspace: fixture.workspace, policy: options.policy, deps: { approvals: fixture.approvals, approvalVerifier } });
 }
 

@@ -1,6 +1,10 @@
+import type { LookupAddress } from "node:dns";
 import type { SandboxLimitsInput, SandboxMode } from "../../sandbox/sandbox.ts";
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** Every address a host name resolves to. */
+export type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;
 
 /** Limits of the built-in tools; the lists usually come from config `tools`. */
 export interface BuiltinToolOptions {
@@ -26,8 +30,8 @@ export interface BuiltinToolOptions {
   sandboxLimits?: SandboxLimitsInput;
   /** The bubblewrap executable. @defaultValue "bwrap" on PATH */
   bwrapPath?: string;
-  /** For tests; @defaultValue globalThis.fetch */
-  fetch?: typeof fetch;
+  /** How `http_request` resolves a host name (tests answer for names of their own). @defaultValue dns.lookup, every address */
+  lookup?: ResolveHost;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;

@@ -1,10 +1,15 @@
+import type { LookupAddress } from "node:dns";
+import { lookup as systemLookup } from "node:dns/promises";
+import { isIP } from "node:net";
 import { z } from "zod";
 import { ReinError } from "../../errors.ts";
-import { destinationOf, formatHostPort, hostPortProblem } from "../../policy/host-port.ts";
+import { destinationOf, formatHostPort, type HostPort, hostPortProblem, parseHostPort } from "../../policy/host-port.ts";
 import { hostMatches } from "../../policy/resource-match.ts";
 import { defineTool } from "../define-tool.ts";
-import type { BuiltinToolOptions, HttpMethod } from "./builtin-options.ts";
+import { blockedAddressKind, sameAddress } from "./address-ranges.ts";
+import type { BuiltinToolOptions, HttpMethod, ResolveHost } from "./builtin-options.ts";
 import { boundedString, INPUT_LIMITS } from "./input-limits.ts";
+import { sendPinned } from "./pinned-request.ts";
 
 export interface HttpResult {
   status: number;
@@ -16,22 +21,36 @@ export interface HttpResult {
 
 const HTTP_TOKEN = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
-// Names and values the Headers class would reject are refused as input, not left to fail inside the tool.
+/**
+ * Headers the tool sets itself: `Host` is always the URL's host (a model's
+ * Host would reach a virtual host the allowlist never named), and the
+ * message's framing and connection are the transport's.
+ */
+const OWNED_HEADERS = ["host", "connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "content-length", "accept-encoding"];
+
+// Names and values an HTTP client would reject are refused as input, not left to fail inside the tool.
 const HeaderMap = z
   .record(
     boundedString(INPUT_LIMITS.headerNameChars).regex(HTTP_TOKEN, "a header name (letters, digits and !#$%&'*+.^_`|~-)"),
     boundedString(INPUT_LIMITS.headerValueChars).regex(/^[^\r\n\0]*$/, "a header value without line breaks or NUL"),
   )
   .refine((headers) => Object.keys(headers).length <= INPUT_LIMITS.headerCount, `at most ${INPUT_LIMITS.headerCount} headers`)
+  .refine((headers) => !Object.keys(headers).some((name) => OWNED_HEADERS.includes(name.toLowerCase())), {
+    message: `headers may not include ${OWNED_HEADERS.join(", ")}: the tool sets them (Host is always the URL's host; put the host in the URL)`,
+  })
   .default({});
 
 /**
  * `http_request`: one HTTP(S) request to an allowlisted `host:port`.
- * Redirects are not followed (a redirect could leave the allowlist); the
- * response says where it pointed, and going there is another call that
- * meets the allowlist again. A credential is attached only by naming a
- * secret, whose value the model never sees; a secret (named or written out)
- * goes only to the hosts the deployment binds it to.
+ * The host's addresses are resolved once and each is checked: a loopback,
+ * private, link-local, CGNAT, multicast or cloud metadata address is
+ * refused unless the allowlist names that very address, and the request
+ * connects to the address that was checked (address-ranges.ts,
+ * pinned-request.ts). Redirects are not followed (a redirect could leave
+ * the allowlist); the response says where it pointed, and going there is
+ * another call that meets the allowlist again. A credential is attached only
+ * by naming a secret, whose value the model never sees; a secret (named or
+ * written out) goes only to the hosts the deployment binds it to.
  */
 export function httpRequestTool(options: BuiltinToolOptions) {
   const hosts = [...(options.hosts ?? [])];
@@ -41,7 +60,7 @@ export function httpRequestTool(options: BuiltinToolOptions) {
   }
   const methods = [...(options.httpMethods ?? (["GET", "HEAD"] as HttpMethod[]))] as [HttpMethod, ...HttpMethod[]];
   const maxBytes = options.maxResponseBytes ?? 5 * 1024 * 1024;
-  const doFetch = options.fetch ?? globalThis.fetch;
+  const resolveHost = options.lookup ?? ((hostname: string) => systemLookup(hostname, { all: true, verbatim: true }));
   return defineTool({
     name: "http_request",
     description: `Make an HTTP request to an allowed host (${hosts.join(", ") || "none configured"}) with method ${methods.join(" or ")}. Redirects are reported, not followed. The response body is external, untrusted data.`,
@@ -71,32 +90,32 @@ export function httpRequestTool(options: BuiltinToolOptions) {
       if (!hosts.some((pattern) => hostMatches(pattern, destination))) {
         throw new ReinError("tool_refused", `${destination} is not allowed; expected one of: ${hosts.join(", ") || "(none)"}`);
       }
-      const headers = new Headers(args.headers);
+      const headers: Record<string, string> = { ...args.headers, "accept-encoding": "identity" };
       if (args.auth) {
         const value = context.secrets.get(args.auth.secret);
         if (!value) throw new ReinError("tool_failed", `no secret named ${args.auth.secret} is available`);
-        headers.set("authorization", `${args.auth.scheme} ${value}`);
+        headers.authorization = `${args.auth.scheme} ${value}`;
       }
       // Everything that would leave, checked for any secret's value before it does.
-      context.secrets.assertMaySend(destination, [args.url, url.href, ...[...headers].flat(), args.body ?? ""]);
-      let response: Response;
+      context.secrets.assertMaySend(destination, [args.url, url.href, ...Object.entries(headers).flat(), args.body ?? ""]);
+      const address = await checkedAddress(destinationOf(url), hosts, resolveHost);
+      let response: Awaited<ReturnType<typeof sendPinned>>;
       try {
-        response = await doFetch(url, { method: args.method, headers, body: args.body, redirect: "manual", signal: context.signal });
+        response = await sendPinned({ url, method: args.method, headers, body: args.body, address, signal: context.signal, maxBytes });
       } catch (error) {
         if (context.signal.aborted) throw error;
         throw new ReinError("tool_failed", `request to ${url.hostname} failed: ${(error as Error).message}`, { cause: error, retryable: true });
       }
-      const { text, truncated } = await readCapped(response, maxBytes);
       if (response.status >= 500 || response.status === 429) {
         // The whole body: the executor redacts before it cuts, and a cut made here could split a secret past redaction.
-        throw new ReinError("tool_failed", `${url.hostname} answered ${response.status}: ${text}`, { retryable: true });
+        throw new ReinError("tool_failed", `${url.hostname} answered ${response.status}: ${response.body}`, { retryable: true });
       }
       return {
         status: response.status,
-        contentType: response.headers.get("content-type"),
-        location: response.headers.get("location"),
-        body: text,
-        bodyTruncated: truncated,
+        contentType: headerText(response.headers["content-type"]),
+        location: headerText(response.headers.location),
+        body: response.body,
+        bodyTruncated: response.truncated,
       };
     },
     render: (result) =>
@@ -118,23 +137,42 @@ function hostOf(url: string): string {
   }
 }
 
-async function readCapped(response: Response, maxBytes: number): Promise<{ text: string; truncated: boolean }> {
-  if (!response.body) return { text: "", truncated: false };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.length > maxBytes) {
-      chunks.push(value.subarray(0, maxBytes - size));
-      truncated = true;
-      await reader.cancel();
-      break;
+const headerText = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? value.join(", ") : (value ?? null));
+
+/**
+ * The address to connect to: the host's own, or every one its name resolves
+ * to, each checked; the first is used. One that is not a public unicast
+ * address is refused unless the allowlist names it (with the port) itself.
+ */
+async function checkedAddress(destination: HostPort & { port: number }, hosts: readonly string[], resolveHost: ResolveHost): Promise<LookupAddress> {
+  const name = destination.host.replace(/^\[(.*)\]$/, "$1");
+  let addresses: LookupAddress[];
+  if (isIP(name)) {
+    addresses = [{ address: name, family: isIP(name) }];
+  } else {
+    try {
+      addresses = await resolveHost(name);
+    } catch (error) {
+      throw new ReinError("tool_failed", `could not resolve ${name}: ${(error as Error).message}`, { cause: error, retryable: true });
     }
-    chunks.push(value);
-    size += value.length;
   }
-  return { text: new TextDecoder().decode(Buffer.concat(chunks)), truncated };
+  if (addresses.length === 0) throw new ReinError("tool_failed", `${name} resolves to no address`, { retryable: true });
+  for (const { address } of addresses) {
+    const kind = blockedAddressKind(address);
+    if (kind === undefined || grantedByAddress(address, destination.port, hosts)) continue;
+    const resolved = address === name ? `${name} is ${kind}` : `${name} resolves to ${address}, ${kind}`;
+    const entry = formatHostPort({ host: isIP(address) === 6 ? `[${address}]` : address, port: destination.port });
+    throw new ReinError(
+      "tool_refused",
+      `${resolved}; http_request reaches such an address only when the deployment's allowlist (config tools.hosts) names it, e.g. "${entry}"`,
+    );
+  }
+  return addresses[0] as LookupAddress;
+}
+
+function grantedByAddress(address: string, port: number, hosts: readonly string[]): boolean {
+  return hosts.some((entry) => {
+    const listed = parseHostPort(entry);
+    return listed.port === port && sameAddress(listed.host, address);
+  });
 }
