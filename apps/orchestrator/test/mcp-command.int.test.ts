@@ -6,6 +6,7 @@ import { createTestRuntime } from "@rein/core/testing";
 import { describe, expect, it } from "vitest";
 import { publishMcpStatus } from "../src/mcp/mcp-status-board.ts";
 import { cliEnv, rein } from "./support/cli.ts";
+import { REPOSITORY } from "./support/core-fixtures.ts";
 
 const filesystemServer = createRequire(import.meta.resolve("@rein/core")).resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
 const allowedDir = mkdtempSync(join(tmpdir(), "rein-mcp-cli-dir-"));
@@ -18,8 +19,8 @@ function configFile(): string {
     file,
     JSON.stringify({
       mcp: [
-        { name: "fs", command: process.execPath, args: [filesystemServer, allowedDir], trustAnnotations: true },
-        { name: "broken", command: process.execPath, args: [filesystemServer, missingDir] },
+        { name: "fs", command: process.execPath, args: [filesystemServer, allowedDir], mounts: [REPOSITORY, allowedDir], trustAnnotations: true },
+        { name: "broken", command: process.execPath, args: [filesystemServer, missingDir], mounts: [REPOSITORY] },
       ],
     }),
   );

@@ -5,6 +5,7 @@ import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
 import { submitGoal } from "../src/intake/submit-goal.ts";
 import { readMcpStatus, unavailableMcpServers } from "../src/mcp/mcp-status-board.ts";
 import { buildTooling, knownToolNames, type Tooling } from "../src/roles/tooling.ts";
+import { REPOSITORY } from "./support/core-fixtures.ts";
 
 // The official reference server (pinned in @rein/core's devDependencies), given a directory that does not exist.
 const filesystemServer = createRequire(import.meta.resolve("@rein/core")).resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
@@ -14,7 +15,7 @@ describe("an MCP server that fails to start, not required", () => {
   let tooling: Tooling;
 
   beforeAll(async () => {
-    runtime = await createTestRuntime({ mcp: [{ name: "files", command: process.execPath, args: [filesystemServer, "/nonexistent/rein-startup"] }] });
+    runtime = await createTestRuntime({ mcp: [{ name: "files", command: process.execPath, args: [filesystemServer, "/nonexistent/rein-startup"], mounts: [REPOSITORY] }] });
     tooling = await buildTooling(runtime, [], new ApprovalVerifier(generateKeyPair().publicKey));
   }, 60_000);
   afterAll(async () => {

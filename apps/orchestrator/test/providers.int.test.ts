@@ -4,7 +4,7 @@ import { defineTool, findTraceEvent, type GoalInput, isTerminal, type LiveEvent,
 import { FakeServer, startScriptedWireServer } from "@rein/core/testing";
 import { type ConfiguredHarness, startConfiguredHarness } from "./support/configured-harness.ts";
 import { bugfixExample } from "./support/harness.ts";
-import { TEST_MCP_SERVER_PATH } from "./support/core-fixtures.ts";
+import { REPOSITORY, TEST_MCP_SERVER_PATH } from "./support/core-fixtures.ts";
 
 /** Distinctive values that must never show up in a log line, a trace event, a prompt copy or a run's state. */
 const env = {
@@ -53,7 +53,7 @@ function configFor(servers: { planner: FakeServer; worker: FakeServer; judge: Fa
     secrets: [{ env: "DEPLOY_TOKEN", tools: ["page_oncall", "mcp:srv"] }],
     // What examples/bugfix/rein.config.json allows: node runs without a person.
     policy: [{ id: "bugfix:allow-node-tests", tool: "run_command", decision: "allow" as const, commands: ["node"] }],
-    mcp: [{ name: "srv", command: process.execPath, args: ["--import", "tsx", TEST_MCP_SERVER_PATH], secretEnv: { TEST_TOKEN: "DEPLOY_TOKEN" }, trustAnnotations: true }],
+    mcp: [{ name: "srv", command: process.execPath, args: ["--import", "tsx", TEST_MCP_SERVER_PATH], mounts: [REPOSITORY], secretEnv: { TEST_TOKEN: "DEPLOY_TOKEN" }, trustAnnotations: true }],
   };
 }
 

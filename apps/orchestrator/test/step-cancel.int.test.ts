@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, type ModelProvider, type ModelScriptInput, ScriptedProvider, type TraceEvent } from "@rein/core";
 import { type Harness, startHarness } from "./support/harness.ts";
-import { referenceMcpServer } from "./support/core-fixtures.ts";
+import { REPOSITORY, referenceMcpServer } from "./support/core-fixtures.ts";
 
 /**
  * A run cancelled while one of its steps runs in a worker: the worker hears
@@ -141,7 +141,9 @@ const toolCallsOnWire = (path: string) => wireLines(path).filter((message) => me
 describe("cancelling a run while its step runs a tool", { timeout: 180_000 }, () => {
   let harness: Harness;
   let worker: ReturnType<typeof countingWorker>;
-  const wireLog = join(tmpdir(), `rein-mcp-wire-${process.pid}-${Date.now()}.jsonl`);
+  // The tap writes it from inside the server's sandbox, which shows its directory writable.
+  const wireDir = mkdtempSync(join(tmpdir(), "rein-mcp-wire-"));
+  const wireLog = join(wireDir, "wire.jsonl");
 
   beforeAll(async () => {
     worker = countingWorker();
@@ -150,7 +152,7 @@ describe("cancelling a run while its step runs a tool", { timeout: 180_000 }, ()
       worker,
       config: {
         policy: [allowNode],
-        mcp: [{ name: "every", command: process.execPath, args: [TAP, wireLog, EVERYTHING, "stdio"], include: ["trigger-long-running-operation", "echo"], trustAnnotations: true, timeoutMs: 600_000 }],
+        mcp: [{ name: "every", command: process.execPath, args: [TAP, wireLog, EVERYTHING, "stdio"], mounts: [REPOSITORY, { path: wireDir, writable: true }], include: ["trigger-long-running-operation", "echo"], trustAnnotations: true, timeoutMs: 600_000 }],
       },
     });
   }, 120_000);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineTool, type ModelRequest, type ModelScriptInput, ReinError, type RunState, z } from "@rein/core";
 import { SECRET, secretLeaks } from "@rein/core/testing";
 import { type Harness, startHarness } from "./support/harness.ts";
-import { TEST_MCP_SERVER_PATH } from "./support/core-fixtures.ts";
+import { REPOSITORY, TEST_MCP_SERVER_PATH } from "./support/core-fixtures.ts";
 
 /**
  * Every way outside text reaches a model, through a whole run: a tool's
@@ -154,6 +154,7 @@ describe("outside text reaches every model fenced and redacted", () => {
             name: "srv",
             command: process.execPath,
             args: ["--import", "tsx", TEST_MCP_SERVER_PATH],
+            mounts: [REPOSITORY],
             include: ["leak_error"],
             secretEnv: { TEST_TOKEN: "UPSTREAM_TOKEN" },
             tools: { leak_error: { effect: "read" } },

@@ -1,5 +1,6 @@
 import { connectMcpServer, errorMessage, loadConfig, ReinError, secretsAndRedactor } from "@rein/core";
 import { type McpServerState, readMcpStatus } from "../mcp/mcp-status-board.ts";
+import { mcpSandboxing } from "../roles/tooling.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
 import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
 import type { MCP } from "./command-specs.ts";
@@ -50,7 +51,7 @@ async function checkServer(name: string, configFile: string | undefined): Promis
   out(server.url ? `url: ${server.url}` : `command: ${[server.command, ...server.args].join(" ")}`);
   const started = performance.now();
   try {
-    const connection = await connectMcpServer(server, { secrets, redactor });
+    const connection = await connectMcpServer(server, { ...mcpSandboxing(config), secrets, redactor });
     try {
       out(`start + initialize + tools/list: ok in ${Math.round(performance.now() - started)} ms, ${connection.tools.length} tool(s)`);
       for (const tool of connection.tools) out(`  ${tool.name} (${tool.effect}${tool.approval === "always" ? ", approval always" : ""})`);

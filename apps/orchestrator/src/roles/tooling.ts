@@ -4,6 +4,7 @@ import {
   type AnyTool,
   ApprovalStore,
   type ApprovalVerifier,
+  type ConnectMcpOptions,
   errorMessage,
   type McpConnection,
   builtinTools,
@@ -89,6 +90,7 @@ export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool
     }
   };
   const { connections: mcp, failures } = await startMcpServers(config.mcp, {
+    ...mcpSandboxing(config),
     secrets: runtime.secrets,
     logger: runtime.logger,
     redactor: runtime.redactor,
@@ -137,6 +139,15 @@ export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool
     redactor: runtime.redactor,
   });
   return { registry, executor, approvals, plugins, unavailableMcp, close };
+}
+
+/** Stdio MCP servers run in the run sandbox like plugins, see the workspace root as their config says, and never the keys. */
+export function mcpSandboxing(config: ReinConfig): Pick<ConnectMcpOptions, "sandbox" | "workspaceRoot" | "hidden"> {
+  return {
+    sandbox: () => resolveSandbox(config.sandbox, { limits: config.sandboxLimits }),
+    workspaceRoot: config.workspaceRoot,
+    hidden: [config.keysDir],
+  };
 }
 
 /** A server's withheld tools under the names a grant would give them. */

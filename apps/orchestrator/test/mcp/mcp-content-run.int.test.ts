@@ -3,7 +3,7 @@ import { type ModelScriptInput, newId, type TraceEvent } from "@rein/core";
 import { oneStepPlanner } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";
-import { referenceMcpServer } from "../support/core-fixtures.ts";
+import { REPOSITORY, referenceMcpServer } from "../support/core-fixtures.ts";
 
 // The official reference server, pinned in packages/core's devDependencies.
 const EVERYTHING = referenceMcpServer("everything");
@@ -43,7 +43,7 @@ const script: ModelScriptInput = {
 
 const config = (servers: Servers) => ({
   ...plannerAndWorker(servers.planner, { baseURL: servers.worker.baseURL, kind: servers.format }),
-  mcp: [{ name: "every", command: process.execPath, args: [EVERYTHING, "stdio"], include: ["get-tiny-image", "get-resource-links", "get-annotated-message"], trustAnnotations: true }],
+  mcp: [{ name: "every", command: process.execPath, args: [EVERYTHING, "stdio"], mounts: [REPOSITORY], include: ["get-tiny-image", "get-resource-links", "get-annotated-message"], trustAnnotations: true }],
 });
 
 interface Servers extends ScriptedModels {

@@ -5,7 +5,7 @@ import { type ModelScriptInput, newId, type TypedTraceEvent } from "@rein/core";
 import { oneStepPlanner } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";
-import { referenceMcpServer } from "../support/core-fixtures.ts";
+import { REPOSITORY, referenceMcpServer } from "../support/core-fixtures.ts";
 
 // The official reference servers, pinned in packages/core's devDependencies.
 const GOAL = "Remember who owns the service, then check its notes";
@@ -55,7 +55,7 @@ describe("a whole run against the reference memory and filesystem servers", { ti
     dir = await mkdtemp(join(tmpdir(), "rein-mcp-reference-"));
     const seed = join(dir, "seed");
     const workspaceRoot = join(dir, "workspaces");
-    await Promise.all([mkdir(seed), mkdir(workspaceRoot)]);
+    await Promise.all([mkdir(seed), mkdir(workspaceRoot), mkdir(join(dir, "memory"))]);
     await writeFile(join(seed, "notes.md"), "Deploys happen on Tuesdays.\n");
     await writeFile(join(seed, ".env"), `${CANARY}\n`);
     models = await scriptedModels(script, "openai");
@@ -69,9 +69,25 @@ describe("a whole run against the reference memory and filesystem servers", { ti
           { id: "memory-writes", tool: "memory__create_entities", decision: "allow" },
         ],
         mcp: [
-          { name: "memory", command: process.execPath, args: [referenceMcpServer("memory")], env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") }, trustAnnotations: true },
+          // Its memory file is its own state: a writable mount of its directory.
+          {
+            name: "memory",
+            command: process.execPath,
+            args: [referenceMcpServer("memory")],
+            env: { MEMORY_FILE_PATH: join(dir, "memory", "memory.jsonl") },
+            mounts: [REPOSITORY, { path: join(dir, "memory"), writable: true }],
+            trustAnnotations: true,
+          },
           // The server may read every run's workspace: only Rein's policy stands between a path and the file.
-          { name: "fs", command: process.execPath, args: [referenceMcpServer("filesystem"), workspaceRoot], include: ["read_text_file"], trustAnnotations: true, scopes: { paths: ["path"] } },
+          {
+            name: "fs",
+            command: process.execPath,
+            args: [referenceMcpServer("filesystem"), workspaceRoot],
+            mounts: [REPOSITORY],
+            include: ["read_text_file"],
+            trustAnnotations: true,
+            scopes: { paths: ["path"] },
+          },
         ],
       },
       env: MODEL_KEYS,

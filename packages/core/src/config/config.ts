@@ -253,6 +253,10 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
   config.keysDir = resolve(baseDir, config.keysDir);
   if (config.seedsRoot !== undefined) config.seedsRoot = resolve(baseDir, config.seedsRoot);
   for (const plugin of config.plugins) plugin.path = resolve(baseDir, plugin.path);
+  for (const server of config.mcp) {
+    server.mounts = server.mounts.map((mount) => ({ ...mount, path: resolve(baseDir, mount.path) }));
+    if (server.cwd !== undefined) server.cwd = resolve(baseDir, server.cwd);
+  }
   for (const provider of Object.values(config.providers)) {
     if (provider.script) provider.script = resolve(baseDir, provider.script);
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ToolEffect } from "../contracts/index.ts";
+import { NetworkGrantEntry } from "../sandbox/network-proxy.ts";
 import { McpArgumentScopes } from "./mcp-argument-scopes.ts";
 
 export const McpToolOverride = z.object({
@@ -38,6 +39,12 @@ export const McpRemoteAuth = z.union([
   z.object({ oauth: McpOAuthClientCredentials }).strict(),
 ]);
 
+/** A host directory shown to a stdio server: a path (read-only), or `{ path, writable }`. */
+export const McpMount = z
+  .union([z.string().min(1), z.object({ path: z.string().min(1), writable: z.boolean().default(false) }).strict()])
+  .transform((mount) => (typeof mount === "string" ? { path: mount, writable: false } : mount));
+export type McpMount = z.infer<typeof McpMount>;
+
 /** One MCP server: a stdio child (`command`) or a remote server over Streamable HTTP (`url`). */
 export const McpServerConfig = z.object({
   /** The prefix its tools get in the registry: `<name>__<tool>`. */
@@ -47,8 +54,26 @@ export const McpServerConfig = z.object({
   url: z.url({ protocol: /^https?$/ }).optional(),
   auth: McpRemoteAuth.optional(),
   args: z.array(z.string()).default([]),
+  /** A stdio server's working directory: inside one of its `mounts` or the workspace root. */
   cwd: z.string().optional(),
-  /** Plain environment variables for the server (on top of a minimal safe set). */
+  /**
+   * Host directories a stdio server needs (its install directory, e.g. a
+   * node_modules; `{ "path": …, "writable": true }` for its own state),
+   * shown inside its sandbox at the same path, read-only unless marked
+   * writable. Nothing else of the host is there but the system's
+   * programs; the keys directory is hidden even inside a mount.
+   * @defaultValue none
+   */
+  mounts: z.array(McpMount).default([]),
+  /**
+   * How a stdio server sees the workspace root (config `workspaceRoot`, every
+   * run's workspace, at its host path): `read-only`, `read-write` or `none`.
+   * @defaultValue "read-only"
+   */
+  workspace: z.enum(["read-only", "read-write", "none"]).default("read-only"),
+  /** `host:port` pairs a stdio server may reach through the sandbox's proxy; nothing else. @defaultValue none */
+  hosts: z.array(NetworkGrantEntry).default([]),
+  /** Plain environment variables for the server (beside PATH, HOME and LANG the sandbox sets). */
   env: z.record(z.string(), z.string()).default({}),
   /** Environment variable → secret name; values come from config `secrets` bound to `mcp:<name>`, never from this entry. */
   secretEnv: z.record(z.string(), z.string()).default({}),
@@ -92,7 +117,11 @@ export const McpServerConfig = z.object({
   required: z.boolean().default(false),
 }).refine((server) => (server.command === undefined) !== (server.url === undefined), {
   message: "an MCP server has either a command (stdio) or a url (Streamable HTTP), exactly one",
-}).refine((server) => server.auth === undefined || server.url !== undefined, { message: "auth is for a remote server (url)" });
+})
+  .refine((server) => server.auth === undefined || server.url !== undefined, { message: "auth is for a remote server (url)" })
+  .refine((server) => server.url === undefined || (server.mounts.length === 0 && server.hosts.length === 0), {
+    message: "mounts and hosts are for a stdio server (command), which runs in the sandbox; a remote server's host is granted in policy",
+  });
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 export type McpServerConfigInput = z.input<typeof McpServerConfig>;
 

@@ -4,6 +4,8 @@ import { destinationOf, formatHostPort } from "../policy/host-port.ts";
 import { ProcessSupervisor, type SupervisorStatus } from "../supervisor/process-supervisor.ts";
 import type { Logger } from "../logger.ts";
 import { presentUntrusted } from "../sanitize/present-untrusted.ts";
+import { resolveSandbox } from "../sandbox/sandbox-detection.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { Redactor } from "../sanitize/redactor.ts";
 import type { SecretBindings } from "../secrets/secret-bindings.ts";
 import { type AnyTool, defineTool } from "../tools/define-tool.ts";
@@ -22,7 +24,7 @@ import {
   type McpTransport,
   mcpSessionOpener,
 } from "./mcp-session.ts";
-import { watchMcpProcess } from "./mcp-stdio-process.ts";
+import { startMcpProcess } from "./mcp-stdio-process.ts";
 import { mcpToolName } from "./mcp-tool-name.ts";
 import { RemoteConnector } from "./mcp-transport.ts";
 import { convertMcpContent, type McpToolOutput } from "./mcp-content.ts";
@@ -48,6 +50,15 @@ export interface WithheldTool {
 export interface ConnectMcpOptions {
   /** A server's `secretEnv` may name only secrets bound to `mcp:<server>`. */
   secrets?: SecretBindings;
+  /**
+   * The sandbox stdio servers run in (config `sandbox`, as for plugins and
+   * `run_command`). @defaultValue bubblewrap, refusing to start a server where it cannot run
+   */
+  sandbox?: () => Promise<Sandbox>;
+  /** The workspace root (config `workspaceRoot`), shown to a stdio server as its config `workspace` says. */
+  workspaceRoot?: string;
+  /** Host directories no server may see, even inside its mounts: the keys directory (config `keysDir`). */
+  hidden?: readonly string[];
   logger?: Logger;
   /** Removes secrets from what the server says about its tools (a server that got a secret could echo it there). */
   redactor?: Redactor;
@@ -71,7 +82,7 @@ const START_TIMEOUT_MS = 60_000;
 const KILL_GRACE_MS = 5_000;
 
 /**
- * Starts an MCP server as a stdio child, supervised like a plugin (restart
+ * Starts an MCP server as a stdio child in the sandbox, supervised like a plugin (restart
  * with backoff after a crash or a failed health check, circuit breaker), and
  * turns its tools into Rein tools. They join the registry like any other and
  * pass the same pipeline: surface, validation against the server's JSON
@@ -145,15 +156,14 @@ export async function connectMcpServer(input: McpServerConfigInput, options: Con
 }
 
 async function stdioTransport(config: McpServerConfig, options: ConnectMcpOptions): Promise<McpTransport> {
-  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-  const transport = new StdioClientTransport({
-    command: config.command ?? "",
-    args: config.args,
-    cwd: config.cwd,
-    env: { ...config.env, ...secretEnv(config, options.secrets) },
-    stderr: "pipe",
+  const sandbox = await (options.sandbox ?? (() => resolveSandbox("auto")))();
+  return startMcpProcess(config, {
+    sandbox,
+    workspaceRoot: options.workspaceRoot,
+    hidden: options.hidden ?? [],
+    secretEnv: secretEnv(config, options.secrets),
+    logger: options.logger,
   });
-  return { transport, witness: watchMcpProcess(transport, options.logger, config.name) };
 }
 
 /** A server that did not start, and why. */

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { ToolEffect } from "../contracts/index.ts";
+import { NetworkGrantEntry } from "../sandbox/network-proxy.ts";
 import { EnvName } from "../secrets/secret-binding.ts";
-
-const HOST_WITH_PORT = /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?:\d{1,5}$/;
 
 /** One tool a plugin offers. */
 export const PluginTool = z
@@ -48,7 +47,7 @@ export const PluginManifest = z
     /** Names of the secrets the plugin may receive as environment variables (each must also be bound to `plugin:<name>` in config). */
     env: z.array(EnvName).default([]),
     /** `host:port` pairs the plugin may reach through the sandbox's proxy; nothing else. */
-    hosts: z.array(z.string().regex(HOST_WITH_PORT, "expected host:port with an explicit port, e.g. api.example.com:443")).default([]),
+    hosts: z.array(NetworkGrantEntry).default([]),
     /** @defaultValue "persistent" */
     mode: z.enum(["persistent", "per_call"]).default("persistent"),
     /** Calls the plugin takes at once (per_call: processes at once). @defaultValue 1 */

@@ -22,7 +22,10 @@ export interface HostLayout {
 
 export interface BubblewrapCall {
   argv: readonly string[];
-  workspaceRoot: string;
+  /** Absent: no workspace is mounted (an MCP server configured without one). */
+  workspaceRoot?: string;
+  /** Where the workspace appears inside. @defaultValue /workspace */
+  workspaceTarget?: string;
   cwd: string;
   readOnlyWorkspace: boolean;
   env: Readonly<Record<string, string>>;
@@ -35,10 +38,12 @@ export interface BubblewrapCall {
   extraPath?: readonly string[];
   /** Granted hosts: the proxy's socket to bind in and the node that runs the bridge to it. */
   proxy?: { socketPath: string; nodePath: string };
-  /** Host directories shown read-only at their `target` (a plugin's own files). */
-  mounts?: ReadonlyArray<{ source: string; target: string }>;
+  /** Host directories shown at their `target`, read-only unless `writable` (a plugin's own files). */
+  mounts?: ReadonlyArray<{ source: string; target: string; writable?: boolean }>;
   /** An absolute working directory inside the sandbox, instead of `cwd` under the workspace. */
   chdir?: string;
+  /** Host paths covered by an empty read-only directory wherever a mount would show them (the keys directory). */
+  hidden?: readonly string[];
 }
 
 /**
@@ -73,14 +78,28 @@ export function bubblewrapArgs(layout: HostLayout, call: BubblewrapCall): string
   // /dev is a tmpfs as large as the host's RAM: read-only but for a bounded /dev/shm, as /tmp is bounded.
   args.push("--proc", "/proc", "--dev", "/dev", "--size", String(SHM_BYTES), "--tmpfs", "/dev/shm", "--remount-ro", "/dev");
   args.push("--size", String(call.limits.fileBytes), "--tmpfs", "/tmp");
-  // After the fresh /tmp, so a program installed under it is not hidden by it.
-  for (const path of call.extraReadOnly ?? []) args.push("--ro-bind", path, path);
-  args.push(call.readOnlyWorkspace ? "--ro-bind" : "--bind", call.workspaceRoot, SANDBOX_WORKSPACE);
+  // After the fresh /tmp, so a program installed under it is not hidden by it; mounts before the
+  // workspace, so a mount that contains the workspace (a server's directory) does not cover it.
+  const shown: Array<{ source: string; target: string; writable?: boolean }> = [];
+  for (const path of call.extraReadOnly ?? []) shown.push({ source: path, target: path });
+  shown.push(...(call.mounts ?? []));
+  for (const mount of shown) args.push(mount.writable ? "--bind" : "--ro-bind", mount.source, mount.target);
+  const workspace = call.workspaceRoot === undefined ? undefined : { source: call.workspaceRoot, target: call.workspaceTarget ?? SANDBOX_WORKSPACE };
+  if (workspace) {
+    args.push(call.readOnlyWorkspace ? "--ro-bind" : "--bind", workspace.source, workspace.target);
+    shown.push(workspace);
+  }
   if (call.proxy) args.push("--bind", call.proxy.socketPath, SANDBOX_PROXY_SOCKET);
-  for (const mount of call.mounts ?? []) args.push("--ro-bind", mount.source, mount.target);
+  for (const path of hiddenTargets(call.hidden ?? [], shown)) args.push("--tmpfs", path, "--remount-ro", path);
   args.push("--remount-ro", "/");
-  args.push("--chdir", call.chdir ?? posix.join(SANDBOX_WORKSPACE, call.cwd));
-  const env: Record<string, string> = { ...call.env, ...(call.proxy ? PROXY_ENV : {}), PATH: [SANDBOX_PATH, ...(call.extraPath ?? [])].join(":"), HOME: SANDBOX_WORKSPACE, LANG: "C.UTF-8" };
+  args.push("--chdir", call.chdir ?? posix.join(workspace?.target ?? "/", call.cwd));
+  const env: Record<string, string> = {
+    ...call.env,
+    ...(call.proxy ? PROXY_ENV : {}),
+    PATH: [SANDBOX_PATH, ...(call.extraPath ?? [])].join(":"),
+    HOME: workspace?.target ?? "/tmp",
+    LANG: "C.UTF-8",
+  };
   for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
   const limits = call.limits;
   args.push(
@@ -100,4 +119,16 @@ export function bubblewrapArgs(layout: HostLayout, call: BubblewrapCall): string
     ...call.argv,
   );
   return args;
+}
+
+/** Where each hidden host path would appear inside: under every mount whose source contains it. */
+function hiddenTargets(hidden: readonly string[], shown: ReadonlyArray<{ source: string; target: string }>): string[] {
+  const targets = new Set<string>();
+  for (const path of hidden) {
+    for (const mount of shown) {
+      const rest = posix.relative(mount.source, path);
+      if (rest !== ".." && !rest.startsWith("../") && !posix.isAbsolute(rest)) targets.add(posix.join(mount.target, rest));
+    }
+  }
+  return [...targets].sort();
 }

@@ -49,11 +49,14 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Sand
       }
     },
     async start(argv, call): Promise<SandboxedProcess> {
+      const workspaceTarget = call.workspaceTarget ?? SANDBOX_WORKSPACE;
       const boundary = await enterBoundary(options, argv, call, {
         cwd: ".",
         chdir: call.workingDirectory,
         mounts: call.mounts,
-        env: { ...call.env, REIN_WORKSPACE: SANDBOX_WORKSPACE },
+        workspaceTarget,
+        hidden: call.hidden,
+        env: { ...call.env, ...(call.workspaceRoot === undefined ? {} : { REIN_WORKSPACE: workspaceTarget }) },
       });
       let memoryKills = 0;
       const child = startProcessTree(boundary.file, boundary.args, {
@@ -74,7 +77,7 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Sand
 const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@"';
 
 /** What a call that runs to its end and a program that stays up set differently: where they work and what they see. */
-type Placement = Pick<BubblewrapCall, "cwd" | "chdir" | "mounts" | "env">;
+type Placement = Pick<BubblewrapCall, "cwd" | "chdir" | "mounts" | "env" | "workspaceTarget" | "hidden">;
 
 /** One process's boundary, made ready: the command line that enters it, and how to kill and take it down. */
 interface Boundary {
@@ -91,7 +94,7 @@ interface Boundary {
 async function enterBoundary(
   options: BubblewrapSandboxOptions,
   argv: readonly [string, ...string[]],
-  call: { workspaceRoot: string; readOnlyWorkspace?: boolean; network?: readonly NetworkGrant[] },
+  call: { workspaceRoot?: string; readOnlyWorkspace?: boolean; network?: readonly NetworkGrant[] },
   placement: Placement,
 ): Promise<Boundary> {
   const located = programLocation(argv[0]);
@@ -133,7 +136,8 @@ async function enterBoundary(
     release: async () => {
       await cgroup?.dispose();
       await proxy?.close();
-      if (!call.readOnlyWorkspace) await scrubSetIdBits(call.workspaceRoot);
+      if (call.workspaceRoot !== undefined && !call.readOnlyWorkspace) await scrubSetIdBits(call.workspaceRoot);
+      for (const mount of placement.mounts ?? []) if (mount.writable) await scrubSetIdBits(mount.source);
     },
     memoryKills: async () => (cgroup ? cgroup.memoryKills() : 0),
     networkRefused: () => [...(proxy?.refused ?? [])],

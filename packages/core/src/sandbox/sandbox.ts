@@ -71,20 +71,30 @@ export interface SandboxResult {
   networkRefused: string[];
 }
 
-/** A host directory shown read-only inside the sandbox (a plugin's own files). */
+/** A host directory shown inside the sandbox (a plugin's own files, an MCP server's install directory). */
 export interface SandboxMount {
   source: string;
   /** An absolute path inside the sandbox, outside /workspace. */
   target: string;
+  /** Set-id bits are cleared from a writable mount when its program ends, as from the workspace. @defaultValue false */
+  writable?: boolean;
 }
 
 export interface SandboxStartOptions {
-  /** The run's workspace on the host; inside the sandbox it is /workspace, named by $REIN_WORKSPACE. */
-  workspaceRoot: string;
+  /** The workspace on the host, named inside by $REIN_WORKSPACE; absent, the program sees none. */
+  workspaceRoot?: string;
+  /** Where the workspace appears inside. @defaultValue /workspace */
+  workspaceTarget?: string;
   /** @defaultValue false */
   readOnlyWorkspace?: boolean;
   mounts?: readonly SandboxMount[];
-  /** The working directory: a mount's `target`. */
+  /**
+   * Host paths the program must never see even where a mount or the
+   * workspace contains them (the keys directory): an empty read-only
+   * directory is put over each.
+   */
+  hidden?: readonly string[];
+  /** The working directory: a mount's `target`, or inside the workspace. */
   workingDirectory: string;
   /** Variables added to PATH, HOME, LANG and REIN_WORKSPACE: the secrets bound to the program. */
   env?: Readonly<Record<string, string>>;

@@ -22,16 +22,16 @@ export const unsandboxed: Sandbox = {
     });
   },
   async start([command, ...args], options) {
-    // Without a sandbox a mount is the host directory itself.
+    // Without a sandbox a mount is the host directory itself, and nothing can be hidden.
     const cwd = options.mounts?.find((mount) => mount.target === options.workingDirectory)?.source ?? options.workingDirectory;
     return startProcessTree(command, args, {
       cwd,
       env: {
         ...options.env,
         PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
-        HOME: options.workspaceRoot,
+        HOME: options.workspaceRoot ?? cwd,
         LANG: "C.UTF-8",
-        REIN_WORKSPACE: options.workspaceRoot,
+        ...(options.workspaceRoot === undefined ? {} : { REIN_WORKSPACE: options.workspaceRoot }),
       },
     });
   },

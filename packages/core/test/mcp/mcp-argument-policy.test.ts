@@ -6,7 +6,7 @@ import type { PolicyRule } from "../../src/contracts/index.ts";
 import { mcpCallScope } from "../../src/mcp/mcp-argument-scopes.ts";
 import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
 import { call, harness } from "../tools/harness.ts";
-import { mcpConnectionPerFile } from "./mcp-per-file.ts";
+import { mcpConnectionPerFile, REPOSITORY } from "./mcp-per-file.ts";
 
 // The official reference server, pinned in devDependencies.
 const filesystemServer = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
@@ -20,16 +20,22 @@ const fixture = mcpConnectionPerFile(async ({ workspace, dir }) => {
   await writeFile(join(workspace.root, "sub", ".env"), `${CANARY}\n`);
   await symlink(join(workspace.root, ".env"), join(workspace.root, "innocent.txt"));
   await writeFile(join(dir, "outside.txt"), `${CANARY}\n`);
-  return connectMcpServer({
-    name: "fs",
-    command: process.execPath,
-    // Allowed the parent too, so only Rein's checks stand between a path and the file.
-    args: [filesystemServer, dir],
-    // Its own working directory is not the workspace: a relative path must still mean the workspace's file.
-    cwd: dir,
-    trustAnnotations: true,
-    scopes: { paths: ["path", "paths[]", "source", "destination"] },
-  });
+  return connectMcpServer(
+    {
+      name: "fs",
+      command: process.execPath,
+      // Allowed the parent too, so only Rein's checks stand between a path and the file.
+      args: [filesystemServer, dir],
+      mounts: [REPOSITORY],
+      // Its own working directory is not the workspace: a relative path must still mean the workspace's file.
+      cwd: dir,
+      workspace: "read-write",
+      trustAnnotations: true,
+      scopes: { paths: ["path", "paths[]", "source", "destination"] },
+    },
+    // The sandbox shows it the temporary directory the workspace is in, as a deployment shows its workspace root.
+    { workspaceRoot: dir },
+  );
 });
 
 function run(name: string, input: unknown) {

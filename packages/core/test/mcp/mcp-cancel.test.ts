@@ -5,7 +5,8 @@ import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
 import { call, harness } from "../tools/harness.ts";
 import { mcpConnectionPerFile, TEST_MCP_SERVER } from "./mcp-per-file.ts";
 
-const fixture = mcpConnectionPerFile(() => connectMcpServer(TEST_MCP_SERVER));
+// The server writes its markers beside the workspace: it is shown the temporary directory read-write.
+const fixture = mcpConnectionPerFile(({ dir }) => connectMcpServer({ ...TEST_MCP_SERVER, workspace: "read-write" }, { workspaceRoot: dir }));
 
 const markerText = (path: string) => {
   try {

@@ -6,11 +6,20 @@ import type { Workspace } from "../../src/tools/workspace.ts";
 import { tempWorkspace } from "../tools/harness.ts";
 import type { TempWorkspace } from "../tools/workspace-per-test.ts";
 
-/** The in-test MCP server (fixtures/test-mcp-server.ts) as a config's stdio server `srv`, its annotations trusted. */
+/** The repository, where the test server's code and its node_modules are. */
+export const REPOSITORY = fileURLToPath(new URL("../../../../", import.meta.url));
+
+/**
+ * The in-test MCP server (fixtures/test-mcp-server.ts) as a config's stdio
+ * server `srv`, its annotations trusted. It runs in the sandbox like any
+ * server, so it mounts the repository for its code and tsx.
+ */
 export const TEST_MCP_SERVER = {
   name: "srv",
   command: process.execPath,
   args: ["--import", "tsx", fileURLToPath(new URL("./fixtures/test-mcp-server.ts", import.meta.url))],
+  mounts: [REPOSITORY],
+  cwd: fileURLToPath(new URL("../../", import.meta.url)),
   trustAnnotations: true,
 };
 

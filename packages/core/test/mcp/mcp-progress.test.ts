@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
 import { call, harness } from "../tools/harness.ts";
-import { mcpConnectionPerFile } from "./mcp-per-file.ts";
+import { mcpConnectionPerFile, REPOSITORY } from "./mcp-per-file.ts";
 
 // The official reference server, pinned in devDependencies: its long-running operation reports progress at each step.
 const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
@@ -15,6 +15,7 @@ const fixture = mcpConnectionPerFile(() =>
     name: "every",
     command: process.execPath,
     args: [EVERYTHING, "stdio"],
+    mounts: [REPOSITORY],
     include: ["trigger-long-running-operation", "echo"],
     trustAnnotations: true,
     timeoutMs: BASE_TIMEOUT_MS,

@@ -3,12 +3,13 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ReinError } from "../../src/errors.ts";
 import { connectMcpServer, startMcpServers } from "../../src/mcp/mcp-tools.ts";
+import { REPOSITORY, TEST_MCP_SERVER } from "./mcp-per-file.ts";
 
 const filesystemServer = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
 const testServer = fileURLToPath(new URL("./fixtures/test-mcp-server.ts", import.meta.url));
 const missingDir = "/nonexistent/rein-mcp-startup-test";
-const broken = { name: "files", command: process.execPath, args: [filesystemServer, missingDir] };
-const working = { name: "srv", command: process.execPath, args: ["--import", "tsx", testServer] };
+const broken = { name: "files", command: process.execPath, args: [filesystemServer, missingDir], mounts: [REPOSITORY] };
+const working = { ...TEST_MCP_SERVER, args: ["--import", "tsx", testServer] };
 
 describe("an MCP server that fails to start", () => {
   it("is reported with its command, its exit code and the end of its stderr", async () => {

@@ -10,14 +10,16 @@ describe("a supervised MCP server", () => {
     const { run } = harness({ tools: fixture.connection.tools, surface: [{ name: "srv__pid", scope: {} }], workspace: fixture.workspace });
     const first = await run(call("srv__pid", {}));
     expect(first.observation.status).toBe("ok");
-    const pid = Number(/^(\d+)$/m.exec(first.observation.content)?.[1]);
+    // The server's own pid is its sandbox's; the host knows the sandbox by the process Rein started.
+    const pid = fixture.connection.status().pid;
+    expect(pid).toBeGreaterThan(0);
     expect(fixture.connection.status()).toMatchObject({ state: "running", restarts: 0, breaker: "closed" });
 
-    process.kill(pid, "SIGKILL");
+    process.kill(pid as number, "SIGKILL");
     await expect.poll(() => fixture.connection.status().restarts, { timeout: 30_000 }).toBe(1);
     const next = await run(call("srv__pid", {}));
     expect(next.observation.status).toBe("ok");
-    expect(Number(/^(\d+)$/m.exec(next.observation.content)?.[1])).not.toBe(pid);
+    expect(fixture.connection.status().pid).not.toBe(pid);
     expect(fixture.connection.status().lastExit).toMatchObject({ signal: "SIGKILL", killedFor: null });
   }, 60_000);
 });

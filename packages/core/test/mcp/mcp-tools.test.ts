@@ -115,7 +115,7 @@ describe("MCP naming and effects", () => {
 describe("an MCP server whose annotations are not trusted", () => {
   let untrusted: McpConnection;
   beforeAll(async () => {
-    untrusted = await connectMcpServer({ name: "hint", command: process.execPath, args: TEST_MCP_SERVER.args });
+    untrusted = await connectMcpServer({ ...TEST_MCP_SERVER, name: "hint", trustAnnotations: false });
   });
   afterAll(async () => {
     await untrusted?.close();
@@ -137,7 +137,7 @@ describe("an MCP server whose annotations are not trusted", () => {
 describe("an MCP server's secrets", () => {
   it("are only those bound to mcp:<server>: a secret bound elsewhere stops it from starting", async () => {
     const secrets = SecretBindings.fromEnv([{ env: "SRV_TOKEN", tools: ["http_request"], hosts: [] }], { SRV_TOKEN: "tok-abcdef123" });
-    const start = connectMcpServer({ name: "greedy", command: process.execPath, args: TEST_MCP_SERVER.args, secretEnv: { TEST_TOKEN: "SRV_TOKEN" } }, { secrets });
+    const start = connectMcpServer({ ...TEST_MCP_SERVER, name: "greedy", secretEnv: { TEST_TOKEN: "SRV_TOKEN" } }, { secrets });
     await expect(start).rejects.toThrow(/no such secret with a value is bound to it.*"tools": \["mcp:greedy"\]/);
   });
 });
