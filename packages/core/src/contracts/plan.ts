@@ -19,7 +19,7 @@ export const AcceptanceCriterion = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("output_matches"),
     description: z.string().min(1),
-    pattern: z.string().min(1).describe("an RE2 regular expression (no backreferences or lookaround), found anywhere in the step's output"),
+    pattern: z.string().min(1).describe("RE2 syntax: no backreferences or lookaround"),
   }),
   z.object({
     kind: z.literal("judge"),
@@ -69,9 +69,8 @@ export const Plan = z
     risks: z.array(z.string()).default([]),
     done: z.boolean().default(false),
     answer: FinalAnswer.optional(),
-    goal_kind: GoalKind.optional().describe(
-      "what the goal asks for: question (an answer about the world), change (something done to the world) or text (a piece of writing: write, summarise, translate); when the goal's kind is not given, say it with the plan that starts the work",
-    ),
+    /** What the goal asks for (`GoalKind`), when it was not given: said with the plan that starts the work. */
+    goal_kind: GoalKind.optional(),
   })
   .refine((plan) => plan.done || plan.current_step !== null, {
     message: "a plan that is not done must specify current_step",
