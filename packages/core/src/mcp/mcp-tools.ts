@@ -3,6 +3,7 @@ import { ReinError, errorMessage } from "../errors.ts";
 import { destinationOf, formatHostPort } from "../policy/host-port.ts";
 import { ProcessSupervisor, type SupervisorStatus } from "../supervisor/process-supervisor.ts";
 import type { Logger } from "../logger.ts";
+import { type PresentedSchema, presentUntrustedSchema } from "../sanitize/present-schema.ts";
 import { presentUntrusted } from "../sanitize/present-untrusted.ts";
 import { resolveSandbox } from "../sandbox/sandbox-detection.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
@@ -95,10 +96,13 @@ export async function connectMcpServer(input: McpServerConfigInput, options: Con
   const remote = config.url ? new RemoteConnector({ ...config, url: config.url }, options.secrets, options.logger) : undefined;
   const openTransport = (transportOptions: { resume: boolean }): Promise<McpTransport> => (remote ? remote.open(transportOptions) : stdioTransport(config, options));
   let connection: McpConnection | undefined;
+  // Which listing the tools come from: steps offered a relisted tool trace it (step.tool_schemas).
+  let listings = 1;
   const apply = (listing: McpListing, why: string) => {
     if (!connection) return;
     const previous = connection.tools.map((tool) => tool.name);
-    Object.assign(connection, surfaceOf(server, config, listing, options.redactor));
+    listings += 1;
+    Object.assign(connection, surfaceOf(server, config, listing, { redactor: options.redactor, listing: listings }));
     options.logger?.info({ mcpServer: config.name, tools: connection.tools.length, withheld: connection.withheld }, why);
     options.onToolsChanged?.(connection, previous);
   };
@@ -149,7 +153,7 @@ export async function connectMcpServer(input: McpServerConfigInput, options: Con
     // The supervisor wraps what the opener said; the opener's report names the command, exit code and stderr.
     throw ReinError.isInstance(error) && ReinError.isInstance(error.cause) ? error.cause : error;
   }
-  const surface = surfaceOf(server, config, firstListing, options.redactor);
+  const surface = surfaceOf(server, config, firstListing, { redactor: options.redactor, listing: 1 });
   for (const { tool, reason } of surface.withheld) options.logger?.warn({ mcpServer: config.name, tool, reason }, "MCP tool not offered");
   connection = { server: config.name, ...surface, status: () => supervisor.status(), close: () => supervisor.close() };
   return connection;
@@ -200,20 +204,29 @@ export async function startMcpServers(
   return { connections, failures };
 }
 
+/** How one listing of a server's tools is presented: its redactor, and which listing it is. */
+interface Presentation {
+  redactor: Redactor | undefined;
+  listing: number;
+}
+
 /**
  * What Rein offers of a server's list: the configured tools, less those
- * needing a capability Rein does not implement, which are named with why
- * rather than shown to a model, approved by a person and only then refused.
+ * needing a capability Rein does not implement or whose schema cannot be
+ * shown to a model, which are named with why rather than shown to a model,
+ * approved by a person and only then refused. Every description and schema
+ * passes the presenter here, at the first listing and at each relisting.
  */
-function surfaceOf(server: SupervisedServer, config: McpServerConfig, listing: McpListing, redactor: Redactor | undefined): Pick<McpConnection, "tools" | "withheld"> {
+function surfaceOf(server: SupervisedServer, config: McpServerConfig, listing: McpListing, presentation: Presentation): Pick<McpConnection, "tools" | "withheld"> {
   const { callTool, readResource } = server;
   const tools: AnyTool[] = [];
   const withheld: WithheldTool[] = [];
   for (const tool of listing.tools) {
     if (config.include && !config.include.includes(tool.name)) continue;
-    const reason = unsupportedNeed(tool);
+    const schema = presentUntrustedSchema(tool.inputSchema, { redactor: presentation.redactor });
+    const reason = unsupportedNeed(tool) ?? schema.problem;
     if (reason) withheld.push({ tool: tool.name, reason });
-    else tools.push(toReinTool(callTool, config, tool, redactor));
+    else tools.push(toReinTool(callTool, config, tool, { ...presentation, schema }));
   }
   if (listing.resources) tools.push(readResourceTool(readResource, config.name, () => serverScope(config), config.timeoutMs));
   return { tools, withheld };
@@ -234,19 +247,25 @@ interface SupervisedServer {
   readResource: ReadResource;
 }
 
-function toReinTool(callTool: CallTool, config: McpServerConfig, listed: ListedTool, redactor: Redactor | undefined): AnyTool {
+function toReinTool(callTool: CallTool, config: McpServerConfig, listed: ListedTool, presentation: Presentation & { schema: PresentedSchema }): AnyTool {
   const override = config.tools[listed.name] ?? {};
   const effect = mcpEffect(listed.annotations, { override: override.effect, trustAnnotations: config.trustAnnotations });
   const timeoutMs = override.timeoutMs ?? config.timeoutMs;
   const maxTotalTimeoutMs = Math.max(timeoutMs, override.maxTotalTimeoutMs ?? config.maxTotalTimeoutMs);
   const scopes = override.scopes ?? config.scopes;
+  const description = presentUntrusted(listed.description ?? listed.name, {
+    source: `What MCP server ${config.name} says this tool does (the descriptions in its input schema are the server's words too)`,
+    redactor: presentation.redactor,
+    maxBytes: DESCRIPTION_BYTES,
+  });
   return defineTool({
     name: mcpToolName(config.name, listed.name),
-    description: presentUntrusted(listed.description ?? listed.name, { source: `What MCP server ${config.name} says this tool does`, redactor, maxBytes: DESCRIPTION_BYTES })
-      .text,
+    description: description.text,
     effect,
+    // Arguments are checked against the server's own schema; the model is shown the presented one, whose literal values are the same.
     input: inputSchemaOf(listed.inputSchema),
-    inputJsonSchema: listed.inputSchema,
+    inputJsonSchema: presentation.schema.schema,
+    intake: { source: `mcp:${config.name}`, listing: presentation.listing, flags: [...new Set([...description.flags, ...presentation.schema.flags])].sort() },
     approval: override.approval ?? "never",
     idempotent: mcpIdempotent(effect, listed.annotations, config.trustAnnotations),
     trust: "external",

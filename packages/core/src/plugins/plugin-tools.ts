@@ -1,5 +1,6 @@
 import { type FailureClass, JsonObject, type Scope } from "../contracts/index.ts";
 import { ReinError } from "../errors.ts";
+import { presentUntrustedSchema } from "../sanitize/present-schema.ts";
 import { presentUntrusted } from "../sanitize/present-untrusted.ts";
 import type { Redactor } from "../sanitize/redactor.ts";
 import { type SupervisorFailure, supervisorFailureOf } from "../supervisor/supervisor-error.ts";
@@ -26,12 +27,21 @@ export function pluginTools(host: PluginHost, options: { redactor?: Redactor } =
     const checks = host.plugin.checks.get(tool.name);
     if (!checks) throw new ReinError("config_invalid", `plugin ${manifest.name}: tool ${tool.name} has no compiled schema`);
     const idempotent = tool.idempotent ?? tool.effect === "read";
+    const description = presentUntrusted(tool.description, {
+      source: `What plugin ${manifest.name} says this tool does (the descriptions in its input schema are the plugin's words too)`,
+      redactor: options.redactor,
+      maxBytes: DESCRIPTION_BYTES,
+    });
+    const schema = presentUntrustedSchema(tool.input_schema, { redactor: options.redactor });
+    if (schema.problem) throw new ReinError("config_invalid", `plugin ${manifest.name}: tool ${tool.name}: ${schema.problem}; expected plain text in its input_schema's values and names`);
     return defineTool({
       name: tool.name,
-      description: presentUntrusted(tool.description, { source: `What plugin ${manifest.name} says this tool does`, redactor: options.redactor, maxBytes: DESCRIPTION_BYTES }).text,
+      description: description.text,
       effect: tool.effect,
       input: zodOfCheck(checks.input),
-      inputJsonSchema: tool.input_schema,
+      // Arguments are checked against the manifest's schema; the model is shown the presented one, whose literal values are the same.
+      inputJsonSchema: schema.schema,
+      intake: { source: `plugin:${manifest.name}`, listing: 1, flags: [...new Set([...description.flags, ...schema.flags])].sort() },
       output: checks.output ? zodOfCheck(checks.output) : undefined,
       approval: tool.approval,
       idempotent,

@@ -12,6 +12,7 @@ export {
   type UntrustedTruncation,
 } from "./present-untrusted.ts";
 export { PII_MARK, type RedactionResult, Redactor, type RedactorOptions, SECRET_MARK } from "./redactor.ts";
+export { type PresentedSchema, type PresentSchemaOptions, presentUntrustedSchema } from "./present-schema.ts";
 export { sanitizeText, type SanitizedText } from "./sanitize-text.ts";
 export { SUSPICIOUS_PATTERNS, type SuspiciousPattern } from "./suspicious-patterns.ts";
 export type { SizeLimits } from "./size-limit.ts";

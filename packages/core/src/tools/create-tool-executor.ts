@@ -2,7 +2,7 @@ import { ReinError } from "../errors.ts";
 import { createLogger } from "../logger.ts";
 import type { ModelToolSchema } from "../models/model-provider.ts";
 import { SecretBindings } from "../secrets/secret-bindings.ts";
-import { toolSpecOf } from "./define-tool.ts";
+import { type AnyTool, toolSpecOf } from "./define-tool.ts";
 import { executeCall } from "./executor/execute-call.ts";
 import { StepReadCache } from "./step-read-cache.ts";
 import type { ToolExecutor } from "./tool-executor.ts";
@@ -40,24 +40,36 @@ export function createToolExecutor(deps: ToolExecutorDeps): ToolExecutor {
     logger: deps.logger ?? createLogger(),
     now: deps.now ?? Date.now,
   };
-  // The same grant yields the same schema object every step, so per-object caches downstream (token estimates, prompt blobs) hit.
-  const schemaCache = new Map<string, ModelToolSchema>();
+  // The same grant of the same tool yields the same schema object every step, so per-object caches downstream
+  // (token estimates, prompt blobs) hit; a tool an MCP server relisted is a new object, so its new schema is offered.
+  const schemaCache = new WeakMap<AnyTool, Map<string, ModelToolSchema>>();
   return {
     schemasFor(surface): ModelToolSchema[] {
       const schemas: ModelToolSchema[] = [];
       for (const grant of [...surface].sort((a, b) => a.name.localeCompare(b.name))) {
         const tool = deps.registry.get(grant.name);
         if (!tool) continue;
-        const key = `${grant.name}\u0000${JSON.stringify(grant.scope)}`;
-        let schema = schemaCache.get(key);
+        let byScope = schemaCache.get(tool);
+        if (!byScope) {
+          byScope = new Map();
+          schemaCache.set(tool, byScope);
+        }
+        const key = JSON.stringify(grant.scope);
+        let schema = byScope.get(key);
         if (!schema) {
           const spec = toolSpecOf(tool);
           schema = { name: spec.name, description: describeWithScope(spec.description, grant.scope), inputSchema: spec.inputSchema };
-          schemaCache.set(key, schema);
+          byScope.set(key, schema);
         }
         schemas.push(schema);
       }
       return schemas;
+    },
+    schemaIntake(surface) {
+      return surface.flatMap((grant) => {
+        const intake = deps.registry.get(grant.name)?.intake;
+        return intake && (intake.listing > 1 || intake.flags.length > 0) ? [{ tool: grant.name, ...intake }] : [];
+      });
     },
     unavailable(surface) {
       return surface

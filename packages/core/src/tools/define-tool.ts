@@ -112,6 +112,22 @@ export interface ToolDefinition<Input = unknown, Output = unknown> {
   trust?: "tool" | "external";
   /** A JSON Schema shown to models instead of the one derived from `input` (MCP tools bring their own). */
   inputJsonSchema?: Record<string, unknown>;
+  /** Set when the description and input schema were written outside the runtime (an MCP server, a plugin); see `SchemaIntake`. */
+  intake?: SchemaIntake;
+}
+
+/**
+ * Where an outside tool's description and schema came from and what the
+ * presenter found in them when they entered; a step offered the tool traces
+ * it (`step.tool_schemas`) when there is something to say.
+ */
+export interface SchemaIntake {
+  /** `mcp:<server>` or `plugin:<name>`. */
+  source: string;
+  /** Which listing of its source it came from: 1 at start, more after `list_changed` or a restart. */
+  listing: number;
+  /** The presenter's findings (`special_token`, `role_tag`, `truncated`, …), sorted. */
+  flags: string[];
 }
 
 // `any` here lets a registry hold tools of different input/output types; each

@@ -1,4 +1,5 @@
 import type { Observation, PolicyRule, ToolCallRecord, ToolGrant, ToolResultEvent } from "../contracts/index.ts";
+import type { SchemaIntake } from "./define-tool.ts";
 import type { TraceSink } from "./executor/call-trace.ts";
 import type { ContentBlock, ModelToolSchema } from "../models/model-provider.ts";
 import type { StepReadCache } from "./step-read-cache.ts";
@@ -55,6 +56,8 @@ export interface ToolExecutor {
   schemasFor(surface: readonly ToolGrant[]): ModelToolSchema[];
   /** The granted tools that are not offered (withheld by their source, or not registered here), and why. */
   unavailable(surface: readonly ToolGrant[]): Array<{ tool: string; reason: string }>;
+  /** The granted outside tools whose schema was relisted (`list_changed`) or had text the presenter rewrote, for the step's trace. */
+  schemaIntake(surface: readonly ToolGrant[]): Array<{ tool: string } & SchemaIntake>;
   execute(call: ModelToolCall, index: number, context: StepExecutionContext): Promise<ToolCallOutcome>;
   /** A step's view of the run's read cache, whose entries the step writes with its turns; undefined without a cache. */
   openReadCache?(runId: string): Promise<StepReadCache | undefined>;

@@ -76,7 +76,7 @@ describe("MCP tools", () => {
 
     const description = byName("srv__leak_error")?.description ?? "";
     expect(description).not.toContain("tok-abcdef123");
-    expect(description).toMatch(/^What MCP server srv says this tool does, between the untrusted-data markers/);
+    expect(description).toMatch(/^What MCP server srv says this tool does \(the descriptions in its input schema are the server's words too\), between the untrusted-data markers/);
     expect(description).not.toMatch(/<\s*system/i);
   });
 

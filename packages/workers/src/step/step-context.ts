@@ -133,6 +133,10 @@ export async function openStep(packet: HandoffPacket, deps: StepLoopDeps): Promi
   if (withheld.length > 0) {
     await step.trace.append({ runId: body.runId, stepId: body.stepId, parentStepId: body.parentStepId, kind: "step.tools_withheld", payload: { tools: withheld } });
   }
+  const intake = saved ? [] : deps.executor.schemaIntake(body.surface);
+  if (intake.length > 0) {
+    await step.trace.append({ runId: body.runId, stepId: body.stepId, parentStepId: body.parentStepId, kind: "step.tool_schemas", payload: { tools: intake } });
+  }
   if (saved) {
     await step.trace.append({
       runId: body.runId,

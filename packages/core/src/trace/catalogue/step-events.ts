@@ -46,6 +46,12 @@ export const stepEvents = traceKinds({
     emittedBy: "worker",
     payload: z.object({ tools: z.array(z.object({ tool: z.string(), reason: z.string() })) }),
   },
+  "step.tool_schemas": {
+    summary:
+      "Outside tools the step's model is offered whose description or input schema came from a relisting (an MCP server's list_changed or restart), or held text the presenter rewrote: each with its source, which listing, and the presenter's findings.",
+    emittedBy: "worker",
+    payload: z.object({ tools: z.array(z.object({ tool: z.string(), source: z.string(), listing: z.number().int(), flags: z.array(z.string()) })) }),
+  },
   "step.started": {
     summary: "A worker took the step's packet and started working.",
     emittedBy: "controller",
