@@ -189,6 +189,10 @@ describe("the operator API", () => {
     const documented = Object.entries(body.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
     const served = apiRoutes(api.options).map((route) => `${route.method} ${route.path}`);
     expect(documented.sort()).toEqual(served.sort());
+    // The role each operation says it needs is the one the server enforces.
+    for (const route of apiRoutes(api.options).filter((candidate) => !candidate.public)) {
+      expect(body.paths[route.path]?.[route.method.toLowerCase()]).toMatchObject({ "x-rein-role": route.role });
+    }
   });
 });
 

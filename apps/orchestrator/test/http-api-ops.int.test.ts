@@ -8,46 +8,11 @@ import { serveProcessMetrics } from "../src/metrics/process-metrics-server.ts";
 import { apiOverHarnessPerFile, closeNow } from "./support/api-server.ts";
 import { type FakeNode, findNode, visitDashboard } from "./support/dashboard-browser.ts";
 import { startExampleHarness } from "./support/harness.ts";
+import { type SseFrame, sseReader } from "./support/sse-reader.ts";
 import { baseState } from "./support/transition-fixtures.ts";
 
 const token = "ops-shared-token-0123456789";
 const aliceToken = "ops-alice-token-0123456789";
-
-interface SseFrame {
-  event: string;
-  data: unknown;
-}
-
-/** Reads Server-Sent Events frame by frame from a fetch response. */
-function sseReader(response: Response) {
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  const frames: SseFrame[] = [];
-  return {
-    /** Resolves with the first frame from now on that `matches`; the test's timeout bounds the wait. */
-    async until(matches: (frame: SseFrame) => boolean): Promise<SseFrame> {
-      for (;;) {
-        const index = frames.findIndex(matches);
-        if (index >= 0) return frames.splice(0, index + 1).at(-1) as SseFrame;
-        frames.length = 0;
-        const { value, done } = await reader.read();
-        if (done) throw new Error("the stream ended before the expected frame");
-        buffer += decoder.decode(value);
-        let end = buffer.indexOf("\n\n");
-        while (end >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.+)$/m.exec(block)?.[1];
-          const data = /^data: (.+)$/m.exec(block)?.[1];
-          if (event && data) frames.push({ event, data: JSON.parse(data) });
-          end = buffer.indexOf("\n\n");
-        }
-      }
-    },
-    close: () => reader.cancel(),
-  };
-}
 
 describe("the operator console's API", () => {
   const request = (path: string, init: RequestInit = {}, bearer = token) =>
@@ -112,8 +77,8 @@ describe("the operator console's API", () => {
     expect(queued?.evidence[0]?.output).toEqual(expect.any(String));
     expect(queued?.evidence[0]?.stepId).toBe(before[0]?.stepId);
 
-    expect(await json("/identity", {}, aliceToken)).toEqual({ status: 200, body: { identity: "alice" } });
-    expect(await json("/identity")).toEqual({ status: 200, body: { identity: "operator" } });
+    expect(await json("/identity", {}, aliceToken)).toEqual({ status: 200, body: { identity: "alice", role: "admin" } });
+    expect(await json("/identity")).toEqual({ status: 200, body: { identity: "operator", role: "admin" } });
     expect((await request("/identity", {}, "ops-someone-else-0123456789")).status).toBe(401);
 
     // A name in the body is not who decided: the token is.
@@ -195,7 +160,7 @@ describe("the operator console's pages", () => {
     expect(allByTestId(shown, "approval-evidence-call").length).toBeGreaterThan(0);
     expect(byTestId(shown, "approval-expiry")?.textContent).toMatch(/^expires in /);
     expect(JSON.parse(byTestId(shown, "approval-args")?.textContent as string)).toEqual(expect.any(Object));
-    expect(page.element("identity").textContent).toBe("as alice");
+    expect(page.element("identity").textContent).toBe("as alice (admin)");
 
     // A denial without a note is stopped in the page; an approval with one goes through.
     await click(byTestId(shown, "approval-deny"));

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -92,7 +93,8 @@ describe("rein serve --http by default", { timeout: 60_000 }, () => {
       expect(server.printed).not.toContain("alice-secret");
       const port = Number(/http:\/\/127\.0\.0\.1:(\d+)/.exec(server.printed)?.[1]);
       const identity = async (bearer: string) => rawRequest(port, { path: "/identity", headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${bearer}` } });
-      expect(JSON.parse((await identity("bob-secret-0123456789ab")).body)).toEqual({ identity: "bob" });
+      // A token given in clear, as files written before roles give them, keeps what every token could do then.
+      expect(JSON.parse((await identity("bob-secret-0123456789ab")).body)).toEqual({ identity: "bob", role: "admin" });
       expect((await identity("not-anyones-token-0123456789")).status).toBe(401);
     } finally {
       await server.stop();
@@ -101,6 +103,37 @@ describe("rein serve --http by default", { timeout: 60_000 }, () => {
     const short = await rein(["serve", "--http", "0", "--tokens-file", file], controllerEnv());
     expect(short.code).toBe(2);
     expect(short.stderr).toMatch(/--tokens-file .*carol: expected a token of at least 16 random characters/);
+  });
+
+  it("takes roles and run scopes from --tokens-file, each token by its sha256 or the variable that holds it, none of them in the file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rein-tokens-"));
+    const file = join(dir, "tokens.json");
+    const viewer = "vera-secret-0123456789abcdef";
+    const operator = "otto-secret-0123456789abcdef";
+    const sha256 = createHash("sha256").update(viewer).digest("hex");
+    writeFileSync(file, JSON.stringify({ vera: { role: "viewer", sha256, runs: { metadata: { team: "payments" } } }, otto: { role: "operator", env: "REIN_TEST_OTTO_TOKEN" } }));
+    const server = await serve(["--http", "0", "--tokens-file", file], controllerEnv({ REIN_TEST_OTTO_TOKEN: operator }));
+    try {
+      const port = Number(/http:\/\/127\.0\.0\.1:(\d+)/.exec(server.printed)?.[1]);
+      const call = (bearer: string, path: string, method = "GET") =>
+        rawRequest(port, { path, method, headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${bearer}`, "content-type": "application/json" }, body: method === "POST" ? "{}" : undefined });
+      expect(JSON.parse((await call(viewer, "/identity")).body)).toEqual({ identity: "vera", role: "viewer", runs: { metadata: { team: "payments" } } });
+      expect(JSON.parse((await call(operator, "/identity")).body)).toEqual({ identity: "otto", role: "operator" });
+      const refused = await call(viewer, "/approvals/apr_any/approve", "POST");
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.body).error).toMatch(/role viewer; POST \/approvals\/\{id\}\/approve needs role operator/);
+      expect((await call(operator, "/runs/run_any/cancel", "POST")).status).toBe(403);
+    } finally {
+      await server.stop();
+    }
+    writeFileSync(file, JSON.stringify({ otto: { role: "operator", env: "REIN_TEST_UNSET_TOKEN" } }));
+    const unset = await rein(["serve", "--http", "0", "--tokens-file", file], controllerEnv());
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toMatch(/--tokens-file .*otto is read from REIN_TEST_UNSET_TOKEN, which is not set/);
+    writeFileSync(file, JSON.stringify({ otto: { role: "root", sha256 } }));
+    const badRole = await rein(["serve", "--http", "0", "--tokens-file", file], controllerEnv());
+    expect(badRole.code).toBe(2);
+    expect(badRole.stderr).toMatch(/--tokens-file .*otto: role: /);
   });
 
   it("has no way to turn the token off, and refuses a short one", async () => {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { z } from "zod";
-import { type ApprovalSigner, type ApprovalStore, canonicalJson, errorMessage, ReinError, type ReinRuntime } from "@rein/core";
+import { type ApprovalSigner, type ApprovalStore, canonicalJson, errorMessage, ReinError, type ReinRuntime, type RunState } from "@rein/core";
 import { approvalQueue } from "../approvals/approval-queue.ts";
 import { decideApproval } from "../approvals/decide-approval.ts";
 import { replyToRun } from "../intake/reply-to-run.ts";
@@ -11,10 +11,11 @@ import { TraceFold } from "../metrics/trace-fold.ts";
 import { loadBundle } from "../trace/trace-bundle.ts";
 import { describeCall } from "../trace/views/call-view.ts";
 import { buildRunView } from "../trace/views/run-view/build-run-view.ts";
+import { type ApiToken, type Caller, roleIncludes, seesRun } from "./api-tokens.ts";
 import { DASHBOARD_HTML } from "./dashboard/dashboard-page.ts";
 import { checkHealth, checkReady } from "./health.ts";
 import { HttpError, parse, readJson, send } from "./http-io.ts";
-import { openApiDocument } from "./openapi.ts";
+import { openApiDocument, withRoles } from "./openapi.ts";
 import { queueOverview } from "./queue-overview.ts";
 import { RefusedRequest, RequestGuard } from "./request-guard.ts";
 import { type Route, route, routeMatcher } from "./route-table.ts";
@@ -30,12 +31,14 @@ export interface HttpApiOptions {
   /**
    * Required on every request but the dashboard page, as
    * `Authorization: Bearer <token>`; at least 16 characters. There is no
-   * unauthenticated mode. Its identity is "operator"; optional when
-   * `namedTokens` holds one.
+   * unauthenticated mode. Its identity is "operator", its role admin;
+   * optional when `namedTokens` or `tokens` hold one.
    */
   token?: string;
-  /** Tokens by the identity they stand for: approvals decided with one are recorded as `http:<identity>`. */
+  /** Tokens in clear by the identity they stand for, each an admin: approvals decided with one are recorded as `http:<identity>`. */
   namedTokens?: Readonly<Record<string, string>>;
+  /** Tokens by their sha256, each with its role and the runs it may see (`--tokens-file`). */
+  tokens?: readonly ApiToken[];
   /** Origins besides the server's own that may call from a browser (`--allow-origin`). */
   allowedOrigins?: readonly string[];
   /** The `--host` the server binds to, accepted in `Host` when it is a name. */
@@ -78,7 +81,7 @@ const STATUS_OF_CODE: Partial<Record<ReinError["code"], number>> = {
  * The routes are `apiRoutes`; `/openapi.json` documents each of them.
  */
 export function createHttpApi(options: HttpApiOptions): Server {
-  const guard = new RequestGuard({ token: options.token, namedTokens: options.namedTokens, allowedOrigins: options.allowedOrigins, bindHost: options.bindHost });
+  const guard = new RequestGuard({ token: options.token, namedTokens: options.namedTokens, tokens: options.tokens, allowedOrigins: options.allowedOrigins, bindHost: options.bindHost });
   const match = routeMatcher(apiRoutes(options));
 
   return createServer((request, response) => {
@@ -86,11 +89,14 @@ export function createHttpApi(options: HttpApiOptions): Server {
     const handle = async () => {
       if (request.method === "OPTIONS") return preflight(guard, request, response);
       const found = match(request.method, url.pathname);
-      const identity = guard.check(request, { needsToken: !found?.route.public });
+      const caller = guard.check(request, { needsToken: !found?.route.public });
       const cors = guard.corsOrigin(request);
       if (cors) response.setHeader("access-control-allow-origin", cors);
       if (!found) throw new HttpError(404, `no route ${request.method} ${url.pathname}`);
-      return found.route.handle(request, response, found.params, url, identity);
+      if (caller && !roleIncludes(caller.role, found.route.role)) {
+        throw new HttpError(403, `the token of ${caller.identity} has role ${caller.role}; ${found.route.method} ${found.route.path} needs role ${found.route.role} or above`);
+      }
+      return found.route.handle(request, response, found.params, url, caller);
     };
     response.setHeader("x-content-type-options", "nosniff");
     response.setHeader("cache-control", "no-store");
@@ -125,7 +131,7 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
   const runs = new RunLister(runtime);
   const fold = new TraceFold(runtime);
   const feed = new RunFeed(runtime, runs, { intervalMs: options.feedIntervalMs });
-  return [
+  const routes: Route[] = [
     route({
       method: "GET",
       path: "/",
@@ -141,15 +147,16 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
         response.end(DASHBOARD_HTML);
       },
     }),
-    route({ method: "GET", path: "/openapi.json", params: NoParams, handle: async (_request, response) => send(response, 200, openApiDocument()) }),
-    route({ method: "GET", path: "/identity", params: NoParams, handle: async (_request, response, _params, _url, identity) => send(response, 200, { identity }) }),
+    route({ method: "GET", path: "/openapi.json", params: NoParams, handle: async (_request, response) => send(response, 200, withRoles(openApiDocument(), routes)) }),
+    route({ method: "GET", path: "/identity", params: NoParams, handle: async (_request, response, _params, _url, caller) => send(response, 200, caller) }),
     probeRoute("/healthz", () => checkHealth(runtime, roles)),
     probeRoute("/readyz", () => checkReady(runtime, roles)),
     route({
       method: "GET",
       path: "/metrics",
       params: NoParams,
-      handle: async (_request, response) => {
+      handle: async (_request, response, _params, _url, caller) => {
+        if (caller?.runs) throw new HttpError(403, `the token of ${caller.identity} sees only some runs, and the metrics count every run; expected a token not limited to some runs`);
         const metrics = await renderMetrics({ runtime, approvals, runs, fold });
         response.writeHead(200, { "content-type": metrics.contentType });
         response.end(metrics.body);
@@ -158,10 +165,11 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
     route({
       method: "POST",
       path: "/runs",
+      role: "admin",
       params: NoParams,
-      handle: async (request, response) => {
+      handle: async (request, response, _params, _url, caller) => {
         // submitGoal parses the goal; a goal_invalid refusal answers 400.
-        const { runId, state } = await submitGoal(runtime, await readJson(request, maxBodyBytes), {
+        const { runId, state } = await submitGoal(runtime, withinScope(caller, await readJson(request, maxBodyBytes)), {
           knownTools: options.knownTools,
           unavailableMcp: await unavailableMcpServers(runtime),
         });
@@ -172,17 +180,28 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
       method: "GET",
       path: "/runs",
       params: NoParams,
-      handle: async (_request, response, _params, url) => send(response, 200, await runs.page(parse(RunListQuery, Object.fromEntries(url.searchParams), "query"))),
+      handle: async (_request, response, _params, url, caller) => {
+        const query = parse(RunListQuery, Object.fromEntries(url.searchParams), "query");
+        send(response, 200, await runs.page(query, caller?.runs ? (state) => seesRun(caller, state.goal) : undefined));
+      },
     }),
-    route({ method: "GET", path: "/runs/events", params: NoParams, handle: async (request, response) => streamRunFeed(feed, runs, request, response) }),
-    route({ method: "GET", path: "/runs/{id}", params: RunParams, handle: async (_request, response, { id }) => send(response, 200, await runtime.runs.require(id)) }),
-    route({ method: "GET", path: "/runs/{id}/events", params: RunParams, handle: async (request, response, { id }) => streamEvents(runtime, id, request, response) }),
+    route({ method: "GET", path: "/runs/events", params: NoParams, handle: async (request, response, _params, _url, caller) => streamRunFeed(feed, runs, request, response, caller) }),
+    route({ method: "GET", path: "/runs/{id}", params: RunParams, handle: async (_request, response, { id }, _url, caller) => send(response, 200, await visibleRun(runtime, caller, id)) }),
+    route({
+      method: "GET",
+      path: "/runs/{id}/events",
+      params: RunParams,
+      handle: async (request, response, { id }, _url, caller) => {
+        await visibleRun(runtime, caller, id);
+        await streamEvents(runtime, id, request, response);
+      },
+    }),
     route({
       method: "GET",
       path: "/runs/{id}/view",
       params: RunParams,
-      handle: async (_request, response, { id: runId }) => {
-        await runtime.runs.require(runId);
+      handle: async (_request, response, { id: runId }, _url, caller) => {
+        await visibleRun(runtime, caller, runId);
         send(response, 200, buildRunView(await loadBundle(runtime, runId)));
       },
     }),
@@ -190,8 +209,8 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
       method: "GET",
       path: "/runs/{id}/artifacts/{artifactId}",
       params: ArtifactParams,
-      handle: async (_request, response, { id: runId, artifactId }) => {
-        await runtime.runs.require(runId);
+      handle: async (_request, response, { id: runId, artifactId }, _url, caller) => {
+        await visibleRun(runtime, caller, runId);
         const artifact = await runtime.artifacts.get(artifactId);
         // An artifact is only read through the run that stored it.
         if (!artifact || artifact.runId !== runId) throw new HttpError(404, `run ${runId} has no artifact ${artifactId}; expected an artifactId from its view's calls (artifacts expire with the run's retention)`);
@@ -202,16 +221,18 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
       method: "GET",
       path: "/runs/{id}/calls/{callId}",
       params: CallParams,
-      handle: async (_request, response, { id: runId, callId }) => {
-        await runtime.runs.require(runId);
+      handle: async (_request, response, { id: runId, callId }, _url, caller) => {
+        await visibleRun(runtime, caller, runId);
         send(response, 200, { runId, uses: describeCall(await loadBundle(runtime, runId), callId) });
       },
     }),
     route({
       method: "POST",
       path: "/runs/{id}/reply",
+      role: "operator",
       params: RunParams,
-      handle: async (request, response, { id }) => {
+      handle: async (request, response, { id }, _url, caller) => {
+        await visibleRun(runtime, caller, id);
         const { instruction } = parse(Reply, await readJson(request, maxBodyBytes));
         await replyToRun(runtime, id, instruction);
         send(response, 202, { runId: id, reply: "sent" });
@@ -220,27 +241,37 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
     route({
       method: "POST",
       path: "/runs/{id}/cancel",
+      role: "admin",
       params: RunParams,
-      handle: async (request, response, { id: runId }) => {
+      handle: async (request, response, { id: runId }, _url, caller) => {
         const { reason } = parse(Cancel, await readJson(request, maxBodyBytes));
-        await runtime.runs.require(runId);
+        await visibleRun(runtime, caller, runId);
         await runtime.queues.sendControl({ type: "run.cancel", eventId: `cancel-${runId}`, runId, reason });
         send(response, 202, { runId, cancel: "requested" });
       },
     }),
-    route({ method: "GET", path: "/approvals", params: NoParams, handle: async (_request, response) => send(response, 200, { approvals: await approvalQueue(runtime, approvals) }) }),
+    route({
+      method: "GET",
+      path: "/approvals",
+      params: NoParams,
+      handle: async (_request, response, _params, _url, caller) => send(response, 200, { approvals: await visibleOnly(runtime, caller, await approvalQueue(runtime, approvals)) }),
+    }),
     route({ method: "GET", path: "/queues", params: NoParams, handle: async (_request, response) => send(response, 200, await queueOverview(runtime)) }),
     ...(["approve", "deny"] as const).map((verb) =>
       route({
         method: "POST",
         path: `/approvals/{id}/${verb}`,
+        role: "operator",
         params: RunParams,
-        handle: async (request, response, { id }, _url, identity) => {
+        handle: async (request, response, { id }, _url, caller) => {
           const input = parse(Decision, await readJson(request, maxBodyBytes));
           if (verb === "deny" && !input.reason) throw new HttpError(400, "reason: a denial must say why; expected a non-empty string");
+          const asked = await approvals.get(id);
+          // An approval of a run the token may not see does not exist for it.
+          if (!asked || (await visibleOnly(runtime, caller, [asked])).length === 0) throw new ReinError("not_found", `approval ${id} does not exist`);
           const approval = await decideApproval(runtime, { store: approvals, signer: options.approvalSigner }, id, {
             decision: verb === "approve" ? "approved" : "denied",
-            approver: `http:${identity}`,
+            approver: `http:${caller?.identity}`,
             note: input.note,
             reason: input.reason,
           });
@@ -249,6 +280,31 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
       }),
     ),
   ];
+  return routes;
+}
+
+/** The run's state when `caller` may see it; otherwise the same 404 as a run that does not exist, so its existence is not told either. */
+async function visibleRun(runtime: ReinRuntime, caller: Caller | undefined, runId: string): Promise<RunState> {
+  const state = await runtime.runs.require(runId);
+  if (caller && !seesRun(caller, state.goal)) throw new ReinError("not_found", `no run ${runId}; expected the id printed by \`rein submit\``);
+  return state;
+}
+
+/** Of things that belong to runs, those of runs `caller` may see. */
+async function visibleOnly<Item extends { runId: string }>(runtime: ReinRuntime, caller: Caller | undefined, items: readonly Item[]): Promise<Item[]> {
+  if (!caller?.runs) return [...items];
+  const runIds = [...new Set(items.map((item) => item.runId))];
+  const states = await Promise.all(runIds.map((runId) => runtime.runs.get(runId).catch(() => null)));
+  const seen = new Set(runIds.filter((_, i) => states[i] && seesRun(caller, (states[i] as RunState).goal)));
+  return items.filter((item) => seen.has(item.runId));
+}
+
+/** A goal a token limited to some runs submits is one of them: the scope's metadata is written into it (over whatever it said). */
+function withinScope(caller: Caller | undefined, body: unknown): unknown {
+  if (!caller?.runs || typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  const given = (body as { metadata?: unknown }).metadata;
+  const metadata = typeof given === "object" && given !== null && !Array.isArray(given) ? given : {};
+  return { ...body, metadata: { ...metadata, ...caller.runs.metadata } };
 }
 
 /**
@@ -278,7 +334,7 @@ const KEEPALIVE_MS = 15_000;
  * after it), then `run` (a new or changed run's summary) and `counts`
  * frames from the process's one shared RunFeed until the client leaves.
  */
-async function streamRunFeed(feed: RunFeed, runs: RunLister, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function streamRunFeed(feed: RunFeed, runs: RunLister, request: IncomingMessage, response: ServerResponse, caller: Caller | undefined): Promise<void> {
   let left = false;
   let unsubscribe = () => {};
   const keepalive = setInterval(() => response.write(": keepalive\n\n"), KEEPALIVE_MS);
@@ -287,7 +343,12 @@ async function streamRunFeed(feed: RunFeed, runs: RunLister, request: IncomingMe
     clearInterval(keepalive);
     unsubscribe();
   });
-  const write = (event: RunFeedEvent) => response.write(`event: ${event.kind}\ndata: ${JSON.stringify(event.kind === "run" ? event.run : event.counts)}\n\n`);
+  // A token limited to some runs gets their frames only, and no counts: they count every run.
+  const scoped = Boolean(caller?.runs);
+  const write = (event: RunFeedEvent) => {
+    if (event.kind === "run" ? caller && !seesRun(caller, { metadata: { ...event.metadata } }) : scoped) return;
+    response.write(`event: ${event.kind}\ndata: ${JSON.stringify(event.kind === "run" ? event.run : event.counts)}\n\n`);
+  };
   const counts = await runs.statusCounts();
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   unsubscribe = await feed.subscribe(write);

@@ -156,7 +156,7 @@ export function openApiDocument(): object {
       title: "Rein HTTP API",
       version: "1",
       description:
-        "Served by `rein serve --http`. Every route but `/` needs `Authorization: Bearer <token>`: the shared token (identity `operator`) or a named one from `--tokens-file`; bodies are JSON.",
+        "Served by `rein serve --http`. Every route but `/` needs `Authorization: Bearer <token>`: the shared token (identity `operator`, role admin) or a named one from `--tokens-file`; bodies are JSON. Each operation's `x-rein-role` is the least role whose token may call it (viewer < operator < admin); a lesser one gets 403. A token limited to some runs gets 404 for any other run, as for a run that does not exist.",
     },
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
@@ -167,7 +167,21 @@ export function openApiDocument(): object {
       "/": { get: { summary: "The web dashboard (holds no data; needs no token)", security: [], responses: { 200: { description: "text/html" } } } },
       "/openapi.json": { get: { summary: "This document", responses: { 200: ok("OpenAPI 3.1") } } },
       "/identity": {
-        get: { summary: "Who the request's token stands for", responses: { 200: ok("{ identity }", { type: "object", properties: { identity: { type: "string" } } }), 401: error } },
+        get: {
+          summary: "Who the request's token stands for, its role, and the runs it may see when it is limited",
+          responses: {
+            200: ok("{ identity, role, runs? }", {
+              type: "object",
+              required: ["identity", "role"],
+              properties: {
+                identity: { type: "string" },
+                role: { enum: ["viewer", "operator", "admin"] },
+                runs: { type: "object", description: "{ metadata: { key: value } }: only runs whose goal metadata holds every pair" },
+              },
+            }),
+            401: error,
+          },
+        },
       },
       "/healthz": {
         get: { summary: "Redis answers, and this process's roles", responses: { 200: ok("healthy", Health), 503: ok("Redis unreachable", Health) } },
@@ -309,4 +323,27 @@ export function openApiDocument(): object {
       },
     },
   };
+}
+
+/**
+ * The document with each operation's `x-rein-role` (and its 403) taken from
+ * the route table itself, so what the document says a role may do is what
+ * the server enforces.
+ */
+export function withRoles(document: object, routes: readonly { method: string; path: string; public?: true; role: string }[]): object {
+  const paths = (document as { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> }).paths;
+  const annotated = Object.fromEntries(
+    Object.entries(paths).map(([path, methods]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(methods).map(([method, operation]) => {
+          const served = routes.find((route) => route.path === path && route.method === method.toUpperCase());
+          if (!served || served.public) return [method, operation];
+          const refused = served.role === "viewer" ? {} : { 403: { ...error, description: `the token's role is below ${served.role}` } };
+          return [method, { ...operation, "x-rein-role": served.role, responses: { ...operation.responses, ...refused } }];
+        }),
+      ),
+    ]),
+  );
+  return { ...document, paths: annotated };
 }

@@ -2,9 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
 import { ReinError } from "@rein/core";
-
-/** Shortest bearer token accepted: anything shorter is guessable, not a secret. */
-export const MIN_TOKEN_LENGTH = 16;
+import { type ApiToken, type Caller, CLEAR_TOKEN_ROLE, MIN_TOKEN_LENGTH, SHARED_TOKEN_ROLE, sha256Of } from "./api-tokens.ts";
 
 /** Who the shared token (`--token-env`, or the generated one) speaks for: it names no person. */
 export const SHARED_TOKEN_IDENTITY = "operator";
@@ -12,12 +10,15 @@ export const SHARED_TOKEN_IDENTITY = "operator";
 export interface RequestGuardOptions {
   /**
    * Required on every request but the dashboard page, as `Authorization:
-   * Bearer <token>`; its identity is SHARED_TOKEN_IDENTITY. Optional only
-   * when `namedTokens` holds at least one.
+   * Bearer <token>`; its identity is SHARED_TOKEN_IDENTITY, its role
+   * SHARED_TOKEN_ROLE (admin). Optional only when `namedTokens` or `tokens`
+   * hold at least one.
    */
   token?: string;
-  /** Tokens by the identity they stand for (`--tokens-file`): a decision taken with one is recorded under its name. */
+  /** Tokens in clear by the identity they stand for (a decision taken with one is recorded under its name); each is an admin. */
   namedTokens?: Readonly<Record<string, string>>;
+  /** Tokens by their sha256, each with its role and the runs it may see (`--tokens-file`, tokensOfFile). */
+  tokens?: readonly ApiToken[];
   /**
    * Origins (scheme://host[:port]) besides the server's own that may call the
    * API from a browser; their hosts are also accepted in `Host`.
@@ -48,7 +49,7 @@ const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
  * does, and no preflight is ever granted to an origin not allowed).
  */
 export class RequestGuard {
-  private readonly tokens: { identity: string; secret: Buffer }[];
+  private readonly tokens: readonly ApiToken[];
   private readonly allowedOrigins: Set<string>;
   private readonly originHosts: Set<string>;
   private readonly bindHost: string | undefined;
@@ -75,25 +76,27 @@ export class RequestGuard {
 
   /**
    * Throws `RefusedRequest` unless the request may reach a route; returns
-   * the identity of the token it carried (undefined on a public route).
+   * who its token stands for (undefined on a public route).
    */
-  check(request: IncomingMessage, options: { needsToken: boolean }): string | undefined {
+  check(request: IncomingMessage, options: { needsToken: boolean }): Caller | undefined {
     this.checkSource(request);
-    const identity = options.needsToken ? this.identityOf(request) : undefined;
+    const caller = options.needsToken ? this.callerOf(request) : undefined;
     if (request.method !== "GET" && request.method !== "HEAD" && !isJson(request.headers["content-type"])) {
       throw new RefusedRequest(415, `content-type ${request.headers["content-type"] ?? "(none)"} is not accepted; expected application/json`);
     }
-    return identity;
+    return caller;
   }
 
-  private identityOf(request: IncomingMessage): string {
+  private callerOf(request: IncomingMessage): Caller {
     const given = bearerOf(request.headers.authorization);
     if (!given) throw new RefusedRequest(401, "missing bearer token; expected Authorization: Bearer <the token rein serve printed, or yours from --tokens-file>");
-    // Every token is compared, so the time taken does not say which one came close.
-    let identity: string | undefined;
-    for (const token of this.tokens) if (sameSecret(given, token.secret)) identity ??= token.identity;
-    if (!identity) throw new RefusedRequest(401, "wrong bearer token; expected the token rein serve printed, or yours from --tokens-file");
-    return identity;
+    // Compared by hash, every one of them, so the time taken says nothing about which came close.
+    const hash = sha256Of(given);
+    let found: ApiToken | undefined;
+    for (const token of this.tokens) if (timingSafeEqual(hash, token.sha256)) found ??= token;
+    if (!found) throw new RefusedRequest(401, "wrong bearer token; expected the token rein serve printed, or yours from --tokens-file");
+    const { sha256: _secret, ...caller } = found;
+    return caller;
   }
 
   /** Host and Origin only: what a CORS preflight, which carries no token, must pass. */
@@ -122,21 +125,31 @@ export class RequestGuard {
   }
 }
 
-function tokensOf(options: RequestGuardOptions): { identity: string; secret: Buffer }[] {
-  const named = Object.entries(options.namedTokens ?? {});
-  if (options.token === undefined && named.length === 0) {
+function tokensOf(options: RequestGuardOptions): ApiToken[] {
+  const shared = options.token === undefined ? [] : [{ identity: SHARED_TOKEN_IDENTITY, token: options.token, role: SHARED_TOKEN_ROLE }];
+  const named = Object.entries(options.namedTokens ?? {}).map(([identity, token]) => ({ identity, token, role: CLEAR_TOKEN_ROLE }));
+  const inClear = [...shared, ...named];
+  if (inClear.length === 0 && (options.tokens ?? []).length === 0) {
     throw new ReinError("config_invalid", `the HTTP API needs a bearer token of at least ${MIN_TOKEN_LENGTH} characters; expected a random secret (rein serve --http generates one)`);
   }
-  const tokens = [...(options.token === undefined ? [] : [[SHARED_TOKEN_IDENTITY, options.token] as const]), ...named];
-  const seen = new Set<string>();
-  for (const [identity, token] of tokens) {
+  const tokens: ApiToken[] = [];
+  for (const { identity, token, role } of inClear) {
     if (typeof token !== "string" || token.length < MIN_TOKEN_LENGTH) {
       throw new ReinError("config_invalid", `the HTTP API token of ${identity} is too short; expected a bearer token of at least ${MIN_TOKEN_LENGTH} characters, a random secret (rein serve --http generates one)`);
     }
-    if (seen.has(token)) throw new ReinError("config_invalid", `the HTTP API token of ${identity} is also another identity's; expected one token per identity`);
-    seen.add(token);
+    tokens.push({ identity, role, sha256: sha256Of(token) });
   }
-  return tokens.map(([identity, token]) => ({ identity, secret: Buffer.from(token) }));
+  tokens.push(...(options.tokens ?? []));
+  const hashes = new Set<string>();
+  const identities = new Set<string>();
+  for (const { identity, sha256 } of tokens) {
+    const hex = sha256.toString("hex");
+    if (hashes.has(hex)) throw new ReinError("config_invalid", `the HTTP API token of ${identity} is also another identity's; expected one token per identity`);
+    if (identities.has(identity)) throw new ReinError("config_invalid", `the HTTP API has two tokens for ${identity}; expected one token per identity`);
+    hashes.add(hex);
+    identities.add(identity);
+  }
+  return tokens;
 }
 
 function parseOrigin(origin: string): URL {
@@ -166,10 +179,4 @@ function bearerOf(authorization: string | undefined): string {
 
 function isJson(contentType: string | undefined): boolean {
   return (contentType ?? "").split(";")[0]?.trim().toLowerCase() === "application/json";
-}
-
-/** Compares without leaking, through timing, how much of the token was right. */
-function sameSecret(given: string, expected: Buffer): boolean {
-  const candidate = Buffer.from(given);
-  return candidate.length === expected.length && timingSafeEqual(candidate, expected);
 }

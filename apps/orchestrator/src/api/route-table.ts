@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
+import type { ApiRole, Caller } from "./api-tokens.ts";
 import { parse } from "./http-io.ts";
 
 /** The names of the `{parameters}` of a path written as OpenAPI writes it: `"/runs/{id}/calls/{callId}"` → `"id" | "callId"`. */
@@ -11,7 +12,7 @@ export type PathValues<Path extends string> = { readonly [Name in PathParameters
 /**
  * One route as it is written: its handler receives the path's parameters
  * typed from `path` and parsed by `params`, a schema of exactly those names
- * (built once, at module level). `identity` is who the request's bearer
+ * (built once, at module level). `caller` is who the request's bearer
  * token stands for (see RequestGuard); undefined on a public route.
  */
 export interface RouteDefinition<Path extends string> {
@@ -20,8 +21,10 @@ export interface RouteDefinition<Path extends string> {
   path: Path;
   /** Only the dashboard page is served without the bearer token: it holds nothing. */
   public?: true;
+  /** The least role whose token may call it; a lesser one gets 403. @defaultValue "viewer" */
+  role?: ApiRole;
   params: z.ZodType<PathValues<Path>>;
-  handle: (request: IncomingMessage, response: ServerResponse, params: PathValues<Path>, url: URL, identity: string | undefined) => Promise<void>;
+  handle: (request: IncomingMessage, response: ServerResponse, params: PathValues<Path>, url: URL, caller: Caller | undefined) => Promise<void>;
 }
 
 /** A route of the table, whatever its path: the matcher hands it the path's raw parameters, which it parses itself. */
@@ -29,7 +32,8 @@ export interface Route {
   method: "GET" | "POST";
   path: string;
   public?: true;
-  handle: (request: IncomingMessage, response: ServerResponse, rawParams: Readonly<Record<string, string>>, url: URL, identity: string | undefined) => Promise<void>;
+  role: ApiRole;
+  handle: (request: IncomingMessage, response: ServerResponse, rawParams: Readonly<Record<string, string>>, url: URL, caller: Caller | undefined) => Promise<void>;
 }
 
 /** A route of the table from its definition. */
@@ -38,7 +42,8 @@ export function route<const Path extends string>(definition: RouteDefinition<Pat
     method: definition.method,
     path: definition.path,
     ...(definition.public ? { public: true } : {}),
-    handle: async (request, response, rawParams, url, identity) => definition.handle(request, response, parse(definition.params, rawParams, "path"), url, identity),
+    role: definition.role ?? "viewer",
+    handle: async (request, response, rawParams, url, caller) => definition.handle(request, response, parse(definition.params, rawParams, "path"), url, caller),
   };
 }
 

@@ -1,8 +1,12 @@
 import { errorMessage, isTerminal, type ReinRuntime, RunStatus } from "@rein/core";
 import type { RunLister, RunSummary, StatusCounts } from "./run-summaries.ts";
 
-/** What `GET /runs/events` streams: a run that is new or changed, or the counts per status after a change. */
-export type RunFeedEvent = { kind: "run"; run: RunSummary } | { kind: "counts"; counts: StatusCounts };
+/**
+ * What `GET /runs/events` streams: a run that is new or changed (with its
+ * goal's metadata, which decides who may see it; not sent), or the counts
+ * per status after a change.
+ */
+export type RunFeedEvent = { kind: "run"; run: RunSummary; metadata: Readonly<Record<string, string>> } | { kind: "counts"; counts: StatusCounts };
 export type RunFeedListener = (event: RunFeedEvent) => void;
 
 export interface RunFeedOptions {
@@ -110,7 +114,7 @@ export class RunFeed {
     if (!announce) return;
     if (changed.length > 0) {
       const summaries = await Promise.all(changed.map((runId) => this.lister.summaryOf(runId)));
-      for (const run of summaries) if (run) this.emit({ kind: "run", run });
+      for (const summary of summaries) if (summary) this.emit({ kind: "run", ...summary });
       this.countsOwed = true;
     }
     if (this.countsOwed && Date.now() - this.countsAt >= this.countsEveryMs) {

@@ -84,10 +84,16 @@ export class RunLister {
 
   constructor(private readonly runtime: ReinRuntime) {}
 
-  async page(query: RunListQuery): Promise<RunPage> {
+  /**
+   * One page of the list. With `visible` (a token limited to some runs),
+   * other runs are left out, and the counts are of the visible runs this
+   * page read, not of the deployment's (`exact` false).
+   */
+  async page(query: RunListQuery, visible?: (state: RunState) => boolean): Promise<RunPage> {
     const index = this.runtime.keys.runIndex();
     let start = query.cursor ? await this.positionAfter(query.cursor) : 0;
     const runs: RunSummary[] = [];
+    const seen: RunState[] = [];
     let scanned = 0;
     let last: { id: string; score: string } | undefined;
     let exhausted = false;
@@ -104,12 +110,15 @@ export class RunLister {
         start += 1;
         last = { id, score };
         const state = states[i];
+        if (state && visible && !visible(state)) continue;
+        if (state && visible) seen.push(state);
         if (state && matches(state, query.status, needle)) runs.push(summarize(state));
         if (runs.length === query.limit) break;
       }
     }
     if (!exhausted && last) exhausted = (await this.runtime.redis.zcard(index)) <= start;
-    return { runs, nextCursor: exhausted || !last ? null : `${last.score}:${last.id}`, scanned, counts: await this.statusCounts() };
+    const counts = visible ? countsOf(seen) : await this.statusCounts();
+    return { runs, nextCursor: exhausted || !last ? null : `${last.score}:${last.id}`, scanned, counts };
   }
 
   /** The index position just after the cursor's run; where it would have been if it was pruned since. */
@@ -157,10 +166,10 @@ export class RunLister {
     return { byStatus, counted, exact: (await this.runtime.redis.zcard(index)) <= COUNT_WINDOW };
   }
 
-  /** A run's summary now; null when it is gone or unreadable. */
-  async summaryOf(runId: string): Promise<RunSummary | null> {
+  /** A run's summary now, with its goal's metadata (what decides who may see it); null when it is gone or unreadable. */
+  async summaryOf(runId: string): Promise<{ run: RunSummary; metadata: Readonly<Record<string, string>> } | null> {
     const state = await this.readState(runId);
-    return state ? summarize(state) : null;
+    return state ? { run: summarize(state), metadata: state.goal.metadata } : null;
   }
 
   /** An index entry whose run is gone (pruned, or a crash mid-create) or unreadable is left out of lists. */
@@ -177,4 +186,11 @@ export class RunLister {
 function matches(state: RunState, status: RunStatus | undefined, needle: string | undefined): boolean {
   if (status && state.status !== status) return false;
   return !needle || state.goal.text.toLowerCase().includes(needle) || state.runId.toLowerCase().includes(needle);
+}
+
+/** Counts per status of the runs given: what a token limited to some runs may know. */
+function countsOf(states: readonly RunState[]): StatusCounts {
+  const byStatus = Object.fromEntries(RunStatus.options.map((status) => [status, 0])) as Record<RunStatus, number>;
+  for (const state of states) byStatus[state.status] += 1;
+  return { byStatus, counted: states.length, exact: false };
 }

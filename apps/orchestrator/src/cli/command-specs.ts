@@ -215,7 +215,7 @@ export const SERVE = defineCommand({
     "tokens-file": {
       kind: "string",
       value: "FILE",
-      help: 'with --http: a JSON file of named tokens, {"alice": "<token>", …}; a decision taken with one is recorded under its name',
+      help: 'with --http: a JSON file of named tokens with roles, {"alice": {"role": "operator", "sha256": "<the token\'s sha256>"}, …} (docs/api.md); a decision taken with one is recorded under its name',
     },
     concurrency: CONCURRENCY,
     "grace-ms": GRACE_MS,

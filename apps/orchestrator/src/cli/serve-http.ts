@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import { isIP } from "node:net";
 import { readFileSync } from "node:fs";
-import { ApprovalStore, errorMessage, ReinError, z } from "@rein/core";
+import { ApprovalStore, errorMessage, ReinError, type z } from "@rein/core";
 import { createHttpApi } from "../api/http-api.ts";
-import { MIN_TOKEN_LENGTH } from "../api/request-guard.ts";
+import { type ApiToken, MIN_TOKEN_LENGTH, TokensFile, tokensOfFile } from "../api/api-tokens.ts";
 import { approvalKeys, requireSigner } from "../approvals/approval-keys.ts";
 import { knownToolNames } from "../roles/tooling.ts";
 import type { CliContext } from "./cli-context.ts";
@@ -17,7 +17,7 @@ export interface ServeHttpFlags {
   host?: string;
   /** `--token-env NAME`: the token is read from this variable instead of generated. */
   tokenEnv?: string;
-  /** `--tokens-file FILE`: named tokens, `{ "<identity>": "<token>" }`. */
+  /** `--tokens-file FILE`: named tokens with their roles (`TokensFile`; a bare string is a token in clear, an admin). */
   tokensFile?: string;
   /** `--allow-origin ORIGIN`, repeatable. */
   allowOrigins?: readonly string[];
@@ -35,9 +35,9 @@ export async function serveHttp(context: CliContext, flags: ServeHttpFlags): Pro
   const { port } = flags;
   const host = flags.host ?? "127.0.0.1";
   if (host.trim() === "") throw new ReinError("config_invalid", "--host: expected an address or name to bind to, such as 127.0.0.1");
-  const namedTokens = flags.tokensFile === undefined ? undefined : readNamedTokens(flags.tokensFile);
+  const tokens = flags.tokensFile === undefined ? undefined : readTokensFile(flags.tokensFile);
   // With named tokens and no --token-env, every caller is someone: no shared token is made.
-  const token = namedTokens && !flags.tokenEnv ? undefined : tokenFrom(flags.tokenEnv);
+  const token = tokens && !flags.tokenEnv ? undefined : tokenFrom(flags.tokenEnv);
   // The API takes people's decisions, so it holds the approval private key; made once when there is none.
   const keys = approvalKeys(context.config, { create: true });
   if (keys.created) err(`rein: wrote an approval key pair to ${context.config.keysDir} (step workers need approval-public.pem)`);
@@ -47,7 +47,7 @@ export async function serveHttp(context: CliContext, flags: ServeHttpFlags): Pro
     approvalSigner: requireSigner(keys, context.config),
     knownTools: knownToolNames(context.config, []),
     token: token?.value,
-    namedTokens,
+    tokens,
     allowedOrigins: flags.allowOrigins,
     bindHost: isIP(host) === 0 ? host : undefined,
     roles: flags.roles,
@@ -63,7 +63,7 @@ export async function serveHttp(context: CliContext, flags: ServeHttpFlags): Pro
   if (wildcard) err(`rein: the HTTP API listens on every interface (${host}); the bearer token is its only lock, so put TLS in front of it`);
   err(`rein: HTTP API on http://${shown}:${bound} (bearer token required)`);
   if (!token) {
-    err(`rein: dashboard at http://${shown}:${bound}/ (paste your token from ${flags.tokensFile})`);
+    err(`rein: dashboard at http://${shown}:${bound}/ (paste your own token; ${flags.tokensFile} names its role)`);
   } else if (token.generated) {
     err("rein: open the dashboard with this URL; it carries the API token, printed only this once:");
     err(`    http://${shown}:${bound}/#token=${token.value}`);
@@ -73,22 +73,33 @@ export async function serveHttp(context: CliContext, flags: ServeHttpFlags): Pro
   return server;
 }
 
-const NamedTokens = z.record(z.string().regex(/^[\w.@-]{1,64}$/, "expected an identity of letters, digits, . @ _ or -"), z.string().min(MIN_TOKEN_LENGTH, `expected a token of at least ${MIN_TOKEN_LENGTH} random characters`));
-
-function readNamedTokens(file: string): Record<string, string> {
+function readTokensFile(file: string): ApiToken[] {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
     throw new ReinError("config_invalid", `--tokens-file ${file}: ${errorMessage(error)}; expected a JSON object of identity → token`, { cause: error });
   }
-  const parsed = NamedTokens.safeParse(raw);
+  const expected = `expected {"alice": {"role": "operator", "sha256": "<the token's sha256>"}, "ci": {"role": "admin", "env": "CI_TOKEN"}, …}`;
+  const parsed = TokensFile.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ReinError("config_invalid", `--tokens-file ${file}: ${issue?.path.join(".") || "(top)"}: ${issue?.message}; expected {"alice": "<token>", …}`);
+    throw new ReinError("config_invalid", `--tokens-file ${file}: ${issue?.path.join(".") || "(top)"}: ${tokenIssue(issue)}; ${expected}`);
   }
-  if (Object.keys(parsed.data).length === 0) throw new ReinError("config_invalid", `--tokens-file ${file}: no tokens; expected {"alice": "<token>", …}`);
-  return parsed.data;
+  if (Object.keys(parsed.data).length === 0) throw new ReinError("config_invalid", `--tokens-file ${file}: no tokens; ${expected}`);
+  try {
+    return tokensOfFile(parsed.data, process.env);
+  } catch (error) {
+    throw new ReinError("config_invalid", `--tokens-file ${file}: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+/** An entry that is neither form names what is wrong with the form it meant: a string's length, or an object's fields. */
+function tokenIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (issue?.code !== "invalid_union") return issue?.message ?? "invalid";
+  const branches = issue.errors.map((branch) => branch[0]).filter((inner) => inner !== undefined);
+  const meant = branches.find((inner) => inner.code !== "invalid_type") ?? branches[0];
+  return meant ? `${meant.path.length > 0 ? `${meant.path.join(".")}: ` : ""}${meant.message}` : issue.message;
 }
 
 function tokenFrom(tokenEnv: string | undefined): { value: string; generated: boolean } {

@@ -2,8 +2,9 @@
  * The approvals queue across runs (GET /approvals), and the card each
  * pending approval is shown as, here and on its run's page: the action and
  * its arguments, the rule that asked for a person, the evidence gathered
- * before it, the expiry, and Approve / Deny with a note. The approver is
- * the token's identity, recorded by the server; the page only says who that is.
+ * before it, the expiry, and Approve / Deny with a note (for a token whose
+ * role may decide). The approver is the token's identity, recorded by the
+ * server; the page only says who that is.
  */
 export const APPROVALS_SCRIPT = `
 const pretty = (value) => JSON.stringify(value, null, 2);
@@ -51,10 +52,11 @@ function approvalView(approval, runId, onDecided) {
     testid(el("div", { className: "approval-rule", textContent: "Needs approval by rule " + (approval.rule || "(unknown: the request is no longer in the trace)") + (approval.ruleReason ? ": " + approval.ruleReason : "") }), "approval-rule"),
     evidenceView(approval),
     testid(el("div", { className: "muted approval-expiry", title: approval.expiresAt, textContent: untilText(approval.expiresAt) + " (" + new Date(approval.expiresAt).toLocaleString() + ")" }), "approval-expiry"),
-    note, el("br"),
-    testid(el("button", { className: "approve", textContent: "Approve", onclick: () => decide("approve") }), "approval-approve"),
-    testid(el("button", { className: "deny", textContent: "Deny", onclick: () => decide("deny") }), "approval-deny"),
-    el("span", { className: "muted", textContent: identity ? " deciding as " + identity : "" }), " ", problem);
+    ...(may("operator") ? [note, el("br"),
+      testid(el("button", { className: "approve", textContent: "Approve", onclick: () => decide("approve") }), "approval-approve"),
+      testid(el("button", { className: "deny", textContent: "Deny", onclick: () => decide("deny") }), "approval-deny"),
+      el("span", { className: "muted", textContent: identity ? " deciding as " + identity : "" }), " ", problem]
+      : [testid(el("p", { className: "muted", textContent: "Your token (" + role + ") may not decide approvals; an operator's may." }), "approval-read-only")]));
   card.dataset.approvalId = approval.approvalId;
   return testid(card, "approval-card");
 }
@@ -63,6 +65,7 @@ async function showApprovals() {
   enterView("approvals");
   const detail = document.getElementById("detail");
   try {
+    await roleKnown;
     const { approvals } = await api("/approvals");
     if (currentView !== "approvals") return;
     detail.replaceChildren(el("h2", { textContent: "Approvals waiting (" + approvals.length + ")" }),

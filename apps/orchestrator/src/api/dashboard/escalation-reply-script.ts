@@ -1,7 +1,8 @@
 /**
  * Escalated runs: the reply form (answer the run, as `rein reply` does) with
  * a Cancel button, on a run's page and in the escalations view, which lists
- * every escalated run with why it stopped.
+ * every escalated run with why it stopped. Each is offered only to a token
+ * whose role may use it (reply: operator; cancel: admin).
  */
 export const ESCALATION_REPLY_SCRIPT = `
 // An escalated run waits for a person's instruction; this sends it as rein reply does, or cancels the run.
@@ -16,9 +17,11 @@ function replyView(runId, onDone) {
   const cancel = async () => {
     try { await api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard instead of answering its escalation" }) }); after(); } catch (error) { problem.textContent = error.message; }
   };
-  const box = el("div", { className: "approval escalation" }, "The run escalated and waits for your answer: ", instruction, " ",
-    testid(el("button", { textContent: "Reply", onclick: send }), "escalation-reply-send"), " ",
-    testid(el("button", { textContent: "Cancel run", onclick: cancel }), "escalation-cancel"), " ", problem);
+  const box = may("operator")
+    ? el("div", { className: "approval escalation" }, "The run escalated and waits for your answer: ", instruction, " ",
+      testid(el("button", { textContent: "Reply", onclick: send }), "escalation-reply-send"), " ",
+      may("admin") ? testid(el("button", { textContent: "Cancel run", onclick: cancel }), "escalation-cancel") : "", " ", problem)
+    : el("div", { className: "approval escalation muted" }, "The run escalated and waits for a person's answer; your token (" + role + ") may not give one.");
   box.dataset.runId = runId;
   return testid(box, "escalation-form");
 }
@@ -27,6 +30,7 @@ async function showEscalations() {
   enterView("escalations");
   const detail = document.getElementById("detail");
   try {
+    await roleKnown;
     const page = await api("/runs?status=escalated&limit=50");
     if (currentView !== "escalations") return;
     const cards = page.runs.map((run) => {

@@ -11,12 +11,13 @@ let follow = null;
 const HEADER_KINDS = ["run.status_changed", "run.done", "run.failed", "run.cancelled", "run.escalated", "run.resumed", "step.suspended", "step.resumed", "approval.decided"];
 
 async function renderHeader(runId, header) {
+  await roleKnown;
   const state = await api("/runs/" + runId);
   const { approvals } = await api("/approvals");
   header.replaceChildren(
     testid(el("h2", { textContent: state.goal.text }), "run-goal"),
     el("p", {}, testid(el("span", { className: "status " + state.status, textContent: state.status }), "run-status"), " " + (state.stopReason || ""),
-      " ", ["done", "failed", "cancelled"].includes(state.status) ? "" : el("button", { textContent: "Cancel run", onclick: () => api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard" }) }).then(() => showRun(runId)) })),
+      " ", ["done", "failed", "cancelled"].includes(state.status) || !may("admin") ? "" : el("button", { textContent: "Cancel run", onclick: () => api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard" }) }).then(() => showRun(runId)) })),
     ...approvals.filter((approval) => approval.runId === runId).map((approval) => approvalView(approval, runId)),
     state.status === "escalated" ? replyView(runId) : "");
 }
