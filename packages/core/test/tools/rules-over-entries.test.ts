@@ -111,4 +111,17 @@ describe("a grant's pattern is compared as a pattern", () => {
     expect(sneaky.observation.content).not.toContain("key-456");
     expect(sneaky.observation.status).toBe("denied");
   });
+
+  it("run_command's working directory is the directory it names, brackets and all", async () => {
+    await mkdir(join(temp.workspace.root, "build/[tmp]"), { recursive: true });
+    const { run } = harness({
+      tools: builtinTools({ commands: ["node"] }),
+      surface: [{ name: "run_command", scope: {} }],
+      workspace: temp.workspace,
+      policy: [rule({ id: "no-tmp", decision: "deny", paths: ["build/\\[tmp\\]"] })],
+    });
+    const outcome = await run(call("run_command", { command: "node", args: ["-e", "1"], cwd: "build/[tmp]" }));
+    expect(outcome.observation).toMatchObject({ status: "denied" });
+    expect(outcome.observation.content).toContain("rule no-tmp");
+  });
 });

@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { relative } from "node:path";
 import { z } from "zod";
 import { ReinError } from "../../errors.ts";
+import { escapeGlob } from "../../policy/glob-literal.ts";
 import { formatHostPort, type HostPort, parseHostPort } from "../../policy/host-port.ts";
 import { hostMatches } from "../../policy/resource-match.ts";
 import type { NetworkGrant } from "../../sandbox/network-proxy.ts";
@@ -87,7 +88,7 @@ export function runCommandTool(options: BuiltinToolOptions, variant: RunCommandV
     timeoutMs: maxTimeout + 5_000,
     scope: (args) => ({
       commands: [args.command],
-      paths: [args.cwd],
+      paths: [escapeGlob(args.cwd)],
       ...(args.hosts ? { hosts: destinationsOf(args.hosts).map(formatHostPort) } : {}),
     }),
     async run(args, context): Promise<CommandResult> {
