@@ -46,9 +46,10 @@ export function globsOverlap(a: string, b: string, budget: ComparisonBudget = co
  * paths by text).
  */
 function plainLiteral(pattern: string): string | undefined {
-  const { base, rest } = splitGlob(pattern);
-  if (rest !== undefined || base.split("/").some(isDotSegment)) return undefined;
-  return base;
+  return cached(literalCache, pattern, (text) => {
+    const { base, rest } = splitGlob(text);
+    return rest !== undefined || base.split("/").some(isDotSegment) ? null : base;
+  }) ?? undefined;
 }
 
 type Work = ComparisonBudget;
@@ -74,6 +75,8 @@ function spend(work: Work, steps: number): void {
 const MAX_CACHED = 1000;
 const parsedCache = new Map<string, ParsedGlob>();
 const matcherCache = new Map<string, (value: string) => boolean>();
+// null: not a plain literal (undefined would read as "not cached").
+const literalCache = new Map<string, string | null>();
 
 function cached<T>(cache: Map<string, T>, pattern: string, make: (pattern: string) => T): T {
   let value = cache.get(pattern);
