@@ -228,7 +228,10 @@ function surfaceOf(server: SupervisedServer, config: McpServerConfig, listing: M
     if (reason) withheld.push({ tool: tool.name, reason });
     else tools.push(toReinTool(callTool, config, tool, { ...presentation, schema }));
   }
-  if (listing.resources) tools.push(readResourceTool(readResource, config.name, () => serverScope(config), config.timeoutMs));
+  if (listing.resources) {
+    const override = config.tools[READ_RESOURCE];
+    tools.push(readResourceTool(readResource, { server: config.name, serverScope: () => serverScope(config), timeoutMs: config.timeoutMs, effect: override?.effect, approval: override?.approval }));
+  }
   return { tools, withheld };
 }
 
