@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { z } from "zod";
-import { type ApprovalSigner, type ApprovalStore, canonicalJson, errorMessage, ReinError, type ReinRuntime, type RunState } from "@rein/core";
+import { type ApprovalSigner, type ApprovalStore, canonicalJson, errorMessage, ReinError, type ReinRuntime } from "@rein/core";
 import { approvalQueue } from "../approvals/approval-queue.ts";
 import { decideApproval } from "../approvals/decide-approval.ts";
 import { replyToRun } from "../intake/reply-to-run.ts";
@@ -12,6 +12,7 @@ import { loadBundle } from "../trace/trace-bundle.ts";
 import { describeCall } from "../trace/views/call-view.ts";
 import { buildRunView } from "../trace/views/run-view/build-run-view.ts";
 import { type ApiToken, type Caller, roleIncludes, seesRun } from "./api-tokens.ts";
+import { visibleOnly, visibleRun, withinScope } from "./caller-scope.ts";
 import { DASHBOARD_HTML } from "./dashboard/dashboard-page.ts";
 import { checkHealth, checkReady } from "./health.ts";
 import { HttpError, parse, readJson, send } from "./http-io.ts";
@@ -281,30 +282,6 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
     ),
   ];
   return routes;
-}
-
-/** The run's state when `caller` may see it; otherwise the same 404 as a run that does not exist, so its existence is not told either. */
-async function visibleRun(runtime: ReinRuntime, caller: Caller | undefined, runId: string): Promise<RunState> {
-  const state = await runtime.runs.require(runId);
-  if (caller && !seesRun(caller, state.goal)) throw new ReinError("not_found", `no run ${runId}; expected the id printed by \`rein submit\``);
-  return state;
-}
-
-/** Of things that belong to runs, those of runs `caller` may see. */
-async function visibleOnly<Item extends { runId: string }>(runtime: ReinRuntime, caller: Caller | undefined, items: readonly Item[]): Promise<Item[]> {
-  if (!caller?.runs) return [...items];
-  const runIds = [...new Set(items.map((item) => item.runId))];
-  const states = await Promise.all(runIds.map((runId) => runtime.runs.get(runId).catch(() => null)));
-  const seen = new Set(runIds.filter((_, i) => states[i] && seesRun(caller, (states[i] as RunState).goal)));
-  return items.filter((item) => seen.has(item.runId));
-}
-
-/** A goal a token limited to some runs submits is one of them: the scope's metadata is written into it (over whatever it said). */
-function withinScope(caller: Caller | undefined, body: unknown): unknown {
-  if (!caller?.runs || typeof body !== "object" || body === null || Array.isArray(body)) return body;
-  const given = (body as { metadata?: unknown }).metadata;
-  const metadata = typeof given === "object" && given !== null && !Array.isArray(given) ? given : {};
-  return { ...body, metadata: { ...metadata, ...caller.runs.metadata } };
 }
 
 /**
