@@ -152,7 +152,11 @@ async function openSession(config: McpServerConfig, hooks: McpSessionHooks, open
         killedFor ??= cause;
         void client.close().catch(() => {});
       },
-      exited: (witness?.ended ?? closed).then((exit) => ({ ...exit, killedFor, detail: witness?.stderrTail() || undefined })),
+      exited: (witness?.ended ?? closed).then(({ killedBy, ...exit }) => ({
+        ...exit,
+        killedFor,
+        detail: killedBy === "memory_limit" ? `killed at its memory limit (sandboxLimits.memoryBytes)${tailOf(witness)}` : witness?.stderrTail() || undefined,
+      })),
     };
     return session;
 }
@@ -172,4 +176,9 @@ async function listAll(client: Client, signal?: AbortSignal): Promise<ListedTool
     cursor = page.nextCursor;
   } while (cursor);
   return tools;
+}
+
+function tailOf(witness: McpProcessWitness | undefined): string {
+  const tail = witness?.stderrTail();
+  return tail ? `; its last stderr: ${tail}` : "";
 }

@@ -14,7 +14,9 @@ export function mcpStartFailure(config: McpServerConfig, cause: unknown, exit: M
   const command = [config.command, ...config.args].join(" ").slice(0, SHOWN_COMMAND_CHARS);
   const ended = !exit
     ? "is running but did not complete initialize and tools/list"
-    : exit.signal
+    : exit.killedBy === "memory_limit"
+      ? "was killed at its memory limit (sandboxLimits.memoryBytes)"
+      : exit.signal
       ? `was killed by ${exit.signal}`
       : `exited with code ${exit.exitCode}`;
   const stderr = stderrTail ? `; its stderr ends: ${stderrTail}` : "; it wrote nothing to stderr";

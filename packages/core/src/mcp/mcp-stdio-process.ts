@@ -12,6 +12,8 @@ import type { McpServerConfig } from "./mcp-config.ts";
 export interface McpProcessExit {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
+  /** Set when the kernel killed a process of its sandbox for going past `sandboxLimits.memoryBytes`. */
+  killedBy?: "memory_limit";
 }
 
 /** What a stdio server's process leaves to tell why it failed. */
@@ -135,7 +137,7 @@ export class SandboxedStdioTransport implements Transport {
 function witnessOf(child: SandboxedProcess, stderrTail: () => string): McpProcessWitness {
   let exited: McpProcessExit | undefined;
   const ended = child.exited.then((exit) => {
-    exited = { exitCode: exit.exitCode, signal: exit.signal as NodeJS.Signals | null };
+    exited = { exitCode: exit.exitCode, signal: exit.signal as NodeJS.Signals | null, ...(exit.killedBy ? { killedBy: exit.killedBy } : {}) };
     return exited;
   });
   return {

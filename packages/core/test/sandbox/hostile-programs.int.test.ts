@@ -3,7 +3,8 @@ import { mkdir, readdir, rmdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
-import { probeBubblewrap } from "../../src/sandbox/sandbox-detection.ts";
+import { probeBubblewrap, resolveSandbox } from "../../src/sandbox/sandbox-detection.ts";
+import { SandboxLimits } from "../../src/sandbox/sandbox.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import type { BuiltinToolOptions } from "../../src/tools/builtin/builtin-options.ts";
 import type { ToolCallOutcome } from "../../src/tools/tool-executor.ts";
@@ -110,6 +111,20 @@ describe("hostile programs inside run_command are contained", () => {
     expect(stdoutOf(outcome).match(/held 120/g)?.length ?? 0).toBeLessThan(4);
     expect(trace.ofKind("tool.executed")[0]?.payload).toMatchObject({ killedBy: "memory_limit", sandbox: "bubblewrap" });
     expect(outcome.observation.content).toContain("killed by the runtime after its processes went past their memory limit (sandboxLimits.memoryBytes)");
+  });
+
+  it("a long-lived program whose processes together pass the memory limit is killed, and its exit says so", async ({ annotate, skip }) => {
+    if (!(await memoryCgroupWritable())) {
+      await annotate("no memory cgroup can be made here: a long-lived program's processes are held to RLIMIT_DATA each (the test above checks it)");
+      skip();
+    }
+    const sandbox = await resolveSandbox("bubblewrap", { limits: SandboxLimits.parse({ memoryBytes: 256 * 1024 * 1024 }) });
+    // Four children hold 120 MiB each and never let go; the program ends when one of them is killed.
+    const hold = "const a = []; for (let i = 0; i < 120; i++) a.push(Buffer.alloc(1 << 20, 1)); setInterval(() => {}, 1000);";
+    const program = `for (let i = 0; i < 4; i++) require("node:child_process").spawn("node", ["-e", ${JSON.stringify(hold)}], { stdio: "ignore" }).on("exit", () => process.exit(1));`;
+    const started = await sandbox.start(["node", "-e", program], { workspaceRoot: temp.workspace.root, workingDirectory: "/workspace" });
+    const exit = await started.exited;
+    expect(exit.killedBy).toBe("memory_limit");
   });
 
   it("cannot fill the host's memory through /tmp, /dev or /dev/shm", async () => {
