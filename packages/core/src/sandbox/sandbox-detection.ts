@@ -98,4 +98,4 @@ export async function resolveSandbox(mode: SandboxMode, options: ResolveSandboxO
 
 /** Printed by the CLI and traced (`sandbox.disabled`) for every run under config `"sandbox": "none"`. */
 export const UNSANDBOXED_WARNING =
-  'config "sandbox": "none": programs started by run_command and acceptance checks run unconfined, with this process\'s user, files and network';
+  'config "sandbox": "none": programs started by run_command, acceptance checks, plugins and MCP stdio servers run unconfined, with this process\'s user, files, keys directory and network';
