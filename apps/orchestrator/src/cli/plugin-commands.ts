@@ -92,7 +92,7 @@ async function checkPlugin(dir: string, configFile: string | undefined): Promise
   const sandbox = await resolveSandbox(config.sandbox, { limits: config.sandboxLimits });
   out(`sandbox: ${sandbox.kind}`);
   const workspace = await mkdtemp(join(tmpdir(), "rein-plugin-check-"));
-  const host = new PluginHost(plugin, { sandbox: async () => sandbox, secrets, logger: checkLogger() });
+  const host = new PluginHost(plugin, { sandbox: async () => sandbox, hidden: [config.keysDir], secrets, logger: checkLogger() });
   let failures = 0;
   try {
     try {

@@ -160,6 +160,7 @@ async function loadPluginSet(runtime: ReinRuntime): Promise<PluginSet> {
   const { config } = runtime;
   const plugins = await loadPlugins(config.plugins, {
     sandbox: () => resolveSandbox(config.sandbox, { limits: config.sandboxLimits }),
+    hidden: [config.keysDir],
     secrets: runtime.secrets,
     logger: runtime.logger,
     trace: runtime.trace,

@@ -37,6 +37,8 @@ export type PluginSupervision = Pick<SupervisorOptions<PluginCall, PluginResult>
 export interface PluginHostOptions {
   /** The run sandbox (config `sandbox`), resolved on first start. */
   sandbox: () => Promise<Sandbox>;
+  /** Host directories its processes never see, even inside its directory or the workspace: the keys directory. */
+  hidden?: readonly string[];
   /** The deployment's secrets; the plugin gets those it declares that are bound to `plugin:<name>`. */
   secrets: SecretBindings;
   logger: Logger;
@@ -200,7 +202,7 @@ export class PluginHost {
       const { host, port } = parseHostPort(entry);
       return { host, port: port ?? 443 };
     });
-    return { manifest, dir: this.plugin.dir, sandbox, workspaceRoot, env, network, logger: this.options.logger };
+    return { manifest, dir: this.plugin.dir, sandbox, workspaceRoot, env, network, hidden: this.options.hidden ?? [], logger: this.options.logger };
   }
 
   private onSupervisorEvent(runId: string, event: SupervisorEvent, supervisor: ProcessSupervisor<PluginCall, PluginResult>): void {

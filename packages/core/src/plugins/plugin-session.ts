@@ -21,6 +21,8 @@ export interface PluginSessionOptions {
   /** The declared secrets the deployment binds to the plugin, by name. */
   env: Readonly<Record<string, string>>;
   network: readonly NetworkGrant[];
+  /** Host directories covered inside the sandbox wherever its mounts would show them (the keys directory). */
+  hidden: readonly string[];
   logger: Logger;
   /** @defaultValue 4 MiB */
   maxLineBytes?: number;
@@ -45,6 +47,7 @@ export async function openPluginSession(options: PluginSessionOptions, signal: A
     workingDirectory: SANDBOX_PLUGIN_DIR,
     env: options.env,
     network: options.network,
+    hidden: options.hidden,
   });
   const session = new PluginSession(child, manifest, logger, options);
   const onAbort = () => session.kill("stopped");

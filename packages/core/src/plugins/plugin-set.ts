@@ -17,6 +17,8 @@ import { pluginTools } from "./plugin-tools.ts";
 
 export interface PluginSetOptions {
   sandbox: () => Promise<Sandbox>;
+  /** Host directories no plugin may see, even inside its own directory: the keys directory (config `keysDir`). */
+  hidden?: readonly string[];
   secrets: SecretBindings;
   logger: Logger;
   trace?: TraceSink;

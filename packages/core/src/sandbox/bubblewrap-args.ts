@@ -90,7 +90,8 @@ export function bubblewrapArgs(layout: HostLayout, call: BubblewrapCall): string
     shown.push(workspace);
   }
   if (call.proxy) args.push("--bind", call.proxy.socketPath, SANDBOX_PROXY_SOCKET);
-  for (const path of hiddenTargets(call.hidden ?? [], shown)) args.push("--tmpfs", path, "--remount-ro", path);
+  const system = layout.readOnly.map((path) => ({ source: path, target: path }));
+  for (const path of hiddenTargets(call.hidden ?? [], [...system, ...shown])) args.push("--tmpfs", path, "--remount-ro", path);
   args.push("--remount-ro", "/");
   args.push("--chdir", call.chdir ?? posix.join(workspace?.target ?? "/", call.cwd));
   const env: Record<string, string> = {

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -64,6 +64,27 @@ describe("a hostile plugin under bubblewrap", () => {
     } finally {
       await networked.close();
       for (const server of servers) server.close();
+    }
+  });
+
+  it("cannot read the keys directory, even where it lies inside the plugin's own directory", async () => {
+    const withKeys = mkdtempSync(join(tmpdir(), "rein-plugin-keys-"));
+    cpSync(dir, withKeys, { recursive: true });
+    mkdirSync(join(withKeys, "keys"));
+    writeFileSync(join(withKeys, "keys", "packet-private.pem"), "packet-key-canary");
+    const keyed = new PluginHost(await loadPlugin(withKeys), {
+      sandbox: () => resolveSandbox("bubblewrap"),
+      hidden: [join(withKeys, "keys")],
+      secrets: SecretBindings.none(),
+      logger: createLogger({ level: "silent" }),
+    });
+    try {
+      const redisPort = Number(new URL(redisUrlFromEnv()).port || 6379);
+      const result = await keyed.call("probe", { hostFile: "/plugin/keys/packet-private.pem", redisPort }, { runId: "run_keys", stepId: "s1", workspaceRoot: workspace.root });
+      expect((result as { output: Record<string, unknown> }).output.readHostFile).toMatch(/^refused/);
+    } finally {
+      await keyed.close();
+      rmSync(withKeys, { recursive: true, force: true });
     }
   });
 
