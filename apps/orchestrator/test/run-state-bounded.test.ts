@@ -40,8 +40,9 @@ describe("RunState size", () => {
   it("does not grow with the size of what steps observed and returned: evidence and results are kept as references", () => {
     const small = largestStateAfter(10, 10);
     const large = largestStateAfter(10, 100_000);
-    // Per-observation one-line summaries and a capped step summary differ; a copy of any output would add ~MBs.
-    expect(large - small).toBeLessThan(10 * (500 + OBSERVATIONS_PER_STEP * 200));
+    // Per step: one-line observation summaries, a capped step summary and a text step's capped output evidence
+    // (400 characters), the last two also in the next plan job's digest; a copy of any output would add ~MBs.
+    expect(large - small).toBeLessThan(10 * (2 * (500 + 400) + OBSERVATIONS_PER_STEP * 200));
   });
 
   it("keeps no copy of a step's result in its outbox: the evaluate job takes it from the step.finished event", () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ThinkingContent, TraceEvent } from "@rein/core";
+import type { ContentBlock, TraceEvent } from "@rein/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliResult, cliEnv, cliRuntimesClosedAfterAll, rein } from "../support/cli.ts";
 import { type EmulatedProviders, emulatedProviders } from "../support/emulated-providers.ts";
@@ -49,7 +49,7 @@ describe.each([
   });
 
   it("sends the worker's thinking back byte-identical, in its place, on the next call of its tool loop", () => {
-    const thinkingOf = (event: TraceEvent) => ((event.payload.content ?? []) as { type: string }[]).filter((block): block is ThinkingContent => block.type === "thinking");
+    const thinkingOf = (event: TraceEvent) => ((event.payload.content ?? []) as { type: string }[]).filter((block): block is Extract<ContentBlock, { type: "thinking" }> => block.type === "thinking");
     const responded = trace.filter((event) => event.kind === "model.responded" && event.payload.role === "worker");
     const thought = responded.flatMap(thinkingOf);
     expect(thought.length).toBeGreaterThan(1);
