@@ -5,14 +5,22 @@ import { checkRoleModels, loadConfig, ReinConfig } from "@rein/core";
 import { describe, expect, it } from "vitest";
 import { configJsonSchema } from "../src/cli/config-commands.ts";
 
-const README = resolve(import.meta.dirname, "../../../README.md");
+const ROOT = resolve(import.meta.dirname, "../../..");
 
-/** The first ```json block after "### Configuration" in the README. */
-function readmeConfig(): Record<string, unknown> {
-  const text = readFileSync(README, "utf8");
-  const section = text.slice(text.indexOf("### Configuration"));
-  const block = /```json\n([\s\S]*?)```/.exec(section)?.[1];
-  return JSON.parse(block as string) as Record<string, unknown>;
+/** The config examples a user copies: the README's short one and the reference page's full one. */
+const EXAMPLES = [
+  { file: "README.md", heading: "## Configuration" },
+  { file: "docs/configuration.md", heading: "## An example with every section" },
+];
+
+/** The first ```json block after `heading` in `file`. */
+function configExample(file: string, heading: string): Record<string, unknown> {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  const start = text.indexOf(`${heading}\n`);
+  if (start === -1) throw new Error(`${file} has no "${heading}" section; expected the config example under it`);
+  const block = /```json\n([\s\S]*?)```/.exec(text.slice(start))?.[1];
+  if (block === undefined) throw new Error(`${file} has no json block after "${heading}"`);
+  return JSON.parse(block) as Record<string, unknown>;
 }
 
 describe("rein config schema", () => {
@@ -24,14 +32,14 @@ describe("rein config schema", () => {
     expect(JSON.stringify(schema)).not.toContain('"additionalProperties":{}');
   });
 
-  it("covers the README's example config, which the loader accepts with its $schema line", () => {
-    const example = readmeConfig();
+  it.each(EXAMPLES)("covers the example config of $file, which the loader accepts with its schema line", ({ file, heading }) => {
+    const example = configExample(file, heading);
     expect(example.$schema).toBe("./rein.schema.json");
     const properties = configJsonSchema().properties as Record<string, unknown>;
     for (const key of Object.keys(example)) expect(properties, key).toHaveProperty(key);
-    const file = join(mkdtempSync(join(tmpdir(), "rein-readme-config-")), "rein.config.json");
-    writeFileSync(file, JSON.stringify(example));
-    const config = loadConfig({ file, env: {} });
+    const path = join(mkdtempSync(join(tmpdir(), "rein-doc-config-")), "rein.config.json");
+    writeFileSync(path, JSON.stringify(example));
+    const config = loadConfig({ file: path, env: {} });
     expect(config.roles.worker.model).toBe("gpt-6.2-sol");
     // Its models are ones the catalogue knows and would let `rein run` start with.
     expect(checkRoleModels(config)).toEqual([]);
