@@ -1,71 +1,9 @@
-export {
-  AcceptanceCriterion,
-  addUsage,
-  APPROVAL_SCHEMA_VERSION,
-  Approval,
-  BudgetSpent,
-  CheckResult,
-  Claim,
-  ClaimCheck,
-  ClaimStatus,
-  ContextJob,
-  ControlEvent,
-  ControllerEffect,
-  DelegationRequest,
-  EvaluateJob,
-  EvaluateRequest,
-  EvidenceEntry,
-  EvidenceSource,
-  EvidenceFact,
-  FINAL_ANSWER_STEP_ID,
-  FinalAnswer,
-  FinalAnswerEvaluateJob,
-  Goal,
-  type GoalInput,
-  GoalKind,
-  HandoffPacket,
-  HashString,
-  isTerminal,
-  JsonObject,
-  Lesson,
-  LessonRef,
-  Observation,
-  PacketBody,
-  Plan,
-  PlanJob,
-  PlannerContext,
-  PolicyRule,
-  ResumeInput,
-  Role,
-  RunBudget,
-  RunResult,
-  RunState,
-  RunStatus,
-  StepBudget,
-  StepCheckpoint,
-  StepEvaluateJob,
-  StepEvaluateRequest,
-  StepJob,
-  StepJobAddress,
-  StepResult,
-  StepSpec,
-  StepState,
-  StepStatus,
-  Suspension,
-  ToolCallRecord,
-  ToolCallStatus,
-  ToolGrant,
-  totalTokens,
-  TraceEvent,
-  Usage,
-  Verdict,
-  VerdictDecision,
-  zeroUsage,
-} from "./contracts/index.ts";
-export { canonicalJson, hashOf, sha256 } from "./canonical/canonical-json.ts";
-export { idFrom, newId } from "./ids.ts";
-export { ReinError, toQueueError, errorMessage } from "./errors.ts";
-export { closestName } from "./closest-name.ts";
+export { AcceptanceCriterion, addUsage, APPROVAL_SCHEMA_VERSION, Approval, BudgetSpent, CheckResult, Claim, ClaimCheck, ClaimStatus, ContextJob, ControlEvent, ControllerEffect, DelegationRequest, EvaluateJob, EvaluateRequest, EvidenceEntry, EvidenceSource, EvidenceFact, FINAL_ANSWER_STEP_ID, FinalAnswer, FinalAnswerEvaluateJob, Goal, type GoalInput, GoalKind, HandoffPacket, HashString, isTerminal, JsonObject, Lesson, LessonRef, Observation, PacketBody, Plan, PlanJob, PlannerContext, PolicyRule, ResumeInput, Role, RunBudget, RunResult, RunState, RunStatus, StepBudget, StepCheckpoint, StepEvaluateJob, StepEvaluateRequest, StepJob, StepJobAddress, StepResult, StepSpec, StepState, StepStatus, Suspension, ToolCallRecord, ToolCallStatus, ToolGrant, totalTokens, TraceEvent, Usage, Verdict, VerdictDecision, zeroUsage } from "@rein/contracts";
+export { canonicalJson, hashOf, sha256 } from "@rein/contracts";
+export { idFrom, newId } from "@rein/contracts";
+export { ReinError, errorMessage } from "@rein/contracts";
+export { toQueueError } from "./queues/queue-error.ts";
+export { closestName } from "@rein/contracts";
 export { createLogger, type Logger, logFileDestination, type LogLevel, logLevelFrom } from "./logger.ts";
 export { loadConfig, ReinConfig, Price, type ReinConfigInput } from "./config/config.ts";
 export { DEFAULT_REDIS_URL, redisUrlFromEnv } from "./config/redis-url.ts";

@@ -1,5 +1,5 @@
 import { type DestinationStream, pino, type Logger, type LoggerOptions } from "pino";
-import { ReinError } from "./errors.ts";
+import { ReinError } from "@rein/contracts";
 
 export type { Logger };
 

@@ -5,10 +5,10 @@
  * `@rein/core` does, and a command's start is mostly module loading. The same
  * modules as `@rein/core`'s: a value from either is the same value.
  */
-export { closestName } from "./closest-name.ts";
+export { closestName } from "@rein/contracts";
 export { loadConfig, type ReinConfig, type ReinConfigInput } from "./config/config.ts";
 export { DEFAULT_REDIS_URL, redisUrlFromEnv } from "./config/redis-url.ts";
-export { errorMessage, ReinError } from "./errors.ts";
+export { errorMessage, ReinError } from "@rein/contracts";
 export { logFileDestination, type LogLevel, logLevelFrom } from "./logger.ts";
 export { assertRedis, pingRedis } from "./redis/connection.ts";
 export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";

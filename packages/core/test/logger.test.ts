@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { ReinError } from "../src/errors.ts";
+import { ReinError } from "@rein/contracts";
 import { createLogger, LOG_LEVELS, logLevelFrom } from "../src/logger.ts";
 
 const sink = (lines: string[]) =>

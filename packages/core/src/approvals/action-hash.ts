@@ -1,5 +1,4 @@
-import type { Scope } from "../contracts/index.ts";
-import { hashOf, type Sha256 } from "../canonical/canonical-json.ts";
+import { type Scope, hashOf, type Sha256 } from "@rein/contracts";
 
 export interface ApprovalAction {
   tool: string;

@@ -1,4 +1,4 @@
-import { APPROVAL_SCHEMA_VERSION, type Approval } from "../contracts/index.ts";
+import { APPROVAL_SCHEMA_VERSION, type Approval } from "@rein/contracts";
 import { type ApprovalAction, actionHashOf } from "./action-hash.ts";
 import { type ApprovalVerifier, decisionProblem } from "./approval-signature.ts";
 import type { ApprovalStore } from "./approval-store.ts";

@@ -1,8 +1,6 @@
 import { type KeyObject, sign, verify } from "node:crypto";
 import { z } from "zod";
-import { canonicalJson } from "../canonical/canonical-json.ts";
-import { APPROVAL_SCHEMA_VERSION, type Approval } from "../contracts/index.ts";
-import { HashString } from "../contracts/hash-string.ts";
+import { canonicalJson, APPROVAL_SCHEMA_VERSION, type Approval, HashString } from "@rein/contracts";
 
 /**
  * What a decider signs: the whole decision about one approval of one action

@@ -1,9 +1,7 @@
 import type { RedisClient } from "../redis/redis-client.ts";
 import { z } from "zod";
 import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
-import { APPROVAL_SCHEMA_VERSION, Approval, type ApprovalStatus } from "../contracts/index.ts";
-import { ReinError } from "../errors.ts";
-import { newId } from "../ids.ts";
+import { APPROVAL_SCHEMA_VERSION, Approval, type ApprovalStatus, ReinError, newId } from "@rein/contracts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { expireWithin } from "../stores/run-retention.ts";
 import { type ApprovalAction, actionHashOf } from "./action-hash.ts";

@@ -1,14 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
-import { JsonObject } from "../contracts/json-object.ts";
-import { Role } from "../contracts/role.ts";
+import { JsonObject, Role, PolicyRule, ReinError, EnvName } from "@rein/contracts";
 import { OtelConfig } from "../telemetry/otel-config.ts";
-import { PolicyRule } from "../contracts/permission.ts";
-import { ReinError } from "../errors.ts";
 import { McpConfig } from "../mcp/mcp-config.ts";
 import { PluginsConfig } from "../plugins/plugin-config.ts";
-import { EnvName, HostPortEntry, SecretEntry } from "../secrets/secret-binding.ts";
+import { HostPortEntry, SecretEntry } from "../secrets/secret-binding.ts";
 import { SandboxLimits, SandboxMode } from "../sandbox/sandbox.ts";
 import { EvaluatorConfig } from "./evaluator-config.ts";
 import { QueuesConfig } from "./queues-config.ts";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { closestName } from "../closest-name.ts";
+import { closestName } from "@rein/contracts";
 
 export interface UnknownKey {
   /** Dotted path of the key, e.g. `roles.worker.modle`. */

@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 
 export interface KeyPair {
   privateKey: KeyObject;

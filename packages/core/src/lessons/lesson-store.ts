@@ -1,6 +1,5 @@
 import type { RedisClient } from "../redis/redis-client.ts";
-import { Lesson, type LessonRef, lessonText } from "../contracts/index.ts";
-import { ReinError } from "../errors.ts";
+import { Lesson, type LessonRef, lessonText, ReinError } from "@rein/contracts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { bm25Scores } from "./bm25.ts";
 

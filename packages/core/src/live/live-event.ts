@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Role } from "../contracts/role.ts";
+import { Role } from "@rein/contracts";
 import type { ModelStreamEvent } from "../models/model-provider.ts";
 import { stripControlCharacters } from "../sanitize/control-characters.ts";
 

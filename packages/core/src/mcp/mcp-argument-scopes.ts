@@ -1,7 +1,6 @@
 import picomatch from "picomatch";
 import { z } from "zod";
-import type { Scope } from "../contracts/index.ts";
-import { ReinError } from "../errors.ts";
+import { type Scope, ReinError } from "@rein/contracts";
 import { destinationOf, formatHostPort, hostPortProblem, parseHostPort } from "../policy/host-port.ts";
 
 /**

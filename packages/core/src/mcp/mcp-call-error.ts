@@ -1,5 +1,4 @@
-import type { FailureClass } from "../contracts/index.ts";
-import { ReinError } from "../errors.ts";
+import { type FailureClass, ReinError } from "@rein/contracts";
 
 /** The JSON-RPC and MCP SDK error codes a call can fail with (the SDK's `ErrorCode`). */
 export const McpErrorCode = {

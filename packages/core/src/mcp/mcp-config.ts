@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ToolEffect } from "../contracts/index.ts";
+import { ToolEffect } from "@rein/contracts";
 import { NetworkGrantEntry } from "../sandbox/network-proxy.ts";
 import { McpArgumentScopes } from "./mcp-argument-scopes.ts";
 

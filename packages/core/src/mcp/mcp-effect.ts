@@ -1,4 +1,4 @@
-import type { ToolEffect } from "../contracts/index.ts";
+import type { ToolEffect } from "@rein/contracts";
 
 export interface McpAnnotations {
   readOnlyHint?: boolean;

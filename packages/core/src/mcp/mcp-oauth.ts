@@ -1,5 +1,5 @@
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import type { McpOAuthClientCredentials } from "./mcp-config.ts";
 
 // A token this close to its stated expiry is renewed before use, not sent to be refused.

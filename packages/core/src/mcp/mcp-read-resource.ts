@@ -1,8 +1,7 @@
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { z } from "zod";
-import type { Scope, ToolEffect } from "../contracts/index.ts";
-import { ReinError } from "../errors.ts";
+import { type Scope, type ToolEffect, ReinError } from "@rein/contracts";
 import { escapeGlob } from "../policy/glob-literal.ts";
 import { destinationOf, formatHostPort } from "../policy/host-port.ts";
 import { type AnyTool, defineTool } from "../tools/define-tool.ts";

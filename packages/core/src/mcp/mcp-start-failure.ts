@@ -1,4 +1,4 @@
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import type { McpServerConfig } from "./mcp-config.ts";
 import type { McpProcessExit } from "./mcp-stdio-process.ts";
 

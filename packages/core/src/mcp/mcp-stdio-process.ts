@@ -1,7 +1,7 @@
 import { isAbsolute, relative } from "node:path";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import { createLogger, type Logger } from "../logger.ts";
 import { parseHostPort } from "../policy/host-port.ts";
 import type { Sandbox, SandboxedProcess } from "../sandbox/sandbox.ts";

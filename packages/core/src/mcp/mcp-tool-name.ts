@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 
 const VALID = /^[a-zA-Z0-9_.-]{1,64}$/;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ReinError, errorMessage } from "../errors.ts";
+import { ReinError, errorMessage } from "@rein/contracts";
 import { destinationOf, formatHostPort } from "../policy/host-port.ts";
 import { ProcessSupervisor, type SupervisorStatus } from "../supervisor/process-supervisor.ts";
 import type { Logger } from "../logger.ts";

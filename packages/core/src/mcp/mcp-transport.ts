@@ -1,4 +1,4 @@
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import type { Logger } from "../logger.ts";
 import type { SecretBindings } from "../secrets/secret-bindings.ts";
 import type { McpServerConfig } from "./mcp-config.ts";

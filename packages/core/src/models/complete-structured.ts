@@ -1,8 +1,6 @@
 import type { z } from "zod";
-import { ReinError } from "../errors.ts";
-import { addUsage, totalTokens, Usage, zeroUsage } from "../contracts/usage.ts";
-import type { CompleteOptions, ContentBlock, ModelMessage, ModelProvider, ModelRequest } from "./model-provider.ts";
-import { textOf } from "./model-provider.ts";
+import { ReinError, addUsage, totalTokens, Usage, zeroUsage } from "@rein/contracts";
+import { type CompleteOptions, type ContentBlock, type ModelMessage, type ModelProvider, type ModelRequest, textOf } from "./model-provider.ts";
 import { parseJsonText } from "./json-from-model-text.ts";
 import { tracedComplete, type ModelCallTrace } from "./traced-complete.ts";
 

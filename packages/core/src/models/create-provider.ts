@@ -1,5 +1,5 @@
 import type { Price, ProviderConfig, RoleModelConfig } from "../config/config.ts";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import type { AdapterSettings } from "./adapter-settings.ts";
 import { AnthropicProvider } from "./anthropic/anthropic-provider.ts";
 import type { ModelProvider } from "./model-provider.ts";

@@ -40,7 +40,7 @@ export {
 } from "./token-estimate.ts";
 export { isStrictCompatible } from "./structured-output.ts";
 export { parseJsonText } from "./json-from-model-text.ts";
-export { jsonSchemaOf } from "./json-schema-of.ts";
+export { jsonSchemaOf } from "@rein/contracts";
 export { toolBoundary, type ToolBoundary, type ToolSchemaReplaced } from "./tool-boundary/tool-boundary.ts";
 export { PROVIDER_TOOL_NAME, ProviderToolNames } from "./tool-boundary/provider-tool-names.ts";
 export { PERMISSIVE_TOOL_SCHEMA, type ProviderToolSchema, providerToolSchema } from "./tool-boundary/provider-tool-schema.ts";

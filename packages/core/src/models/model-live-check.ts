@@ -1,5 +1,4 @@
-import type { Role } from "../contracts/role.ts";
-import { errorMessage, ReinError } from "../errors.ts";
+import { type Role, errorMessage, ReinError } from "@rein/contracts";
 import type { ModelProvider, ModelRequest } from "./model-provider.ts";
 
 /** Why a live check failed; each comes with its fix in `message`. */

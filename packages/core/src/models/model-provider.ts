@@ -1,21 +1,6 @@
-import type { Role, Usage } from "../contracts/index.ts";
-import type { ContentBlock, ModelMessage } from "../contracts/model-message.ts";
+import type { Role, Usage, ContentBlock, ModelMessage, ModelToolSchema, StructuredOutputRequest } from "@rein/contracts";
 
-export type { ContentBlock, ModelApi, ModelMessage, ThinkingContent } from "../contracts/model-message.ts";
-
-export interface ModelToolSchema {
-  name: string;
-  description: string;
-  /** JSON Schema of the tool's input (type "object"). */
-  inputSchema: Record<string, unknown>;
-}
-
-/** A structured-output request: the reply must be JSON matching `schema`. */
-export interface StructuredOutputRequest {
-  name: string;
-  description?: string;
-  schema: Record<string, unknown>;
-}
+export type { ContentBlock, ModelApi, ModelMessage, ModelToolSchema, StructuredOutputRequest, ThinkingContent } from "@rein/contracts";
 
 export interface ModelRequest {
   role: Role;

@@ -1,4 +1,4 @@
-import type { Usage } from "../contracts/index.ts";
+import type { Usage } from "@rein/contracts";
 import type { Price, ProviderConfig, RoleModelConfig } from "../config/config.ts";
 import { builtinPriceFor } from "./price-table.ts";
 

@@ -1,6 +1,6 @@
 import { connect } from "node:net";
 import type { ProviderConfig } from "../config/config.ts";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 
 /** @defaultValue 3000 */
 const defaultProbeTimeoutMs = 3000;

@@ -1,7 +1,6 @@
-import { hashOf } from "../canonical/canonical-json.ts";
+import { hashOf, errorMessage } from "@rein/contracts";
 import type { Price } from "../config/config.ts";
-import { errorMessage } from "../errors.ts";
-import { type PromptChain, promptHash, storePromptCopy } from "../trace/prompt-copy.ts";
+import { type PromptChain, promptHash, storePromptCopy } from "@rein/trace";
 import type { TraceWriter } from "../trace/trace-log.ts";
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "./model-provider.ts";
 import { costOf } from "./pricing.ts";

@@ -1,5 +1,4 @@
-import type { StepBudget, ToolGrant } from "../contracts/index.ts";
-import { ReinError } from "../errors.ts";
+import { type StepBudget, type ToolGrant, ReinError } from "@rein/contracts";
 import { resourcesOutside, SCOPE_DIMENSIONS } from "../policy/resource-match.ts";
 
 /** What a packet may never exceed: its parent's surface and remaining budget. */

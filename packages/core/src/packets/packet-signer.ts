@@ -1,7 +1,5 @@
 import { sign, verify, type KeyObject } from "node:crypto";
-import { hashOf } from "../canonical/canonical-json.ts";
-import { HandoffPacket, PacketBody } from "../contracts/index.ts";
-import { ReinError } from "../errors.ts";
+import { hashOf, HandoffPacket, PacketBody, ReinError } from "@rein/contracts";
 
 /** Signs packet bodies. Only controllers hold one. */
 export class PacketSigner {

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { z } from "zod";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 
 /** One way a value breaks a JSON Schema: where, and what the schema wanted. */
 export interface SchemaIssue {

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import { compileJsonSchema, type SchemaCheck } from "./json-schema-check.ts";
 import { PluginManifest, type PluginTool } from "./plugin-manifest.ts";
 

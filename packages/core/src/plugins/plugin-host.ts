@@ -1,4 +1,5 @@
-import { errorMessage } from "../errors.ts";
+import { errorMessage } from "@rein/contracts";
+import type { TraceEventBody } from "@rein/trace";
 import type { Logger } from "../logger.ts";
 import { parseHostPort } from "../policy/host-port.ts";
 import type { Sandbox, SandboxKind } from "../sandbox/sandbox.ts";
@@ -6,7 +7,6 @@ import type { SecretBindings } from "../secrets/secret-bindings.ts";
 import { type BreakerChange, CircuitBreaker, type CircuitBreakerOptions } from "../supervisor/circuit-breaker.ts";
 import { ProcessSupervisor, type SupervisorEvent, type SupervisorOptions, type SupervisorStatus } from "../supervisor/process-supervisor.ts";
 import type { TraceSink } from "../tools/executor/call-trace.ts";
-import type { TraceEventBody } from "../trace/trace-catalogue.ts";
 import type { LoadedPlugin } from "./load-plugin.ts";
 import { openPluginSession } from "./plugin-session.ts";
 import type { PluginCall, PluginResult } from "./plugin-wire.ts";

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { ToolEffect } from "../contracts/index.ts";
+import { ToolEffect, EnvName } from "@rein/contracts";
 import { NetworkGrantEntry } from "../sandbox/network-proxy.ts";
-import { EnvName } from "../secrets/secret-binding.ts";
 
 /** One tool a plugin offers. */
 export const PluginTool = z

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import type { Logger } from "../logger.ts";
 import type { Redactor } from "../sanitize/redactor.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";

@@ -1,5 +1,4 @@
-import { type FailureClass, JsonObject, type Scope } from "../contracts/index.ts";
-import { ReinError } from "../errors.ts";
+import { type FailureClass, JsonObject, type Scope, ReinError } from "@rein/contracts";
 import { presentUntrustedSchema } from "../sanitize/present-schema.ts";
 import { presentUntrusted } from "../sanitize/present-untrusted.ts";
 import type { Redactor } from "../sanitize/redactor.ts";

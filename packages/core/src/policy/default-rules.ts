@@ -1,4 +1,4 @@
-import type { PermissionDecision } from "../contracts/index.ts";
+import type { PermissionDecision } from "@rein/contracts";
 import type { PolicyRequest } from "./rule-match.ts";
 
 /**

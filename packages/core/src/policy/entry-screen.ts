@@ -1,4 +1,4 @@
-import type { PermissionDecision, Scope, ToolEffect } from "../contracts/index.ts";
+import type { PermissionDecision, Scope, ToolEffect } from "@rein/contracts";
 import { escapeGlob } from "./glob-literal.ts";
 import { decidePermission, type PolicyLayers } from "./permission-policy.ts";
 import { resourcesOutside } from "./resource-match.ts";

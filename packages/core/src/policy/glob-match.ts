@@ -1,4 +1,4 @@
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 
 /**
  * Globs for paths, hosts, services and tool names, matched in time

@@ -1,4 +1,4 @@
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import { type CharSet, type CharToken, compileGlob, type GlobSegment, globMatches, isDotSegment, type ParsedGlob, parseGlob } from "./glob-match.ts";
 import { splitGlob } from "./glob-literal.ts";
 

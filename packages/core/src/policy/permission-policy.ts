@@ -1,4 +1,4 @@
-import type { IgnoredRule, PermissionDecision, PermissionOutcome, PolicyRule } from "../contracts/index.ts";
+import type { IgnoredRule, PermissionDecision, PermissionOutcome, PolicyRule } from "@rein/contracts";
 import { defaultDecision } from "./default-rules.ts";
 import { type ComparisonBudget, comparisonBudget } from "./pattern-containment.ts";
 import { type PolicyRequest, ruleApplies } from "./rule-match.ts";

@@ -1,4 +1,4 @@
-import type { Scope } from "../contracts/index.ts";
+import type { Scope } from "@rein/contracts";
 import { compileGlob } from "./glob-match.ts";
 import { type HostPort, parseHostPort } from "./host-port.ts";
 import { type ComparisonBudget, comparisonBudget, globContains, globsOverlap } from "./pattern-containment.ts";

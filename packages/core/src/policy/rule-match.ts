@@ -1,4 +1,4 @@
-import type { PolicyRule, Scope, ToolEffect } from "../contracts/index.ts";
+import type { PolicyRule, Scope, ToolEffect } from "@rein/contracts";
 import { type ComparisonBudget, comparisonBudget } from "./pattern-containment.ts";
 import { globMatcher, resourceOverlaps, resourceWithin, SCOPE_DIMENSIONS } from "./resource-match.ts";
 

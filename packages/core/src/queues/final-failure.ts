@@ -1,5 +1,5 @@
 import type { Job, Worker } from "bullmq";
-import { errorMessage } from "../errors.ts";
+import { errorMessage } from "@rein/contracts";
 
 /** How a job came to fail for good. */
 export interface FinalFailure {

@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { RunStatus, StepPhase, stopsSteps } from "../contracts/run-state.ts";
-import { ReinError } from "../errors.ts";
+import { RunStatus, StepPhase, stopsSteps, ReinError } from "@rein/contracts";
+import type { TraceKind } from "@rein/trace";
 import type { Logger } from "../logger.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
-import type { TraceKind } from "../trace/trace-catalogue.ts";
 import type { TraceWriter } from "../trace/trace-log.ts";
 import { AwaitedJobs, awaitedKey, type IntakeJob } from "./awaited-jobs.ts";
 import { jobIds, QUEUE_NAMES, resultEventIds } from "./queue-names.ts";

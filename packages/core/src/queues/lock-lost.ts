@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import type { Logger } from "../logger.ts";
 import { loadBullmq } from "./load-bullmq.ts";
 import type { WatchedLock } from "./lock-watch.ts";

@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import type { StepResult } from "../contracts/index.ts";
+import type { StepResult } from "@rein/contracts";
 import { awaitedKey, type IntakeJob } from "./awaited-jobs.ts";
 import type { ReinQueues } from "./queues.ts";
 

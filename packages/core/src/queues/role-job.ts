@@ -1,5 +1,6 @@
 import type { Job } from "bullmq";
-import { ReinError, toQueueError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
+import { toQueueError } from "./queue-error.ts";
 import { admitJob, type IntakeDeps, type IntakeJob } from "./job-intake.ts";
 import { giveUpLostLock, stopSignal } from "./lock-lost.ts";
 import type { LockWatch, WatchedLock } from "./lock-watch.ts";

@@ -1,7 +1,6 @@
 import type { Redis } from "ioredis";
 import { z } from "zod";
-import { RunStatus, stopsSteps } from "../contracts/run-state.ts";
-import { errorMessage, ReinError } from "../errors.ts";
+import { RunStatus, stopsSteps, errorMessage, ReinError } from "@rein/contracts";
 import type { Logger } from "../logger.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";

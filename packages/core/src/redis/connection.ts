@@ -1,6 +1,6 @@
 import type { ConnectionOptions } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 
 export type { Redis };
 

@@ -1,4 +1,4 @@
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 
 /**
  * A flat Redis reply of keys and values in turn (`ZRANGE … WITHSCORES`, a

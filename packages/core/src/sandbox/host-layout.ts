@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { mkdir, mkdtemp, rename, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sha256 } from "../canonical/canonical-json.ts";
+import { sha256 } from "@rein/contracts";
 import { SANDBOX_UID, SANDBOX_WORKSPACE, type HostLayout } from "./bubblewrap-args.ts";
 
 /** Top-level directories programs need; /bin, /lib… are symlinks into /usr on merged-/usr systems. */

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import { captureOutput } from "./output-capture.ts";
 import type { KillReason, ProcessExit, SandboxedProcess, SandboxKind, SandboxResult } from "./sandbox.ts";
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { accessSync, constants } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import { createBubblewrapSandbox } from "./bubblewrap-sandbox.ts";
 import { hostLayout } from "./host-layout.ts";
 import { CallCgroup, type CgroupRoots } from "./call-cgroup.ts";

@@ -1,2 +1,2 @@
-export { EnvName, HostPortEntry, SecretBinding, SecretEntry, type SecretEntryInput } from "./secret-binding.ts";
+export { HostPortEntry, SecretBinding, SecretEntry, type SecretEntryInput } from "./secret-binding.ts";
 export { SecretBindings, type SecretRefusal } from "./secret-bindings.ts";

@@ -1,7 +1,6 @@
 import { z } from "zod";
+import { EnvName } from "@rein/contracts";
 import { hostPortProblem } from "../policy/host-port.ts";
-
-export const EnvName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, "expected the name of an environment variable, e.g. ANTHROPIC_API_KEY, not a key");
 
 /** A `host:port` the deployment names (`tools.hosts`, a secret's hosts); `*.example.com:443` covers subdomains. */
 export const HostPortEntry = z.string().superRefine((entry, context) => {

@@ -1,4 +1,4 @@
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import { hostMatches } from "../policy/resource-match.ts";
 import { secretEncodings } from "../sanitize/redactor.ts";
 import type { SecretReader } from "../tools/define-tool.ts";

@@ -1,6 +1,5 @@
 import type { RedisClient } from "../redis/redis-client.ts";
-import { ReinError } from "../errors.ts";
-import { newId } from "../ids.ts";
+import { ReinError, newId } from "@rein/contracts";
 import { deleteKeys } from "../redis/delete-keys.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { ArtifactWriter } from "../tools/define-tool.ts";

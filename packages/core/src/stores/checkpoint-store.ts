@@ -1,8 +1,7 @@
 import type { RedisClient } from "../redis/redis-client.ts";
 import { z } from "zod";
 import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
-import { ModelMessageContract, Observation, StepCheckpoint, ToolCallRecord } from "../contracts/index.ts";
-import { ReinError } from "../errors.ts";
+import { ModelMessage, Observation, StepCheckpoint, ToolCallRecord, ReinError } from "@rein/contracts";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { CacheBatch } from "../tools/tool-result-cache.ts";
 import { type CheckpointDelta, type TraceBatch, writeTurn } from "./turn-write.ts";
@@ -27,7 +26,7 @@ const Header = HeaderFields.extend({
   counts: z.object({ messages: z.number().int(), observations: z.number().int(), records: z.number().int() }),
 });
 
-const itemSchemas = { messages: ModelMessageContract, observations: Observation, records: ToolCallRecord };
+const itemSchemas = { messages: ModelMessage, observations: Observation, records: ToolCallRecord };
 
 /**
  * Worker loop checkpoints in Redis, one per step. The loop's lists (messages,

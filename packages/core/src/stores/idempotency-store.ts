@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import type { RedisClient } from "../redis/redis-client.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { type CallIntent, CallRecord, type RecordedOutcome } from "../tools/call-record.ts";

@@ -1,9 +1,7 @@
 import type { RedisClient } from "../redis/redis-client.ts";
-import { RunState } from "../contracts/index.ts";
-import { STEPS_STOPPED_STATUSES } from "../contracts/run-state.ts";
+import { RunState, STEPS_STOPPED_STATUSES, ReinError } from "@rein/contracts";
 import { awaitedJobs } from "../queues/awaited-jobs.ts";
 import type { RunEnded } from "../queues/run-end-watch.ts";
-import { ReinError } from "../errors.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { ActiveRuns } from "./active-runs.ts";
 

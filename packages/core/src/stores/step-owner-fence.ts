@@ -1,4 +1,4 @@
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import type { RedisKeys } from "../redis/keys.ts";
 
 /**

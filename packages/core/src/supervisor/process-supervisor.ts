@@ -1,5 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { errorMessage } from "../errors.ts";
+import { errorMessage } from "@rein/contracts";
 import { createLogger, type Logger } from "../logger.ts";
 import { CircuitBreaker } from "./circuit-breaker.ts";
 import type { KillCause, SessionEnd, SessionOpener, SupervisedSession } from "./supervised-session.ts";

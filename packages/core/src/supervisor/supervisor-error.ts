@@ -1,4 +1,4 @@
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 
 /**
  * Why a supervised call did not get an answer. `crashed`, `deadline`,

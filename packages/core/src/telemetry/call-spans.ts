@@ -1,6 +1,6 @@
 import type * as OtelApi from "@opentelemetry/api";
 import type { Context, Span, Tracer } from "@opentelemetry/api";
-import type { TraceEventInput } from "../trace/trace-catalogue.ts";
+import type { TraceEventInput } from "@rein/trace";
 import {
   modelCallAttributes,
   modelCallKey,

@@ -5,7 +5,7 @@ import type * as Resources from "@opentelemetry/resources";
 import type * as SdkNode from "@opentelemetry/sdk-trace-node";
 import type { Telemetry } from "bullmq";
 import type * as BullmqOtel from "bullmq-otel";
-import type { TraceEventInput } from "../trace/trace-catalogue.ts";
+import type { TraceEventInput } from "@rein/trace";
 import { CallSpans } from "./call-spans.ts";
 import type { OtelConfig } from "./otel-config.ts";
 

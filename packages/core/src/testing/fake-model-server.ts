@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { JsonObject } from "../contracts/json-object.ts";
+import { JsonObject } from "@rein/contracts";
 
 /** One reply the fake server gives, in the order queued. */
 export type FakeReply =

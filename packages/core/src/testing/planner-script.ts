@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { FinalAnswer, StepSpec } from "../contracts/plan.ts";
+import type { FinalAnswer, StepSpec } from "@rein/contracts";
 import type { ModelScriptInput } from "../models/scripted/script.ts";
 
 type PlannerScript = NonNullable<ModelScriptInput["planner"]>;

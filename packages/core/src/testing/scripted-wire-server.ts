@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Role } from "../contracts/index.ts";
+import type { Role } from "@rein/contracts";
 import type { ModelMessage } from "../models/model-provider.ts";
 import type { ModelScriptInput } from "../models/scripted/script.ts";
 import { ScriptedProvider } from "../models/scripted/scripted-provider.ts";

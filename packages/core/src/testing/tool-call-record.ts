@@ -1,5 +1,4 @@
-import { hashOf } from "../canonical/canonical-json.ts";
-import type { ToolCallRecord } from "../contracts/step-result.ts";
+import { hashOf, type ToolCallRecord } from "@rein/contracts";
 
 /** The record of call `index` of tool `name` with `args`, as a step result lists it; a successful one has a result hash. */
 export function toolCallRecord(index: number, name: string, args: unknown, status: ToolCallRecord["status"] = "ok"): ToolCallRecord {

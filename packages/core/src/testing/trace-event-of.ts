@@ -1,6 +1,5 @@
-import type { TraceEvent } from "../contracts/trace-event.ts";
-import type { TraceKind, TracePayloadInput } from "../trace/trace-catalogue.ts";
-import { type TypedTraceEvent, typedTraceEvent } from "../trace/typed-trace-event.ts";
+import type { TraceEvent } from "@rein/contracts";
+import { type TraceKind, type TracePayloadInput, type TypedTraceEvent, typedTraceEvent } from "@rein/trace";
 
 /** The envelope fields a test may set; the rest get fixed values. */
 export type TraceEnvelope = Partial<Omit<TraceEvent, "kind" | "payload">>;

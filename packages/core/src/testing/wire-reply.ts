@@ -1,4 +1,4 @@
-import type { Usage } from "../contracts/index.ts";
+import type { Usage } from "@rein/contracts";
 import type { ContentBlock, StopReason } from "../models/model-provider.ts";
 
 /** A neutral reply a fake server encodes in its provider's wire format. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FailureClass, HashString } from "../contracts/index.ts";
+import { FailureClass, HashString } from "@rein/contracts";
 import { RecordedResult } from "./recorded-result.ts";
 
 /**

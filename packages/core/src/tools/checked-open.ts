@@ -1,7 +1,7 @@
 import { constants, type Dirent, existsSync } from "node:fs";
 import { type FileHandle, lstat, mkdir, open, readdir, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, sep } from "node:path";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 
 const { O_CREAT, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_RDWR, O_WRONLY } = constants;
 

@@ -1,4 +1,4 @@
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import { createLogger } from "../logger.ts";
 import type { ModelToolSchema } from "../models/model-provider.ts";
 import { SecretBindings } from "../secrets/secret-bindings.ts";

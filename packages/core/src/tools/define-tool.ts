@@ -1,7 +1,6 @@
 import type { z } from "zod";
-import type { Scope, ToolEffect, ToolSpec } from "../contracts/index.ts";
+import { type Scope, type ToolEffect, type ToolSpec, jsonSchemaOf } from "@rein/contracts";
 import type { Logger } from "../logger.ts";
-import { jsonSchemaOf } from "../models/json-schema-of.ts";
 import type { EntryScreen } from "../policy/entry-screen.ts";
 import type { Workspace } from "./workspace.ts";
 

@@ -1,4 +1,4 @@
-import type { ToolCallRecord } from "../contracts/step-result.ts";
+import type { ToolCallRecord } from "@rein/contracts";
 
 /** Words that say a call failed; a sentence about a failure uses one of them. */
 const FAILURE_WORDS = /\b(fail(?:ed|s|ure)?|error(?:ed|s)?|timed? ?out|refused|rejected|invalid|did not (?:work|succeed|run)|could not|cannot|couldn't)\b/i;

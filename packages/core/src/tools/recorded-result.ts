@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HashString, ObservedImage } from "../contracts/index.ts";
+import { HashString, ObservedImage } from "@rein/contracts";
 
 /**
  * A tool result as the cache and the idempotency store keep it: the rendered

@@ -1,4 +1,4 @@
-import type { PolicyRule } from "../contracts/index.ts";
+import type { PolicyRule } from "@rein/contracts";
 import type { ApprovalVerifier } from "../approvals/approval-signature.ts";
 import type { ApprovalStore } from "../approvals/approval-store.ts";
 import type { Logger } from "../logger.ts";

@@ -1,4 +1,4 @@
-import type { Observation, PolicyRule, ToolCallRecord, ToolGrant, ToolResultEvent } from "../contracts/index.ts";
+import type { Observation, PolicyRule, ToolCallRecord, ToolGrant, ToolResultEvent } from "@rein/contracts";
 import type { SchemaIntake } from "./define-tool.ts";
 import type { TraceSink } from "./executor/call-trace.ts";
 import type { ContentBlock, ModelToolSchema } from "../models/model-provider.ts";

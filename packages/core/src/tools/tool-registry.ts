@@ -1,4 +1,4 @@
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import type { AnyTool } from "./define-tool.ts";
 
 /** Every tool installed in a process. A step sees only its packet's surface of it. */

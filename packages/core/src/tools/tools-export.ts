@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { ToolEffect } from "../contracts/permission.ts";
-import { ReinError } from "../errors.ts";
+import { ToolEffect, ReinError } from "@rein/contracts";
 import type { AnyTool } from "./define-tool.ts";
 
 /** A function of the type `Field` says; only that it is a function can be checked before it is called. */

@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
 import { type FileHandle, lstat, mkdir, realpath } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { ReinError } from "../errors.ts";
+import { ReinError } from "@rein/contracts";
 import { type OpenMode, openChecked, readDirectoryChecked } from "./checked-open.ts";
 import { pathSizeProblem } from "./path-limits.ts";
 

@@ -1,4 +1,4 @@
-import type { TraceEventInput } from "./trace-catalogue.ts";
+import type { TraceEventInput } from "@rein/trace";
 import type { TraceBatch } from "../stores/turn-write.ts";
 import type { Redactor } from "../sanitize/redactor.ts";
 import type { TraceLog } from "./trace-log.ts";

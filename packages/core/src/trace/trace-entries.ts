@@ -1,6 +1,6 @@
 import { promisify } from "node:util";
 import { deflateRaw, inflateRawSync } from "node:zlib";
-import { errorMessage, ReinError } from "../errors.ts";
+import { errorMessage, ReinError } from "@rein/contracts";
 
 /**
  * A trace stream holds two kinds of entry. A written event is `seq`,

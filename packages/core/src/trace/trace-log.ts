@@ -1,13 +1,11 @@
 import type { RedisClient } from "../redis/redis-client.ts";
-import { TraceEvent } from "../contracts/index.ts";
-import { ReinError } from "../errors.ts";
+import { TraceEvent, ReinError } from "@rein/contracts";
+import { type TraceEventInput, type TypedTraceEvent, typedTraceEvent } from "@rein/trace";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { Redactor } from "../sanitize/redactor.ts";
 import type { TraceBatch } from "../stores/turn-write.ts";
-import type { TraceEventInput } from "./trace-catalogue.ts";
 import { compactTrace, type TraceCompaction, type TraceCompactionOptions } from "./trace-compaction.ts";
 import { decodeEntry, type RawTraceEntry, storedEventsOf } from "./trace-entries.ts";
-import { type TypedTraceEvent, typedTraceEvent } from "./typed-trace-event.ts";
 
 // The seq counter and the stream entry are written in one script, so stream
 // order and seq order are the same even with many writers. ARGV[2], when not

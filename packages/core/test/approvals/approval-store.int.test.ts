@@ -4,7 +4,7 @@ import { actionHashOf } from "../../src/approvals/action-hash.ts";
 import { ApprovalStore } from "../../src/approvals/approval-store.ts";
 import { ApprovalSigner } from "../../src/approvals/approval-signature.ts";
 import { generateKeyPair } from "../../src/keys/key-files.ts";
-import { ReinError } from "../../src/errors.ts";
+import { ReinError } from "@rein/contracts";
 import { REDIS_URL, redisForTest } from "../tools/redis-harness.ts";
 
 const deciderKeys = generateKeyPair();

@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { PolicyRule } from "../../src/contracts/index.ts";
+import type { PolicyRule } from "@rein/contracts";
 import { mcpCallScope } from "../../src/mcp/mcp-argument-scopes.ts";
 import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
 import { call, harness } from "../tools/harness.ts";

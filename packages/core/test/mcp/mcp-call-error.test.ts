@@ -1,7 +1,7 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { McpErrorCode, mcpCallError } from "../../src/mcp/mcp-call-error.ts";
-import { ReinError } from "../../src/errors.ts";
+import { ReinError } from "@rein/contracts";
 import { classifyFailure } from "../../src/tools/executor/failure-class.ts";
 
 const classed = (code: number) => {

@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { PolicyRule, type Scope } from "../../src/contracts/index.ts";
+import { PolicyRule, type Scope } from "@rein/contracts";
 import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
 import { call, harness } from "../tools/harness.ts";
 import { mcpConnectionPerFile } from "./mcp-per-file.ts";

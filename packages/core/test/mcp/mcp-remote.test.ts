@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { PolicyRule } from "../../src/contracts/index.ts";
+import { PolicyRule, ReinError } from "@rein/contracts";
 import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
-import { ReinError } from "../../src/errors.ts";
 import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
 import { call, harness } from "../tools/harness.ts";
 import { startRemoteServer } from "./fixtures/remote-mcp-server.ts";

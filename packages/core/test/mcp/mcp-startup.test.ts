@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ReinError } from "../../src/errors.ts";
+import { ReinError } from "@rein/contracts";
 import { connectMcpServer, startMcpServers } from "../../src/mcp/mcp-tools.ts";
 import { REPOSITORY, TEST_MCP_SERVER } from "./mcp-per-file.ts";
 

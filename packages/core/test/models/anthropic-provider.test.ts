@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ReinError } from "../../src/errors.ts";
+import { ReinError } from "@rein/contracts";
 import { AnthropicProvider } from "../../src/models/anthropic/anthropic-provider.ts";
 import type { ModelEntry } from "../../src/models/catalogue/model-entry.ts";
 import type { ModelStreamEvent } from "../../src/models/model-provider.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig, ReinConfig, type ReinConfigInput } from "../../src/config/config.ts";
-import { ReinError } from "../../src/errors.ts";
+import { ReinError } from "@rein/contracts";
 import { assertRoleModels, checkRoleModels } from "../../src/models/catalogue/role-model-check.ts";
 
 const today = "2026-12-03";

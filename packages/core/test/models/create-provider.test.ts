@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ProviderConfig, RoleModelConfig } from "../../src/config/config.ts";
-import { ReinError } from "../../src/errors.ts";
+import { ReinError } from "@rein/contracts";
 import { createProvider } from "../../src/models/create-provider.ts";
 import type { ModelResponse } from "../../src/models/model-provider.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ReinError } from "../../src/errors.ts";
+import { ReinError } from "@rein/contracts";
 import { type ModelRequest, type ModelStreamEvent, toolCallsOf } from "../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
 import { recordingRetry } from "../../src/testing/index.ts";

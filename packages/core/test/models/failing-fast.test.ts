@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ReinError } from "../../src/errors.ts";
+import { ReinError } from "@rein/contracts";
 import { AnthropicProvider } from "../../src/models/anthropic/anthropic-provider.ts";
 import type { ModelProvider } from "../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";

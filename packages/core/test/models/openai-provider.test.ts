@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { ReinError } from "../../src/errors.ts";
+import type { ReinError } from "@rein/contracts";
 import type { ModelEntry } from "../../src/models/catalogue/model-entry.ts";
 import type { ModelStreamEvent } from "../../src/models/model-provider.ts";
 import { OpenAIProvider, type OpenAIProviderSettings } from "../../src/models/openai/openai-provider.ts";

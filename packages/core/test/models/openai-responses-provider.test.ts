@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Price } from "../../src/config/config.ts";
-import { ReinError } from "../../src/errors.ts";
+import { ReinError, jsonSchemaOf } from "@rein/contracts";
 import type { AdapterSettings } from "../../src/models/adapter-settings.ts";
 import type { ModelEntry } from "../../src/models/catalogue/model-entry.ts";
 import { createProvider } from "../../src/models/create-provider.ts";
-import { jsonSchemaOf } from "../../src/models/json-schema-of.ts";
 import { type ModelMessage, type ModelRequest, type ModelStreamEvent, textOf, toolCallsOf } from "../../src/models/model-provider.ts";
 import { OpenAIResponsesProvider } from "../../src/models/openai-responses/responses-provider.ts";
 import { costOf } from "../../src/models/pricing.ts";

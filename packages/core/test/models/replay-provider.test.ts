@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TraceEvent } from "../../src/contracts/trace-event.ts";
-import { ReinError } from "../../src/errors.ts";
+import { TraceEvent, ReinError } from "@rein/contracts";
 import type { ModelRequest, ModelResponse } from "../../src/models/model-provider.ts";
 import { ReplayProvider } from "../../src/models/replay/replay-provider.ts";
 

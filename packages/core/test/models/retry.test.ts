@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ReinError } from "../../src/errors.ts";
+import { ReinError } from "@rein/contracts";
 import type { ProviderFailure } from "../../src/models/errors-classify.ts";
 import type { ModelStreamEvent } from "../../src/models/model-provider.ts";
 import { backoffDelay, withRetries } from "../../src/models/retry.ts";

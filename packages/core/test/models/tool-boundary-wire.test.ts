@@ -10,7 +10,7 @@ import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
 import { tracedComplete } from "../../src/models/traced-complete.ts";
 import { type FakeReply, FakeServer, OpenAIEmulator, type RecordedRequest, anthropicWireReply, openAIWireReply, recordingRetry, startAnthropicEmulator } from "../../src/testing/index.ts";
 import type { WireReply } from "../../src/testing/wire-reply.ts";
-import { type TraceEventInput, traceCatalogue } from "../../src/trace/trace-catalogue.ts";
+import { type TraceEventInput, traceCatalogue } from "@rein/trace";
 import type { TraceWriter } from "../../src/trace/trace-log.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generatePacketKeys, type PacketBody, PacketSigner, PacketVerifier } from "../../src/index.ts";
-import { packetBody } from "../contracts/examples.ts";
+import { packetBody } from "../../../contracts/test/examples.ts";
 
 const body = packetBody as PacketBody;
 const keys = generatePacketKeys();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PolicyRule } from "../../src/contracts/index.ts";
+import { PolicyRule } from "@rein/contracts";
 import { decidePermission } from "../../src/policy/permission-policy.ts";
 import { hostMatches } from "../../src/policy/resource-match.ts";
 import type { PolicyRequest } from "../../src/policy/rule-match.ts";

@@ -15,7 +15,7 @@ const loadedAfterImport = (): { bullmq: boolean; anthropic: boolean; openai: boo
       anthropic: cache.some((file) => file.includes("/@anthropic-ai/sdk/")),
       openai: cache.some((file) => file.includes("/openai/")),
     }));`;
-  const output = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", probe], { cwd: resolve(import.meta.dirname, "../.."), encoding: "utf8", timeout: 60_000 });
+  const output = execFileSync(process.execPath, ["--conditions=@rein/source", "--import", "tsx", "--input-type=module", "-e", probe], { cwd: resolve(import.meta.dirname, "../.."), encoding: "utf8", timeout: 60_000 });
   return JSON.parse(output) as { bullmq: boolean; anthropic: boolean; openai: boolean };
 };
 

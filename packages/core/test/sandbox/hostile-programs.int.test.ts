@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readdir, rmdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
+import { PolicyRule, type ToolGrant } from "@rein/contracts";
 import { probeBubblewrap, resolveSandbox } from "../../src/sandbox/sandbox-detection.ts";
 import { SandboxLimits } from "../../src/sandbox/sandbox.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
+import { PolicyRule, type ToolGrant } from "@rein/contracts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import type { ToolCallOutcome } from "../../src/tools/tool-executor.ts";
 import { call, harness } from "../tools/harness.ts";

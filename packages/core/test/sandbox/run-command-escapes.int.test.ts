@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
+import { PolicyRule, type ToolGrant } from "@rein/contracts";
 import { SecretBindings } from "../../src/secrets/index.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import type { ToolCallOutcome } from "../../src/tools/tool-executor.ts";

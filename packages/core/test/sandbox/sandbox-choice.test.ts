@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
+import { PolicyRule, type ToolGrant } from "@rein/contracts";
 import { ReinConfig } from "../../src/config/config.ts";
 import { resolveSandbox } from "../../src/sandbox/sandbox-detection.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";

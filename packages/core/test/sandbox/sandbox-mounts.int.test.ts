@@ -4,7 +4,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
+import { PolicyRule, type ToolGrant } from "@rein/contracts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import type { ToolCallOutcome } from "../../src/tools/tool-executor.ts";
 import { call, harness } from "../tools/harness.ts";

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { PolicyRule } from "../../src/contracts/index.ts";
+import { PolicyRule } from "@rein/contracts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import { defineTool } from "../../src/tools/define-tool.ts";

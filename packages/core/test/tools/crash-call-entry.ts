@@ -1,6 +1,6 @@
 // A step worker reduced to one call: runs a side-effecting run_command through the executor and is SIGKILLed by the test mid-call.
 import { Redis } from "ioredis";
-import { PolicyRule } from "../../src/contracts/index.ts";
+import { PolicyRule } from "@rein/contracts";
 import { RedisKeys } from "../../src/redis/keys.ts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";

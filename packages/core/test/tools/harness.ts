@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { PolicyRule, ToolGrant } from "../../src/contracts/index.ts";
-import type { TraceEventInput, TraceKind } from "../../src/trace/trace-catalogue.ts";
+import type { PolicyRule, ToolGrant } from "@rein/contracts";
+import type { TraceEventInput, TraceKind } from "@rein/trace";
 import { createToolExecutor, type ToolExecutorDeps } from "../../src/tools/create-tool-executor.ts";
 import type { AnyTool, ArtifactWriter } from "../../src/tools/define-tool.ts";
 import type { ModelToolCall, StepExecutionContext } from "../../src/tools/tool-executor.ts";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ApprovalSigner, ApprovalVerifier } from "../../src/approvals/approval-signature.ts";
 import { generateKeyPair } from "../../src/keys/key-files.ts";
-import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
+import { PolicyRule, type ToolGrant } from "@rein/contracts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import type { AnyTool } from "../../src/tools/define-tool.ts";
 import type { ToolCallOutcome } from "../../src/tools/tool-executor.ts";

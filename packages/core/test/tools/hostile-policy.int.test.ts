@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApprovalVerifier } from "../../src/approvals/approval-signature.ts";
 import { generateKeyPair } from "../../src/keys/key-files.ts";
-import { PolicyRule, type ToolGrant } from "../../src/contracts/index.ts";
+import { PolicyRule, type ToolGrant } from "@rein/contracts";
 import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import { defineTool } from "../../src/tools/define-tool.ts";

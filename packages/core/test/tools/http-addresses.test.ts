@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createServer as createTlsServer } from "node:tls";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PolicyRule } from "../../src/contracts/index.ts";
+import { PolicyRule } from "@rein/contracts";
 import { blockedAddressKind } from "../../src/tools/builtin/address-ranges.ts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import { call, harness } from "./harness.ts";

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PolicyRule } from "../../src/contracts/index.ts";
+import { PolicyRule } from "@rein/contracts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import { call, harness } from "./harness.ts";
 import { workspacePerTest } from "./workspace-per-test.ts";

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { sha256 } from "../../src/canonical/canonical-json.ts";
+import { sha256 } from "@rein/contracts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
 import { idempotencyPerTest } from "./redis-harness.ts";
 import { FINGERPRINT, intentOf } from "./stages/stage-harness.ts";

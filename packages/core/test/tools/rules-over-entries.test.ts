@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PolicyRule } from "../../src/contracts/index.ts";
+import { PolicyRule } from "@rein/contracts";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import { call, harness } from "./harness.ts";
 import { workspacePerTest } from "./workspace-per-test.ts";

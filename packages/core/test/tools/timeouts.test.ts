@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { PolicyRule } from "../../src/contracts/index.ts";
+import { PolicyRule } from "@rein/contracts";
 import { defineTool } from "../../src/tools/define-tool.ts";
 import { call, harness } from "./harness.ts";
 import { workspacePerTest } from "./workspace-per-test.ts";

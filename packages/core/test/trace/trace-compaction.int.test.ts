@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testRuntimePerTest } from "../../src/testing/index.ts";
-import type { TraceEventInput } from "../../src/trace/trace-catalogue.ts";
+import type { TraceEventInput } from "@rein/trace";
 import { TraceLog } from "../../src/trace/trace-log.ts";
 
 const options = { minEvents: 1, chunkBytes: 2_000 };

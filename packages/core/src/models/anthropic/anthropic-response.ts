@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Usage } from "../../contracts/index.ts";
+import type { Usage } from "@rein/contracts";
 import { parseJsonText } from "../json-from-model-text.ts";
 import { type ContentBlock, type StopReason, textOf } from "../model-provider.ts";
 import { unwrapOutput } from "../structured-output.ts";

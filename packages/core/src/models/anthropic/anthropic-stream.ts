@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Usage } from "../../contracts/index.ts";
+import type { Usage } from "@rein/contracts";
 import type { ContentBlock, ModelStreamEvent, StopReason } from "../model-provider.ts";
 import { StreamEndedEarlyError } from "../stream-ended-early.ts";
 import { toolCallBlock } from "../tool-arguments.ts";

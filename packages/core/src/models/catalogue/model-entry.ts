@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ModelApi } from "../../contracts/model-message.ts";
+import { ModelApi } from "@rein/contracts";
 import { Price } from "../../config/config.ts";
 
 /** How deeply a model reasons: Anthropic's `output_config.effort`, OpenAI's `reasoning.effort`. */

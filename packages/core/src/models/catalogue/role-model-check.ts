@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { ProviderConfig, RoleModelConfig } from "../../config/config.ts";
-import { Role } from "../../contracts/role.ts";
-import { ReinError } from "../../errors.ts";
+import { Role, ReinError } from "@rein/contracts";
 import { modelEntryFor } from "./model-catalogue.ts";
 import type { Effort, ModelEntry, SamplingParameter } from "./model-entry.ts";
 import { recommendedModelFor } from "./recommended-models.ts";

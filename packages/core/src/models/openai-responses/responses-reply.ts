@@ -1,5 +1,5 @@
 import type { Response, ResponseUsage } from "openai/resources/responses/responses";
-import type { Usage } from "../../contracts/index.ts";
+import type { Usage } from "@rein/contracts";
 import type { ContentBlock, StopReason } from "../model-provider.ts";
 import { toolCallBlock } from "../tool-arguments.ts";
 

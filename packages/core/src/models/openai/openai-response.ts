@@ -1,8 +1,7 @@
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
 import { z } from "zod";
-import type { Usage } from "../../contracts/index.ts";
-import { ReinError } from "../../errors.ts";
+import { type Usage, ReinError } from "@rein/contracts";
 import type { ContentBlock, StopReason } from "../model-provider.ts";
 import { toolCallBlock } from "../tool-arguments.ts";
 

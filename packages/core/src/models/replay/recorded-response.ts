@@ -1,14 +1,12 @@
 import { z } from "zod";
-import { Role } from "../../contracts/role.ts";
-import { Usage } from "../../contracts/usage.ts";
-import { ContentBlockContract } from "../../contracts/model-message.ts";
+import { Role, Usage, ContentBlock } from "@rein/contracts";
 import type { ModelResponse } from "../model-provider.ts";
 
 const StopReasonContract = z.enum(["end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "other"]);
 
 /** One recorded model response, as a replay file or a re-served recording holds it. */
 export const RecordedResponse = z.object({
-  content: z.array(ContentBlockContract),
+  content: z.array(ContentBlock),
   stopReason: StopReasonContract,
   usage: Usage,
   provider: z.string(),
@@ -25,7 +23,7 @@ export const ReplayFile = z.union([z.array(RecordedResponse), z.partialRecord(Ro
 /** The parts of a `model.responded` trace payload a replay serves again; absent parts take their defaults. */
 export const RespondedPayload = z.object({
   role: Role,
-  content: z.array(ContentBlockContract).default([]),
+  content: z.array(ContentBlock).default([]),
   stopReason: StopReasonContract.catch("end_turn"),
   provider: z.string().default("replay"),
   model: z.string().default("recorded"),

@@ -1,8 +1,4 @@
-import { readJsonFile } from "../../config/json-file.ts";
-import type { Role } from "../../contracts/index.ts";
-import { Usage } from "../../contracts/index.ts";
-import type { TraceEvent } from "../../contracts/trace-event.ts";
-import { ReinError } from "../../errors.ts";
+import { readJsonFile, type Role, Usage, type TraceEvent, ReinError } from "@rein/contracts";
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
 import { RecordedResponse, ReplayFile, RespondedPayload } from "./recorded-response.ts";
 

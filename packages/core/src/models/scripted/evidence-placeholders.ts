@@ -1,4 +1,4 @@
-import { ReinError } from "../../errors.ts";
+import { ReinError } from "@rein/contracts";
 import type { ModelRequest } from "../model-provider.ts";
 import { ScriptedTurn } from "./script.ts";
 

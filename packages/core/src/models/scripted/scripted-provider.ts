@@ -1,6 +1,4 @@
-import { readJsonFile } from "../../config/json-file.ts";
-import type { Usage } from "../../contracts/index.ts";
-import { ReinError } from "../../errors.ts";
+import { readJsonFile, type Usage, ReinError } from "@rein/contracts";
 import { estimateRequestTokens } from "../token-estimate.ts";
 import type { CompleteOptions, ContentBlock, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
 import { resolveEvidencePlaceholders } from "./evidence-placeholders.ts";

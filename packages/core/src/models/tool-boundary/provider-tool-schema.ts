@@ -1,6 +1,5 @@
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import { canonicalJson } from "../../canonical/canonical-json.ts";
-import { errorMessage } from "../../errors.ts";
+import { canonicalJson, errorMessage } from "@rein/contracts";
 import { SchemaProblem, toDraft2020 } from "./draft-2020-schema.ts";
 
 /** A tool's input schema as it goes to a provider. */

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256 } from "../../canonical/canonical-json.ts";
+import { canonicalJson, sha256 } from "@rein/contracts";
 
 /** One block of a prompt in prompt order, as the cache sees it. */
 export interface PromptUnit {

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256 } from "../../canonical/canonical-json.ts";
+import { canonicalJson, sha256 } from "@rein/contracts";
 import type { EmulatedModel } from "./anthropic-emulated-models.ts";
 import { type WireBlock, type WireMessage, type WireRequest, withoutCacheControl } from "./anthropic-emulator-request.ts";
 import { docs, type Refusal, refusal } from "./anthropic-emulator-refusal.ts";

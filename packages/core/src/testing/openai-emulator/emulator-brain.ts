@@ -1,4 +1,4 @@
-import type { Usage } from "../../contracts/index.ts";
+import type { Usage } from "@rein/contracts";
 import type { ContentBlock, ModelMessage, ModelToolSchema, StopReason } from "../../models/model-provider.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { Role } from "../../contracts/index.ts";
+import type { Role } from "@rein/contracts";
 import type { ModelProvider } from "../../models/model-provider.ts";
 import type { OpenAIEmulatorBrain, OpenAIEmulatorReply } from "./emulator-brain.ts";
 

@@ -1,6 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import { z } from "zod";
-import { ReinError } from "../../errors.ts";
+import { ReinError } from "@rein/contracts";
 import { escapeGlob } from "../../policy/glob-literal.ts";
 import { defineTool } from "../define-tool.ts";
 import type { Workspace } from "../workspace.ts";

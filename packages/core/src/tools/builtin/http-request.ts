@@ -2,7 +2,7 @@ import type { LookupAddress } from "node:dns";
 import { lookup as systemLookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { z } from "zod";
-import { ReinError } from "../../errors.ts";
+import { ReinError } from "@rein/contracts";
 import { destinationOf, formatHostPort, type HostPort, hostPortProblem, parseHostPort } from "../../policy/host-port.ts";
 import { hostMatches } from "../../policy/resource-match.ts";
 import { defineTool } from "../define-tool.ts";

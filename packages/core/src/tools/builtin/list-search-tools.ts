@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { ReinError } from "../../errors.ts";
+import { ReinError } from "@rein/contracts";
 import { escapeGlob } from "../../policy/glob-literal.ts";
 import { pathMatches } from "../../policy/resource-match.ts";
 import { defineTool } from "../define-tool.ts";

@@ -1,14 +1,13 @@
 import { stat } from "node:fs/promises";
 import { relative } from "node:path";
 import { z } from "zod";
-import { ReinError } from "../../errors.ts";
+import { ReinError } from "@rein/contracts";
 import { escapeGlob } from "../../policy/glob-literal.ts";
 import { formatHostPort, type HostPort, parseHostPort } from "../../policy/host-port.ts";
 import { hostMatches } from "../../policy/resource-match.ts";
 import type { NetworkGrant } from "../../sandbox/network-proxy.ts";
 import { resolveSandbox } from "../../sandbox/sandbox-detection.ts";
-import type { SandboxResult } from "../../sandbox/sandbox.ts";
-import { SandboxLimits } from "../../sandbox/sandbox.ts";
+import { type SandboxResult, SandboxLimits } from "../../sandbox/sandbox.ts";
 import { defineTool } from "../define-tool.ts";
 import type { BuiltinToolOptions } from "./builtin-options.ts";
 

@@ -1,13 +1,4 @@
-import type {
-  FailureClass,
-  Observation,
-  Provenance,
-  ToolCallRecord,
-  ToolCallStatus,
-  ToolResultEvent,
-} from "../../contracts/index.ts";
-import { type Sha256, sha256 } from "../../canonical/canonical-json.ts";
-import { newId } from "../../ids.ts";
+import { type FailureClass, type Observation, type Provenance, type ToolCallRecord, type ToolCallStatus, type ToolResultEvent, type Sha256, sha256, newId } from "@rein/contracts";
 import type { ToolCallOutcome } from "../tool-executor.ts";
 import type { CallTrace } from "./call-trace.ts";
 

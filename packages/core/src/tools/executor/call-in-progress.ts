@@ -1,5 +1,4 @@
-import type { PermissionDecision, Scope, ToolGrant } from "../../contracts/index.ts";
-import { ReinError } from "../../errors.ts";
+import { type PermissionDecision, type Scope, type ToolGrant, ReinError, type FailureClass } from "@rein/contracts";
 import type { PreparedUntrusted, PresentedUntrusted } from "../../sanitize/present-untrusted.ts";
 import type { AnyTool } from "../define-tool.ts";
 import type { CallIntent, RecordedOutcome } from "../call-record.ts";
@@ -8,7 +7,6 @@ import type { ResolvedExecutorDeps } from "../tool-executor-deps.ts";
 import type { ModelToolCall, StepExecutionContext } from "../tool-executor.ts";
 import type { CallEnding, CallIdentity } from "./call-end-records.ts";
 import type { CallTrace } from "./call-trace.ts";
-import type { FailureClass } from "../../contracts/index.ts";
 
 /** How the tool's work turned out, whoever did it: this call, an earlier run of it, or the run's read cache. */
 export type Execution =

@@ -1,5 +1,4 @@
-import type { Scope } from "../../contracts/index.ts";
-import { ReinError } from "../../errors.ts";
+import { type Scope, ReinError } from "@rein/contracts";
 import { isDotSegment } from "../../policy/glob-match.ts";
 import { escapeGlob, splitGlob, unescapeGlob } from "../../policy/glob-literal.ts";
 import { formatHostPort, parseHostPort } from "../../policy/host-port.ts";

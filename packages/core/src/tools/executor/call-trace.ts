@@ -1,6 +1,5 @@
 import type { Redactor } from "../../sanitize/redactor.ts";
-import type { CallTraceKind, TraceEventInput, TracePayloadInput } from "../../trace/trace-catalogue.ts";
-import { traceEventInput } from "../../trace/trace-catalogue.ts";
+import { type CallTraceKind, type TraceEventInput, type TracePayloadInput, traceEventInput } from "@rein/trace";
 
 /** The part of TraceLog the executor writes through; tests pass an in-memory sink. */
 export interface TraceSink {

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { FailureClass } from "../../contracts/index.ts";
-import { ReinError } from "../../errors.ts";
+import { type FailureClass, ReinError } from "@rein/contracts";
 
 const TRANSIENT_ERRNO = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EAI_AGAIN", "EPIPE", "EBUSY", "EAGAIN", "UND_ERR_SOCKET"]);
 

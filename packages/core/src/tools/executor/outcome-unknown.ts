@@ -1,4 +1,4 @@
-import { canonicalJson } from "../../canonical/canonical-json.ts";
+import { canonicalJson } from "@rein/contracts";
 import type { CallIntent } from "../call-record.ts";
 import type { CallInProgress } from "./call-in-progress.ts";
 import type { CallEnding } from "./call-end-records.ts";

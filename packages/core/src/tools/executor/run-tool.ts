@@ -1,6 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
-import type { FailureClass } from "../../contracts/index.ts";
-import { ReinError } from "../../errors.ts";
+import { type FailureClass, ReinError } from "@rein/contracts";
 import type { AnyTool, ToolContext } from "../define-tool.ts";
 import { classifyFailure } from "./failure-class.ts";
 

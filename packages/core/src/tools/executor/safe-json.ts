@@ -1,4 +1,4 @@
-import { canonicalJson, type Sha256, sha256 } from "../../canonical/canonical-json.ts";
+import { canonicalJson, type Sha256, sha256 } from "@rein/contracts";
 
 /** Model arguments are parsed JSON, but a provider bug must not crash the pipeline before it can refuse. */
 export function safeJson(value: unknown): string {

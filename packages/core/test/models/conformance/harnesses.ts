@@ -1,4 +1,4 @@
-import type { Role } from "../../../src/contracts/index.ts";
+import type { Role } from "@rein/contracts";
 import type { ModelRequest, ModelResponse, CompleteOptions } from "../../../src/models/model-provider.ts";
 import { OpenAIProvider } from "../../../src/models/openai/openai-provider.ts";
 import { ReplayProvider } from "../../../src/models/replay/replay-provider.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Price } from "../../../src/config/config.ts";
-import { ReinError } from "../../../src/errors.ts";
+import { ReinError } from "@rein/contracts";
 import {
   type ModelProvider,
   type ModelRequest,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PolicyRule } from "../../../src/contracts/index.ts";
+import { PolicyRule } from "@rein/contracts";
 import { decidePolicy } from "../../../src/tools/executor/stages/decide-policy.ts";
 import { callInProgress, noteTool } from "./stage-harness.ts";
 

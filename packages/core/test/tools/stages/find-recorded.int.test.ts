@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Sha256, sha256 } from "../../../src/canonical/canonical-json.ts";
+import { type Sha256, sha256 } from "@rein/contracts";
 import { findRecorded } from "../../../src/tools/executor/stages/find-recorded.ts";
 import { idempotencyPerTest } from "../redis-harness.ts";
 import { callInProgress, FINGERPRINT, intentOf, noteTool } from "./stage-harness.ts";

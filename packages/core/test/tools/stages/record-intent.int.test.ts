@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sha256 } from "../../../src/canonical/canonical-json.ts";
+import { sha256 } from "@rein/contracts";
 import { recordIntent } from "../../../src/tools/executor/stages/record-intent.ts";
 import { idempotencyPerTest } from "../redis-harness.ts";
 import { callInProgress, FINGERPRINT, intentOf, noteTool } from "./stage-harness.ts";

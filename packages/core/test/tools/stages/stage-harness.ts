@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Sha256, sha256 } from "../../../src/canonical/canonical-json.ts";
+import { type Sha256, sha256 } from "@rein/contracts";
 import type { CallIntent } from "../../../src/tools/call-record.ts";
 import { createLogger } from "../../../src/logger.ts";
 import { SecretBindings } from "../../../src/secrets/secret-bindings.ts";

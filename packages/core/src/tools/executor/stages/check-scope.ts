@@ -1,5 +1,4 @@
-import type { Scope } from "../../../contracts/index.ts";
-import { ReinError } from "../../../errors.ts";
+import { type Scope, ReinError } from "@rein/contracts";
 import { resourcesOutside } from "../../../policy/resource-match.ts";
 import { type CallStage, need } from "../call-in-progress.ts";
 import { normalizeScope } from "../call-scope.ts";

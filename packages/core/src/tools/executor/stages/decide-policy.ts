@@ -1,4 +1,4 @@
-import { canonicalJson, hashOf } from "../../../canonical/canonical-json.ts";
+import { canonicalJson, hashOf } from "@rein/contracts";
 import { decidePermission } from "../../../policy/permission-policy.ts";
 import type { AnyTool } from "../../define-tool.ts";
 import type { StepExecutionContext } from "../../tool-executor.ts";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { actionHashOf } from "../../../approvals/action-hash.ts";
-import { canonicalJson } from "../../../canonical/canonical-json.ts";
+import { canonicalJson } from "@rein/contracts";
 import type { CallIntent } from "../../call-record.ts";
 import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";
 import { interrupted } from "../interrupted.ts";

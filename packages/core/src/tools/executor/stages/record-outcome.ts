@@ -1,4 +1,4 @@
-import { sha256 } from "../../../canonical/canonical-json.ts";
+import { sha256 } from "@rein/contracts";
 import type { RecordedFailure } from "../../call-record.ts";
 import type { RecordedResult } from "../../recorded-result.ts";
 import { type CallStage, need } from "../call-in-progress.ts";

@@ -1,5 +1,4 @@
-import { canonicalJson } from "../../../canonical/canonical-json.ts";
-import { errorMessage } from "../../../errors.ts";
+import { canonicalJson, errorMessage } from "@rein/contracts";
 import { type EntryScreen, entryScreen } from "../../../policy/entry-screen.ts";
 import { prepareUntrusted } from "../../../sanitize/present-untrusted.ts";
 import type { SecretRefusal } from "../../../secrets/secret-bindings.ts";

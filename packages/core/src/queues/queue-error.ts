@@ -1,0 +1,15 @@
+import { ReinError } from "@rein/contracts";
+import { loadBullmq } from "./load-bullmq.ts";
+
+/**
+ * BullMQ retries a job that throws unless the error is an UnrecoverableError.
+ * Non-retryable Rein errors become one, so the queue's own machinery decides.
+ */
+export function toQueueError(error: unknown): Error {
+  if (ReinError.isInstance(error) && !error.retryable) {
+    const unrecoverable = new (loadBullmq().UnrecoverableError)(`${error.code}: ${error.message}`);
+    unrecoverable.cause = error;
+    return unrecoverable;
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
