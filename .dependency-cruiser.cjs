@@ -34,7 +34,7 @@ module.exports = {
       from: { path: "^(packages|apps)/([^/]+)/" },
       to: {
         path: "^packages/[^/]+/src/",
-        pathNot: ["^packages/$2/", "^packages/[^/]+/src/index\\.ts$", "^packages/core/src/runtime-entry\\.ts$", "^packages/core/src/testing/index\\.ts$"],
+        pathNot: ["^packages/$2/", "^packages/[^/]+/src/index\\.ts$", "^packages/[^/]+/src/testing/index\\.ts$", "^packages/core/src/runtime-entry\\.ts$"],
       },
     },
   ],

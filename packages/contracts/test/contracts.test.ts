@@ -20,7 +20,7 @@ import {
   ToolSpec,
 } from "../src/index.ts";
 import { ToolCallEvent } from "../src/tool-events.ts";
-import * as example from "./examples.ts";
+import * as example from "../src/testing/contract-examples.ts";
 
 const hash = hashOf("x");
 

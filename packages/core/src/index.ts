@@ -4,12 +4,12 @@ export { idFrom, newId } from "@rein/contracts";
 export { ReinError, errorMessage } from "@rein/contracts";
 export { toQueueError } from "./queues/queue-error.ts";
 export { closestName } from "@rein/contracts";
-export { createLogger, type Logger, logFileDestination, type LogLevel, logLevelFrom } from "./logger.ts";
+export { createLogger, type Logger, logFileDestination, type LogLevel, logLevelFrom } from "@rein/guard";
 export { loadConfig, ReinConfig, Price, type ReinConfigInput } from "./config/config.ts";
 export { DEFAULT_REDIS_URL, redisUrlFromEnv } from "./config/redis-url.ts";
 export { secretsAndRedactor } from "./config/config-redactor.ts";
 export type { UnknownOutcomePolicy } from "./config/evaluator-config.ts";
-export { SecretBindings } from "./secrets/index.ts";
+export { SecretBindings } from "@rein/guard";
 export { LiveEvent, liveEventOf, type LiveSubscription } from "./live/index.ts";
 export { connectRedis, pingRedis, assertRedis, redactPassword, type Redis } from "./redis/connection.ts";
 export { scanKeys } from "./redis/redis-client.ts";
@@ -42,19 +42,9 @@ export { admitJob, staleJobReason } from "./queues/job-intake.ts";
 export { type AwaitedJob, awaitedJobsOf, awaitedKey } from "./queues/awaited-jobs.ts";
 export { RunEndWatch } from "./queues/run-end-watch.ts";
 export { assertLockHeld } from "./queues/lock-lost.ts";
-export { PacketSigner, PacketVerifier } from "./packets/packet-signer.ts";
-export {
-  generatePacketKeys,
-  exportPacketKeys,
-  type PacketKeyPair,
-} from "./packets/packet-keys.ts";
-export {
-  ensureKeyPairFiles,
-  generateKeyPair,
-  keyPairFiles,
-  loadPrivateKey,
-  loadPublicKey,
-} from "./keys/key-files.ts";
+export { PacketSigner, PacketVerifier } from "@rein/guard";
+export { generatePacketKeys, exportPacketKeys, type PacketKeyPair } from "@rein/guard";
+export { ensureKeyPairFiles, generateKeyPair, keyPairFiles, loadPrivateKey, loadPublicKey } from "@rein/guard";
 export {
   acceptedSampling,
   assertRoleModels,
@@ -124,7 +114,7 @@ export {
   ApprovalVerifier,
   decisionProblem,
 } from "./approvals/index.ts";
-export { presentEvidence, presentLessons, presentUntrusted, Redactor, sanitizeText, untrustedDataOf } from "./sanitize/index.ts";
+export { presentEvidence, presentLessons, presentUntrusted, Redactor, sanitizeText, untrustedDataOf } from "@rein/guard";
 export { type ConnectMcpOptions, connectMcpServer, type McpConnection, mcpToolName, startMcpServers } from "./mcp/index.ts";
 export { resolveSandbox, unsandboxed, UNSANDBOXED_WARNING } from "./sandbox/index.ts";
 export type { SupervisorStatus } from "./supervisor/index.ts";
@@ -145,7 +135,7 @@ export type { ControllerRuntime, EvaluatorRuntime, PlannerRuntime, StepWorkerRun
 export { LessonStore } from "./lessons/lesson-store.ts";
 // Tools written outside the workspace packages (examples/*/tools.ts) get the zod instance core validates with.
 export { z } from "zod";
-export { assertAttenuated } from "./packets/attenuation.ts";
+export { assertAttenuated } from "@rein/guard";
 export { CheckpointStore, checkpointKeys, type CheckpointCounts } from "./stores/checkpoint-store.ts";
 export { expireWithin, forgetExpiredRuns, forgetRuns, noteRunExpiry, runKeysOf } from "./stores/run-retention.ts";
 export { onFinalFailure } from "./queues/final-failure.ts";

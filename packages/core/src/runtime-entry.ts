@@ -9,7 +9,7 @@ export { closestName } from "@rein/contracts";
 export { loadConfig, type ReinConfig, type ReinConfigInput } from "./config/config.ts";
 export { DEFAULT_REDIS_URL, redisUrlFromEnv } from "./config/redis-url.ts";
 export { errorMessage, ReinError } from "@rein/contracts";
-export { logFileDestination, type LogLevel, logLevelFrom } from "./logger.ts";
+export { logFileDestination, type LogLevel, logLevelFrom } from "@rein/guard";
 export { assertRedis, pingRedis } from "./redis/connection.ts";
 export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";
 export { UNSANDBOXED_WARNING } from "./sandbox/sandbox-detection.ts";

@@ -1,6 +1,5 @@
 import { APPROVAL_SCHEMA_VERSION, type Approval } from "@rein/contracts";
-import { type ApprovalAction, actionHashOf } from "./action-hash.ts";
-import { type ApprovalVerifier, decisionProblem } from "./approval-signature.ts";
+import { type ApprovalAction, actionHashOf, type ApprovalVerifier, decisionProblem } from "@rein/guard";
 import type { ApprovalStore } from "./approval-store.ts";
 
 export type GateResult =

@@ -4,9 +4,8 @@ import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
 import { APPROVAL_SCHEMA_VERSION, Approval, type ApprovalStatus, ReinError, newId } from "@rein/contracts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { expireWithin } from "../stores/run-retention.ts";
-import { type ApprovalAction, actionHashOf } from "./action-hash.ts";
+import { type ApprovalAction, actionHashOf, type ApprovalSigner } from "@rein/guard";
 import { CONSUME, DECIDE, EXPIRE_IF_DUE } from "./approval-scripts.ts";
-import type { ApprovalSigner } from "./approval-signature.ts";
 
 export interface ApprovalStoreOptions {
   /** Seconds a pending approval waits for a decision (config `approvals.ttlSeconds`). */

@@ -1,6 +1,6 @@
-export { actionHashOf, type ApprovalAction } from "./action-hash.ts";
+export { actionHashOf, type ApprovalAction } from "@rein/guard";
 export { type ApprovalGateDeps, type GateResult, passApprovalGate } from "./approval-gate.ts";
-export { ApprovalDecisionClaims, ApprovalSigner, ApprovalVerifier, decisionProblem } from "./approval-signature.ts";
+export { ApprovalDecisionClaims, ApprovalSigner, ApprovalVerifier, decisionProblem } from "@rein/guard";
 export {
   ApprovalDecisionInput,
   type ApprovalFilter,

@@ -1,5 +1,4 @@
-import { Redactor } from "../sanitize/redactor.ts";
-import { SecretBindings } from "../secrets/secret-bindings.ts";
+import { Redactor, SecretBindings } from "@rein/guard";
 import type { ReinConfig } from "./config.ts";
 
 /** The variable a provider's key is read from, as `createProvider` reads it. */

@@ -5,7 +5,7 @@ import { JsonObject, Role, PolicyRule, ReinError, EnvName } from "@rein/contract
 import { OtelConfig } from "../telemetry/otel-config.ts";
 import { McpConfig } from "../mcp/mcp-config.ts";
 import { PluginsConfig } from "../plugins/plugin-config.ts";
-import { HostPortEntry, SecretEntry } from "../secrets/secret-binding.ts";
+import { HostPortEntry, SecretEntry } from "@rein/guard";
 import { SandboxLimits, SandboxMode } from "../sandbox/sandbox.ts";
 import { EvaluatorConfig } from "./evaluator-config.ts";
 import { QueuesConfig } from "./queues-config.ts";

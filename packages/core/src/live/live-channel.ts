@@ -1,5 +1,5 @@
 import type { RedisClient } from "../redis/redis-client.ts";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "@rein/guard";
 import type { RedisKeys } from "../redis/keys.ts";
 import { LiveEvent } from "./live-event.ts";
 import { parseChannelMessage } from "../redis/channel-message.ts";

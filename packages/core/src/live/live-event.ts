@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Role } from "@rein/contracts";
 import type { ModelStreamEvent } from "../models/model-provider.ts";
-import { stripControlCharacters } from "../sanitize/control-characters.ts";
+import { stripControlCharacters } from "@rein/guard";
 
 const Source = {
   runId: z.string().min(1),

@@ -1,7 +1,7 @@
 import picomatch from "picomatch";
 import { z } from "zod";
 import { type Scope, ReinError } from "@rein/contracts";
-import { destinationOf, formatHostPort, hostPortProblem, parseHostPort } from "../policy/host-port.ts";
+import { destinationOf, formatHostPort, hostPortProblem, parseHostPort } from "@rein/guard";
 
 /**
  * Where an argument sits: keys joined by `.`, a key ending in `[]` for an

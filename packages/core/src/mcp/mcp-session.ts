@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "@rein/guard";
 import type { KillCause, SessionOpener, SupervisedSession } from "../supervisor/supervised-session.ts";
 import type { McpServerConfig } from "./mcp-config.ts";
 import type { McpAnnotations } from "./mcp-effect.ts";

@@ -1,14 +1,9 @@
 import { z } from "zod";
 import { ReinError, errorMessage } from "@rein/contracts";
-import { destinationOf, formatHostPort } from "../policy/host-port.ts";
+import { destinationOf, formatHostPort, type Logger, type PresentedSchema, presentUntrustedSchema, presentUntrusted, type Redactor, type SecretBindings } from "@rein/guard";
 import { ProcessSupervisor, type SupervisorStatus } from "../supervisor/process-supervisor.ts";
-import type { Logger } from "../logger.ts";
-import { type PresentedSchema, presentUntrustedSchema } from "../sanitize/present-schema.ts";
-import { presentUntrusted } from "../sanitize/present-untrusted.ts";
 import { resolveSandbox } from "../sandbox/sandbox-detection.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
-import type { Redactor } from "../sanitize/redactor.ts";
-import type { SecretBindings } from "../secrets/secret-bindings.ts";
 import { type AnyTool, defineTool } from "../tools/define-tool.ts";
 import { type McpServerConfig, type McpServerConfigInput, McpServerConfig as McpServerConfigSchema } from "./mcp-config.ts";
 import { mcpCallScope, withResolvedPaths } from "./mcp-argument-scopes.ts";

@@ -1,6 +1,5 @@
 import { ReinError } from "@rein/contracts";
-import type { Logger } from "../logger.ts";
-import type { SecretBindings } from "../secrets/secret-bindings.ts";
+import type { Logger, SecretBindings } from "@rein/guard";
 import type { McpServerConfig } from "./mcp-config.ts";
 import { McpClientCredentialsToken, withClientCredentials } from "./mcp-oauth.ts";
 import type { McpTransport } from "./mcp-session.ts";

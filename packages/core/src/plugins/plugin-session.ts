@@ -1,4 +1,4 @@
-import type { Logger } from "../logger.ts";
+import type { Logger } from "@rein/guard";
 import type { NetworkGrant } from "../sandbox/network-proxy.ts";
 import type { Sandbox, SandboxedProcess } from "../sandbox/sandbox.ts";
 import { splitLines } from "../supervisor/line-splitter.ts";

@@ -1,7 +1,5 @@
 import { type FailureClass, JsonObject, type Scope, ReinError } from "@rein/contracts";
-import { presentUntrustedSchema } from "../sanitize/present-schema.ts";
-import { presentUntrusted } from "../sanitize/present-untrusted.ts";
-import type { Redactor } from "../sanitize/redactor.ts";
+import { presentUntrustedSchema, presentUntrusted, type Redactor } from "@rein/guard";
 import { type SupervisorFailure, supervisorFailureOf } from "../supervisor/supervisor-error.ts";
 import { type AnyTool, defineTool } from "../tools/define-tool.ts";
 import { zodOfCheck } from "./json-schema-check.ts";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { RunStatus, StepPhase, stopsSteps, ReinError } from "@rein/contracts";
 import type { TraceKind } from "@rein/trace";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "@rein/guard";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 import type { TraceWriter } from "../trace/trace-log.ts";

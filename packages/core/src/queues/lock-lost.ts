@@ -1,6 +1,6 @@
 import type { Job } from "bullmq";
 import { ReinError } from "@rein/contracts";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "@rein/guard";
 import { loadBullmq } from "./load-bullmq.ts";
 import type { WatchedLock } from "./lock-watch.ts";
 

@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import { RunStatus, stopsSteps, errorMessage, ReinError } from "@rein/contracts";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "@rein/guard";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 import { parseChannelMessage } from "../redis/channel-message.ts";

@@ -1,5 +1,5 @@
 import type { RedisClient } from "./redis-client.ts";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "@rein/guard";
 
 /** Anything that reports its connection's failures as `error` events: an ioredis client, a BullMQ Queue or Worker. */
 export interface ErrorEmitter {

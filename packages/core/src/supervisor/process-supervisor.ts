@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { errorMessage } from "@rein/contracts";
-import { createLogger, type Logger } from "../logger.ts";
+import { createLogger, type Logger } from "@rein/guard";
 import { CircuitBreaker } from "./circuit-breaker.ts";
 import type { KillCause, SessionEnd, SessionOpener, SupervisedSession } from "./supervised-session.ts";
 import { supervisorError, supervisorFailureOf } from "./supervisor-error.ts";

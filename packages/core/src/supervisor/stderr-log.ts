@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "@rein/guard";
 
 export interface StderrLog {
   /** The last lines written, for the message about a process that died. */

@@ -11,17 +11,17 @@ export { openAIResponseFailedStream, openAIResponsesWireFailure } from "./openai
 export { type ScriptedWireServerOptions, startScriptedWireServer, type WireFormat } from "./scripted-wire-server.ts";
 export type { WireReply } from "./wire-reply.ts";
 export { anthropicWireFailure, cutStream, openAIWireFailure, type WireFailure } from "./wire-failures.ts";
-export { INJECTIONS, SECRET, secretLeaks, splitSecretForms } from "./injection-corpus.ts";
+export { INJECTIONS, SECRET, secretLeaks, splitSecretForms } from "@rein/guard/testing";
 export { type TraceEnvelope, traceEventOf } from "./trace-event-of.ts";
 export { echoConversation, echoTool } from "./echo-tool.ts";
 export { countingProvider } from "./counting-provider.ts";
 export { recordSentControl } from "./sent-control.ts";
-export { until } from "./until.ts";
+export { until } from "@rein/contracts/testing";
 export { type ConsumerFixture, consumerPerTest, type TestHooks, testRuntimePerTest } from "./per-test.ts";
-export { fixtureAround, type HookRegistrar, liveView } from "./fixture-around.ts";
+export { fixtureAround, type HookRegistrar, liveView } from "@rein/contracts/testing";
 export { type LapsingLock, lapsingLock } from "./lapsing-lock.ts";
 export { warningsLogged } from "./warnings-logged.ts";
-export { toolCallRecord } from "./tool-call-record.ts";
+export { toolCallRecord } from "@rein/contracts/testing";
 export { oneStepPlanner, plannerOfSteps } from "./planner-script.ts";
 export {
   type AnthropicBrain,

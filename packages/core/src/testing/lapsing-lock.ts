@@ -2,7 +2,7 @@ import type { Worker } from "bullmq";
 import type { QueueRole } from "../config/queues-config.ts";
 import { QUEUE_NAMES } from "../queues/queue-names.ts";
 import type { ReinRuntime } from "../runtime.ts";
-import { until } from "./until.ts";
+import { until } from "@rein/contracts/testing";
 
 /** One job's lock, made to vanish in the middle of a call. */
 export interface LapsingLock {

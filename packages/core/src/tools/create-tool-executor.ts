@@ -1,7 +1,6 @@
 import { ReinError } from "@rein/contracts";
-import { createLogger } from "../logger.ts";
+import { createLogger, SecretBindings } from "@rein/guard";
 import type { ModelToolSchema } from "../models/model-provider.ts";
-import { SecretBindings } from "../secrets/secret-bindings.ts";
 import { type AnyTool, toolSpecOf } from "./define-tool.ts";
 import { executeCall } from "./executor/execute-call.ts";
 import { StepReadCache } from "./step-read-cache.ts";

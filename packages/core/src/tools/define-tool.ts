@@ -1,29 +1,7 @@
 import type { z } from "zod";
 import { type Scope, type ToolEffect, type ToolSpec, jsonSchemaOf } from "@rein/contracts";
-import type { Logger } from "../logger.ts";
-import type { EntryScreen } from "../policy/entry-screen.ts";
+import type { Logger, EntryScreen, SecretReader } from "@rein/guard";
 import type { Workspace } from "./workspace.ts";
-
-/**
- * A tool's view of the deployment's secrets (config `secrets`): only those
- * bound to it. Values never reach the model, the trace or the logs.
- */
-export interface SecretReader {
-  /**
-   * The value of a secret bound to this tool; undefined for a name the
-   * deployment does not configure. A configured secret bound elsewhere is
-   * refused: it throws a `tool_refused` ReinError and is traced.
-   */
-  get(name: string): string | undefined;
-  /** Every secret bound to this tool as environment variables (name → value), e.g. for a process the tool starts. */
-  bound(): Readonly<Record<string, string>>;
-  /**
-   * Throws a `tool_refused` ReinError when any of `parts` carries a secret
-   * not bound to this tool and to `destination` (`host:port`). A tool that
-   * sends data out calls it on everything it is about to send.
-   */
-  assertMaySend(destination: string, parts: readonly string[]): void;
-}
 
 /** An image a tool's result shows the model (base64 data), for providers that take images. */
 export interface ToolImage {

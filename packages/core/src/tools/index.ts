@@ -3,18 +3,18 @@ export {
   type ApprovalRule,
   type ArtifactWriter,
   defineTool,
-  type SecretReader,
   type ToolContext,
   type ToolDefinition,
   type ToolImage,
   type ToolOptions,
   toolSpecOf,
 } from "./define-tool.ts";
+export type { SecretReader } from "@rein/guard";
 export { ToolRegistry } from "./tool-registry.ts";
 export { toolsExportOf } from "./tools-export.ts";
 export { Workspace } from "./workspace.ts";
-export { escapeGlob } from "../policy/glob-literal.ts";
-export type { EntryScreen } from "../policy/entry-screen.ts";
+export { escapeGlob } from "@rein/guard";
+export type { EntryScreen } from "@rein/guard";
 export type { ModelToolCall, StepExecutionContext, ToolCallOutcome, ToolExecutor } from "./tool-executor.ts";
 export { createToolExecutor, type ToolExecutorDeps } from "./create-tool-executor.ts";
 export type { TraceSink } from "./executor/call-trace.ts";

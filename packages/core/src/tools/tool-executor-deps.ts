@@ -1,14 +1,10 @@
 import type { PolicyRule } from "@rein/contracts";
-import type { ApprovalVerifier } from "../approvals/approval-signature.ts";
+import type { ApprovalVerifier, Logger, Redactor, SecretBindings, SizeLimits } from "@rein/guard";
 import type { ApprovalStore } from "../approvals/approval-store.ts";
-import type { Logger } from "../logger.ts";
-import type { Redactor } from "../sanitize/redactor.ts";
 import type { IdempotencyStore } from "../stores/idempotency-store.ts";
-import type { SecretBindings } from "../secrets/secret-bindings.ts";
 import type { ArtifactWriter } from "./define-tool.ts";
 import type { TraceSink } from "./executor/call-trace.ts";
 import type { RetryOptions } from "./executor/run-tool.ts";
-import type { SizeLimits } from "../sanitize/size-limit.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import type { ToolResultCache } from "./tool-result-cache.ts";
 

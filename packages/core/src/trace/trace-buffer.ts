@@ -1,6 +1,6 @@
 import type { TraceEventInput } from "@rein/trace";
 import type { TraceBatch } from "../stores/turn-write.ts";
-import type { Redactor } from "../sanitize/redactor.ts";
+import type { Redactor } from "@rein/guard";
 import type { TraceLog } from "./trace-log.ts";
 
 /**

@@ -2,7 +2,7 @@ import type { RedisClient } from "../redis/redis-client.ts";
 import { TraceEvent, ReinError } from "@rein/contracts";
 import { type TraceEventInput, type TypedTraceEvent, typedTraceEvent } from "@rein/trace";
 import type { RedisKeys } from "../redis/keys.ts";
-import type { Redactor } from "../sanitize/redactor.ts";
+import type { Redactor } from "@rein/guard";
 import type { TraceBatch } from "../stores/turn-write.ts";
 import { compactTrace, type TraceCompaction, type TraceCompactionOptions } from "./trace-compaction.ts";
 import { decodeEntry, type RawTraceEntry, storedEventsOf } from "./trace-entries.ts";

@@ -1,8 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { actionHashOf } from "../../src/approvals/action-hash.ts";
-import { ApprovalSigner, ApprovalVerifier } from "../../src/approvals/approval-signature.ts";
+import { actionHashOf, ApprovalSigner, ApprovalVerifier, generateKeyPair } from "@rein/guard";
 import { sha256 } from "@rein/contracts";
-import { generateKeyPair } from "../../src/keys/key-files.ts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
 import { call, harness } from "../tools/harness.ts";
 import { restartServiceTool } from "../tools/hostile-tools.ts";

@@ -1,9 +1,7 @@
 import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { actionHashOf } from "../../src/approvals/action-hash.ts";
+import { actionHashOf, ApprovalSigner, generateKeyPair } from "@rein/guard";
 import { ApprovalStore } from "../../src/approvals/approval-store.ts";
-import { ApprovalSigner } from "../../src/approvals/approval-signature.ts";
-import { generateKeyPair } from "../../src/keys/key-files.ts";
 import { ReinError } from "@rein/contracts";
 import { REDIS_URL, redisForTest } from "../tools/redis-harness.ts";
 

@@ -1,10 +1,8 @@
 import { sign } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { actionHashOf } from "../../src/approvals/action-hash.ts";
-import { ApprovalSigner, ApprovalVerifier } from "../../src/approvals/approval-signature.ts";
+import { actionHashOf, ApprovalSigner, ApprovalVerifier, generateKeyPair } from "@rein/guard";
 import { ApprovalStore } from "../../src/approvals/approval-store.ts";
 import { canonicalJson, type ToolGrant } from "@rein/contracts";
-import { generateKeyPair } from "../../src/keys/key-files.ts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
 import type { ToolCallOutcome } from "../../src/tools/tool-executor.ts";
 import { call, harness, type MemoryTrace } from "../tools/harness.ts";

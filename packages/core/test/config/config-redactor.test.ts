@@ -2,8 +2,7 @@ import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { ReinConfig } from "../../src/config/config.ts";
 import { secretsAndRedactor } from "../../src/config/config-redactor.ts";
-import { createLogger } from "../../src/logger.ts";
-import { redactingLoggerOptions } from "../../src/sanitize/pino-redaction.ts";
+import { createLogger, redactingLoggerOptions } from "@rein/guard";
 
 const env = {
   GITHUB_TOKEN: "ghp_TOOLSECRET_91c2e7",

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { PolicyRule, ReinError } from "@rein/contracts";
 import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
-import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
+import { SecretBindings } from "@rein/guard";
 import { call, harness } from "../tools/harness.ts";
 import { startOAuthRemoteServer } from "./fixtures/oauth-mcp-server.ts";
 import { remoteServerPerFile } from "./mcp-per-file.ts";

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcpEffect } from "../../src/mcp/mcp-effect.ts";
 import { mcpToolName } from "../../src/mcp/mcp-tool-name.ts";
 import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
-import { Redactor } from "../../src/sanitize/redactor.ts";
-import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
+import { Redactor, SecretBindings } from "@rein/guard";
 import { call, harness } from "../tools/harness.ts";
 import { mcpConnectionPerFile, TEST_MCP_SERVER } from "./mcp-per-file.ts";
 

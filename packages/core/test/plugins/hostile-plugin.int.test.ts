@@ -6,11 +6,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisUrlFromEnv } from "../../src/config/redis-url.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger, SecretBindings } from "@rein/guard";
 import { loadPlugin } from "../../src/plugins/load-plugin.ts";
 import { PluginHost } from "../../src/plugins/plugin-host.ts";
 import { resolveSandbox } from "../../src/sandbox/sandbox-detection.ts";
-import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { tempWorkspace } from "../tools/harness.ts";
 

@@ -3,12 +3,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger, SecretBindings } from "@rein/guard";
 import { loadPlugin } from "../../src/plugins/load-plugin.ts";
 import { PluginHost } from "../../src/plugins/plugin-host.ts";
 import { pluginTools } from "../../src/plugins/plugin-tools.ts";
 import { unsandboxed } from "../../src/sandbox/unsandboxed.ts";
-import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { call, harness, MemoryTrace, tempWorkspace } from "../tools/harness.ts";
 

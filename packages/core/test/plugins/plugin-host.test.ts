@@ -1,11 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger, SecretBindings } from "@rein/guard";
 import { loadPlugin } from "../../src/plugins/load-plugin.ts";
 import { PluginHost, type PluginSupervision } from "../../src/plugins/plugin-host.ts";
 import { loadPlugins } from "../../src/plugins/plugin-set.ts";
 import { unsandboxed } from "../../src/sandbox/unsandboxed.ts";
-import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { tempWorkspace } from "../tools/harness.ts";
 

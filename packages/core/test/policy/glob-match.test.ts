@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compileGlob, MAX_ALTERNATIVES } from "../../src/policy/glob-match.ts";
+import { compileGlob, MAX_ALTERNATIVES } from "@rein/guard";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import { call, harness } from "../tools/harness.ts";
 import { workspacePerTest } from "../tools/workspace-per-test.ts";

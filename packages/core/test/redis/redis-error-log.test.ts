@@ -2,10 +2,10 @@ import { createServer } from "node:net";
 import { Writable } from "node:stream";
 import { Cluster, Redis } from "ioredis";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger } from "@rein/guard";
 import { RedisErrorLog } from "../../src/redis/redis-error-log.ts";
 import type { RedisClient } from "../../src/redis/redis-client.ts";
-import { until } from "../../src/testing/until.ts";
+import { until } from "@rein/contracts/testing";
 
 interface LogRecord {
   msg: string;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PolicyRule, type ToolGrant } from "@rein/contracts";
-import { SecretBindings } from "../../src/secrets/index.ts";
+import { SecretBindings } from "@rein/guard";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import type { ToolCallOutcome } from "../../src/tools/tool-executor.ts";
 import type { Workspace } from "../../src/tools/workspace.ts";

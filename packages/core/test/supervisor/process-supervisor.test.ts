@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger } from "@rein/guard";
 import { CircuitBreaker } from "../../src/supervisor/circuit-breaker.ts";
 import { ProcessSupervisor, type SupervisorEvent, type SupervisorOptions } from "../../src/supervisor/process-supervisor.ts";
 import type { KillCause, SessionEnd, SupervisedSession } from "../../src/supervisor/supervised-session.ts";

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Redactor } from "../../src/sanitize/redactor.ts";
-import { SecretBindings } from "../../src/secrets/secret-bindings.ts";
+import { Redactor, SecretBindings } from "@rein/guard";
 import { defineTool } from "../../src/tools/define-tool.ts";
 import { call, harness } from "./harness.ts";
 import { workspacePerTest } from "./workspace-per-test.ts";

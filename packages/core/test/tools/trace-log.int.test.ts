@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Redactor } from "../../src/sanitize/redactor.ts";
+import { Redactor } from "@rein/guard";
 import { defineTool } from "../../src/tools/define-tool.ts";
 import { createToolExecutor } from "../../src/tools/create-tool-executor.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestRuntime, type TestRuntime } from "../../src/testing/index.ts";
-import { Redactor } from "../../src/sanitize/redactor.ts";
+import { Redactor } from "@rein/guard";
 import type { TraceEventInput } from "@rein/trace";
 import { TraceBuffer } from "../../src/trace/trace-buffer.ts";
 import { TraceLog } from "../../src/trace/trace-log.ts";

@@ -1,7 +1,7 @@
 import type { FileHandle } from "node:fs/promises";
 import { z } from "zod";
 import { ReinError } from "@rein/contracts";
-import { escapeGlob } from "../../policy/glob-literal.ts";
+import { escapeGlob } from "@rein/guard";
 import { defineTool } from "../define-tool.ts";
 import type { Workspace } from "../workspace.ts";
 import { type BuiltinToolOptions, DEFAULT_MAX_FILE_BYTES } from "./builtin-options.ts";

@@ -1,5 +1,5 @@
 import { type PermissionDecision, type Scope, type ToolGrant, ReinError, type FailureClass } from "@rein/contracts";
-import type { PreparedUntrusted, PresentedUntrusted } from "../../sanitize/present-untrusted.ts";
+import type { PreparedUntrusted, PresentedUntrusted } from "@rein/guard";
 import type { AnyTool } from "../define-tool.ts";
 import type { CallIntent, RecordedOutcome } from "../call-record.ts";
 import type { RecordedResult } from "../recorded-result.ts";

@@ -1,8 +1,5 @@
 import { type Scope, ReinError } from "@rein/contracts";
-import { isDotSegment } from "../../policy/glob-match.ts";
-import { escapeGlob, splitGlob, unescapeGlob } from "../../policy/glob-literal.ts";
-import { formatHostPort, parseHostPort } from "../../policy/host-port.ts";
-import { SCOPE_DIMENSIONS } from "../../policy/resource-match.ts";
+import { isDotSegment, escapeGlob, splitGlob, unescapeGlob, formatHostPort, parseHostPort, SCOPE_DIMENSIONS } from "@rein/guard";
 import { pathSizeProblem } from "../path-limits.ts";
 import type { Workspace } from "../workspace.ts";
 

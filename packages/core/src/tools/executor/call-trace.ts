@@ -1,4 +1,4 @@
-import type { Redactor } from "../../sanitize/redactor.ts";
+import type { Redactor } from "@rein/guard";
 import { type CallTraceKind, type TraceEventInput, type TracePayloadInput, traceEventInput } from "@rein/trace";
 
 /** The part of TraceLog the executor writes through; tests pass an in-memory sink. */

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { type Sha256, sha256 } from "@rein/contracts";
 import type { CallIntent } from "../../../src/tools/call-record.ts";
-import { createLogger } from "../../../src/logger.ts";
-import { SecretBindings } from "../../../src/secrets/secret-bindings.ts";
+import { createLogger, SecretBindings } from "@rein/guard";
 import { type AnyTool, defineTool, type ToolOptions } from "../../../src/tools/define-tool.ts";
 import type { CallInProgress } from "../../../src/tools/executor/call-in-progress.ts";
 import { CallTrace } from "../../../src/tools/executor/call-trace.ts";

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../../src/logger.ts";
-import { SecretBindings } from "../../../src/secrets/secret-bindings.ts";
+import { createLogger, SecretBindings } from "@rein/guard";
 import type { CallStage } from "../../../src/tools/executor/call-in-progress.ts";
 import { CALL_STAGES } from "../../../src/tools/executor/call-stages.ts";
 import { executeCall } from "../../../src/tools/executor/execute-call.ts";

@@ -1,5 +1,5 @@
 import { type Scope, ReinError } from "@rein/contracts";
-import { resourcesOutside } from "../../../policy/resource-match.ts";
+import { resourcesOutside } from "@rein/guard";
 import { type CallStage, need } from "../call-in-progress.ts";
 import { normalizeScope } from "../call-scope.ts";
 import { refuse } from "../refuse.ts";

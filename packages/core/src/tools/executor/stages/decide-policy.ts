@@ -1,5 +1,5 @@
 import { canonicalJson, hashOf } from "@rein/contracts";
-import { decidePermission } from "../../../policy/permission-policy.ts";
+import { decidePermission } from "@rein/guard";
 import type { AnyTool } from "../../define-tool.ts";
 import type { StepExecutionContext } from "../../tool-executor.ts";
 import { type CallStage, need } from "../call-in-progress.ts";

@@ -1,4 +1,4 @@
-import { prepareUntrusted } from "../../../sanitize/present-untrusted.ts";
+import { prepareUntrusted } from "@rein/guard";
 import { type CallStage, need } from "../call-in-progress.ts";
 
 /**

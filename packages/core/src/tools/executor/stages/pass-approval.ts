@@ -1,4 +1,4 @@
-import { actionHashOf } from "../../../approvals/action-hash.ts";
+import { actionHashOf } from "@rein/guard";
 import { passApprovalGate } from "../../../approvals/approval-gate.ts";
 import { type CallStage, need } from "../call-in-progress.ts";
 import { isRepeatable } from "../recorded-calls.ts";

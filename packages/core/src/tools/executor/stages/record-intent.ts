@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { actionHashOf } from "../../../approvals/action-hash.ts";
+import { actionHashOf } from "@rein/guard";
 import { canonicalJson } from "@rein/contracts";
 import type { CallIntent } from "../../call-record.ts";
 import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";

@@ -1,7 +1,5 @@
 import { canonicalJson, errorMessage } from "@rein/contracts";
-import { type EntryScreen, entryScreen } from "../../../policy/entry-screen.ts";
-import { prepareUntrusted } from "../../../sanitize/present-untrusted.ts";
-import type { SecretRefusal } from "../../../secrets/secret-bindings.ts";
+import { type EntryScreen, entryScreen, prepareUntrusted, type SecretRefusal } from "@rein/guard";
 import type { AnyTool, ToolContext } from "../../define-tool.ts";
 import type { ResolvedExecutorDeps } from "../../tool-executor-deps.ts";
 import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";

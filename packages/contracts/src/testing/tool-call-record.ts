@@ -1,4 +1,4 @@
-import { hashOf, type ToolCallRecord } from "@rein/contracts";
+import { hashOf, type ToolCallRecord } from "../index.ts";
 
 /** The record of call `index` of tool `name` with `args`, as a step result lists it; a successful one has a result hash. */
 export function toolCallRecord(index: number, name: string, args: unknown, status: ToolCallRecord["status"] = "ok"): ToolCallRecord {

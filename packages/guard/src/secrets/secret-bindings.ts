@@ -1,8 +1,28 @@
 import { ReinError } from "@rein/contracts";
 import { hostMatches } from "../policy/resource-match.ts";
 import { secretEncodings } from "../sanitize/redactor.ts";
-import type { SecretReader } from "../tools/define-tool.ts";
 import type { SecretBinding } from "./secret-binding.ts";
+
+/**
+ * A tool's view of the deployment's secrets (config `secrets`): only those
+ * bound to it. Values never reach the model, the trace or the logs.
+ */
+export interface SecretReader {
+  /**
+   * The value of a secret bound to this tool; undefined for a name the
+   * deployment does not configure. A configured secret bound elsewhere is
+   * refused: it throws a `tool_refused` ReinError and is traced.
+   */
+  get(name: string): string | undefined;
+  /** Every secret bound to this tool as environment variables (name → value), e.g. for a process the tool starts. */
+  bound(): Readonly<Record<string, string>>;
+  /**
+   * Throws a `tool_refused` ReinError when any of `parts` carries a secret
+   * not bound to this tool and to `destination` (`host:port`). A tool that
+   * sends data out calls it on everything it is about to send.
+   */
+  assertMaySend(destination: string, parts: readonly string[]): void;
+}
 
 /** Why a secret was kept from a tool; the executor traces each as `secret.refused`. */
 export interface SecretRefusal {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { generatePacketKeys, type PacketBody, PacketSigner, PacketVerifier } from "../../src/index.ts";
-import { packetBody } from "../../../contracts/test/examples.ts";
+import type { PacketBody } from "@rein/contracts";
+import { generatePacketKeys, PacketSigner, PacketVerifier } from "../../src/index.ts";
+import { packetBody } from "@rein/contracts/testing";
 
 const body = packetBody as PacketBody;
 const keys = generatePacketKeys();

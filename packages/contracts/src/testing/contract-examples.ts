@@ -1,4 +1,4 @@
-import { hashOf } from "../src/index.ts";
+import { hashOf } from "../index.ts";
 
 const hash = hashOf("example");
 const ts = "2026-11-30T00:00:00.000Z";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { assertAttenuated, StepBudget } from "../../src/index.ts";
+import { StepBudget } from "@rein/contracts";
+import { assertAttenuated } from "../../src/index.ts";
 import type { PacketBounds } from "../../src/packets/attenuation.ts";
 
 const budget = StepBudget.parse({ maxTurns: 10, maxToolCalls: 20, maxTokens: 50_000, maxMs: 60_000 });
