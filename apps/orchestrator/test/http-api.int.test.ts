@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Approval } from "@rein/core";
 import { createHttpApi } from "../src/api/http-api.ts";
@@ -84,15 +85,20 @@ describe("HTTP API", () => {
     const page = await call("/", {}, false);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/text\/html/);
-    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    const policy = page.headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("frame-ancestors 'none'");
     const html = await page.text();
+    // Scripts run by hash: the page's own inline script, and no other (no 'unsafe-inline', nothing fetched).
+    const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1] ?? "";
+    const scriptSrc = policy.split(";").find((directive) => directive.trim().startsWith("script-src"));
+    expect(scriptSrc?.trim()).toBe(`script-src 'sha256-${createHash("sha256").update(script).digest("base64")}'`);
     expect(html).toContain("<title>Rein</title>");
     expect(html).toContain('fetch("/runs/" + runId + "/events"');
     // Live output is shown, and a retry clears what that role's call had shown.
     expect(html).toContain('if (event.type === "retry")');
     // A run's page is drawn from the run's view model; each claim links its evidence to the call behind it, then the gaps.
     expect(html).toContain('api("/runs/" + runId + "/view")');
-    expect(html).toContain('href: "#" + callAnchor(evidence.callKey)');
+    expect(html).toContain('href: "#" + callAnchor(callKey)');
     expect(html).toContain('"gap: " + gap');
     expect(html).toContain('sessionStorage.setItem("rein-token"');
     // Decisions and replies are made in the page, never through a prompt() dialog.

@@ -13,7 +13,7 @@ import { describeCall } from "../trace/views/call-view.ts";
 import { buildRunView } from "../trace/views/run-view/build-run-view.ts";
 import { type ApiToken, type Caller, roleIncludes, seesRun } from "./api-tokens.ts";
 import { visibleOnly, visibleRun, withinScope } from "./caller-scope.ts";
-import { DASHBOARD_HTML } from "./dashboard/dashboard-page.ts";
+import { dashboardPage } from "./dashboard/dashboard-page.ts";
 import { checkHealth, checkReady } from "./health.ts";
 import { HttpError, parse, readJson, send } from "./http-io.ts";
 import { openApiDocument, withRoles } from "./openapi.ts";
@@ -140,12 +140,13 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
       public: true,
       params: NoParams,
       handle: async (_request, response) => {
+        const page = dashboardPage();
         response.writeHead(200, {
           "content-type": "text/html; charset=utf-8",
-          "content-security-policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+          "content-security-policy": page.contentSecurityPolicy,
           "referrer-policy": "no-referrer",
         });
-        response.end(DASHBOARD_HTML);
+        response.end(page.html);
       },
     }),
     route({ method: "GET", path: "/openapi.json", params: NoParams, handle: async (_request, response) => send(response, 200, withRoles(openApiDocument(), routes)) }),

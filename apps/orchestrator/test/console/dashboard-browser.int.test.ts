@@ -84,6 +84,20 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     await deployment.api(`/runs/${runId}/cancel`, { method: "POST", body: JSON.stringify({ reason: "the test is over" }) });
   });
 
+  it("runs its own script and no other: an inline script put into the page does not run", async () => {
+    await open(deployment.dashboardUrl);
+    // The page's script ran under the Content-Security-Policy: it drew the run list's filter.
+    await page.locator("#status-filter").waitFor({ timeout: SHOWN_WITHIN_MS });
+    // As text: it runs in the page, whose DOM this Node-typed file does not declare.
+    const injectedRan = await page.evaluate(`(() => {
+      const script = document.createElement("script");
+      script.textContent = "globalThis.injectedRan = true";
+      document.body.append(script);
+      return globalThis.injectedRan === true;
+    })()`);
+    expect(injectedRan).toBe(false);
+  });
+
   it("narrows the list to one status with the status filter", async () => {
     await fixtureRun("run_e2e_failed", "failed", "A failed run for the filter");
     await fixtureRun("run_e2e_cancelled", "cancelled", "A cancelled run for the filter");

@@ -9,8 +9,11 @@ class FakeElement {
   children: unknown[] = [];
   readonly classList = { toggle: () => {} };
   readonly dataset: Record<string, string> = {};
-  querySelector(): null {
-    return null;
+  constructor(readonly tag = "") {}
+  /** Only the one selector the page uses, `[data-key="…"]` (the live output's rows). */
+  querySelector(selector: string): FakeElement | null {
+    const key = /^\[data-key="(.*)"\]$/.exec(selector)?.[1];
+    return key === undefined ? null : (findNode(this, (node) => node.dataset.key === key) ?? null);
   }
   addEventListener(): void {}
   append(...nodes: unknown[]): void {
@@ -25,13 +28,28 @@ export type FakeNode = FakeElement;
 
 /** The first element under `root`, depth first, that `test` accepts. */
 export function findNode(root: FakeNode, test: (node: FakeNode) => boolean): FakeNode | undefined {
-  for (const child of root.children) {
-    if (!(child instanceof FakeElement)) continue;
-    if (test(child)) return child;
-    const found = findNode(child, test);
-    if (found) return found;
-  }
-  return undefined;
+  return findNodes(root, test)[0];
+}
+
+/** Every element under `root`, depth first, that `test` accepts. */
+export function findNodes(root: FakeNode, test: (node: FakeNode) => boolean): FakeNode[] {
+  return root.children.flatMap((child) => (child instanceof FakeElement ? [...(test(child) ? [child] : []), ...findNodes(child, test)] : []));
+}
+
+/** The API as a page sees it: a fetch taking the path the page asks for. */
+export type PageFetch = (path: string, init?: RequestInit) => Promise<Response>;
+
+/**
+ * An API that answers each path in `routes` with its JSON body, or with the
+ * Response a function there makes, and any other path with the 404 the real
+ * API sends: for a page test that needs no server.
+ */
+export function fakeApi(routes: Record<string, unknown>): PageFetch {
+  return async (path) => {
+    if (!Object.hasOwn(routes, path)) return Response.json({ error: `no route ${path} in this test` }, { status: 404 });
+    const route = routes[path];
+    return typeof route === "function" ? (route as () => Response)() : Response.json(route);
+  };
 }
 
 export interface DashboardVisit {
@@ -47,26 +65,27 @@ export interface DashboardVisit {
 
 /**
  * Runs the dashboard page's own script as a browser would after opening
- * `base + "/" + hash`: its fetches go to the real server with the headers the
- * script sets (a browser adds no Authorization of its own). Only the DOM is
- * stubbed, and only as far as the script touches it.
+ * `base + "/" + hash`: its fetches go to the real server at `base` (or to a
+ * fakeApi) with the headers the script sets (a browser adds no Authorization
+ * of its own). Only the DOM is stubbed, and only as far as the script touches it.
  */
-export function visitDashboard(html: string, base: string, hash: string, session = new Map<string, string>()): DashboardVisit {
+export function visitDashboard(html: string, base: string | PageFetch, hash: string, session = new Map<string, string>()): DashboardVisit {
   const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1];
   if (!script) throw new Error("the dashboard page has no script");
   const elements = new Map<string, FakeElement>();
   const element = (id: string) => elements.get(id) ?? elements.set(id, new FakeElement()).get(id) as FakeElement;
   const location = { pathname: "/", hash };
   const requests: DashboardVisit["requests"] = [];
+  const server: PageFetch = typeof base === "string" ? (path, init) => fetch(`${base}${path}`, init) : base;
   const browserFetch = (path: string, init: RequestInit = {}) => {
-    const sent = fetch(`${base}${path}`, init).then((response) => {
+    const sent = server(path, init).then((response) => {
       requests.push({ path, authorization: new Headers(init.headers).get("authorization"), status: response.status });
       return response;
     });
     return sent;
   };
   runInNewContext(script, {
-    document: { getElementById: element, createElement: () => new FakeElement(), querySelectorAll: () => [] },
+    document: { getElementById: element, createElement: (tag: string) => new FakeElement(tag), querySelectorAll: () => [] },
     sessionStorage: { getItem: (key: string) => session.get(key) ?? null, setItem: (key: string, value: string) => session.set(key, value) },
     history: {
       replaceState: (_state: unknown, _title: string, url: string) => {

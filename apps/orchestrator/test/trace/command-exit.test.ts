@@ -1,11 +1,10 @@
-import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import type { TraceKind, TracePayloadInput, TypedTraceEvent } from "@rein/core";
 import { type TraceEnvelope, traceEventOf } from "@rein/core/testing";
-import { DASHBOARD_HTML } from "../../src/api/dashboard/dashboard-page.ts";
+import { dashboardPage } from "../../src/api/dashboard/dashboard-page.ts";
 import { buildRunView } from "../../src/trace/views/run-view/build-run-view.ts";
-import type { RunView } from "../../src/trace/views/run-view/run-view-model.ts";
 import { renderTimeline } from "../../src/trace/views/timeline-view.ts";
+import { type FakeNode, fakeApi, findNode, findNodes, visitDashboard } from "../support/dashboard-browser.ts";
 
 let seq = 0;
 const at = <Kind extends TraceKind>(kind: Kind, payload: TracePayloadInput<Kind>, extra: TraceEnvelope = {}): TypedTraceEvent => {
@@ -42,58 +41,30 @@ describe("a command's exit in the timeline", () => {
 });
 
 describe("a command's exit on the dashboard's run page", () => {
-  // The page's own script, run with nothing to talk to: its timelinePanel() is what the run page shows per call.
-  const script = /<script>([\s\S]*)<\/script>/.exec(DASHBOARD_HTML)?.[1] as string;
-  const page: Record<string, unknown> = {
-    document: { getElementById: () => new PageNode("input"), createElement: (tag: string) => new PageNode(tag), querySelectorAll: () => [] },
-    sessionStorage: { getItem: () => null, setItem() {} },
-    history: { replaceState() {} },
-    location: { hash: "", pathname: "/" },
-    fetch: () => new Promise(() => {}),
-    setInterval: () => 0,
-  };
-  runInNewContext(script, page);
-  const callLines = (events: TypedTraceEvent[]) => {
+  // The page's own script shows the run, its view served as GET /runs/{id}/view does: each call's line in the timeline.
+  const callLines = async (events: TypedTraceEvent[]) => {
     const view = buildRunView({ runId: "run_exit", state: null, events, blobs: {} });
     expect(view.unreadable).toEqual([]);
-    const panel = (page.timelinePanel as (view: RunView, calls: Map<string, unknown>) => PageNode)(view, new Map(view.calls.map((call) => [call.key, call])));
-    return panel.all((node) => node.tag === "details").map((details) => ({
+    const server = fakeApi({ "/runs/run_exit": { goal: { text: "run the tests" }, status: "executing" }, "/approvals": { approvals: [] }, "/runs/run_exit/view": view });
+    const visit = visitDashboard(dashboardPage().html, server, "#run_exit");
+    const timeline = () => findNode(visit.element("detail"), (node) => node.dataset.testid === "run-timeline");
+    await visit.until(() => timeline() !== undefined);
+    return findNodes(timeline() as FakeNode, (node) => node.tag === "details").map((details) => ({
       status: details.dataset.status,
       failed: details.className.includes("failed"),
-      summary: details.all((node) => node.tag === "summary")[0]?.textContent,
-      output: details.all((node) => node.dataset.testid === "call-output")[0]?.textContent,
+      summary: findNode(details, (node) => node.tag === "summary")?.textContent,
+      output: findNode(details, (node) => node.dataset.testid === "call-output")?.textContent,
     }));
   };
 
-  it("shows a non-zero exit as `exit N` on the call's line, marked failed, with its output", () => {
-    const [line] = callLines(failing);
+  it("shows a non-zero exit as `exit N` on the call's line, marked failed, with its output", async () => {
+    const [line] = await callLines(failing);
     expect(line).toMatchObject({ status: "exit 1", failed: true, output: "exit code: 1\n--- stdout ---\nnot ok 1\n" });
     expect(line?.summary).toMatch(/\[s1\] #0 run_command → exit 1 \(812 ms\)$/);
   });
 
-  it("shows a killed command by its signal and a clean exit as ok", () => {
-    expect(callLines(killed)[0]).toMatchObject({ status: "killed by SIGKILL", failed: true });
-    expect(callLines(passing)[0]).toMatchObject({ status: "ok", failed: false });
+  it("shows a killed command by its signal and a clean exit as ok", async () => {
+    expect((await callLines(killed))[0]).toMatchObject({ status: "killed by SIGKILL", failed: true });
+    expect((await callLines(passing))[0]).toMatchObject({ status: "ok", failed: false });
   });
 });
-
-/** As much of a DOM element as the run page's panels touch. */
-class PageNode {
-  [property: string]: unknown;
-  children: unknown[] = [];
-  dataset: Record<string, string> = {};
-  textContent = "";
-  className = "";
-  constructor(readonly tag: string) {}
-  append(...nodes: unknown[]): void {
-    this.children.push(...nodes);
-  }
-  replaceChildren(...nodes: unknown[]): void {
-    this.children = nodes;
-  }
-  addEventListener(): void {}
-  /** Every element under this one, depth first, that `test` accepts. */
-  all(test: (node: PageNode) => boolean): PageNode[] {
-    return this.children.flatMap((child) => (child instanceof PageNode ? [...(test(child) ? [child] : []), ...child.all(test)] : []));
-  }
-}

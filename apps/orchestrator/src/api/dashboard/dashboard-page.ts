@@ -1,33 +1,15 @@
-import { APPROVALS_SCRIPT } from "./approvals-script.ts";
-import { NAVIGATION_SCRIPT } from "./navigation-script.ts";
-import { QUEUES_SCRIPT } from "./queues-script.ts";
+import { createHash } from "node:crypto";
+import { browserScript } from "./browser-script.ts";
 import { DASHBOARD_STYLE } from "./dashboard-style.ts";
-import { ESCALATION_REPLY_SCRIPT } from "./escalation-reply-script.ts";
-import { RUN_PAGE_SCRIPT } from "./run-page-script.ts";
-import { RUN_TIMELINE_SCRIPT } from "./run-timeline-script.ts";
-import { RUN_VIEW_PANELS_SCRIPT } from "./run-view-panels-script.ts";
-import { RUNS_LIST_SCRIPT } from "./runs-list-script.ts";
-import { STARTUP_SCRIPT } from "./startup-script.ts";
-import { TOKEN_AND_API_SCRIPT } from "./token-and-api-script.ts";
 
-/**
- * The page's views, in the order they are defined: the token and API helpers
- * first, startup last. They are plain scripts sharing one global scope (no
- * modules, no bundler), joined into one inline `<script>` so the CSP needs
- * nothing but `'unsafe-inline'` and the page stays one request.
- */
-const SCRIPTS = [
-  TOKEN_AND_API_SCRIPT,
-  RUNS_LIST_SCRIPT,
-  RUN_VIEW_PANELS_SCRIPT,
-  RUN_TIMELINE_SCRIPT,
-  RUN_PAGE_SCRIPT,
-  APPROVALS_SCRIPT,
-  ESCALATION_REPLY_SCRIPT,
-  QUEUES_SCRIPT,
-  NAVIGATION_SCRIPT,
-  STARTUP_SCRIPT,
-];
+/** The page and the Content-Security-Policy it is served with. */
+export interface DashboardPage {
+  html: string;
+  /** Runs the page's one inline script, by its sha256, and nothing else: no other script, inline or fetched. */
+  contentSecurityPolicy: string;
+}
+
+let page: DashboardPage | undefined;
 
 /**
  * The web dashboard: one self-contained page over the HTTP API. It lists
@@ -36,9 +18,18 @@ const SCRIPTS = [
  * arrives once in the fragment of the URL that `rein serve` prints and lives
  * in sessionStorage; every request, the trace stream included, carries it as
  * `Authorization: Bearer`, never in a URL the server sees. Same-origin only:
- * the API grants no cross-site access.
+ * the API grants no cross-site access. The browser code is browser/*.ts
+ * (see README.md here), inlined as one script so the page stays one request.
+ * Built on first use, not at import: a CLI command that serves no page never reads it.
  */
-export const DASHBOARD_HTML = `<!doctype html>
+export function dashboardPage(): DashboardPage {
+  page ??= assemble(browserScript());
+  return page;
+}
+
+function assemble(script: string): DashboardPage {
+  const scriptHash = createHash("sha256").update(script).digest("base64");
+  const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -57,9 +48,12 @@ ${DASHBOARD_STYLE.trim()}
   <section id="runs" data-testid="runs"></section>
   <section id="detail" data-testid="detail"><p class="muted">Choose a run.</p></section>
 </main>
-<script>
-${SCRIPTS.map((script) => script.trim()).join("\n\n")}
-</script>
+<script>${script}</script>
 </body>
 </html>
 `;
+  return {
+    html,
+    contentSecurityPolicy: `default-src 'self'; script-src 'sha256-${scriptHash}'; style-src 'unsafe-inline'; frame-ancestors 'none'`,
+  };
+}

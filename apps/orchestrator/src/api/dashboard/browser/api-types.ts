@@ -1,0 +1,24 @@
+/**
+ * What the page reads from the HTTP API, as the server declares it: the
+ * compiler ties each view to the route it draws. Types only; the bundle
+ * holds none of the server's code (browser-script.ts refuses one that does).
+ */
+export type { Artifact, LiveEvent, RunState, RunStatus, TraceEvent, TraceKind } from "@rein/core";
+export type { QueuedApproval, EvidenceCall } from "../../../approvals/approval-queue.ts";
+export type { Caller } from "../../api-tokens.ts";
+export type { QueueOverview } from "../../queue-overview.ts";
+export type { RunPage, RunSummary, StatusCounts } from "../../run-summaries.ts";
+export type {
+  AnswerView,
+  AttemptView,
+  CallView,
+  ClaimView,
+  EvidenceLink,
+  PlanHistory,
+  RunView,
+  StepNode,
+  TimelineEntry,
+  UsageLine,
+  UsageView,
+  VerdictView,
+} from "../../../trace/views/run-view/run-view-model.ts";
