@@ -98,6 +98,17 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     expect(injectedRan).toBe(false);
   });
 
+  it("marks only the chosen run's row, not another whose goal names that run", async () => {
+    await fixtureRun("run_e2e_chosen", "done", "The run a person chooses");
+    await fixtureRun("run_e2e_mentions", "done", "Follow up on run_e2e_chosen");
+    await open(deployment.dashboardUrl);
+    await runRow("run_e2e_mentions").waitFor({ timeout: SHOWN_WITHIN_MS });
+    await runRow("run_e2e_chosen").click({ timeout: SHOWN_WITHIN_MS });
+    await page.locator('#detail [data-testid="run-goal"]', { hasText: "The run a person chooses" }).waitFor({ timeout: SHOWN_WITHIN_MS });
+    expect(await runRow("run_e2e_chosen").getAttribute("class")).toContain("selected");
+    expect(await runRow("run_e2e_mentions").getAttribute("class")).not.toContain("selected");
+  });
+
   it("narrows the list to one status with the status filter", async () => {
     await fixtureRun("run_e2e_failed", "failed", "A failed run for the filter");
     await fixtureRun("run_e2e_cancelled", "cancelled", "A cancelled run for the filter");

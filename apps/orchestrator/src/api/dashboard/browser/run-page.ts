@@ -111,7 +111,7 @@ export async function showRunPage(runId: string): Promise<void> {
   history.replaceState(null, "", "#" + runId);
   const following = new AbortController();
   follow = following;
-  for (const node of document.querySelectorAll(".run")) node.classList.toggle("selected", (node.textContent ?? "").includes(runId));
+  for (const row of document.querySelectorAll<HTMLElement>(".run")) row.classList.toggle("selected", row.dataset.runId === runId);
   const header = el("div", { id: "run-header" });
   const panels = el("div", { id: "run-panels" });
   const liveBox = testid(el("div", { id: "live", className: "muted" }), "run-live");
