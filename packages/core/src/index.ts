@@ -116,8 +116,8 @@ export {
 } from "./approvals/index.ts";
 export { presentEvidence, presentLessons, presentUntrusted, Redactor, sanitizeText, untrustedDataOf } from "@rein/guard";
 export { type ConnectMcpOptions, connectMcpServer, type McpConnection, mcpToolName, startMcpServers } from "./mcp/index.ts";
-export { resolveSandbox, unsandboxed, UNSANDBOXED_WARNING } from "./sandbox/index.ts";
-export type { SupervisorStatus } from "./supervisor/index.ts";
+export { resolveSandbox, unsandboxed, UNSANDBOXED_WARNING } from "@rein/sandbox";
+export type { SupervisorStatus } from "@rein/sandbox";
 export {
   type LoadedPlugin,
   loadPlugin,

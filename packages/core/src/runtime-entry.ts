@@ -12,4 +12,4 @@ export { errorMessage, ReinError } from "@rein/contracts";
 export { logFileDestination, type LogLevel, logLevelFrom } from "@rein/guard";
 export { assertRedis, pingRedis } from "./redis/connection.ts";
 export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";
-export { UNSANDBOXED_WARNING } from "./sandbox/sandbox-detection.ts";
+export { UNSANDBOXED_WARNING } from "@rein/sandbox";

@@ -6,7 +6,7 @@ import { OtelConfig } from "../telemetry/otel-config.ts";
 import { McpConfig } from "../mcp/mcp-config.ts";
 import { PluginsConfig } from "../plugins/plugin-config.ts";
 import { HostPortEntry, SecretEntry } from "@rein/guard";
-import { SandboxLimits, SandboxMode } from "../sandbox/sandbox.ts";
+import { SandboxLimits, SandboxMode } from "@rein/sandbox";
 import { EvaluatorConfig } from "./evaluator-config.ts";
 import { QueuesConfig } from "./queues-config.ts";
 import { DEFAULT_REDIS_URL, redisUrlNamedBy } from "./redis-url.ts";

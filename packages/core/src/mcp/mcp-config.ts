@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolEffect } from "@rein/contracts";
-import { NetworkGrantEntry } from "../sandbox/network-proxy.ts";
+import { NetworkGrantEntry } from "@rein/sandbox";
 import { McpArgumentScopes } from "./mcp-argument-scopes.ts";
 
 export const McpToolOverride = z.object({

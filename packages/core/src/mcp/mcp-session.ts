@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Logger } from "@rein/guard";
-import type { KillCause, SessionOpener, SupervisedSession } from "../supervisor/supervised-session.ts";
+import type { KillCause, SessionOpener, SupervisedSession } from "@rein/sandbox";
 import type { McpServerConfig } from "./mcp-config.ts";
 import type { McpAnnotations } from "./mcp-effect.ts";
 import { mcpStartFailure } from "./mcp-start-failure.ts";

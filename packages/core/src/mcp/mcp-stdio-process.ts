@@ -3,8 +3,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { ReinError } from "@rein/contracts";
 import { createLogger, type Logger, parseHostPort } from "@rein/guard";
-import type { Sandbox, SandboxedProcess } from "../sandbox/sandbox.ts";
-import { logStderr } from "../supervisor/stderr-log.ts";
+import { type Sandbox, type SandboxedProcess, logStderr } from "@rein/sandbox";
 import type { McpServerConfig } from "./mcp-config.ts";
 
 /** How a server process ended, as far as it is known. */

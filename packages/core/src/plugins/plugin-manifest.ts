@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolEffect, EnvName } from "@rein/contracts";
-import { NetworkGrantEntry } from "../sandbox/network-proxy.ts";
+import { NetworkGrantEntry } from "@rein/sandbox";
 
 /** One tool a plugin offers. */
 export const PluginTool = z

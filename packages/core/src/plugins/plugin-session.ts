@@ -1,11 +1,5 @@
 import type { Logger } from "@rein/guard";
-import type { NetworkGrant } from "../sandbox/network-proxy.ts";
-import type { Sandbox, SandboxedProcess } from "../sandbox/sandbox.ts";
-import { splitLines } from "../supervisor/line-splitter.ts";
-import { PendingRequests } from "../supervisor/pending-requests.ts";
-import { logStderr } from "../supervisor/stderr-log.ts";
-import type { KillCause, SessionEnd, SupervisedSession } from "../supervisor/supervised-session.ts";
-import { supervisorError } from "../supervisor/supervisor-error.ts";
+import { type NetworkGrant, type Sandbox, type SandboxedProcess, splitLines, PendingRequests, logStderr, type KillCause, type SessionEnd, type SupervisedSession, supervisorError } from "@rein/sandbox";
 import type { PluginManifest } from "./plugin-manifest.ts";
 import { callLine, cancelLine, helloLine, type PluginCall, PluginMessage, type PluginResult, pingLine } from "./plugin-wire.ts";
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ReinError } from "@rein/contracts";
 import type { Logger, Redactor, SecretBindings } from "@rein/guard";
-import type { Sandbox } from "../sandbox/sandbox.ts";
+import type { Sandbox } from "@rein/sandbox";
 import type { AnyTool } from "../tools/define-tool.ts";
 import type { TraceSink } from "../tools/executor/call-trace.ts";
 import { loadPlugin } from "./load-plugin.ts";

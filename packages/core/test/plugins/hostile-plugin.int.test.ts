@@ -9,7 +9,7 @@ import { redisUrlFromEnv } from "../../src/config/redis-url.ts";
 import { createLogger, SecretBindings } from "@rein/guard";
 import { loadPlugin } from "../../src/plugins/load-plugin.ts";
 import { PluginHost } from "../../src/plugins/plugin-host.ts";
-import { resolveSandbox } from "../../src/sandbox/sandbox-detection.ts";
+import { resolveSandbox } from "@rein/sandbox";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { tempWorkspace } from "../tools/harness.ts";
 

@@ -7,7 +7,7 @@ import { createLogger, SecretBindings } from "@rein/guard";
 import { loadPlugin } from "../../src/plugins/load-plugin.ts";
 import { PluginHost } from "../../src/plugins/plugin-host.ts";
 import { pluginTools } from "../../src/plugins/plugin-tools.ts";
-import { unsandboxed } from "../../src/sandbox/unsandboxed.ts";
+import { unsandboxed } from "@rein/sandbox";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { call, harness, MemoryTrace, tempWorkspace } from "../tools/harness.ts";
 

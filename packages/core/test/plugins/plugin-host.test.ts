@@ -4,7 +4,7 @@ import { createLogger, SecretBindings } from "@rein/guard";
 import { loadPlugin } from "../../src/plugins/load-plugin.ts";
 import { PluginHost, type PluginSupervision } from "../../src/plugins/plugin-host.ts";
 import { loadPlugins } from "../../src/plugins/plugin-set.ts";
-import { unsandboxed } from "../../src/sandbox/unsandboxed.ts";
+import { unsandboxed } from "@rein/sandbox";
 import type { Workspace } from "../../src/tools/workspace.ts";
 import { tempWorkspace } from "../tools/harness.ts";
 

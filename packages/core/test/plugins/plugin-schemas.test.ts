@@ -6,7 +6,7 @@ import { createLogger, SecretBindings } from "@rein/guard";
 import { loadPlugin } from "../../src/plugins/load-plugin.ts";
 import { PluginHost } from "../../src/plugins/plugin-host.ts";
 import { pluginTools } from "../../src/plugins/plugin-tools.ts";
-import { unsandboxed } from "../../src/sandbox/unsandboxed.ts";
+import { unsandboxed } from "@rein/sandbox";
 import { createToolExecutor } from "../../src/tools/create-tool-executor.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { MemoryArtifacts, MemoryTrace } from "../tools/harness.ts";

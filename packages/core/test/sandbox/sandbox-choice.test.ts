@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PolicyRule, type ToolGrant } from "@rein/contracts";
 import { ReinConfig } from "../../src/config/config.ts";
-import { resolveSandbox } from "../../src/sandbox/sandbox-detection.ts";
+import { resolveSandbox } from "@rein/sandbox";
 import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
 import { call, harness } from "../tools/harness.ts";
 import { workspacePerTest } from "../tools/workspace-per-test.ts";

@@ -1,5 +1,5 @@
 import type { LookupAddress } from "node:dns";
-import type { SandboxLimitsInput, SandboxMode } from "../../sandbox/sandbox.ts";
+import type { SandboxLimitsInput, SandboxMode } from "@rein/sandbox";
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
 

@@ -3,9 +3,7 @@ import { relative } from "node:path";
 import { z } from "zod";
 import { ReinError } from "@rein/contracts";
 import { escapeGlob, formatHostPort, type HostPort, parseHostPort, hostMatches } from "@rein/guard";
-import type { NetworkGrant } from "../../sandbox/network-proxy.ts";
-import { resolveSandbox } from "../../sandbox/sandbox-detection.ts";
-import { type SandboxResult, SandboxLimits } from "../../sandbox/sandbox.ts";
+import { type NetworkGrant, resolveSandbox, type SandboxResult, SandboxLimits } from "@rein/sandbox";
 import { defineTool } from "../define-tool.ts";
 import type { BuiltinToolOptions } from "./builtin-options.ts";
 
