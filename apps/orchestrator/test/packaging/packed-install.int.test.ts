@@ -1,7 +1,9 @@
 import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectRedis } from "@rein/core";
 import { type CliResult, cliEnv } from "../support/cli.ts";
@@ -84,6 +86,17 @@ describe.runIf(pnpm !== undefined)("the packed packages, installed into a projec
     expect(result.output).toBe("");
     expect(result.code).toBe(0);
   }, 600_000);
+
+  it("serves the dashboard's built browser code from there, run by its hash", () => {
+    // The package holds no TypeScript sources: the page inlines the bundle `npm run build` wrote into dist/ (not an export: read by path).
+    const pageModule = pathToFileURL(join(project, "node_modules/@rein/orchestrator/dist/api/dashboard/dashboard-page.js")).href;
+    const printPage = `const { dashboardPage } = await import(${JSON.stringify(pageModule)}); process.stdout.write(JSON.stringify(dashboardPage()));`;
+    const output = execFileSync(process.execPath, ["--input-type=module", "-e", printPage], { cwd: project, encoding: "utf8" });
+    const page = JSON.parse(output) as { html: string; contentSecurityPolicy: string };
+    const script = /<script>([\s\S]*)<\/script>/.exec(page.html)?.[1] ?? "";
+    expect(script).toContain("function showRunPage(");
+    expect(page.contentSecurityPolicy).toContain(`script-src 'sha256-${createHash("sha256").update(script).digest("base64")}'`);
+  });
 
   it("runs `npx rein run --example bugfix` from there to done", async () => {
     const { child, done } = startNpx(["rein", "run", "--example", "bugfix"], project, env);
