@@ -5,7 +5,8 @@ export { ReinError, errorMessage } from "@rein/contracts";
 export { toQueueError } from "./queues/queue-error.ts";
 export { closestName } from "@rein/contracts";
 export { createLogger, type Logger, logFileDestination, type LogLevel, logLevelFrom } from "@rein/guard";
-export { loadConfig, ReinConfig, Price, type ReinConfigInput } from "./config/config.ts";
+export { loadConfig, ReinConfig, type ReinConfigInput } from "./config/config.ts";
+export { Price } from "@rein/models";
 export { DEFAULT_REDIS_URL, redisUrlFromEnv } from "./config/redis-url.ts";
 export { secretsAndRedactor } from "./config/config-redactor.ts";
 export type { UnknownOutcomePolicy } from "./config/evaluator-config.ts";
@@ -45,44 +46,10 @@ export { assertLockHeld } from "./queues/lock-lost.ts";
 export { PacketSigner, PacketVerifier } from "@rein/guard";
 export { generatePacketKeys, exportPacketKeys, type PacketKeyPair } from "@rein/guard";
 export { ensureKeyPairFiles, generateKeyPair, keyPairFiles, loadPrivateKey, loadPublicKey } from "@rein/guard";
-export {
-  acceptedSampling,
-  assertRoleModels,
-  CATALOGUE_READ_ON,
-  checkModelLive,
-  checkRoleModels,
-  Effort,
-  type LiveModelCheck,
-  ModelConfigProblem,
-  ModelEntry,
-  modelEntryFor,
-  recommendedModelFor,
-  RetiredModel,
-  retiredModelFor,
-} from "./models/index.ts";
-export {
-  checkProviderReachable,
-  type ContentBlock,
-  createProvider,
-  estimateRequestTokens,
-  estimateTextTokens,
-  jsonSchemaOf,
-  type ModelMessage,
-  type ModelProvider,
-  type ModelRequest,
-  type ModelResponse,
-  type ModelStreamEvent,
-  type ModelToolSchema,
-  parseJsonText,
-  priceFor,
-  ReplayProvider,
-  roleMaxTokens,
-  ScriptedProvider,
-  textOf,
-  toolCallsOf,
-  unpricedModels,
-} from "./models/index.ts";
-export type { ModelScriptInput } from "./models/scripted/script.ts";
+export { acceptedSampling, assertRoleModels, CATALOGUE_READ_ON, checkModelLive, checkRoleModels, Effort, type LiveModelCheck, ModelConfigProblem, ModelEntry, modelEntryFor, recommendedModelFor, RetiredModel, retiredModelFor } from "@rein/models";
+export { checkProviderReachable, estimateRequestTokens, estimateTextTokens, type ModelProvider, type ModelRequest, type ModelResponse, type ModelStreamEvent, parseJsonText, priceFor, ReplayProvider, roleMaxTokens, ScriptedProvider, textOf, toolCallsOf, unpricedModels } from "@rein/models";
+export { type ContentBlock, jsonSchemaOf, type ModelMessage, type ModelToolSchema } from "@rein/contracts";
+export type { ModelScriptInput } from "@rein/models";
 export {
   type AnyTool,
   type ArtifactWriter,
@@ -128,8 +95,8 @@ export {
   type PluginStatus,
   pluginToolNames,
 } from "./plugins/index.ts";
-export { tracedComplete } from "./models/traced-complete.ts";
-export { completeStructured, describeIssues, usageOfFailure } from "./models/complete-structured.ts";
+export { tracedComplete } from "@rein/models";
+export { completeStructured, describeIssues, usageOfFailure } from "@rein/models";
 export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";
 export type { ControllerRuntime, EvaluatorRuntime, PlannerRuntime, StepWorkerRuntime } from "./role-runtimes.ts";
 export { LessonStore } from "./lessons/lesson-store.ts";

@@ -25,6 +25,7 @@ export {
   type TypedTraceEvent,
   typedTraceEvent,
 } from "./typed-trace-event.ts";
+export type { TraceWriter } from "./trace-writer.ts";
 export { renderTraceEventsDoc } from "./trace-events-doc.ts";
 export {
   assemblePrompt,

@@ -1,7 +1,6 @@
 import {
   assertRoleModels,
   checkModelLive,
-  createProvider,
   errorMessage,
   type LiveModelCheck,
   type ReinConfig,
@@ -10,6 +9,7 @@ import {
   retiredModelFor,
   type Role,
 } from "@rein/core";
+import { createProvider } from "@rein/models/providers";
 import type { RoleName } from "./start-roles.ts";
 
 /** The model roles each queue role calls: the controller calls none; the evaluator's calls are its judge's. */

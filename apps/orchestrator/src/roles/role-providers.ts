@@ -1,4 +1,5 @@
-import { checkProviderReachable, createProvider, type ModelProvider, priceFor, type ReinConfig, ReinError, type Role } from "@rein/core";
+import { checkProviderReachable, type ModelProvider, priceFor, type ReinConfig, ReinError, type Role } from "@rein/core";
+import { createProvider } from "@rein/models/providers";
 
 /**
  * The provider a role uses, from `roles.<role>` and `providers.<name>`. A goal's

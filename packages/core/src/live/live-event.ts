@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Role } from "@rein/contracts";
-import type { ModelStreamEvent } from "../models/model-provider.ts";
+import type { ModelStreamEvent } from "@rein/models";
 import { stripControlCharacters } from "@rein/guard";
 
 const Source = {

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { RunStatus, StepPhase, stopsSteps, ReinError } from "@rein/contracts";
-import type { TraceKind } from "@rein/trace";
+import type { TraceKind, TraceWriter } from "@rein/trace";
 import type { Logger } from "@rein/guard";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
-import type { TraceWriter } from "../trace/trace-log.ts";
 import { AwaitedJobs, awaitedKey, type IntakeJob } from "./awaited-jobs.ts";
 import { jobIds, QUEUE_NAMES, resultEventIds } from "./queue-names.ts";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ScriptedConversation } from "../models/scripted/script.ts";
+import type { ScriptedConversation } from "@rein/models";
 import { defineTool } from "../tools/define-tool.ts";
 
 /** A read tool that answers at once: what a test or a measure of the step loop sees is the loop's own cost. */

@@ -1,6 +1,5 @@
-import { ReinError } from "@rein/contracts";
+import { ReinError, type ModelToolSchema } from "@rein/contracts";
 import { createLogger, SecretBindings } from "@rein/guard";
-import type { ModelToolSchema } from "../models/model-provider.ts";
 import { type AnyTool, toolSpecOf } from "./define-tool.ts";
 import { executeCall } from "./executor/execute-call.ts";
 import { StepReadCache } from "./step-read-cache.ts";

@@ -1,7 +1,6 @@
-import type { Observation, PolicyRule, ToolCallRecord, ToolGrant, ToolResultEvent } from "@rein/contracts";
+import type { Observation, PolicyRule, ToolCallRecord, ToolGrant, ToolResultEvent, ContentBlock, ModelToolSchema } from "@rein/contracts";
 import type { SchemaIntake } from "./define-tool.ts";
 import type { TraceSink } from "./executor/call-trace.ts";
-import type { ContentBlock, ModelToolSchema } from "../models/model-provider.ts";
 import type { StepReadCache } from "./step-read-cache.ts";
 import type { RunReadCache } from "./tool-result-cache.ts";
 import type { Workspace } from "./workspace.ts";

@@ -1,6 +1,6 @@
+import { type TraceWriter, type TraceEventInput, type TypedTraceEvent, typedTraceEvent } from "@rein/trace";
 import type { RedisClient } from "../redis/redis-client.ts";
 import { TraceEvent, ReinError } from "@rein/contracts";
-import { type TraceEventInput, type TypedTraceEvent, typedTraceEvent } from "@rein/trace";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { Redactor } from "@rein/guard";
 import type { TraceBatch } from "../stores/turn-write.ts";
@@ -25,11 +25,6 @@ return seq
 `;
 
 /** What writers of trace events need: TraceLog, or a TraceBuffer in front of it. */
-export interface TraceWriter {
-  append(input: TraceEventInput): Promise<unknown>;
-  putBlobs(runId: string, blobs: ReadonlyMap<string, string>): Promise<void>;
-}
-
 export interface TraceLogOptions {
   /** Applied to every event's JSON before it is stored (secret and PII redaction). */
   redact?: (json: string) => string;
@@ -46,7 +41,7 @@ export interface TraceLogOptions {
 const REDACTED_BLOBS_KEPT = 256;
 
 /** A run's audit trail: one Redis Stream per run, appended with XADD. */
-export class TraceLog {
+export class TraceLog implements TraceWriter {
   private readonly redactedBlobs = new Map<string, string>();
 
   constructor(

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LiveChannel } from "../../src/live/live-channel.ts";
 import { type LiveEvent, liveEventOf } from "../../src/live/live-event.ts";
-import { OpenAIProvider } from "../../src/models/openai/openai-provider.ts";
+import { OpenAIProvider } from "@rein/models/openai";
 import { createTestRuntime, FakeServer, recordingRetry, startScriptedWireServer, type TestRuntime } from "../../src/testing/index.ts";
 
 const textOf = (events: readonly LiveEvent[]): string => events.map((event) => (event.type === "text_delta" ? event.text : "")).join("");
