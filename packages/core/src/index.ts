@@ -50,30 +50,8 @@ export { acceptedSampling, assertRoleModels, CATALOGUE_READ_ON, checkModelLive, 
 export { checkProviderReachable, estimateRequestTokens, estimateTextTokens, type ModelProvider, type ModelRequest, type ModelResponse, type ModelStreamEvent, parseJsonText, priceFor, ReplayProvider, roleMaxTokens, ScriptedProvider, textOf, toolCallsOf, unpricedModels } from "@rein/models";
 export { type ContentBlock, jsonSchemaOf, type ModelMessage, type ModelToolSchema } from "@rein/contracts";
 export type { ModelScriptInput } from "@rein/models";
-export {
-  type AnyTool,
-  type ArtifactWriter,
-  builtinTools,
-  type CommandResult,
-  createToolExecutor,
-  defineTool,
-  type EntryScreen,
-  escapeGlob,
-  IdempotencyStore,
-  isFailureAddressed,
-  type ModelToolCall,
-  runCommandTool,
-  type StepReadCache,
-  type ToolContext,
-  type ToolDefinition,
-  type ToolExecutor,
-  ToolRegistry,
-  ToolResultCache,
-  toolsExportOf,
-  type TraceSink,
-  withAddressedFailures,
-  Workspace,
-} from "./tools/index.ts";
+export { type AnyTool, type ArtifactWriter, builtinTools, type CommandResult, createToolExecutor, defineTool, isFailureAddressed, type ModelToolCall, runCommandTool, type StepReadCache, type ToolContext, type ToolDefinition, type ToolExecutor, ToolRegistry, toolsExportOf, type TraceSink, withAddressedFailures, Workspace } from "@rein/tools";
+export { type EntryScreen, escapeGlob } from "@rein/guard";
 export {
   ApprovalDecisionInput,
   ApprovalSigner,
@@ -99,6 +77,8 @@ export { tracedComplete } from "@rein/models";
 export { completeStructured, describeIssues, usageOfFailure } from "@rein/models";
 export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";
 export type { ControllerRuntime, EvaluatorRuntime, PlannerRuntime, StepWorkerRuntime } from "./role-runtimes.ts";
+export { ToolResultCache } from "./stores/tool-result-cache.ts";
+export { IdempotencyStore } from "./stores/idempotency-store.ts";
 export { LessonStore } from "./lessons/lesson-store.ts";
 // Tools written outside the workspace packages (examples/*/tools.ts) get the zod instance core validates with.
 export { z } from "zod";

@@ -1,3 +1,4 @@
+import type { ApprovalDesk } from "@rein/tools";
 import type { RedisClient } from "../redis/redis-client.ts";
 import { z } from "zod";
 import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
@@ -42,7 +43,7 @@ export interface ApprovalFilter {
  * the single execution it allows. The store believes nothing it reads; the
  * gate verifies the signature before acting on a decision.
  */
-export class ApprovalStore {
+export class ApprovalStore implements ApprovalDesk {
   private readonly now: () => number;
   private readonly retentionSeconds: number;
 

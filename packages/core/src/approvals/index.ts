@@ -1,5 +1,4 @@
 export { actionHashOf, type ApprovalAction } from "@rein/guard";
-export { type ApprovalGateDeps, type GateResult, passApprovalGate } from "./approval-gate.ts";
 export { ApprovalDecisionClaims, ApprovalSigner, ApprovalVerifier, decisionProblem } from "@rein/guard";
 export {
   ApprovalDecisionInput,

@@ -1,4 +1,4 @@
-import type { ArtifactWriter, ToolImage } from "../tools/define-tool.ts";
+import type { ArtifactWriter, ToolImage } from "@rein/tools";
 
 /** What an MCP tool result becomes: text for the observation, images for the model, annotations for the trace. */
 export interface McpToolOutput {

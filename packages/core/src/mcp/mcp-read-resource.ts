@@ -3,7 +3,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { z } from "zod";
 import { type Scope, type ToolEffect, ReinError } from "@rein/contracts";
 import { escapeGlob, destinationOf, formatHostPort } from "@rein/guard";
-import { type AnyTool, defineTool } from "../tools/define-tool.ts";
+import { type AnyTool, defineTool } from "@rein/tools";
 import { convertMcpContent, type McpToolOutput } from "./mcp-content.ts";
 import { mcpToolName } from "./mcp-tool-name.ts";
 

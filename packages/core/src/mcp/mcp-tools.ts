@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ReinError, errorMessage } from "@rein/contracts";
 import { destinationOf, formatHostPort, type Logger, type PresentedSchema, presentUntrustedSchema, presentUntrusted, type Redactor, type SecretBindings } from "@rein/guard";
 import { ProcessSupervisor, type SupervisorStatus, resolveSandbox, type Sandbox } from "@rein/sandbox";
-import { type AnyTool, defineTool } from "../tools/define-tool.ts";
+import { type AnyTool, defineTool } from "@rein/tools";
 import { type McpServerConfig, type McpServerConfigInput, McpServerConfig as McpServerConfigSchema } from "./mcp-config.ts";
 import { mcpCallScope, withResolvedPaths } from "./mcp-argument-scopes.ts";
 import { mcpCallError } from "./mcp-call-error.ts";

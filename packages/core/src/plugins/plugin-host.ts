@@ -2,7 +2,7 @@ import { errorMessage } from "@rein/contracts";
 import type { TraceEventBody } from "@rein/trace";
 import { type Logger, parseHostPort, type SecretBindings } from "@rein/guard";
 import { type Sandbox, type SandboxKind, type BreakerChange, CircuitBreaker, type CircuitBreakerOptions, ProcessSupervisor, type SupervisorEvent, type SupervisorOptions, type SupervisorStatus } from "@rein/sandbox";
-import type { TraceSink } from "../tools/executor/call-trace.ts";
+import type { TraceSink } from "@rein/tools";
 import type { LoadedPlugin } from "./load-plugin.ts";
 import { openPluginSession } from "./plugin-session.ts";
 import type { PluginCall, PluginResult } from "./plugin-wire.ts";

@@ -1,7 +1,7 @@
 import { type FailureClass, JsonObject, type Scope, ReinError } from "@rein/contracts";
 import { presentUntrustedSchema, presentUntrusted, type Redactor } from "@rein/guard";
 import { type SupervisorFailure, supervisorFailureOf } from "@rein/sandbox";
-import { type AnyTool, defineTool } from "../tools/define-tool.ts";
+import { type AnyTool, defineTool } from "@rein/tools";
 import { zodOfCheck } from "./json-schema-check.ts";
 import type { PluginTool } from "./plugin-manifest.ts";
 import type { PluginHost } from "./plugin-host.ts";

@@ -2,7 +2,7 @@ import type { RedisClient } from "../redis/redis-client.ts";
 import { ReinError, newId } from "@rein/contracts";
 import { deleteKeys } from "../redis/delete-keys.ts";
 import type { RedisKeys } from "../redis/keys.ts";
-import type { ArtifactWriter } from "../tools/define-tool.ts";
+import type { ArtifactWriter } from "@rein/tools";
 
 export interface ArtifactStoreOptions {
   /** @defaultValue 64 MiB */

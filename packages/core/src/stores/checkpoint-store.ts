@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
 import { ModelMessage, Observation, StepCheckpoint, ToolCallRecord, ReinError } from "@rein/contracts";
 import type { RedisKeys } from "../redis/keys.ts";
-import type { CacheBatch } from "../tools/tool-result-cache.ts";
+import type { CacheBatch } from "@rein/tools";
 import { type CheckpointDelta, type TraceBatch, writeTurn } from "./turn-write.ts";
 
 export interface CheckpointStoreOptions {

@@ -3,16 +3,14 @@ import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
 import { ReinError } from "@rein/contracts";
 import type { RedisClient } from "../redis/redis-client.ts";
 import type { RedisKeys } from "../redis/keys.ts";
-import { type CallIntent, CallRecord, type RecordedOutcome } from "../tools/call-record.ts";
-import { fenceKeys, fenceRefusal, OWNER_FENCE_LUA, RUN_ACTIVE_LUA, type StepOwner } from "./step-owner-fence.ts";
+import { type CallIntent, CallRecord, type RecordedOutcome, type BeginOutcome, type IdempotencyLog, type RecordOutcome, type StepOwner } from "@rein/tools";
+import { fenceKeys, fenceRefusal, OWNER_FENCE_LUA, RUN_ACTIVE_LUA } from "./step-owner-fence.ts";
 
 export interface IdempotencyStoreOptions {
   /** Seconds to keep a record while its run goes on; its run's retirement shortens it. @defaultValue ACTIVE_RUN_RECORD_TTL_SECONDS (7 days) */
   ttlSeconds?: number;
 }
 
-export type RecordOutcome = { recorded: true } | { recorded: false; existing: CallRecord | undefined };
-export type BeginOutcome = { begun: true } | { begun: false; existing: CallRecord | undefined };
 
 // Every write script: KEYS record, the run's set of record keys[, step owner[, run]]; ARGV[1] the owner's
 // token ('' unfenced), then its own. An intent is written only where there is none, and not once the run has
@@ -74,7 +72,7 @@ const ScriptReply = z.tuple([z.string()], z.string().nullable());
  * listed in the run's set (`RedisKeys.runIdempotency`), so the run's
  * retirement finds them and shortens them to `retention.runTtlSeconds`.
  */
-export class IdempotencyStore {
+export class IdempotencyStore implements IdempotencyLog {
   private readonly ttlSeconds: number;
 
   constructor(

@@ -1,16 +1,6 @@
+import type { StepOwner } from "@rein/tools";
 import { ReinError } from "@rein/contracts";
 import type { RedisKeys } from "../redis/keys.ts";
-
-/**
- * The worker a write is made for: it lands only while `token` (its job's
- * token, see CheckpointStore.claim) still owns the step. A worker cut off
- * from Redis whose job another took over writes nothing more for the step.
- */
-export interface StepOwner {
-  runId: string;
-  stepId: string;
-  token: string;
-}
 
 /**
  * Lua, at the head of a fenced script whose own keys are `KEYS[1]` and

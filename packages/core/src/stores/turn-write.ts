@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { RedisClient } from "../redis/redis-client.ts";
-import type { CacheBatch } from "../tools/tool-result-cache.ts";
+import type { CacheBatch } from "@rein/tools";
 
 /** A run's buffered trace events (encoded, TraceLog.encode) and prompt blobs (id, redacted content). */
 export interface TraceBatch {

@@ -2,8 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { actionHashOf, ApprovalSigner, ApprovalVerifier, generateKeyPair } from "@rein/guard";
 import { sha256 } from "@rein/contracts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
-import { call, harness } from "../tools/harness.ts";
-import { restartServiceTool } from "../tools/hostile-tools.ts";
+import { call, harness, restartServiceTool } from "@rein/tools/testing";
 import { approvalsPerTest } from "../tools/approvals-per-test.ts";
 
 const deciderKeys = generateKeyPair();

@@ -4,9 +4,8 @@ import { actionHashOf, ApprovalSigner, ApprovalVerifier, generateKeyPair } from 
 import { ApprovalStore } from "../../src/approvals/approval-store.ts";
 import { canonicalJson, type ToolGrant } from "@rein/contracts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
-import type { ToolCallOutcome } from "../../src/tools/tool-executor.ts";
-import { call, harness, type MemoryTrace } from "../tools/harness.ts";
-import { restartServiceTool } from "../tools/hostile-tools.ts";
+import type { ToolCallOutcome } from "@rein/tools";
+import { call, harness, type MemoryTrace, restartServiceTool } from "@rein/tools/testing";
 import { approvalsPerTest } from "../tools/approvals-per-test.ts";
 
 // A program that can write to Redis (an escaped tool, a compromised worker

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { PolicyRule } from "@rein/contracts";
 import { mcpCallScope } from "../../src/mcp/mcp-argument-scopes.ts";
 import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
-import { call, harness } from "../tools/harness.ts";
+import { call, harness } from "@rein/tools/testing";
 import { mcpConnectionPerFile, REPOSITORY } from "./mcp-per-file.ts";
 
 // The official reference server, pinned in devDependencies.

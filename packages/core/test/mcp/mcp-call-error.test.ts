@@ -2,7 +2,7 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { McpErrorCode, mcpCallError } from "../../src/mcp/mcp-call-error.ts";
 import { ReinError } from "@rein/contracts";
-import { classifyFailure } from "../../src/tools/executor/failure-class.ts";
+import { classifyFailure } from "@rein/tools";
 
 const classed = (code: number) => {
   const error = mcpCallError(new McpError(code, "said the server"), { server: "srv", what: "tool echo" });

@@ -2,9 +2,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
 import type { McpConnection } from "../../src/mcp/mcp-tools.ts";
 import { fixtureAround, liveView } from "../../src/testing/index.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { tempWorkspace } from "../tools/harness.ts";
-import type { TempWorkspace } from "../tools/workspace-per-test.ts";
+import type { Workspace } from "@rein/tools";
+import { tempWorkspace, type TempWorkspace } from "@rein/tools/testing";
 
 /** The repository, where the test server's code and its node_modules are. */
 export const REPOSITORY = fileURLToPath(new URL("../../../../", import.meta.url));

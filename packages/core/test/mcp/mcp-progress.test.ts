@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
-import { call, harness } from "../tools/harness.ts";
+import { call, harness } from "@rein/tools/testing";
 import { mcpConnectionPerFile, REPOSITORY } from "./mcp-per-file.ts";
 
 // The official reference server, pinned in devDependencies: its long-running operation reports progress at each step.

@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PolicyRule, type Scope } from "@rein/contracts";
 import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
-import { call, harness } from "../tools/harness.ts";
+import { call, harness } from "@rein/tools/testing";
 import { mcpConnectionPerFile } from "./mcp-per-file.ts";
 
 // Issue 28, code read: `<server>__read_resource` was a `read` of anything,

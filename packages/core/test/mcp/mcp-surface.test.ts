@@ -1,8 +1,8 @@
 
 import { describe, expect, it } from "vitest";
 import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
-import { ToolRegistry } from "../../src/tools/tool-registry.ts";
-import { call, harness } from "../tools/harness.ts";
+import { ToolRegistry } from "@rein/tools";
+import { call, harness } from "@rein/tools/testing";
 import { mcpConnectionPerFile, TEST_MCP_SERVER } from "./mcp-per-file.ts";
 
 const registry = new ToolRegistry();

@@ -10,8 +10,8 @@ import { createLogger, SecretBindings } from "@rein/guard";
 import { loadPlugin } from "../../src/plugins/load-plugin.ts";
 import { PluginHost } from "../../src/plugins/plugin-host.ts";
 import { resolveSandbox } from "@rein/sandbox";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { tempWorkspace } from "../tools/harness.ts";
+import type { Workspace } from "@rein/tools";
+import { tempWorkspace } from "@rein/tools/testing";
 
 const dir = fileURLToPath(new URL("./fixtures/hostile", import.meta.url));
 let workspace: Workspace;

@@ -8,8 +8,8 @@ import { loadPlugin } from "../../src/plugins/load-plugin.ts";
 import { PluginHost } from "../../src/plugins/plugin-host.ts";
 import { pluginTools } from "../../src/plugins/plugin-tools.ts";
 import { unsandboxed } from "@rein/sandbox";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, MemoryTrace, tempWorkspace } from "../tools/harness.ts";
+import type { Workspace } from "@rein/tools";
+import { call, harness, MemoryTrace, tempWorkspace } from "@rein/tools/testing";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 

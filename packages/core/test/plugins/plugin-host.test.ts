@@ -5,8 +5,8 @@ import { loadPlugin } from "../../src/plugins/load-plugin.ts";
 import { PluginHost, type PluginSupervision } from "../../src/plugins/plugin-host.ts";
 import { loadPlugins } from "../../src/plugins/plugin-set.ts";
 import { unsandboxed } from "@rein/sandbox";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { tempWorkspace } from "../tools/harness.ts";
+import type { Workspace } from "@rein/tools";
+import { tempWorkspace } from "@rein/tools/testing";
 
 const TEXT_NODE = fileURLToPath(new URL("../../../../examples/plugins/text-node", import.meta.url));
 const MISBEHAVING = fileURLToPath(new URL("./fixtures/misbehaving", import.meta.url));

@@ -7,9 +7,8 @@ import { loadPlugin } from "../../src/plugins/load-plugin.ts";
 import { PluginHost } from "../../src/plugins/plugin-host.ts";
 import { pluginTools } from "../../src/plugins/plugin-tools.ts";
 import { unsandboxed } from "@rein/sandbox";
-import { createToolExecutor } from "../../src/tools/create-tool-executor.ts";
-import { ToolRegistry } from "../../src/tools/tool-registry.ts";
-import { MemoryArtifacts, MemoryTrace } from "../tools/harness.ts";
+import { createToolExecutor, ToolRegistry } from "@rein/tools";
+import { MemoryArtifacts, MemoryTrace } from "@rein/tools/testing";
 
 // Issue 28, case 5: a plugin's input_schema is outside text like its
 // description. Nothing is started: the schema is what a worker's model is

@@ -4,10 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PolicyRule, type ToolGrant } from "@rein/contracts";
 import { SecretBindings } from "@rein/guard";
-import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
-import type { ToolCallOutcome } from "../../src/tools/tool-executor.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness, tempWorkspace } from "../tools/harness.ts";
+import { builtinTools, type ToolCallOutcome, type Workspace } from "@rein/tools";
+import { call, harness, tempWorkspace } from "@rein/tools/testing";
 import { redisForTest } from "../tools/redis-harness.ts";
 
 // An allowed interpreter (node) is all a model needs to try every side door

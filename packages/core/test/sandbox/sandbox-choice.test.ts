@@ -4,9 +4,8 @@ import { describe, expect, it } from "vitest";
 import { PolicyRule, type ToolGrant } from "@rein/contracts";
 import { ReinConfig } from "../../src/config/config.ts";
 import { resolveSandbox } from "@rein/sandbox";
-import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
-import { call, harness } from "../tools/harness.ts";
-import { workspacePerTest } from "../tools/workspace-per-test.ts";
+import { builtinTools } from "@rein/tools";
+import { call, harness, workspacePerTest } from "@rein/tools/testing";
 
 const temp = workspacePerTest();
 

@@ -1,9 +1,8 @@
 import { afterEach, beforeEach } from "vitest";
 import { ApprovalStore, type ApprovalStoreOptions } from "../../src/approvals/approval-store.ts";
 import { fixtureAround, liveView } from "../../src/testing/index.ts";
-import { tempWorkspace } from "./harness.ts";
+import { tempWorkspace, type TempWorkspace } from "@rein/tools/testing";
 import { type RedisForTest, redisForTest } from "./redis-harness.ts";
-import type { TempWorkspace } from "./workspace-per-test.ts";
 
 export interface ApprovalsFixture extends TempWorkspace {
   /** The test's own Redis connection and key prefix. */

@@ -4,11 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { PolicyRule } from "@rein/contracts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
-import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
-import { defineTool } from "../../src/tools/define-tool.ts";
-import { ToolResultCache } from "../../src/tools/tool-result-cache.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { call, harness } from "./harness.ts";
+import { builtinTools, defineTool, type Workspace } from "@rein/tools";
+import { ToolResultCache } from "../../src/stores/tool-result-cache.ts";
+import { call, harness } from "@rein/tools/testing";
 import { type RedisForTest, workspaceAndRedis } from "./redis-harness.ts";
 
 let workspace: Workspace;

@@ -7,11 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { hashOf, PolicyRule } from "@rein/contracts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
-import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
-import { defineTool } from "../../src/tools/define-tool.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
+import { builtinTools, defineTool, type Workspace } from "@rein/tools";
 import { CRASH_SURFACE, crashCall } from "./crash-call.ts";
-import { call, harness } from "./harness.ts";
+import { call, harness } from "@rein/tools/testing";
 import { REDIS_URL, type RedisForTest, workspaceAndRedis } from "./redis-harness.ts";
 
 const ENTRY = fileURLToPath(new URL("./crash-call-entry.ts", import.meta.url));

@@ -3,9 +3,8 @@ import { Redis } from "ioredis";
 import { PolicyRule } from "@rein/contracts";
 import { RedisKeys } from "../../src/redis/keys.ts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
-import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
-import { Workspace } from "../../src/tools/workspace.ts";
-import { harness } from "./harness.ts";
+import { builtinTools, Workspace } from "@rein/tools";
+import { harness } from "@rein/tools/testing";
 import { crashCall, CRASH_SURFACE } from "./crash-call.ts";
 
 const redis = new Redis(process.env.CRASH_REDIS_URL ?? "redis://127.0.0.1:6379", { maxRetriesPerRequest: 1 });

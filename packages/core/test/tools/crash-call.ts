@@ -1,4 +1,4 @@
-import type { ModelToolCall } from "../../src/tools/tool-executor.ts";
+import type { ModelToolCall } from "@rein/tools";
 
 export const CRASH_SURFACE = [{ name: "run_command", scope: { commands: ["node"] } }];
 

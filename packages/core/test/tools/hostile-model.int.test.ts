@@ -4,11 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ApprovalSigner, ApprovalVerifier, generateKeyPair } from "@rein/guard";
 import { PolicyRule, type ToolGrant } from "@rein/contracts";
-import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
-import type { AnyTool } from "../../src/tools/define-tool.ts";
-import type { ToolCallOutcome } from "../../src/tools/tool-executor.ts";
-import { call, harness, type MemoryTrace } from "./harness.ts";
-import { fetchPageTool, restartServiceTool } from "./hostile-tools.ts";
+import { builtinTools, type AnyTool, type ToolCallOutcome } from "@rein/tools";
+import { call, harness, type MemoryTrace, fetchPageTool, restartServiceTool } from "@rein/tools/testing";
 import { approvalsPerTest } from "./approvals-per-test.ts";
 
 const deciderKeys = generateKeyPair();

@@ -4,10 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApprovalVerifier, generateKeyPair, SecretBindings } from "@rein/guard";
 import { PolicyRule, type ToolGrant } from "@rein/contracts";
-import { builtinTools } from "../../src/tools/builtin/builtin-tools.ts";
-import { defineTool } from "../../src/tools/define-tool.ts";
-import { call, harness } from "./harness.ts";
-import { restartServiceTool } from "./hostile-tools.ts";
+import { builtinTools, defineTool } from "@rein/tools";
+import { call, harness, restartServiceTool } from "@rein/tools/testing";
 import { approvalsPerTest } from "./approvals-per-test.ts";
 
 /** A local HTTP server that records every request it gets. */

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { sha256 } from "@rein/contracts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
 import { idempotencyPerTest } from "./redis-harness.ts";
-import { FINGERPRINT, intentOf } from "./stages/stage-harness.ts";
+import { FINGERPRINT, intentOf } from "@rein/tools/testing";
 
 const recorded = idempotencyPerTest();
 

@@ -5,8 +5,8 @@ import { redisUrlFromEnv } from "../../src/config/redis-url.ts";
 import { RedisKeys } from "../../src/redis/keys.ts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
 import { fixtureAround, liveView } from "../../src/testing/index.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
-import { tempWorkspace } from "./harness.ts";
+import type { Workspace } from "@rein/tools";
+import { tempWorkspace } from "@rein/tools/testing";
 
 export const REDIS_URL = redisUrlFromEnv();
 

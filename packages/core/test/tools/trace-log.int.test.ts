@@ -1,13 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Redactor } from "@rein/guard";
-import { defineTool } from "../../src/tools/define-tool.ts";
-import { createToolExecutor } from "../../src/tools/create-tool-executor.ts";
-import { ToolRegistry } from "../../src/tools/tool-registry.ts";
-import type { Workspace } from "../../src/tools/workspace.ts";
+import { defineTool, createToolExecutor, ToolRegistry, type Workspace } from "@rein/tools";
 import { TraceLog } from "../../src/trace/trace-log.ts";
 import { ArtifactStore } from "../../src/stores/artifact-store.ts";
-import { call } from "./harness.ts";
+import { call } from "@rein/tools/testing";
 import { type RedisForTest, workspaceAndRedis } from "./redis-harness.ts";
 
 let workspace: Workspace;

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Sha256, sha256 } from "@rein/contracts";
-import { findRecorded } from "../../../src/tools/executor/stages/find-recorded.ts";
+import { findRecorded, callInProgress, FINGERPRINT, intentOf, noteTool } from "@rein/tools/testing";
 import { idempotencyPerTest } from "../redis-harness.ts";
-import { callInProgress, FINGERPRINT, intentOf, noteTool } from "./stage-harness.ts";
 
 const recorded = idempotencyPerTest();
 

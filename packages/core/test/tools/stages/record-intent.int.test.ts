@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sha256 } from "@rein/contracts";
-import { recordIntent } from "../../../src/tools/executor/stages/record-intent.ts";
+import { recordIntent, callInProgress, FINGERPRINT, intentOf, noteTool } from "@rein/tools/testing";
 import { idempotencyPerTest } from "../redis-harness.ts";
-import { callInProgress, FINGERPRINT, intentOf, noteTool } from "./stage-harness.ts";
 
 const recorded = idempotencyPerTest();
 
