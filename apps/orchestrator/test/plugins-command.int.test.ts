@@ -9,7 +9,7 @@ import { cliEnv, rein } from "./support/cli.ts";
 
 const REPO = resolve(import.meta.dirname, "../../..");
 const INCIDENT = join(REPO, "examples/plugins/incident-python");
-const MISBEHAVING = join(REPO, "packages/core/test/plugins/fixtures/misbehaving");
+const MISBEHAVING = join(REPO, "packages/plugins/test/fixtures/misbehaving");
 
 function configFile(content: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), "rein-plugins-cli-"));

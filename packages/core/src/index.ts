@@ -60,19 +60,10 @@ export {
   decisionProblem,
 } from "./approvals/index.ts";
 export { presentEvidence, presentLessons, presentUntrusted, Redactor, sanitizeText, untrustedDataOf } from "@rein/guard";
-export { type ConnectMcpOptions, connectMcpServer, type McpConnection, mcpToolName, startMcpServers } from "./mcp/index.ts";
+export { type ConnectMcpOptions, connectMcpServer, type McpConnection, mcpToolName, startMcpServers } from "@rein/mcp";
 export { resolveSandbox, unsandboxed, UNSANDBOXED_WARNING } from "@rein/sandbox";
 export type { SupervisorStatus } from "@rein/sandbox";
-export {
-  type LoadedPlugin,
-  loadPlugin,
-  loadPlugins,
-  PluginEntry,
-  PluginHost,
-  type PluginSet,
-  type PluginStatus,
-  pluginToolNames,
-} from "./plugins/index.ts";
+export { type LoadedPlugin, loadPlugin, loadPlugins, PluginEntry, PluginHost, type PluginSet, type PluginStatus, pluginToolNames } from "@rein/plugins";
 export { tracedComplete } from "@rein/models";
 export { completeStructured, describeIssues, usageOfFailure } from "@rein/models";
 export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";

@@ -1,7 +1,7 @@
 import { findTraceEvent, type ModelScriptInput, newId } from "@rein/core";
 import { oneStepPlanner } from "@rein/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRemoteServer } from "../../../../packages/core/test/mcp/fixtures/remote-mcp-server.ts";
+import { startRemoteServer } from "../../../../packages/mcp/test/fixtures/remote-mcp-server.ts";
 import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";
 
 const TOKEN = "remote-mcp-CANARY-token-4c1e9b";

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 
-const inCore = (path: string) => fileURLToPath(new URL(`../../../../packages/core/${path}`, import.meta.url));
+const inPackage = (name: string, path: string) => fileURLToPath(new URL(`../../../../packages/${name}/${path}`, import.meta.url));
 
 /**
  * The repository, which holds the test MCP servers' code and node_modules: a
@@ -8,13 +8,13 @@ const inCore = (path: string) => fileURLToPath(new URL(`../../../../packages/cor
  */
 export const REPOSITORY = fileURLToPath(new URL("../../../../", import.meta.url));
 
-/** Core's in-test MCP server (run it through tsx). */
-export const TEST_MCP_SERVER_PATH = inCore("test/mcp/fixtures/test-mcp-server.ts");
+/** The mcp package's in-test MCP server (run it through tsx). */
+export const TEST_MCP_SERVER_PATH = inPackage("mcp", "test/fixtures/test-mcp-server.ts");
 
-/** Core's plugin fixture whose tools crash, hang and break the protocol. */
-export const MISBEHAVING_PLUGIN_DIR = inCore("test/plugins/fixtures/misbehaving");
+/** The plugins package's fixture whose tools crash, hang and break the protocol. */
+export const MISBEHAVING_PLUGIN_DIR = inPackage("plugins", "test/fixtures/misbehaving");
 
-/** The official reference MCP server `name` (@modelcontextprotocol/server-<name>), pinned in core's devDependencies. */
+/** The official reference MCP server `name` (@modelcontextprotocol/server-<name>), pinned in the mcp package's devDependencies. */
 export function referenceMcpServer(name: "everything" | "memory" | "filesystem"): string {
-  return inCore(`node_modules/@modelcontextprotocol/server-${name}/dist/index.js`);
+  return inPackage("mcp", `node_modules/@modelcontextprotocol/server-${name}/dist/index.js`);
 }

@@ -3,8 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.ts";
-import { McpServerConfig } from "../../src/mcp/mcp-config.ts";
-import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
+import { McpServerConfig, connectMcpServer } from "@rein/mcp";
 
 let dir: string;
 beforeEach(async () => {

@@ -1,12 +1,12 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
-import type { McpConnection } from "../../src/mcp/mcp-tools.ts";
-import { fixtureAround, liveView } from "../../src/testing/index.ts";
+import type { McpConnection } from "../src/mcp-tools.ts";
+import { fixtureAround, liveView } from "@rein/contracts/testing";
 import type { Workspace } from "@rein/tools";
 import { tempWorkspace, type TempWorkspace } from "@rein/tools/testing";
 
 /** The repository, where the test server's code and its node_modules are. */
-export const REPOSITORY = fileURLToPath(new URL("../../../../", import.meta.url));
+export const REPOSITORY = fileURLToPath(new URL("../../../", import.meta.url));
 
 /**
  * The in-test MCP server (fixtures/test-mcp-server.ts) as a config's stdio
@@ -18,7 +18,7 @@ export const TEST_MCP_SERVER = {
   command: process.execPath,
   args: ["--import", "tsx", fileURLToPath(new URL("./fixtures/test-mcp-server.ts", import.meta.url))],
   mounts: [REPOSITORY],
-  cwd: fileURLToPath(new URL("../../", import.meta.url)),
+  cwd: fileURLToPath(new URL("../", import.meta.url)),
   trustAnnotations: true,
 };
 

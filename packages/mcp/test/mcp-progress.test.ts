@@ -1,11 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
+import { connectMcpServer } from "../src/mcp-tools.ts";
 import { call, harness } from "@rein/tools/testing";
 import { mcpConnectionPerFile, REPOSITORY } from "./mcp-per-file.ts";
 
 // The official reference server, pinned in devDependencies: its long-running operation reports progress at each step.
-const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+const EVERYTHING = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 const LONG = "every__trigger-long-running-operation";
 const BASE_TIMEOUT_MS = 1_000;
 const CAP_MS = 3_000;

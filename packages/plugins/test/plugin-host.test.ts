@@ -1,14 +1,14 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger, SecretBindings } from "@rein/guard";
-import { loadPlugin } from "../../src/plugins/load-plugin.ts";
-import { PluginHost, type PluginSupervision } from "../../src/plugins/plugin-host.ts";
-import { loadPlugins } from "../../src/plugins/plugin-set.ts";
+import { loadPlugin } from "../src/load-plugin.ts";
+import { PluginHost, type PluginSupervision } from "../src/plugin-host.ts";
+import { loadPlugins } from "../src/plugin-set.ts";
 import { unsandboxed } from "@rein/sandbox";
 import type { Workspace } from "@rein/tools";
 import { tempWorkspace } from "@rein/tools/testing";
 
-const TEXT_NODE = fileURLToPath(new URL("../../../../examples/plugins/text-node", import.meta.url));
+const TEXT_NODE = fileURLToPath(new URL("../../../examples/plugins/text-node", import.meta.url));
 const MISBEHAVING = fileURLToPath(new URL("./fixtures/misbehaving", import.meta.url));
 const NEVER_READY = fileURLToPath(new URL("./fixtures/never-ready", import.meta.url));
 

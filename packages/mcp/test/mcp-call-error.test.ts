@@ -1,6 +1,6 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { McpErrorCode, mcpCallError } from "../../src/mcp/mcp-call-error.ts";
+import { McpErrorCode, mcpCallError } from "../src/mcp-call-error.ts";
 import { ReinError } from "@rein/contracts";
 import { classifyFailure } from "@rein/tools";
 

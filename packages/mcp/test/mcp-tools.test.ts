@@ -1,8 +1,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mcpEffect } from "../../src/mcp/mcp-effect.ts";
-import { mcpToolName } from "../../src/mcp/mcp-tool-name.ts";
-import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
+import { mcpEffect } from "../src/mcp-effect.ts";
+import { mcpToolName } from "../src/mcp-tool-name.ts";
+import { connectMcpServer, type McpConnection } from "../src/mcp-tools.ts";
 import { Redactor, SecretBindings } from "@rein/guard";
 import { call, harness } from "@rein/tools/testing";
 import { mcpConnectionPerFile, TEST_MCP_SERVER } from "./mcp-per-file.ts";

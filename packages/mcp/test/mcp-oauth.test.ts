@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { PolicyRule, ReinError } from "@rein/contracts";
-import { connectMcpServer, type McpConnection } from "../../src/mcp/mcp-tools.ts";
+import { connectMcpServer, type McpConnection } from "../src/mcp-tools.ts";
 import { SecretBindings } from "@rein/guard";
 import { call, harness } from "@rein/tools/testing";
 import { startOAuthRemoteServer } from "./fixtures/oauth-mcp-server.ts";

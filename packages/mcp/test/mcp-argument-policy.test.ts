@@ -3,8 +3,8 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { PolicyRule } from "@rein/contracts";
-import { mcpCallScope } from "../../src/mcp/mcp-argument-scopes.ts";
-import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
+import { mcpCallScope } from "../src/mcp-argument-scopes.ts";
+import { connectMcpServer } from "../src/mcp-tools.ts";
 import { call, harness } from "@rein/tools/testing";
 import { mcpConnectionPerFile, REPOSITORY } from "./mcp-per-file.ts";
 

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ReinError } from "@rein/contracts";
-import { connectMcpServer, startMcpServers } from "../../src/mcp/mcp-tools.ts";
+import { connectMcpServer, startMcpServers } from "../src/mcp-tools.ts";
 import { REPOSITORY, TEST_MCP_SERVER } from "./mcp-per-file.ts";
 
 const filesystemServer = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-filesystem/dist/index.js");

@@ -5,13 +5,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisUrlFromEnv } from "../../src/config/redis-url.ts";
 import { createLogger, SecretBindings } from "@rein/guard";
-import { loadPlugin } from "../../src/plugins/load-plugin.ts";
-import { PluginHost } from "../../src/plugins/plugin-host.ts";
+import { loadPlugin } from "../src/load-plugin.ts";
+import { PluginHost } from "../src/plugin-host.ts";
 import { resolveSandbox } from "@rein/sandbox";
 import type { Workspace } from "@rein/tools";
 import { tempWorkspace } from "@rein/tools/testing";
+
+// The Redis the tests use (REIN_REDIS_URL, REDIS_URL, else the local default), whose port a plugin must not reach.
+const testRedisUrl = (): string => process.env.REIN_REDIS_URL || process.env.REDIS_URL || "redis://127.0.0.1:6379";
 
 const dir = fileURLToPath(new URL("./fixtures/hostile", import.meta.url));
 let workspace: Workspace;
@@ -78,7 +80,7 @@ describe("a hostile plugin under bubblewrap", () => {
       logger: createLogger({ level: "silent" }),
     });
     try {
-      const redisPort = Number(new URL(redisUrlFromEnv()).port || 6379);
+      const redisPort = Number(new URL(testRedisUrl()).port || 6379);
       const result = await keyed.call("probe", { hostFile: "/plugin/keys/packet-private.pem", redisPort }, { runId: "run_keys", stepId: "s1", workspaceRoot: workspace.root });
       expect((result as { output: Record<string, unknown> }).output.readHostFile).toMatch(/^refused/);
     } finally {
@@ -88,7 +90,7 @@ describe("a hostile plugin under bubblewrap", () => {
   });
 
   it("gets only its declared secret, the workspace to write, no host files, no network, no other process", async () => {
-    const redisPort = Number(new URL(redisUrlFromEnv()).port || 6379);
+    const redisPort = Number(new URL(testRedisUrl()).port || 6379);
     const result = await host.call("probe", { hostFile: fileURLToPath(import.meta.url), redisPort }, { runId: "run_hostile", stepId: "s1", workspaceRoot: workspace.root });
     expect(result.ok).toBe(true);
     const report = (result as { output: Record<string, unknown> }).output;

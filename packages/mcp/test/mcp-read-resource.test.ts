@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PolicyRule, type Scope } from "@rein/contracts";
-import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
+import { connectMcpServer } from "../src/mcp-tools.ts";
 import { call, harness } from "@rein/tools/testing";
 import { mcpConnectionPerFile } from "./mcp-per-file.ts";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { connectMcpServer } from "../../src/mcp/mcp-tools.ts";
+import { connectMcpServer } from "../src/mcp-tools.ts";
 import { call, harness } from "@rein/tools/testing";
 import { mcpConnectionPerFile, TEST_MCP_SERVER } from "./mcp-per-file.ts";
 
