@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { join, relative } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
-const ts = createRequire(join(root, "packages/core/package.json"))("typescript");
+const ts = createRequire(join(root, "package.json"))("typescript");
 
 function sourceFiles(dir) {
   return readdirSync(dir).flatMap((name) => {

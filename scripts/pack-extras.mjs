@@ -14,14 +14,14 @@ const extras = [
   ...examples.map((name) => ({ from: join(root, "examples", name), to: join(packageDir, "examples", name) })),
 ];
 
-// In the checkout an example's tools.ts reaches core by path (examples are not workspace packages); installed, core is a package.
-const CORE_BY_PATH = '"../../packages/core/src/index.ts"';
+// In the checkout an example's tools.ts reaches the tool kit by path (examples are not workspace packages); installed, it is a package.
+const TOOLS_BY_PATH = '"../../packages/tools/src/index.ts"';
 
 if (action === "add") {
   for (const { from, to } of extras) cpSync(from, to, { recursive: true });
   for (const name of examples) {
     const tools = join(packageDir, "examples", name, "tools.ts");
-    if (existsSync(tools)) writeFileSync(tools, readFileSync(tools, "utf8").replaceAll(CORE_BY_PATH, '"@rein/core"'));
+    if (existsSync(tools)) writeFileSync(tools, readFileSync(tools, "utf8").replaceAll(TOOLS_BY_PATH, '"@rein/tools"'));
   }
 } else if (action === "remove") {
   rmSync(join(packageDir, "LICENSE"), { force: true });

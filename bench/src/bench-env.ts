@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connectRedis, createRuntime, exportPacketKeys, generatePacketKeys, type PacketKeyPair, type Redis, ReinConfig, type ReinRuntime } from "@rein/core";
+import { exportPacketKeys, generatePacketKeys, type PacketKeyPair } from "@rein/guard";
+import { connectRedis, createRuntime, type Redis, ReinConfig, type ReinRuntime } from "@rein/runtime";
 
 /** Everything one bench run shares: its own key prefix, workspace root and packet keys. */
 export interface BenchEnv {

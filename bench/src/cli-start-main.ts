@@ -3,7 +3,7 @@
  * `pnpm bench`, printed as the same table, for checking start-up work
  * without the minutes the full bench takes. Build first (`npm run build`).
  */
-import { redisUrlFromEnv } from "@rein/core";
+import { redisUrlFromEnv } from "@rein/runtime";
 import { withBenchEnv } from "./bench-env.ts";
 import { cliStarts } from "./cli-start.ts";
 import { measure } from "./measure.ts";

@@ -4,7 +4,8 @@
  * "measure" line from stdin it collects garbage and prints heapUsed.
  */
 import { createInterface } from "node:readline";
-import { createRuntime, loadPrivateKey, ReinConfig } from "@rein/core";
+import { loadPrivateKey } from "@rein/guard";
+import { createRuntime, ReinConfig } from "@rein/runtime";
 import { startRoles } from "@rein/orchestrator";
 
 const env = (name: string): string => {

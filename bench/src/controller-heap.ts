@@ -1,4 +1,5 @@
-import { exportPacketKeys, zeroUsage } from "@rein/core";
+import { zeroUsage } from "@rein/contracts";
+import { exportPacketKeys } from "@rein/guard";
 import { submitGoal } from "@rein/orchestrator";
 import type { BenchEnv } from "./bench-env.ts";
 import { spawnBenchChild } from "./child-process.ts";

@@ -1,6 +1,9 @@
 import { performance } from "node:perf_hooks";
-import type { AnyTool, ModelScriptInput, Plan, ReinRuntime } from "@rein/core";
-import { ApprovalVerifier, generateKeyPair, ScriptedProvider, zeroUsage } from "@rein/core";
+import { type Plan, zeroUsage } from "@rein/contracts";
+import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
+import type { ReinRuntime } from "@rein/runtime";
+import type { AnyTool } from "@rein/tools";
+import { ApprovalVerifier, generateKeyPair } from "@rein/guard";
 import { buildTooling, type RunningRoles, startRoles, submitGoal } from "@rein/orchestrator";
 import type { BenchEnv } from "./bench-env.ts";
 import { noopGoal } from "./scripts.ts";

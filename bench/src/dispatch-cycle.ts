@@ -1,5 +1,7 @@
 import { performance } from "node:perf_hooks";
-import { defaultJobOptions, exportPacketKeys, zeroUsage } from "@rein/core";
+import { zeroUsage } from "@rein/contracts";
+import { exportPacketKeys } from "@rein/guard";
+import { defaultJobOptions } from "@rein/runtime";
 import { startRoles, submitGoal } from "@rein/orchestrator";
 import { Queue, QueueEvents } from "bullmq";
 import type { BenchEnv } from "./bench-env.ts";

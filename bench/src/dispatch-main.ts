@@ -9,7 +9,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { redisUrlFromEnv } from "@rein/core";
+import { redisUrlFromEnv } from "@rein/runtime";
 import { recordCommands } from "./command-timeline.ts";
 import { withBenchEnv } from "./bench-env.ts";
 import { dispatchCycles } from "./dispatch-cycle.ts";

@@ -3,7 +3,7 @@
  * Redis, key by key (MEMORY USAGE), for the 200-turn run and the 20-step
  * run, so a cut of the footprint starts from what takes the bytes.
  */
-import { redisUrlFromEnv } from "@rein/core";
+import { redisUrlFromEnv } from "@rein/runtime";
 import { withBenchEnv } from "./bench-env.ts";
 import { redisFootprint } from "./redis-footprint.ts";
 

@@ -7,7 +7,7 @@
  * Redis) and deletes everything under it when it is done.
  */
 import { fileURLToPath } from "node:url";
-import { redisUrlFromEnv } from "@rein/core";
+import { redisUrlFromEnv } from "@rein/runtime";
 import { withBenchEnv } from "./bench-env.ts";
 import { cliStarts } from "./cli-start.ts";
 import { controllerHeapPerRun } from "./controller-heap.ts";

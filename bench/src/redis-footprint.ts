@@ -1,7 +1,10 @@
-import { ApprovalVerifier, closeWorker, defaultJobOptions, generateKeyPair, isTerminal, jobIds, type ReinRuntime, ScriptedProvider } from "@rein/core";
+import { isTerminal } from "@rein/contracts";
+import { ApprovalVerifier, generateKeyPair } from "@rein/guard";
+import { ScriptedProvider } from "@rein/models";
+import { closeWorker, defaultJobOptions, jobIds, type ReinRuntime } from "@rein/runtime";
 import { buildTooling, type RunningRoles, startRoles, submitGoal } from "@rein/orchestrator";
 import { Queue, Worker } from "bullmq";
-import { echoTool } from "@rein/core/testing";
+import { echoTool } from "@rein/tools/testing";
 import type { BenchEnv } from "./bench-env.ts";
 import { echoGoal, echoPlannerScript, echoWorkerScript, noopGoal, noopWorkerScript, plannerScript } from "./scripts.ts";
 import { waitUntil } from "./wait-until.ts";

@@ -7,7 +7,9 @@
  * with its user+system CPU so far in µs, stops on SIGTERM.
  */
 import { createInterface } from "node:readline";
-import { ApprovalVerifier, closeWorker, createRuntime, generateKeyPair, loadPrivateKey, loadPublicKey, ReinConfig, ScriptedProvider } from "@rein/core";
+import { ApprovalVerifier, generateKeyPair, loadPrivateKey, loadPublicKey } from "@rein/guard";
+import { ScriptedProvider } from "@rein/models";
+import { closeWorker, createRuntime, ReinConfig } from "@rein/runtime";
 import { buildTooling, type RoleName, startRoles } from "@rein/orchestrator";
 import { Worker } from "bullmq";
 import { noopWorkerScript, plannerScript } from "./scripts.ts";

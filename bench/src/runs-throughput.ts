@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
-import { exportPacketKeys, isTerminal } from "@rein/core";
+import { isTerminal } from "@rein/contracts";
+import { exportPacketKeys } from "@rein/guard";
 import { submitGoal } from "@rein/orchestrator";
 import type { BenchEnv } from "./bench-env.ts";
 import { spawnBenchChild } from "./child-process.ts";

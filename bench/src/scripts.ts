@@ -1,5 +1,8 @@
-import type { GoalInput, ModelScriptInput, Plan, StepSpec } from "@rein/core";
-import { echoConversation, echoTool, plannerOfSteps } from "@rein/core/testing";
+import type { GoalInput, Plan, StepSpec } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
+import { plannerOfSteps } from "@rein/models/testing";
+import { echoConversation } from "@rein/runtime/testing";
+import { echoTool } from "@rein/tools/testing";
 
 /** A step that needs nothing: one model turn, no tools, a text answer. */
 function noopStep(title: string): StepSpec {

@@ -1,4 +1,6 @@
-import { jobIds, type PacketBody, type PacketSigner, type ReinRuntime, type StepJob, zeroUsage } from "@rein/core";
+import { type PacketBody, type StepJob, zeroUsage } from "@rein/contracts";
+import type { PacketSigner } from "@rein/guard";
+import { jobIds, type ReinRuntime } from "@rein/runtime";
 import { submitGoal, transition, transitionSettings } from "@rein/orchestrator";
 import { noopGoal, noopPlan } from "./scripts.ts";
 

@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
-import { defaultJobOptions, PacketSigner, QUEUE_NAMES } from "@rein/core";
+import { PacketSigner } from "@rein/guard";
+import { defaultJobOptions, QUEUE_NAMES } from "@rein/runtime";
 import { Queue } from "bullmq";
 import type { BenchEnv } from "./bench-env.ts";
 import { spawnBenchChild } from "./child-process.ts";

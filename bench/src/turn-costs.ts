@@ -1,4 +1,4 @@
-import { echoTool } from "@rein/core/testing";
+import { echoTool } from "@rein/tools/testing";
 import { agentsRun } from "./agents-loop.ts";
 import { bareRun } from "./bare-loop.ts";
 import type { BenchEnv } from "./bench-env.ts";

@@ -4,7 +4,7 @@
  * and a bare loop on the same scripted model and tool), for profiling the
  * step loop without the whole bench (`node --cpu-prof` works on it as is).
  */
-import { redisUrlFromEnv } from "@rein/core";
+import { redisUrlFromEnv } from "@rein/runtime";
 import { withBenchEnv } from "./bench-env.ts";
 import { turnCosts } from "./turn-costs.ts";
 

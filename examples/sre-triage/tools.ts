@@ -7,8 +7,8 @@
  */
 import { readFile, appendFile } from "node:fs/promises";
 import { join } from "node:path";
-// Examples are not workspace packages; core's entry (and the zod it re-exports) is imported by path.
-import { type AnyTool, defineTool, z } from "../../packages/core/src/index.ts";
+// Examples are not workspace packages; the tool kit's entry (and the zod it re-exports) is imported by path.
+import { type AnyTool, defineTool, z } from "../../packages/tools/src/index.ts";
 
 const DATA = join(import.meta.dirname, "data");
 const SERVICES = ["payment-api"] as const;

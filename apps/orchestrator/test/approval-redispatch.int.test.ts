@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { defineTool, isTerminal, type ModelScriptInput, z } from "@rein/core";
-import { plannerOfSteps } from "@rein/core/testing";
+import { isTerminal } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
+import { defineTool, z } from "@rein/tools";
+import { plannerOfSteps } from "@rein/models/testing";
 import { decideApproval } from "../src/approvals/decide-approval.ts";
 import { HungCalls } from "./support/lost-step-workers.ts";
 import { lostStepWorkersPerTest } from "./support/lost-step-workers-per-test.ts";

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { ApprovalSigner, ApprovalStore, createRuntime, ensureKeyPairFiles, loadPrivateKey, ReinConfig, type ReinRuntime } from "@rein/core";
+import { ApprovalSigner, ensureKeyPairFiles, loadPrivateKey } from "@rein/guard";
+import { ApprovalStore, createRuntime, ReinConfig, type ReinRuntime } from "@rein/runtime";
 import { cliEnv, rein } from "./support/cli.ts";
 
 let runtime: ReinRuntime | undefined;

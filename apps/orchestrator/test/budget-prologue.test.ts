@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Goal, type RunState } from "@rein/core";
+import { Goal, type RunState } from "@rein/contracts";
 import { transition } from "../src/controller/transition.ts";
 import { baseState, event, planned, result, settings, step, usage, verdict } from "./support/transition-fixtures.ts";
 

@@ -43,7 +43,7 @@ describe("the CLI's command registry", () => {
     expect(typeof (await entry.load())).toBe("function");
   });
 
-  // `rein --help` and `rein <command> --help` must not load a command's module (or @rein/core): they import only these.
+  // `rein --help` and `rein <command> --help` must not load a command's module (or Rein's packages): they import only these.
   it("keeps the help path free of command modules: main, the registry and the declarations import nothing else at load", () => {
     const allowed = new Set(["main.ts", "registry.ts", "command-spec.ts", "command-specs.ts", "command-help.ts", "output.ts"].map((file) => join(CLI_DIR, file)));
     for (const file of allowed) {

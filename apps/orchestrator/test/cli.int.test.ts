@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { exportPacketKeys, generatePacketKeys, type RunState, TraceEvent } from "@rein/core";
+import { type RunState, TraceEvent } from "@rein/contracts";
+import { exportPacketKeys, generatePacketKeys } from "@rein/guard";
 import { cliEnv, rein, startRein, prefixesCleanedAfterAll } from "./support/cli.ts";
 
 const prefixes = prefixesCleanedAfterAll();

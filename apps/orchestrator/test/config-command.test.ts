@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { checkRoleModels, loadConfig, ReinConfig } from "@rein/core";
+import { checkRoleModels } from "@rein/models";
+import { loadConfig, ReinConfig } from "@rein/runtime";
 import { describe, expect, it } from "vitest";
 import { configJsonSchema } from "../src/cli/config-commands.ts";
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createRuntime, generatePacketKeys, jobIds, type ReinRuntime } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { generatePacketKeys } from "@rein/guard";
+import { createRuntime, jobIds, type ReinRuntime } from "@rein/runtime";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import type { Job, Worker } from "bullmq";
 import { startController } from "../src/controller/controller.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createRuntime, generatePacketKeys, type Plan, type ReinRuntime, StepSpec, zeroUsage } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { type Plan, StepSpec, zeroUsage } from "@rein/contracts";
+import { generatePacketKeys } from "@rein/guard";
+import { createRuntime, type ReinRuntime } from "@rein/runtime";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import type { Worker } from "bullmq";
 import { startController } from "../src/controller/controller.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";

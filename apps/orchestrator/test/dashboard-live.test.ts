@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { LiveEvent } from "@rein/core";
+import type { LiveEvent } from "@rein/runtime";
 import { dashboardPage } from "../src/api/dashboard/dashboard-page.ts";
 import { buildRunView } from "../src/trace/views/run-view/build-run-view.ts";
 import { fakeApi, findNode, findNodes, visitDashboard } from "./support/dashboard-browser.ts";

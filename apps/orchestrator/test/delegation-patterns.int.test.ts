@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type ModelScriptInput, textOf } from "@rein/core";
+import { type ModelScriptInput, textOf } from "@rein/models";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 
 const harnesses = harnessesPerTest();

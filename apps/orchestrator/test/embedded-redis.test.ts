@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pingRedis } from "@rein/core";
+import { pingRedis } from "@rein/runtime";
 import { ensureRedis, startEmbeddedRedis } from "../src/redis/embedded-redis.ts";
 
 describe("embedded Redis", () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FakeServer } from "@rein/core/testing";
+import { FakeServer } from "@rein/models/testing";
 import { cliEnv, rein, prefixesCleanedAfterAll } from "./support/cli.ts";
 import { freePort } from "../src/redis/embedded-redis.ts";
 import { startConfiguredHarness } from "./support/configured-harness.ts";

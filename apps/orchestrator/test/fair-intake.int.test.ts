@@ -1,7 +1,8 @@
 import { Worker } from "bullmq";
 import { describe, expect, it } from "vitest";
-import { generatePacketKeys, type PlanJob } from "@rein/core";
-import { createTestRuntime } from "@rein/core/testing";
+import type { PlanJob } from "@rein/contracts";
+import { generatePacketKeys } from "@rein/guard";
+import { createTestRuntime } from "@rein/runtime/testing";
 import { startController } from "../src/controller/controller.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";
 import { closedAfterEach } from "./support/closed-after-each.ts";

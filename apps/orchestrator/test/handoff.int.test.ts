@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findTraceEvent, type GoalInput, type ModelRequest, type ModelScriptInput, textOf, type TraceEvent } from "@rein/core";
+import type { GoalInput, TraceEvent } from "@rein/contracts";
+import { type ModelRequest, type ModelScriptInput, textOf } from "@rein/models";
+import { findTraceEvent } from "@rein/trace";
 import { decideApproval } from "../src/approvals/decide-approval.ts";
 import type { Harness } from "./support/harness.ts";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";

@@ -1,7 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineTool, type ModelScriptInput, type RunState, type TraceEvent, z } from "@rein/core";
+import type { RunState, TraceEvent } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
+import { defineTool, z } from "@rein/tools";
 import { type Harness, startHarness } from "./support/harness.ts";
 
 const PAY_TOKEN = "pay-CANARY-e2e-5c81d07a";

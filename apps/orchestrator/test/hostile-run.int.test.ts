@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ModelScriptInput, RunState, TraceEvent } from "@rein/core";
+import type { RunState, TraceEvent } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { countingRestartTool } from "./support/restart-tool.ts";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { findTraceEvent, type RunState, type RunStatus } from "@rein/core";
-import { createTestRuntime } from "@rein/core/testing";
+import type { RunState, RunStatus } from "@rein/contracts";
+import { findTraceEvent } from "@rein/trace";
+import { createTestRuntime } from "@rein/runtime/testing";
 import { apiRoutes } from "../src/api/http-api.ts";
 import type { RunPage } from "../src/api/run-summaries.ts";
 import { loadBundle } from "../src/trace/trace-bundle.ts";

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { defineTool, LessonStore, type ModelScriptInput, z } from "@rein/core";
+import type { ModelScriptInput } from "@rein/models";
+import { LessonStore } from "@rein/runtime";
+import { defineTool, z } from "@rein/tools";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 
 const readCache = defineTool({

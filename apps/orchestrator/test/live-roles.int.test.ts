@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { type LiveEvent, newId } from "@rein/core";
+import { newId } from "@rein/contracts";
+import type { LiveEvent } from "@rein/runtime";
 import { submitGoal } from "../src/intake/submit-goal.ts";
 import { bugfixExample, type Harness, startHarness } from "./support/harness.ts";
 

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isTerminal, jobIds, type ModelProvider, type ReinConfigInput, type ReinRuntime, type RunState } from "@rein/core";
-import { until } from "@rein/core/testing";
+import { isTerminal, type RunState } from "@rein/contracts";
+import type { ModelProvider } from "@rein/models";
+import { jobIds, type ReinConfigInput, type ReinRuntime } from "@rein/runtime";
+import { until } from "@rein/contracts/testing";
 import { sweepLostJobs } from "../src/controller/redrive-sweep.ts";
 import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
 import { heldUntilRelease } from "./support/hanging-provider.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FinalAnswer } from "@rein/core";
+import { FinalAnswer } from "@rein/contracts";
 import { transition } from "../src/controller/transition.ts";
 import { baseState, event as e, now, result, settings, step } from "./support/transition-fixtures.ts";
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestRuntime } from "@rein/core/testing";
+import { createTestRuntime } from "@rein/runtime/testing";
 import { describe, expect, it } from "vitest";
 import { publishMcpStatus } from "../src/mcp/mcp-status-board.ts";
 import { cliEnv, rein } from "./support/cli.ts";

@@ -1,13 +1,13 @@
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApprovalVerifier, generateKeyPair } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { ApprovalVerifier, generateKeyPair } from "@rein/guard";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { submitGoal } from "../src/intake/submit-goal.ts";
 import { readMcpStatus, unavailableMcpServers } from "../src/mcp/mcp-status-board.ts";
 import { buildTooling, knownToolNames, type Tooling } from "../src/roles/tooling.ts";
 import { REPOSITORY } from "./support/core-fixtures.ts";
 
-// The official reference server (pinned in @rein/core's devDependencies), given a directory that does not exist.
+// The official reference server (pinned in @rein/mcp's devDependencies), given a directory that does not exist.
 const filesystemServer = createRequire(import.meta.resolve("@rein/core")).resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
 
 describe("an MCP server that fails to start, not required", () => {

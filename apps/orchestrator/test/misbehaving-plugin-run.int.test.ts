@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
-import type { ModelScriptInput, TraceEvent } from "@rein/core";
-import { oneStepPlanner } from "@rein/core/testing";
+import type { TraceEvent } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
+import { oneStepPlanner } from "@rein/models/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { MISBEHAVING_PLUGIN_DIR } from "./support/core-fixtures.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { LiveEvent } from "@rein/core";
+import type { LiveEvent } from "@rein/runtime";
 import { ModelCallTicker } from "../src/cli/model-call-ticker.ts";
 
 const CLEAR = "\r\x1b[2K";

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "@rein/core";
-import { AnthropicMessagesEmulator, type FakeReply, FakeServer } from "@rein/core/testing";
+import { loadConfig } from "@rein/runtime";
+import { AnthropicMessagesEmulator, type FakeReply, FakeServer } from "@rein/models/testing";
 import { providerForRole } from "../src/roles/role-providers.ts";
 import { cliEnv, prefixesCleanedAfterAll, rein } from "./support/cli.ts";
 

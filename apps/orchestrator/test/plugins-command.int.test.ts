@@ -1,8 +1,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createLogger, loadPlugins, SecretBindings, unsandboxed } from "@rein/core";
-import { createTestRuntime } from "@rein/core/testing";
+import { createLogger, SecretBindings } from "@rein/guard";
+import { loadPlugins } from "@rein/plugins";
+import { unsandboxed } from "@rein/sandbox";
+import { createTestRuntime } from "@rein/runtime/testing";
 import { describe, expect, it } from "vitest";
 import { publishPluginStatus } from "../src/plugins/plugin-status-board.ts";
 import { cliEnv, rein } from "./support/cli.ts";

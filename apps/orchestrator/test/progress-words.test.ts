@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { TypedTraceEvent } from "@rein/core";
-import { type TraceEnvelope, traceEventOf } from "@rein/core/testing";
+import type { TypedTraceEvent } from "@rein/trace";
+import { type TraceEnvelope, traceEventOf } from "@rein/runtime/testing";
 import { describeEvent, type ProgressMemory } from "../src/cli/progress.ts";
 import { fixtureEvents } from "./trace/fixture-events.ts";
 

@@ -1,5 +1,5 @@
-import type { TraceKind, TracePayloadInput, TypedTraceEvent } from "@rein/core";
-import { traceEventOf } from "@rein/core/testing";
+import type { TraceKind, TracePayloadInput, TypedTraceEvent } from "@rein/trace";
+import { traceEventOf } from "@rein/runtime/testing";
 import { describe, expect, it } from "vitest";
 import { describeEvent, type ProgressMemory } from "../src/cli/progress.ts";
 

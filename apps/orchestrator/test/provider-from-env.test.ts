@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "@rein/core";
-import { installedSdkModelData, shutDownBy } from "@rein/core/testing";
+import { loadConfig } from "@rein/runtime";
+import { installedSdkModelData, shutDownBy } from "@rein/models/testing";
 import { providerFromEnv } from "../src/cli/provider-from-env.ts";
 import { cliEnv, rein } from "./support/cli.ts";
 

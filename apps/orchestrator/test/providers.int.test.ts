@@ -1,7 +1,11 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineTool, findTraceEvent, type GoalInput, isTerminal, type LiveEvent, type ModelScriptInput, newId, type Price, type RunState, type TraceEvent, z } from "@rein/core";
-import { FakeServer, startScriptedWireServer } from "@rein/core/testing";
+import { type GoalInput, isTerminal, newId, type RunState, type TraceEvent } from "@rein/contracts";
+import type { ModelScriptInput, Price } from "@rein/models";
+import type { LiveEvent } from "@rein/runtime";
+import { defineTool, z } from "@rein/tools";
+import { findTraceEvent } from "@rein/trace";
+import { FakeServer, startScriptedWireServer } from "@rein/models/testing";
 import { type ConfiguredHarness, startConfiguredHarness } from "./support/configured-harness.ts";
 import { bugfixExample } from "./support/harness.ts";
 import { REPOSITORY, TEST_MCP_SERVER_PATH } from "./support/core-fixtures.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectRedis } from "@rein/core";
+import { connectRedis } from "@rein/runtime";
 import { cliEnv, rein } from "./support/cli.ts";
 import { type PrivateRedis, startPrivateRedis } from "./support/private-redis.ts";
 

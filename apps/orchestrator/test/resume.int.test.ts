@@ -3,23 +3,12 @@ import { once } from "node:events";
 import { appendFile, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  ApprovalSigner,
-  ApprovalStore,
-  ApprovalVerifier,
-  createRuntime,
-  defineTool,
-  exportPacketKeys,
-  generateKeyPair,
-  generatePacketKeys,
-  isTerminal,
-  type ModelScriptInput,
-  type ReinRuntime,
-  ScriptedProvider,
-  Workspace,
-  z,
-} from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { isTerminal } from "@rein/contracts";
+import { ApprovalSigner, ApprovalVerifier, exportPacketKeys, generateKeyPair, generatePacketKeys } from "@rein/guard";
+import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
+import { ApprovalStore, createRuntime, type ReinRuntime } from "@rein/runtime";
+import { defineTool, Workspace, z } from "@rein/tools";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { decideApproval } from "../src/approvals/decide-approval.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";
 import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ModelScriptInput, ReinRuntime } from "@rein/core";
-import { until } from "@rein/core/testing";
+import type { ModelScriptInput } from "@rein/models";
+import type { ReinRuntime } from "@rein/runtime";
+import { until } from "@rein/contracts/testing";
 import { decideApproval } from "../src/approvals/decide-approval.ts";
 import { TraceFold } from "../src/metrics/trace-fold.ts";
 import { pruneRuns } from "../src/trace/prune-runs.ts";

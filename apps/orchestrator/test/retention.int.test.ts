@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { jobIds, resultEventIds } from "@rein/core";
-import { until } from "@rein/core/testing";
+import { jobIds, resultEventIds } from "@rein/runtime";
+import { until } from "@rein/contracts/testing";
 import { TraceFold } from "../src/metrics/trace-fold.ts";
 import { answerQuestions } from "../src/trace/trace-check.ts";
 import { pruneRuns } from "../src/trace/prune-runs.ts";

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ApprovalVerifier, generateKeyPair, generatePacketKeys, queueJobOptions, ReinConfig, ScriptedProvider } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/guard";
+import { ScriptedProvider } from "@rein/models";
+import { queueJobOptions, ReinConfig } from "@rein/runtime";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
 import { buildTooling, type Tooling } from "../src/roles/tooling.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from "vitest";
-import type { CheckpointStore, RunEndWatch, RunStore } from "@rein/core";
+import type { CheckpointStore, RunEndWatch, RunStore } from "@rein/runtime";
 import type { startEvaluateConsumer } from "@rein/evaluator";
 import type { startPlanConsumer } from "@rein/planner";
 import type { startStepConsumer } from "@rein/workers";

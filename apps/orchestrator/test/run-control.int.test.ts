@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ModelScriptInput, TraceEvent } from "@rein/core";
+import type { TraceEvent } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
 import type { Harness } from "./support/harness.ts";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 import { probeTool } from "./support/probe-run.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashOf, type Observation, type RunState, zeroUsage } from "@rein/core";
+import { hashOf, type Observation, type RunState, zeroUsage } from "@rein/contracts";
 import { transition } from "../src/controller/transition.ts";
 import { baseState, event, now, planned, result, settings, verdict } from "./support/transition-fixtures.ts";
 

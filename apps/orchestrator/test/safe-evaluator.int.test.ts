@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ModelScriptInput, RunState, TraceEvent } from "@rein/core";
+import type { RunState, TraceEvent } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 
 /**

@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ModelScriptInput, RunState, TraceEvent } from "@rein/core";
+import type { RunState, TraceEvent } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
 import { type Harness, startHarness } from "./support/harness.ts";
 
 /**

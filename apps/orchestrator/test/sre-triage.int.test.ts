@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ReinRuntime, RunState, TraceEvent } from "@rein/core";
+import type { RunState, TraceEvent } from "@rein/contracts";
+import type { ReinRuntime } from "@rein/runtime";
 import { cliEnv, cliRuntimesClosedAfterAll, rein, startRein } from "./support/cli.ts";
 import { waitForRun } from "./support/wait-for-run.ts";
 

@@ -1,7 +1,7 @@
 import type { Job, Worker } from "bullmq";
 import { describe, expect, it } from "vitest";
-import { generatePacketKeys } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { generatePacketKeys } from "@rein/guard";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { startController } from "../src/controller/controller.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";
 import { closedAfterEach } from "./support/closed-after-each.ts";

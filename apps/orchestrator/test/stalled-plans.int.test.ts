@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isTerminal, type ReinRuntime } from "@rein/core";
-import { until } from "@rein/core/testing";
+import { isTerminal } from "@rein/contracts";
+import type { ReinRuntime } from "@rein/runtime";
+import { until } from "@rein/contracts/testing";
 import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { HungCalls, hangingProvider, killRole } from "./support/lost-step-workers.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isTerminal, type ReinRuntime } from "@rein/core";
+import { isTerminal } from "@rein/contracts";
+import type { ReinRuntime } from "@rein/runtime";
 import type { Harness } from "./support/harness.ts";
 import { HungCalls } from "./support/lost-step-workers.ts";
 import { lostStepWorkersPerTest } from "./support/lost-step-workers-per-test.ts";

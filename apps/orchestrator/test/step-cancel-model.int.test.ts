@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ModelScriptInput, TraceEvent } from "@rein/core";
-import type { FakeServer } from "@rein/core/testing";
+import type { TraceEvent } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
+import type { FakeServer } from "@rein/models/testing";
 import { closeNow, listenOnLoopback } from "./support/api-server.ts";
 import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, scriptedPlanner, startConfiguredHarness } from "./support/configured-harness.ts";
 

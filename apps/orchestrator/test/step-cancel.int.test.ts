@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, type ModelProvider, type ModelScriptInput, ScriptedProvider, type TraceEvent } from "@rein/core";
+import type { TraceEvent } from "@rein/contracts";
+import { type ModelProvider, type ModelScriptInput, ScriptedProvider } from "@rein/models";
+import { defineTool } from "@rein/tools";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { REPOSITORY, referenceMcpServer } from "./support/core-fixtures.ts";
 

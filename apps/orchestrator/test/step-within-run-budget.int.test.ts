@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ModelScriptInput, RunState, TraceEvent } from "@rein/core";
-import { echoTool } from "@rein/core/testing";
+import type { RunState, TraceEvent } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
+import { echoTool } from "@rein/tools/testing";
 import { type Harness, startHarness } from "./support/harness.ts";
 
 /**

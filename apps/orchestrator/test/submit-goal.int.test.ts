@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ReinError } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { ReinError } from "@rein/contracts";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { submitGoal } from "../src/intake/submit-goal.ts";
 
 describe("submitGoal", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ReinConfig } from "@rein/core";
+import { ReinConfig } from "@rein/runtime";
 import { transitionSettings } from "../src/controller/controller.ts";
 import { transition } from "../src/controller/transition.ts";
 import { baseState, event, result, settings, step } from "./support/transition-fixtures.ts";

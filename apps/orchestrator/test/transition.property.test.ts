@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ControlEvent, ControllerEffect, Goal, hashOf, isTerminal, RunState, type StepResult, type ToolGrant, type Usage, zeroUsage } from "@rein/core";
+import { ControlEvent, ControllerEffect, Goal, hashOf, isTerminal, RunState, type StepResult, type ToolGrant, type Usage, zeroUsage } from "@rein/contracts";
 import { transition, type TransitionSettings } from "../src/controller/transition.ts";
 import { newRunState } from "../src/intake/submit-goal.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ControlEvent, Goal, hashOf, type RunState, type RunStatus, type Verdict, zeroUsage } from "@rein/core";
+import { type ControlEvent, Goal, hashOf, type RunState, type RunStatus, type Verdict, zeroUsage } from "@rein/contracts";
 import { transition } from "../src/controller/transition.ts";
 import { baseState, event as e, now, planned, result, settings, spec, step, verdict } from "./support/transition-fixtures.ts";
 

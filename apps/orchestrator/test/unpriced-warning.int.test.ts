@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findTraceEvent } from "@rein/core";
-import { createTestRuntime, type TestRuntime, traceEventOf } from "@rein/core/testing";
+import { findTraceEvent } from "@rein/trace";
+import { createTestRuntime, type TestRuntime, traceEventOf } from "@rein/runtime/testing";
 import { describeEvent } from "../src/cli/progress.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";
 

@@ -1,8 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineTool, type ModelRequest, type ModelScriptInput, ReinError, type RunState, z } from "@rein/core";
-import { SECRET, secretLeaks } from "@rein/core/testing";
+import { ReinError, type RunState } from "@rein/contracts";
+import type { ModelRequest, ModelScriptInput } from "@rein/models";
+import { defineTool, z } from "@rein/tools";
+import { SECRET, secretLeaks } from "@rein/guard/testing";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { REPOSITORY, TEST_MCP_SERVER_PATH } from "./support/core-fixtures.ts";
 

@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ModelScriptInput, RunState } from "@rein/core";
+import type { RunState } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 
 /**

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { isTerminal, type ReinRuntime, type RunState, type TraceEvent } from "@rein/core";
+import { isTerminal, type RunState, type TraceEvent } from "@rein/contracts";
+import type { ReinRuntime } from "@rein/runtime";
 import { EFFECTS_FILE } from "./chaos-goal.ts";
 
 const RUN_ENDS = new Set(["run.done", "run.failed", "run.cancelled", "run.escalated"]);

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
-import type { GoalInput, ModelScriptInput } from "@rein/core";
-import { plannerOfSteps } from "@rein/core/testing";
+import type { GoalInput } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
+import { plannerOfSteps } from "@rein/models/testing";
 
 /** A plugin whose one tool, `wait`, is a read: a worker killed inside it leaves nothing unknown behind. */
 const WAIT_PLUGIN_DIR = fileURLToPath(new URL("./wait-plugin", import.meta.url));

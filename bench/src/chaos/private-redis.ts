@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { connectRedis, pingRedis, type Redis } from "@rein/core";
+import { connectRedis, pingRedis, type Redis } from "@rein/runtime";
 import { freePort } from "@rein/orchestrator";
 import { within } from "./within.ts";
 

@@ -42,3 +42,5 @@ export {
 export { ControllerEffect } from "./controller-effect.ts";
 export { ContentBlock, ModelApi, ModelMessage, ModelToolSchema, StructuredOutputRequest, type ThinkingContent } from "./model-message.ts";
 export { StepCheckpoint } from "./step-checkpoint.ts";
+export { CallIntent, CallRecord, RecordedFailure, RecordedOutcome } from "./call-record.ts";
+export { RecordedResult } from "./recorded-result.ts";

@@ -1,24 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import {
-  Approval,
-  ControlEvent,
-  EvaluateJob,
-  Goal,
-  HandoffPacket,
-  Observation,
-  PacketBody,
-  Plan,
-  RunState,
-  StepResult,
-  StepSpec,
-  TraceEvent,
-  Verdict,
-  hashOf,
-  PermissionDecision,
-  ToolResultEvent,
-  ToolSpec,
-} from "../src/index.ts";
+import { Approval, ControlEvent, EvaluateJob, Goal, HandoffPacket, Observation, PacketBody, Plan, RunState, StepResult, StepSpec, TraceEvent, Verdict, hashOf, PermissionDecision, ToolResultEvent, ToolSpec } from "../src/index.ts";
 import { ToolCallEvent } from "../src/tool-events.ts";
 import * as example from "../src/testing/contract-examples.ts";
 

@@ -1,19 +1,8 @@
-import {
-  type AnyTool,
-  type ArtifactWriter,
-  type CommandResult,
-  createToolExecutor,
-  type PolicyRule,
-  type ReinConfig,
-  type Redactor,
-  runCommandTool,
-  SecretBindings,
-  type ToolGrant,
-  ToolRegistry,
-  type TraceSink,
-  type Workspace,
-  asCheckEvent,
-} from "@rein/core";
+import type { PolicyRule, ToolGrant } from "@rein/contracts";
+import { type Redactor, SecretBindings } from "@rein/guard";
+import type { ReinConfig } from "@rein/runtime";
+import { type AnyTool, type ArtifactWriter, type CommandResult, createToolExecutor, runCommandTool, ToolRegistry, type TraceSink, type Workspace } from "@rein/tools";
+import { asCheckEvent } from "@rein/trace";
 
 export interface CommandOutcome {
   exitCode: number;

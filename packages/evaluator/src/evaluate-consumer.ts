@@ -1,23 +1,8 @@
 import type { Worker } from "bullmq";
-import {
-  assertLockHeld,
-  type ControlEvent,
-  errorMessage,
-  EvaluateJob,
-  liveEventOf,
-  type EvaluatorRuntime,
-  type ModelProvider,
-  ReinError,
-  reportLostToStalls,
-  runRoleJob,
-  startRoleConsumer,
-  toQueueError,
-  type Usage,
-  usageOfFailure,
-  type WorkerTiming,
-  Workspace,
-  zeroUsage,
-} from "@rein/core";
+import { type ControlEvent, errorMessage, EvaluateJob, ReinError, type Usage, zeroUsage } from "@rein/contracts";
+import { type ModelProvider, usageOfFailure } from "@rein/models";
+import { assertLockHeld, liveEventOf, type EvaluatorRuntime, reportLostToStalls, runRoleJob, startRoleConsumer, toQueueError, type WorkerTiming } from "@rein/runtime";
+import { Workspace } from "@rein/tools";
 import { commandCheckRunner } from "./command-check.ts";
 import { evaluate } from "./evaluate.ts";
 

@@ -1,23 +1,9 @@
-import {
-  type CheckResult,
-  type ClaimCheck,
-  type EvaluateJob,
-  FinalAnswer,
-  type FinalAnswerEvaluateJob,
-  type GoalKind,
-  type ModelProvider,
-  type ModelStreamEvent,
-  type Redactor,
-  type StepEvaluateJob,
-  type ToolCallStatus,
-  type TraceLog,
-  type UnknownOutcomePolicy,
-  type Usage,
-  type Verdict,
-  type Workspace,
-  type TraceEventBody,
-  zeroUsage,
-} from "@rein/core";
+import { type CheckResult, type ClaimCheck, type EvaluateJob, FinalAnswer, type FinalAnswerEvaluateJob, type GoalKind, type StepEvaluateJob, type ToolCallStatus, type Usage, type Verdict, zeroUsage } from "@rein/contracts";
+import type { Redactor } from "@rein/guard";
+import type { ModelProvider, ModelStreamEvent } from "@rein/models";
+import type { TraceLog, UnknownOutcomePolicy } from "@rein/runtime";
+import type { Workspace } from "@rein/tools";
+import type { TraceEventBody } from "@rein/trace";
 import type { CommandCheckRunner } from "./command-check.ts";
 import { runFingerprint, stepFingerprint } from "./fingerprints.ts";
 import { judge, type JudgeScore } from "./judge.ts";

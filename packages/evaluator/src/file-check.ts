@@ -1,7 +1,7 @@
-import { constants } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
-import type { Stats } from "node:fs";
-import { errorMessage, type Workspace } from "@rein/core";
+import { errorMessage } from "@rein/contracts";
+import type { Workspace } from "@rein/tools";
 
 export interface FileCheckLimits {
   /** Largest file a check reads. @defaultValue 4 MiB */

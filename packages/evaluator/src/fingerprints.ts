@@ -1,4 +1,4 @@
-import { hashOf, type ToolCallRecord } from "@rein/core";
+import { hashOf, type ToolCallRecord } from "@rein/contracts";
 
 /**
  * Fingerprints at three levels. A call's is computed by the executor

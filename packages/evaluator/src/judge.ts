@@ -1,16 +1,8 @@
 import { z } from "zod";
-import {
-  jsonSchemaOf,
-  completeStructured,
-  type ModelProvider,
-  type ModelStreamEvent,
-  presentUntrusted,
-  type Redactor,
-  type StepResult,
-  type TraceLog,
-  untrustedDataOf,
-  type Usage,
-} from "@rein/core";
+import { jsonSchemaOf, type StepResult, type Usage } from "@rein/contracts";
+import { presentUntrusted, type Redactor, untrustedDataOf } from "@rein/guard";
+import { completeStructured, type ModelProvider, type ModelStreamEvent } from "@rein/models";
+import type { TraceLog } from "@rein/runtime";
 
 /** @defaultValue of `JudgeInput.observationBytes` (config `observations.judgeMaxBytes`). */
 export const JUDGE_OBSERVATION_BYTES = 2_048;

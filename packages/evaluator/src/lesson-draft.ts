@@ -1,4 +1,4 @@
-import { idFrom, type StepEvaluateJob, type Lesson, type VerdictDecision } from "@rein/core";
+import { idFrom, type StepEvaluateJob, type Lesson, type VerdictDecision } from "@rein/contracts";
 
 /**
  * The lesson a verdict writes when it resolves an earlier failure of the

@@ -1,4 +1,4 @@
-import type { ToolCallRecord, Verdict } from "@rein/core";
+import type { ToolCallRecord, Verdict } from "@rein/contracts";
 
 export type LoopFinding = NonNullable<Verdict["loop"]>;
 

@@ -1,14 +1,6 @@
-import {
-  type AcceptanceCriterion,
-  type CheckResult,
-  type Claim,
-  type ClaimCheck,
-  isFailureAddressed,
-  type Redactor,
-  type StepResult,
-  type ToolCallStatus,
-  type Workspace,
-} from "@rein/core";
+import type { AcceptanceCriterion, CheckResult, Claim, ClaimCheck, StepResult, ToolCallStatus } from "@rein/contracts";
+import type { Redactor } from "@rein/guard";
+import { isFailureAddressed, type Workspace } from "@rein/tools";
 import { compileCheckPattern } from "./check-pattern.ts";
 import type { CheckContext, CommandCheckRunner } from "./command-check.ts";
 import { readCheckedFile } from "./file-check.ts";

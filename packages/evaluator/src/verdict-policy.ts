@@ -1,4 +1,5 @@
-import type { CheckResult, ClaimCheck, FinalAnswer, GoalKind, StepStatus, UnknownOutcomePolicy, VerdictDecision } from "@rein/core";
+import type { CheckResult, ClaimCheck, FinalAnswer, GoalKind, StepStatus, VerdictDecision } from "@rein/contracts";
+import type { UnknownOutcomePolicy } from "@rein/runtime";
 import type { JudgeScore } from "./judge.ts";
 import type { LoopFinding } from "./loop-detector.ts";
 

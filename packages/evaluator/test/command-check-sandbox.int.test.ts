@@ -2,8 +2,9 @@ import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PolicyRule, type StepEvaluateJob, StepSpec, type ToolGrant, Workspace } from "@rein/core";
-import { testRuntimePerTest } from "@rein/core/testing";
+import { PolicyRule, type StepEvaluateJob, StepSpec, type ToolGrant } from "@rein/contracts";
+import { Workspace } from "@rein/tools";
+import { testRuntimePerTest } from "@rein/runtime/testing";
 import { type EvaluatorDeps, evaluate } from "../src/evaluate.ts";
 import { completedStepResult, evaluatorDepsOf } from "./support/evaluate-fixtures.ts";
 

@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FinalAnswerEvaluateJob, findTraceEvent, jobIds, type ModelProvider, ScriptedProvider, StepSpec, type StepEvaluateJob, type WorkerTiming } from "@rein/core";
-import { consumerPerTest, countingProvider, lapsingLock, until, warningsLogged } from "@rein/core/testing";
+import { type FinalAnswerEvaluateJob, StepSpec, type StepEvaluateJob } from "@rein/contracts";
+import { type ModelProvider, ScriptedProvider } from "@rein/models";
+import { jobIds, type WorkerTiming } from "@rein/runtime";
+import { findTraceEvent } from "@rein/trace";
+import { until } from "@rein/contracts/testing";
+import { countingProvider } from "@rein/models/testing";
+import { consumerPerTest, lapsingLock, warningsLogged } from "@rein/runtime/testing";
 import { startEvaluateConsumer } from "../src/evaluate-consumer.ts";
 import { completedStepResult } from "./support/evaluate-fixtures.ts";
 

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FinalAnswerEvaluateJob, hashOf, type Observation, PolicyRule, Redactor, ScriptedProvider, StepSpec, type StepEvaluateJob } from "@rein/core";
-import { SECRET, secretLeaks, testRuntimePerTest, toolCallRecord as call } from "@rein/core/testing";
+import { type FinalAnswerEvaluateJob, hashOf, type Observation, PolicyRule, StepSpec, type StepEvaluateJob } from "@rein/contracts";
+import { Redactor } from "@rein/guard";
+import { ScriptedProvider } from "@rein/models";
+import { toolCallRecord as call } from "@rein/contracts/testing";
+import { SECRET, secretLeaks } from "@rein/guard/testing";
+import { testRuntimePerTest } from "@rein/runtime/testing";
 import { commandCheckRunner } from "../src/command-check.ts";
 import { type EvaluatorDeps, evaluate } from "../src/evaluate.ts";
 import { CLAIMS_RETRY_FEEDBACK } from "../src/verdict-policy.ts";

@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { hashOf, type Observation, presentUntrusted, Redactor, ScriptedProvider, type StepResult } from "@rein/core";
-import { SECRET, secretLeaks, testRuntimePerTest } from "@rein/core/testing";
+import { hashOf, type Observation, type StepResult } from "@rein/contracts";
+import { presentUntrusted, Redactor } from "@rein/guard";
+import { ScriptedProvider } from "@rein/models";
+import { SECRET, secretLeaks } from "@rein/guard/testing";
+import { testRuntimePerTest } from "@rein/runtime/testing";
 import { judge } from "../src/judge.ts";
 import { completedStepResult } from "./support/evaluate-fixtures.ts";
 

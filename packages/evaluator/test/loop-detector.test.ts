@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashOf, type ToolCallRecord } from "@rein/core";
+import { hashOf, type ToolCallRecord } from "@rein/contracts";
 import { detectLoop, loopedByFingerprints } from "../src/loop-detector.ts";
 
 /** "A" is a call: tool a, fixed args; "A'" is tool a with changed args; ":x" names the result; "!" marks a failure. */

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Workspace } from "@rein/core";
+import { Workspace } from "@rein/tools";
 import { compileCheckPattern } from "../src/check-pattern.ts";
 import { readCheckedFile } from "../src/file-check.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashOf } from "@rein/core";
+import { hashOf } from "@rein/contracts";
 import { CHANGE_STRATEGY_FEEDBACK, CLAIMS_RETRY_FEEDBACK, decideVerdict, type Findings } from "../src/verdict-policy.ts";
 
 const base: Findings = {

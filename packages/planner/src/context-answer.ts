@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { completeStructured, type ContextJob, jsonSchemaOf, type ModelProvider, presentEvidence, presentUntrusted, type Redactor, type TraceLog, type Usage } from "@rein/core";
+import { type ContextJob, jsonSchemaOf, type Usage } from "@rein/contracts";
+import { presentEvidence, presentUntrusted, type Redactor } from "@rein/guard";
+import { completeStructured, type ModelProvider } from "@rein/models";
+import type { TraceLog } from "@rein/runtime";
 
 /** The planner's decision on a worker's request for context. */
 export const ContextAnswer = z

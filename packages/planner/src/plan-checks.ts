@@ -1,4 +1,4 @@
-import type { Plan, PlannerContext, StepSpec } from "@rein/core";
+import type { Plan, PlannerContext, StepSpec } from "@rein/contracts";
 
 const STOP_WORDS = new Set(
   "a an the and or of to in on for with from by at as is are be it its this that these those so then than into about all any each".split(" "),

@@ -1,19 +1,7 @@
 import type { Worker } from "bullmq";
-import {
-  assertLockHeld,
-  ContextJob,
-  errorMessage,
-  liveEventOf,
-  PlanJob,
-  type PlannerRuntime,
-  ReinError,
-  reportLostToStalls,
-  runRoleJob,
-  startRoleConsumer,
-  usageOfFailure,
-  type WorkerTiming,
-  zeroUsage,
-} from "@rein/core";
+import { ContextJob, errorMessage, PlanJob, ReinError, zeroUsage } from "@rein/contracts";
+import { usageOfFailure } from "@rein/models";
+import { assertLockHeld, liveEventOf, type PlannerRuntime, reportLostToStalls, runRoleJob, startRoleConsumer, type WorkerTiming } from "@rein/runtime";
 import { answerContextRequest } from "./context-answer.ts";
 import { plan, type PlannerDeps } from "./planner.ts";
 

@@ -1,4 +1,5 @@
-import { type PlannerContext, presentEvidence, presentLessons, presentUntrusted, type Redactor } from "@rein/core";
+import type { PlannerContext } from "@rein/contracts";
+import { presentEvidence, presentLessons, presentUntrusted, type Redactor } from "@rein/guard";
 
 // Per entry: a step's summary is a paragraph, a reason a few lines (evidence and lessons are presentEvidence's and presentLessons').
 const STEP_SUMMARY_BYTES = 600;

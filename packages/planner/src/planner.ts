@@ -1,18 +1,7 @@
-import {
-  jsonSchemaOf,
-  completeStructured,
-  errorMessage,
-  type LessonRef,
-  type ModelProvider,
-  type ModelStreamEvent,
-  Plan,
-  type PlanJob,
-  type Redactor,
-  type TraceLog,
-  type Usage,
-  ReinError,
-  usageOfFailure,
-} from "@rein/core";
+import { jsonSchemaOf, errorMessage, type LessonRef, Plan, type PlanJob, type Usage, ReinError } from "@rein/contracts";
+import type { Redactor } from "@rein/guard";
+import { completeStructured, type ModelProvider, type ModelStreamEvent, usageOfFailure } from "@rein/models";
+import type { TraceLog } from "@rein/runtime";
 import { checkPlan } from "./plan-checks.ts";
 import { PLANNER_SYSTEM, renderPlannerContext } from "./planner-prompt.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Plan, type PlannerContext } from "@rein/core";
+import { Plan, type PlannerContext } from "@rein/contracts";
 import { checkPlan } from "../src/plan-checks.ts";
 
 const context: PlannerContext = {

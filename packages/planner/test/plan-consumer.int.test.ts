@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { jobIds, type ModelProvider, type PlanJob, ScriptedProvider, findTraceEvent } from "@rein/core";
-import { consumerPerTest, countingProvider, lapsingLock, until, warningsLogged } from "@rein/core/testing";
+import type { PlanJob } from "@rein/contracts";
+import { type ModelProvider, ScriptedProvider } from "@rein/models";
+import { jobIds } from "@rein/runtime";
+import { findTraceEvent } from "@rein/trace";
+import { until } from "@rein/contracts/testing";
+import { countingProvider } from "@rein/models/testing";
+import { consumerPerTest, lapsingLock, warningsLogged } from "@rein/runtime/testing";
 import { startPlanConsumer } from "../src/plan-consumer.ts";
 
 const concrete = { current_step: { title: "Read pool metrics", objective: "Query db_pool_in_use for the last 15 minutes.", tools: ["query_metrics"] } };

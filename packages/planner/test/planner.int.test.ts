@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type PlanJob, ScriptedProvider } from "@rein/core";
-import { testRuntimePerTest } from "@rein/core/testing";
+import type { PlanJob } from "@rein/contracts";
+import { ScriptedProvider } from "@rein/models";
+import { testRuntimePerTest } from "@rein/runtime/testing";
 import { plan } from "../src/planner.ts";
 
 const job: PlanJob = {

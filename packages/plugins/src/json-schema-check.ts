@@ -10,7 +10,7 @@ export interface SchemaIssue {
 
 export type SchemaCheck = (value: unknown) => SchemaIssue[];
 
-// Ajv is loaded with the first plugin, not with @rein/core: most processes never load one.
+// Ajv is loaded with the first plugin, not with @rein/plugins: most processes never load one.
 let ajvLoading: Promise<{ compile(schema: Record<string, unknown>): ValidateFunction }> | undefined;
 
 function loadAjv() {

@@ -24,8 +24,6 @@ export type { TraceSink } from "./executor/call-trace.ts";
 export type { ApprovalDesk } from "./ports/approval-desk.ts";
 export type { BeginOutcome, IdempotencyLog, RecordOutcome, StepOwner } from "./ports/idempotency-log.ts";
 export type { CacheBatch, ReadCache, RunReadCache, StepReadCache } from "./ports/read-cache.ts";
-export { type CallIntent, CallRecord, type RecordedOutcome } from "./call-record.ts";
-export { RecordedResult } from "./recorded-result.ts";
 export { builtinTools } from "./builtin/builtin-tools.ts";
 export type { BuiltinToolOptions } from "./builtin/builtin-options.ts";
 export { type CommandResult, runCommandTool } from "./builtin/run-command.ts";

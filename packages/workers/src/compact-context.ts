@@ -1,4 +1,5 @@
-import type { ModelMessage, ModelToolSchema, Observation, TraceWriter } from "@rein/core";
+import type { ModelMessage, ModelToolSchema, Observation } from "@rein/contracts";
+import type { TraceWriter } from "@rein/trace";
 import { fitContextBudget } from "./context-budget.ts";
 
 export interface CompactContextOptions {

@@ -1,4 +1,5 @@
-import { type ContentBlock, estimateRequestTokens, estimateTextTokens, type ModelMessage, type ModelToolSchema } from "@rein/core";
+import type { ContentBlock, ModelMessage, ModelToolSchema } from "@rein/contracts";
+import { estimateRequestTokens, estimateTextTokens } from "@rein/models";
 
 export interface ContextBudgetInput {
   system: string;

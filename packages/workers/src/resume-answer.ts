@@ -1,4 +1,6 @@
-import { type ModelToolCall, presentEvidence, presentUntrusted, type Redactor, type ResumeInput, type ToolCallStatus } from "@rein/core";
+import type { ResumeInput, ToolCallStatus } from "@rein/contracts";
+import { presentEvidence, presentUntrusted, type Redactor } from "@rein/guard";
+import type { ModelToolCall } from "@rein/tools";
 import { DELEGATE, REQUEST_CONTEXT } from "./runtime-tools.ts";
 
 // A child's summary, the planner's reason and the evidence it passes answer the call the step waited on: more of each is shown than in a prompt's lists.

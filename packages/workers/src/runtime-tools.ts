@@ -1,16 +1,7 @@
 import { z } from "zod";
-import {
-  jsonSchemaOf,
-  DelegationRequest,
-  describeIssues,
-  hashOf,
-  type ModelToolCall,
-  type ModelToolSchema,
-  newId,
-  type Observation,
-  type ToolCallRecord,
-  type ToolCallStatus,
-} from "@rein/core";
+import { jsonSchemaOf, DelegationRequest, hashOf, type ModelToolSchema, newId, type Observation, type ToolCallRecord, type ToolCallStatus } from "@rein/contracts";
+import { describeIssues } from "@rein/models";
+import type { ModelToolCall } from "@rein/tools";
 
 /**
  * Two tools the runtime itself answers, never a tool implementation: asking

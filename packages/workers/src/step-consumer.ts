@@ -1,29 +1,10 @@
 import type { KeyObject } from "node:crypto";
 import { WaitingError, type Worker } from "bullmq";
-import {
-  assertAttenuated,
-  errorMessage,
-  type JobDelivery,
-  liveEventOf,
-  type Logger,
-  PacketVerifier,
-  priceFor,
-  resultEventIds,
-  roleMaxTokens,
-  type ModelProvider,
-  type ModelStreamEvent,
-  ReinError,
-  runRoleJob,
-  staleJobReason,
-  startRoleConsumer,
-  StepJob,
-  StepJobAddress,
-  type StepWorkerRuntime,
-  toQueueError,
-  type ToolExecutor,
-  type WorkerTiming,
-  Workspace,
-} from "@rein/core";
+import { errorMessage, ReinError, StepJob, StepJobAddress } from "@rein/contracts";
+import { assertAttenuated, type Logger, PacketVerifier } from "@rein/guard";
+import { priceFor, roleMaxTokens, type ModelProvider, type ModelStreamEvent } from "@rein/models";
+import { type JobDelivery, liveEventOf, resultEventIds, runRoleJob, staleJobReason, startRoleConsumer, type StepWorkerRuntime, toQueueError, type WorkerTiming } from "@rein/runtime";
+import { type ToolExecutor, Workspace } from "@rein/tools";
 import { runStepLoop } from "./step-loop.ts";
 
 export interface StepConsumerDeps {

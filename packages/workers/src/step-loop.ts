@@ -1,4 +1,5 @@
-import { type HandoffPacket, ReinError, type StepResult, toolCallsOf } from "@rein/core";
+import { type HandoffPacket, ReinError, type StepResult } from "@rein/contracts";
+import { toolCallsOf } from "@rein/models";
 import { answerCalls } from "./step/answer-calls.ts";
 import { takeModelTurn } from "./step/model-turn.ts";
 import { saveTurn, settleTurnWrite, startTurnWrite, writeTrace } from "./step/save-turn.ts";

@@ -1,4 +1,5 @@
-import { type PacketBody, presentEvidence, presentLessons, presentUntrusted, type Redactor } from "@rein/core";
+import type { PacketBody } from "@rein/contracts";
+import { presentEvidence, presentLessons, presentUntrusted, type Redactor } from "@rein/guard";
 
 const FEEDBACK_BYTES = 4_000;
 

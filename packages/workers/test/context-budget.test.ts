@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { estimateRequestTokens, type ModelMessage, textOf } from "@rein/core";
+import type { ModelMessage } from "@rein/contracts";
+import { estimateRequestTokens, textOf } from "@rein/models";
 import { fitContextBudget } from "../src/context-budget.ts";
 
 const big = (label: string) => `${label}: ${"x".repeat(4000)}`;

@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Worker } from "bullmq";
-import { type ControlEvent, generatePacketKeys, jobIds, type ModelProvider, PacketSigner, type PacketKeyPair, ScriptedProvider, findTraceEvent } from "@rein/core";
-import { countingProvider, lapsingLock, recordSentControl, until, warningsLogged } from "@rein/core/testing";
+import type { ControlEvent } from "@rein/contracts";
+import { generatePacketKeys, PacketSigner, type PacketKeyPair } from "@rein/guard";
+import { type ModelProvider, ScriptedProvider } from "@rein/models";
+import { jobIds } from "@rein/runtime";
+import { findTraceEvent } from "@rein/trace";
+import { until } from "@rein/contracts/testing";
+import { countingProvider } from "@rein/models/testing";
+import { lapsingLock, recordSentControl, warningsLogged } from "@rein/runtime/testing";
 import { startStepConsumer } from "../src/step-consumer.ts";
 import { echoScript, packetOf, stepFixturePerTest } from "./support/step-fixture.ts";
 

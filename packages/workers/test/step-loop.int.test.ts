@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  assemblePrompt,
-  canonicalJson,
-  expandPromptCopy,
-  type ModelProvider,
-  type ModelRequest,
-  PromptCopy,
-  ReinError,
-  type TraceEvent,
-} from "@rein/core";
+import { canonicalJson, ReinError, type TraceEvent } from "@rein/contracts";
+import type { ModelProvider, ModelRequest } from "@rein/models";
+import { assemblePrompt, expandPromptCopy, PromptCopy } from "@rein/trace";
 import { runStepLoop, type StepLoopDeps } from "../src/step-loop.ts";
 import { echoScript, packetOf, stepFixturePerTest } from "./support/step-fixture.ts";
 

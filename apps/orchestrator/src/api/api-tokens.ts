@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { type Goal, ReinError, z } from "@rein/core";
+import { type Goal, ReinError } from "@rein/contracts";
+import { z } from "@rein/tools";
 
 /**
  * What a token may do over the HTTP API, each role everything the one before

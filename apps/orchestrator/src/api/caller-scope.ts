@@ -1,4 +1,5 @@
-import { ReinError, type ReinRuntime, type RunState } from "@rein/core";
+import { ReinError, type RunState } from "@rein/contracts";
+import type { ReinRuntime } from "@rein/runtime";
 import { type Caller, seesRun } from "./api-tokens.ts";
 
 // What a token limited to some runs (`Caller.runs`) is shown of the runs, and what it submits.

@@ -1,4 +1,4 @@
-import type { ReinRuntime } from "@rein/core";
+import type { ReinRuntime } from "@rein/runtime";
 
 /** How long a probe waits for Redis before it calls it unreachable (ioredis queues commands while it reconnects). */
 const PROBE_TIMEOUT_MS = 2_000;

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { z } from "zod";
-import { type ApprovalSigner, type ApprovalStore, canonicalJson, errorMessage, ReinError, type ReinRuntime } from "@rein/core";
+import { canonicalJson, errorMessage, ReinError } from "@rein/contracts";
+import type { ApprovalSigner } from "@rein/guard";
+import type { ApprovalStore, ReinRuntime } from "@rein/runtime";
 import { approvalQueue } from "../approvals/approval-queue.ts";
 import { decideApproval } from "../approvals/decide-approval.ts";
 import { replyToRun } from "../intake/reply-to-run.ts";

@@ -1,4 +1,4 @@
-import type { ReinRuntime } from "@rein/core";
+import type { ReinRuntime } from "@rein/runtime";
 import { type PublishedWorker, readWorkerStatus } from "../roles/worker-status-board.ts";
 
 export interface QueueDepth {

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
-import { ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
 import { type ApiToken, type Caller, CLEAR_TOKEN_ROLE, MIN_TOKEN_LENGTH, SHARED_TOKEN_ROLE, sha256Of } from "./api-tokens.ts";
 
 /** Who the shared token (`--token-env`, or the generated one) speaks for: it names no person. */

@@ -1,4 +1,5 @@
-import { errorMessage, isTerminal, type ReinRuntime, RunStatus } from "@rein/core";
+import { errorMessage, isTerminal, RunStatus } from "@rein/contracts";
+import type { ReinRuntime } from "@rein/runtime";
 import type { RunLister, RunSummary, StatusCounts } from "./run-summaries.ts";
 
 /**

@@ -1,4 +1,5 @@
-import { flatPairs, isTerminal, type ReinRuntime, type RunState, RunStatus } from "@rein/core";
+import { isTerminal, type RunState, RunStatus } from "@rein/contracts";
+import { flatPairs, type ReinRuntime } from "@rein/runtime";
 import { z } from "zod";
 
 /** Most index entries one `GET /runs` reads: a filter that matches little stops here and hands back a cursor. */

@@ -1,12 +1,6 @@
-import {
-  ApprovalSigner,
-  ApprovalVerifier,
-  ensureKeyPairFiles,
-  loadPrivateKey,
-  loadPublicKey,
-  type ReinConfig,
-  ReinError,
-} from "@rein/core";
+import { ReinError } from "@rein/contracts";
+import { ApprovalSigner, ApprovalVerifier, ensureKeyPairFiles, loadPrivateKey, loadPublicKey } from "@rein/guard";
+import type { ReinConfig } from "@rein/runtime";
 
 export const APPROVAL_KEY_NAME = "approval";
 

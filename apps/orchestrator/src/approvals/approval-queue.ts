@@ -1,4 +1,6 @@
-import { type Approval, type ApprovalStore, type CallTraceEvent, findTraceEvent, isCallTraceEvent, type ReinRuntime, type TraceEventOf, type TypedTraceEvent } from "@rein/core";
+import type { Approval } from "@rein/contracts";
+import type { ApprovalStore, ReinRuntime } from "@rein/runtime";
+import { type CallTraceEvent, findTraceEvent, isCallTraceEvent, type TraceEventOf, type TypedTraceEvent } from "@rein/trace";
 import { describeCall } from "../trace/views/call-view.ts";
 import { clip } from "../trace/views/event-fields.ts";
 

@@ -1,4 +1,6 @@
-import type { Approval, ApprovalDecisionInput, ApprovalSigner, ApprovalStore, ReinRuntime } from "@rein/core";
+import type { Approval } from "@rein/contracts";
+import type { ApprovalSigner } from "@rein/guard";
+import type { ApprovalDecisionInput, ApprovalStore, ReinRuntime } from "@rein/runtime";
 
 /** What a process needs to record a person's decision: the store and the approval private key. */
 export interface ApprovalDesk {

@@ -1,7 +1,9 @@
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { ensureKeyPairFiles, keyPairFiles, loadConfig, ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
+import { ensureKeyPairFiles, keyPairFiles } from "@rein/guard";
+import { loadConfig } from "@rein/runtime";
 import type { CommandHandler } from "./command-spec.ts";
 import type { KEYS } from "./command-specs.ts";
 import { out } from "./output.ts";

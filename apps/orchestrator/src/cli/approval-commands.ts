@@ -1,4 +1,6 @@
-import { APPROVAL_SCHEMA_VERSION, ApprovalStore, decisionProblem, ReinError } from "@rein/core";
+import { APPROVAL_SCHEMA_VERSION, ReinError } from "@rein/contracts";
+import { decisionProblem } from "@rein/guard";
+import { ApprovalStore } from "@rein/runtime";
 import { approvalKeys, requireSigner } from "../approvals/approval-keys.ts";
 import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";
 import { contextFlags, openContext } from "./cli-context.ts";

@@ -1,4 +1,4 @@
-import { closestName, ReinError } from "@rein/core/runtime";
+import { closestName, ReinError } from "@rein/contracts";
 import { usageOf } from "./command-help.ts";
 import type { ArgSpec, CommandSpec, ParsedArgs } from "./command-spec.ts";
 

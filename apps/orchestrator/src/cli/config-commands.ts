@@ -1,4 +1,4 @@
-import { ReinConfig } from "@rein/core";
+import { ReinConfig } from "@rein/runtime";
 import { z } from "zod";
 import type { CommandHandler } from "./command-spec.ts";
 import type { CONFIG } from "./command-specs.ts";

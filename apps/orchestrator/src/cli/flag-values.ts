@@ -1,4 +1,4 @@
-import { ReinError } from "@rein/core/runtime";
+import { ReinError } from "@rein/contracts";
 import { z } from "zod";
 import { type CommandSpec, type FlagSpec, GLOBAL_FLAGS, type ParsedFlags } from "./command-spec.ts";
 

@@ -1,4 +1,6 @@
-import { isTerminal, type ReinRuntime, type RunState, type TypedTraceEvent } from "@rein/core";
+import { isTerminal, type RunState } from "@rein/contracts";
+import type { ReinRuntime } from "@rein/runtime";
+import type { TypedTraceEvent } from "@rein/trace";
 import { describeEvent, type ProgressMemory } from "./progress.ts";
 import { answerLines } from "./answer-lines.ts";
 import { spendLine } from "./spend-line.ts";

@@ -1,4 +1,4 @@
-import { type GoalInput, type GoalKind, ReinError } from "@rein/core";
+import { type GoalInput, type GoalKind, ReinError } from "@rein/contracts";
 import type { LoadedExample } from "../examples/load-example.ts";
 
 export const DEFAULT_GOAL_TOOLS = ["read_file", "write_file", "edit_file", "list_files", "search_files", "run_command"];

@@ -1,4 +1,5 @@
-import { LessonStore, ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
+import { LessonStore } from "@rein/runtime";
 import { contextFlags, openContext } from "./cli-context.ts";
 import type { CommandHandler, FlagValues, GLOBAL_FLAGS } from "./command-spec.ts";
 import type { LESSONS } from "./command-specs.ts";

@@ -15,8 +15,8 @@ export async function main(argv: string[]): Promise<number> {
   const command = COMMANDS.find((candidate) => candidate.spec.name === name);
   if (!command) {
     const names = COMMANDS.map((candidate) => candidate.spec.name);
-    // Loaded here, not at the top: `rein --help` then starts without @rein/core.
-    const { closestName } = await import("@rein/core/runtime");
+    // Loaded here, not at the top: `rein --help` then starts without Rein's packages.
+    const { closestName } = await import("@rein/contracts");
     const guess = closestName(name, names);
     err(`rein: unknown command "${name}"${guess ? `; did you mean "rein ${guess}"?` : ""}; expected one of: ${names.join(", ")}`);
     return 2;
@@ -36,12 +36,12 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    const { logLevelFrom } = await import("@rein/core/runtime");
+    const { logLevelFrom } = await import("@rein/guard");
     // Checked before any work, for every command, so a mistyped level is one clear line.
     logLevelFrom(process.env, "warn");
     return await command.run(line);
   } catch (error) {
-    const { ReinError } = await import("@rein/core/runtime");
+    const { ReinError } = await import("@rein/contracts");
     if (ReinError.isInstance(error)) {
       err(`rein ${name}: ${error.message}`);
       return ["goal_invalid", "config_invalid", "not_found", "workspace_invalid"].includes(error.code) ? 2 : 1;
@@ -72,7 +72,7 @@ async function flagProblem(error: unknown, args: string[], options: ParseOptions
   const { tokens } = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true });
   const unknown = tokens.find((token) => token.kind === "option" && !(token.name in options));
   if (unknown?.kind !== "option") return error instanceof Error ? error.message : String(error);
-  const { closestName } = await import("@rein/core/runtime");
+  const { closestName } = await import("@rein/contracts");
   const guess = closestName(unknown.name, Object.keys(options));
   return `unknown option ${unknown.rawName}${guess ? `; did you mean --${guess}?` : ""}`;
 }

@@ -1,4 +1,6 @@
-import { connectMcpServer, errorMessage, loadConfig, ReinError, secretsAndRedactor } from "@rein/core";
+import { errorMessage, ReinError } from "@rein/contracts";
+import { connectMcpServer } from "@rein/mcp";
+import { loadConfig, secretsAndRedactor } from "@rein/runtime";
 import { type McpServerState, readMcpStatus } from "../mcp/mcp-status-board.ts";
 import { mcpSandboxing } from "../roles/tooling.ts";
 import { contextFlags, openContext } from "./cli-context.ts";

@@ -1,4 +1,4 @@
-import type { LiveEvent } from "@rein/core";
+import type { LiveEvent } from "@rein/runtime";
 import { describeLiveEvent } from "./progress.ts";
 
 /** Erases the terminal's current line and returns to its start. */

@@ -1,4 +1,4 @@
-import type { ModelEntry, Price } from "@rein/core";
+import type { ModelEntry, Price } from "@rein/models";
 
 const apiNames: Record<ModelEntry["api"], string> = {
   "anthropic-messages": "Anthropic Messages (/v1/messages)",

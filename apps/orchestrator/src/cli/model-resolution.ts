@@ -1,4 +1,5 @@
-import { loadConfig, type ReinConfig, type ReinConfigInput, ReinError, Role } from "@rein/core";
+import { ReinError, Role } from "@rein/contracts";
+import { loadConfig, type ReinConfig, type ReinConfigInput } from "@rein/runtime";
 import type { LoadedExample } from "../examples/load-example.ts";
 import { providerFromEnv } from "./provider-from-env.ts";
 

@@ -1,4 +1,6 @@
-import { CATALOGUE_READ_ON, checkRoleModels, loadConfig, modelEntryFor, priceFor, type ReinConfig, Role } from "@rein/core";
+import { Role } from "@rein/contracts";
+import { CATALOGUE_READ_ON, checkRoleModels, modelEntryFor, priceFor } from "@rein/models";
+import { loadConfig, type ReinConfig } from "@rein/runtime";
 import { loadExample } from "../examples/load-example.ts";
 import { liveCheckRoles } from "../roles/model-startup-check.ts";
 import { roleTable } from "../roles/role-providers.ts";

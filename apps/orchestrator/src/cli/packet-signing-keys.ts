@@ -1,5 +1,6 @@
 import type { KeyObject } from "node:crypto";
-import { ensureKeyPairFiles, loadPrivateKey, loadPublicKey, type ReinConfig } from "@rein/core";
+import { ensureKeyPairFiles, loadPrivateKey, loadPublicKey } from "@rein/guard";
+import type { ReinConfig } from "@rein/runtime";
 
 export const PACKET_KEY_NAME = "packet";
 

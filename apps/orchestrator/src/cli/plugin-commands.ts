@@ -1,17 +1,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import {
-  createLogger,
-  errorMessage,
-  loadConfig,
-  loadPlugin,
-  type LoadedPlugin,
-  PluginHost,
-  resolveSandbox,
-  secretsAndRedactor,
-  z,
-} from "@rein/core";
+import { errorMessage } from "@rein/contracts";
+import { createLogger } from "@rein/guard";
+import { loadPlugin, type LoadedPlugin, PluginHost } from "@rein/plugins";
+import { loadConfig, secretsAndRedactor } from "@rein/runtime";
+import { resolveSandbox } from "@rein/sandbox";
+import { z } from "@rein/tools";
 import { type PublishedPlugin, readPluginStatus } from "../plugins/plugin-status-board.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
 import type { CommandHandler, ParsedFlags } from "./command-spec.ts";

@@ -1,4 +1,5 @@
-import { type CallTraceEvent, isCallTraceEvent, type LiveEvent, type TypedTraceEvent } from "@rein/core";
+import type { LiveEvent } from "@rein/runtime";
+import { type CallTraceEvent, isCallTraceEvent, type TypedTraceEvent } from "@rein/trace";
 import { failedExitOf } from "../trace/views/event-fields.ts";
 
 const str = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));

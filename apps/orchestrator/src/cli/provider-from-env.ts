@@ -1,4 +1,5 @@
-import { type ReinConfigInput, recommendedModelFor } from "@rein/core";
+import { recommendedModelFor } from "@rein/models";
+import type { ReinConfigInput } from "@rein/runtime";
 
 /**
  * With no config file, an API key in the environment picks a real provider

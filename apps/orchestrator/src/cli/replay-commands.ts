@@ -1,4 +1,4 @@
-import { ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
 import { loadExample } from "../examples/load-example.ts";
 import { exampleOf } from "../replay/example-of.ts";
 import { renderReplayReport } from "../replay/replay-report.ts";

@@ -1,4 +1,5 @@
-import { redactPassword, ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
+import { redactPassword } from "@rein/runtime";
 import { approvalKeys, requireVerifier } from "../approvals/approval-keys.ts";
 import { checkModelsAtStart } from "../roles/model-startup-check.ts";
 import { startRoles, type RoleName, ROLE_NAMES } from "../roles/start-roles.ts";

@@ -1,4 +1,5 @@
-import { errorMessage, type LiveSubscription, newId, ReinError, type ReinRuntime } from "@rein/core";
+import { errorMessage, newId, ReinError } from "@rein/contracts";
+import type { LiveSubscription, ReinRuntime } from "@rein/runtime";
 import { approvalKeys, requireSigner, requireVerifier } from "../approvals/approval-keys.ts";
 import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";
 import { loadExample } from "../examples/load-example.ts";

@@ -1,4 +1,5 @@
-import { ReinError, type ReinRuntime } from "@rein/core";
+import { ReinError } from "@rein/contracts";
+import type { ReinRuntime } from "@rein/runtime";
 import { parseAge, pruneRuns } from "../trace/prune-runs.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
 import { usageOf } from "./command-help.ts";

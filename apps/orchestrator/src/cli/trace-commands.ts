@@ -1,4 +1,5 @@
-import { ReinError, startOtel, stopOtel } from "@rein/core";
+import { ReinError } from "@rein/contracts";
+import { startOtel, stopOtel } from "@rein/runtime";
 import { emitRunSpans } from "../telemetry/run-spans.ts";
 import { answerQuestions } from "../trace/trace-check.ts";
 import { loadBundle, type TraceBundle } from "../trace/trace-bundle.ts";

@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { loadConfig } from "@rein/core";
+import { loadConfig } from "@rein/runtime";
 import { applyRun } from "../workspace/apply-changes.ts";
 import { changedFiles, snapshotRun, unifiedDiff } from "../workspace/run-changes.ts";
 import { readOrigin, type WorkspaceOrigin } from "../workspace/workspace-origin.ts";

@@ -1,4 +1,4 @@
-import type { ContextJob, RunState, StepState } from "@rein/core";
+import type { ContextJob, RunState, StepState } from "@rein/contracts";
 import { evidenceLine } from "./evidence-line.ts";
 import { packetBodyOf, type PacketSettings } from "./packet-body.ts";
 

@@ -1,5 +1,8 @@
 import { DelayedError, Worker } from "bullmq";
-import { ControlEvent, type ControllerEffect, onFinalFailure, PacketSigner, QUEUE_NAMES, type ControllerRuntime, type ReinConfig, ReinError, type RunState, type SaveOutcome, toQueueError, type TraceEventInput, type WorkerTiming, workerOptionsOf } from "@rein/core";
+import { ControlEvent, type ControllerEffect, ReinError, type RunState } from "@rein/contracts";
+import { PacketSigner } from "@rein/guard";
+import { onFinalFailure, QUEUE_NAMES, type ControllerRuntime, type ReinConfig, type SaveOutcome, toQueueError, type WorkerTiming, workerOptionsOf } from "@rein/runtime";
+import type { TraceEventInput } from "@rein/trace";
 import type { KeyObject } from "node:crypto";
 import { performEffects } from "./effects.ts";
 import { transition, type TransitionSettings } from "./transition.ts";

@@ -1,19 +1,6 @@
-import {
-  assertAttenuated,
-  type ControllerEffect,
-  type DelegationRequest,
-  errorMessage,
-  ReinError,
-  type StepBudget,
-  type RunState,
-  type StepResult,
-  type StepState,
-  type Suspension,
-  totalTokens,
-  type TraceEventBody,
-  type Verdict,
-  zeroUsage,
-} from "@rein/core";
+import { type ControllerEffect, type DelegationRequest, errorMessage, ReinError, type StepBudget, type RunState, type StepResult, type StepState, type Suspension, totalTokens, type Verdict, zeroUsage } from "@rein/contracts";
+import { assertAttenuated } from "@rein/guard";
+import type { TraceEventBody } from "@rein/trace";
 import { contextJobOf } from "./context-job.ts";
 import { packetBodyOf } from "./packet-body.ts";
 import { evidenceLine } from "./evidence-line.ts";

@@ -1,5 +1,8 @@
 import { retireRun } from "./retire-run.ts";
-import { type ControlEvent, type ControllerEffect, type EvaluateJob, type EvaluateRequest, jobIds, LessonStore, type ControllerRuntime, type PacketSigner, ReinError, type RunState, Workspace } from "@rein/core";
+import { type ControlEvent, type ControllerEffect, type EvaluateJob, type EvaluateRequest, ReinError, type RunState } from "@rein/contracts";
+import type { PacketSigner } from "@rein/guard";
+import { jobIds, LessonStore, type ControllerRuntime } from "@rein/runtime";
+import { Workspace } from "@rein/tools";
 
 /** What an effect is performed for: the state that holds it and the event that caused it. */
 interface EffectContext {

@@ -1,4 +1,4 @@
-import { type EvidenceFact, FINAL_ANSWER_STEP_ID, type FinalAnswer, type FinalAnswerEvaluateJob, type RunState, type StepEvaluateJob, type StepEvaluateRequest, type StepState } from "@rein/core";
+import { type EvidenceFact, FINAL_ANSWER_STEP_ID, type FinalAnswer, type FinalAnswerEvaluateJob, type RunState, type StepEvaluateJob, type StepEvaluateRequest, type StepState } from "@rein/contracts";
 
 /** All of the run's evidence with each call's status: claims are checked against every observation, not a window. */
 export function evidenceFactsOf(state: RunState): EvidenceFact[] {

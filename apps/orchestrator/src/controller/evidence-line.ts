@@ -1,4 +1,4 @@
-import type { EvidenceEntry } from "@rein/core";
+import type { EvidenceEntry } from "@rein/contracts";
 
 /**
  * How a piece of run evidence is shown to a model, in the planner's digest and

@@ -1,4 +1,4 @@
-import type { FinalAnswer, Verdict } from "@rein/core";
+import type { FinalAnswer, Verdict } from "@rein/contracts";
 import { finalAnswerJobOf } from "./evaluate-jobs.ts";
 import { type Draft, VERIFIED_REASON } from "./run-draft.ts";
 

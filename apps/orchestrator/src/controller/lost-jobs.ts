@@ -1,4 +1,5 @@
-import { type AwaitedJob, awaitedJobsOf, type ControlEvent, type ControllerEffect, jobIds, QUEUE_NAMES, ReinError, type RunState, type StepState } from "@rein/core";
+import { type ControlEvent, type ControllerEffect, ReinError, type RunState, type StepState } from "@rein/contracts";
+import { type AwaitedJob, awaitedJobsOf, jobIds, QUEUE_NAMES } from "@rein/runtime";
 import { contextJobOf } from "./context-job.ts";
 import { finalAnswerJobOf, stepEvaluateRequestOf } from "./evaluate-jobs.ts";
 import { packetBodyOf } from "./packet-body.ts";

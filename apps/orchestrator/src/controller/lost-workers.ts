@@ -1,4 +1,4 @@
-import type { StepState } from "@rein/core";
+import type { StepState } from "@rein/contracts";
 import type { Draft } from "./run-draft.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { type PacketBody, type RunState, type StepState, StepBudget, type ToolGrant, totalTokens, zeroUsage } from "@rein/core";
+import { type PacketBody, type RunState, type StepState, StepBudget, type ToolGrant, totalTokens, zeroUsage } from "@rein/contracts";
 import { evidenceLine } from "./evidence-line.ts";
 
 export interface PacketSettings {

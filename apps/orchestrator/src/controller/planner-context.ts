@@ -1,4 +1,4 @@
-import type { PlanJob, PlannerContext, RunState } from "@rein/core";
+import type { PlanJob, PlannerContext, RunState } from "@rein/contracts";
 import { evidenceLine } from "./evidence-line.ts";
 
 const MAX_EVIDENCE_IN_DIGEST = 40;

@@ -1,4 +1,5 @@
-import { type AwaitedJob, awaitedJobsOf, ControlEvent, type ControllerRuntime, isTerminal, jobIds, QUEUE_NAMES, resultEventIds, type RunState, type StepResult } from "@rein/core";
+import { ControlEvent, isTerminal, type RunState, type StepResult } from "@rein/contracts";
+import { type AwaitedJob, awaitedJobsOf, type ControllerRuntime, jobIds, QUEUE_NAMES, resultEventIds } from "@rein/runtime";
 import { DEADLINE_JOB, deadlineJobId } from "./lost-jobs.ts";
 
 export interface SweepOptions {

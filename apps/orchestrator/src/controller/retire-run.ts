@@ -1,16 +1,5 @@
-import {
-  ApprovalStore,
-  checkpointKeys,
-  type ControllerRuntime,
-  expireWithin,
-  FINAL_ANSWER_STEP_ID,
-  forgetExpiredRuns,
-  jobIds,
-  noteRunExpiry,
-  type RunState,
-  resultEventIds,
-  runKeysOf,
-} from "@rein/core";
+import { FINAL_ANSWER_STEP_ID, type RunState } from "@rein/contracts";
+import { ApprovalStore, checkpointKeys, type ControllerRuntime, expireWithin, forgetExpiredRuns, jobIds, noteRunExpiry, resultEventIds, runKeysOf } from "@rein/runtime";
 
 /**
  * What is left of a run that ended: its keys (its intent and outcome

@@ -1,28 +1,7 @@
-import {
-  addUsage,
-  type ControlEvent,
-  type ControllerEffect,
-  type EvidenceEntry,
-  FinalAnswer,
-  hashOf,
-  type Lesson,
-  jobIds,
-  type Observation,
-  type RunResult,
-  type RunState,
-  type RunStatus,
-  type Role,
-  type StepEvaluateJob,
-  type StepResult,
-  type StepState,
-  totalTokens,
-  type TraceEventBody,
-  type TraceEventInput,
-  untrustedDataOf,
-  type Usage,
-  type Verdict,
-  zeroUsage,
-} from "@rein/core";
+import { addUsage, type ControlEvent, type ControllerEffect, type EvidenceEntry, FinalAnswer, hashOf, type Lesson, type Observation, type RunResult, type RunState, type RunStatus, type Role, type StepEvaluateJob, type StepResult, type StepState, totalTokens, type Usage, type Verdict, zeroUsage } from "@rein/contracts";
+import { untrustedDataOf } from "@rein/guard";
+import { jobIds } from "@rein/runtime";
+import type { TraceEventBody, TraceEventInput } from "@rein/trace";
 import { exceededBudget } from "./budget-policy.ts";
 import { stepEvaluateRequestOf } from "./evaluate-jobs.ts";
 import { packetBodyOf } from "./packet-body.ts";

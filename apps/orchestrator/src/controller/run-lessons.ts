@@ -1,4 +1,4 @@
-import { idFrom, type Lesson, type RunState, type StepState } from "@rein/core";
+import { idFrom, type Lesson, type RunState, type StepState } from "@rein/contracts";
 
 /**
  * Lessons the controller writes, composed here so the transition stays pure.

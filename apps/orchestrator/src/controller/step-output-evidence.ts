@@ -1,4 +1,4 @@
-import type { EvidenceEntry, RunState, StepResult, StepState } from "@rein/core";
+import type { EvidenceEntry, RunState, StepResult, StepState } from "@rein/contracts";
 
 const OUTPUT_SUMMARY_CHARS = 400;
 

@@ -1,4 +1,5 @@
-import type { Logger, TraceEventInput } from "@rein/core";
+import type { Logger } from "@rein/guard";
+import type { TraceEventInput } from "@rein/trace";
 
 /**
  * The lifecycle lines a transition gives the log at info: a step dispatched,

@@ -1,4 +1,5 @@
-import type { ControllerEffect, RunState, TraceEventInput } from "@rein/core";
+import type { ControllerEffect, RunState } from "@rein/contracts";
+import type { TraceEventInput } from "@rein/trace";
 
 export interface TransitionSettings {
   now: Date;

@@ -1,4 +1,4 @@
-import { type ControlEvent, errorMessage, FINAL_ANSWER_STEP_ID, isTerminal, type RunState, type StepState } from "@rein/core";
+import { type ControlEvent, errorMessage, FINAL_ANSWER_STEP_ID, isTerminal, type RunState, type StepState } from "@rein/contracts";
 import { exceededBudget } from "./budget-policy.ts";
 import { countSpend, stopIfOverBudget } from "./budget-prologue.ts";
 import { answerContext, applyChildVerdict, askContext, delegate, holdChildOutcome } from "./delegation.ts";

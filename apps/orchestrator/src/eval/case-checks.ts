@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { isTraceEventOf, type RunState, type TypedTraceEvent } from "@rein/core";
+import type { RunState } from "@rein/contracts";
+import { isTraceEventOf, type TypedTraceEvent } from "@rein/trace";
 import type { Expectations } from "./eval-suite.ts";
 
 export interface CheckOutcome {

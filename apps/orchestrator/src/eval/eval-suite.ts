@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ReinError, RunStatus } from "@rein/core";
+import { ReinError, RunStatus } from "@rein/contracts";
 import { z } from "zod";
 
 /** What must be true of a finished case; every field present is one check. */

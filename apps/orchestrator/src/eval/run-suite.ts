@@ -1,5 +1,7 @@
 import { join } from "node:path";
-import { type AnyTool, type ModelProvider, type ReinConfig, type ReinConfigInput, ReplayProvider } from "@rein/core";
+import { type ModelProvider, ReplayProvider } from "@rein/models";
+import type { ReinConfig, ReinConfigInput } from "@rein/runtime";
+import type { AnyTool } from "@rein/tools";
 import { scriptedOverrides } from "../cli/run-command.ts";
 import { loadExample } from "../examples/load-example.ts";
 import { runPrivately } from "../replay/in-process-run.ts";

@@ -1,7 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type AnyTool, Goal, type GoalInput, PluginEntry, PolicyRule, type ReinConfigInput, ReinError, toolsExportOf, z } from "@rein/core";
+import { Goal, type GoalInput, PolicyRule, ReinError } from "@rein/contracts";
+import { PluginEntry } from "@rein/plugins";
+import type { ReinConfigInput } from "@rein/runtime";
+import { type AnyTool, toolsExportOf, z } from "@rein/tools";
 import { resolveSeed } from "../workspace/seed-path.ts";
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "../..");

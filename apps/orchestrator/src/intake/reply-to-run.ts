@@ -1,4 +1,5 @@
-import { newId, ReinError, type ReinRuntime } from "@rein/core";
+import { newId, ReinError } from "@rein/contracts";
+import type { ReinRuntime } from "@rein/runtime";
 
 /**
  * Answers an escalated run with a person's instruction: the controller

@@ -1,4 +1,7 @@
-import { Goal, newId, ReinError, type ReinRuntime, type RunState, UNSANDBOXED_WARNING, unpricedModels, zeroUsage } from "@rein/core";
+import { Goal, newId, ReinError, type RunState, zeroUsage } from "@rein/contracts";
+import { unpricedModels } from "@rein/models";
+import type { ReinRuntime } from "@rein/runtime";
+import { UNSANDBOXED_WARNING } from "@rein/sandbox";
 import { prepareWorkspace } from "../workspace/prepare-workspace.ts";
 import { resolveSeed } from "../workspace/seed-path.ts";
 import type { WorkspaceOrigin } from "../workspace/workspace-origin.ts";

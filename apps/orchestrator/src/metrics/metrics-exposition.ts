@@ -1,4 +1,6 @@
-import { type ApprovalStore, errorMessage, type Logger, type ReinRuntime } from "@rein/core";
+import { errorMessage } from "@rein/contracts";
+import type { Logger } from "@rein/guard";
+import type { ApprovalStore, ReinRuntime } from "@rein/runtime";
 import { Counter, Gauge, type Metric, type MetricValue, Registry } from "prom-client";
 import type { RunLister } from "../api/run-summaries.ts";
 import type { TraceFold } from "./trace-fold.ts";

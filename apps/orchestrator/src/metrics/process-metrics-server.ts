@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { isIP } from "node:net";
-import { ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
 import { collectDefaultMetrics, Registry } from "prom-client";
 
 export interface ProcessMetricsOptions {

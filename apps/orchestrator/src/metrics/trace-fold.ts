@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { ReinRuntime } from "@rein/core";
+import type { ReinRuntime } from "@rein/runtime";
 import { incrementsOf, type SeriesKey } from "./trace-increments.ts";
 
 /** Runs, newest first, whose traces a scrape folds into the totals. */

@@ -1,4 +1,6 @@
-import { ReinError, type TypedTraceEvent, z } from "@rein/core";
+import { ReinError } from "@rein/contracts";
+import { z } from "@rein/tools";
+import type { TypedTraceEvent } from "@rein/trace";
 
 /** Upper bounds, in seconds, of the latency histograms' buckets. */
 export const LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300] as const;

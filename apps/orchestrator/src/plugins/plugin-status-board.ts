@@ -1,4 +1,6 @@
-import { type PluginSet, type ReinRuntime, z } from "@rein/core";
+import type { PluginSet } from "@rein/plugins";
+import type { ReinRuntime } from "@rein/runtime";
+import { z } from "@rein/tools";
 import { publishProcessStatus, readProcessStatus } from "../status-board/process-status-board.ts";
 
 /** A plugin's status as another Rein process published it: read back from Redis, so parsed. */

@@ -3,7 +3,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assertRedis, DEFAULT_REDIS_URL, pingRedis, ReinError } from "@rein/core/runtime";
+import { ReinError } from "@rein/contracts";
+import { assertRedis, DEFAULT_REDIS_URL, pingRedis } from "@rein/runtime";
 
 export interface RedisHandle {
   url: string;

@@ -1,4 +1,4 @@
-import { isTraceEventOf, type TypedTraceEvent } from "@rein/core";
+import { isTraceEventOf, type TypedTraceEvent } from "@rein/trace";
 import { lineDiff } from "./line-diff.ts";
 import type { RecordedOutputs } from "./recorded-outputs.ts";
 import { maskVolatile } from "./volatile-fields.ts";

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Goal, z } from "@rein/core";
+import type { Goal } from "@rein/contracts";
+import { z } from "@rein/tools";
 import { EXAMPLES_DIR } from "../examples/load-example.ts";
 
 const ExampleGoalText = z.object({ text: z.string().optional() });

@@ -1,16 +1,9 @@
-import {
-  type AnyTool,
-  ApprovalSigner,
-  ApprovalVerifier,
-  generateKeyPair,
-  generatePacketKeys,
-  type GoalInput,
-  type ModelProvider,
-  ReinError,
-  type ReinRuntime,
-  type RunState,
-  type TypedTraceEvent,
-} from "@rein/core";
+import { type GoalInput, ReinError, type RunState } from "@rein/contracts";
+import { ApprovalSigner, ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/guard";
+import type { ModelProvider } from "@rein/models";
+import type { ReinRuntime } from "@rein/runtime";
+import type { AnyTool } from "@rein/tools";
+import type { TypedTraceEvent } from "@rein/trace";
 import { decideApproval } from "../approvals/decide-approval.ts";
 import { submitGoal } from "../intake/submit-goal.ts";
 import { ROLE_NAMES, startRoles } from "../roles/start-roles.ts";

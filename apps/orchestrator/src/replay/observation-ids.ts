@@ -1,4 +1,5 @@
-import type { ReinRuntime, TraceEventOf, TypedTraceEvent } from "@rein/core";
+import type { ReinRuntime } from "@rein/runtime";
+import type { TraceEventOf, TypedTraceEvent } from "@rein/trace";
 
 const keyOf = (event: TraceEventOf<"observation.made">) => `${event.stepId ?? "-"}|${event.payload.callId}|${event.payload.index}`;
 

@@ -1,4 +1,5 @@
-import type { Artifact, TypedTraceEvent } from "@rein/core";
+import type { Artifact } from "@rein/runtime";
+import type { TypedTraceEvent } from "@rein/trace";
 
 const callKey = (stepId: string | null, callId: string, index: number) => `${stepId ?? "-"}|${callId}|${index}`;
 

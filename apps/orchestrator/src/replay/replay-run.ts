@@ -1,4 +1,8 @@
-import { type AnyTool, isTraceEventOf, ReinError, ReplayProvider, type ReinRuntime, type RunStatus, type StepStatus, type TypedTraceEvent } from "@rein/core";
+import { ReinError, type RunStatus, type StepStatus } from "@rein/contracts";
+import { ReplayProvider } from "@rein/models";
+import type { ReinRuntime } from "@rein/runtime";
+import type { AnyTool } from "@rein/tools";
+import { isTraceEventOf, type TypedTraceEvent } from "@rein/trace";
 import type { TraceBundle } from "../trace/trace-bundle.ts";
 import { type Comparison, compareTraces } from "./compare-traces.ts";
 import { runPrivately } from "./in-process-run.ts";

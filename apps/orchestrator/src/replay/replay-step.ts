@@ -1,20 +1,9 @@
-import {
-  ApprovalVerifier,
-  generateKeyPair,
-  type AnyTool,
-  CheckpointStore,
-  generatePacketKeys,
-  isTraceEventOf,
-  PacketBody,
-  PacketSigner,
-  ReinError,
-  ReplayProvider,
-  roleMaxTokens,
-  type ReinRuntime,
-  type TraceEventOf,
-  type TypedTraceEvent,
-  Workspace,
-} from "@rein/core";
+import { PacketBody, ReinError } from "@rein/contracts";
+import { ApprovalVerifier, generateKeyPair, generatePacketKeys, PacketSigner } from "@rein/guard";
+import { ReplayProvider, roleMaxTokens } from "@rein/models";
+import { CheckpointStore, type ReinRuntime } from "@rein/runtime";
+import { type AnyTool, Workspace } from "@rein/tools";
+import { isTraceEventOf, type TraceEventOf, type TypedTraceEvent } from "@rein/trace";
 import { runStepLoop } from "@rein/workers";
 import type { TraceBundle } from "../trace/trace-bundle.ts";
 import { compareTraces } from "./compare-traces.ts";

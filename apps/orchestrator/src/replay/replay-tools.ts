@@ -1,4 +1,9 @@
-import { type AnyTool, createLogger, loadPlugins, type ReinConfig, ReinError, resolveSandbox, SecretBindings, type ToolContext } from "@rein/core";
+import { ReinError } from "@rein/contracts";
+import { createLogger, SecretBindings } from "@rein/guard";
+import { loadPlugins } from "@rein/plugins";
+import type { ReinConfig } from "@rein/runtime";
+import { resolveSandbox } from "@rein/sandbox";
+import type { AnyTool, ToolContext } from "@rein/tools";
 import { buildRegistry } from "../roles/tooling.ts";
 import type { RecordedOutputs } from "./recorded-outputs.ts";
 

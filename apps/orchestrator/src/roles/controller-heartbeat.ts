@@ -1,4 +1,4 @@
-import type { ReinRuntime } from "@rein/core";
+import type { ReinRuntime } from "@rein/runtime";
 
 /** How long a controller counts as seen after its last beat; it beats four times in that window. */
 export const CONTROLLER_SEEN_SECONDS = 60;

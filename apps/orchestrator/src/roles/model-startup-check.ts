@@ -1,14 +1,6 @@
-import {
-  assertRoleModels,
-  checkModelLive,
-  errorMessage,
-  type LiveModelCheck,
-  type ReinConfig,
-  ReinError,
-  recommendedModelFor,
-  retiredModelFor,
-  type Role,
-} from "@rein/core";
+import { errorMessage, ReinError, type Role } from "@rein/contracts";
+import { assertRoleModels, checkModelLive, type LiveModelCheck, recommendedModelFor, retiredModelFor } from "@rein/models";
+import type { ReinConfig } from "@rein/runtime";
 import { createProvider } from "@rein/models/providers";
 import type { RoleName } from "./start-roles.ts";
 

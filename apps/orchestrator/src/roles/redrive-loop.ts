@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ControllerRuntime } from "@rein/core";
+import type { ControllerRuntime } from "@rein/runtime";
 import { sweepLostJobs } from "../controller/redrive-sweep.ts";
 
 /**

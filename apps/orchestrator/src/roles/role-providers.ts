@@ -1,4 +1,6 @@
-import { checkProviderReachable, type ModelProvider, priceFor, type ReinConfig, ReinError, type Role } from "@rein/core";
+import { ReinError, type Role } from "@rein/contracts";
+import { checkProviderReachable, type ModelProvider, priceFor } from "@rein/models";
+import type { ReinConfig } from "@rein/runtime";
 import { createProvider } from "@rein/models/providers";
 
 /**

@@ -1,6 +1,8 @@
 import type { KeyObject } from "node:crypto";
 import type { Worker } from "bullmq";
-import { closeWorker, LessonStore, type ModelProvider, type ModelStreamEvent, type ReinRuntime, type ToolExecutor, type WorkerTiming } from "@rein/core";
+import type { ModelProvider, ModelStreamEvent } from "@rein/models";
+import { closeWorker, LessonStore, type ReinRuntime, type WorkerTiming } from "@rein/runtime";
+import type { ToolExecutor } from "@rein/tools";
 import { startEvaluateConsumer } from "@rein/evaluator";
 import { startPlanConsumer } from "@rein/planner";
 import { startStepConsumer } from "@rein/workers";

@@ -1,29 +1,12 @@
 import { type McpServerState, publishMcpStatus } from "../mcp/mcp-status-board.ts";
 import { publishPluginStatus } from "../plugins/plugin-status-board.ts";
-import {
-  type AnyTool,
-  ApprovalStore,
-  type ApprovalVerifier,
-  type ConnectMcpOptions,
-  errorMessage,
-  type McpConnection,
-  builtinTools,
-  mcpToolName,
-  createToolExecutor,
-  IdempotencyStore,
-  loadPlugins,
-  type PluginSet,
-  pluginToolNames,
-  type ReinConfig,
-  type SupervisorStatus,
-  ReinError,
-  resolveSandbox,
-  startMcpServers,
-  type ReinRuntime,
-  ToolRegistry,
-  ToolResultCache,
-  type ToolExecutor,
-} from "@rein/core";
+import { errorMessage, ReinError } from "@rein/contracts";
+import type { ApprovalVerifier } from "@rein/guard";
+import { type ConnectMcpOptions, type McpConnection, mcpToolName, startMcpServers } from "@rein/mcp";
+import { loadPlugins, type PluginSet, pluginToolNames } from "@rein/plugins";
+import { ApprovalStore, IdempotencyStore, type ReinConfig, type ReinRuntime, ToolResultCache } from "@rein/runtime";
+import { type SupervisorStatus, resolveSandbox } from "@rein/sandbox";
+import { type AnyTool, builtinTools, createToolExecutor, ToolRegistry, type ToolExecutor } from "@rein/tools";
 
 /**
  * Every tool this deployment knows: the built-ins, then what the embedding

@@ -1,4 +1,5 @@
-import { type ReinRuntime, z } from "@rein/core";
+import type { ReinRuntime } from "@rein/runtime";
+import { z } from "@rein/tools";
 import { publishProcessStatus, readProcessStatus } from "../status-board/process-status-board.ts";
 
 const PublishedWorker = z.object({

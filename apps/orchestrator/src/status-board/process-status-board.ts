@@ -1,5 +1,7 @@
 import { hostname } from "node:os";
-import { errorMessage, type ReinRuntime, type z } from "@rein/core";
+import { errorMessage } from "@rein/contracts";
+import type { ReinRuntime } from "@rein/runtime";
+import type { z } from "@rein/tools";
 
 /** How often a process publishes its status, and how old a published status may be before it is ignored. */
 const PUBLISH_MS = 5_000;

@@ -1,5 +1,6 @@
 import { type Attributes, context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
-import { CallSpans, GENAI, type TypedTraceEvent } from "@rein/core";
+import { CallSpans, GENAI } from "@rein/runtime";
+import type { TypedTraceEvent } from "@rein/trace";
 
 const time = (event: TypedTraceEvent) => new Date(event.ts);
 

@@ -1,4 +1,4 @@
-import { HashString, JsonObject, RunState } from "@rein/core";
+import { HashString, JsonObject, RunState } from "@rein/contracts";
 import { z } from "zod";
 
 export const EXPORT_FORMAT = "rein.trace";

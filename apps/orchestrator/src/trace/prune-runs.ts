@@ -1,5 +1,6 @@
 import type { Queue } from "bullmq";
-import { ApprovalStore, deleteKeys, forgetRuns, isTerminal, QUEUE_NAMES, type QueueName, ReinError, type ReinRuntime, scanKeys } from "@rein/core";
+import { isTerminal, ReinError } from "@rein/contracts";
+import { ApprovalStore, deleteKeys, forgetRuns, QUEUE_NAMES, type QueueName, type ReinRuntime, scanKeys } from "@rein/runtime";
 import { removeWorkspace } from "../workspace/remove-workspace.ts";
 import { artifactIdsOf } from "./run-artifacts.ts";
 

@@ -1,4 +1,6 @@
-import type { Artifact, ReinRuntime, RunState, TypedTraceEvent } from "@rein/core";
+import type { RunState } from "@rein/contracts";
+import type { Artifact, ReinRuntime } from "@rein/runtime";
+import type { TypedTraceEvent } from "@rein/trace";
 import { artifactIdsOf } from "./run-artifacts.ts";
 
 /** Everything a run's history consists of: the events, the blobs and artifacts they reference, and the final state. */

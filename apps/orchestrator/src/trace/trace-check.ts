@@ -1,4 +1,5 @@
-import { assemblePrompt, type CallTraceEvent, expandPromptCopy, isCallTraceEvent, isTraceEventOf, PromptCopy, promptHash, ReinError, sha256, type TypedTraceEvent } from "@rein/core";
+import { ReinError, sha256 } from "@rein/contracts";
+import { assemblePrompt, type CallTraceEvent, expandPromptCopy, isCallTraceEvent, isTraceEventOf, PromptCopy, promptHash, type TypedTraceEvent } from "@rein/trace";
 
 const partsOf = (copy: PromptCopy): string[] => [copy.system, ...copy.messages, copy.tools, copy.output].filter((id): id is string => id !== null);
 import { callKeyOf, endReasonOf, isRunEnd } from "./views/event-fields.ts";

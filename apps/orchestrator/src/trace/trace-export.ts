@@ -1,4 +1,4 @@
-import { canonicalJson, hashOf } from "@rein/core";
+import { canonicalJson, hashOf } from "@rein/contracts";
 import { EXPORT_FORMAT, type ExportHeader, type SidecarLine } from "./export-format.ts";
 import type { TraceBundle } from "./trace-bundle.ts";
 

@@ -1,4 +1,6 @@
-import { type Artifact, ReinError, type ReinRuntime, TraceEvent, typedTraceEvent } from "@rein/core";
+import { ReinError, TraceEvent } from "@rein/contracts";
+import type { Artifact, ReinRuntime } from "@rein/runtime";
+import { typedTraceEvent } from "@rein/trace";
 import { ExportHeader, PayloadRef, SidecarLine } from "./export-format.ts";
 import type { TraceBundle } from "./trace-bundle.ts";
 

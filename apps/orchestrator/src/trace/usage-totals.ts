@@ -1,4 +1,5 @@
-import { addUsage, type TypedTraceEvent, Usage, zeroUsage } from "@rein/core";
+import { addUsage, Usage, zeroUsage } from "@rein/contracts";
+import type { TypedTraceEvent } from "@rein/trace";
 
 /**
  * Two ways to total a run's spend from its trace. `modelUsageOf` adds up

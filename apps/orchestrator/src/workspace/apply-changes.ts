@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { chmod, lstat, mkdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { ReinError, Workspace } from "@rein/core";
+import { ReinError } from "@rein/contracts";
+import { Workspace } from "@rein/tools";
 import { git, gitText, nulFields } from "./git.ts";
 import { type ChangedFile, changedFiles, snapshotRun } from "./run-changes.ts";
 import type { WorkspaceOrigin } from "./workspace-origin.ts";

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
 
 export interface GitOptions {
   /** Directory git starts in; ignored for discovery when `gitDir` is given. */

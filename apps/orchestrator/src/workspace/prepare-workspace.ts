@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
 import { git, gitText, nulFields } from "./git.ts";
 import { originDir, type WorkspaceOrigin, writeOrigin } from "./workspace-origin.ts";
 

@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
 import { git } from "./git.ts";
 import { originDir, readOrigin } from "./workspace-origin.ts";
 

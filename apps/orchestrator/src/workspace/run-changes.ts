@@ -1,6 +1,7 @@
 import { lstat, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ReinError, z } from "@rein/core";
+import { ReinError } from "@rein/contracts";
+import { z } from "@rein/tools";
 import { git, gitText, nulFields } from "./git.ts";
 import type { WorkspaceOrigin } from "./workspace-origin.ts";
 

@@ -1,6 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
-import { ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
 
 /**
  * The directory of a named seed under `seedsRoot`. The name was checked for

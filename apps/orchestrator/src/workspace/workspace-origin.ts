@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
 import { z } from "zod";
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectRedis } from "@rein/core";
+import { connectRedis } from "@rein/runtime";
 import { type ClusterNode, LocalCluster } from "./local-cluster.ts";
 
 /**

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { promisify } from "node:util";
-import { connectRedis, pingRedis, type Redis } from "@rein/core";
+import { connectRedis, pingRedis, type Redis } from "@rein/runtime";
 import { freePort } from "../../src/redis/embedded-redis.ts";
 
 const run = promisify(execFile);

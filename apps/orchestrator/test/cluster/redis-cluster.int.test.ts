@@ -2,20 +2,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from "vitest";
-import {
-  ApprovalVerifier,
-  createRuntime,
-  generateKeyPair,
-  generatePacketKeys,
-  type GoalInput,
-  isTerminal,
-  type ModelScriptInput,
-  ReinConfig,
-  type ReinRuntime,
-  type RunState,
-  ScriptedProvider,
-} from "@rein/core";
-import { plannerOfSteps } from "@rein/core/testing";
+import { type GoalInput, isTerminal, type RunState } from "@rein/contracts";
+import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/guard";
+import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
+import { createRuntime, ReinConfig, type ReinRuntime } from "@rein/runtime";
+import { plannerOfSteps } from "@rein/models/testing";
 import { submitGoal } from "../../src/intake/submit-goal.ts";
 import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
 import { buildTooling, type Tooling } from "../../src/roles/tooling.ts";

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRuntime, ReinConfig, ReinError, type ReinRuntime, RunEndWatch, RunState } from "@rein/core";
+import { ReinError, RunState } from "@rein/contracts";
+import { createRuntime, ReinConfig, type ReinRuntime, RunEndWatch } from "@rein/runtime";
 import { LocalCluster } from "./local-cluster.ts";
 
 const stored = RunState.parse(JSON.parse(readFileSync(new URL("../../../../packages/core/test/fixtures/run-state.v1.json", import.meta.url), "utf8")));

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { RunStatus } from "@rein/core";
+import type { RunStatus } from "@rein/contracts";
 import { LiveDeployment } from "../support/live-deployment.ts";
 import { chromiumMissing, launchChromium } from "../support/system-chromium.ts";
 import { baseState } from "../support/transition-fixtures.ts";

@@ -1,4 +1,4 @@
-import { type AnyTool, builtinTools } from "@rein/core";
+import { type AnyTool, builtinTools } from "@rein/tools";
 
 const real = builtinTools({ commands: [], hosts: [] }).find((tool) => tool.name === "write_file") as AnyTool;
 

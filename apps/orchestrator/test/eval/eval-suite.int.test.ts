@@ -4,8 +4,8 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
-import { connectRedis, deleteByPrefix } from "@rein/core";
-import { TEST_REDIS_URL } from "@rein/core/testing";
+import { connectRedis, deleteByPrefix } from "@rein/runtime";
+import { TEST_REDIS_URL } from "@rein/runtime/testing";
 
 const SUITE = join(EXAMPLES_DIR, "eval-suite");
 const BROKEN = resolve(import.meta.dirname, "broken-tools.ts");

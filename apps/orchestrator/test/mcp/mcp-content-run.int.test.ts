@@ -1,6 +1,7 @@
 
-import { type ModelScriptInput, newId, type TraceEvent } from "@rein/core";
-import { oneStepPlanner } from "@rein/core/testing";
+import { newId, type TraceEvent } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
+import { oneStepPlanner } from "@rein/models/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";
 import { REPOSITORY, referenceMcpServer } from "../support/core-fixtures.ts";

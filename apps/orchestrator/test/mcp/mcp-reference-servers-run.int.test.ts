@@ -1,8 +1,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ModelScriptInput, newId, type TypedTraceEvent } from "@rein/core";
-import { oneStepPlanner } from "@rein/core/testing";
+import { newId } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
+import type { TypedTraceEvent } from "@rein/trace";
+import { oneStepPlanner } from "@rein/models/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";
 import { REPOSITORY, referenceMcpServer } from "../support/core-fixtures.ts";

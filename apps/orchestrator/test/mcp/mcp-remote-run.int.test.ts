@@ -1,5 +1,7 @@
-import { findTraceEvent, type ModelScriptInput, newId } from "@rein/core";
-import { oneStepPlanner } from "@rein/core/testing";
+import { newId } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
+import { findTraceEvent } from "@rein/trace";
+import { oneStepPlanner } from "@rein/models/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRemoteServer } from "../../../../packages/mcp/test/fixtures/remote-mcp-server.ts";
 import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";

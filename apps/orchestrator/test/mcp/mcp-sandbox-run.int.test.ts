@@ -2,8 +2,10 @@ import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type ModelRequest, type ModelScriptInput, type TraceEvent, untrustedDataOf } from "@rein/core";
-import { oneStepPlanner } from "@rein/core/testing";
+import type { TraceEvent } from "@rein/contracts";
+import { untrustedDataOf } from "@rein/guard";
+import type { ModelRequest, ModelScriptInput } from "@rein/models";
+import { oneStepPlanner } from "@rein/models/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/harness.ts";
 

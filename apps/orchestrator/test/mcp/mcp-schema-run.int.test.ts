@@ -1,7 +1,8 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ModelRequest, ModelScriptInput, TypedTraceEvent } from "@rein/core";
-import { plannerOfSteps } from "@rein/core/testing";
+import type { ModelRequest, ModelScriptInput } from "@rein/models";
+import type { TypedTraceEvent } from "@rein/trace";
+import { plannerOfSteps } from "@rein/models/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/harness.ts";
 

@@ -5,18 +5,19 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectRedis } from "@rein/core";
+import { connectRedis } from "@rein/runtime";
 import { type CliResult, cliEnv } from "../support/cli.ts";
 import { findPnpm, pnpmRun } from "../support/pnpm.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../../..");
-const PACKAGES = ["packages/core", "packages/planner", "packages/workers", "packages/evaluator", "apps/orchestrator"];
+// Every package of the workspace: the orchestrator's install needs them all.
+const PACKAGES = [...readdirSync(join(ROOT, "packages")).map((name) => `packages/${name}`), "apps/orchestrator"];
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const pnpm = findPnpm();
 
 // A user's file: the three entry points the README names, under the strictest settings a consumer is likely to use.
 const CONSUMER = `import { submitGoal, startRoles } from "@rein/orchestrator";
-import { defineTool, z } from "@rein/core";
+import { defineTool, z } from "@rein/tools";
 
 export const shout = defineTool({
   name: "shout",
@@ -46,6 +47,39 @@ const TSCONFIG = {
   files: ["consumer.ts"],
 };
 
+// A project that only defines tools: what it installs, and a tool it defines run through the executor.
+const TOOL_AUTHOR = `import { createToolExecutor, defineTool, ToolRegistry, Workspace, z } from "@rein/tools";
+
+const shout = defineTool({
+  name: "shout",
+  description: "Upper-cases a text.",
+  effect: "read",
+  input: z.object({ text: z.string().max(200) }),
+  async run({ text }) {
+    return text.toUpperCase();
+  },
+});
+const executor = createToolExecutor({
+  registry: new ToolRegistry([shout]),
+  trace: { append: async () => undefined },
+  artifacts: { put: async () => "art_1" },
+  config: { policy: [], observations: { maxBytes: 16384, maxLines: 200 } },
+});
+const outcome = await executor.execute({ type: "tool_call", id: "call_1", name: "shout", input: { text: "hello" } }, 0, {
+  runId: "run_1",
+  stepId: "s1",
+  attempt: 1,
+  parentStepId: null,
+  surface: [{ name: "shout", scope: {} }],
+  policy: [],
+  workspace: await Workspace.open(process.cwd()),
+  signal: new AbortController().signal,
+  budget: { maxToolCalls: 5, deadline: Date.now() + 60000 },
+  callsSoFar: 0,
+});
+process.stdout.write(outcome.observation.content);
+`;
+
 // Packing needs dist/ (npm test builds first) and pnpm. The install prefers pnpm's local store: resolving the packed
 // packages' ranges afresh may pick a version newer than the workspace's lockfile pinned (a transitive @babel/runtime
 // did), whose tarball only the registry has, so a strict --offline install fails on what a user's install would fetch.
@@ -53,6 +87,7 @@ describe.runIf(pnpm !== undefined)("the packed packages, installed into a projec
   const scratch = mkdtempSync(join(tmpdir(), "rein-packed-"));
   const tarballs = join(scratch, "tarballs");
   const project = join(scratch, "project");
+  const toolsProject = join(scratch, "tools-project");
   const env = cliEnv();
 
   beforeAll(() => {
@@ -68,7 +103,11 @@ describe.runIf(pnpm !== undefined)("the packed packages, installed into a projec
       ["overrides:", ...Object.entries(packed).map(([name, spec]) => `  "${name}": "${spec}"`), "allowBuilds:", "  esbuild: true", "  msgpackr-extract: true", ""].join("\n"),
     );
     const typesNode = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies["@types/node"];
-    pnpmRun(pnpm, ["add", "--prefer-offline", packed["@rein/orchestrator"] as string, packed["@rein/core"] as string, `@types/node@${typesNode}`], project, 300_000);
+    pnpmRun(pnpm, ["add", "--prefer-offline", packed["@rein/orchestrator"] as string, packed["@rein/tools"] as string, `@types/node@${typesNode}`], project, 300_000);
+    mkdirSync(toolsProject);
+    writeFileSync(join(toolsProject, "package.json"), `${JSON.stringify({ name: "rein-tool-author", private: true, type: "module" })}\n`);
+    writeFileSync(join(toolsProject, "pnpm-workspace.yaml"), ["overrides:", ...Object.entries(packed).map(([name, spec]) => `  "${name}": "${spec}"`), ""].join("\n"));
+    pnpmRun(pnpm, ["add", "--prefer-offline", packed["@rein/tools"] as string], toolsProject, 300_000);
   }, 900_000);
 
   afterAll(async () => {
@@ -77,6 +116,18 @@ describe.runIf(pnpm !== undefined)("the packed packages, installed into a projec
     const keys = await redis.keys(`${env.REIN_PREFIX}:*`);
     if (keys.length > 0) await redis.del(...keys);
     redis.disconnect();
+  });
+
+  it("installs for a project that only defines tools zod and the tool kit, without BullMQ, OpenTelemetry, Redis or a model SDK", () => {
+    const installed = readdirSync(join(toolsProject, "node_modules", ".pnpm")).filter((entry) => entry !== "node_modules" && !entry.startsWith("lock"));
+    const reinPackages = installed.filter((entry) => entry.startsWith("@rein+")).map((entry) => /^@rein\+([a-z]+)@/.exec(entry)?.[1]);
+    expect(reinPackages.sort()).toEqual(["contracts", "guard", "sandbox", "tools", "trace"]);
+    const unwanted = /^(bullmq|bullmq-otel|ioredis|@opentelemetry\+|@anthropic-ai\+sdk|openai|@modelcontextprotocol\+sdk|pino-pretty)@/;
+    expect(installed.filter((entry) => unwanted.test(entry))).toEqual([]);
+    expect(installed.some((entry) => entry.startsWith("zod@"))).toBe(true);
+    writeFileSync(join(toolsProject, "tool-author.mjs"), TOOL_AUTHOR);
+    const output = execFileSync(process.execPath, ["tool-author.mjs"], { cwd: toolsProject, encoding: "utf8", timeout: 60_000 });
+    expect(output).toContain("HELLO");
   });
 
   it("type-checks a file importing submitGoal, startRoles and defineTool under strict tsc", () => {

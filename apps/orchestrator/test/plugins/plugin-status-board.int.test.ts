@@ -1,4 +1,4 @@
-import { createTestRuntime } from "@rein/core/testing";
+import { createTestRuntime } from "@rein/runtime/testing";
 import { describe, expect, it } from "vitest";
 import { readPluginStatus } from "../../src/plugins/plugin-status-board.ts";
 

@@ -1,5 +1,5 @@
 import { join, resolve } from "node:path";
-import { ReinConfig } from "@rein/core";
+import { ReinConfig } from "@rein/runtime";
 import { describe, expect, it } from "vitest";
 import { RecordedOutputs } from "../../src/replay/recorded-outputs.ts";
 import { replayToolSet } from "../../src/replay/replay-tools.ts";

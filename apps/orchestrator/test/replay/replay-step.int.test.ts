@@ -1,4 +1,4 @@
-import { type AnyTool, defineTool } from "@rein/core";
+import { type AnyTool, defineTool } from "@rein/tools";
 import { describe, expect, it } from "vitest";
 import { buildRegistry } from "../../src/roles/tooling.ts";
 import { renderReplayReport } from "../../src/replay/replay-report.ts";

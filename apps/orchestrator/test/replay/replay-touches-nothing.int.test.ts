@@ -2,8 +2,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findTraceEvent, type ModelScriptInput, ScriptedProvider } from "@rein/core";
-import { createTestRuntime, plannerOfSteps, type TestRuntime } from "@rein/core/testing";
+import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
+import { findTraceEvent } from "@rein/trace";
+import { plannerOfSteps } from "@rein/models/testing";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { runPrivately } from "../../src/replay/in-process-run.ts";
 import { openIsolatedRuntime } from "../../src/replay/isolated-runtime.ts";
 import { type ReplayOptions, replayRun } from "../../src/replay/replay-run.ts";

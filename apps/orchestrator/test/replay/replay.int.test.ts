@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type AnyTool, defineTool, findTraceEvent } from "@rein/core";
+import { type AnyTool, defineTool } from "@rein/tools";
+import { findTraceEvent } from "@rein/trace";
 import { describe, expect, it } from "vitest";
 import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
 import { buildRegistry } from "../../src/roles/tooling.ts";

@@ -6,7 +6,8 @@
  *
  * Environment: REIN_REDIS_URL, REIN_PREFIX, REIN_WORKSPACE_ROOT, REIN_PACKET_PRIVATE_KEY.
  */
-import { createRuntime, loadPrivateKey, ReinConfig } from "@rein/core";
+import { loadPrivateKey } from "@rein/guard";
+import { createRuntime, ReinConfig } from "@rein/runtime";
 import { startRoles } from "../../src/roles/start-roles.ts";
 
 const env = (name: string): string => {

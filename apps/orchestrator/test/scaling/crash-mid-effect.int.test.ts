@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { RunState } from "@rein/core";
+import type { RunState } from "@rein/contracts";
 import { submitGoal } from "../../src/intake/submit-goal.ts";
 import { buildRegistry } from "../../src/roles/tooling.ts";
 import { crashGoal, crashScript, deployRelease, EFFECTS_FILE, STARTED_FILE } from "./crash-effect-fixture.ts";

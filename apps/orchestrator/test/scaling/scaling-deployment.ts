@@ -1,8 +1,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRuntime, exportPacketKeys, generatePacketKeys, type ModelScriptInput, type ReinRuntime, ScriptedProvider } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { exportPacketKeys, generatePacketKeys } from "@rein/guard";
+import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
+import { createRuntime, type ReinRuntime } from "@rein/runtime";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
 import { spawnWorkerProcess, type WorkerProcess } from "./worker-process.ts";
 

@@ -2,8 +2,10 @@ import { existsSync } from "node:fs";
 import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { type AnyTool, defineTool, type GoalInput, type ModelScriptInput } from "@rein/core";
-import { plannerOfSteps } from "@rein/core/testing";
+import type { GoalInput } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
+import { type AnyTool, defineTool } from "@rein/tools";
+import { plannerOfSteps } from "@rein/models/testing";
 import { z } from "zod";
 
 /** The file a run's effects land in, inside its workspace. */

@@ -1,8 +1,8 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { isTerminal, type RunState } from "@rein/core";
-import type { TestRuntime } from "@rein/core/testing";
+import { isTerminal, type RunState } from "@rein/contracts";
+import type { TestRuntime } from "@rein/runtime/testing";
 import { submitGoal } from "../../src/intake/submit-goal.ts";
 import { buildRegistry } from "../../src/roles/tooling.ts";
 import { openScalingDeployment, type ScalingDeployment } from "./scaling-deployment.ts";

@@ -1,4 +1,7 @@
-import { type AnyTool, ApprovalVerifier, createRuntime, generateKeyPair, loadPublicKey, type ModelScriptInput, ReinConfig, ScriptedProvider } from "@rein/core";
+import { ApprovalVerifier, generateKeyPair, loadPublicKey } from "@rein/guard";
+import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
+import { createRuntime, ReinConfig } from "@rein/runtime";
+import type { AnyTool } from "@rein/tools";
 import { startRoles } from "../../src/roles/start-roles.ts";
 import { buildTooling } from "../../src/roles/tooling.ts";
 

@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll } from "vitest";
-import { fixtureAround, liveView } from "@rein/core/testing";
+import { fixtureAround, liveView } from "@rein/contracts/testing";
 import { createHttpApi, type HttpApiOptions } from "../../src/api/http-api.ts";
 import type { Harness } from "./harness.ts";
 

@@ -3,8 +3,8 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { connectRedis, createRuntime, deleteByPrefix, ReinConfig, type ReinRuntime } from "@rein/core";
-import { TEST_REDIS_URL } from "@rein/core/testing";
+import { connectRedis, createRuntime, deleteByPrefix, ReinConfig, type ReinRuntime } from "@rein/runtime";
+import { TEST_REDIS_URL } from "@rein/runtime/testing";
 import { afterAll } from "vitest";
 
 export const REIN_BIN = resolve(import.meta.dirname, "../../bin/rein.js");

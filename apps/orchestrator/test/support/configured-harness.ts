@@ -1,6 +1,11 @@
 import { Writable } from "node:stream";
-import { type AnyTool, generateKeyPair, type ModelScriptInput, type ReinConfigInput, type Role } from "@rein/core";
-import { createTestRuntime, type FakeServer, startScriptedWireServer, type TestRuntime } from "@rein/core/testing";
+import type { Role } from "@rein/contracts";
+import { generateKeyPair } from "@rein/guard";
+import type { ModelScriptInput } from "@rein/models";
+import type { ReinConfigInput } from "@rein/runtime";
+import type { AnyTool } from "@rein/tools";
+import { type FakeServer, startScriptedWireServer } from "@rein/models/testing";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { providerForRole } from "../../src/roles/role-providers.ts";
 import { type RoleProcesses, startRoleProcesses } from "./role-processes.ts";
 

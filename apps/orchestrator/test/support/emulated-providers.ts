@@ -1,13 +1,6 @@
-import { type ModelScriptInput, type Role, ScriptedProvider } from "@rein/core";
-import {
-  type AnthropicBrain,
-  AnthropicMessagesEmulator,
-  brainOfProvider,
-  FakeServer,
-  OpenAIEmulator,
-  type OpenAIEmulatorBrain,
-  openAIBrainOfProvider,
-} from "@rein/core/testing";
+import type { Role } from "@rein/contracts";
+import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
+import { type AnthropicBrain, AnthropicMessagesEmulator, brainOfProvider, FakeServer, OpenAIEmulator, type OpenAIEmulatorBrain, openAIBrainOfProvider } from "@rein/models/testing";
 
 const ROLES: Role[] = ["planner", "worker", "evaluator", "judge"];
 

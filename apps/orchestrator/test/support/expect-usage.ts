@@ -1,5 +1,6 @@
 import { expect } from "vitest";
-import type { RunState, TypedTraceEvent, Usage } from "@rein/core";
+import type { RunState, Usage } from "@rein/contracts";
+import type { TypedTraceEvent } from "@rein/trace";
 import { countedUsageOf, modelUsageOf } from "../../src/trace/usage-totals.ts";
 
 /**

@@ -1,5 +1,5 @@
-import type { ModelProvider } from "@rein/core";
-import { countingProvider } from "@rein/core/testing";
+import type { ModelProvider } from "@rein/models";
+import { countingProvider } from "@rein/models/testing";
 
 /** A role's model holding every call until `release`: the job it runs stays active meanwhile. */
 export function heldUntilRelease(provider: ModelProvider): ModelProvider & { calls: number; release(): void } {

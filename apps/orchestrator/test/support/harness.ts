@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
-import { type AnyTool, ApprovalSigner, generateKeyPair, type ModelProvider, type ModelScriptInput, type ReinConfigInput, type RuntimeOptions, ScriptedProvider } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { ApprovalSigner, generateKeyPair } from "@rein/guard";
+import { type ModelProvider, type ModelScriptInput, ScriptedProvider } from "@rein/models";
+import type { ReinConfigInput, RuntimeOptions } from "@rein/runtime";
+import type { AnyTool } from "@rein/tools";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import type { ApprovalDesk } from "../../src/approvals/decide-approval.ts";
 import { loadExample } from "../../src/examples/load-example.ts";
 import { type RoleProcesses, startRoleProcesses } from "./role-processes.ts";

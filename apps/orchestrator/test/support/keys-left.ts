@@ -1,4 +1,4 @@
-import type { ReinRuntime } from "@rein/core";
+import type { ReinRuntime } from "@rein/runtime";
 
 /** Every key under the runtime's prefix with its TTL in seconds (-1: none). */
 export async function keysWithTtl(runtime: ReinRuntime): Promise<Map<string, number>> {

@@ -4,8 +4,10 @@ import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { connectRedis, createRuntime, deleteByPrefix, ensureKeyPairFiles, ReinConfig, type ReinRuntime, type RunState } from "@rein/core";
-import { TEST_REDIS_URL } from "@rein/core/testing";
+import type { RunState } from "@rein/contracts";
+import { ensureKeyPairFiles } from "@rein/guard";
+import { connectRedis, createRuntime, deleteByPrefix, ReinConfig, type ReinRuntime } from "@rein/runtime";
+import { TEST_REDIS_URL } from "@rein/runtime/testing";
 import { REIN_BIN } from "./cli.ts";
 
 const EXAMPLES = resolve(import.meta.dirname, "../../../../examples");

@@ -1,4 +1,4 @@
-import type { QueueName, ReinRuntime } from "@rein/core";
+import type { QueueName, ReinRuntime } from "@rein/runtime";
 
 /**
  * Removes a job from Redis as a lost write leaves it: its hash and its

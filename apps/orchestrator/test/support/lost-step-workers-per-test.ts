@@ -1,5 +1,7 @@
 import { afterEach } from "vitest";
-import type { AnyTool, ModelScriptInput, ReinConfigInput } from "@rein/core";
+import type { ModelScriptInput } from "@rein/models";
+import type { ReinConfigInput } from "@rein/runtime";
+import type { AnyTool } from "@rein/tools";
 import { type Harness, startHarness } from "./harness.ts";
 import { hangingProvider, type HungCalls, LostStepWorkers } from "./lost-step-workers.ts";
 

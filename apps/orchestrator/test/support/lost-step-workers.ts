@@ -1,5 +1,6 @@
-import type { ModelProvider, ReinRuntime } from "@rein/core";
-import { until } from "@rein/core/testing";
+import type { ModelProvider } from "@rein/models";
+import type { ReinRuntime } from "@rein/runtime";
+import { until } from "@rein/contracts/testing";
 import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
 import type { Harness } from "./harness.ts";
 

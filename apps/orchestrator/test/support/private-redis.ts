@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pingRedis } from "@rein/core";
+import { pingRedis } from "@rein/runtime";
 import { freePort } from "../../src/redis/embedded-redis.ts";
 
 export interface PrivateRedis {

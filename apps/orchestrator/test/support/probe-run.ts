@@ -1,5 +1,7 @@
-import { type AnyTool, defineTool, type GoalInput, type ModelScriptInput, z } from "@rein/core";
-import { oneStepPlanner } from "@rein/core/testing";
+import type { GoalInput } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
+import { type AnyTool, defineTool, z } from "@rein/tools";
+import { oneStepPlanner } from "@rein/models/testing";
 
 /** A read tool that reports a status value as pending; `output` replaces what it answers. */
 export function probeTool(options: { description?: string; output?: (key: string) => string } = {}): AnyTool {

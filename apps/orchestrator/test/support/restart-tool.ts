@@ -1,4 +1,4 @@
-import { type AnyTool, defineTool, z } from "@rein/core";
+import { type AnyTool, defineTool, z } from "@rein/tools";
 
 /** A destructive tool that always asks for approval and counts how often it really ran. */
 export function countingRestartTool(): { tool: AnyTool; restarts(): number; reset(): void } {

@@ -1,6 +1,10 @@
 import type { KeyObject } from "node:crypto";
-import { type AnyTool, ApprovalVerifier, createRuntime, generatePacketKeys, type GoalInput, type ModelProvider, type ReinRuntime, type RunState, type RuntimeOptions } from "@rein/core";
-import type { TestRuntime } from "@rein/core/testing";
+import type { GoalInput, RunState } from "@rein/contracts";
+import { ApprovalVerifier, generatePacketKeys } from "@rein/guard";
+import type { ModelProvider } from "@rein/models";
+import { createRuntime, type ReinRuntime, type RuntimeOptions } from "@rein/runtime";
+import type { AnyTool } from "@rein/tools";
+import type { TestRuntime } from "@rein/runtime/testing";
 import { submitGoal } from "../../src/intake/submit-goal.ts";
 import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
 import { buildTooling, type Tooling } from "../../src/roles/tooling.ts";

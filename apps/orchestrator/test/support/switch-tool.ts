@@ -1,4 +1,4 @@
-import { type AnyTool, defineTool, z } from "@rein/core";
+import { type AnyTool, defineTool, z } from "@rein/tools";
 
 /** A destructive tool that always asks for approval before it flips the main switch, and counts how often it really did. */
 export function countingSwitchTool(): { tool: AnyTool; flips(): number } {

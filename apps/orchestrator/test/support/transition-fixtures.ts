@@ -1,4 +1,4 @@
-import { ControlEvent, Goal, hashOf, type RunState, type StepResult, type StepState, StepSpec, type Usage, type Verdict, zeroUsage } from "@rein/core";
+import { ControlEvent, Goal, hashOf, type RunState, type StepResult, type StepState, StepSpec, type Usage, type Verdict, zeroUsage } from "@rein/contracts";
 import type { TransitionSettings } from "../../src/controller/transition.ts";
 import { newRunState } from "../../src/intake/submit-goal.ts";
 

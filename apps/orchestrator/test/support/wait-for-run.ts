@@ -1,4 +1,5 @@
-import { isTerminal, type ReinRuntime, type RunState } from "@rein/core";
+import { isTerminal, type RunState } from "@rein/contracts";
+import type { ReinRuntime } from "@rein/runtime";
 
 /**
  * Resolves when the run is terminal (or `until` holds), following its trace

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { GENAI } from "@rein/core";
+import { GENAI } from "@rein/runtime";
 import { LiveDeployment } from "../support/live-deployment.ts";
 import { OtlpReceiver, type ReceivedSpan } from "../support/otlp-receiver.ts";
 

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { GENAI, newId, stopOtel } from "@rein/core";
+import { newId } from "@rein/contracts";
+import { GENAI, stopOtel } from "@rein/runtime";
 import { submitGoal } from "../../src/intake/submit-goal.ts";
 import { bugfixExample, type Harness, startHarness } from "../support/harness.ts";
 import { OtlpReceiver, type ReceivedSpan } from "../support/otlp-receiver.ts";

@@ -1,7 +1,7 @@
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
-import { GENAI } from "@rein/core";
-import { traceEventOf } from "@rein/core/testing";
+import { GENAI } from "@rein/runtime";
+import { traceEventOf } from "@rein/runtime/testing";
 import { emitRunSpans } from "../../src/telemetry/run-spans.ts";
 import { fixtureEvents } from "../trace/fixture-events.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { TraceKind, TracePayloadInput, TypedTraceEvent } from "@rein/core";
-import { type TraceEnvelope, traceEventOf } from "@rein/core/testing";
+import type { TraceKind, TracePayloadInput, TypedTraceEvent } from "@rein/trace";
+import { type TraceEnvelope, traceEventOf } from "@rein/runtime/testing";
 import { dashboardPage } from "../../src/api/dashboard/dashboard-page.ts";
 import { buildRunView } from "../../src/trace/views/run-view/build-run-view.ts";
 import { renderTimeline } from "../../src/trace/views/timeline-view.ts";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { PromptCopy, typedTraceEvent } from "@rein/core";
-import { createTestRuntime } from "@rein/core/testing";
+import { PromptCopy, typedTraceEvent } from "@rein/trace";
+import { createTestRuntime } from "@rein/runtime/testing";
 import { describe, expect, it } from "vitest";
 import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
 import { loadBundle } from "../../src/trace/trace-bundle.ts";

@@ -1,5 +1,5 @@
-import type { TraceKind, TracePayloadInput, TypedTraceEvent } from "@rein/core";
-import { type TraceEnvelope, traceEventOf } from "@rein/core/testing";
+import type { TraceKind, TracePayloadInput, TypedTraceEvent } from "@rein/trace";
+import { type TraceEnvelope, traceEventOf } from "@rein/runtime/testing";
 
 let seq = 0;
 const hash = (digit: string) => `sha256:${digit.repeat(64)}`;

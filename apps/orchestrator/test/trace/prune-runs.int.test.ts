@@ -5,8 +5,8 @@ import { scriptedOverrides } from "../../src/cli/run-command.ts";
 import { loadExample } from "../../src/examples/load-example.ts";
 import { runPrivately } from "../../src/replay/in-process-run.ts";
 import { parseAge, pruneRuns } from "../../src/trace/prune-runs.ts";
-import { ApprovalStore } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import { ApprovalStore } from "@rein/runtime";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 
 describe("rein runs prune", () => {
   let runtime: TestRuntime;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
-import { createTestRuntime, fixtureAround, liveView, type TestRuntime } from "@rein/core/testing";
+import { fixtureAround, liveView } from "@rein/contracts/testing";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { scriptedOverrides } from "../../src/cli/run-command.ts";
 import { type LoadedExample, loadExample } from "../../src/examples/load-example.ts";
 import { runPrivately } from "../../src/replay/in-process-run.ts";

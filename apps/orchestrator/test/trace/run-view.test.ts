@@ -1,5 +1,5 @@
-import { findTraceEvent, type TraceKind, type TracePayloadInput, type TypedTraceEvent } from "@rein/core";
-import { traceEventOf } from "@rein/core/testing";
+import { findTraceEvent, type TraceKind, type TracePayloadInput, type TypedTraceEvent } from "@rein/trace";
+import { traceEventOf } from "@rein/runtime/testing";
 import { describe, expect, it } from "vitest";
 import { buildRunView } from "../../src/trace/views/run-view/build-run-view.ts";
 import { fixtureEvents } from "./fixture-events.ts";

@@ -1,4 +1,4 @@
-import { traceEventOf } from "@rein/core/testing";
+import { traceEventOf } from "@rein/runtime/testing";
 import { describe, expect, it } from "vitest";
 import { auditRows, renderAudit } from "../../src/trace/views/audit-view.ts";
 import { renderGraph } from "../../src/trace/views/graph-view.ts";

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connectRedis } from "@rein/core";
+import { connectRedis } from "@rein/runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
 import { cliEnv, rein } from "../support/cli.ts";

@@ -2,8 +2,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ApprovalSigner, ApprovalStore, generateKeyPair, type GoalInput } from "@rein/core";
-import { createTestRuntime, type TestRuntime } from "@rein/core/testing";
+import type { GoalInput } from "@rein/contracts";
+import { ApprovalSigner, generateKeyPair } from "@rein/guard";
+import { ApprovalStore } from "@rein/runtime";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { submitGoal } from "../../src/intake/submit-goal.ts";
 import { closeNow, listenApi } from "../support/api-server.ts";

@@ -3,3 +3,4 @@ export { packetBody } from "./contract-examples.ts";
 export { fixtureAround, type HookRegistrar, liveView } from "./fixture-around.ts";
 export { toolCallRecord } from "./tool-call-record.ts";
 export { until } from "./until.ts";
+export { packagesLoadedBy } from "./packages-loaded.ts";

@@ -1,5 +1,6 @@
-import { type StepResult, Workspace, zeroUsage } from "@rein/core";
-import type { TestRuntime } from "@rein/core/testing";
+import { type StepResult, zeroUsage } from "@rein/contracts";
+import { Workspace } from "@rein/tools";
+import type { TestRuntime } from "@rein/runtime/testing";
 import { commandCheckRunner } from "../../src/command-check.ts";
 import type { EvaluatorDeps } from "../../src/evaluate.ts";
 

@@ -1,8 +1,6 @@
-import { type PermissionDecision, type Scope, type ToolGrant, ReinError, type FailureClass } from "@rein/contracts";
+import { type PermissionDecision, type Scope, type ToolGrant, ReinError, type FailureClass, type CallIntent, type RecordedOutcome, type RecordedResult } from "@rein/contracts";
 import type { PreparedUntrusted, PresentedUntrusted } from "@rein/guard";
 import type { AnyTool } from "../define-tool.ts";
-import type { CallIntent, RecordedOutcome } from "../call-record.ts";
-import type { RecordedResult } from "../recorded-result.ts";
 import type { ResolvedExecutorDeps } from "../tool-executor-deps.ts";
 import type { ModelToolCall, StepExecutionContext } from "../tool-executor.ts";
 import type { CallEnding, CallIdentity } from "./call-end-records.ts";

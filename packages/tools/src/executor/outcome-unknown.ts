@@ -1,5 +1,4 @@
-import { canonicalJson } from "@rein/contracts";
-import type { CallIntent } from "../call-record.ts";
+import { canonicalJson, type CallIntent } from "@rein/contracts";
 import type { CallInProgress } from "./call-in-progress.ts";
 import type { CallEnding } from "./call-end-records.ts";
 

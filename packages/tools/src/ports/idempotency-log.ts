@@ -1,4 +1,4 @@
-import type { CallIntent, CallRecord, RecordedOutcome } from "../call-record.ts";
+import type { CallIntent, CallRecord, RecordedOutcome } from "@rein/contracts";
 
 /** A step's owner as a queue names it: a record lands only while this token still owns the step. */
 export interface StepOwner {

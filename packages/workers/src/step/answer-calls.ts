@@ -1,4 +1,5 @@
-import type { ContentBlock, ModelToolCall, Observation, Suspension } from "@rein/core";
+import type { ContentBlock, Observation, Suspension } from "@rein/contracts";
+import type { ModelToolCall } from "@rein/tools";
 import { answerFromResume } from "../resume-answer.ts";
 import { isRuntimeTool, parseRuntimeCall, runtimeObservation } from "../runtime-tools.ts";
 import { assertLockHeld, assertNotStopped, type StepContext } from "./step-context.ts";

@@ -1,4 +1,5 @@
-import { estimateRequestTokens, type ModelMessage, type ModelToolSchema, totalTokens } from "@rein/core";
+import { type ModelMessage, type ModelToolSchema, totalTokens } from "@rein/contracts";
+import { estimateRequestTokens } from "@rein/models";
 import type { StepContext } from "./step-context.ts";
 
 /** Below this many output tokens a call cannot think and answer; the step stops instead of making it. */

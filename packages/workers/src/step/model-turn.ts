@@ -1,4 +1,5 @@
-import { addUsage, errorMessage, type ModelResponse, ReinError, tracedComplete } from "@rein/core";
+import { addUsage, errorMessage, ReinError } from "@rein/contracts";
+import { type ModelResponse, tracedComplete } from "@rein/models";
 import { compactContext } from "../compact-context.ts";
 import { WORKER_SYSTEM } from "../worker-prompt.ts";
 import { reserveCall } from "./call-reservation.ts";

@@ -1,4 +1,4 @@
-import { ReinError, RunStatus } from "@rein/core";
+import { ReinError, RunStatus } from "@rein/contracts";
 import type { StepContext } from "./step-context.ts";
 
 /** The `run_ended` error that stopped the step, whether its signal carried it or its refused turn write threw it. */

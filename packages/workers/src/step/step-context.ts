@@ -1,23 +1,9 @@
-import {
-  type CheckpointCounts,
-  type CheckpointStore,
-  type HandoffPacket,
-  type ModelProvider,
-  type ModelStreamEvent,
-  type ModelToolSchema,
-  type PacketBody,
-  type Price,
-  PromptChain,
-  type Redactor,
-  ReinError,
-  type StepCheckpoint,
-  type StepReadCache,
-  type ToolExecutor,
-  TraceBuffer,
-  type TraceLog,
-  type Workspace,
-  zeroUsage,
-} from "@rein/core";
+import { type HandoffPacket, type ModelToolSchema, type PacketBody, ReinError, type StepCheckpoint, zeroUsage } from "@rein/contracts";
+import type { Redactor } from "@rein/guard";
+import type { ModelProvider, ModelStreamEvent, Price } from "@rein/models";
+import { type CheckpointCounts, type CheckpointStore, TraceBuffer, type TraceLog } from "@rein/runtime";
+import type { StepReadCache, ToolExecutor, Workspace } from "@rein/tools";
+import { PromptChain } from "@rein/trace";
 import { runtimeToolSchemas } from "../runtime-tools.ts";
 import { renderTask } from "../worker-prompt.ts";
 

@@ -1,4 +1,6 @@
-import { FinalAnswer, type ModelResponse, parseJsonText, type StepResult, type Suspension, textOf, totalTokens, withAddressedFailures } from "@rein/core";
+import { FinalAnswer, type StepResult, type Suspension, totalTokens } from "@rein/contracts";
+import { type ModelResponse, parseJsonText, textOf } from "@rein/models";
+import { withAddressedFailures } from "@rein/tools";
 import type { StepContext } from "./step-context.ts";
 
 /** The step's result with `status`, carrying everything the loop observed and spent. */

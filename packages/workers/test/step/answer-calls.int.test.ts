@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ModelToolCall, ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
+import type { ModelToolCall } from "@rein/tools";
 import { answerCalls } from "../../src/step/answer-calls.ts";
 import { openStep } from "../../src/step/step-context.ts";
 import { echoScript, packetOf, stepFixturePerTest } from "../support/step-fixture.ts";

@@ -1,14 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  defineTool,
-  type HandoffPacket,
-  IdempotencyStore,
-  type ModelScriptInput,
-  PacketBody,
-  PolicyRule,
-  ReinError,
-} from "@rein/core";
+import { type HandoffPacket, PacketBody, PolicyRule, ReinError } from "@rein/contracts";
+import type { ModelScriptInput } from "@rein/models";
+import { IdempotencyStore } from "@rein/runtime";
+import { defineTool } from "@rein/tools";
 import { runStepLoop, type StepLoopDeps } from "../../src/step-loop.ts";
 import { packetOf, stepFixturePerTest } from "../support/step-fixture.ts";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ModelProvider, ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
+import type { ModelProvider } from "@rein/models";
 import { takeModelTurn } from "../../src/step/model-turn.ts";
 import { openStep } from "../../src/step/step-context.ts";
 import { echoScript, packetOf, stepFixturePerTest } from "../support/step-fixture.ts";

@@ -1,4 +1,4 @@
-import type { HandoffPacket, ResumeInput } from "@rein/core";
+import type { HandoffPacket, ResumeInput } from "@rein/contracts";
 import { describe, expect, it } from "vitest";
 import { runStepLoop } from "../../src/step-loop.ts";
 import { packetOf, stepFixturePerTest } from "../support/step-fixture.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
 import { saveTurn, writeTrace } from "../../src/step/save-turn.ts";
 import { openStep } from "../../src/step/step-context.ts";
 import { commandsDuring } from "../support/command-count.ts";

@@ -1,8 +1,8 @@
-import { createToolExecutor, ToolRegistry } from "@rein/core";
+import { createToolExecutor, ToolRegistry } from "@rein/tools";
 import { describe, expect, it } from "vitest";
 import { openStep } from "../../src/step/step-context.ts";
 import { saveTurn } from "../../src/step/save-turn.ts";
-import { echoTool } from "@rein/core/testing";
+import { echoTool } from "@rein/tools/testing";
 import { echoScript, packetOf, stepFixturePerTest } from "../support/step-fixture.ts";
 
 const fixture = stepFixturePerTest();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { defineTool, type ModelScriptInput, z } from "@rein/core";
-import { echoTool } from "@rein/core/testing";
+import type { ModelScriptInput } from "@rein/models";
+import { defineTool, z } from "@rein/tools";
+import { echoTool } from "@rein/tools/testing";
 import { runStepLoop } from "../../src/step-loop.ts";
 import { commandsDuring } from "../support/command-count.ts";
 import { echoScript, packetOf, stepFixturePerTest } from "../support/step-fixture.ts";

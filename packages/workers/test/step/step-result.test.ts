@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ModelResponse, zeroUsage } from "@rein/core";
+import { zeroUsage } from "@rein/contracts";
+import type { ModelResponse } from "@rein/models";
 import type { StepContext } from "../../src/step/step-context.ts";
 import { budgetStop, finalResult, suspendedResult, toolBudgetStop } from "../../src/step/step-result.ts";
 import { packetOf } from "../support/step-fixture.ts";

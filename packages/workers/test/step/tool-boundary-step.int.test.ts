@@ -1,4 +1,6 @@
-import { defineTool, hashOf, type ModelRequest, ScriptedProvider } from "@rein/core";
+import { hashOf } from "@rein/contracts";
+import { type ModelRequest, ScriptedProvider } from "@rein/models";
+import { defineTool } from "@rein/tools";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runStepLoop } from "../../src/step-loop.ts";

@@ -1,20 +1,10 @@
 import { afterEach, beforeEach } from "vitest";
-import {
-  type AnyTool,
-  ArtifactStore,
-  createToolExecutor,
-  type HandoffPacket,
-  IdempotencyStore,
-  type ModelScriptInput,
-  PacketBody,
-  type PolicyRule,
-  ScriptedProvider,
-  type ToolExecutor,
-  ToolRegistry,
-  ToolResultCache,
-  Workspace,
-} from "@rein/core";
-import { createTestRuntime, echoConversation, echoTool, type TestRuntime } from "@rein/core/testing";
+import { type HandoffPacket, PacketBody, type PolicyRule } from "@rein/contracts";
+import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
+import { ArtifactStore, IdempotencyStore, ToolResultCache } from "@rein/runtime";
+import { type AnyTool, createToolExecutor, type ToolExecutor, ToolRegistry, Workspace } from "@rein/tools";
+import { createTestRuntime, echoConversation, type TestRuntime } from "@rein/runtime/testing";
+import { echoTool } from "@rein/tools/testing";
 import type { StepLoopDeps } from "../../src/step-loop.ts";
 
 /** A worker conversation of `calls` turns that each call echo with a new number, then a final text. */

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { isAbsolute } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
 
 /** The bundle `npm run build` writes beside this module in dist/ (write-browser-script.ts). */
 export const BUILT_SCRIPT = "dashboard-script.js";

@@ -1,4 +1,4 @@
-import { isCallTraceEvent, type TypedTraceEvent } from "@rein/core";
+import { isCallTraceEvent, type TypedTraceEvent } from "@rein/trace";
 import { text } from "./event-fields.ts";
 
 interface AuditRow {

@@ -1,4 +1,5 @@
-import { type CallTraceEvent, isCallTraceEvent, isTraceEventOf, PromptCopy, ReinError } from "@rein/core";
+import { ReinError } from "@rein/contracts";
+import { type CallTraceEvent, isCallTraceEvent, isTraceEventOf, PromptCopy } from "@rein/trace";
 import { z } from "zod";
 import type { TraceBundle } from "../trace-bundle.ts";
 import { callKeyOf, failedExitOf, text } from "./event-fields.ts";

@@ -1,4 +1,4 @@
-import type { CallTraceEvent, TraceEventOf, TypedTraceEvent } from "@rein/core";
+import type { CallTraceEvent, TraceEventOf, TypedTraceEvent } from "@rein/trace";
 
 /** A field as a view prints it: an absent one as "?", a structured one as JSON. */
 export const text = (value: unknown, fallback = "?"): string =>

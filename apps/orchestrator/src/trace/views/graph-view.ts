@@ -1,4 +1,4 @@
-import type { TypedTraceEvent } from "@rein/core";
+import type { TypedTraceEvent } from "@rein/trace";
 import { endReasonOf, isRunEnd, text } from "./event-fields.ts";
 
 interface StepNode {

@@ -1,4 +1,5 @@
-import type { RunState, TypedTraceEvent, Usage } from "@rein/core";
+import type { RunState, Usage } from "@rein/contracts";
+import type { TypedTraceEvent } from "@rein/trace";
 import { callKeyOf, clip, endReasonOf, failedExitOf, isRunEnd, list, shortHash, text } from "./event-fields.ts";
 
 /**

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { actionHashOf } from "@rein/guard";
-import { canonicalJson } from "@rein/contracts";
-import type { CallIntent } from "../../call-record.ts";
+import { canonicalJson, type CallIntent } from "@rein/contracts";
 import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";
 import { interrupted } from "../interrupted.ts";
 import { outcomeUnknown } from "../outcome-unknown.ts";

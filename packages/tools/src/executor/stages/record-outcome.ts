@@ -1,6 +1,4 @@
-import { sha256 } from "@rein/contracts";
-import type { RecordedFailure } from "../../call-record.ts";
-import type { RecordedResult } from "../../recorded-result.ts";
+import { sha256, type RecordedFailure, type RecordedResult } from "@rein/contracts";
 import { type CallStage, need } from "../call-in-progress.ts";
 import { isEmptyResult } from "../empty-result.ts";
 import { recordOwner } from "../recorded-calls.ts";

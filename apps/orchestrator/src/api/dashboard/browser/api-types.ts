@@ -3,7 +3,9 @@
  * compiler ties each view to the route it draws. Types only; the bundle
  * holds none of the server's code (browser-script.ts refuses one that does).
  */
-export type { Artifact, LiveEvent, RunState, RunStatus, TraceEvent, TraceKind } from "@rein/core";
+export type { RunState, RunStatus, TraceEvent } from "@rein/contracts";
+export type { Artifact, LiveEvent } from "@rein/runtime";
+export type { TraceKind } from "@rein/trace";
 export type { QueuedApproval, EvidenceCall } from "../../../approvals/approval-queue.ts";
 export type { Caller } from "../../api-tokens.ts";
 export type { QueueOverview } from "../../queue-overview.ts";

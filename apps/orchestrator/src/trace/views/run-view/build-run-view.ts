@@ -1,4 +1,5 @@
-import { errorMessage, type RunState, type TraceEvent, type TypedTraceEvent, typedTraceEvent } from "@rein/core";
+import { errorMessage, type RunState, type TraceEvent } from "@rein/contracts";
+import { type TypedTraceEvent, typedTraceEvent } from "@rein/trace";
 import type { TraceBundle } from "../../trace-bundle.ts";
 import { presentedToModel } from "../call-view.ts";
 import { answerView } from "./answer-evidence.ts";

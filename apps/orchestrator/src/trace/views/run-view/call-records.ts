@@ -1,4 +1,4 @@
-import type { TraceEventOf, TypedTraceEvent } from "@rein/core";
+import type { TraceEventOf, TypedTraceEvent } from "@rein/trace";
 import { failedExitOf } from "../event-fields.ts";
 import type { CallView } from "./run-view-model.ts";
 

@@ -1,4 +1,4 @@
-import type { TypedTraceEvent } from "@rein/core";
+import type { TypedTraceEvent } from "@rein/trace";
 import type { PlanHistory, PlanRevision, PlanTrigger } from "./run-view-model.ts";
 
 /**

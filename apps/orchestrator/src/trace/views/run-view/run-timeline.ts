@@ -1,4 +1,4 @@
-import type { TypedTraceEvent } from "@rein/core";
+import type { TypedTraceEvent } from "@rein/trace";
 import { callKey } from "./call-records.ts";
 import type { TimelineEntry, VerdictView } from "./run-view-model.ts";
 

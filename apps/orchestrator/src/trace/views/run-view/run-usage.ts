@@ -1,4 +1,5 @@
-import { addUsage, type RunBudget, type TypedTraceEvent, type Usage, zeroUsage } from "@rein/core";
+import { addUsage, type RunBudget, type Usage, zeroUsage } from "@rein/contracts";
+import type { TypedTraceEvent } from "@rein/trace";
 import type { UsageLine } from "./run-view-model.ts";
 
 /** Tokens and cost of every model call, per step, per role and in total, with the budget the run was given. */

@@ -1,4 +1,5 @@
-import { type TypedTraceEvent, zeroUsage } from "@rein/core";
+import { zeroUsage } from "@rein/contracts";
+import type { TypedTraceEvent } from "@rein/trace";
 import { callKey } from "./call-records.ts";
 import type { AttemptView, StepEdge, StepGraph, StepNode } from "./run-view-model.ts";
 

@@ -1,0 +1,42 @@
+// The house every role lives in: config assembled from each package's piece, one Redis
+// (run state, trace log, artifacts, checkpoints, approvals, lessons, the stores that implement
+// the tool kit's ports), the queues and their consumers (BullMQ), the live channel, telemetry,
+// and createRuntime with the narrow runtime each role may use.
+export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";
+export type { ControllerRuntime, EvaluatorRuntime, PlannerRuntime, StepWorkerRuntime } from "./role-runtimes.ts";
+export { loadConfig, ReinConfig, type ReinConfigInput } from "./config/config.ts";
+export { DEFAULT_REDIS_URL, redisUrlFromEnv } from "./config/redis-url.ts";
+export { secretsAndRedactor } from "./config/config-redactor.ts";
+export type { UnknownOutcomePolicy } from "./config/evaluator-config.ts";
+export { assertRedis, connectRedis, pingRedis, type Redis, redactPassword } from "./redis/connection.ts";
+export { scanKeys } from "./redis/redis-client.ts";
+export { deleteByPrefix } from "./redis/delete-by-prefix.ts";
+export { deleteKeys } from "./redis/delete-keys.ts";
+export { flatPairs } from "./redis/flat-pairs.ts";
+export { RunStore, type SaveOutcome } from "./stores/run-store.ts";
+export { type Artifact, ArtifactStore } from "./stores/artifact-store.ts";
+export { type CheckpointCounts, CheckpointStore, checkpointKeys } from "./stores/checkpoint-store.ts";
+export { expireWithin, forgetExpiredRuns, forgetRuns, noteRunExpiry, runKeysOf } from "./stores/run-retention.ts";
+export { IdempotencyStore } from "./stores/idempotency-store.ts";
+export { ToolResultCache } from "./stores/tool-result-cache.ts";
+export { ApprovalDecisionInput, ApprovalStore } from "./approvals/approval-store.ts";
+export { LessonStore } from "./lessons/lesson-store.ts";
+export { TraceLog } from "./trace/trace-log.ts";
+export { TraceBuffer } from "./trace/trace-buffer.ts";
+export { LiveEvent, liveEventOf } from "./live/live-event.ts";
+export type { LiveSubscription } from "./live/live-channel.ts";
+export { CallSpans } from "./telemetry/call-spans.ts";
+export { GENAI } from "./telemetry/genai-attributes.ts";
+export { startOtel, stopOtel } from "./telemetry/start-otel.ts";
+export { jobIds, QUEUE_NAMES, type QueueName, resultEventIds } from "./queues/queue-names.ts";
+export { defaultJobOptions, queueJobOptions } from "./queues/queues.ts";
+export { type AwaitedJob, awaitedJobsOf } from "./queues/awaited-jobs.ts";
+export { RunEndWatch } from "./queues/run-end-watch.ts";
+export { toQueueError } from "./queues/queue-error.ts";
+export { type WorkerTiming, workerOptionsOf } from "./queues/worker-options.ts";
+export { admitJob, staleJobReason } from "./queues/job-intake.ts";
+export { assertLockHeld } from "./queues/lock-lost.ts";
+export { onFinalFailure } from "./queues/final-failure.ts";
+export { reportLostToStalls } from "./queues/lost-to-stalls.ts";
+export { closeWorker, startRoleConsumer } from "./queues/role-consumer.ts";
+export { type JobDelivery, runRoleJob } from "./queues/role-job.ts";
