@@ -1,7 +1,8 @@
 import { isTerminal } from "@rein/contracts";
 import { ApprovalVerifier, generateKeyPair } from "@rein/guard";
 import { ScriptedProvider } from "@rein/models";
-import { closeWorker, defaultJobOptions, jobIds, type ReinRuntime } from "@rein/runtime";
+import { defaultJobOptions, jobIds, type ReinRuntime } from "@rein/runtime";
+import { closeWorker } from "@rein/consumer";
 import { buildTooling, type RunningRoles, startRoles, submitGoal } from "@rein/orchestrator";
 import { Queue, Worker } from "bullmq";
 import { echoTool } from "@rein/tools/testing";

@@ -9,7 +9,8 @@
 import { createInterface } from "node:readline";
 import { ApprovalVerifier, generateKeyPair, loadPrivateKey, loadPublicKey } from "@rein/guard";
 import { ScriptedProvider } from "@rein/models";
-import { closeWorker, createRuntime, ReinConfig } from "@rein/runtime";
+import { createRuntime, ReinConfig } from "@rein/runtime";
+import { closeWorker } from "@rein/consumer";
 import { buildTooling, type RoleName, startRoles } from "@rein/orchestrator";
 import { Worker } from "bullmq";
 import { noopWorkerScript, plannerScript } from "./scripts.ts";

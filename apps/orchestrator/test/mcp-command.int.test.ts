@@ -8,7 +8,7 @@ import { publishMcpStatus } from "../src/mcp/mcp-status-board.ts";
 import { cliEnv, rein } from "./support/cli.ts";
 import { REPOSITORY } from "./support/core-fixtures.ts";
 
-const filesystemServer = createRequire(import.meta.resolve("@rein/core")).resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
+const filesystemServer = createRequire(import.meta.resolve("@rein/mcp")).resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
 const allowedDir = mkdtempSync(join(tmpdir(), "rein-mcp-cli-dir-"));
 const missingDir = "/nonexistent/rein-mcp-cli";
 

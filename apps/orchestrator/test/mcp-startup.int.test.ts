@@ -8,7 +8,7 @@ import { buildTooling, knownToolNames, type Tooling } from "../src/roles/tooling
 import { REPOSITORY } from "./support/core-fixtures.ts";
 
 // The official reference server (pinned in @rein/mcp's devDependencies), given a directory that does not exist.
-const filesystemServer = createRequire(import.meta.resolve("@rein/core")).resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
+const filesystemServer = createRequire(import.meta.resolve("@rein/mcp")).resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
 
 describe("an MCP server that fails to start, not required", () => {
   let runtime: TestRuntime;

@@ -1,7 +1,8 @@
 import type { Worker } from "bullmq";
 import { type ControlEvent, errorMessage, EvaluateJob, ReinError, type Usage, zeroUsage } from "@rein/contracts";
 import { type ModelProvider, usageOfFailure } from "@rein/models";
-import { assertLockHeld, liveEventOf, type EvaluatorRuntime, reportLostToStalls, runRoleJob, startRoleConsumer, toQueueError, type WorkerTiming } from "@rein/runtime";
+import { liveEventOf, type EvaluatorRuntime } from "@rein/runtime";
+import { assertLockHeld, reportLostToStalls, runRoleJob, startRoleConsumer, toQueueError, type WorkerTiming } from "@rein/consumer";
 import { Workspace } from "@rein/tools";
 import { commandCheckRunner } from "./command-check.ts";
 import { evaluate } from "./evaluate.ts";

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FinalAnswerEvaluateJob, StepSpec, type StepEvaluateJob } from "@rein/contracts";
 import { type ModelProvider, ScriptedProvider } from "@rein/models";
-import { jobIds, type WorkerTiming } from "@rein/runtime";
+import { jobIds } from "@rein/runtime";
+import type { WorkerTiming } from "@rein/consumer";
 import { findTraceEvent } from "@rein/trace";
 import { until } from "@rein/contracts/testing";
 import { countingProvider } from "@rein/models/testing";

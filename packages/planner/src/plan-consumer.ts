@@ -1,7 +1,8 @@
 import type { Worker } from "bullmq";
 import { ContextJob, errorMessage, PlanJob, ReinError, zeroUsage } from "@rein/contracts";
 import { usageOfFailure } from "@rein/models";
-import { assertLockHeld, liveEventOf, type PlannerRuntime, reportLostToStalls, runRoleJob, startRoleConsumer, type WorkerTiming } from "@rein/runtime";
+import { liveEventOf, type PlannerRuntime } from "@rein/runtime";
+import { assertLockHeld, reportLostToStalls, runRoleJob, startRoleConsumer, type WorkerTiming } from "@rein/consumer";
 import { answerContextRequest } from "./context-answer.ts";
 import { plan, type PlannerDeps } from "./planner.ts";
 

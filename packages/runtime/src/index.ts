@@ -1,15 +1,17 @@
 // The house every role lives in: config assembled from each package's piece, one Redis
 // (run state, trace log, artifacts, checkpoints, approvals, lessons, the stores that implement
-// the tool kit's ports), the queues and their consumers (BullMQ), the live channel, telemetry,
+// the tool kit's ports), the queues (each role's consumer is @rein/consumer), the live channel, telemetry,
 // and createRuntime with the narrow runtime each role may use.
 export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";
-export type { ControllerRuntime, EvaluatorRuntime, PlannerRuntime, StepWorkerRuntime } from "./role-runtimes.ts";
+export type { ControllerRuntime, EvaluatorRuntime, PlannerRuntime, RunStateReads, StepWorkerRuntime } from "./role-runtimes.ts";
 export { loadConfig, ReinConfig, type ReinConfigInput } from "./config/config.ts";
 export { DEFAULT_REDIS_URL, redisUrlFromEnv } from "./config/redis-url.ts";
+export { type QueueRole, queueSettingsOf } from "./config/queues-config.ts";
 export { secretsAndRedactor } from "./config/config-redactor.ts";
 export type { UnknownOutcomePolicy } from "./config/evaluator-config.ts";
 export { assertRedis, connectRedis, pingRedis, type Redis, redactPassword } from "./redis/connection.ts";
-export { scanKeys } from "./redis/redis-client.ts";
+export { type RedisClient, scanKeys } from "./redis/redis-client.ts";
+export type { RedisKeys } from "./redis/keys.ts";
 export { deleteByPrefix } from "./redis/delete-by-prefix.ts";
 export { deleteKeys } from "./redis/delete-keys.ts";
 export { flatPairs } from "./redis/flat-pairs.ts";
@@ -29,14 +31,6 @@ export { CallSpans } from "./telemetry/call-spans.ts";
 export { GENAI } from "./telemetry/genai-attributes.ts";
 export { startOtel, stopOtel } from "./telemetry/start-otel.ts";
 export { jobIds, QUEUE_NAMES, type QueueName, resultEventIds } from "./queues/queue-names.ts";
-export { defaultJobOptions, queueJobOptions } from "./queues/queues.ts";
-export { type AwaitedJob, awaitedJobsOf } from "./queues/awaited-jobs.ts";
+export { defaultJobOptions, queueJobOptions, type ReinQueues } from "./queues/queues.ts";
+export { type AwaitedJob, AwaitedJobs, awaitedJobs, awaitedJobsOf, awaitedKey, type AwaitingRun, type IntakeJob } from "./queues/awaited-jobs.ts";
 export { RunEndWatch } from "./queues/run-end-watch.ts";
-export { toQueueError } from "./queues/queue-error.ts";
-export { type WorkerTiming, workerOptionsOf } from "./queues/worker-options.ts";
-export { admitJob, staleJobReason } from "./queues/job-intake.ts";
-export { assertLockHeld } from "./queues/lock-lost.ts";
-export { onFinalFailure } from "./queues/final-failure.ts";
-export { reportLostToStalls } from "./queues/lost-to-stalls.ts";
-export { closeWorker, startRoleConsumer } from "./queues/role-consumer.ts";
-export { type JobDelivery, runRoleJob } from "./queues/role-job.ts";

@@ -1,5 +1,8 @@
-import type { RunStateReads } from "./queues/job-intake.ts";
+import type { RedisClient } from "./redis/redis-client.ts";
 import type { ReinRuntime } from "./runtime.ts";
+
+/** Redis as intake reads a run's stored fields: no command that writes. */
+export type RunStateReads = Pick<RedisClient, "hget" | "hmget" | "exists">;
 
 /** What every role's consumer is built on and reports through: config, BullMQ's connection, its queues, its trace and log. */
 type ConsumerPieces = "config" | "connection" | "keys" | "redisErrors" | "telemetry" | "logger" | "trace" | "queues";

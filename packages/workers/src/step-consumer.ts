@@ -3,7 +3,8 @@ import { WaitingError, type Worker } from "bullmq";
 import { errorMessage, ReinError, StepJob, StepJobAddress } from "@rein/contracts";
 import { assertAttenuated, type Logger, PacketVerifier } from "@rein/guard";
 import { priceFor, roleMaxTokens, type ModelProvider, type ModelStreamEvent } from "@rein/models";
-import { type JobDelivery, liveEventOf, resultEventIds, runRoleJob, staleJobReason, startRoleConsumer, type StepWorkerRuntime, toQueueError, type WorkerTiming } from "@rein/runtime";
+import { liveEventOf, resultEventIds, type StepWorkerRuntime } from "@rein/runtime";
+import { type JobDelivery, runRoleJob, staleJobReason, startRoleConsumer, toQueueError, type WorkerTiming } from "@rein/consumer";
 import { type ToolExecutor, Workspace } from "@rein/tools";
 import { runStepLoop } from "./step-loop.ts";
 

@@ -1,7 +1,8 @@
 import { DelayedError, Worker } from "bullmq";
 import { ControlEvent, type ControllerEffect, ReinError, type RunState } from "@rein/contracts";
 import { PacketSigner } from "@rein/guard";
-import { onFinalFailure, QUEUE_NAMES, type ControllerRuntime, type ReinConfig, type SaveOutcome, toQueueError, type WorkerTiming, workerOptionsOf } from "@rein/runtime";
+import { QUEUE_NAMES, type ControllerRuntime, type ReinConfig, type SaveOutcome } from "@rein/runtime";
+import { onFinalFailure, toQueueError, type WorkerTiming, workerOptionsOf } from "@rein/consumer";
 import type { TraceEventInput } from "@rein/trace";
 import type { KeyObject } from "node:crypto";
 import { performEffects } from "./effects.ts";

@@ -1,7 +1,8 @@
 import type { KeyObject } from "node:crypto";
 import type { Worker } from "bullmq";
 import type { ModelProvider, ModelStreamEvent } from "@rein/models";
-import { closeWorker, LessonStore, type ReinRuntime, type WorkerTiming } from "@rein/runtime";
+import { LessonStore, type ReinRuntime } from "@rein/runtime";
+import { closeWorker, type WorkerTiming } from "@rein/consumer";
 import type { ToolExecutor } from "@rein/tools";
 import { startEvaluateConsumer } from "@rein/evaluator";
 import { startPlanConsumer } from "@rein/planner";

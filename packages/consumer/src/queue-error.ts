@@ -1,5 +1,5 @@
+import { UnrecoverableError } from "bullmq";
 import { ReinError } from "@rein/contracts";
-import { loadBullmq } from "./load-bullmq.ts";
 
 /**
  * BullMQ retries a job that throws unless the error is an UnrecoverableError.
@@ -7,7 +7,7 @@ import { loadBullmq } from "./load-bullmq.ts";
  */
 export function toQueueError(error: unknown): Error {
   if (ReinError.isInstance(error) && !error.retryable) {
-    const unrecoverable = new (loadBullmq().UnrecoverableError)(`${error.code}: ${error.message}`);
+    const unrecoverable = new UnrecoverableError(`${error.code}: ${error.message}`);
     unrecoverable.cause = error;
     return unrecoverable;
   }

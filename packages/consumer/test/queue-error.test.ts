@@ -1,6 +1,6 @@
 import { UnrecoverableError } from "bullmq";
 import { describe, expect, it } from "vitest";
-import { toQueueError } from "../../src/index.ts";
+import { toQueueError } from "../src/index.ts";
 import { ReinError } from "@rein/contracts";
 
 describe("toQueueError", () => {

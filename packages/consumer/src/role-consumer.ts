@@ -1,10 +1,7 @@
-import type { Job, Worker } from "bullmq";
-import type { QueueRole } from "../config/queues-config.ts";
-import type { ReinRuntime } from "../runtime.ts";
+import { type Job, Worker } from "bullmq";
+import { type QueueRole, type ReinRuntime, QUEUE_NAMES } from "@rein/runtime";
 import { type FinalFailure, onFinalFailure } from "./final-failure.ts";
 import { LockWatch } from "./lock-watch.ts";
-import { loadBullmq } from "./load-bullmq.ts";
-import { QUEUE_NAMES } from "./queue-names.ts";
 import type { JobDelivery } from "./role-job.ts";
 import { type WorkerTiming, workerOptionsOf } from "./worker-options.ts";
 
@@ -29,7 +26,7 @@ export interface RoleConsumerSpec {
  * outage, and a report for each job that fails for good.
  */
 export function startRoleConsumer(runtime: ConsumerRuntime, spec: RoleConsumerSpec): Worker {
-  const worker: Worker = new (loadBullmq().Worker)(QUEUE_NAMES[spec.role], (job, token, signal): Promise<void> => spec.process({ job, token, signal, locks }), workerOptionsOf(runtime, spec.role, spec.concurrency, spec.stalled));
+  const worker: Worker = new Worker(QUEUE_NAMES[spec.role], (job, token, signal): Promise<void> => spec.process({ job, token, signal, locks }), workerOptionsOf(runtime, spec.role, spec.concurrency, spec.stalled));
   const locks = new LockWatch(worker);
   runtime.redisErrors.watch(worker, `${spec.role} consumer`);
   onFinalFailure(worker, spec.onFinalFailure);

@@ -1,6 +1,5 @@
 import type { WorkerOptions } from "bullmq";
-import { type QueueRole, queueSettingsOf } from "../config/queues-config.ts";
-import type { ReinRuntime } from "../runtime.ts";
+import { type QueueRole, queueSettingsOf, type ReinRuntime } from "@rein/runtime";
 
 /** What a caller may set on a role's consumer over config: `rein worker --lock-ms`, a test's faster recovery. */
 export type WorkerTiming = Partial<Pick<WorkerOptions, "lockDuration" | "stalledInterval" | "maxStalledCount">>;

@@ -1,7 +1,6 @@
 import type { Job } from "bullmq";
 import type { StepResult } from "@rein/contracts";
-import { awaitedKey, type IntakeJob } from "./awaited-jobs.ts";
-import type { ReinQueues } from "./queues.ts";
+import { awaitedKey, type IntakeJob, type ReinQueues } from "@rein/runtime";
 
 /**
  * A plan, context or evaluate job that stalled past `queues.maxStalledCount`:

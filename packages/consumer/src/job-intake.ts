@@ -2,15 +2,10 @@ import { z } from "zod";
 import { RunStatus, StepPhase, stopsSteps, ReinError } from "@rein/contracts";
 import type { TraceKind, TraceWriter } from "@rein/trace";
 import type { Logger } from "@rein/guard";
-import type { RedisKeys } from "../redis/keys.ts";
-import type { RedisClient } from "../redis/redis-client.ts";
-import { AwaitedJobs, awaitedKey, type IntakeJob } from "./awaited-jobs.ts";
-import { jobIds, QUEUE_NAMES, resultEventIds } from "./queue-names.ts";
+import { type RedisKeys, type RunStateReads, AwaitedJobs, awaitedKey, type IntakeJob, jobIds, QUEUE_NAMES, resultEventIds } from "@rein/runtime";
 
-export type { IntakeJob } from "./awaited-jobs.ts";
+export type { IntakeJob } from "@rein/runtime";
 
-/** Redis as intake reads a run's stored fields: no command that writes. */
-export type RunStateReads = Pick<RedisClient, "hget" | "hmget" | "exists">;
 
 // Only what intake decides on, so a long run's whole state is not validated for it.
 const IntakeView = z.object({

@@ -1,7 +1,6 @@
-import type { Job } from "bullmq";
+import { type Job, WaitingError } from "bullmq";
 import { ReinError } from "@rein/contracts";
 import type { Logger } from "@rein/guard";
-import { loadBullmq } from "./load-bullmq.ts";
 import type { WatchedLock } from "./lock-watch.ts";
 
 /** Throws `lock_lost` once a job's lock renewal was refused: what it would write next is another worker's to write. */
@@ -17,7 +16,7 @@ export function assertLockHeld(lock: WatchedLock, jobId: string): void {
 export async function giveUpLostLock(job: Job, token: string | undefined, logger: Logger, role: string): Promise<never> {
   logger.warn({ jobId: job.id, role }, `${role} job lost its lock; stopped without writing`);
   if (token) await job.moveToWait(token).catch(() => undefined);
-  throw new (loadBullmq().WaitingError)();
+  throw new WaitingError();
 }
 
 /** Stops a job's model calls on shutdown or once its lock is lost. */

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { admitJob, jobIds, resultEventIds } from "../../src/index.ts";
-import { type AwaitingRun, awaitedJobs } from "../../src/queues/awaited-jobs.ts";
-import { type IntakeJob, staleJobReason } from "../../src/queues/job-intake.ts";
-import { createTestRuntime, type TestRuntime } from "../../src/testing/index.ts";
+import { jobIds, resultEventIds, type AwaitingRun, awaitedJobs } from "@rein/runtime";
+import { admitJob } from "../src/index.ts";
+import { type IntakeJob, staleJobReason } from "../src/job-intake.ts";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 
 let runtime: TestRuntime;
 beforeEach(async () => {
