@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolEffect } from "@rein/contracts";
-import { NetworkGrantEntry } from "@rein/sandbox";
+import { NetworkGrantEntry } from "@rein/sandbox/config";
 import { McpArgumentScopes } from "./mcp-argument-scopes.ts";
 
 export const McpToolOverride = z.object({

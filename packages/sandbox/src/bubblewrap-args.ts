@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import { PROXY_BRIDGE, PROXY_ENV, SANDBOX_PROXY_SOCKET } from "./proxy-bridge.ts";
-import type { SandboxLimits } from "./sandbox.ts";
+import type { SandboxLimits } from "./sandbox-config.ts";
 
 /** Where the run's workspace appears inside the sandbox; host paths stay hidden. */
 export const SANDBOX_WORKSPACE = "/workspace";

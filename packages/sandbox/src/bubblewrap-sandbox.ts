@@ -4,7 +4,8 @@ import { runProcessTree, startProcessTree } from "./process-tree.ts";
 import { startFilteringProxy, type NetworkGrant } from "./network-proxy.ts";
 import { installLocation, programLocation } from "./program-location.ts";
 import { scrubSetIdBits } from "./setid-scrub.ts";
-import type { Sandbox, SandboxedProcess, SandboxLimits, SandboxResult } from "./sandbox.ts";
+import type { Sandbox, SandboxedProcess, SandboxResult } from "./sandbox.ts";
+import type { SandboxLimits } from "./sandbox-config.ts";
 
 export interface BubblewrapSandboxOptions {
   bwrapPath: string;

@@ -3,10 +3,7 @@ import { createServer, request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
 
-/** How config names a host a sandboxed program may reach: `host:port`, the port explicit, no pattern. */
-export const NetworkGrantEntry = z.string().regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?:\d{1,5}$/, "expected host:port with an explicit port, e.g. api.example.com:443");
 
 /** One host (and port) a sandboxed program may reach through the proxy. */
 export interface NetworkGrant {

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { ReinError } from "@rein/contracts";
 import { captureOutput } from "./output-capture.ts";
-import type { KillReason, ProcessExit, SandboxedProcess, SandboxKind, SandboxResult } from "./sandbox.ts";
+import type { KillReason, ProcessExit, SandboxedProcess, SandboxResult } from "./sandbox.ts";
+import type { SandboxKind } from "./sandbox-config.ts";
 
 /** A process writing this many times its output cap is killed rather than drained until its timeout. */
 const OUTPUT_KILL_FACTOR = 8;

@@ -6,7 +6,8 @@ import { ReinError } from "@rein/contracts";
 import { createBubblewrapSandbox } from "./bubblewrap-sandbox.ts";
 import { hostLayout } from "./host-layout.ts";
 import { CallCgroup, type CgroupRoots } from "./call-cgroup.ts";
-import { type Sandbox, SandboxLimits, type SandboxMode } from "./sandbox.ts";
+import type { Sandbox } from "./sandbox.ts";
+import { SandboxLimits, type SandboxMode } from "./sandbox-config.ts";
 import { unsandboxed } from "./unsandboxed.ts";
 
 export const INSTALL_HINT =
@@ -95,7 +96,3 @@ export async function resolveSandbox(mode: SandboxMode, options: ResolveSandboxO
     cgroups: probe.cgroups,
   });
 }
-
-/** Printed by the CLI and traced (`sandbox.disabled`) for every run under config `"sandbox": "none"`. */
-export const UNSANDBOXED_WARNING =
-  'config "sandbox": "none": programs started by run_command, acceptance checks, plugins and MCP stdio servers run unconfined, with this process\'s user, files, keys directory and network';

@@ -7,7 +7,7 @@ import { McpConfig } from "@rein/mcp/config";
 import { PluginsConfig } from "@rein/plugins/config";
 import { HostPortEntry, SecretEntry } from "@rein/guard";
 import { Price, ProviderConfig, RoleModelConfig } from "@rein/models/config";
-import { SandboxLimits, SandboxMode } from "@rein/sandbox";
+import { SandboxLimits, SandboxMode } from "@rein/sandbox/config";
 import { EvaluatorConfig } from "./evaluator-config.ts";
 import { QueuesConfig } from "./queues-config.ts";
 import { DEFAULT_REDIS_URL, redisUrlNamedBy } from "./redis-url.ts";
