@@ -10,7 +10,7 @@ export { type QueueRole, queueSettingsOf } from "./config/queues-config.ts";
 export { secretsAndRedactor } from "./config/config-redactor.ts";
 export type { UnknownOutcomePolicy } from "./config/evaluator-config.ts";
 export { assertRedis, connectRedis, pingRedis, type Redis, redactPassword } from "./redis/connection.ts";
-export { type RedisClient, scanKeys } from "./redis/redis-client.ts";
+export { scanKeys } from "./redis/redis-client.ts";
 export type { RedisKeys } from "./redis/keys.ts";
 export { deleteByPrefix } from "./redis/delete-by-prefix.ts";
 export { deleteKeys } from "./redis/delete-keys.ts";

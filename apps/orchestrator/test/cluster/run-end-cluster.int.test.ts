@@ -4,7 +4,7 @@ import { ReinError, RunState } from "@rein/contracts";
 import { createRuntime, ReinConfig, type ReinRuntime, RunEndWatch } from "@rein/runtime";
 import { LocalCluster } from "./local-cluster.ts";
 
-const stored = RunState.parse(JSON.parse(readFileSync(new URL("../../../../packages/core/test/fixtures/run-state.v1.json", import.meta.url), "utf8")));
+const stored = RunState.parse(JSON.parse(readFileSync(new URL("../../../../packages/runtime/test/fixtures/run-state.v1.json", import.meta.url), "utf8")));
 
 /**
  * On a Redis Cluster the run's end is published from inside the script that
