@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { exportPacketKeys, generatePacketKeys, type PacketKeyPair } from "@rein/guard";
+import { exportPacketKeys, generatePacketKeys, type PacketKeyPair } from "@rein/signing";
 import { connectRedis, createRuntime, type Redis, ReinConfig, type ReinRuntime } from "@rein/runtime";
 
 /** Everything one bench run shares: its own key prefix, workspace root and packet keys. */

@@ -4,7 +4,7 @@
  * "measure" line from stdin it collects garbage and prints heapUsed.
  */
 import { createInterface } from "node:readline";
-import { loadPrivateKey } from "@rein/guard";
+import { loadPrivateKey } from "@rein/signing";
 import { createRuntime, ReinConfig } from "@rein/runtime";
 import { startRoles } from "@rein/orchestrator";
 

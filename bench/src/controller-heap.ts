@@ -1,5 +1,5 @@
 import { zeroUsage } from "@rein/contracts";
-import { exportPacketKeys } from "@rein/guard";
+import { exportPacketKeys } from "@rein/signing";
 import { submitGoal } from "@rein/orchestrator";
 import type { BenchEnv } from "./bench-env.ts";
 import { spawnBenchChild } from "./child-process.ts";

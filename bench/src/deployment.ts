@@ -3,7 +3,7 @@ import { type Plan, zeroUsage } from "@rein/contracts";
 import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
 import type { ReinRuntime } from "@rein/runtime";
 import type { AnyTool } from "@rein/tools";
-import { ApprovalVerifier, generateKeyPair } from "@rein/guard";
+import { ApprovalVerifier, generateKeyPair } from "@rein/signing";
 import { buildTooling, type RunningRoles, startRoles, submitGoal } from "@rein/orchestrator";
 import type { BenchEnv } from "./bench-env.ts";
 import { noopGoal } from "./scripts.ts";

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { zeroUsage } from "@rein/contracts";
-import { exportPacketKeys } from "@rein/guard";
+import { exportPacketKeys } from "@rein/signing";
 import { defaultJobOptions } from "@rein/runtime";
 import { startRoles, submitGoal } from "@rein/orchestrator";
 import { Queue, QueueEvents } from "bullmq";

@@ -1,5 +1,5 @@
 import { isTerminal } from "@rein/contracts";
-import { ApprovalVerifier, generateKeyPair } from "@rein/guard";
+import { ApprovalVerifier, generateKeyPair } from "@rein/signing";
 import { ScriptedProvider } from "@rein/models";
 import { defaultJobOptions, jobIds, type ReinRuntime } from "@rein/runtime";
 import { closeWorker } from "@rein/consumer";

@@ -7,7 +7,7 @@
  * with its user+system CPU so far in µs, stops on SIGTERM.
  */
 import { createInterface } from "node:readline";
-import { ApprovalVerifier, generateKeyPair, loadPrivateKey, loadPublicKey } from "@rein/guard";
+import { ApprovalVerifier, generateKeyPair, loadPrivateKey, loadPublicKey } from "@rein/signing";
 import { ScriptedProvider } from "@rein/models";
 import { createRuntime, ReinConfig } from "@rein/runtime";
 import { closeWorker } from "@rein/consumer";

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { isTerminal } from "@rein/contracts";
-import { exportPacketKeys } from "@rein/guard";
+import { exportPacketKeys } from "@rein/signing";
 import { submitGoal } from "@rein/orchestrator";
 import type { BenchEnv } from "./bench-env.ts";
 import { spawnBenchChild } from "./child-process.ts";

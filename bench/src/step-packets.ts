@@ -1,5 +1,5 @@
 import { type PacketBody, type StepJob, zeroUsage } from "@rein/contracts";
-import type { PacketSigner } from "@rein/guard";
+import type { PacketSigner } from "@rein/signing";
 import { jobIds, type ReinRuntime } from "@rein/runtime";
 import { submitGoal, transition, transitionSettings } from "@rein/orchestrator";
 import { noopGoal, noopPlan } from "./scripts.ts";

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { PacketSigner } from "@rein/guard";
+import { PacketSigner } from "@rein/signing";
 import { defaultJobOptions, QUEUE_NAMES } from "@rein/runtime";
 import { Queue } from "bullmq";
 import type { BenchEnv } from "./bench-env.ts";

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { ApprovalSigner, ensureKeyPairFiles, loadPrivateKey } from "@rein/guard";
+import { ApprovalSigner, ensureKeyPairFiles, loadPrivateKey } from "@rein/signing";
 import { ApprovalStore, createRuntime, ReinConfig, type ReinRuntime } from "@rein/runtime";
 import { cliEnv, rein } from "./support/cli.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Goal, type GoalInput, type PolicyRule, type RunState, type TraceEvent } from "@rein/contracts";
 import type { ModelScriptInput } from "@rein/models";
-import { SECRET, secretLeaks } from "@rein/guard/testing";
+import { SECRET, secretLeaks } from "@rein/presenter/testing";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type RunState, TraceEvent } from "@rein/contracts";
-import { exportPacketKeys, generatePacketKeys } from "@rein/guard";
+import { exportPacketKeys, generatePacketKeys } from "@rein/signing";
 import { cliEnv, rein, startRein, prefixesCleanedAfterAll } from "./support/cli.ts";
 
 const prefixes = prefixesCleanedAfterAll();

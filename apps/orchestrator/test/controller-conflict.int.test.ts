@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { generatePacketKeys } from "@rein/guard";
+import { generatePacketKeys } from "@rein/signing";
 import { createRuntime, jobIds, type ReinRuntime } from "@rein/runtime";
 import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import type { Job, Worker } from "bullmq";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type Plan, StepSpec, zeroUsage } from "@rein/contracts";
-import { generatePacketKeys } from "@rein/guard";
+import { generatePacketKeys } from "@rein/signing";
 import { createRuntime, type ReinRuntime } from "@rein/runtime";
 import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import type { Worker } from "bullmq";

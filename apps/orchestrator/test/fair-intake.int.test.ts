@@ -1,7 +1,7 @@
 import { Worker } from "bullmq";
 import { describe, expect, it } from "vitest";
 import type { PlanJob } from "@rein/contracts";
-import { generatePacketKeys } from "@rein/guard";
+import { generatePacketKeys } from "@rein/signing";
 import { createTestRuntime } from "@rein/runtime/testing";
 import { startController } from "../src/controller/controller.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApprovalVerifier, generateKeyPair } from "@rein/guard";
+import { ApprovalVerifier, generateKeyPair } from "@rein/signing";
 import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { submitGoal } from "../src/intake/submit-goal.ts";
 import { readMcpStatus, unavailableMcpServers } from "../src/mcp/mcp-status-board.ts";

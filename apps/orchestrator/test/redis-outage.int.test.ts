@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { generatePacketKeys } from "@rein/guard";
+import { generatePacketKeys } from "@rein/signing";
 import { createRuntime, pingRedis, ReinConfig, type ReinRuntime } from "@rein/runtime";
 import { until } from "@rein/contracts/testing";
 import type { Worker } from "bullmq";

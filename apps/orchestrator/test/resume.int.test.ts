@@ -4,7 +4,7 @@ import { appendFile, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isTerminal } from "@rein/contracts";
-import { ApprovalSigner, ApprovalVerifier, exportPacketKeys, generateKeyPair, generatePacketKeys } from "@rein/guard";
+import { ApprovalSigner, ApprovalVerifier, exportPacketKeys, generateKeyPair, generatePacketKeys } from "@rein/signing";
 import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
 import { ApprovalStore, createRuntime, type ReinRuntime } from "@rein/runtime";
 import { defineTool, Workspace, z } from "@rein/tools";

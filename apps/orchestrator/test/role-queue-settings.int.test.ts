@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/guard";
+import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/signing";
 import { ScriptedProvider } from "@rein/models";
 import { queueJobOptions, ReinConfig } from "@rein/runtime";
 import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { exportPacketKeys, generatePacketKeys } from "@rein/guard";
+import { exportPacketKeys, generatePacketKeys } from "@rein/signing";
 import { cliEnv, rein, startRein, prefixesCleanedAfterAll } from "./support/cli.ts";
 import { rawRequest } from "./support/raw-http.ts";
 

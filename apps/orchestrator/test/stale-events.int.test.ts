@@ -1,6 +1,6 @@
 import type { Job, Worker } from "bullmq";
 import { describe, expect, it } from "vitest";
-import { generatePacketKeys } from "@rein/guard";
+import { generatePacketKeys } from "@rein/signing";
 import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { startController } from "../src/controller/controller.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";

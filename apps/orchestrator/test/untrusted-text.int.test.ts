@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ReinError, type RunState } from "@rein/contracts";
 import type { ModelRequest, ModelScriptInput } from "@rein/models";
 import { defineTool, z } from "@rein/tools";
-import { SECRET, secretLeaks } from "@rein/guard/testing";
+import { SECRET, secretLeaks } from "@rein/presenter/testing";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { REPOSITORY, TEST_MCP_SERVER_PATH } from "./support/core-fixtures.ts";
 

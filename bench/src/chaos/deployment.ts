@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureKeyPairFiles } from "@rein/guard";
+import { ensureKeyPairFiles } from "@rein/signing";
 import type { ModelScriptInput } from "@rein/models";
 import { createRuntime, ReinConfig, type ReinRuntime } from "@rein/runtime";
 import { PrivateRedis } from "./private-redis.ts";

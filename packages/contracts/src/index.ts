@@ -42,5 +42,6 @@ export {
 export { ControllerEffect } from "./controller-effect.ts";
 export { ContentBlock, ModelApi, ModelMessage, ModelToolSchema, StructuredOutputRequest, type ThinkingContent } from "./model-message.ts";
 export { StepCheckpoint } from "./step-checkpoint.ts";
+export { type ApprovalAction, actionHashOf } from "./action-hash.ts";
 export { CallIntent, CallRecord, RecordedFailure, RecordedOutcome } from "./call-record.ts";
 export { RecordedResult } from "./recorded-result.ts";

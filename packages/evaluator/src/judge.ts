@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { jsonSchemaOf, type StepResult, type Usage } from "@rein/contracts";
-import { presentUntrusted, type Redactor, untrustedDataOf } from "@rein/guard";
+import type { Redactor } from "@rein/guard";
+import { presentUntrusted, untrustedDataOf } from "@rein/presenter";
 import { completeStructured, type ModelProvider, type ModelStreamEvent } from "@rein/models";
 import type { TraceLog } from "@rein/runtime";
 

@@ -3,7 +3,7 @@ import { type FinalAnswerEvaluateJob, hashOf, type Observation, PolicyRule, Step
 import { Redactor } from "@rein/guard";
 import { ScriptedProvider } from "@rein/models";
 import { toolCallRecord as call } from "@rein/contracts/testing";
-import { SECRET, secretLeaks } from "@rein/guard/testing";
+import { SECRET, secretLeaks } from "@rein/presenter/testing";
 import { testRuntimePerTest } from "@rein/runtime/testing";
 import { commandCheckRunner } from "../src/command-check.ts";
 import { type EvaluatorDeps, evaluate } from "../src/evaluate.ts";

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { hashOf, type Observation, type StepResult } from "@rein/contracts";
-import { presentUntrusted, Redactor } from "@rein/guard";
+import { Redactor } from "@rein/guard";
+import { presentUntrusted } from "@rein/presenter";
 import { ScriptedProvider } from "@rein/models";
-import { SECRET, secretLeaks } from "@rein/guard/testing";
+import { SECRET, secretLeaks } from "@rein/presenter/testing";
 import { testRuntimePerTest } from "@rein/runtime/testing";
 import { judge } from "../src/judge.ts";
 import { completedStepResult } from "./support/evaluate-fixtures.ts";

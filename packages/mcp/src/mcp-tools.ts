@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ReinError, errorMessage } from "@rein/contracts";
-import { destinationOf, formatHostPort, type Logger, type PresentedSchema, presentUntrustedSchema, presentUntrusted, type Redactor, type SecretBindings } from "@rein/guard";
+import { destinationOf, formatHostPort, type Logger, type Redactor, type SecretBindings } from "@rein/guard";
+import { type PresentedSchema, presentUntrustedSchema, presentUntrusted } from "@rein/presenter";
 import { ProcessSupervisor, type SupervisorStatus, resolveSandbox, type Sandbox } from "@rein/sandbox";
 import { type AnyTool, defineTool } from "@rein/tools";
 import { type McpServerConfig, type McpServerConfigInput, McpServerConfig as McpServerConfigSchema } from "./mcp-config.ts";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type ContextJob, jsonSchemaOf, type Usage } from "@rein/contracts";
-import { presentEvidence, presentUntrusted, type Redactor } from "@rein/guard";
+import type { Redactor } from "@rein/guard";
+import { presentEvidence, presentUntrusted } from "@rein/presenter";
 import { completeStructured, type ModelProvider } from "@rein/models";
 import type { TraceLog } from "@rein/runtime";
 

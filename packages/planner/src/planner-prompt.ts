@@ -1,5 +1,6 @@
 import type { PlannerContext } from "@rein/contracts";
-import { presentEvidence, presentLessons, presentUntrusted, type Redactor } from "@rein/guard";
+import type { Redactor } from "@rein/guard";
+import { presentEvidence, presentLessons, presentUntrusted } from "@rein/presenter";
 
 // Per entry: a step's summary is a paragraph, a reason a few lines (evidence and lessons are presentEvidence's and presentLessons').
 const STEP_SUMMARY_BYTES = 600;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ContextJob, PlannerContext } from "@rein/contracts";
 import { Redactor } from "@rein/guard";
-import { INJECTIONS, SECRET, secretLeaks } from "@rein/guard/testing";
+import { INJECTIONS, SECRET, secretLeaks } from "@rein/presenter/testing";
 import { renderContextRequest } from "../src/context-answer.ts";
 import { renderPlannerContext } from "../src/planner-prompt.ts";
 

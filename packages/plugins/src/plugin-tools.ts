@@ -1,5 +1,6 @@
 import { type FailureClass, JsonObject, type Scope, ReinError } from "@rein/contracts";
-import { presentUntrustedSchema, presentUntrusted, type Redactor } from "@rein/guard";
+import type { Redactor } from "@rein/guard";
+import { presentUntrustedSchema, presentUntrusted } from "@rein/presenter";
 import { type SupervisorFailure, supervisorFailureOf } from "@rein/sandbox";
 import { type AnyTool, defineTool } from "@rein/tools";
 import { zodOfCheck } from "./json-schema-check.ts";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Approval, RunState, StepCheckpoint } from "@rein/contracts";
-import { ApprovalVerifier, decisionProblem, generateKeyPair } from "@rein/guard";
+import { ApprovalVerifier, decisionProblem, generateKeyPair } from "@rein/signing";
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8")) as Record<string, unknown>;
 const runStateV1 = fixture("run-state.v1.json");

@@ -1,5 +1,7 @@
 import type { PolicyRule } from "@rein/contracts";
-import type { ApprovalVerifier, Logger, Redactor, SecretBindings, SizeLimits } from "@rein/guard";
+import type { Logger, Redactor, SecretBindings } from "@rein/guard";
+import type { SizeLimits } from "@rein/presenter";
+import type { ApprovalVerifier } from "@rein/signing";
 import type { ApprovalDesk } from "./ports/approval-desk.ts";
 import type { IdempotencyLog } from "./ports/idempotency-log.ts";
 import type { ArtifactWriter } from "./define-tool.ts";

@@ -1,5 +1,6 @@
 // What a run records: one catalogue of trace kinds, each with its zod payload schema,
 // the typed events read back through it, and the prompt copies a model call stores.
+// (docs/trace-events.md is rendered from the catalogue by trace-events-doc.ts, npm run docs:trace-events.)
 export {
   asCheckEvent,
   CHECK_PREFIX,
@@ -26,7 +27,6 @@ export {
   typedTraceEvent,
 } from "./typed-trace-event.ts";
 export type { TraceWriter } from "./trace-writer.ts";
-export { renderTraceEventsDoc } from "./trace-events-doc.ts";
 export {
   assemblePrompt,
   expandPromptCopy,

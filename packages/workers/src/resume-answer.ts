@@ -1,5 +1,6 @@
 import type { ResumeInput, ToolCallStatus } from "@rein/contracts";
-import { presentEvidence, presentUntrusted, type Redactor } from "@rein/guard";
+import type { Redactor } from "@rein/guard";
+import { presentEvidence, presentUntrusted } from "@rein/presenter";
 import type { ModelToolCall } from "@rein/tools";
 import { DELEGATE, REQUEST_CONTEXT } from "./runtime-tools.ts";
 

@@ -1,7 +1,8 @@
 import type { KeyObject } from "node:crypto";
 import { WaitingError, type Worker } from "bullmq";
 import { errorMessage, ReinError, StepJob, StepJobAddress } from "@rein/contracts";
-import { assertAttenuated, type Logger, PacketVerifier } from "@rein/guard";
+import type { Logger } from "@rein/guard";
+import { assertAttenuated, PacketVerifier } from "@rein/signing";
 import { priceFor, roleMaxTokens, type ModelProvider, type ModelStreamEvent } from "@rein/models";
 import { liveEventOf, resultEventIds, type StepWorkerRuntime } from "@rein/runtime";
 import { type JobDelivery, runRoleJob, staleJobReason, startRoleConsumer, toQueueError, type WorkerTiming } from "@rein/consumer";

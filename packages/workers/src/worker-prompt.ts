@@ -1,5 +1,6 @@
 import type { PacketBody } from "@rein/contracts";
-import { presentEvidence, presentLessons, presentUntrusted, type Redactor } from "@rein/guard";
+import type { Redactor } from "@rein/guard";
+import { presentEvidence, presentLessons, presentUntrusted } from "@rein/presenter";
 
 const FEEDBACK_BYTES = 4_000;
 

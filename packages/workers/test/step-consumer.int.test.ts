@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Worker } from "bullmq";
 import type { ControlEvent } from "@rein/contracts";
-import { generatePacketKeys, PacketSigner, type PacketKeyPair } from "@rein/guard";
+import { generatePacketKeys, PacketSigner, type PacketKeyPair } from "@rein/signing";
 import { type ModelProvider, ScriptedProvider } from "@rein/models";
 import { jobIds } from "@rein/runtime";
 import { findTraceEvent } from "@rein/trace";

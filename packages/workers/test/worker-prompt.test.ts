@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { PacketBody } from "@rein/contracts";
 import { Redactor } from "@rein/guard";
 import type { ModelToolCall } from "@rein/tools";
-import { INJECTIONS, SECRET, secretLeaks } from "@rein/guard/testing";
+import { INJECTIONS, SECRET, secretLeaks } from "@rein/presenter/testing";
 import { answerFromResume } from "../src/resume-answer.ts";
 import { DELEGATE, REQUEST_CONTEXT } from "../src/runtime-tools.ts";
 import { renderTask } from "../src/worker-prompt.ts";

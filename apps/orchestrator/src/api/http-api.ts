@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { z } from "zod";
 import { canonicalJson, errorMessage, ReinError } from "@rein/contracts";
-import type { ApprovalSigner } from "@rein/guard";
+import type { ApprovalSigner } from "@rein/signing";
 import type { ApprovalStore, ReinRuntime } from "@rein/runtime";
 import { approvalQueue } from "../approvals/approval-queue.ts";
 import { decideApproval } from "../approvals/decide-approval.ts";

@@ -1,5 +1,5 @@
 import { ReinError } from "@rein/contracts";
-import { ApprovalSigner, ApprovalVerifier, ensureKeyPairFiles, loadPrivateKey, loadPublicKey } from "@rein/guard";
+import { ApprovalSigner, ApprovalVerifier, ensureKeyPairFiles, loadPrivateKey, loadPublicKey } from "@rein/signing";
 import type { ReinConfig } from "@rein/runtime";
 
 export const APPROVAL_KEY_NAME = "approval";

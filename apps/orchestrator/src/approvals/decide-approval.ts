@@ -1,5 +1,5 @@
 import type { Approval } from "@rein/contracts";
-import type { ApprovalSigner } from "@rein/guard";
+import type { ApprovalSigner } from "@rein/signing";
 import type { ApprovalDecisionInput, ApprovalStore, ReinRuntime } from "@rein/runtime";
 
 /** What a process needs to record a person's decision: the store and the approval private key. */

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ReinError } from "@rein/contracts";
-import { ensureKeyPairFiles, keyPairFiles } from "@rein/guard";
+import { ensureKeyPairFiles, keyPairFiles } from "@rein/signing";
 import { loadConfig } from "@rein/runtime";
 import type { CommandHandler } from "./command-spec.ts";
 import type { KEYS } from "./command-specs.ts";

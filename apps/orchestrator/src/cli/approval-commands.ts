@@ -1,5 +1,5 @@
 import { APPROVAL_SCHEMA_VERSION, ReinError } from "@rein/contracts";
-import { decisionProblem } from "@rein/guard";
+import { decisionProblem } from "@rein/signing";
 import { ApprovalStore } from "@rein/runtime";
 import { approvalKeys, requireSigner } from "../approvals/approval-keys.ts";
 import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";

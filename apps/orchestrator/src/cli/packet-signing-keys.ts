@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { ensureKeyPairFiles, loadPrivateKey, loadPublicKey } from "@rein/guard";
+import { ensureKeyPairFiles, loadPrivateKey, loadPublicKey } from "@rein/signing";
 import type { ReinConfig } from "@rein/runtime";
 
 export const PACKET_KEY_NAME = "packet";

@@ -1,6 +1,6 @@
 import { DelayedError, Worker } from "bullmq";
 import { ControlEvent, type ControllerEffect, ReinError, type RunState } from "@rein/contracts";
-import { PacketSigner } from "@rein/guard";
+import { PacketSigner } from "@rein/signing";
 import { QUEUE_NAMES, type ControllerRuntime, type ReinConfig, type SaveOutcome } from "@rein/runtime";
 import { onFinalFailure, toQueueError, type WorkerTiming, workerOptionsOf } from "@rein/consumer";
 import type { TraceEventInput } from "@rein/trace";

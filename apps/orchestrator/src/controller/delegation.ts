@@ -1,5 +1,5 @@
 import { type ControllerEffect, type DelegationRequest, errorMessage, ReinError, type StepBudget, type RunState, type StepResult, type StepState, type Suspension, totalTokens, type Verdict, zeroUsage } from "@rein/contracts";
-import { assertAttenuated } from "@rein/guard";
+import { assertAttenuated } from "@rein/signing";
 import type { TraceEventBody } from "@rein/trace";
 import { contextJobOf } from "./context-job.ts";
 import { packetBodyOf } from "./packet-body.ts";

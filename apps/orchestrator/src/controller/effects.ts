@@ -1,6 +1,6 @@
 import { retireRun } from "./retire-run.ts";
 import { type ControlEvent, type ControllerEffect, type EvaluateJob, type EvaluateRequest, ReinError, type RunState } from "@rein/contracts";
-import type { PacketSigner } from "@rein/guard";
+import type { PacketSigner } from "@rein/signing";
 import { jobIds, LessonStore, type ControllerRuntime } from "@rein/runtime";
 import { Workspace } from "@rein/tools";
 

@@ -1,5 +1,5 @@
 import { addUsage, type ControlEvent, type ControllerEffect, type EvidenceEntry, FinalAnswer, hashOf, type Lesson, type Observation, type RunResult, type RunState, type RunStatus, type Role, type StepEvaluateJob, type StepResult, type StepState, totalTokens, type Usage, type Verdict, zeroUsage } from "@rein/contracts";
-import { untrustedDataOf } from "@rein/guard";
+import { untrustedDataOf } from "@rein/presenter";
 import { jobIds } from "@rein/runtime";
 import type { TraceEventBody, TraceEventInput } from "@rein/trace";
 import { exceededBudget } from "./budget-policy.ts";

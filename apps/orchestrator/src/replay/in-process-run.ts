@@ -1,5 +1,5 @@
 import { type GoalInput, ReinError, type RunState } from "@rein/contracts";
-import { ApprovalSigner, ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/guard";
+import { ApprovalSigner, ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/signing";
 import type { ModelProvider } from "@rein/models";
 import type { ReinRuntime } from "@rein/runtime";
 import type { AnyTool } from "@rein/tools";

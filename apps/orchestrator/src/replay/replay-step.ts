@@ -1,5 +1,5 @@
 import { PacketBody, ReinError } from "@rein/contracts";
-import { ApprovalVerifier, generateKeyPair, generatePacketKeys, PacketSigner } from "@rein/guard";
+import { ApprovalVerifier, generateKeyPair, generatePacketKeys, PacketSigner } from "@rein/signing";
 import { ReplayProvider, roleMaxTokens } from "@rein/models";
 import { CheckpointStore, type ReinRuntime } from "@rein/runtime";
 import { type AnyTool, Workspace } from "@rein/tools";

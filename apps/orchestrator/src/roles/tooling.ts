@@ -1,7 +1,7 @@
 import { type McpServerState, publishMcpStatus } from "../mcp/mcp-status-board.ts";
 import { publishPluginStatus } from "../plugins/plugin-status-board.ts";
 import { errorMessage, ReinError } from "@rein/contracts";
-import type { ApprovalVerifier } from "@rein/guard";
+import type { ApprovalVerifier } from "@rein/signing";
 import { type ConnectMcpOptions, type McpConnection, mcpToolName, startMcpServers } from "@rein/mcp";
 import { loadPlugins, type PluginSet, pluginToolNames } from "@rein/plugins";
 import { ApprovalStore, IdempotencyStore, type ReinConfig, type ReinRuntime, ToolResultCache } from "@rein/runtime";

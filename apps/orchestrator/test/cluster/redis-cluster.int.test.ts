@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from "vitest";
 import { type GoalInput, isTerminal, type RunState } from "@rein/contracts";
-import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/guard";
+import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/signing";
 import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
 import { createRuntime, ReinConfig, type ReinRuntime } from "@rein/runtime";
 import { plannerOfSteps } from "@rein/models/testing";

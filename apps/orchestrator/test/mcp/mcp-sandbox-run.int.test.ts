@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TraceEvent } from "@rein/contracts";
-import { untrustedDataOf } from "@rein/guard";
+import { untrustedDataOf } from "@rein/presenter";
 import type { ModelRequest, ModelScriptInput } from "@rein/models";
 import { oneStepPlanner } from "@rein/models/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

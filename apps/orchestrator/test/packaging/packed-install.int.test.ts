@@ -118,10 +118,10 @@ describe.runIf(pnpm !== undefined)("the packed packages, installed into a projec
     redis.disconnect();
   });
 
-  it("installs for a project that only defines tools zod and the tool kit, without BullMQ, OpenTelemetry, Redis or a model SDK", () => {
+  it("installs for a project that only defines tools zod and the tool kit with what it builds on, without BullMQ, OpenTelemetry, Redis or a model SDK", () => {
     const installed = readdirSync(join(toolsProject, "node_modules", ".pnpm")).filter((entry) => entry !== "node_modules" && !entry.startsWith("lock"));
     const reinPackages = installed.filter((entry) => entry.startsWith("@rein+")).map((entry) => /^@rein\+([a-z]+)@/.exec(entry)?.[1]);
-    expect(reinPackages.sort()).toEqual(["contracts", "guard", "sandbox", "tools", "trace"]);
+    expect(reinPackages.sort()).toEqual(["contracts", "guard", "presenter", "sandbox", "signing", "tools", "trace"]);
     const unwanted = /^(bullmq|bullmq-otel|ioredis|@opentelemetry\+|@anthropic-ai\+sdk|openai|@modelcontextprotocol\+sdk|pino-pretty)@/;
     expect(installed.filter((entry) => unwanted.test(entry))).toEqual([]);
     expect(installed.some((entry) => entry.startsWith("zod@"))).toBe(true);

@@ -6,7 +6,7 @@
  *
  * Environment: REIN_REDIS_URL, REIN_PREFIX, REIN_WORKSPACE_ROOT, REIN_PACKET_PRIVATE_KEY.
  */
-import { loadPrivateKey } from "@rein/guard";
+import { loadPrivateKey } from "@rein/signing";
 import { createRuntime, ReinConfig } from "@rein/runtime";
 import { startRoles } from "../../src/roles/start-roles.ts";
 

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { exportPacketKeys, generatePacketKeys } from "@rein/guard";
+import { exportPacketKeys, generatePacketKeys } from "@rein/signing";
 import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
 import { createRuntime, type ReinRuntime } from "@rein/runtime";
 import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";

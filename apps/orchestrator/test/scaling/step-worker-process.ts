@@ -1,4 +1,4 @@
-import { ApprovalVerifier, generateKeyPair, loadPublicKey } from "@rein/guard";
+import { ApprovalVerifier, generateKeyPair, loadPublicKey } from "@rein/signing";
 import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
 import { createRuntime, ReinConfig } from "@rein/runtime";
 import type { AnyTool } from "@rein/tools";

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import type { Role } from "@rein/contracts";
-import { generateKeyPair } from "@rein/guard";
+import { generateKeyPair } from "@rein/signing";
 import type { ModelScriptInput } from "@rein/models";
 import type { ReinConfigInput } from "@rein/runtime";
 import type { AnyTool } from "@rein/tools";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { ApprovalSigner, generateKeyPair } from "@rein/guard";
+import { ApprovalSigner, generateKeyPair } from "@rein/signing";
 import { type ModelProvider, type ModelScriptInput, ScriptedProvider } from "@rein/models";
 import type { ReinConfigInput, RuntimeOptions } from "@rein/runtime";
 import type { AnyTool } from "@rein/tools";

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { RunState } from "@rein/contracts";
-import { ensureKeyPairFiles } from "@rein/guard";
+import { ensureKeyPairFiles } from "@rein/signing";
 import { connectRedis, createRuntime, deleteByPrefix, ReinConfig, type ReinRuntime } from "@rein/runtime";
 import { TEST_REDIS_URL } from "@rein/runtime/testing";
 import { REIN_BIN } from "./cli.ts";

@@ -1,6 +1,6 @@
 import type { KeyObject } from "node:crypto";
 import type { GoalInput, RunState } from "@rein/contracts";
-import { ApprovalVerifier, generatePacketKeys } from "@rein/guard";
+import { ApprovalVerifier, generatePacketKeys } from "@rein/signing";
 import type { ModelProvider } from "@rein/models";
 import { createRuntime, type ReinRuntime, type RuntimeOptions } from "@rein/runtime";
 import type { AnyTool } from "@rein/tools";

@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { GoalInput } from "@rein/contracts";
-import { ApprovalSigner, generateKeyPair } from "@rein/guard";
+import { ApprovalSigner, generateKeyPair } from "@rein/signing";
 import { ApprovalStore } from "@rein/runtime";
 import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -2,10 +2,10 @@ import type { ApprovalDesk } from "@rein/tools";
 import type { RedisClient } from "../redis/redis-client.ts";
 import { z } from "zod";
 import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
-import { APPROVAL_SCHEMA_VERSION, Approval, type ApprovalStatus, ReinError, newId } from "@rein/contracts";
+import { APPROVAL_SCHEMA_VERSION, Approval, type ApprovalStatus, ReinError, newId, type ApprovalAction, actionHashOf } from "@rein/contracts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { expireWithin } from "../stores/run-retention.ts";
-import { type ApprovalAction, actionHashOf, type ApprovalSigner } from "@rein/guard";
+import type { ApprovalSigner } from "@rein/signing";
 import { CONSUME, DECIDE, EXPIRE_IF_DUE } from "./approval-scripts.ts";
 
 export interface ApprovalStoreOptions {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { actionHashOf, ApprovalSigner, ApprovalVerifier, generateKeyPair } from "@rein/guard";
-import { sha256 } from "@rein/contracts";
+import { actionHashOf, sha256 } from "@rein/contracts";
+import { ApprovalSigner, ApprovalVerifier, generateKeyPair } from "@rein/signing";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
 import { call, harness, restartServiceTool } from "@rein/tools/testing";
 import { approvalsPerTest } from "../tools/approvals-per-test.ts";

@@ -1,8 +1,8 @@
 import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { actionHashOf, ApprovalSigner, generateKeyPair } from "@rein/guard";
+import { actionHashOf, ReinError } from "@rein/contracts";
+import { ApprovalSigner, generateKeyPair } from "@rein/signing";
 import { ApprovalStore } from "../../src/approvals/approval-store.ts";
-import { ReinError } from "@rein/contracts";
 import { REDIS_URL, redisForTest } from "../tools/redis-harness.ts";
 
 const deciderKeys = generateKeyPair();

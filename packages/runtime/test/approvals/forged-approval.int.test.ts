@@ -1,8 +1,8 @@
 import { sign } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { actionHashOf, ApprovalSigner, ApprovalVerifier, generateKeyPair } from "@rein/guard";
+import { actionHashOf, canonicalJson, type ToolGrant } from "@rein/contracts";
+import { ApprovalSigner, ApprovalVerifier, generateKeyPair } from "@rein/signing";
 import { ApprovalStore } from "../../src/approvals/approval-store.ts";
-import { canonicalJson, type ToolGrant } from "@rein/contracts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
 import type { ToolCallOutcome } from "@rein/tools";
 import { call, harness, type MemoryTrace, restartServiceTool } from "@rein/tools/testing";

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ApprovalSigner, ApprovalVerifier, generateKeyPair } from "@rein/guard";
+import { ApprovalSigner, ApprovalVerifier, generateKeyPair } from "@rein/signing";
 import { PolicyRule, type ToolGrant } from "@rein/contracts";
 import { builtinTools, type AnyTool, type ToolCallOutcome } from "@rein/tools";
 import { call, harness, type MemoryTrace, fetchPageTool, restartServiceTool } from "@rein/tools/testing";

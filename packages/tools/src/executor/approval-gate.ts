@@ -1,5 +1,5 @@
-import { APPROVAL_SCHEMA_VERSION, type Approval } from "@rein/contracts";
-import { type ApprovalAction, actionHashOf, type ApprovalVerifier, decisionProblem } from "@rein/guard";
+import { APPROVAL_SCHEMA_VERSION, type Approval, type ApprovalAction, actionHashOf } from "@rein/contracts";
+import { type ApprovalVerifier, decisionProblem } from "@rein/signing";
 import type { ApprovalDesk } from "../ports/approval-desk.ts";
 
 export type GateResult =

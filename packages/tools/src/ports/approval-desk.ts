@@ -1,5 +1,4 @@
-import type { Approval } from "@rein/contracts";
-import type { ApprovalAction } from "@rein/guard";
+import type { Approval, ApprovalAction } from "@rein/contracts";
 
 /**
  * Where the executor finds, asks for and consumes a person's approval of one

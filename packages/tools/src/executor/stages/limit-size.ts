@@ -1,4 +1,4 @@
-import { prepareUntrusted } from "@rein/guard";
+import { prepareUntrusted } from "@rein/presenter";
 import { type CallStage, need } from "../call-in-progress.ts";
 
 /**

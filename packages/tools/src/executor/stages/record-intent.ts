@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { actionHashOf } from "@rein/guard";
-import { canonicalJson, type CallIntent } from "@rein/contracts";
+import { actionHashOf, canonicalJson, type CallIntent } from "@rein/contracts";
 import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";
 import { interrupted } from "../interrupted.ts";
 import { outcomeUnknown } from "../outcome-unknown.ts";

@@ -1,5 +1,6 @@
 import { canonicalJson, errorMessage } from "@rein/contracts";
-import { type EntryScreen, entryScreen, prepareUntrusted, type SecretRefusal } from "@rein/guard";
+import { type EntryScreen, entryScreen, type SecretRefusal } from "@rein/guard";
+import { prepareUntrusted } from "@rein/presenter";
 import type { AnyTool, ToolContext } from "../../define-tool.ts";
 import type { ResolvedExecutorDeps } from "../../tool-executor-deps.ts";
 import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";

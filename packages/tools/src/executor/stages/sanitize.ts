@@ -1,4 +1,4 @@
-import { presentPrepared } from "@rein/guard";
+import { presentPrepared } from "@rein/presenter";
 import { type CallStage, need } from "../call-in-progress.ts";
 
 /** Control characters out, the data fenced with a fresh nonce, fake role or approval text flagged. */

@@ -1,5 +1,5 @@
 import { type StepBudget, type ToolGrant, ReinError } from "@rein/contracts";
-import { resourcesOutside, SCOPE_DIMENSIONS } from "../policy/resource-match.ts";
+import { resourcesOutside, SCOPE_DIMENSIONS } from "@rein/guard";
 
 /** What a packet may never exceed: its parent's surface and remaining budget. */
 export interface PacketBounds {

@@ -1,4 +1,5 @@
-import { type Scope, hashOf, type Sha256 } from "@rein/contracts";
+import { hashOf, type Sha256 } from "./canonical-json.ts";
+import type { Scope } from "./scope.ts";
 
 export interface ApprovalAction {
   tool: string;

@@ -1,5 +1,5 @@
 import { boundText } from "./size-limit.ts";
-import type { Redactor } from "./redactor.ts";
+import type { Redactor } from "@rein/guard";
 import { sanitizeText } from "./sanitize-text.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sanitizeText } from "../../src/index.ts";
+import { sanitizeText } from "../src/index.ts";
 
 /**
  * Phrasings of the general attack as they appear in public prompt-injection

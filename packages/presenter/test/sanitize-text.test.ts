@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sanitizeText } from "../../src/sanitize/sanitize-text.ts";
+import { sanitizeText } from "../src/sanitize-text.ts";
 
 describe("sanitizeText", () => {
   it("leaves ordinary text and code alone", () => {

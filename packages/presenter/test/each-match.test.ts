@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { eachMatch } from "../../src/sanitize/each-match.ts";
-import { fold } from "../../src/sanitize/fold.ts";
-import { FENCE_MARKER, SUSPICIOUS_PATTERNS } from "../../src/sanitize/suspicious-patterns.ts";
-import { INJECTIONS } from "../../src/testing/index.ts";
+import { eachMatch } from "../src/each-match.ts";
+import { fold } from "../src/fold.ts";
+import { FENCE_MARKER, SUSPICIOUS_PATTERNS } from "../src/suspicious-patterns.ts";
+import { INJECTIONS } from "../src/testing/index.ts";
 
 const spans = (matches: Iterable<RegExpMatchArray>) => [...matches].map((match) => [match.index, match[0]]);
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { presentUntrusted, untrustedDataOf } from "../../src/sanitize/present-untrusted.ts";
-import { Redactor } from "../../src/sanitize/redactor.ts";
-import { sanitizeText } from "../../src/sanitize/sanitize-text.ts";
-import { INJECTIONS, SECRET, secretLeaks, splitSecretForms } from "../../src/testing/index.ts";
+import { presentUntrusted, untrustedDataOf } from "../src/present-untrusted.ts";
+import { Redactor } from "@rein/guard";
+import { sanitizeText } from "../src/sanitize-text.ts";
+import { INJECTIONS, SECRET, secretLeaks, splitSecretForms } from "../src/testing/index.ts";
 
 const redactor = new Redactor({ secrets: [SECRET] });
 // Any spelling of an open or close marker, whatever its id.

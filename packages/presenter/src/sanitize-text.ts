@@ -1,4 +1,4 @@
-import { stripControlCharacters } from "./control-characters.ts";
+import { stripControlCharacters } from "@rein/guard";
 import { eachMatch } from "./each-match.ts";
 import { fold, originalSpan } from "./fold.ts";
 import { FENCE_MARKER, SUSPICIOUS_PATTERNS } from "./suspicious-patterns.ts";

@@ -1,5 +1,5 @@
 import { presentUntrusted } from "./present-untrusted.ts";
-import type { Redactor } from "./redactor.ts";
+import type { Redactor } from "@rein/guard";
 
 /** Bytes of an evidence summary a prompt shows: a summary is one line. */
 const EVIDENCE_SUMMARY_BYTES = 600;

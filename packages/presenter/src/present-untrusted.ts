@@ -1,6 +1,6 @@
 import { customAlphabet } from "nanoid";
 import { boundText } from "./size-limit.ts";
-import type { Redactor } from "./redactor.ts";
+import type { Redactor } from "@rein/guard";
 import { sanitizeText } from "./sanitize-text.ts";
 
 /**
