@@ -17,7 +17,7 @@ import { REPOSITORY, referenceMcpServer } from "./support/core-fixtures.ts";
  * the model asked for next.
  */
 
-// The official reference server, pinned in packages/core's devDependencies; its stdin is tapped to read the wire.
+// The official reference server, pinned in the orchestrator's devDependencies; its stdin is tapped to read the wire.
 const EVERYTHING = referenceMcpServer("everything");
 const TAP = fileURLToPath(new URL("./mcp/fixtures/stdin-tap.mjs", import.meta.url));
 const LONG_OPERATION = "every__trigger-long-running-operation";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";
 import { REPOSITORY, referenceMcpServer } from "../support/core-fixtures.ts";
 
-// The official reference server, pinned in packages/core's devDependencies.
+// The official reference server, pinned in the orchestrator's devDependencies.
 const EVERYTHING = referenceMcpServer("everything");
 const GOAL = "Look at the MCP logo and the resources the reference server links to";
 const TOOLS = ["every__get-tiny-image", "every__get-resource-links", "every__read_resource", "every__get-annotated-message"];

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";
 import { REPOSITORY, referenceMcpServer } from "../support/core-fixtures.ts";
 
-// The official reference servers, pinned in packages/core's devDependencies.
+// The official reference servers, pinned in the orchestrator's devDependencies.
 const GOAL = "Remember who owns the service, then check its notes";
 const CANARY = "SECRET_TOKEN=canary-env-81c2";
 const TOOLS = ["memory__create_entities", "memory__search_nodes", "fs__read_text_file"];

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const inPackage = (name: string, path: string) => fileURLToPath(new URL(`../../../../packages/${name}/${path}`, import.meta.url));
@@ -14,7 +15,7 @@ export const TEST_MCP_SERVER_PATH = inPackage("mcp", "test/fixtures/test-mcp-ser
 /** The plugins package's fixture whose tools crash, hang and break the protocol. */
 export const MISBEHAVING_PLUGIN_DIR = inPackage("plugins", "test/fixtures/misbehaving");
 
-/** The official reference MCP server `name` (@modelcontextprotocol/server-<name>), pinned in the mcp package's devDependencies. */
+/** The official reference MCP server `name` (@modelcontextprotocol/server-<name>), pinned in the orchestrator's devDependencies. */
 export function referenceMcpServer(name: "everything" | "memory" | "filesystem"): string {
-  return inPackage("mcp", `node_modules/@modelcontextprotocol/server-${name}/dist/index.js`);
+  return createRequire(import.meta.url).resolve(`@modelcontextprotocol/server-${name}/dist/index.js`);
 }
