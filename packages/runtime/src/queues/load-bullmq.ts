@@ -5,10 +5,12 @@ const require = createRequire(import.meta.url);
 let loaded: typeof BullMQ | undefined;
 
 /**
- * BullMQ, loaded on first use rather than with `@rein/runtime`: it is some 200
- * CommonJS modules (~140 ms of CPU per start), and a process that only reads
- * runs from Redis (`rein status`) never needs it. It is CommonJS, so a
- * synchronous require gives the same module every `import "bullmq"` gets.
+ * BullMQ, loaded when this process first opens a queue rather than with
+ * `@rein/runtime`: it is some 200 CommonJS modules (~140 ms of CPU per
+ * start), every CLI command builds the runtime, and one that only reads runs
+ * (`rein status`) opens no queue. The consumers (`@rein/consumer`) import it
+ * as usual. It is CommonJS, so a synchronous require gives the same module
+ * every `import "bullmq"` gets.
  */
 export function loadBullmq(): typeof BullMQ {
   loaded ??= require("bullmq") as typeof BullMQ;
