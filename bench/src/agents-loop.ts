@@ -36,9 +36,19 @@ class EchoModel implements Model {
     this.turn += 1;
     const usage = new Usage({ requests: 1, inputTokens: 10, outputTokens: 5, totalTokens: 15 });
     if (index < this.turns - 1) {
-      return { usage, output: [{ type: "function_call", callId: `call_${index}`, name: "echo", arguments: JSON.stringify({ i: index }), status: "completed" }] };
+      return {
+        usage,
+        output: [
+          { type: "function_call", callId: `call_${index}`, name: "echo", arguments: JSON.stringify({ i: index }), status: "completed" },
+        ],
+      };
     }
-    return { usage, output: [{ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Echoed every number." }] }] };
+    return {
+      usage,
+      output: [
+        { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Echoed every number." }] },
+      ],
+    };
   }
 
   // biome-ignore lint/correctness/useYield: the runner here never streams; a stream would be a different measure.

@@ -17,7 +17,10 @@ export function bareRun(turns: number): number {
     const started = performance.now();
     const messages: Message[] = [{ role: "user", content: "Echo numbers." }];
     for (let turn = 0; turn < turns; turn += 1) {
-      const reply: Message = turn < turns - 1 ? { role: "assistant", content: "", call: { name: "echo", input: { i: turn } } } : { role: "assistant", content: "Echoed every number." };
+      const reply: Message =
+        turn < turns - 1
+          ? { role: "assistant", content: "", call: { name: "echo", input: { i: turn } } }
+          : { role: "assistant", content: "Echoed every number." };
       messages.push(reply);
       if (reply.call) messages.push({ role: "tool", content: `echo ${reply.call.input.i}` });
       writeSync(trace, `${JSON.stringify({ turn, ts: Date.now(), reply, result: messages.at(-1)?.content })}\n`);

@@ -18,11 +18,15 @@ const PROFILING_FLAGS = process.execArgv.filter((flag) => flag.startsWith("--cpu
 
 /** Starts `node --conditions=@rein/source --import tsx <script>` (the packages' sources) from bench/ with extra environment. */
 export function spawnBenchChild(script: string, env: Record<string, string>, nodeFlags: readonly string[] = []): BenchChild {
-  const child = spawn(process.execPath, [...PROFILING_FLAGS, ...nodeFlags, "--conditions=@rein/source", "--import", "tsx", fileURLToPath(new URL(script, import.meta.url))], {
-    cwd: BENCH_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...PROFILING_FLAGS, ...nodeFlags, "--conditions=@rein/source", "--import", "tsx", fileURLToPath(new URL(script, import.meta.url))],
+    {
+      cwd: BENCH_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    },
+  );
   let output = "";
   let pending = "";
   const lines: string[] = [];

@@ -44,7 +44,11 @@ export interface CliStarts {
  */
 export function cliStarts(env: BenchEnv, times: number): CliStarts {
   const childEnv = env.childEnv;
-  const submitted = spawnSync(process.execPath, [REIN_BIN, "submit", "--example", "bugfix"], { env: { ...process.env, ...childEnv }, encoding: "utf8", timeout: 60_000 });
+  const submitted = spawnSync(process.execPath, [REIN_BIN, "submit", "--example", "bugfix"], {
+    env: { ...process.env, ...childEnv },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   const runId = /\brun_[A-Za-z0-9_-]+/.exec(submitted.stdout)?.[0];
   if (!runId) throw new Error(`rein submit printed no run id: ${submitted.stdout}${submitted.stderr}`);
   return {

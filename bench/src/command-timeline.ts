@@ -36,7 +36,9 @@ const QUEUE_KEY = /\{queues\}:([a-z-]+):/;
 export function recordCommands(dir: string): { write(): void } {
   const require = createRequire(import.meta.url);
   const bullmqEntry = require.resolve("bullmq");
-  const redisModule = createRequire(bullmqEntry)("ioredis") as { default: { prototype: { sendCommand: (command: Sendable, ...rest: unknown[]) => unknown } } };
+  const redisModule = createRequire(bullmqEntry)("ioredis") as {
+    default: { prototype: { sendCommand: (command: Sendable, ...rest: unknown[]) => unknown } };
+  };
   const scripts = bullmqScriptNames(bullmqEntry);
   const prototype = redisModule.default.prototype;
   const send = prototype.sendCommand;
@@ -74,7 +76,8 @@ function describe(command: Sendable, scripts: ReadonlyMap<string, string>): Omit
   const runId = strings.map((arg) => RUN_ID.exec(arg)?.[0]).find((found) => found !== undefined);
   const queue = QUEUE_KEY.exec(strings[2] ?? "")?.[1];
   let name = command.name;
-  if (name === "evalsha") name = scripts.get(strings[0] ?? "") ?? (strings.slice(2).some((arg) => arg.includes(":checkpoint:")) ? "turnWrite" : "evalsha");
+  if (name === "evalsha")
+    name = scripts.get(strings[0] ?? "") ?? (strings.slice(2).some((arg) => arg.includes(":checkpoint:")) ? "turnWrite" : "evalsha");
   else if (name === "eval" && (strings[0] ?? "").includes("HGET', KEYS[1], 'version'")) name = "compareAndSet";
   return { name, ...(queue ? { queue } : {}), ...(runId ? { runId } : {}) };
 }

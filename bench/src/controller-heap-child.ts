@@ -16,7 +16,9 @@ const env = (name: string): string => {
 const collect = (globalThis as { gc?: () => void }).gc;
 if (!collect) throw new Error("controller-heap-child needs node --expose-gc");
 
-const runtime = createRuntime(ReinConfig.parse({ redisUrl: env("REIN_REDIS_URL"), prefix: env("REIN_PREFIX"), workspaceRoot: env("REIN_WORKSPACE_ROOT") }));
+const runtime = createRuntime(
+  ReinConfig.parse({ redisUrl: env("REIN_REDIS_URL"), prefix: env("REIN_PREFIX"), workspaceRoot: env("REIN_WORKSPACE_ROOT") }),
+);
 const running = startRoles(runtime, { roles: ["control"], packetPrivateKey: loadPrivateKey("packet", {}) });
 await Promise.all(running.workers.map((worker) => worker.waitUntilReady()));
 

@@ -14,15 +14,31 @@ import { waitUntil } from "./wait-until.ts";
  */
 export async function controllerHeapPerRun(env: BenchEnv, runs: number, warmup: number): Promise<number> {
   const intake = env.runtime();
-  const controller = spawnBenchChild("./controller-heap-child.ts", { ...env.childEnv, REIN_PACKET_PRIVATE_KEY: exportPacketKeys(env.keys).privateKeyPem }, ["--expose-gc"]);
+  const controller = spawnBenchChild(
+    "./controller-heap-child.ts",
+    { ...env.childEnv, REIN_PACKET_PRIVATE_KEY: exportPacketKeys(env.keys).privateKeyPem },
+    ["--expose-gc"],
+  );
   const putInFlight = async (count: number) => {
     const runIds: string[] = [];
     for (let index = 0; index < count; index += 1) runIds.push((await submitGoal(intake, noopGoal, { knownTools: [] })).runId);
-    await waitUntil(async () => (await Promise.all(runIds.map((runId) => intake.runs.require(runId)))).every((state) => state.planCount === 1));
+    await waitUntil(async () =>
+      (await Promise.all(runIds.map((runId) => intake.runs.require(runId)))).every((state) => state.planCount === 1),
+    );
     for (const runId of runIds) {
-      await intake.queues.sendControl({ type: "plan.ready", eventId: `bench-planned-${runId}`, runId, planNo: 1, plan: noopPlan("No-op step"), usage: zeroUsage(), lessonsUsed: [] });
+      await intake.queues.sendControl({
+        type: "plan.ready",
+        eventId: `bench-planned-${runId}`,
+        runId,
+        planNo: 1,
+        plan: noopPlan("No-op step"),
+        usage: zeroUsage(),
+        lessonsUsed: [],
+      });
     }
-    await waitUntil(async () => (await Promise.all(runIds.map((runId) => intake.runs.require(runId)))).every((state) => state.status === "dispatching"));
+    await waitUntil(async () =>
+      (await Promise.all(runIds.map((runId) => intake.runs.require(runId)))).every((state) => state.status === "dispatching"),
+    );
   };
   try {
     await controller.ready;

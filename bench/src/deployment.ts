@@ -86,12 +86,22 @@ export async function startDeployment(env: BenchEnv, workerScript: ModelScriptIn
       const knownTools = tooling.registry.names();
       const runIds: string[] = [];
       for (let index = 0; index < count; index += 1) runIds.push((await submitGoal(intake, goal, { knownTools })).runId);
-      await waitUntil(async () => (await Promise.all(runIds.map((runId) => intake.runs.require(runId)))).every((state) => state.planCount === 1));
+      await waitUntil(async () =>
+        (await Promise.all(runIds.map((runId) => intake.runs.require(runId)))).every((state) => state.planCount === 1),
+      );
       return runIds;
     },
     runStep: async (runId, plan) => {
       const applied = new Promise<StepTimes>((resolve, reject) => waiting.set(runId, { resolve, reject }));
-      await intake.queues.sendControl({ type: "plan.ready", eventId: `bench-planned-${runId}`, runId, planNo: 1, plan, usage: zeroUsage(), lessonsUsed: [] });
+      await intake.queues.sendControl({
+        type: "plan.ready",
+        eventId: `bench-planned-${runId}`,
+        runId,
+        planNo: 1,
+        plan,
+        usage: zeroUsage(),
+        lessonsUsed: [],
+      });
       try {
         return await applied;
       } finally {
@@ -115,7 +125,8 @@ function countTraffic(runtime: ReinRuntime): { commands: number; bytes: number }
   const send = redis.sendCommand.bind(redis);
   redis.sendCommand = (command, ...rest) => {
     traffic.commands += 1;
-    for (const arg of command.args) traffic.bytes += typeof arg === "string" ? Buffer.byteLength(arg) : Buffer.isBuffer(arg) ? arg.length : String(arg).length;
+    for (const arg of command.args)
+      traffic.bytes += typeof arg === "string" ? Buffer.byteLength(arg) : Buffer.isBuffer(arg) ? arg.length : String(arg).length;
     return send(command, ...rest);
   };
   return traffic;

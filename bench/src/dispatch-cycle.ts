@@ -57,12 +57,24 @@ export async function dispatchCycles(env: BenchEnv, rounds: number, perRound: nu
   try {
     await Promise.all([rawWorker.ready, stepWorker.ready, rawEvents.waitUntilReady()]);
     const total = rounds * perRound + warmup;
-    const runIds = await Promise.all(Array.from({ length: total }, async () => (await submitGoal(intake, noopGoal, { knownTools: [] })).runId));
-    await waitUntil(async () => (await Promise.all(runIds.map((runId) => intake.runs.require(runId)))).every((state) => state.planCount === 1));
+    const runIds = await Promise.all(
+      Array.from({ length: total }, async () => (await submitGoal(intake, noopGoal, { knownTools: [] })).runId),
+    );
+    await waitUntil(async () =>
+      (await Promise.all(runIds.map((runId) => intake.runs.require(runId)))).every((state) => state.planCount === 1),
+    );
 
     const reinCycle = async (runId: string): Promise<number> => {
       const applied = new Promise<number>((resolve, reject) => waiting.set(runId, { resolve, reject }));
-      await intake.queues.sendControl({ type: "plan.ready", eventId: `bench-planned-${runId}`, runId, planNo: 1, plan: noopPlan("No-op step"), usage: zeroUsage(), lessonsUsed: [] });
+      await intake.queues.sendControl({
+        type: "plan.ready",
+        eventId: `bench-planned-${runId}`,
+        runId,
+        planNo: 1,
+        plan: noopPlan("No-op step"),
+        usage: zeroUsage(),
+        lessonsUsed: [],
+      });
       const end = await applied;
       return end - (enqueued.get(runId) ?? Number.NaN);
     };

@@ -42,10 +42,20 @@ if (only !== "dispatch") {
     rawJobs.push(await withBenchEnv(redisUrl, `raw-${round}`, (env) => throughput(env, "raw", 1, 50, 4000)));
     runs.push(await withBenchEnv(redisUrl, `runs-${round}`, (env) => runsPerSecond(env, 300, 50)));
   }
-  const runsMedian = percentile(runs.map((round) => round.runsPerSecond), 50);
-  measures.push(measure("no-op runs/s, 4 role processes × 50, against raw jobs/s", runsMedian, "/s", percentile(rawJobs, 50), { of: "ratio", op: ">=", limit: 0.25 }));
+  const runsMedian = percentile(
+    runs.map((round) => round.runsPerSecond),
+    50,
+  );
+  measures.push(
+    measure("no-op runs/s, 4 role processes × 50, against raw jobs/s", runsMedian, "/s", percentile(rawJobs, 50), {
+      of: "ratio",
+      op: ">=",
+      limit: 0.25,
+    }),
+  );
   const cpu = (runs.find((round) => round.runsPerSecond === runsMedian) ?? runs[0])?.cpuPerRun;
-  for (const [role, millis] of Object.entries(cpu ?? {})) measures.push(measure(`  CPU per no-op run in the ${role} process`, millis, "ms", null));
+  for (const [role, millis] of Object.entries(cpu ?? {}))
+    measures.push(measure(`  CPU per no-op run in the ${role} process`, millis, "ms", null));
 }
 process.stdout.write(`${renderTable(measures)}\n`);
 // BullMQ and ioredis leave handles that would keep the process up after cleanup.

@@ -11,7 +11,8 @@ const redisUrl = redisUrlFromEnv();
 for (const run of [{ echoTurns: 200 }, { steps: 20 }] as const) {
   const footprint = await withBenchEnv(redisUrl, "footprint", (env) => redisFootprint(env, run));
   process.stdout.write(`${JSON.stringify(run)}: ${footprint.runBytes} B in ${footprint.keys.length} keys (${footprint.status})\n`);
-  for (const key of footprint.keys.toSorted((a, b) => b.bytes - a.bytes)) process.stdout.write(`  ${String(key.bytes).padStart(9)} B  ${key.kind}\n`);
+  for (const key of footprint.keys.toSorted((a, b) => b.bytes - a.bytes))
+    process.stdout.write(`  ${String(key.bytes).padStart(9)} B  ${key.kind}\n`);
 }
 // BullMQ and ioredis leave handles that would keep the process up after cleanup.
 process.exit(0);

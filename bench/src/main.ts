@@ -43,8 +43,16 @@ progress("worker turn against @openai/agents and a bare loop");
 const turns = await withBenchEnv(redisUrl, "turns", (env) => turnCosts(env, [20, 200], 3));
 const at = (costs: Map<number, number>, count: number) => costs.get(count) ?? Number.NaN;
 measures.push(
-  measure("worker turn at 20 turns, against @openai/agents", at(turns.rein, 20), "µs", at(turns.agents, 20), { of: "ratio", op: "<=", limit: 0.3 }),
-  measure("worker turn at 200 turns, against a bare loop", at(turns.rein, 200), "µs", at(turns.bare, 200), { of: "value", op: "<=", limit: 300 }),
+  measure("worker turn at 20 turns, against @openai/agents", at(turns.rein, 20), "µs", at(turns.agents, 20), {
+    of: "ratio",
+    op: "<=",
+    limit: 0.3,
+  }),
+  measure("worker turn at 200 turns, against a bare loop", at(turns.rein, 200), "µs", at(turns.bare, 200), {
+    of: "value",
+    op: "<=",
+    limit: 300,
+  }),
   measure("  @openai/agents turn at 200 turns, against a bare loop", at(turns.agents, 200), "µs", at(turns.bare, 200)),
   measure("  worker Redis commands per turn at 200", turns.reinTraffic.get(200)?.commands ?? Number.NaN, "cmds", null),
   measure("  worker bytes to Redis per turn at 200", turns.reinTraffic.get(200)?.bytes ?? Number.NaN, "B", null),
@@ -58,11 +66,21 @@ for (let round = 0; round < 2; round += 1) {
   runs.push(await withBenchEnv(redisUrl, `runs-${round}`, (env) => runsPerSecond(env, 300, 50)));
 }
 const rawJobsPerSecond = percentile(rawJobs, 50);
-const runsMedian = percentile(runs.map((round) => round.runsPerSecond), 50);
-measures.push(measure("no-op runs/s, 4 role processes × 50, against raw jobs/s", runsMedian, "/s", rawJobsPerSecond, { of: "ratio", op: ">=", limit: 0.25 }));
+const runsMedian = percentile(
+  runs.map((round) => round.runsPerSecond),
+  50,
+);
+measures.push(
+  measure("no-op runs/s, 4 role processes × 50, against raw jobs/s", runsMedian, "/s", rawJobsPerSecond, {
+    of: "ratio",
+    op: ">=",
+    limit: 0.25,
+  }),
+);
 // Where a run's time goes: CPU each role's process spends on it (the median round's).
 const cpu = (runs.find((round) => round.runsPerSecond === runsMedian) ?? runs[0])?.cpuPerRun;
-for (const [role, millis] of Object.entries(cpu ?? {})) measures.push(measure(`  CPU per no-op run in the ${role} process`, millis, "ms", null));
+for (const [role, millis] of Object.entries(cpu ?? {}))
+  measures.push(measure(`  CPU per no-op run in the ${role} process`, millis, "ms", null));
 progress("no-op steps, one step process");
 const steps = await withBenchEnv(redisUrl, "steps", (env) => throughput(env, "rein", 1, 50, 1000));
 measures.push(measure("  no-op steps/s, 1 step process × 50, against raw jobs/s", steps, "/s", rawJobsPerSecond));
@@ -74,10 +92,22 @@ measures.push(measure("controller heap per in-flight run", heap, "B", null, { of
 progress("Redis footprint of a 20-step run and of a 200-turn run");
 const twentySteps = await withBenchEnv(redisUrl, "footprint-steps", (env) => redisFootprint(env, { steps: 20 }));
 const longStep = await withBenchEnv(redisUrl, "footprint-turns", (env) => redisFootprint(env, { echoTurns: 200 }));
-for (const footprint of [twentySteps, longStep]) if (!footprint.status.startsWith("done")) throw new Error(`a footprint run ended ${footprint.status}`);
+for (const footprint of [twentySteps, longStep])
+  if (!footprint.status.startsWith("done")) throw new Error(`a footprint run ended ${footprint.status}`);
 measures.push(
-  measure(`Redis bytes per finished 20-step run (${twentySteps.jobs} queue jobs), against as many raw jobs`, twentySteps.runBytes, "B", twentySteps.rawJobBytes),
-  measure(`Redis bytes per finished 200-turn run (${longStep.jobs} queue jobs), against as many raw jobs`, longStep.runBytes, "B", longStep.rawJobBytes, { of: "value", op: "<=", limit: 600 * 1024 }),
+  measure(
+    `Redis bytes per finished 20-step run (${twentySteps.jobs} queue jobs), against as many raw jobs`,
+    twentySteps.runBytes,
+    "B",
+    twentySteps.rawJobBytes,
+  ),
+  measure(
+    `Redis bytes per finished 200-turn run (${longStep.jobs} queue jobs), against as many raw jobs`,
+    longStep.runBytes,
+    "B",
+    longStep.rawJobBytes,
+    { of: "value", op: "<=", limit: 600 * 1024 },
+  ),
 );
 
 await writeResults(RESULTS, measures);

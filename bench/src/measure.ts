@@ -41,7 +41,10 @@ export const MeasureRecord = z.object({
   unit: z.string(),
   floor: z.number().nullable(),
   ratio: z.number().nullable(),
-  target: z.string().regex(/^(ratio|value) (<=|>=) [0-9.e+-]+$/, "a target reads like 'ratio <= 2.5'").nullable(),
+  target: z
+    .string()
+    .regex(/^(ratio|value) (<=|>=) [0-9.e+-]+$/, "a target reads like 'ratio <= 2.5'")
+    .nullable(),
   met: z.boolean().nullable(),
 }) satisfies z.ZodType<Measure>;
 

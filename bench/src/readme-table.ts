@@ -13,7 +13,8 @@ export function parseResults(json: string): Measure[] {
 function tableSpan(readme: string): { from: number; to: number } {
   const start = readme.indexOf(TABLE_START);
   const to = readme.indexOf(TABLE_END);
-  if (start === -1 || to < start) throw new Error(`the README has no generated bench table; expected the lines ${TABLE_START} and ${TABLE_END}`);
+  if (start === -1 || to < start)
+    throw new Error(`the README has no generated bench table; expected the lines ${TABLE_START} and ${TABLE_END}`);
   return { from: start + TABLE_START.length, to };
 }
 

@@ -38,7 +38,12 @@ export async function redisFootprint(env: BenchEnv, run: FootprintRun): Promise<
   const roles: RunningRoles[] = [
     startRoles(control, { roles: ["control"], packetPrivateKey: env.keys.privateKey }),
     startRoles(plan, { roles: ["plan"], providers: { planner: new ScriptedProvider(planner, { name: "scripted-planner" }) } }),
-    startRoles(step, { roles: ["step"], packetPublicKey: env.keys.publicKey, executor: tooling.executor, providers: { worker: new ScriptedProvider(worker, { name: "scripted-worker" }) } }),
+    startRoles(step, {
+      roles: ["step"],
+      packetPublicKey: env.keys.publicKey,
+      executor: tooling.executor,
+      providers: { worker: new ScriptedProvider(worker, { name: "scripted-worker" }) },
+    }),
     startRoles(evaluate, { roles: ["evaluate"], providers: { judge: new ScriptedProvider({}, { name: "scripted-judge" }) } }),
   ];
   try {
@@ -48,7 +53,9 @@ export async function redisFootprint(env: BenchEnv, run: FootprintRun): Promise<
     await waitUntil(async () => (await control.queues.control.getJob(jobIds.control(`deadline-${runId}`))) === undefined, 30_000);
     const state = await control.runs.require(runId);
     const keys = await runKeys(control, runId);
-    const weighed = await Promise.all(keys.map(async (key) => ({ kind: kindOf(key, control.config.prefix, runId), bytes: await memoryUsage(control, [key]) })));
+    const weighed = await Promise.all(
+      keys.map(async (key) => ({ kind: kindOf(key, control.config.prefix, runId), bytes: await memoryUsage(control, [key]) })),
+    );
     const runBytes = weighed.reduce((sum, key) => sum + key.bytes, 0);
     const jobs = keys.filter((key) => JOB_KEY.test(key)).length;
     const status = `${state.status} after ${state.steps.length} steps${state.stopReason ? ` (${state.stopReason})` : ""}`;
@@ -96,9 +103,14 @@ async function rawJobBytes(runtime: ReinRuntime, count: number): Promise<number>
   const queue = new Queue("raw-footprint", { ...options, defaultJobOptions });
   const worker = new Worker("raw-footprint", async () => {}, options);
   try {
-    const jobs = await queue.addBulk(Array.from({ length: count }, (_, index) => ({ name: "noop", data: { index }, opts: { jobId: `raw-footprint-${index}` } })));
+    const jobs = await queue.addBulk(
+      Array.from({ length: count }, (_, index) => ({ name: "noop", data: { index }, opts: { jobId: `raw-footprint-${index}` } })),
+    );
     await waitUntil(async () => (await queue.getCompletedCount()) >= count);
-    return memoryUsage(runtime, jobs.map((job) => `${runtime.keys.queuePrefix()}:raw-footprint:${job.id}`));
+    return memoryUsage(
+      runtime,
+      jobs.map((job) => `${runtime.keys.queuePrefix()}:raw-footprint:${job.id}`),
+    );
   } finally {
     await closeWorker(worker);
     await queue.close();

@@ -24,12 +24,18 @@ const env = (name: string): string => {
 // Diagnostics: bench:dispatch with REIN_BENCH_TIMELINE records every Redis command of every process.
 if (process.env.REIN_BENCH_TIMELINE) (await import("./command-timeline.ts")).recordCommands(process.env.REIN_BENCH_TIMELINE);
 
-const runtime = createRuntime(ReinConfig.parse({ redisUrl: env("REIN_REDIS_URL"), prefix: env("REIN_PREFIX"), workspaceRoot: env("REIN_WORKSPACE_ROOT") }));
+const runtime = createRuntime(
+  ReinConfig.parse({ redisUrl: env("REIN_REDIS_URL"), prefix: env("REIN_PREFIX"), workspaceRoot: env("REIN_WORKSPACE_ROOT") }),
+);
 const concurrency = Number(env("BENCH_CONCURRENCY"));
 const role = env("BENCH_ROLE");
 let close: () => Promise<void>;
 if (role === "raw") {
-  const worker = new Worker(env("BENCH_QUEUE"), async () => {}, { connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency });
+  const worker = new Worker(env("BENCH_QUEUE"), async () => {}, {
+    connection: runtime.connection,
+    prefix: runtime.keys.queuePrefix(),
+    concurrency,
+  });
   await worker.waitUntilReady();
   close = () => closeWorker(worker);
 } else {

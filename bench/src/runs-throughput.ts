@@ -25,14 +25,21 @@ const ROLES = ["control", "plan", "step", "evaluate"] as const;
 
 export async function runsPerSecond(env: BenchEnv, runs: number, concurrency: number): Promise<RunsThroughput> {
   const intake = env.runtime();
-  const childEnv = { ...env.childEnv, REIN_PACKET_PRIVATE_KEY: exportPacketKeys(env.keys).privateKeyPem, BENCH_CONCURRENCY: String(concurrency), BENCH_STEPS: "1" };
+  const childEnv = {
+    ...env.childEnv,
+    REIN_PACKET_PRIVATE_KEY: exportPacketKeys(env.keys).privateKeyPem,
+    BENCH_CONCURRENCY: String(concurrency),
+    BENCH_STEPS: "1",
+  };
   const children = ROLES.map((role) => spawnBenchChild("./role-process.ts", { ...childEnv, BENCH_ROLE: role }));
   const cpu = async () => Promise.all(children.map(async (child) => Number(await child.ask("cpu"))));
   try {
     await Promise.all(children.map((child) => child.ready));
     const cpuBefore = await cpu();
     const started = performance.now();
-    const runIds = await Promise.all(Array.from({ length: runs }, async () => (await submitGoal(intake, noopGoal, { knownTools: [] })).runId));
+    const runIds = await Promise.all(
+      Array.from({ length: runs }, async () => (await submitGoal(intake, noopGoal, { knownTools: [] })).runId),
+    );
     let pending = runIds;
     await waitUntil(
       async () => {

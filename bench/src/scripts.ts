@@ -27,7 +27,11 @@ export function noopPlan(title: string): Plan {
   return planOf(noopStep(title));
 }
 
-export const noopGoal: GoalInput = { text: "Bench: is there anything to do in steps that need nothing?", kind: "question", budget: { maxSteps: 25, maxTokens: 1_000_000_000 } };
+export const noopGoal: GoalInput = {
+  text: "Bench: is there anything to do in steps that need nothing?",
+  kind: "question",
+  budget: { maxSteps: 25, maxTokens: 1_000_000_000 },
+};
 
 /** The worker's no-op model: whatever the step, it answers at once. */
 export const noopWorkerScript: ModelScriptInput = { worker: [{ turns: [{ text: "Nothing to do." }], repeatLast: true }] };
@@ -35,9 +39,14 @@ export const noopWorkerScript: ModelScriptInput = { worker: [{ turns: [{ text: "
 /** The planner of a run of exactly `steps` no-op steps, then done. */
 export function plannerScript(steps: number): ModelScriptInput {
   const planned = Array.from({ length: steps }, (_, index) => noopStep(`No-op step ${index + 1}`));
-  return { planner: plannerOfSteps(planned, { answer: "all steps done", claims: [], gaps: ["the no-op steps observe nothing, so no claim can be backed by evidence"] }) };
+  return {
+    planner: plannerOfSteps(planned, {
+      answer: "all steps done",
+      claims: [],
+      gaps: ["the no-op steps observe nothing, so no claim can be backed by evidence"],
+    }),
+  };
 }
-
 
 export const echoTitle = (turns: number) => `Echo ${turns} times`;
 
@@ -49,7 +58,11 @@ export function echoWorkerScript(turnCounts: readonly number[]): ModelScriptInpu
 /** A step that runs exactly `turns` model turns through the echo conversation. */
 function echoStep(turns: number): StepSpec {
   // The scripted model bills the whole prompt each turn, so a long step needs a token budget to match.
-  return { ...noopStep(echoTitle(turns)), tools: [echoTool.name], budget: { maxTurns: turns, maxToolCalls: turns, maxTokens: 100_000_000 } };
+  return {
+    ...noopStep(echoTitle(turns)),
+    tools: [echoTool.name],
+    budget: { maxTurns: turns, maxToolCalls: turns, maxTokens: 100_000_000 },
+  };
 }
 
 /** The plan of one echo step (echoStep). */
@@ -57,7 +70,11 @@ export function echoPlan(turns: number): Plan {
   return planOf(echoStep(turns));
 }
 
-export const echoGoal: GoalInput = { text: "Bench: echo numbers.", tools: [{ name: echoTool.name }], budget: { maxSteps: 25, maxTokens: 1_000_000_000 } };
+export const echoGoal: GoalInput = {
+  text: "Bench: echo numbers.",
+  tools: [{ name: echoTool.name }],
+  budget: { maxSteps: 25, maxTokens: 1_000_000_000 },
+};
 
 /** The planner of a run of one step of `turns` echo turns, then done. */
 export function echoPlannerScript(turns: number): ModelScriptInput {

@@ -17,7 +17,15 @@ export async function noopStepJobs(runtime: ReinRuntime, signer: PacketSigner, c
   const planning = transition(state, { type: "goal.submitted", eventId: "bench-submitted", runId: state.runId }, settings).state;
   const dispatched = transition(
     planning,
-    { type: "plan.ready", eventId: "bench-planned", runId: state.runId, planNo: 1, plan: noopPlan("No-op step"), usage: zeroUsage(), lessonsUsed: [] },
+    {
+      type: "plan.ready",
+      eventId: "bench-planned",
+      runId: state.runId,
+      planNo: 1,
+      plan: noopPlan("No-op step"),
+      usage: zeroUsage(),
+      lessonsUsed: [],
+    },
     settings,
   );
   const effect = dispatched.effects.find((candidate) => candidate.type === "dispatch_step");

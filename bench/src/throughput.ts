@@ -16,12 +16,23 @@ export type ThroughputMode = "raw" | "rein";
  * "rein" is the step role running no-op steps (signed packets, a scripted
  * model that answers at once, trace, step.started/step.finished events).
  */
-export async function throughput(env: BenchEnv, mode: ThroughputMode, processes: number, concurrency: number, jobs: number): Promise<number> {
+export async function throughput(
+  env: BenchEnv,
+  mode: ThroughputMode,
+  processes: number,
+  concurrency: number,
+  jobs: number,
+): Promise<number> {
   const runtime = env.runtime();
   const name = mode === "raw" ? `raw-throughput-${processes}x${concurrency}` : QUEUE_NAMES.step;
   const queue = new Queue(name, { connection: runtime.connection, prefix: runtime.keys.queuePrefix(), defaultJobOptions });
   const children = Array.from({ length: processes }, () =>
-    spawnBenchChild("./role-process.ts", { ...env.childEnv, BENCH_ROLE: mode === "raw" ? "raw" : "step", BENCH_QUEUE: name, BENCH_CONCURRENCY: String(concurrency) }),
+    spawnBenchChild("./role-process.ts", {
+      ...env.childEnv,
+      BENCH_ROLE: mode === "raw" ? "raw" : "step",
+      BENCH_QUEUE: name,
+      BENCH_CONCURRENCY: String(concurrency),
+    }),
   );
   try {
     await queue.pause();
@@ -29,7 +40,11 @@ export async function throughput(env: BenchEnv, mode: ThroughputMode, processes:
     const entries =
       mode === "raw"
         ? Array.from({ length: jobs }, (_, index) => ({ name: "noop", data: { index }, opts: { jobId: `raw-${index}` } }))
-        : (await noopStepJobs(runtime, new PacketSigner(env.keys.privateKey), jobs)).map(({ jobId, data }) => ({ name: "step", data, opts: { jobId } }));
+        : (await noopStepJobs(runtime, new PacketSigner(env.keys.privateKey), jobs)).map(({ jobId, data }) => ({
+            name: "step",
+            data,
+            opts: { jobId },
+          }));
     for (let start = 0; start < entries.length; start += 500) await queue.addBulk(entries.slice(start, start + 500));
     const before = await queue.getJobCounts("completed", "failed");
     const started = performance.now();
@@ -37,7 +52,8 @@ export async function throughput(env: BenchEnv, mode: ThroughputMode, processes:
     await waitUntil(
       async () => {
         const counts = await queue.getJobCounts("completed", "failed");
-        if ((counts.failed ?? 0) > (before.failed ?? 0)) throw new Error(`${mode} throughput: ${(counts.failed ?? 0) - (before.failed ?? 0)} job(s) failed`);
+        if ((counts.failed ?? 0) > (before.failed ?? 0))
+          throw new Error(`${mode} throughput: ${(counts.failed ?? 0) - (before.failed ?? 0)} job(s) failed`);
         return (counts.completed ?? 0) - (before.completed ?? 0) >= jobs;
       },
       120_000,

@@ -25,11 +25,14 @@ const PATH = [
  * round trip of each command on its critical path and the work between two
  * of them, as medians over the cycles. Rows in path order.
  */
-export async function dispatchTimeline(dir: string): Promise<{ rows: { segment: string; micros: number; roundTrip: boolean }[]; cycles: number }> {
+export async function dispatchTimeline(
+  dir: string,
+): Promise<{ rows: { segment: string; micros: number; roundTrip: boolean }[]; cycles: number }> {
   const sent: Sent[] = [];
   for (const file of await readdir(dir)) {
     if (!file.endsWith(".json")) continue;
-    for (const command of JSON.parse(await readFile(join(dir, file), "utf8")) as RecordedCommand[]) sent.push({ ...command, process: file });
+    for (const command of JSON.parse(await readFile(join(dir, file), "utf8")) as RecordedCommand[])
+      sent.push({ ...command, process: file });
   }
   sent.sort((a, b) => a.sent - b.sent);
   const byRun = new Map<string, Sent[]>();
@@ -49,12 +52,20 @@ export async function dispatchTimeline(dir: string): Promise<{ rows: { segment: 
       if (next) note(`  then, until ${(PATH[index + 1] as (typeof PATH)[number])[0]}`, command.replied as number, next.sent);
     }
   }
-  return { rows: [...segments].map(([segment, micros]) => ({ segment, micros: percentile(micros, 50), roundTrip: segment.endsWith("round trip") })), cycles };
+  return {
+    rows: [...segments].map(([segment, micros]) => ({
+      segment,
+      micros: percentile(micros, 50),
+      roundTrip: segment.endsWith("round trip"),
+    })),
+    cycles,
+  };
 }
 
 /** A's to J's command of one run's cycle, or undefined when the run has no complete cycle on record. */
 function cyclePath(commands: readonly Sent[], all: readonly Sent[]): Sent[] | undefined {
-  const first = (after: number, match: (command: Sent) => boolean, within: readonly Sent[] = commands) => within.find((command) => command.sent >= after && match(command));
+  const first = (after: number, match: (command: Sent) => boolean, within: readonly Sent[] = commands) =>
+    within.find((command) => command.sent >= after && match(command));
   const lastBefore = (before: number, after: number, process: string, match: (command: Sent) => boolean) =>
     all.findLast((command) => command.sent < before && command.sent >= after && command.process === process && match(command));
   const a = first(0, (command) => command.name === "addStandardJob" && command.queue === "step");
@@ -68,7 +79,10 @@ function cyclePath(commands: readonly Sent[], all: readonly Sent[]): Sent[] | un
   if (!c || !d || !e || !f || !h || !i) return undefined;
   const b = lastBefore(c.sent, a.sent, c.process, (command) => command.name === "moveToActive" && command.queue === "step");
   const g = lastBefore(h.sent, f.sent, h.process, (command) => command.name === "moveToActive" && command.queue === "control");
-  const j = all.find((command) => command.sent >= i.sent && command.process === h.process && command.name === "moveToFinished" && command.queue === "control");
+  const j = all.find(
+    (command) =>
+      command.sent >= i.sent && command.process === h.process && command.name === "moveToFinished" && command.queue === "control",
+  );
   const path = [a, b, c, d, e, f, g, h, i, j];
   return path.every((command) => command?.replied !== undefined) ? (path as Sent[]) : undefined;
 }

@@ -65,7 +65,9 @@ export async function turnCosts(env: BenchEnv, turnCounts: readonly number[], ro
       rein: medians(perTurn.rein),
       agents: medians(perTurn.agents),
       bare: medians(perTurn.bare),
-      reinTraffic: new Map([...traffic].map(([turns, seen]) => [turns, { commands: percentile(seen.commands, 50), bytes: percentile(seen.bytes, 50) }])),
+      reinTraffic: new Map(
+        [...traffic].map(([turns, seen]) => [turns, { commands: percentile(seen.commands, 50), bytes: percentile(seen.bytes, 50) }]),
+      ),
     };
   } finally {
     await deployment.close();

@@ -35,10 +35,26 @@ function hangingRestart(hangs: number) {
 
 const script: ModelScriptInput = {
   planner: plannerOfSteps(
-    [{ title: "Restart the api", objective: "Restart payment-api with restart_service.", tools: ["restart_service"], output_contract: { description: "one line", format: "text" } }],
-    { answer: "payment-api was restarted", claims: [{ text: "payment-api was restarted", evidence: ["{{evidence:restart_service}}"] }], gaps: [] },
+    [
+      {
+        title: "Restart the api",
+        objective: "Restart payment-api with restart_service.",
+        tools: ["restart_service"],
+        output_contract: { description: "one line", format: "text" },
+      },
+    ],
+    {
+      answer: "payment-api was restarted",
+      claims: [{ text: "payment-api was restarted", evidence: ["{{evidence:restart_service}}"] }],
+      gaps: [],
+    },
   ),
-  worker: [{ match: "Task: Restart the api", turns: [{ toolCalls: [{ name: "restart_service", input: { service: "payment-api" } }] }, { text: "restarted payment-api" }] }],
+  worker: [
+    {
+      match: "Task: Restart the api",
+      turns: [{ toolCalls: [{ name: "restart_service", input: { service: "payment-api" } }] }, { text: "restarted payment-api" }],
+    },
+  ],
 };
 
 // Step workers killed and restarted with one-second locks on a loaded machine: sized generously, not a timing assertion.

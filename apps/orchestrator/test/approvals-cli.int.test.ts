@@ -23,7 +23,11 @@ describe("rein approvals", () => {
     const signed = await store.ask("run_1", "s1", action("api"), "1:call_api");
     await store.decide(signed.approval.approvalId, { decision: "approved", approver: "alice" }, signer);
     const forged = await store.ask("run_1", "s1", action("db"), "1:call_db");
-    await runtime.redis.hset(runtime.keys.approval(forged.approval.approvalId), { status: "approved", approver: "cli:alice", decidedAt: new Date().toISOString() });
+    await runtime.redis.hset(runtime.keys.approval(forged.approval.approvalId), {
+      status: "approved",
+      approver: "cli:alice",
+      decidedAt: new Date().toISOString(),
+    });
 
     const listed = await rein(["approvals", "--all"], env);
     expect(listed.code, listed.stderr).toBe(0);

@@ -42,12 +42,15 @@ describe("examples/bugfix through a real Redis, each role its own consumer", () 
   });
 
   it("delivers claims that each cite evidence present in the trace, every one verified", () => {
-    const observed = new Set(trace.filter((event) => event.kind === "observation.made").map((event) => String(event.payload.observationId)));
+    const observed = new Set(
+      trace.filter((event) => event.kind === "observation.made").map((event) => String(event.payload.observationId)),
+    );
     const claims = state.result?.answer?.claims ?? [];
     expect(claims.length).toBeGreaterThan(0);
     for (const claim of claims) {
       expect(claim.evidence.length).toBeGreaterThan(0);
-      for (const id of claim.evidence) expect(observed.has(id), `${id} (cited by "${claim.text}") is an observation in the trace`).toBe(true);
+      for (const id of claim.evidence)
+        expect(observed.has(id), `${id} (cited by "${claim.text}") is an observation in the trace`).toBe(true);
     }
     expect(state.result?.claims.map((claim) => claim.status)).toEqual(claims.map(() => "supported"));
   });
@@ -66,7 +69,10 @@ describe("examples/bugfix through a real Redis, each role its own consumer", () 
     expect(trace.map((event) => event.seq)).toEqual(trace.map((_, index) => index + 1));
     const order = ["run.submitted", "plan.ready", "step.dispatched", "tool.called", "step.finished", "verdict.ready", "run.done"];
     const positions = order.map(first);
-    expect(positions.every((position) => position >= 0), JSON.stringify(kinds)).toBe(true);
+    expect(
+      positions.every((position) => position >= 0),
+      JSON.stringify(kinds),
+    ).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     expect(kinds.filter((kind) => kind.startsWith("run.") && kind !== "run.status_changed").at(-1)).toBe("run.done");
   });
@@ -76,7 +82,9 @@ describe("examples/bugfix through a real Redis, each role its own consumer", () 
       expect(event.runId).toBe(state.runId);
       expect(event.ts).toMatch(/^\d{4}-\d\d-\d\dT/);
     }
-    const withIo = trace.filter((event) => ["model.called", "model.responded", "tool.called", "tool.result", "observation.made"].includes(event.kind));
+    const withIo = trace.filter((event) =>
+      ["model.called", "model.responded", "tool.called", "tool.result", "observation.made"].includes(event.kind),
+    );
     expect(withIo.length).toBeGreaterThan(5);
     for (const event of withIo) expect(event.inputHash).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
@@ -84,7 +92,9 @@ describe("examples/bugfix through a real Redis, each role its own consumer", () 
   it("showed the worker the failing test run, then the passing one", () => {
     expect(trace.filter((event) => event.kind === "observation.made" && event.stepId === "s1")).toHaveLength(7);
     const last = harness.worker.requests.at(-1);
-    const outputs = (last?.messages ?? []).flatMap((message) => message.content.flatMap((block) => (block.type === "tool_result" ? [block.content] : [])));
+    const outputs = (last?.messages ?? []).flatMap((message) =>
+      message.content.flatMap((block) => (block.type === "tool_result" ? [block.content] : [])),
+    );
     const exitCodes = outputs.flatMap((text) => /^exit code: (\d+)$/m.exec(text)?.[1] ?? []);
     expect(exitCodes).toEqual(["1", "0"]);
   });
@@ -92,7 +102,10 @@ describe("examples/bugfix through a real Redis, each role its own consumer", () 
   it("let the evaluator run the tests itself", () => {
     const verdict = trace.find((event) => event.kind === "verdict.ready");
     const checks = verdict?.payload.checks as { check: string; passed: boolean; detail: string }[];
-    expect(checks.find((check) => check.check.includes("node --test"))).toMatchObject({ passed: true, detail: expect.stringMatching(/exited 0/) });
+    expect(checks.find((check) => check.check.includes("node --test"))).toMatchObject({
+      passed: true,
+      detail: expect.stringMatching(/exited 0/),
+    });
   });
 
   it("built the worker's model requests from the packet alone", () => {
@@ -117,7 +130,14 @@ describe("examples/bugfix through a real Redis, each role its own consumer", () 
         }
       }
       // The packet's surface, plus the two requests the runtime itself answers.
-      expect(request.tools?.map((tool) => tool.name).sort()).toEqual(["delegate", "list_files", "read_file", "request_context", "run_command", "write_file"]);
+      expect(request.tools?.map((tool) => tool.name).sort()).toEqual([
+        "delegate",
+        "list_files",
+        "read_file",
+        "request_context",
+        "run_command",
+        "write_file",
+      ]);
     }
   });
 

@@ -29,16 +29,29 @@ const step = (argv: string[]) => ({
 const script = (argv: string[]): ModelScriptInput => ({
   planner: [
     { match: "Completed steps: none\n", turns: [{ output: { current_step: step(argv), done: false, goal_kind: "text" } }] },
-    { match: "Latest verdict: replan", turns: [{ output: { current_step: null, done: true, answer: { answer: "stopped", claims: [], gaps: ["the check could not run"] } } }], repeatLast: true },
-    { match: "Completed steps: 1\n", turns: [{ output: { current_step: null, done: true, answer: { answer: "noted", claims: [], gaps: ["nothing was checked"] } } }], repeatLast: true },
+    {
+      match: "Latest verdict: replan",
+      turns: [{ output: { current_step: null, done: true, answer: { answer: "stopped", claims: [], gaps: ["the check could not run"] } } }],
+      repeatLast: true,
+    },
+    {
+      match: "Completed steps: 1\n",
+      turns: [{ output: { current_step: null, done: true, answer: { answer: "noted", claims: [], gaps: ["nothing was checked"] } } }],
+      repeatLast: true,
+    },
   ],
-  worker: [{ match: "Task: Write the release note", turns: [{ text: "Release note: the crash on empty input is fixed." }], repeatLast: true }],
+  worker: [
+    { match: "Task: Write the release note", turns: [{ text: "Release note: the crash on empty input is fixed." }], repeatLast: true },
+  ],
 });
 
 const allowNode: PolicyRule = { id: "deploy:allow-node", tool: "run_command", decision: "allow", commands: ["node"] };
 const harnesses = harnessesPerTest();
 
-async function run(argv: string[], options: { policy?: PolicyRule[]; grant?: GoalInput["tools"] }): Promise<{ state: RunState; trace: TraceEvent[]; requests: string }> {
+async function run(
+  argv: string[],
+  options: { policy?: PolicyRule[]; grant?: GoalInput["tools"] },
+): Promise<{ state: RunState; trace: TraceEvent[]; requests: string }> {
   const harness = await harnesses.start(script(argv), [], {
     env: { ...process.env, [TOKEN]: SECRET, [OTHER]: "other-secret-value" },
     config: {
@@ -81,14 +94,21 @@ describe("acceptance checks carry no secret out (issue 28 case 4)", () => {
   it("the policy decides a check by the command it runs, as for run_command: with no rule allowing node, a person would be asked, so it is not run", async () => {
     const { state, trace } = await run(["node", "-e", NEEDS_TOKEN], { policy: [] });
     const decided = trace.find((event) => event.kind === "check.permission.decided");
-    expect(decided?.payload).toMatchObject({ decision: "ask", rule: "default:destructive", effect: "destructive", scope: { commands: ["node"] } });
+    expect(decided?.payload).toMatchObject({
+      decision: "ask",
+      rule: "default:destructive",
+      effect: "destructive",
+      scope: { commands: ["node"] },
+    });
     expect(trace.some((event) => event.kind === "check.command_finished")).toBe(false);
     expect(state.verdicts[0]?.decision).toBe("replan");
     expect(state.verdicts[0]?.reasons.join(" ")).toMatch(/check cannot run as written/);
   });
 
   it("a goal that names the secret in its run_command grant's checkSecrets hands it to its checks, and only that one", async () => {
-    const { trace } = await run(["node", "-e", NEEDS_TOKEN], { grant: [{ name: "run_command", scope: { commands: ["node"] }, checkSecrets: [TOKEN] }] });
+    const { trace } = await run(["node", "-e", NEEDS_TOKEN], {
+      grant: [{ name: "run_command", scope: { commands: ["node"] }, checkSecrets: [TOKEN] }],
+    });
     const finished = trace.filter((event) => event.kind === "check.command_finished");
     expect(finished.map((event) => event.payload.exitCode)).toEqual([0]);
   });

@@ -18,7 +18,9 @@ describe("rein's logs", () => {
   it("refuses an unknown REIN_LOG_LEVEL in one line naming the valid levels, exit 2", async () => {
     const result = await rein(["status", "run_none"], tracked(cliEnv({ REIN_LOG_LEVEL: "verbose" })));
     expect(result.code).toBe(2);
-    expect(result.stderr.trim()).toBe('rein status: REIN_LOG_LEVEL "verbose" is not a log level; expected one of: fatal, error, warn, info, debug, trace, silent');
+    expect(result.stderr.trim()).toBe(
+      'rein status: REIN_LOG_LEVEL "verbose" is not a log level; expected one of: fatal, error, warn, info, debug, trace, silent',
+    );
   });
 
   it("with --log-file, writes the run's lifecycle at info to the file and none of it to stdout or stderr", async () => {
@@ -30,9 +32,20 @@ describe("rein's logs", () => {
     expect(runId).toBeDefined();
     expect(jsonLines(run.stdout)).toEqual([]);
     expect(jsonLines(run.stderr)).toEqual([]);
-    const logged = readFileSync(logFile, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { msg: string; role?: string; runId?: string });
+    const logged = readFileSync(logFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { msg: string; role?: string; runId?: string });
     const lifecycle = logged.filter((line) => line.runId === runId).map((line) => `${line.role ?? "intake"}: ${line.msg}`);
-    for (const expected of ["intake: run submitted", "planner: plan ready", "controller: step dispatched", "worker: step started", "worker: step finished", "evaluator: verdict", "controller: run ended"]) {
+    for (const expected of [
+      "intake: run submitted",
+      "planner: plan ready",
+      "controller: step dispatched",
+      "worker: step started",
+      "worker: step finished",
+      "evaluator: verdict",
+      "controller: run ended",
+    ]) {
       expect(lifecycle).toContain(expected);
     }
   }, 120_000);

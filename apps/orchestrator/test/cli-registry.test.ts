@@ -45,7 +45,9 @@ describe("the CLI's command registry", () => {
 
   // `rein --help` and `rein <command> --help` must not load a command's module (or Rein's packages): they import only these.
   it("keeps the help path free of command modules: main, the registry and the declarations import nothing else at load", () => {
-    const allowed = new Set(["main.ts", "registry.ts", "command-spec.ts", "command-specs.ts", "command-help.ts", "output.ts"].map((file) => join(CLI_DIR, file)));
+    const allowed = new Set(
+      ["main.ts", "registry.ts", "command-spec.ts", "command-specs.ts", "command-help.ts", "output.ts"].map((file) => join(CLI_DIR, file)),
+    );
     for (const file of allowed) {
       const source = readFileSync(file, "utf8");
       const imports = [...source.matchAll(/^import (?!type )[^;]*? from "([^"]+)";/gm)].map((match) => match[1] as string);
@@ -64,27 +66,36 @@ describe("rein --help and each command's --help", () => {
     for (const entry of COMMANDS) expect(help.stdout).toContain(`  ${entry.spec.name}`);
   });
 
-  it.each(COMMANDS.map((entry) => [entry.spec.name, entry] as const))("`rein %s --help` lists every option it takes, its own and the global ones", async (name, entry) => {
-    const help = await rein(name, "--help");
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain(`usage: rein ${name}`);
-    expect(help.stdout).toContain(entry.spec.summary);
-    for (const [flag, declared] of Object.entries({ ...entry.spec.flags, ...GLOBAL_FLAGS })) {
-      expect(help.stdout).toContain(`--${flag}`);
-      expect(help.stdout).toContain(declared.help);
-    }
-  });
+  it.each(COMMANDS.map((entry) => [entry.spec.name, entry] as const))(
+    "`rein %s --help` lists every option it takes, its own and the global ones",
+    async (name, entry) => {
+      const help = await rein(name, "--help");
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain(`usage: rein ${name}`);
+      expect(help.stdout).toContain(entry.spec.summary);
+      for (const [flag, declared] of Object.entries({ ...entry.spec.flags, ...GLOBAL_FLAGS })) {
+        expect(help.stdout).toContain(`--${flag}`);
+        expect(help.stdout).toContain(declared.help);
+      }
+    },
+  );
 
-  it.each(COMMANDS.map((entry) => [entry.spec.name, entry] as const))("`rein %s --help` lists its subcommands and positional arguments with what each is", async (name, entry) => {
-    const help = (await rein(name, "--help")).stdout;
-    for (const [subcommand, declared] of Object.entries(entry.spec.subcommands ?? {})) {
-      expect(help).toContain(`usage: rein ${name}`);
-      expect(help).toMatch(new RegExp(`\\n  ${subcommand}\\b.* ${escapeRegExp(declared.summary)}`));
-    }
-    for (const arg of [...(entry.spec.args ?? []), ...Object.values(entry.spec.subcommands ?? {}).flatMap((subcommand) => subcommand.args)]) {
-      expect(help).toMatch(new RegExp(`\\n  ${escapeRegExp(arg.value)} +${escapeRegExp(arg.help)}`));
-    }
-  });
+  it.each(COMMANDS.map((entry) => [entry.spec.name, entry] as const))(
+    "`rein %s --help` lists its subcommands and positional arguments with what each is",
+    async (name, entry) => {
+      const help = (await rein(name, "--help")).stdout;
+      for (const [subcommand, declared] of Object.entries(entry.spec.subcommands ?? {})) {
+        expect(help).toContain(`usage: rein ${name}`);
+        expect(help).toMatch(new RegExp(`\\n  ${subcommand}\\b.* ${escapeRegExp(declared.summary)}`));
+      }
+      for (const arg of [
+        ...(entry.spec.args ?? []),
+        ...Object.values(entry.spec.subcommands ?? {}).flatMap((subcommand) => subcommand.args),
+      ]) {
+        expect(help).toMatch(new RegExp(`\\n  ${escapeRegExp(arg.value)} +${escapeRegExp(arg.help)}`));
+      }
+    },
+  );
 
   it("shows a flag's value, bounds and repeatability", async () => {
     const help = (await rein("worker", "--help")).stdout;
@@ -109,7 +120,9 @@ describe("mistakes on the command line", () => {
   });
 
   it("refuses a bad value by the flag's declared type before any work", async () => {
-    expect((await rein("worker", "--role", "plan", "--role", "planner")).stderr).toContain("rein worker: --role planner: expected one of plan, step, evaluate, control");
+    expect((await rein("worker", "--role", "plan", "--role", "planner")).stderr).toContain(
+      "rein worker: --role planner: expected one of plan, step, evaluate, control",
+    );
     expect((await rein("serve", "--concurrency", "0")).stderr).toContain("rein serve: --concurrency 0: expected a whole number at least 1");
     expect((await rein("serve", "--http", "99999")).stderr).toContain("rein serve: --http 99999: expected a whole number from 0 to 65535");
     const limit = await rein("runs", "list", "--limit", "ten");
@@ -120,16 +133,24 @@ describe("mistakes on the command line", () => {
   it("suggests the subcommand meant by a typo, before any work", async () => {
     const mcp = await rein("mcp", "lst");
     expect(mcp.code).toBe(2);
-    expect(mcp.stderr).toMatch(/^rein mcp: unknown subcommand "lst"; did you mean "rein mcp list"\?; expected one of: list, check; usage: rein mcp list {2}\| {2}rein mcp check <name>/);
-    expect((await rein("trace", "exprot", "run_1")).stderr).toContain('rein trace: unknown subcommand "exprot"; did you mean "rein trace export"?');
-    expect((await rein("lessons", "rn", "lsn_1")).stderr).toContain('rein lessons: unknown subcommand "rn"; did you mean "rein lessons rm"?');
+    expect(mcp.stderr).toMatch(
+      /^rein mcp: unknown subcommand "lst"; did you mean "rein mcp list"\?; expected one of: list, check; usage: rein mcp list {2}\| {2}rein mcp check <name>/,
+    );
+    expect((await rein("trace", "exprot", "run_1")).stderr).toContain(
+      'rein trace: unknown subcommand "exprot"; did you mean "rein trace export"?',
+    );
+    expect((await rein("lessons", "rn", "lsn_1")).stderr).toContain(
+      'rein lessons: unknown subcommand "rn"; did you mean "rein lessons rm"?',
+    );
     expect((await rein("keys")).stderr).toContain("rein keys: expected a subcommand: generate; usage: rein keys generate");
   });
 
   it("names a missing positional argument and what it is, before any work", async () => {
     const status = await rein("status");
     expect(status.code).toBe(2);
-    expect(status.stderr).toMatch(/^rein status: missing <runId>: a run id, as rein run or rein submit printed it; usage: rein status <runId>/);
+    expect(status.stderr).toMatch(
+      /^rein status: missing <runId>: a run id, as rein run or rein submit printed it; usage: rein status <runId>/,
+    );
     expect((await rein("mcp", "check")).stderr).toContain("rein mcp: missing <name>: a server's name in the config's mcp");
     expect((await rein("reply", "run_1", "")).stderr).toContain('rein reply: missing "<instruction>"');
   });

@@ -27,7 +27,9 @@ describe("rein CLI", () => {
     expect(runId).toBeDefined();
 
     const status = await rein(["status", runId as string], env);
-    expect(status.stdout).toMatch(/claim \(supported\): src\/add\.js was rewritten so that add\(\) returns a \+ b\. \[evidence: obs_[a-z0-9]+\]/);
+    expect(status.stdout).toMatch(
+      /claim \(supported\): src\/add\.js was rewritten so that add\(\) returns a \+ b\. \[evidence: obs_[a-z0-9]+\]/,
+    );
     const json = JSON.parse((await rein(["status", runId as string, "--json"], env)).stdout) as RunState;
     expect(json.result?.claims.map((claim) => [claim.status, claim.evidence.length])).toEqual([
       ["supported", 1],
@@ -37,10 +39,15 @@ describe("rein CLI", () => {
 
     const trace = await rein(["trace", runId as string, "--json"], env);
     expect(trace.code).toBe(0);
-    const events = trace.stdout.trim().split("\n").map((line) => TraceEvent.parse(JSON.parse(line)));
+    const events = trace.stdout
+      .trim()
+      .split("\n")
+      .map((line) => TraceEvent.parse(JSON.parse(line)));
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
     const kinds = events.map((event) => event.kind);
-    const order = ["run.submitted", "plan.ready", "step.dispatched", "tool.called", "step.finished", "verdict.ready", "run.done"].map((kind) => kinds.indexOf(kind));
+    const order = ["run.submitted", "plan.ready", "step.dispatched", "tool.called", "step.finished", "verdict.ready", "run.done"].map(
+      (kind) => kinds.indexOf(kind),
+    );
     expect(order.every((position) => position >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     for (const event of events.filter((candidate) => candidate.kind.startsWith("model.") || candidate.kind.startsWith("tool."))) {

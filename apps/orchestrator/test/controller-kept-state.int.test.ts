@@ -8,7 +8,12 @@ import { startController } from "../src/controller/controller.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";
 import { waitForRun } from "./support/wait-for-run.ts";
 
-const plan: Plan = { done: false, current_step: StepSpec.parse({ title: "Say hello", objective: "Say hello to the user" }), next_steps: [], risks: [] };
+const plan: Plan = {
+  done: false,
+  current_step: StepSpec.parse({ title: "Say hello", objective: "Say hello to the user" }),
+  next_steps: [],
+  risks: [],
+};
 
 describe("controller keeping the state it wrote for the run's next event", () => {
   let runtime: TestRuntime;
@@ -29,7 +34,16 @@ describe("controller keeping the state it wrote for the run's next event", () =>
     controller = startController({ runtime: controlRuntime, packetPrivateKey: generatePacketKeys().privateKey });
     return { runId, planning: await waitForRun(runtime, runId, (state) => state.planCount === 1) };
   };
-  const sendPlan = (runId: string) => runtime.queues.sendControl({ type: "plan.ready", eventId: `planned-${runId}`, runId, planNo: 1, plan, usage: zeroUsage(), lessonsUsed: [] });
+  const sendPlan = (runId: string) =>
+    runtime.queues.sendControl({
+      type: "plan.ready",
+      eventId: `planned-${runId}`,
+      runId,
+      planNo: 1,
+      plan,
+      usage: zeroUsage(),
+      lessonsUsed: [],
+    });
 
   afterEach(async () => {
     await controller?.close();

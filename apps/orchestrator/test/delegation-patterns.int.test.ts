@@ -21,8 +21,14 @@ const step = (title: string, objective: string, tools: string[]) => ({
  */
 const script: ModelScriptInput = {
   planner: [
-    { match: "Completed steps: none", turns: [{ output: step("Survey src", "Find what src holds, delegating the reading", ["read_file"]) }] },
-    { match: "Completed steps: 1", turns: [{ output: { current_step: null, done: true, answer: { answer: "stopped", claims: [], gaps: ["the child was refused"] } } }] },
+    {
+      match: "Completed steps: none",
+      turns: [{ output: step("Survey src", "Find what src holds, delegating the reading", ["read_file"]) }],
+    },
+    {
+      match: "Completed steps: 1",
+      turns: [{ output: { current_step: null, done: true, answer: { answer: "stopped", claims: [], gaps: ["the child was refused"] } } }],
+    },
   ],
   worker: [
     {
@@ -34,7 +40,12 @@ const script: ModelScriptInput = {
               name: "delegate",
               input: {
                 reason: "reading is a separate job",
-                task: { title: "Read deep", objective: "Read src/deep/key.ts", tools: [{ name: "read_file", scope: { paths: ["src/**"] } }], budget: { maxTurns: 3 } },
+                task: {
+                  title: "Read deep",
+                  objective: "Read src/deep/key.ts",
+                  tools: [{ name: "read_file", scope: { paths: ["src/**"] } }],
+                  budget: { maxTurns: 3 },
+                },
               },
             },
           ],
@@ -53,7 +64,10 @@ describe("delegation compares scopes as patterns", () => {
     await mkdir(join(seed, "src/deep"), { recursive: true });
     await writeFile(join(seed, "src/a.ts"), "export const a = 1;\n");
     await writeFile(join(seed, "src/deep/key.ts"), "export const key = 'deep-secret';\n");
-    const runId = await harness.submit({ text: "Tell me what src holds", tools: [{ name: "read_file", scope: { paths: ["src/*"] } }] }, { workspaceDir: seed });
+    const runId = await harness.submit(
+      { text: "Tell me what src holds", tools: [{ name: "read_file", scope: { paths: ["src/*"] } }] },
+      { workspaceDir: seed },
+    );
     await harness.waitFor(runId, (state) => ["done", "failed", "escalated"].includes(state.status));
     const trace = await harness.runtime.trace.read(runId);
 
@@ -61,7 +75,9 @@ describe("delegation compares scopes as patterns", () => {
     expect(refused?.payload.reason).toMatch(/attenuation broken: scope: read_file\.paths src\/\*\* is outside the parent's src\/\*/);
     expect(trace.some((event) => event.stepId === "s1.1" && event.kind === "step.dispatched")).toBe(false);
     expect(JSON.stringify(trace)).not.toContain("deep-secret");
-    const childRequests = harness.worker.requests.filter((request) => textOf(request.messages[0]?.content ?? []).includes("Task: Read deep"));
+    const childRequests = harness.worker.requests.filter((request) =>
+      textOf(request.messages[0]?.content ?? []).includes("Task: Read deep"),
+    );
     expect(childRequests).toHaveLength(0);
   });
 });

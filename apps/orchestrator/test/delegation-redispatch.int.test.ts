@@ -29,7 +29,14 @@ function hangingCheck(hangs: number) {
 // delegate call from the resume and is killed inside the check, before the turn is checkpointed.
 const script: ModelScriptInput = {
   planner: plannerOfSteps(
-    [{ title: "Survey the api", objective: "Delegate the read, then check payment-api's health.", tools: ["check_health"], output_contract: { description: "one line", format: "text" } }],
+    [
+      {
+        title: "Survey the api",
+        objective: "Delegate the read, then check payment-api's health.",
+        tools: ["check_health"],
+        output_contract: { description: "one line", format: "text" },
+      },
+    ],
     { answer: "payment-api is healthy", claims: [{ text: "payment-api is healthy", evidence: ["{{evidence:check_health}}"] }], gaps: [] },
   ),
   worker: [
@@ -38,7 +45,18 @@ const script: ModelScriptInput = {
       turns: [
         {
           toolCalls: [
-            { name: "delegate", input: { reason: "a separate job", task: { title: "Check once", objective: "Check payment-api's health", tools: [{ name: "check_health", scope: { services: ["payment-api"] } }], budget: { maxTurns: 3 } } } },
+            {
+              name: "delegate",
+              input: {
+                reason: "a separate job",
+                task: {
+                  title: "Check once",
+                  objective: "Check payment-api's health",
+                  tools: [{ name: "check_health", scope: { services: ["payment-api"] } }],
+                  budget: { maxTurns: 3 },
+                },
+              },
+            },
             { name: "check_health", input: { service: "payment-api" } },
           ],
         },

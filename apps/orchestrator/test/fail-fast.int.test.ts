@@ -16,9 +16,15 @@ describe("failing fast on a provider that is not there", () => {
   const prefixes = prefixesCleanedAfterAll();
 
   it("spends one retry budget per call: provider retries are not multiplied by the queue's job attempts", async () => {
-    const server = await new FakeServer(() => ({ status: 503, json: { error: { message: "upstream unavailable", type: "server_error" } } })).start("/v1");
+    const server = await new FakeServer(() => ({
+      status: 503,
+      json: { error: { message: "upstream unavailable", type: "server_error" } },
+    })).start("/v1");
     const harness = await startConfiguredHarness({
-      config: { providers: { local: { kind: "openai-compatible", baseURL: server.baseURL, maxRetries: 2 } }, roles: allRoles("local", "qwen3") },
+      config: {
+        providers: { local: { kind: "openai-compatible", baseURL: server.baseURL, maxRetries: 2 } },
+        roles: allRoles("local", "qwen3"),
+      },
       env: {},
     });
     try {
@@ -40,7 +46,10 @@ describe("failing fast on a provider that is not there", () => {
     const configFile = join(dir, "rein.config.json");
     writeFileSync(
       configFile,
-      JSON.stringify({ providers: { local: { kind: "openai-compatible", baseURL: `http://127.0.0.1:${port}/v1` } }, roles: allRoles("local", "qwen3") }),
+      JSON.stringify({
+        providers: { local: { kind: "openai-compatible", baseURL: `http://127.0.0.1:${port}/v1` } },
+        roles: allRoles("local", "qwen3"),
+      }),
     );
     const env = cliEnv();
     prefixes.push(env.REIN_PREFIX as string);
@@ -49,7 +58,9 @@ describe("failing fast on a provider that is not there", () => {
     expect(run.code).toBe(1);
     const problems = run.stderr.split("\n").filter((line) => line.startsWith("rein run:"));
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(new RegExp(`model provider "local" \\(openai-compatible\\) at http://127\\.0\\.0\\.1:${port}/v1 is unreachable: .*ECONNREFUSED`));
+    expect(problems[0]).toMatch(
+      new RegExp(`model provider "local" \\(openai-compatible\\) at http://127\\.0\\.0\\.1:${port}/v1 is unreachable: .*ECONNREFUSED`),
+    );
     expect(run.stdout).not.toMatch(/submitted/);
   });
 });

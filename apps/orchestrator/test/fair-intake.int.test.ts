@@ -20,7 +20,9 @@ describe("a burst of submissions", { timeout: 300_000 }, () => {
     // The run in flight gets an event after the burst is queued: a person cancels it.
     await runtime.queues.sendControl({ type: "run.cancel", eventId: `cancel-${inFlight}`, runId: inFlight, reason: "changed my mind" });
     const order: string[] = [];
-    const controller = opened.track(startController({ runtime, packetPrivateKey: generatePacketKeys().privateKey }), (worker) => worker.close());
+    const controller = opened.track(startController({ runtime, packetPrivateKey: generatePacketKeys().privateKey }), (worker) =>
+      worker.close(),
+    );
     const cancelled = new Promise<number>((resolve) => {
       controller.on("completed", (job) => {
         order.push(String(job.id));
@@ -48,7 +50,14 @@ describe("a burst of new runs' first plans", { timeout: 120_000 }, () => {
     await runtime.queues.sendPlan(plan("run_inflight", 2));
     const order: string[] = [];
     // Takes plan jobs in the order the planner role would, and records it.
-    opened.track(new Worker("plan", async (job) => void order.push(String(job.id)), { connection: runtime.connection, prefix: runtime.keys.queuePrefix(), concurrency: 1 }), (planner) => planner.close());
+    opened.track(
+      new Worker("plan", async (job) => void order.push(String(job.id)), {
+        connection: runtime.connection,
+        prefix: runtime.keys.queuePrefix(),
+        concurrency: 1,
+      }),
+      (planner) => planner.close(),
+    );
     await waitUntil(async () => order.includes("plan-run_inflight-2"));
     expect(order.indexOf("plan-run_inflight-2")).toBeLessThanOrEqual(5);
   });

@@ -26,7 +26,14 @@ describe("a step whose job fails for good", () => {
         planner: [
           {
             match: "Completed steps: none",
-            turns: [{ output: { current_step: { title: "Read the readme", objective: "Read README.md with read_file", tools: ["read_file"] }, done: false } }],
+            turns: [
+              {
+                output: {
+                  current_step: { title: "Read the readme", objective: "Read README.md with read_file", tools: ["read_file"] },
+                  done: false,
+                },
+              },
+            ],
           },
         ],
       },
@@ -58,7 +65,9 @@ describe("a control event the controller cannot apply", () => {
     const runId = await harness.submit({ text: "Summarize the readme", tools: [{ name: "read_file" }] });
     const state = await harness.waitFor(runId);
     expect(state.status).toBe("failed");
-    expect(state.stopReason).toMatch(/could not apply goal\.submitted event .*: failed for good after 1 attempt\(s\): .*the plan queue rejected the job/);
+    expect(state.stopReason).toMatch(
+      /could not apply goal\.submitted event .*: failed for good after 1 attempt\(s\): .*the plan queue rejected the job/,
+    );
     const kinds = (await harness.runtime.trace.read(runId)).map((event) => event.kind);
     expect(kinds).toContain("run.failed");
   });

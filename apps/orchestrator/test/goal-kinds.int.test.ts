@@ -32,12 +32,21 @@ const readLog = {
   tools: ["read_file"],
 };
 const readWorker: ModelScriptInput["worker"] = [
-  { match: "Task: Read the service log", turns: [{ toolCalls: [{ name: "read_file", input: { path: "logs/service.log" } }] }, { text: "The log says it restarted: out of memory." }] },
+  {
+    match: "Task: Read the service log",
+    turns: [
+      { toolCalls: [{ name: "read_file", input: { path: "logs/service.log" } }] },
+      { text: "The log says it restarted: out of memory." },
+    ],
+  },
 ];
 
 describe("what a goal is, said once (issue 28 case 8)", () => {
   it("a change whose first plan proposes done with no claim and one gap does not end done, the URL's ? notwithstanding", async () => {
-    const { state, trace } = await run({ text: CRASH, tools: [{ name: "read_file" }] }, { planner: [{ turns: [{ output: { current_step: null, done: true, answer: gapOnly } }], repeatLast: true }] });
+    const { state, trace } = await run(
+      { text: CRASH, tools: [{ name: "read_file" }] },
+      { planner: [{ turns: [{ output: { current_step: null, done: true, answer: gapOnly } }], repeatLast: true }] },
+    );
     expect(state.status).toBe("escalated");
     expect(trace.some((event) => event.kind === "run.done")).toBe(false);
     expect(state.stopReason).toContain("the goal asks for a change");
@@ -57,9 +66,23 @@ describe("what a goal is, said once (issue 28 case 8)", () => {
   it("a question, said at submit, is answered by an explicit gap after the run looked", async () => {
     const planner: ModelScriptInput["planner"] = [
       { match: "Completed steps: none\n", turns: [{ output: { current_step: readLog, done: false } }] },
-      { match: "Completed steps: 1\n", turns: [{ output: { current_step: null, done: true, answer: { answer: "Unclear.", claims: [], gaps: ["what used the memory is not in the log"] } } }] },
+      {
+        match: "Completed steps: 1\n",
+        turns: [
+          {
+            output: {
+              current_step: null,
+              done: true,
+              answer: { answer: "Unclear.", claims: [], gaps: ["what used the memory is not in the log"] },
+            },
+          },
+        ],
+      },
     ];
-    const { state } = await run({ text: "Find out why the service restarted overnight", kind: "question", tools: [{ name: "read_file" }] }, { planner, worker: readWorker });
+    const { state } = await run(
+      { text: "Find out why the service restarted overnight", kind: "question", tools: [{ name: "read_file" }] },
+      { planner, worker: readWorker },
+    );
     expect(state.status).toBe("done");
     expect(state.result?.answer?.gaps).toEqual(["what used the memory is not in the log"]);
   });
@@ -69,10 +92,25 @@ describe("what a goal is, said once (issue 28 case 8)", () => {
       { match: "Goal kind: not given", turns: [{ output: { current_step: readLog, done: false, goal_kind: "question" } }] },
       {
         match: "Goal kind: question",
-        turns: [{ output: { current_step: null, done: true, answer: { answer: "It ran out of memory.", claims: [{ text: "the log says out of memory", evidence: ["{{evidence:read_file}}"] }], gaps: [] } } }],
+        turns: [
+          {
+            output: {
+              current_step: null,
+              done: true,
+              answer: {
+                answer: "It ran out of memory.",
+                claims: [{ text: "the log says out of memory", evidence: ["{{evidence:read_file}}"] }],
+                gaps: [],
+              },
+            },
+          },
+        ],
       },
     ];
-    const { state, trace } = await run({ text: "Find out why the service restarted overnight", tools: [{ name: "read_file" }] }, { planner, worker: readWorker });
+    const { state, trace } = await run(
+      { text: "Find out why the service restarted overnight", tools: [{ name: "read_file" }] },
+      { planner, worker: readWorker },
+    );
     expect(state.status).toBe("done");
     expect(state.goal.kind).toBe("question");
     expect(trace.filter((event) => event.kind === "plan.ready").map((event) => event.payload.goalKind)).toEqual(["question", "question"]);
@@ -83,8 +121,14 @@ describe("what a goal is, said once (issue 28 case 8)", () => {
     objective: "Write a haiku about Redis as the step's output.",
     tools: [],
   };
-  const haikuWorker: ModelScriptInput["worker"] = [{ match: "Task: Write the haiku", turns: [{ text: "Keys in memory / a single thread hums along / data, swift as breath" }] }];
-  const citingOutput = { answer: "Keys in memory / a single thread hums along / data, swift as breath", claims: [{ text: "the haiku was written", evidence: ["{{evidence:step_output}}"] }], gaps: [] };
+  const haikuWorker: ModelScriptInput["worker"] = [
+    { match: "Task: Write the haiku", turns: [{ text: "Keys in memory / a single thread hums along / data, swift as breath" }] },
+  ];
+  const citingOutput = {
+    answer: "Keys in memory / a single thread hums along / data, swift as breath",
+    claims: [{ text: "the haiku was written", evidence: ["{{evidence:step_output}}"] }],
+    gaps: [],
+  };
 
   it("a text goal ends done citing the step output that wrote it", async () => {
     const planner: ModelScriptInput["planner"] = [

@@ -17,7 +17,11 @@ const step = (title: string, objective: string, tools: string[], extra: Record<s
   risks: [],
   done: false,
 });
-const done = { current_step: null, done: true, answer: { answer: "finished", claims: [{ text: "the notes were read", evidence: ["{{evidence:read_file}}"] }], gaps: [] } };
+const done = {
+  current_step: null,
+  done: true,
+  answer: { answer: "finished", claims: [{ text: "the notes were read", evidence: ["{{evidence:read_file}}"] }], gaps: [] },
+};
 
 async function seededGoal(h: Harness, goal: GoalInput): Promise<string> {
   const seed = join(h.runtime.config.workspaceRoot, "seed");
@@ -35,7 +39,10 @@ const kinds = (trace: TraceEvent[]) => trace.map((event) => event.kind);
 describe("delegation", () => {
   const script = (childTools: unknown[]): ModelScriptInput => ({
     planner: [
-      { match: "Completed steps: none", turns: [{ output: step("Survey the notes", "Find out what notes/a.txt says by delegating the read", ["read_file", "list_files"]) }] },
+      {
+        match: "Completed steps: none",
+        turns: [{ output: step("Survey the notes", "Find out what notes/a.txt says by delegating the read", ["read_file", "list_files"]) }],
+      },
       { match: "Completed steps: 1", turns: [{ output: done }] },
     ],
     worker: [
@@ -48,7 +55,12 @@ describe("delegation", () => {
                 name: "delegate",
                 input: {
                   reason: "reading is a separate job",
-                  task: { title: "Read note a", objective: "Read notes/a.txt and report its first line", tools: childTools, budget: { maxTurns: 3 } },
+                  task: {
+                    title: "Read note a",
+                    objective: "Read notes/a.txt and report its first line",
+                    tools: childTools,
+                    budget: { maxTurns: 3 },
+                  },
                 },
               },
             ],
@@ -56,7 +68,10 @@ describe("delegation", () => {
           { text: "The child reported the note." },
         ],
       },
-      { match: "Task: Read note a", turns: [{ toolCalls: [{ name: "read_file", input: { path: "notes/a.txt" } }] }, { text: "first line: alpha" }] },
+      {
+        match: "Task: Read note a",
+        turns: [{ toolCalls: [{ name: "read_file", input: { path: "notes/a.txt" } }] }, { text: "first line: alpha" }],
+      },
     ],
   });
 
@@ -68,7 +83,10 @@ describe("delegation", () => {
     const trace = await harness.runtime.trace.read(runId);
 
     const delegated = trace.find((event) => event.kind === "step.delegated");
-    expect(delegated).toMatchObject({ stepId: "s1", payload: { childStepId: "s1.1", reason: "reading is a separate job", tools: ["read_file"], depth: 1 } });
+    expect(delegated).toMatchObject({
+      stepId: "s1",
+      payload: { childStepId: "s1.1", reason: "reading is a separate job", tools: ["read_file"], depth: 1 },
+    });
     expect(delegated?.payload.scopes).toEqual({ read_file: { paths: ["notes/**"] } });
     const childDispatch = findTraceEvent(trace, "step.dispatched", (event) => event.stepId === "s1.1");
     expect(childDispatch?.parentStepId).toBe("s1");
@@ -95,13 +113,20 @@ describe("delegation", () => {
     expect(parentRequests).toHaveLength(2);
     const results = parentRequests[1]?.messages.flatMap((message) => message.content).filter((block) => block.type === "tool_result");
     expect(results).toHaveLength(1);
-    expect(results?.[0]).toMatchObject({ content: expect.stringMatching(/child step s1\.1 ended completed\.[\s\S]*<<<untrusted-data ([a-p]{16})>>>\nfirst line: alpha[\s\S]*<<<end-untrusted-data \1>>>$/) });
+    expect(results?.[0]).toMatchObject({
+      content: expect.stringMatching(
+        /child step s1\.1 ended completed\.[\s\S]*<<<untrusted-data ([a-p]{16})>>>\nfirst line: alpha[\s\S]*<<<end-untrusted-data \1>>>$/,
+      ),
+    });
     expect(kinds(trace)).toContain("step.checkpoint_restored");
   });
 
   it("refuses a child that would widen the surface, and tells the parent why", async () => {
     const harness = await harnesses.start(script([{ name: "write_file", scope: {} }]));
-    const runId = await seededGoal(harness, { text: "Tell me what the notes say", tools: [{ name: "read_file" }, { name: "list_files" }, { name: "write_file" }] });
+    const runId = await seededGoal(harness, {
+      text: "Tell me what the notes say",
+      tools: [{ name: "read_file" }, { name: "list_files" }, { name: "write_file" }],
+    });
     await harness.waitFor(runId, (state) => ["done", "failed", "escalated"].includes(state.status));
     const trace = await harness.runtime.trace.read(runId);
     const refused = trace.find((event) => event.kind === "delegation.refused");
@@ -117,12 +142,18 @@ describe("request_context", () => {
   const script = (answer: unknown): ModelScriptInput => ({
     planner: [
       { match: "Completed steps: none", turns: [{ output: step("Read the notes", "Read notes/a.txt with read_file", ["read_file"]) }] },
-      { match: "Completed steps: 1", turns: [{ output: step("Write the summary", "Write summary.txt from what the notes said", ["write_file"]) }] },
+      {
+        match: "Completed steps: 1",
+        turns: [{ output: step("Write the summary", "Write summary.txt from what the notes said", ["write_file"]) }],
+      },
       { match: "Completed steps: 2", turns: [{ output: done }] },
       { match: "Context request from step s2", turns: [{ output: answer }] },
     ],
     worker: [
-      { match: "Task: Read the notes", turns: [{ toolCalls: [{ name: "read_file", input: { path: "notes/a.txt" } }] }, { text: "read it" }] },
+      {
+        match: "Task: Read the notes",
+        turns: [{ toolCalls: [{ name: "read_file", input: { path: "notes/a.txt" } }] }, { text: "read it" }],
+      },
       {
         match: "Task: Write the summary",
         turns: [
@@ -147,7 +178,13 @@ describe("request_context", () => {
     const writer = requestsFor(harness.worker.requests, "Write the summary");
     expect(JSON.stringify(writer[0])).not.toContain(readObservation);
     const passed = writer[1]?.messages.flatMap((message) => message.content).find((block) => block.type === "tool_result");
-    expect(passed).toMatchObject({ content: expect.stringMatching(new RegExp(`${readObservation}: <<<untrusted-data ([a-p]{16})>>>read_file: alpha: the pool is saturated<<<end-untrusted-data \\1>>>`)) });
+    expect(passed).toMatchObject({
+      content: expect.stringMatching(
+        new RegExp(
+          `${readObservation}: <<<untrusted-data ([a-p]{16})>>>read_file: alpha: the pool is saturated<<<end-untrusted-data \\1>>>`,
+        ),
+      ),
+    });
   });
 
   it("records a refusal with both step ids, and the worker is told", async () => {
@@ -156,10 +193,17 @@ describe("request_context", () => {
     await harness.waitFor(runId);
     const trace = await harness.runtime.trace.read(runId);
     const refused = trace.find((event) => event.kind === "context.refused");
-    expect(refused).toMatchObject({ stepId: "s2", payload: { requestingStepId: "s2", parentStepId: null, refusal: "the summary step must not see raw notes" } });
+    expect(refused).toMatchObject({
+      stepId: "s2",
+      payload: { requestingStepId: "s2", parentStepId: null, refusal: "the summary step must not see raw notes" },
+    });
     const writer = requestsFor(harness.worker.requests, "Write the summary");
     const told = writer[1]?.messages.flatMap((message) => message.content).find((block) => block.type === "tool_result");
-    expect(told).toMatchObject({ content: expect.stringMatching(/^\[observation obs_\w+\]\nthe planner refused\.\n[^\n]*\n<<<untrusted-data ([a-p]{16})>>>\nthe summary step must not see raw notes\n<<<end-untrusted-data \1>>>$/) });
+    expect(told).toMatchObject({
+      content: expect.stringMatching(
+        /^\[observation obs_\w+\]\nthe planner refused\.\n[^\n]*\n<<<untrusted-data ([a-p]{16})>>>\nthe summary step must not see raw notes\n<<<end-untrusted-data \1>>>$/,
+      ),
+    });
   });
 });
 
@@ -167,10 +211,25 @@ describe("a context request the planner cannot answer", () => {
   it("resumes the step with the failure as a refusal, and counts what the tries spent, instead of leaving it waiting", async () => {
     const harness = await harnesses.start({
       planner: [
-        { match: "Completed steps: none", turns: [{ output: step("Write the summary", "Write summary.txt from what the notes said", ["write_file"]) }] },
+        {
+          match: "Completed steps: none",
+          turns: [{ output: step("Write the summary", "Write summary.txt from what the notes said", ["write_file"]) }],
+        },
         {
           match: "Completed steps: 1",
-          turns: [{ output: { current_step: null, done: true, answer: { answer: "summary written", claims: [{ text: "summary.txt was written", evidence: ["{{evidence:write_file}}"] }], gaps: [] } } }],
+          turns: [
+            {
+              output: {
+                current_step: null,
+                done: true,
+                answer: {
+                  answer: "summary written",
+                  claims: [{ text: "summary.txt was written", evidence: ["{{evidence:write_file}}"] }],
+                  gaps: [],
+                },
+              },
+            },
+          ],
         },
         // Neither evidence nor a refusal, every time: the answer never validates.
         { match: "Context request from step s1", repeatLast: true, turns: [{ output: { evidence_ids: [] } }] },
@@ -201,7 +260,17 @@ describe("approval resume", () => {
   const restart = countingRestartTool();
   const script: ModelScriptInput = {
     planner: [
-      { match: "Completed steps: none", turns: [{ output: step("Restart the api", "Check the notes, then restart payment-api with restart_service", ["read_file", "restart_service"]) }] },
+      {
+        match: "Completed steps: none",
+        turns: [
+          {
+            output: step("Restart the api", "Check the notes, then restart payment-api with restart_service", [
+              "read_file",
+              "restart_service",
+            ]),
+          },
+        ],
+      },
       { match: "Completed steps: 1", turns: [{ output: done }] },
     ],
     worker: [
@@ -248,7 +317,10 @@ describe("approval resume", () => {
     await harness.waitFor(runId);
     expect(restart.restarts()).toBe(0);
     const last = requestsFor(harness.worker.requests, "Restart the api").at(-1);
-    const told = last?.messages.flatMap((message) => message.content).filter((block) => block.type === "tool_result").at(-1);
+    const told = last?.messages
+      .flatMap((message) => message.content)
+      .filter((block) => block.type === "tool_result")
+      .at(-1);
     expect(told).toMatchObject({ content: expect.stringContaining("not during business hours") });
   });
 });

@@ -18,7 +18,12 @@ async function countingServer(redirectTo?: () => string) {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const hostPort = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { paths, hostPort, url: (path: string) => `http://${hostPort}${path}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    paths,
+    hostPort,
+    url: (path: string) => `http://${hostPort}${path}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /**
@@ -56,7 +61,18 @@ describe("a hostile model against the deployment's policy, end to end", () => {
       planner: [
         {
           match: "Completed steps: none",
-          turns: [{ output: { current_step: { title: "Check the payments API", objective: "Call the payments API", tools: ["read_file", "http_request", "wipe_cache"] }, done: false } }],
+          turns: [
+            {
+              output: {
+                current_step: {
+                  title: "Check the payments API",
+                  objective: "Call the payments API",
+                  tools: ["read_file", "http_request", "wipe_cache"],
+                },
+                done: false,
+              },
+            },
+          ],
         },
       ],
       worker: [
@@ -110,7 +126,11 @@ describe("a hostile model against the deployment's policy, end to end", () => {
     expect(state.status).toBe("waiting_approval");
     expect(wipes).toBe(0);
     const decided = trace.find((event) => event.kind === "permission.decided" && event.payload.tool === "wipe_cache");
-    expect(decided?.payload).toMatchObject({ decision: "ask", rule: "default:destructive", ignored: { rule: "goal:allow-everything", decision: "allow" } });
+    expect(decided?.payload).toMatchObject({
+      decision: "ask",
+      rule: "default:destructive",
+      ignored: { rule: "goal:allow-everything", decision: "allow" },
+    });
   });
 
   it("refuses the oversized path as invalid input", () => {
@@ -120,7 +140,11 @@ describe("a hostile model against the deployment's policy, end to end", () => {
   it("keeps the secret from a host it is not bound to, and says so in the trace", () => {
     expect(observationOf("http_request", 0)?.status).toBe("refused");
     expect(other.paths).toEqual([]);
-    expect(trace.find((event) => event.kind === "secret.refused")?.payload).toMatchObject({ secret: "PAY_TOKEN", reason: "not_bound_to_host", destination: other.hostPort });
+    expect(trace.find((event) => event.kind === "secret.refused")?.payload).toMatchObject({
+      secret: "PAY_TOKEN",
+      reason: "not_bound_to_host",
+      destination: other.hostPort,
+    });
     expect(JSON.stringify(trace)).not.toContain(PAY_TOKEN);
   });
 

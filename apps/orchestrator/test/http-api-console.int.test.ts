@@ -34,7 +34,10 @@ describe("the operator API", () => {
 
   it("lists a finished run as a summary, and shows one of its tool calls as `rein trace --call` does", async () => {
     const { example } = await bugfixExample();
-    const submitted = await json<{ runId: string }>("/runs", { method: "POST", body: JSON.stringify({ ...example.goal, workspace: "project" }) });
+    const submitted = await json<{ runId: string }>("/runs", {
+      method: "POST",
+      body: JSON.stringify({ ...example.goal, workspace: "project" }),
+    });
     const runId = submitted.body.runId;
     const finished = await api.harness.waitFor(runId);
     expect(finished.status).toBe("done");
@@ -50,7 +53,9 @@ describe("the operator API", () => {
     const bundle = await loadBundle(api.harness.runtime, runId);
     const called = findTraceEvent(bundle.events, "tool.called", (event) => event.payload.tool === "run_command");
     const callId = called?.payload.callId ?? "no run_command call";
-    const { status, body } = await json<{ uses: { tool: string; input: unknown; output: string | null; status: string; exitCode: number | null }[] }>(`/runs/${runId}/calls/${callId}`);
+    const { status, body } = await json<{
+      uses: { tool: string; input: unknown; output: string | null; status: string; exitCode: number | null }[];
+    }>(`/runs/${runId}/calls/${callId}`);
     expect(status).toBe(200);
     expect(body.uses[0]).toMatchObject({ tool: "run_command", input: called?.payload.args });
     expect(body.uses[0]?.output).toEqual(expect.any(String));
@@ -90,7 +95,9 @@ describe("the operator API", () => {
     const seen: string[] = [];
     let cursor: string | null = "";
     for (let pages = 0; cursor !== null && pages < 20; pages += 1) {
-      const { body: page }: { body: RunPage } = await json<RunPage>(`/runs?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      const { body: page }: { body: RunPage } = await json<RunPage>(
+        `/runs?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
       expect(page.runs.length).toBeLessThanOrEqual(2);
       seen.push(...page.runs.map((run) => run.id));
       cursor = page.nextCursor;
@@ -112,7 +119,9 @@ describe("the operator API", () => {
     // Counts may be up to a few seconds old; a fresh server counts now.
     const fresh = await listenApi(api.options);
     try {
-      const counts = ((await (await fetch(`${fresh.base}/runs?limit=1`, { headers: { authorization: `Bearer ${token}` } })).json()) as RunPage).counts;
+      const counts = (
+        (await (await fetch(`${fresh.base}/runs?limit=1`, { headers: { authorization: `Bearer ${token}` } })).json()) as RunPage
+      ).counts;
       expect(counts.byStatus.escalated).toBe(2);
       expect(counts.byStatus.waiting_approval).toBe(1);
       expect(counts.exact).toBe(true);
@@ -148,16 +157,22 @@ describe("the operator API", () => {
     expect(sample(text, "rein_runs_submitted_total")).toBe(events.filter((event) => event.kind === "run.submitted").length);
     expect(sample(text, "rein_steps_dispatched_total")).toBe(events.filter((event) => event.kind === "step.dispatched").length);
     expect(sample(text, "rein_steps_dispatched_total")).toBeGreaterThan(0);
-    const commandCalls = events.filter((event) => event.kind === "tool.result" && event.payload.tool === "run_command" && event.payload.status === "ok").length;
+    const commandCalls = events.filter(
+      (event) => event.kind === "tool.result" && event.payload.tool === "run_command" && event.payload.status === "ok",
+    ).length;
     expect(commandCalls).toBeGreaterThan(0);
     expect(sample(text, 'rein_tool_calls_total{tool="run_command",outcome="ok"}')).toBe(commandCalls);
     const responded = events.filter((event) => event.kind === "model.responded");
-    const workerInput = responded.filter((event) => event.payload.role === "worker").reduce((sum, event) => sum + (event.usage?.inputTokens ?? 0), 0);
+    const workerInput = responded
+      .filter((event) => event.payload.role === "worker")
+      .reduce((sum, event) => sum + (event.usage?.inputTokens ?? 0), 0);
     const workerModel = responded.find((event) => event.payload.role === "worker")?.payload.model as string;
     expect(workerInput).toBeGreaterThan(0);
     expect(sample(text, `rein_model_tokens_total{role="worker",model="${workerModel}",type="input"}`)).toBe(workerInput);
     expect(sample(text, 'rein_runs_ended_total{status="done"}')).toBeGreaterThan(0);
-    expect(sample(text, 'rein_tool_call_seconds_bucket{tool="run_command",le="+Inf"}')).toBe(sample(text, 'rein_tool_call_seconds_count{tool="run_command"}'));
+    expect(sample(text, 'rein_tool_call_seconds_bucket{tool="run_command",le="+Inf"}')).toBe(
+      sample(text, 'rein_tool_call_seconds_count{tool="run_command"}'),
+    );
     expect(sample(text, 'rein_runs{status="escalated"}')).toEqual(expect.any(Number));
     expect(sample(text, 'rein_queue_jobs{queue="step",state="waiting"}')).toBe(0);
     expect(sample(text, "rein_approvals_pending")).toBe(0);
@@ -165,14 +180,20 @@ describe("the operator API", () => {
 
   it("answers an escalated run over HTTP as `rein reply` does, and refuses a reply to any other", async () => {
     await fixtureRun("run_reply_done", "done", "Already finished", 5);
-    const late = await json<{ error: string }>("/runs/run_reply_done/reply", { method: "POST", body: JSON.stringify({ instruction: "try again" }) });
+    const late = await json<{ error: string }>("/runs/run_reply_done/reply", {
+      method: "POST",
+      body: JSON.stringify({ instruction: "try again" }),
+    });
     expect(late.status).toBe(400);
     expect(late.body.error).toMatch(/is done; only an escalated run takes a reply/);
     expect((await json("/runs/run_nope/reply", { method: "POST", body: JSON.stringify({ instruction: "x" }) })).status).toBe(404);
     expect((await json("/runs/run_reply_done/reply", { method: "POST", body: JSON.stringify({ instruction: "  " }) })).status).toBe(400);
 
     await fixtureRun("run_reply_esc", "escalated", "Needs a person", 4);
-    const replied = await json<{ reply: string }>("/runs/run_reply_esc/reply", { method: "POST", body: JSON.stringify({ instruction: "probe each key once" }) });
+    const replied = await json<{ reply: string }>("/runs/run_reply_esc/reply", {
+      method: "POST",
+      body: JSON.stringify({ instruction: "probe each key once" }),
+    });
     expect(replied).toEqual({ status: 202, body: { runId: "run_reply_esc", reply: "sent" } });
     const resumed: RunState = await api.harness.waitFor("run_reply_esc", (state) => state.status !== "escalated");
     expect(resumed.instruction).toBe("probe each key once");
@@ -187,7 +208,9 @@ describe("the operator API", () => {
   it("documents every route it serves in /openapi.json, and serves every route it documents", async () => {
     const { status, body } = await json<{ paths: Record<string, Record<string, unknown>> }>("/openapi.json");
     expect(status).toBe(200);
-    const documented = Object.entries(body.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    const documented = Object.entries(body.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     const served = apiRoutes(api.options).map((route) => `${route.method} ${route.path}`);
     expect(documented.sort()).toEqual(served.sort());
     // The role each operation says it needs is the one the server enforces.
@@ -201,7 +224,14 @@ describe("health when Redis is gone", () => {
   it("answers 503 from /healthz when nothing listens where its Redis should be", async () => {
     const harness = await startHarness({ planner: [] });
     const runtime = await createTestRuntime({ redisUrl: `redis://127.0.0.1:${await freePort()}` });
-    const { server, base } = await listenApi({ runtime, approvals: harness.tooling.approvals, approvalSigner: harness.desk.signer, knownTools: [], token, roles: ["api"] });
+    const { server, base } = await listenApi({
+      runtime,
+      approvals: harness.tooling.approvals,
+      approvalSigner: harness.desk.signer,
+      knownTools: [],
+      token,
+      roles: ["api"],
+    });
     try {
       const response = await fetch(`${base}/healthz`, { headers: { authorization: `Bearer ${token}` } });
       expect(response.status).toBe(503);
@@ -217,7 +247,14 @@ describe("health when Redis is gone", () => {
     const harness = await startHarness({ planner: [] });
     const redis = await startPrivateRedis([], "");
     const runtime = await createTestRuntime({ redisUrl: redis.url() });
-    const { server, base } = await listenApi({ runtime, approvals: harness.tooling.approvals, approvalSigner: harness.desk.signer, knownTools: [], token, roles: ["api"] });
+    const { server, base } = await listenApi({
+      runtime,
+      approvals: harness.tooling.approvals,
+      approvalSigner: harness.desk.signer,
+      knownTools: [],
+      token,
+      roles: ["api"],
+    });
     const probe = async (path: string) => {
       const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
       return { status: response.status, body: (await response.json()) as { redis: string; roles: string[]; error?: string } };

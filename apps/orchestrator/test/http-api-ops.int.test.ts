@@ -22,7 +22,11 @@ describe("the operator console's API", () => {
     return { status: response.status, body: (await response.json()) as T };
   };
 
-  const api = apiOverHarnessPerFile(() => startExampleHarness("sre-triage"), { token, namedTokens: { alice: aliceToken }, feedIntervalMs: 50 });
+  const api = apiOverHarnessPerFile(() => startExampleHarness("sre-triage"), {
+    token,
+    namedTokens: { alice: aliceToken },
+    feedIntervalMs: 50,
+  });
 
   it("pushes a new run and its status change to every open /runs/events stream, with the counts after it", async () => {
     const open = async () => {
@@ -40,8 +44,10 @@ describe("the operator console's API", () => {
       const createdAt = new Date().toISOString();
       const state = { ...baseState({ runId: "run_feed_a", status: "executing", createdAt, updatedAt: createdAt, version: 0 }) };
       await api.harness.runtime.runs.create({ ...state, goal: { ...state.goal, text: "Watch the feed" } });
-      const isFeedRun = (status: RunStatus) => (frame: SseFrame) => frame.event === "run" && (frame.data as RunSummary).id === "run_feed_a" && (frame.data as RunSummary).status === status;
-      for (const stream of streams) expect((await stream.until(isFeedRun("executing"))).data).toMatchObject({ goal: "Watch the feed", startedAt: createdAt });
+      const isFeedRun = (status: RunStatus) => (frame: SseFrame) =>
+        frame.event === "run" && (frame.data as RunSummary).id === "run_feed_a" && (frame.data as RunSummary).status === status;
+      for (const stream of streams)
+        expect((await stream.until(isFeedRun("executing"))).data).toMatchObject({ goal: "Watch the feed", startedAt: createdAt });
 
       await api.harness.runtime.runs.save({ ...state, status: "escalated", stopReason: "needs a person", version: 1 }, 0);
       for (const stream of streams) {
@@ -71,7 +77,9 @@ describe("the operator console's API", () => {
     const trace = await api.harness.runtime.trace.read(runId);
     const requested = trace.find((event) => event.kind === "approval.requested");
     expect(queued?.rule).toBe(requested?.payload.rule);
-    const before = trace.flatMap((event) => (event.kind === "tool.called" && event.seq < (requested?.seq ?? 0) && event.payload.tool !== "restart_service" ? [event] : []));
+    const before = trace.flatMap((event) =>
+      event.kind === "tool.called" && event.seq < (requested?.seq ?? 0) && event.payload.tool !== "restart_service" ? [event] : [],
+    );
     expect(before.length).toBeGreaterThan(0);
     expect(queued?.evidence.map((call) => call.callId)).toEqual(before.slice(-10).map((event) => event.payload.callId));
     expect(queued?.evidence[0]?.output).toEqual(expect.any(String));
@@ -82,18 +90,35 @@ describe("the operator console's API", () => {
     expect((await request("/identity", {}, "ops-someone-else-0123456789")).status).toBe(401);
 
     // A name in the body is not who decided: the token is.
-    const approve = await json<{ approver: string }>(`/approvals/${queued?.approvalId}/approve`, { method: "POST", body: JSON.stringify({ approver: "mallory", note: "load looks fine" }) }, aliceToken);
+    const approve = await json<{ approver: string }>(
+      `/approvals/${queued?.approvalId}/approve`,
+      { method: "POST", body: JSON.stringify({ approver: "mallory", note: "load looks fine" }) },
+      aliceToken,
+    );
     expect(approve.status).toBe(200);
     expect(approve.body).toMatchObject({ approver: "http:alice", note: "load looks fine" });
     expect((await api.harness.waitFor(runId)).status).toBe("done");
-    expect((await json<{ approvals: QueuedApproval[] }>("/approvals")).body.approvals.some((approval) => approval.runId === runId)).toBe(false);
+    expect((await json<{ approvals: QueuedApproval[] }>("/approvals")).body.approvals.some((approval) => approval.runId === runId)).toBe(
+      false,
+    );
   });
 
   it("shows each queue's job counts and the role processes seen recently", async () => {
     const { status, body } = await json<QueueOverview>("/queues");
     expect(status).toBe(200);
-    expect(body.queues.map((queue) => queue.queue).sort()).toEqual(api.harness.runtime.queues.all().map((queue) => queue.name).sort());
-    for (const queue of body.queues) expect(queue).toMatchObject({ waiting: expect.any(Number), active: expect.any(Number), delayed: expect.any(Number), failed: expect.any(Number) });
+    expect(body.queues.map((queue) => queue.queue).sort()).toEqual(
+      api.harness.runtime.queues
+        .all()
+        .map((queue) => queue.name)
+        .sort(),
+    );
+    for (const queue of body.queues)
+      expect(queue).toMatchObject({
+        waiting: expect.any(Number),
+        active: expect.any(Number),
+        delayed: expect.any(Number),
+        failed: expect.any(Number),
+      });
     const roles = body.workers.map((worker) => worker.roles.join("+")).sort();
     expect(roles).toEqual(expect.arrayContaining(["control", "evaluate", "plan", "step"]));
     for (const worker of body.workers) expect(Date.now() - Date.parse(worker.lastHeartbeat)).toBeLessThan(30_000);
@@ -138,7 +163,10 @@ describe("the operator console's pages", () => {
     await api.harness.runtime.runs.create({ ...state, goal: { ...state.goal, text: "Appear in the open list" } });
     await page.until(() => row("run_page_live") !== undefined);
     expect(byTestId(row("run_page_live") as FakeNode, "run-goal")?.textContent).toBe("Appear in the open list");
-    await api.harness.runtime.runs.save({ ...state, goal: { ...state.goal, text: "Appear in the open list" }, status: "escalated", stopReason: "stuck", version: 1 }, 0);
+    await api.harness.runtime.runs.save(
+      { ...state, goal: { ...state.goal, text: "Appear in the open list" }, status: "escalated", stopReason: "stuck", version: 1 },
+      0,
+    );
     await page.until(() => row("run_page_live")?.dataset.status === "escalated");
     expect(byTestId(row("run_page_live") as FakeNode, "run-waiting")?.textContent).toBe("waiting for a reply: stuck");
     expect(page.requests.filter((request) => request.path.startsWith("/runs?"))).toHaveLength(1);
@@ -147,7 +175,11 @@ describe("the operator console's pages", () => {
 
   it("shows the approvals queue with the rule and evidence, and approves from it as the token's identity", async () => {
     const example = await loadExample("sre-triage");
-    const submitted = await fetch(`${api.base}/runs`, { method: "POST", headers: { authorization: `Bearer ${aliceToken}`, "content-type": "application/json" }, body: JSON.stringify(example.goal) });
+    const submitted = await fetch(`${api.base}/runs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${aliceToken}`, "content-type": "application/json" },
+      body: JSON.stringify(example.goal),
+    });
     const { runId } = (await submitted.json()) as { runId: string };
     await api.harness.waitFor(runId, (state) => state.status === "waiting_approval");
 
@@ -175,7 +207,14 @@ describe("the operator console's pages", () => {
   it("answers one escalated run and cancels another from the escalations view", async () => {
     for (const runId of ["run_page_answer", "run_page_cancel"]) {
       const createdAt = new Date().toISOString();
-      const state = baseState({ runId, status: "escalated", stopReason: "two fixes look equally likely", createdAt, updatedAt: createdAt, version: 0 });
+      const state = baseState({
+        runId,
+        status: "escalated",
+        stopReason: "two fixes look equally likely",
+        createdAt,
+        updatedAt: createdAt,
+        version: 0,
+      });
       await api.harness.runtime.runs.create(state);
     }
     const page = open("#escalations");
@@ -185,7 +224,9 @@ describe("the operator console's pages", () => {
 
     (byTestId(card("run_page_answer") as FakeNode, "escalation-reply-input") as FakeNode).value = "try the cache fix first";
     await click(byTestId(card("run_page_answer") as FakeNode, "escalation-reply-send"));
-    expect((await api.harness.waitFor("run_page_answer", (state) => state.status !== "escalated")).instruction).toBe("try the cache fix first");
+    expect((await api.harness.waitFor("run_page_answer", (state) => state.status !== "escalated")).instruction).toBe(
+      "try the cache fix first",
+    );
 
     await click(byTestId(card("run_page_cancel") as FakeNode, "escalation-cancel"));
     expect((await api.harness.waitFor("run_page_cancel", (state) => state.status === "cancelled")).status).toBe("cancelled");
@@ -195,7 +236,12 @@ describe("the operator console's pages", () => {
     const page = open("#queues");
     await page.until(() => byTestId(page.element("detail"), "worker-table") !== undefined);
     const queues = allByTestId(page.element("detail"), "queue-row").map((row) => row.dataset.queue);
-    expect(queues.sort()).toEqual(api.harness.runtime.queues.all().map((queue) => queue.name).sort());
+    expect(queues.sort()).toEqual(
+      api.harness.runtime.queues
+        .all()
+        .map((queue) => queue.name)
+        .sort(),
+    );
     const roles = allByTestId(page.element("detail"), "worker-roles").map((cell) => cell.textContent);
     expect(roles).toEqual(expect.arrayContaining(["control", "plan", "step", "evaluate"]));
   });

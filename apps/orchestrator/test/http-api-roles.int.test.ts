@@ -39,12 +39,16 @@ describe("API tokens with roles and run scopes", () => {
     const response = await request(path, bearer, init);
     return { status: response.status, body: (await response.json()) as T };
   };
-  const post = (path: string, bearer: string, body: unknown = {}) => json<{ error?: string; approver?: string }>(path, bearer, { method: "POST", body: JSON.stringify(body) });
+  const post = (path: string, bearer: string, body: unknown = {}) =>
+    json<{ error?: string; approver?: string }>(path, bearer, { method: "POST", body: JSON.stringify(body) });
 
   /** An sre-triage run submitted by the admin with this goal metadata, once it waits for the restart's approval. */
   async function waitingRun(metadata: Record<string, string>): Promise<{ runId: string; approvalId: string }> {
     const example = await loadExample("sre-triage");
-    const submitted = await json<{ runId: string }>("/runs", adminToken, { method: "POST", body: JSON.stringify({ ...example.goal, metadata }) });
+    const submitted = await json<{ runId: string }>("/runs", adminToken, {
+      method: "POST",
+      body: JSON.stringify({ ...example.goal, metadata }),
+    });
     expect(submitted.status).toBe(202);
     const state = await api.harness.waitFor(submitted.body.runId, (candidate) => candidate.status === "waiting_approval");
     return { runId: submitted.body.runId, approvalId: state.pendingApprovals[0] as string };
@@ -72,17 +76,29 @@ describe("API tokens with roles and run scopes", () => {
     expect(queue.body.approvals.map((approval) => approval.approvalId)).toContain(approvalId);
 
     const approve = await post(`/approvals/${approvalId}/approve`, secrets.vera, { note: "looks fine" });
-    expect(approve).toEqual({ status: 403, body: { error: `the token of vera has role viewer; POST /approvals/{id}/approve needs role operator or above` } });
+    expect(approve).toEqual({
+      status: 403,
+      body: { error: `the token of vera has role viewer; POST /approvals/{id}/approve needs role operator or above` },
+    });
     expect((await post(`/approvals/${approvalId}/deny`, secrets.vera, { reason: "no" })).status).toBe(403);
     expect((await api.harness.tooling.approvals.get(approvalId))?.status).toBe("pending");
-    expect((await post(`/runs/${runId}/reply`, secrets.vera, { instruction: "go on" })).body.error).toMatch(/role viewer; POST \/runs\/\{id\}\/reply needs role operator/);
-    expect((await post(`/runs/${runId}/cancel`, secrets.vera)).body.error).toMatch(/role viewer; POST \/runs\/\{id\}\/cancel needs role admin/);
+    expect((await post(`/runs/${runId}/reply`, secrets.vera, { instruction: "go on" })).body.error).toMatch(
+      /role viewer; POST \/runs\/\{id\}\/reply needs role operator/,
+    );
+    expect((await post(`/runs/${runId}/cancel`, secrets.vera)).body.error).toMatch(
+      /role viewer; POST \/runs\/\{id\}\/cancel needs role admin/,
+    );
     expect((await post("/runs", secrets.vera, { text: "anything" })).status).toBe(403);
 
     // An operator decides (recorded under its name) but may not cancel or submit.
-    expect((await post(`/runs/${runId}/cancel`, secrets.otto)).body.error).toMatch(/role operator; POST \/runs\/\{id\}\/cancel needs role admin/);
+    expect((await post(`/runs/${runId}/cancel`, secrets.otto)).body.error).toMatch(
+      /role operator; POST \/runs\/\{id\}\/cancel needs role admin/,
+    );
     expect((await post("/runs", secrets.otto, { text: "anything" })).status).toBe(403);
-    expect(await post(`/approvals/${approvalId}/approve`, secrets.otto, { note: "checked the load" })).toMatchObject({ status: 200, body: { approver: "http:otto" } });
+    expect(await post(`/approvals/${approvalId}/approve`, secrets.otto, { note: "checked the load" })).toMatchObject({
+      status: 200,
+      body: { approver: "http:otto" },
+    });
     expect((await api.harness.waitFor(runId)).status).toBe("done");
   });
 
@@ -96,7 +112,8 @@ describe("API tokens with roles and run scopes", () => {
     const missing = await json<{ error: string }>("/runs/run_roles_nowhere", secrets.pat);
     expect(hidden.status).toBe(404);
     expect(hidden.body.error.replace("run_roles_search", "ID")).toBe(missing.body.error.replace("run_roles_nowhere", "ID"));
-    for (const path of ["/view", "/events", "/calls/c1", "/artifacts/art_1"]) expect((await request(`/runs/run_roles_search${path}`, secrets.pat)).status).toBe(404);
+    for (const path of ["/view", "/events", "/calls/c1", "/artifacts/art_1"])
+      expect((await request(`/runs/run_roles_search${path}`, secrets.pat)).status).toBe(404);
 
     const listed = await json<{ runs: RunSummary[] }>("/runs?limit=200", secrets.pat);
     expect(listed.body.runs.map((run) => run.id)).toContain("run_roles_payments");
@@ -118,7 +135,10 @@ describe("API tokens with roles and run scopes", () => {
     // The admin, unlimited, sees both; an admin limited to payments submits into payments whatever the goal says.
     expect((await request("/runs/run_roles_search", adminToken)).status).toBe(200);
     const example = await loadExample("sre-triage");
-    const submitted = await json<{ runId: string }>("/runs", secrets.sam, { method: "POST", body: JSON.stringify({ ...example.goal, metadata: { team: "search", owner: "sam" } }) });
+    const submitted = await json<{ runId: string }>("/runs", secrets.sam, {
+      method: "POST",
+      body: JSON.stringify({ ...example.goal, metadata: { team: "search", owner: "sam" } }),
+    });
     expect(submitted.status).toBe(202);
     expect((await api.harness.runtime.runs.require(submitted.body.runId)).goal.metadata).toEqual({ team: "payments", owner: "sam" });
     await post(`/runs/${submitted.body.runId}/cancel`, secrets.sam);
@@ -155,7 +175,8 @@ describe("API tokens with roles and run scopes", () => {
       html = await (await fetch(`${api.base}/`)).text();
     });
     const byTestId = (root: FakeNode, id: string) => findNode(root, (node) => node.dataset.testid === id);
-    const open = (token: string, hash: string) => visitDashboard(html, api.base, hash, visitDashboard(html, api.base, `#token=${token}`).session);
+    const open = (token: string, hash: string) =>
+      visitDashboard(html, api.base, hash, visitDashboard(html, api.base, `#token=${token}`).session);
 
     it("offers each role only what it may do: a viewer sees the approval with no buttons, an operator decides, only an admin cancels", async () => {
       const { runId } = await waitingRun({ team: "search" });

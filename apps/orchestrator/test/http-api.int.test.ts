@@ -26,7 +26,10 @@ async function readEvents(response: Response, until: string): Promise<string> {
 
 describe("HTTP API", () => {
   const call = (path: string, init: RequestInit = {}, auth = true) =>
-    fetch(`${api.base}${path}`, { ...init, headers: { "content-type": "application/json", ...(auth ? { authorization: `Bearer ${token}` } : {}) } });
+    fetch(`${api.base}${path}`, {
+      ...init,
+      headers: { "content-type": "application/json", ...(auth ? { authorization: `Bearer ${token}` } : {}) },
+    });
 
   // A goal over HTTP names a seed: the example's project, under a seedsRoot of the example's folder.
   const api = apiOverHarnessPerFile(() => startExampleHarness("bugfix", { seeds: true }), { token });
@@ -47,7 +50,9 @@ describe("HTTP API", () => {
 
   it("interleaves the run's live model output, retries included, with its trace", async () => {
     const { example } = await bugfixExample();
-    const { runId } = (await (await call("/runs", { method: "POST", body: JSON.stringify({ ...example.goal, workspace: "project" }) })).json()) as { runId: string };
+    const { runId } = (await (
+      await call("/runs", { method: "POST", body: JSON.stringify({ ...example.goal, workspace: "project" }) })
+    ).json()) as { runId: string };
     await api.harness.waitFor(runId);
     const stream = await call(`/runs/${runId}/events`);
     const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
@@ -62,11 +67,23 @@ describe("HTTP API", () => {
     };
     await readUntil("event: run.done");
     api.harness.runtime.live.publish({ type: "text_delta", runId, stepId: "s1", role: "worker", text: "Half an ans" });
-    api.harness.runtime.live.publish({ type: "retry", runId, stepId: "s1", role: "worker", attempt: 1, reason: "stream_error", delayMs: 0 });
+    api.harness.runtime.live.publish({
+      type: "retry",
+      runId,
+      stepId: "s1",
+      role: "worker",
+      attempt: 1,
+      reason: "stream_error",
+      delayMs: 0,
+    });
     await readUntil('"type":"retry"');
     await reader.cancel();
-    expect(text).toContain(`event: live\ndata: {"type":"text_delta","runId":"${runId}","stepId":"s1","role":"worker","text":"Half an ans"}`);
-    expect(text).toContain(`event: live\ndata: {"type":"retry","runId":"${runId}","stepId":"s1","role":"worker","attempt":1,"reason":"stream_error","delayMs":0}`);
+    expect(text).toContain(
+      `event: live\ndata: {"type":"text_delta","runId":"${runId}","stepId":"s1","role":"worker","text":"Half an ans"}`,
+    );
+    expect(text).toContain(
+      `event: live\ndata: {"type":"retry","runId":"${runId}","stepId":"s1","role":"worker","attempt":1,"reason":"stream_error","delayMs":0}`,
+    );
   });
 
   it("refuses a goal with a message that says what was wrong", async () => {
@@ -108,7 +125,10 @@ describe("HTTP API", () => {
   });
 
   it("works in a browser opened at the printed URL: it keeps the token for the tab and sends it on every request", async () => {
-    const submitted = await call("/runs", { method: "POST", body: JSON.stringify({ text: "list the files", tools: [{ name: "list_files" }] }) });
+    const submitted = await call("/runs", {
+      method: "POST",
+      body: JSON.stringify({ text: "list the files", tools: [{ name: "list_files" }] }),
+    });
     expect(submitted.status).toBe(202);
     const html = await (await call("/", {}, false)).text();
     const visit = visitDashboard(html, api.base, `#token=${token}`);
@@ -152,7 +172,12 @@ describe("HTTP API", () => {
   });
 
   it("refuses to start without a real token", () => {
-    const options = { runtime: api.harness.runtime, approvals: api.harness.tooling.approvals, approvalSigner: api.harness.desk.signer, knownTools: [] };
+    const options = {
+      runtime: api.harness.runtime,
+      approvals: api.harness.tooling.approvals,
+      approvalSigner: api.harness.desk.signer,
+      knownTools: [],
+    };
     expect(() => createHttpApi({ ...options, token: "" })).toThrow(/at least 16 characters/);
     expect(() => createHttpApi({ ...options, token: "short" })).toThrow(/at least 16 characters/);
   });
@@ -168,13 +193,28 @@ describe("HTTP API against a hostile web page", () => {
 
   it("refuses a cross-site text/plain POST, the request a form or fetch can send without a preflight", async () => {
     const before = await runsBefore();
-    const crossSite = await rawRequest(api.port, { method: "POST", path: "/runs", headers: { ...own(), origin: "http://evil.example", "content-type": "text/plain" }, body: goal });
+    const crossSite = await rawRequest(api.port, {
+      method: "POST",
+      path: "/runs",
+      headers: { ...own(), origin: "http://evil.example", "content-type": "text/plain" },
+      body: goal,
+    });
     expect(crossSite.status).toBe(403);
     // Even with the token and no Origin at all, only JSON is read.
-    const plain = await rawRequest(api.port, { method: "POST", path: "/runs", headers: { ...own(), authorization: `Bearer ${token}`, "content-type": "text/plain" }, body: goal });
+    const plain = await rawRequest(api.port, {
+      method: "POST",
+      path: "/runs",
+      headers: { ...own(), authorization: `Bearer ${token}`, "content-type": "text/plain" },
+      body: goal,
+    });
     expect(plain.status).toBe(415);
     expect(JSON.parse(plain.body).error).toMatch(/expected application\/json/);
-    const form = await rawRequest(api.port, { method: "POST", path: "/runs", headers: { ...own(), authorization: `Bearer ${token}`, "content-type": "application/x-www-form-urlencoded" }, body: "text=x" });
+    const form = await rawRequest(api.port, {
+      method: "POST",
+      path: "/runs",
+      headers: { ...own(), authorization: `Bearer ${token}`, "content-type": "application/x-www-form-urlencoded" },
+      body: "text=x",
+    });
     expect(form.status).toBe(415);
     expect(await runsBefore()).toBe(before);
   });
@@ -182,7 +222,12 @@ describe("HTTP API against a hostile web page", () => {
   it("refuses a foreign Host header, as DNS rebinding sends, even with the token", async () => {
     const before = await runsBefore();
     for (const host of [`evil.example:${api.port}`, "evil.example", `localhost.evil.example:${api.port}`, `127.0.0.1.nip.io:${api.port}`]) {
-      const rebound = await rawRequest(api.port, { method: "POST", path: "/runs", headers: { host, authorization: `Bearer ${token}`, "content-type": "application/json" }, body: goal });
+      const rebound = await rawRequest(api.port, {
+        method: "POST",
+        path: "/runs",
+        headers: { host, authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: goal,
+      });
       expect(rebound.status, host).toBe(421);
       expect((await rawRequest(api.port, { path: "/", headers: { host } })).status, host).toBe(421);
     }
@@ -192,9 +237,18 @@ describe("HTTP API against a hostile web page", () => {
   it("refuses a foreign Origin even with the token and JSON, and grants it no preflight", async () => {
     const before = await runsBefore();
     for (const origin of ["http://evil.example", "null", `http://127.0.0.1:${api.port + 1}`, "https://ops.example.evil.example"]) {
-      const response = await rawRequest(api.port, { method: "POST", path: "/runs", headers: { ...own(), origin, authorization: `Bearer ${token}`, "content-type": "application/json" }, body: goal });
+      const response = await rawRequest(api.port, {
+        method: "POST",
+        path: "/runs",
+        headers: { ...own(), origin, authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: goal,
+      });
       expect(response.status, origin).toBe(403);
-      const preflight = await rawRequest(api.port, { method: "OPTIONS", path: "/runs", headers: { ...own(), origin, "access-control-request-method": "POST" } });
+      const preflight = await rawRequest(api.port, {
+        method: "OPTIONS",
+        path: "/runs",
+        headers: { ...own(), origin, "access-control-request-method": "POST" },
+      });
       expect(preflight.status, origin).toBe(403);
       expect(preflight.headers["access-control-allow-origin"]).toBeUndefined();
     }
@@ -202,25 +256,41 @@ describe("HTTP API against a hostile web page", () => {
   });
 
   it("refuses a tokenless request from its own page too", async () => {
-    const response = await rawRequest(api.port, { method: "POST", path: "/runs", headers: { ...own(), origin: `http://127.0.0.1:${api.port}`, "content-type": "application/json" }, body: goal });
+    const response = await rawRequest(api.port, {
+      method: "POST",
+      path: "/runs",
+      headers: { ...own(), origin: `http://127.0.0.1:${api.port}`, "content-type": "application/json" },
+      body: goal,
+    });
     expect(response.status).toBe(401);
   });
 
   it("lets its own page and an --allow-origin origin in with the token", async () => {
-    const same = await rawRequest(api.port, { path: "/runs", headers: { ...own(), origin: `http://127.0.0.1:${api.port}`, authorization: `Bearer ${token}` } });
+    const same = await rawRequest(api.port, {
+      path: "/runs",
+      headers: { ...own(), origin: `http://127.0.0.1:${api.port}`, authorization: `Bearer ${token}` },
+    });
     expect(same.status).toBe(200);
-    expect((await rawRequest(api.port, { path: "/runs", headers: { host: `localhost:${api.port}`, authorization: `Bearer ${token}` } })).status).toBe(200);
-    const preflight = await rawRequest(api.port, { method: "OPTIONS", path: "/runs", headers: { ...own(), origin: "https://ops.example", "access-control-request-method": "POST" } });
+    expect(
+      (await rawRequest(api.port, { path: "/runs", headers: { host: `localhost:${api.port}`, authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
+    const preflight = await rawRequest(api.port, {
+      method: "OPTIONS",
+      path: "/runs",
+      headers: { ...own(), origin: "https://ops.example", "access-control-request-method": "POST" },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers["access-control-allow-origin"]).toBe("https://ops.example");
-    const allowed = await rawRequest(api.port, { path: "/runs", headers: { host: "ops.example", origin: "https://ops.example", authorization: `Bearer ${token}` } });
+    const allowed = await rawRequest(api.port, {
+      path: "/runs",
+      headers: { host: "ops.example", origin: "https://ops.example", authorization: `Bearer ${token}` },
+    });
     expect(allowed.status).toBe(200);
     expect(allowed.headers["access-control-allow-origin"]).toBe("https://ops.example");
   });
 });
 
 describe("approving over HTTP", () => {
-
   const api = apiOverHarnessPerFile(() => startExampleHarness("sre-triage"), { token });
 
   it("submits, follows the events, approves the waiting restart, and it runs exactly once", async () => {

@@ -27,7 +27,22 @@ const plan = {
 
 const script: ModelScriptInput = {
   planner: [
-    { match: "Completed steps: 1", turns: [{ output: { current_step: null, done: true, answer: { answer: "hit rate 93%", claims: [{ text: "the hit rate is 93%", evidence: ["{{evidence:read_cache_stats}}"] }], gaps: [] } } }] },
+    {
+      match: "Completed steps: 1",
+      turns: [
+        {
+          output: {
+            current_step: null,
+            done: true,
+            answer: {
+              answer: "hit rate 93%",
+              claims: [{ text: "the hit rate is 93%", evidence: ["{{evidence:read_cache_stats}}"] }],
+              gaps: [],
+            },
+          },
+        },
+      ],
+    },
     { match: "Completed steps: none", turns: [{ output: plan }] },
   ],
   worker: [
@@ -36,7 +51,10 @@ const script: ModelScriptInput = {
       match: ["Check the cache hit rate", "Feedback on the previous attempt"],
       turns: [{ toolCalls: [{ name: "read_cache_stats", input: { region: "eu-west" } }] }, { text: "cache eu-west: hit rate 93%" }],
     },
-    { match: "Check the cache hit rate", turns: [{ toolCalls: [{ name: "read_cache_stats", input: { region: "default" } }] }, { text: "the cache looks fine" }] },
+    {
+      match: "Check the cache hit rate",
+      turns: [{ toolCalls: [{ name: "read_cache_stats", input: { region: "default" } }] }, { text: "the cache looks fine" }],
+    },
   ],
 };
 
@@ -63,7 +81,9 @@ describe("lesson memory across runs", () => {
     const requestsBefore = harness.planner.requests.length;
     const second = await harness.submit({ text: "Is the search cache hit rate healthy?", tools: [{ name: "read_cache_stats" }] });
     await harness.waitFor(second);
-    const secondPlannerRequest = harness.planner.requests.slice(requestsBefore).find((request) => JSON.stringify(request.messages).includes("Goal: Is the search cache"));
+    const secondPlannerRequest = harness.planner.requests
+      .slice(requestsBefore)
+      .find((request) => JSON.stringify(request.messages).includes("Goal: Is the search cache"));
     const shown = JSON.stringify(secondPlannerRequest?.messages);
     expect(shown).toContain("Lessons from earlier runs: each entry's text is between untrusted-data markers");
     expect(shown).toContain(`- ${lesson?.lessonId}: <<<untrusted-data `);

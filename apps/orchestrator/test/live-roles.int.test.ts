@@ -17,14 +17,20 @@ describe("the run's live channel", () => {
     const live: LiveEvent[] = [];
     const subscription = await harness.runtime.live.subscribe(runId, (event) => live.push(event));
     try {
-      await submitGoal(harness.runtime, example.goal, { knownTools: harness.tooling.registry.names(), runId, workspaceDir: example.seedDir });
+      await submitGoal(harness.runtime, example.goal, {
+        knownTools: harness.tooling.registry.names(),
+        runId,
+        workspaceDir: example.seedDir,
+      });
       expect((await harness.waitFor(runId)).status).toBe("done");
     } finally {
       await subscription.close();
     }
     const roles = new Set(live.map((event) => event.role));
     expect([...roles].sort()).toEqual(["judge", "planner", "worker"]);
-    expect(live.map((event) => (event.role === "planner" && event.type === "text_delta" ? event.text : "")).join("")).toContain('"current_step"');
+    expect(live.map((event) => (event.role === "planner" && event.type === "text_delta" ? event.text : "")).join("")).toContain(
+      '"current_step"',
+    );
     expect(live.find((event) => event.role === "judge")?.stepId).toBe("s1");
   });
 });

@@ -48,7 +48,14 @@ describe("a run whose next job vanished from the queue", { timeout: 120_000 }, (
     await (harness.roles[2] as RunningRoles).close(0);
     const stepRuntime = harness.roleRuntimes[2] as ReinRuntime;
     const startStepRole = (worker: ModelProvider | undefined = harness?.worker) => {
-      extraRoles.push(startRoles(stepRuntime, { roles: ["step"], packetPublicKey: harness?.packetPublicKey, executor: harness?.tooling.executor, providers: { worker } }));
+      extraRoles.push(
+        startRoles(stepRuntime, {
+          roles: ["step"],
+          packetPublicKey: harness?.packetPublicKey,
+          executor: harness?.tooling.executor,
+          providers: { worker },
+        }),
+      );
     };
     return { probes, startStepRole };
   }
@@ -85,12 +92,17 @@ describe("a run whose next job vanished from the queue", { timeout: 120_000 }, (
     const runId = await (harness as Harness).submit(probeGoal);
     const jobId = jobIds.step(runId, "s1", 1);
     const step = runtime.queues.step;
-    const sweep = async () => sweepLostJobs(controller, { holder: "test", now: later() }).finally(() => runtime.redis.del(runtime.keys.redriveLease()));
+    const sweep = async () =>
+      sweepLostJobs(controller, { holder: "test", now: later() }).finally(() => runtime.redis.del(runtime.keys.redriveLease()));
     await until("the step job to wait in the queue", async () => (await step.getJobState(jobId)) === "waiting");
     expect(await sweep()).toEqual({ swept: true, checked: 1, lost: [] });
 
     const base = `${runtime.keys.queuePrefix()}:step`;
-    await runtime.redis.multi().lrem(`${base}:wait`, 0, jobId).zadd(`${base}:delayed`, Date.now() + 3_600_000, jobId).exec();
+    await runtime.redis
+      .multi()
+      .lrem(`${base}:wait`, 0, jobId)
+      .zadd(`${base}:delayed`, Date.now() + 3_600_000, jobId)
+      .exec();
     expect(await step.getJobState(jobId)).toBe("delayed");
     expect(await sweep()).toEqual({ swept: true, checked: 1, lost: [] });
     await (await step.getJob(jobId))?.promote();
@@ -155,7 +167,11 @@ describe("a run whose next job vanished from the queue", { timeout: 120_000 }, (
     expect(state.status, state.stopReason).toBe("done");
     const events = await runtime.trace.read(runId);
     expect(events.filter((event) => event.kind === "run.redriven").map((event) => event.payload)).toEqual([
-      { cause: "vanished", reason: expect.stringContaining("not in its queue"), jobs: [{ key: "evaluate s1 1", queue: "evaluate", jobId, resend: 1 }] },
+      {
+        cause: "vanished",
+        reason: expect.stringContaining("not in its queue"),
+        jobs: [{ key: "evaluate s1 1", queue: "evaluate", jobId, resend: 1 }],
+      },
     ]);
     expect(events.filter((event) => event.kind === "verdict.ready")).toHaveLength(2);
   });
@@ -168,7 +184,10 @@ describe("a run whose next job vanished from the queue", { timeout: 120_000 }, (
 
     const running = await (harness as Harness).submit(probeGoal);
     const deadline = jobIds.control(`deadline-${running}`);
-    await until("the step job to wait in the queue", async () => (await runtime.queues.step.getJobState(jobIds.step(running, "s1", 1))) === "waiting");
+    await until(
+      "the step job to wait in the queue",
+      async () => (await runtime.queues.step.getJobState(jobIds.step(running, "s1", 1))) === "waiting",
+    );
     expect(await control.getJobState(deadline)).toBe("delayed");
     await loseJob(runtime, "control", deadline);
     expect((await sweepLostJobs(controller, { holder: "test", now: later() })).lost).toEqual([{ runId: running, jobs: ["deadline"] }]);
@@ -179,7 +198,9 @@ describe("a run whose next job vanished from the queue", { timeout: 120_000 }, (
     await loseJob(runtime, "control", jobIds.control(`submitted-${unsubmitted}`));
     await control.resume();
     await runtime.redis.del(runtime.keys.redriveLease());
-    expect((await sweepLostJobs(controller, { holder: "test", now: later() })).lost).toEqual([{ runId: unsubmitted, jobs: ["goal.submitted"] }]);
+    expect((await sweepLostJobs(controller, { holder: "test", now: later() })).lost).toEqual([
+      { runId: unsubmitted, jobs: ["goal.submitted"] },
+    ]);
 
     startStepRole();
     for (const runId of [running, unsubmitted]) {
@@ -187,6 +208,8 @@ describe("a run whose next job vanished from the queue", { timeout: 120_000 }, (
       expect(state.status, state.stopReason).toBe("done");
     }
     const redriven = (await runtime.trace.read(unsubmitted)).filter((event) => event.kind === "run.redriven");
-    expect(redriven.map((event) => event.payload.jobs)).toEqual([[{ key: "goal.submitted", queue: "control", jobId: `control-submitted-${unsubmitted}`, resend: 1 }]]);
+    expect(redriven.map((event) => event.payload.jobs)).toEqual([
+      [{ key: "goal.submitted", queue: "control", jobId: `control-submitted-${unsubmitted}`, resend: 1 }],
+    ]);
   });
 });

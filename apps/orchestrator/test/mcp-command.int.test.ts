@@ -19,7 +19,13 @@ function configFile(): string {
     file,
     JSON.stringify({
       mcp: [
-        { name: "fs", command: process.execPath, args: [filesystemServer, allowedDir], mounts: [REPOSITORY, allowedDir], trustAnnotations: true },
+        {
+          name: "fs",
+          command: process.execPath,
+          args: [filesystemServer, allowedDir],
+          mounts: [REPOSITORY, allowedDir],
+          trustAnnotations: true,
+        },
         { name: "broken", command: process.execPath, args: [filesystemServer, missingDir], mounts: [REPOSITORY] },
       ],
     }),
@@ -46,8 +52,18 @@ describe("rein mcp", { timeout: 60_000 }, () => {
   it("list: shows each server's state and tools as running processes report them", async () => {
     const runtime = await createTestRuntime();
     const unpublish = publishMcpStatus(runtime, () => [
-      { server: "fs", state: "running", tools: ["fs__read_text_file"], withheld: [{ tool: "long_job", reason: "it must run as a task" }],
-        health: { state: "running", restarts: 2, breaker: "closed", inFlight: 0, lastExit: { exitCode: null, signal: "SIGKILL", killedFor: null } },
+      {
+        server: "fs",
+        state: "running",
+        tools: ["fs__read_text_file"],
+        withheld: [{ tool: "long_job", reason: "it must run as a task" }],
+        health: {
+          state: "running",
+          restarts: 2,
+          breaker: "closed",
+          inFlight: 0,
+          lastExit: { exitCode: null, signal: "SIGKILL", killedFor: null },
+        },
       },
       { server: "broken", state: "failed", tools: [], withheld: [], error: "exited with code 1" },
     ]);
@@ -56,7 +72,9 @@ describe("rein mcp", { timeout: 60_000 }, () => {
       const listed = await rein(["mcp", "list", "--config", configFile()], cliEnv({ REIN_PREFIX: runtime.config.prefix }));
       expect(listed.code).toBe(1);
       expect(listed.stdout).toMatch(/fs {2}.*server-filesystem/);
-      expect(listed.stdout).toMatch(/: running, process running, breaker closed, restarts 2, 0 in flight, last exit signal SIGKILL\n {4}tools: fs__read_text_file/);
+      expect(listed.stdout).toMatch(
+        /: running, process running, breaker closed, restarts 2, 0 in flight, last exit signal SIGKILL\n {4}tools: fs__read_text_file/,
+      );
       expect(listed.stdout).toContain("not offered: long_job: it must run as a task");
       expect(listed.stdout).toMatch(/: failed: exited with code 1/);
     } finally {

@@ -15,7 +15,9 @@ describe("an MCP server that fails to start, not required", () => {
   let tooling: Tooling;
 
   beforeAll(async () => {
-    runtime = await createTestRuntime({ mcp: [{ name: "files", command: process.execPath, args: [filesystemServer, "/nonexistent/rein-startup"], mounts: [REPOSITORY] }] });
+    runtime = await createTestRuntime({
+      mcp: [{ name: "files", command: process.execPath, args: [filesystemServer, "/nonexistent/rein-startup"], mounts: [REPOSITORY] }],
+    });
     tooling = await buildTooling(runtime, [], new ApprovalVerifier(generateKeyPair().publicKey));
   }, 60_000);
   afterAll(async () => {
@@ -26,7 +28,9 @@ describe("an MCP server that fails to start, not required", () => {
   it("lets the rest of Rein start, and says why the server is missing", () => {
     expect(tooling.registry.names()).toContain("read_file");
     expect(tooling.registry.names().some((name) => name.startsWith("files__"))).toBe(false);
-    expect(tooling.unavailableMcp).toEqual([{ server: "files", reason: expect.stringMatching(/exited with code 1.*None of the specified directories are accessible/s) }]);
+    expect(tooling.unavailableMcp).toEqual([
+      { server: "files", reason: expect.stringMatching(/exited with code 1.*None of the specified directories are accessible/s) },
+    ]);
   });
 
   it("refuses at submit a goal granting its tools, with that reason, from any process reading the status board", async () => {
@@ -36,6 +40,8 @@ describe("an MCP server that fails to start, not required", () => {
     await expect(submitGoal(runtime, { text: "read the notes", tools: [{ name: "files__read_text_file" }] }, options)).rejects.toThrow(
       /goal\.tools grants files__read_text_file of MCP server files, which is not available: .*None of the specified directories are accessible/s,
     );
-    await expect(submitGoal(runtime, { text: "read the notes", tools: [{ name: "read_file" }] }, options)).resolves.toMatchObject({ state: { status: "planning" } });
+    await expect(submitGoal(runtime, { text: "read the notes", tools: [{ name: "read_file" }] }, options)).resolves.toMatchObject({
+      state: { status: "planning" },
+    });
   });
 });

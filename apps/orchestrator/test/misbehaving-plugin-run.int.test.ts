@@ -59,7 +59,9 @@ describe("a run whose plugin misbehaves in every way", { timeout: 120_000 }, () 
     expect(executed("hang")?.error).toContain("did not answer within its deadline");
     expect(executed("garbage")?.error).toContain("broke the wire protocol");
     expect(executed("wrong_id")?.error).toContain("circuit breaker is open");
-    const breaker = events.filter((event) => event.kind === "plugin.breaker_changed").map((event) => `${event.payload.from}->${event.payload.to}`);
+    const breaker = events
+      .filter((event) => event.kind === "plugin.breaker_changed")
+      .map((event) => `${event.payload.from}->${event.payload.to}`);
     expect(breaker).toEqual(["closed->open"]);
     expect(events.filter((event) => event.kind === "observation.made")).toHaveLength(CALLS.length);
     expect(state.status).toBe("done");

@@ -12,7 +12,13 @@ const emptyCwd = () => mkdtempSync(join(tmpdir(), "rein-cwd-"));
 describe("one model resolution for rein run and rein models", () => {
   it("uses the config's roles when it names them, whatever keys the environment has", () => {
     const file = join(emptyCwd(), "rein.config.json");
-    writeFileSync(file, JSON.stringify({ providers: { local: { kind: "openai-compatible", baseURL: "http://127.0.0.1:1/v1" } }, roles: Object.fromEntries(["planner", "worker", "evaluator", "judge"].map((role) => [role, { provider: "local", model: "m" }])) }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        providers: { local: { kind: "openai-compatible", baseURL: "http://127.0.0.1:1/v1" } },
+        roles: Object.fromEntries(["planner", "worker", "evaluator", "judge"].map((role) => [role, { provider: "local", model: "m" }])),
+      }),
+    );
     const models = resolveModels({ configFile: file, env: { OPENAI_API_KEY: "sk-test" } });
     expect(models.overrides).toBeUndefined();
     expect(models.source).toContain(file);
@@ -21,7 +27,10 @@ describe("one model resolution for rein run and rein models", () => {
   it("takes an API key from the environment when the config names no model, and has none without one", () => {
     const file = join(emptyCwd(), "rein.config.json");
     writeFileSync(file, JSON.stringify({ prefix: "p" }));
-    expect(resolveModels({ configFile: file, env: { ANTHROPIC_API_KEY: "sk-ant-test" } }).overrides?.roles?.worker).toEqual({ provider: "anthropic", model: "claude-sonnet-5-5" });
+    expect(resolveModels({ configFile: file, env: { ANTHROPIC_API_KEY: "sk-ant-test" } }).overrides?.roles?.worker).toEqual({
+      provider: "anthropic",
+      model: "claude-sonnet-5-5",
+    });
     expect(resolveModels({ configFile: file, env: {} }).missing).toBe(true);
   });
 
@@ -33,7 +42,10 @@ describe("one model resolution for rein run and rein models", () => {
   });
 
   it("rein models shows what rein run will use, environment keys and base URL included", async () => {
-    const result = await rein(["models"], cliEnv({ OPENAI_API_KEY: "sk-test-not-real", OPENAI_BASE_URL: "http://127.0.0.1:8099/v1", REIN_MODEL: "tiny" }));
+    const result = await rein(
+      ["models"],
+      cliEnv({ OPENAI_API_KEY: "sk-test-not-real", OPENAI_BASE_URL: "http://127.0.0.1:8099/v1", REIN_MODEL: "tiny" }),
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/using openai \(OPENAI_API_KEY\) with model tiny for every role/);
     expect(result.stdout).toMatch(/^worker\s+openai\s+openai\s+tiny\s+http:\/\/127\.0\.0\.1:8099\/v1$/m);

@@ -51,7 +51,9 @@ describe("swapping a role's provider is a config change only", () => {
     expect(after.code).toBe(0);
     expect(after.stdout).toMatch(/^worker\s+local\s+openai-compatible\s+llama3\.1:8b\s+http:\/\/127\.0\.0\.1:11434\/v1$/m);
     // Nothing else moved.
-    expect(tableRows(after.stdout).filter((row) => !row.startsWith("worker"))).toEqual(tableRows(before.stdout).filter((row) => !row.startsWith("worker")));
+    expect(tableRows(after.stdout).filter((row) => !row.startsWith("worker"))).toEqual(
+      tableRows(before.stdout).filter((row) => !row.startsWith("worker")),
+    );
     const second = providerForRole(loadConfig({ file, env: {} }), "worker", keys);
     expect([second.name, second.kind, second.model]).toEqual(["local", "openai-compatible", "llama3.1:8b"]);
 
@@ -60,7 +62,10 @@ describe("swapping a role's provider is a config change only", () => {
 
   it("lets the environment swap it too, over the file", async () => {
     await writeFile(file, JSON.stringify(configWith({ provider: "gpt", model: "gpt-6.2-sol" })));
-    const result = await rein(["models", "--config", file], cliEnv({ ...keys, REIN_WORKER_PROVIDER: "claude", REIN_WORKER_MODEL: "claude-haiku-5-5" }));
+    const result = await rein(
+      ["models", "--config", file],
+      cliEnv({ ...keys, REIN_WORKER_PROVIDER: "claude", REIN_WORKER_MODEL: "claude-haiku-5-5" }),
+    );
     expect(result.stdout).toMatch(/^worker\s+claude\s+anthropic\s+claude-haiku-5-5$/m);
   }, 60_000);
 
@@ -86,20 +91,38 @@ describe("rein models: what the catalogue says of each role's model, and what is
     expect(sonnet).toMatch(/thinking\s+adaptive thinking; effort low, medium, high, xhigh, max \(default high\)/);
     expect(sonnet).toMatch(/sampling\s+none \(temperature refused\)/);
     expect(sonnet).toMatch(/limits\s+context 1,000,000 tokens; max output 128,000; max_tokens by default 32,000/);
-    expect(sonnet).toMatch(/price\s+\$2 in, \$10 out, \$0\.10 cache read, \$2\.50 cache write \(short-lived\), \$4 \(long-lived\) per million tokens \(catalogue, read 2026-12-03\)/);
+    expect(sonnet).toMatch(
+      /price\s+\$2 in, \$10 out, \$0\.10 cache read, \$2\.50 cache write \(short-lived\), \$4 \(long-lived\) per million tokens \(catalogue, read 2026-12-03\)/,
+    );
     expect(block("gpt-4.1-mini")).toMatch(/API\s+OpenAI Chat Completions/);
     expect(block("gpt-4.1-mini")).toMatch(/retires\s+2027-01-14/);
     expect(block("qwen2.5:7b")).toMatch(/not in the catalogue: a compatible server's models are the operator's/);
-    expect(result.stdout).toMatch(/^ {2}warning {2}roles\.worker\.model: gpt-4\.1-mini retires on 2027-01-14, when requests to it start failing; move to gpt-6\.2-sol before then$/m);
+    expect(result.stdout).toMatch(
+      /^ {2}warning {2}roles\.worker\.model: gpt-4\.1-mini retires on 2027-01-14, when requests to it start failing; move to gpt-6\.2-sol before then$/m,
+    );
   }, 60_000);
 
   it("exits 2 listing each refused setting with its role and fix", async () => {
     const config = configWith({ provider: "claude", model: "claude-sonnet-5-5" });
-    await writeFile(file, JSON.stringify({ ...config, roles: { ...config.roles, planner: { provider: "claude", model: "claude-sonnet-4-5" }, worker: { ...config.roles.worker, temperature: 0.2 } } }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        ...config,
+        roles: {
+          ...config.roles,
+          planner: { provider: "claude", model: "claude-sonnet-4-5" },
+          worker: { ...config.roles.worker, temperature: 0.2 },
+        },
+      }),
+    );
     const result = await rein(["models", "--config", file], cliEnv(keys));
     expect(result.code).toBe(2);
-    expect(result.stdout).toMatch(/^ {2}error {4}roles\.planner\.model: claude-sonnet-4-5 was retired on 2026-11-30 \(requests to it fail\); use claude-sonnet-5-5$/m);
-    expect(result.stdout).toMatch(/^ {2}error {4}roles\.worker\.temperature: claude-sonnet-5-5 takes no sampling parameters .*; remove it$/m);
+    expect(result.stdout).toMatch(
+      /^ {2}error {4}roles\.planner\.model: claude-sonnet-4-5 was retired on 2026-11-30 \(requests to it fail\); use claude-sonnet-5-5$/m,
+    );
+    expect(result.stdout).toMatch(
+      /^ {2}error {4}roles\.worker\.temperature: claude-sonnet-5-5 takes no sampling parameters .*; remove it$/m,
+    );
   }, 60_000);
 });
 
@@ -108,7 +131,9 @@ describe("checking the models live, at `rein models check` and before `rein run`
   let server: FakeServer;
   beforeEach(async () => {
     // Replies queued by a test go first; the strict Messages emulator answers the rest.
-    const emulator = new AnthropicMessagesEmulator({ brain: () => ({ content: [{ type: "text", text: '{"ok":true}' }], output: { ok: true } }) });
+    const emulator = new AnthropicMessagesEmulator({
+      brain: () => ({ content: [{ type: "text", text: '{"ok":true}' }], output: { ok: true } }),
+    });
     server = await new FakeServer(emulator.respond).start();
   });
   afterEach(async () => {
@@ -123,7 +148,10 @@ describe("checking the models live, at `rein models check` and before `rein run`
       roles: { planner: role, worker: { ...role, ...worker }, evaluator: role, judge: role },
     };
   };
-  const refused = (status: number, type: string, message: string): FakeReply => ({ status, json: { type: "error", error: { type, message }, request_id: "req_1" } });
+  const refused = (status: number, type: string, message: string): FakeReply => ({
+    status,
+    json: { type: "error", error: { type, message }, request_id: "req_1" },
+  });
 
   it("rein models check calls once per distinct role setting and reports each result with its fix", async () => {
     await writeFile(file, JSON.stringify(anthropicConfig({ effort: "low" })));
@@ -136,7 +164,9 @@ describe("checking the models live, at `rein models check` and before `rein run`
     // The first request was refused, the other answered by the emulator: which group got which depends on arrival.
     expect(lines.map((line) => line.split(/\s+/)[0]).sort()).toEqual(["failed", "ok"]);
     expect(lines.map((line) => line.replace(/^\S+\s+/, "").split(":")[0]).sort()).toEqual(["planner, evaluator, judge", "worker"]);
-    expect(result.stdout).toMatch(/^failed\s+.*HTTP 401 authentication_error: invalid x-api-key; the key was refused; set a valid key in CLAUDE_KEY$/m);
+    expect(result.stdout).toMatch(
+      /^failed\s+.*HTTP 401 authentication_error: invalid x-api-key; the key was refused; set a valid key in CLAUDE_KEY$/m,
+    );
     expect(result.stdout + result.stderr).not.toContain("MODELS-CANARY");
   }, 60_000);
 
@@ -167,7 +197,9 @@ describe("checking the models live, at `rein models check` and before `rein run`
     await writeFile(file, JSON.stringify(anthropicConfig({ effort: "minimal" })));
     const result = await rein(["serve", "--config", file], env);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('roles.worker.effort: claude-sonnet-5-5 does not accept effort "minimal" (it accepts low, medium, high, xhigh, max); use one of those');
+    expect(result.stderr).toContain(
+      'roles.worker.effort: claude-sonnet-5-5 does not accept effort "minimal" (it accepts low, medium, high, xhigh, max); use one of those',
+    );
     expect(server.requests).toHaveLength(0);
   }, 60_000);
 

@@ -59,7 +59,11 @@ describe("rein plugins", { timeout: 60_000 }, () => {
 
   it("list: shows each configured plugin's tools, and the breaker and processes a running Rein reports", async () => {
     const runtime = await createTestRuntime();
-    const plugins = await loadPlugins([{ path: MISBEHAVING, enabled: true, start: "first_use" }], { sandbox: async () => unsandboxed, secrets: SecretBindings.none(), logger: createLogger({ level: "silent" }) });
+    const plugins = await loadPlugins([{ path: MISBEHAVING, enabled: true, start: "first_use" }], {
+      sandbox: async () => unsandboxed,
+      secrets: SecretBindings.none(),
+      logger: createLogger({ level: "silent" }),
+    });
     try {
       const [host] = plugins.hosts;
       const workspaceRoot = mkdtempSync(join(tmpdir(), "rein-plugins-ws-"));

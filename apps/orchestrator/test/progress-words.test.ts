@@ -15,7 +15,11 @@ function stoppedCall(callId: string, stop: (base: CallBase, at: TraceEnvelope) =
   return [
     traceEventOf("tool.called", { ...base, idempotencyKey: `run_w:s1:1:${callId}`, argBytes: 12, args: { path: "a" } }, at(1)),
     stop(base, at(2)),
-    traceEventOf("tool.result", { ...base, name: "read_file", status: "refused", durationMs: 0, attempts: 0, message: "not on this step's surface" }, at(3)),
+    traceEventOf(
+      "tool.result",
+      { ...base, name: "read_file", status: "refused", durationMs: 0, attempts: 0, message: "not on this step's surface" },
+      at(3),
+    ),
   ];
 }
 
@@ -26,15 +30,25 @@ describe("progress speaks to people", () => {
     const memory: ProgressMemory = new Map();
     const extra = [
       ...stoppedCall("c7", (base, at) => traceEventOf("tool.refused", { ...base, reason: "not_on_surface" }, at)),
-      ...stoppedCall("c8", (base, at) => traceEventOf("tool.input_invalid", { ...base, reason: "invalid_input", issues: [{ path: ["path"], code: "invalid_type", message: "required" }] }, at)),
-      ...stoppedCall("c9", (base, at) => traceEventOf("tool.budget_exhausted", { ...base, reason: "calls", callsSoFar: 8, maxToolCalls: 8 }, at)),
+      ...stoppedCall("c8", (base, at) =>
+        traceEventOf(
+          "tool.input_invalid",
+          { ...base, reason: "invalid_input", issues: [{ path: ["path"], code: "invalid_type", message: "required" }] },
+          at,
+        ),
+      ),
+      ...stoppedCall("c9", (base, at) =>
+        traceEventOf("tool.budget_exhausted", { ...base, reason: "calls", callsSoFar: 8, maxToolCalls: 8 }, at),
+      ),
       ...stoppedCall("c10", (base, at) => traceEventOf("tool.cache_hit", { ...base, observedAt: "x" }, at)),
       ...stoppedCall("c11", (base, at) => traceEventOf("tool.replayed", { ...base, idempotencyKey: "k", observedAt: "x" }, at)),
       ...stoppedCall("c12", (base, at) => traceEventOf("approval.forged", { ...base, ...approvalFields, problem: "bad signature" }, at)),
       ...stoppedCall("c13", (base, at) => traceEventOf("approval.unavailable", { ...base, rule: "r" }, at)),
       ...stoppedCall("c14", (base, at) => traceEventOf("tool.output_invalid", { ...base, issues: "x" }, at)),
     ];
-    const lines = [...fixtureEvents(), ...extra].map((event) => describeEvent(event, memory)).filter((line): line is string => line !== undefined);
+    const lines = [...fixtureEvents(), ...extra]
+      .map((event) => describeEvent(event, memory))
+      .filter((line): line is string => line !== undefined);
     expect(lines.length).toBeGreaterThan(10);
     for (const line of lines) expect(line).not.toMatch(INTERNAL_NAME);
   });
@@ -49,6 +63,9 @@ describe("progress speaks to people", () => {
   it("gives a denied call one result line with the rule and the reason, not a line of its own for the decision", () => {
     const memory: ProgressMemory = new Map();
     const denied = fixtureEvents().filter((event) => event.stepId === "s1" && "callId" in event.payload && event.payload.callId === "c1");
-    expect(denied.map((event) => describeEvent(event, memory)).filter(Boolean)).toEqual(['[s1]   ⚙ run_command({"command":"rm"})', "[s1]     ↳ denied by goal:no-rm: never delete"]);
+    expect(denied.map((event) => describeEvent(event, memory)).filter(Boolean)).toEqual([
+      '[s1]   ⚙ run_command({"command":"rm"})',
+      "[s1]     ↳ denied by goal:no-rm: never delete",
+    ]);
   });
 });

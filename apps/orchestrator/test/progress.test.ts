@@ -4,13 +4,21 @@ import { describe, expect, it } from "vitest";
 import { describeEvent, type ProgressMemory } from "../src/cli/progress.ts";
 
 let seq = 0;
-const event = <Kind extends TraceKind>(kind: Kind, payload: TracePayloadInput<Kind>): TypedTraceEvent => traceEventOf(kind, payload, { seq: ++seq, runId: "run_p", stepId: "s1" });
+const event = <Kind extends TraceKind>(kind: Kind, payload: TracePayloadInput<Kind>): TypedTraceEvent =>
+  traceEventOf(kind, payload, { seq: ++seq, runId: "run_p", stepId: "s1" });
 
 /** The progress lines one command call prints, as `rein run` prints them. */
 function linesFor(callId: string, output: string): string[] {
   const memory: ProgressMemory = new Map();
   return [
-    event("tool.called", { callId, index: 0, tool: "run_command", idempotencyKey: `run_p:s1:1:${callId}`, argBytes: 36, args: { command: "node", args: ["--test"] } }),
+    event("tool.called", {
+      callId,
+      index: 0,
+      tool: "run_command",
+      idempotencyKey: `run_p:s1:1:${callId}`,
+      argBytes: 36,
+      args: { command: "node", args: ["--test"] },
+    }),
     event("tool.executed", { callId, index: 0, tool: "run_command", status: "ok", attempts: 1, output }),
     event("tool.result", { callId, index: 0, tool: "run_command", name: "run_command", status: "ok", durationMs: 309.4, attempts: 1 }),
   ]
@@ -34,7 +42,11 @@ describe("progress lines for a tool call", () => {
 
 describe("progress lines for a run", () => {
   it("says which jobs lost from their queues were sent again, and why", () => {
-    const redriven = event("run.redriven", { cause: "vanished", reason: "not in its queue", jobs: [{ key: "plan 2", queue: "plan", jobId: "plan-run_p-2", resend: 1 }] });
+    const redriven = event("run.redriven", {
+      cause: "vanished",
+      reason: "not in its queue",
+      jobs: [{ key: "plan 2", queue: "plan", jobId: "plan-run_p-2", resend: 1 }],
+    });
     expect(describeEvent(redriven, new Map())).toBe("↻ lost and sent again: plan 2 (not in its queue)");
   });
 });

@@ -15,7 +15,8 @@ describe("rein run without a config file", () => {
     const chosen = providerFromEnv({ ANTHROPIC_API_KEY: "sk-ant-test-123", REIN_MODEL: "claude-opus-5-5" });
     const config = loadConfig({ env: {}, overrides: chosen?.overrides });
     expect(config.providers.anthropic).toMatchObject({ kind: "anthropic", apiKeyEnv: "ANTHROPIC_API_KEY" });
-    for (const role of ["planner", "worker", "evaluator", "judge"] as const) expect(config.roles[role]).toMatchObject({ provider: "anthropic", model: "claude-opus-5-5" });
+    for (const role of ["planner", "worker", "evaluator", "judge"] as const)
+      expect(config.roles[role]).toMatchObject({ provider: "anthropic", model: "claude-opus-5-5" });
     expect(JSON.stringify(chosen)).not.toContain("sk-ant-test-123");
   });
 

@@ -1,4 +1,3 @@
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GoalInput, isTerminal, newId, type RunState, type TraceEvent } from "@rein/contracts";
 import type { ModelScriptInput, Price } from "@rein/models";
@@ -24,7 +23,6 @@ const prices: Record<string, Price> = {
   "gpt/gpt-fake-worker": { inputPerMTok: 0.15, outputPerMTok: 0.6, cacheReadPerMTok: 0, cacheWritePerMTok: 0 },
   "local/qwen-fake-judge": { inputPerMTok: 0.01, outputPerMTok: 0.02, cacheReadPerMTok: 0, cacheWritePerMTok: 0 },
 };
-
 
 /** A tool that handles a secret carelessly: it logs it and returns it, with an email, for the redactor to catch. */
 const pageOncall = defineTool({
@@ -57,14 +55,26 @@ function configFor(servers: { planner: FakeServer; worker: FakeServer; judge: Fa
     secrets: [{ env: "DEPLOY_TOKEN", tools: ["page_oncall", "mcp:srv"] }],
     // What examples/bugfix/rein.config.json allows: node runs without a person.
     policy: [{ id: "bugfix:allow-node-tests", tool: "run_command", decision: "allow" as const, commands: ["node"] }],
-    mcp: [{ name: "srv", command: process.execPath, args: ["--import", "tsx", TEST_MCP_SERVER_PATH], mounts: [REPOSITORY], secretEnv: { TEST_TOKEN: "DEPLOY_TOKEN" }, trustAnnotations: true }],
+    mcp: [
+      {
+        name: "srv",
+        command: process.execPath,
+        args: ["--import", "tsx", TEST_MCP_SERVER_PATH],
+        mounts: [REPOSITORY],
+        secretEnv: { TEST_TOKEN: "DEPLOY_TOKEN" },
+        trustAnnotations: true,
+      },
+    ],
   };
 }
 
 /** The bugfix script and goal, with the worker also calling the MCP tool and the careless tool on its first turn. */
 async function bugfixWithSecrets(): Promise<{ script: ModelScriptInput; goal: GoalInput; seedDir?: string }> {
   const { example, script } = await bugfixExample();
-  const copy = structuredClone(script) as { planner: { turns: { output: { current_step?: { tools: string[] } | null } }[] }[]; worker: { turns: { toolCalls?: unknown[] }[] }[] };
+  const copy = structuredClone(script) as {
+    planner: { turns: { output: { current_step?: { tools: string[] } | null } }[] }[];
+    worker: { turns: { toolCalls?: unknown[] }[] }[];
+  };
   copy.planner[0]?.turns[0]?.output.current_step?.tools.push("srv__env_token", "page_oncall");
   copy.worker[0]?.turns[0]?.toolCalls?.push({ name: "srv__env_token", input: {} }, { name: "page_oncall", input: {} });
   const goal = { ...example.goal, tools: [...(example.goal.tools ?? []), { name: "srv__env_token" }, { name: "page_oncall" }] };
@@ -79,7 +89,8 @@ const everything = async (harness: ConfiguredHarness, runId: string) =>
     harness.logLines.join("\n"),
   ].join("\n");
 
-const responded = (trace: TraceEvent[], role: string) => trace.filter((event) => event.kind === "model.responded" && event.payload.role === role);
+const responded = (trace: TraceEvent[], role: string) =>
+  trace.filter((event) => event.kind === "model.responded" && event.payload.role === role);
 
 describe("planner on Anthropic, worker on OpenAI, judge on an OpenAI-compatible server, over the wire", () => {
   let servers: { planner: FakeServer; worker: FakeServer; judge: FakeServer };
@@ -136,7 +147,9 @@ describe("planner on Anthropic, worker on OpenAI, judge on an OpenAI-compatible 
     expect(servers.worker.requests.length).toBe(7);
     expect(servers.worker.requests.every((request) => request.url === "/v1/chat/completions" && request.body.stream === true)).toBe(true);
     expect(servers.judge.requests.length).toBeGreaterThanOrEqual(1);
-    expect(String((servers.judge.requests[0]?.body.messages as { content: string }[] | undefined)?.[0]?.content)).toContain("Reply with one JSON value only");
+    expect(String((servers.judge.requests[0]?.body.messages as { content: string }[] | undefined)?.[0]?.content)).toContain(
+      "Reply with one JSON value only",
+    );
     // Each server got its own key, so the checks for leaks below are not vacuous.
     expect(servers.planner.requests[0]?.headers.authorization).toBe(`Bearer ${env.PLANNER_KEY}`);
     expect(servers.worker.requests[0]?.headers.authorization).toBe(`Bearer ${env.WORKER_KEY}`);
@@ -144,7 +157,11 @@ describe("planner on Anthropic, worker on OpenAI, judge on an OpenAI-compatible 
   });
 
   it("records which provider and model served every call, with its tokens and its cost from the price table", () => {
-    const expected = { planner: ["claude", "anthropic", "claude-fake-planner"], worker: ["gpt", "openai", "gpt-fake-worker"], judge: ["local", "openai-compatible", "qwen-fake-judge"] };
+    const expected = {
+      planner: ["claude", "anthropic", "claude-fake-planner"],
+      worker: ["gpt", "openai", "gpt-fake-worker"],
+      judge: ["local", "openai-compatible", "qwen-fake-judge"],
+    };
     for (const [role, [provider, kind, model]] of Object.entries(expected)) {
       const called = trace.filter((event) => event.kind === "model.called" && event.payload.role === role);
       const answers = responded(trace, role);
@@ -157,7 +174,10 @@ describe("planner on Anthropic, worker on OpenAI, judge on an OpenAI-compatible 
         expect(usage?.inputTokens).toBeGreaterThan(0);
         expect(usage?.outputTokens).toBeGreaterThan(0);
         const price = prices[`${provider}/${model}`] as Price;
-        expect(usage?.costUsd).toBeCloseTo(((usage?.inputTokens ?? 0) * price.inputPerMTok + (usage?.outputTokens ?? 0) * price.outputPerMTok) / 1_000_000, 12);
+        expect(usage?.costUsd).toBeCloseTo(
+          ((usage?.inputTokens ?? 0) * price.inputPerMTok + (usage?.outputTokens ?? 0) * price.outputPerMTok) / 1_000_000,
+          12,
+        );
       }
     }
     expect(responded(trace, "worker")).toHaveLength(7);
@@ -178,12 +198,17 @@ describe("planner on Anthropic, worker on OpenAI, judge on an OpenAI-compatible 
   });
 
   it("ran the MCP tool and the careless tool, with the secret and the email redacted from what the model saw", () => {
-    const flagsOf = (tool: string) => trace.find((event) => event.kind === "observation.made" && event.payload.tool === tool)?.payload.flags;
+    const flagsOf = (tool: string) =>
+      trace.find((event) => event.kind === "observation.made" && event.payload.tool === tool)?.payload.flags;
     expect(flagsOf("srv__env_token")).toEqual(["secret_redacted"]);
     expect(flagsOf("page_oncall")).toEqual(["pii_redacted", "secret_redacted"]);
     // The model's next request carried the redacted observations, never the values.
-    const toolMessages = ((servers.worker.requests[1]?.body.messages as { role: string; content: string }[] | undefined) ?? []).filter((message) => message.role === "tool");
-    expect(toolMessages.map((message) => message.content).join("\n")).toMatch(/token=\[REDACTED:secret\][\s\S]*on call: \[REDACTED:pii\] \(token \[REDACTED:secret\]\)/);
+    const toolMessages = ((servers.worker.requests[1]?.body.messages as { role: string; content: string }[] | undefined) ?? []).filter(
+      (message) => message.role === "tool",
+    );
+    expect(toolMessages.map((message) => message.content).join("\n")).toMatch(
+      /token=\[REDACTED:secret\][\s\S]*on call: \[REDACTED:pii\] \(token \[REDACTED:secret\]\)/,
+    );
     const second = JSON.stringify(servers.worker.requests[1]?.body);
     expect(second).not.toContain(env.DEPLOY_TOKEN);
   });
@@ -201,16 +226,30 @@ describe("a role whose provider refuses its key", () => {
     const refusing = await new FakeServer(() => ({
       status: 401,
       // Providers echo (part of) a bad key; the fake echoes all of it, the worst case.
-      json: { error: { message: `Incorrect API key provided: ${env.WORKER_KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`, type: "invalid_request_error", code: "invalid_api_key" } },
+      json: {
+        error: {
+          message: `Incorrect API key provided: ${env.WORKER_KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+          type: "invalid_request_error",
+          code: "invalid_api_key",
+        },
+      },
       headers: { "x-request-id": "req_401" },
     })).start("/v1");
     const planner = await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "claude-fake-planner" });
     const judge = await startScriptedWireServer({ format: "openai-compatible", role: "judge", script, model: "qwen-fake-judge" });
-    const harness = await startConfiguredHarness({ config: configFor({ planner, worker: refusing, judge }), env, extraTools: [pageOncall] });
+    const harness = await startConfiguredHarness({
+      config: configFor({ planner, worker: refusing, judge }),
+      env,
+      extraTools: [pageOncall],
+    });
     try {
       const runId = await harness.submit({ ...goal, budget: { maxSteps: 2, maxTokens: 200_000 } }, { workspaceDir: seedDir });
       // Until the evaluator has judged the failed step (or the run has stopped).
-      const judged = await harness.waitFor(runId, (current) => current.steps.some((step) => step.decision !== undefined) || isTerminal(current.status) || current.status === "escalated");
+      const judged = await harness.waitFor(
+        runId,
+        (current) =>
+          current.steps.some((step) => step.decision !== undefined) || isTerminal(current.status) || current.status === "escalated",
+      );
       const events = await harness.runtime.trace.read(runId);
 
       expect(refusing.requests[0]?.headers.authorization).toBe(`Bearer ${env.WORKER_KEY}`);
@@ -249,7 +288,11 @@ describe("a worker whose context budget is smaller than its history", () => {
       expect(state.status).toBe("done");
 
       const compacted = events.filter((event) => event.kind === "context.compacted");
-      const last = compacted.at(-1)?.payload as { dropped: { observationId: string; tool: string }[]; budgetTokens: number; overBudget: boolean };
+      const last = compacted.at(-1)?.payload as {
+        dropped: { observationId: string; tool: string }[];
+        budgetTokens: number;
+        overBudget: boolean;
+      };
       expect(last.budgetTokens).toBe(300);
       // Before the last call: every result but the last turn's (one run_command) was dropped, oldest first.
       const observed = events.filter((event) => event.kind === "observation.made").map((event) => String(event.payload.observationId));
@@ -262,7 +305,9 @@ describe("a worker whose context budget is smaller than its history", () => {
       expect(toolContents.at(-1)).toMatch(/exit code: 0/);
       const note = lastRequest.at(-1);
       expect(note?.role).toBe("user");
-      expect(note?.content).toContain(`${observed.length - 1} earlier tool results (${observed.slice(0, -1).join(", ")}) were dropped to fit the context budget`);
+      expect(note?.content).toContain(
+        `${observed.length - 1} earlier tool results (${observed.slice(0, -1).join(", ")}) were dropped to fit the context budget`,
+      );
       // The task message is never dropped.
       expect(lastRequest.find((message) => message.role === "user")?.content).toContain("Task: Fix add() so the tests pass");
     } finally {

@@ -72,7 +72,10 @@ describe("a process whose Redis goes away and comes back", () => {
     const isBack = (record: LogRecord) => /^redis is back after/.test(record.msg);
     await until("the reconnect to be logged", () => records.some(isBack));
     // Every client, BullMQ's blocking worker connection included, answers again before the count is taken.
-    await until("every client to answer again", async () => (await runtime.redis.ping()) === "PONG" && (await runtime.queues.control.getJobCounts()) !== undefined);
+    await until(
+      "every client to answer again",
+      async () => (await runtime.redis.ping()) === "PONG" && (await runtime.queues.control.getJobCounts()) !== undefined,
+    );
     await worker.waitUntilReady();
     expect(records.filter(isBack)).toHaveLength(1);
     expect(records.filter((record) => /redis .*unreachable/i.test(record.msg)).length).toBe(lost.length);
@@ -82,7 +85,11 @@ describe("a process whose Redis goes away and comes back", () => {
 
 async function startRedisOn(port: number): Promise<{ stop: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), "rein-outage-redis-"));
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: "ignore" });
+  const child: ChildProcess = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+    { stdio: "ignore" },
+  );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const stop = async () => {
     child.kill("SIGTERM");

@@ -13,7 +13,11 @@ function configWithRedis(url: string): string {
   return file;
 }
 
-const oneMessage = (stderr: string) => stderr.trim().split("\n").filter((line) => line.length > 0);
+const oneMessage = (stderr: string) =>
+  stderr
+    .trim()
+    .split("\n")
+    .filter((line) => line.length > 0);
 
 // CLI starts on a loaded machine; not timing assertions.
 describe("one Redis resolution for every command", { timeout: 120_000 }, () => {
@@ -22,7 +26,9 @@ describe("one Redis resolution for every command", { timeout: 120_000 }, () => {
     delete env.REDIS_URL;
     const result = await rein(["status", "run_x", "--config", configWithRedis(dead(1))], env);
     expect(result.code).toBe(1);
-    expect(oneMessage(result.stderr)).toEqual([expect.stringMatching(/^rein status: no Redis answers at redis:\/\/127\.0\.0\.1:1\/1 \(.+\); expected a reachable Redis/)]);
+    expect(oneMessage(result.stderr)).toEqual([
+      expect.stringMatching(/^rein status: no Redis answers at redis:\/\/127\.0\.0\.1:1\/1 \(.+\); expected a reachable Redis/),
+    ]);
     expect(result.stderr).not.toMatch(/Unhandled error event/);
   });
 

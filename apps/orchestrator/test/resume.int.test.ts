@@ -43,16 +43,51 @@ const markStep = (n: number) => ({
 });
 const script: ModelScriptInput = {
   planner: [
-    ...[1, 2, 3].map((n) => ({ match: [`Completed steps: ${n === 1 ? "none" : n - 1}`, "Goal: Record three marks"], turns: [{ output: markStep(n) }] })),
-    { match: ["Completed steps: 3", "Goal: Record three marks"], turns: [{ output: { current_step: null, done: true, answer: { answer: "three marks", claims: [{ text: "mark 3 was recorded", evidence: ["{{evidence:mark}}"] }], gaps: [] } } }] },
+    ...[1, 2, 3].map((n) => ({
+      match: [`Completed steps: ${n === 1 ? "none" : n - 1}`, "Goal: Record three marks"],
+      turns: [{ output: markStep(n) }],
+    })),
+    {
+      match: ["Completed steps: 3", "Goal: Record three marks"],
+      turns: [
+        {
+          output: {
+            current_step: null,
+            done: true,
+            answer: { answer: "three marks", claims: [{ text: "mark 3 was recorded", evidence: ["{{evidence:mark}}"] }], gaps: [] },
+          },
+        },
+      ],
+    },
     {
       match: ["Completed steps: none", "Goal: Flip the switch"],
-      turns: [{ output: { current_step: { title: "Flip the switch on", objective: "Turn the main switch on with flip_switch.", tools: ["flip_switch"] }, done: false } }],
+      turns: [
+        {
+          output: {
+            current_step: { title: "Flip the switch on", objective: "Turn the main switch on with flip_switch.", tools: ["flip_switch"] },
+            done: false,
+          },
+        },
+      ],
     },
-    { match: ["Completed steps: 1", "Goal: Flip the switch"], turns: [{ output: { current_step: null, done: true, answer: { answer: "switched on", claims: [{ text: "the switch is on", evidence: ["{{evidence:flip_switch}}"] }], gaps: [] } } }] },
+    {
+      match: ["Completed steps: 1", "Goal: Flip the switch"],
+      turns: [
+        {
+          output: {
+            current_step: null,
+            done: true,
+            answer: { answer: "switched on", claims: [{ text: "the switch is on", evidence: ["{{evidence:flip_switch}}"] }], gaps: [] },
+          },
+        },
+      ],
+    },
   ],
   worker: [
-    ...[1, 2, 3].map((n) => ({ match: `Write mark ${n}`, turns: [{ toolCalls: [{ name: "mark", input: { n } }] }, { text: `mark ${n} written` }] })),
+    ...[1, 2, 3].map((n) => ({
+      match: `Write mark ${n}`,
+      turns: [{ toolCalls: [{ name: "mark", input: { n } }] }, { text: `mark ${n} written` }],
+    })),
     { match: "Flip the switch on", turns: [{ toolCalls: [{ name: "flip_switch", input: { position: "on" } }] }, { text: "switched on" }] },
   ],
 };
@@ -137,18 +172,32 @@ describe("durable resume: SIGKILL the controller mid-run", () => {
   it("every run ends as if nothing happened: no step lost or doubled, the approval survives, the dangerous action runs once", async () => {
     const markRuns: string[] = [];
     for (let index = 0; index < 4; index += 1) {
-      markRuns.push((await submitGoal(runtime, { text: "Record three marks", tools: [{ name: "mark" }] }, { knownTools: tooling.registry.names() })).runId);
+      markRuns.push(
+        (await submitGoal(runtime, { text: "Record three marks", tools: [{ name: "mark" }] }, { knownTools: tooling.registry.names() }))
+          .runId,
+      );
     }
-    const { runId: switchRun } = await submitGoal(runtime, { text: "Flip the switch", tools: [{ name: "flip_switch" }] }, { knownTools: tooling.registry.names() });
+    const { runId: switchRun } = await submitGoal(
+      runtime,
+      { text: "Flip the switch", tools: [{ name: "flip_switch" }] },
+      { knownTools: tooling.registry.names() },
+    );
     const allRuns = [...markRuns, switchRun];
     describeRuns = async () => {
       const lines: string[] = [];
       for (const runId of allRuns) {
         const state = await runtime.runs.require(runId);
         const events = await runtime.trace.read(runId);
-        lines.push(`${runId} ${state.status} v${state.version} steps=${state.steps.map((step) => `${step.stepId}:${step.phase}`).join(",")} last=${events.slice(-3).map((event) => event.kind).join(",")}`);
+        lines.push(
+          `${runId} ${state.status} v${state.version} steps=${state.steps.map((step) => `${step.stepId}:${step.phase}`).join(",")} last=${events
+            .slice(-3)
+            .map((event) => event.kind)
+            .join(",")}`,
+        );
       }
-      const jobCounts = await Promise.all(runtime.queues.all().map(async (queue) => `${queue.name} ${JSON.stringify(await queue.getJobCounts())}`));
+      const jobCounts = await Promise.all(
+        runtime.queues.all().map(async (queue) => `${queue.name} ${JSON.stringify(await queue.getJobCounts())}`),
+      );
       return `\n${lines.join("\n")}\n${jobCounts.join("\n")}`;
     };
     const dispatched = async () => {
@@ -166,7 +215,10 @@ describe("durable resume: SIGKILL the controller mid-run", () => {
     // Kill 2: once the switch run waits for its approval and more steps moved.
     controller = startController();
     await controller.ready;
-    await until(async () => (await runtime.runs.require(switchRun)).status === "waiting_approval" && (await dispatched()) >= 8, "the switch run waits and 8 steps were dispatched");
+    await until(
+      async () => (await runtime.runs.require(switchRun)).status === "waiting_approval" && (await dispatched()) >= 8,
+      "the switch run waits and 8 steps were dispatched",
+    );
     await kill(controller);
 
     const approvals = new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds });
@@ -178,8 +230,14 @@ describe("durable resume: SIGKILL the controller mid-run", () => {
     await controller.ready;
     expect((await runtime.runs.require(switchRun)).status).toBe("waiting_approval");
     expect((await approvals.get(approvalId as string))?.status).toBe("pending");
-    await decideApproval(runtime, { store: approvals, signer: new ApprovalSigner(approvalKeys.privateKey) }, approvalId as string, { decision: "approved", approver: "test" });
-    await until(async () => (await runtime.trace.read(switchRun)).some((event) => event.kind === "step.resumed"), "the switch step resumed");
+    await decideApproval(runtime, { store: approvals, signer: new ApprovalSigner(approvalKeys.privateKey) }, approvalId as string, {
+      decision: "approved",
+      approver: "test",
+    });
+    await until(
+      async () => (await runtime.trace.read(switchRun)).some((event) => event.kind === "step.resumed"),
+      "the switch step resumed",
+    );
     await kill(controller);
 
     controller = startController();
@@ -192,7 +250,11 @@ describe("durable resume: SIGKILL the controller mid-run", () => {
     for (const runId of markRuns) {
       const state = await runtime.runs.require(runId);
       expect(state.status, state.stopReason).toBe("done");
-      expect(state.steps.map((step) => `${step.stepId}:${step.attempt}:${step.phase}`)).toEqual(["s1:1:completed", "s2:1:completed", "s3:1:completed"]);
+      expect(state.steps.map((step) => `${step.stepId}:${step.attempt}:${step.phase}`)).toEqual([
+        "s1:1:completed",
+        "s2:1:completed",
+        "s3:1:completed",
+      ]);
       expect(state.spent.steps).toBe(3);
       const workspace = await Workspace.forRun(runtime.config.workspaceRoot, runId);
       expect(await readFile(await workspace.resolve("marks.log"), "utf8")).toBe("s1 mark 1\ns2 mark 2\ns3 mark 3\n");
@@ -205,8 +267,20 @@ describe("durable resume: SIGKILL the controller mid-run", () => {
     await kill(controller);
     controller = startController();
     await controller.ready;
-    await runtime.queues.sendControl({ type: "approval.decided", eventId: `approval-${approvalId}-again`, runId: switchRun, approvalId: approvalId as string, decision: "approved" });
-    await until(async () => (await runtime.trace.read(switchRun)).some((event) => event.kind === "event.ignored" && event.payload.eventId === `approval-${approvalId}-again`), "the stray approval was ignored");
+    await runtime.queues.sendControl({
+      type: "approval.decided",
+      eventId: `approval-${approvalId}-again`,
+      runId: switchRun,
+      approvalId: approvalId as string,
+      decision: "approved",
+    });
+    await until(
+      async () =>
+        (await runtime.trace.read(switchRun)).some(
+          (event) => event.kind === "event.ignored" && event.payload.eventId === `approval-${approvalId}-again`,
+        ),
+      "the stray approval was ignored",
+    );
     expect(flipSwitch.flips()).toBe(1);
   }, 180_000);
 });

@@ -19,7 +19,12 @@ const probe = probeTool({
 });
 
 const planned = (title: string, objective: string, tools: string[]) => ({
-  output: { current_step: { title, objective, tools, output_contract: { description: "one line", format: "text" } }, next_steps: [], risks: [], done: false },
+  output: {
+    current_step: { title, objective, tools, output_contract: { description: "one line", format: "text" } },
+    next_steps: [],
+    risks: [],
+    done: false,
+  },
 });
 
 /**
@@ -30,10 +35,25 @@ const planned = (title: string, objective: string, tools: string[]) => ({
 const script: ModelScriptInput = {
   planner: [
     { match: "Completed steps: none", turns: [planned("Survey the status", "Have a child step read the status with probe.", ["probe"])] },
-    { match: "Completed steps: 1", turns: [planned("Restart the api", "Ask what the status was, then restart payment-api with restart_service.", ["restart_service"])] },
+    {
+      match: "Completed steps: 1",
+      turns: [planned("Restart the api", "Ask what the status was, then restart payment-api with restart_service.", ["restart_service"])],
+    },
     {
       match: "Completed steps: 2",
-      turns: [{ output: { current_step: null, done: true, answer: { answer: "payment-api was restarted", claims: [{ text: "payment-api was restarted", evidence: ["{{evidence:restart_service}}"] }], gaps: [] } } }],
+      turns: [
+        {
+          output: {
+            current_step: null,
+            done: true,
+            answer: {
+              answer: "payment-api was restarted",
+              claims: [{ text: "payment-api was restarted", evidence: ["{{evidence:restart_service}}"] }],
+              gaps: [],
+            },
+          },
+        },
+      ],
     },
     { match: "Context request from step s3", turns: [{ output: { evidence_ids: ["{{evidence:probe}}"] } }] },
   ],
@@ -41,7 +61,22 @@ const script: ModelScriptInput = {
     {
       match: "Task: Survey the status",
       turns: [
-        { toolCalls: [{ name: "delegate", input: { reason: "reading is a separate job", task: { title: "Probe once", objective: "Read the status with probe", tools: [{ name: "probe", scope: {} }], budget: { maxTurns: 3 } } } }] },
+        {
+          toolCalls: [
+            {
+              name: "delegate",
+              input: {
+                reason: "reading is a separate job",
+                task: {
+                  title: "Probe once",
+                  objective: "Read the status with probe",
+                  tools: [{ name: "probe", scope: {} }],
+                  budget: { maxTurns: 3 },
+                },
+              },
+            },
+          ],
+        },
         { text: "the child read the status: pending" },
       ],
     },
@@ -68,8 +103,14 @@ describe("what a finished run of every key kind leaves in Redis", { timeout: 240
     const restart = countingRestartTool();
     const harness = await harnesses.start(script, [probe, restart.tool], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
     const { runtime } = harness;
-    const runId = await harness.submit({ text: "Restart payment-api once its status is known", tools: [{ name: "probe" }, { name: "restart_service" }] });
-    const waiting = await harness.waitFor(runId, (state) => state.status === "waiting_approval" || ["done", "failed", "escalated", "cancelled"].includes(state.status));
+    const runId = await harness.submit({
+      text: "Restart payment-api once its status is known",
+      tools: [{ name: "probe" }, { name: "restart_service" }],
+    });
+    const waiting = await harness.waitFor(
+      runId,
+      (state) => state.status === "waiting_approval" || ["done", "failed", "escalated", "cancelled"].includes(state.status),
+    );
     expect(waiting.status, waiting.stopReason).toBe("waiting_approval");
     const approvalId = waiting.pendingApprovals[0] as string;
     await decideApproval(runtime, harness.desk, approvalId, { decision: "approved", approver: "test:oncall" });
@@ -79,7 +120,10 @@ describe("what a finished run of every key kind leaves in Redis", { timeout: 240
     // The child is s1.1; step numbers count it, so the restart is s3.
     expect(state.steps.map((step) => step.stepId)).toEqual(["s1", "s1.1", "s3"]);
     expect((await runtime.trace.read(runId)).filter((event) => event.kind === "context.answered")).toHaveLength(1);
-    await until("the deadline to be withdrawn", async () => (await runtime.queues.control.getJob(`control-deadline-${runId}`)) === undefined);
+    await until(
+      "the deadline to be withdrawn",
+      async () => (await runtime.queues.control.getJob(`control-deadline-${runId}`)) === undefined,
+    );
     // A scrape folds the run's trace: its cursor is one more key kind the run leaves.
     await new TraceFold(runtime).totalsNow();
 

@@ -22,12 +22,17 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
 
   /** The probe run, done, and its end's effects performed. */
   async function finishedProbeRun(retention: Record<string, unknown> = {}) {
-    const harness = await harnesses.start(probeScript, [probe], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS, ...retention } } });
+    const harness = await harnesses.start(probeScript, [probe], {
+      config: { retention: { runTtlSeconds: RUN_TTL_SECONDS, ...retention } },
+    });
     const runId = await harness.submit(probeGoal);
     const state = await harness.waitFor(runId);
     expect(state.status, state.stopReason).toBe("done");
     // The run's end is written before its effects are performed: wait for its deadline to leave the control queue.
-    await until("the deadline to be withdrawn", async () => (await harness?.runtime.queues.control.getJob(`control-deadline-${runId}`)) === undefined);
+    await until(
+      "the deadline to be withdrawn",
+      async () => (await harness?.runtime.queues.control.getJob(`control-deadline-${runId}`)) === undefined,
+    );
     return { runtime: harness.runtime, runId };
   }
 
@@ -42,7 +47,9 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
     const artifacts = await runtime.redis.smembers(runtime.keys.runArtifacts(runId));
     expect(artifacts.length).toBeGreaterThan(0);
     const runKeys = [...left].filter(
-      ([key]) => (key.includes(runId) || artifacts.some((artifactId) => key === runtime.keys.artifact(artifactId))) && !key.startsWith(`${runtime.keys.queuePrefix()}:`),
+      ([key]) =>
+        (key.includes(runId) || artifacts.some((artifactId) => key === runtime.keys.artifact(artifactId))) &&
+        !key.startsWith(`${runtime.keys.queuePrefix()}:`),
     );
     expect(runKeys.length).toBeGreaterThan(3 + artifacts.length);
     for (const [key, ttl] of runKeys) expect({ key, ttl: ttl > 0 && ttl <= RUN_TTL_SECONDS }).toEqual({ key, ttl: true });
@@ -50,7 +57,9 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
     const pruned = await pruneRuns(runtime, { olderThanMs: 0, now: new Date(Date.now() + 1_000) });
     expect(pruned.pruned).toEqual([runId]);
     const after = await keysWithTtl(runtime);
-    expect([...after.keys()].filter((key) => key.includes(runId) || artifacts.some((artifactId) => key === runtime.keys.artifact(artifactId)))).toEqual([]);
+    expect(
+      [...after.keys()].filter((key) => key.includes(runId) || artifacts.some((artifactId) => key === runtime.keys.artifact(artifactId))),
+    ).toEqual([]);
     expect([...after].filter(([key, ttl]) => ttl === -1 && !isDeploymentKey(runtime, key))).toEqual([]);
   });
 
@@ -60,7 +69,11 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
     const left = [...(await keysWithTtl(runtime)).keys()].filter((key) => key.includes(runId));
     // The step's owner key alone stays, expiring with the run: it fences a cut-off worker's last record.
     const ownerKey = `${runtime.keys.checkpoint(runId, "s1")}:owner`;
-    expect(left.filter((key) => (key.startsWith(runtime.keys.checkpoint(runId, "s1")) && key !== ownerKey) || key === runtime.keys.toolCache(runId))).toEqual([]);
+    expect(
+      left.filter(
+        (key) => (key.startsWith(runtime.keys.checkpoint(runId, "s1")) && key !== ownerKey) || key === runtime.keys.toolCache(runId),
+      ),
+    ).toEqual([]);
     expect(await runtime.queues.evaluate.getJob(jobIds.evaluate(runId, "s1", 1))).toBeUndefined();
     expect(await runtime.queues.control.getJob(jobIds.control(resultEventIds.stepFinished(jobIds.step(runId, "s1", 1))))).toBeUndefined();
     // What a person reads afterwards stays: the state and the whole trace.
@@ -99,7 +112,9 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
     // A retirement notes its own expiry before it forgets expired runs, and drops their expiry notes last: wait for both.
     await until(
       "the second run's retirement to forget the first",
-      async () => (await runtime.redis.zscore(runtime.keys.runExpiries(), second)) !== null && (await runtime.redis.zscore(runtime.keys.runExpiries(), first)) === null,
+      async () =>
+        (await runtime.redis.zscore(runtime.keys.runExpiries(), second)) !== null &&
+        (await runtime.redis.zscore(runtime.keys.runExpiries(), first)) === null,
     );
     expect(await runtime.redis.zrange(runtime.keys.runIndex(), 0, -1)).toEqual([second]);
     expect(await runtime.redis.zrange(runtime.keys.runExpiries(), 0, -1)).toEqual([second]);

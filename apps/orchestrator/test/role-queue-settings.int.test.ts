@@ -31,11 +31,18 @@ describe("lock, stall and retry settings", () => {
       providers: { planner: scripted, worker: scripted, judge: scripted },
       stalled,
     });
-    return running.workers.map((worker) => ({ queue: worker.name, lockDuration: worker.opts.lockDuration, stalledInterval: worker.opts.stalledInterval, maxStalledCount: worker.opts.maxStalledCount }));
+    return running.workers.map((worker) => ({
+      queue: worker.name,
+      lockDuration: worker.opts.lockDuration,
+      stalledInterval: worker.opts.stalledInterval,
+      maxStalledCount: worker.opts.maxStalledCount,
+    }));
   }
 
   it("reach every role alike from config, with a role's own entry over the shared ones", async () => {
-    const workers = await startAll({ queues: { lockMs: 12_000, stalledIntervalMs: 6_000, maxStalledCount: 7, step: { maxStalledCount: 20 } } });
+    const workers = await startAll({
+      queues: { lockMs: 12_000, stalledIntervalMs: 6_000, maxStalledCount: 7, step: { maxStalledCount: 20 } },
+    });
     expect(workers).toEqual([
       { queue: "control", lockDuration: 12_000, stalledInterval: 6_000, maxStalledCount: 7 },
       { queue: "plan", lockDuration: 12_000, stalledInterval: 6_000, maxStalledCount: 7 },
@@ -51,12 +58,23 @@ describe("lock, stall and retry settings", () => {
 
   it("take --lock-ms (the CLI's timing) over config in every role, planner and evaluator included", async () => {
     const workers = await startAll({}, { lockDuration: 2_000, stalledInterval: 2_000 });
-    expect(workers.map((worker) => [worker.queue, worker.lockDuration, worker.stalledInterval])).toEqual(ROLES.map((role) => [role, 2_000, 2_000]));
+    expect(workers.map((worker) => [worker.queue, worker.lockDuration, worker.stalledInterval])).toEqual(
+      ROLES.map((role) => [role, 2_000, 2_000]),
+    );
   });
 
   it("give each queue's jobs their tries from config, and finished jobs an age and count limit", () => {
-    const jobs = queueJobOptions(ReinConfig.parse({ queues: { attempts: 3, evaluate: { attempts: 2 } }, retention: { jobs: { completedAgeSeconds: 600, completedCount: 50 } } }));
-    expect(jobs.control).toMatchObject({ attempts: 3, removeOnComplete: { age: 600, count: 50 }, removeOnFail: { age: 7 * 24 * 3600, count: 10_000 } });
+    const jobs = queueJobOptions(
+      ReinConfig.parse({
+        queues: { attempts: 3, evaluate: { attempts: 2 } },
+        retention: { jobs: { completedAgeSeconds: 600, completedCount: 50 } },
+      }),
+    );
+    expect(jobs.control).toMatchObject({
+      attempts: 3,
+      removeOnComplete: { age: 600, count: 50 },
+      removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
+    });
     expect(jobs.evaluate.attempts).toBe(2);
   });
 });

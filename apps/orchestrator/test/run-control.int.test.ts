@@ -10,15 +10,31 @@ const probe = probeTool();
 const flipSwitch = countingSwitchTool().tool;
 
 const step = (title: string, objective: string, tools: string[], extra: Record<string, unknown> = {}) => ({
-  current_step: { title, objective, tools, output_contract: { description: "one line", format: "text" }, budget: { maxTurns: 4, maxToolCalls: 6 }, ...extra },
+  current_step: {
+    title,
+    objective,
+    tools,
+    output_contract: { description: "one line", format: "text" },
+    budget: { maxTurns: 4, maxToolCalls: 6 },
+    ...extra,
+  },
   next_steps: [],
   risks: [],
   done: false,
 });
-const finished = { current_step: null, done: true, answer: { answer: "the probe reports pending", claims: [{ text: "the probe reports pending", evidence: ["{{evidence:probe}}"] }], gaps: [] } };
+const finished = {
+  current_step: null,
+  done: true,
+  answer: {
+    answer: "the probe reports pending",
+    claims: [{ text: "the probe reports pending", evidence: ["{{evidence:probe}}"] }],
+    gaps: [],
+  },
+};
 
 const kinds = (events: TraceEvent[]) => events.map((event) => event.kind);
-const statusesOf = (events: TraceEvent[]) => events.filter((event) => event.kind === "run.status_changed").map((event) => String(event.payload.to));
+const statusesOf = (events: TraceEvent[]) =>
+  events.filter((event) => event.kind === "run.status_changed").map((event) => String(event.payload.to));
 
 const harnesses = harnessesPerTest();
 
@@ -27,16 +43,34 @@ describe("run control through the controller", () => {
     const script: ModelScriptInput = {
       planner: [
         { match: "Completed steps: 2", turns: [{ output: finished }] },
-        { match: "Instruction from a person: probe each key once", turns: [{ output: step("Probe each key once", "Read the status of keys a, b and c with probe, one call each.", ["probe"]) }] },
-        { match: "Completed steps: none", turns: [{ output: step("Poll the status", "Read the status value with probe until it changes.", ["probe"]) }] },
+        {
+          match: "Instruction from a person: probe each key once",
+          turns: [{ output: step("Probe each key once", "Read the status of keys a, b and c with probe, one call each.", ["probe"]) }],
+        },
+        {
+          match: "Completed steps: none",
+          turns: [{ output: step("Poll the status", "Read the status value with probe until it changes.", ["probe"]) }],
+        },
       ],
       worker: [
-        { match: "Probe each key once", turns: [{ toolCalls: [{ name: "probe", input: { key: "a" } }] }, { toolCalls: [{ name: "probe", input: { key: "b" } }] }, { toolCalls: [{ name: "probe", input: { key: "c" } }] }, { text: "a, b and c are pending" }] },
+        {
+          match: "Probe each key once",
+          turns: [
+            { toolCalls: [{ name: "probe", input: { key: "a" } }] },
+            { toolCalls: [{ name: "probe", input: { key: "b" } }] },
+            { toolCalls: [{ name: "probe", input: { key: "c" } }] },
+            { text: "a, b and c are pending" },
+          ],
+        },
         { match: "Poll the status", repeatLast: true, turns: [{ toolCalls: [{ name: "probe", input: {} }] }] },
       ],
     };
     const harness = await harnesses.start(script, [probe]);
-    const runId = await harness.submit({ text: "Find out whether the status changes", tools: [{ name: "probe" }], budget: { maxSteps: 5, maxTokens: 100_000 } });
+    const runId = await harness.submit({
+      text: "Find out whether the status changes",
+      tools: [{ name: "probe" }],
+      budget: { maxSteps: 5, maxTokens: 100_000 },
+    });
     const escalated = await harness.waitFor(runId, (state) => state.status === "escalated");
     expect(escalated.verdicts.map((verdict) => verdict.decision)).toEqual(["retry", "escalate"]);
     expect(escalated.verdicts[0]?.feedback).toMatch(/^change strategy:/);
@@ -45,7 +79,12 @@ describe("run control through the controller", () => {
     expect(escalated.spent.tokens).toBeLessThanOrEqual(escalated.goal.budget.maxTokens);
 
     // What `rein reply` sends.
-    await harness.runtime.queues.sendControl({ type: "run.resume", eventId: `resume-${runId}-1`, runId, instruction: "probe each key once" });
+    await harness.runtime.queues.sendControl({
+      type: "run.resume",
+      eventId: `resume-${runId}-1`,
+      runId,
+      instruction: "probe each key once",
+    });
     const done = await harness.waitFor(runId);
     expect(done.status, done.stopReason).toBe("done");
     const events = await harness.runtime.trace.read(runId);
@@ -59,12 +98,25 @@ describe("run control through the controller", () => {
 
   it("rein cancel ends a run waiting for approval as cancelled, with a partial result; a late approval changes nothing", async () => {
     const script: ModelScriptInput = {
-      planner: [{ match: "Completed steps: none", turns: [{ output: step("Flip the switch on", "Turn the main switch on with flip_switch.", ["flip_switch"]) }] }],
-      worker: [{ match: "Flip the switch on", turns: [{ toolCalls: [{ name: "flip_switch", input: { position: "on" } }] }, { text: "switched on" }] }],
+      planner: [
+        {
+          match: "Completed steps: none",
+          turns: [{ output: step("Flip the switch on", "Turn the main switch on with flip_switch.", ["flip_switch"]) }],
+        },
+      ],
+      worker: [
+        {
+          match: "Flip the switch on",
+          turns: [{ toolCalls: [{ name: "flip_switch", input: { position: "on" } }] }, { text: "switched on" }],
+        },
+      ],
     };
     const harness = await harnesses.start(script, [flipSwitch]);
     const runId = await harness.submit({ text: "Turn the main switch on", tools: [{ name: "flip_switch" }] });
-    const waiting = await harness.waitFor(runId, (state) => state.status === "waiting_approval" || state.status === "failed" || state.status === "done");
+    const waiting = await harness.waitFor(
+      runId,
+      (state) => state.status === "waiting_approval" || state.status === "failed" || state.status === "done",
+    );
     expect(waiting.status, waiting.stopReason).toBe("waiting_approval");
     const [approvalId] = waiting.pendingApprovals;
     await harness.runtime.queues.sendControl({ type: "run.cancel", eventId: `cancel-${runId}`, runId, reason: "cancelled by the test" });
@@ -73,8 +125,18 @@ describe("run control through the controller", () => {
     expect(cancelled.result?.partial).toBe(true);
     expect(cancelled.result?.missing.join(" ")).toContain('step s1 "Flip the switch on" did not complete');
 
-    await harness.runtime.queues.sendControl({ type: "approval.decided", eventId: `approval-${approvalId}`, runId, approvalId: approvalId as string, decision: "approved" });
-    const ignored = await waitForEvent(harness, runId, (event) => event.kind === "event.ignored" && event.payload.event === "approval.decided");
+    await harness.runtime.queues.sendControl({
+      type: "approval.decided",
+      eventId: `approval-${approvalId}`,
+      runId,
+      approvalId: approvalId as string,
+      decision: "approved",
+    });
+    const ignored = await waitForEvent(
+      harness,
+      runId,
+      (event) => event.kind === "event.ignored" && event.payload.event === "approval.decided",
+    );
     expect(ignored.payload.reason).toBe("run is already cancelled");
     expect(kinds(await harness.runtime.trace.read(runId))).not.toContain("tool.executed");
   });
@@ -83,7 +145,10 @@ describe("run control through the controller", () => {
     const script: ModelScriptInput = {
       planner: [
         { match: "Completed steps: 1", turns: [{ output: step("Probe again", "Read the status value once more with probe.", ["probe"]) }] },
-        { match: "Completed steps: none", turns: [{ output: { ...step("Probe once", "Read the status value with probe.", ["probe"]), next_steps: ["Probe again"] } }] },
+        {
+          match: "Completed steps: none",
+          turns: [{ output: { ...step("Probe once", "Read the status value with probe.", ["probe"]), next_steps: ["Probe again"] } }],
+        },
       ],
       worker: [{ match: "Probe once", turns: [{ toolCalls: [{ name: "probe", input: {} }] }, { text: "status: pending" }] }],
     };

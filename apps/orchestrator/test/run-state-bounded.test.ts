@@ -27,11 +27,23 @@ function largestStateAfter(steps: number, outputBytes: number): number {
   };
   for (let index = 1; index <= steps; index += 1) {
     const stepId = `s${index}`;
-    apply(transition(state, event("plan.ready", { eventId: `planned-${index}`, planNo: index, plan: planned, usage: zeroUsage(), lessonsUsed: [] }), settings));
+    apply(
+      transition(
+        state,
+        event("plan.ready", { eventId: `planned-${index}`, planNo: index, plan: planned, usage: zeroUsage(), lessonsUsed: [] }),
+        settings,
+      ),
+    );
     const observations = Array.from({ length: OBSERVATIONS_PER_STEP }, (_, call) => observation(`obs_${index}_${call}`, outputBytes));
     const finished = result("completed", { stepId, output: "y".repeat(outputBytes), summary: "z".repeat(outputBytes), observations });
     apply(transition(state, event("step.finished", { eventId: `finished-${index}`, stepId, attempt: 1, result: finished }), settings));
-    apply(transition(state, event("verdict.ready", { eventId: `verdict-${index}`, stepId, attempt: 1, verdict: { ...verdict("continue"), stepId } }), settings));
+    apply(
+      transition(
+        state,
+        event("verdict.ready", { eventId: `verdict-${index}`, stepId, attempt: 1, verdict: { ...verdict("continue"), stepId } }),
+        settings,
+      ),
+    );
   }
   return largest;
 }
@@ -47,8 +59,16 @@ describe("RunState size", () => {
 
   it("keeps no copy of a step's result in its outbox: the evaluate job takes it from the step.finished event", () => {
     const state = baseState({ status: "executing", steps: [] });
-    const planned1 = transition({ ...state, status: "planning" }, event("plan.ready", { planNo: 1, plan: planned, usage: zeroUsage(), lessonsUsed: [] }), settings).state;
-    const finished = transition(planned1, event("step.finished", { stepId: "s1", attempt: 1, result: result("completed", { output: "secret-sized output" }) }), settings);
+    const planned1 = transition(
+      { ...state, status: "planning" },
+      event("plan.ready", { planNo: 1, plan: planned, usage: zeroUsage(), lessonsUsed: [] }),
+      settings,
+    ).state;
+    const finished = transition(
+      planned1,
+      event("step.finished", { stepId: "s1", attempt: 1, result: result("completed", { output: "secret-sized output" }) }),
+      settings,
+    );
     expect(finished.state.outbox.map((effect) => effect.type)).toEqual(["enqueue_evaluate"]);
     expect(JSON.stringify(finished.state.outbox)).not.toContain("secret-sized output");
   });

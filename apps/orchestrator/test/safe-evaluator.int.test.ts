@@ -12,9 +12,15 @@ import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 const harnesses = harnessesPerTest();
 const ended = (state: RunState) => ["done", "failed", "escalated"].includes(state.status);
 
-async function run(script: ModelScriptInput, config: Parameters<typeof harnesses.start>[2] = {}): Promise<{ state: RunState; trace: TraceEvent[] }> {
+async function run(
+  script: ModelScriptInput,
+  config: Parameters<typeof harnesses.start>[2] = {},
+): Promise<{ state: RunState; trace: TraceEvent[] }> {
   const harness = await harnesses.start(script, [], config);
-  const runId = await harness.submit({ text: "Produce the marker and check it", tools: [{ name: "run_command", scope: { commands: ["mkfifo"] } }] });
+  const runId = await harness.submit({
+    text: "Produce the marker and check it",
+    tools: [{ name: "run_command", scope: { commands: ["mkfifo"] } }],
+  });
   const state = await harness.waitFor(runId, ended);
   return { state, trace: await harness.runtime.trace.read(runId) };
 }
@@ -29,7 +35,11 @@ const stepWith = (criterion: Record<string, unknown>, tools: string[] = []) => (
   done: false,
   goal_kind: "change",
 });
-const giveUp = { current_step: null, done: true, answer: { answer: "the marker could not be checked", claims: [], gaps: ["the check never passed"] } };
+const giveUp = {
+  current_step: null,
+  done: true,
+  answer: { answer: "the marker could not be checked", claims: [], gaps: ["the check never passed"] },
+};
 const planner = (criterion: Record<string, unknown>, tools?: string[]): ModelScriptInput["planner"] => [
   { match: "Completed steps: none\n", turns: [{ output: stepWith(criterion, tools) }] },
   { match: "Latest verdict:", turns: [{ output: giveUp }], repeatLast: true },
@@ -54,13 +64,17 @@ describe("the evaluator cannot be frozen by a planner's checks (issue 28 case 7)
     });
     const first = trace.find((event) => event.kind === "verdict.ready");
     expect(first?.payload.decision).toBe("replan");
-    expect(JSON.stringify(first?.payload.reasons)).toMatch(/check cannot run as written: the output repeats: .*invalid escape sequence.*expected an RE2 pattern/);
+    expect(JSON.stringify(first?.payload.reasons)).toMatch(
+      /check cannot run as written: the output repeats: .*invalid escape sequence.*expected an RE2 pattern/,
+    );
   });
 
   it("a file check on a FIFO the worker made with run_command fails with the reason, and the run goes on", async () => {
     const { state, trace } = await run(
       {
-        planner: planner({ kind: "file_contains", description: "the marker file says ready", path: "marker", text: "ready" }, ["run_command"]),
+        planner: planner({ kind: "file_contains", description: "the marker file says ready", path: "marker", text: "ready" }, [
+          "run_command",
+        ]),
         worker: [
           {
             match: "Task: Produce the marker",
@@ -68,12 +82,19 @@ describe("the evaluator cannot be frozen by a planner's checks (issue 28 case 7)
           },
         ],
       },
-      { config: { tools: { commands: ["mkfifo"] }, policy: [{ id: "deploy:allow-mkfifo", tool: "run_command", decision: "allow", commands: ["mkfifo"] }] } },
+      {
+        config: {
+          tools: { commands: ["mkfifo"] },
+          policy: [{ id: "deploy:allow-mkfifo", tool: "run_command", decision: "allow", commands: ["mkfifo"] }],
+        },
+      },
     );
     expect(trace.find((event) => event.kind === "tool.executed")?.payload).toMatchObject({ tool: "run_command", exitCode: 0 });
     expect(ended(state)).toBe(true);
     const first = trace.find((event) => event.kind === "verdict.ready");
     expect(first?.payload.decision).toBe("retry");
-    expect(JSON.stringify(first?.payload.reasons)).toContain("cannot read marker: it is a FIFO (named pipe), and a file check reads regular files only");
+    expect(JSON.stringify(first?.payload.reasons)).toContain(
+      "cannot read marker: it is a FIFO (named pipe), and a file check reads regular files only",
+    );
   });
 });

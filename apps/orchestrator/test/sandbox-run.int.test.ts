@@ -46,7 +46,9 @@ function done() { console.log(JSON.stringify(escaped)); process.exit(escaped.len
                   title: "Probe the environment",
                   objective: "Run node to inspect the environment and report what it can reach.",
                   tools: ["run_command"],
-                  acceptance_criteria: [{ kind: "command", description: "the sandbox held", argv: ["node", "-e", containedCheck(paths)], expectExitCode: 0 }],
+                  acceptance_criteria: [
+                    { kind: "command", description: "the sandbox held", argv: ["node", "-e", containedCheck(paths)], expectExitCode: 0 },
+                  ],
                 },
                 done: false,
               },
@@ -55,7 +57,21 @@ function done() { console.log(JSON.stringify(escaped)); process.exit(escaped.len
         },
         {
           match: "Completed steps: 1",
-          turns: [{ output: { current_step: null, next_steps: [], risks: [], done: true, answer: { answer: "every probe was contained", claims: [{ text: "node could not read host files", evidence: ["{{evidence:run_command}}"] }], gaps: [] } } }],
+          turns: [
+            {
+              output: {
+                current_step: null,
+                next_steps: [],
+                risks: [],
+                done: true,
+                answer: {
+                  answer: "every probe was contained",
+                  claims: [{ text: "node could not read host files", evidence: ["{{evidence:run_command}}"] }],
+                  gaps: [],
+                },
+              },
+            },
+          ],
         },
       ],
       worker: [
@@ -74,7 +90,17 @@ function done() { console.log(JSON.stringify(escaped)); process.exit(escaped.len
     await writeFile(join(otherWorkspace, "secret.txt"), "another run's file");
     // A goal's rules only tighten: the deployment allows node, as examples/bugfix's config does.
     const allowNode = { id: "allow-node", tool: "run_command", decision: "allow" as const, commands: ["node"] };
-    harness = await startHarness(script(["/etc/shadow", "/root/.bashrc", join(otherWorkspace, "secret.txt"), join(process.cwd(), "package.json"), "/proc/1/root/etc/hostname"]), [], { config: { policy: [allowNode] } });
+    harness = await startHarness(
+      script([
+        "/etc/shadow",
+        "/root/.bashrc",
+        join(otherWorkspace, "secret.txt"),
+        join(process.cwd(), "package.json"),
+        "/proc/1/root/etc/hostname",
+      ]),
+      [],
+      { config: { policy: [allowNode] } },
+    );
     const runId = await harness.submit({
       text: "Find out what this environment can reach",
       tools: [{ name: "run_command", scope: { commands: ["node"] } }],

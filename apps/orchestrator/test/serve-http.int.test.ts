@@ -49,19 +49,45 @@ describe("rein serve --http by default", { timeout: 60_000 }, () => {
       const goal = JSON.stringify({ text: "list the files", tools: [{ name: "list_files" }] });
 
       expect((await rawRequest(port, { path: "/runs", headers: { host } })).status).toBe(401);
-      const crossSite = await rawRequest(port, { method: "POST", path: "/runs", headers: { host, origin: "http://evil.example", "content-type": "text/plain" }, body: goal });
+      const crossSite = await rawRequest(port, {
+        method: "POST",
+        path: "/runs",
+        headers: { host, origin: "http://evil.example", "content-type": "text/plain" },
+        body: goal,
+      });
       expect(crossSite.status).toBe(403);
-      const rebound = await rawRequest(port, { method: "POST", path: "/runs", headers: { host: `evil.example:${port}`, authorization: `Bearer ${token}`, "content-type": "application/json" }, body: goal });
+      const rebound = await rawRequest(port, {
+        method: "POST",
+        path: "/runs",
+        headers: { host: `evil.example:${port}`, authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: goal,
+      });
       expect(rebound.status).toBe(421);
-      const foreign = await rawRequest(port, { method: "POST", path: "/runs", headers: { host, origin: "http://evil.example", authorization: `Bearer ${token}`, "content-type": "application/json" }, body: goal });
+      const foreign = await rawRequest(port, {
+        method: "POST",
+        path: "/runs",
+        headers: { host, origin: "http://evil.example", authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: goal,
+      });
       expect(foreign.status).toBe(403);
-      const plain = await rawRequest(port, { method: "POST", path: "/runs", headers: { host, authorization: `Bearer ${token}`, "content-type": "text/plain" }, body: goal });
+      const plain = await rawRequest(port, {
+        method: "POST",
+        path: "/runs",
+        headers: { host, authorization: `Bearer ${token}`, "content-type": "text/plain" },
+        body: goal,
+      });
       expect(plain.status).toBe(415);
-      expect(JSON.parse((await rawRequest(port, { path: "/runs", headers: { host, authorization: `Bearer ${token}` } })).body).runs).toEqual([]);
+      expect(
+        JSON.parse((await rawRequest(port, { path: "/runs", headers: { host, authorization: `Bearer ${token}` } })).body).runs,
+      ).toEqual([]);
 
       // The way in: the printed URL's page, then the token as a header.
       expect((await fetch(page as string)).status).toBe(200);
-      const submitted = await fetch(`${page}runs`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: goal });
+      const submitted = await fetch(`${page}runs`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: goal,
+      });
       expect(submitted.status).toBe(202);
       const { runId } = (await submitted.json()) as { runId: string };
       const listed = await fetch(`${page}runs`, { headers: { authorization: `Bearer ${token}` } });
@@ -77,7 +103,9 @@ describe("rein serve --http by default", { timeout: 60_000 }, () => {
     try {
       expect(server.printed).not.toContain(secret);
       const port = Number(/http:\/\/127\.0\.0\.1:(\d+)/.exec(server.printed)?.[1]);
-      expect((await rawRequest(port, { path: "/runs", headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${secret}` } })).status).toBe(200);
+      expect(
+        (await rawRequest(port, { path: "/runs", headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${secret}` } })).status,
+      ).toBe(200);
     } finally {
       await server.stop();
     }
@@ -92,7 +120,8 @@ describe("rein serve --http by default", { timeout: 60_000 }, () => {
       expect(server.printed).not.toContain("#token=");
       expect(server.printed).not.toContain("alice-secret");
       const port = Number(/http:\/\/127\.0\.0\.1:(\d+)/.exec(server.printed)?.[1]);
-      const identity = async (bearer: string) => rawRequest(port, { path: "/identity", headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${bearer}` } });
+      const identity = async (bearer: string) =>
+        rawRequest(port, { path: "/identity", headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${bearer}` } });
       // A token given in clear, as files written before roles give them, keeps what every token could do then.
       expect(JSON.parse((await identity("bob-secret-0123456789ab")).body)).toEqual({ identity: "bob", role: "admin" });
       expect((await identity("not-anyones-token-0123456789")).status).toBe(401);
@@ -111,13 +140,28 @@ describe("rein serve --http by default", { timeout: 60_000 }, () => {
     const viewer = "vera-secret-0123456789abcdef";
     const operator = "otto-secret-0123456789abcdef";
     const sha256 = createHash("sha256").update(viewer).digest("hex");
-    writeFileSync(file, JSON.stringify({ vera: { role: "viewer", sha256, runs: { metadata: { team: "payments" } } }, otto: { role: "operator", env: "REIN_TEST_OTTO_TOKEN" } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        vera: { role: "viewer", sha256, runs: { metadata: { team: "payments" } } },
+        otto: { role: "operator", env: "REIN_TEST_OTTO_TOKEN" },
+      }),
+    );
     const server = await serve(["--http", "0", "--tokens-file", file], controllerEnv({ REIN_TEST_OTTO_TOKEN: operator }));
     try {
       const port = Number(/http:\/\/127\.0\.0\.1:(\d+)/.exec(server.printed)?.[1]);
       const call = (bearer: string, path: string, method = "GET") =>
-        rawRequest(port, { path, method, headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${bearer}`, "content-type": "application/json" }, body: method === "POST" ? "{}" : undefined });
-      expect(JSON.parse((await call(viewer, "/identity")).body)).toEqual({ identity: "vera", role: "viewer", runs: { metadata: { team: "payments" } } });
+        rawRequest(port, {
+          path,
+          method,
+          headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+          body: method === "POST" ? "{}" : undefined,
+        });
+      expect(JSON.parse((await call(viewer, "/identity")).body)).toEqual({
+        identity: "vera",
+        role: "viewer",
+        runs: { metadata: { team: "payments" } },
+      });
       expect(JSON.parse((await call(operator, "/identity")).body)).toEqual({ identity: "otto", role: "operator" });
       const refused = await call(viewer, "/approvals/apr_any/approve", "POST");
       expect(refused.status).toBe(403);

@@ -28,11 +28,25 @@ describe("examples/sre-triage-plugin: the read-only tools come from a Python plu
       expect(call?.outputHash, tool).toMatch(/^sha256:/);
     }
     // The same stages as any tool: called, permission, result, observation.
-    for (const kind of ["tool.called", "permission.decided", "tool.result", "observation.made", "approval.consumed", "plugin.process_started"]) {
-      expect(events.some((event) => event.kind === kind), kind).toBe(true);
+    for (const kind of [
+      "tool.called",
+      "permission.decided",
+      "tool.result",
+      "observation.made",
+      "approval.consumed",
+      "plugin.process_started",
+    ]) {
+      expect(
+        events.some((event) => event.kind === kind),
+        kind,
+      ).toBe(true);
     }
     const cited = new Set(
-      (state.result?.answer?.claims ?? []).flatMap((claim) => claim.evidence.map((id) => events.find((event) => event.kind === "observation.made" && event.payload.observationId === id)?.payload.tool)),
+      (state.result?.answer?.claims ?? []).flatMap((claim) =>
+        claim.evidence.map(
+          (id) => events.find((event) => event.kind === "observation.made" && event.payload.observationId === id)?.payload.tool,
+        ),
+      ),
     );
     expect([...cited].sort()).toEqual(READ_TOOLS);
 

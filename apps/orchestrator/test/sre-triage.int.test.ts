@@ -20,9 +20,14 @@ const runIdOf = (stdout: string): string => {
 
 /** Observation id → the tool that produced it, from the trace's `observation.made` events. */
 const observationTools = (events: TraceEvent[]): Map<string, string> =>
-  new Map(events.filter((event) => event.kind === "observation.made").map((event) => [String(event.payload.observationId), String(event.payload.tool)]));
+  new Map(
+    events
+      .filter((event) => event.kind === "observation.made")
+      .map((event) => [String(event.payload.observationId), String(event.payload.tool)]),
+  );
 
-const executions = (events: TraceEvent[], tool: string) => events.filter((event) => event.kind === "tool.executed" && event.payload.tool === tool);
+const executions = (events: TraceEvent[], tool: string) =>
+  events.filter((event) => event.kind === "tool.executed" && event.payload.tool === tool);
 
 function expectDiagnosisBackedByTrace(state: RunState, events: TraceEvent[]): void {
   const answer = state.result?.answer;
@@ -72,7 +77,9 @@ describe("examples/sre-triage from the CLI", { timeout: 120_000 }, () => {
   it("--deny: ends done with the diagnosis, the denial recorded in gaps, and no restart", async () => {
     const { run, state, events } = await exampleRunDone(["--deny", "--reason", "not during peak traffic"]);
     expectDiagnosisBackedByTrace(state, events);
-    expect(state.result?.answer?.gaps.some((gap) => gap.includes("restart_service was not executed") && gap.includes("not during peak traffic"))).toBe(true);
+    expect(
+      state.result?.answer?.gaps.some((gap) => gap.includes("restart_service was not executed") && gap.includes("not during peak traffic")),
+    ).toBe(true);
     expect(executions(events, "restart_service")).toHaveLength(0);
     expect(run.stdout).toMatch(/gap: not done: restart_service was not executed/);
   });

@@ -20,7 +20,8 @@ function settled(worker: Worker, jobId: string): Promise<{ job: Job; outcome: "c
 
 describe("a control event for a run that is no longer active", { timeout: 60_000 }, () => {
   const opened = closedAfterEach();
-  const controllerOn = (runtime: TestRuntime) => opened.track(startController({ runtime, packetPrivateKey: generatePacketKeys().privateKey }), (worker) => worker.close());
+  const controllerOn = (runtime: TestRuntime) =>
+    opened.track(startController({ runtime, packetPrivateKey: generatePacketKeys().privateKey }), (worker) => worker.close());
 
   it("is dropped at intake when its run is gone (pruned), without retries or an event.failed for a run nobody has", async () => {
     const runtime = opened.track(await createTestRuntime({ queues: { attempts: 2 } }), (runtime) => runtime.cleanup());
@@ -30,7 +31,12 @@ describe("a control event for a run that is no longer active", { timeout: 60_000
     const { outcome, job } = await done;
     expect(outcome).toBe("completed");
     expect(job.attemptsMade).toBe(1);
-    expect(await runtime.queues.control.getJobCounts("wait", "delayed", "active", "failed")).toEqual({ wait: 0, delayed: 0, active: 0, failed: 0 });
+    expect(await runtime.queues.control.getJobCounts("wait", "delayed", "active", "failed")).toEqual({
+      wait: 0,
+      delayed: 0,
+      active: 0,
+      failed: 0,
+    });
     expect(await runtime.redis.exists(runtime.keys.trace("run_pruned"))).toBe(0);
   });
 
@@ -50,7 +56,11 @@ describe("a control event for a run that is no longer active", { timeout: 60_000
     expect(after.status).toBe("cancelled");
     expect(after.version).toBe(before.version);
     const ignored = (await runtime.trace.read(runId)).filter((event) => event.kind === "event.ignored");
-    expect(ignored.map((event) => event.payload)).toContainEqual({ event: "run.resume", eventId: `late-${runId}`, reason: "run is already cancelled" });
+    expect(ignored.map((event) => event.payload)).toContainEqual({
+      event: "run.resume",
+      eventId: `late-${runId}`,
+      reason: "run is already cancelled",
+    });
     expect(await runtime.queues.plan.getJobCounts("wait", "delayed", "active")).toEqual(planJobsBefore);
   });
 });

@@ -22,7 +22,10 @@ describe("a plan job whose planner is killed past the stall limit", { timeout: 1
   /** The run's first plan job is taken by two planners in turn, each killed mid-call: with a stall limit of 1 it fails for good. */
   async function killTwice(resendsPerJob?: number): Promise<{ runId: string; planRuntime: ReinRuntime }> {
     harness = await startHarness(probeScript, [probeTool()], {
-      config: { queues: { lockMs: 1_000, stalledIntervalMs: 1_000, plan: { maxStalledCount: 1 } }, ...(resendsPerJob === undefined ? {} : { redrive: { resendsPerJob } }) },
+      config: {
+        queues: { lockMs: 1_000, stalledIntervalMs: 1_000, plan: { maxStalledCount: 1 } },
+        ...(resendsPerJob === undefined ? {} : { redrive: { resendsPerJob } }),
+      },
     });
     const planRuntime = harness.roleRuntimes[1] as ReinRuntime;
     hung = new HungCalls(2);
@@ -49,7 +52,11 @@ describe("a plan job whose planner is killed past the stall limit", { timeout: 1
     expect(state?.status, state?.stopReason).toBe("done");
     const events = await planRuntime.trace.read(runId);
     expect(events.filter((event) => event.kind === "run.redriven").map((event) => event.payload)).toEqual([
-      { cause: "worker_lost", reason: expect.stringMatching(/worker died or lost Redis 2 time/), jobs: [{ key: "plan 1", queue: "plan", jobId: `plan-${runId}-1`, resend: 1 }] },
+      {
+        cause: "worker_lost",
+        reason: expect.stringMatching(/worker died or lost Redis 2 time/),
+        jobs: [{ key: "plan 1", queue: "plan", jobId: `plan-${runId}-1`, resend: 1 }],
+      },
     ]);
     expect(events.filter((event) => event.kind === "plan.requested").map((event) => event.payload.planNo)).toEqual([1, 2]);
     expect(await planRuntime.queues.plan.getFailedCount()).toBe(0);

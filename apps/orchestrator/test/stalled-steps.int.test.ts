@@ -13,10 +13,15 @@ describe("a step whose worker is killed twice", { timeout: 180_000 }, () => {
   let hung: HungCalls | undefined;
   let harness: Harness | undefined;
 
-  async function killTwice(limits: { maxStalledCount?: number; lostStepRedispatches?: number } = {}): Promise<{ runId: string; stepRuntime: ReinRuntime }> {
+  async function killTwice(
+    limits: { maxStalledCount?: number; lostStepRedispatches?: number } = {},
+  ): Promise<{ runId: string; stepRuntime: ReinRuntime }> {
     const { maxStalledCount, lostStepRedispatches } = limits;
     hung = new HungCalls(2);
-    const queues = { ...(maxStalledCount === undefined ? {} : { step: { maxStalledCount } }), ...(lostStepRedispatches === undefined ? {} : { lostStepRedispatches }) };
+    const queues = {
+      ...(maxStalledCount === undefined ? {} : { step: { maxStalledCount } }),
+      ...(lostStepRedispatches === undefined ? {} : { lostStepRedispatches }),
+    };
     const started = await rig.start(probeScript, [probeTool()], hung, { queues, modelHangs: true });
     harness = started.harness;
     const { workers } = started;
@@ -38,8 +43,14 @@ describe("a step whose worker is killed twice", { timeout: 180_000 }, () => {
     const state = await harness?.waitFor(runId, (candidate) => candidate.status === "escalated" || isTerminal(candidate.status));
     expect(state?.status, state?.stopReason).toBe("done");
     const events = await stepRuntime.trace.read(runId);
-    expect(events.filter((event) => event.kind === "step.redispatched").map((event) => [event.stepId, event.payload.redispatch])).toEqual([["s1", 1]]);
-    expect(events.filter((event) => event.kind === "step.dispatched").map((event) => [event.stepId, event.payload.attempt, event.payload.resume])).toEqual([
+    expect(events.filter((event) => event.kind === "step.redispatched").map((event) => [event.stepId, event.payload.redispatch])).toEqual([
+      ["s1", 1],
+    ]);
+    expect(
+      events
+        .filter((event) => event.kind === "step.dispatched")
+        .map((event) => [event.stepId, event.payload.attempt, event.payload.resume]),
+    ).toEqual([
       ["s1", 1, 0],
       ["s1", 1, 1],
     ]);

@@ -4,7 +4,13 @@ import type { TraceEvent } from "@rein/contracts";
 import type { ModelScriptInput } from "@rein/models";
 import type { FakeServer } from "@rein/models/testing";
 import { closeNow, listenOnLoopback } from "./support/api-server.ts";
-import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, scriptedPlanner, startConfiguredHarness } from "./support/configured-harness.ts";
+import {
+  type ConfiguredHarness,
+  MODEL_KEYS,
+  plannerAndWorker,
+  scriptedPlanner,
+  startConfiguredHarness,
+} from "./support/configured-harness.ts";
 
 /** A model endpoint that takes every request and never answers it, and notices when a client gives one up. */
 interface HangingModel {
@@ -18,7 +24,11 @@ interface HangingModel {
 
 async function startHangingModel(): Promise<HangingModel> {
   let arrived: () => void = () => {};
-  const model: Omit<HangingModel, "stop" | "baseURL"> = { requests: 0, abandoned: 0, firstRequest: new Promise<void>((resolve) => (arrived = resolve)) };
+  const model: Omit<HangingModel, "stop" | "baseURL"> = {
+    requests: 0,
+    abandoned: 0,
+    firstRequest: new Promise<void>((resolve) => (arrived = resolve)),
+  };
   const server: Server = createServer((request, response) => {
     model.requests += 1;
     request.resume();
@@ -46,7 +56,14 @@ const script: ModelScriptInput = {
   planner: [
     {
       match: ["Completed steps: none", `Goal: ${GOAL}`],
-      turns: [{ output: { current_step: { title: "Ask the slow model", objective: "Ask the model and report.", tools: ["list_files"] }, done: false } }],
+      turns: [
+        {
+          output: {
+            current_step: { title: "Ask the slow model", objective: "Ask the model and report.", tools: ["list_files"] },
+            done: false,
+          },
+        },
+      ],
     },
   ],
 };
@@ -88,7 +105,13 @@ describe("cancelling a run while its worker waits on the model", { timeout: 120_
   it("makes no further model call and says in the trace what it cut off", () => {
     expect(worker.requests).toBe(1);
     expect(events.filter((event) => event.kind === "model.called" && event.payload.role === "worker")).toHaveLength(1);
-    expect(events.find((event) => event.kind === "step.cancelled")?.payload).toMatchObject({ runStatus: "cancelled", cutOff: "model_call", tool: null, turns: 1, calls: 0 });
+    expect(events.find((event) => event.kind === "step.cancelled")?.payload).toMatchObject({
+      runStatus: "cancelled",
+      cutOff: "model_call",
+      tool: null,
+      turns: 1,
+      calls: 0,
+    });
     expect(events.some((event) => event.kind === "tool.called")).toBe(false);
   });
 

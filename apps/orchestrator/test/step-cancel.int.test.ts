@@ -47,7 +47,10 @@ const script: ModelScriptInput = {
         {
           toolCalls: [
             { name: "run_command", input: { command: "node", args: ["-e", `/* ${marker} */ setInterval(() => {}, 1000)`] } },
-            { name: "run_command", input: { command: "node", args: ["-e", "require('node:fs').writeFileSync('after-cancel.txt', 'ran')"] } },
+            {
+              name: "run_command",
+              input: { command: "node", args: ["-e", "require('node:fs').writeFileSync('after-cancel.txt', 'ran')"] },
+            },
           ],
         },
         { toolCalls: [{ name: "list_files", input: {} }] },
@@ -69,7 +72,16 @@ const script: ModelScriptInput = {
     },
     {
       match: "Call the tool that ignores cancels",
-      turns: [{ toolCalls: [{ name: "stubborn", input: {} }, { name: "list_files", input: {} }] }, { toolCalls: [{ name: "list_files", input: {} }] }, { text: "done" }],
+      turns: [
+        {
+          toolCalls: [
+            { name: "stubborn", input: {} },
+            { name: "list_files", input: {} },
+          ],
+        },
+        { toolCalls: [{ name: "list_files", input: {} }] },
+        { text: "done" },
+      ],
     },
   ],
 };
@@ -154,7 +166,17 @@ describe("cancelling a run while its step runs a tool", { timeout: 180_000 }, ()
       worker,
       config: {
         policy: [allowNode],
-        mcp: [{ name: "every", command: process.execPath, args: [TAP, wireLog, EVERYTHING, "stdio"], mounts: [REPOSITORY, { path: wireDir, writable: true }], include: ["trigger-long-running-operation", "echo"], trustAnnotations: true, timeoutMs: 600_000 }],
+        mcp: [
+          {
+            name: "every",
+            command: process.execPath,
+            args: [TAP, wireLog, EVERYTHING, "stdio"],
+            mounts: [REPOSITORY, { path: wireDir, writable: true }],
+            include: ["trigger-long-running-operation", "echo"],
+            trustAnnotations: true,
+            timeoutMs: 600_000,
+          },
+        ],
       },
     });
   }, 120_000);
@@ -167,7 +189,9 @@ describe("cancelling a run while its step runs a tool", { timeout: 180_000 }, ()
     await harness.runtime.queues.sendControl({ type: "run.cancel", eventId: `cancel-${runId}`, runId, reason: "cancelled by the test" });
     expect((await harness.waitFor(runId)).status).toBe("cancelled");
     // The worker traces where it stopped once its loop has ended: from then on it can call nothing.
-    await expect.poll(async () => (await harness.runtime.trace.read(runId)).some((event) => event.kind === "step.cancelled"), { timeout: 60_000 }).toBe(true);
+    await expect
+      .poll(async () => (await harness.runtime.trace.read(runId)).some((event) => event.kind === "step.cancelled"), { timeout: 60_000 })
+      .toBe(true);
     return harness.runtime.trace.read(runId);
   }
 
@@ -175,7 +199,11 @@ describe("cancelling a run while its step runs a tool", { timeout: 180_000 }, ()
   const cancelled = (events: TraceEvent[]) => events.find((event) => event.kind === "step.cancelled")?.payload;
 
   it("kills a running run_command's process tree and runs nothing the model asked for after it", async () => {
-    const runId = await harness.submit({ text: GOALS.command, tools: [{ name: "run_command", scope: { commands: ["node"] } }, { name: "list_files" }], policy: [{ id: "allow-node", tool: "run_command", decision: "allow", commands: ["node"] }] });
+    const runId = await harness.submit({
+      text: GOALS.command,
+      tools: [{ name: "run_command", scope: { commands: ["node"] } }, { name: "list_files" }],
+      policy: [{ id: "allow-node", tool: "run_command", decision: "allow", commands: ["node"] }],
+    });
     let pids: number[] = [];
     const events = await cancelOnce(runId, () =>
       expect

@@ -22,7 +22,12 @@ describe("a step inside a run's token budget", () => {
         turns: [
           {
             output: {
-              current_step: { title: "Echo forever", objective: "Echo numbers", tools: [echoTool.name], budget: { maxTokens: 1_000_000_000, maxTurns: 50, maxToolCalls: 50 } },
+              current_step: {
+                title: "Echo forever",
+                objective: "Echo numbers",
+                tools: [echoTool.name],
+                budget: { maxTokens: 1_000_000_000, maxTurns: 50, maxToolCalls: 50 },
+              },
               done: false,
             },
             usage: { inputTokens: 50, outputTokens: 50 },
@@ -30,7 +35,9 @@ describe("a step inside a run's token budget", () => {
         ],
       },
     ],
-    worker: [{ match: "Task: Echo forever", turns: [{ toolCalls: [{ name: echoTool.name, input: { i: 1 } }], usage: perCall }], repeatLast: true }],
+    worker: [
+      { match: "Task: Echo forever", turns: [{ toolCalls: [{ name: echoTool.name, input: { i: 1 } }], usage: perCall }], repeatLast: true },
+    ],
   };
 
   beforeAll(async () => {
@@ -56,7 +63,9 @@ describe("a step inside a run's token budget", () => {
   it("stops the step at the run's cap, not after it: the run never spends more than its budget", () => {
     expect(workerCalls().length).toBeLessThanOrEqual(2);
     expect(state.spent.tokens).toBeLessThanOrEqual(1_000);
-    const traced = trace.filter((event) => event.kind === "model.responded").reduce((sum, event) => sum + (event.usage?.inputTokens ?? 0) + (event.usage?.outputTokens ?? 0), 0);
+    const traced = trace
+      .filter((event) => event.kind === "model.responded")
+      .reduce((sum, event) => sum + (event.usage?.inputTokens ?? 0) + (event.usage?.outputTokens ?? 0), 0);
     expect(traced).toBeLessThanOrEqual(1_000);
   });
 

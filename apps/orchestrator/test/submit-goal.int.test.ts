@@ -53,8 +53,12 @@ describe("submitGoal", () => {
 
   it("accepts tools of a configured MCP server by its name pattern, and only those", async () => {
     const options = { knownTools: [...knownTools, "files__*"] };
-    await expect(submitGoal(runtime, { text: "list the repo", tools: [{ name: "files__list" }] }, options)).resolves.toMatchObject({ state: { status: "planning" } });
-    await expect(submitGoal(runtime, { text: "list the repo", tools: [{ name: "other__list" }] }, options)).rejects.toThrow(/goal\.tools names other__list/);
+    await expect(submitGoal(runtime, { text: "list the repo", tools: [{ name: "files__list" }] }, options)).resolves.toMatchObject({
+      state: { status: "planning" },
+    });
+    await expect(submitGoal(runtime, { text: "list the repo", tools: [{ name: "other__list" }] }, options)).rejects.toThrow(
+      /goal\.tools names other__list/,
+    );
   });
 
   it("creates the run and enqueues goal.submitted for a valid goal", async () => {

@@ -11,13 +11,18 @@ describe("rein trace on a run whose first test run fails (examples/bugfix)", () 
     const run = await rein(["run", "--example", "bugfix"], env);
     expect(run.code).toBe(0);
     const runId = /run (run_[a-z0-9]+) submitted/.exec(run.stdout)?.[1] as string;
-    const events = (await rein(["trace", runId, "--json"], env)).stdout.trim().split("\n").map((line) => TraceEvent.parse(JSON.parse(line)));
+    const events = (await rein(["trace", runId, "--json"], env)).stdout
+      .trim()
+      .split("\n")
+      .map((line) => TraceEvent.parse(JSON.parse(line)));
     const failed = events.find((event) => event.kind === "tool.executed" && event.payload.exitCode === 1);
     const callId = String(failed?.payload.callId);
     expect(callId).toMatch(/^call_/);
 
     const timeline = await rein(["trace", runId], env);
-    expect(timeline.stdout).toMatch(/run_command\(\{"command":"node","args":\["--test"\]\}\) \[allow by bugfix:allow-node-tests\] → exit 1 /);
+    expect(timeline.stdout).toMatch(
+      /run_command\(\{"command":"node","args":\["--test"\]\}\) \[allow by bugfix:allow-node-tests\] → exit 1 /,
+    );
     expect(timeline.stdout).toMatch(/run_command\(\{"command":"node","args":\["--test"\]\}\) \[allow by bugfix:allow-node-tests\] → ok /);
 
     const call = await rein(["trace", runId, "--call", callId], env);

@@ -7,7 +7,14 @@ import { baseState, event, result, settings, step } from "./support/transition-f
 const delegation = (extra: Record<string, unknown> = {}) => ({
   kind: "delegate" as const,
   reason: "a narrower task",
-  request: { title: "Read the file", objective: "Read src/add.js and report its body", tools: [{ name: "read_file", scope: {} }], budget: {}, outputDescription: "the body", ...extra },
+  request: {
+    title: "Read the file",
+    objective: "Read src/add.js and report its body",
+    tools: [{ name: "read_file", scope: {} }],
+    budget: {},
+    outputDescription: "the body",
+    ...extra,
+  },
   callIndex: 0,
 });
 
@@ -29,7 +36,11 @@ describe("a total transition", () => {
 
   it("refuses a delegation deeper than the configured maximum", () => {
     const state = baseState({ status: "executing", steps: [step("executing", { depth: 1 })] });
-    const next = transition(state, event("step.finished", { stepId: "s1", attempt: 1, result: result("delegated", { suspension: delegation() }) }), { ...settings, maxDepth: 1 });
+    const next = transition(
+      state,
+      event("step.finished", { stepId: "s1", attempt: 1, result: result("delegated", { suspension: delegation() }) }),
+      { ...settings, maxDepth: 1 },
+    );
     expect(next.trace.find((entry) => entry.kind === "delegation.refused")?.payload.reason).toMatch(/depth 2 is over the maximum of 1/);
     expect(next.state.steps).toHaveLength(1);
   });
@@ -38,7 +49,11 @@ describe("a total transition", () => {
     const state = baseState({ status: "evaluating", steps: [step("evaluating")] });
     // An invalid packet lifetime makes building the retry's packet throw deep inside the handler.
     const broken = { ...settings, packetTtlMs: Number.NaN };
-    const retry = event("verdict.ready", { stepId: "s1", attempt: 1, verdict: { schemaVersion: 1, runId: "run_t", stepId: "s1", attempt: 1, decision: "retry", reasons: ["again"], checks: [] } });
+    const retry = event("verdict.ready", {
+      stepId: "s1",
+      attempt: 1,
+      verdict: { schemaVersion: 1, runId: "run_t", stepId: "s1", attempt: 1, decision: "retry", reasons: ["again"], checks: [] },
+    });
     const next = transition(state, retry, broken);
     expect(next.applied).toBe(true);
     expect(next.state.status).toBe("failed");
@@ -52,7 +67,11 @@ describe("a total transition", () => {
 
   it("fails the run with the reason when the controller could not apply an event for good", () => {
     const state = baseState({ status: "planning" });
-    const next = transition(state, event("event.failed", { failedEventId: "ev-1", failedEventType: "goal.submitted", reason: "enqueue failed: connection reset" }), settings);
+    const next = transition(
+      state,
+      event("event.failed", { failedEventId: "ev-1", failedEventType: "goal.submitted", reason: "enqueue failed: connection reset" }),
+      settings,
+    );
     expect(next.state.status).toBe("failed");
     expect(next.state.stopReason).toMatch(/could not apply goal\.submitted event ev-1: enqueue failed: connection reset/);
   });
@@ -63,7 +82,11 @@ describe("the controller's transition settings", () => {
     const config = ReinConfig.parse({ packets: { maxDepth: 1 } });
     expect(transitionSettings(config, settings.now).maxDepth).toBe(1);
     const state = baseState({ status: "executing", steps: [step("executing", { depth: 1 })] });
-    const next = transition(state, event("step.finished", { stepId: "s1", attempt: 1, result: result("delegated", { suspension: delegation() }) }), transitionSettings(config, settings.now));
+    const next = transition(
+      state,
+      event("step.finished", { stepId: "s1", attempt: 1, result: result("delegated", { suspension: delegation() }) }),
+      transitionSettings(config, settings.now),
+    );
     expect(next.trace.map((entry) => entry.kind)).toContain("delegation.refused");
   });
 });

@@ -1,6 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ControlEvent, ControllerEffect, Goal, hashOf, isTerminal, RunState, type StepResult, type ToolGrant, type Usage, zeroUsage } from "@rein/contracts";
+import {
+  ControlEvent,
+  ControllerEffect,
+  Goal,
+  hashOf,
+  isTerminal,
+  RunState,
+  type StepResult,
+  type ToolGrant,
+  type Usage,
+  zeroUsage,
+} from "@rein/contracts";
 import { transition, type TransitionSettings } from "../src/controller/transition.ts";
 import { newRunState } from "../src/intake/submit-goal.ts";
 
@@ -57,8 +68,21 @@ const delegateArb = fc.record({
   request: fc.record({
     title: fc.constantFrom("Read it", "Check the logs", "x".repeat(200)),
     objective: fc.constantFrom("Read src/add.js and report", "Do anything at all you like"),
-    tools: fc.array(fc.record({ name: fc.constantFrom(...TOOLS), scope: fc.constantFrom<ToolGrant["scope"]>({}, { paths: ["src/**"] }, { commands: ["rm"] }) }), { minLength: 1, maxLength: 3 }),
-    budget: fc.record({ maxTurns: fc.integer({ min: 1, max: 50 }), maxToolCalls: fc.integer({ min: 1, max: 90 }), maxTokens: fc.integer({ min: 1, max: 10_000_000 }) }, { requiredKeys: [] }),
+    tools: fc.array(
+      fc.record({
+        name: fc.constantFrom(...TOOLS),
+        scope: fc.constantFrom<ToolGrant["scope"]>({}, { paths: ["src/**"] }, { commands: ["rm"] }),
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
+    budget: fc.record(
+      {
+        maxTurns: fc.integer({ min: 1, max: 50 }),
+        maxToolCalls: fc.integer({ min: 1, max: 90 }),
+        maxTokens: fc.integer({ min: 1, max: 10_000_000 }),
+      },
+      { requiredKeys: [] },
+    ),
     outputDescription: fc.constant("a summary"),
   }),
   callIndex: fc.nat({ max: 3 }),
@@ -69,24 +93,26 @@ const suspensionArb = fc.oneof(
   fc.record({ kind: fc.constant("context" as const), question: fc.string(), callIndex: fc.nat({ max: 3 }) }),
 );
 const resultArb = (stepId: string, attempt: number): fc.Arbitrary<StepResult> =>
-  fc.record({
-    status: fc.constantFrom("completed", "failed", "needs_approval", "delegated", "needs_context", "budget_exhausted"),
-    suspension: fc.option(suspensionArb, { nil: undefined }),
-    usage: usageArb,
-    turns: nat(40),
-    output: fc.oneof(fc.string(), fc.constant({ answer: "fixed", claims: [{ text: "it works", evidence: ["obs_1"] }], gaps: [] })),
-  }).map((fields) => ({
-    schemaVersion: 1 as const,
-    runId: "run_p",
-    stepId,
-    attempt,
-    summary: "did things",
-    claims: [],
-    observations: [],
-    toolCalls: [],
-    fingerprints: [hashOf(fields.status)],
-    ...fields,
-  }));
+  fc
+    .record({
+      status: fc.constantFrom("completed", "failed", "needs_approval", "delegated", "needs_context", "budget_exhausted"),
+      suspension: fc.option(suspensionArb, { nil: undefined }),
+      usage: usageArb,
+      turns: nat(40),
+      output: fc.oneof(fc.string(), fc.constant({ answer: "fixed", claims: [{ text: "it works", evidence: ["obs_1"] }], gaps: [] })),
+    })
+    .map((fields) => ({
+      schemaVersion: 1 as const,
+      runId: "run_p",
+      stepId,
+      attempt,
+      summary: "did things",
+      claims: [],
+      observations: [],
+      toolCalls: [],
+      fingerprints: [hashOf(fields.status)],
+      ...fields,
+    }));
 
 const verdictArb = (stepId: string, attempt: number) =>
   fc.constantFrom("continue", "retry", "replan", "escalate", "done", "fail").map((decision) => ({
@@ -108,23 +134,67 @@ const garbageArb: fc.Arbitrary<ControlEvent> = fc
       planNo: fc.integer({ min: 1, max: 4 }),
       plan: fc.oneof(
         fc.constant({ done: true, answer: { answer: "done", claims: [], gaps: [] } }),
-        fc.record({ current_step: fc.record({ title: fc.constant("Do a thing"), objective: fc.constant("Do the thing the goal asks"), tools: fc.array(fc.constantFrom(...TOOLS)) }) }),
+        fc.record({
+          current_step: fc.record({
+            title: fc.constant("Do a thing"),
+            objective: fc.constant("Do the thing the goal asks"),
+            tools: fc.array(fc.constantFrom(...TOOLS)),
+          }),
+        }),
       ),
       usage: usageArb,
     }),
     fc.record({ type: fc.constant("plan.failed"), planNo: fc.integer({ min: 1, max: 4 }), reason: fc.string(), usage: usageArb }),
     fc.record({ type: fc.constant("step.started"), stepId: stepIdArb, attempt: attemptArb }),
-    fc.tuple(stepIdArb, attemptArb).chain(([stepId, attempt]) => fc.record({ type: fc.constant("step.finished"), stepId: fc.constant(stepId), attempt: fc.constant(attempt), result: resultArb(stepId, attempt) })),
+    fc.tuple(stepIdArb, attemptArb).chain(([stepId, attempt]) =>
+      fc.record({
+        type: fc.constant("step.finished"),
+        stepId: fc.constant(stepId),
+        attempt: fc.constant(attempt),
+        result: resultArb(stepId, attempt),
+      }),
+    ),
     fc.record({ type: fc.constant("step.errored"), stepId: stepIdArb, attempt: attemptArb, reason: fc.string() }),
-    fc.tuple(stepIdArb, attemptArb).chain(([stepId, attempt]) => fc.record({ type: fc.constant("verdict.ready"), stepId: fc.constant(stepId), attempt: fc.constant(attempt), verdict: verdictArb(stepId, attempt), usage: usageArb })),
-    fc.record({ type: fc.constant("approval.decided"), approvalId: fc.constantFrom("apr_1", "apr_2", "apr_x"), decision: fc.constantFrom("approved", "denied", "expired") }),
-    fc.record({ type: fc.constant("context.answered"), stepId: stepIdArb, attempt: attemptArb, evidenceIds: fc.array(fc.string(), { maxLength: 2 }), usage: usageArb }),
+    fc.tuple(stepIdArb, attemptArb).chain(([stepId, attempt]) =>
+      fc.record({
+        type: fc.constant("verdict.ready"),
+        stepId: fc.constant(stepId),
+        attempt: fc.constant(attempt),
+        verdict: verdictArb(stepId, attempt),
+        usage: usageArb,
+      }),
+    ),
+    fc.record({
+      type: fc.constant("approval.decided"),
+      approvalId: fc.constantFrom("apr_1", "apr_2", "apr_x"),
+      decision: fc.constantFrom("approved", "denied", "expired"),
+    }),
+    fc.record({
+      type: fc.constant("context.answered"),
+      stepId: stepIdArb,
+      attempt: attemptArb,
+      evidenceIds: fc.array(fc.string(), { maxLength: 2 }),
+      usage: usageArb,
+    }),
     fc.record({ type: fc.constant("run.resume"), instruction: fc.string({ minLength: 1 }) }),
     fc.record({ type: fc.constant("deadline") }),
     fc.record({ type: fc.constant("event.failed"), failedEventId: fc.string(), failedEventType: fc.string(), reason: fc.string() }),
     fc.record({
       type: fc.constant("jobs.lost"),
-      jobs: fc.array(fc.constantFrom("plan 0", "plan 1", "plan 2", "step s1 1 step-run_p-s1-1", "evaluate s1 1", "context s1 1", "final 1", "deadline", "nonsense"), { minLength: 1, maxLength: 3 }),
+      jobs: fc.array(
+        fc.constantFrom(
+          "plan 0",
+          "plan 1",
+          "plan 2",
+          "step s1 1 step-run_p-s1-1",
+          "evaluate s1 1",
+          "context s1 1",
+          "final 1",
+          "deadline",
+          "nonsense",
+        ),
+        { minLength: 1, maxLength: 3 },
+      ),
       cause: fc.constantFrom("vanished", "worker_lost"),
       reason: fc.string(),
       seenVersion: fc.option(nat(20), { nil: undefined }),
@@ -133,10 +203,21 @@ const garbageArb: fc.Arbitrary<ControlEvent> = fc
   .chain((fields) => nat(1_000_000).map((id) => ControlEvent.parse({ ...fields, eventId: `garbage-${id}`, runId: "run_p" })));
 
 const operationArb: fc.Arbitrary<Operation> = fc.oneof(
-  { weight: 30, arbitrary: fc.record({ op: fc.constant("answer" as const), pick: nat(20), choice: fc.array(nat(1_000), { minLength: 4, maxLength: 4 }), tickMs: nat(60_000) }) },
+  {
+    weight: 30,
+    arbitrary: fc.record({
+      op: fc.constant("answer" as const),
+      pick: nat(20),
+      choice: fc.array(nat(1_000), { minLength: 4, maxLength: 4 }),
+      tickMs: nat(60_000),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("again" as const), pick: nat(200) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("garbage" as const), event: garbageArb }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant("lose" as const), pick: nat(20), workerLost: fc.boolean(), withResult: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant("lose" as const), pick: nat(20), workerLost: fc.boolean(), withResult: fc.boolean() }),
+  },
   { weight: 1, arbitrary: fc.constant({ op: "resume" as const }) },
   { weight: 1, arbitrary: fc.constant({ op: "cancel" as const }) },
 );
@@ -148,7 +229,9 @@ const goalArb = fc
     maxCostUsd: fc.double({ min: 0.05, max: 5, noNaN: true }),
     maxWallMs: fc.integer({ min: 60_000, max: 3_600_000 }),
   })
-  .map((budget) => Goal.parse({ text: "Fix the bug", tools: [{ name: "read_file" }, { name: "run_command", scope: { commands: ["node"] } }], budget }));
+  .map((budget) =>
+    Goal.parse({ text: "Fix the bug", tools: [{ name: "read_file" }, { name: "run_command", scope: { commands: ["node"] } }], budget }),
+  );
 
 /** The world's answer to an obligation, shaped by the operation's choices. */
 function answer(obligation: Obligation, choice: number[], eventId: string): { event: ControlEvent; keep: boolean } {
@@ -157,25 +240,58 @@ function answer(obligation: Obligation, choice: number[], eventId: string): { ev
   const base = { eventId, runId: "run_p" };
   switch (obligation.kind) {
     case "plan": {
-      if (a % 13 === 0) return { event: ControlEvent.parse({ ...base, type: "plan.failed", planNo: obligation.planNo, reason: "invalid output", usage }), keep: false };
+      if (a % 13 === 0)
+        return {
+          event: ControlEvent.parse({ ...base, type: "plan.failed", planNo: obligation.planNo, reason: "invalid output", usage }),
+          keep: false,
+        };
       const done = a % 13 === 1;
       const plan = done
         ? { done: true, answer: { answer: "fixed", claims: [], gaps: [] } }
-        : { current_step: { title: "Fix add()", objective: "Change src/add.js so add returns a sum", tools: [TOOLS[b % 3], TOOLS[c % 2]], budget: c % 3 === 0 ? { maxTurns: 1 + (d % 3) } : {} }, next_steps: ["Verify"] };
+        : {
+            current_step: {
+              title: "Fix add()",
+              objective: "Change src/add.js so add returns a sum",
+              tools: [TOOLS[b % 3], TOOLS[c % 2]],
+              budget: c % 3 === 0 ? { maxTurns: 1 + (d % 3) } : {},
+            },
+            next_steps: ["Verify"],
+          };
       return { event: ControlEvent.parse({ ...base, type: "plan.ready", planNo: obligation.planNo, plan, usage }), keep: false };
     }
     case "step": {
       const { stepId, attempt, budget } = obligation.body;
       const ids = { stepId, attempt };
       if (a % 6 === 0) return { event: ControlEvent.parse({ ...base, type: "step.started", ...ids }), keep: true };
-      if (a % 29 === 1) return { event: ControlEvent.parse({ ...base, type: "step.errored", ...ids, reason: "packet refused" }), keep: false };
-      const statuses = ["completed", "completed", "completed", "failed", "needs_approval", "delegated", "delegated", "needs_context", "budget_exhausted"] as const;
+      if (a % 29 === 1)
+        return { event: ControlEvent.parse({ ...base, type: "step.errored", ...ids, reason: "packet refused" }), keep: false };
+      const statuses = [
+        "completed",
+        "completed",
+        "completed",
+        "failed",
+        "needs_approval",
+        "delegated",
+        "delegated",
+        "needs_context",
+        "budget_exhausted",
+      ] as const;
       const status = statuses[b % statuses.length] ?? "completed";
       const suspension =
         status === "needs_approval"
           ? { kind: "approval", approvalId: `apr_${stepId}_${attempt}_${d}`, tool: "run_command" }
           : status === "delegated"
-            ? { kind: "delegate", reason: "narrower", request: { title: "Read it", objective: "Read src/add.js and report", tools: [{ name: TOOLS[c % 3], scope: {} }], budget: d % 2 === 0 ? {} : { maxTurns: 1 + (d % 5) } }, callIndex: d % 3 }
+            ? {
+                kind: "delegate",
+                reason: "narrower",
+                request: {
+                  title: "Read it",
+                  objective: "Read src/add.js and report",
+                  tools: [{ name: TOOLS[c % 3], scope: {} }],
+                  budget: d % 2 === 0 ? {} : { maxTurns: 1 + (d % 5) },
+                },
+                callIndex: d % 3,
+              }
             : status === "needs_context"
               ? { kind: "context", question: "which file?", callIndex: d % 3 }
               : undefined;
@@ -199,14 +315,48 @@ function answer(obligation: Obligation, choice: number[], eventId: string): { ev
     case "evaluate": {
       const decisions = ["continue", "continue", "retry", "replan", "escalate", "done", "fail"] as const;
       const decision = decisions[a % decisions.length] ?? "continue";
-      const verdict = { schemaVersion: 1, runId: "run_p", stepId: obligation.stepId, attempt: obligation.attempt, decision, reasons: [decision], checks: [] };
-      return { event: ControlEvent.parse({ ...base, type: "verdict.ready", stepId: obligation.stepId, attempt: obligation.attempt, verdict, usage }), keep: false };
+      const verdict = {
+        schemaVersion: 1,
+        runId: "run_p",
+        stepId: obligation.stepId,
+        attempt: obligation.attempt,
+        decision,
+        reasons: [decision],
+        checks: [],
+      };
+      return {
+        event: ControlEvent.parse({
+          ...base,
+          type: "verdict.ready",
+          stepId: obligation.stepId,
+          attempt: obligation.attempt,
+          verdict,
+          usage,
+        }),
+        keep: false,
+      };
     }
     case "approval":
-      return { event: ControlEvent.parse({ ...base, type: "approval.decided", approvalId: obligation.approvalId, decision: ["approved", "denied", "expired"][a % 3] }), keep: false };
+      return {
+        event: ControlEvent.parse({
+          ...base,
+          type: "approval.decided",
+          approvalId: obligation.approvalId,
+          decision: ["approved", "denied", "expired"][a % 3],
+        }),
+        keep: false,
+      };
     case "context":
       return {
-        event: ControlEvent.parse({ ...base, type: "context.answered", stepId: obligation.stepId, attempt: obligation.attempt, evidenceIds: [], refusal: a % 2 === 0 ? "nothing to pass" : undefined, usage }),
+        event: ControlEvent.parse({
+          ...base,
+          type: "context.answered",
+          stepId: obligation.stepId,
+          attempt: obligation.attempt,
+          evidenceIds: [],
+          refusal: a % 2 === 0 ? "nothing to pass" : undefined,
+          usage,
+        }),
         keep: false,
       };
     case "deadline":
@@ -220,9 +370,32 @@ function lostEvent(obligation: Obligation, operation: Extract<Operation, { op: "
   if (!key) return undefined;
   const stepResults =
     obligation.kind === "evaluate" && operation.withResult
-      ? [{ schemaVersion: 1, runId: "run_p", stepId: obligation.stepId, attempt: obligation.attempt, status: "completed", output: "done", summary: "did it", observations: [], toolCalls: [], fingerprints: [], usage: zeroUsage(), turns: 1 }]
+      ? [
+          {
+            schemaVersion: 1,
+            runId: "run_p",
+            stepId: obligation.stepId,
+            attempt: obligation.attempt,
+            status: "completed",
+            output: "done",
+            summary: "did it",
+            observations: [],
+            toolCalls: [],
+            fingerprints: [],
+            usage: zeroUsage(),
+            turns: 1,
+          },
+        ]
       : [];
-  return ControlEvent.parse({ type: "jobs.lost", eventId, runId: "run_p", jobs: [key], cause: operation.workerLost ? "worker_lost" : "vanished", reason: "gone", stepResults });
+  return ControlEvent.parse({
+    type: "jobs.lost",
+    eventId,
+    runId: "run_p",
+    jobs: [key],
+    cause: operation.workerLost ? "worker_lost" : "vanished",
+    reason: "gone",
+    stepResults,
+  });
 }
 
 /** The obligation's job as a run's `awaiting` field names it. */
@@ -276,7 +449,14 @@ function play(goal: Goal, operations: readonly Operation[]): void {
   const pending: Obligation[] = [];
   const delivered: ControlEvent[] = [];
   const dispatched = new Set<string>();
-  const settings = (): TransitionSettings => ({ now: new Date(now), packetTtlMs: 600_000, approvalTtlMs: 3_600_000, maxDepth: 2, lostStepRedispatches: 2, resendsPerJob: 2 });
+  const settings = (): TransitionSettings => ({
+    now: new Date(now),
+    packetTtlMs: 600_000,
+    approvalTtlMs: 3_600_000,
+    maxDepth: 2,
+    lostStepRedispatches: 2,
+    resendsPerJob: 2,
+  });
 
   const deliver = (event: ControlEvent) => {
     const before = state;
@@ -328,7 +508,8 @@ function play(goal: Goal, operations: readonly Operation[]): void {
   // "Eventually": however the sequence left it, a run that is told to stop leaves no step in flight.
   if (!isTerminal(state.status)) deliver(ControlEvent.parse({ type: "run.cancel", eventId: "final-cancel", runId: "run_p" }));
   expect(isTerminal(state.status)).toBe(true);
-  for (const step of state.steps) expect(TERMINAL_PHASES.has(step.phase), `step ${step.stepId} is ${step.phase} in a ${state.status} run`).toBe(true);
+  for (const step of state.steps)
+    expect(TERMINAL_PHASES.has(step.phase), `step ${step.stepId} is ${step.phase} in a ${state.status} run`).toBe(true);
 }
 
 function checkStep(goal: Goal, before: RunState, next: ReturnType<typeof transition>, event: ControlEvent, dispatched: Set<string>): void {
@@ -350,7 +531,10 @@ function checkStep(goal: Goal, before: RunState, next: ReturnType<typeof transit
   const overBudget = after.spent.tokens >= goal.budget.maxTokens || after.spent.costUsd >= goal.budget.maxCostUsd;
   if (overBudget) {
     expect(isTerminal(after.status), `${context}: over budget but ${after.status}`).toBe(true);
-    expect(next.effects.filter((effect) => WORK_EFFECTS.has(effect.type)), context).toEqual([]);
+    expect(
+      next.effects.filter((effect) => WORK_EFFECTS.has(effect.type)),
+      context,
+    ).toEqual([]);
   }
   if (isTerminal(after.status)) {
     for (const step of after.steps) expect(TERMINAL_PHASES.has(step.phase), `${context}: step ${step.stepId} is ${step.phase}`).toBe(true);
@@ -364,7 +548,9 @@ function checkStep(goal: Goal, before: RunState, next: ReturnType<typeof transit
     if (event.type !== "jobs.lost") expect(dispatched.has(effect.jobId), `${context}: ${effect.jobId} dispatched twice`).toBe(false);
     dispatched.add(effect.jobId);
     const step = after.steps.find((candidate) => candidate.stepId === effect.body.stepId);
-    expect(step?.attempt, `${context}: dispatched ${effect.body.stepId}, which the state does not hold at that attempt`).toBe(effect.body.attempt);
+    expect(step?.attempt, `${context}: dispatched ${effect.body.stepId}, which the state does not hold at that attempt`).toBe(
+      effect.body.attempt,
+    );
   }
 }
 

@@ -12,45 +12,134 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { from: "planning", state: { planCount: 0 }, event: e("goal.submitted"), to: "planning", effects: ["prepare_workspace", "schedule_deadline", "enqueue_plan"] },
-  { from: "planning", event: e("plan.ready", { planNo: 1, plan: planned, usage: zeroUsage(), lessonsUsed: [] }), to: "dispatching", effects: ["dispatch_step"] },
   {
     from: "planning",
-    event: e("plan.ready", { planNo: 1, plan: { done: true, current_step: null, next_steps: [], risks: [], answer: { answer: "fixed", claims: [], gaps: [] } }, usage: zeroUsage(), lessonsUsed: [] }),
+    state: { planCount: 0 },
+    event: e("goal.submitted"),
+    to: "planning",
+    effects: ["prepare_workspace", "schedule_deadline", "enqueue_plan"],
+  },
+  {
+    from: "planning",
+    event: e("plan.ready", { planNo: 1, plan: planned, usage: zeroUsage(), lessonsUsed: [] }),
+    to: "dispatching",
+    effects: ["dispatch_step"],
+  },
+  {
+    from: "planning",
+    event: e("plan.ready", {
+      planNo: 1,
+      plan: { done: true, current_step: null, next_steps: [], risks: [], answer: { answer: "fixed", claims: [], gaps: [] } },
+      usage: zeroUsage(),
+      lessonsUsed: [],
+    }),
     to: "evaluating",
     effects: ["enqueue_evaluate"],
   },
-  { from: "planning", event: e("plan.failed", { planNo: 1, reason: "invalid output 3 times" }), to: "failed", effects: ["record_lesson", "retire_run"] },
-  { from: "dispatching", state: { steps: [step("dispatched")] }, event: e("step.started", { stepId: "s1", attempt: 1 }), to: "executing", effects: [] },
-  { from: "executing", state: { steps: [step("executing")] }, event: e("step.finished", { stepId: "s1", attempt: 1, result: result("completed") }), to: "evaluating", effects: ["enqueue_evaluate"] },
+  {
+    from: "planning",
+    event: e("plan.failed", { planNo: 1, reason: "invalid output 3 times" }),
+    to: "failed",
+    effects: ["record_lesson", "retire_run"],
+  },
+  {
+    from: "dispatching",
+    state: { steps: [step("dispatched")] },
+    event: e("step.started", { stepId: "s1", attempt: 1 }),
+    to: "executing",
+    effects: [],
+  },
   {
     from: "executing",
     state: { steps: [step("executing")] },
-    event: e("step.finished", { stepId: "s1", attempt: 1, result: result("needs_approval", { suspension: { kind: "approval", approvalId: "apr_1", tool: "restart_service" } }) }),
+    event: e("step.finished", { stepId: "s1", attempt: 1, result: result("completed") }),
+    to: "evaluating",
+    effects: ["enqueue_evaluate"],
+  },
+  {
+    from: "executing",
+    state: { steps: [step("executing")] },
+    event: e("step.finished", {
+      stepId: "s1",
+      attempt: 1,
+      result: result("needs_approval", { suspension: { kind: "approval", approvalId: "apr_1", tool: "restart_service" } }),
+    }),
     to: "waiting_approval",
     effects: ["schedule_approval_expiry"],
   },
-  { from: "executing", state: { steps: [step("executing")] }, event: e("step.errored", { stepId: "s1", attempt: 1, reason: "packet refused" }), to: "failed", effects: ["record_lesson", "retire_run"] },
   {
     from: "executing",
     state: { steps: [step("executing")] },
-    event: e("step.errored", { stepId: "s1", attempt: 1, reason: "its worker died or lost Redis 2 time(s) while running it", cause: "worker_lost" }),
+    event: e("step.errored", { stepId: "s1", attempt: 1, reason: "packet refused" }),
+    to: "failed",
+    effects: ["record_lesson", "retire_run"],
+  },
+  {
+    from: "executing",
+    state: { steps: [step("executing")] },
+    event: e("step.errored", {
+      stepId: "s1",
+      attempt: 1,
+      reason: "its worker died or lost Redis 2 time(s) while running it",
+      cause: "worker_lost",
+    }),
     to: "dispatching",
     effects: ["dispatch_step"],
   },
   {
     from: "executing",
     state: { steps: [step("executing", { redispatches: 2, resumes: 2 })] },
-    event: e("step.errored", { stepId: "s1", attempt: 1, reason: "its worker died or lost Redis 2 time(s) while running it", cause: "worker_lost" }),
+    event: e("step.errored", {
+      stepId: "s1",
+      attempt: 1,
+      reason: "its worker died or lost Redis 2 time(s) while running it",
+      cause: "worker_lost",
+    }),
     to: "escalated",
     effects: [],
   },
-  { from: "evaluating", state: { steps: [step("evaluating")] }, event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("continue") }), to: "planning", effects: ["enqueue_plan"] },
-  { from: "evaluating", state: { steps: [step("evaluating")] }, event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("retry") }), to: "dispatching", effects: ["dispatch_step"] },
-  { from: "evaluating", state: { steps: [step("evaluating")] }, event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("replan") }), to: "planning", effects: ["enqueue_plan"] },
-  { from: "evaluating", state: { steps: [step("evaluating")] }, event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("escalate") }), to: "escalated", effects: [] },
-  { from: "evaluating", state: { steps: [step("evaluating")] }, event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("done") }), to: "done", effects: ["retire_run"] },
-  { from: "evaluating", state: { steps: [step("evaluating")] }, event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("fail") }), to: "failed", effects: ["record_lesson", "retire_run"] },
+  {
+    from: "evaluating",
+    state: { steps: [step("evaluating")] },
+    event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("continue") }),
+    to: "planning",
+    effects: ["enqueue_plan"],
+  },
+  {
+    from: "evaluating",
+    state: { steps: [step("evaluating")] },
+    event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("retry") }),
+    to: "dispatching",
+    effects: ["dispatch_step"],
+  },
+  {
+    from: "evaluating",
+    state: { steps: [step("evaluating")] },
+    event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("replan") }),
+    to: "planning",
+    effects: ["enqueue_plan"],
+  },
+  {
+    from: "evaluating",
+    state: { steps: [step("evaluating")] },
+    event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("escalate") }),
+    to: "escalated",
+    effects: [],
+  },
+  {
+    from: "evaluating",
+    state: { steps: [step("evaluating")] },
+    event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("done") }),
+    to: "done",
+    effects: ["retire_run"],
+  },
+  {
+    from: "evaluating",
+    state: { steps: [step("evaluating")] },
+    event: e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("fail") }),
+    to: "failed",
+    effects: ["record_lesson", "retire_run"],
+  },
   {
     from: "waiting_approval",
     state: { steps: [step("suspended", { awaitingApprovalId: "apr_1" })], pendingApprovals: ["apr_1"] },
@@ -59,8 +148,20 @@ const rows: Row[] = [
     effects: ["withdraw_approval_expiry", "dispatch_step"],
   },
   { from: "escalated", event: e("run.resume", { instruction: "use the staging database" }), to: "planning", effects: ["enqueue_plan"] },
-  { from: "executing", state: { steps: [step("executing")] }, event: e("run.cancel", { reason: "not needed" }), to: "cancelled", effects: ["retire_run"] },
-  { from: "executing", state: { createdAt: "2026-11-29T00:00:00.000Z", steps: [step("executing")] }, event: e("deadline"), to: "failed", effects: ["record_lesson", "retire_run"] },
+  {
+    from: "executing",
+    state: { steps: [step("executing")] },
+    event: e("run.cancel", { reason: "not needed" }),
+    to: "cancelled",
+    effects: ["retire_run"],
+  },
+  {
+    from: "executing",
+    state: { createdAt: "2026-11-29T00:00:00.000Z", steps: [step("executing")] },
+    event: e("deadline"),
+    to: "failed",
+    effects: ["record_lesson", "retire_run"],
+  },
 ];
 
 describe("transition", () => {
@@ -98,7 +199,11 @@ describe("transition", () => {
     const startedAt = "2026-11-30T11:59:58.000Z";
     const next = transition(state, e("step.finished", { stepId: "s1", attempt: 1, result: result("completed"), startedAt }), settings);
     expect(next.state.status).toBe("evaluating");
-    const kinds = next.trace.map((event) => (event.kind === "run.status_changed" ? [event.kind, event.ts, event.payload.from, event.payload.to] : [event.kind, event.ts, null, null]));
+    const kinds = next.trace.map((event) =>
+      event.kind === "run.status_changed"
+        ? [event.kind, event.ts, event.payload.from, event.payload.to]
+        : [event.kind, event.ts, null, null],
+    );
     expect(kinds.slice(0, 3)).toEqual([
       ["run.status_changed", startedAt, "dispatching", "executing"],
       ["step.started", startedAt, null, null],
@@ -109,7 +214,11 @@ describe("transition", () => {
 
   it("records no second start for a step whose start was reported on its own", () => {
     const state = baseState({ status: "executing", steps: [step("executing")] });
-    const next = transition(state, e("step.finished", { stepId: "s1", attempt: 1, result: result("completed"), startedAt: "2026-11-30T11:59:58.000Z" }), settings);
+    const next = transition(
+      state,
+      e("step.finished", { stepId: "s1", attempt: 1, result: result("completed"), startedAt: "2026-11-30T11:59:58.000Z" }),
+      settings,
+    );
     expect(next.trace.filter((event) => event.kind === "step.started")).toEqual([]);
   });
 
@@ -154,7 +263,12 @@ describe("transition", () => {
   });
 
   it("dispatches a step whose workers were all lost again as a resumed attempt: same attempt, new job, not a new step", () => {
-    const lost = e("step.errored", { stepId: "s1", attempt: 1, reason: "its worker died or lost Redis 11 time(s) while running it", cause: "worker_lost" });
+    const lost = e("step.errored", {
+      stepId: "s1",
+      attempt: 1,
+      reason: "its worker died or lost Redis 11 time(s) while running it",
+      cause: "worker_lost",
+    });
     const state = baseState({ status: "executing", spent: { steps: 1, tokens: 0, costUsd: 0 }, steps: [step("executing")] });
     const next = transition(state, lost, settings);
     const effect = next.effects[0];
@@ -166,7 +280,12 @@ describe("transition", () => {
   });
 
   it("escalates, once its re-dispatches are spent, with what happened and what a person should do", () => {
-    const lost = e("step.errored", { stepId: "s1", attempt: 1, reason: "its worker died or lost Redis 11 time(s) while running it", cause: "worker_lost" });
+    const lost = e("step.errored", {
+      stepId: "s1",
+      attempt: 1,
+      reason: "its worker died or lost Redis 11 time(s) while running it",
+      cause: "worker_lost",
+    });
     let state = baseState({ status: "executing", steps: [step("executing")] });
     for (let redispatch = 1; redispatch <= settings.lostStepRedispatches; redispatch += 1) {
       state = transition(state, { ...lost, eventId: `lost-${redispatch}` }, settings).state;
@@ -197,7 +316,11 @@ describe("transition", () => {
   });
 
   it("counts tokens a step spent against the run's token budget", () => {
-    const state = baseState({ status: "executing", goal: Goal.parse({ text: "x", budget: { maxTokens: 10 } }), steps: [step("executing")] });
+    const state = baseState({
+      status: "executing",
+      goal: Goal.parse({ text: "x", budget: { maxTokens: 10 } }),
+      steps: [step("executing")],
+    });
     const finished = transition(state, e("step.finished", { stepId: "s1", attempt: 1, result: result("completed") }), settings);
     expect(finished.state.spent.tokens).toBe(15);
     const verdictEvent = { ...e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("continue") }) };
@@ -211,7 +334,13 @@ describe("transition: one ending, through the evaluator", () => {
   const answer = { answer: "add() subtracted; it now adds", claims: [{ text: "the tests pass", evidence: ["obs_0"] }], gaps: [] };
   const donePlan = { done: true, current_step: null, next_steps: [], risks: [], answer };
   // More evidence than any recent window, the cited id the oldest, one call failed.
-  const evidence = Array.from({ length: 45 }, (_, index) => ({ id: `obs_${index}`, stepId: "s1", tool: "run_command", summary: "exit code: 0", status: index === 44 ? ("error" as const) : ("ok" as const) }));
+  const evidence = Array.from({ length: 45 }, (_, index) => ({
+    id: `obs_${index}`,
+    stepId: "s1",
+    tool: "run_command",
+    summary: "exit code: 0",
+    status: index === 44 ? ("error" as const) : ("ok" as const),
+  }));
   const finalVerdict = (decision: Verdict["decision"], extra: Partial<Verdict> = {}): Verdict => ({
     schemaVersion: 1,
     runId: "run_t",
@@ -222,7 +351,12 @@ describe("transition: one ending, through the evaluator", () => {
     checks: [],
     ...extra,
   });
-  const proposed = () => transition(baseState({ status: "planning", evidence, steps: [step("completed")] }), e("plan.ready", { planNo: 1, plan: donePlan, usage: zeroUsage(), lessonsUsed: [] }), settings);
+  const proposed = () =>
+    transition(
+      baseState({ status: "planning", evidence, steps: [step("completed")] }),
+      e("plan.ready", { planNo: 1, plan: donePlan, usage: zeroUsage(), lessonsUsed: [] }),
+      settings,
+    );
 
   it("does not end the run on the planner's done: it sends the answer and all of the run's evidence to the evaluator", () => {
     const next = proposed();
@@ -238,7 +372,11 @@ describe("transition: one ending, through the evaluator", () => {
 
   it("ends done only on the evaluator's verdict over that answer, with the claims it checked", () => {
     const claims = [{ text: "the tests pass", evidence: ["obs_0"], status: "supported" as const }];
-    const next = transition(proposed().state, e("verdict.ready", { stepId: "final", attempt: 1, verdict: finalVerdict("done", { claims }) }), settings);
+    const next = transition(
+      proposed().state,
+      e("verdict.ready", { stepId: "final", attempt: 1, verdict: finalVerdict("done", { claims }) }),
+      settings,
+    );
     expect(next.state.status).toBe("done");
     expect(next.state.stopReason).toBe("the evaluator verified the answer");
     expect(next.state.result?.answer).toEqual(answer);
@@ -247,27 +385,47 @@ describe("transition: one ending, through the evaluator", () => {
   });
 
   it("sends the planner back with the evaluator's feedback, and judges its next proposal against it", () => {
-    const rejected = transition(proposed().state, e("verdict.ready", { stepId: "final", attempt: 1, verdict: finalVerdict("retry", { feedback: "unsupported claims: x" }) }), settings);
+    const rejected = transition(
+      proposed().state,
+      e("verdict.ready", { stepId: "final", attempt: 1, verdict: finalVerdict("retry", { feedback: "unsupported claims: x" }) }),
+      settings,
+    );
     expect(rejected.state.status).toBe("planning");
     const plan = rejected.effects.find((effect) => effect.type === "enqueue_plan");
     if (plan?.type !== "enqueue_plan") throw new Error("expected a plan request");
     expect(plan.job.context.lastVerdict?.feedback).toBe("unsupported claims: x");
-    const again = transition(rejected.state, { ...e("plan.ready", { planNo: 2, plan: donePlan, usage: zeroUsage(), lessonsUsed: [] }), eventId: "ev-plan-2" }, settings);
+    const again = transition(
+      rejected.state,
+      { ...e("plan.ready", { planNo: 2, plan: donePlan, usage: zeroUsage(), lessonsUsed: [] }), eventId: "ev-plan-2" },
+      settings,
+    );
     const effect = again.effects[0];
     if (effect?.type !== "enqueue_evaluate" || effect.job.kind !== "final") throw new Error("expected a final-answer evaluation");
     expect(effect.job.attempt).toBe(2);
     expect(effect.job.feedback).toBe("unsupported claims: x");
-    const stale = transition(again.state, { ...e("verdict.ready", { stepId: "final", attempt: 1, verdict: finalVerdict("done") }), eventId: "ev-stale" }, settings);
+    const stale = transition(
+      again.state,
+      { ...e("verdict.ready", { stepId: "final", attempt: 1, verdict: finalVerdict("done") }), eventId: "ev-stale" },
+      settings,
+    );
     expect(stale.applied).toBe(false);
   });
 
   it("escalates when the evaluator says the answer verifies nothing", () => {
-    const next = transition(proposed().state, e("verdict.ready", { stepId: "final", attempt: 1, verdict: finalVerdict("escalate") }), settings);
+    const next = transition(
+      proposed().state,
+      e("verdict.ready", { stepId: "final", attempt: 1, verdict: finalVerdict("escalate") }),
+      settings,
+    );
     expect(next.state.status).toBe("escalated");
   });
 
   it("hands the planner every evidence id as known, not only the recent window", () => {
-    const next = transition(baseState({ status: "evaluating", evidence, steps: [step("evaluating")] }), e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("continue") }), settings);
+    const next = transition(
+      baseState({ status: "evaluating", evidence, steps: [step("evaluating")] }),
+      e("verdict.ready", { stepId: "s1", attempt: 1, verdict: verdict("continue") }),
+      settings,
+    );
     const plan = next.effects.find((effect) => effect.type === "enqueue_plan");
     if (plan?.type !== "enqueue_plan") throw new Error("expected a plan request");
     expect(plan.job.context.knownEvidenceIds).toHaveLength(45);
@@ -282,10 +440,25 @@ describe("transition: one ending, through the evaluator", () => {
       content: "exit code: 1",
       empty: false,
       flags: [],
-      provenance: { tool: "run_command", argsHash: hashOf(id), observedAt: now.toISOString(), cacheHit: false, replayed: false, trust: "tool" as const },
+      provenance: {
+        tool: "run_command",
+        argsHash: hashOf(id),
+        observedAt: now.toISOString(),
+        cacheHit: false,
+        replayed: false,
+        trust: "tool" as const,
+      },
     });
     const state = baseState({ status: "executing", steps: [step("executing")] });
-    const next = transition(state, e("step.finished", { stepId: "s1", attempt: 1, result: result("completed", { observations: [observation("obs_x", "ok"), observation("obs_y", "error")] }) }), settings);
+    const next = transition(
+      state,
+      e("step.finished", {
+        stepId: "s1",
+        attempt: 1,
+        result: result("completed", { observations: [observation("obs_x", "ok"), observation("obs_y", "error")] }),
+      }),
+      settings,
+    );
     // The step's text output is evidence too, of what it wrote (issue 28 case 8), marked so that it backs no claim about the world.
     expect(next.state.evidence.map((entry) => [entry.id, entry.status, entry.source ?? "observation"])).toEqual([
       ["obs_x", "ok", "observation"],
@@ -311,8 +484,17 @@ describe("transition: a delegated child is judged before it returns", () => {
   const parent = step("suspended", { awaitingChildId: "s1.1" });
   const child = { ...step("executing"), stepId: "s1.1", parentStepId: "s1", depth: 1 };
   const childResult = result("completed", { stepId: "s1.1", summary: "found 3 errors" });
-  const finished = () => transition(baseState({ status: "executing", steps: [parent, child], plan: { ...planned, risks: ["a restart hides the cause"] } }), e("step.finished", { stepId: "s1.1", attempt: 1, result: childResult }), settings);
-  const childVerdict = (decision: Verdict["decision"]): Verdict => ({ ...verdict(decision), stepId: "s1.1", reasons: [`child ${decision}`] });
+  const finished = () =>
+    transition(
+      baseState({ status: "executing", steps: [parent, child], plan: { ...planned, risks: ["a restart hides the cause"] } }),
+      e("step.finished", { stepId: "s1.1", attempt: 1, result: childResult }),
+      settings,
+    );
+  const childVerdict = (decision: Verdict["decision"]): Verdict => ({
+    ...verdict(decision),
+    stepId: "s1.1",
+    reasons: [`child ${decision}`],
+  });
 
   it("sends the child's result to the evaluator instead of straight to the parent", () => {
     const next = finished();
@@ -326,7 +508,11 @@ describe("transition: a delegated child is judged before it returns", () => {
   });
 
   it("returns a passing child to its parent", () => {
-    const next = transition(finished().state, e("verdict.ready", { stepId: "s1.1", attempt: 1, verdict: childVerdict("continue") }), settings);
+    const next = transition(
+      finished().state,
+      e("verdict.ready", { stepId: "s1.1", attempt: 1, verdict: childVerdict("continue") }),
+      settings,
+    );
     const effect = next.effects[0];
     if (effect?.type !== "dispatch_step") throw new Error("expected the parent's dispatch");
     expect(effect.body.stepId).toBe("s1");
@@ -342,12 +528,20 @@ describe("transition: a delegated child is judged before it returns", () => {
   });
 
   it("retries a child the evaluator caught looping, and escalates the run only when the verdict says so", () => {
-    const retried = transition(finished().state, e("verdict.ready", { stepId: "s1.1", attempt: 1, verdict: childVerdict("retry") }), settings);
+    const retried = transition(
+      finished().state,
+      e("verdict.ready", { stepId: "s1.1", attempt: 1, verdict: childVerdict("retry") }),
+      settings,
+    );
     const effect = retried.effects[0];
     if (effect?.type !== "dispatch_step") throw new Error("expected the child's dispatch");
     expect(effect.body.stepId).toBe("s1.1");
     expect(effect.body.attempt).toBe(2);
-    const escalated = transition(finished().state, e("verdict.ready", { stepId: "s1.1", attempt: 1, verdict: childVerdict("escalate") }), settings);
+    const escalated = transition(
+      finished().state,
+      e("verdict.ready", { stepId: "s1.1", attempt: 1, verdict: childVerdict("escalate") }),
+      settings,
+    );
     expect(escalated.state.status).toBe("escalated");
   });
 });

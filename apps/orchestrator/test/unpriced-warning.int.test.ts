@@ -11,7 +11,12 @@ describe("a run whose model has no known price", () => {
     const local = { provider: "local", model: "qwen3-coder" };
     runtime = await createTestRuntime({
       providers: { local: { kind: "openai-compatible", baseURL: "http://127.0.0.1:9/v1" }, scripted: { kind: "scripted" } },
-      roles: { planner: local, worker: local, evaluator: { provider: "scripted", model: "scripted-1" }, judge: { provider: "scripted", model: "scripted-1" } },
+      roles: {
+        planner: local,
+        worker: local,
+        evaluator: { provider: "scripted", model: "scripted-1" },
+        judge: { provider: "scripted", model: "scripted-1" },
+      },
     });
   });
   afterAll(async () => {
@@ -32,7 +37,16 @@ describe("a run whose model has no known price", () => {
     const line = describeEvent(
       traceEventOf(
         "model.responded",
-        { role: "worker", provider: "local", model: "qwen3-coder", stopReason: "end_turn", retries: 0, requestId: null, price: "unknown", content: [] },
+        {
+          role: "worker",
+          provider: "local",
+          model: "qwen3-coder",
+          stopReason: "end_turn",
+          retries: 0,
+          requestId: null,
+          price: "unknown",
+          content: [],
+        },
         { seq: 9, runId: "run_1", stepId: "s1" },
       ),
     );

@@ -27,7 +27,9 @@ const worker: ModelScriptInput["worker"] = [
       { toolCalls: [{ name: "read_file", input: { path: "config/service.txt" } }] },
       // The failed read comes last, so the planner's {{evidence:read_file}} names it.
       { toolCalls: [{ name: "read_file", input: { path: "config/missing.txt" } }] },
-      { text: "service.txt says replicas=3. The read_file of config/missing.txt failed because that file does not exist; it is not needed since service.txt holds the setting." },
+      {
+        text: "service.txt says replicas=3. The read_file of config/missing.txt failed because that file does not exist; it is not needed since service.txt holds the setting.",
+      },
     ],
   },
 ];
@@ -39,7 +41,10 @@ async function run(script: ModelScriptInput): Promise<{ state: RunState; kinds: 
   const seed = join(harness.runtime.config.workspaceRoot, "seed");
   await mkdir(join(seed, "config"), { recursive: true });
   await writeFile(join(seed, "config/service.txt"), "replicas=3\n");
-  const runId = await harness.submit({ text: "Set out the service's replica count", tools: [{ name: "read_file" }] }, { workspaceDir: seed });
+  const runId = await harness.submit(
+    { text: "Set out the service's replica count", tools: [{ name: "read_file" }] },
+    { workspaceDir: seed },
+  );
   const state = await harness.waitFor(runId, (candidate) => ["done", "failed", "cancelled", "escalated"].includes(candidate.status));
   const kinds = (await harness.runtime.trace.read(runId)).map((event) => event.kind);
   return { state, kinds };
@@ -47,8 +52,22 @@ async function run(script: ModelScriptInput): Promise<{ state: RunState; kinds: 
 
 describe("a planner cannot end a run on an unverified answer", () => {
   it("an answer resting only on a failed call is sent back once, then escalated, never done", async () => {
-    const unfounded = { current_step: null, done: true, answer: { answer: "replicas are 5", claims: [{ text: "missing.txt sets replicas=5", evidence: ["{{evidence:read_file}}"] }], gaps: [] } };
-    const { state, kinds } = await run({ planner: [{ match: "Completed steps: 1", turns: [{ output: unfounded }], repeatLast: true }, { match: "Completed steps: none", turns: [{ output: readStep }] }], worker });
+    const unfounded = {
+      current_step: null,
+      done: true,
+      answer: {
+        answer: "replicas are 5",
+        claims: [{ text: "missing.txt sets replicas=5", evidence: ["{{evidence:read_file}}"] }],
+        gaps: [],
+      },
+    };
+    const { state, kinds } = await run({
+      planner: [
+        { match: "Completed steps: 1", turns: [{ output: unfounded }], repeatLast: true },
+        { match: "Completed steps: none", turns: [{ output: readStep }] },
+      ],
+      worker,
+    });
     expect(state.status).toBe("escalated");
     expect(state.stopReason).toMatch(/no claim backed by an observation/);
     expect(kinds.filter((kind) => kind === "answer.proposed")).toHaveLength(2);
@@ -60,7 +79,13 @@ describe("a planner cannot end a run on an unverified answer", () => {
 
   it("an answer with no claims and no gaps never reaches done", async () => {
     const bare = { current_step: null, done: true, answer: { answer: "It was a cosmic ray.", claims: [], gaps: [] } };
-    const { state, kinds } = await run({ planner: [{ match: "Completed steps: 1", turns: [{ output: bare }], repeatLast: true }, { match: "Completed steps: none", turns: [{ output: readStep }] }], worker });
+    const { state, kinds } = await run({
+      planner: [
+        { match: "Completed steps: 1", turns: [{ output: bare }], repeatLast: true },
+        { match: "Completed steps: none", turns: [{ output: readStep }] },
+      ],
+      worker,
+    });
     expect(state.status).not.toBe("done");
     expect(kinds).not.toContain("run.done");
   });

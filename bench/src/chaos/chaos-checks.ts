@@ -6,7 +6,8 @@ import { EFFECTS_FILE } from "./chaos-goal.ts";
 
 const RUN_ENDS = new Set(["run.done", "run.failed", "run.cancelled", "run.escalated"]);
 /** Trace kinds only a step worker writes while it executes a step. */
-const STEP_WORK = (kind: string) => kind === "step.started" || kind === "step.checkpoint_restored" || kind === "model.called" || kind.startsWith("tool.");
+const STEP_WORK = (kind: string) =>
+  kind === "step.started" || kind === "step.checkpoint_restored" || kind === "model.called" || kind.startsWith("tool.");
 
 export interface Check {
   name: string;
@@ -20,12 +21,16 @@ export async function checkRuns(runtime: ReinRuntime, runIds: readonly string[],
   const states = new Map<string, RunState | null>();
   for (const runId of runIds) states.set(runId, await runtime.runs.get(runId));
   const lost = runIds.filter((runId) => !states.get(runId));
-  const notTerminal = [...states].filter(([, state]) => state && !hasSettled(state)).map(([runId, state]) => `${runId}: still ${state?.status}`);
+  const notTerminal = [...states]
+    .filter(([, state]) => state && !hasSettled(state))
+    .map(([runId, state]) => `${runId}: still ${state?.status}`);
   const notDone = [...states]
     .filter(([, state]) => state && hasSettled(state) && state.status !== "done" && !cutInsideEffect(state))
     .map(([runId, state]) => `${runId}: ${state?.status} (${state?.stopReason ?? "no reason"})`);
   // A crash inside a non-idempotent effect leaves its outcome unknown to any runtime: at most once means a person decides.
-  const cutInEffect = [...states].filter(([, state]) => state && cutInsideEffect(state)).map(([runId]) => `${runId}: escalated, outcome of its effect unknown after a crash`);
+  const cutInEffect = [...states]
+    .filter(([, state]) => state && cutInsideEffect(state))
+    .map(([runId]) => `${runId}: escalated, outcome of its effect unknown after a crash`);
 
   const effects: string[] = [];
   const lateWork: string[] = [];
@@ -46,7 +51,11 @@ export async function checkRuns(runtime: ReinRuntime, runIds: readonly string[],
 
   return [
     { name: "every run ended", passed: notTerminal.length === 0, findings: notTerminal },
-    { name: "every run done (or, cut by a crash inside its effect, escalated)", passed: notDone.length === 0, findings: [...notDone, ...cutInEffect] },
+    {
+      name: "every run done (or, cut by a crash inside its effect, escalated)",
+      passed: notDone.length === 0,
+      findings: [...notDone, ...cutInEffect],
+    },
     { name: "no run lost", passed: lost.length === 0, findings: lost.map((runId) => `${runId}: no state`) },
     { name: "every effect exactly once (or escalated as unknown)", passed: effects.length === 0, findings: effects },
     { name: "no step work after its run ended", passed: lateWork.length === 0, findings: lateWork },

@@ -45,7 +45,15 @@ export function chaosScript(waitMs: number): ModelScriptInput {
     worker: [
       {
         match: STEP_TITLE,
-        turns: [{ toolCalls: [{ name: "run_command", input: effect }, { name: "wait", input: wait(waitMs) }] }, { text: "Recorded the effect and waited." }],
+        turns: [
+          {
+            toolCalls: [
+              { name: "run_command", input: effect },
+              { name: "wait", input: wait(waitMs) },
+            ],
+          },
+          { text: "Recorded the effect and waited." },
+        ],
       },
     ],
   };
@@ -60,7 +68,15 @@ export function chaosConfig(paths: { workspaceRoot: string; keysDir: string; scr
     providers: { scripted: { kind: "scripted", script: paths.script, maxRetries: 0 } },
     tools: { commands: ["node"] },
     plugins: [{ path: WAIT_PLUGIN_DIR, enabled: true }],
-    policy: [{ id: "chaos:allow-node", tool: "run_command", decision: "allow", commands: ["node"], reason: "the chaos suite's effect and wait are node one-liners" }],
+    policy: [
+      {
+        id: "chaos:allow-node",
+        tool: "run_command",
+        decision: "allow",
+        commands: ["node"],
+        reason: "the chaos suite's effect and wait are node one-liners",
+      },
+    ],
     // Every retiring run's trace is packed, however short, so packing meets the faults too; the checks read the packed traces.
     retention: { traceCompaction: { minEvents: 1 } },
   };

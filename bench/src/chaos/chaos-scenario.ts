@@ -32,7 +32,13 @@ export interface ChaosReport {
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const started = Date.now();
   const { lockMs, log } = options;
-  const deployment = await Deployment.start({ lockMs, stepConcurrency: 4, graceMs: 500, script: chaosScript(options.stepWaitMs), config: chaosConfig });
+  const deployment = await Deployment.start({
+    lockMs,
+    stepConcurrency: 4,
+    graceMs: 500,
+    script: chaosScript(options.stepWaitMs),
+    config: chaosConfig,
+  });
   const { runtime } = deployment;
   const faults: string[] = [];
   const fault = (line: string) => {
@@ -44,7 +50,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const waves = 7;
   const submitWave = async () => {
     const batch = Math.min(Math.ceil(options.runs / waves), options.runs - runIds.length);
-    for (let index = 0; index < batch; index += 1) runIds.push((await within("submitting a goal", REDIS_WAIT_MS, submitGoal(runtime, chaosGoal, { knownTools }))).runId);
+    for (let index = 0; index < batch; index += 1)
+      runIds.push((await within("submitting a goal", REDIS_WAIT_MS, submitGoal(runtime, chaosGoal, { knownTools }))).runId);
     log(`submitted ${runIds.length}/${options.runs}`);
   };
   const activeSteps = async () => within("reading the active step jobs", REDIS_WAIT_MS, runtime.queues.step.getJobs(["active"]));
@@ -52,7 +59,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const deadline = Date.now() + timeoutMs;
     while (!(await condition())) {
       if (Date.now() > deadline) {
-        const standing = await within("reading where things stand", REDIS_WAIT_MS, whereThingsStand()).catch((error: Error) => error.message);
+        const standing = await within("reading where things stand", REDIS_WAIT_MS, whereThingsStand()).catch(
+          (error: Error) => error.message,
+        );
         throw new Error(`chaos: ${what} did not happen within ${timeoutMs} ms; ${standing}`);
       }
       await delay(100);
@@ -148,14 +157,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await submitWave();
     const settled = Date.now() + options.settleMs;
     while (Date.now() < settled) {
-      const states = await within("reading the runs' states", REDIS_BATCH_WAIT_MS, Promise.all(runIds.map((runId) => runtime.runs.get(runId))));
+      const states = await within(
+        "reading the runs' states",
+        REDIS_BATCH_WAIT_MS,
+        Promise.all(runIds.map((runId) => runtime.runs.get(runId))),
+      );
       const open = states.filter((state) => !state || !hasSettled(state)).length;
       if (open === 0) break;
       log(`waiting for ${open} run(s) to end`);
       await delay(2_000);
     }
     // Each run's state and trace are read: a second a run is far more than they take.
-    const checks = await within("checking the runs", Math.max(REDIS_BATCH_WAIT_MS, runIds.length * 1_000), checkRuns(runtime, runIds, runtime.config.workspaceRoot));
+    const checks = await within(
+      "checking the runs",
+      Math.max(REDIS_BATCH_WAIT_MS, runIds.length * 1_000),
+      checkRuns(runtime, runIds, runtime.config.workspaceRoot),
+    );
     return { runs: runIds.length, faults, checks, seconds: Math.round((Date.now() - started) / 1000), dir: deployment.dir };
   } finally {
     for (const note of await deployment.stop()) log(`stop: ${note}`);

@@ -69,14 +69,32 @@ export class Deployment {
   }
 
   async startPlanAndEvaluate(): Promise<RoleProcess> {
-    return this.#spawn("plan-evaluate", ["worker", "--role", "plan", "--role", "evaluate", "--lock-ms", String(this.options.lockMs)], this.redis.url);
+    return this.#spawn(
+      "plan-evaluate",
+      ["worker", "--role", "plan", "--role", "evaluate", "--lock-ms", String(this.options.lockMs)],
+      this.redis.url,
+    );
   }
 
   /** A step worker, connected directly or through the suite's proxy. */
   async startStepWorker(via: "direct" | "proxy" = "direct"): Promise<RoleProcess> {
     this.#stepWorkers += 1;
-    const args = ["worker", "--role", "step", "--concurrency", String(this.options.stepConcurrency), "--lock-ms", String(this.options.lockMs), "--grace-ms", String(this.options.graceMs)];
-    return this.#spawn(`step-${this.#stepWorkers}${via === "proxy" ? "-proxied" : ""}`, args, via === "proxy" ? this.proxy.url : this.redis.url);
+    const args = [
+      "worker",
+      "--role",
+      "step",
+      "--concurrency",
+      String(this.options.stepConcurrency),
+      "--lock-ms",
+      String(this.options.lockMs),
+      "--grace-ms",
+      String(this.options.graceMs),
+    ];
+    return this.#spawn(
+      `step-${this.#stepWorkers}${via === "proxy" ? "-proxied" : ""}`,
+      args,
+      via === "proxy" ? this.proxy.url : this.redis.url,
+    );
   }
 
   /**
@@ -93,7 +111,10 @@ export class Deployment {
         return exit?.status === "fulfilled" && exit.value.forced;
       })
       .map((role) => `${role.name} did not exit within its grace after SIGTERM and was SIGKILLed`);
-    const steps = await Promise.allSettled([within("closing the suite's Redis connections", REDIS_WAIT_MS, this.runtime.close()), within("closing the TCP proxy", REDIS_WAIT_MS, this.proxy.close())]);
+    const steps = await Promise.allSettled([
+      within("closing the suite's Redis connections", REDIS_WAIT_MS, this.runtime.close()),
+      within("closing the TCP proxy", REDIS_WAIT_MS, this.proxy.close()),
+    ]);
     const stopped = await Promise.allSettled([this.redis.stop()]);
     const failures = [...exits, ...steps, ...stopped].filter((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
     if (failures.length > 0) throw new Error(failures.map((failure) => (failure.reason as Error).message).join("; "));

@@ -13,7 +13,9 @@ import { hasSettled } from "./chaos-checks.ts";
 import { Deployment } from "./deployment.ts";
 import { REDIS_BATCH_WAIT_MS, REDIS_WAIT_MS, within } from "./within.ts";
 
-const { values } = parseArgs({ options: { runs: { type: "string" }, "step-workers": { type: "string" }, "timeout-s": { type: "string" } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string" }, "step-workers": { type: "string" }, "timeout-s": { type: "string" } },
+});
 const runs = Number(values.runs ?? 1_000);
 const stepWorkers = Number(values["step-workers"] ?? 2);
 const timeoutMs = Number(values["timeout-s"] ?? 600) * 1_000;
@@ -24,7 +26,12 @@ const deployment = await Deployment.start({
   stepConcurrency: 8,
   graceMs: 1_000,
   script: { ...plannerScript(1), ...noopWorkerScript },
-  config: (paths, prefix) => ({ prefix, workspaceRoot: paths.workspaceRoot, keysDir: paths.keysDir, providers: { scripted: { kind: "scripted", script: paths.script, maxRetries: 0 } } }),
+  config: (paths, prefix) => ({
+    prefix,
+    workspaceRoot: paths.workspaceRoot,
+    keysDir: paths.keysDir,
+    providers: { scripted: { kind: "scripted", script: paths.script, maxRetries: 0 } },
+  }),
 });
 const { runtime } = deployment;
 let exitCode = 1;

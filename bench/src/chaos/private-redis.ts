@@ -48,7 +48,24 @@ export class PrivateRedis {
   async restart(timeoutMs = 20_000): Promise<void> {
     const child = spawn(
       "redis-server",
-      ["--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir, "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", "--maxmemory-policy", "noeviction", "--protected-mode", "no"],
+      [
+        "--port",
+        String(this.port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        this.dir,
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "everysec",
+        "--save",
+        "",
+        "--maxmemory-policy",
+        "noeviction",
+        "--protected-mode",
+        "no",
+      ],
       { stdio: "ignore" },
     );
     this.#child = child;

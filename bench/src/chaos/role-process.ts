@@ -41,8 +41,15 @@ export interface RoleProcess {
  * Starts one role the way an operator does: `rein serve` or `rein worker
  * --role …` as its own process, its stderr and stdout kept in `<logDir>/<name>.log`.
  */
-export function spawnRole(name: string, args: readonly string[], options: { logDir: string; env: Record<string, string>; timeoutMs?: number }): RoleProcess {
-  const child = spawn(process.execPath, [REIN_BIN, ...args], { env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+export function spawnRole(
+  name: string,
+  args: readonly string[],
+  options: { logDir: string; env: Record<string, string>; timeoutMs?: number },
+): RoleProcess {
+  const child = spawn(process.execPath, [REIN_BIN, ...args], {
+    env: { ...process.env, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return superviseRole(name, child, options);
 }
 
@@ -62,7 +69,10 @@ export function superviseRole(name: string, child: ChildProcess, options: { logD
   const timeoutMs = options.timeoutMs ?? 180_000;
   const ready = new Promise<void>((resolve, reject) => {
     let seen = "";
-    const timer = setTimeout(() => reject(new Error(`chaos: ${name} did not report ready within ${timeoutMs} ms; see ${name}.log`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`chaos: ${name} did not report ready within ${timeoutMs} ms; see ${name}.log`)),
+      timeoutMs,
+    );
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       seen = (seen + chunk).slice(-4_000);
       if (READY.test(seen)) {
@@ -95,7 +105,9 @@ export function superviseRole(name: string, child: ChildProcess, options: { logD
         const killed = await exitWithin(KILL_WAIT_MS);
         if (killed) return { ...killed, forced: true };
       }
-      throw new Error(`chaos: ${name} (pid ${pid}) did not exit within ${graceMs} ms of ${signal}${signal === "SIGKILL" ? "" : ` nor ${KILL_WAIT_MS} ms of the SIGKILL after it`}; see ${name}.log`);
+      throw new Error(
+        `chaos: ${name} (pid ${pid}) did not exit within ${graceMs} ms of ${signal}${signal === "SIGKILL" ? "" : ` nor ${KILL_WAIT_MS} ms of the SIGKILL after it`}; see ${name}.log`,
+      );
     },
   };
 }

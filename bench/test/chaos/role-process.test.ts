@@ -42,7 +42,9 @@ describe("a chaos role process that does not stop", () => {
 
 describe("within", () => {
   it("rejects a wait that does not end in time with an error naming what hung", async () => {
-    await expect(within("the suite's read of run states", 50, new Promise(() => {}))).rejects.toThrow("chaos: the suite's read of run states did not finish within 50 ms");
+    await expect(within("the suite's read of run states", 50, new Promise(() => {}))).rejects.toThrow(
+      "chaos: the suite's read of run states did not finish within 50 ms",
+    );
   });
 
   it("passes on what a wait that ends in time resolves to", async () => {

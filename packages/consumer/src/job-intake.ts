@@ -2,10 +2,18 @@ import { z } from "zod";
 import { RunStatus, StepPhase, stopsSteps, ReinError } from "@rein/contracts";
 import type { TraceKind, TraceWriter } from "@rein/trace";
 import type { Logger } from "@rein/guard";
-import { type RedisKeys, type RunStateReads, AwaitedJobs, awaitedKey, type IntakeJob, jobIds, QUEUE_NAMES, resultEventIds } from "@rein/runtime";
+import {
+  type RedisKeys,
+  type RunStateReads,
+  AwaitedJobs,
+  awaitedKey,
+  type IntakeJob,
+  jobIds,
+  QUEUE_NAMES,
+  resultEventIds,
+} from "@rein/runtime";
 
 export type { IntakeJob } from "@rein/runtime";
-
 
 // Only what intake decides on, so a long run's whole state is not validated for it.
 const IntakeView = z.object({
@@ -54,7 +62,8 @@ export async function staleJobReason(redis: RunStateReads, keys: RedisKeys, job:
 
 function awaitedOf(runId: string, field: string): string[] {
   const parsed = AwaitedJobs.safeParse(JSON.parse(field));
-  if (!parsed.success) throw new ReinError("contract_invalid", `stored run ${runId} has a malformed awaiting field: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new ReinError("contract_invalid", `stored run ${runId} has a malformed awaiting field: ${parsed.error.message}`);
   return parsed.data;
 }
 
@@ -69,7 +78,8 @@ async function staleReasonFromState(redis: RunStateReads, keys: RedisKeys, job: 
     case "step":
       return staleStep(state, job);
     case "plan":
-      if (state.status !== "planning" || state.planCount !== job.planNo) return `run ${job.runId} is not waiting for plan ${job.planNo} (${state.status}, plan ${state.planCount})`;
+      if (state.status !== "planning" || state.planCount !== job.planNo)
+        return `run ${job.runId} is not waiting for plan ${job.planNo} (${state.status}, plan ${state.planCount})`;
       return undefined;
     case "context": {
       const step = currentStep(state, job);
@@ -79,12 +89,14 @@ async function staleReasonFromState(redis: RunStateReads, keys: RedisKeys, job: 
     case "evaluate": {
       const step = currentStep(state, job);
       if (typeof step === "string") return step;
-      if (state.status !== "evaluating" || step.phase !== "evaluating") return `step ${job.stepId} is ${step.phase}: it is not waiting for a verdict`;
+      if (state.status !== "evaluating" || step.phase !== "evaluating")
+        return `step ${job.stepId} is ${step.phase}: it is not waiting for a verdict`;
       return undefined;
     }
     case "final": {
       const proposal = state.proposal;
-      if (state.status !== "evaluating" || proposal?.phase !== "evaluating" || proposal.attempt !== job.attempt) return `run ${job.runId} is not waiting for a verdict on final answer ${job.attempt}`;
+      if (state.status !== "evaluating" || proposal?.phase !== "evaluating" || proposal.attempt !== job.attempt)
+        return `run ${job.runId} is not waiting for a verdict on final answer ${job.attempt}`;
       return undefined;
     }
   }
@@ -100,7 +112,8 @@ function currentStep(state: IntakeView, job: { runId: string; stepId: string; at
 function staleStep(state: IntakeView, job: Extract<IntakeJob, { kind: "step" }>): string | undefined {
   const step = currentStep(state, job);
   if (typeof step === "string") return step;
-  if (step.phase !== "dispatched" && step.phase !== "executing") return `step ${job.stepId} is ${step.phase}: its result was already applied`;
+  if (step.phase !== "dispatched" && step.phase !== "executing")
+    return `step ${job.stepId} is ${step.phase}: its result was already applied`;
   const current = jobIds.step(job.runId, job.stepId, step.attempt, step.resumes);
   if (job.jobId !== current) return `step ${job.stepId} was dispatched again as job ${current}`;
   return undefined;
@@ -135,6 +148,11 @@ export async function admitJob(deps: IntakeDeps, jobId: string, job: IntakeJob, 
   const stepId = "stepId" in job ? job.stepId : null;
   const attempt = "attempt" in job ? job.attempt : null;
   deps.logger.warn({ runId: job.runId, stepId, attempt, jobId, reason }, `stale ${job.kind} job dropped`);
-  await deps.trace.append({ runId: job.runId, stepId, kind: DROPPED_KINDS[job.kind], payload: { jobId, attempt, ...(job.kind === "plan" ? { planNo: job.planNo } : {}), reason } });
+  await deps.trace.append({
+    runId: job.runId,
+    stepId,
+    kind: DROPPED_KINDS[job.kind],
+    payload: { jobId, attempt, ...(job.kind === "plan" ? { planNo: job.planNo } : {}), reason },
+  });
   return false;
 }

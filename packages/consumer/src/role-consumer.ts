@@ -26,7 +26,11 @@ export interface RoleConsumerSpec {
  * outage, and a report for each job that fails for good.
  */
 export function startRoleConsumer(runtime: ConsumerRuntime, spec: RoleConsumerSpec): Worker {
-  const worker: Worker = new Worker(QUEUE_NAMES[spec.role], (job, token, signal): Promise<void> => spec.process({ job, token, signal, locks }), workerOptionsOf(runtime, spec.role, spec.concurrency, spec.stalled));
+  const worker: Worker = new Worker(
+    QUEUE_NAMES[spec.role],
+    (job, token, signal): Promise<void> => spec.process({ job, token, signal, locks }),
+    workerOptionsOf(runtime, spec.role, spec.concurrency, spec.stalled),
+  );
   const locks = new LockWatch(worker);
   runtime.redisErrors.watch(worker, `${spec.role} consumer`);
   onFinalFailure(worker, spec.onFinalFailure);

@@ -9,7 +9,12 @@ export type WorkerTiming = Partial<Pick<WorkerOptions, "lockDuration" | "stalled
  * runtime, lock and stall settings from config `queues` (the same for every
  * role unless a role overrides them), then `timing` over those.
  */
-export function workerOptionsOf(runtime: Pick<ReinRuntime, "config" | "connection" | "keys"> & Partial<Pick<ReinRuntime, "telemetry">>, role: QueueRole, concurrency: number, timing: WorkerTiming = {}): WorkerOptions {
+export function workerOptionsOf(
+  runtime: Pick<ReinRuntime, "config" | "connection" | "keys"> & Partial<Pick<ReinRuntime, "telemetry">>,
+  role: QueueRole,
+  concurrency: number,
+  timing: WorkerTiming = {},
+): WorkerOptions {
   const settings = queueSettingsOf(runtime.config.queues, role);
   return {
     connection: runtime.connection,

@@ -31,13 +31,29 @@ describe.each([
       runId: "run_1",
       status,
       planCount: 2,
-      steps: step ? [{ stepId: "step_1", attempt: step.attempt ?? 2, phase: step.phase ?? "dispatched", resumes: step.resumes ?? 0, awaitingContext: step.awaitingContext }] : [],
+      steps: step
+        ? [
+            {
+              stepId: "step_1",
+              attempt: step.attempt ?? 2,
+              phase: step.phase ?? "dispatched",
+              resumes: step.resumes ?? 0,
+              awaitingContext: step.awaitingContext,
+            },
+          ]
+        : [],
       ...extra,
     };
     const beside = fields ? { status, awaiting: JSON.stringify(awaitedJobs(state as AwaitingRun)) } : {};
     return runtime.redis.hset(runtime.keys.run("run_1"), { state: JSON.stringify(state), ...beside });
   };
-  const stepJob = (jobId = jobIds.step("run_1", "step_1", 2)): IntakeJob => ({ kind: "step", jobId, runId: "run_1", stepId: "step_1", attempt: 2 });
+  const stepJob = (jobId = jobIds.step("run_1", "step_1", 2)): IntakeJob => ({
+    kind: "step",
+    jobId,
+    runId: "run_1",
+    stepId: "step_1",
+    attempt: 2,
+  });
   const reason = (job: IntakeJob = stepJob()) => staleJobReason(runtime.redis, runtime.keys, job);
 
   describe("step intake", () => {
@@ -120,7 +136,11 @@ describe.each([
       expect(await admitJob(runtime, "evaluate-run_1-step_1-2", evaluate)).toBe(false);
       await store("done", null);
       expect(await admitJob(runtime, "plan-run_1-2", plan)).toBe(false);
-      const dropped = (await runtime.trace.read("run_1")).map((event) => ({ kind: event.kind, stepId: event.stepId, jobId: "jobId" in event.payload ? event.payload.jobId : undefined }));
+      const dropped = (await runtime.trace.read("run_1")).map((event) => ({
+        kind: event.kind,
+        stepId: event.stepId,
+        jobId: "jobId" in event.payload ? event.payload.jobId : undefined,
+      }));
       expect(dropped).toEqual([
         { kind: "evaluate.dropped", stepId: "step_1", jobId: "evaluate-run_1-step_1-2" },
         { kind: "plan.dropped", stepId: null, jobId: "plan-run_1-2" },
@@ -131,9 +151,18 @@ describe.each([
 
 describe("intake of a run saved by the run store", () => {
   it("admits the awaited job from the fields beside the state, without reading the state", async () => {
-    const state = { runId: "run_1", status: "dispatching" as const, planCount: 1, steps: [{ stepId: "step_1", attempt: 1, phase: "dispatched" as const, resumes: 0 }] };
+    const state = {
+      runId: "run_1",
+      status: "dispatching" as const,
+      planCount: 1,
+      steps: [{ stepId: "step_1", attempt: 1, phase: "dispatched" as const, resumes: 0 }],
+    };
     // A state no reader could parse: only a check that never reads it admits the job.
-    await runtime.redis.hset(runtime.keys.run("run_1"), { state: "not json", status: state.status, awaiting: JSON.stringify(awaitedJobs(state)) });
+    await runtime.redis.hset(runtime.keys.run("run_1"), {
+      state: "not json",
+      status: state.status,
+      awaiting: JSON.stringify(awaitedJobs(state)),
+    });
     const job: IntakeJob = { kind: "step", jobId: jobIds.step("run_1", "step_1", 1), runId: "run_1", stepId: "step_1", attempt: 1 };
     expect(await staleJobReason(runtime.redis, runtime.keys, job)).toBeUndefined();
     await runtime.redis.hset(runtime.keys.run("run_1"), "status", "cancelled");

@@ -9,7 +9,11 @@ export const RunBudget = z.object({
   /** @defaultValue 5 (US dollars) */
   maxCostUsd: z.number().nonnegative().default(5),
   /** @defaultValue 30 minutes */
-  maxWallMs: z.number().int().positive().default(30 * 60_000),
+  maxWallMs: z
+    .number()
+    .int()
+    .positive()
+    .default(30 * 60_000),
 });
 export type RunBudget = z.infer<typeof RunBudget>;
 
@@ -22,7 +26,11 @@ export const StepBudget = z.object({
   /** @defaultValue 200_000 */
   maxTokens: z.number().int().positive().default(200_000),
   /** @defaultValue 5 minutes */
-  maxMs: z.number().int().positive().default(5 * 60_000),
+  maxMs: z
+    .number()
+    .int()
+    .positive()
+    .default(5 * 60_000),
   /** US dollars; the controller sets it to what the run has left when it makes the step's packet. */
   maxCostUsd: z.number().nonnegative().optional(),
 });

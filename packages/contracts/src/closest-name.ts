@@ -14,7 +14,9 @@ export function closestName(name: string, known: readonly string[]): string | un
 
 /** Edit distance counting a swap of two neighbours as one edit ("modle" → "model"). */
 function editDistance(left: string, right: string): number {
-  const rows: number[][] = Array.from({ length: left.length + 1 }, (_, i) => Array.from({ length: right.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows: number[][] = Array.from({ length: left.length + 1 }, (_, i) =>
+    Array.from({ length: right.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   const at = (i: number, j: number) => (rows[i] as number[])[j] as number;
   for (let i = 1; i <= left.length; i += 1) {
     for (let j = 1; j <= right.length; j += 1) {

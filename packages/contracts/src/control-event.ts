@@ -44,7 +44,14 @@ export const ControlEvent = z.discriminatedUnion("type", [
     /** `worker_lost`: no worker could keep the step (each died or lost Redis); its checkpoint is intact. */
     cause: z.enum(["worker_lost"]).optional(),
   }),
-  z.object({ ...base, type: z.literal("verdict.ready"), stepId: z.string(), attempt: z.number().int().positive(), verdict: Verdict, ...spent }),
+  z.object({
+    ...base,
+    type: z.literal("verdict.ready"),
+    stepId: z.string(),
+    attempt: z.number().int().positive(),
+    verdict: Verdict,
+    ...spent,
+  }),
   z.object({
     ...base,
     type: z.literal("approval.decided"),

@@ -15,9 +15,17 @@ export const SeedName = z
   .string()
   .min(1)
   .max(512)
-  .refine((name) => !name.startsWith("/") && !name.includes("\\") && !name.includes("\0") && name.split("/").every((part) => part !== ".." && part !== "."), {
-    message: "expected the name of a seed under the deployment's seedsRoot (e.g. \"billing-service\"), not a path: no leading /, no . or .. segments",
-  });
+  .refine(
+    (name) =>
+      !name.startsWith("/") &&
+      !name.includes("\\") &&
+      !name.includes("\0") &&
+      name.split("/").every((part) => part !== ".." && part !== "."),
+    {
+      message:
+        'expected the name of a seed under the deployment\'s seedsRoot (e.g. "billing-service"), not a path: no leading /, no . or .. segments',
+    },
+  );
 
 export const ModelChoice = z.object({
   provider: z.string().min(1),
@@ -56,7 +64,8 @@ export const Goal = z.object({
   tools: z
     .array(ToolGrant)
     .refine((grants) => grants.every((grant) => grant.checkSecrets === undefined || grant.name === "run_command"), {
-      message: "checkSecrets names the secrets acceptance checks get, and checks run as run_command; expected it only on the run_command grant",
+      message:
+        "checkSecrets names the secrets acceptance checks get, and checks run as run_command; expected it only on the run_command grant",
     })
     .default([]),
   budget: RunBudget.default(RunBudget.parse({})),

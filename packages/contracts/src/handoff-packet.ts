@@ -45,7 +45,12 @@ export const ResumeInput = z.discriminatedUnion("kind", [
     /** The suspended call this answers (its `Suspension.callIndex`): a worker applies it to that call only. */
     callIndex: z.number().int().nonnegative(),
   }),
-  z.object({ kind: z.literal("context"), evidence: z.array(EvidenceRef), refusal: z.string().optional(), callIndex: z.number().int().nonnegative() }),
+  z.object({
+    kind: z.literal("context"),
+    evidence: z.array(EvidenceRef),
+    refusal: z.string().optional(),
+    callIndex: z.number().int().nonnegative(),
+  }),
 ]);
 export type ResumeInput = z.infer<typeof ResumeInput>;
 

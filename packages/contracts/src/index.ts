@@ -23,7 +23,18 @@ export { DelegationRequest, StepResult, StepStatus, Suspension, ToolCallRecord }
 export { Lesson, LessonKind, lessonText } from "./lesson.ts";
 export { CheckResult, ClaimCheck, ClaimStatus, Verdict, VerdictDecision } from "./verdict.ts";
 export { TraceEvent } from "./trace-event.ts";
-export { EvidenceEntry, FINAL_ANSWER_STEP_ID, isTerminal, RunResult, RunState, RunStatus, STEPS_STOPPED_STATUSES, StepPhase, StepState, stopsSteps } from "./run-state.ts";
+export {
+  EvidenceEntry,
+  FINAL_ANSWER_STEP_ID,
+  isTerminal,
+  RunResult,
+  RunState,
+  RunStatus,
+  STEPS_STOPPED_STATUSES,
+  StepPhase,
+  StepState,
+  stopsSteps,
+} from "./run-state.ts";
 export { ControlEvent } from "./control-event.ts";
 export {
   ContextJob,

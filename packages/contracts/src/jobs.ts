@@ -17,13 +17,9 @@ export const PlannerContext = z.object({
   grantedTools: z.array(z.string()),
   /** The programs the goal's `run_command` grant names; absent when it names none (any allowlisted program). */
   checkCommands: z.array(z.string()).optional(),
-  completedSteps: z.array(
-    z.object({ stepId: z.string(), title: z.string(), decision: VerdictDecision.optional(), summary: z.string() }),
-  ),
+  completedSteps: z.array(z.object({ stepId: z.string(), title: z.string(), decision: VerdictDecision.optional(), summary: z.string() })),
   evidence: z.array(EvidenceRef),
-  lastVerdict: z
-    .object({ decision: VerdictDecision, reasons: z.array(z.string()), feedback: z.string().optional() })
-    .optional(),
+  lastVerdict: z.object({ decision: VerdictDecision, reasons: z.array(z.string()), feedback: z.string().optional() }).optional(),
   lessons: z.array(LessonRef),
   instruction: z.string().optional(),
   /** Every observation id of the run: `evidence` is a recent window, but an answer may cite any of them. */
@@ -81,7 +77,13 @@ export const EvidenceSource = z.enum(["observation", "output"]);
 export type EvidenceSource = z.infer<typeof EvidenceSource>;
 
 /** One piece of the run's evidence as the evaluator checks claims against it: an observation, or a step's output. */
-export const EvidenceFact = z.object({ id: z.string(), stepId: z.string(), tool: z.string(), status: ToolCallStatus, source: EvidenceSource.optional() });
+export const EvidenceFact = z.object({
+  id: z.string(),
+  stepId: z.string(),
+  tool: z.string(),
+  status: ToolCallStatus,
+  source: EvidenceSource.optional(),
+});
 export type EvidenceFact = z.infer<typeof EvidenceFact>;
 
 /**

@@ -5,14 +5,7 @@ import { Claim } from "./plan.ts";
 import { ToolGrant } from "./scope.ts";
 import { Observation, ToolCallStatus } from "./tool-events.ts";
 
-export const StepStatus = z.enum([
-  "completed",
-  "failed",
-  "needs_approval",
-  "delegated",
-  "needs_context",
-  "budget_exhausted",
-]);
+export const StepStatus = z.enum(["completed", "failed", "needs_approval", "delegated", "needs_context", "budget_exhausted"]);
 export type StepStatus = z.infer<typeof StepStatus>;
 
 /** One tool call as the evaluator sees it: enough to fingerprint and judge. */

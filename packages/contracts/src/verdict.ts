@@ -27,9 +27,7 @@ export const Verdict = z.object({
   reasons: z.array(z.string()).min(1),
   feedback: z.string().optional(),
   checks: z.array(CheckResult).default([]),
-  loop: z
-    .object({ kind: z.enum(["repeat", "cycle", "repeat_after_retry", "no_progress"]), fingerprint: z.string() })
-    .optional(),
+  loop: z.object({ kind: z.enum(["repeat", "cycle", "repeat_after_retry", "no_progress"]), fingerprint: z.string() }).optional(),
   /** How each claim of the step's answer stands against the run's evidence. */
   claims: z.array(ClaimCheck).optional(),
   /** The answer to deliver when the evaluator amended it (claims it could not back moved to `gaps`). */

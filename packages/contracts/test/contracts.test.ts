@@ -1,6 +1,24 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { Approval, ControlEvent, EvaluateJob, Goal, HandoffPacket, Observation, PacketBody, Plan, RunState, StepResult, StepSpec, TraceEvent, Verdict, hashOf, PermissionDecision, ToolResultEvent, ToolSpec } from "../src/index.ts";
+import {
+  Approval,
+  ControlEvent,
+  EvaluateJob,
+  Goal,
+  HandoffPacket,
+  Observation,
+  PacketBody,
+  Plan,
+  RunState,
+  StepResult,
+  StepSpec,
+  TraceEvent,
+  Verdict,
+  hashOf,
+  PermissionDecision,
+  ToolResultEvent,
+  ToolSpec,
+} from "../src/index.ts";
 import { ToolCallEvent } from "../src/tool-events.ts";
 import * as example from "../src/testing/contract-examples.ts";
 
@@ -52,7 +70,14 @@ const cases: Record<string, Case> = {
       goal: "Fix the failing test",
     },
     invalid: {
-      "a final answer without the run's evidence": { kind: "final", runId: "run_1", stepId: "final", attempt: 1, answer: { answer: "fixed" }, goal: "x" },
+      "a final answer without the run's evidence": {
+        kind: "final",
+        runId: "run_1",
+        stepId: "final",
+        attempt: 1,
+        answer: { answer: "fixed" },
+        goal: "x",
+      },
       "evidence with an unknown call status": {
         kind: "final",
         runId: "run_1",
@@ -94,8 +119,26 @@ const cases: Record<string, Case> = {
       approval: "never",
     },
     invalid: {
-      "a name with spaces": { name: "read file", description: "x", effect: "read", inputSchema: {}, idempotent: true, concurrencySafe: true, timeoutMs: 1, approval: "never" },
-      "an unknown effect": { name: "x", description: "x", effect: "explode", inputSchema: {}, idempotent: true, concurrencySafe: true, timeoutMs: 1, approval: "never" },
+      "a name with spaces": {
+        name: "read file",
+        description: "x",
+        effect: "read",
+        inputSchema: {},
+        idempotent: true,
+        concurrencySafe: true,
+        timeoutMs: 1,
+        approval: "never",
+      },
+      "an unknown effect": {
+        name: "x",
+        description: "x",
+        effect: "explode",
+        inputSchema: {},
+        idempotent: true,
+        concurrencySafe: true,
+        timeoutMs: 1,
+        approval: "never",
+      },
     },
   },
   ToolCallEvent: {
@@ -156,7 +199,14 @@ const cases: Record<string, Case> = {
     invalid: {
       "an unknown type": { type: "run.explode", eventId: "e1", runId: "run_1" },
       "a verdict event without its verdict": { type: "verdict.ready", eventId: "e", runId: "r", stepId: "s", attempt: 1 },
-      "a failed plan with negative usage": { type: "plan.failed", eventId: "e", runId: "r", planNo: 1, reason: "x", usage: { inputTokens: -1 } },
+      "a failed plan with negative usage": {
+        type: "plan.failed",
+        eventId: "e",
+        runId: "r",
+        planNo: 1,
+        reason: "x",
+        usage: { inputTokens: -1 },
+      },
       "an event.failed that does not name the event": { type: "event.failed", eventId: "e", runId: "r", reason: "x" },
     },
   },
@@ -191,7 +241,15 @@ describe("contracts", () => {
 
 describe("EvaluateJob written before the job had a kind", () => {
   it("reads as a step job with no evidence statuses", () => {
-    const job = EvaluateJob.parse({ runId: "run_1", stepId: "s1", attempt: 1, spec: example.stepSpec, result: example.stepResult, knownEvidenceIds: ["obs_1"], priorFingerprints: [] });
+    const job = EvaluateJob.parse({
+      runId: "run_1",
+      stepId: "s1",
+      attempt: 1,
+      spec: example.stepSpec,
+      result: example.stepResult,
+      knownEvidenceIds: ["obs_1"],
+      priorFingerprints: [],
+    });
     expect(job.kind).toBe("step");
     if (job.kind === "final") return;
     expect(job.evidence).toEqual([]);

@@ -1,7 +1,16 @@
 import type { PolicyRule, ToolGrant } from "@rein/contracts";
 import { type Redactor, SecretBindings } from "@rein/guard";
 import type { ReinConfig } from "@rein/runtime";
-import { type AnyTool, type ArtifactWriter, type CommandResult, createToolExecutor, runCommandTool, ToolRegistry, type TraceSink, type Workspace } from "@rein/tools";
+import {
+  type AnyTool,
+  type ArtifactWriter,
+  type CommandResult,
+  createToolExecutor,
+  runCommandTool,
+  ToolRegistry,
+  type TraceSink,
+  type Workspace,
+} from "@rein/tools";
 import { asCheckEvent } from "@rein/trace";
 
 export interface CommandOutcome {
@@ -66,11 +75,20 @@ export function commandCheckRunner(deps: CommandCheckDeps): CommandCheckRunner {
       const [command, ...args] = argv;
       if (!command) return { exitCode: -1, refused: true, output: "refused: the check's argv is empty" };
       if (!context.grant) {
-        return { exitCode: -1, refused: true, output: "refused: the goal does not grant run_command, so no command check can run; use file_contains or judge criteria" };
+        return {
+          exitCode: -1,
+          refused: true,
+          output: "refused: the goal does not grant run_command, so no command check can run; use file_contains or judge criteria",
+        };
       }
       let result: CommandResult | undefined;
       const tool = runCommandTool(
-        { commands: deps.config.tools.commands, sandbox: deps.config.sandbox, sandboxLimits: deps.config.sandboxLimits, maxCommandOutputBytes: CHECK_OUTPUT_BYTES },
+        {
+          commands: deps.config.tools.commands,
+          sandbox: deps.config.sandbox,
+          sandboxLimits: deps.config.sandboxLimits,
+          maxCommandOutputBytes: CHECK_OUTPUT_BYTES,
+        },
         { readOnly: true },
       );
       const recording: AnyTool = {
@@ -88,19 +106,23 @@ export function commandCheckRunner(deps: CommandCheckDeps): CommandCheckRunner {
         secrets: (deps.secrets ?? SecretBindings.none()).only(context.grant.checkSecrets ?? []),
         redactor: deps.redactor,
       });
-      const outcome = await executor.execute({ type: "tool_call", id: `check_${index}`, name: "run_command", input: { command, args } }, index, {
-        runId: context.runId,
-        stepId: context.stepId,
-        attempt: context.attempt,
-        parentStepId: null,
-        surface: [context.grant],
-        policy: context.policy,
-        workspace: context.workspace,
-        signal: context.signal ?? new AbortController().signal,
-        budget: { maxToolCalls: Number.MAX_SAFE_INTEGER, deadline: Number.MAX_SAFE_INTEGER },
-        callsSoFar: 0,
-        trace: { append: (event) => deps.trace.append(asCheckEvent(event)) },
-      });
+      const outcome = await executor.execute(
+        { type: "tool_call", id: `check_${index}`, name: "run_command", input: { command, args } },
+        index,
+        {
+          runId: context.runId,
+          stepId: context.stepId,
+          attempt: context.attempt,
+          parentStepId: null,
+          surface: [context.grant],
+          policy: context.policy,
+          workspace: context.workspace,
+          signal: context.signal ?? new AbortController().signal,
+          budget: { maxToolCalls: Number.MAX_SAFE_INTEGER, deadline: Number.MAX_SAFE_INTEGER },
+          callsSoFar: 0,
+          trace: { append: (event) => deps.trace.append(asCheckEvent(event)) },
+        },
+      );
       const status = outcome.observation.status;
       if (status === "ok" && result) {
         await deps.trace.append({
@@ -110,7 +132,12 @@ export function commandCheckRunner(deps: CommandCheckDeps): CommandCheckRunner {
           payload: { argv: [...argv], exitCode: result.exitCode, sandbox: result.sandbox, killedBy: result.killedBy },
         });
         const output = `${result.stdout}${result.stderr}`.slice(-OUTPUT_CAP);
-        if (result.killedBy) return { exitCode: result.exitCode ?? -1, killed: true, output: `killed (${result.killedBy}) inside the ${result.sandbox} sandbox\n${output}` };
+        if (result.killedBy)
+          return {
+            exitCode: result.exitCode ?? -1,
+            killed: true,
+            output: `killed (${result.killedBy}) inside the ${result.sandbox} sandbox\n${output}`,
+          };
         return { exitCode: result.exitCode ?? -1, output };
       }
       const firstLine = outcome.observation.content.split("\n")[0] ?? status;

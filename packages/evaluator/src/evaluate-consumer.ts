@@ -18,7 +18,13 @@ export interface EvaluateConsumerDeps {
 /** The evaluate queue's consumer: a StepResult in, a `verdict.ready` control event out. */
 export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
   const { runtime } = deps;
-  const checks = commandCheckRunner({ trace: runtime.trace, artifacts: runtime.artifacts, config: runtime.config, secrets: runtime.secrets, redactor: runtime.redactor });
+  const checks = commandCheckRunner({
+    trace: runtime.trace,
+    artifacts: runtime.artifacts,
+    config: runtime.config,
+    secrets: runtime.secrets,
+    redactor: runtime.redactor,
+  });
   return startRoleConsumer(runtime, {
     role: "evaluate",
     concurrency: deps.concurrency ?? 4,
@@ -26,7 +32,10 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
     process: async (delivery) => {
       const { job } = delivery;
       const data = EvaluateJob.parse(job.data);
-      const intake = "kind" in data && data.kind === "final" ? ({ kind: "final", runId: data.runId, attempt: data.attempt } as const) : ({ kind: "evaluate", runId: data.runId, stepId: data.stepId, attempt: data.attempt } as const);
+      const intake =
+        "kind" in data && data.kind === "final"
+          ? ({ kind: "final", runId: data.runId, attempt: data.attempt } as const)
+          : ({ kind: "evaluate", runId: data.runId, stepId: data.stepId, attempt: data.attempt } as const);
       await runRoleJob(runtime, delivery, {
         role: "evaluate",
         intake,
@@ -64,7 +73,9 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
         onError: async (error) => {
           if (!ReinError.isInstance(error) || error.retryable) throw toQueueError(error);
           // Trying again cannot help (a judge that never gives a valid score): escalate now, with what the tries spent.
-          await runtime.queues.sendControl(escalation(data, `verdict-${job.id}`, `the evaluator failed: ${errorMessage(error)}`, usageOfFailure(error)));
+          await runtime.queues.sendControl(
+            escalation(data, `verdict-${job.id}`, `the evaluator failed: ${errorMessage(error)}`, usageOfFailure(error)),
+          );
         },
       });
     },
@@ -73,11 +84,14 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
       if (!parsed.success) return;
       const { runId, stepId, attempt } = parsed.data;
       if (workerLost) {
-        const lost = parsed.data.kind === "final" ? { kind: "final" as const, runId, attempt } : { kind: "evaluate" as const, runId, stepId, attempt };
+        const lost =
+          parsed.data.kind === "final" ? { kind: "final" as const, runId, attempt } : { kind: "evaluate" as const, runId, stepId, attempt };
         return reportLostToStalls(runtime.queues, job, lost, parsed.data.kind === "final" ? [] : [parsed.data.result]);
       }
       // What its tries spent is in the trace, not here: a job that threw reported nothing back.
-      await runtime.queues.sendControl(escalation(parsed.data, `gave-up-${job.id}`, `the evaluator failed for good: ${reason}`, zeroUsage()));
+      await runtime.queues.sendControl(
+        escalation(parsed.data, `gave-up-${job.id}`, `the evaluator failed for good: ${reason}`, zeroUsage()),
+      );
     },
   });
 }

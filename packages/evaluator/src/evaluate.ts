@@ -1,4 +1,16 @@
-import { type CheckResult, type ClaimCheck, type EvaluateJob, FinalAnswer, type FinalAnswerEvaluateJob, type GoalKind, type StepEvaluateJob, type ToolCallStatus, type Usage, type Verdict, zeroUsage } from "@rein/contracts";
+import {
+  type CheckResult,
+  type ClaimCheck,
+  type EvaluateJob,
+  FinalAnswer,
+  type FinalAnswerEvaluateJob,
+  type GoalKind,
+  type StepEvaluateJob,
+  type ToolCallStatus,
+  type Usage,
+  type Verdict,
+  zeroUsage,
+} from "@rein/contracts";
 import type { Redactor } from "@rein/guard";
 import type { ModelProvider, ModelStreamEvent } from "@rein/models";
 import type { TraceLog, UnknownOutcomePolicy } from "@rein/runtime";
@@ -9,7 +21,15 @@ import { runFingerprint, stepFingerprint } from "./fingerprints.ts";
 import { judge, type JudgeScore } from "./judge.ts";
 import { resolvedStepLesson } from "./lesson-draft.ts";
 import { detectLoop, loopedByFingerprints, type LoopFinding } from "./loop-detector.ts";
-import { checkClaims, checkClaimsAgainst, checkCriterion, checkStepHygiene, deniedActions, type EvidenceIndex, unknownOutcomes } from "./rule-checks.ts";
+import {
+  checkClaims,
+  checkClaimsAgainst,
+  checkCriterion,
+  checkStepHygiene,
+  deniedActions,
+  type EvidenceIndex,
+  unknownOutcomes,
+} from "./rule-checks.ts";
 import { decideVerdict, type Findings, type PolicyOutcome } from "./verdict-policy.ts";
 
 export interface EvaluatorDeps {
@@ -98,9 +118,24 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
   const unrunnable: CheckResult[] = [];
   if (result.status === "completed") {
     const knownEvidence = new Set(job.knownEvidenceIds);
-    const checkContext = { runId: job.runId, stepId: job.stepId, attempt: job.attempt, grant: job.checkGrant, policy: job.policy, workspace: deps.workspace, signal };
+    const checkContext = {
+      runId: job.runId,
+      stepId: job.stepId,
+      attempt: job.attempt,
+      grant: job.checkGrant,
+      policy: job.policy,
+      workspace: deps.workspace,
+      signal,
+    };
     for (const [index, criterion] of spec.acceptance_criteria.entries()) {
-      const outcome = await checkCriterion(criterion, result, { workspace: deps.workspace, checks: deps.checks, checkContext, index, knownEvidenceIds: knownEvidence, redactor: deps.redactor });
+      const outcome = await checkCriterion(criterion, result, {
+        workspace: deps.workspace,
+        checks: deps.checks,
+        checkContext,
+        index,
+        knownEvidenceIds: knownEvidence,
+        redactor: deps.redactor,
+      });
       if (!outcome) continue;
       const { unrunnable: cannotRun, ...check } = outcome;
       (cannotRun ? unrunnable : checks).push(check);
@@ -134,7 +169,16 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
     unknownOutcomes: unknownOutcomes(result),
     unknownOutcome: deps.unknownOutcome,
   };
-  if (loop) await trace(deps, job, { kind: "loop.detected", payload: { ...loop.finding, description: loop.description, loopedBefore, blocking: result.status !== "completed" || failedChecks.length > 0 } });
+  if (loop)
+    await trace(deps, job, {
+      kind: "loop.detected",
+      payload: {
+        ...loop.finding,
+        description: loop.description,
+        loopedBefore,
+        blocking: result.status !== "completed" || failedChecks.length > 0,
+      },
+    });
 
   // The judge only scores what is left once the rules would let the step through.
   let outcome = decideVerdict(findings);
@@ -154,7 +198,9 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
       usage = judgement.usage;
       const score = onlyGivenRisks(judgement.score, job.risks);
       findings.judge = score;
-      checks.push(...judged.map((criterion) => ({ check: criterion, passed: score.verdict === "pass", detail: `judge: ${score.verdict}` })));
+      checks.push(
+        ...judged.map((criterion) => ({ check: criterion, passed: score.verdict === "pass", detail: `judge: ${score.verdict}` })),
+      );
     } else if (judged.length > 0) {
       findings.judgeMissing = true;
     }
@@ -187,7 +233,11 @@ function verdictOf(job: EvaluateJob, outcome: PolicyOutcome, checks: readonly Ch
 }
 
 const claimChecks = (claims: readonly ClaimCheck[]): CheckResult[] =>
-  claims.map((claim) => ({ check: `claim is backed by evidence: ${claim.text}`, passed: claim.status === "supported", detail: claim.status }));
+  claims.map((claim) => ({
+    check: `claim is backed by evidence: ${claim.text}`,
+    passed: claim.status === "supported",
+    detail: claim.status,
+  }));
 
 /** A goal whose kind was never said is held to the strictest reading. */
 const goalKindOf = (job: EvaluateJob): GoalKind => job.goalKind ?? "change";

@@ -51,7 +51,8 @@ async function readAtMost(handle: FileHandle, maxBytes: number): Promise<Checked
     if (bytesRead === 0) break;
     chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
     total += bytesRead;
-    if (total > maxBytes) return { ok: false, problem: `it grew past ${maxBytes} bytes while it was read, and a file check reads at most ${maxBytes}` };
+    if (total > maxBytes)
+      return { ok: false, problem: `it grew past ${maxBytes} bytes while it was read, and a file check reads at most ${maxBytes}` };
   }
   return { ok: true, text: Buffer.concat(chunks).toString("utf8") };
 }

@@ -82,6 +82,8 @@ export async function judge(
 }
 
 function observationLabel(observation: StepResult["observations"][number]): string {
-  const cut = observation.truncated ? `, cut by the runtime to ${observation.truncated.shownBytes} of ${observation.truncated.totalBytes} bytes` : "";
+  const cut = observation.truncated
+    ? `, cut by the runtime to ${observation.truncated.shownBytes} of ${observation.truncated.totalBytes} bytes`
+    : "";
   return `${observation.id} (${observation.tool}, ${observation.status}${cut})`;
 }

@@ -24,7 +24,11 @@ const CHECK_OUTPUT_LINES = 8;
 export type CriterionOutcome = CheckResult & { unrunnable?: boolean };
 
 /** Acceptance criteria that code can decide; `judge` criteria are left to the judge. */
-export async function checkCriterion(criterion: AcceptanceCriterion, result: StepResult, context: RuleCheckContext): Promise<CriterionOutcome | undefined> {
+export async function checkCriterion(
+  criterion: AcceptanceCriterion,
+  result: StepResult,
+  context: RuleCheckContext,
+): Promise<CriterionOutcome | undefined> {
   switch (criterion.kind) {
     case "command": {
       const outcome = await context.checks.run(criterion.argv, context.index, context.checkContext);
@@ -40,12 +44,22 @@ export async function checkCriterion(criterion: AcceptanceCriterion, result: Ste
       const file = await readCheckedFile(context.workspace, criterion.path);
       if (!file.ok) return { check: criterion.description, passed: false, detail: `cannot read ${criterion.path}: ${file.problem}` };
       const passed = file.text.includes(criterion.text);
-      return { check: criterion.description, passed, detail: `${criterion.path} ${passed ? "contains" : "does not contain"} ${JSON.stringify(criterion.text)}` };
+      return {
+        check: criterion.description,
+        passed,
+        detail: `${criterion.path} ${passed ? "contains" : "does not contain"} ${JSON.stringify(criterion.text)}`,
+      };
     }
     case "output_matches": {
       const text = typeof result.output === "string" ? result.output : JSON.stringify(result.output ?? "");
       const pattern = compileCheckPattern(criterion.pattern);
-      if (!pattern.ok) return { check: criterion.description, passed: false, unrunnable: true, detail: `/${criterion.pattern}/ cannot be matched safely: ${pattern.problem}` };
+      if (!pattern.ok)
+        return {
+          check: criterion.description,
+          passed: false,
+          unrunnable: true,
+          detail: `/${criterion.pattern}/ cannot be matched safely: ${pattern.problem}`,
+        };
       const passed = pattern.test(text);
       return { check: criterion.description, passed, detail: `output ${passed ? "matches" : "does not match"} /${criterion.pattern}/` };
     }
@@ -74,8 +88,17 @@ export function checkStepHygiene(result: StepResult): CheckResult[] {
     });
   }
   const emptyObservations = result.observations.filter((observation) => observation.empty);
-  if (emptyObservations.length > 0 && result.status === "completed" && emptyObservations.length === result.observations.length && result.summary.trim() === "") {
-    checks.push({ check: "an empty result is explained", passed: false, detail: "every tool result was empty and the step's output does not say why" });
+  if (
+    emptyObservations.length > 0 &&
+    result.status === "completed" &&
+    emptyObservations.length === result.observations.length &&
+    result.summary.trim() === ""
+  ) {
+    checks.push({
+      check: "an empty result is explained",
+      passed: false,
+      detail: "every tool result was empty and the step's output does not say why",
+    });
   }
   return checks;
 }
@@ -115,7 +138,9 @@ export function deniedActions(result: StepResult): string[] {
 
 /** One line per side-effecting call whose outcome a crash left unknown: the observation's first line, which names the action. */
 export function unknownOutcomes(result: StepResult): string[] {
-  return result.observations.filter((observation) => observation.status === "outcome_unknown").map((observation) => observation.content.split("\n")[0] ?? "");
+  return result.observations
+    .filter((observation) => observation.status === "outcome_unknown")
+    .map((observation) => observation.content.split("\n")[0] ?? "");
 }
 
 /**

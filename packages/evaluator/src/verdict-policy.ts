@@ -97,7 +97,8 @@ export function decideVerdict(findings: Findings): PolicyOutcome {
 
   if (findings.loop && !passed) {
     const { description, finding } = findings.loop;
-    if (findings.loopedBefore || !attemptsLeft) return { decision: "escalate", reasons: [`repeated loop (${finding.kind}) after a retry: ${description}`] };
+    if (findings.loopedBefore || !attemptsLeft)
+      return { decision: "escalate", reasons: [`repeated loop (${finding.kind}) after a retry: ${description}`] };
     return {
       decision: "retry",
       reasons: [`loop detected (${finding.kind}): ${description}`],
@@ -105,13 +106,21 @@ export function decideVerdict(findings: Findings): PolicyOutcome {
     };
   }
   if (findings.unrunnableChecks.length > 0) {
-    return { decision: "replan", reasons: findings.unrunnableChecks.map((check) => `check cannot run as written: ${check.check}: ${check.detail}`) };
+    return {
+      decision: "replan",
+      reasons: findings.unrunnableChecks.map((check) => `check cannot run as written: ${check.check}: ${check.detail}`),
+    };
   }
   if (findings.status !== "completed") {
     const reason = `step ${findings.status}: ${findings.error ?? "no detail"}`;
     if (findings.child) return { decision: "fail", reasons: [`the delegated step did not complete: ${findings.error ?? findings.status}`] };
     if (findings.wrongSurface) return { decision: "replan", reasons: [reason, "every failing call was outside the step's tools or scope"] };
-    if (attemptsLeft) return { decision: "retry", reasons: [reason], feedback: `the previous attempt ended ${findings.status}: ${findings.error ?? "no detail"}; change what caused it` };
+    if (attemptsLeft)
+      return {
+        decision: "retry",
+        reasons: [reason],
+        feedback: `the previous attempt ended ${findings.status}: ${findings.error ?? "no detail"}; change what caused it`,
+      };
     return { decision: "escalate", reasons: [`repeated failure: the step did not complete in ${findings.attempt} attempts`, reason] };
   }
   if (findings.failedChecks.length > 0) {
@@ -137,14 +146,19 @@ export function decideVerdict(findings: Findings): PolicyOutcome {
   if (findings.judge) {
     const { verdict, reasons, risks_hit: risksHit } = findings.judge;
     if (verdict === "unsure") return { decision: "escalate", reasons: ["the judge is unsure", ...reasons] };
-    if (risksHit.length > 0) return { decision: "escalate", reasons: risksHit.map((risk) => `a risk the planner flagged materialized: ${risk}`) };
+    if (risksHit.length > 0)
+      return { decision: "escalate", reasons: risksHit.map((risk) => `a risk the planner flagged materialized: ${risk}`) };
     if (verdict === "fail") {
       if (attemptsLeft) return { decision: "retry", reasons, feedback: reasons.join("; ") };
       return { decision: "fail", reasons };
     }
   }
 
-  if (unverified) return { decision: "escalate", reasons: [`${noBackedClaim}, after one retry with feedback`, ...unbacked.map((claim) => `claim ${claim.status}: ${claim.text}`)] };
+  if (unverified)
+    return {
+      decision: "escalate",
+      reasons: [`${noBackedClaim}, after one retry with feedback`, ...unbacked.map((claim) => `claim ${claim.status}: ${claim.text}`)],
+    };
 
   const notes = [
     ...unbacked.map((claim) => `claim ${claim.status}, delivered as a gap: ${claim.text}`),
@@ -205,7 +219,8 @@ function unknownOutcomeVerdict(findings: Findings): PolicyOutcome {
   const policy = findings.unknownOutcome ?? "escalate";
   const lines = findings.unknownOutcomes;
   if (policy === "escalate") return { decision: "escalate", reasons: lines.map((line) => `a person must check: ${line}`) };
-  if (policy === "fail" || findings.child) return { decision: "fail", reasons: lines.map((line) => `the run does not go on past an unknown outcome: ${line}`) };
+  if (policy === "fail" || findings.child)
+    return { decision: "fail", reasons: lines.map((line) => `the run does not go on past an unknown outcome: ${line}`) };
   return {
     decision: "replan",
     reasons: lines.map((line) => `the planner must check it before anything builds on it: ${line}`),

@@ -105,7 +105,10 @@ describe("acceptance command checks run through the executor and the sandbox (is
 
   it("a passing check passes, reading the workspace it may not change", async () => {
     await writeFile(join(workspace.root, "ok.txt"), "ok");
-    const { verdict } = await evaluate(job(["node", "-e", `process.exit(require("node:fs").readFileSync("ok.txt", "utf8") === "ok" ? 0 : 1)`]), deps);
+    const { verdict } = await evaluate(
+      job(["node", "-e", `process.exit(require("node:fs").readFileSync("ok.txt", "utf8") === "ok" ? 0 : 1)`]),
+      deps,
+    );
     expect(verdict.checks[0]?.passed).toBe(true);
   });
 });

@@ -23,7 +23,11 @@ const finalJob = (runId: string): FinalAnswerEvaluateJob => ({
 const fixture = consumerPerTest({ beforeEach, afterEach });
 
 const storeRun = (runId: string, status: string) =>
-  fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "state", JSON.stringify({ status, steps: [], proposal: { attempt: 1, phase: "evaluating" } }));
+  fixture.runtime.redis.hset(
+    fixture.runtime.keys.run(runId),
+    "state",
+    JSON.stringify({ status, steps: [], proposal: { attempt: 1, phase: "evaluating" } }),
+  );
 
 async function judged(runId: string): Promise<void> {
   const consumer = startEvaluateConsumer({ runtime: fixture.runtime, concurrency: 1 });
@@ -56,7 +60,11 @@ const judgedStepJob = (runId: string): StepEvaluateJob => ({
   runId,
   stepId: "s1",
   attempt: 1,
-  spec: StepSpec.parse({ title: "Read the pool size", objective: "Say how large the pool is.", output_contract: { description: "one line", format: "text" } }),
+  spec: StepSpec.parse({
+    title: "Read the pool size",
+    objective: "Say how large the pool is.",
+    output_contract: { description: "one line", format: "text" },
+  }),
   result: completedStepResult(runId, "s1", "the pool holds 50 connections"),
   knownEvidenceIds: [],
   evidence: [],
@@ -70,11 +78,18 @@ const judgedStepJob = (runId: string): StepEvaluateJob => ({
 describe("an evaluate worker whose job lock lapses", () => {
   it("sends no verdict and leaves the job for another worker", async () => {
     const runId = "run_lapsed";
-    await fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "state", JSON.stringify({ status: "evaluating", steps: [{ stepId: "s1", attempt: 1, phase: "evaluating" }] }));
+    await fixture.runtime.redis.hset(
+      fixture.runtime.keys.run(runId),
+      "state",
+      JSON.stringify({ status: "evaluating", steps: [{ stepId: "s1", attempt: 1, phase: "evaluating" }] }),
+    );
     const jobId = jobIds.evaluate(runId, "s1", 1);
     const lock = lapsingLock(fixture.runtime, "evaluate", jobId);
     // During the judge's call the lock vanishes; the call returns only once BullMQ has failed to renew it.
-    const judge: ModelProvider & { calls: number } = countingProvider(new ScriptedProvider({ judge: [{ turns: [{ output: { verdict: "pass", reasons: ["fresh"], risks_hit: [] } }] }] }), lock.vanish);
+    const judge: ModelProvider & { calls: number } = countingProvider(
+      new ScriptedProvider({ judge: [{ turns: [{ output: { verdict: "pass", reasons: ["fresh"], risks_hit: [] } }] }] }),
+      lock.vanish,
+    );
     const stalled: WorkerTiming = { lockDuration: 1000 };
     fixture.consumer = startEvaluateConsumer({ runtime: fixture.runtime, judge, concurrency: 1, stalled });
     lock.watch(fixture.consumer);

@@ -27,12 +27,18 @@ describe("readCheckedFile", () => {
 
   it("refuses a FIFO at once instead of waiting for a writer", async () => {
     execFileSync("mkfifo", [join(workspace.root, "pipe")]);
-    expect(await readCheckedFile(workspace, "pipe")).toEqual({ ok: false, problem: "it is a FIFO (named pipe), and a file check reads regular files only" });
+    expect(await readCheckedFile(workspace, "pipe")).toEqual({
+      ok: false,
+      problem: "it is a FIFO (named pipe), and a file check reads regular files only",
+    });
   });
 
   it("refuses a directory", async () => {
     await mkdir(join(workspace.root, "src"));
-    expect(await readCheckedFile(workspace, "src")).toEqual({ ok: false, problem: "it is a directory, and a file check reads regular files only" });
+    expect(await readCheckedFile(workspace, "src")).toEqual({
+      ok: false,
+      problem: "it is a directory, and a file check reads regular files only",
+    });
   });
 
   it("refuses a link that leads out of the workspace, and a device reached through one", async () => {
@@ -48,7 +54,10 @@ describe("readCheckedFile", () => {
 
   it("refuses a file past the size bound without reading it", async () => {
     await writeFile(join(workspace.root, "big.log"), "x".repeat(2_000));
-    expect(await readCheckedFile(workspace, "big.log", { maxBytes: 1_000 })).toEqual({ ok: false, problem: "it is 2000 bytes, and a file check reads at most 1000" });
+    expect(await readCheckedFile(workspace, "big.log", { maxBytes: 1_000 })).toEqual({
+      ok: false,
+      problem: "it is 2000 bytes, and a file check reads at most 1000",
+    });
   });
 });
 

@@ -17,7 +17,11 @@ const isLogLevel = (value: string): value is LogLevel => (LOG_LEVELS as readonly
 export function logLevelFrom(env: NodeJS.ProcessEnv, fallback: LogLevel): LogLevel {
   const raw = env.REIN_LOG_LEVEL?.trim().toLowerCase();
   if (!raw) return fallback;
-  if (!isLogLevel(raw)) throw new ReinError("config_invalid", `REIN_LOG_LEVEL "${env.REIN_LOG_LEVEL}" is not a log level; expected one of: ${LOG_LEVELS.join(", ")}`);
+  if (!isLogLevel(raw))
+    throw new ReinError(
+      "config_invalid",
+      `REIN_LOG_LEVEL "${env.REIN_LOG_LEVEL}" is not a log level; expected one of: ${LOG_LEVELS.join(", ")}`,
+    );
   return raw;
 }
 

@@ -36,7 +36,9 @@ describe("log levels", () => {
     const previous = process.env.REIN_LOG_LEVEL;
     process.env.REIN_LOG_LEVEL = "verbose";
     try {
-      expect(() => createLogger()).toThrow(/REIN_LOG_LEVEL "verbose" is not a log level; expected one of: fatal, error, warn, info, debug, trace, silent/);
+      expect(() => createLogger()).toThrow(
+        /REIN_LOG_LEVEL "verbose" is not a log level; expected one of: fatal, error, warn, info, debug, trace, silent/,
+      );
     } finally {
       if (previous === undefined) delete process.env.REIN_LOG_LEVEL;
       else process.env.REIN_LOG_LEVEL = previous;

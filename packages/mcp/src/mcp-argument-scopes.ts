@@ -107,9 +107,13 @@ function selectArguments(args: unknown, selector: string): SelectedArgument[] {
 function literalPath(where: string, value: string): string {
   // Scopes read a glob as a pattern, and a server reads the same string as a literal name: refuse the ambiguity.
   if (picomatch.scan(value).isGlob) {
-    throw new ReinError("workspace_violation", `argument ${where} (${JSON.stringify(value.slice(0, 64))}) has glob characters; expected a literal path`, {
-      details: { invalidInput: true },
-    });
+    throw new ReinError(
+      "workspace_violation",
+      `argument ${where} (${JSON.stringify(value.slice(0, 64))}) has glob characters; expected a literal path`,
+      {
+        details: { invalidInput: true },
+      },
+    );
   }
   return value;
 }

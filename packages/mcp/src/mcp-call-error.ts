@@ -28,13 +28,38 @@ interface CodeMeaning {
  * change will cure.
  */
 const MEANINGS: Record<number, CodeMeaning> = {
-  [McpErrorCode.InvalidParams]: { what: "refused the arguments (invalid params)", failure: "different_action", advice: "correct the arguments and call again" },
+  [McpErrorCode.InvalidParams]: {
+    what: "refused the arguments (invalid params)",
+    failure: "different_action",
+    advice: "correct the arguments and call again",
+  },
   [McpErrorCode.InternalError]: { what: "failed internally", failure: "retryable", advice: "it may work if tried again later" },
-  [McpErrorCode.ConnectionClosed]: { what: "closed the connection", failure: "retryable", advice: "the server is restarted; it may work if tried again" },
-  [McpErrorCode.RequestTimeout]: { what: "did not answer in time", failure: "retryable", advice: "it may work if tried again", timedOut: true },
-  [McpErrorCode.InvalidRequest]: { what: "refused the request as invalid (a protocol mismatch)", failure: "fatal", advice: "this tool cannot be used as Rein calls it" },
-  [McpErrorCode.MethodNotFound]: { what: "does not implement the method (a protocol mismatch)", failure: "fatal", advice: "this tool cannot be used as Rein calls it" },
-  [McpErrorCode.ParseError]: { what: "could not parse the request (a protocol mismatch)", failure: "fatal", advice: "this tool cannot be used as Rein calls it" },
+  [McpErrorCode.ConnectionClosed]: {
+    what: "closed the connection",
+    failure: "retryable",
+    advice: "the server is restarted; it may work if tried again",
+  },
+  [McpErrorCode.RequestTimeout]: {
+    what: "did not answer in time",
+    failure: "retryable",
+    advice: "it may work if tried again",
+    timedOut: true,
+  },
+  [McpErrorCode.InvalidRequest]: {
+    what: "refused the request as invalid (a protocol mismatch)",
+    failure: "fatal",
+    advice: "this tool cannot be used as Rein calls it",
+  },
+  [McpErrorCode.MethodNotFound]: {
+    what: "does not implement the method (a protocol mismatch)",
+    failure: "fatal",
+    advice: "this tool cannot be used as Rein calls it",
+  },
+  [McpErrorCode.ParseError]: {
+    what: "could not parse the request (a protocol mismatch)",
+    failure: "fatal",
+    advice: "this tool cannot be used as Rein calls it",
+  },
 };
 
 /** A call that kept reporting progress and still ran past `maxTotalTimeoutMs` would only do so again. */
@@ -61,7 +86,13 @@ function pastTheCap(error: unknown): boolean {
 export function mcpCallError(error: unknown, call: { server: string; what: string }): unknown {
   const code = jsonRpcCodeOf(error);
   if (code === undefined) return error;
-  const meaning = pastTheCap(error) ? PAST_THE_CAP : (MEANINGS[code] ?? { what: `answered with error ${code}`, failure: "different_action" as const, advice: "choose a different action" });
+  const meaning = pastTheCap(error)
+    ? PAST_THE_CAP
+    : (MEANINGS[code] ?? {
+        what: `answered with error ${code}`,
+        failure: "different_action" as const,
+        advice: "choose a different action",
+      });
   const said = error instanceof Error ? error.message : String(error);
   return new ReinError("tool_failed", `MCP server ${call.server} ${meaning.what} for ${call.what}: ${said}; ${meaning.advice}`, {
     cause: error,

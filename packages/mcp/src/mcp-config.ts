@@ -46,78 +46,80 @@ export const McpMount = z
 export type McpMount = z.infer<typeof McpMount>;
 
 /** One MCP server: a stdio child (`command`) or a remote server over Streamable HTTP (`url`). */
-export const McpServerConfig = z.object({
-  /** The prefix its tools get in the registry: `<name>__<tool>`. */
-  name: z.string().regex(/^[a-zA-Z0-9_-]{1,32}$/, "MCP server names are 1-32 letters, digits, _ or -"),
-  command: z.string().min(1).optional(),
-  /** A remote server's Streamable HTTP endpoint; its host must be granted (`hosts` in policy) for its tools to be called. */
-  url: z.url({ protocol: /^https?$/ }).optional(),
-  auth: McpRemoteAuth.optional(),
-  args: z.array(z.string()).default([]),
-  /** A stdio server's working directory: inside one of its `mounts` or the workspace root. */
-  cwd: z.string().optional(),
-  /**
-   * Host directories a stdio server needs (its install directory, e.g. a
-   * node_modules; `{ "path": …, "writable": true }` for its own state),
-   * shown inside its sandbox at the same path, read-only unless marked
-   * writable. Nothing else of the host is there but the system's
-   * programs; the keys directory is hidden even inside a mount.
-   * @defaultValue none
-   */
-  mounts: z.array(McpMount).default([]),
-  /**
-   * How a stdio server sees the workspace root (config `workspaceRoot`, every
-   * run's workspace, at its host path): `read-only`, `read-write` or `none`.
-   * @defaultValue "read-only"
-   */
-  workspace: z.enum(["read-only", "read-write", "none"]).default("read-only"),
-  /** `host:port` pairs a stdio server may reach through the sandbox's proxy; nothing else. @defaultValue none */
-  hosts: z.array(NetworkGrantEntry).default([]),
-  /** Plain environment variables for the server (beside PATH, HOME and LANG the sandbox sets). */
-  env: z.record(z.string(), z.string()).default({}),
-  /** Environment variable → secret name; values come from config `secrets` bound to `mcp:<name>`, never from this entry. */
-  secretEnv: z.record(z.string(), z.string()).default({}),
-  /** The server's tools to register, by their own names; absent means all. */
-  include: z.array(z.string()).optional(),
-  /**
-   * Whether the server's tool annotations (`readOnlyHint`, `idempotentHint`)
-   * may lower a tool's effect below `external` and so skip approval. Without
-   * it they are hints that can only make a tool stricter.
-   * @defaultValue false
-   */
-  trustAnnotations: z.boolean().default(false),
-  /**
-   * Which arguments of the server's tools are paths and hosts (e.g.
-   * `{ "paths": ["path", "paths[]"], "hosts": ["url"] }`), so path and host
-   * rules apply to its calls as to built-ins. Without it a call's scope
-   * names only the server (`services: mcp:<name>`).
-   */
-  scopes: McpArgumentScopes.optional(),
-  /** Per-tool overrides, by the server's own tool name. Config wins over the server's annotations. */
-  tools: z.record(z.string(), McpToolOverride).default({}),
-  /**
-   * How long a call may go without an answer or a progress notification:
-   * each `notifications/progress` for the call starts it again.
-   * @defaultValue 30_000
-   */
-  timeoutMs: z.number().int().positive().default(30_000),
-  /**
-   * The most a call may take in all, however much progress the server
-   * reports; past it the call is cancelled (`notifications/cancelled`). A
-   * `timeoutMs` above it wins.
-   * @defaultValue 600_000
-   */
-  maxTotalTimeoutMs: z.number().int().positive().default(600_000),
-  /**
-   * Whether Rein may not start without this server. Otherwise a server that
-   * fails to start is reported (command, exit code, stderr) and left out, and
-   * goals granting its tools are refused at submit with that reason.
-   * @defaultValue false
-   */
-  required: z.boolean().default(false),
-}).refine((server) => (server.command === undefined) !== (server.url === undefined), {
-  message: "an MCP server has either a command (stdio) or a url (Streamable HTTP), exactly one",
-})
+export const McpServerConfig = z
+  .object({
+    /** The prefix its tools get in the registry: `<name>__<tool>`. */
+    name: z.string().regex(/^[a-zA-Z0-9_-]{1,32}$/, "MCP server names are 1-32 letters, digits, _ or -"),
+    command: z.string().min(1).optional(),
+    /** A remote server's Streamable HTTP endpoint; its host must be granted (`hosts` in policy) for its tools to be called. */
+    url: z.url({ protocol: /^https?$/ }).optional(),
+    auth: McpRemoteAuth.optional(),
+    args: z.array(z.string()).default([]),
+    /** A stdio server's working directory: inside one of its `mounts` or the workspace root. */
+    cwd: z.string().optional(),
+    /**
+     * Host directories a stdio server needs (its install directory, e.g. a
+     * node_modules; `{ "path": …, "writable": true }` for its own state),
+     * shown inside its sandbox at the same path, read-only unless marked
+     * writable. Nothing else of the host is there but the system's
+     * programs; the keys directory is hidden even inside a mount.
+     * @defaultValue none
+     */
+    mounts: z.array(McpMount).default([]),
+    /**
+     * How a stdio server sees the workspace root (config `workspaceRoot`, every
+     * run's workspace, at its host path): `read-only`, `read-write` or `none`.
+     * @defaultValue "read-only"
+     */
+    workspace: z.enum(["read-only", "read-write", "none"]).default("read-only"),
+    /** `host:port` pairs a stdio server may reach through the sandbox's proxy; nothing else. @defaultValue none */
+    hosts: z.array(NetworkGrantEntry).default([]),
+    /** Plain environment variables for the server (beside PATH, HOME and LANG the sandbox sets). */
+    env: z.record(z.string(), z.string()).default({}),
+    /** Environment variable → secret name; values come from config `secrets` bound to `mcp:<name>`, never from this entry. */
+    secretEnv: z.record(z.string(), z.string()).default({}),
+    /** The server's tools to register, by their own names; absent means all. */
+    include: z.array(z.string()).optional(),
+    /**
+     * Whether the server's tool annotations (`readOnlyHint`, `idempotentHint`)
+     * may lower a tool's effect below `external` and so skip approval. Without
+     * it they are hints that can only make a tool stricter.
+     * @defaultValue false
+     */
+    trustAnnotations: z.boolean().default(false),
+    /**
+     * Which arguments of the server's tools are paths and hosts (e.g.
+     * `{ "paths": ["path", "paths[]"], "hosts": ["url"] }`), so path and host
+     * rules apply to its calls as to built-ins. Without it a call's scope
+     * names only the server (`services: mcp:<name>`).
+     */
+    scopes: McpArgumentScopes.optional(),
+    /** Per-tool overrides, by the server's own tool name. Config wins over the server's annotations. */
+    tools: z.record(z.string(), McpToolOverride).default({}),
+    /**
+     * How long a call may go without an answer or a progress notification:
+     * each `notifications/progress` for the call starts it again.
+     * @defaultValue 30_000
+     */
+    timeoutMs: z.number().int().positive().default(30_000),
+    /**
+     * The most a call may take in all, however much progress the server
+     * reports; past it the call is cancelled (`notifications/cancelled`). A
+     * `timeoutMs` above it wins.
+     * @defaultValue 600_000
+     */
+    maxTotalTimeoutMs: z.number().int().positive().default(600_000),
+    /**
+     * Whether Rein may not start without this server. Otherwise a server that
+     * fails to start is reported (command, exit code, stderr) and left out, and
+     * goals granting its tools are refused at submit with that reason.
+     * @defaultValue false
+     */
+    required: z.boolean().default(false),
+  })
+  .refine((server) => (server.command === undefined) !== (server.url === undefined), {
+    message: "an MCP server has either a command (stdio) or a url (Streamable HTTP), exactly one",
+  })
   .refine((server) => server.auth === undefined || server.url !== undefined, { message: "auth is for a remote server (url)" })
   .refine((server) => server.url === undefined || (server.mounts.length === 0 && server.hosts.length === 0), {
     message: "mounts and hosts are for a stdio server (command), which runs in the sandbox; a remote server's host is granted in policy",

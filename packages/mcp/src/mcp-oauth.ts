@@ -42,10 +42,20 @@ export class McpClientCredentialsToken {
     const { ClientCredentialsProvider } = await import("@modelcontextprotocol/sdk/client/auth-extensions.js");
     const { fetchToken } = await import("@modelcontextprotocol/sdk/client/auth.js");
     const issuer = new URL(this.oauth.tokenUrl).origin;
-    const provider = new ClientCredentialsProvider({ clientId: this.oauth.clientId, clientSecret: this.clientSecret, expectedIssuer: issuer, scope: this.oauth.scope });
+    const provider = new ClientCredentialsProvider({
+      clientId: this.oauth.clientId,
+      clientSecret: this.clientSecret,
+      expectedIssuer: issuer,
+      scope: this.oauth.scope,
+    });
     try {
       const tokens = await fetchToken(provider, issuer, {
-        metadata: { issuer, token_endpoint: this.oauth.tokenUrl, authorization_endpoint: this.oauth.tokenUrl, response_types_supported: ["token"] },
+        metadata: {
+          issuer,
+          token_endpoint: this.oauth.tokenUrl,
+          authorization_endpoint: this.oauth.tokenUrl,
+          response_types_supported: ["token"],
+        },
       });
       const lifetimeMs = tokens.expires_in === undefined ? Number.POSITIVE_INFINITY : tokens.expires_in * 1_000 - EXPIRY_MARGIN_MS;
       this.current = { token: tokens.access_token, expiresAt: this.now() + lifetimeMs };

@@ -57,14 +57,18 @@ export function readResourceTool(read: ReadResource, options: ReadResourceOption
     input: z.object({ uri: z.string().min(1).max(4_096).describe("The resource's URI, as the server gave it") }),
     trust: "external",
     timeoutMs,
-    approval: options.approval === "always" ? "always" : options.approval === "never" ? "never" : ({ uri }) => targetOf(uri).kind === "host",
+    approval:
+      options.approval === "always" ? "always" : options.approval === "never" ? "never" : ({ uri }) => targetOf(uri).kind === "host",
     scope: ({ uri }) => scopeOf(targetOf(uri), options.serverScope()),
     async run({ uri }, context) {
       const target = targetOf(uri);
       // The server reads exactly the file policy checked, not the same string through a link or its own working directory.
       const sent = target.kind === "file" ? pathToFileURL(await context.workspace.resolve(target.path)).href : uri;
       const result = await read(sent, context.signal, timeoutMs);
-      if (result.contents.length === 0) throw new ReinError("tool_failed", `MCP server ${server} returned no contents for ${uri}`, { details: { failure: "different_action" } });
+      if (result.contents.length === 0)
+        throw new ReinError("tool_failed", `MCP server ${server} returned no contents for ${uri}`, {
+          details: { failure: "different_action" },
+        });
       const contentContext = { server, runId: context.runId, tool: name, artifacts: context.artifacts, readResourceTool: name };
       const blocks = result.contents.map((resource) =>
         "blob" in resource && resource.mimeType?.startsWith("image/")
@@ -112,5 +116,7 @@ function scopeOf(target: ResourceTarget, server: { services: string[]; hosts?: s
 }
 
 function invalidUri(uri: string, expected: string): ReinError {
-  return new ReinError("workspace_violation", `uri ${JSON.stringify(uri.slice(0, 120))} is not ${expected}`, { details: { invalidInput: true } });
+  return new ReinError("workspace_violation", `uri ${JSON.stringify(uri.slice(0, 120))} is not ${expected}`, {
+    details: { invalidInput: true },
+  });
 }

@@ -77,88 +77,104 @@ export function mcpSessionOpener(config: McpServerConfig, hooks: McpSessionHooks
       return await openSession(config, hooks, opened, signal);
     } catch (error) {
       // The server forgot the session (a 404), or restarted: a new one starts with initialize.
-      hooks.logger?.info({ mcpServer: config.name, error: error instanceof Error ? error.message : String(error) }, "MCP server did not resume its session; starting a new one");
+      hooks.logger?.info(
+        { mcpServer: config.name, error: error instanceof Error ? error.message : String(error) },
+        "MCP server did not resume its session; starting a new one",
+      );
       return openSession(config, hooks, await hooks.openTransport({ resume: false }), signal);
     }
   };
 }
 
-async function openSession(config: McpServerConfig, hooks: McpSessionHooks, opened: McpTransport, signal: AbortSignal): Promise<SupervisedSession<McpCall, McpCallResult>> {
-    // Loaded here, not at the top: most processes never start an MCP server and should not pay for the SDK.
-    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-    const { ErrorCode, McpError } = await import("@modelcontextprotocol/sdk/types.js");
-    const { transport, witness } = opened;
-    const client: Client = new Client(
-      { name: "rein", version: "0.1.0" },
-      {
-        listChanged: {
-          tools: { autoRefresh: false, debounceMs: LIST_CHANGED_DEBOUNCE_MS, onChanged: () => hooks.onListChanged(() => listingOf(client)) },
-        },
+async function openSession(
+  config: McpServerConfig,
+  hooks: McpSessionHooks,
+  opened: McpTransport,
+  signal: AbortSignal,
+): Promise<SupervisedSession<McpCall, McpCallResult>> {
+  // Loaded here, not at the top: most processes never start an MCP server and should not pay for the SDK.
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { ErrorCode, McpError } = await import("@modelcontextprotocol/sdk/types.js");
+  const { transport, witness } = opened;
+  const client: Client = new Client(
+    { name: "rein", version: "0.1.0" },
+    {
+      listChanged: {
+        tools: { autoRefresh: false, debounceMs: LIST_CHANGED_DEBOUNCE_MS, onChanged: () => hooks.onListChanged(() => listingOf(client)) },
       },
-    );
-    const closeOnAbort = () => void client.close().catch(() => {});
-    signal.addEventListener("abort", closeOnAbort, { once: true });
-    try {
-      // A transport resuming a session skips initialize: listing the tools is what shows the session is still there.
-      await client.connect(transport, { signal });
-      const listing = await listingOf(client, signal, opened.resumes?.resources);
-      opened.opened?.(listing);
-      hooks.onListed(listing);
-    } catch (error) {
-      // Its exit code and stderr say why; closing first would only show the signal Rein sent.
-      const exit = await witness?.exit(EXIT_WAIT_MS);
-      await client.close().catch(() => {});
-      throw mcpStartFailure(config, error, exit, witness?.stderrTail() ?? "");
-    } finally {
-      signal.removeEventListener("abort", closeOnAbort);
-    }
-    let killedFor: KillCause | null = null;
-    // A remote server has no process: its session ends when the transport closes.
-    const closed = new Promise<McpProcessExit>((resolve) => {
-      client.onclose = () => resolve({ exitCode: null, signal: null });
-    });
-    const session: SupervisedSession<McpCall, McpCallResult> = {
-      pid: (transport as { pid?: number | null }).pid ?? undefined,
-      call: async (request, options) => {
-        if (request.kind === "resource") return client.readResource({ uri: request.uri }, { signal: options.signal, timeout: options.deadlineMs });
-        // Aborting at the cap, not only the SDK's check when the next progress arrives, sends notifications/cancelled so the server stops too.
-        const cap = new AbortController();
-        const capTimer = setTimeout(
-          () =>
-            cap.abort(
-              new McpError(ErrorCode.RequestTimeout, `Request ran past its cap of ${request.maxTotalTimeoutMs} ms (maxTotalTimeoutMs), progress or not`, {
+    },
+  );
+  const closeOnAbort = () => void client.close().catch(() => {});
+  signal.addEventListener("abort", closeOnAbort, { once: true });
+  try {
+    // A transport resuming a session skips initialize: listing the tools is what shows the session is still there.
+    await client.connect(transport, { signal });
+    const listing = await listingOf(client, signal, opened.resumes?.resources);
+    opened.opened?.(listing);
+    hooks.onListed(listing);
+  } catch (error) {
+    // Its exit code and stderr say why; closing first would only show the signal Rein sent.
+    const exit = await witness?.exit(EXIT_WAIT_MS);
+    await client.close().catch(() => {});
+    throw mcpStartFailure(config, error, exit, witness?.stderrTail() ?? "");
+  } finally {
+    signal.removeEventListener("abort", closeOnAbort);
+  }
+  let killedFor: KillCause | null = null;
+  // A remote server has no process: its session ends when the transport closes.
+  const closed = new Promise<McpProcessExit>((resolve) => {
+    client.onclose = () => resolve({ exitCode: null, signal: null });
+  });
+  const session: SupervisedSession<McpCall, McpCallResult> = {
+    pid: (transport as { pid?: number | null }).pid ?? undefined,
+    call: async (request, options) => {
+      if (request.kind === "resource")
+        return client.readResource({ uri: request.uri }, { signal: options.signal, timeout: options.deadlineMs });
+      // Aborting at the cap, not only the SDK's check when the next progress arrives, sends notifications/cancelled so the server stops too.
+      const cap = new AbortController();
+      const capTimer = setTimeout(
+        () =>
+          cap.abort(
+            new McpError(
+              ErrorCode.RequestTimeout,
+              `Request ran past its cap of ${request.maxTotalTimeoutMs} ms (maxTotalTimeoutMs), progress or not`,
+              {
                 maxTotalTimeout: request.maxTotalTimeoutMs,
-              }),
+              },
             ),
-          request.maxTotalTimeoutMs,
-        );
-        try {
-          return await client.callTool({ name: request.name, arguments: request.arguments }, undefined, {
-            signal: options.signal ? AbortSignal.any([options.signal, cap.signal]) : cap.signal,
-            // Sending onprogress is what puts a progressToken on the request; each notification restarts `timeout`.
-            onprogress: (progress) => request.onProgress?.(progress),
-            timeout: request.timeoutMs,
-            resetTimeoutOnProgress: true,
-            maxTotalTimeout: request.maxTotalTimeoutMs,
-          });
-        } finally {
-          clearTimeout(capTimer);
-        }
-      },
-      ping: async (timeoutMs) => {
-        await client.ping({ timeout: timeoutMs });
-      },
-      kill: (cause) => {
-        killedFor ??= cause;
-        void client.close().catch(() => {});
-      },
-      exited: (witness?.ended ?? closed).then(({ killedBy, ...exit }) => ({
-        ...exit,
-        killedFor,
-        detail: killedBy === "memory_limit" ? `killed at its memory limit (sandboxLimits.memoryBytes)${tailOf(witness)}` : witness?.stderrTail() || undefined,
-      })),
-    };
-    return session;
+          ),
+        request.maxTotalTimeoutMs,
+      );
+      try {
+        return await client.callTool({ name: request.name, arguments: request.arguments }, undefined, {
+          signal: options.signal ? AbortSignal.any([options.signal, cap.signal]) : cap.signal,
+          // Sending onprogress is what puts a progressToken on the request; each notification restarts `timeout`.
+          onprogress: (progress) => request.onProgress?.(progress),
+          timeout: request.timeoutMs,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: request.maxTotalTimeoutMs,
+        });
+      } finally {
+        clearTimeout(capTimer);
+      }
+    },
+    ping: async (timeoutMs) => {
+      await client.ping({ timeout: timeoutMs });
+    },
+    kill: (cause) => {
+      killedFor ??= cause;
+      void client.close().catch(() => {});
+    },
+    exited: (witness?.ended ?? closed).then(({ killedBy, ...exit }) => ({
+      ...exit,
+      killedFor,
+      detail:
+        killedBy === "memory_limit"
+          ? `killed at its memory limit (sandboxLimits.memoryBytes)${tailOf(witness)}`
+          : witness?.stderrTail() || undefined,
+    })),
+  };
+  return session;
 }
 
 /** The server's tools and whether it offers resources (from `initialize`, or for a resumed session from the one it resumes). */

@@ -49,7 +49,10 @@ const CLOSE_GRACE_MS = 2_000;
  * never the keys directory, no host `/proc` and no way to Redis. The SDK's
  * client speaks to it over the sandboxed process's pipes.
  */
-export async function startMcpProcess(config: McpServerConfig, placement: McpSandboxPlacement): Promise<{ transport: SandboxedStdioTransport; witness: McpProcessWitness }> {
+export async function startMcpProcess(
+  config: McpServerConfig,
+  placement: McpSandboxPlacement,
+): Promise<{ transport: SandboxedStdioTransport; witness: McpProcessWitness }> {
   const workspaceRoot = config.workspace === "none" ? undefined : placement.workspaceRoot;
   const mounts = config.mounts.map((mount) => mount.path);
   const workingDirectory = config.cwd ?? mounts[0] ?? workspaceRoot ?? "/";
@@ -73,7 +76,12 @@ export async function startMcpProcess(config: McpServerConfig, placement: McpSan
       return { host, port: port ?? 443 };
     }),
   });
-  const stderr = logStderr(child.stderr, placement.logger?.child({ mcpServer: config.name }) ?? silentLogger, STDERR_LOG_BYTES, STDERR_TAIL_BYTES);
+  const stderr = logStderr(
+    child.stderr,
+    placement.logger?.child({ mcpServer: config.name }) ?? silentLogger,
+    STDERR_LOG_BYTES,
+    STDERR_TAIL_BYTES,
+  );
   return { transport: new SandboxedStdioTransport(child), witness: witnessOf(child, () => stderr.tail()) };
 }
 
@@ -126,7 +134,10 @@ export class SandboxedStdioTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.child.stdin.end();
-    const exitedInTime = await Promise.race([this.child.exited.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), CLOSE_GRACE_MS).unref())]);
+    const exitedInTime = await Promise.race([
+      this.child.exited.then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), CLOSE_GRACE_MS).unref()),
+    ]);
     if (!exitedInTime) this.child.killTree();
     await this.child.exited;
   }
@@ -135,14 +146,20 @@ export class SandboxedStdioTransport implements Transport {
 function witnessOf(child: SandboxedProcess, stderrTail: () => string): McpProcessWitness {
   let exited: McpProcessExit | undefined;
   const ended = child.exited.then((exit) => {
-    exited = { exitCode: exit.exitCode, signal: exit.signal as NodeJS.Signals | null, ...(exit.killedBy ? { killedBy: exit.killedBy } : {}) };
+    exited = {
+      exitCode: exit.exitCode,
+      signal: exit.signal as NodeJS.Signals | null,
+      ...(exit.killedBy ? { killedBy: exit.killedBy } : {}),
+    };
     return exited;
   });
   return {
     ended,
     stderrTail,
     exit: (withinMs) =>
-      exited ? Promise.resolve(exited) : Promise.race([ended, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), withinMs).unref())]),
+      exited
+        ? Promise.resolve(exited)
+        : Promise.race([ended, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), withinMs).unref())]),
   };
 }
 

@@ -16,7 +16,10 @@ export function mcpToolName(server: string, tool: string): string {
     name = `${name.slice(0, 64 - suffix.length - 1)}_${suffix}`;
   }
   if (!VALID.test(name)) {
-    throw new ReinError("config_invalid", `MCP tool ${JSON.stringify(tool)} of server ${server} cannot be given a valid name; expected ^[a-zA-Z0-9_.-]{1,64}$`);
+    throw new ReinError(
+      "config_invalid",
+      `MCP tool ${JSON.stringify(tool)} of server ${server} cannot be given a valid name; expected ^[a-zA-Z0-9_.-]{1,64}$`,
+    );
   }
   return name;
 }

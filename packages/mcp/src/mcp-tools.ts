@@ -69,7 +69,6 @@ export interface ConnectMcpOptions {
 // A tool description is outside text the worker reads with every request; a poisoned one is bounded too.
 const DESCRIPTION_BYTES = 2_000;
 
-
 // Calls one server answers at once; more wait in the supervisor's bounded queue.
 const CONCURRENT_CALLS = 8;
 // Start, initialize and tools/list: a server fetched by npx on first use takes a while.
@@ -88,7 +87,8 @@ const KILL_GRACE_MS = 5_000;
 export async function connectMcpServer(input: McpServerConfigInput, options: ConnectMcpOptions = {}): Promise<McpConnection> {
   const config = McpServerConfigSchema.parse(input);
   const remote = config.url ? new RemoteConnector({ ...config, url: config.url }, options.secrets, options.logger) : undefined;
-  const openTransport = (transportOptions: { resume: boolean }): Promise<McpTransport> => (remote ? remote.open(transportOptions) : stdioTransport(config, options));
+  const openTransport = (transportOptions: { resume: boolean }): Promise<McpTransport> =>
+    remote ? remote.open(transportOptions) : stdioTransport(config, options);
   let connection: McpConnection | undefined;
   // Which listing the tools come from: steps offered a relisted tool trace it (step.tool_schemas).
   let listings = 1;
@@ -118,7 +118,11 @@ export async function connectMcpServer(input: McpServerConfigInput, options: Con
       onListChanged: (relist) => {
         relist().then(
           (listed) => apply(listed, "MCP server tool list changed; listed again"),
-          (error: unknown) => options.logger?.warn({ mcpServer: config.name, error: errorMessage(error) }, "MCP server said its tools changed, and listing them again failed"),
+          (error: unknown) =>
+            options.logger?.warn(
+              { mcpServer: config.name, error: errorMessage(error) },
+              "MCP server said its tools changed, and listing them again failed",
+            ),
         );
       },
     }),
@@ -127,7 +131,10 @@ export async function connectMcpServer(input: McpServerConfigInput, options: Con
   const server: SupervisedServer = {
     callTool: async (request, signal) => {
       try {
-        return (await supervisor.call({ kind: "tool", ...request }, { deadlineMs: request.maxTotalTimeoutMs + KILL_GRACE_MS, signal })) as McpToolResult;
+        return (await supervisor.call(
+          { kind: "tool", ...request },
+          { deadlineMs: request.maxTotalTimeoutMs + KILL_GRACE_MS, signal },
+        )) as McpToolResult;
       } catch (error) {
         throw mcpCallError(error, { server: config.name, what: `tool ${request.name}` });
       }
@@ -211,7 +218,12 @@ interface Presentation {
  * approved by a person and only then refused. Every description and schema
  * passes the presenter here, at the first listing and at each relisting.
  */
-function surfaceOf(server: SupervisedServer, config: McpServerConfig, listing: McpListing, presentation: Presentation): Pick<McpConnection, "tools" | "withheld"> {
+function surfaceOf(
+  server: SupervisedServer,
+  config: McpServerConfig,
+  listing: McpListing,
+  presentation: Presentation,
+): Pick<McpConnection, "tools" | "withheld"> {
   const { callTool, readResource } = server;
   const tools: AnyTool[] = [];
   const withheld: WithheldTool[] = [];
@@ -224,7 +236,15 @@ function surfaceOf(server: SupervisedServer, config: McpServerConfig, listing: M
   }
   if (listing.resources) {
     const override = config.tools[READ_RESOURCE];
-    tools.push(readResourceTool(readResource, { server: config.name, serverScope: () => serverScope(config), timeoutMs: config.timeoutMs, effect: override?.effect, approval: override?.approval }));
+    tools.push(
+      readResourceTool(readResource, {
+        server: config.name,
+        serverScope: () => serverScope(config),
+        timeoutMs: config.timeoutMs,
+        effect: override?.effect,
+        approval: override?.approval,
+      }),
+    );
   }
   return { tools, withheld };
 }
@@ -244,7 +264,12 @@ interface SupervisedServer {
   readResource: ReadResource;
 }
 
-function toReinTool(callTool: CallTool, config: McpServerConfig, listed: ListedTool, presentation: Presentation & { schema: PresentedSchema }): AnyTool {
+function toReinTool(
+  callTool: CallTool,
+  config: McpServerConfig,
+  listed: ListedTool,
+  presentation: Presentation & { schema: PresentedSchema },
+): AnyTool {
   const override = config.tools[listed.name] ?? {};
   const effect = mcpEffect(listed.annotations, { override: override.effect, trustAnnotations: config.trustAnnotations });
   const timeoutMs = override.timeoutMs ?? config.timeoutMs;
@@ -262,7 +287,11 @@ function toReinTool(callTool: CallTool, config: McpServerConfig, listed: ListedT
     // Arguments are checked against the server's own schema; the model is shown the presented one, whose literal values are the same.
     input: inputSchemaOf(listed.inputSchema),
     inputJsonSchema: presentation.schema.schema,
-    intake: { source: `mcp:${config.name}`, listing: presentation.listing, flags: [...new Set([...description.flags, ...presentation.schema.flags])].sort() },
+    intake: {
+      source: `mcp:${config.name}`,
+      listing: presentation.listing,
+      flags: [...new Set([...description.flags, ...presentation.schema.flags])].sort(),
+    },
     approval: override.approval ?? "never",
     idempotent: mcpIdempotent(effect, listed.annotations, config.trustAnnotations),
     trust: "external",
@@ -275,7 +304,10 @@ function toReinTool(callTool: CallTool, config: McpServerConfig, listed: ListedT
     },
     async run(args, context): Promise<McpToolOutput> {
       const sent = await withResolvedPaths(args as Record<string, unknown>, scopes, (path) => context.workspace.resolve(path));
-      const result = await callTool({ name: listed.name, arguments: sent, timeoutMs, maxTotalTimeoutMs, onProgress: context.progress }, context.signal);
+      const result = await callTool(
+        { name: listed.name, arguments: sent, timeoutMs, maxTotalTimeoutMs, onProgress: context.progress },
+        context.signal,
+      );
       const output = await convertMcpContent((result.content ?? []) as Record<string, unknown>[], {
         server: config.name,
         runId: context.runId,
@@ -284,7 +316,9 @@ function toReinTool(callTool: CallTool, config: McpServerConfig, listed: ListedT
         readResourceTool: mcpToolName(config.name, READ_RESOURCE),
       });
       if (result.isError) {
-        throw new ReinError("tool_failed", `MCP tool ${listed.name} reported an error: ${output.text}`, { details: { failure: "different_action" } });
+        throw new ReinError("tool_failed", `MCP tool ${listed.name} reported an error: ${output.text}`, {
+          details: { failure: "different_action" },
+        });
       }
       if (!output.text && result.structuredContent) output.text = JSON.stringify(result.structuredContent);
       return output;
@@ -292,7 +326,10 @@ function toReinTool(callTool: CallTool, config: McpServerConfig, listed: ListedT
     render: (output: McpToolOutput) => output.text,
     images: (output: McpToolOutput) => output.images,
     // Annotations (audience, priority) are the server's advice about its content; the trace keeps them, the model sees the content.
-    traceFields: (output: McpToolOutput) => ({ images: output.images.length, annotations: output.annotations.length > 0 ? JSON.stringify(output.annotations) : null }),
+    traceFields: (output: McpToolOutput) => ({
+      images: output.images.length,
+      annotations: output.annotations.length > 0 ? JSON.stringify(output.annotations) : null,
+    }),
   });
 }
 

@@ -30,7 +30,8 @@ export class RemoteConnector {
     private readonly logger?: Logger,
   ) {
     const auth = config.auth;
-    if (auth && "oauth" in auth) this.credentials = new McpClientCredentialsToken(config.name, auth.oauth, boundSecret(config, auth.oauth.clientSecret, secrets));
+    if (auth && "oauth" in auth)
+      this.credentials = new McpClientCredentialsToken(config.name, auth.oauth, boundSecret(config, auth.oauth.clientSecret, secrets));
     if (auth && "bearer" in auth) this.bearer = boundSecret(config, auth.bearer, secrets);
   }
 
@@ -50,7 +51,9 @@ export class RemoteConnector {
       transport,
       resumes: previous ? { resources: previous.resources } : undefined,
       opened: (listing) => {
-        this.last = transport.sessionId ? { sessionId: transport.sessionId, protocolVersion: transport.protocolVersion, resources: listing.resources } : undefined;
+        this.last = transport.sessionId
+          ? { sessionId: transport.sessionId, protocolVersion: transport.protocolVersion, resources: listing.resources }
+          : undefined;
       },
     };
   }

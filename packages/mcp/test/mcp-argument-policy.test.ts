@@ -103,7 +103,12 @@ describe("policy over MCP arguments, against the reference filesystem server", (
 describe("mcpCallScope", () => {
   it("finds paths and hosts at nested and array selectors", () => {
     const scopes = { paths: ["edits[].path", "target.file"], hosts: ["url", "mirrors[]"] };
-    const args = { edits: [{ path: "a.txt" }, { path: "b.txt" }], target: { file: "c.txt" }, url: "https://api.example.com/x", mirrors: ["cdn.example.com:8443"] };
+    const args = {
+      edits: [{ path: "a.txt" }, { path: "b.txt" }],
+      target: { file: "c.txt" },
+      url: "https://api.example.com/x",
+      mirrors: ["cdn.example.com:8443"],
+    };
     expect(mcpCallScope("srv", scopes, args)).toEqual({
       services: ["mcp:srv"],
       paths: ["a.txt", "b.txt", "c.txt"],

@@ -36,10 +36,13 @@ describe("an MCP SDK error's JSON-RPC code decides its failure class", () => {
   });
 
   it("says a call that ran past its cap is not worth repeating, with or without progress", () => {
-    const capped = mcpCallError(new McpError(McpErrorCode.RequestTimeout, "Maximum total timeout exceeded", { maxTotalTimeout: 3_000, totalElapsed: 3_010 }), {
-      server: "srv",
-      what: "tool slow",
-    });
+    const capped = mcpCallError(
+      new McpError(McpErrorCode.RequestTimeout, "Maximum total timeout exceeded", { maxTotalTimeout: 3_000, totalElapsed: 3_010 }),
+      {
+        server: "srv",
+        what: "tool slow",
+      },
+    );
     expect(classifyFailure(capped)).toBe("different_action");
     expect((capped as ReinError).details.timedOut).toBe(true);
     expect((capped as ReinError).message).toContain("ask for less work");

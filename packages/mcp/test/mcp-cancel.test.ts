@@ -6,7 +6,9 @@ import { call, harness } from "@rein/tools/testing";
 import { mcpConnectionPerFile, TEST_MCP_SERVER } from "./mcp-per-file.ts";
 
 // The server writes its markers beside the workspace: it is shown the temporary directory read-write.
-const fixture = mcpConnectionPerFile(({ dir }) => connectMcpServer({ ...TEST_MCP_SERVER, workspace: "read-write" }, { workspaceRoot: dir }));
+const fixture = mcpConnectionPerFile(({ dir }) =>
+  connectMcpServer({ ...TEST_MCP_SERVER, workspace: "read-write" }, { workspaceRoot: dir }),
+);
 
 const markerText = (path: string) => {
   try {
@@ -32,7 +34,14 @@ describe("cancelling a step with an MCP call in flight", () => {
 
   it("calls nothing once the step is cancelled", async () => {
     const marker = join(fixture.dir, "never-marker");
-    const { run } = harness({ tools: fixture.connection.tools, surface: [{ name: "srv__slow", scope: {} }, { name: "srv__echo", scope: {} }], workspace: fixture.workspace });
+    const { run } = harness({
+      tools: fixture.connection.tools,
+      surface: [
+        { name: "srv__slow", scope: {} },
+        { name: "srv__echo", scope: {} },
+      ],
+      workspace: fixture.workspace,
+    });
     const controller = new AbortController();
     controller.abort();
     await expect(run(call("srv__slow", { marker }), { signal: controller.signal })).rejects.toThrow();

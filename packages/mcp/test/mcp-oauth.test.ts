@@ -7,7 +7,8 @@ import { startOAuthRemoteServer } from "./fixtures/oauth-mcp-server.ts";
 import { remoteServerPerFile } from "./mcp-per-file.ts";
 
 const CLIENT = { id: "rein-worker", secret: "client-secret-CANARY-71c2" };
-const secrets = (value: string) => SecretBindings.fromEnv([{ env: "DOCS_CLIENT_SECRET", tools: ["mcp:docs"], hosts: [] }], { DOCS_CLIENT_SECRET: value });
+const secrets = (value: string) =>
+  SecretBindings.fromEnv([{ env: "DOCS_CLIENT_SECRET", tools: ["mcp:docs"], hosts: [] }], { DOCS_CLIENT_SECRET: value });
 
 const fixture = remoteServerPerFile(() => startOAuthRemoteServer(CLIENT));
 
@@ -21,7 +22,12 @@ const serverConfig = () => ({
 function shout(connection: McpConnection) {
   const host = `127.0.0.1:${new URL(fixture.remote.url).port}`;
   const policy = [PolicyRule.parse({ id: "docs-mcp", tool: "docs__shout", hosts: [host], decision: "allow" })];
-  return harness({ tools: connection.tools, surface: [{ name: "docs__shout", scope: { hosts: [host] } }], workspace: fixture.workspace, policy });
+  return harness({
+    tools: connection.tools,
+    surface: [{ name: "docs__shout", scope: { hosts: [host] } }],
+    workspace: fixture.workspace,
+    policy,
+  });
 }
 
 describe("a remote MCP server behind OAuth client credentials", { timeout: 60_000 }, () => {
@@ -58,10 +64,14 @@ describe("a remote MCP server behind OAuth client credentials", { timeout: 60_00
     const restartsBefore = connection.status().restarts;
     await fixture.remote.stopListening();
     // Health pings fail while the server is away, so the supervisor drops the session and reconnects.
-    await expect.poll(() => connection.status().restarts > restartsBefore || connection.status().state !== "running", { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(() => connection.status().restarts > restartsBefore || connection.status().state !== "running", { timeout: 15_000 })
+      .toBe(true);
     await fixture.remote.listenAgain();
     const { run } = shout(connection);
-    await expect.poll(async () => (await run(call("docs__shout", { text: "back" }))).observation.status, { timeout: 30_000, interval: 300 }).toBe("ok");
+    await expect
+      .poll(async () => (await run(call("docs__shout", { text: "back" }))).observation.status, { timeout: 30_000, interval: 300 })
+      .toBe("ok");
     expect(fixture.remote.initializes()).toBe(1);
     expect(fixture.remote.sessionIdsSeen.at(-1)).toBe(sessionBefore);
   });
@@ -70,7 +80,9 @@ describe("a remote MCP server behind OAuth client credentials", { timeout: 60_00
     const sessionBefore = fixture.remote.sessionIdsSeen.findLast((id) => id !== "");
     await fixture.remote.forgetSessions();
     const { run } = shout(connection);
-    await expect.poll(async () => (await run(call("docs__shout", { text: "anew" }))).observation.status, { timeout: 30_000, interval: 300 }).toBe("ok");
+    await expect
+      .poll(async () => (await run(call("docs__shout", { text: "anew" }))).observation.status, { timeout: 30_000, interval: 300 })
+      .toBe("ok");
     expect(fixture.remote.initializes()).toBe(2);
     expect(fixture.remote.sessionIdsSeen.at(-1)).not.toBe(sessionBefore);
   });

@@ -49,13 +49,17 @@ function withWorkspacePerFile<T extends { close(): Promise<void> }>(what: string
 }
 
 /** A connection, made by `connect` once the file's temporary workspace exists, for every test of the file. */
-export function mcpConnectionPerFile(connect: (temp: TempWorkspace) => Promise<McpConnection>): TempWorkspace & { readonly connection: McpConnection } {
+export function mcpConnectionPerFile(
+  connect: (temp: TempWorkspace) => Promise<McpConnection>,
+): TempWorkspace & { readonly connection: McpConnection } {
   const current = withWorkspacePerFile("the file's MCP connection", connect);
   return liveView(() => ({ ...current(), connection: current().opened }), ["workspace", "dir", "connection"]);
 }
 
 /** A remote MCP server, started by `start`, and a temporary workspace, for every test of the file. */
-export function remoteServerPerFile<T extends { close(): Promise<void> }>(start: () => Promise<T>): { readonly remote: T; readonly workspace: Workspace } {
+export function remoteServerPerFile<T extends { close(): Promise<void> }>(
+  start: () => Promise<T>,
+): { readonly remote: T; readonly workspace: Workspace } {
   const current = withWorkspacePerFile("the file's remote MCP server", start);
   return liveView(() => ({ ...current(), remote: current().opened }), ["workspace", "remote"]);
 }

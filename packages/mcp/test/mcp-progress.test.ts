@@ -23,7 +23,10 @@ const fixture = mcpConnectionPerFile(() =>
   }),
 );
 
-const surface = [{ name: LONG, scope: {} }, { name: "every__read_resource", scope: {} }];
+const surface = [
+  { name: LONG, scope: {} },
+  { name: "every__read_resource", scope: {} },
+];
 
 describe("progress from a long MCP call", { timeout: 30_000 }, () => {
   it("is traced, and extends a call past its timeout: 2 s of work with a 1 s timeout succeeds", async () => {

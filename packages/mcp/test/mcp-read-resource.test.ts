@@ -29,7 +29,9 @@ const fixture = mcpConnectionPerFile(async ({ workspace }) => {
 });
 
 function read(uri: string, scope: Scope) {
-  return harness({ tools: fixture.connection.tools, surface: [{ name: READ, scope }], workspace: fixture.workspace, policy: noEnv }).run(call(READ, { uri }));
+  return harness({ tools: fixture.connection.tools, surface: [{ name: READ, scope }], workspace: fixture.workspace, policy: noEnv }).run(
+    call(READ, { uri }),
+  );
 }
 
 const fileUri = (path: string) => pathToFileURL(join(fixture.workspace.root, path)).href;
@@ -42,7 +44,12 @@ describe("<server>__read_resource", () => {
   });
 
   it("refuses a file:// URI outside the grant's paths, outside the workspace, or through a link that leaves the grant", async () => {
-    for (const uri of [fileUri("private/notes.md"), "file:///etc/passwd", `${fileUri("docs")}/../private/notes.md`, fileUri("docs/innocent.md")]) {
+    for (const uri of [
+      fileUri("private/notes.md"),
+      "file:///etc/passwd",
+      `${fileUri("docs")}/../private/notes.md`,
+      fileUri("docs/innocent.md"),
+    ]) {
       const outcome = await read(uri, { paths: ["docs/**"] });
       expect(outcome.observation.status, uri).toBe("refused");
       expect(outcome.observation.content).not.toContain("read file://");

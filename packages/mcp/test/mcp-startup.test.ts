@@ -37,6 +37,8 @@ describe("an MCP server that fails to start", () => {
   }, 30_000);
 
   it("stops everything when required", async () => {
-    await expect(startMcpServers([working, { ...broken, required: true }])).rejects.toThrow(/MCP server files failed to start: .*exited with code 1/);
+    await expect(startMcpServers([working, { ...broken, required: true }])).rejects.toThrow(
+      /MCP server files failed to start: .*exited with code 1/,
+    );
   }, 30_000);
 });

@@ -1,4 +1,3 @@
-
 import { describe, expect, it } from "vitest";
 import { connectMcpServer } from "../src/mcp-tools.ts";
 import { ToolRegistry } from "@rein/tools";
@@ -32,10 +31,15 @@ describe("an MCP server's tool surface", () => {
       "mcp:srv",
       fixture.connection.withheld.map(({ tool, reason }) => ({ name: `srv__${tool}`, reason })),
     );
-    const surface = [{ name: "srv__long_job", scope: {} }, { name: "srv__echo", scope: {} }];
+    const surface = [
+      { name: "srv__long_job", scope: {} },
+      { name: "srv__echo", scope: {} },
+    ];
     const { run, executor, trace } = harness({ tools: [], surface, workspace: fixture.workspace, deps: { registry: withheldRegistry } });
     expect(executor.schemasFor(surface).map((schema) => schema.name)).toEqual(["srv__echo"]);
-    expect(executor.unavailable(surface)).toEqual([{ tool: "srv__long_job", reason: expect.stringContaining("execution.taskSupport: required") }]);
+    expect(executor.unavailable(surface)).toEqual([
+      { tool: "srv__long_job", reason: expect.stringContaining("execution.taskSupport: required") },
+    ]);
     const outcome = await run(call("srv__long_job", {}));
     expect(outcome.observation.status).toBe("refused");
     expect(outcome.observation.content).toContain("it is not offered: it must run as a task");

@@ -1,6 +1,13 @@
 import type { z } from "zod";
 import { ReinError, addUsage, totalTokens, Usage, zeroUsage } from "@rein/contracts";
-import { type CompleteOptions, type ContentBlock, type ModelMessage, type ModelProvider, type ModelRequest, textOf } from "./model-provider.ts";
+import {
+  type CompleteOptions,
+  type ContentBlock,
+  type ModelMessage,
+  type ModelProvider,
+  type ModelRequest,
+  textOf,
+} from "./model-provider.ts";
 import { parseJsonText } from "./json-from-model-text.ts";
 import { tracedComplete, type ModelCallTrace } from "./traced-complete.ts";
 
@@ -37,7 +44,10 @@ export async function completeStructured<T>(
   let usage = zeroUsage();
   let problem = "";
   for (let attempt = 0; attempt <= maxRepairs; attempt += 1) {
-    const response = await tracedComplete(provider, { ...request, messages }, trace, { signal: options.signal, onEvent: options.onEvent }).catch((error: unknown) => {
+    const response = await tracedComplete(provider, { ...request, messages }, trace, {
+      signal: options.signal,
+      onEvent: options.onEvent,
+    }).catch((error: unknown) => {
       throw withUsage(error, usage);
     });
     usage = addUsage(usage, response.usage);
@@ -66,9 +76,13 @@ export async function completeStructured<T>(
       ],
     });
   }
-  throw new ReinError("model_output_invalid", `the ${request.role} model gave invalid output ${maxRepairs + 1} times; last problem: ${problem}`, {
-    details: { usage },
-  });
+  throw new ReinError(
+    "model_output_invalid",
+    `the ${request.role} model gave invalid output ${maxRepairs + 1} times; last problem: ${problem}`,
+    {
+      details: { usage },
+    },
+  );
 }
 
 /**

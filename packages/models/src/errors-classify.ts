@@ -118,8 +118,7 @@ function classifyByStatus(
   withWait: (reason: FailureReason) => FailureClassification,
   final: (reason: FailureReason) => FailureClassification,
 ): FailureClassification {
-  const status =
-    failure.status ?? (failure.errorType !== undefined ? statusOfErrorType[failure.errorType] : undefined);
+  const status = failure.status ?? (failure.errorType !== undefined ? statusOfErrorType[failure.errorType] : undefined);
   if (status === undefined) {
     // An error event after a 200 with no type we know: the request itself was accepted, so try again.
     return failure.kind === "stream" ? withWait("stream_error") : final("unknown");

@@ -2,7 +2,14 @@ import { type Role, errorMessage, ReinError } from "@rein/contracts";
 import type { ModelProvider, ModelRequest } from "./model-provider.ts";
 
 /** Why a live check failed; each comes with its fix in `message`. */
-export type LiveCheckFailure = "model_not_served" | "key_refused" | "no_access" | "parameter_refused" | "capability_missing" | "quota_exhausted" | "request_refused";
+export type LiveCheckFailure =
+  | "model_not_served"
+  | "key_refused"
+  | "no_access"
+  | "parameter_refused"
+  | "capability_missing"
+  | "quota_exhausted"
+  | "request_refused";
 
 export interface LiveModelCheck {
   provider: string;
@@ -59,12 +66,21 @@ export async function checkModelLive(provider: ModelProvider, options: LiveCheck
     return { ...base, status: "ok", message: `${provider.name}/${provider.model} answered` };
   } catch (error) {
     // An answer that came back but did not parse still shows the request was accepted.
-    if (ReinError.hasCode(error, "model_output_invalid")) return { ...base, status: "ok", message: `${provider.name}/${provider.model} answered (its reply did not parse, which a run repairs)` };
+    if (ReinError.hasCode(error, "model_output_invalid"))
+      return {
+        ...base,
+        status: "ok",
+        message: `${provider.name}/${provider.model} answered (its reply did not parse, which a run repairs)`,
+      };
     return { ...base, ...failureOf(error, provider, options) };
   }
 }
 
-function failureOf(error: unknown, provider: ModelProvider, options: LiveCheckOptions): Pick<LiveModelCheck, "status" | "failure" | "message"> {
+function failureOf(
+  error: unknown,
+  provider: ModelProvider,
+  options: LiveCheckOptions,
+): Pick<LiveModelCheck, "status" | "failure" | "message"> {
   const details = ReinError.isInstance(error) ? error.details : {};
   const status = typeof details.status === "number" ? details.status : undefined;
   const reason = typeof details.reason === "string" ? details.reason : undefined;
@@ -74,27 +90,45 @@ function failureOf(error: unknown, provider: ModelProvider, options: LiveCheckOp
   const failed = (failure: LiveCheckFailure, fix: string) => ({ status: "failed" as const, failure, message: `${what}; ${fix}` });
 
   if (reason === "not_found" || status === 404) {
-    return failed("model_not_served", `the model is retired, misspelled or not open to this key; use ${options.replacement ?? "a model `rein models` lists"}`);
+    return failed(
+      "model_not_served",
+      `the model is retired, misspelled or not open to this key; use ${options.replacement ?? "a model `rein models` lists"}`,
+    );
   }
   if (reason === "authentication" || status === 401) {
     return failed("key_refused", `the key was refused; set a valid key in ${options.keyEnv ?? "the provider's apiKeyEnv"}`);
   }
-  if (reason === "permission" || status === 403) return failed("no_access", "this key may not use this model; ask the provider for access, or choose another model");
-  if (reason === "quota_exhausted") return failed("quota_exhausted", "the account's quota or spend limit is used up; raise it with the provider");
+  if (reason === "permission" || status === 403)
+    return failed("no_access", "this key may not use this model; ask the provider for access, or choose another model");
+  if (reason === "quota_exhausted")
+    return failed("quota_exhausted", "the account's quota or spend limit is used up; raise it with the provider");
   if (reason === "invalid_request" || status === 400 || status === 422) return refusal(said, role, failed);
   if (ReinError.isInstance(error) && error.code !== "model_error") return failed("request_refused", "fix the setting it names");
   return { status: "inconclusive", message: `${what}; could not be checked now (the provider did not answer), so the command goes on` };
 }
 
 /** A 400 names what it refused; the fix is to the role's setting that sent it. */
-function refusal(said: string, role: Role, failed: (failure: LiveCheckFailure, fix: string) => Pick<LiveModelCheck, "status" | "failure" | "message">) {
+function refusal(
+  said: string,
+  role: Role,
+  failed: (failure: LiveCheckFailure, fix: string) => Pick<LiveModelCheck, "status" | "failure" | "message">,
+) {
   if (/temperature|top_p|top_k/i.test(said)) return failed("parameter_refused", `remove roles.${role}.temperature`);
   // Before effort: OpenAI's refusal of function tools on Chat Completions names reasoning_effort too.
-  if (/tool|function/i.test(said)) return failed("capability_missing", "the model does not take tools as Rein sends them; choose a model whose catalogue entry says it does (`rein models`)");
-  if (/effort|reasoning|thinking/i.test(said)) return failed("parameter_refused", `change or remove roles.${role}.effort (\`rein models\` lists the efforts the model takes)`);
-  if (/max_tokens|max_output_tokens|max_completion_tokens/i.test(said)) return failed("parameter_refused", `lower roles.${role}.maxTokens to the model's max output (\`rein models\`)`);
+  if (/tool|function/i.test(said))
+    return failed(
+      "capability_missing",
+      "the model does not take tools as Rein sends them; choose a model whose catalogue entry says it does (`rein models`)",
+    );
+  if (/effort|reasoning|thinking/i.test(said))
+    return failed("parameter_refused", `change or remove roles.${role}.effort (\`rein models\` lists the efforts the model takes)`);
+  if (/max_tokens|max_output_tokens|max_completion_tokens/i.test(said))
+    return failed("parameter_refused", `lower roles.${role}.maxTokens to the model's max output (\`rein models\`)`);
   if (/output_config|response_format|text\.format|json_schema|structured/i.test(said)) {
-    return failed("capability_missing", "the model does not take structured output as Rein asks for it; choose another model (`rein models`)");
+    return failed(
+      "capability_missing",
+      "the model does not take structured output as Rein asks for it; choose another model (`rein models`)",
+    );
   }
   return failed("request_refused", "check the role's settings against `rein models`");
 }

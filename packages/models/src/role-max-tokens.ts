@@ -7,7 +7,10 @@ import { modelEntryFor } from "./catalogue/model-catalogue.ts";
  * them: the role's `maxTokens`, else the catalogue's default for its model,
  * else the adapters' default. A step reserves this much before each call.
  */
-export function roleMaxTokens(providers: Readonly<Record<string, ProviderConfig>>, role: Pick<RoleModelConfig, "provider" | "model" | "maxTokens">): number {
+export function roleMaxTokens(
+  providers: Readonly<Record<string, ProviderConfig>>,
+  role: Pick<RoleModelConfig, "provider" | "model" | "maxTokens">,
+): number {
   const kind = providers[role.provider]?.kind;
   return role.maxTokens ?? (kind ? modelEntryFor(kind, role.model)?.defaultMaxTokens : undefined) ?? defaultMaxTokens;
 }

@@ -50,7 +50,12 @@ export function estimateToolTokens(tool: ModelToolSchema): number {
 }
 
 /** The whole request as a provider would count its input: system, messages, tools and output schema. */
-export function estimateRequestTokens(request: { system: string; messages: readonly ModelMessage[]; tools?: readonly ModelToolSchema[]; output?: ModelRequest["output"] }): number {
+export function estimateRequestTokens(request: {
+  system: string;
+  messages: readonly ModelMessage[];
+  tools?: readonly ModelToolSchema[];
+  output?: ModelRequest["output"];
+}): number {
   let tokens = MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(request.system);
   for (const message of request.messages) tokens += estimateMessageTokens(message);
   for (const tool of request.tools ?? []) tokens += estimateToolTokens(tool);

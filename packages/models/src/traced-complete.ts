@@ -59,7 +59,10 @@ export async function tracedComplete(
   options.onEvent?.({ type: "call_started" });
   try {
     const response = boundary.response(await provider.complete(boundary.request, boundary.options(options)));
-    const usage = response.usage.costUsd === 0 && traceOptions.price ? { ...response.usage, costUsd: costOf(response.usage, traceOptions.price) } : { ...response.usage };
+    const usage =
+      response.usage.costUsd === 0 && traceOptions.price
+        ? { ...response.usage, costUsd: costOf(response.usage, traceOptions.price) }
+        : { ...response.usage };
     // Said in the trace, so the CLI, the dashboard and `rein trace` can show "price unknown" rather than a cost of $0.
     const priceUnknown = response.priceKnown === false && !traceOptions.price;
     await trace.append({

@@ -32,7 +32,11 @@ const sent = () => wire.server.requests.map((request) => request.body);
 const sentMessages = (index: number) => (sent()[index]?.messages ?? []) as { content: { type: string }[] }[];
 const expectNoneRefused = () => expect(wire.emulator.refusals.map((refusal) => `${refusal.rule}: ${refusal.message}`)).toEqual([]);
 
-const readFile = { name: "read_file", description: "Reads a file", inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } };
+const readFile = {
+  name: "read_file",
+  description: "Reads a file",
+  inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+};
 const request: ModelRequest = {
   role: "worker",
   system: "You are the worker.",
@@ -43,7 +47,12 @@ const request: ModelRequest = {
 /** Reasons, notes between calls, reads both files; once it has results, answers. */
 const reader: AnthropicBrain = (view) =>
   view.messages.some((message) => message.content.some((block) => block.type === "tool_result"))
-    ? { content: [{ type: "thinking", text: "Both read; they differ in one line." }, { type: "text", text: "They differ in one line." }] }
+    ? {
+        content: [
+          { type: "thinking", text: "Both read; they differ in one line." },
+          { type: "text", text: "They differ in one line." },
+        ],
+      }
     : {
         content: [
           { type: "thinking", text: "I should read a.ts first." },
@@ -54,24 +63,32 @@ const reader: AnthropicBrain = (view) =>
       };
 
 describe("AnthropicProvider against the Messages API of 2026-10-21", () => {
-  it.each([false, true])("asks for adaptive thinking with readable summaries and reads thinking blocks with their signatures (streamed: %s)", async (stream) => {
-    wire.brain.current = reader;
-    const events: ModelStreamEvent[] = [];
-    const response = await provider().complete(request, stream ? { onEvent: (event) => events.push(event) } : {});
+  it.each([false, true])(
+    "asks for adaptive thinking with readable summaries and reads thinking blocks with their signatures (streamed: %s)",
+    async (stream) => {
+      wire.brain.current = reader;
+      const events: ModelStreamEvent[] = [];
+      const response = await provider().complete(request, stream ? { onEvent: (event) => events.push(event) } : {});
 
-    expectNoneRefused();
-    expect(sent()[0]?.thinking).toEqual({ type: "adaptive", display: "summarized" });
-    expect(response.content.map((block) => block.type)).toEqual(["thinking", "tool_call", "thinking", "tool_call"]);
-    expect(response.content[0]).toMatchObject({
-      type: "thinking",
-      text: "I should read a.ts first.",
-      signature: expect.stringMatching(/\S{40,}/),
-      producer: { api: "anthropic-messages", model: "claude-sonnet-5-5" },
-    });
-    if (stream) {
-      expect(events.filter((event) => event.type === "thinking_delta").map((event) => event.type === "thinking_delta" && event.text).join("")).toBe("I should read a.ts first.Now b.ts.");
-    }
-  });
+      expectNoneRefused();
+      expect(sent()[0]?.thinking).toEqual({ type: "adaptive", display: "summarized" });
+      expect(response.content.map((block) => block.type)).toEqual(["thinking", "tool_call", "thinking", "tool_call"]);
+      expect(response.content[0]).toMatchObject({
+        type: "thinking",
+        text: "I should read a.ts first.",
+        signature: expect.stringMatching(/\S{40,}/),
+        producer: { api: "anthropic-messages", model: "claude-sonnet-5-5" },
+      });
+      if (stream) {
+        expect(
+          events
+            .filter((event) => event.type === "thinking_delta")
+            .map((event) => event.type === "thinking_delta" && event.text)
+            .join(""),
+        ).toBe("I should read a.ts first.Now b.ts.");
+      }
+    },
+  );
 
   it("sends the thinking blocks of a tool loop back unmodified and in place, so the next turn is accepted", async () => {
     wire.brain.current = reader;
@@ -93,10 +110,9 @@ describe("AnthropicProvider against the Messages API of 2026-10-21", () => {
     expectNoneRefused();
     expect(second.content.map((block) => block.type)).toEqual(["thinking", "text"]);
     expect(sentMessages(1)[1]?.content).toEqual(wire.emulator.exchanges[0]?.content);
-    expect(seen?.messages[1]?.content.filter((block) => block.type === "thinking").map((block) => block.type === "thinking" && block.text)).toEqual([
-      "I should read a.ts first.",
-      "Now b.ts.",
-    ]);
+    expect(
+      seen?.messages[1]?.content.filter((block) => block.type === "thinking").map((block) => block.type === "thinking" && block.text),
+    ).toEqual(["I should read a.ts first.", "Now b.ts."]);
   });
 
   it("leaves out thinking another model produced, which the API would not read", async () => {
@@ -105,8 +121,19 @@ describe("AnthropicProvider against the Messages API of 2026-10-21", () => {
       {
         role: "assistant",
         content: [
-          { type: "thinking", text: "Opus reasoning", signature: "sig-opus", producer: { api: "anthropic-messages", model: "claude-opus-5-5" } },
-          { type: "thinking", text: "", signature: "enc", producer: { api: "openai-responses", model: "gpt-6-sol" }, item: { id: "rs_1", summary: [] } },
+          {
+            type: "thinking",
+            text: "Opus reasoning",
+            signature: "sig-opus",
+            producer: { api: "anthropic-messages", model: "claude-opus-5-5" },
+          },
+          {
+            type: "thinking",
+            text: "",
+            signature: "enc",
+            producer: { api: "openai-responses", model: "gpt-6-sol" },
+            item: { id: "rs_1", summary: [] },
+          },
           { type: "text", text: "Reading." },
           { type: "tool_call", id: "toolu_x", name: "read_file", input: { path: "a.ts" } },
         ],
@@ -122,29 +149,46 @@ describe("AnthropicProvider against the Messages API of 2026-10-21", () => {
     wire.brain.current = () => ({ content: [{ type: "thinking", text: "Planning." }], output: { steps: ["read", "write"], done: false } });
     const schema = {
       type: "object",
-      properties: { steps: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 }, done: { type: "boolean" }, note: { type: "string", maxLength: 200 } },
+      properties: {
+        steps: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
+        done: { type: "boolean" },
+        note: { type: "string", maxLength: 200 },
+      },
       required: ["steps", "done"],
     };
     const response = await provider().complete({ ...request, tools: [], output: { name: "plan", schema } });
 
     expectNoneRefused();
     expect(sent()[0]?.tool_choice).toBeUndefined();
-    expect(sent()[0]?.output_config).toMatchObject({ format: { type: "json_schema", schema: { type: "object", additionalProperties: false } } });
+    expect(sent()[0]?.output_config).toMatchObject({
+      format: { type: "json_schema", schema: { type: "object", additionalProperties: false } },
+    });
     expect(response.output).toEqual({ steps: ["read", "write"], done: false });
     expect(response.stopReason).toBe("end_turn");
   });
 
   it("wraps a non-object output schema, as structured output answers an object", async () => {
     wire.brain.current = () => ({ content: [], output: { value: ["a", "b"] } });
-    const response = await provider().complete({ ...request, tools: [], output: { name: "names", schema: { type: "array", items: { type: "string" } } } });
+    const response = await provider().complete({
+      ...request,
+      tools: [],
+      output: { name: "names", schema: { type: "array", items: { type: "string" } } },
+    });
     expectNoneRefused();
     expect(response.output).toEqual(["a", "b"]);
   });
 
   it("forces a tool only for a model the catalogue says still allows it", async () => {
     const forcing = { ...(sonnet as ModelEntry), id: "claude-sonnet-5", structuredOutput: "forced_tool" as const, forcedToolUse: true };
-    wire.brain.current = (view) => ({ content: [{ type: "tool_use", name: "plan", input: { done: true } }], ...(view.tools.length ? {} : { output: {} }) });
-    const response = await provider({ model: "claude-sonnet-5", entry: forcing }).complete({ ...request, tools: [], output: { name: "plan", schema: { type: "object", properties: { done: { type: "boolean" } }, required: ["done"] } } });
+    wire.brain.current = (view) => ({
+      content: [{ type: "tool_use", name: "plan", input: { done: true } }],
+      ...(view.tools.length ? {} : { output: {} }),
+    });
+    const response = await provider({ model: "claude-sonnet-5", entry: forcing }).complete({
+      ...request,
+      tools: [],
+      output: { name: "plan", schema: { type: "object", properties: { done: { type: "boolean" } }, required: ["done"] } },
+    });
     expectNoneRefused();
     expect(sent()[0]?.tool_choice).toEqual({ type: "tool", name: "plan" });
     expect(response.output).toEqual({ done: true });
@@ -176,7 +220,11 @@ describe("AnthropicProvider against the Messages API of 2026-10-21", () => {
     const adapter = provider({ price });
     const base = { ...request, system: longSystem };
     const first = await adapter.complete(base);
-    const body = sent()[0] as { tools: { cache_control?: unknown }[]; system: { cache_control?: unknown }[]; messages: { content: { cache_control?: unknown }[] }[] };
+    const body = sent()[0] as {
+      tools: { cache_control?: unknown }[];
+      system: { cache_control?: unknown }[];
+      messages: { content: { cache_control?: unknown }[] }[];
+    };
     expect(body.tools.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
     expect(body.system.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
     expect(body.messages.at(-1)?.content.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
@@ -186,7 +234,11 @@ describe("AnthropicProvider against the Messages API of 2026-10-21", () => {
     const calls = first.content.flatMap((block) => (block.type === "tool_call" ? [block.id] : []));
     const second = await adapter.complete({
       ...base,
-      messages: [...base.messages, { role: "assistant", content: first.content }, { role: "user", content: calls.map((id) => ({ type: "tool_result" as const, toolCallId: id, content: "A" })) }],
+      messages: [
+        ...base.messages,
+        { role: "assistant", content: first.content },
+        { role: "user", content: calls.map((id) => ({ type: "tool_result" as const, toolCallId: id, content: "A" })) },
+      ],
     });
     expectNoneRefused();
     expect(second.usage.cacheReadTokens).toBe(first.usage.cacheWriteTokens);
@@ -197,7 +249,11 @@ describe("AnthropicProvider against the Messages API of 2026-10-21", () => {
   it("keeps a model the catalogue does not know working: output_config structured output, no thinking or effort parameter", async () => {
     wire.brain.current = () => ({ content: [], output: { ok: true } });
     const { entry: _known, ...unknown } = settings({ model: "claude-sonnet-5", effort: "high" });
-    const response = await new AnthropicProvider(unknown).complete({ ...request, tools: [], output: { name: "check", schema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } } });
+    const response = await new AnthropicProvider(unknown).complete({
+      ...request,
+      tools: [],
+      output: { name: "check", schema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } },
+    });
     expectNoneRefused();
     expect(sent()[0]).not.toHaveProperty("thinking");
     expect(sent()[0]?.output_config).toEqual({ format: expect.objectContaining({ type: "json_schema" }) });
@@ -205,7 +261,17 @@ describe("AnthropicProvider against the Messages API of 2026-10-21", () => {
   });
 
   it("plays a scripted worker through the emulator as today's model answers, images in tool results included", async () => {
-    const script = { worker: [{ match: "Compare", turns: [{ text: "Let me look at a.ts.", toolCalls: [{ id: "toolu_a", name: "read_file", input: { path: "a.ts" } }] }, { text: "a.ts draws a chart." }] }] };
+    const script = {
+      worker: [
+        {
+          match: "Compare",
+          turns: [
+            { text: "Let me look at a.ts.", toolCalls: [{ id: "toolu_a", name: "read_file", input: { path: "a.ts" } }] },
+            { text: "a.ts draws a chart." },
+          ],
+        },
+      ],
+    };
     let seen: EmulatedRequest | undefined;
     const scripted = brainOfProvider(new ScriptedProvider(script), "worker");
     wire.brain.current = (view) => {
@@ -221,11 +287,20 @@ describe("AnthropicProvider against the Messages API of 2026-10-21", () => {
       "thinking: Let me look at a.ts.",
       "tool_call",
     ]);
-    expect(events.filter((event) => event.type === "thinking_delta").map((event) => event.type === "thinking_delta" && event.text).join("")).toContain("Let me look at a.ts.");
+    expect(
+      events
+        .filter((event) => event.type === "thinking_delta")
+        .map((event) => event.type === "thinking_delta" && event.text)
+        .join(""),
+    ).toContain("Let me look at a.ts.");
     const image = { mediaType: "image/png", data: "iVBORw0KGgo=" };
     const second = await adapter.complete({
       ...request,
-      messages: [...request.messages, { role: "assistant", content: first.content }, { role: "user", content: [{ type: "tool_result", toolCallId: "toolu_a", content: "a chart", images: [image] }] }],
+      messages: [
+        ...request.messages,
+        { role: "assistant", content: first.content },
+        { role: "user", content: [{ type: "tool_result", toolCallId: "toolu_a", content: "a chart", images: [image] }] },
+      ],
     });
     expectNoneRefused();
     expect(second.content).toEqual([{ type: "text", text: "a.ts draws a chart." }]);

@@ -9,7 +9,11 @@ import { emulatorPerTest, minimal, post } from "./anthropic-emulator-support.ts"
 const wire = emulatorPerTest();
 const client = () => new Anthropic({ apiKey: "sk-ant-emulator", baseURL: wire.server.baseURL, maxRetries: 0 });
 
-const readFile = { name: "read_file", description: "Reads a file", input_schema: { type: "object" as const, properties: { path: { type: "string" } }, required: ["path"] } };
+const readFile = {
+  name: "read_file",
+  description: "Reads a file",
+  input_schema: { type: "object" as const, properties: { path: { type: "string" } }, required: ["path"] },
+};
 const question = { role: "user" as const, content: "Compare a.ts and b.ts." };
 
 /** Thinks, notes, then reads a.ts; once it has a result, answers. */
@@ -42,7 +46,11 @@ function secondTurn(assistant: Anthropic.ContentBlockParam[], extra: Partial<Ant
     model: "claude-sonnet-5-5",
     max_tokens: 4096,
     tools: [readFile],
-    messages: [question, { role: "assistant", content: assistant }, { role: "user", content: ids.map((id) => ({ type: "tool_result", tool_use_id: id, content: "…" })) }],
+    messages: [
+      question,
+      { role: "assistant", content: assistant },
+      { role: "user", content: ids.map((id) => ({ type: "tool_result", tool_use_id: id, content: "…" })) },
+    ],
     ...extra,
   });
 }
@@ -51,28 +59,56 @@ describe("replies in today's shapes (https://platform.claude.com/docs/en/build-w
   it("thinks before its tool calls with a signed block, and returns text between calls in a thinking block", async () => {
     const message = await firstTurn("summarized");
     expect(message.content.map((block) => block.type)).toEqual(["thinking", "tool_use", "thinking", "tool_use"]);
-    expect(message.content[0]).toMatchObject({ type: "thinking", thinking: "I should read a.ts first.", signature: expect.stringMatching(/\S{40,}/) });
+    expect(message.content[0]).toMatchObject({
+      type: "thinking",
+      thinking: "I should read a.ts first.",
+      signature: expect.stringMatching(/\S{40,}/),
+    });
     expect(message.content[2]).toMatchObject({ type: "thinking", thinking: "Now b.ts." });
     expect(message.stop_reason).toBe("tool_use");
   });
 
-  it("returns thinking blocks with empty text at the default display, \"omitted\" on claude-sonnet-5-5 (https://platform.claude.com/docs/en/models/sonnet-5-5/migration-guide)", async () => {
+  it('returns thinking blocks with empty text at the default display, "omitted" on claude-sonnet-5-5 (https://platform.claude.com/docs/en/models/sonnet-5-5/migration-guide)', async () => {
     const message = await firstTurn();
-    expect(message.content.filter((block) => block.type === "thinking").map((block) => block.type === "thinking" && block.thinking)).toEqual(["", ""]);
+    expect(
+      message.content.filter((block) => block.type === "thinking").map((block) => block.type === "thinking" && block.thinking),
+    ).toEqual(["", ""]);
   });
 
   it("leaves only the progress updates, with their text, under between_tools (https://platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5#turn-off-up-front-thinking)", async () => {
     wire.brain.current = reader;
-    const message = await client().messages.create({ model: "claude-sonnet-5-5", max_tokens: 4096, thinking: { type: "between_tools" }, tools: [readFile], messages: [question] });
-    expect(message.content.map((block) => (block.type === "thinking" ? `thinking: ${block.thinking}` : block.type))).toEqual(["tool_use", "thinking: Now b.ts.", "tool_use"]);
+    const message = await client().messages.create({
+      model: "claude-sonnet-5-5",
+      max_tokens: 4096,
+      thinking: { type: "between_tools" },
+      tools: [readFile],
+      messages: [question],
+    });
+    expect(message.content.map((block) => (block.type === "thinking" ? `thinking: ${block.thinking}` : block.type))).toEqual([
+      "tool_use",
+      "thinking: Now b.ts.",
+      "tool_use",
+    ]);
   });
 
   it("streams the documented event sequence (https://platform.claude.com/docs/en/build-with-claude/streaming)", async () => {
     wire.brain.current = reader;
-    const stream = await client().messages.create({ model: "claude-sonnet-5-5", max_tokens: 4096, thinking: { type: "adaptive", display: "summarized" }, tools: [readFile], messages: [question], stream: true });
+    const stream = await client().messages.create({
+      model: "claude-sonnet-5-5",
+      max_tokens: 4096,
+      thinking: { type: "adaptive", display: "summarized" },
+      tools: [readFile],
+      messages: [question],
+      stream: true,
+    });
     const seen: string[] = [];
     for await (const event of stream) {
-      const kind = event.type === "content_block_delta" ? event.delta.type : event.type === "content_block_start" ? `start:${event.content_block.type}` : event.type;
+      const kind =
+        event.type === "content_block_delta"
+          ? event.delta.type
+          : event.type === "content_block_start"
+            ? `start:${event.content_block.type}`
+            : event.type;
       if (seen.at(-1) !== kind) seen.push(kind);
     }
     expect(seen).toEqual([
@@ -99,7 +135,11 @@ describe("replies in today's shapes (https://platform.claude.com/docs/en/build-w
   it("returns structured output as one text block of JSON", async () => {
     wire.brain.current = () => ({ content: [{ type: "thinking", text: "Deciding." }], output: { decision: "continue" } });
     const schema = { type: "object", properties: { decision: { type: "string" } }, required: ["decision"], additionalProperties: false };
-    const message = await client().messages.create({ ...minimal, messages: [question], output_config: { format: { type: "json_schema", schema } } });
+    const message = await client().messages.create({
+      ...minimal,
+      messages: [question],
+      output_config: { format: { type: "json_schema", schema } },
+    });
     expect(message.content.map((block) => block.type)).toEqual(["thinking", "text"]);
     expect(message.content[1]).toEqual({ type: "text", text: '{"decision":"continue"}' });
   });
@@ -120,9 +160,13 @@ describe("thinking blocks must come back as they were returned (https://platform
 
   it("refuses a block whose shown text was changed, and a forged signature", async () => {
     const content = (await firstTurn("summarized")).content as Anthropic.ContentBlockParam[];
-    const edited = content.map((block, index) => (index === 0 && block.type === "thinking" ? { ...block, thinking: "I should read b.ts first." } : block));
+    const edited = content.map((block, index) =>
+      index === 0 && block.type === "thinking" ? { ...block, thinking: "I should read b.ts first." } : block,
+    );
     expect((await secondTurn(edited)).body.error?.message).toBe("messages.1.content.0: Invalid `signature` in `thinking` block");
-    const forged = content.map((block) => (block.type === "thinking" ? { ...block, signature: `${block.signature.slice(0, -4)}AAAA` } : block));
+    const forged = content.map((block) =>
+      block.type === "thinking" ? { ...block, signature: `${block.signature.slice(0, -4)}AAAA` } : block,
+    );
     expect((await secondTurn(forged)).body.error?.message).toBe("messages.1.content.0: Invalid `signature` in `thinking` block");
   });
 
@@ -153,7 +197,9 @@ describe("thinking blocks must come back as they were returned (https://platform
     expect(answer.body.error?.message).toContain("The block is bound to a different conversation.");
     expect(wire.emulator.refusals.at(-1)?.rule).toBe("thinking.conversation");
     // cache_control markers are not part of the conversation a block is bound to.
-    const marked = await secondTurn(content.map((block) => (block.type === "tool_use" ? { ...block, cache_control: { type: "ephemeral" as const } } : block)));
+    const marked = await secondTurn(
+      content.map((block) => (block.type === "tool_use" ? { ...block, cache_control: { type: "ephemeral" as const } } : block)),
+    );
     expect(marked.status).toBe(200);
   });
 
@@ -181,7 +227,12 @@ describe("usage from the cache breakpoints seen (https://platform.claude.com/doc
   const usageOf = async (body: unknown) => {
     const answer = await post(wire.server, body);
     expect(answer.status, answer.text).toBe(200);
-    return answer.body.usage as { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number; cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number } };
+    return answer.body.usage as {
+      input_tokens: number;
+      cache_read_input_tokens: number;
+      cache_creation_input_tokens: number;
+      cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
+    };
   };
 
   it("writes a prefix at its breakpoint on the first request and reads it on the next", async () => {
@@ -191,29 +242,54 @@ describe("usage from the cache breakpoints seen (https://platform.claude.com/doc
     expect(first.cache_creation_input_tokens).toBeGreaterThan(512);
     expect(first.cache_creation).toEqual({ ephemeral_5m_input_tokens: first.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 });
     const second = await usageOf(body);
-    expect(second).toMatchObject({ cache_read_input_tokens: first.cache_creation_input_tokens, cache_creation_input_tokens: 0, input_tokens: first.input_tokens });
+    expect(second).toMatchObject({
+      cache_read_input_tokens: first.cache_creation_input_tokens,
+      cache_creation_input_tokens: 0,
+      input_tokens: first.input_tokens,
+    });
   });
 
   it("reads the previous turns of a growing conversation and writes only what is new", async () => {
     const turn = (messages: unknown[]) => ({ ...minimal, system: [{ type: "text", text: longSystem }], messages });
     const last = (text: string) => ({ role: "user", content: [{ type: "text", text, cache_control: { type: "ephemeral" } }] });
     const first = await usageOf(turn([last("Review a.ts.")]));
-    const second = await usageOf(turn([{ role: "user", content: [{ type: "text", text: "Review a.ts." }] }, { role: "assistant", content: "Done." }, last("Now b.ts.")]));
+    const second = await usageOf(
+      turn([
+        { role: "user", content: [{ type: "text", text: "Review a.ts." }] },
+        { role: "assistant", content: "Done." },
+        last("Now b.ts."),
+      ]),
+    );
     expect(second.cache_read_input_tokens).toBe(first.cache_creation_input_tokens);
     expect(second.cache_creation_input_tokens).toBeGreaterThan(0);
     expect(second.cache_creation_input_tokens).toBeLessThan(first.cache_creation_input_tokens);
   });
 
   it("splits 1-hour from 5-minute writes, and a top-level cache_control marks the last block", async () => {
-    const usage = await usageOf({ ...minimal, system: cached(longSystem, "1h"), cache_control: { type: "ephemeral" }, messages: [{ role: "user", content: "Review a.ts, please, and say what you find." }] });
+    const usage = await usageOf({
+      ...minimal,
+      system: cached(longSystem, "1h"),
+      cache_control: { type: "ephemeral" },
+      messages: [{ role: "user", content: "Review a.ts, please, and say what you find." }],
+    });
     expect(usage.cache_creation.ephemeral_1h_input_tokens).toBeGreaterThan(512);
     expect(usage.cache_creation.ephemeral_5m_input_tokens).toBeGreaterThan(0);
-    expect(usage.cache_creation_input_tokens).toBe(usage.cache_creation.ephemeral_1h_input_tokens + usage.cache_creation.ephemeral_5m_input_tokens);
+    expect(usage.cache_creation_input_tokens).toBe(
+      usage.cache_creation.ephemeral_1h_input_tokens + usage.cache_creation.ephemeral_5m_input_tokens,
+    );
   });
 
   it("caches nothing below the model's minimum, and a changed effort misses the messages but not the system prompt", async () => {
-    expect(await usageOf({ ...minimal, system: cached("Short.") })).toMatchObject({ cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
-    const body = (effort: string) => ({ ...minimal, system: cached(longSystem), output_config: { effort }, messages: [{ role: "user", content: [{ type: "text", text: "Review a.ts. ".repeat(80), cache_control: { type: "ephemeral" } }] }] });
+    expect(await usageOf({ ...minimal, system: cached("Short.") })).toMatchObject({
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    });
+    const body = (effort: string) => ({
+      ...minimal,
+      system: cached(longSystem),
+      output_config: { effort },
+      messages: [{ role: "user", content: [{ type: "text", text: "Review a.ts. ".repeat(80), cache_control: { type: "ephemeral" } }] }],
+    });
     const high = await usageOf(body("high"));
     const low = await usageOf(body("low"));
     expect(low.cache_read_input_tokens).toBeGreaterThan(0);

@@ -7,19 +7,20 @@ import { fixture, jsonFixture, providerOnFakeWire, workerRequest as baseRequest 
 
 const key = "sk-ant-test-DISTINCTIVE-KEY-7f3a9";
 
-
 describe("AnthropicProvider through @anthropic-ai/sdk", () => {
-
-  const wire = providerOnFakeWire(3, undefined, ({ server, retry }) =>
-    new AnthropicProvider({
-      name: "anthropic",
-      model: "claude-test-1",
-      apiKey: key,
-      baseURL: server.baseURL,
-      maxTokens: 1024,
-      retry: retry.policy,
-      price: { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75 },
-    }),
+  const wire = providerOnFakeWire(
+    3,
+    undefined,
+    ({ server, retry }) =>
+      new AnthropicProvider({
+        name: "anthropic",
+        model: "claude-test-1",
+        apiKey: key,
+        baseURL: server.baseURL,
+        maxTokens: 1024,
+        retry: retry.policy,
+        price: { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75 },
+      }),
   );
 
   it("sends system, messages and auth, and reads a plain text reply with cache usage", async () => {
@@ -164,9 +165,7 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
     expect(wire.server.requests).toHaveLength(2);
     expect(response.retries).toBe(1);
     expect(response.content).toEqual([{ type: "text", text: "Hello, world" }]);
-    expect(events.filter((event) => event.type === "retry")).toEqual([
-      { type: "retry", attempt: 1, delayMs: 250, reason: "overloaded" },
-    ]);
+    expect(events.filter((event) => event.type === "retry")).toEqual([{ type: "retry", attempt: 1, delayMs: 250, reason: "overloaded" }]);
   });
 
   it("retries 529 overloaded with jittered backoff", async () => {
@@ -273,7 +272,15 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
       status: "legacy",
       source: "test",
     };
-    const provider = new AnthropicProvider({ name: "anthropic", model: "claude-test-1", apiKey: key, baseURL: wire.server.baseURL, maxTokens: 1024, entry: forcing, retry: wire.retry.policy });
+    const provider = new AnthropicProvider({
+      name: "anthropic",
+      model: "claude-test-1",
+      apiKey: key,
+      baseURL: wire.server.baseURL,
+      maxTokens: 1024,
+      entry: forcing,
+      retry: wire.retry.policy,
+    });
     wire.server.queue({ status: 200, json: jsonFixture("anthropic/structured.json") });
     const schema = {
       type: "object",
@@ -283,7 +290,9 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
     const response = await provider.complete({ ...baseRequest, output: { name: "plan", description: "The plan", schema } });
 
     expect(wire.server.requests[0]?.body.tool_choice).toEqual({ type: "tool", name: "plan" });
-    expect(wire.server.requests[0]?.body.tools).toEqual([{ name: "plan", description: "The plan", input_schema: schema, cache_control: { type: "ephemeral" } }]);
+    expect(wire.server.requests[0]?.body.tools).toEqual([
+      { name: "plan", description: "The plan", input_schema: schema, cache_control: { type: "ephemeral" } },
+    ]);
     expect(response.output).toEqual({ steps: ["read", "write"], done: false });
     expect(response.stopReason).toBe("end_turn");
     expect(response.content).toEqual([{ type: "text", text: '{"steps":["read","write"],"done":false}' }]);
@@ -292,13 +301,27 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
   it("reads thinking and redacted_thinking blocks with their signatures, tied to the model asked, and 1-hour cache writes apart (https://platform.claude.com/docs/en/build-with-claude/thinking)", async () => {
     wire.server.queue({ status: 200, json: jsonFixture("anthropic/thinking-redacted.json") });
     const price = { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75, cacheWriteLongPerMTok: 6 };
-    const provider = new AnthropicProvider({ name: "anthropic", model: "claude-test-1", apiKey: key, baseURL: wire.server.baseURL, maxTokens: 1024, retry: wire.retry.policy, price });
+    const provider = new AnthropicProvider({
+      name: "anthropic",
+      model: "claude-test-1",
+      apiKey: key,
+      baseURL: wire.server.baseURL,
+      maxTokens: 1024,
+      retry: wire.retry.policy,
+      price,
+    });
     const response = await provider.complete(baseRequest);
 
     const producer = { api: "anthropic-messages", model: "claude-test-1" };
     expect(response.content).toEqual([
       { type: "thinking", text: "Let me break this down. The question has two parts.", signature: "WaUjzkypQ2mUEVM36O2Txu", producer },
-      { type: "thinking", text: "", signature: "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP", producer, redacted: true },
+      {
+        type: "thinking",
+        text: "",
+        signature: "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP",
+        producer,
+        redacted: true,
+      },
       { type: "text", text: "Based on my analysis, read a.ts first." },
       { type: "tool_call", id: "toolu_01D7FLrfh4GYq7yT1ULFeyMV", name: "read_file", input: { path: "a.ts" } },
     ]);
@@ -342,7 +365,12 @@ describe("AnthropicProvider through @anthropic-ai/sdk", () => {
           content: [
             { type: "thinking", text: "Mine.", signature: "sig-mine", producer: mine },
             { type: "thinking", text: "", signature: "data-mine", producer: mine, redacted: true },
-            { type: "thinking", text: "Another model's.", signature: "sig-other", producer: { api: "anthropic-messages", model: "claude-opus-5-5" } },
+            {
+              type: "thinking",
+              text: "Another model's.",
+              signature: "sig-other",
+              producer: { api: "anthropic-messages", model: "claude-opus-5-5" },
+            },
             { type: "thinking", text: "Cut before its signature.", signature: "", producer: mine },
             { type: "tool_call", id: "toolu_1", name: "read_file", input: { path: "a.ts" } },
           ],

@@ -4,7 +4,14 @@ import { anthropicModels } from "../src/catalogue/anthropic-models.ts";
 import { openAIModels } from "../src/catalogue/openai-models.ts";
 import { createProvider } from "../src/create-provider.ts";
 import { checkModelLive } from "../src/model-live-check.ts";
-import { emulatedModels, type FakeReply, OpenAIEmulator, openAIEmulatedModels, recordingRetry, startAnthropicEmulator } from "../src/testing/index.ts";
+import {
+  emulatedModels,
+  type FakeReply,
+  OpenAIEmulator,
+  openAIEmulatedModels,
+  recordingRetry,
+  startAnthropicEmulator,
+} from "../src/testing/index.ts";
 import { fakeServerPerTest } from "./fixtures.ts";
 
 /**
@@ -50,7 +57,9 @@ describe("the live model check", () => {
     const check = await checkModelLive(claude({ model: "claude-sonnet-4-5" }), { roles: ["worker"], replacement: "claude-sonnet-5-5" });
     expect(check.status).toBe("failed");
     expect(check.failure).toBe("model_not_served");
-    expect(check.message).toMatch(/^claude\/claude-sonnet-4-5: HTTP 404 not_found_error: model: claude-sonnet-4-5; .*use claude-sonnet-5-5$/);
+    expect(check.message).toMatch(
+      /^claude\/claude-sonnet-4-5: HTTP 404 not_found_error: model: claude-sonnet-4-5; .*use claude-sonnet-5-5$/,
+    );
   });
 
   it("reports a bad key (401) naming the variable to fix, never the key", async () => {
@@ -65,18 +74,38 @@ describe("the live model check", () => {
     wire.server.queue(anthropicError(400, "invalid_request_error", "`temperature` is deprecated for this model."));
     const check = await checkModelLive(claude(), { roles: ["worker"] });
     expect(check).toMatchObject({ status: "failed", failure: "parameter_refused" });
-    expect(check.message).toMatch(/HTTP 400 invalid_request_error: `temperature` is deprecated for this model\.; remove roles\.worker\.temperature$/);
+    expect(check.message).toMatch(
+      /HTTP 400 invalid_request_error: `temperature` is deprecated for this model\.; remove roles\.worker\.temperature$/,
+    );
   });
 
   it("reports OpenAI's model_not_found and a missing capability the same way", async () => {
-    wire.server.queue(openAIError(404, "The model `gpt-4.1-nano` does not exist or you do not have access to it.", "invalid_request_error", "model_not_found"));
+    wire.server.queue(
+      openAIError(
+        404,
+        "The model `gpt-4.1-nano` does not exist or you do not have access to it.",
+        "invalid_request_error",
+        "model_not_found",
+      ),
+    );
     expect(await checkModelLive(gpt("gpt-4.1-nano"), { roles: ["planner"], replacement: "gpt-6-luna" })).toMatchObject({
       status: "failed",
       failure: "model_not_served",
       message: expect.stringMatching(/HTTP 404.*does not exist.*use gpt-6-luna$/),
     });
-    wire.server.queue(openAIError(400, "Function tools with reasoning_effort are not supported for gpt-6-sol in /v1/chat/completions.", "invalid_request_error", null, "tools"));
-    expect(await checkModelLive(gpt("gpt-6-sol"), { roles: ["worker"] })).toMatchObject({ status: "failed", failure: "capability_missing" });
+    wire.server.queue(
+      openAIError(
+        400,
+        "Function tools with reasoning_effort are not supported for gpt-6-sol in /v1/chat/completions.",
+        "invalid_request_error",
+        null,
+        "tools",
+      ),
+    );
+    expect(await checkModelLive(gpt("gpt-6-sol"), { roles: ["worker"] })).toMatchObject({
+      status: "failed",
+      failure: "capability_missing",
+    });
   });
 
   it("learns nothing from a provider that cannot answer now, and says the command goes on", async () => {
@@ -95,10 +124,13 @@ describe("the live model check", () => {
  * one is reported as not served.
  */
 describe("the live model check against the strict emulators", () => {
-  const current = (entries: typeof anthropicModels) => entries.filter((entry) => entry.status === "current" && !entry.id.includes("*")).map((entry) => entry.id);
+  const current = (entries: typeof anthropicModels) =>
+    entries.filter((entry) => entry.status === "current" && !entry.id.includes("*")).map((entry) => entry.id);
 
   it("passes every current Claude model the Messages emulator serves, and reports a retired one", async () => {
-    const { emulator, server } = await startAnthropicEmulator({ brain: () => ({ content: [{ type: "text", text: '{"ok":true}' }], output: { ok: true } }) });
+    const { emulator, server } = await startAnthropicEmulator({
+      brain: () => ({ content: [{ type: "text", text: '{"ok":true}' }], output: { ok: true } }),
+    });
     try {
       const served = current(anthropicModels).filter((id) => id in emulatedModels);
       expect(served).toContain("claude-sonnet-5-5");

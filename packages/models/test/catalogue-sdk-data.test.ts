@@ -40,7 +40,9 @@ describe("the catalogue against the installed SDKs' own model data", () => {
   }
 
   it("calls current only models the SDKs list and have not shut down", () => {
-    for (const entry of [...anthropicModels, ...openAIModels].filter((candidate) => candidate.status === "current" && !candidate.id.includes("*"))) {
+    for (const entry of [...anthropicModels, ...openAIModels].filter(
+      (candidate) => candidate.status === "current" && !candidate.id.includes("*"),
+    )) {
       const data = sdk[entry.provider];
       expect(data.models.has(entry.id), `${entry.id} is not in the ${entry.provider} SDK's model list`).toBe(true);
       expect(shutDownBy(data, entry.id, today), `${entry.id} is current but shut down`).toBeUndefined();
@@ -51,7 +53,10 @@ describe("the catalogue against the installed SDKs' own model data", () => {
     for (const provider of ["anthropic", "openai"] as const) {
       for (const [model] of [...sdk[provider].shutdowns].filter(([id]) => shutDownBy(sdk[provider], id, today))) {
         const problems = checkRoleModel("worker", { provider, model, timeoutMs: 1000, contextTokens: 1000 }, provider, today);
-        expect(problems.map((problem) => problem.code), model).toEqual(["model_retired"]);
+        expect(
+          problems.map((problem) => problem.code),
+          model,
+        ).toEqual(["model_retired"]);
       }
     }
   });
@@ -68,8 +73,14 @@ describe("the catalogue against the installed SDKs' own model data", () => {
   });
 
   it("names no shut-down model in the README, the docs or the examples", () => {
-    const files = [join(repoRoot, "README.md"), ...jsonAndMarkdownUnder(join(repoRoot, "docs")), ...jsonAndMarkdownUnder(join(repoRoot, "examples"))];
-    const named = files.flatMap((file) => [...readFileSync(file, "utf8").matchAll(/"model":\s*"([^"]+)"/g)].map((match) => ({ file, model: match[1] as string })));
+    const files = [
+      join(repoRoot, "README.md"),
+      ...jsonAndMarkdownUnder(join(repoRoot, "docs")),
+      ...jsonAndMarkdownUnder(join(repoRoot, "examples")),
+    ];
+    const named = files.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/"model":\s*"([^"]+)"/g)].map((match) => ({ file, model: match[1] as string })),
+    );
     expect(named.length).toBeGreaterThan(0);
     for (const { file, model } of named) {
       for (const provider of ["anthropic", "openai"] as const) {

@@ -33,17 +33,28 @@ describe("the model catalogue's data", () => {
 
   it("says what current Claude models refuse: forced tools and every sampling parameter; older ones that still allow forcing say so", () => {
     for (const id of ["claude-sonnet-5-5", "claude-opus-5-5", "claude-fable-5-2"]) {
-      expect(modelEntryFor("anthropic", id)).toMatchObject({ api: "anthropic-messages", structuredOutput: "output_config", forcedToolUse: false, sampling: [] });
+      expect(modelEntryFor("anthropic", id)).toMatchObject({
+        api: "anthropic-messages",
+        structuredOutput: "output_config",
+        forcedToolUse: false,
+        sampling: [],
+      });
     }
     // Sampling is refused on every model by API version 2026-10-21 (https://platform.claude.com/docs/en/api/versioning), forcing a tool is not.
     expect(modelEntryFor("anthropic", "claude-haiku-4-5")).toMatchObject({ forcedToolUse: true, sampling: [], thinking: { efforts: [] } });
     expect(modelEntryFor("anthropic", "claude-opus-5")).toMatchObject({ forcedToolUse: true, sampling: [] });
-    expect(modelEntryFor("anthropic", "claude-opus-5-5")?.thinking).toEqual({ mode: "adaptive", efforts: ["low", "medium", "high", "xhigh", "max"], defaultEffort: "medium" });
+    expect(modelEntryFor("anthropic", "claude-opus-5-5")?.thinking).toEqual({
+      mode: "adaptive",
+      efforts: ["low", "medium", "high", "xhigh", "max"],
+      defaultEffort: "medium",
+    });
   });
 
   it("puts OpenAI's reasoning families on the Responses API and GPT-4.1 / 4o on Chat Completions", () => {
-    for (const id of ["gpt-6.2-sol", "gpt-6-luna", "gpt-6.2-astra", "gpt-5.5-pro", "gpt-5-codex"]) expect(modelEntryFor("openai", id)?.api, id).toBe("openai-responses");
-    for (const id of ["gpt-4.1", "gpt-4o-mini"]) expect(modelEntryFor("openai", id)).toMatchObject({ api: "openai-chat", sampling: ["temperature", "top_p"], retires: "2027-01-14" });
+    for (const id of ["gpt-6.2-sol", "gpt-6-luna", "gpt-6.2-astra", "gpt-5.5-pro", "gpt-5-codex"])
+      expect(modelEntryFor("openai", id)?.api, id).toBe("openai-responses");
+    for (const id of ["gpt-4.1", "gpt-4o-mini"])
+      expect(modelEntryFor("openai", id)).toMatchObject({ api: "openai-chat", sampling: ["temperature", "top_p"], retires: "2027-01-14" });
     // GPT-6 Sol takes sampling only at effort none; 6.1 and 6.2 Sol refuse none altogether.
     expect(modelEntryFor("openai", "gpt-6-sol")).toMatchObject({ sampling: [], samplingWhenEffortNone: ["temperature", "top_p"] });
     expect(modelEntryFor("openai", "gpt-6.2-sol")?.thinking.efforts).not.toContain("none");
@@ -71,7 +82,10 @@ describe("finding a model's entry", () => {
   });
 
   it("holds retired models apart from usable ones, each with the model to use instead", () => {
-    expect(retiredModelFor("anthropic", "claude-sonnet-4-5-20250929")).toMatchObject({ retired: "2026-11-30", successor: "claude-sonnet-5-5" });
+    expect(retiredModelFor("anthropic", "claude-sonnet-4-5-20250929")).toMatchObject({
+      retired: "2026-11-30",
+      successor: "claude-sonnet-5-5",
+    });
     expect(retiredModelFor("openai", "o4-mini")).toMatchObject({ retired: "2026-10-23" });
     expect(modelEntryFor("anthropic", "claude-sonnet-4-5")).toBeUndefined();
     expect(modelEntryFor("openai", "o4-mini")).toBeUndefined();

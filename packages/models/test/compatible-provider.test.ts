@@ -10,7 +10,6 @@ const baseRequest: ModelRequest = {
 };
 
 describe("OpenAIProvider as openai-compatible (Ollama, vLLM, llama.cpp quirks)", () => {
-
   const wire = fakeWirePerTest(2, "/v1");
 
   const compatible = (structuredOutput?: "json_schema" | "json_object" | "none") =>
@@ -75,16 +74,32 @@ describe("OpenAIProvider as openai-compatible (Ollama, vLLM, llama.cpp quirks)",
 
   it("refuses a function call without a name as a final model error instead of naming no tool", async () => {
     const nameless = { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { arguments: "{}" } }] };
-    wire.server.queue({ status: 200, json: { id: "chatcmpl-1", object: "chat.completion", model: "qwen2.5:7b", choices: [{ index: 0, message: nameless, finish_reason: "tool_calls" }] } });
-    const error = await compatible().complete(baseRequest).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: "model_error", retryable: false, message: expect.stringContaining("the server's tool call 0 is not a function call") });
+    wire.server.queue({
+      status: 200,
+      json: {
+        id: "chatcmpl-1",
+        object: "chat.completion",
+        model: "qwen2.5:7b",
+        choices: [{ index: 0, message: nameless, finish_reason: "tool_calls" }],
+      },
+    });
+    const error = await compatible()
+      .complete(baseRequest)
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      code: "model_error",
+      retryable: false,
+      message: expect.stringContaining("the server's tool call 0 is not a function call"),
+    });
     expect((error as Error).message).toContain("function.name");
     expect(wire.server.requests).toHaveLength(1);
   });
 
   it("surfaces Ollama's plain-string error for an unknown model as final, with its words", async () => {
     wire.server.queue({ status: 404, json: { error: 'model "qwen9:1b" not found, try pulling it first' } });
-    const error = await compatible().complete(baseRequest).catch((caught: unknown) => caught);
+    const error = await compatible()
+      .complete(baseRequest)
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "model_error", retryable: false });
     expect((error as Error).message).toMatch(/404/);
     expect((error as Error).message).toMatch(/not found, try pulling it first/);
@@ -96,19 +111,25 @@ describe("OpenAIProvider as openai-compatible (Ollama, vLLM, llama.cpp quirks)",
       status: 400,
       json: {
         object: "error",
-        message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4488 in the messages, 512 in the completion).",
+        message:
+          "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4488 in the messages, 512 in the completion).",
         type: "BadRequestError",
         param: null,
         code: 400,
       },
     });
-    const error = await compatible().complete(baseRequest).catch((caught: unknown) => caught);
+    const error = await compatible()
+      .complete(baseRequest)
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "model_error", retryable: false });
     expect((error as Error).message).toMatch(/maximum context length is 4096 tokens/);
   });
 
   it("retries a vLLM 503 while the engine is loading, then succeeds", async () => {
-    wire.server.queue({ status: 503, json: { object: "error", message: "The engine is not ready", type: "ServiceUnavailableError", code: 503 } }, { status: 200, json: jsonFixture("openai/text.json") });
+    wire.server.queue(
+      { status: 503, json: { object: "error", message: "The engine is not ready", type: "ServiceUnavailableError", code: 503 } },
+      { status: 200, json: jsonFixture("openai/text.json") },
+    );
     const response = await compatible().complete(baseRequest);
     expect(response.retries).toBe(1);
   });

@@ -11,7 +11,9 @@ const role = RoleModelConfig.parse({ provider: "main", model: "model-x", maxToke
 
 describe("createProvider", () => {
   it("builds each HTTP kind with the role's model", () => {
-    const anthropic = createProvider("claude", ProviderConfig.parse({ kind: "anthropic", apiKeyEnv: "MY_ANTHROPIC" }), role, { MY_ANTHROPIC: "k1" });
+    const anthropic = createProvider("claude", ProviderConfig.parse({ kind: "anthropic", apiKeyEnv: "MY_ANTHROPIC" }), role, {
+      MY_ANTHROPIC: "k1",
+    });
     const openai = createProvider("gpt", ProviderConfig.parse({ kind: "openai", apiKeyEnv: "MY_OPENAI" }), role, { MY_OPENAI: "k2" });
     const local = createProvider(
       "local-ollama",
@@ -25,7 +27,8 @@ describe("createProvider", () => {
   });
 
   it("names the provider and the variable, never a value, when a key is missing", () => {
-    const attempt = () => createProvider("claude", ProviderConfig.parse({ kind: "anthropic", apiKeyEnv: "REIN_CLAUDE_KEY" }), role, { OTHER: "x" });
+    const attempt = () =>
+      createProvider("claude", ProviderConfig.parse({ kind: "anthropic", apiKeyEnv: "REIN_CLAUDE_KEY" }), role, { OTHER: "x" });
     expect(attempt).toThrow(ReinError);
     try {
       attempt();
@@ -42,7 +45,11 @@ describe("createProvider", () => {
     const script = join(dir, "script.json");
     writeFileSync(script, JSON.stringify({ worker: [{ turns: [{ text: "scripted hello" }] }] }));
     const provider = createProvider("scripted", ProviderConfig.parse({ kind: "scripted", script }), role, {});
-    const response = await provider.complete({ role: "worker", system: "", messages: [{ role: "user", content: [{ type: "text", text: "go" }] }] });
+    const response = await provider.complete({
+      role: "worker",
+      system: "",
+      messages: [{ role: "user", content: [{ type: "text", text: "go" }] }],
+    });
     expect(response.content).toEqual([{ type: "text", text: "scripted hello" }]);
     expect(provider.name).toBe("scripted");
   });

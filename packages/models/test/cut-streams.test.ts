@@ -7,7 +7,9 @@ import { fakeServerPerTest, providerOnFakeWire, workerRequest } from "./fixtures
 
 const request: ModelRequest = {
   ...workerRequest,
-  tools: [{ name: "delete_branch", description: "Deletes a branch", inputSchema: { type: "object", properties: { name: { type: "string" } } } }],
+  tools: [
+    { name: "delete_branch", description: "Deletes a branch", inputSchema: { type: "object", properties: { name: { type: "string" } } } },
+  ],
 };
 
 const head = { id: "chatcmpl-c", object: "chat.completion.chunk", created: 1, model: "qwen-test" };
@@ -23,8 +25,11 @@ const cutAfterCall =
   chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "delete_branch", arguments: '{"name":"main"}' } }] });
 
 describe.each(["openai", "openai-compatible"] as const)("a %s stream that ends badly", (kind) => {
-
-  const wire = providerOnFakeWire(2, "/v1", ({ server, retry }) => new OpenAIProvider({ name: "local", kind, model: "qwen-test", baseURL: server.baseURL, retry: retry.policy }));
+  const wire = providerOnFakeWire(
+    2,
+    "/v1",
+    ({ server, retry }) => new OpenAIProvider({ name: "local", kind, model: "qwen-test", baseURL: server.baseURL, retry: retry.policy }),
+  );
 
   it("is retried as a stream failure, and the consumer is told to discard the partial text", async () => {
     wire.server.queue({ sse: chunk({ role: "assistant", content: "The answer is" }) }, { sse: complete("Forty-two.") });
@@ -63,11 +68,16 @@ describe.each(["openai", "openai-compatible"] as const)("a %s stream that ends b
 });
 
 describe("a plain (non-streamed) completion without a finish reason", () => {
-
   const wire = fakeServerPerTest("/v1");
 
   it("keeps its tool call but marks it incomplete, so the runtime never executes it", async () => {
-    const provider = new OpenAIProvider({ name: "local", kind: "openai-compatible", model: "m", baseURL: wire.server.baseURL, retry: recordingRetry(0).policy });
+    const provider = new OpenAIProvider({
+      name: "local",
+      kind: "openai-compatible",
+      model: "m",
+      baseURL: wire.server.baseURL,
+      retry: recordingRetry(0).policy,
+    });
     wire.server.queue({
       status: 200,
       json: {
@@ -76,7 +86,11 @@ describe("a plain (non-streamed) completion without a finish reason", () => {
         choices: [
           {
             index: 0,
-            message: { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "delete_branch", arguments: '{"name":"main"}' } }] },
+            message: {
+              role: "assistant",
+              content: null,
+              tool_calls: [{ id: "call_1", type: "function", function: { name: "delete_branch", arguments: '{"name":"main"}' } }],
+            },
             finish_reason: null,
           },
         ],

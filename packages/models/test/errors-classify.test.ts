@@ -26,15 +26,30 @@ describe("classifyFailure", () => {
 
   it("treats spent quota and context overflow as final whatever the status", () => {
     expect(classifyFailure(http(429, { errorCode: "insufficient_quota" }))).toEqual({ retryable: false, reason: "quota_exhausted" });
-    expect(classifyFailure(http(429, { errorType: "rate_limit_error", message: "You have reached your specified API usage limits... spend limit" })).reason).toBe("quota_exhausted");
+    expect(
+      classifyFailure(
+        http(429, { errorType: "rate_limit_error", message: "You have reached your specified API usage limits... spend limit" }),
+      ).reason,
+    ).toBe("quota_exhausted");
     expect(classifyFailure(http(400, { errorType: "billing_error", message: "Your credit balance is too low" })).retryable).toBe(false);
-    expect(classifyFailure(http(400, { message: "prompt is too long: 210000 tokens > 200000 maximum" })).reason).toBe("context_length_exceeded");
+    expect(classifyFailure(http(400, { message: "prompt is too long: 210000 tokens > 200000 maximum" })).reason).toBe(
+      "context_length_exceeded",
+    );
     expect(classifyFailure(http(400, { errorCode: "context_length_exceeded" })).reason).toBe("context_length_exceeded");
   });
 
   it("reads spent money from machine-readable codes, with or without prose", () => {
-    for (const errorCode of ["enforced_spend_limit_reached", "insufficient_quota", "project_spend_limit_exceeded", "organization_usage_limit_exceeded", "credit_balance_exhausted"]) {
-      expect(classifyFailure(http(429, { errorType: "rate_limit_error", errorCode, message: "Request rejected." }))).toEqual({ retryable: false, reason: "quota_exhausted" });
+    for (const errorCode of [
+      "enforced_spend_limit_reached",
+      "insufficient_quota",
+      "project_spend_limit_exceeded",
+      "organization_usage_limit_exceeded",
+      "credit_balance_exhausted",
+    ]) {
+      expect(classifyFailure(http(429, { errorType: "rate_limit_error", errorCode, message: "Request rejected." }))).toEqual({
+        retryable: false,
+        reason: "quota_exhausted",
+      });
     }
   });
 

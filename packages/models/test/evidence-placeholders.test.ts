@@ -8,7 +8,12 @@ const request = (text: string): ModelRequest => ({
   messages: [{ role: "user", content: [{ type: "text", text }] }],
 });
 
-const evidence = ["Evidence (id: summary):", "- obs_a1: search_logs: 10:00 ERROR timeout", "- obs_b2: query_metrics: pool 50/50", "- obs_a3: search_logs: 10:05 ERROR timeout"].join("\n");
+const evidence = [
+  "Evidence (id: summary):",
+  "- obs_a1: search_logs: 10:00 ERROR timeout",
+  "- obs_b2: query_metrics: pool 50/50",
+  "- obs_a3: search_logs: 10:05 ERROR timeout",
+].join("\n");
 
 describe("scripted {{evidence:<tool>}} placeholders", () => {
   it("fills text, tool-call input and structured output with the latest id listed for that tool", async () => {

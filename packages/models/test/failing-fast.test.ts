@@ -9,7 +9,11 @@ import { recordingRetry } from "../src/testing/index.ts";
 import { fakeServerPerTest } from "./fixtures.ts";
 
 const key = "sk-CANARY-fail-fast-0b7e";
-const request = { role: "planner" as const, system: "s", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "go" }] }] };
+const request = {
+  role: "planner" as const,
+  system: "s",
+  messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "go" }] }],
+};
 
 /** A loopback port nothing listens on: bound, then released. */
 async function unusedPort(): Promise<number> {
@@ -27,8 +31,29 @@ describe("a provider nobody answers for", () => {
   });
 
   const providers = (): [string, ModelProvider, string][] => [
-    ["openai-compatible", new OpenAIProvider({ name: "local", kind: "openai-compatible", model: "qwen3", apiKey: key, baseURL: `http://127.0.0.1:${port}/v1`, retry: recordingRetry(2).policy }), `http://127.0.0.1:${port}/v1`],
-    ["anthropic", new AnthropicProvider({ name: "claude", model: "claude-x", apiKey: key, baseURL: `http://127.0.0.1:${port}`, retry: recordingRetry(2).policy }), `http://127.0.0.1:${port}`],
+    [
+      "openai-compatible",
+      new OpenAIProvider({
+        name: "local",
+        kind: "openai-compatible",
+        model: "qwen3",
+        apiKey: key,
+        baseURL: `http://127.0.0.1:${port}/v1`,
+        retry: recordingRetry(2).policy,
+      }),
+      `http://127.0.0.1:${port}/v1`,
+    ],
+    [
+      "anthropic",
+      new AnthropicProvider({
+        name: "claude",
+        model: "claude-x",
+        apiKey: key,
+        baseURL: `http://127.0.0.1:${port}`,
+        retry: recordingRetry(2).policy,
+      }),
+      `http://127.0.0.1:${port}`,
+    ],
   ];
 
   it("fails with one error naming the provider, the base URL and the cause, never the key", async () => {
@@ -47,9 +72,13 @@ describe("a provider nobody answers for", () => {
   });
 
   it("is caught by the reachability probe before any request is sent", async () => {
-    const error = await checkProviderReachable("local", { kind: "openai-compatible", baseURL: `http://127.0.0.1:${port}/v1` }).catch((caught: unknown) => caught as ReinError);
+    const error = await checkProviderReachable("local", { kind: "openai-compatible", baseURL: `http://127.0.0.1:${port}/v1` }).catch(
+      (caught: unknown) => caught as ReinError,
+    );
     expect(ReinError.hasCode(error, "model_error")).toBe(true);
-    expect((error as ReinError).message).toMatch(new RegExp(`model provider "local" \\(openai-compatible\\) at http://127\\.0\\.0\\.1:${port}/v1 is unreachable: .*ECONNREFUSED`));
+    expect((error as ReinError).message).toMatch(
+      new RegExp(`model provider "local" \\(openai-compatible\\) at http://127\\.0\\.0\\.1:${port}/v1 is unreachable: .*ECONNREFUSED`),
+    );
   });
 });
 

@@ -32,7 +32,16 @@ export interface FakeWire {
 
 /** A fake provider server (its API under `path`) for each test of the `describe` that calls this, stopped after it. */
 export function fakeServerPerTest(path?: string): Pick<FakeWire, "server"> {
-  return liveView(fixtureAround(beforeEach, afterEach, "the fake provider server", async () => ({ server: await new FakeServer().start(path) }), ({ server }) => server.stop()), ["server"]);
+  return liveView(
+    fixtureAround(
+      beforeEach,
+      afterEach,
+      "the fake provider server",
+      async () => ({ server: await new FakeServer().start(path) }),
+      ({ server }) => server.stop(),
+    ),
+    ["server"],
+  );
 }
 
 /** For each test of the `describe` that calls this: a fake provider server (its API under `path`) and a retry policy of `maxRetries` retries; the server is stopped after the test. */
@@ -45,7 +54,11 @@ export function fakeWirePerTest(maxRetries: number, path?: string): FakeWire {
  * (its API under `path`), a retry policy of `maxRetries` retries, and the
  * provider `make` builds on them; the server is stopped after the test.
  */
-export function providerOnFakeWire<P>(maxRetries: number, path: string | undefined, make: (wire: FakeWire) => P): FakeWire & { readonly provider: P } {
+export function providerOnFakeWire<P>(
+  maxRetries: number,
+  path: string | undefined,
+  make: (wire: FakeWire) => P,
+): FakeWire & { readonly provider: P } {
   const current = fixtureAround(
     beforeEach,
     afterEach,

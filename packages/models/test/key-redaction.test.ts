@@ -38,9 +38,30 @@ describe("API keys never appear in errors", () => {
   const wire = fakeServerPerTest();
 
   const providers = (): [string, ModelProvider][] => [
-    ["anthropic", new AnthropicProvider({ name: "anthropic", model: "claude-test-1", apiKey: key, baseURL: wire.server.baseURL, retry: recordingRetry(1).policy })],
-    ["openai", new OpenAIProvider({ name: "openai", model: "gpt-test", apiKey: key, baseURL: wire.server.baseURL, retry: recordingRetry(1).policy })],
-    ["openai-responses", new OpenAIResponsesProvider({ name: "openai", model: "gpt-test", apiKey: key, baseURL: wire.server.baseURL, retry: recordingRetry(1).policy })],
+    [
+      "anthropic",
+      new AnthropicProvider({
+        name: "anthropic",
+        model: "claude-test-1",
+        apiKey: key,
+        baseURL: wire.server.baseURL,
+        retry: recordingRetry(1).policy,
+      }),
+    ],
+    [
+      "openai",
+      new OpenAIProvider({ name: "openai", model: "gpt-test", apiKey: key, baseURL: wire.server.baseURL, retry: recordingRetry(1).policy }),
+    ],
+    [
+      "openai-responses",
+      new OpenAIResponsesProvider({
+        name: "openai",
+        model: "gpt-test",
+        apiKey: key,
+        baseURL: wire.server.baseURL,
+        retry: recordingRetry(1).policy,
+      }),
+    ],
   ];
 
   for (const status of [401, 403, 400, 500]) {

@@ -1,7 +1,16 @@
-import { type FakeReply, type OpenAIEmulatorReply, type OpenAIEmulatorView, OpenAIEmulator, type OpenAIEmulatorOptions } from "../src/testing/index.ts";
+import {
+  type FakeReply,
+  type OpenAIEmulatorReply,
+  type OpenAIEmulatorView,
+  OpenAIEmulator,
+  type OpenAIEmulatorOptions,
+} from "../src/testing/index.ts";
 
 /** An emulator whose brain plays `replies` in order and keeps what it was shown. */
-export function scriptedEmulator(replies: OpenAIEmulatorReply[], options: Omit<OpenAIEmulatorOptions, "brain"> = {}): { emulator: OpenAIEmulator; seen: OpenAIEmulatorView[] } {
+export function scriptedEmulator(
+  replies: OpenAIEmulatorReply[],
+  options: Omit<OpenAIEmulatorOptions, "brain"> = {},
+): { emulator: OpenAIEmulator; seen: OpenAIEmulatorView[] } {
   const queue = [...replies];
   const seen: OpenAIEmulatorView[] = [];
   const emulator = new OpenAIEmulator({
@@ -17,12 +26,18 @@ export function scriptedEmulator(replies: OpenAIEmulatorReply[], options: Omit<O
 }
 
 /** One request straight to the emulator's responder, with a key. */
-export function post(emulator: OpenAIEmulator, path: "/v1/responses" | "/v1/chat/completions", body: Record<string, unknown>): Promise<FakeReply> {
+export function post(
+  emulator: OpenAIEmulator,
+  path: "/v1/responses" | "/v1/chat/completions",
+  body: Record<string, unknown>,
+): Promise<FakeReply> {
   return emulator.respond({ method: "POST", url: path, headers: { authorization: "Bearer sk-test" }, body });
 }
 
 /** The JSON body of a non-streamed reply. */
-export function jsonOf(reply: FakeReply): Record<string, unknown> & { error?: { message: string; type: string; param: string | null; code: string | null } } {
+export function jsonOf(
+  reply: FakeReply,
+): Record<string, unknown> & { error?: { message: string; type: string; param: string | null; code: string | null } } {
   if (!("json" in reply)) throw new Error("expected a JSON reply");
   return reply.json as Record<string, unknown>;
 }

@@ -9,22 +9,27 @@ import { scriptedEmulator } from "./openai-emulator-support.ts";
 
 const key = "sk-proj-test-DISTINCTIVE-KEY-91c2e";
 
-
-const readFileTool = { name: "read_file", description: "Read a file", inputSchema: { type: "object", properties: { path: { type: "string" } } } };
+const readFileTool = {
+  name: "read_file",
+  description: "Read a file",
+  inputSchema: { type: "object", properties: { path: { type: "string" } } },
+};
 
 describe("OpenAIProvider through the openai SDK", () => {
-
-  const wire = providerOnFakeWire(3, "/v1", ({ server, retry }) =>
-    new OpenAIProvider({
-      name: "openai",
-      model: "gpt-4.1",
-      apiKey: key,
-      baseURL: server.baseURL,
-      maxTokens: 2048,
-      temperature: 0.2,
-      retry: retry.policy,
-      price: { inputPerMTok: 2, outputPerMTok: 8, cacheReadPerMTok: 0.5, cacheWritePerMTok: 0 },
-    }),
+  const wire = providerOnFakeWire(
+    3,
+    "/v1",
+    ({ server, retry }) =>
+      new OpenAIProvider({
+        name: "openai",
+        model: "gpt-4.1",
+        apiKey: key,
+        baseURL: server.baseURL,
+        maxTokens: 2048,
+        temperature: 0.2,
+        retry: retry.policy,
+        price: { inputPerMTok: 2, outputPerMTok: 8, cacheReadPerMTok: 0.5, cacheWritePerMTok: 0 },
+      }),
   );
 
   it("sends the system prompt and limits, and reads text with cached-token usage", async () => {
@@ -76,7 +81,9 @@ describe("OpenAIProvider through the openai SDK", () => {
     });
 
     const body = wire.server.requests[0]?.body;
-    expect(body?.tools).toEqual([{ type: "function", function: { name: "read_file", description: "Read a file", parameters: readFileTool.inputSchema } }]);
+    expect(body?.tools).toEqual([
+      { type: "function", function: { name: "read_file", description: "Read a file", parameters: readFileTool.inputSchema } },
+    ]);
     expect(body?.messages).toEqual([
       { role: "system", content: "You are the worker." },
       { role: "user", content: "Compare." },
@@ -133,7 +140,13 @@ describe("OpenAIProvider through the openai SDK", () => {
 
     expect(response.stopReason).toBe("max_tokens");
     expect(response.content).toEqual([
-      { type: "tool_call", id: "call_cut", name: "write_file", input: {}, incomplete: { reason: "max_tokens", rawArguments: '{"path": "big.txt", "te' } },
+      {
+        type: "tool_call",
+        id: "call_cut",
+        name: "write_file",
+        input: {},
+        incomplete: { reason: "max_tokens", rawArguments: '{"path": "big.txt", "te' },
+      },
     ]);
   });
 
@@ -207,7 +220,10 @@ describe("OpenAIProvider through the openai SDK", () => {
   });
 
   it("asks for strict json_schema output when the schema allows it, and non-strict otherwise", async () => {
-    wire.server.queue({ status: 200, json: jsonFixture("openai/structured.json") }, { status: 200, json: jsonFixture("openai/structured.json") });
+    wire.server.queue(
+      { status: 200, json: jsonFixture("openai/structured.json") },
+      { status: 200, json: jsonFixture("openai/structured.json") },
+    );
     const strictSchema = {
       type: "object",
       properties: { steps: { type: "array", items: { type: "string" } }, done: { type: "boolean" } },
@@ -272,13 +288,26 @@ describe("OpenAIProvider for OpenAI models the catalogue routes to Chat Completi
     source: "test",
   };
   /** A reasoning model served over Chat Completions (GPT-6 Sol takes function tools there only at effort none, Using GPT-6). */
-  const solOnChat: ModelEntry = { ...legacy, id: "gpt-6-sol", thinking: { mode: "reasoning", efforts: ["none", "low", "medium", "high", "xhigh"], defaultEffort: "medium" }, sampling: [] };
+  const solOnChat: ModelEntry = {
+    ...legacy,
+    id: "gpt-6-sol",
+    thinking: { mode: "reasoning", efforts: ["none", "low", "medium", "high", "xhigh"], defaultEffort: "medium" },
+    sampling: [],
+  };
 
   async function onEmulator(replies: OpenAIEmulatorReply[], settings: Partial<OpenAIProviderSettings>) {
     const { emulator } = scriptedEmulator(replies);
     const server = await emulator.start();
     servers.push(server);
-    const provider = new OpenAIProvider({ name: "openai", model: "gpt-4.1", apiKey: key, baseURL: server.baseURL, entry: legacy, retry: recordingRetry(0).policy, ...settings });
+    const provider = new OpenAIProvider({
+      name: "openai",
+      model: "gpt-4.1",
+      apiKey: key,
+      baseURL: server.baseURL,
+      entry: legacy,
+      retry: recordingRetry(0).policy,
+      ...settings,
+    });
     return { emulator, provider, body: (index: number) => server.requests[index]?.body };
   }
 
@@ -293,7 +322,12 @@ describe("OpenAIProvider for OpenAI models the catalogue routes to Chat Completi
 
   it(`sends reasoning_effort only where the catalogue lists it, so tools work at effort none (${openAIDocs.latestModel})`, async () => {
     const call: OpenAIEmulatorReply = { content: [{ type: "tool_call", id: "call_1", name: "read_file", input: { path: "a.ts" } }] };
-    const { provider, body, emulator } = await onEmulator([call], { model: "gpt-6-sol", entry: solOnChat, effort: "none", temperature: 0.2 });
+    const { provider, body, emulator } = await onEmulator([call], {
+      model: "gpt-6-sol",
+      entry: solOnChat,
+      effort: "none",
+      temperature: 0.2,
+    });
     const response = await provider.complete({ ...baseRequest, tools: [readFileTool] });
     expect(body(0)).toMatchObject({ reasoning_effort: "none", max_completion_tokens: 8_192 });
     expect(body(0)?.temperature).toBeUndefined();
@@ -307,7 +341,11 @@ describe("OpenAIProvider for OpenAI models the catalogue routes to Chat Completi
   });
 
   it("never sends a reasoning effort to a compatible server, which the catalogue does not describe", async () => {
-    const { provider, body } = await onEmulator([{ content: [{ type: "text", text: "ok" }] }], { kind: "openai-compatible", entry: solOnChat, effort: "low" });
+    const { provider, body } = await onEmulator([{ content: [{ type: "text", text: "ok" }] }], {
+      kind: "openai-compatible",
+      entry: solOnChat,
+      effort: "low",
+    });
     await provider.complete(baseRequest).catch(() => undefined);
     expect(body(0)?.reasoning_effort).toBeUndefined();
   });

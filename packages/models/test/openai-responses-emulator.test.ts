@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { type OpenAIEmulatorReply, openAIDocs } from "../src/testing/index.ts";
 import { eventsOf, jsonOf, post, scriptedEmulator, statusOf } from "./openai-emulator-support.ts";
 
-const readFile = { type: "function", name: "read_file", description: "Reads a file", strict: false, parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } };
+const readFile = {
+  type: "function",
+  name: "read_file",
+  description: "Reads a file",
+  strict: false,
+  parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+};
 const base = { model: "gpt-6-sol", store: false, include: ["reasoning.encrypted_content"], input: "Compare a.ts and b.ts." };
 const answer = (text: string): OpenAIEmulatorReply => ({ content: [{ type: "text", text }] });
 const twoCalls: OpenAIEmulatorReply = {
@@ -15,7 +21,10 @@ const twoCalls: OpenAIEmulatorReply = {
 
 type Item = Record<string, unknown> & { type: string };
 const outputOf = (reply: Parameters<typeof jsonOf>[0]) => jsonOf(reply).output as Item[];
-const answers = (calls: Item[]): Item[] => calls.filter((item) => item.type === "function_call").map((call) => ({ type: "function_call_output", call_id: call.call_id, output: `contents of ${String(call.call_id)}` }));
+const answers = (calls: Item[]): Item[] =>
+  calls
+    .filter((item) => item.type === "function_call")
+    .map((call) => ({ type: "function_call_output", call_id: call.call_id, output: `contents of ${String(call.call_id)}` }));
 
 /** The first turn of a tool loop: the request, and the output items the model answered with. */
 async function firstTurn(emulator: ReturnType<typeof scriptedEmulator>["emulator"], extra: Record<string, unknown> = {}) {
@@ -29,7 +38,12 @@ describe("the Responses emulator enforces OpenAI's documented rules", () => {
     const { emulator } = scriptedEmulator([]);
     const reply = await post(emulator, "/v1/responses", { ...base, model: "gpt-nonexistent" });
     expect(statusOf(reply)).toBe(404);
-    expect(jsonOf(reply).error).toEqual({ message: "The model `gpt-nonexistent` does not exist or you do not have access to it.", type: "invalid_request_error", param: "model", code: "model_not_found" });
+    expect(jsonOf(reply).error).toEqual({
+      message: "The model `gpt-nonexistent` does not exist or you do not have access to it.",
+      type: "invalid_request_error",
+      param: "model",
+      code: "model_not_found",
+    });
     expect(emulator.refusals.map((refusal) => refusal.rule)).toEqual([openAIDocs.errorCodes]);
   });
 
@@ -45,7 +59,11 @@ describe("the Responses emulator enforces OpenAI's documented rules", () => {
     const { emulator } = scriptedEmulator([answer("cold")]);
     const refused = await post(emulator, "/v1/responses", { ...base, temperature: 0.2 });
     expect(statusOf(refused)).toBe(400);
-    expect(jsonOf(refused).error).toMatchObject({ message: "Unsupported parameter: 'temperature' is not supported with this model.", param: "temperature", code: "unsupported_parameter" });
+    expect(jsonOf(refused).error).toMatchObject({
+      message: "Unsupported parameter: 'temperature' is not supported with this model.",
+      param: "temperature",
+      code: "unsupported_parameter",
+    });
     expect(statusOf(await post(emulator, "/v1/responses", { ...base, temperature: 0.2, reasoning: { effort: "none" } }))).toBe(200);
   });
 
@@ -67,47 +85,82 @@ describe("the Responses emulator enforces OpenAI's documented rules", () => {
     const tuple = { type: "object", properties: { window: { type: "array", items: [{ type: "integer" }, { type: "integer" }] } } };
     const refused = await post(emulator, "/v1/responses", { ...base, tools: [{ ...readFile, parameters: tuple }] });
     expect(jsonOf(refused).error).toMatchObject({ param: "tools[0].parameters", code: "invalid_function_parameters" });
-    expect(jsonOf(refused).error?.message).toMatch(/^Invalid schema for function 'read_file': In context=\('properties', 'window'\), .*draft 2020-12.*prefixItems/);
-    const prefixItems = { type: "object", properties: { window: { type: "array", prefixItems: [{ type: "integer" }, { type: "integer" }] } } };
+    expect(jsonOf(refused).error?.message).toMatch(
+      /^Invalid schema for function 'read_file': In context=\('properties', 'window'\), .*draft 2020-12.*prefixItems/,
+    );
+    const prefixItems = {
+      type: "object",
+      properties: { window: { type: "array", prefixItems: [{ type: "integer" }, { type: "integer" }] } },
+    };
     expect(statusOf(await post(emulator, "/v1/responses", { ...base, tools: [{ ...readFile, parameters: prefixItems }] }))).toBe(200);
   });
 
   it(`holds a strict function (strict is the Responses default) to strict schema rules (${openAIDocs.structuredOutputs})`, async () => {
     const { emulator } = scriptedEmulator([]);
-    const optional = { type: "object", properties: { path: { type: "string" }, lines: { type: "integer" } }, required: ["path"], additionalProperties: false };
+    const optional = {
+      type: "object",
+      properties: { path: { type: "string" }, lines: { type: "integer" } },
+      required: ["path"],
+      additionalProperties: false,
+    };
     const { strict: _strict, ...byDefault } = readFile;
     const refused = await post(emulator, "/v1/responses", { ...base, tools: [{ ...byDefault, parameters: optional }] });
     expect(jsonOf(refused).error).toMatchObject({ param: "tools[0].parameters", code: "invalid_json_schema" });
-    expect(jsonOf(refused).error?.message).toContain("'required' is required to be supplied and to be an array including every key in properties. Missing 'lines'.");
-    const open = await post(emulator, "/v1/responses", { ...base, tools: [{ ...readFile, strict: true, parameters: { type: "object", properties: {}, required: [] } }] });
+    expect(jsonOf(refused).error?.message).toContain(
+      "'required' is required to be supplied and to be an array including every key in properties. Missing 'lines'.",
+    );
+    const open = await post(emulator, "/v1/responses", {
+      ...base,
+      tools: [{ ...readFile, strict: true, parameters: { type: "object", properties: {}, required: [] } }],
+    });
     expect(jsonOf(open).error?.message).toContain("'additionalProperties' is required to be supplied and to be false.");
   });
 
   it(`refuses a strict text.format schema with an optional field or an unsupported keyword (${openAIDocs.structuredOutputs})`, async () => {
     const { emulator } = scriptedEmulator([]);
     const format = (schema: unknown) => ({ ...base, text: { format: { type: "json_schema", name: "verdict", strict: true, schema } } });
-    const optional = await post(emulator, "/v1/responses", format({ type: "object", properties: { note: { type: "string" } }, additionalProperties: false }));
+    const optional = await post(
+      emulator,
+      "/v1/responses",
+      format({ type: "object", properties: { note: { type: "string" } }, additionalProperties: false }),
+    );
     expect(jsonOf(optional).error).toMatchObject({ param: "text.format.schema", code: "invalid_json_schema" });
     expect(jsonOf(optional).error?.message).toBe(
       "Invalid schema for response_format 'verdict': In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'note'.",
     );
-    const allOf = await post(emulator, "/v1/responses", format({ type: "object", properties: {}, required: [], additionalProperties: false, allOf: [] }));
+    const allOf = await post(
+      emulator,
+      "/v1/responses",
+      format({ type: "object", properties: {}, required: [], additionalProperties: false, allOf: [] }),
+    );
     expect(jsonOf(allOf).error?.message).toContain("'allOf' is not permitted.");
-    const badName = await post(emulator, "/v1/responses", { ...base, text: { format: { type: "json_schema", name: "the plan!", schema: { type: "object" } } } });
+    const badName = await post(emulator, "/v1/responses", {
+      ...base,
+      text: { format: { type: "json_schema", name: "the plan!", schema: { type: "object" } } },
+    });
     expect(jsonOf(badName).error).toMatchObject({ param: "text.format.name", code: "invalid_value" });
   });
 
   it(`refuses max_output_tokens below 16 or above the model's limit (${openAIDocs.responsesCreate})`, async () => {
     const { emulator } = scriptedEmulator([]);
-    expect(jsonOf(await post(emulator, "/v1/responses", { ...base, max_output_tokens: 5 })).error).toMatchObject({ param: "max_output_tokens", code: "integer_below_min_value" });
-    expect(jsonOf(await post(emulator, "/v1/responses", { ...base, max_output_tokens: 200_000 })).error).toMatchObject({ param: "max_output_tokens", code: "invalid_value" });
+    expect(jsonOf(await post(emulator, "/v1/responses", { ...base, max_output_tokens: 5 })).error).toMatchObject({
+      param: "max_output_tokens",
+      code: "integer_below_min_value",
+    });
+    expect(jsonOf(await post(emulator, "/v1/responses", { ...base, max_output_tokens: 200_000 })).error).toMatchObject({
+      param: "max_output_tokens",
+      code: "invalid_value",
+    });
   });
 
   it(`answers parallel calls after a sealed reasoning item, and takes them back answered by call_id (${openAIDocs.functionCalling})`, async () => {
     const { emulator, seen } = scriptedEmulator([twoCalls, answer("Both read.")]);
     const { output, input } = await firstTurn(emulator);
     expect(output.map((item) => item.type)).toEqual(["reasoning", "function_call", "function_call"]);
-    expect(output[0]).toMatchObject({ summary: [{ type: "summary_text", text: "I should read both files." }], encrypted_content: expect.stringMatching(/^gAAA/) });
+    expect(output[0]).toMatchObject({
+      summary: [{ type: "summary_text", text: "I should read both files." }],
+      encrypted_content: expect.stringMatching(/^gAAA/),
+    });
     expect(output.slice(1)).toMatchObject([
       { call_id: "call_a", name: "read_file", arguments: '{"path":"a.ts"}', status: "completed" },
       { call_id: "call_b", name: "read_file", arguments: '{"path":"b.ts"}', status: "completed" },
@@ -127,7 +180,12 @@ describe("the Responses emulator enforces OpenAI's documented rules", () => {
     const send = async (alter: (input: Item[]) => Item[], model = "gpt-6-sol") => {
       const { emulator } = scriptedEmulator([twoCalls, answer("done")]);
       const { input } = await firstTurn(emulator);
-      const reply = await post(emulator, "/v1/responses", { ...base, model, tools: [readFile], input: alter(structuredClone(input) as Item[]) });
+      const reply = await post(emulator, "/v1/responses", {
+        ...base,
+        model,
+        tools: [readFile],
+        input: alter(structuredClone(input) as Item[]),
+      });
       return { status: statusOf(reply), error: jsonOf(reply).error };
     };
     const reasoningIn = (input: Item[]) => input.find((item) => item.type === "reasoning") as Item;
@@ -154,7 +212,9 @@ describe("the Responses emulator enforces OpenAI's documented rules", () => {
 
     it("refuses the function calls when their reasoning item was dropped", async () => {
       const { error } = await send((input) => input.filter((item) => item.type !== "reasoning"));
-      expect(error?.message).toMatch(/^Item 'fc_\w+' of type 'function_call' was provided without its required 'reasoning' item: 'rs_\w+'\.$/);
+      expect(error?.message).toMatch(
+        /^Item 'fc_\w+' of type 'function_call' was provided without its required 'reasoning' item: 'rs_\w+'\.$/,
+      );
       expect(error?.param).toBe("input");
     });
 
@@ -184,7 +244,10 @@ describe("the Responses emulator enforces OpenAI's documented rules", () => {
     const { input } = await firstTurn(emulator);
     const unanswered = await post(emulator, "/v1/responses", { ...base, tools: [readFile], input: input.slice(0, -1) });
     expect(jsonOf(unanswered).error).toMatchObject({ message: "No tool output found for function call call_b.", param: "input" });
-    const orphan = [{ role: "user", content: "hi" }, { type: "function_call_output", call_id: "call_zz", output: "x" }];
+    const orphan = [
+      { role: "user", content: "hi" },
+      { type: "function_call_output", call_id: "call_zz", output: "x" },
+    ];
     const stray = await post(emulator, "/v1/responses", { ...base, input: orphan });
     expect(jsonOf(stray).error?.message).toBe("No tool call found for function call output with call_id call_zz.");
   });
@@ -196,8 +259,12 @@ describe("the Responses emulator enforces OpenAI's documented rules", () => {
   });
 
   it(`streams the documented event sequence, with a reasoning item's encrypted content only in output_item.done (${openAIDocs.responsesStreaming})`, async () => {
-    const { emulator } = scriptedEmulator([{ content: [twoCalls.content[0], { type: "text", text: "Reading a." }, twoCalls.content[1]] } as OpenAIEmulatorReply]);
-    const events = eventsOf(await post(emulator, "/v1/responses", { ...base, stream: true, tools: [readFile], reasoning: { summary: "auto" } }));
+    const { emulator } = scriptedEmulator([
+      { content: [twoCalls.content[0], { type: "text", text: "Reading a." }, twoCalls.content[1]] } as OpenAIEmulatorReply,
+    ]);
+    const events = eventsOf(
+      await post(emulator, "/v1/responses", { ...base, stream: true, tools: [readFile], reasoning: { summary: "auto" } }),
+    );
     expect(events.map((event) => event.data.sequence_number)).toEqual(events.map((_, index) => index));
     expect(events.every((event) => event.event === event.data.type)).toBe(true);
     const types = events.map((event) => String(event.data.type)).filter((type, index, all) => all[index - 1] !== type);
@@ -222,14 +289,19 @@ describe("the Responses emulator enforces OpenAI's documented rules", () => {
       "response.output_item.done",
       "response.completed",
     ]);
-    const reasoning = events.filter((event) => (event.data.item as Item | undefined)?.type === "reasoning").map((event) => (event.data.item as Item).encrypted_content);
+    const reasoning = events
+      .filter((event) => (event.data.item as Item | undefined)?.type === "reasoning")
+      .map((event) => (event.data.item as Item).encrypted_content);
     expect(reasoning).toEqual([null, expect.stringMatching(/^gAAA/)]);
     const completed = events.at(-1)?.data.response as { usage: { output_tokens_details: { reasoning_tokens: number } } };
     expect(completed.usage.output_tokens_details.reasoning_tokens).toBeGreaterThan(0);
   });
 
   it(`ends a reply cut by max_output_tokens incomplete, its last call incomplete and unfinished (${openAIDocs.responsesCreate})`, async () => {
-    const { emulator } = scriptedEmulator([{ ...twoCalls, stopReason: "max_tokens" }, { ...twoCalls, stopReason: "max_tokens" }]);
+    const { emulator } = scriptedEmulator([
+      { ...twoCalls, stopReason: "max_tokens" },
+      { ...twoCalls, stopReason: "max_tokens" },
+    ]);
     const json = jsonOf(await post(emulator, "/v1/responses", { ...base, tools: [readFile] }));
     expect(json).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } });
     const last = (json.output as Item[]).at(-1);
@@ -242,8 +314,15 @@ describe("the Responses emulator enforces OpenAI's documented rules", () => {
 
   it(`writes null where strict decoding must fill a nullable field the brain left out (${openAIDocs.structuredOutputs})`, async () => {
     const { emulator } = scriptedEmulator([{ content: [], output: { decision: "continue" } }]);
-    const schema = { type: "object", properties: { decision: { type: "string" }, note: { type: ["string", "null"] } }, required: ["decision", "note"], additionalProperties: false };
-    const json = jsonOf(await post(emulator, "/v1/responses", { ...base, text: { format: { type: "json_schema", name: "verdict", strict: true, schema } } }));
+    const schema = {
+      type: "object",
+      properties: { decision: { type: "string" }, note: { type: ["string", "null"] } },
+      required: ["decision", "note"],
+      additionalProperties: false,
+    };
+    const json = jsonOf(
+      await post(emulator, "/v1/responses", { ...base, text: { format: { type: "json_schema", name: "verdict", strict: true, schema } } }),
+    );
     const message = (json.output as Item[]).find((item) => item.type === "message") as unknown as { content: { text: string }[] };
     expect(JSON.parse(message.content[0]?.text ?? "")).toEqual({ decision: "continue", note: null });
   });
@@ -251,12 +330,25 @@ describe("the Responses emulator enforces OpenAI's documented rules", () => {
   it(`reads repeated prefixes from the cache and reports writes by TTL (${openAIDocs.promptCaching})`, async () => {
     const { emulator } = scriptedEmulator([answer("one"), answer("two"), answer("three")], { cacheMinimumTokens: 64 });
     const long = { ...base, instructions: "Follow the house style. ".repeat(40) };
-    const usage = async (body: Record<string, unknown>) => jsonOf(await post(emulator, "/v1/responses", body)).usage as { input_tokens: number; input_tokens_details: Record<string, unknown> };
+    const usage = async (body: Record<string, unknown>) =>
+      jsonOf(await post(emulator, "/v1/responses", body)).usage as { input_tokens: number; input_tokens_details: Record<string, unknown> };
     const first = await usage({ ...long, prompt_cache_options: { ttl: "12h" } });
-    expect(first.input_tokens_details).toMatchObject({ cached_tokens: 0, cache_write_tokens: first.input_tokens, cache_write_tokens_details: { ttl_30m_tokens: 0, ttl_12h_tokens: first.input_tokens } });
-    const second = await usage({ ...long, input: [{ role: "user", content: base.input }, { role: "user", content: "And c.ts." }] });
+    expect(first.input_tokens_details).toMatchObject({
+      cached_tokens: 0,
+      cache_write_tokens: first.input_tokens,
+      cache_write_tokens_details: { ttl_30m_tokens: 0, ttl_12h_tokens: first.input_tokens },
+    });
+    const second = await usage({
+      ...long,
+      input: [
+        { role: "user", content: base.input },
+        { role: "user", content: "And c.ts." },
+      ],
+    });
     expect(second.input_tokens_details.cached_tokens).toBeGreaterThan(0);
-    expect(Number(second.input_tokens_details.cached_tokens) + Number(second.input_tokens_details.cache_write_tokens)).toBe(second.input_tokens);
+    expect(Number(second.input_tokens_details.cached_tokens) + Number(second.input_tokens_details.cache_write_tokens)).toBe(
+      second.input_tokens,
+    );
     const tiny = await usage({ ...base, input: "hi" });
     expect(tiny.input_tokens_details).toMatchObject({ cached_tokens: 0, cache_write_tokens: 0 });
   });

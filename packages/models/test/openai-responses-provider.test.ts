@@ -9,7 +9,17 @@ import { type ModelMessage, type ModelRequest, type ModelStreamEvent, textOf, to
 import { OpenAIResponsesProvider } from "../src/openai/responses-provider.ts";
 import { costOf } from "../src/pricing.ts";
 import { ScriptedProvider } from "../src/scripted/scripted-provider.ts";
-import { cutStream, type FakeServer, OpenAIEmulator, type OpenAIEmulatorReply, openAIBrainOfProvider, openAIDocs, openAIResponseFailedStream, openAIResponsesWireFailure, recordingRetry } from "../src/testing/index.ts";
+import {
+  cutStream,
+  type FakeServer,
+  OpenAIEmulator,
+  type OpenAIEmulatorReply,
+  openAIBrainOfProvider,
+  openAIDocs,
+  openAIResponseFailedStream,
+  openAIResponsesWireFailure,
+  recordingRetry,
+} from "../src/testing/index.ts";
 import { fixture, workerRequest } from "./fixtures.ts";
 import { scriptedEmulator } from "./openai-emulator-support.ts";
 
@@ -29,10 +39,23 @@ const sol: ModelEntry = {
   status: "current",
   source: "test",
 };
-const readFile = { name: "read_file", description: "Reads a file", inputSchema: { type: "object", properties: { path: { type: "string" }, lines: { type: "integer" } }, required: ["path"] } };
-const thinking = (text: string) => ({ type: "thinking" as const, text, signature: "", producer: { api: "openai-responses" as const, model: "brain" } });
+const readFile = {
+  name: "read_file",
+  description: "Reads a file",
+  inputSchema: { type: "object", properties: { path: { type: "string" }, lines: { type: "integer" } }, required: ["path"] },
+};
+const thinking = (text: string) => ({
+  type: "thinking" as const,
+  text,
+  signature: "",
+  producer: { api: "openai-responses" as const, model: "brain" },
+});
 const callsReply: OpenAIEmulatorReply = {
-  content: [thinking("Both files are needed."), { type: "tool_call", id: "call_a", name: "read_file", input: { path: "a.ts" } }, { type: "tool_call", id: "call_b", name: "read_file", input: { path: "b.ts", lines: 20 } }],
+  content: [
+    thinking("Both files are needed."),
+    { type: "tool_call", id: "call_a", name: "read_file", input: { path: "a.ts" } },
+    { type: "tool_call", id: "call_b", name: "read_file", input: { path: "b.ts", lines: 20 } },
+  ],
 };
 const textReply = (text: string): OpenAIEmulatorReply => ({ content: [{ type: "text", text }] });
 
@@ -47,7 +70,16 @@ async function emulated(replies: OpenAIEmulatorReply[], settings: Partial<Adapte
   const server = await emulator.start();
   servers.push(server);
   const retry = recordingRetry(2);
-  const provider = new OpenAIResponsesProvider({ name: "openai", model: "gpt-6-sol", apiKey: key, baseURL: server.baseURL, entry: sol, effort: "high", retry: retry.policy, ...settings });
+  const provider = new OpenAIResponsesProvider({
+    name: "openai",
+    model: "gpt-6-sol",
+    apiKey: key,
+    baseURL: server.baseURL,
+    entry: sol,
+    effort: "high",
+    retry: retry.policy,
+    ...settings,
+  });
   const bodies = () => server.requests.map((request) => request.body);
   const inputAt = (index: number) => (server.requests[index]?.body.input ?? []) as (Record<string, unknown> & { type?: string })[];
   return { emulator, seen, server, provider, bodies, inputAt, retry };
@@ -57,7 +89,14 @@ const loopRequest: ModelRequest = { ...workerRequest, tools: [readFile] };
 const answered = (first: { content: ModelMessage["content"] }): ModelMessage[] => [
   ...loopRequest.messages,
   { role: "assistant", content: first.content },
-  { role: "user", content: toolCallsOf(first.content).map((call) => ({ type: "tool_result" as const, toolCallId: call.id, content: `read ${JSON.stringify(call.input)}` })) },
+  {
+    role: "user",
+    content: toolCallsOf(first.content).map((call) => ({
+      type: "tool_result" as const,
+      toolCallId: call.id,
+      content: `read ${JSON.stringify(call.input)}`,
+    })),
+  },
 ];
 
 describe("OpenAIResponsesProvider against the strict Responses emulator", () => {
@@ -83,10 +122,18 @@ describe("OpenAIResponsesProvider against the strict Responses emulator", () => 
   });
 
   it(`sends the role's temperature only while the model does not reason, where the catalogue says it takes one then (${openAIDocs.latestModel})`, async () => {
-    const atNone = await emulated([textReply("ok")], { effort: "none", temperature: 0.3, entry: { ...sol, samplingWhenEffortNone: ["temperature", "top_p"] } });
+    const atNone = await emulated([textReply("ok")], {
+      effort: "none",
+      temperature: 0.3,
+      entry: { ...sol, samplingWhenEffortNone: ["temperature", "top_p"] },
+    });
     await atNone.provider.complete(workerRequest);
     expect(atNone.bodies()[0]).toMatchObject({ temperature: 0.3, reasoning: { effort: "none" } });
-    const reasoning = await emulated([textReply("ok")], { effort: "low", temperature: 0.3, entry: { ...sol, samplingWhenEffortNone: ["temperature", "top_p"] } });
+    const reasoning = await emulated([textReply("ok")], {
+      effort: "low",
+      temperature: 0.3,
+      entry: { ...sol, samplingWhenEffortNone: ["temperature", "top_p"] },
+    });
     await reasoning.provider.complete(workerRequest);
     expect(reasoning.bodies()[0]?.temperature).toBeUndefined();
     expect([atNone.emulator.refusals, reasoning.emulator.refusals]).toEqual([[], []]);
@@ -98,29 +145,62 @@ describe("OpenAIResponsesProvider against the strict Responses emulator", () => 
     expect(bodies()[0]?.reasoning).toEqual({ summary: "auto" });
   });
 
-  it.each([false, true])(`carries the reasoning item, byte for byte, across a two-turn tool loop (streamed: %s) (${openAIDocs.reasoning})`, async (stream) => {
-    const { provider, inputAt, emulator } = await emulated([callsReply, textReply("Both read.")]);
-    const events: ModelStreamEvent[] = [];
-    const options = stream ? { onEvent: (event: ModelStreamEvent) => events.push(event) } : {};
-    const first = await provider.complete(loopRequest, options);
-    expect(first.stopReason).toBe("tool_use");
-    expect(first.content.map((block) => block.type)).toEqual(["thinking", "tool_call", "tool_call"]);
-    const [reasoning] = first.content;
-    expect(reasoning).toMatchObject({ type: "thinking", text: "Both files are needed.", producer: { api: "openai-responses", model: "gpt-6-sol" }, item: { summary: ["Both files are needed."] } });
-    if (stream) expect(events.filter((event) => event.type === "thinking_delta").map((event) => (event.type === "thinking_delta" ? event.text : "")).join("")).toBe("Both files are needed.");
+  it.each([false, true])(
+    `carries the reasoning item, byte for byte, across a two-turn tool loop (streamed: %s) (${openAIDocs.reasoning})`,
+    async (stream) => {
+      const { provider, inputAt, emulator } = await emulated([callsReply, textReply("Both read.")]);
+      const events: ModelStreamEvent[] = [];
+      const options = stream ? { onEvent: (event: ModelStreamEvent) => events.push(event) } : {};
+      const first = await provider.complete(loopRequest, options);
+      expect(first.stopReason).toBe("tool_use");
+      expect(first.content.map((block) => block.type)).toEqual(["thinking", "tool_call", "tool_call"]);
+      const [reasoning] = first.content;
+      expect(reasoning).toMatchObject({
+        type: "thinking",
+        text: "Both files are needed.",
+        producer: { api: "openai-responses", model: "gpt-6-sol" },
+        item: { summary: ["Both files are needed."] },
+      });
+      if (stream)
+        expect(
+          events
+            .filter((event) => event.type === "thinking_delta")
+            .map((event) => (event.type === "thinking_delta" ? event.text : ""))
+            .join(""),
+        ).toBe("Both files are needed.");
 
-    const second = await provider.complete({ ...loopRequest, messages: answered(first) }, options);
-    expect(second.content.at(-1)).toEqual({ type: "text", text: "Both read." });
-    const sentBack = inputAt(1).find((item) => item.type === "reasoning");
-    const returned = first.content[0] as { signature: string; item: { id: string } };
-    expect(sentBack).toEqual({ type: "reasoning", id: returned.item.id, summary: [{ type: "summary_text", text: "Both files are needed." }], encrypted_content: returned.signature });
-    expect(inputAt(1).map((item) => item.type ?? "message")).toEqual(["message", "reasoning", "function_call", "function_call", "function_call_output", "function_call_output"]);
-    expect(emulator.refusals).toEqual([]);
-  });
+      const second = await provider.complete({ ...loopRequest, messages: answered(first) }, options);
+      expect(second.content.at(-1)).toEqual({ type: "text", text: "Both read." });
+      const sentBack = inputAt(1).find((item) => item.type === "reasoning");
+      const returned = first.content[0] as { signature: string; item: { id: string } };
+      expect(sentBack).toEqual({
+        type: "reasoning",
+        id: returned.item.id,
+        summary: [{ type: "summary_text", text: "Both files are needed." }],
+        encrypted_content: returned.signature,
+      });
+      expect(inputAt(1).map((item) => item.type ?? "message")).toEqual([
+        "message",
+        "reasoning",
+        "function_call",
+        "function_call",
+        "function_call_output",
+        "function_call_output",
+      ]);
+      expect(emulator.refusals).toEqual([]);
+    },
+  );
 
   it("never hands one model's reasoning to another: a loop begun by another model goes on without it", async () => {
     const { provider, inputAt, emulator, server } = await emulated([callsReply, textReply("ok")]);
-    const luna = new OpenAIResponsesProvider({ name: "openai", model: "gpt-6-luna", apiKey: key, baseURL: server.baseURL, entry: { ...sol, id: "gpt-6-luna" }, retry: recordingRetry(0).policy });
+    const luna = new OpenAIResponsesProvider({
+      name: "openai",
+      model: "gpt-6-luna",
+      apiKey: key,
+      baseURL: server.baseURL,
+      entry: { ...sol, id: "gpt-6-luna" },
+      retry: recordingRetry(0).policy,
+    });
     const first = await luna.complete(loopRequest);
     await provider.complete({ ...loopRequest, messages: answered(first) });
     expect(inputAt(0)).toHaveLength(1);
@@ -130,7 +210,15 @@ describe("OpenAIResponsesProvider against the strict Responses emulator", () => 
 
   it(`asks strict structured output of a schema with an optional field, and returns that field absent, not null (${openAIDocs.structuredOutputs})`, async () => {
     const { provider, bodies, emulator } = await emulated([{ content: [], output: { decision: "continue", reasons: ["tests pass"] } }]);
-    const schema = { type: "object", properties: { decision: { type: "string", enum: ["continue", "retry"] }, reasons: { type: "array", items: { type: "string" } }, note: { type: "string" } }, required: ["decision", "reasons"] };
+    const schema = {
+      type: "object",
+      properties: {
+        decision: { type: "string", enum: ["continue", "retry"] },
+        reasons: { type: "array", items: { type: "string" } },
+        note: { type: "string" },
+      },
+      required: ["decision", "reasons"],
+    };
     const response = await provider.complete({ ...workerRequest, output: { name: "verdict", schema } });
 
     expect(bodies()[0]?.text).toHaveProperty("format");
@@ -140,7 +228,11 @@ describe("OpenAIResponsesProvider against the strict Responses emulator", () => 
       strict: true,
       schema: {
         type: "object",
-        properties: { decision: { type: "string", enum: ["continue", "retry"] }, reasons: { type: "array", items: { type: "string" } }, note: { anyOf: [{ type: "string" }, { type: "null" }] } },
+        properties: {
+          decision: { type: "string", enum: ["continue", "retry"] },
+          reasons: { type: "array", items: { type: "string" } },
+          note: { anyOf: [{ type: "string" }, { type: "null" }] },
+        },
         required: ["decision", "reasons", "note"],
         additionalProperties: false,
       },
@@ -152,9 +244,14 @@ describe("OpenAIResponsesProvider against the strict Responses emulator", () => 
   });
 
   it("sends a discriminated union (zod's oneOf) strict, as the anyOf it is equivalent to", async () => {
-    const check = z.discriminatedUnion("kind", [z.object({ kind: z.literal("command"), argv: z.array(z.string()) }), z.object({ kind: z.literal("judge"), description: z.string().optional() })]);
+    const check = z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("command"), argv: z.array(z.string()) }),
+      z.object({ kind: z.literal("judge"), description: z.string().optional() }),
+    ]);
     const schema = jsonSchemaOf(z.object({ checks: z.array(check) }));
-    const { provider, bodies, emulator } = await emulated([{ content: [], output: { checks: [{ kind: "judge" }, { kind: "command", argv: ["npm", "test"] }] } }]);
+    const { provider, bodies, emulator } = await emulated([
+      { content: [], output: { checks: [{ kind: "judge" }, { kind: "command", argv: ["npm", "test"] }] } },
+    ]);
     const response = await provider.complete({ ...workerRequest, output: { name: "checks", schema } });
     const format = (bodies()[0]?.text as { format: { strict: boolean; schema: unknown } } | undefined)?.format;
     expect(format?.strict).toBe(true);
@@ -165,7 +262,11 @@ describe("OpenAIResponsesProvider against the strict Responses emulator", () => 
 
   it("falls back to a non-strict format for a schema strict mode cannot take, rather than sending one it refuses", async () => {
     const { provider, bodies, emulator } = await emulated([{ content: [], output: { tags: ["a"] } }]);
-    const schema = { type: "object", properties: { tags: { type: "array", items: { type: "string" }, uniqueItems: true } }, required: ["tags"] };
+    const schema = {
+      type: "object",
+      properties: { tags: { type: "array", items: { type: "string" }, uniqueItems: true } },
+      required: ["tags"],
+    };
     const response = await provider.complete({ ...workerRequest, output: { name: "tags", schema } });
     expect((bodies()[0]?.text as { format: unknown } | undefined)?.format).toMatchObject({ strict: false, schema });
     expect(response.output).toEqual({ tags: ["a"] });
@@ -173,12 +274,24 @@ describe("OpenAIResponsesProvider against the strict Responses emulator", () => 
   });
 
   it("sends a tool strict only where that changes nothing a call may say: never one with an optional argument", async () => {
-    const listDir = { name: "list_dir", description: "Lists a directory", inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } };
-    const { provider, bodies, emulator } = await emulated([{ content: [{ type: "tool_call", id: "call_1", name: "read_file", input: { path: "a.ts" } }] }]);
+    const listDir = {
+      name: "list_dir",
+      description: "Lists a directory",
+      inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+    };
+    const { provider, bodies, emulator } = await emulated([
+      { content: [{ type: "tool_call", id: "call_1", name: "read_file", input: { path: "a.ts" } }] },
+    ]);
     const response = await provider.complete({ ...loopRequest, tools: [readFile, listDir] });
     expect(bodies()[0]?.tools).toEqual([
       { type: "function", name: "read_file", description: "Reads a file", strict: false, parameters: readFile.inputSchema },
-      { type: "function", name: "list_dir", description: "Lists a directory", strict: true, parameters: { ...listDir.inputSchema, additionalProperties: false } },
+      {
+        type: "function",
+        name: "list_dir",
+        description: "Lists a directory",
+        strict: true,
+        parameters: { ...listDir.inputSchema, additionalProperties: false },
+      },
     ]);
     expect(toolCallsOf(response.content)).toEqual([{ type: "tool_call", id: "call_1", name: "read_file", input: { path: "a.ts" } }]);
     expect(emulator.refusals).toEqual([]);
@@ -218,8 +331,20 @@ describe("OpenAIResponsesProvider against the strict Responses emulator", () => 
     const response = await provider.complete(loopRequest, { onEvent: (event) => events.push(event) });
     expect(response.stopReason).toBe("max_tokens");
     expect(response.content).toEqual([
-      { type: "thinking", text: "Writing the whole file.", signature: "gAAAAABo_encrypted_whole", producer: { api: "openai-responses", model: "gpt-6-sol" }, item: { id: "rs_67c9fdd0a1", summary: ["Writing the whole file."] } },
-      { type: "tool_call", id: "call_cut", name: "write_file", input: {}, incomplete: { reason: "max_tokens", rawArguments: '{"path": "big.txt", "te' } },
+      {
+        type: "thinking",
+        text: "Writing the whole file.",
+        signature: "gAAAAABo_encrypted_whole",
+        producer: { api: "openai-responses", model: "gpt-6-sol" },
+        item: { id: "rs_67c9fdd0a1", summary: ["Writing the whole file."] },
+      },
+      {
+        type: "tool_call",
+        id: "call_cut",
+        name: "write_file",
+        input: {},
+        incomplete: { reason: "max_tokens", rawArguments: '{"path": "big.txt", "te' },
+      },
     ]);
     expect(events.map((event) => event.type)).toEqual(["thinking_delta", "tool_call_delta"]);
     expect(response.usage).toMatchObject({ inputTokens: 40, outputTokens: 64 });
@@ -236,7 +361,14 @@ describe("OpenAIResponsesProvider against the strict Responses emulator", () => 
     it("retries a cut stream and never answers with it", async () => {
       const { provider, server } = await emulated([textReply("Forty-two.")]);
       const { emulator: other } = scriptedEmulator([textReply("The answer is forty")]);
-      const cut = cutStream(await other.respond({ method: "POST", url: "/v1/responses", headers: { authorization: "Bearer k" }, body: { model: "gpt-6-sol", input: "x", stream: true } }));
+      const cut = cutStream(
+        await other.respond({
+          method: "POST",
+          url: "/v1/responses",
+          headers: { authorization: "Bearer k" },
+          body: { model: "gpt-6-sol", input: "x", stream: true },
+        }),
+      );
       server.queue(cut);
       const events: ModelStreamEvent[] = [];
       const response = await provider.complete(workerRequest, { onEvent: (event) => events.push(event) });
@@ -298,11 +430,20 @@ describe("a provider of kind openai speaks the API the catalogue names for its m
 
 describe("a scripted model played through the Responses emulator (openAIBrainOfProvider)", () => {
   it("runs a whole tool loop with a reasoning item before each call, and nothing refused", async () => {
-    const scripted = new ScriptedProvider({ worker: [{ turns: [{ toolCalls: [{ id: "call_1", name: "read_file", input: { path: "a.ts" } }] }, { text: "a.ts exports sum." }] }] });
+    const scripted = new ScriptedProvider({
+      worker: [{ turns: [{ toolCalls: [{ id: "call_1", name: "read_file", input: { path: "a.ts" } }] }, { text: "a.ts exports sum." }] }],
+    });
     const emulator = new OpenAIEmulator({ brain: openAIBrainOfProvider(scripted, "worker") });
     const server = await emulator.start();
     servers.push(server);
-    const provider = new OpenAIResponsesProvider({ name: "openai", model: "gpt-6-sol", apiKey: key, baseURL: server.baseURL, entry: sol, retry: recordingRetry(0).policy });
+    const provider = new OpenAIResponsesProvider({
+      name: "openai",
+      model: "gpt-6-sol",
+      apiKey: key,
+      baseURL: server.baseURL,
+      entry: sol,
+      retry: recordingRetry(0).policy,
+    });
     const first = await provider.complete(loopRequest);
     expect(first.content.map((block) => block.type)).toEqual(["thinking", "tool_call"]);
     expect(first.content[0]).toMatchObject({ text: "I will call read_file next." });

@@ -12,7 +12,11 @@ type TraceEventInput = Parameters<TraceWriter["append"]>[0];
 import { recordingRetry } from "../src/testing/index.ts";
 import { fakeServerPerTest } from "./fixtures.ts";
 
-const request = { role: "worker" as const, system: "s", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "go" }] }] };
+const request = {
+  role: "worker" as const,
+  system: "s",
+  messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "go" }] }],
+};
 
 /** A trace writer that keeps what it is given, so a test can read what a call recorded. */
 class MemoryTrace implements TraceWriter {
@@ -33,9 +37,19 @@ describe("the built-in prices: the model catalogue's, no second table", () => {
       cacheWritePerMTok: 2.5,
       cacheWriteLongPerMTok: 4,
     });
-    expect(builtinPriceFor("anthropic", "claude-haiku-4-5-20251001")).toMatchObject({ inputPerMTok: 1, outputPerMTok: 5, cacheWriteLongPerMTok: 2 });
+    expect(builtinPriceFor("anthropic", "claude-haiku-4-5-20251001")).toMatchObject({
+      inputPerMTok: 1,
+      outputPerMTok: 5,
+      cacheWriteLongPerMTok: 2,
+    });
     expect(builtinPriceFor("openai", "gpt-4.1-2025-04-14")).toMatchObject({ inputPerMTok: 2, outputPerMTok: 8, cacheReadPerMTok: 0.5 });
-    expect(builtinPriceFor("openai", "gpt-6.2-sol")).toMatchObject({ inputPerMTok: 2, outputPerMTok: 10, cacheReadPerMTok: 0.1, cacheWritePerMTok: 2.5, cacheWriteLongPerMTok: 5 });
+    expect(builtinPriceFor("openai", "gpt-6.2-sol")).toMatchObject({
+      inputPerMTok: 2,
+      outputPerMTok: 10,
+      cacheReadPerMTok: 0.1,
+      cacheWritePerMTok: 2.5,
+      cacheWriteLongPerMTok: 5,
+    });
     for (const entry of [...anthropicModels, ...openAIModels]) {
       if (entry.price) expect(builtinPriceFor(entry.provider, entry.id), entry.id).toMatchObject(entry.price);
     }
@@ -55,7 +69,7 @@ describe("the built-in prices: the model catalogue's, no second table", () => {
     expect(costOf(usage(100_000), haiku)).toBeCloseTo(0.01 + 0.5, 10);
     expect(costOf(usage(100_001), haiku)).toBeCloseTo((100_001 * 0.5) / 1_000_000 + 2.5, 10);
     // Cache reads count toward the prompt: 50K input + 60K read is over 100K.
-    expect(costOf({ ...usage(50_000), cacheReadTokens: 60_000 }, haiku)).toBeCloseTo(0.025 + 2.5 + 60_000 * 0.05 / 1_000_000, 10);
+    expect(costOf({ ...usage(50_000), cacheReadTokens: 60_000 }, haiku)).toBeCloseTo(0.025 + 2.5 + (60_000 * 0.05) / 1_000_000, 10);
     // OpenAI above 272K: input and cache doubled, output 1.5 times, for the full request.
     const sol = builtinPriceFor("openai", "gpt-6.2-sol") as Price;
     expect(costOf(usage(300_000), sol)).toBeCloseTo((300_000 * 4) / 1_000_000 + 15, 10);
@@ -130,7 +144,10 @@ describe("cost of a call over the wire", () => {
       ProviderConfig.parse({ kind: "openai-compatible", baseURL: wire.server.baseURL }),
       RoleModelConfig.parse({ provider: "deepseek", model: "deepseek-chat" }),
       {},
-      { price: { inputPerMTok: 0.28, outputPerMTok: 0.42, cacheReadPerMTok: 0.028, cacheWritePerMTok: 0 }, retry: recordingRetry(0).policy },
+      {
+        price: { inputPerMTok: 0.28, outputPerMTok: 0.42, cacheReadPerMTok: 0.028, cacheWritePerMTok: 0 },
+        retry: recordingRetry(0).policy,
+      },
     );
     wire.server.queue({
       status: 200,
@@ -140,7 +157,13 @@ describe("cost of a call over the wire", () => {
         created: 1,
         model: "deepseek-chat",
         choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
-        usage: { prompt_tokens: 1000, completion_tokens: 10, total_tokens: 1010, prompt_cache_hit_tokens: 800, prompt_cache_miss_tokens: 200 },
+        usage: {
+          prompt_tokens: 1000,
+          completion_tokens: 10,
+          total_tokens: 1010,
+          prompt_cache_hit_tokens: 800,
+          prompt_cache_miss_tokens: 200,
+        },
       },
     });
     const response = await provider.complete(request);
@@ -158,7 +181,14 @@ describe("cost of a call over the wire", () => {
     );
     wire.server.queue({
       status: 200,
-      json: { id: "c", object: "chat.completion", created: 1, model: "qwen3", choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } },
+      json: {
+        id: "c",
+        object: "chat.completion",
+        created: 1,
+        model: "qwen3",
+        choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
+        usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+      },
     });
     const trace = new MemoryTrace();
     await tracedComplete(provider, request, { trace, runId: "run_1" });

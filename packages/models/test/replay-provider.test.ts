@@ -92,7 +92,9 @@ describe("ReplayProvider from a trace", () => {
   });
 
   it("passes each response through the translation before serving it", async () => {
-    const replay = ReplayProvider.fromTrace([responded(1, "s1", "obs_old")], { translate: async (json) => json.replace("obs_old", "obs_new") });
+    const replay = ReplayProvider.fromTrace([responded(1, "s1", "obs_old")], {
+      translate: async (json) => json.replace("obs_old", "obs_new"),
+    });
     const response = await replay.complete({ ...ask("worker"), metadata: { stepId: "s1" } });
     expect(response.content).toEqual([{ type: "text", text: "obs_new" }]);
   });

@@ -5,7 +5,6 @@ import type { ModelProvider } from "../src/model-provider.ts";
 import { OpenAIProvider } from "../src/openai/openai-provider.ts";
 import { providerOnFakeWire, workerRequest as request } from "./fixtures.ts";
 
-
 const anthropicError = (type: string, message: string, extra: Record<string, unknown> = {}) => ({
   type: "error",
   error: { type, message, ...extra },
@@ -36,13 +35,25 @@ async function failureOf(provider: ModelProvider): Promise<ReinError> {
 }
 
 describe("retry classification through @anthropic-ai/sdk", () => {
-
-  const wire = providerOnFakeWire(3, undefined, ({ server, retry }) => new AnthropicProvider({ name: "anthropic", model: "claude-test-1", apiKey: "sk-ant-x", baseURL: server.baseURL, retry: retry.policy }));
+  const wire = providerOnFakeWire(
+    3,
+    undefined,
+    ({ server, retry }) =>
+      new AnthropicProvider({
+        name: "anthropic",
+        model: "claude-test-1",
+        apiKey: "sk-ant-x",
+        baseURL: server.baseURL,
+        retry: retry.policy,
+      }),
+  );
 
   it("never retries a 429 whose details say the spend limit was reached", async () => {
     wire.server.queue({
       status: 429,
-      json: anthropicError("rate_limit_error", "Your organization has reached its monthly cap; access resumes on the 1st.", { details: { error_code: "enforced_spend_limit_reached" } }),
+      json: anthropicError("rate_limit_error", "Your organization has reached its monthly cap; access resumes on the 1st.", {
+        details: { error_code: "enforced_spend_limit_reached" },
+      }),
       headers: { "request-id": "req_spend", "x-should-retry": "true" },
     });
     const error = await failureOf(wire.provider);
@@ -56,7 +67,10 @@ describe("retry classification through @anthropic-ai/sdk", () => {
     expect(wire.server.requests).toHaveLength(1);
     expect(overloaded.details).toMatchObject({ reason: "overloaded", transient: false });
 
-    wire.server.queue({ status: 400, json: anthropicError("invalid_request_error", "try again"), headers: { "x-should-retry": "true" } }, { status: 200, json: anthropicOk });
+    wire.server.queue(
+      { status: 400, json: anthropicError("invalid_request_error", "try again"), headers: { "x-should-retry": "true" } },
+      { status: 200, json: anthropicOk },
+    );
     const response = await wire.provider.complete(request);
     expect(response.retries).toBe(1);
     expect(wire.server.requests).toHaveLength(3);
@@ -72,13 +86,18 @@ describe("retry classification through @anthropic-ai/sdk", () => {
   });
 
   it("honours retry-after-ms within the cap", async () => {
-    wire.server.queue({ status: 429, json: anthropicError("rate_limit_error", "slow down"), headers: { "retry-after-ms": "1500", "retry-after": "2" } }, { status: 200, json: anthropicOk });
+    wire.server.queue(
+      { status: 429, json: anthropicError("rate_limit_error", "slow down"), headers: { "retry-after-ms": "1500", "retry-after": "2" } },
+      { status: 200, json: anthropicOk },
+    );
     await wire.provider.complete(request);
     expect(wire.retry.waits).toEqual([1500]);
   });
 
   it("maps a malformed stream event to a protocol error, not retried", async () => {
-    wire.server.queue({ sse: 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"c","content":[],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}\n\nevent: content_block_start\ndata: {"type":"content_block_start", not json\n\n' });
+    wire.server.queue({
+      sse: 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"c","content":[],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}\n\nevent: content_block_start\ndata: {"type":"content_block_start", not json\n\n',
+    });
     const error = (await wire.provider.complete(request, { onEvent: () => {} }).catch((caught: unknown) => caught)) as ReinError;
     expect(ReinError.hasCode(error, "model_error")).toBe(true);
     expect(error.details).toMatchObject({ kind: "protocol", reason: "protocol" });
@@ -94,8 +113,12 @@ describe("retry classification through @anthropic-ai/sdk", () => {
 });
 
 describe("retry classification through the openai SDK", () => {
-
-  const wire = providerOnFakeWire(3, "/v1", ({ server, retry }) => new OpenAIProvider({ name: "openai", model: "gpt-test", apiKey: "sk-x", baseURL: server.baseURL, retry: retry.policy }));
+  const wire = providerOnFakeWire(
+    3,
+    "/v1",
+    ({ server, retry }) =>
+      new OpenAIProvider({ name: "openai", model: "gpt-test", apiKey: "sk-x", baseURL: server.baseURL, retry: retry.policy }),
+  );
 
   it.each([
     ["insufficient_quota", "insufficient_quota", "You exceeded your current quota, please check your plan and billing details."],
@@ -110,18 +133,28 @@ describe("retry classification through the openai SDK", () => {
 
   it("still retries an ordinary rate limit", async () => {
     wire.server.queue(
-      { status: 429, json: { error: { message: "Rate limit reached for requests", type: "requests", param: null, code: "rate_limit_exceeded" } } },
+      {
+        status: 429,
+        json: { error: { message: "Rate limit reached for requests", type: "requests", param: null, code: "rate_limit_exceeded" } },
+      },
       { status: 200, json: openAIOk },
     );
     expect((await wire.provider.complete(request)).retries).toBe(1);
   });
 
   it("obeys x-should-retry both ways", async () => {
-    wire.server.queue({ status: 503, json: { error: { message: "unavailable", type: "server_error" } }, headers: { "x-should-retry": "false" } });
+    wire.server.queue({
+      status: 503,
+      json: { error: { message: "unavailable", type: "server_error" } },
+      headers: { "x-should-retry": "false" },
+    });
     await failureOf(wire.provider);
     expect(wire.server.requests).toHaveLength(1);
 
-    wire.server.queue({ status: 422, json: { error: { message: "busy", type: "invalid_request_error" } }, headers: { "x-should-retry": "true" } }, { status: 200, json: openAIOk });
+    wire.server.queue(
+      { status: 422, json: { error: { message: "busy", type: "invalid_request_error" } }, headers: { "x-should-retry": "true" } },
+      { status: 200, json: openAIOk },
+    );
     expect((await wire.provider.complete(request)).retries).toBe(1);
   });
 

@@ -53,7 +53,8 @@ describe("withRetries", () => {
 
   it("waits a retry-after within the cap, and fails at once with the server's delay when it is longer", async () => {
     const waits: number[] = [];
-    const rateLimited = (seconds: string) => new FakeFailure({ kind: "http", status: 429, headers: new Headers({ "retry-after": seconds }) });
+    const rateLimited = (seconds: string) =>
+      new FakeFailure({ kind: "http", status: 429, headers: new Headers({ "retry-after": seconds }) });
     const failures = [rateLimited("20"), rateLimited("3600")];
     let calls = 0;
     const error = await withRetries(

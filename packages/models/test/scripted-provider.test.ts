@@ -42,7 +42,9 @@ describe("ScriptedProvider", () => {
 
   it("repeats the last turn only when the script says so", async () => {
     expect((await provider.complete(request("worker", "Task: B", 5))).content).toEqual([{ type: "text", text: "B forever" }]);
-    await expect(provider.complete(request("worker", "Task: A", 2))).rejects.toThrow(/has 2 turn\(s\) for this conversation but turn 3 was requested/);
+    await expect(provider.complete(request("worker", "Task: A", 2))).rejects.toThrow(
+      /has 2 turn\(s\) for this conversation but turn 3 was requested/,
+    );
   });
 
   it("returns structured output and estimates usage", async () => {
@@ -70,6 +72,8 @@ describe("ScriptedProvider", () => {
   it("refuses a script file that is not a model script, naming the file", () => {
     const file = join(mkdtempSync(join(tmpdir(), "rein-script-")), "script.json");
     writeFileSync(file, JSON.stringify({ worker: "fix it" }));
-    expect(() => ScriptedProvider.fromFile(file)).toThrow(expect.objectContaining({ code: "config_invalid", message: expect.stringContaining(`model script ${file} is invalid`) }));
+    expect(() => ScriptedProvider.fromFile(file)).toThrow(
+      expect.objectContaining({ code: "config_invalid", message: expect.stringContaining(`model script ${file} is invalid`) }),
+    );
   });
 });

@@ -11,7 +11,13 @@ const script: ModelScriptInput = {
     {
       match: "Fix it",
       turns: [
-        { text: "Let me look first.", toolCalls: [{ id: "call_a", name: "read_file", input: { path: "src/a \"quoted\".js" } }, { id: "call_b", name: "list_files", input: {} }] },
+        {
+          text: "Let me look first.",
+          toolCalls: [
+            { id: "call_a", name: "read_file", input: { path: 'src/a "quoted".js' } },
+            { id: "call_b", name: "list_files", input: {} },
+          ],
+        },
         { text: "Fixed the bug." },
       ],
     },
@@ -107,8 +113,14 @@ describe("a scripted wire server drives the adapters through the official SDKs",
   it("answers a body that is not a JSON object with a 400 that says so", async () => {
     const server = await startScriptedWireServer({ format: "openai", role: "worker", script, model: "fake-model" });
     servers.push(server);
-    expect(await post(server, "/chat/completions", "{oops")).toMatchObject({ status: 400, body: expect.stringContaining("fake server: the request body is not JSON: {oops") });
-    expect(await post(server, "/chat/completions", "[1, 2]")).toMatchObject({ status: 400, body: expect.stringContaining("the request body is JSON but not an object") });
+    expect(await post(server, "/chat/completions", "{oops")).toMatchObject({
+      status: 400,
+      body: expect.stringContaining("fake server: the request body is not JSON: {oops"),
+    });
+    expect(await post(server, "/chat/completions", "[1, 2]")).toMatchObject({
+      status: 400,
+      body: expect.stringContaining("the request body is JSON but not an object"),
+    });
   });
 
   it("answers messages that are not a list of {role, content}, or a malformed forced tool, with a 400 naming the field", async () => {
@@ -116,8 +128,17 @@ describe("a scripted wire server drives the adapters through the official SDKs",
     const anthropic = await startScriptedWireServer({ format: "anthropic", role: "planner", script, model: "claude-fake" });
     servers.push(openai, anthropic);
     const messages = await post(openai, "/chat/completions", JSON.stringify({ model: "m", messages: "Task: Fix it" }));
-    expect(messages).toMatchObject({ status: 400, body: expect.stringContaining("the request's messages are not a list of {role, content}") });
-    const forcing = { model: "m", system: "s", messages: [{ role: "user", content: "Plan it" }], tool_choice: { type: "tool", name: "plan" }, tools: [{ input_schema: {} }] };
+    expect(messages).toMatchObject({
+      status: 400,
+      body: expect.stringContaining("the request's messages are not a list of {role, content}"),
+    });
+    const forcing = {
+      model: "m",
+      system: "s",
+      messages: [{ role: "user", content: "Plan it" }],
+      tool_choice: { type: "tool", name: "plan" },
+      tools: [{ input_schema: {} }],
+    };
     const forced = await post(anthropic, "/v1/messages", JSON.stringify(forcing));
     expect(forced).toMatchObject({ status: 400, body: expect.stringContaining("a request forcing a tool is malformed") });
     expect(forced.body).toContain("tools[0].name");

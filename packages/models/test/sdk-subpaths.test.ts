@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { packagesLoadedBy } from "@rein/contracts/testing";
 
-const sdksLoadedBy = (specifier: string) => packagesLoadedBy(specifier, import.meta.dirname).filter((name) => name === "@anthropic-ai/sdk" || name === "openai");
+const sdksLoadedBy = (specifier: string) =>
+  packagesLoadedBy(specifier, import.meta.dirname).filter((name) => name === "@anthropic-ai/sdk" || name === "openai");
 
 describe("each SDK loads with its adapter's subpath, and only there", () => {
   it("@rein/models loads no model SDK", () => {

@@ -8,7 +8,10 @@ describe("toolCallBlock", () => {
   });
 
   it("never presents unparseable or non-object arguments as a valid call", () => {
-    expect(toolCallBlock("c3", "t", '{"a":', { invalidReason: "max_tokens" }).incomplete).toEqual({ reason: "max_tokens", rawArguments: '{"a":' });
+    expect(toolCallBlock("c3", "t", '{"a":', { invalidReason: "max_tokens" }).incomplete).toEqual({
+      reason: "max_tokens",
+      rawArguments: '{"a":',
+    });
     expect(toolCallBlock("c4", "t", "{oops}").incomplete?.reason).toBe("invalid_json");
     expect(toolCallBlock("c5", "t", "[1,2]").incomplete?.reason).toBe("not_an_object");
   });

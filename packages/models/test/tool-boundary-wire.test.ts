@@ -8,7 +8,16 @@ import { AnthropicProvider } from "../src/anthropic/anthropic-provider.ts";
 import type { ModelProvider, ModelRequest, ModelToolSchema } from "../src/model-provider.ts";
 import { OpenAIProvider } from "../src/openai/openai-provider.ts";
 import { tracedComplete } from "../src/traced-complete.ts";
-import { type FakeReply, FakeServer, OpenAIEmulator, type RecordedRequest, anthropicWireReply, openAIWireReply, recordingRetry, startAnthropicEmulator } from "../src/testing/index.ts";
+import {
+  type FakeReply,
+  FakeServer,
+  OpenAIEmulator,
+  type RecordedRequest,
+  anthropicWireReply,
+  openAIWireReply,
+  recordingRetry,
+  startAnthropicEmulator,
+} from "../src/testing/index.ts";
 import type { WireReply } from "../src/testing/wire-reply.ts";
 import { type TraceEventInput, traceCatalogue, type TraceWriter } from "@rein/trace";
 
@@ -19,9 +28,13 @@ import { type TraceEventInput, traceCatalogue, type TraceWriter } from "@rein/tr
  */
 async function mcpListedTool(): Promise<ModelToolSchema> {
   const server = new McpServer({ name: "devserver", version: "1.0.0" });
-  server.registerTool("devserver.stop", { description: "Stop the dev server.", inputSchema: { point: z.tuple([z.number(), z.number()]), signal: z.string().optional() } }, async () => ({
-    content: [{ type: "text", text: "stopped" }],
-  }));
+  server.registerTool(
+    "devserver.stop",
+    { description: "Stop the dev server.", inputSchema: { point: z.tuple([z.number(), z.number()]), signal: z.string().optional() } },
+    async () => ({
+      content: [{ type: "text", text: "stopped" }],
+    }),
+  );
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "rein-test", version: "1.0.0" });
@@ -60,7 +73,9 @@ const anthropicRules: WireRules = {
   name: /^[a-zA-Z0-9_-]{1,128}$/,
   tools: (body) => listOf(body.tools).map((tool) => ({ name: String(tool.name), schema: tool.input_schema })),
   historyCalls: (body) =>
-    listOf(body.messages).flatMap((message) => listOf(message.content).flatMap((block) => (block.type === "tool_use" ? [String(block.name)] : []))),
+    listOf(body.messages).flatMap((message) =>
+      listOf(message.content).flatMap((block) => (block.type === "tool_use" ? [String(block.name)] : [])),
+    ),
   refusal: (message) => ({ status: 400, json: { type: "error", error: { type: "invalid_request_error", message } } }),
   reply: anthropicWireReply,
 };
@@ -95,19 +110,29 @@ function strictModel(rules: WireRules) {
   return (request: RecordedRequest): FakeReply => {
     const tools = rules.tools(request.body);
     for (const [index, tool] of tools.entries()) {
-      if (!rules.name.test(tool.name)) return rules.refusal(`tools.${index}.custom.name: String should match pattern '${rules.name.source}'`);
+      if (!rules.name.test(tool.name))
+        return rules.refusal(`tools.${index}.custom.name: String should match pattern '${rules.name.source}'`);
       if (!ajv.validate(DRAFT_2020, tool.schema)) {
-        return rules.refusal(`tools.${index}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).`);
+        return rules.refusal(
+          `tools.${index}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).`,
+        );
       }
     }
     for (const name of rules.historyCalls(request.body)) {
-      if (!tools.some((tool) => tool.name === name)) return rules.refusal(`a tool call in the history names ${name}, which is not among the tools`);
+      if (!tools.some((tool) => tool.name === name))
+        return rules.refusal(`a tool call in the history names ${name}, which is not among the tools`);
     }
     const answered = rules.historyCalls(request.body).length > 0;
     const first = tools[0];
-    const reply: WireReply = answered || !first
-      ? { content: [{ type: "text", text: "stopped" }], stopReason: "end_turn", usage, model: "emulated" }
-      : { content: [{ type: "tool_call", id: "call_1", name: first.name, input: { point: [1, 2] } }], stopReason: "tool_use", usage, model: "emulated" };
+    const reply: WireReply =
+      answered || !first
+        ? { content: [{ type: "text", text: "stopped" }], stopReason: "end_turn", usage, model: "emulated" }
+        : {
+            content: [{ type: "tool_call", id: "call_1", name: first.name, input: { point: [1, 2] } }],
+            stopReason: "tool_use",
+            usage,
+            model: "emulated",
+          };
     return rules.reply(reply, request);
   };
 }
@@ -128,13 +153,29 @@ const cases: { wire: string; rules: WireRules; path: string; make(server: FakeSe
     wire: "Anthropic Messages (AnthropicProvider, @anthropic-ai/sdk)",
     rules: anthropicRules,
     path: "",
-    make: (server) => new AnthropicProvider({ name: "anthropic", model: "claude-test-1", apiKey: "sk-ant-test", baseURL: server.baseURL, maxTokens: 1024, retry: recordingRetry(0).policy }),
+    make: (server) =>
+      new AnthropicProvider({
+        name: "anthropic",
+        model: "claude-test-1",
+        apiKey: "sk-ant-test",
+        baseURL: server.baseURL,
+        maxTokens: 1024,
+        retry: recordingRetry(0).policy,
+      }),
   },
   {
     wire: "OpenAI Chat Completions (OpenAIProvider, openai)",
     rules: openAIRules,
     path: "/v1",
-    make: (server) => new OpenAIProvider({ name: "openai", model: "gpt-4.1", apiKey: "sk-test", baseURL: server.baseURL, maxTokens: 1024, retry: recordingRetry(0).policy }),
+    make: (server) =>
+      new OpenAIProvider({
+        name: "openai",
+        model: "gpt-4.1",
+        apiKey: "sk-test",
+        baseURL: server.baseURL,
+        maxTokens: 1024,
+        retry: recordingRetry(0).policy,
+      }),
   },
 ];
 
@@ -148,30 +189,52 @@ describe.each(cases)("an MCP tool named devserver.stop with a draft-07 tuple sch
       expect(mcpTool.name).toBe("devserver.stop");
       expect(ajv.validate(DRAFT_2020, mcpTool.inputSchema)).toBe(false);
 
-      const request: ModelRequest = { role: "worker", system: "You are the worker.", messages: [{ role: "user", content: [{ type: "text", text: "Stop the dev server." }] }], tools: [mcpTool] };
+      const request: ModelRequest = {
+        role: "worker",
+        system: "You are the worker.",
+        messages: [{ role: "user", content: [{ type: "text", text: "Stop the dev server." }] }],
+        tools: [mcpTool],
+      };
       const first = await tracedComplete(provider, request, { trace, runId: "run_boundary", stepId: "step_1" });
 
       const [sentTool] = rules.tools(server.requests[0]?.body ?? {});
       expect(sentTool?.name).toBe("devserver_stop");
       expect(ajv.validate(DRAFT_2020, sentTool?.schema)).toBe(true);
-      expect(sentTool?.schema).toMatchObject({ type: "object", properties: { point: { type: "array", prefixItems: [{ type: "number" }, { type: "number" }], items: false } } });
+      expect(sentTool?.schema).toMatchObject({
+        type: "object",
+        properties: { point: { type: "array", prefixItems: [{ type: "number" }, { type: "number" }], items: false } },
+      });
       expect(sentTool?.schema).not.toHaveProperty("$schema");
       expect(first.content).toEqual([{ type: "tool_call", id: "call_1", name: "devserver.stop", input: { point: [1, 2] } }]);
 
       // The next turn carries the call in its history: under the name the tool goes out under.
       const second = await tracedComplete(
         provider,
-        { ...request, messages: [...request.messages, { role: "assistant", content: first.content }, { role: "user", content: [{ type: "tool_result", toolCallId: "call_1", content: "stopped" }] }] },
+        {
+          ...request,
+          messages: [
+            ...request.messages,
+            { role: "assistant", content: first.content },
+            { role: "user", content: [{ type: "tool_result", toolCallId: "call_1", content: "stopped" }] },
+          ],
+        },
         { trace, runId: "run_boundary", stepId: "step_1" },
       );
       expect(rules.historyCalls(server.requests[1]?.body ?? {})).toEqual(["devserver_stop"]);
       expect(second.content).toEqual([{ type: "text", text: "stopped" }]);
 
       // The trace says what the model saw, and keeps Rein's names everywhere else.
-      const called = trace.events.filter((event) => event.kind === "model.called").map((event) => traceCatalogue["model.called"].payload.parse(event.payload));
-      expect(called.map((payload) => payload.toolNames)).toEqual([{ "devserver.stop": "devserver_stop" }, { "devserver.stop": "devserver_stop" }]);
+      const called = trace.events
+        .filter((event) => event.kind === "model.called")
+        .map((event) => traceCatalogue["model.called"].payload.parse(event.payload));
+      expect(called.map((payload) => payload.toolNames)).toEqual([
+        { "devserver.stop": "devserver_stop" },
+        { "devserver.stop": "devserver_stop" },
+      ]);
       expect(called[0]?.tools).toEqual(["devserver.stop"]);
-      const responded = trace.events.find((event): event is Extract<TraceEventInput, { kind: "model.responded" }> => event.kind === "model.responded");
+      const responded = trace.events.find(
+        (event): event is Extract<TraceEventInput, { kind: "model.responded" }> => event.kind === "model.responded",
+      );
       expect(responded?.payload.content).toEqual(first.content);
     } finally {
       await server.stop();
@@ -195,7 +258,11 @@ describe("the same tool through the strict emulators in @rein/models/testing", (
   });
   const nextTurn = (first: ModelRequest, reply: ModelRequest["messages"][number]["content"]): ModelRequest => ({
     ...first,
-    messages: [...first.messages, { role: "assistant", content: reply }, { role: "user", content: [{ type: "tool_result", toolCallId: "call_1", content: "stopped" }] }],
+    messages: [
+      ...first.messages,
+      { role: "assistant", content: reply },
+      { role: "user", content: [{ type: "tool_result", toolCallId: "call_1", content: "stopped" }] },
+    ],
   });
 
   it("Anthropic Messages (claude-sonnet-5-5): no request refused, devserver_stop offered, devserver.stop back", async () => {
@@ -204,15 +271,28 @@ describe("the same tool through the strict emulators in @rein/models/testing", (
       brain: (view) => {
         seen.push(view.tools.map((tool) => tool.name));
         const move = callsFirstTool(view.tools, view.messages);
-        return { content: move.call ? [{ type: "tool_use", id: move.call.id, name: move.call.name, input: move.call.input }] : [{ type: "text", text: move.text ?? "" }] };
+        return {
+          content: move.call
+            ? [{ type: "tool_use", id: move.call.id, name: move.call.name, input: move.call.input }]
+            : [{ type: "text", text: move.text ?? "" }],
+        };
       },
     });
     try {
-      const provider = new AnthropicProvider({ name: "anthropic", model: "claude-sonnet-5-5", apiKey: "sk-ant-test", baseURL: server.baseURL, maxTokens: 4096, retry: recordingRetry(0).policy });
+      const provider = new AnthropicProvider({
+        name: "anthropic",
+        model: "claude-sonnet-5-5",
+        apiKey: "sk-ant-test",
+        baseURL: server.baseURL,
+        maxTokens: 4096,
+        retry: recordingRetry(0).policy,
+      });
       const trace = recordingTrace();
       const first = await request();
       const reply = await tracedComplete(provider, first, { trace, runId: "run_emulated", stepId: "step_1" });
-      expect(reply.content.filter((block) => block.type === "tool_call")).toEqual([{ type: "tool_call", id: "call_1", name: "devserver.stop", input: { point: [1, 2] } }]);
+      expect(reply.content.filter((block) => block.type === "tool_call")).toEqual([
+        { type: "tool_call", id: "call_1", name: "devserver.stop", input: { point: [1, 2] } },
+      ]);
       const done = await tracedComplete(provider, nextTurn(first, reply.content), { trace, runId: "run_emulated", stepId: "step_1" });
       expect(done.content.filter((block) => block.type === "text")).toEqual([{ type: "text", text: "stopped" }]);
       expect(emulator.refusals).toEqual([]);
@@ -233,11 +313,20 @@ describe("the same tool through the strict emulators in @rein/models/testing", (
     });
     const server = await emulator.start();
     try {
-      const provider = new OpenAIProvider({ name: "openai", model: "gpt-4.1", apiKey: "sk-test", baseURL: server.baseURL, maxTokens: 4096, retry: recordingRetry(0).policy });
+      const provider = new OpenAIProvider({
+        name: "openai",
+        model: "gpt-4.1",
+        apiKey: "sk-test",
+        baseURL: server.baseURL,
+        maxTokens: 4096,
+        retry: recordingRetry(0).policy,
+      });
       const trace = recordingTrace();
       const first = await request();
       const reply = await tracedComplete(provider, first, { trace, runId: "run_emulated", stepId: "step_1" });
-      expect(reply.content.filter((block) => block.type === "tool_call")).toEqual([{ type: "tool_call", id: "call_1", name: "devserver.stop", input: { point: [1, 2] } }]);
+      expect(reply.content.filter((block) => block.type === "tool_call")).toEqual([
+        { type: "tool_call", id: "call_1", name: "devserver.stop", input: { point: [1, 2] } },
+      ]);
       const done = await tracedComplete(provider, nextTurn(first, reply.content), { trace, runId: "run_emulated", stepId: "step_1" });
       expect(done.content.filter((block) => block.type === "text")).toEqual([{ type: "text", text: "stopped" }]);
       expect(emulator.refusals).toEqual([]);

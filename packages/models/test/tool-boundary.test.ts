@@ -10,7 +10,11 @@ import { toolBoundary } from "../src/tool-boundary/tool-boundary.ts";
 const ajv = new Ajv2020({ strict: false });
 const isDraft2020 = (schema: unknown): boolean => ajv.validate("https://json-schema.org/draft/2020-12/schema", schema) === true;
 
-const tool = (name: string, inputSchema: Record<string, unknown> = { type: "object" }): ModelToolSchema => ({ name, description: `the ${name} tool`, inputSchema });
+const tool = (name: string, inputSchema: Record<string, unknown> = { type: "object" }): ModelToolSchema => ({
+  name,
+  description: `the ${name} tool`,
+  inputSchema,
+});
 const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
 const reply = (...names: string[]): ModelResponse => ({
   content: names.map((name, index) => ({ type: "tool_call" as const, id: `call_${index}`, name, input: {} })),
@@ -20,7 +24,10 @@ const reply = (...names: string[]): ModelResponse => ({
   model: "m",
   retries: 0,
 });
-const requestWith = (tools: ModelToolSchema[], messages: ModelRequest["messages"] = [{ role: "user", content: [{ type: "text", text: "go" }] }]): ModelRequest => ({
+const requestWith = (
+  tools: ModelToolSchema[],
+  messages: ModelRequest["messages"] = [{ role: "user", content: [{ type: "text", text: "go" }] }],
+): ModelRequest => ({
   role: "worker",
   system: "s",
   messages,
@@ -116,7 +123,11 @@ describe("tool schemas as JSON Schema draft 2020-12", () => {
       type: "object",
       definitions: { keyword: { type: "string" }, "a/b": { type: "number" } },
       properties: {
-        query: { type: "array", items: [{ type: "object", properties: { keyword: { $ref: "#/definitions/keyword" } } }], additionalItems: { $ref: "#/properties/query/items/0" } },
+        query: {
+          type: "array",
+          items: [{ type: "object", properties: { keyword: { $ref: "#/definitions/keyword" } } }],
+          additionalItems: { $ref: "#/properties/query/items/0" },
+        },
         slashed: { $ref: "#/definitions/a~1b" },
         // A property that happens to be called "definitions" is not the keyword.
         definitions: { type: "boolean" },
@@ -129,7 +140,11 @@ describe("tool schemas as JSON Schema draft 2020-12", () => {
       type: "object",
       $defs: { keyword: { type: "string" }, "a/b": { type: "number" } },
       properties: {
-        query: { type: "array", prefixItems: [{ type: "object", properties: { keyword: { $ref: "#/$defs/keyword" } } }], items: { $ref: "#/properties/query/prefixItems/0" } },
+        query: {
+          type: "array",
+          prefixItems: [{ type: "object", properties: { keyword: { $ref: "#/$defs/keyword" } } }],
+          items: { $ref: "#/properties/query/prefixItems/0" },
+        },
         slashed: { $ref: "#/$defs/a~1b" },
         definitions: { type: "boolean" },
         pointsAtProperty: { $ref: "#/properties/definitions" },
@@ -160,7 +175,10 @@ describe("tool schemas as JSON Schema draft 2020-12", () => {
   });
 
   it("makes a root without a type an object, and sends a schema that needed nothing as the same object", async () => {
-    expect((await providerToolSchema({ properties: { a: { type: "string" } } })).schema).toEqual({ type: "object", properties: { a: { type: "string" } } });
+    expect((await providerToolSchema({ properties: { a: { type: "string" } } })).schema).toEqual({
+      type: "object",
+      properties: { a: { type: "string" } },
+    });
     expect((await providerToolSchema({ type: ["object", "null"] })).schema).toEqual({ type: "object" });
     const zodMade = { type: "object", properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false };
     expect((await providerToolSchema(zodMade)).schema).toBe(zodMade);
@@ -192,25 +210,37 @@ describe("tool schemas as JSON Schema draft 2020-12", () => {
   });
 
   it("keeps a recursive $ref: valid 2020-12, resolved by the providers", async () => {
-    const tree = { type: "object", $defs: { node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/node" } } } } }, properties: { root: { $ref: "#/$defs/node" } } };
+    const tree = {
+      type: "object",
+      $defs: { node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/node" } } } } },
+      properties: { root: { $ref: "#/$defs/node" } },
+    };
     expect(await providerToolSchema(tree)).toEqual({ schema: tree });
   });
 });
 
 describe("the tool boundary of one call", () => {
-  const tuple = { type: "object", properties: { point: { type: "array", items: [{ type: "number" }, { type: "number" }] } }, $schema: "http://json-schema.org/draft-07/schema#" };
+  const tuple = {
+    type: "object",
+    properties: { point: { type: "array", items: [{ type: "number" }, { type: "number" }] } },
+    $schema: "http://json-schema.org/draft-07/schema#",
+  };
 
   it("sends safe names and 2020-12 schemas, and maps the reply's calls back to the original names", async () => {
     const boundary = await toolBoundary(requestWith([tool("devserver.stop", tuple), tool("read_file")]));
     expect(boundary.request.tools?.map((sent) => sent.name)).toEqual(["devserver_stop", "read_file"]);
     for (const sent of boundary.request.tools ?? []) expect(isDraft2020(sent.inputSchema)).toBe(true);
     expect(boundary.toolNames).toEqual({ "devserver.stop": "devserver_stop" });
-    expect(boundary.response(reply("devserver_stop", "read_file")).content.map((block) => block.type === "tool_call" && block.name)).toEqual(["devserver.stop", "read_file"]);
+    expect(
+      boundary.response(reply("devserver_stop", "read_file")).content.map((block) => block.type === "tool_call" && block.name),
+    ).toEqual(["devserver.stop", "read_file"]);
   });
 
   it("leaves a reply naming a tool it was never sent as the model wrote it, for the runtime to refuse", async () => {
     const boundary = await toolBoundary(requestWith([tool("devserver.stop", tuple)]));
-    const names = boundary.response(reply("devserver.stop", "devserver_start", "rm_rf")).content.map((block) => block.type === "tool_call" && block.name);
+    const names = boundary
+      .response(reply("devserver.stop", "devserver_start", "rm_rf"))
+      .content.map((block) => block.type === "tool_call" && block.name);
     expect(names).toEqual(["devserver.stop", "devserver_start", "rm_rf"]);
   });
 
@@ -250,8 +280,14 @@ describe("the tool boundary of one call", () => {
 
   it("sends what a first call would send on every later call of a step, as the history grows and is compacted", async () => {
     const tools = [tool("devserver.stop", tuple), tool("read_file")];
-    const call = (id: string, name: string): ModelRequest["messages"][number] => ({ role: "assistant", content: [{ type: "tool_call", id, name, input: {} }] });
-    const result = (id: string): ModelRequest["messages"][number] => ({ role: "user", content: [{ type: "tool_result", toolCallId: id, content: "ok" }] });
+    const call = (id: string, name: string): ModelRequest["messages"][number] => ({
+      role: "assistant",
+      content: [{ type: "tool_call", id, name, input: {} }],
+    });
+    const result = (id: string): ModelRequest["messages"][number] => ({
+      role: "user",
+      content: [{ type: "tool_result", toolCallId: id, content: "ok" }],
+    });
     const messages: ModelRequest["messages"] = [{ role: "user", content: [{ type: "text", text: "go" }] }];
     const turns = [
       () => messages.push(call("c1", "devserver.stop"), result("c1")),
@@ -285,12 +321,16 @@ describe("the tool boundary of one call", () => {
   it("names streamed tool-call deltas as Rein knows the tool", async () => {
     const boundary = await toolBoundary(requestWith([tool("devserver.stop", tuple)]));
     const events: ModelStreamEvent[] = [];
-    boundary.options({ onEvent: (event) => events.push(event) }).onEvent?.({ type: "tool_call_delta", id: "c1", name: "devserver_stop", argumentsDelta: "{" });
+    boundary
+      .options({ onEvent: (event) => events.push(event) })
+      .onEvent?.({ type: "tool_call_delta", id: "c1", name: "devserver_stop", argumentsDelta: "{" });
     expect(events).toEqual([{ type: "tool_call_delta", id: "c1", name: "devserver.stop", argumentsDelta: "{" }]);
   });
 
   it("offers a tool whose schema cannot be sent with a permissive one, and says which and why", async () => {
-    const boundary = await toolBoundary(requestWith([tool("broken", { type: "object", properties: { a: { type: "text" } } }), tool("read_file")]));
+    const boundary = await toolBoundary(
+      requestWith([tool("broken", { type: "object", properties: { a: { type: "text" } } }), tool("read_file")]),
+    );
     expect(boundary.request.tools?.[0]?.inputSchema).toEqual(PERMISSIVE_TOOL_SCHEMA);
     expect(boundary.schemasReplaced).toEqual([{ tool: "broken", problem: expect.stringContaining("not valid JSON Schema draft 2020-12") }]);
   });

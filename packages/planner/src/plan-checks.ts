@@ -1,7 +1,9 @@
 import type { Plan, PlannerContext, StepSpec } from "@rein/contracts";
 
 const STOP_WORDS = new Set(
-  "a an the and or of to in on for with from by at as is are be it its this that these those so then than into about all any each".split(" "),
+  "a an the and or of to in on for with from by at as is are be it its this that these those so then than into about all any each".split(
+    " ",
+  ),
 );
 
 /** Verbs that name something a worker can do; a step without a tool must use one of them. */
@@ -47,7 +49,8 @@ export function checkPlan(plan: Plan, context: PlannerContext): string | undefin
   const outsideScope = commandChecksOutsideScope(step, context);
   if (outsideScope) return outsideScope;
   const invented = step.evidence_ids.filter((id) => !known.has(id));
-  if (invented.length > 0) return `current_step.evidence_ids names unknown evidence ${invented.join(", ")}; expected ids from the evidence list`;
+  if (invented.length > 0)
+    return `current_step.evidence_ids names unknown evidence ${invented.join(", ")}; expected ids from the evidence list`;
   return restatesGoal(step, context.goal) ?? namesNoAction(step);
 }
 
@@ -79,7 +82,8 @@ function commandChecksOutsideScope(step: StepSpec, context: PlannerContext): str
     if (criterion.kind !== "command") continue;
     const program = criterion.argv[0] ?? "";
     const where = `current_step.acceptance_criteria[${index}].argv`;
-    if (!granted) return `${where} runs ${JSON.stringify(program)}, but the goal does not grant run_command, so no command check can run; expected a file_contains, output_matches or judge criterion`;
+    if (!granted)
+      return `${where} runs ${JSON.stringify(program)}, but the goal does not grant run_command, so no command check can run; expected a file_contains, output_matches or judge criterion`;
     if (context.checkCommands && !context.checkCommands.includes(program)) {
       return `${where} runs ${JSON.stringify(program)}, which the goal's run_command scope does not allow; expected a program among: ${context.checkCommands.join(", ") || "(none)"}, or a file_contains, output_matches or judge criterion`;
     }

@@ -27,10 +27,19 @@ export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDep
           role: "plan",
           intake: { kind: "context", runId, stepId, attempt },
           run: async ({ jobId, lock, stop }) => {
-            const answered = await answerContextRequest(request, deps.providerFor(request.modelOverride), runtime.trace, stop, runtime.redactor).catch((error: unknown) => {
+            const answered = await answerContextRequest(
+              request,
+              deps.providerFor(request.modelOverride),
+              runtime.trace,
+              stop,
+              runtime.redactor,
+            ).catch((error: unknown) => {
               if (!ReinError.isInstance(error) || error.retryable) throw error;
               // A question the planner cannot answer is answered with that, so the step resumes instead of waiting.
-              return { answer: { evidence_ids: [], refusal: `the planner could not answer: ${errorMessage(error)}` }, usage: usageOfFailure(error) };
+              return {
+                answer: { evidence_ids: [], refusal: `the planner could not answer: ${errorMessage(error)}` },
+                usage: usageOfFailure(error),
+              };
             });
             assertLockHeld(lock, jobId);
             await runtime.queues.sendControl({
@@ -77,9 +86,19 @@ export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDep
               usage: outcome.usage,
               lessonsUsed: outcome.lessonsUsed,
             });
-            runtime.logger.info({ runId: data.runId, planNo: data.planNo, done: outcome.plan.done, nextStep: outcome.plan.current_step?.title ?? null }, "plan ready");
+            runtime.logger.info(
+              { runId: data.runId, planNo: data.planNo, done: outcome.plan.done, nextStep: outcome.plan.current_step?.title ?? null },
+              "plan ready",
+            );
           } else {
-            await runtime.queues.sendControl({ type: "plan.failed", eventId, runId: data.runId, planNo: data.planNo, reason: outcome.reason, usage: outcome.usage });
+            await runtime.queues.sendControl({
+              type: "plan.failed",
+              eventId,
+              runId: data.runId,
+              planNo: data.planNo,
+              reason: outcome.reason,
+              usage: outcome.usage,
+            });
             runtime.logger.warn({ runId: data.runId, planNo: data.planNo, reason: outcome.reason }, "plan failed");
           }
         },
@@ -105,7 +124,8 @@ export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDep
       }
       const parsed = PlanJob.safeParse(job.data);
       if (!parsed.success) return;
-      if (workerLost) return reportLostToStalls(runtime.queues, job, { kind: "plan", runId: parsed.data.runId, planNo: parsed.data.planNo });
+      if (workerLost)
+        return reportLostToStalls(runtime.queues, job, { kind: "plan", runId: parsed.data.runId, planNo: parsed.data.planNo });
       await runtime.queues.sendControl({
         type: "plan.failed",
         eventId: `gave-up-${job.id}`,

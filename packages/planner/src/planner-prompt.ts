@@ -37,17 +37,32 @@ export function renderPlannerContext(context: PlannerContext, options: { redacto
   lines.push(`Goal kind: ${context.goalKind ?? "not given"}`);
   lines.push(`Granted tools: ${context.grantedTools.join(", ") || "none"}`);
   if (context.completedSteps.length > 0) {
-    const entries = context.completedSteps.map((step) => ({ label: `${step.stepId} "${step.title}" → ${step.decision ?? "pending"}`, text: step.summary }));
-    lines.push(presentUntrusted(entries, { source: "Plan history (step: the worker's summary)", redactor, maxBytes: STEP_SUMMARY_BYTES, singleLine: true }).text);
+    const entries = context.completedSteps.map((step) => ({
+      label: `${step.stepId} "${step.title}" → ${step.decision ?? "pending"}`,
+      text: step.summary,
+    }));
+    lines.push(
+      presentUntrusted(entries, {
+        source: "Plan history (step: the worker's summary)",
+        redactor,
+        maxBytes: STEP_SUMMARY_BYTES,
+        singleLine: true,
+      }).text,
+    );
   }
   if (context.lastVerdict) {
     const { decision, reasons, feedback } = context.lastVerdict;
     // The decision is the evaluator's; its reasons quote check output, the judge and the worker's claims.
-    const why = [...reasons.map((reason, index) => ({ label: `reason ${index + 1}`, text: reason })), ...(feedback ? [{ label: "feedback", text: feedback }] : [])];
+    const why = [
+      ...reasons.map((reason, index) => ({ label: `reason ${index + 1}`, text: reason })),
+      ...(feedback ? [{ label: "feedback", text: feedback }] : []),
+    ];
     lines.push(`Latest verdict: ${decision}`);
     lines.push(presentUntrusted(why, { source: "Why (the evaluator's reasons)", redactor, maxBytes: REASON_BYTES, singleLine: true }).text);
     if (decision === "replan" || decision === "escalate") {
-      lines.push("Replan: the last step did not work as specified. Revise the plan from the latest evidence below; do not specify that step again unchanged.");
+      lines.push(
+        "Replan: the last step did not work as specified. Revise the plan from the latest evidence below; do not specify that step again unchanged.",
+      );
     }
   }
   if (context.evidence.length > 0) lines.push(presentEvidence(context.evidence, { source: "Evidence (id: summary)", redactor }));

@@ -18,9 +18,7 @@ export interface PlannerDeps {
   onModelEvent?: (event: ModelStreamEvent) => void;
 }
 
-export type PlanOutcome =
-  | { ok: true; plan: Plan; usage: Usage; lessonsUsed: LessonRef[] }
-  | { ok: false; reason: string; usage: Usage };
+export type PlanOutcome = { ok: true; plan: Plan; usage: Usage; lessonsUsed: LessonRef[] } | { ok: false; reason: string; usage: Usage };
 
 // One object for every call: prompt copies recognise it and hash it once per process, not per plan.
 const PLAN_OUTPUT = { name: "plan", description: "the lazy plan", schema: jsonSchemaOf(Plan) };
@@ -54,4 +52,3 @@ export async function plan(job: PlanJob, deps: PlannerDeps, signal?: AbortSignal
     return { ok: false, reason: errorMessage(error), usage: usageOfFailure(error) };
   }
 }
-

@@ -8,19 +8,33 @@ import { countingProvider } from "@rein/models/testing";
 import { consumerPerTest, lapsingLock, warningsLogged } from "@rein/runtime/testing";
 import { startPlanConsumer } from "../src/plan-consumer.ts";
 
-const concrete = { current_step: { title: "Read pool metrics", objective: "Query db_pool_in_use for the last 15 minutes.", tools: ["query_metrics"] } };
+const concrete = {
+  current_step: { title: "Read pool metrics", objective: "Query db_pool_in_use for the last 15 minutes.", tools: ["query_metrics"] },
+};
 const jobOf = (runId: string): PlanJob => ({
   runId,
   planNo: 2,
-  context: { goal: "Why does payment-api fail?", grantedTools: ["query_metrics"], completedSteps: [], evidence: [], lessons: [], knownEvidenceIds: [] },
+  context: {
+    goal: "Why does payment-api fail?",
+    grantedTools: ["query_metrics"],
+    completedSteps: [],
+    evidence: [],
+    lessons: [],
+    knownEvidenceIds: [],
+  },
 });
 
 const fixture = consumerPerTest({ beforeEach, afterEach });
 
-const storeRun = (runId: string, status: string) => fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "state", JSON.stringify({ status, planCount: 2, steps: [] }));
+const storeRun = (runId: string, status: string) =>
+  fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "state", JSON.stringify({ status, planCount: 2, steps: [] }));
 
 const start = (provider: ModelProvider, stalled?: { lockDuration: number }) => {
-  fixture.consumer = startPlanConsumer(fixture.runtime, { providerFor: () => provider, lessonsFor: async () => [] }, { concurrency: 1, stalled });
+  fixture.consumer = startPlanConsumer(
+    fixture.runtime,
+    { providerFor: () => provider, lessonsFor: async () => [] },
+    { concurrency: 1, stalled },
+  );
   return fixture.consumer;
 };
 

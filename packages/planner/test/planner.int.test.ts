@@ -18,8 +18,21 @@ const job: PlanJob = {
     knownEvidenceIds: ["obs_1"],
   },
 };
-const goalRestated = { current_step: { title: "Answer the question", objective: "Why has payment-api returned 500s for the last 10 minutes?", tools: ["query_metrics"] } };
-const concrete = { current_step: { title: "Read pool metrics", objective: "Query db_pool_in_use and db_pool_waiting for the last 15 minutes.", tools: ["query_metrics"], evidence_ids: ["obs_1"] } };
+const goalRestated = {
+  current_step: {
+    title: "Answer the question",
+    objective: "Why has payment-api returned 500s for the last 10 minutes?",
+    tools: ["query_metrics"],
+  },
+};
+const concrete = {
+  current_step: {
+    title: "Read pool metrics",
+    objective: "Query db_pool_in_use and db_pool_waiting for the last 15 minutes.",
+    tools: ["query_metrics"],
+    evidence_ids: ["obs_1"],
+  },
+};
 
 describe("plan()", () => {
   const fixture = testRuntimePerTest({ beforeEach, afterEach });
@@ -29,18 +42,27 @@ describe("plan()", () => {
     const outcome = await plan(job, {
       trace: fixture.runtime.trace,
       providerFor: () => provider,
-      lessonsFor: async () => [{ id: "lesson_a", text: 'For "payment-api 500s": restarts only bought time. What worked: find the held connections.' }],
+      lessonsFor: async () => [
+        { id: "lesson_a", text: 'For "payment-api 500s": restarts only bought time. What worked: find the held connections.' },
+      ],
     });
     expect(outcome.ok && outcome.plan.current_step?.title).toBe("Read pool metrics");
     expect(outcome.ok && outcome.lessonsUsed.map((lesson) => lesson.id)).toEqual(["lesson_a"]);
     const [first, repair] = provider.requests;
     const shown = JSON.stringify(first?.messages);
-    for (const expected of ["Completed steps: 1", "Latest verdict: replan", "Replan: the last step did not work", "Instruction from a person: look at the pool first"]) {
+    for (const expected of [
+      "Completed steps: 1",
+      "Latest verdict: replan",
+      "Replan: the last step did not work",
+      "Instruction from a person: look at the pool first",
+    ]) {
       expect(shown).toContain(expected);
     }
     // Evidence and lessons are outside text: each inside a fence of its own nonce.
     expect(shown).toMatch(/- obs_1: <<<untrusted-data ([a-p]{16})>>>query_metrics: db_pool_in_use 50\/50[^<]*<<<end-untrusted-data \1>>>/);
-    expect(shown).toMatch(/- lesson_a: <<<untrusted-data ([a-p]{16})>>>For \\"payment-api 500s\\": restarts only bought time[^<]*<<<end-untrusted-data \1>>>/);
+    expect(shown).toMatch(
+      /- lesson_a: <<<untrusted-data ([a-p]{16})>>>For \\"payment-api 500s\\": restarts only bought time[^<]*<<<end-untrusted-data \1>>>/,
+    );
     expect(JSON.stringify(repair?.messages.at(-1))).toContain("only restates the goal");
     const kinds = (await fixture.runtime.trace.read("run_p")).map((event) => ({ kind: event.kind, payload: event.payload }));
     expect(kinds).toContainEqual({ kind: "lesson.used", payload: { lessons: ["lesson_a"] } });

@@ -23,7 +23,11 @@ export async function loadPlugin(dir: string): Promise<LoadedPlugin> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new ReinError("config_invalid", `plugin ${dir}: cannot read ${file} (${(error as Error).message}); expected a directory with a plugin.json`, { cause: error });
+    throw new ReinError(
+      "config_invalid",
+      `plugin ${dir}: cannot read ${file} (${(error as Error).message}); expected a directory with a plugin.json`,
+      { cause: error },
+    );
   }
   let json: unknown;
   try {
@@ -34,7 +38,10 @@ export async function loadPlugin(dir: string): Promise<LoadedPlugin> {
   const parsed = PluginManifest.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
-    throw new ReinError("config_invalid", `${file} is not a valid plugin manifest: ${problems.join("; ")} (docs/plugins.md lists every field)`);
+    throw new ReinError(
+      "config_invalid",
+      `${file} is not a valid plugin manifest: ${problems.join("; ")} (docs/plugins.md lists every field)`,
+    );
   }
   const manifest = parsed.data;
   const checks = new Map<string, { input: SchemaCheck; output?: SchemaCheck }>();
@@ -48,7 +55,10 @@ async function compileTool(tool: PluginTool, where: string): Promise<{ input: Sc
   if (tool.example) {
     const issues = input(tool.example);
     if (issues.length > 0) {
-      throw new ReinError("config_invalid", `${where}.example does not match its input_schema: ${issues.map((issue) => `${issue.path.join(".") || "(root)"} ${issue.message}`).join("; ")}`);
+      throw new ReinError(
+        "config_invalid",
+        `${where}.example does not match its input_schema: ${issues.map((issue) => `${issue.path.join(".") || "(root)"} ${issue.message}`).join("; ")}`,
+      );
     }
   }
   return { input, output };

@@ -1,7 +1,17 @@
 import { errorMessage } from "@rein/contracts";
 import type { TraceEventBody } from "@rein/trace";
 import { type Logger, parseHostPort, type SecretBindings } from "@rein/guard";
-import { type Sandbox, type SandboxKind, type BreakerChange, CircuitBreaker, type CircuitBreakerOptions, ProcessSupervisor, type SupervisorEvent, type SupervisorOptions, type SupervisorStatus } from "@rein/sandbox";
+import {
+  type Sandbox,
+  type SandboxKind,
+  type BreakerChange,
+  CircuitBreaker,
+  type CircuitBreakerOptions,
+  ProcessSupervisor,
+  type SupervisorEvent,
+  type SupervisorOptions,
+  type SupervisorStatus,
+} from "@rein/sandbox";
 import type { TraceSink } from "@rein/tools";
 import type { LoadedPlugin } from "./load-plugin.ts";
 import { openPluginSession } from "./plugin-session.ts";
@@ -26,7 +36,10 @@ function supervisorTraceBody(event: SupervisorEvent, process: { plugin: string; 
 }
 
 /** Supervision settings a host passes to each of its plugin's supervisors (tests shorten them). */
-export type PluginSupervision = Pick<SupervisorOptions<PluginCall, PluginResult>, "pingIntervalMs" | "pingTimeoutMs" | "backoff" | "idleMs"> & {
+export type PluginSupervision = Pick<
+  SupervisorOptions<PluginCall, PluginResult>,
+  "pingIntervalMs" | "pingTimeoutMs" | "backoff" | "idleMs"
+> & {
   breaker?: Omit<CircuitBreakerOptions, "onChange" | "now">;
 };
 
@@ -130,7 +143,10 @@ export class PluginHost {
    */
   async probe(workspaceRoot: string): Promise<{ pid: number | undefined; pingMs: number }> {
     const sandbox = await this.options.sandbox();
-    const session = await openPluginSession(this.sessionOptions(sandbox, workspaceRoot), AbortSignal.timeout(this.plugin.manifest.start_timeout_ms));
+    const session = await openPluginSession(
+      this.sessionOptions(sandbox, workspaceRoot),
+      AbortSignal.timeout(this.plugin.manifest.start_timeout_ms),
+    );
     try {
       const started = performance.now();
       await session.ping(this.options.supervision?.pingTimeoutMs ?? 5_000);
@@ -198,7 +214,16 @@ export class PluginHost {
       const { host, port } = parseHostPort(entry);
       return { host, port: port ?? 443 };
     });
-    return { manifest, dir: this.plugin.dir, sandbox, workspaceRoot, env, network, hidden: this.options.hidden ?? [], logger: this.options.logger };
+    return {
+      manifest,
+      dir: this.plugin.dir,
+      sandbox,
+      workspaceRoot,
+      env,
+      network,
+      hidden: this.options.hidden ?? [],
+      logger: this.options.logger,
+    };
   }
 
   private onSupervisorEvent(runId: string, event: SupervisorEvent, supervisor: ProcessSupervisor<PluginCall, PluginResult>): void {
@@ -214,7 +239,8 @@ export class PluginHost {
 
   private onBreakerChange(change: BreakerChange): void {
     this.options.logger.warn({ plugin: this.name, ...change }, "plugin circuit breaker changed");
-    if (this.lastSite) this.emit(this.lastSite.runId, this.lastSite.stepId, { kind: "plugin.breaker_changed", payload: { plugin: this.name, ...change } });
+    if (this.lastSite)
+      this.emit(this.lastSite.runId, this.lastSite.stepId, { kind: "plugin.breaker_changed", payload: { plugin: this.name, ...change } });
   }
 
   private emit(runId: string, stepId: string | null, body: TraceEventBody): void {

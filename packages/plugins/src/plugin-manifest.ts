@@ -6,11 +6,15 @@ import { NetworkGrantEntry } from "@rein/sandbox";
 export const PluginTool = z
   .object({
     /** The tool's name in Rein's registry, as goals grant it. */
-    name: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "expected a tool name of lower-case letters, digits and _ (1-64), starting with a letter"),
+    name: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]{0,63}$/, "expected a tool name of lower-case letters, digits and _ (1-64), starting with a letter"),
     /** What it does and its side effects; the model reads it. */
     description: z.string().min(1).max(2_000),
     /** A JSON Schema (type object) the arguments must match. */
-    input_schema: z.record(z.string(), z.unknown()).refine((schema) => schema.type === "object", 'expected a JSON Schema with "type": "object"'),
+    input_schema: z
+      .record(z.string(), z.unknown())
+      .refine((schema) => schema.type === "object", 'expected a JSON Schema with "type": "object"'),
     /** A JSON Schema the result's `output` must match; a result that breaks it is never shown to the model. */
     output_schema: z.record(z.string(), z.unknown()).optional(),
     effect: ToolEffect,
@@ -26,7 +30,10 @@ export const PluginTool = z
      * e.g. `{ "services": "service", "paths": "path" }`.
      * @defaultValue services: plugin:<name>
      */
-    scope: z.object({ paths: z.string().min(1).optional(), hosts: z.string().min(1).optional(), services: z.string().min(1).optional() }).strict().optional(),
+    scope: z
+      .object({ paths: z.string().min(1).optional(), hosts: z.string().min(1).optional(), services: z.string().min(1).optional() })
+      .strict()
+      .optional(),
     /** Arguments `rein plugins check` calls the tool with. */
     example: z.record(z.string(), z.unknown()).optional(),
   })
@@ -36,12 +43,14 @@ export type PluginTool = z.infer<typeof PluginTool>;
 /** `plugin.json`: what a plugin is, how to start it and what it may reach. Specified in docs/plugins.md. */
 export const PluginManifest = z
   .object({
-    name: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, "expected a plugin name of lower-case letters, digits and - (1-32), starting with a letter"),
+    name: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]{0,31}$/, "expected a plugin name of lower-case letters, digits and - (1-32), starting with a letter"),
     version: z.string().min(1).max(64),
     protocol: z.literal(1, { error: "expected protocol 1, the only version of the plugin wire" }),
     description: z.string().max(2_000).optional(),
     /** The program and its arguments, run from the plugin's directory; never through a shell. */
-    command: z.array(z.string().min(1)).min(1, "expected at least the program, e.g. [\"python3\", \"plugin.py\"]"),
+    command: z.array(z.string().min(1)).min(1, 'expected at least the program, e.g. ["python3", "plugin.py"]'),
     tools: z.array(PluginTool).min(1, "expected at least one tool"),
     /** Names of the secrets the plugin may receive as environment variables (each must also be bound to `plugin:<name>` in config). */
     env: z.array(EnvName).default([]),
@@ -60,7 +69,8 @@ export const PluginManifest = z
   .superRefine((manifest, context) => {
     const seen = new Set<string>();
     manifest.tools.forEach((tool, index) => {
-      if (seen.has(tool.name)) context.addIssue({ code: "custom", path: ["tools", index, "name"], message: `tool ${tool.name} is declared twice` });
+      if (seen.has(tool.name))
+        context.addIssue({ code: "custom", path: ["tools", index, "name"], message: `tool ${tool.name} is declared twice` });
       seen.add(tool.name);
     });
   });

@@ -1,5 +1,16 @@
 import type { Logger } from "@rein/guard";
-import { type NetworkGrant, type Sandbox, type SandboxedProcess, splitLines, PendingRequests, logStderr, type KillCause, type SessionEnd, type SupervisedSession, supervisorError } from "@rein/sandbox";
+import {
+  type NetworkGrant,
+  type Sandbox,
+  type SandboxedProcess,
+  splitLines,
+  PendingRequests,
+  logStderr,
+  type KillCause,
+  type SessionEnd,
+  type SupervisedSession,
+  supervisorError,
+} from "@rein/sandbox";
 import type { PluginManifest } from "./plugin-manifest.ts";
 import { callLine, cancelLine, helloLine, type PluginCall, PluginMessage, type PluginResult, pingLine } from "./plugin-wire.ts";
 
@@ -32,7 +43,10 @@ export interface PluginSessionOptions {
  * plugin message is a protocol error that kills the process and fails
  * every call in flight.
  */
-export async function openPluginSession(options: PluginSessionOptions, signal: AbortSignal): Promise<SupervisedSession<PluginCall, PluginResult>> {
+export async function openPluginSession(
+  options: PluginSessionOptions,
+  signal: AbortSignal,
+): Promise<SupervisedSession<PluginCall, PluginResult>> {
   const { manifest } = options;
   const logger = options.logger.child({ plugin: manifest.name });
   const child = await options.sandbox.start(manifest.command as [string, ...string[]], {
@@ -54,7 +68,11 @@ export async function openPluginSession(options: PluginSessionOptions, signal: A
     session.kill("stopped");
     await session.exited;
     if (signal.aborted) {
-      throw supervisorError("start_failed", `plugin ${manifest.name} did not complete its handshake within ${manifest.start_timeout_ms} ms (start_timeout_ms); expected {"type":"ready"} after hello`, { cause: error });
+      throw supervisorError(
+        "start_failed",
+        `plugin ${manifest.name} did not complete its handshake within ${manifest.start_timeout_ms} ms (start_timeout_ms); expected {"type":"ready"} after hello`,
+        { cause: error },
+      );
     }
     throw error;
   } finally {
@@ -92,7 +110,13 @@ class PluginSession implements SupervisedSession<PluginCall, PluginResult> {
       () => this.protocolError(`a stdout line longer than ${options.maxLineBytes ?? 4 * 1024 * 1024} bytes`),
     );
     this.exited = child.exited.then((exit) => {
-      const how = exit.error ?? (exit.killedBy === "memory_limit" ? "killed at its memory limit (sandboxLimits.memoryBytes)" : exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.exitCode}`);
+      const how =
+        exit.error ??
+        (exit.killedBy === "memory_limit"
+          ? "killed at its memory limit (sandboxLimits.memoryBytes)"
+          : exit.signal
+            ? `killed by ${exit.signal}`
+            : `exit code ${exit.exitCode}`);
       const said = stderr.tail();
       const detail = this.protocolProblem ?? `${how}${said ? `; its last stderr: ${said}` : ""}`;
       const failure = this.endFailure(detail);
@@ -133,7 +157,8 @@ class PluginSession implements SupervisedSession<PluginCall, PluginResult> {
   call(request: PluginCall, options: { deadlineMs: number; signal?: AbortSignal }): Promise<PluginResult> {
     if (this.killedFor) return Promise.reject(this.endFailure("it was being stopped"));
     const { signal } = options;
-    if (signal?.aborted) return Promise.reject(supervisorError("aborted", `the call to plugin ${this.manifest.name} was abandoned before it was sent`));
+    if (signal?.aborted)
+      return Promise.reject(supervisorError("aborted", `the call to plugin ${this.manifest.name} was abandoned before it was sent`));
     const { id, answer } = this.pending.open();
     this.child.stdin.write(callLine(id, request, options.deadlineMs));
     if (signal) {
@@ -204,11 +229,15 @@ class PluginSession implements SupervisedSession<PluginCall, PluginResult> {
       case "result":
         if (!this.pending.settle(message.id, message)) {
           this.unknownAnswers += 1;
-          this.logger.warn({ id: preview(message.id) }, "plugin answered an id with no call waiting (late or unknown); the answer was dropped");
+          this.logger.warn(
+            { id: preview(message.id) },
+            "plugin answered an id with no call waiting (late or unknown); the answer was dropped",
+          );
         }
         return;
       case "pong":
-        if (message.id === undefined || !this.pings.settle(message.id, undefined)) this.logger.debug("plugin sent a pong nobody waited for");
+        if (message.id === undefined || !this.pings.settle(message.id, undefined))
+          this.logger.debug("plugin sent a pong nobody waited for");
         return;
       case "log":
         this.logger[message.level]({ pluginLog: message.message.slice(0, 2_000) }, "plugin log");
@@ -236,7 +265,9 @@ class PluginSession implements SupervisedSession<PluginCall, PluginResult> {
     if (this.protocolProblem) return;
     this.protocolProblem = problem;
     this.logger.warn({ problem }, "plugin broke the wire protocol; killing it");
-    this.failHandshake?.(supervisorError("protocol_error", `plugin ${this.manifest.name} broke the wire protocol during its handshake: ${problem}`));
+    this.failHandshake?.(
+      supervisorError("protocol_error", `plugin ${this.manifest.name} broke the wire protocol during its handshake: ${problem}`),
+    );
     this.kill("protocol_error");
   }
 }

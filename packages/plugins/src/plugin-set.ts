@@ -48,7 +48,11 @@ export async function loadPlugins(entries: readonly PluginEntry[], options: Plug
       hosts.push(host);
       for (const tool of plugin.manifest.tools) {
         const owner = owners.get(tool.name);
-        if (owner) throw new ReinError("config_invalid", `tool ${tool.name} is offered by plugin ${owner} and plugin ${plugin.manifest.name}; expected unique tool names`);
+        if (owner)
+          throw new ReinError(
+            "config_invalid",
+            `tool ${tool.name} is offered by plugin ${owner} and plugin ${plugin.manifest.name}; expected unique tool names`,
+          );
         owners.set(tool.name, plugin.manifest.name);
       }
       if (entry.start === "role_start") await probeAtStart(host, entry);
@@ -71,7 +75,9 @@ async function probeAtStart(host: PluginHost, entry: PluginEntry): Promise<void>
   try {
     await host.probe(workspace);
   } catch (error) {
-    throw new ReinError("config_invalid", `plugin ${host.name} (${entry.path}) failed its start check: ${(error as Error).message}`, { cause: error });
+    throw new ReinError("config_invalid", `plugin ${host.name} (${entry.path}) failed its start check: ${(error as Error).message}`, {
+      cause: error,
+    });
   } finally {
     await rm(workspace, { recursive: true, force: true });
   }

@@ -31,7 +31,11 @@ export function pluginTools(host: PluginHost, options: { redactor?: Redactor } =
       maxBytes: DESCRIPTION_BYTES,
     });
     const schema = presentUntrustedSchema(tool.input_schema, { redactor: options.redactor });
-    if (schema.problem) throw new ReinError("config_invalid", `plugin ${manifest.name}: tool ${tool.name}: ${schema.problem}; expected plain text in its input_schema's values and names`);
+    if (schema.problem)
+      throw new ReinError(
+        "config_invalid",
+        `plugin ${manifest.name}: tool ${tool.name}: ${schema.problem}; expected plain text in its input_schema's values and names`,
+      );
     return defineTool({
       name: tool.name,
       description: description.text,
@@ -49,11 +53,20 @@ export function pluginTools(host: PluginHost, options: { redactor?: Redactor } =
       async run(args, context) {
         let result: Awaited<ReturnType<PluginHost["call"]>>;
         try {
-          result = await host.call(tool.name, args, { runId: context.runId, stepId: context.stepId, workspaceRoot: context.workspace.root, signal: context.signal });
+          result = await host.call(tool.name, args, {
+            runId: context.runId,
+            stepId: context.stepId,
+            workspaceRoot: context.workspace.root,
+            signal: context.signal,
+          });
         } catch (error) {
           const failure = supervisorFailureOf(error);
           if (!failure || !ReinError.isInstance(error)) throw error;
-          throw new ReinError(error.code, error.message, { cause: error, retryable: error.retryable, details: { ...error.details, failure: failureClass(failure, tool, idempotent) } });
+          throw new ReinError(error.code, error.message, {
+            cause: error,
+            retryable: error.retryable,
+            details: { ...error.details, failure: failureClass(failure, tool, idempotent) },
+          });
         }
         if (!result.ok) {
           const { code, message, retryable } = result.error;
@@ -79,7 +92,8 @@ function scopeOf(tool: PluginTool, args: unknown, plugin: string): Scope {
   for (const [dimension, argument] of Object.entries(tool.scope) as Array<[keyof Scope, string | undefined]>) {
     if (argument === undefined) continue;
     const value = values[argument];
-    scope[dimension] = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+    scope[dimension] =
+      typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
   }
   return scope;
 }

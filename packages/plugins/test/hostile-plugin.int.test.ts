@@ -55,10 +55,15 @@ describe("a hostile plugin under bubblewrap", () => {
     cpSync(dir, withHosts, { recursive: true });
     const manifest = JSON.parse(readFileSync(join(withHosts, "plugin.json"), "utf8"));
     writeFileSync(join(withHosts, "plugin.json"), JSON.stringify({ ...manifest, name: "hostile-net", hosts: [`127.0.0.1:${declared}`] }));
-    const networked = new PluginHost(await loadPlugin(withHosts), { sandbox: () => resolveSandbox("bubblewrap"), secrets: SecretBindings.none(), logger: createLogger({ level: "silent" }) });
+    const networked = new PluginHost(await loadPlugin(withHosts), {
+      sandbox: () => resolveSandbox("bubblewrap"),
+      secrets: SecretBindings.none(),
+      logger: createLogger({ level: "silent" }),
+    });
     const site = { runId: "run_net", stepId: "s1", workspaceRoot: workspace.root };
     try {
-      const fetch = async (plugin: PluginHost, port: number) => ((await plugin.call("fetch", { url: `http://127.0.0.1:${port}/x` }, site)) as { output: string }).output;
+      const fetch = async (plugin: PluginHost, port: number) =>
+        ((await plugin.call("fetch", { url: `http://127.0.0.1:${port}/x` }, site)) as { output: string }).output;
       expect(await fetch(networked, declared)).toBe("200 declared saw /x");
       expect(await fetch(networked, other)).toMatch(/^403 rein sandbox: 127\.0\.0\.1:\d+ is not granted/);
       expect(await fetch(host, declared)).toBe("no proxy: no network");
@@ -81,7 +86,11 @@ describe("a hostile plugin under bubblewrap", () => {
     });
     try {
       const redisPort = Number(new URL(testRedisUrl()).port || 6379);
-      const result = await keyed.call("probe", { hostFile: "/plugin/keys/packet-private.pem", redisPort }, { runId: "run_keys", stepId: "s1", workspaceRoot: workspace.root });
+      const result = await keyed.call(
+        "probe",
+        { hostFile: "/plugin/keys/packet-private.pem", redisPort },
+        { runId: "run_keys", stepId: "s1", workspaceRoot: workspace.root },
+      );
       expect((result as { output: Record<string, unknown> }).output.readHostFile).toMatch(/^refused/);
     } finally {
       await keyed.close();
@@ -91,7 +100,11 @@ describe("a hostile plugin under bubblewrap", () => {
 
   it("gets only its declared secret, the workspace to write, no host files, no network, no other process", async () => {
     const redisPort = Number(new URL(testRedisUrl()).port || 6379);
-    const result = await host.call("probe", { hostFile: fileURLToPath(import.meta.url), redisPort }, { runId: "run_hostile", stepId: "s1", workspaceRoot: workspace.root });
+    const result = await host.call(
+      "probe",
+      { hostFile: fileURLToPath(import.meta.url), redisPort },
+      { runId: "run_hostile", stepId: "s1", workspaceRoot: workspace.root },
+    );
     expect(result.ok).toBe(true);
     const report = (result as { output: Record<string, unknown> }).output;
     expect(report.declaredToken).toBe("tok-declared-123");

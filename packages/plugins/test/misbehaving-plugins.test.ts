@@ -190,7 +190,10 @@ describe("a plugin that misbehaves", () => {
     const outcome = await run(call("echo", { text: "x" }));
     expect(outcome.observation.status).toBe("error");
     expect(outcome.observation.content).toContain("could not be started: it did not complete its handshake within 500 ms");
-    await eventually(() => !execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).includes("--never-ready"), "the never-ready process to die");
+    await eventually(
+      () => !execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).includes("--never-ready"),
+      "the never-ready process to die",
+    );
   });
 
   it("checks arguments against the manifest's JSON Schema before anything is sent", async () => {

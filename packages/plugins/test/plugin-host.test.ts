@@ -20,7 +20,12 @@ beforeAll(async () => {
 afterAll(async () => cleanup());
 
 async function hostOf(dir: string, supervision: PluginSupervision = {}) {
-  return new PluginHost(await loadPlugin(dir), { sandbox: async () => unsandboxed, secrets: SecretBindings.none(), logger: createLogger({ level: "silent" }), supervision });
+  return new PluginHost(await loadPlugin(dir), {
+    sandbox: async () => unsandboxed,
+    secrets: SecretBindings.none(),
+    logger: createLogger({ level: "silent" }),
+    supervision,
+  });
 }
 
 async function until(check: () => boolean): Promise<void> {

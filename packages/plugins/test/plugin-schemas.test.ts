@@ -25,9 +25,19 @@ afterEach(async () => rm(dir, { recursive: true, force: true }));
 async function toolsOf(inputSchema: Record<string, unknown>) {
   await writeFile(
     join(dir, "plugin.json"),
-    JSON.stringify({ name: "poisoned", version: "1.0.0", protocol: 1, command: ["node", "never-started.js"], tools: [{ name: "lookup", description: `Looks up. ${TOKEN}`, input_schema: inputSchema, effect: "read" }] }),
+    JSON.stringify({
+      name: "poisoned",
+      version: "1.0.0",
+      protocol: 1,
+      command: ["node", "never-started.js"],
+      tools: [{ name: "lookup", description: `Looks up. ${TOKEN}`, input_schema: inputSchema, effect: "read" }],
+    }),
   );
-  const host = new PluginHost(await loadPlugin(dir), { sandbox: async () => unsandboxed, secrets: SecretBindings.none(), logger: createLogger({ level: "silent" }) });
+  const host = new PluginHost(await loadPlugin(dir), {
+    sandbox: async () => unsandboxed,
+    secrets: SecretBindings.none(),
+    logger: createLogger({ level: "silent" }),
+  });
   return pluginTools(host);
 }
 
@@ -38,14 +48,28 @@ describe("a plugin's tool schema", () => {
       properties: { query: { type: "string", title: TOKEN, description: `What to find. ${TOKEN}`, default: TOKEN, enum: ["a", "b"] } },
       required: ["query"],
     });
-    const executor = createToolExecutor({ registry: new ToolRegistry(tools), trace: new MemoryTrace(), artifacts: new MemoryArtifacts(), config: { policy: [], observations: { maxBytes: 16_384, maxLines: 200 } } });
+    const executor = createToolExecutor({
+      registry: new ToolRegistry(tools),
+      trace: new MemoryTrace(),
+      artifacts: new MemoryArtifacts(),
+      config: { policy: [], observations: { maxBytes: 16_384, maxLines: 200 } },
+    });
     const [schema] = executor.schemasFor([{ name: "lookup", scope: {} }]);
     const shown = JSON.stringify(schema);
     expect(shown).not.toContain("<|im_start|>");
     expect(shown).not.toContain("<|im_end|>");
-    expect(schema?.inputSchema).toMatchObject({ required: ["query"], properties: { query: { enum: ["a", "b"], description: expect.stringMatching(/^What to find\. \[neutralized: chat-template token\]/) } } });
-    expect(schema?.description).toMatch(/^What plugin poisoned says this tool does \(the descriptions in its input schema are the plugin's words too\)/);
-    expect(executor.schemaIntake([{ name: "lookup", scope: {} }])).toEqual([{ tool: "lookup", source: "plugin:poisoned", listing: 1, flags: expect.arrayContaining(["special_token"]) }]);
+    expect(schema?.inputSchema).toMatchObject({
+      required: ["query"],
+      properties: {
+        query: { enum: ["a", "b"], description: expect.stringMatching(/^What to find\. \[neutralized: chat-template token\]/) },
+      },
+    });
+    expect(schema?.description).toMatch(
+      /^What plugin poisoned says this tool does \(the descriptions in its input schema are the plugin's words too\)/,
+    );
+    expect(executor.schemaIntake([{ name: "lookup", scope: {} }])).toEqual([
+      { tool: "lookup", source: "plugin:poisoned", listing: 1, flags: expect.arrayContaining(["special_token"]) },
+    ]);
   });
 
   it("is refused at load when a value the model must send back carries such text", async () => {

@@ -13,7 +13,8 @@ export function eachMatch(pattern: RegExp, text: string): RegExpExecArray[] {
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     matches.push(match);
     // An empty match would be found again at the same place: step past it, as matchAll does.
-    if (match[0].length === 0) pattern.lastIndex = advance(text, pattern.lastIndex, pattern.flags.includes("u") || pattern.flags.includes("v"));
+    if (match[0].length === 0)
+      pattern.lastIndex = advance(text, pattern.lastIndex, pattern.flags.includes("u") || pattern.flags.includes("v"));
   }
   pattern.lastIndex = 0;
   return matches;

@@ -21,7 +21,12 @@ export interface PresentEvidenceOptions {
  */
 export function presentEvidence(evidence: readonly { id: string; summary: string }[], options: PresentEvidenceOptions): string {
   const entries = evidence.map((entry) => ({ label: entry.id, text: entry.summary }));
-  return presentUntrusted(entries, { source: options.source, redactor: options.redactor, maxBytes: options.maxBytes ?? EVIDENCE_SUMMARY_BYTES, singleLine: true }).text;
+  return presentUntrusted(entries, {
+    source: options.source,
+    redactor: options.redactor,
+    maxBytes: options.maxBytes ?? EVIDENCE_SUMMARY_BYTES,
+    singleLine: true,
+  }).text;
 }
 
 /** Lessons from earlier runs as the planner and a worker are shown them: another run wrote them, so they are outside text too. */

@@ -33,7 +33,19 @@ const PROSE = new Set(["description", "title", "$comment", "markdownDescription"
 /** Keywords whose value is an instance (shown to the model as an example of what to send). */
 const INSTANCES = new Set(["default", "examples"]);
 /** Keywords whose value is one subschema. */
-const SUBSCHEMA = new Set(["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "additionalItems"]);
+const SUBSCHEMA = new Set([
+  "items",
+  "additionalProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "additionalItems",
+]);
 /** Keywords whose value is an array of subschemas. */
 const SUBSCHEMA_LISTS = new Set(["anyOf", "oneOf", "allOf", "prefixItems"]);
 /** Keywords whose value maps names to subschemas. */
@@ -67,7 +79,9 @@ export function presentUntrustedSchema(schema: Record<string, unknown>, options:
     const redacted = options.redactor?.redact(text);
     if (sanitized.text !== text || (redacted && redacted.text !== text)) {
       const found = redacted && redacted.text !== text ? ["a secret"] : sanitized.flags;
-      throw new SchemaProblem(`${where} holds text the runtime would have to rewrite (${found.join(", ")}), and a value a model must send back cannot be rewritten`);
+      throw new SchemaProblem(
+        `${where} holds text the runtime would have to rewrite (${found.join(", ")}), and a value a model must send back cannot be rewritten`,
+      );
     }
     for (const flag of sanitized.flags) flags.add(flag);
     return text;
@@ -83,7 +97,13 @@ export function presentUntrustedSchema(schema: Record<string, unknown>, options:
   const literalValue = (value: unknown, where: string): unknown => {
     if (typeof value === "string") return literal(value, where);
     if (Array.isArray(value)) return value.map((item, index) => literalValue(item, `${where}[${index}]`));
-    if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [literal(key, `${where} key ${JSON.stringify(key.slice(0, 40))}`), literalValue(item, `${where}.${key}`)]));
+    if (isObject(value))
+      return Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [
+          literal(key, `${where} key ${JSON.stringify(key.slice(0, 40))}`),
+          literalValue(item, `${where}.${key}`),
+        ]),
+      );
     return value;
   };
 
@@ -95,10 +115,17 @@ export function presentUntrustedSchema(schema: Record<string, unknown>, options:
       const at = where ? `${where}.${keyword}` : keyword;
       if (PROSE.has(keyword) && typeof value === "string") shown[keyword] = prose(value);
       else if (INSTANCES.has(keyword)) shown[keyword] = instance(value);
-      else if (SUBSCHEMA.has(keyword)) shown[keyword] = Array.isArray(value) ? value.map((item, index) => subschema(item, `${at}[${index}]`)) : subschema(value, at);
-      else if (SUBSCHEMA_LISTS.has(keyword) && Array.isArray(value)) shown[keyword] = value.map((item, index) => subschema(item, `${at}[${index}]`));
+      else if (SUBSCHEMA.has(keyword))
+        shown[keyword] = Array.isArray(value) ? value.map((item, index) => subschema(item, `${at}[${index}]`)) : subschema(value, at);
+      else if (SUBSCHEMA_LISTS.has(keyword) && Array.isArray(value))
+        shown[keyword] = value.map((item, index) => subschema(item, `${at}[${index}]`));
       else if (SUBSCHEMA_MAPS.has(keyword) && isObject(value)) {
-        shown[keyword] = Object.fromEntries(Object.entries(value).map(([name, item]) => [literal(name, `${at} name ${JSON.stringify(name.slice(0, 40))}`), subschema(item, `${at}.${name}`)]));
+        shown[keyword] = Object.fromEntries(
+          Object.entries(value).map(([name, item]) => [
+            literal(name, `${at} name ${JSON.stringify(name.slice(0, 40))}`),
+            subschema(item, `${at}.${name}`),
+          ]),
+        );
       } else shown[literal(keyword, `${where || "the schema"} keyword ${JSON.stringify(keyword.slice(0, 40))}`)] = literalValue(value, at);
     }
     return shown;

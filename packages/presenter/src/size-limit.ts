@@ -8,9 +8,7 @@ export interface TextSize {
   bytes: number;
 }
 
-export type Bounded =
-  | { truncated: false; text: string }
-  | { truncated: true; text: string; shown: TextSize; total: TextSize };
+export type Bounded = { truncated: false; text: string } | { truncated: true; text: string; shown: TextSize; total: TextSize };
 
 /**
  * Cuts text to at most `maxLines` lines and `maxBytes` UTF-8 bytes, never

@@ -15,26 +15,31 @@ function outsideFences(text: string, nonce: string): string {
 }
 
 function fencedData(text: string, nonce: string): string[] {
-  return [...text.matchAll(new RegExp(`<<<untrusted-data ${nonce}>>>([\\s\\S]*?)<<<end-untrusted-data ${nonce}>>>`, "g"))].map((match) => match[1] ?? "");
+  return [...text.matchAll(new RegExp(`<<<untrusted-data ${nonce}>>>([\\s\\S]*?)<<<end-untrusted-data ${nonce}>>>`, "g"))].map(
+    (match) => match[1] ?? "",
+  );
 }
 
 describe("presentUntrusted against an injection corpus", () => {
-  it.each(INJECTIONS.map((attack, index) => [index, attack] as const))("keeps attack %i inside its fence, neutralized, flagged and redacted", (_index, attack) => {
-    const presented = presentUntrusted(`before kx7canary ${attack} after ${SECRET}`, { source: "Output of tool t", redactor });
-    const markers = presented.text.match(MARKER) ?? [];
-    // One open and one close marker, both the runtime's: the content can neither close nor reopen.
-    expect(markers).toHaveLength(2);
-    expect(presented.text.startsWith("Output of tool t, between the untrusted-data markers")).toBe(true);
-    expect(presented.text.endsWith(`<<<end-untrusted-data ${presented.nonce}>>>`)).toBe(true);
-    expect(outsideFences(presented.text, presented.nonce)).not.toContain("kx7canary");
-    const [data] = fencedData(presented.text, presented.nonce);
-    expect(data).toContain("kx7canary");
-    // Nothing left that imitates a role, a template token, an approval or a marker.
-    expect(sanitizeText(data ?? "").flags.filter((flag) => NEUTRALIZED.includes(flag))).toEqual([]);
-    expect(secretLeaks(presented.text)).toEqual([]);
-    expect(presented.flags).toContain("secret_redacted");
-    expect(presented.flags.filter((flag) => flag !== "secret_redacted").length).toBeGreaterThan(0);
-  });
+  it.each(INJECTIONS.map((attack, index) => [index, attack] as const))(
+    "keeps attack %i inside its fence, neutralized, flagged and redacted",
+    (_index, attack) => {
+      const presented = presentUntrusted(`before kx7canary ${attack} after ${SECRET}`, { source: "Output of tool t", redactor });
+      const markers = presented.text.match(MARKER) ?? [];
+      // One open and one close marker, both the runtime's: the content can neither close nor reopen.
+      expect(markers).toHaveLength(2);
+      expect(presented.text.startsWith("Output of tool t, between the untrusted-data markers")).toBe(true);
+      expect(presented.text.endsWith(`<<<end-untrusted-data ${presented.nonce}>>>`)).toBe(true);
+      expect(outsideFences(presented.text, presented.nonce)).not.toContain("kx7canary");
+      const [data] = fencedData(presented.text, presented.nonce);
+      expect(data).toContain("kx7canary");
+      // Nothing left that imitates a role, a template token, an approval or a marker.
+      expect(sanitizeText(data ?? "").flags.filter((flag) => NEUTRALIZED.includes(flag))).toEqual([]);
+      expect(secretLeaks(presented.text)).toEqual([]);
+      expect(presented.flags).toContain("secret_redacted");
+      expect(presented.flags.filter((flag) => flag !== "secret_redacted").length).toBeGreaterThan(0);
+    },
+  );
 
   it("draws a fresh nonce per call, so a nonce seen once closes nothing later", () => {
     const first = presentUntrusted("x", { source: "s" });
@@ -46,11 +51,14 @@ describe("presentUntrusted against an injection corpus", () => {
     expect(second.flags).toEqual(expect.arrayContaining(["fence_marker", "role_marker"]));
   });
 
-  it.each(splitSecretForms().map((form) => [JSON.stringify(form).slice(0, 60), form] as const))("redacts the secret written as %s", (_label, form) => {
-    const presented = presentUntrusted(`token: ${form} end`, { source: "s", redactor });
-    expect(secretLeaks(presented.text)).toEqual([]);
-    expect(presented.flags).toContain("secret_redacted");
-  });
+  it.each(splitSecretForms().map((form) => [JSON.stringify(form).slice(0, 60), form] as const))(
+    "redacts the secret written as %s",
+    (_label, form) => {
+      const presented = presentUntrusted(`token: ${form} end`, { source: "s", redactor });
+      expect(secretLeaks(presented.text)).toEqual([]);
+      expect(presented.flags).toContain("secret_redacted");
+    },
+  );
 
   it("redacts before it cuts, so a cut can never leave half a secret", () => {
     const filler = "a".repeat(100);

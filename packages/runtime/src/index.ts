@@ -32,5 +32,13 @@ export { GENAI } from "./telemetry/genai-attributes.ts";
 export { startOtel, stopOtel } from "./telemetry/start-otel.ts";
 export { jobIds, QUEUE_NAMES, type QueueName, resultEventIds } from "./queues/queue-names.ts";
 export { defaultJobOptions, queueJobOptions, type ReinQueues } from "./queues/queues.ts";
-export { type AwaitedJob, AwaitedJobs, awaitedJobs, awaitedJobsOf, awaitedKey, type AwaitingRun, type IntakeJob } from "./queues/awaited-jobs.ts";
+export {
+  type AwaitedJob,
+  AwaitedJobs,
+  awaitedJobs,
+  awaitedJobsOf,
+  awaitedKey,
+  type AwaitingRun,
+  type IntakeJob,
+} from "./queues/awaited-jobs.ts";
 export { RunEndWatch } from "./queues/run-end-watch.ts";

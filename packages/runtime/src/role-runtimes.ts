@@ -23,7 +23,9 @@ export type EvaluatorRuntime = PlannerRuntime & Pick<ReinRuntime, "artifacts" | 
  * (fenced by the job's owner token), and hears of its run's end through
  * `runEnds`; like the planner, it reads a run's state only for intake.
  */
-export type StepWorkerRuntime = Pick<ReinRuntime, ConsumerPieces | "live" | "redactor" | "checkpoints" | "runEnds"> & { redis: RunStateReads };
+export type StepWorkerRuntime = Pick<ReinRuntime, ConsumerPieces | "live" | "redactor" | "checkpoints" | "runEnds"> & {
+  redis: RunStateReads;
+};
 
 /** What the controller uses: it is the one role that writes run state (`runs`, with compare-and-set). */
 export type ControllerRuntime = Pick<ReinRuntime, ConsumerPieces | "runs" | "redis">;

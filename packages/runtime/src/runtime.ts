@@ -69,7 +69,12 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
   // Off, nothing of OpenTelemetry is loaded: the cost is this branch.
   const telemetry = config.otel.enabled ? startOtel(config.otel) : undefined;
   const runTraces = telemetry ? new RunTraceContexts(redis, keys, config.retention.traceTtlSeconds) : undefined;
-  const queues = new ReinQueues(connection, keys.queuePrefix(), { redisErrors, jobs: queueJobOptions(config), telemetry: telemetry?.bullmq, runTraces });
+  const queues = new ReinQueues(connection, keys.queuePrefix(), {
+    redisErrors,
+    jobs: queueJobOptions(config),
+    telemetry: telemetry?.bullmq,
+    runTraces,
+  });
   const runEnds = new RunEndWatch(redis, keys, logger);
   return {
     config,
@@ -77,7 +82,12 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
     connection,
     keys,
     runs: new RunStore(redis, keys),
-    trace: new TraceLog(redis, keys, { ttlSeconds: config.retention.traceTtlSeconds, redact: redactor.redactJson, observe: telemetry?.observe, ...options.trace }),
+    trace: new TraceLog(redis, keys, {
+      ttlSeconds: config.retention.traceTtlSeconds,
+      redact: redactor.redactJson,
+      observe: telemetry?.observe,
+      ...options.trace,
+    }),
     artifacts: new ArtifactStore(redis, keys, { ttlSeconds: config.retention.artifactTtlSeconds }),
     checkpoints: new CheckpointStore(redis, keys),
     runEnds,

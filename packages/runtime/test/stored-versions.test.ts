@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { Approval, RunState, StepCheckpoint } from "@rein/contracts";
 import { ApprovalVerifier, decisionProblem, generateKeyPair } from "@rein/signing";
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8")) as Record<string, unknown>;
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8")) as Record<string, unknown>;
 const runStateV1 = fixture("run-state.v1.json");
 const approvalV1 = fixture("approval.v1.json");
 const approvalV2 = fixture("approval.v2.json");
@@ -30,7 +31,12 @@ describe("stored versions", () => {
   const invalid: Record<string, Record<string, unknown>> = {
     "a step's attempt usage with negative tokens": {
       ...runStateV1,
-      steps: [{ ...(runStateV1.steps as Record<string, unknown>[])[0], attemptUsage: { inputTokens: -5, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } }],
+      steps: [
+        {
+          ...(runStateV1.steps as Record<string, unknown>[])[0],
+          attemptUsage: { inputTokens: -5, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
+        },
+      ],
     },
     "a future schema version": { ...runStateV1, schemaVersion: 2 },
     "an unknown status": { ...runStateV1, status: "paused" },
@@ -58,7 +64,9 @@ describe("stored versions", () => {
       savedAt: "2026-11-30T00:00:00.000Z",
     };
     expect(StepCheckpoint.safeParse(checkpoint).success).toBe(true);
-    expect(StepCheckpoint.safeParse({ ...checkpoint, pending: { answered: [], calls: [{ type: "shell", cmd: "rm" }] } }).success).toBe(false);
+    expect(StepCheckpoint.safeParse({ ...checkpoint, pending: { answered: [], calls: [{ type: "shell", cmd: "rm" }] } }).success).toBe(
+      false,
+    );
   });
 });
 
@@ -74,7 +82,12 @@ describe("stored approvals", () => {
   });
 
   it("reads an approval written by schema version 2, bound to the call that asked", () => {
-    expect(Approval.parse(approvalV2)).toMatchObject({ schemaVersion: 2, call: "1:toolu_01restart", status: "denied", reason: "peak hours" });
+    expect(Approval.parse(approvalV2)).toMatchObject({
+      schemaVersion: 2,
+      call: "1:toolu_01restart",
+      status: "denied",
+      reason: "peak hours",
+    });
   });
 
   const invalid: Record<string, Record<string, unknown>> = {

@@ -84,7 +84,8 @@ export function bubblewrapArgs(layout: HostLayout, call: BubblewrapCall): string
   for (const path of call.extraReadOnly ?? []) shown.push({ source: path, target: path });
   shown.push(...(call.mounts ?? []));
   for (const mount of shown) args.push(mount.writable ? "--bind" : "--ro-bind", mount.source, mount.target);
-  const workspace = call.workspaceRoot === undefined ? undefined : { source: call.workspaceRoot, target: call.workspaceTarget ?? SANDBOX_WORKSPACE };
+  const workspace =
+    call.workspaceRoot === undefined ? undefined : { source: call.workspaceRoot, target: call.workspaceTarget ?? SANDBOX_WORKSPACE };
   if (workspace) {
     args.push(call.readOnlyWorkspace ? "--ro-bind" : "--bind", workspace.source, workspace.target);
     shown.push(workspace);

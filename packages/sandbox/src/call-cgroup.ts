@@ -136,7 +136,8 @@ async function limitMemory(dir: string, bytes: number): Promise<void> {
   }
   await writeFile(join(dir, V1_MEMORY_LIMIT), String(bytes));
   // memsw bounds memory and swap together; it exists only where swap accounting is on, and may not go below the memory limit.
-  if (existsSync(join(dir, "memory.memsw.limit_in_bytes"))) await writeFile(join(dir, "memory.memsw.limit_in_bytes"), String(bytes)).catch(() => {});
+  if (existsSync(join(dir, "memory.memsw.limit_in_bytes")))
+    await writeFile(join(dir, "memory.memsw.limit_in_bytes"), String(bytes)).catch(() => {});
 }
 
 /** The first candidate in which a child cgroup can be made and `limit` written in it. */

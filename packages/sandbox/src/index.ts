@@ -10,7 +10,14 @@ export type {
   SandboxRunOptions,
   SandboxStartOptions,
 } from "./sandbox.ts";
-export { NetworkGrantEntry, SandboxKind, SandboxLimits, type SandboxLimitsInput, SandboxMode, UNSANDBOXED_WARNING } from "./sandbox-config.ts";
+export {
+  NetworkGrantEntry,
+  SandboxKind,
+  SandboxLimits,
+  type SandboxLimitsInput,
+  SandboxMode,
+  UNSANDBOXED_WARNING,
+} from "./sandbox-config.ts";
 export { probeBubblewrap, resolveSandbox, type ResolveSandboxOptions } from "./sandbox-detection.ts";
 export { unsandboxed } from "./unsandboxed.ts";
 export type { NetworkGrant } from "./network-proxy.ts";

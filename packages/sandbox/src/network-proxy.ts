@@ -4,7 +4,6 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-
 /** One host (and port) a sandboxed program may reach through the proxy. */
 export interface NetworkGrant {
   host: string;
@@ -30,7 +29,8 @@ export async function startFilteringProxy(grants: readonly NetworkGrant[]): Prom
   const socketPath = join(dir, "proxy.sock");
   const refused: string[] = [];
   const sockets = new Set<Socket>();
-  const allowed = (host: string, port: number) => grants.some((grant) => grant.host === host.toLowerCase().replace(/\.$/, "") && grant.port === port);
+  const allowed = (host: string, port: number) =>
+    grants.some((grant) => grant.host === host.toLowerCase().replace(/\.$/, "") && grant.port === port);
 
   const server = createServer((request, response) => {
     let target: URL;

@@ -29,7 +29,13 @@ export function runProcessTree(file: string, args: readonly string[], options: P
       reject(new ReinError("tool_failed", `${file} was not started: the call was aborted`));
       return;
     }
-    const child = spawn(file, args, { cwd: options.cwd, env: options.env, shell: false, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      env: options.env,
+      shell: false,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const stdout = captureOutput(options.maxOutputBytes);
     const stderr = captureOutput(options.maxOutputBytes);
     let killedBy: KillReason | null = null;

@@ -38,7 +38,9 @@ export type SandboxLimits = z.infer<typeof SandboxLimits>;
 export type SandboxLimitsInput = z.input<typeof SandboxLimits>;
 
 /** How config names a host a sandboxed program may reach: `host:port`, the port explicit, no pattern. */
-export const NetworkGrantEntry = z.string().regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?:\d{1,5}$/, "expected host:port with an explicit port, e.g. api.example.com:443");
+export const NetworkGrantEntry = z
+  .string()
+  .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?:\d{1,5}$/, "expected host:port with an explicit port, e.g. api.example.com:443");
 
 /** Printed by the CLI and traced (`sandbox.disabled`) for every run under config `"sandbox": "none"`. */
 export const UNSANDBOXED_WARNING =

@@ -44,7 +44,12 @@ async function runProbe(bwrap: string): Promise<Probe | string> {
   try {
     // Older bwrap lacks --disable-userns; it is hardening, not the boundary.
     for (const disableUserns of [true, false]) {
-      const sandbox = createBubblewrapSandbox({ bwrapPath, layout: await hostLayout(disableUserns), limits: SandboxLimits.parse({}), cgroups });
+      const sandbox = createBubblewrapSandbox({
+        bwrapPath,
+        layout: await hostLayout(disableUserns),
+        limits: SandboxLimits.parse({}),
+        cgroups,
+      });
       try {
         const result = await sandbox.run(["true"], { workspaceRoot: workspace, cwd: ".", timeoutMs: 10_000, maxOutputBytes: 4096 });
         if (result.exitCode === 0) return { bwrapPath, disableUserns, cgroups };
@@ -61,7 +66,12 @@ async function runProbe(bwrap: string): Promise<Probe | string> {
 
 /** An absolute path as given, or the first match on this process's PATH; the sandbox itself is started with an empty environment. */
 function executableOnPath(name: string): string | undefined {
-  const candidates = isAbsolute(name) ? [name] : (process.env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, name));
+  const candidates = isAbsolute(name)
+    ? [name]
+    : (process.env.PATH ?? "")
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, name));
   return candidates.find((candidate) => {
     try {
       accessSync(candidate, constants.X_OK);

@@ -124,7 +124,11 @@ async function assertInside(root: string, handle: FileHandle, real: string, aske
     const location = await readlink(`${PROC_FD}/${handle.fd}`);
     if (location === root || location.startsWith(root + sep)) return;
   } else {
-    const [opened, named, canonical] = await Promise.all([handle.stat(), lstat(real).catch(() => undefined), realpath(real).catch(() => undefined)]);
+    const [opened, named, canonical] = await Promise.all([
+      handle.stat(),
+      lstat(real).catch(() => undefined),
+      realpath(real).catch(() => undefined),
+    ]);
     if (named && canonical === real && named.dev === opened.dev && named.ino === opened.ino) return;
   }
   throw new ReinError(

@@ -29,7 +29,10 @@ export type { ResolvedExecutorDeps, ToolExecutorDeps } from "./tool-executor-dep
  */
 export function createToolExecutor(deps: ToolExecutorDeps): ToolExecutor {
   if (deps.approvals && !deps.approvalVerifier) {
-    throw new ReinError("config_invalid", "the tool executor has an approval store but no approvalVerifier; expected the approval public key (REIN_APPROVAL_PUBLIC_KEY_FILE or <keysDir>/approval-public.pem)");
+    throw new ReinError(
+      "config_invalid",
+      "the tool executor has an approval store but no approvalVerifier; expected the approval public key (REIN_APPROVAL_PUBLIC_KEY_FILE or <keysDir>/approval-public.pem)",
+    );
   }
   const resolved = {
     ...deps,
@@ -78,8 +81,8 @@ export function createToolExecutor(deps: ToolExecutorDeps): ToolExecutor {
   };
 }
 
-
-const NOT_REGISTERED = "no tool of this name is registered in this worker (an MCP server that is not running, a plugin not enabled, or a name no source has)";
+const NOT_REGISTERED =
+  "no tool of this name is registered in this worker (an MCP server that is not running, a plugin not enabled, or a name no source has)";
 
 /** The model should know its limits up front rather than learn them by refusal. */
 function describeWithScope(description: string, scope: Record<string, readonly string[] | undefined>): string {

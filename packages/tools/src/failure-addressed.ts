@@ -1,9 +1,11 @@
 import type { ToolCallRecord } from "@rein/contracts";
 
 /** Words that say a call failed; a sentence about a failure uses one of them. */
-const FAILURE_WORDS = /\b(fail(?:ed|s|ure)?|error(?:ed|s)?|timed? ?out|refused|rejected|invalid|did not (?:work|succeed|run)|could not|cannot|couldn't)\b/i;
+const FAILURE_WORDS =
+  /\b(fail(?:ed|s|ure)?|error(?:ed|s)?|timed? ?out|refused|rejected|invalid|did not (?:work|succeed|run)|could not|cannot|couldn't)\b/i;
 /** Words that say why a failure does not matter. */
-const WHY_WORDS = /\b(because|since|instead|expected|harmless|unrelated|irrelevant|not needed|not required|does not matter|doesn't matter|no longer matters|superseded|not affect|not change)\b/i;
+const WHY_WORDS =
+  /\b(because|since|instead|expected|harmless|unrelated|irrelevant|not needed|not required|does not matter|doesn't matter|no longer matters|superseded|not affect|not change)\b/i;
 
 /**
  * Whether a failed call was dealt with: the same tool was called again with
@@ -25,10 +27,17 @@ export function isFailureAddressed(records: readonly ToolCallRecord[], index: nu
 function explainedIn(text: string, failed: ToolCallRecord): boolean {
   return text
     .split(/(?<=[.!?;])\s+|\n+/)
-    .some((sentence) => (sentence.includes(failed.name) || sentence.includes(failed.observationId)) && FAILURE_WORDS.test(sentence) && WHY_WORDS.test(sentence));
+    .some(
+      (sentence) =>
+        (sentence.includes(failed.name) || sentence.includes(failed.observationId)) &&
+        FAILURE_WORDS.test(sentence) &&
+        WHY_WORDS.test(sentence),
+    );
 }
 
 /** The records with `addressed` derived from what came after each failed call. */
 export function withAddressedFailures(records: readonly ToolCallRecord[], finalText: string | undefined): ToolCallRecord[] {
-  return records.map((record, index) => (record.status === "ok" ? record : { ...record, addressed: isFailureAddressed(records, index, finalText) }));
+  return records.map((record, index) =>
+    record.status === "ok" ? record : { ...record, addressed: isFailureAddressed(records, index, finalText) },
+  );
 }

@@ -27,7 +27,8 @@ export class ToolRegistry {
   replace(removed: readonly string[], added: readonly AnyTool[]): this {
     const leaving = new Set(removed);
     const taken = added.filter((tool) => this.tools.has(tool.name) && !leaving.has(tool.name)).map((tool) => tool.name);
-    if (taken.length > 0) throw new ReinError("config_invalid", `tools ${taken.join(", ")} are registered already; expected unique tool names`);
+    if (taken.length > 0)
+      throw new ReinError("config_invalid", `tools ${taken.join(", ")} are registered already; expected unique tool names`);
     for (const name of leaving) this.tools.delete(name);
     for (const tool of added) this.register(tool);
     return this;

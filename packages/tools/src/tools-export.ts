@@ -5,7 +5,10 @@ import type { AnyTool } from "./define-tool.ts";
 /** A function of the type `Field` says; only that it is a function can be checked before it is called. */
 const aFunction = <Field>() => z.custom<Field>((value) => typeof value === "function", "expected a function");
 // A zod schema from the module's own copy of zod fails `instanceof`; what the executor calls on it is what is checked.
-const aZodSchema = z.custom<z.ZodType>((value) => typeof value === "object" && value !== null && "safeParse" in value && typeof value.safeParse === "function", "expected a zod schema");
+const aZodSchema = z.custom<z.ZodType>(
+  (value) => typeof value === "object" && value !== null && "safeParse" in value && typeof value.safeParse === "function",
+  "expected a zod schema",
+);
 
 /** What the executor relies on in a tool: the fields `defineTool` fills in. */
 const ToolShape = z.looseObject({
@@ -36,6 +39,14 @@ export function toolsExportOf(module: unknown, file: string): AnyTool[] {
   const parsed = ToolsExport.safeParse(module);
   if (parsed.success) return parsed.data.tools;
   const issue = parsed.error.issues[0];
-  const at = issue?.path.length ? issue.path.map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`)).join("").slice(1) : "(the module)";
-  throw new ReinError("config_invalid", `${file}: ${at}: ${issue?.message ?? "invalid"}; expected the module to export tools: an array of tool definitions made with defineTool`);
+  const at = issue?.path.length
+    ? issue.path
+        .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
+        .join("")
+        .slice(1)
+    : "(the module)";
+  throw new ReinError(
+    "config_invalid",
+    `${file}: ${at}: ${issue?.message ?? "invalid"}; expected the module to export tools: an array of tool definitions made with defineTool`,
+  );
 }

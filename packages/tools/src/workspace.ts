@@ -95,7 +95,10 @@ export class Workspace {
     if (path.includes("\0")) throw new ReinError("workspace_violation", "paths may not contain NUL bytes");
     // Before any resolution: resolving walks up one missing component at a time.
     const tooBig = pathSizeProblem(path);
-    if (tooBig) throw new ReinError("workspace_violation", `${JSON.stringify(`${path.slice(0, 64)}…`)} is refused: ${tooBig}`, { details: { invalidInput: true } });
+    if (tooBig)
+      throw new ReinError("workspace_violation", `${JSON.stringify(`${path.slice(0, 64)}…`)} is refused: ${tooBig}`, {
+        details: { invalidInput: true },
+      });
     const full = isAbsolute(path) ? resolve(path) : resolve(this.root, path);
     this.assertInside(full, path, isAbsolute(path) ? "an absolute path outside the workspace" : "path traversal");
     return full;

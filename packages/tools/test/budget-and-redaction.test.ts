@@ -47,7 +47,12 @@ describe("secrets", () => {
       input: z.object({ contact: z.string() }),
       run: async (_args, context) => `token=${context.secrets.get("SERVICE_TOKEN")} env=${process.env.SERVICE_TOKEN ?? "unset"}`,
     });
-    const { run, trace } = harness({ tools: [leaky], surface: [{ name: "whoami", scope: {} }], workspace: temp.workspace, deps: { secrets, redactor } });
+    const { run, trace } = harness({
+      tools: [leaky],
+      surface: [{ name: "whoami", scope: {} }],
+      workspace: temp.workspace,
+      deps: { secrets, redactor },
+    });
     const outcome = await run(call("whoami", { contact: "jane.doe@example.com" }));
     expect(outcome.observation.content).toContain("token=[REDACTED:secret]");
     expect(outcome.observation.flags).toContain("secret_redacted");

@@ -14,7 +14,9 @@ const fileSurface = ["read_file", "write_file", "edit_file", "list_files", "sear
 describe("executor pipeline", () => {
   it("never executes a call the model's output cut off", async () => {
     const { run, trace } = harness({ tools: builtinTools(), surface: fileSurface, workspace: temp.workspace });
-    const outcome = await run(call("write_file", { path: "a.txt" }, { incomplete: { reason: "max_tokens", rawArguments: '{"path":"a.txt","con' } }));
+    const outcome = await run(
+      call("write_file", { path: "a.txt" }, { incomplete: { reason: "max_tokens", rawArguments: '{"path":"a.txt","con' } }),
+    );
     expect(outcome.observation.status).toBe("cut_off");
     expect(outcome.observation.content).toMatch(/cut off.*re-issue the call/s);
     expect(trace.kinds()).not.toContain("tool.executed");
@@ -104,7 +106,12 @@ describe("executor pipeline", () => {
         return "fine";
       },
     });
-    const { run } = harness({ tools: [flaky], surface: [{ name: "flaky", scope: {} }], workspace: temp.workspace, deps: { retry: { maxAttempts: 3, backoffMs: 1 } } });
+    const { run } = harness({
+      tools: [flaky],
+      surface: [{ name: "flaky", scope: {} }],
+      workspace: temp.workspace,
+      deps: { retry: { maxAttempts: 3, backoffMs: 1 } },
+    });
     const outcome = await run(call("flaky", {}));
     expect(outcome.observation.status).toBe("ok");
     expect(outcome.result.attempts).toBe(3);
@@ -130,13 +137,20 @@ describe("executor pipeline", () => {
     const line = `${"x".repeat(99)}\n`;
     const big = line.repeat(100_000);
     const huge = defineTool({ name: "huge", description: "returns 10 MB", effect: "read", input: z.object({}), run: async () => big });
-    const { run, artifacts } = harness({ tools: [huge], surface: [{ name: "huge", scope: {} }], workspace: temp.workspace, limits: { maxBytes: 16_384, maxLines: 200 } });
+    const { run, artifacts } = harness({
+      tools: [huge],
+      surface: [{ name: "huge", scope: {} }],
+      workspace: temp.workspace,
+      limits: { maxBytes: 16_384, maxLines: 200 },
+    });
     const outcome = await run(call("huge", {}));
     const { observation } = outcome;
     expect(Buffer.byteLength(observation.content)).toBeLessThan(20_000);
     expect(observation.truncated).toMatchObject({ shownLines: 164, totalLines: 100_000, totalBytes: 10_000_000 });
     const artifactId = observation.truncated?.artifactId as string;
-    expect(observation.content).toContain(`164 of 100000 lines shown (16384 of 10000000 bytes); the whole text is in artifact ${artifactId}`);
+    expect(observation.content).toContain(
+      `164 of 100000 lines shown (16384 of 10000000 bytes); the whole text is in artifact ${artifactId}`,
+    );
     expect(artifacts.items.get(artifactId)).toBe(big);
     expect(outcome.result.artifactId).toBe(artifactId);
   });

@@ -27,7 +27,13 @@ describe("a failed call counts as addressed only when it was dealt with", () => 
 
   it("by final text that names the failure and why it does not matter", () => {
     const records = [failed, call(1, "list_files", { path: "." })];
-    expect(isFailureAddressed(records, 0, "The read_file call failed because src/ad.js does not exist; the file list shows the code is elsewhere.")).toBe(true);
+    expect(
+      isFailureAddressed(
+        records,
+        0,
+        "The read_file call failed because src/ad.js does not exist; the file list shows the code is elsewhere.",
+      ),
+    ).toBe(true);
     expect(isFailureAddressed(records, 0, "Observation obs_0 was an error, which is expected since that path was a typo.")).toBe(true);
   });
 

@@ -120,7 +120,9 @@ describe("the file tools open a file once and check the open handle", () => {
     await symlink("src/lib", join(temp.workspace.root, "lib"));
     const { run } = harness({ tools: builtinTools(), surface, workspace: temp.workspace });
     expect((await run(call("write_file", { path: "lib/deep/x.txt", content: "one two" }))).observation.status).toBe("ok");
-    expect((await run(call("edit_file", { path: "src/lib/deep/x.txt", oldString: "two", newString: "three" }))).observation.status).toBe("ok");
+    expect((await run(call("edit_file", { path: "src/lib/deep/x.txt", oldString: "two", newString: "three" }))).observation.status).toBe(
+      "ok",
+    );
     expect(await readFile(join(temp.workspace.root, "src/lib/deep/x.txt"), "utf8")).toBe("one three");
     expect((await run(call("write_file", { path: "src/lib/deep/x.txt", content: "short" }))).observation.status).toBe("ok");
     const read = await run(call("read_file", { path: "lib/deep/x.txt" }));

@@ -41,7 +41,12 @@ function resolver(answers: Record<string, string[][]>) {
 }
 
 function setup(hosts: string[], lookup?: ReturnType<typeof resolver>["lookup"]) {
-  return harness({ tools: builtinTools({ hosts, lookup }), surface: [{ name: "http_request", scope: {} }], workspace: temp.workspace, policy: [allowHttp] });
+  return harness({
+    tools: builtinTools({ hosts, lookup }),
+    surface: [{ name: "http_request", scope: {} }],
+    workspace: temp.workspace,
+    policy: [allowHttp],
+  });
 }
 
 describe("http_request checks the addresses a name resolves to", () => {
@@ -56,10 +61,18 @@ describe("http_request checks the addresses a name resolves to", () => {
   });
 
   it("refuses when any one of the addresses is private, metadata or link-local", async () => {
-    const { lookup } = resolver({ "mixed.test": [["93.184.216.34", "10.0.0.7"]], "meta.test": [["169.254.169.254"]], "v6.test": [["fd00:ec2::254"]] });
+    const { lookup } = resolver({
+      "mixed.test": [["93.184.216.34", "10.0.0.7"]],
+      "meta.test": [["169.254.169.254"]],
+      "v6.test": [["fd00:ec2::254"]],
+    });
     const { run } = setup([`mixed.test:${port}`, "meta.test:80", "v6.test:80"], lookup);
-    expect((await run(call("http_request", { url: `http://mixed.test:${port}/` }))).observation.content).toContain("10.0.0.7, a private address");
-    expect((await run(call("http_request", { url: "http://meta.test/latest/meta-data/" }))).observation.content).toContain("a cloud metadata address");
+    expect((await run(call("http_request", { url: `http://mixed.test:${port}/` }))).observation.content).toContain(
+      "10.0.0.7, a private address",
+    );
+    expect((await run(call("http_request", { url: "http://meta.test/latest/meta-data/" }))).observation.content).toContain(
+      "a cloud metadata address",
+    );
     expect((await run(call("http_request", { url: "http://v6.test/" }))).observation.content).toContain("a cloud metadata address");
     expect(seen).toHaveLength(0);
   });
@@ -138,7 +151,10 @@ describe("address ranges", () => {
     expect(blockedAddressKind(address)).toBe(kind);
   });
 
-  it.each(["8.8.8.8", "172.32.0.1", "100.128.0.1", "93.184.216.34", "2606:4700::1111", "2001:4860:4860::8888", "::ffff:8.8.8.8"])("%s is public", (address) => {
-    expect(blockedAddressKind(address)).toBeUndefined();
-  });
+  it.each(["8.8.8.8", "172.32.0.1", "100.128.0.1", "93.184.216.34", "2606:4700::1111", "2001:4860:4860::8888", "::ffff:8.8.8.8"])(
+    "%s is public",
+    (address) => {
+      expect(blockedAddressKind(address)).toBeUndefined();
+    },
+  );
 });

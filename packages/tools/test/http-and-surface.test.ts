@@ -19,7 +19,9 @@ beforeAll(async () => {
       response.writeHead(302, { location: "https://elsewhere.example/" }).end();
       return;
     }
-    response.writeHead(200, { "content-type": "text/plain" }).end(`hello ${request.method} ${request.headers.authorization ?? "anonymous"}`);
+    response
+      .writeHead(200, { "content-type": "text/plain" })
+      .end(`hello ${request.method} ${request.headers.authorization ?? "anonymous"}`);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   local = `127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -35,7 +37,12 @@ const hostsOption = () => ({ hosts: [local] });
 describe("http_request", () => {
   it("fetches from an allowed host as external data and does not follow redirects", async () => {
     const tools = builtinTools(hostsOption());
-    const { run } = harness({ tools, surface: [{ name: "http_request", scope: { hosts: ["127.0.0.1"] } }], workspace: temp.workspace, policy: [allowLocal] });
+    const { run } = harness({
+      tools,
+      surface: [{ name: "http_request", scope: { hosts: ["127.0.0.1"] } }],
+      workspace: temp.workspace,
+      policy: [allowLocal],
+    });
     const ok = await run(call("http_request", { url: `${base}/hello` }));
     expect(ok.observation.status).toBe("ok");
     expect(ok.observation.content).toContain("hello GET anonymous");
@@ -48,14 +55,23 @@ describe("http_request", () => {
   });
 
   it("records the HTTP status of the answer in the trace, so a 404 shows as one and not as a call that went fine", async () => {
-    const { run, trace } = harness({ tools: builtinTools(hostsOption()), surface: [{ name: "http_request", scope: { hosts: ["127.0.0.1"] } }], workspace: temp.workspace, policy: [allowLocal] });
+    const { run, trace } = harness({
+      tools: builtinTools(hostsOption()),
+      surface: [{ name: "http_request", scope: { hosts: ["127.0.0.1"] } }],
+      workspace: temp.workspace,
+      policy: [allowLocal],
+    });
     const missing = await run(call("http_request", { url: `${base}/missing` }));
     expect(missing.observation.content).toContain("HTTP 404");
     expect(trace.ofKind("tool.executed").map((event) => event.payload.httpStatus)).toEqual([404]);
   });
 
   it("asks for approval by default, as an external effect", async () => {
-    const { run } = harness({ tools: builtinTools(hostsOption()), surface: [{ name: "http_request", scope: {} }], workspace: temp.workspace });
+    const { run } = harness({
+      tools: builtinTools(hostsOption()),
+      surface: [{ name: "http_request", scope: {} }],
+      workspace: temp.workspace,
+    });
     const outcome = await run(call("http_request", { url: `${base}/hello` }));
     expect(outcome.observation.status).toBe("denied");
     expect(outcome.observation.content).toContain("needs a person's approval");
@@ -76,7 +92,11 @@ describe("schemasFor", () => {
   });
 
   it("refuses a write outside the grant's paths", async () => {
-    const { run, trace } = harness({ tools: builtinTools(), surface: [{ name: "write_file", scope: { paths: ["src/**"] } }], workspace: temp.workspace });
+    const { run, trace } = harness({
+      tools: builtinTools(),
+      surface: [{ name: "write_file", scope: { paths: ["src/**"] } }],
+      workspace: temp.workspace,
+    });
     const outcome = await run(call("write_file", { path: "README.md", content: "x" }));
     expect(outcome.observation.status).toBe("refused");
     expect(outcome.observation.content).toContain("may not touch paths README.md (allowed: src/**)");

@@ -40,12 +40,22 @@ describe("built-in tools bound their string arguments", () => {
 
   it.each([
     ["write_file content", "write_file", { path: "a.txt", content: "x".repeat(INPUT_LIMITS.fileContentChars + 1) }, "content"],
-    ["edit_file newString", "edit_file", { path: "a.txt", oldString: "a", newString: "x".repeat(INPUT_LIMITS.fileContentChars + 1) }, "newString"],
+    [
+      "edit_file newString",
+      "edit_file",
+      { path: "a.txt", oldString: "a", newString: "x".repeat(INPUT_LIMITS.fileContentChars + 1) },
+      "newString",
+    ],
     ["search_files query", "search_files", { query: "q".repeat(INPUT_LIMITS.searchQueryChars + 1) }, "query"],
     ["search_files glob", "search_files", { query: "q", glob: "*".repeat(INPUT_LIMITS.globChars + 1) }, "glob"],
     ["http_request url", "http_request", { url: `https://a.example/${"p".repeat(INPUT_LIMITS.urlChars)}` }, "url"],
     ["http_request body", "http_request", { url: "https://a.example/", body: "b".repeat(INPUT_LIMITS.httpBodyChars + 1) }, "body"],
-    ["http_request header value", "http_request", { url: "https://a.example/", headers: { "x-a": "v".repeat(INPUT_LIMITS.headerValueChars + 1) } }, "headers.x-a"],
+    [
+      "http_request header value",
+      "http_request",
+      { url: "https://a.example/", headers: { "x-a": "v".repeat(INPUT_LIMITS.headerValueChars + 1) } },
+      "headers.x-a",
+    ],
   ])("refuses an oversized %s", async (_label, tool, input, field) => {
     const { run } = harness({ tools: builtinTools({ hosts: ["a.example:443"] }), surface: surface([tool]), workspace: temp.workspace });
     const outcome = await run(call(tool, input));
@@ -55,7 +65,11 @@ describe("built-in tools bound their string arguments", () => {
 
   it("refuses more headers than the limit", async () => {
     const headers = Object.fromEntries(Array.from({ length: INPUT_LIMITS.headerCount + 1 }, (_, index) => [`x-h${index}`, "v"]));
-    const { run } = harness({ tools: builtinTools({ hosts: ["a.example:443"] }), surface: surface(["http_request"]), workspace: temp.workspace });
+    const { run } = harness({
+      tools: builtinTools({ hosts: ["a.example:443"] }),
+      surface: surface(["http_request"]),
+      workspace: temp.workspace,
+    });
     const outcome = await run(call("http_request", { url: "https://a.example/", headers }));
     expect(outcome.observation.status).toBe("invalid_input");
     expect(outcome.observation.content).toContain(`at most ${INPUT_LIMITS.headerCount} headers`);
@@ -64,7 +78,9 @@ describe("built-in tools bound their string arguments", () => {
   it("publishes the limits in the JSON Schema the model sees", () => {
     const { executor } = harness({ tools: builtinTools(), surface: [], workspace: temp.workspace });
     const [write] = executor.schemasFor(surface(["write_file"]));
-    expect(write?.inputSchema).toMatchObject({ properties: { path: { maxLength: MAX_PATH_CHARS }, content: { maxLength: INPUT_LIMITS.fileContentChars } } });
+    expect(write?.inputSchema).toMatchObject({
+      properties: { path: { maxLength: MAX_PATH_CHARS }, content: { maxLength: INPUT_LIMITS.fileContentChars } },
+    });
   });
 });
 
@@ -106,7 +122,11 @@ describe("http_request headers", () => {
     ["a name with a space", { "x bad": "v" }, "a header name"],
     ["a value with a line break", { "x-a": "v\r\nx-injected: 1" }, "a header value without line breaks"],
   ])("refuses %s as invalid input", async (_label, headers, message) => {
-    const { run } = harness({ tools: builtinTools({ hosts: ["a.example:443"] }), surface: surface(["http_request"]), workspace: temp.workspace });
+    const { run } = harness({
+      tools: builtinTools({ hosts: ["a.example:443"] }),
+      surface: surface(["http_request"]),
+      workspace: temp.workspace,
+    });
     const outcome = await run(call("http_request", { url: "https://a.example/", headers }));
     expect(outcome.observation.status).toBe("invalid_input");
     expect(outcome.observation.content).toContain(message);

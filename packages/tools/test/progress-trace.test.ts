@@ -3,14 +3,26 @@ import { CallTrace } from "../src/executor/call-trace.ts";
 import { ProgressTrace } from "../src/executor/progress-trace.ts";
 import { MemoryTrace } from "../src/testing/executor-harness.ts";
 
-const base = { runId: "run_p", stepId: "step_p", parentStepId: null, callId: "call_p", tool: "srv__slow", index: 0, argsHash: "sha256:00" as const };
+const base = {
+  runId: "run_p",
+  stepId: "step_p",
+  parentStepId: null,
+  callId: "call_p",
+  tool: "srv__slow",
+  index: 0,
+  argsHash: "sha256:00" as const,
+};
 
 function progressTrace() {
   const sink = new MemoryTrace();
   let now = 0;
-  const progress = new ProgressTrace(new CallTrace(sink, base), () => now, (error) => {
-    throw error;
-  });
+  const progress = new ProgressTrace(
+    new CallTrace(sink, base),
+    () => now,
+    (error) => {
+      throw error;
+    },
+  );
   return { sink, progress, advance: (ms: number) => (now += ms) };
 }
 

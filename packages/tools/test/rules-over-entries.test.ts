@@ -8,7 +8,10 @@ import { workspacePerTest } from "../src/testing/workspace-per-test.ts";
 
 const temp = workspacePerTest();
 const rule = (input: Record<string, unknown>) => PolicyRule.parse(input);
-const denySecrets = [rule({ id: "no-secrets", decision: "deny", paths: ["secrets/**"] }), rule({ id: "no-env", decision: "deny", paths: ["**/.env"] })];
+const denySecrets = [
+  rule({ id: "no-secrets", decision: "deny", paths: ["secrets/**"] }),
+  rule({ id: "no-env", decision: "deny", paths: ["**/.env"] }),
+];
 
 async function seed(files: Record<string, string>): Promise<void> {
   for (const [path, content] of Object.entries(files)) {
@@ -26,7 +29,11 @@ const enumerating = [
 
 describe("deny rules over what an enumerating call would return", () => {
   it("list_files and search_files over the whole workspace never return a denied file's name or lines", async () => {
-    await seed({ "app/.env": "API_TOKEN=tok-123\n", "app/main.ts": "const API_TOKEN = process.env.API_TOKEN;\n", "secrets/key.txt": "API_TOKEN=key-456\n" });
+    await seed({
+      "app/.env": "API_TOKEN=tok-123\n",
+      "app/main.ts": "const API_TOKEN = process.env.API_TOKEN;\n",
+      "secrets/key.txt": "API_TOKEN=key-456\n",
+    });
     const { run } = harness({ tools: builtinTools(), surface: enumerating, workspace: temp.workspace, policy: denySecrets });
 
     const listed = await run(call("list_files", { path: ".", recursive: true }));
@@ -49,7 +56,12 @@ describe("deny rules over what an enumerating call would return", () => {
 
   it("a goal's deny rule holds over an enumeration too", async () => {
     await seed({ "notes/a.md": "hello\n", "notes/private/b.md": "hello secret\n" });
-    const { run } = harness({ tools: builtinTools(), surface: enumerating, workspace: temp.workspace, packetPolicy: [rule({ id: "goal:no-private", decision: "deny", paths: ["notes/private/**"] })] });
+    const { run } = harness({
+      tools: builtinTools(),
+      surface: enumerating,
+      workspace: temp.workspace,
+      packetPolicy: [rule({ id: "goal:no-private", decision: "deny", paths: ["notes/private/**"] })],
+    });
     const searched = await run(call("search_files", { query: "hello", path: "notes" }));
     expect(searched.observation.content).toContain("notes/a.md:1: hello");
     expect(searched.observation.content).not.toContain("secret");
@@ -62,7 +74,12 @@ describe("deny rules over what an enumerating call would return", () => {
 
   it("an ask rule leaves the entries it covers out, with a note of how many need approval", async () => {
     await seed({ "docs/a.md": "needle\n", "docs/hr/b.md": "needle\n", "docs/hr/c.md": "needle\n" });
-    const { run } = harness({ tools: builtinTools(), surface: enumerating, workspace: temp.workspace, policy: [rule({ id: "hr-ask", decision: "ask", paths: ["docs/hr/*.md"] })] });
+    const { run } = harness({
+      tools: builtinTools(),
+      surface: enumerating,
+      workspace: temp.workspace,
+      policy: [rule({ id: "hr-ask", decision: "ask", paths: ["docs/hr/*.md"] })],
+    });
     const listed = await run(call("list_files", { path: "docs", recursive: true }));
     expect(listed.observation.status).toBe("ok");
     expect(listed.observation.content).toContain("a.md");
@@ -91,7 +108,11 @@ describe("a grant's pattern is compared as a pattern", () => {
     const grant = { paths: ["src/*"] };
     const { run } = harness({
       tools: builtinTools(),
-      surface: [{ name: "list_files", scope: grant }, { name: "search_files", scope: grant }, { name: "read_file", scope: grant }],
+      surface: [
+        { name: "list_files", scope: grant },
+        { name: "search_files", scope: grant },
+        { name: "read_file", scope: grant },
+      ],
       workspace: temp.workspace,
     });
     expect((await run(call("list_files", { path: "src" }))).observation.status).toBe("ok");

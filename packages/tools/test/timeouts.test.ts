@@ -47,7 +47,13 @@ describe("a timeout aborts the work it times (issue 10 item 7)", () => {
   ] as const)("never retries %s after a timeout", async (_name, effect, idempotent) => {
     const { tool, seen } = hanging(effect, idempotent);
     const allow = PolicyRule.parse({ id: "allow-hang", tool: "hang", decision: "allow" });
-    const { run } = harness({ tools: [tool], surface: [{ name: "hang", scope: {} }], workspace: temp.workspace, policy: [allow], deps: { retry: { maxAttempts: 3, backoffMs: 1 } } });
+    const { run } = harness({
+      tools: [tool],
+      surface: [{ name: "hang", scope: {} }],
+      workspace: temp.workspace,
+      policy: [allow],
+      deps: { retry: { maxAttempts: 3, backoffMs: 1 } },
+    });
     const outcome = await run(call("hang", {}));
     expect(outcome.observation.status).toBe("timeout");
     expect(seen.attempts).toBe(1);
@@ -58,7 +64,12 @@ describe("a timeout aborts the work it times (issue 10 item 7)", () => {
 
   it("still retries an idempotent read that timed out, boundedly", async () => {
     const { tool, seen } = hanging("read", true);
-    const { run } = harness({ tools: [tool], surface: [{ name: "hang", scope: {} }], workspace: temp.workspace, deps: { retry: { maxAttempts: 2, backoffMs: 1 } } });
+    const { run } = harness({
+      tools: [tool],
+      surface: [{ name: "hang", scope: {} }],
+      workspace: temp.workspace,
+      deps: { retry: { maxAttempts: 2, backoffMs: 1 } },
+    });
     const outcome = await run(call("hang", {}));
     expect(outcome.observation.status).toBe("timeout");
     expect(seen.attempts).toBe(2);

@@ -3,7 +3,13 @@ import { z } from "zod";
 import { defineTool } from "../src/define-tool.ts";
 import { toolsExportOf } from "../src/tools-export.ts";
 
-const echo = defineTool({ name: "echo", description: "says it back", effect: "read", input: z.object({ text: z.string() }), run: async ({ text }) => text });
+const echo = defineTool({
+  name: "echo",
+  description: "says it back",
+  effect: "read",
+  input: z.object({ text: z.string() }),
+  run: async ({ text }) => text,
+});
 
 describe("the tools a user's module exports", () => {
   it("are the module's tool definitions, unchanged in what they do", async () => {
@@ -17,11 +23,21 @@ describe("the tools a user's module exports", () => {
     [{}, "tools.ts: tools: "],
     [{ tools: echo }, "tools.ts: tools: "],
     [{ tools: [echo, { ...echo, run: "not code" }] }, "tools.ts: tools[1].run: expected a function"],
-    [{ tools: [{ name: "raw", description: "no defineTool", effect: "read", input: echo.input, run: echo.run }] }, "tools.ts: tools[0].approval: "],
+    [
+      { tools: [{ name: "raw", description: "no defineTool", effect: "read", input: echo.input, run: echo.run }] },
+      "tools.ts: tools[0].approval: ",
+    ],
     [{ tools: [{ ...echo, input: { type: "object" } }] }, "tools.ts: tools[0].input: expected a zod schema"],
   ])("refuses a module that does not export tool definitions (%j), naming the file and field", (module, message) => {
     expect(() => toolsExportOf(module, "tools.ts")).toThrow(
-      expect.objectContaining({ code: "config_invalid", message: expect.stringMatching(new RegExp(`^${message.replace(/[.[\]]/g, "\\$&")}.*expected the module to export tools: an array of tool definitions made with defineTool$`)) }),
+      expect.objectContaining({
+        code: "config_invalid",
+        message: expect.stringMatching(
+          new RegExp(
+            `^${message.replace(/[.[\]]/g, "\\$&")}.*expected the module to export tools: an array of tool definitions made with defineTool$`,
+          ),
+        ),
+      }),
     );
   });
 });

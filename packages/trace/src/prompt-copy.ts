@@ -1,5 +1,15 @@
 import { z } from "zod";
-import { canonicalJson, hashOf, type Sha256, sha256, HashString, ModelMessage, ModelToolSchema, StructuredOutputRequest, ReinError } from "@rein/contracts";
+import {
+  canonicalJson,
+  hashOf,
+  type Sha256,
+  sha256,
+  HashString,
+  ModelMessage,
+  ModelToolSchema,
+  StructuredOutputRequest,
+  ReinError,
+} from "@rein/contracts";
 
 /**
  * The stored copy of what a model saw, as references to content-addressed
@@ -49,7 +59,11 @@ export interface KnownMessages {
  * with this one, object for object, are named by their ids without a lookup:
  * at turn 200 that is 400 messages a call.
  */
-export function splitPrompt(request: PromptParts, runId = "", known?: KnownMessages): { copy: PromptCopy; blobs: Map<string, string>; markStored(): void } {
+export function splitPrompt(
+  request: PromptParts,
+  runId = "",
+  known?: KnownMessages,
+): { copy: PromptCopy; blobs: Map<string, string>; markStored(): void } {
   const blobs = new Map<string, string>();
   const fresh: { storedIn: Set<string> }[] = [];
   const put = (value: unknown): Sha256 => {
@@ -114,7 +128,8 @@ export class PromptChain {
     const last = this.last;
     let kept = 0;
     if (last) while (kept < last.messages.length && kept < messages.length && last.messages[kept] === messages[kept]) kept += 1;
-    const copy: PromptCopy = last && kept > 0 ? { ...whole, after: { inputHash: last.inputHash, kept }, messages: messages.slice(kept) } : whole;
+    const copy: PromptCopy =
+      last && kept > 0 ? { ...whole, after: { inputHash: last.inputHash, kept }, messages: messages.slice(kept) } : whole;
     this.last = { inputHash: promptHash(copy), messages };
     return copy;
   }
@@ -182,7 +197,12 @@ export interface PromptBlobWriter {
  * Stores the prompt's blobs in the run's trace and returns the copy for
  * `model.called`, linked to the previous call when `chain` is given.
  */
-export async function storePromptCopy(trace: PromptBlobWriter, runId: string, request: PromptParts, chain?: PromptChain): Promise<PromptCopy> {
+export async function storePromptCopy(
+  trace: PromptBlobWriter,
+  runId: string,
+  request: PromptParts,
+  chain?: PromptChain,
+): Promise<PromptCopy> {
   const { copy, blobs, markStored } = splitPrompt(request, runId, chain?.known);
   await trace.putBlobs(runId, blobs);
   markStored();

@@ -20,7 +20,10 @@ export const CHECK_PREFIX = "check.";
 const checkCallEvents = asCheckEvents(callEvents);
 
 function asCheckEvents(events: CallEvents): { [Kind in CallTraceKind as `check.${Kind}`]: CallEvents[Kind] } {
-  const entries = Object.entries(events).map(([kind, spec]) => [`${CHECK_PREFIX}${kind}`, { ...spec, summary: `An evaluator check command's call: ${spec.summary}`, emittedBy: "evaluator" }]);
+  const entries = Object.entries(events).map(([kind, spec]) => [
+    `${CHECK_PREFIX}${kind}`,
+    { ...spec, summary: `An evaluator check command's call: ${spec.summary}`, emittedBy: "evaluator" },
+  ]);
   // Object.fromEntries loses the key names; each key is `check.` plus a key of `events`, with that key's spec.
   return Object.fromEntries(entries) as { [Kind in CallTraceKind as `check.${Kind}`]: CallEvents[Kind] };
 }
@@ -103,6 +106,10 @@ export function traceEventInput(input: TraceEnvelopeInput & { kind: TraceKind; p
 /** An executor event as the evaluator's check commands record it: the same event under `check.<kind>`. */
 export function asCheckEvent(event: TraceEventInput): TraceEventInput {
   const kind = `${CHECK_PREFIX}${event.kind}`;
-  if (!isTraceKind(kind)) throw new ReinError("contract_invalid", `trace kind ${event.kind} has no ${CHECK_PREFIX} form; expected a tool call event of catalogue/call-events.ts`);
+  if (!isTraceKind(kind))
+    throw new ReinError(
+      "contract_invalid",
+      `trace kind ${event.kind} has no ${CHECK_PREFIX} form; expected a tool call event of catalogue/call-events.ts`,
+    );
   return traceEventInput({ ...event, kind });
 }

@@ -42,9 +42,21 @@ export function renderTraceEventsDoc(): string {
 function renderKind(kind: string, spec: TraceKindSpec): string[] {
   const schema = z.toJSONSchema(spec.payload, { io: "input", unrepresentable: "any" }) as JsonSchema;
   const required = new Set(schema.required ?? []);
-  const rows = Object.entries(schema.properties ?? {}).map(([name, field]) => `| \`${name}\`${required.has(name) ? "" : "?"} | ${escapeCell(typeOf(field))} |`);
+  const rows = Object.entries(schema.properties ?? {}).map(
+    ([name, field]) => `| \`${name}\`${required.has(name) ? "" : "?"} | ${escapeCell(typeOf(field))} |`,
+  );
   const extra = typeof schema.additionalProperties === "object" ? ["", "Further fields may be added (a tool's `traceFields`)."] : [];
-  return [`### \`${kind}\``, "", `${spec.summary} Written by: ${spec.emittedBy}.`, "", "| field | type |", "| --- | --- |", ...rows, ...extra, ""];
+  return [
+    `### \`${kind}\``,
+    "",
+    `${spec.summary} Written by: ${spec.emittedBy}.`,
+    "",
+    "| field | type |",
+    "| --- | --- |",
+    ...rows,
+    ...extra,
+    "",
+  ];
 }
 
 function typeOf(schema: JsonSchema): string {
@@ -65,7 +77,8 @@ function typeOf(schema: JsonSchema): string {
 }
 
 function objectType(schema: JsonSchema): string {
-  if (!schema.properties) return typeof schema.additionalProperties === "object" ? `Record<string, ${typeOf(schema.additionalProperties)}>` : "object";
+  if (!schema.properties)
+    return typeof schema.additionalProperties === "object" ? `Record<string, ${typeOf(schema.additionalProperties)}>` : "object";
   const required = new Set(schema.required ?? []);
   return `{ ${Object.entries(schema.properties)
     .map(([name, field]) => `${name}${required.has(name) ? "" : "?"}: ${typeOf(field)}`)

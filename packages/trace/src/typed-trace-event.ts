@@ -4,7 +4,9 @@ import { callEvents } from "./catalogue/call-events.ts";
 import { type CallTraceKind, isTraceKind, type TraceKind, type TracePayload, traceCatalogue } from "./trace-catalogue.ts";
 
 /** A trace event whose payload is typed by its kind: narrow on `kind` to read the payload's fields. */
-export type TypedTraceEvent = { [Kind in TraceKind]: Omit<TraceEvent, "kind" | "payload"> & { kind: Kind; payload: TracePayload<Kind> } }[TraceKind];
+export type TypedTraceEvent = {
+  [Kind in TraceKind]: Omit<TraceEvent, "kind" | "payload"> & { kind: Kind; payload: TracePayload<Kind> };
+}[TraceKind];
 
 /** The event of one kind, e.g. `TraceEventOf<"tool.called">`. */
 export type TraceEventOf<Kind extends TraceKind> = Extract<TypedTraceEvent, { kind: Kind }>;
@@ -20,22 +22,31 @@ export type TraceEventOf<Kind extends TraceKind> = Extract<TypedTraceEvent, { ki
 export function typedTraceEvent(event: TraceEvent): TypedTraceEvent {
   const where = `trace event ${event.seq} of run ${event.runId}`;
   if (!isTraceKind(event.kind)) {
-    throw new ReinError("contract_invalid", `${where} has kind "${event.kind}", which the trace catalogue does not list; expected a kind of docs/trace-events.md`, {
-      details: { seq: event.seq, kind: event.kind },
-    });
+    throw new ReinError(
+      "contract_invalid",
+      `${where} has kind "${event.kind}", which the trace catalogue does not list; expected a kind of docs/trace-events.md`,
+      {
+        details: { seq: event.seq, kind: event.kind },
+      },
+    );
   }
   const parsed = traceCatalogue[event.kind].payload.safeParse(event.payload);
   if (!parsed.success) {
-    throw new ReinError("contract_invalid", `${where} (${event.kind}) has a malformed payload: ${z.prettifyError(parsed.error)}; expected the ${event.kind} payload of docs/trace-events.md`, {
-      details: { seq: event.seq, kind: event.kind },
-    });
+    throw new ReinError(
+      "contract_invalid",
+      `${where} (${event.kind}) has a malformed payload: ${z.prettifyError(parsed.error)}; expected the ${event.kind} payload of docs/trace-events.md`,
+      {
+        details: { seq: event.seq, kind: event.kind },
+      },
+    );
   }
   // The payload was parsed against this kind's schema just above; the parsed copy is not used (see the doc comment).
   return event as TypedTraceEvent;
 }
 
 /** Narrows an event to one kind, for readers that look for a few kinds among many. */
-export const isTraceEventOf = <Kind extends TraceKind>(event: TypedTraceEvent, kind: Kind): event is TraceEventOf<Kind> => event.kind === kind;
+export const isTraceEventOf = <Kind extends TraceKind>(event: TypedTraceEvent, kind: Kind): event is TraceEventOf<Kind> =>
+  event.kind === kind;
 
 /** An event of one tool call through the executor (catalogue/call-events.ts): every one carries `callId`, `tool` and `index`. */
 export type CallTraceEvent = TraceEventOf<CallTraceKind>;

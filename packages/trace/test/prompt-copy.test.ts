@@ -39,7 +39,9 @@ describe("prompt copy", () => {
   ])("refuses a stored blob that is not %s it is named as", (_what, partOf, stored, message) => {
     const { copy, blobs } = splitPrompt(request);
     const tampered = { ...Object.fromEntries(blobs), [String(partOf(copy))]: stored };
-    expect(() => assemblePrompt(copy, tampered)).toThrow(expect.objectContaining({ code: "contract_invalid", message: expect.stringMatching(message) }));
+    expect(() => assemblePrompt(copy, tampered)).toThrow(
+      expect.objectContaining({ code: "contract_invalid", message: expect.stringMatching(message) }),
+    );
   });
 
   it("names in a chained call only the messages new since the call before, and expands back to the whole list", () => {
@@ -60,7 +62,10 @@ describe("prompt copy", () => {
   });
 
   it("names the messages a call repeats from the call before by their ids, as a whole split would, and the new ones afresh", () => {
-    const next = { role: "user" as const, content: [{ type: "tool_result" as const, toolCallId: "c1", content: "[observation obs_1]\nexport const add = (a, b) => a + b;" }] };
+    const next = {
+      role: "user" as const,
+      content: [{ type: "tool_result" as const, toolCallId: "c1", content: "[observation obs_1]\nexport const add = (a, b) => a + b;" }],
+    };
     const first = splitPrompt(request, "run_known");
     const known = { messages: request.messages, ids: first.copy.messages as `sha256:${string}`[] };
     // A new array of the same message objects, as each turn's compiled context is.
@@ -68,8 +73,13 @@ describe("prompt copy", () => {
     expect(chained.copy).toEqual(splitPrompt({ ...request, messages: [...request.messages, next] }).copy);
     expect(chained.blobs.get(chained.copy.messages[2] as string)).toBe(canonicalJson(next));
     // A history rewritten from its first message shares nothing with the call before.
-    const rewritten = [{ role: "user" as const, content: [{ type: "text" as const, text: "Fix add() (compacted)" }] }, ...request.messages.slice(1)];
-    expect(splitPrompt({ ...request, messages: rewritten }, "run_known", known).copy).toEqual(splitPrompt({ ...request, messages: rewritten }).copy);
+    const rewritten = [
+      { role: "user" as const, content: [{ type: "text" as const, text: "Fix add() (compacted)" }] },
+      ...request.messages.slice(1),
+    ];
+    expect(splitPrompt({ ...request, messages: rewritten }, "run_known", known).copy).toEqual(
+      splitPrompt({ ...request, messages: rewritten }).copy,
+    );
   });
 
   it("covers the predecessor in a chained call's hash: the same new messages after another history hash differently", () => {
@@ -88,7 +98,9 @@ describe("prompt copy", () => {
   it("starts over with a whole copy when the history was rewritten from its first message (compaction)", () => {
     const chain = new PromptChain();
     chain.link(splitPrompt(request).copy);
-    const rewritten: PromptCopy = chain.link(splitPrompt({ ...request, messages: [{ role: "user", content: [{ type: "text", text: "Fix add() (compacted)" }] }] }).copy);
+    const rewritten: PromptCopy = chain.link(
+      splitPrompt({ ...request, messages: [{ role: "user", content: [{ type: "text", text: "Fix add() (compacted)" }] }] }).copy,
+    );
     expect(rewritten.after).toBeUndefined();
     expect(rewritten.messages).toHaveLength(1);
   });

@@ -39,7 +39,12 @@ describe("a producer's kind and payload (TraceEventBody)", () => {
   const write = (body: TraceEventBody): TraceEventInput => ({ runId: "run_a", stepId: null, ...body });
 
   it("spreads into an event of that kind with that payload", () => {
-    expect(write({ kind: "step.started", payload: { attempt: 2 } })).toEqual({ runId: "run_a", stepId: null, kind: "step.started", payload: { attempt: 2 } });
+    expect(write({ kind: "step.started", payload: { attempt: 2 } })).toEqual({
+      runId: "run_a",
+      stepId: null,
+      kind: "step.started",
+      payload: { attempt: 2 },
+    });
   });
 
   it("is checked against its kind by the compiler", () => {
@@ -53,7 +58,11 @@ describe("a producer's kind and payload (TraceEventBody)", () => {
 
 describe("typedTraceEvent, at every read boundary", () => {
   it("returns the event exactly as stored, fields beyond the schema kept", () => {
-    const event = { ...envelope, kind: "tool.executed", payload: { callId: "c1", tool: "run_command", index: 0, status: "ok", attempts: 1, exitCode: 0 } };
+    const event = {
+      ...envelope,
+      kind: "tool.executed",
+      payload: { callId: "c1", tool: "run_command", index: 0, status: "ok", attempts: 1, exitCode: 0 },
+    };
     const typed = typedTraceEvent(event);
     expect(typed).toBe(event);
     if (typed.kind === "tool.executed") expect(typed.payload.exitCode).toBe(0);
@@ -61,12 +70,20 @@ describe("typedTraceEvent, at every read boundary", () => {
 
   it("refuses a kind the catalogue does not list, naming the event and the kind", () => {
     expect(() => typedTraceEvent({ ...envelope, kind: "tool.teleported", payload: {} })).toThrow(
-      expect.objectContaining({ code: "contract_invalid", message: expect.stringMatching(/trace event 7 of run run_a has kind "tool.teleported"/) }),
+      expect.objectContaining({
+        code: "contract_invalid",
+        message: expect.stringMatching(/trace event 7 of run run_a has kind "tool.teleported"/),
+      }),
     );
   });
 
   it("refuses a payload of the wrong shape, naming the field", () => {
     const event = { ...envelope, kind: "tool.called", payload: { ...called, argBytes: "two" } };
-    expect(() => typedTraceEvent(event)).toThrow(expect.objectContaining({ code: "contract_invalid", message: expect.stringMatching(/\(tool.called\) has a malformed payload[\s\S]*argBytes/) }));
+    expect(() => typedTraceEvent(event)).toThrow(
+      expect.objectContaining({
+        code: "contract_invalid",
+        message: expect.stringMatching(/\(tool.called\) has a malformed payload[\s\S]*argBytes/),
+      }),
+    );
   });
 });

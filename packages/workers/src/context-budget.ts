@@ -76,13 +76,16 @@ export function fitContextBudget(input: ContextBudgetInput): CompiledContext {
     messages[messageIndex] = {
       ...message,
       content: message.content.map((candidate, index) =>
-        index === blockIndex ? { ...block, content: `[dropped to fit the context budget: the result of ${entry.tool} (${nameOf(entry)}); see the note below]` } : candidate,
+        index === blockIndex
+          ? { ...block, content: `[dropped to fit the context budget: the result of ${entry.tool} (${nameOf(entry)}); see the note below]` }
+          : candidate,
       ),
     };
     current = estimate(withNote(messages, dropped, input.budgetTokens));
   }
   if (dropped.length === 0) return { ...unchanged, overBudget: true };
-  const firstEdited = candidates.find(({ messageIndex }) => messages[messageIndex] !== input.messages[messageIndex])?.messageIndex ?? messages.length;
+  const firstEdited =
+    candidates.find(({ messageIndex }) => messages[messageIndex] !== input.messages[messageIndex])?.messageIndex ?? messages.length;
   const compiled = withNote(withoutThinkingFrom(messages, firstEdited), dropped, input.budgetTokens);
   return { messages: compiled, dropped, estimatedTokens: current, originalTokens, overBudget: current > input.budgetTokens };
 }

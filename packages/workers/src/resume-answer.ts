@@ -26,7 +26,11 @@ export function answerFromResume(
   if (call.name === DELEGATE && resume?.kind === "delegation") {
     if (resume.refusal) return { content: `delegation refused by the runtime: ${resume.refusal}`, status: "refused" };
     const evidence = resume.observationIds.length > 0 ? `\nits observations: ${resume.observationIds.join(", ")}` : "";
-    const summary = presentUntrusted(resume.summary, { source: `Summary written by child step ${resume.childStepId}`, redactor, maxBytes: SUMMARY_BYTES });
+    const summary = presentUntrusted(resume.summary, {
+      source: `Summary written by child step ${resume.childStepId}`,
+      redactor,
+      maxBytes: SUMMARY_BYTES,
+    });
     return {
       content: `child step ${resume.childStepId} ended ${resume.status}.${evidence}\n${summary.text}`,
       status: resume.status === "completed" ? "ok" : "error",
@@ -34,10 +38,16 @@ export function answerFromResume(
   }
   if (call.name === REQUEST_CONTEXT && resume?.kind === "context") {
     if (resume.refusal) {
-      return { content: `the planner refused.\n${presentUntrusted(resume.refusal, { source: "The planner's reason", redactor, maxBytes: SUMMARY_BYTES }).text}`, status: "denied" };
+      return {
+        content: `the planner refused.\n${presentUntrusted(resume.refusal, { source: "The planner's reason", redactor, maxBytes: SUMMARY_BYTES }).text}`,
+        status: "denied",
+      };
     }
     if (resume.evidence.length === 0) return { content: "the planner had no evidence to pass", status: "ok" };
-    return { content: `evidence passed to you:\n${presentEvidence(resume.evidence, { source: "Evidence (id: summary)", redactor, maxBytes: SUMMARY_BYTES })}`, status: "ok" };
+    return {
+      content: `evidence passed to you:\n${presentEvidence(resume.evidence, { source: "Evidence (id: summary)", redactor, maxBytes: SUMMARY_BYTES })}`,
+      status: "ok",
+    };
   }
   return undefined;
 }

@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { jsonSchemaOf, DelegationRequest, hashOf, type ModelToolSchema, newId, type Observation, type ToolCallRecord, type ToolCallStatus } from "@rein/contracts";
+import {
+  jsonSchemaOf,
+  DelegationRequest,
+  hashOf,
+  type ModelToolSchema,
+  newId,
+  type Observation,
+  type ToolCallRecord,
+  type ToolCallStatus,
+} from "@rein/contracts";
 import { describeIssues } from "@rein/models";
 import type { ModelToolCall } from "@rein/tools";
 
@@ -47,7 +56,9 @@ export type RuntimeRequest =
 export function parseRuntimeCall(call: ModelToolCall): RuntimeRequest {
   if (call.name === DELEGATE) {
     const parsed = DelegateInput.safeParse(call.input);
-    return parsed.success ? { kind: "delegate", reason: parsed.data.reason, request: parsed.data.task } : { kind: "invalid", message: describeIssues(parsed.error) };
+    return parsed.success
+      ? { kind: "delegate", reason: parsed.data.reason, request: parsed.data.task }
+      : { kind: "invalid", message: describeIssues(parsed.error) };
   }
   const parsed = RequestContextInput.safeParse(call.input);
   return parsed.success ? { kind: "context", question: parsed.data.question } : { kind: "invalid", message: describeIssues(parsed.error) };

@@ -47,7 +47,9 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
       const jobId = job.id ?? "";
       const parsed = StepJob.safeParse(job.data);
       if (!parsed.success) {
-        await refuse(runtime, jobId, addressOf(job.data), parsed.error).catch((failure: unknown) => afterFailure(failure, delivery, runtime.logger));
+        await refuse(runtime, jobId, addressOf(job.data), parsed.error).catch((failure: unknown) =>
+          afterFailure(failure, delivery, runtime.logger),
+        );
         return;
       }
       const claimed = parsed.data.packet.body;
@@ -66,7 +68,9 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
         assertAttenuated(packet.body, { ...packet.body.bounds, maxDepth: runtime.config.packets.maxDepth });
       } catch (error) {
         run.release();
-        await refuse(runtime, jobId, addressOf(job.data), error).catch((failure: unknown) => afterFailure(failure, delivery, runtime.logger));
+        await refuse(runtime, jobId, addressOf(job.data), error).catch((failure: unknown) =>
+          afterFailure(failure, delivery, runtime.logger),
+        );
         return;
       }
       const { body } = packet;
@@ -113,7 +117,17 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
               result,
               startedAt,
             });
-            runtime.logger.info({ runId: body.runId, stepId: body.stepId, attempt: body.attempt, status: result.status, turns: result.turns, toolCalls: result.toolCalls.length }, "step finished");
+            runtime.logger.info(
+              {
+                runId: body.runId,
+                stepId: body.stepId,
+                attempt: body.attempt,
+                status: result.status,
+                turns: result.turns,
+                toolCalls: result.toolCalls.length,
+              },
+              "step finished",
+            );
           },
           onError: (error) => afterFailure(error, delivery, runtime.logger),
         });

@@ -50,7 +50,12 @@ export async function runStepLoop(packet: HandoffPacket, deps: StepLoopDeps, sig
 async function turns(step: StepContext, signal: AbortSignal): Promise<StepResult> {
   const { loop } = step;
   if (loop.pending) {
-    const suspension = await answerCalls(step, loop.pending.calls.filter((block) => block.type === "tool_call"), [...loop.pending.answered], signal);
+    const suspension = await answerCalls(
+      step,
+      loop.pending.calls.filter((block) => block.type === "tool_call"),
+      [...loop.pending.answered],
+      signal,
+    );
     await saveTurn(step);
     if (suspension) return suspendedResult(step, suspension);
   }
@@ -61,7 +66,8 @@ async function turns(step: StepContext, signal: AbortSignal): Promise<StepResult
     const turn = await takeModelTurn(step, signal);
     await settleTurnWrite(step);
     if (turn.kind === "failed") return stepResult(step, "failed", { summary: "the model call failed", error: turn.error });
-    if (turn.kind === "over_budget") return stepResult(step, "budget_exhausted", { summary: turn.reason, error: "step token or cost budget spent" });
+    if (turn.kind === "over_budget")
+      return stepResult(step, "budget_exhausted", { summary: turn.reason, error: "step token or cost budget spent" });
     const calls = toolCallsOf(turn.response.content);
     if (calls.length === 0) return finalResult(step, turn.response);
     const callsBefore = loop.records.length;

@@ -25,14 +25,23 @@ export function renderTask(body: PacketBody, options: { redactor?: Redactor } = 
   }
   lines.push(`Output contract (${task.outputContract.format}): ${task.outputContract.description}`);
   if (task.outputContract.format === "answer") {
-    lines.push('Reply with JSON: {"answer": "...", "claims": [{"text": "...", "evidence": ["obs_..."]}], "gaps": ["..."]}. Every claim cites observation ids.');
+    lines.push(
+      'Reply with JSON: {"answer": "...", "claims": [{"text": "...", "evidence": ["obs_..."]}], "gaps": ["..."]}. Every claim cites observation ids.',
+    );
   }
   if (task.feedback) {
     // The evaluator wrote it, but it quotes program output and the previous attempt's own text.
     lines.push("Feedback on the previous attempt:");
-    lines.push(presentUntrusted(task.feedback, { source: "What the evaluator found wrong with it", redactor: options.redactor, maxBytes: FEEDBACK_BYTES }).text);
+    lines.push(
+      presentUntrusted(task.feedback, {
+        source: "What the evaluator found wrong with it",
+        redactor: options.redactor,
+        maxBytes: FEEDBACK_BYTES,
+      }).text,
+    );
   }
-  if (body.evidence.length > 0) lines.push(presentEvidence(body.evidence, { source: "Evidence handed to you (id: summary)", redactor: options.redactor }));
+  if (body.evidence.length > 0)
+    lines.push(presentEvidence(body.evidence, { source: "Evidence handed to you (id: summary)", redactor: options.redactor }));
   if (body.lessons.length > 0) lines.push(presentLessons(body.lessons, options.redactor));
   lines.push(`Budget: ${body.budget.maxTurns} turns, ${body.budget.maxToolCalls} tool calls.`);
   return lines.join("\n");

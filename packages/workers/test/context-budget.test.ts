@@ -4,8 +4,14 @@ import { estimateRequestTokens, textOf } from "@rein/models";
 import { fitContextBudget } from "../src/context-budget.ts";
 
 const big = (label: string) => `${label}: ${"x".repeat(4000)}`;
-const call = (id: string, name = "read_file"): ModelMessage => ({ role: "assistant", content: [{ type: "tool_call", id, name, input: { path: `${id}.txt` } }] });
-const results = (...ids: string[]): ModelMessage => ({ role: "user", content: ids.map((id) => ({ type: "tool_result" as const, toolCallId: id, content: big(id) })) });
+const call = (id: string, name = "read_file"): ModelMessage => ({
+  role: "assistant",
+  content: [{ type: "tool_call", id, name, input: { path: `${id}.txt` } }],
+});
+const results = (...ids: string[]): ModelMessage => ({
+  role: "user",
+  content: ids.map((id) => ({ type: "tool_result" as const, toolCallId: id, content: big(id) })),
+});
 
 const task: ModelMessage = { role: "user", content: [{ type: "text", text: `Task: fix the bug. ${"Context. ".repeat(50)}` }] };
 const history: ModelMessage[] = [
@@ -14,7 +20,13 @@ const history: ModelMessage[] = [
   results("c1"),
   call("c2"),
   results("c2"),
-  { role: "assistant", content: [{ type: "tool_call", id: "c3", name: "read_file", input: {} }, { type: "tool_call", id: "c4", name: "run_command", input: {} }] },
+  {
+    role: "assistant",
+    content: [
+      { type: "tool_call", id: "c3", name: "read_file", input: {} },
+      { type: "tool_call", id: "c4", name: "run_command", input: {} },
+    ],
+  },
   results("c3", "c4"),
 ];
 const observationIds = new Map([
@@ -98,7 +110,12 @@ describe("fitContextBudget", () => {
   // ("The block is bound to a different conversation"); the documented fix for trimmed history is to remove
   // thinking in the kept turns: https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks
   it("takes the thinking out of every turn after the first one it edits, and leaves thinking before it as it was", () => {
-    const thought = (label: string) => ({ type: "thinking" as const, text: label, signature: `sig-${label}`, producer: { api: "anthropic-messages" as const, model: "claude-sonnet-5-5" } });
+    const thought = (label: string) => ({
+      type: "thinking" as const,
+      text: label,
+      signature: `sig-${label}`,
+      producer: { api: "anthropic-messages" as const, model: "claude-sonnet-5-5" },
+    });
     const withThinking: ModelMessage[] = history.map((message, index) =>
       message.role === "assistant" ? { ...message, content: [thought(`t${index}`), ...message.content] } : message,
     );

@@ -26,7 +26,11 @@ afterEach(async () => {
 
 /** Stores the run as intake reads it (status and steps), as the controller left it. */
 async function storeRun(runId: string, status: string, phase: string): Promise<void> {
-  await fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "state", JSON.stringify({ status, steps: [{ stepId: "step_1", attempt: 1, phase, resumes: 0 }] }));
+  await fixture.runtime.redis.hset(
+    fixture.runtime.keys.run(runId),
+    "state",
+    JSON.stringify({ status, steps: [{ stepId: "step_1", attempt: 1, phase, resumes: 0 }] }),
+  );
 }
 
 async function enqueue(runId: string, title: string): Promise<string> {
@@ -37,7 +41,14 @@ async function enqueue(runId: string, title: string): Promise<string> {
 
 async function start(provider: ModelProvider, stalled?: { lockDuration: number }): Promise<Worker> {
   const deps = await fixture.deps(echoScript("unused", 0), "unused");
-  consumer = startStepConsumer({ runtime: fixture.runtime, packetPublicKey: keys.publicKey, provider, executor: deps.executor, concurrency: 1, stalled });
+  consumer = startStepConsumer({
+    runtime: fixture.runtime,
+    packetPublicKey: keys.publicKey,
+    provider,
+    executor: deps.executor,
+    concurrency: 1,
+    stalled,
+  });
   return consumer;
 }
 

@@ -67,12 +67,21 @@ const FIVE_ECHOES = "Echo 5 times";
  * `call` is under way, `cutOff` happens to the worker. Returns what the loop
  * stopped with and what it wrote.
  */
-async function cutOffInCall(runId: string, call: number, cutOff: (deps: StepLoopDeps) => unknown, options: { extra?: Partial<StepLoopDeps>; signal?: AbortSignal } = {}) {
+async function cutOffInCall(
+  runId: string,
+  call: number,
+  cutOff: (deps: StepLoopDeps) => unknown,
+  options: { extra?: Partial<StepLoopDeps>; signal?: AbortSignal } = {},
+) {
   const deps = await fixture.deps(echoScript(FIVE_ECHOES, 5), runId, { ownerToken: "worker-a", ...options.extra });
   const provider = watched(deps.provider, async (n) => {
     if (n === call) await cutOff(deps);
   });
-  const stopped = await runStepLoop(packetOf(runId, FIVE_ECHOES), { ...deps, provider }, options.signal ?? new AbortController().signal).catch((error: unknown) => error);
+  const stopped = await runStepLoop(
+    packetOf(runId, FIVE_ECHOES),
+    { ...deps, provider },
+    options.signal ?? new AbortController().signal,
+  ).catch((error: unknown) => error);
   return { stopped, events: await fixture.runtime.trace.read(runId), deps, provider };
 }
 
@@ -177,7 +186,9 @@ describe("the run's workspace", () => {
     const base = await fixture.deps(echoScript(FIVE_ECHOES, 5), runId);
     const { deps, seen } = heldWrites(base, { fallbackMs: 0 });
     const failed = Promise.reject(new Error("EACCES: permission denied, mkdir '/srv/rein/run_no_workspace'"));
-    const stopped = await runStepLoop(packetOf(runId, FIVE_ECHOES), { ...deps, workspace: failed }, new AbortController().signal).catch((error: unknown) => error);
+    const stopped = await runStepLoop(packetOf(runId, FIVE_ECHOES), { ...deps, workspace: failed }, new AbortController().signal).catch(
+      (error: unknown) => error,
+    );
     expect(String(stopped)).toMatch(/EACCES/);
     expect(seen.toolCalls).toBe(0);
   });
@@ -217,7 +228,9 @@ describe("a worker that loses its job", () => {
   it("stops writing once its run has ended, even with the step still its own", async () => {
     const runId = "run_ended_mid_step";
     // During turn 3's model call the run ends (cancelled, or finished by a result another worker sent).
-    const { stopped, events, deps } = await cutOffInCall(runId, 3, () => fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "status", "cancelled"));
+    const { stopped, events, deps } = await cutOffInCall(runId, 3, () =>
+      fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "status", "cancelled"),
+    );
     expect(ReinError.hasCode(stopped, "run_ended")).toBe(true);
     expect(kindsOf(events, "model.called")).toHaveLength(2);
     expect((await deps.checkpoints.load(runId, "step_1", 1))?.turns).toBe(2);
@@ -266,6 +279,10 @@ describe("a worker that loses its job", () => {
     const { stopped, events } = await cutOffInCall(runId, 3, () => endRun(runId, "cancelled", watch), { signal: watch.signal });
     expect(ReinError.hasCode(stopped, "run_ended")).toBe(true);
     expect(kindsOf(events, "model.called")).toHaveLength(3);
-    expect(events.find((event) => event.kind === "step.cancelled")?.payload).toMatchObject({ runStatus: "cancelled", cutOff: "model_call", turns: 3 });
+    expect(events.find((event) => event.kind === "step.cancelled")?.payload).toMatchObject({
+      runStatus: "cancelled",
+      cutOff: "model_call",
+      turns: 3,
+    });
   });
 });

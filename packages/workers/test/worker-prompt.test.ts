@@ -16,7 +16,13 @@ describe("the worker's prompts", () => {
   it("show handed evidence, lessons and the evaluator's feedback only fenced and redacted", () => {
     // Only what renderTask reads; the rest of a packet (signature bounds, surface) plays no part in the text.
     const body = {
-      task: { title: "Read the notes", objective: "Read notes/incident.txt and report.", acceptanceCriteria: [], outputContract: { format: "text", description: "a report" }, feedback: hostile("feedback") },
+      task: {
+        title: "Read the notes",
+        objective: "Read notes/incident.txt and report.",
+        acceptanceCriteria: [],
+        outputContract: { format: "text", description: "a report" },
+        feedback: hostile("feedback"),
+      },
       evidence: [{ id: "obs_1", summary: `read_file: ${hostile("evidence")}` }],
       lessons: [{ id: "lesson_1", text: hostile("lesson") }],
       budget: { maxTurns: 5, maxToolCalls: 5 },
@@ -30,7 +36,11 @@ describe("the worker's prompts", () => {
 
   it("shows a child's summary and the planner's answer or refusal only fenced and redacted", () => {
     const answers = [
-      answerFromResume(call(DELEGATE), { kind: "delegation", childStepId: "s1.1", status: "completed", summary: hostile("child"), observationIds: ["obs_2"] }, redactor),
+      answerFromResume(
+        call(DELEGATE),
+        { kind: "delegation", childStepId: "s1.1", status: "completed", summary: hostile("child"), observationIds: ["obs_2"] },
+        redactor,
+      ),
       answerFromResume(call(REQUEST_CONTEXT), { kind: "context", evidence: [{ id: "obs_1", summary: hostile("context") }] }, redactor),
       answerFromResume(call(REQUEST_CONTEXT), { kind: "context", evidence: [], refusal: hostile("refusal") }, redactor),
     ];

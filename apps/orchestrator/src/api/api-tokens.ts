@@ -25,7 +25,7 @@ export const RunScope = z
   .object({
     metadata: z
       .record(z.string().min(1), z.string())
-      .refine((pairs) => Object.keys(pairs).length > 0, "expected at least one metadata pair, such as {\"team\": \"payments\"}"),
+      .refine((pairs) => Object.keys(pairs).length > 0, 'expected at least one metadata pair, such as {"team": "payments"}'),
   })
   .strict();
 export type RunScope = z.infer<typeof RunScope>;
@@ -46,7 +46,9 @@ export interface ApiToken extends Caller {
 /** Shortest bearer token accepted where its text is seen: anything shorter is guessable, not a secret. */
 export const MIN_TOKEN_LENGTH = 16;
 
-const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, "expected the token's sha256 as 64 lowercase hex digits (printf %s \"$TOKEN\" | sha256sum)");
+const Sha256Hex = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, 'expected the token\'s sha256 as 64 lowercase hex digits (printf %s "$TOKEN" | sha256sum)');
 const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name");
 
 /**
@@ -85,8 +87,16 @@ export function tokensOfFile(file: TokensFile, env: NodeJS.ProcessEnv): ApiToken
     const scope = runs ? { runs } : {};
     if (entry.sha256 !== undefined) return { identity, role, ...scope, sha256: Buffer.from(entry.sha256, "hex") };
     const value = env[entry.env as string];
-    if (!value) throw new ReinError("config_invalid", `the token of ${identity} is read from ${entry.env}, which is not set; expected it to hold the token`);
-    if (value.length < MIN_TOKEN_LENGTH) throw new ReinError("config_invalid", `the token of ${identity} in ${entry.env} is too short; expected at least ${MIN_TOKEN_LENGTH} random characters`);
+    if (!value)
+      throw new ReinError(
+        "config_invalid",
+        `the token of ${identity} is read from ${entry.env}, which is not set; expected it to hold the token`,
+      );
+    if (value.length < MIN_TOKEN_LENGTH)
+      throw new ReinError(
+        "config_invalid",
+        `the token of ${identity} in ${entry.env} is too short; expected at least ${MIN_TOKEN_LENGTH} random characters`,
+      );
     return { identity, role, ...scope, sha256: sha256Of(value) };
   });
 }

@@ -7,12 +7,17 @@ import { type Caller, seesRun } from "./api-tokens.ts";
 /** The run's state when `caller` may see it; otherwise the same 404 as a run that does not exist, so its existence is not told either. */
 export async function visibleRun(runtime: ReinRuntime, caller: Caller | undefined, runId: string): Promise<RunState> {
   const state = await runtime.runs.require(runId);
-  if (caller && !seesRun(caller, state.goal)) throw new ReinError("not_found", `no run ${runId}; expected the id printed by \`rein submit\``);
+  if (caller && !seesRun(caller, state.goal))
+    throw new ReinError("not_found", `no run ${runId}; expected the id printed by \`rein submit\``);
   return state;
 }
 
 /** Of things that belong to runs, those of runs `caller` may see. */
-export async function visibleOnly<Item extends { runId: string }>(runtime: ReinRuntime, caller: Caller | undefined, items: readonly Item[]): Promise<Item[]> {
+export async function visibleOnly<Item extends { runId: string }>(
+  runtime: ReinRuntime,
+  caller: Caller | undefined,
+  items: readonly Item[],
+): Promise<Item[]> {
   if (!caller?.runs) return [...items];
   const runIds = [...new Set(items.map((item) => item.runId))];
   const states = await Promise.all(runIds.map((runId) => runtime.runs.get(runId).catch(() => null)));

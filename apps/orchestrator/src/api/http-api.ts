@@ -84,7 +84,13 @@ const STATUS_OF_CODE: Partial<Record<ReinError["code"], number>> = {
  * The routes are `apiRoutes`; `/openapi.json` documents each of them.
  */
 export function createHttpApi(options: HttpApiOptions): Server {
-  const guard = new RequestGuard({ token: options.token, namedTokens: options.namedTokens, tokens: options.tokens, allowedOrigins: options.allowedOrigins, bindHost: options.bindHost });
+  const guard = new RequestGuard({
+    token: options.token,
+    namedTokens: options.namedTokens,
+    tokens: options.tokens,
+    allowedOrigins: options.allowedOrigins,
+    bindHost: options.bindHost,
+  });
   const match = routeMatcher(apiRoutes(options));
 
   return createServer((request, response) => {
@@ -97,7 +103,10 @@ export function createHttpApi(options: HttpApiOptions): Server {
       if (cors) response.setHeader("access-control-allow-origin", cors);
       if (!found) throw new HttpError(404, `no route ${request.method} ${url.pathname}`);
       if (caller && !roleIncludes(caller.role, found.route.role)) {
-        throw new HttpError(403, `the token of ${caller.identity} has role ${caller.role}; ${found.route.method} ${found.route.path} needs role ${found.route.role} or above`);
+        throw new HttpError(
+          403,
+          `the token of ${caller.identity} has role ${caller.role}; ${found.route.method} ${found.route.path} needs role ${found.route.role} or above`,
+        );
       }
       return found.route.handle(request, response, found.params, url, caller);
     };
@@ -151,8 +160,18 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
         response.end(page.html);
       },
     }),
-    route({ method: "GET", path: "/openapi.json", params: NoParams, handle: async (_request, response) => send(response, 200, withRoles(openApiDocument(), routes)) }),
-    route({ method: "GET", path: "/identity", params: NoParams, handle: async (_request, response, _params, _url, caller) => send(response, 200, caller) }),
+    route({
+      method: "GET",
+      path: "/openapi.json",
+      params: NoParams,
+      handle: async (_request, response) => send(response, 200, withRoles(openApiDocument(), routes)),
+    }),
+    route({
+      method: "GET",
+      path: "/identity",
+      params: NoParams,
+      handle: async (_request, response, _params, _url, caller) => send(response, 200, caller),
+    }),
     probeRoute("/healthz", () => checkHealth(runtime, roles)),
     probeRoute("/readyz", () => checkReady(runtime, roles)),
     route({
@@ -160,7 +179,11 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
       path: "/metrics",
       params: NoParams,
       handle: async (_request, response, _params, _url, caller) => {
-        if (caller?.runs) throw new HttpError(403, `the token of ${caller.identity} sees only some runs, and the metrics count every run; expected a token not limited to some runs`);
+        if (caller?.runs)
+          throw new HttpError(
+            403,
+            `the token of ${caller.identity} sees only some runs, and the metrics count every run; expected a token not limited to some runs`,
+          );
         const metrics = await renderMetrics({ runtime, approvals, runs, fold });
         response.writeHead(200, { "content-type": metrics.contentType });
         response.end(metrics.body);
@@ -189,8 +212,18 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
         send(response, 200, await runs.page(query, caller?.runs ? (state) => seesRun(caller, state.goal) : undefined));
       },
     }),
-    route({ method: "GET", path: "/runs/events", params: NoParams, handle: async (request, response, _params, _url, caller) => streamRunFeed(feed, runs, request, response, caller) }),
-    route({ method: "GET", path: "/runs/{id}", params: RunParams, handle: async (_request, response, { id }, _url, caller) => send(response, 200, await visibleRun(runtime, caller, id)) }),
+    route({
+      method: "GET",
+      path: "/runs/events",
+      params: NoParams,
+      handle: async (request, response, _params, _url, caller) => streamRunFeed(feed, runs, request, response, caller),
+    }),
+    route({
+      method: "GET",
+      path: "/runs/{id}",
+      params: RunParams,
+      handle: async (_request, response, { id }, _url, caller) => send(response, 200, await visibleRun(runtime, caller, id)),
+    }),
     route({
       method: "GET",
       path: "/runs/{id}/events",
@@ -217,7 +250,11 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
         await visibleRun(runtime, caller, runId);
         const artifact = await runtime.artifacts.get(artifactId);
         // An artifact is only read through the run that stored it.
-        if (!artifact || artifact.runId !== runId) throw new HttpError(404, `run ${runId} has no artifact ${artifactId}; expected an artifactId from its view's calls (artifacts expire with the run's retention)`);
+        if (!artifact || artifact.runId !== runId)
+          throw new HttpError(
+            404,
+            `run ${runId} has no artifact ${artifactId}; expected an artifactId from its view's calls (artifacts expire with the run's retention)`,
+          );
         send(response, 200, artifact);
       },
     }),
@@ -258,9 +295,15 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
       method: "GET",
       path: "/approvals",
       params: NoParams,
-      handle: async (_request, response, _params, _url, caller) => send(response, 200, { approvals: await visibleOnly(runtime, caller, await approvalQueue(runtime, approvals)) }),
+      handle: async (_request, response, _params, _url, caller) =>
+        send(response, 200, { approvals: await visibleOnly(runtime, caller, await approvalQueue(runtime, approvals)) }),
     }),
-    route({ method: "GET", path: "/queues", params: NoParams, handle: async (_request, response) => send(response, 200, await queueOverview(runtime)) }),
+    route({
+      method: "GET",
+      path: "/queues",
+      params: NoParams,
+      handle: async (_request, response) => send(response, 200, await queueOverview(runtime)),
+    }),
     ...(["approve", "deny"] as const).map((verb) =>
       route({
         method: "POST",
@@ -272,7 +315,8 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
           if (verb === "deny" && !input.reason) throw new HttpError(400, "reason: a denial must say why; expected a non-empty string");
           const asked = await approvals.get(id);
           // An approval of a run the token may not see does not exist for it.
-          if (!asked || (await visibleOnly(runtime, caller, [asked])).length === 0) throw new ReinError("not_found", `approval ${id} does not exist`);
+          if (!asked || (await visibleOnly(runtime, caller, [asked])).length === 0)
+            throw new ReinError("not_found", `approval ${id} does not exist`);
           const approval = await decideApproval(runtime, { store: approvals, signer: options.approvalSigner }, id, {
             decision: verb === "approve" ? "approved" : "denied",
             approver: `http:${caller?.identity}`,
@@ -294,7 +338,11 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
 function preflight(guard: RequestGuard, request: IncomingMessage, response: ServerResponse): void {
   guard.checkSource(request);
   const origin = guard.corsOrigin(request);
-  if (!origin) throw new RefusedRequest(403, `Origin ${request.headers.origin ?? "(none)"} may not call this API; expected an origin given with --allow-origin`);
+  if (!origin)
+    throw new RefusedRequest(
+      403,
+      `Origin ${request.headers.origin ?? "(none)"} may not call this API; expected an origin given with --allow-origin`,
+    );
   response.writeHead(204, {
     "access-control-allow-origin": origin,
     "access-control-allow-methods": "GET, POST",
@@ -314,7 +362,13 @@ const KEEPALIVE_MS = 15_000;
  * after it), then `run` (a new or changed run's summary) and `counts`
  * frames from the process's one shared RunFeed until the client leaves.
  */
-async function streamRunFeed(feed: RunFeed, runs: RunLister, request: IncomingMessage, response: ServerResponse, caller: Caller | undefined): Promise<void> {
+async function streamRunFeed(
+  feed: RunFeed,
+  runs: RunLister,
+  request: IncomingMessage,
+  response: ServerResponse,
+  caller: Caller | undefined,
+): Promise<void> {
   let left = false;
   let unsubscribe = () => {};
   const keepalive = setInterval(() => response.write(": keepalive\n\n"), KEEPALIVE_MS);

@@ -40,7 +40,10 @@ const CallUse = {
     status: { type: "string", description: '"ok", "exit 1", "killed by SIGKILL", the result status, or "no result"' },
     exitCode: { type: ["integer", "null"] },
     durationMs: { type: ["number", "null"] },
-    decision: { type: ["object", "null"], properties: { decision: { type: "string" }, rule: { type: "string" }, reason: { type: "string" } } },
+    decision: {
+      type: ["object", "null"],
+      properties: { decision: { type: "string" }, rule: { type: "string" }, reason: { type: "string" } },
+    },
     message: { type: ["string", "null"] },
     input: { description: "the arguments the model gave" },
     output: { type: ["string", "null"], description: "the output as the tool returned it; null when not executed" },
@@ -50,12 +53,17 @@ const CallUse = {
 
 const StatusCounts = {
   type: "object",
-  properties: { byStatus: { type: "object", additionalProperties: { type: "integer" } }, counted: { type: "integer" }, exact: { type: "boolean" } },
+  properties: {
+    byStatus: { type: "object", additionalProperties: { type: "integer" } },
+    counted: { type: "integer" },
+    exact: { type: "boolean" },
+  },
 };
 
 const QueuedApproval = {
   type: "object",
-  description: "An Approval (approvalId, runId, stepId, tool, args, scope, actionHash, status, createdAt, expiresAt) with what a person needs to decide it",
+  description:
+    "An Approval (approvalId, runId, stepId, tool, args, scope, actionHash, status, createdAt, expiresAt) with what a person needs to decide it",
   properties: {
     approvalId: { type: "string" },
     runId: { type: "string" },
@@ -69,7 +77,8 @@ const QueuedApproval = {
     callId: { type: ["string", "null"], description: "the waiting tool call" },
     evidence: {
       type: "array",
-      description: "the run's latest calls before the step asked (at most 10; earlier steps' findings are what a step builds on), output cut to 2000 characters",
+      description:
+        "the run's latest calls before the step asked (at most 10; earlier steps' findings are what a step builds on), output cut to 2000 characters",
       items: {
         type: "object",
         properties: {
@@ -132,21 +141,37 @@ const RunView = {
     lastEventAt: { type: ["string", "null"], format: "date-time" },
     plan: {
       type: "object",
-      description: "current: the newest plan; revisions: every accepted plan with its trigger (first, after_step, replan, after_instruction, answer_rejected, after_context) and reason",
+      description:
+        "current: the newest plan; revisions: every accepted plan with its trigger (first, after_step, replan, after_instruction, answer_rejected, after_context) and reason",
     },
-    graph: { type: "object", description: "steps (each with attempts, the call keys of each attempt, and usage) and edges (next, delegated)" },
-    timeline: { type: "array", description: "events worth a line: seq, at, offsetMs, durationMs, kind, stepId, label, callKey, failed", items: { type: "object" } },
+    graph: {
+      type: "object",
+      description: "steps (each with attempts, the call keys of each attempt, and usage) and edges (next, delegated)",
+    },
+    timeline: {
+      type: "array",
+      description: "events worth a line: seq, at, offsetMs, durationMs, kind, stepId, label, callKey, failed",
+      items: { type: "object" },
+    },
     calls: { type: "array", description: "each tool call, keyed step|callId|index", items: { type: "object" } },
     verdicts: { type: "array", items: { type: "object" } },
     usage: { type: "object", description: "total, byStep, byRole, budget, spent, unpriced" },
-    answer: { type: ["object", "null"], description: "text, summary, partial, claims (each with status and evidence links to calls), gaps, missing" },
+    answer: {
+      type: ["object", "null"],
+      description: "text, summary, partial, claims (each with status and evidence links to calls), gaps, missing",
+    },
     unreadable: { type: "array", items: { type: "object" } },
   },
 };
 
 const Health = {
   type: "object",
-  properties: { ok: { type: "boolean" }, redis: { enum: ["up", "down"] }, roles: { type: "array", items: { type: "string" } }, error: { type: "string" } },
+  properties: {
+    ok: { type: "boolean" },
+    redis: { enum: ["up", "down"] },
+    roles: { type: "array", items: { type: "string" } },
+    error: { type: "string" },
+  },
 };
 
 export function openApiDocument(): object {
@@ -160,11 +185,26 @@ export function openApiDocument(): object {
     },
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
-      schemas: { Error: { type: "object", required: ["error"], properties: { error: { type: "string" } } }, RunSummary, StatusCounts, CallUse, RunView, Health, QueuedApproval, QueueOverview },
+      schemas: {
+        Error: { type: "object", required: ["error"], properties: { error: { type: "string" } } },
+        RunSummary,
+        StatusCounts,
+        CallUse,
+        RunView,
+        Health,
+        QueuedApproval,
+        QueueOverview,
+      },
     },
     security: [{ bearer: [] }],
     paths: {
-      "/": { get: { summary: "The web dashboard (holds no data; needs no token)", security: [], responses: { 200: { description: "text/html" } } } },
+      "/": {
+        get: {
+          summary: "The web dashboard (holds no data; needs no token)",
+          security: [],
+          responses: { 200: { description: "text/html" } },
+        },
+      },
       "/openapi.json": { get: { summary: "This document", responses: { 200: ok("OpenAPI 3.1") } } },
       "/identity": {
         get: {
@@ -184,10 +224,16 @@ export function openApiDocument(): object {
         },
       },
       "/healthz": {
-        get: { summary: "Redis answers, and this process's roles", responses: { 200: ok("healthy", Health), 503: ok("Redis unreachable", Health) } },
+        get: {
+          summary: "Redis answers, and this process's roles",
+          responses: { 200: ok("healthy", Health), 503: ok("Redis unreachable", Health) },
+        },
       },
       "/readyz": {
-        get: { summary: "Healthy, and the queues' connections are ready", responses: { 200: ok("ready", Health), 503: ok("not ready", Health) } },
+        get: {
+          summary: "Healthy, and the queues' connections are ready",
+          responses: { 200: ok("ready", Health), 503: ok("not ready", Health) },
+        },
       },
       "/metrics": {
         get: {
@@ -245,7 +291,8 @@ export function openApiDocument(): object {
       },
       "/runs/{id}/view": {
         get: {
-          summary: "The run page's view model, built from the trace: plan revisions, step graph, timeline, tool calls, verdicts, usage against the budget, the answer's claims with their evidence, and gaps",
+          summary:
+            "The run page's view model, built from the trace: plan revisions, step graph, timeline, tool calls, verdicts, usage against the budget, the answer's claims with their evidence, and gaps",
           description:
             "Each tool call carries its input, its output, the tool result as the model read it (`presented`), its exit code or HTTP status, the permission decision and rule, and the artifact holding a truncated output. A command that exited non-zero has `status` `exit N` and `failed` true. Events the trace catalogue cannot read are listed in `unreadable`.",
           parameters: [id("id", "run id")],
@@ -277,14 +324,23 @@ export function openApiDocument(): object {
         get: {
           summary: "One tool call: input, decision, exit, output, and what the model was shown (as `rein trace --call`)",
           parameters: [id("id", "run id"), id("callId", "the tool call id")],
-          responses: { 200: ok("each use of the call id", { type: "object", properties: { runId: { type: "string" }, uses: { type: "array", items: { $ref: "#/components/schemas/CallUse" } } } }), 404: error },
+          responses: {
+            200: ok("each use of the call id", {
+              type: "object",
+              properties: { runId: { type: "string" }, uses: { type: "array", items: { $ref: "#/components/schemas/CallUse" } } },
+            }),
+            404: error,
+          },
         },
       },
       "/runs/{id}/reply": {
         post: {
           summary: "Answer an escalated run (as `rein reply`)",
           parameters: [id("id", "run id")],
-          requestBody: { required: true, content: json({ type: "object", required: ["instruction"], properties: { instruction: { type: "string" } } }) },
+          requestBody: {
+            required: true,
+            content: json({ type: "object", required: ["instruction"], properties: { instruction: { type: "string" } } }),
+          },
           responses: { 202: ok("the run resumes with the instruction"), 400: error, 404: error },
         },
       },
@@ -298,12 +354,21 @@ export function openApiDocument(): object {
       },
       "/approvals": {
         get: {
-          summary: "The approvals queue: pending approvals across runs, each with the rule that required it and the evidence its step gathered",
-          responses: { 200: ok("{ approvals }", { type: "object", properties: { approvals: { type: "array", items: { $ref: "#/components/schemas/QueuedApproval" } } } }) },
+          summary:
+            "The approvals queue: pending approvals across runs, each with the rule that required it and the evidence its step gathered",
+          responses: {
+            200: ok("{ approvals }", {
+              type: "object",
+              properties: { approvals: { type: "array", items: { $ref: "#/components/schemas/QueuedApproval" } } },
+            }),
+          },
         },
       },
       "/queues": {
-        get: { summary: "Jobs per queue (waiting, active, delayed, failed) and the workers seen recently", responses: { 200: ok("queues and workers", QueueOverview) } },
+        get: {
+          summary: "Jobs per queue (waiting, active, delayed, failed) and the workers seen recently",
+          responses: { 200: ok("queues and workers", QueueOverview) },
+        },
       },
       "/approvals/{id}/approve": {
         post: {
@@ -317,7 +382,10 @@ export function openApiDocument(): object {
         post: {
           summary: "Deny, saying why; the approver recorded is `http:<the token's identity>`",
           parameters: [id("id", "approval id")],
-          requestBody: { required: true, content: json({ type: "object", required: ["reason"], properties: { reason: { type: "string" }, note: { type: "string" } } }) },
+          requestBody: {
+            required: true,
+            content: json({ type: "object", required: ["reason"], properties: { reason: { type: "string" }, note: { type: "string" } } }),
+          },
           responses: { 200: ok("the decided approval"), 400: error, 404: error, 409: error },
         },
       },

@@ -82,14 +82,21 @@ export class RequestGuard {
     this.checkSource(request);
     const caller = options.needsToken ? this.callerOf(request) : undefined;
     if (request.method !== "GET" && request.method !== "HEAD" && !isJson(request.headers["content-type"])) {
-      throw new RefusedRequest(415, `content-type ${request.headers["content-type"] ?? "(none)"} is not accepted; expected application/json`);
+      throw new RefusedRequest(
+        415,
+        `content-type ${request.headers["content-type"] ?? "(none)"} is not accepted; expected application/json`,
+      );
     }
     return caller;
   }
 
   private callerOf(request: IncomingMessage): Caller {
     const given = bearerOf(request.headers.authorization);
-    if (!given) throw new RefusedRequest(401, "missing bearer token; expected Authorization: Bearer <the token rein serve printed, or yours from --tokens-file>");
+    if (!given)
+      throw new RefusedRequest(
+        401,
+        "missing bearer token; expected Authorization: Bearer <the token rein serve printed, or yours from --tokens-file>",
+      );
     // Compared by hash, every one of them, so the time taken says nothing about which came close.
     const hash = sha256Of(given);
     let found: ApiToken | undefined;
@@ -113,7 +120,10 @@ export class RequestGuard {
     const ownPort = withPort === authority(hostname, localPort);
     const ownName = LOOPBACK_NAMES.includes(hostname) || isIP(hostname.replace(/^\[|\]$/g, "")) !== 0 || hostname === this.bindHost;
     if ((ownName && ownPort) || this.originHosts.has(withPort) || this.originHosts.has(header)) return header;
-    throw new RefusedRequest(421, `Host ${header} is not this server; expected localhost, an IP address of it, or a host from --allow-origin`);
+    throw new RefusedRequest(
+      421,
+      `Host ${header} is not this server; expected localhost, an IP address of it, or a host from --allow-origin`,
+    );
   }
 
   private checkOrigin(request: IncomingMessage, host: string): void {
@@ -121,7 +131,10 @@ export class RequestGuard {
     if (origin === undefined) return;
     if (this.allowedOrigins.has(origin)) return;
     if (origin === `http://${host}` || origin === `http://${host.replace(/:80$/, "")}`) return;
-    throw new RefusedRequest(403, `Origin ${origin} may not call this API; expected this server's own page or an origin given with --allow-origin`);
+    throw new RefusedRequest(
+      403,
+      `Origin ${origin} may not call this API; expected this server's own page or an origin given with --allow-origin`,
+    );
   }
 }
 
@@ -130,12 +143,18 @@ function tokensOf(options: RequestGuardOptions): ApiToken[] {
   const named = Object.entries(options.namedTokens ?? {}).map(([identity, token]) => ({ identity, token, role: CLEAR_TOKEN_ROLE }));
   const inClear = [...shared, ...named];
   if (inClear.length === 0 && (options.tokens ?? []).length === 0) {
-    throw new ReinError("config_invalid", `the HTTP API needs a bearer token of at least ${MIN_TOKEN_LENGTH} characters; expected a random secret (rein serve --http generates one)`);
+    throw new ReinError(
+      "config_invalid",
+      `the HTTP API needs a bearer token of at least ${MIN_TOKEN_LENGTH} characters; expected a random secret (rein serve --http generates one)`,
+    );
   }
   const tokens: ApiToken[] = [];
   for (const { identity, token, role } of inClear) {
     if (typeof token !== "string" || token.length < MIN_TOKEN_LENGTH) {
-      throw new ReinError("config_invalid", `the HTTP API token of ${identity} is too short; expected a bearer token of at least ${MIN_TOKEN_LENGTH} characters, a random secret (rein serve --http generates one)`);
+      throw new ReinError(
+        "config_invalid",
+        `the HTTP API token of ${identity} is too short; expected a bearer token of at least ${MIN_TOKEN_LENGTH} characters, a random secret (rein serve --http generates one)`,
+      );
     }
     tokens.push({ identity, role, sha256: sha256Of(token) });
   }
@@ -144,8 +163,13 @@ function tokensOf(options: RequestGuardOptions): ApiToken[] {
   const identities = new Set<string>();
   for (const { identity, sha256 } of tokens) {
     const hex = sha256.toString("hex");
-    if (hashes.has(hex)) throw new ReinError("config_invalid", `the HTTP API token of ${identity} is also another identity's; expected one token per identity`);
-    if (identities.has(identity)) throw new ReinError("config_invalid", `the HTTP API has two tokens for ${identity}; expected one token per identity`);
+    if (hashes.has(hex))
+      throw new ReinError(
+        "config_invalid",
+        `the HTTP API token of ${identity} is also another identity's; expected one token per identity`,
+      );
+    if (identities.has(identity))
+      throw new ReinError("config_invalid", `the HTTP API has two tokens for ${identity}; expected one token per identity`);
     hashes.add(hex);
     identities.add(identity);
   }
@@ -157,10 +181,15 @@ function parseOrigin(origin: string): URL {
   try {
     url = new URL(origin);
   } catch (error) {
-    throw new ReinError("config_invalid", `--allow-origin ${origin}: expected an origin such as https://rein.example.com`, { cause: error });
+    throw new ReinError("config_invalid", `--allow-origin ${origin}: expected an origin such as https://rein.example.com`, {
+      cause: error,
+    });
   }
   if ((url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== origin.replace(/\/$/, "")) {
-    throw new ReinError("config_invalid", `--allow-origin ${origin}: expected scheme://host[:port] with no path, such as https://rein.example.com`);
+    throw new ReinError(
+      "config_invalid",
+      `--allow-origin ${origin}: expected scheme://host[:port] with no path, such as https://rein.example.com`,
+    );
   }
   return url;
 }

@@ -4,7 +4,9 @@ import type { ApiRole, Caller } from "./api-tokens.ts";
 import { parse } from "./http-io.ts";
 
 /** The names of the `{parameters}` of a path written as OpenAPI writes it: `"/runs/{id}/calls/{callId}"` → `"id" | "callId"`. */
-export type PathParameters<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParameters<Rest> : never;
+export type PathParameters<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | PathParameters<Rest>
+  : never;
 
 /** A path's parameters as its handler receives them. */
 export type PathValues<Path extends string> = { readonly [Name in PathParameters<Path>]: string };
@@ -24,7 +26,13 @@ export interface RouteDefinition<Path extends string> {
   /** The least role whose token may call it; a lesser one gets 403. @defaultValue "viewer" */
   role?: ApiRole;
   params: z.ZodType<PathValues<Path>>;
-  handle: (request: IncomingMessage, response: ServerResponse, params: PathValues<Path>, url: URL, caller: Caller | undefined) => Promise<void>;
+  handle: (
+    request: IncomingMessage,
+    response: ServerResponse,
+    params: PathValues<Path>,
+    url: URL,
+    caller: Caller | undefined,
+  ) => Promise<void>;
 }
 
 /** A route of the table, whatever its path: the matcher hands it the path's raw parameters, which it parses itself. */
@@ -33,7 +41,13 @@ export interface Route {
   path: string;
   public?: true;
   role: ApiRole;
-  handle: (request: IncomingMessage, response: ServerResponse, rawParams: Readonly<Record<string, string>>, url: URL, caller: Caller | undefined) => Promise<void>;
+  handle: (
+    request: IncomingMessage,
+    response: ServerResponse,
+    rawParams: Readonly<Record<string, string>>,
+    url: URL,
+    caller: Caller | undefined,
+  ) => Promise<void>;
 }
 
 /** A route of the table from its definition. */
@@ -43,7 +57,8 @@ export function route<const Path extends string>(definition: RouteDefinition<Pat
     path: definition.path,
     ...(definition.public ? { public: true } : {}),
     role: definition.role ?? "viewer",
-    handle: async (request, response, rawParams, url, caller) => definition.handle(request, response, parse(definition.params, rawParams, "path"), url, caller),
+    handle: async (request, response, rawParams, url, caller) =>
+      definition.handle(request, response, parse(definition.params, rawParams, "path"), url, caller),
   };
 }
 
@@ -51,7 +66,9 @@ export function route<const Path extends string>(definition: RouteDefinition<Pat
 const PARAMETER_PATTERN: Readonly<Record<string, string>> = { callId: "[\\w.:-]+" };
 
 /** Matches a request against the table; undefined when no route has that method and path. */
-export function routeMatcher(routes: readonly Route[]): (method: string | undefined, pathname: string) => { route: Route; params: Readonly<Record<string, string>> } | undefined {
+export function routeMatcher(
+  routes: readonly Route[],
+): (method: string | undefined, pathname: string) => { route: Route; params: Readonly<Record<string, string>> } | undefined {
   const compiled = routes.map((candidate) => {
     const source = candidate.path.replace(/\{(\w+)\}/g, (_, name: string) => `(?<${name}>${PARAMETER_PATTERN[name] ?? "[\\w-]+"})`);
     return { route: candidate, pattern: new RegExp(`^${source}$`) };

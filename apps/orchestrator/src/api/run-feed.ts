@@ -7,7 +7,9 @@ import type { RunLister, RunSummary, StatusCounts } from "./run-summaries.ts";
  * goal's metadata, which decides who may see it; not sent), or the counts
  * per status after a change.
  */
-export type RunFeedEvent = { kind: "run"; run: RunSummary; metadata: Readonly<Record<string, string>> } | { kind: "counts"; counts: StatusCounts };
+export type RunFeedEvent =
+  | { kind: "run"; run: RunSummary; metadata: Readonly<Record<string, string>> }
+  | { kind: "counts"; counts: StatusCounts };
 export type RunFeedListener = (event: RunFeedEvent) => void;
 
 export interface RunFeedOptions {
@@ -85,7 +87,9 @@ export class RunFeed {
     if (this.ticking) return;
     this.ticking = true;
     this.look(true)
-      .catch((error: unknown) => this.runtime.logger.warn({ error: errorMessage(error) }, "run feed: could not read the run index; trying again"))
+      .catch((error: unknown) =>
+        this.runtime.logger.warn({ error: errorMessage(error) }, "run feed: could not read the run index; trying again"),
+      )
       .finally(() => {
         this.ticking = false;
       });

@@ -100,7 +100,10 @@ export class RunLister {
     let exhausted = false;
     const needle = query.q?.toLowerCase();
     while (runs.length < query.limit && scanned < MAX_SCANNED) {
-      const entries = flatPairs(await this.runtime.redis.zrevrange(index, start, start + Math.min(BATCH, MAX_SCANNED - scanned) - 1, "WITHSCORES"), "the run index");
+      const entries = flatPairs(
+        await this.runtime.redis.zrevrange(index, start, start + Math.min(BATCH, MAX_SCANNED - scanned) - 1, "WITHSCORES"),
+        "the run index",
+      );
       if (entries.length === 0) {
         exhausted = true;
         break;

@@ -68,7 +68,11 @@ function withContext(approval: Approval, goal: string | null, events: readonly T
   );
   const callId = requested ? requested.payload.callId : null;
   const decided = requested
-    ? findTraceEvent(events, "permission.decided", (event) => event.stepId === requested.stepId && event.payload.callId === callId && event.seq <= requested.seq)
+    ? findTraceEvent(
+        events,
+        "permission.decided",
+        (event) => event.stepId === requested.stepId && event.payload.callId === callId && event.seq <= requested.seq,
+      )
     : undefined;
   const earlier = requested ? callsBefore(events, requested) : [];
   const shown = earlier.slice(-EVIDENCE_CALLS);
@@ -86,15 +90,22 @@ function withContext(approval: Approval, goal: string | null, events: readonly T
 
 /** The run's `tool.called` events before the request, other than the waiting call itself. */
 function callsBefore(events: readonly TypedTraceEvent[], requested: CallTraceEvent): TraceEventOf<"tool.called">[] {
-  const isWaitingCall = (event: CallTraceEvent) => event.stepId === requested.stepId && event.payload.callId === requested.payload.callId && event.payload.index === requested.payload.index;
-  const called = events.filter((event): event is TraceEventOf<"tool.called"> => isCallTraceEvent(event) && event.kind === "tool.called" && event.seq < requested.seq);
+  const isWaitingCall = (event: CallTraceEvent) =>
+    event.stepId === requested.stepId &&
+    event.payload.callId === requested.payload.callId &&
+    event.payload.index === requested.payload.index;
+  const called = events.filter(
+    (event): event is TraceEventOf<"tool.called"> => isCallTraceEvent(event) && event.kind === "tool.called" && event.seq < requested.seq,
+  );
   const waiting = called.findLastIndex(isWaitingCall);
   return called.filter((_, i) => i !== waiting);
 }
 
 function evidenceOf(bundle: Parameters<typeof describeCall>[0], called: TraceEventOf<"tool.called">): EvidenceCall {
   const callId = called.payload.callId;
-  const use = describeCall(bundle, callId).find((candidate) => candidate.stepId === called.stepId && candidate.index === called.payload.index);
+  const use = describeCall(bundle, callId).find(
+    (candidate) => candidate.stepId === called.stepId && candidate.index === called.payload.index,
+  );
   const output = use?.output ?? null;
   return {
     stepId: called.stepId,

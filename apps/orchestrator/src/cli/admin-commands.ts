@@ -24,7 +24,9 @@ export const keysCommand: CommandHandler<typeof KEYS> = async (_generate, flags)
   out(`controllers: REIN_PACKET_PRIVATE_KEY_FILE=${join(dir, "packet-private.pem")}`);
   out(`workers:     REIN_PACKET_PUBLIC_KEY_FILE=${join(dir, "packet-public.pem")}`);
   const approval = ensureKeyPairFiles(dir, "approval");
-  out(`${approval.created ? "wrote" : "kept the existing"} ${approval.privateKeyFile} (deciders only: rein approve/deny, rein serve --http) and ${approval.publicKeyFile} (step workers)`);
+  out(
+    `${approval.created ? "wrote" : "kept the existing"} ${approval.privateKeyFile} (deciders only: rein approve/deny, rein serve --http) and ${approval.publicKeyFile} (step workers)`,
+  );
   out(`deciders:     REIN_APPROVAL_PRIVATE_KEY_FILE=${approval.privateKeyFile}`);
   out(`step workers: REIN_APPROVAL_PUBLIC_KEY_FILE=${approval.publicKeyFile}`);
   return 0;

@@ -10,7 +10,10 @@ export function answerLines(result: RunResult): string[] {
   const status = new Map(result.claims.map((check) => [check.text, check.status]));
   return [
     `answer: ${result.answer.answer}`,
-    ...result.answer.claims.map((claim) => `  claim${status.has(claim.text) ? ` (${status.get(claim.text)})` : ""}: ${claim.text} [evidence: ${claim.evidence.join(", ") || "none"}]`),
+    ...result.answer.claims.map(
+      (claim) =>
+        `  claim${status.has(claim.text) ? ` (${status.get(claim.text)})` : ""}: ${claim.text} [evidence: ${claim.evidence.join(", ") || "none"}]`,
+    ),
     ...result.answer.gaps.map((gap) => `  gap: ${gap}`),
   ];
 }

@@ -10,7 +10,10 @@ import { out } from "./output.ts";
 
 const approver = () => `cli:${process.env.USER ?? "user"}`;
 
-async function withApprovals(flags: FlagValues<typeof GLOBAL_FLAGS>, body: (context: Awaited<ReturnType<typeof openContext>>, approvals: ApprovalStore) => Promise<number>) {
+async function withApprovals(
+  flags: FlagValues<typeof GLOBAL_FLAGS>,
+  body: (context: Awaited<ReturnType<typeof openContext>>, approvals: ApprovalStore) => Promise<number>,
+) {
   const context = await openContext({ ...contextFlags(flags) });
   try {
     const approvals = new ApprovalStore(context.runtime.redis, context.runtime.keys, { ttlSeconds: context.config.approvals.ttlSeconds });
@@ -31,18 +34,29 @@ export const approvalsCommand: CommandHandler<typeof APPROVALS> = (_args, flags)
     if (list.length === 0) out(flags.all ? "no approvals" : "no approvals waiting");
     const { verifier } = approvalKeys(context.config);
     for (const approval of list) {
-      const problem = verifier && approval.status !== "pending" && approval.status !== "expired" ? decisionProblem(verifier, approval) : undefined;
-      if (problem && approval.schemaVersion < APPROVAL_SCHEMA_VERSION) out(`${approval.approvalId}  NOT HONOURED: ${problem}; its call asks again`);
+      const problem =
+        verifier && approval.status !== "pending" && approval.status !== "expired" ? decisionProblem(verifier, approval) : undefined;
+      if (problem && approval.schemaVersion < APPROVAL_SCHEMA_VERSION)
+        out(`${approval.approvalId}  NOT HONOURED: ${problem}; its call asks again`);
       else if (problem) out(`${approval.approvalId}  FORGED: not a signed decision (${problem}); step workers refuse it`);
-      out(`${approval.approvalId}  ${approval.status.padEnd(8)} run ${approval.runId} step ${approval.stepId}  ${approval.tool}(${JSON.stringify(approval.args)})  expires ${approval.expiresAt}`);
-      if (approval.approver) out(`    decided by ${approval.approver} at ${approval.decidedAt}${approval.reason ? `: ${approval.reason}` : ""}${approval.note ? ` (${approval.note})` : ""}`);
+      out(
+        `${approval.approvalId}  ${approval.status.padEnd(8)} run ${approval.runId} step ${approval.stepId}  ${approval.tool}(${JSON.stringify(approval.args)})  expires ${approval.expiresAt}`,
+      );
+      if (approval.approver)
+        out(
+          `    decided by ${approval.approver} at ${approval.decidedAt}${approval.reason ? `: ${approval.reason}` : ""}${approval.note ? ` (${approval.note})` : ""}`,
+        );
     }
     return 0;
   });
 
 export const approveCommand: CommandHandler<typeof APPROVE> = ({ approvalId }, flags) =>
   withApprovals(flags, async (context, approvals) => {
-    const approval = await decideApproval(context.runtime, deskOf(context, approvals), approvalId, { decision: "approved", approver: approver(), note: flags.note });
+    const approval = await decideApproval(context.runtime, deskOf(context, approvals), approvalId, {
+      decision: "approved",
+      approver: approver(),
+      note: flags.note,
+    });
     out(`approved ${approval.approvalId}: ${approval.tool}(${JSON.stringify(approval.args)}) may run once`);
     return 0;
   });
@@ -50,8 +64,13 @@ export const approveCommand: CommandHandler<typeof APPROVE> = ({ approvalId }, f
 export const denyCommand: CommandHandler<typeof DENY> = ({ approvalId }, flags) =>
   withApprovals(flags, async (context, approvals) => {
     const reason = flags.reason;
-    if (!reason) throw new ReinError("approval_invalid", 'expected --reason "why": the model is told why; rein deny <approvalId> --reason "why"');
-    const approval = await decideApproval(context.runtime, deskOf(context, approvals), approvalId, { decision: "denied", approver: approver(), reason });
+    if (!reason)
+      throw new ReinError("approval_invalid", 'expected --reason "why": the model is told why; rein deny <approvalId> --reason "why"');
+    const approval = await decideApproval(context.runtime, deskOf(context, approvals), approvalId, {
+      decision: "denied",
+      approver: approver(),
+      reason,
+    });
     out(`denied ${approval.approvalId}: ${approval.tool}`);
     return 0;
   });

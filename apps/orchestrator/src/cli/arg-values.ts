@@ -24,12 +24,14 @@ function readArgs(spec: CommandSpec, positionals: readonly string[]): Record<str
   if (names.length === 0) return valuesOf(spec, spec.args ?? [], positionals);
   // A first argument that is not a subcommand is the form without one, unless that form takes none or cannot take these and it looks like a mistyped subcommand.
   const bare = spec.args;
-  const mistyped = first !== undefined && (!bare || bare.length === 0 || (!fits(bare, positionals) && closestName(first, names) !== undefined));
+  const mistyped =
+    first !== undefined && (!bare || bare.length === 0 || (!fits(bare, positionals) && closestName(first, names) !== undefined));
   if (!bare || mistyped) throw unknownSubcommand(spec, first, names);
   return { subcommand: undefined, ...valuesOf(spec, bare, positionals) };
 }
 
-const fits = (args: readonly ArgSpec[], positionals: readonly string[]) => positionals.length <= args.length && args.every((arg, index) => arg.optional || Boolean(positionals[index]));
+const fits = (args: readonly ArgSpec[], positionals: readonly string[]) =>
+  positionals.length <= args.length && args.every((arg, index) => arg.optional || Boolean(positionals[index]));
 
 function valuesOf(spec: CommandSpec, args: readonly ArgSpec[], positionals: readonly string[]): Record<string, string | undefined> {
   const extra = positionals[args.length];
@@ -46,7 +48,11 @@ function valuesOf(spec: CommandSpec, args: readonly ArgSpec[], positionals: read
 function unknownSubcommand(spec: CommandSpec, given: string | undefined, names: readonly string[]): ReinError {
   if (given === undefined) return problem(spec, `expected a subcommand: ${names.join(", ")}`);
   const guess = closestName(given, names);
-  return problem(spec, `unknown subcommand ${JSON.stringify(given)}${guess ? `; did you mean "rein ${spec.name} ${guess}"?` : ""}; expected one of: ${names.join(", ")}`);
+  return problem(
+    spec,
+    `unknown subcommand ${JSON.stringify(given)}${guess ? `; did you mean "rein ${spec.name} ${guess}"?` : ""}; expected one of: ${names.join(", ")}`,
+  );
 }
 
-const problem = (spec: CommandSpec, message: string) => new ReinError("config_invalid", `${message}; usage: ${usageOf(spec)}  (rein ${spec.name} --help explains each)`);
+const problem = (spec: CommandSpec, message: string) =>
+  new ReinError("config_invalid", `${message}; usage: ${usageOf(spec)}  (rein ${spec.name} --help explains each)`);

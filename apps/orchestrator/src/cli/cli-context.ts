@@ -1,5 +1,13 @@
 import { logFileDestination, type LogLevel, logLevelFrom } from "@rein/guard";
-import { assertRedis, createRuntime, DEFAULT_REDIS_URL, loadConfig, type ReinConfig, type ReinConfigInput, type ReinRuntime } from "@rein/runtime";
+import {
+  assertRedis,
+  createRuntime,
+  DEFAULT_REDIS_URL,
+  loadConfig,
+  type ReinConfig,
+  type ReinConfigInput,
+  type ReinRuntime,
+} from "@rein/runtime";
 import { UNSANDBOXED_WARNING } from "@rein/sandbox/config";
 import { ensureRedis, type RedisHandle } from "../redis/embedded-redis.ts";
 import type { FlagValues, GLOBAL_FLAGS } from "./command-spec.ts";

@@ -23,7 +23,9 @@ export function commandHelp(spec: CommandSpec): string {
   const usage = formsOf(spec)
     .map((form, index) => `${index === 0 ? "usage: " : "       "}rein ${synopsis(spec, form)} [options]`)
     .join("\n");
-  const subcommands = Object.entries(spec.subcommands ?? {}).map(([name, subcommand]) => [[name, ...subcommand.args.map((arg) => arg.value)].join(" "), subcommand.summary] as const);
+  const subcommands = Object.entries(spec.subcommands ?? {}).map(
+    ([name, subcommand]) => [[name, ...subcommand.args.map((arg) => arg.value)].join(" "), subcommand.summary] as const,
+  );
   const args = argumentsOf(spec).map((arg) => [arg.value, `${arg.help}${arg.optional ? " (optional)" : ""}`] as const);
   const own = Object.keys(spec.flags).length > 0 ? `\n\noptions:\n${table(flagRows(spec.flags), 30)}` : "";
   return [
@@ -45,7 +47,9 @@ export function usageOf(spec: CommandSpec): string {
 /** Each form of the command line after the command's name: the one without a subcommand (if any), then each subcommand's. */
 export function formsOf(spec: CommandSpec): string[] {
   const bare = spec.args ? [spec.args.map((arg) => arg.value).join(" ")] : [];
-  const subcommands = Object.entries(spec.subcommands ?? {}).map(([name, subcommand]) => [name, ...subcommand.args.map((arg) => arg.value)].join(" "));
+  const subcommands = Object.entries(spec.subcommands ?? {}).map(([name, subcommand]) =>
+    [name, ...subcommand.args.map((arg) => arg.value)].join(" "),
+  );
   return [...bare, ...subcommands];
 }
 
@@ -58,7 +62,9 @@ function argumentsOf(spec: CommandSpec): ArgSpec[] {
 }
 
 function flagRows(flags: FlagSpecs): (readonly [string, string])[] {
-  return Object.entries(flags).map(([name, flag]) => [`${"short" in flag && flag.short ? `-${flag.short}, ` : ""}--${name}${placeholder(flag)}`, describe(flag)] as const);
+  return Object.entries(flags).map(
+    ([name, flag]) => [`${"short" in flag && flag.short ? `-${flag.short}, ` : ""}--${name}${placeholder(flag)}`, describe(flag)] as const,
+  );
 }
 
 function placeholder(flag: FlagSpec): string {
@@ -67,11 +73,14 @@ function placeholder(flag: FlagSpec): string {
 }
 
 function describe(flag: FlagSpec): string {
-  const bounds = flag.kind === "integer" ? ` (a whole number, ${flag.max === undefined ? `at least ${flag.min}` : `${flag.min} to ${flag.max}`})` : "";
+  const bounds =
+    flag.kind === "integer" ? ` (a whole number, ${flag.max === undefined ? `at least ${flag.min}` : `${flag.min} to ${flag.max}`})` : "";
   const repeat = "multiple" in flag && flag.multiple ? "; repeatable" : "";
   return `${flag.help}${bounds}${repeat}`;
 }
 
 function table(rows: readonly (readonly [string, string])[], width: number): string {
-  return rows.map(([left, right]) => (left.length < width ? `  ${left.padEnd(width)} ${right}` : `  ${left}\n  ${"".padEnd(width)} ${right}`)).join("\n");
+  return rows
+    .map(([left, right]) => (left.length < width ? `  ${left.padEnd(width)} ${right}` : `  ${left}\n  ${"".padEnd(width)} ${right}`))
+    .join("\n");
 }

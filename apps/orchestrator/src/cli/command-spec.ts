@@ -47,7 +47,11 @@ export interface CommandSpec {
 export const GLOBAL_FLAGS = {
   config: { kind: "string", value: "FILE", help: "the config file (default: ./rein.config.json when present)" },
   redis: { kind: "string", value: "URL", help: "the Redis to use; wins over REDIS_URL and the config's redisUrl" },
-  "log-file": { kind: "string", value: "PATH", help: "append logs (pino JSON, info unless REIN_LOG_LEVEL says otherwise) to PATH instead of stderr" },
+  "log-file": {
+    kind: "string",
+    value: "PATH",
+    help: "append logs (pino JSON, info unless REIN_LOG_LEVEL says otherwise) to PATH instead of stderr",
+  },
   help: { kind: "boolean", short: "h", help: "print this help" },
 } as const satisfies FlagSpecs;
 
@@ -70,7 +74,9 @@ export type FlagValues<Flags extends FlagSpecs> = { -readonly [Name in keyof Fla
 export type ParsedFlags<Spec extends CommandSpec> = FlagValues<Spec["flags"]> & FlagValues<typeof GLOBAL_FLAGS>;
 
 /** The parsed values of positional arguments declared by `Args`, by name; an optional one left out is undefined. */
-export type ArgValues<Args extends readonly ArgSpec[]> = { -readonly [Arg in Args[number] as Arg["name"]]: Arg extends { optional: true } ? string | undefined : string };
+export type ArgValues<Args extends readonly ArgSpec[]> = {
+  -readonly [Arg in Args[number] as Arg["name"]]: Arg extends { optional: true } ? string | undefined : string;
+};
 
 type BareForm<Spec extends CommandSpec> = Spec extends { args: infer Args extends readonly ArgSpec[] } ? ArgValues<Args> : never;
 
@@ -83,7 +89,9 @@ type SubcommandForms<Subcommands extends Readonly<Record<string, SubcommandSpec>
  * values by name; with subcommands, which one was given (`subcommand`,
  * undefined for the form without one) and its own arguments.
  */
-export type ParsedArgs<Spec extends CommandSpec> = Spec extends { subcommands: infer Subcommands extends Readonly<Record<string, SubcommandSpec>> }
+export type ParsedArgs<Spec extends CommandSpec> = Spec extends {
+  subcommands: infer Subcommands extends Readonly<Record<string, SubcommandSpec>>;
+}
   ? SubcommandForms<Subcommands> | ({ subcommand: undefined } & BareForm<Spec>)
   : BareForm<Spec>;
 

@@ -6,21 +6,51 @@ import { defineCommand } from "./command-spec.ts";
  * Plain data, loaded by `rein --help` without any command's module.
  */
 
-const EXAMPLE = { kind: "string", value: "NAME", help: "an example under examples/ (bugfix, sre-triage): its goal, tools, workspace and, with no model configured, its scripted models" } as const;
-const TOOLS = { kind: "string", value: "a,b", help: "the tools the goal grants, comma-separated (default: read, write, edit, list and search files, run_command)" } as const;
-const WORKSPACE = { kind: "string", value: "DIR", help: "work on DIR: in a fresh git worktree of it (or a copy), never in DIR itself" } as const;
+const EXAMPLE = {
+  kind: "string",
+  value: "NAME",
+  help: "an example under examples/ (bugfix, sre-triage): its goal, tools, workspace and, with no model configured, its scripted models",
+} as const;
+const TOOLS = {
+  kind: "string",
+  value: "a,b",
+  help: "the tools the goal grants, comma-separated (default: read, write, edit, list and search files, run_command)",
+} as const;
+const WORKSPACE = {
+  kind: "string",
+  value: "DIR",
+  help: "work on DIR: in a fresh git worktree of it (or a copy), never in DIR itself",
+} as const;
 const KIND = {
   kind: "choice",
   choices: ["question", "change", "text"],
   help: "what the goal asks for: an answer (question), something done (change) or a piece of writing (text); decides what may end the run done (default: the planner says; never said, change)",
 } as const;
-const INCLUDE_DIRTY = { kind: "boolean", help: "with --workspace on a git repository: copy its uncommitted changes in instead of refusing" } as const;
+const INCLUDE_DIRTY = {
+  kind: "boolean",
+  help: "with --workspace on a git repository: copy its uncommitted changes in instead of refusing",
+} as const;
 const CONCURRENCY = { kind: "integer", value: "N", min: 1, help: "jobs each role's consumer takes at once" } as const;
-const GRACE_MS = { kind: "integer", value: "MS", min: 0, help: "on SIGTERM, how long current jobs may finish before they are checkpointed and given back (default 10000)" } as const;
-const LOCK_MS = { kind: "integer", value: "MS", min: 1000, help: "a job's lock; a killed process's jobs go back to the queue after it (default 30000)" } as const;
+const GRACE_MS = {
+  kind: "integer",
+  value: "MS",
+  min: 0,
+  help: "on SIGTERM, how long current jobs may finish before they are checkpointed and given back (default 10000)",
+} as const;
+const LOCK_MS = {
+  kind: "integer",
+  value: "MS",
+  min: 1000,
+  help: "a job's lock; a killed process's jobs go back to the queue after it (default 30000)",
+} as const;
 const JSON_OUTPUT = { kind: "boolean", help: "print JSON instead of text" } as const;
 
-const GOAL = { name: "goal", value: '"<goal>"', optional: true, help: "what to do, quoted; optional with --example, whose goal text it replaces" } as const;
+const GOAL = {
+  name: "goal",
+  value: '"<goal>"',
+  optional: true,
+  help: "what to do, quoted; optional with --example, whose goal text it replaces",
+} as const;
 const RUN_ID = { name: "runId", value: "<runId>", help: "a run id, as rein run or rein submit printed it" } as const;
 const TRACE_SOURCE = { name: "source", value: "<runId | file.jsonl>", help: "a run id, or a trace exported by rein trace export" } as const;
 const APPROVAL_ID = { name: "approvalId", value: "<approvalId>", help: "an approval id listed by rein approvals" } as const;
@@ -74,10 +104,17 @@ export const TRACE = defineCommand({
   name: "trace",
   args: [TRACE_SOURCE],
   subcommands: {
-    export: { summary: "write the run's trace to JSONL (-o FILE, default <runId>.jsonl), with a sidecar for large payloads", args: [RUN_ID] },
-    import: { summary: "load an exported trace into Redis under --prefix (default: the config's)", args: [{ name: "file", value: "FILE", help: "a trace exported by rein trace export" }] },
+    export: {
+      summary: "write the run's trace to JSONL (-o FILE, default <runId>.jsonl), with a sidecar for large payloads",
+      args: [RUN_ID],
+    },
+    import: {
+      summary: "load an exported trace into Redis under --prefix (default: the config's)",
+      args: [{ name: "file", value: "FILE", help: "a trace exported by rein trace export" }],
+    },
   },
-  summary: "show a run's trace (timeline, audit, graph, raw, completeness) or one call's input and output; export it to JSONL or import one",
+  summary:
+    "show a run's trace (timeline, audit, graph, raw, completeness) or one call's input and output; export it to JSONL or import one",
   flags: {
     audit: { kind: "boolean", help: "every decision with its rule and actor (policy, runtime or a named person)" },
     graph: { kind: "boolean", help: "the steps as a tree, delegated children under their parents" },
@@ -93,11 +130,18 @@ export const TRACE = defineCommand({
 export const REPLAY = defineCommand({
   name: "replay",
   args: [TRACE_SOURCE],
-  summary: "re-run a recorded run with its recorded model outputs, tools answered from the recording; report identical or the first divergence",
+  summary:
+    "re-run a recorded run with its recorded model outputs, tools answered from the recording; report identical or the first divergence",
   flags: {
     "stub-tools": { kind: "boolean", help: "answer tool calls with their recorded results; nothing is executed (the default)" },
-    "run-tools": { kind: "boolean", help: "re-run tools for real in a fresh workspace; each call needing approval waits for --approve or --deny" },
-    approve: { kind: "boolean", help: "with --run-tools: you approve every call that needs a person (recorded approvals are never reused)" },
+    "run-tools": {
+      kind: "boolean",
+      help: "re-run tools for real in a fresh workspace; each call needing approval waits for --approve or --deny",
+    },
+    approve: {
+      kind: "boolean",
+      help: "with --run-tools: you approve every call that needs a person (recorded approvals are never reused)",
+    },
     deny: { kind: "boolean", help: "with --run-tools: you deny every call that needs a person" },
     reason: { kind: "string", value: "TEXT", help: "with --deny: the reason the model is told" },
     "allow-external": { kind: "boolean", help: "with --run-tools: let tools with external effects run again (refused by default)" },
@@ -143,7 +187,10 @@ export const CANCEL = defineCommand({
 
 export const REPLY = defineCommand({
   name: "reply",
-  args: [RUN_ID, { name: "instruction", value: '"<instruction>"', help: "what the run should do now, quoted; it resumes through the planner" }],
+  args: [
+    RUN_ID,
+    { name: "instruction", value: '"<instruction>"', help: "what the run should do now, quoted; it resumes through the planner" },
+  ],
   summary: "answer an escalated run; it resumes through the planner",
   flags: {},
 });
@@ -175,7 +222,9 @@ export const DENY = defineCommand({
 export const LESSONS = defineCommand({
   name: "lessons",
   args: [],
-  subcommands: { rm: { summary: "remove one lesson", args: [{ name: "lessonId", value: "<lessonId>", help: "a lesson id listed by rein lessons" }] } },
+  subcommands: {
+    rm: { summary: "remove one lesson", args: [{ name: "lessonId", value: "<lessonId>", help: "a lesson id listed by rein lessons" }] },
+  },
   summary: "list what runs learned (newest first, or most similar to --for); rm removes one",
   flags: {
     for: { kind: "string", value: '"<goal>"', help: "the lessons most similar to this goal" },
@@ -187,7 +236,10 @@ export const PLUGINS = defineCommand({
   name: "plugins",
   subcommands: {
     list: { summary: "the configured plugins, with what every running Rein process reports about them", args: [] },
-    check: { summary: "validate a plugin directory, start it in the sandbox, handshake, ping and call each tool's example", args: [{ name: "dir", value: "<dir>", help: "a plugin's directory (with its plugin.json)" }] },
+    check: {
+      summary: "validate a plugin directory, start it in the sandbox, handshake, ping and call each tool's example",
+      args: [{ name: "dir", value: "<dir>", help: "a plugin's directory (with its plugin.json)" }],
+    },
   },
   summary: "list the configured plugins with their tools, state, breaker and restarts, or check a plugin directory end to end",
   flags: { json: { kind: "boolean", help: "with list: print JSON instead of text" } },
@@ -197,9 +249,13 @@ export const MCP = defineCommand({
   name: "mcp",
   subcommands: {
     list: { summary: "the configured MCP servers, with their state and tools in every running Rein process", args: [] },
-    check: { summary: "start one configured server here and print its tools, or its command, exit code and stderr", args: [{ name: "name", value: "<name>", help: "a server's name in the config's mcp" }] },
+    check: {
+      summary: "start one configured server here and print its tools, or its command, exit code and stderr",
+      args: [{ name: "name", value: "<name>", help: "a server's name in the config's mcp" }],
+    },
   },
-  summary: "list the configured MCP servers with their state and tools in every running Rein process, or start one and print its tools or what went wrong",
+  summary:
+    "list the configured MCP servers with their state and tools in every running Rein process, or start one and print its tools or what went wrong",
   flags: { json: { kind: "boolean", help: "with list: print JSON instead of text" } },
 });
 
@@ -210,7 +266,11 @@ export const SERVE = defineCommand({
   flags: {
     http: { kind: "integer", value: "PORT", min: 0, max: 65_535, help: "also serve the HTTP API and dashboard on PORT" },
     host: { kind: "string", value: "ADDRESS", help: "with --http: the address to listen on (default 127.0.0.1)" },
-    "token-env": { kind: "string", value: "NAME", help: "with --http: the variable holding the bearer token (default: one is generated and printed once)" },
+    "token-env": {
+      kind: "string",
+      value: "NAME",
+      help: "with --http: the variable holding the bearer token (default: one is generated and printed once)",
+    },
     "allow-origin": { kind: "string", value: "ORIGIN", multiple: true, help: "with --http: another origin whose pages may call the API" },
     "tokens-file": {
       kind: "string",
@@ -229,7 +289,13 @@ export const WORKER = defineCommand({
   summary: "run roles' consumers; start as many as you need, on any machine",
   flags: {
     role: { kind: "choice", choices: ["plan", "step", "evaluate", "control"], multiple: true, help: "a role to run (at least one)" },
-    "metrics-port": { kind: "integer", value: "PORT", min: 0, max: 65_535, help: "serve this process's own metrics (CPU, memory, event loop) on http://HOST:PORT/metrics" },
+    "metrics-port": {
+      kind: "integer",
+      value: "PORT",
+      min: 0,
+      max: 65_535,
+      help: "serve this process's own metrics (CPU, memory, event loop) on http://HOST:PORT/metrics",
+    },
     "metrics-host": { kind: "string", value: "ADDRESS", help: "with --metrics-port: the address to listen on (default 127.0.0.1)" },
     concurrency: CONCURRENCY,
     "grace-ms": GRACE_MS,
@@ -241,7 +307,10 @@ export const MODELS = defineCommand({
   name: "models",
   args: [],
   subcommands: {
-    check: { summary: "make one minimal live call per configured role and report a retired model, a bad key or a refused parameter with its fix", args: [] },
+    check: {
+      summary: "make one minimal live call per configured role and report a retired model, a bad key or a refused parameter with its fix",
+      args: [],
+    },
   },
   summary:
     "print the roles' models exactly as `rein run` resolves them (config, then API keys in the environment, then the example's script), what the model catalogue says each accepts and costs, and any config problem",

@@ -19,7 +19,10 @@ export const evalCommand: CommandHandler<typeof EVAL> = async ({ suiteDir }, fla
   const toolOverrides = flags["tools-module"] === undefined ? [] : await importTools(flags["tools-module"]);
   const context = await openContext({ ...contextFlags(flags), embedRedis: true });
   try {
-    const result = await runSuite(context.config, suite, { toolOverrides, onCase: flags.json ? undefined : (item) => out(renderCase(item)) });
+    const result = await runSuite(context.config, suite, {
+      toolOverrides,
+      onCase: flags.json ? undefined : (item) => out(renderCase(item)),
+    });
     if (flags.json) out(JSON.stringify(result, null, 2));
     else out(renderTotals(result));
     const baselineFile = flags["write-baseline"];

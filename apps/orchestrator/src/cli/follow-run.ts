@@ -34,7 +34,12 @@ export async function followRun(runtime: ReinRuntime, runId: string, options: Fo
         }
       }
       await options.onEvent?.(event);
-      if (event.kind.startsWith("run.") && event.kind !== "run.submitted" && event.kind !== "run.status_changed" && event.kind !== "run.resumed") {
+      if (
+        event.kind.startsWith("run.") &&
+        event.kind !== "run.submitted" &&
+        event.kind !== "run.status_changed" &&
+        event.kind !== "run.resumed"
+      ) {
         const state = await runtime.runs.require(runId);
         if (isTerminal(state.status) || state.status === "escalated") return state;
       }

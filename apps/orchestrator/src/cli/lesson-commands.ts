@@ -17,19 +17,30 @@ async function withLessons(flags: FlagValues<typeof GLOBAL_FLAGS>, body: (lesson
 export const lessonsCommand: CommandHandler<typeof LESSONS> = (args, flags) =>
   withLessons(flags, async (lessons) => {
     if (args.subcommand === "rm") {
-      if (!(await lessons.remove(args.lessonId))) throw new ReinError("not_found", `no lesson ${args.lessonId}; expected an id listed by \`rein lessons\``);
+      if (!(await lessons.remove(args.lessonId)))
+        throw new ReinError("not_found", `no lesson ${args.lessonId}; expected an id listed by \`rein lessons\``);
       out(`removed ${args.lessonId}`);
       return 0;
     }
     const goal = flags.for;
-    const listed = goal ? (await lessons.similar(goal, 10)).map(({ lesson, score }) => ({ lesson, score })) : (await lessons.list()).map((lesson) => ({ lesson, score: undefined }));
+    const listed = goal
+      ? (await lessons.similar(goal, 10)).map(({ lesson, score }) => ({ lesson, score }))
+      : (await lessons.list()).map((lesson) => ({ lesson, score: undefined }));
     if (flags.json) {
-      out(JSON.stringify(listed.map(({ lesson, score }) => ({ ...lesson, ...(score === undefined ? {} : { score }) })), null, 2));
+      out(
+        JSON.stringify(
+          listed.map(({ lesson, score }) => ({ ...lesson, ...(score === undefined ? {} : { score }) })),
+          null,
+          2,
+        ),
+      );
       return 0;
     }
     if (listed.length === 0) out(goal ? "no similar lessons" : "no lessons");
     for (const { lesson, score } of listed) {
-      out(`${lesson.lessonId}  ${lesson.kind.padEnd(19)} ${lesson.createdAt}  run ${lesson.runId}${score === undefined ? "" : `  score ${score.toFixed(2)}`}`);
+      out(
+        `${lesson.lessonId}  ${lesson.kind.padEnd(19)} ${lesson.createdAt}  run ${lesson.runId}${score === undefined ? "" : `  score ${score.toFixed(2)}`}`,
+      );
       out(`    task:   ${lesson.signature}`);
       out(`    failed: ${lesson.failed}`);
       if (lesson.worked) out(`    worked: ${lesson.worked}`);

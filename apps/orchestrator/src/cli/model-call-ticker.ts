@@ -50,7 +50,10 @@ export class ModelCallTicker {
     const calls = [...this.inFlight.values()];
     const seconds = (call: { since: number }) => Math.floor((this.now() - call.since) / 1000);
     const [only] = calls;
-    const text = calls.length === 1 && only ? `${only.who} model call in flight: ${seconds(only)} s` : `${calls.map((call) => `${call.who} ${seconds(call)} s`).join(", ")}: model calls in flight`;
+    const text =
+      calls.length === 1 && only
+        ? `${only.who} model call in flight: ${seconds(only)} s`
+        : `${calls.map((call) => `${call.who} ${seconds(call)} s`).join(", ")}: model calls in flight`;
     this.write(`${CLEAR_LINE}  … ${text}`);
     this.statusShown = true;
   }

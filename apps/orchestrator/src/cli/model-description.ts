@@ -40,7 +40,10 @@ export function priceLine(price: Price): string {
  */
 export function describeEntry(entry: ModelEntry, price: Price | undefined, priceSource: string): string[] {
   const { thinking } = entry;
-  const efforts = thinking.efforts.length === 0 ? "no effort parameter" : `effort ${thinking.efforts.join(", ")}${thinking.defaultEffort ? ` (default ${thinking.defaultEffort})` : ""}`;
+  const efforts =
+    thinking.efforts.length === 0
+      ? "no effort parameter"
+      : `effort ${thinking.efforts.join(", ")}${thinking.defaultEffort ? ` (default ${thinking.defaultEffort})` : ""}`;
   const mode = thinking.mode === "adaptive" ? "adaptive thinking" : thinking.mode === "reasoning" ? "reasoning" : "no thinking sent";
   const whenNone = entry.samplingWhenEffortNone?.length ? `; ${entry.samplingWhenEffortNone.join(", ")} only at effort none` : "";
   const sampling = entry.sampling.length === 0 ? `none (temperature refused${whenNone})` : entry.sampling.join(", ");
@@ -50,10 +53,17 @@ export function describeEntry(entry: ModelEntry, price: Price | undefined, price
     ["structured", `${structuredNames[entry.structuredOutput]}; forcing one tool: ${entry.forcedToolUse ? "allowed" : "refused"}`],
     ["thinking", `${mode}; ${efforts}`],
     ["sampling", sampling],
-    ["limits", `context ${thousands(entry.contextWindow)} tokens; max output ${thousands(entry.maxOutputTokens)}; max_tokens by default ${thousands(entry.defaultMaxTokens)}`],
+    [
+      "limits",
+      `context ${thousands(entry.contextWindow)} tokens; max output ${thousands(entry.maxOutputTokens)}; max_tokens by default ${thousands(entry.defaultMaxTokens)}`,
+    ],
     ["price", price ? `${priceLine(price)} (${priceSource})` : "unknown: set config prices for it, or the cost budget cannot see it"],
   ];
-  if (price?.longContext) lines.push(["long context", `prompts above ${thousands(price.longContext.aboveInputTokens)} tokens: ${priceLine({ ...price.longContext.price })} for the whole call`]);
+  if (price?.longContext)
+    lines.push([
+      "long context",
+      `prompts above ${thousands(price.longContext.aboveInputTokens)} tokens: ${priceLine({ ...price.longContext.price })} for the whole call`,
+    ]);
   lines.push(["retires", entry.retires ?? "not announced"]);
   return lines.map(([label, text]) => `  ${label.padEnd(13)} ${text}`);
 }

@@ -48,10 +48,23 @@ export function resolveModels(options: { configFile?: string; env?: NodeJS.Proce
   // An explicit --config is the deployment; otherwise an example's own config supplies its policy.
   const deployment = options.example && !options.configFile ? options.example.config : undefined;
   if (configuresModels(config)) {
-    return { overrides: deployment, deployment, source: `models from ${options.configFile ?? "rein.config.json and REIN_<ROLE>_PROVIDER / _MODEL"}`, offline: false, missing: false };
+    return {
+      overrides: deployment,
+      deployment,
+      source: `models from ${options.configFile ?? "rein.config.json and REIN_<ROLE>_PROVIDER / _MODEL"}`,
+      offline: false,
+      missing: false,
+    };
   }
   const fromKey = providerFromEnv(env);
-  if (fromKey) return { overrides: { ...deployment, ...fromKey.overrides }, deployment, source: `using ${fromKey.description}`, offline: false, missing: false };
+  if (fromKey)
+    return {
+      overrides: { ...deployment, ...fromKey.overrides },
+      deployment,
+      source: `using ${fromKey.description}`,
+      offline: false,
+      missing: false,
+    };
   if (options.example) {
     return {
       overrides: scriptedOverrides(options.example),

@@ -23,7 +23,8 @@ export const modelsCommand: CommandHandler<typeof MODELS> = async (args, flags) 
   const config = loadConfig({ file: flags.config, overrides: models.overrides });
   const rows = roleTable(config);
   out(`${"role".padEnd(10)} ${"provider".padEnd(18)} ${"kind".padEnd(18)} ${"model".padEnd(28)} base URL`);
-  for (const row of rows) out(`${row.role.padEnd(10)} ${row.provider.padEnd(18)} ${row.kind.padEnd(18)} ${row.model.padEnd(28)} ${row.baseURL}`.trimEnd());
+  for (const row of rows)
+    out(`${row.role.padEnd(10)} ${row.provider.padEnd(18)} ${row.kind.padEnd(18)} ${row.model.padEnd(28)} ${row.baseURL}`.trimEnd());
   for (const line of catalogueLines(config)) out(line);
   const problems = checkRoleModels(config);
   out();
@@ -41,7 +42,9 @@ export const modelsCommand: CommandHandler<typeof MODELS> = async (args, flags) 
   if (checks.length === 0) out("live check: no role uses a real provider (scripted and replayed models are not called)");
   for (const check of checks) out(`${check.status.padEnd(13)} ${check.roles.join(", ")}: ${check.message}`);
   for (const role of Role.options.filter((candidate) => !checked.has(candidate))) {
-    out(`${"not called".padEnd(13)} ${role}: ${config.roles[role].provider} is ${config.providers[config.roles[role].provider]?.kind ?? "not configured"}, which makes no call to check`);
+    out(
+      `${"not called".padEnd(13)} ${role}: ${config.roles[role].provider} is ${config.providers[config.roles[role].provider]?.kind ?? "not configured"}, which makes no call to check`,
+    );
   }
   return configErrors || checks.some((check) => check.status === "failed") ? 1 : 0;
 };
@@ -60,17 +63,29 @@ function catalogueLines(config: ReinConfig): string[] {
     const header = `${choice.model} (${choice.provider}, ${kind}) for ${roles.join(", ")}`;
     const settings = roles.flatMap((role) => {
       const { effort, temperature, maxTokens } = config.roles[role];
-      const set = [effort && `effort ${effort}`, temperature !== undefined && `temperature ${temperature}`, maxTokens !== undefined && `maxTokens ${maxTokens}`].filter(Boolean);
+      const set = [
+        effort && `effort ${effort}`,
+        temperature !== undefined && `temperature ${temperature}`,
+        maxTokens !== undefined && `maxTokens ${maxTokens}`,
+      ].filter(Boolean);
       return set.length > 0 ? [`${role}: ${set.join(", ")}`] : [];
     });
     const configured = settings.length > 0 ? [`  ${"configured".padEnd(13)} ${settings.join("; ")}`] : [];
     const entry = modelEntryFor(kind, choice.model);
     if (!entry) {
-      const why = kind === "openai-compatible" ? "a compatible server's models are the operator's to know; `rein models check` calls it" : "see the config problems below";
+      const why =
+        kind === "openai-compatible"
+          ? "a compatible server's models are the operator's to know; `rein models check` calls it"
+          : "see the config problems below";
       return ["", header, `  ${"catalogue".padEnd(13)} not in the catalogue: ${why}`, ...configured];
     }
     const configuredPrice = config.prices[`${choice.provider}/${choice.model}`];
     const price = priceFor(config.prices, choice.provider, choice.model, kind);
-    return ["", header, ...describeEntry(entry, price, configuredPrice ? "config prices" : `catalogue, read ${CATALOGUE_READ_ON}`), ...configured];
+    return [
+      "",
+      header,
+      ...describeEntry(entry, price, configuredPrice ? "config prices" : `catalogue, read ${CATALOGUE_READ_ON}`),
+      ...configured,
+    ];
   });
 }

@@ -19,7 +19,10 @@ export interface PacketSigningKeys {
  * verifies with the same pair: a `rein run` beside a `rein serve` on the same
  * prefix never gets a packet the other one signed and it cannot verify.
  */
-export function packetSigningKeys(config: Pick<ReinConfig, "keysDir">, options: { create: boolean; env?: NodeJS.ProcessEnv }): PacketSigningKeys {
+export function packetSigningKeys(
+  config: Pick<ReinConfig, "keysDir">,
+  options: { create: boolean; env?: NodeJS.ProcessEnv },
+): PacketSigningKeys {
   const source = { dir: config.keysDir, env: options.env };
   let created: string | undefined;
   if (options.create && !loadPrivateKey(PACKET_KEY_NAME, source) && !loadPublicKey(PACKET_KEY_NAME, source)) {

@@ -15,25 +15,45 @@ import { out } from "./output.ts";
 
 const PREVIEW_LINES = 8;
 
-export const pluginsCommand: CommandHandler<typeof PLUGINS> = async (args, flags) => (args.subcommand === "list" ? listPlugins(flags) : checkPlugin(args.dir, flags.config));
+export const pluginsCommand: CommandHandler<typeof PLUGINS> = async (args, flags) =>
+  args.subcommand === "list" ? listPlugins(flags) : checkPlugin(args.dir, flags.config);
 
 /** Each configured plugin from its manifest, with what every running Rein process on this prefix reports about it. */
 async function listPlugins(flags: ParsedFlags<typeof PLUGINS>): Promise<number> {
   const context = await openContext({ ...contextFlags(flags) });
   try {
     const published = await readPluginStatus(context.runtime);
-    const rows: Array<{ path: string; enabled: boolean; manifest?: LoadedPlugin["manifest"]; error?: string; reports: Array<{ process: string; status: PublishedPlugin }> }> = [];
+    const rows: Array<{
+      path: string;
+      enabled: boolean;
+      manifest?: LoadedPlugin["manifest"];
+      error?: string;
+      reports: Array<{ process: string; status: PublishedPlugin }>;
+    }> = [];
     for (const entry of context.config.plugins) {
       try {
         const { manifest } = await loadPlugin(entry.path);
-        const reports = published.flatMap((report) => report.plugins.filter((status) => status.name === manifest.name).map((status) => ({ process: report.process, status })));
+        const reports = published.flatMap((report) =>
+          report.plugins.filter((status) => status.name === manifest.name).map((status) => ({ process: report.process, status })),
+        );
         rows.push({ path: entry.path, enabled: entry.enabled, manifest, reports });
       } catch (error) {
         rows.push({ path: entry.path, enabled: entry.enabled, error: errorMessage(error), reports: [] });
       }
     }
     if (flags.json) {
-      out(JSON.stringify(rows.map(({ manifest, ...row }) => ({ ...row, name: manifest?.name, version: manifest?.version, tools: manifest?.tools.map((tool) => tool.name) })), null, 2));
+      out(
+        JSON.stringify(
+          rows.map(({ manifest, ...row }) => ({
+            ...row,
+            name: manifest?.name,
+            version: manifest?.version,
+            tools: manifest?.tools.map((tool) => tool.name),
+          })),
+          null,
+          2,
+        ),
+      );
     } else if (rows.length === 0) {
       out('no plugins configured; add { "plugins": [{ "path": "…" }] } to rein.config.json (docs/plugins.md)');
     }
@@ -47,9 +67,13 @@ async function listPlugins(flags: ParsedFlags<typeof PLUGINS>): Promise<number> 
       if (row.reports.length === 0) out("  state: not running in any Rein process on this prefix (processes start on first use)");
       for (const { process, status } of row.reports) {
         const running = status.processes.filter((entry) => entry.state === "running").length;
-        out(`  ${process}: breaker ${status.breaker} (${status.recentFailures} recent failures), restarts ${status.restarts}, ${running} running process(es)`);
+        out(
+          `  ${process}: breaker ${status.breaker} (${status.recentFailures} recent failures), restarts ${status.restarts}, ${running} running process(es)`,
+        );
         for (const entry of status.processes) {
-          out(`    ${entry.runId}: ${entry.state}${entry.pid ? ` pid ${entry.pid}` : ""}, ${entry.inFlight} in flight, ${entry.queued} queued${entry.lastExit ? `, last exit ${describeExit(entry.lastExit)}` : ""}`);
+          out(
+            `    ${entry.runId}: ${entry.state}${entry.pid ? ` pid ${entry.pid}` : ""}, ${entry.inFlight} in flight, ${entry.queued} queued${entry.lastExit ? `, last exit ${describeExit(entry.lastExit)}` : ""}`,
+          );
         }
       }
     }
@@ -78,11 +102,14 @@ async function checkPlugin(dir: string, configFile: string | undefined): Promise
     return 1;
   }
   const { manifest } = plugin;
-  out(`manifest: ok: ${manifest.name} ${manifest.version}, protocol ${manifest.protocol}, ${manifest.mode}, ${manifest.tools.length} tool(s): ${manifest.tools.map((tool) => tool.name).join(", ")}`);
+  out(
+    `manifest: ok: ${manifest.name} ${manifest.version}, protocol ${manifest.protocol}, ${manifest.mode}, ${manifest.tools.length} tool(s): ${manifest.tools.map((tool) => tool.name).join(", ")}`,
+  );
   const { secrets } = secretsAndRedactor(config, process.env);
   const bound = secrets.boundTo(`plugin:${manifest.name}`);
   const unbound = manifest.env.filter((name) => bound[name] === undefined);
-  if (unbound.length > 0) out(`secrets: not given (declared, but not bound to plugin:${manifest.name} in config secrets or not set): ${unbound.join(", ")}`);
+  if (unbound.length > 0)
+    out(`secrets: not given (declared, but not bound to plugin:${manifest.name} in config secrets or not set): ${unbound.join(", ")}`);
   if (manifest.hosts.length > 0) out(`network: only ${manifest.hosts.join(", ")}`);
   const sandbox = await resolveSandbox(config.sandbox, { limits: config.sandboxLimits });
   out(`sandbox: ${sandbox.kind}`);
@@ -93,7 +120,9 @@ async function checkPlugin(dir: string, configFile: string | undefined): Promise
     try {
       const started = performance.now();
       const probe = await host.probe(workspace);
-      out(`start + handshake: ok in ${Math.round(performance.now() - started - probe.pingMs)} ms (pid ${probe.pid ?? "?"}), ready with every declared tool`);
+      out(
+        `start + handshake: ok in ${Math.round(performance.now() - started - probe.pingMs)} ms (pid ${probe.pid ?? "?"}), ready with every declared tool`,
+      );
       out(`ping: ok in ${probe.pingMs} ms`);
     } catch (error) {
       out(`start + handshake: FAILED: ${errorMessage(error)}`);
@@ -110,12 +139,19 @@ async function checkPlugin(dir: string, configFile: string | undefined): Promise
         const ms = Math.round(performance.now() - started);
         if (!result.ok) {
           failures += 1;
-          out(`call ${tool.name} ${JSON.stringify(tool.example)}: answered an error in ${ms} ms: ${result.error.code}: ${result.error.message} (retryable: ${result.error.retryable})`);
+          out(
+            `call ${tool.name} ${JSON.stringify(tool.example)}: answered an error in ${ms} ms: ${result.error.code}: ${result.error.message} (retryable: ${result.error.retryable})`,
+          );
           continue;
         }
         const issues = plugin.checks.get(tool.name)?.output?.(result.output) ?? [];
         if (issues.length > 0) failures += 1;
-        const verdict = issues.length === 0 ? (tool.output_schema ? "matches output_schema" : "no output_schema") : `BREAKS output_schema: ${issues.map((issue) => `${issue.path.join(".") || "(root)"} ${issue.message}`).join("; ")}`;
+        const verdict =
+          issues.length === 0
+            ? tool.output_schema
+              ? "matches output_schema"
+              : "no output_schema"
+            : `BREAKS output_schema: ${issues.map((issue) => `${issue.path.join(".") || "(root)"} ${issue.message}`).join("; ")}`;
         out(`call ${tool.name} ${JSON.stringify(tool.example)}: ok in ${ms} ms, ${verdict}`);
         const text = typeof result.output === "string" ? result.output : JSON.stringify(result.output, null, 2);
         const lines = text.split("\n");
@@ -137,7 +173,13 @@ async function checkPlugin(dir: string, configFile: string | undefined): Promise
 }
 
 /** The fields of the plugin host's log lines that a check shows. */
-const CheckLogRecord = z.object({ msg: z.string().optional(), pluginLog: z.string().optional(), stderr: z.string().optional(), problem: z.string().optional(), id: z.string().optional() });
+const CheckLogRecord = z.object({
+  msg: z.string().optional(),
+  pluginLog: z.string().optional(),
+  stderr: z.string().optional(),
+  problem: z.string().optional(),
+  id: z.string().optional(),
+});
 
 /** A pino line as the fields a check shows; undefined for a line that is not one of the plugin host's. */
 function checkLogRecord(line: string): z.infer<typeof CheckLogRecord> | undefined {
@@ -151,13 +193,16 @@ function checkLogRecord(line: string): z.infer<typeof CheckLogRecord> | undefine
 
 /** The plugin's log lines and stderr, shown to the person checking it rather than kept in a log. */
 function checkLogger() {
-  return createLogger({ level: "debug" }, {
-    write(line: string) {
-      const record = checkLogRecord(line);
-      if (record?.pluginLog !== undefined) out(`  [plugin log] ${record.pluginLog}`);
-      else if (record?.stderr !== undefined) out(`  [stderr] ${record.stderr}`);
-      else if (record?.problem !== undefined) out(`  [protocol] ${record.problem}`);
-      else if (record?.id !== undefined) out(`  [wire] ${record.msg} (id ${record.id})`);
+  return createLogger(
+    { level: "debug" },
+    {
+      write(line: string) {
+        const record = checkLogRecord(line);
+        if (record?.pluginLog !== undefined) out(`  [plugin log] ${record.pluginLog}`);
+        else if (record?.stderr !== undefined) out(`  [stderr] ${record.stderr}`);
+        else if (record?.problem !== undefined) out(`  [protocol] ${record.problem}`);
+        else if (record?.id !== undefined) out(`  [wire] ${record.msg} (id ${record.id})`);
+      },
     },
-  });
+  );
 }

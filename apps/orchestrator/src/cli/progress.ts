@@ -18,12 +18,17 @@ export function describeEvent(event: TypedTraceEvent, memory: ProgressMemory = n
     case "run.submitted": {
       const p = event.payload;
       const unpriced = p.unpriced ?? [];
-      const warning = unpriced.length > 0 ? `\n  ! price unknown for ${unpriced.join("; ")}: their calls count $0, so the $${str(p.budget.maxCostUsd)} cost budget cannot see them (add config prices)` : "";
+      const warning =
+        unpriced.length > 0
+          ? `\n  ! price unknown for ${unpriced.join("; ")}: their calls count $0, so the $${str(p.budget.maxCostUsd)} cost budget cannot see them (add config prices)`
+          : "";
       return `▶ run ${event.runId} submitted: ${str(p.goal)}${warning}`;
     }
     case "model.responded": {
       const p = event.payload;
-      return p.price === "unknown" ? `${step}  ? ${str(p.role)} call to ${str(p.provider)}/${str(p.model)}: price unknown, cost not counted` : undefined;
+      return p.price === "unknown"
+        ? `${step}  ? ${str(p.role)} call to ${str(p.provider)}/${str(p.model)}: price unknown, cost not counted`
+        : undefined;
     }
     case "plan.requested":
       return `… planning (plan ${str(event.payload.planNo)})`;

@@ -7,7 +7,9 @@ import type { ReinConfigInput } from "@rein/runtime";
  * (REIN_MODEL names another); without one, `rein run` uses the example's
  * offline models.
  */
-export function providerFromEnv(env: Readonly<Record<string, string | undefined>>): { overrides: ReinConfigInput; description: string } | undefined {
+export function providerFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): { overrides: ReinConfigInput; description: string } | undefined {
   const kind = env.ANTHROPIC_API_KEY ? "anthropic" : env.OPENAI_API_KEY ? "openai" : undefined;
   if (!kind) return undefined;
   const apiKeyEnv = kind === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";

@@ -26,7 +26,11 @@ function entry<Spec extends CommandSpec>(spec: Spec, load: () => Promise<Command
     spec,
     load,
     run: async (line) => {
-      const [handler, { argValuesOf }, { flagValuesOf }] = await Promise.all([load(), import("./arg-values.ts"), import("./flag-values.ts")]);
+      const [handler, { argValuesOf }, { flagValuesOf }] = await Promise.all([
+        load(),
+        import("./arg-values.ts"),
+        import("./flag-values.ts"),
+      ]);
       return handler(argValuesOf(spec, line.args), flagValuesOf(spec, line.flags));
     },
   };

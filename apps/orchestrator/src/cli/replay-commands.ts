@@ -48,14 +48,21 @@ export const replayCommand: CommandHandler<typeof REPLAY> = async ({ source }, f
 
 /** Flags that contradict each other, or that only mean something when tools really run, are refused before anything starts. */
 function checkReplayFlags(flags: ParsedFlags<typeof REPLAY>): void {
-  if (flags["run-tools"] && flags["stub-tools"]) throw new ReinError("goal_invalid", "--run-tools and --stub-tools both given; expected one (stubbing is the default)");
+  if (flags["run-tools"] && flags["stub-tools"])
+    throw new ReinError("goal_invalid", "--run-tools and --stub-tools both given; expected one (stubbing is the default)");
   if (flags.approve && flags.deny) throw new ReinError("goal_invalid", "--approve and --deny both given; expected one");
   if (flags.step !== undefined && (flags.approve || flags.deny)) {
-    throw new ReinError("goal_invalid", "--step replays one step with nobody to decide its approvals (a call that needs one ends it); expected --approve or --deny without --step");
+    throw new ReinError(
+      "goal_invalid",
+      "--step replays one step with nobody to decide its approvals (a call that needs one ends it); expected --approve or --deny without --step",
+    );
   }
   const needsRealTools = (["approve", "deny", "allow-external"] as const).find((name) => flags[name]);
   if (needsRealTools && !flags["run-tools"]) {
-    throw new ReinError("goal_invalid", `--${needsRealTools} applies only to calls that really run; expected --run-tools with it (by default every call is answered from the recording)`);
+    throw new ReinError(
+      "goal_invalid",
+      `--${needsRealTools} applies only to calls that really run; expected --run-tools with it (by default every call is answered from the recording)`,
+    );
   }
 }
 
@@ -68,7 +75,11 @@ function personDeciding(flags: ParsedFlags<typeof REPLAY>): ((request: ReplayApp
   if (!flags.approve && !flags.deny) return undefined;
   const approver = `cli:${process.env.USER ?? "user"} (rein replay --${flags.approve ? "approve" : "deny"})`;
   return (request) => {
-    err(`replay: ${flags.approve ? "approving" : "denying"} ${request.tool ?? "a call"} in step ${request.stepId ?? "?"} (${request.approvalId})`);
-    return flags.approve ? { decision: "approved", approver } : { decision: "denied", approver, reason: flags.reason ?? "denied from the command line" };
+    err(
+      `replay: ${flags.approve ? "approving" : "denying"} ${request.tool ?? "a call"} in step ${request.stepId ?? "?"} (${request.approvalId})`,
+    );
+    return flags.approve
+      ? { decision: "approved", approver }
+      : { decision: "denied", approver, reason: flags.reason ?? "denied from the command line" };
   };
 }

@@ -26,9 +26,13 @@ async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<n
   // A controller makes the pair once when there is none; a step worker only ever reads the public key.
   warnIfUnsandboxed(context.config);
   const keys = packetSigningKeys(context.config, { create: roles.includes("control") });
-  if (keys.created) err(`rein: wrote a packet-signing key pair to ${context.config.keysDir} (step workers elsewhere need packet-public.pem)`);
+  if (keys.created)
+    err(`rein: wrote a packet-signing key pair to ${context.config.keysDir} (step workers elsewhere need packet-public.pem)`);
   if (roles.includes("control") && !keys.privateKey) {
-    throw new ReinError("config_invalid", `the controller needs the packet private key: ${context.config.keysDir}/packet-private.pem or REIN_PACKET_PRIVATE_KEY (or _FILE); create a pair with \`rein keys generate\``);
+    throw new ReinError(
+      "config_invalid",
+      `the controller needs the packet private key: ${context.config.keysDir}/packet-private.pem or REIN_PACKET_PRIVATE_KEY (or _FILE); create a pair with \`rein keys generate\``,
+    );
   }
   if (roles.includes("step") && !keys.publicKey) {
     throw new ReinError(
@@ -44,8 +48,18 @@ async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<n
   const api =
     flags.http === undefined
       ? undefined
-      : await serveHttp(context, { port: flags.http, host: flags.host, tokenEnv: flags["token-env"], tokensFile: flags["tokens-file"], allowOrigins: flags["allow-origin"], roles });
-  const metrics = flags["metrics-port"] === undefined ? undefined : await serveProcessMetrics({ port: flags["metrics-port"], host: flags["metrics-host"], roles });
+      : await serveHttp(context, {
+          port: flags.http,
+          host: flags.host,
+          tokenEnv: flags["token-env"],
+          tokensFile: flags["tokens-file"],
+          allowOrigins: flags["allow-origin"],
+          roles,
+        });
+  const metrics =
+    flags["metrics-port"] === undefined
+      ? undefined
+      : await serveProcessMetrics({ port: flags["metrics-port"], host: flags["metrics-host"], roles });
   if (metrics) err(`rein: this process's metrics on ${metrics.url}`);
   const running = startRoles(context.runtime, {
     roles,
@@ -60,7 +74,9 @@ async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<n
     process.once("SIGTERM", resolve);
     process.once("SIGINT", resolve);
   });
-  err(`rein: ${roles.join(", ")} running against ${redactPassword(context.config.redisUrl)} (prefix ${context.config.prefix}); SIGTERM to stop`);
+  err(
+    `rein: ${roles.join(", ")} running against ${redactPassword(context.config.redisUrl)} (prefix ${context.config.prefix}); SIGTERM to stop`,
+  );
   await stop;
   err("rein: stopping: finishing current jobs");
   api?.closeAllConnections();
@@ -93,6 +109,7 @@ export const serveCommand: CommandHandler<typeof SERVE> = (_args, flags) => {
 export const workerCommand: CommandHandler<typeof WORKER> = (_args, flags) => {
   const roles = flags.role ?? [];
   if (roles.length === 0) throw new ReinError("config_invalid", `--role (missing): expected one of ${ROLE_NAMES.join(", ")}`);
-  if (flags["metrics-host"] !== undefined && flags["metrics-port"] === undefined) throw new ReinError("config_invalid", "--metrics-host configures the metrics endpoint; expected it with --metrics-port PORT");
+  if (flags["metrics-host"] !== undefined && flags["metrics-port"] === undefined)
+    throw new ReinError("config_invalid", "--metrics-host configures the metrics endpoint; expected it with --metrics-port PORT");
   return runRoles(roles, flags);
 };

@@ -23,7 +23,8 @@ export { scriptedOverrides } from "./model-resolution.ts";
 
 export const runCommand: CommandHandler<typeof RUN> = async ({ goal: goalText }, flags) => {
   const example = flags.example === undefined ? undefined : await loadExample(flags.example);
-  if (!example && goalText === undefined) throw new ReinError("goal_invalid", 'expected a goal: rein run "<goal>" or rein run --example bugfix');
+  if (!example && goalText === undefined)
+    throw new ReinError("goal_invalid", 'expected a goal: rein run "<goal>" or rein run --example bugfix');
   if (flags.approve && flags.deny) throw new ReinError("goal_invalid", "--approve and --deny both given; expected one");
   const models = requireModels(resolveModels({ configFile: flags.config, example }));
   const context = await openContext({
@@ -34,7 +35,10 @@ export const runCommand: CommandHandler<typeof RUN> = async ({ goal: goalText },
   if (context.redis.embedded) err(`started a private redis-server at ${context.redis.url} (stopped on exit)`);
   if (flags.detach && context.redis.embedded) {
     await context.close();
-    throw new ReinError("config_invalid", "--detach leaves the run to other processes, but this Redis is private to rein run and stops with it; expected a shared one (--redis, REDIS_URL or redisUrl)");
+    throw new ReinError(
+      "config_invalid",
+      "--detach leaves the run to other processes, but this Redis is private to rein run and stops with it; expected a shared one (--redis, REDIS_URL or redisUrl)",
+    );
   }
   err(models.source);
   await checkRoleProviders(context.runtime.config)
@@ -45,9 +49,11 @@ export const runCommand: CommandHandler<typeof RUN> = async ({ goal: goalText },
     });
   warnIfUnsandboxed(context.config);
   const keys = packetSigningKeys(context.config, { create: true });
-  if (keys.created) err(`wrote a packet-signing key pair to ${context.config.keysDir} (used by every rein run and rein serve started here)`);
+  if (keys.created)
+    err(`wrote a packet-signing key pair to ${context.config.keysDir} (used by every rein run and rein serve started here)`);
   const approval = approvalKeys(context.config, { create: true });
-  if (approval.created) err(`dev mode: wrote an approval key pair to ${context.config.keysDir} (deciders use the private key, step workers the public one)`);
+  if (approval.created)
+    err(`dev mode: wrote an approval key pair to ${context.config.keysDir} (deciders use the private key, step workers the public one)`);
   const tooling = await buildTooling(context.runtime, example?.tools ?? [], requireVerifier(approval, context.config));
   const desk: ApprovalDesk = { store: tooling.approvals, signer: requireSigner(approval, context.config) };
   const roles = startRoles(context.runtime, {
@@ -65,7 +71,12 @@ export const runCommand: CommandHandler<typeof RUN> = async ({ goal: goalText },
     const ticker = process.stdout.isTTY ? new ModelCallTicker((text) => process.stdout.write(text)) : undefined;
     const ticking = ticker ? setInterval(() => ticker.tick(), 1000).unref() : undefined;
     live = await context.runtime.live.subscribe(runId, (event) => ticker?.onLive(event));
-    const { origin } = await submitGoal(context.runtime, goal, { knownTools: tooling.registry.names(), unavailableMcp: tooling.unavailableMcp, runId, ...workspaceFlags(flags, example) });
+    const { origin } = await submitGoal(context.runtime, goal, {
+      knownTools: tooling.registry.names(),
+      unavailableMcp: tooling.unavailableMcp,
+      runId,
+      ...workspaceFlags(flags, example),
+    });
     if (origin) out(describeOrigin(origin));
     const interrupt = onInterrupt(context.runtime, runId, Boolean(flags.detach));
     const state = await followRun(context.runtime, runId, {
@@ -124,13 +135,20 @@ function onInterrupt(runtime: ReinRuntime, runId: string, detach: boolean): { de
     err(`rein run: Ctrl-C: cancelling run ${runId} (Ctrl-C again to leave at once; rein run --detach leaves a run running instead)`);
     runtime.queues
       .sendControl({ type: "run.cancel", eventId: `cancel-${runId}`, runId, reason: "cancelled with Ctrl-C in rein run" })
-      .catch((error: unknown) => err(`rein run: could not ask for the cancel (${errorMessage(error)}); stop it with: rein cancel ${runId}`));
+      .catch((error: unknown) =>
+        err(`rein run: could not ask for the cancel (${errorMessage(error)}); stop it with: rein cancel ${runId}`),
+      );
   };
   process.on("SIGINT", handler);
   return { detached: detached.signal, count: () => count, remove: () => process.off("SIGINT", handler) };
 }
 
-async function decideFromFlags(runtime: ReinRuntime, desk: ApprovalDesk, approvalId: string, flags: ParsedFlags<typeof RUN>): Promise<void> {
+async function decideFromFlags(
+  runtime: ReinRuntime,
+  desk: ApprovalDesk,
+  approvalId: string,
+  flags: ParsedFlags<typeof RUN>,
+): Promise<void> {
   const decision = flags.approve ? "approved" : "denied";
   out(`  (--${flags.approve ? "approve" : "deny"}) deciding approval ${approvalId}: ${decision}`);
   await decideApproval(runtime, desk, approvalId, {

@@ -55,14 +55,17 @@ export async function serveHttp(context: CliContext, flags: ServeHttpFlags): Pro
     roles: flags.roles,
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (error) => reject(new ReinError("config_invalid", `--host ${host} --http ${flags.port}: cannot listen: ${error.message}`, { cause: error })));
+    server.once("error", (error) =>
+      reject(new ReinError("config_invalid", `--host ${host} --http ${flags.port}: cannot listen: ${error.message}`, { cause: error })),
+    );
     server.listen(port, host, resolve);
   });
   const address = server.address();
   const bound = typeof address === "object" && address ? address.port : port;
   const wildcard = host === "0.0.0.0" || host === "::" || host === "[::]";
   const shown = wildcard ? "127.0.0.1" : isIP(host) === 6 ? `[${host}]` : host;
-  if (wildcard) err(`rein: the HTTP API listens on every interface (${host}); the bearer token is its only lock, so put TLS in front of it`);
+  if (wildcard)
+    err(`rein: the HTTP API listens on every interface (${host}); the bearer token is its only lock, so put TLS in front of it`);
   err(`rein: HTTP API on http://${shown}:${bound} (bearer token required)`);
   if (!token) {
     err(`rein: dashboard at http://${shown}:${bound}/ (paste your own token; ${flags.tokensFile} names its role)`);
@@ -80,7 +83,9 @@ function readTokensFile(file: string): ApiToken[] {
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new ReinError("config_invalid", `--tokens-file ${file}: ${errorMessage(error)}; expected a JSON object of identity → token`, { cause: error });
+    throw new ReinError("config_invalid", `--tokens-file ${file}: ${errorMessage(error)}; expected a JSON object of identity → token`, {
+      cause: error,
+    });
   }
   const expected = `expected {"alice": {"role": "operator", "sha256": "<the token's sha256>"}, "ci": {"role": "admin", "env": "CI_TOKEN"}, …}`;
   const parsed = TokensFile.safeParse(raw);
@@ -107,9 +112,16 @@ function tokenIssue(issue: z.core.$ZodIssue | undefined): string {
 function tokenFrom(tokenEnv: string | undefined): { value: string; generated: boolean } {
   if (!tokenEnv) return { value: randomBytes(32).toString("base64url"), generated: true };
   const value = process.env[tokenEnv];
-  if (!value) throw new ReinError("config_invalid", `--token-env ${tokenEnv}: that environment variable is not set; expected it to hold the API token`);
+  if (!value)
+    throw new ReinError(
+      "config_invalid",
+      `--token-env ${tokenEnv}: that environment variable is not set; expected it to hold the API token`,
+    );
   if (value.length < MIN_TOKEN_LENGTH) {
-    throw new ReinError("config_invalid", `--token-env ${tokenEnv}: the token is ${value.length} characters; expected at least ${MIN_TOKEN_LENGTH} random ones`);
+    throw new ReinError(
+      "config_invalid",
+      `--token-env ${tokenEnv}: the token is ${value.length} characters; expected at least ${MIN_TOKEN_LENGTH} random ones`,
+    );
   }
   return { value, generated: false };
 }

@@ -16,7 +16,8 @@ export const statusCommand: CommandHandler<typeof STATUS> = ({ runId }, flags) =
     }
     out(`run ${state.runId}: ${state.status}${state.stopReason ? ` (${state.stopReason})` : ""}`);
     out(`goal: ${state.goal.text}`);
-    for (const step of state.steps) out(`  ${step.stepId} [${step.phase}] attempt ${step.attempt}: ${step.spec.title}${step.decision ? ` → ${step.decision}` : ""}`);
+    for (const step of state.steps)
+      out(`  ${step.stepId} [${step.phase}] attempt ${step.attempt}: ${step.spec.title}${step.decision ? ` → ${step.decision}` : ""}`);
     if (state.pendingApprovals.length > 0) out(`waiting for approval: ${state.pendingApprovals.join(", ")}`);
     out(`spent: ${spendLine(state)}`);
     for (const line of state.result ? answerLines(state.result) : []) out(line);

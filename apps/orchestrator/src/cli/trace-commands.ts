@@ -21,7 +21,9 @@ export const traceCommand: CommandHandler<typeof TRACE> = async (args, flags) =>
   if (args.subcommand === "export") return exportTrace(args.runId, flags);
   if (args.subcommand === "import") return importTrace(args.file, flags);
   const { source } = args;
-  const bundle = source.endsWith(".jsonl") ? await readExport(source) : await withRuntime(flags, (runtime) => loadRequired(runtime, source));
+  const bundle = source.endsWith(".jsonl")
+    ? await readExport(source)
+    : await withRuntime(flags, (runtime) => loadRequired(runtime, source));
   if (flags.otel) return sendSpans(bundle);
   return showTrace(bundle, flags);
 };
@@ -34,7 +36,9 @@ export const traceCommand: CommandHandler<typeof TRACE> = async (args, flags) =>
 async function sendSpans(bundle: TraceBundle): Promise<number> {
   emitRunSpans(bundle.events, startOtel({ enabled: true }).tracer);
   await stopOtel();
-  err(`sent the spans of ${bundle.runId} to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT ?? "http://localhost:4318"} (OTLP/HTTP)`);
+  err(
+    `sent the spans of ${bundle.runId} to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT ?? "http://localhost:4318"} (OTLP/HTTP)`,
+  );
   return 0;
 }
 
@@ -50,11 +54,17 @@ function showTrace(bundle: TraceBundle, flags: TraceFlags): number {
   if (flags.check) {
     const answers = answerQuestions(bundle.events, bundle.blobs);
     for (const answer of answers) {
-      out(`${answer.answered ? "✓" : "✗"} ${answer.question}: ${answer.answered ? `${answer.evidence.length} event(s)` : answer.gaps.slice(0, 3).join("; ")}`);
+      out(
+        `${answer.answered ? "✓" : "✗"} ${answer.question}: ${answer.answered ? `${answer.evidence.length} event(s)` : answer.gaps.slice(0, 3).join("; ")}`,
+      );
     }
     return answers.every((answer) => answer.answered) ? 0 : 1;
   }
-  const text = flags.audit ? renderAudit(bundle.events) : flags.graph ? renderGraph(bundle.events) : renderTimeline(bundle.events, bundle.state);
+  const text = flags.audit
+    ? renderAudit(bundle.events)
+    : flags.graph
+      ? renderGraph(bundle.events)
+      : renderTimeline(bundle.events, bundle.state);
   process.stdout.write(text);
   return 0;
 }
@@ -62,7 +72,9 @@ function showTrace(bundle: TraceBundle, flags: TraceFlags): number {
 async function exportTrace(runId: string, flags: TraceFlags): Promise<number> {
   const bundle = await withRuntime(flags, (runtime) => loadRequired(runtime, runId));
   const written = await writeExport(bundle, flags.output ?? `${runId}.jsonl`);
-  err(`exported ${bundle.events.length} events to ${written.jsonl}${written.sidecar ? ` (large payloads, prompts and artifacts in ${written.sidecar})` : ""}`);
+  err(
+    `exported ${bundle.events.length} events to ${written.jsonl}${written.sidecar ? ` (large payloads, prompts and artifacts in ${written.sidecar})` : ""}`,
+  );
   return 0;
 }
 
@@ -78,11 +90,15 @@ async function importTrace(file: string, flags: TraceFlags): Promise<number> {
 
 async function loadRequired(runtime: Parameters<typeof loadBundle>[0], runId: string): Promise<TraceBundle> {
   const bundle = await loadBundle(runtime, runId);
-  if (bundle.events.length === 0) throw new ReinError("not_found", `no trace for run ${runId}; expected the id printed by \`rein run\` or \`rein submit\``);
+  if (bundle.events.length === 0)
+    throw new ReinError("not_found", `no trace for run ${runId}; expected the id printed by \`rein run\` or \`rein submit\``);
   return bundle;
 }
 
-async function withRuntime<T>(flags: TraceFlags, body: (runtime: Awaited<ReturnType<typeof openContext>>["runtime"]) => Promise<T>): Promise<T> {
+async function withRuntime<T>(
+  flags: TraceFlags,
+  body: (runtime: Awaited<ReturnType<typeof openContext>>["runtime"]) => Promise<T>,
+): Promise<T> {
   const { prefix } = flags;
   const context = await openContext({ ...contextFlags(flags), overrides: prefix ? { prefix } : undefined });
   try {

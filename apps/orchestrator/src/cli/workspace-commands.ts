@@ -12,9 +12,11 @@ export function describeOrigin(origin: WorkspaceOrigin): string {
   const inside = origin.workspace.startsWith(`${origin.source}/`)
     ? `\nnote: the workspace lies inside ${origin.source} (workspaceRoot ${dirname(origin.workspace)}); tools that scan it, such as test runners, will see it: ignore .rein/ or set workspaceRoot elsewhere`
     : "";
-  return (origin.kind === "git-worktree"
-    ? `workspace: ${origin.workspace} (git worktree of ${origin.source} on branch ${origin.branch}${origin.includedDirty ? ", with its uncommitted changes" : ""}; ${origin.source} itself is not touched)`
-    : `workspace: ${origin.workspace} (a copy of ${origin.source}; ${origin.source} itself is not touched)`) + inside;
+  return (
+    (origin.kind === "git-worktree"
+      ? `workspace: ${origin.workspace} (git worktree of ${origin.source} on branch ${origin.branch}${origin.includedDirty ? ", with its uncommitted changes" : ""}; ${origin.source} itself is not touched)`
+      : `workspace: ${origin.workspace} (a copy of ${origin.source}; ${origin.source} itself is not touched)`) + inside
+  );
 }
 
 /** What the run changed and how to take it, printed when `rein run` ends. */
@@ -43,7 +45,9 @@ export const applyCommand: CommandHandler<typeof APPLY> = async ({ runId }, flag
   const origin = await readOrigin(config.workspaceRoot, runId);
   const result = await applyRun(origin);
   if (result.applied.length === 0) {
-    out(result.unchanged.length === 0 ? `run ${origin.runId} changed nothing` : `${origin.source} already has run ${origin.runId}'s changes`);
+    out(
+      result.unchanged.length === 0 ? `run ${origin.runId} changed nothing` : `${origin.source} already has run ${origin.runId}'s changes`,
+    );
     return 0;
   }
   out(`applied to ${origin.source}:`);

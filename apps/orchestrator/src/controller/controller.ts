@@ -63,7 +63,10 @@ export function startController(options: ControllerOptions): Worker {
 
   /** Writes the transition's state and trace with compare-and-set on `read`'s version, keeping what it wrote. */
   const save = async (next: RunState, read: RunState, trace: readonly TraceEventInput[]): Promise<SaveOutcome> => {
-    const outcome = await runtime.runs.saveOrRead(next, read.version, { events: trace.map((event) => runtime.trace.encode(event)), ttlSeconds: runtime.trace.ttlSeconds });
+    const outcome = await runtime.runs.saveOrRead(next, read.version, {
+      events: trace.map((event) => runtime.trace.encode(event)),
+      ttlSeconds: runtime.trace.ttlSeconds,
+    });
     if (outcome.saved) written.keep(next, outcome.json);
     return outcome;
   };
@@ -85,7 +88,10 @@ export function startController(options: ControllerOptions): Worker {
   const applyTo = async (state: RunState | null, event: ControlEvent, kept = false): Promise<Applied> => {
     if (!state) {
       // Its run was pruned (or never existed): retrying cannot help, and a trace written now would outlive every run key.
-      runtime.logger.warn({ runId: event.runId, event: event.type, eventId: event.eventId }, "control event dropped: its run does not exist");
+      runtime.logger.warn(
+        { runId: event.runId, event: event.type, eventId: event.eventId },
+        "control event dropped: its run does not exist",
+      );
       return { done: true };
     }
     if (state.appliedEvents.at(-1) === event.eventId) {
@@ -111,7 +117,8 @@ export function startController(options: ControllerOptions): Worker {
     QUEUE_NAMES.control,
     async (job, token) => {
       const parsed = ControlEvent.safeParse(job.data);
-      if (!parsed.success) throw toQueueError(new ReinError("contract_invalid", `control event ${job.id} is malformed: ${parsed.error.message}`));
+      if (!parsed.success)
+        throw toQueueError(new ReinError("contract_invalid", `control event ${job.id} is malformed: ${parsed.error.message}`));
       const event = parsed.data;
       try {
         const kept = written.take(event.runId);

@@ -1,4 +1,17 @@
-import { type ControllerEffect, type DelegationRequest, errorMessage, ReinError, type StepBudget, type RunState, type StepResult, type StepState, type Suspension, totalTokens, type Verdict, zeroUsage } from "@rein/contracts";
+import {
+  type ControllerEffect,
+  type DelegationRequest,
+  errorMessage,
+  ReinError,
+  type StepBudget,
+  type RunState,
+  type StepResult,
+  type StepState,
+  type Suspension,
+  totalTokens,
+  type Verdict,
+  zeroUsage,
+} from "@rein/contracts";
 import { assertAttenuated } from "@rein/signing";
 import type { TraceEventBody } from "@rein/trace";
 import { contextJobOf } from "./context-job.ts";
@@ -25,7 +38,12 @@ export interface DraftOps {
  * holds no worker slot. A request that would widen anything is refused and
  * the parent resumes with the reason.
  */
-export function delegate(draft: DraftOps, parent: StepState, result: StepResult, suspension: Extract<Suspension, { kind: "delegate" }>): void {
+export function delegate(
+  draft: DraftOps,
+  parent: StepState,
+  result: StepResult,
+  suspension: Extract<Suspension, { kind: "delegate" }>,
+): void {
   const { state } = draft;
   const request = suspension.request;
   const childId = `${parent.stepId}.${state.steps.filter((step) => step.parentStepId === parent.stepId).length + 1}`;
@@ -37,8 +55,19 @@ export function delegate(draft: DraftOps, parent: StepState, result: StepResult,
     childBody = bodyOf(draft, child);
   } catch (error) {
     const reason = errorMessage(error);
-    draft.trace({ kind: "delegation.refused", payload: { reason, childTitle: request.title, tools: request.tools.map((grant) => grant.name) } }, parent);
-    parent.resumeInput = { kind: "delegation", childStepId: childId, status: "refused", summary: reason, observationIds: [], refusal: reason, callIndex: suspension.callIndex };
+    draft.trace(
+      { kind: "delegation.refused", payload: { reason, childTitle: request.title, tools: request.tools.map((grant) => grant.name) } },
+      parent,
+    );
+    parent.resumeInput = {
+      kind: "delegation",
+      childStepId: childId,
+      status: "refused",
+      summary: reason,
+      observationIds: [],
+      refusal: reason,
+      callIndex: suspension.callIndex,
+    };
     parent.resumes += 1;
     draft.dispatch(parent, { countsAsStep: false });
     return;
@@ -47,18 +76,21 @@ export function delegate(draft: DraftOps, parent: StepState, result: StepResult,
   parent.awaitingChildId = childId;
   parent.awaitingCallIndex = suspension.callIndex;
   state.steps.push(child);
-  draft.trace({
-    kind: "step.delegated",
-    payload: {
-      childStepId: childId,
-      reason: suspension.reason,
-      title: request.title,
-      tools: childBody.surface.map((grant) => grant.name),
-      scopes: Object.fromEntries(childBody.surface.map((grant) => [grant.name, grant.scope])),
-      budget: child.spec.budget,
-      depth: child.depth,
+  draft.trace(
+    {
+      kind: "step.delegated",
+      payload: {
+        childStepId: childId,
+        reason: suspension.reason,
+        title: request.title,
+        tools: childBody.surface.map((grant) => grant.name),
+        scopes: Object.fromEntries(childBody.surface.map((grant) => [grant.name, grant.scope])),
+        budget: child.spec.budget,
+        depth: child.depth,
+      },
     },
-  }, parent);
+    parent,
+  );
   draft.dispatch(child);
 }
 
@@ -74,7 +106,10 @@ function childStepOf(draft: DraftOps, parent: StepState, result: StepResult, req
   // A cost limit of $0 is a real limit (free models), not one spent; the other limits must leave something to give.
   const spentLimits = (["maxTurns", "maxToolCalls", "maxTokens", "maxMs"] as const).filter((limit) => remaining[limit] <= 0);
   if (spentLimits.length > 0) {
-    throw new ReinError("packet_invalid", `the parent has no ${spentLimits.join(", ")} left to give a child step; finish the work in this step instead`);
+    throw new ReinError(
+      "packet_invalid",
+      `the parent has no ${spentLimits.join(", ")} left to give a child step; finish the work in this step instead`,
+    );
   }
   const asked = Object.fromEntries(Object.entries(request.budget).filter(([, limit]) => limit !== undefined));
   const childBudget: StepBudget = { ...remaining, ...asked };
@@ -100,7 +135,10 @@ function childStepOf(draft: DraftOps, parent: StepState, result: StepResult, req
     grants: request.tools,
     bounds: { surface: parentBody.surface, budget: remaining },
   };
-  assertAttenuated({ surface: request.tools, budget: childBudget, depth: child.depth }, { surface: parentBody.surface, budget: remaining, maxDepth: draft.settings.maxDepth });
+  assertAttenuated(
+    { surface: request.tools, budget: childBudget, depth: child.depth },
+    { surface: parentBody.surface, budget: remaining, maxDepth: draft.settings.maxDepth },
+  );
   return child;
 }
 
@@ -155,7 +193,14 @@ function returnToParent(draft: DraftOps, child: StepState, status: StepResult["s
   }
   parent.awaitingChildId = undefined;
   // No call index only on a step suspended before they were recorded (see scaling.md, upgrading): its first call is the likeliest.
-  parent.resumeInput = { kind: "delegation", childStepId: child.stepId, status, summary, observationIds: child.outcome?.observationIds ?? [], callIndex: parent.awaitingCallIndex ?? 0 };
+  parent.resumeInput = {
+    kind: "delegation",
+    childStepId: child.stepId,
+    status,
+    summary,
+    observationIds: child.outcome?.observationIds ?? [],
+    callIndex: parent.awaitingCallIndex ?? 0,
+  };
   parent.awaitingCallIndex = undefined;
   child.outcome = undefined;
   parent.resumes += 1;
@@ -172,7 +217,10 @@ export function askContext(draft: DraftOps, step: StepState, suspension: Extract
   step.awaitingContext = question;
   step.awaitingCallIndex = suspension.callIndex;
   draft.trace({ kind: "step.suspended", payload: { reason: "context", question } }, step);
-  draft.effect({ type: "enqueue_context_request", job: contextJobOf(draft.state, step, question, { now: draft.settings.now, ttlMs: draft.settings.packetTtlMs }) });
+  draft.effect({
+    type: "enqueue_context_request",
+    job: contextJobOf(draft.state, step, question, { now: draft.settings.now, ttlMs: draft.settings.packetTtlMs }),
+  });
 }
 
 /**
@@ -190,7 +238,18 @@ export function answerContext(draft: DraftOps, step: StepState, evidenceIds: rea
   step.awaitingCallIndex = undefined;
   step.spec = { ...step.spec, evidence_ids: [...new Set([...step.spec.evidence_ids, ...evidence.map((entry) => entry.id)])] };
   step.resumes += 1;
-  draft.trace({ kind: refusal ? "context.refused" : "context.answered", payload: { evidence: evidence.map((entry) => entry.id), refusal: refusal ?? null, requestingStepId: step.stepId, parentStepId: step.parentStepId } }, step);
+  draft.trace(
+    {
+      kind: refusal ? "context.refused" : "context.answered",
+      payload: {
+        evidence: evidence.map((entry) => entry.id),
+        refusal: refusal ?? null,
+        requestingStepId: step.stepId,
+        parentStepId: step.parentStepId,
+      },
+    },
+    step,
+  );
   draft.dispatch(step, { countsAsStep: false });
 }
 
@@ -204,4 +263,5 @@ function remainingBudget(budget: StepBudget, result: StepResult): StepBudget {
   };
 }
 
-const bodyOf = (draft: DraftOps, step: StepState) => packetBodyOf(draft.state, step, { now: draft.settings.now, ttlMs: draft.settings.packetTtlMs });
+const bodyOf = (draft: DraftOps, step: StepState) =>
+  packetBodyOf(draft.state, step, { now: draft.settings.now, ttlMs: draft.settings.packetTtlMs });

@@ -1,5 +1,12 @@
 import { retireRun } from "./retire-run.ts";
-import { type ControlEvent, type ControllerEffect, type EvaluateJob, type EvaluateRequest, ReinError, type RunState } from "@rein/contracts";
+import {
+  type ControlEvent,
+  type ControllerEffect,
+  type EvaluateJob,
+  type EvaluateRequest,
+  ReinError,
+  type RunState,
+} from "@rein/contracts";
 import type { PacketSigner } from "@rein/signing";
 import { jobIds, LessonStore, type ControllerRuntime } from "@rein/runtime";
 import { Workspace } from "@rein/tools";
@@ -32,7 +39,10 @@ async function performEffect(effect: ControllerEffect, { state, event, runtime, 
       await Workspace.forRun(runtime.config.workspaceRoot, state.runId);
       return;
     case "schedule_deadline":
-      await runtime.queues.sendControl({ type: "deadline", eventId: `deadline-${state.runId}`, runId: state.runId }, { delay: effect.delayMs });
+      await runtime.queues.sendControl(
+        { type: "deadline", eventId: `deadline-${state.runId}`, runId: state.runId },
+        { delay: effect.delayMs },
+      );
       return;
     case "enqueue_plan":
       await runtime.queues.sendPlan(effect.job);
@@ -50,7 +60,13 @@ async function performEffect(effect: ControllerEffect, { state, event, runtime, 
       return;
     case "schedule_approval_expiry":
       await runtime.queues.sendControl(
-        { type: "approval.decided", eventId: `approval-expiry-${effect.approvalId}`, runId: state.runId, approvalId: effect.approvalId, decision: "expired" },
+        {
+          type: "approval.decided",
+          eventId: `approval-expiry-${effect.approvalId}`,
+          runId: state.runId,
+          approvalId: effect.approvalId,
+          decision: "expired",
+        },
         { delay: effect.delayMs },
       );
       return;

@@ -1,4 +1,13 @@
-import { type EvidenceFact, FINAL_ANSWER_STEP_ID, type FinalAnswer, type FinalAnswerEvaluateJob, type RunState, type StepEvaluateJob, type StepEvaluateRequest, type StepState } from "@rein/contracts";
+import {
+  type EvidenceFact,
+  FINAL_ANSWER_STEP_ID,
+  type FinalAnswer,
+  type FinalAnswerEvaluateJob,
+  type RunState,
+  type StepEvaluateJob,
+  type StepEvaluateRequest,
+  type StepState,
+} from "@rein/contracts";
 
 /** All of the run's evidence with each call's status: claims are checked against every observation, not a window. */
 export function evidenceFactsOf(state: RunState): EvidenceFact[] {
@@ -32,7 +41,12 @@ export function stepEvaluateRequestOf(state: RunState, step: StepState, kind: St
 }
 
 /** The planner's proposed final answer for the evaluator, with what it said about the previous proposal. */
-export function finalAnswerJobOf(state: RunState, answer: FinalAnswer, attempt: number, feedback: string | undefined): FinalAnswerEvaluateJob {
+export function finalAnswerJobOf(
+  state: RunState,
+  answer: FinalAnswer,
+  attempt: number,
+  feedback: string | undefined,
+): FinalAnswerEvaluateJob {
   return {
     kind: "final",
     runId: state.runId,

@@ -5,4 +5,7 @@ import type { EvidenceEntry } from "@rein/contracts";
  * in a step's packet alike: its id, and "tool: summary", so a model can tell
  * where evidence came from and cite it (scripted models find it by the tool).
  */
-export const evidenceLine = ({ id, summary, tool }: EvidenceEntry): { id: string; summary: string } => ({ id, summary: `${tool}: ${summary}` });
+export const evidenceLine = ({ id, summary, tool }: EvidenceEntry): { id: string; summary: string } => ({
+  id,
+  summary: `${tool}: ${summary}`,
+});

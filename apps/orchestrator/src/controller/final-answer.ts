@@ -14,7 +14,10 @@ export function proposeFinalAnswer(draft: Draft, planNo: number, answer: FinalAn
   const feedback = previous?.feedback;
   state.proposal = { planNo, attempt, answer, phase: "evaluating", ...(feedback ? { feedback } : {}) };
   draft.setStatus("evaluating");
-  draft.trace({ kind: "answer.proposed", payload: { planNo, attempt, proposedBy: "planner", claims: answer.claims.length, gaps: answer.gaps.length } });
+  draft.trace({
+    kind: "answer.proposed",
+    payload: { planNo, attempt, proposedBy: "planner", claims: answer.claims.length, gaps: answer.gaps.length },
+  });
   draft.effect({ type: "enqueue_evaluate", job: finalAnswerJobOf(state, answer, attempt, feedback) });
 }
 
@@ -27,13 +30,18 @@ export function proposeFinalAnswer(draft: Draft, planNo: number, answer: FinalAn
 export function applyFinalVerdict(draft: Draft, attempt: number, verdict: Verdict): string | undefined {
   const { state } = draft;
   const proposal = state.proposal;
-  if (proposal?.phase !== "evaluating" || proposal.attempt !== attempt || state.status !== "evaluating") return "not waiting for this verdict";
+  if (proposal?.phase !== "evaluating" || proposal.attempt !== attempt || state.status !== "evaluating")
+    return "not waiting for this verdict";
   draft.recordVerdict(verdict);
   switch (verdict.decision) {
     case "done": {
       proposal.phase = "accepted";
       const answer = verdict.answer ?? proposal.answer;
-      draft.finishRun("done", { answer, summary: answer.answer, partial: false, missing: [], claims: verdict.claims ?? [] }, VERIFIED_REASON);
+      draft.finishRun(
+        "done",
+        { answer, summary: answer.answer, partial: false, missing: [], claims: verdict.claims ?? [] },
+        VERIFIED_REASON,
+      );
       return undefined;
     }
     case "escalate":

@@ -32,7 +32,8 @@ interface Resend {
 export function resendLostJobs(draft: Draft, event: JobsLost): string | undefined {
   const { state } = draft;
   // What the sweep saw is stale once the run moved: its next sweep looks again.
-  if (event.seenVersion !== undefined && event.seenVersion !== state.version) return `the run changed since version ${event.seenVersion}, when its jobs were found lost`;
+  if (event.seenVersion !== undefined && event.seenVersion !== state.version)
+    return `the run changed since version ${event.seenVersion}, when its jobs were found lost`;
   // Its deadline is scheduled when the controller takes the run in; until then nothing else is awaited either.
   if (state.planCount === 0) return "the run has not been taken in by the controller yet";
   const awaited = awaitedJobsOf(state);
@@ -47,7 +48,9 @@ export function resendLostJobs(draft: Draft, event: JobsLost): string | undefine
   for (const job of lost) {
     const sent = resends[job.jobId] ?? 0;
     if (sent >= limit) {
-      return escalate(draft, job, [`the ${described(job)} was lost: ${event.reason}; it was sent again ${sent} time(s) before, as many as config redrive.resendsPerJob allows. ${whatToCheck(event.cause, job)}`]);
+      return escalate(draft, job, [
+        `the ${described(job)} was lost: ${event.reason}; it was sent again ${sent} time(s) before, as many as config redrive.resendsPerJob allows. ${whatToCheck(event.cause, job)}`,
+      ]);
     }
     const effect = rebuilt(draft, job, event);
     if (!effect) {
@@ -60,14 +63,20 @@ export function resendLostJobs(draft: Draft, event: JobsLost): string | undefine
   if (deadlineLost) {
     // A timer runs nothing when it fires early or twice, so it is sent again however often it is lost.
     const delayMs = Math.max(0, Date.parse(state.createdAt) + state.goal.budget.maxWallMs - draft.settings.now.getTime());
-    planned.push({ effect: { type: "schedule_deadline", delayMs }, traced: { key: DEADLINE_JOB, queue: QUEUE_NAMES.control, jobId: deadlineJobId(state.runId), resend: 1 } });
+    planned.push({
+      effect: { type: "schedule_deadline", delayMs },
+      traced: { key: DEADLINE_JOB, queue: QUEUE_NAMES.control, jobId: deadlineJobId(state.runId), resend: 1 },
+    });
   }
   for (const { effect, traced } of planned) {
     draft.effect(effect);
     if (traced.key !== DEADLINE_JOB) resends[traced.jobId] = traced.resend;
   }
   state.resends = resends;
-  draft.trace({ kind: "run.redriven", payload: { cause: event.cause, reason: event.reason, jobs: planned.map((resend) => resend.traced) } });
+  draft.trace({
+    kind: "run.redriven",
+    payload: { cause: event.cause, reason: event.reason, jobs: planned.map((resend) => resend.traced) },
+  });
   return undefined;
 }
 
@@ -88,11 +97,15 @@ function rebuilt(draft: Draft, job: AwaitedJob, event: JobsLost): ControllerEffe
     case "evaluate": {
       const step = stepOf(state, intake.stepId);
       const result = event.stepResults.some((candidate) => candidate.stepId === step.stepId && candidate.attempt === step.attempt);
-      return result ? { type: "enqueue_evaluate", job: stepEvaluateRequestOf(state, step, step.parentStepId === null ? "step" : "child") } : undefined;
+      return result
+        ? { type: "enqueue_evaluate", job: stepEvaluateRequestOf(state, step, step.parentStepId === null ? "step" : "child") }
+        : undefined;
     }
     case "final": {
       const proposal = state.proposal;
-      return proposal ? { type: "enqueue_evaluate", job: finalAnswerJobOf(state, proposal.answer, proposal.attempt, proposal.feedback) } : undefined;
+      return proposal
+        ? { type: "enqueue_evaluate", job: finalAnswerJobOf(state, proposal.answer, proposal.attempt, proposal.feedback) }
+        : undefined;
     }
   }
 }
@@ -114,7 +127,11 @@ function escalate(draft: Draft, job: AwaitedJob, reasons: string[]): undefined {
     step.phase = "failed";
     step.awaitingContext = undefined;
   }
-  draft.escalate(reasons.map((reason) => `${reason}. Its evidence so far is in the run; reply to go on from it: rein reply ${state.runId} "<instruction>"`));
+  draft.escalate(
+    reasons.map(
+      (reason) => `${reason}. Its evidence so far is in the run; reply to go on from it: rein reply ${state.runId} "<instruction>"`,
+    ),
+  );
   return undefined;
 }
 
@@ -137,6 +154,7 @@ function described(job: AwaitedJob): string {
 const ROLE_OF_QUEUE: Record<string, string> = { plan: "planner", step: "step worker", evaluate: "evaluator" };
 
 function whatToCheck(cause: JobsLost["cause"], job: AwaitedJob): string {
-  if (cause === "worker_lost") return `Check the ${ROLE_OF_QUEUE[job.queue] ?? job.queue} processes' logs for crashes, out-of-memory kills or lost Redis connections, and fix the cause`;
+  if (cause === "worker_lost")
+    return `Check the ${ROLE_OF_QUEUE[job.queue] ?? job.queue} processes' logs for crashes, out-of-memory kills or lost Redis connections, and fix the cause`;
   return "Check the Redis failovers around then (a replica promoted before it had a write loses it; see docs/scaling.md, Redis Cluster) and anything else that deletes keys under this prefix";
 }

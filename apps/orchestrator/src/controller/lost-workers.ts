@@ -20,7 +20,10 @@ export function redispatchOrEscalate(draft: Draft, step: StepState, reason: stri
   }
   step.phase = "failed";
   draft.trace({ kind: "step.errored", payload: { reason } }, step);
-  const tries = limit === 0 ? "it is not dispatched again after that (config queues.lostStepRedispatches is 0)" : `and again after each of its ${limit} re-dispatch(es) (config queues.lostStepRedispatches)`;
+  const tries =
+    limit === 0
+      ? "it is not dispatched again after that (config queues.lostStepRedispatches is 0)"
+      : `and again after each of its ${limit} re-dispatch(es) (config queues.lostStepRedispatches)`;
   draft.escalate([
     `step ${step.stepId} (attempt ${step.attempt}) was not finished: ${reason}; ${tries}. Its checkpoint is intact. Check the step workers' logs for crashes, out-of-memory kills or lost Redis connections, fix the cause, then reply to go on from the evidence so far: rein reply ${draft.state.runId} "<instruction>"`,
   ]);

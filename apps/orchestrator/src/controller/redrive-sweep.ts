@@ -91,7 +91,11 @@ async function resubmitIfLost(runtime: ControllerRuntime, state: RunState): Prom
   const jobId = jobIds.control(eventId);
   if ((await runtime.redis.exists(runtime.keys.job(QUEUE_NAMES.control, jobId))) === 1) return false;
   const reason = `not in the control queue after the run stood still for over ${runtime.config.redrive.quietMs} ms, never taken in by a controller`;
-  await runtime.trace.append({ runId: state.runId, kind: "run.redriven", payload: { cause: "vanished", reason, jobs: [{ key: SUBMITTED_JOB, queue: QUEUE_NAMES.control, jobId, resend: 1 }] } });
+  await runtime.trace.append({
+    runId: state.runId,
+    kind: "run.redriven",
+    payload: { cause: "vanished", reason, jobs: [{ key: SUBMITTED_JOB, queue: QUEUE_NAMES.control, jobId, resend: 1 }] },
+  });
   await runtime.queues.sendControl({ type: "goal.submitted", eventId, runId: state.runId });
   return true;
 }
@@ -102,7 +106,13 @@ type LostJob = Pick<AwaitedJob, "key"> & { awaited?: AwaitedJob };
 async function lostJobsOf(runtime: ControllerRuntime, state: RunState): Promise<LostJob[]> {
   const expected: LostJob[] = [...awaitedJobsOf(state).map((awaited) => ({ key: awaited.key, awaited })), { key: DEADLINE_JOB }];
   const present = await Promise.all(
-    expected.map((job) => runtime.redis.exists(job.awaited ? runtime.keys.job(job.awaited.queue, job.awaited.jobId) : runtime.keys.job(QUEUE_NAMES.control, deadlineJobId(state.runId)))),
+    expected.map((job) =>
+      runtime.redis.exists(
+        job.awaited
+          ? runtime.keys.job(job.awaited.queue, job.awaited.jobId)
+          : runtime.keys.job(QUEUE_NAMES.control, deadlineJobId(state.runId)),
+      ),
+    ),
   );
   return expected.filter((_job, index) => present[index] === 0);
 }

@@ -1,5 +1,15 @@
 import { FINAL_ANSWER_STEP_ID, type RunState } from "@rein/contracts";
-import { ApprovalStore, checkpointKeys, type ControllerRuntime, expireWithin, forgetExpiredRuns, jobIds, noteRunExpiry, resultEventIds, runKeysOf } from "@rein/runtime";
+import {
+  ApprovalStore,
+  checkpointKeys,
+  type ControllerRuntime,
+  expireWithin,
+  forgetExpiredRuns,
+  jobIds,
+  noteRunExpiry,
+  resultEventIds,
+  runKeysOf,
+} from "@rein/runtime";
 
 /**
  * What is left of a run that ended: its keys (its intent and outcome
@@ -19,14 +29,23 @@ import { ApprovalStore, checkpointKeys, type ControllerRuntime, expireWithin, fo
 export async function retireRun(runtime: ControllerRuntime, state: RunState): Promise<void> {
   // A step's owner key stays (it expires with the run): a worker whose step the run's end cut off
   // records where it stopped, fenced by that key, and may still be writing it now.
-  const checkpoints = state.steps.flatMap((step) => checkpointKeys(runtime.keys, state.runId, step.stepId)).filter((key) => !key.endsWith(":owner"));
+  const checkpoints = state.steps
+    .flatMap((step) => checkpointKeys(runtime.keys, state.runId, step.stepId))
+    .filter((key) => !key.endsWith(":owner"));
   const working = new Set([runtime.keys.toolCache(state.runId), ...checkpoints]);
   // One slot: every one of them carries the run's hash tag.
   await runtime.redis.del(...working);
   const { runTtlSeconds, traceCompaction } = runtime.config.retention;
   if (traceCompaction.enabled) await runtime.trace.compact(state.runId, traceCompaction);
-  await expireWithin(runtime.redis, (await runKeysOf(runtime.redis, runtime.keys, state)).filter((key) => !working.has(key)), runTtlSeconds);
-  await new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds }).retireRun(state.runId, runTtlSeconds);
+  await expireWithin(
+    runtime.redis,
+    (await runKeysOf(runtime.redis, runtime.keys, state)).filter((key) => !working.has(key)),
+    runTtlSeconds,
+  );
+  await new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds }).retireRun(
+    state.runId,
+    runTtlSeconds,
+  );
   const now = Date.now();
   await noteRunExpiry(runtime.redis, runtime.keys, state.runId, now + runTtlSeconds * 1000);
   await forgetExpiredRuns(runtime.redis, runtime.keys, now);
@@ -49,13 +68,19 @@ export async function retireRun(runtime: ControllerRuntime, state: RunState): Pr
 function stepJobIdsOf(state: RunState): string[] {
   return state.steps.flatMap((step) =>
     Array.from({ length: step.attempt }, (_, index) => index + 1).flatMap((attempt) =>
-      Array.from({ length: attempt === step.attempt ? step.resumes + 1 : 1 }, (_, resume) => jobIds.step(state.runId, step.stepId, attempt, resume)),
+      Array.from({ length: attempt === step.attempt ? step.resumes + 1 : 1 }, (_, resume) =>
+        jobIds.step(state.runId, step.stepId, attempt, resume),
+      ),
     ),
   );
 }
 
 function evaluateJobIdsOf(state: RunState): string[] {
-  const ofSteps = state.steps.flatMap((step) => Array.from({ length: step.attempt }, (_, index) => jobIds.evaluate(state.runId, step.stepId, index + 1)));
-  const ofAnswers = Array.from({ length: state.proposal?.attempt ?? 0 }, (_, index) => jobIds.evaluate(state.runId, FINAL_ANSWER_STEP_ID, index + 1));
+  const ofSteps = state.steps.flatMap((step) =>
+    Array.from({ length: step.attempt }, (_, index) => jobIds.evaluate(state.runId, step.stepId, index + 1)),
+  );
+  const ofAnswers = Array.from({ length: state.proposal?.attempt ?? 0 }, (_, index) =>
+    jobIds.evaluate(state.runId, FINAL_ANSWER_STEP_ID, index + 1),
+  );
   return [...ofSteps, ...ofAnswers];
 }

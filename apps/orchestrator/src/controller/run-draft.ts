@@ -1,4 +1,24 @@
-import { addUsage, type ControlEvent, type ControllerEffect, type EvidenceEntry, FinalAnswer, hashOf, type Lesson, type Observation, type RunResult, type RunState, type RunStatus, type Role, type StepEvaluateJob, type StepResult, type StepState, totalTokens, type Usage, type Verdict, zeroUsage } from "@rein/contracts";
+import {
+  addUsage,
+  type ControlEvent,
+  type ControllerEffect,
+  type EvidenceEntry,
+  FinalAnswer,
+  hashOf,
+  type Lesson,
+  type Observation,
+  type RunResult,
+  type RunState,
+  type RunStatus,
+  type Role,
+  type StepEvaluateJob,
+  type StepResult,
+  type StepState,
+  totalTokens,
+  type Usage,
+  type Verdict,
+  zeroUsage,
+} from "@rein/contracts";
 import { untrustedDataOf } from "@rein/presenter";
 import { jobIds } from "@rein/runtime";
 import type { TraceEventBody, TraceEventInput } from "@rein/trace";
@@ -42,7 +62,13 @@ export class Draft {
   }
 
   trace(body: TraceEventBody, step?: StepState): void {
-    this.events.push({ runId: this.state.runId, stepId: step?.stepId ?? null, parentStepId: step?.parentStepId ?? null, ts: this.settings.now.toISOString(), ...body });
+    this.events.push({
+      runId: this.state.runId,
+      stepId: step?.stepId ?? null,
+      parentStepId: step?.parentStepId ?? null,
+      ts: this.settings.now.toISOString(),
+      ...body,
+    });
   }
 
   setStatus(status: RunStatus): void {
@@ -89,11 +115,23 @@ export class Draft {
     const ts = startedAt ?? this.settings.now.toISOString();
     step.phase = "executing";
     if (this.state.status === "dispatching") {
-      this.earlier.push({ runId: this.state.runId, kind: "run.status_changed", ts, payload: { from: this.startStatus, to: "executing", event: this.event.type } });
+      this.earlier.push({
+        runId: this.state.runId,
+        kind: "run.status_changed",
+        ts,
+        payload: { from: this.startStatus, to: "executing", event: this.event.type },
+      });
       this.startStatus = "executing";
       this.state.status = "executing";
     }
-    this.earlier.push({ runId: this.state.runId, stepId: step.stepId, parentStepId: step.parentStepId, kind: "step.started", ts, payload: { attempt: step.attempt } });
+    this.earlier.push({
+      runId: this.state.runId,
+      stepId: step.stepId,
+      parentStepId: step.parentStepId,
+      kind: "step.started",
+      ts,
+      payload: { attempt: step.attempt },
+    });
   }
 
   currentStep(stepId: string, attempt: number): StepState | undefined {
@@ -128,29 +166,35 @@ export class Draft {
     this.setStatus("dispatching");
     const body = packetBodyOf(this.state, step, { now: this.settings.now, ttlMs: this.settings.packetTtlMs });
     this.effect({ type: "dispatch_step", jobId: jobIds.step(this.state.runId, step.stepId, step.attempt, step.resumes), body });
-    this.trace({
-      kind: "step.dispatched",
-      payload: {
-        title: step.spec.title,
-        attempt: step.attempt,
-        resume: step.resumes,
-        depth: step.depth,
-        packetHash: hashOf(body),
-        // The whole body: what the worker could know, and what `rein replay --step` re-signs.
-        packet: body,
-        tools: body.surface.map((grant) => grant.name),
-        scopes: Object.fromEntries(body.surface.map((grant) => [grant.name, grant.scope])),
-        evidence: body.evidence.map((entry) => entry.id),
-        feedback: step.feedback ?? null,
+    this.trace(
+      {
+        kind: "step.dispatched",
+        payload: {
+          title: step.spec.title,
+          attempt: step.attempt,
+          resume: step.resumes,
+          depth: step.depth,
+          packetHash: hashOf(body),
+          // The whole body: what the worker could know, and what `rein replay --step` re-signs.
+          packet: body,
+          tools: body.surface.map((grant) => grant.name),
+          scopes: Object.fromEntries(body.surface.map((grant) => [grant.name, grant.scope])),
+          evidence: body.evidence.map((entry) => entry.id),
+          feedback: step.feedback ?? null,
+        },
       },
-    }, step);
+      step,
+    );
   }
 
   recordResult(step: StepState, result: StepResult): void {
     step.summary = result.summary.slice(0, 500);
     if (result.status !== "needs_approval") {
       step.attemptFingerprints.push(result.fingerprints);
-      step.attemptFailedFingerprints = [...(step.attemptFailedFingerprints ?? []), result.toolCalls.filter((call) => call.status !== "ok").map((call) => call.fingerprint)];
+      step.attemptFailedFingerprints = [
+        ...(step.attemptFailedFingerprints ?? []),
+        result.toolCalls.filter((call) => call.status !== "ok").map((call) => call.fingerprint),
+      ];
     }
     const answer = FinalAnswer.safeParse(result.output);
     if (step.spec.output_contract.format === "answer" && answer.success) step.answer = answer.data;
@@ -167,7 +211,19 @@ export class Draft {
     const output = outputEvidenceOf(step, result);
     if (output && !known.has(output.id)) added.push(output);
     this.state.evidence.push(...added);
-    this.trace({ kind: "step.finished", payload: { status: result.status, attempt: step.attempt, turns: result.turns, observations: added.map((entry) => entry.id), error: result.error ?? null } }, step);
+    this.trace(
+      {
+        kind: "step.finished",
+        payload: {
+          status: result.status,
+          attempt: step.attempt,
+          turns: result.turns,
+          observations: added.map((entry) => entry.id),
+          error: result.error ?? null,
+        },
+      },
+      step,
+    );
   }
 
   /** Hands the step.finished event's result to the evaluator; the run waits for its verdict. */
@@ -187,18 +243,21 @@ export class Draft {
       reasons: verdict.reasons,
       feedback: verdict.feedback,
     });
-    this.trace({
-      kind: "verdict.ready",
-      payload: {
-        decision: verdict.decision,
-        reasons: verdict.reasons,
-        feedback: verdict.feedback ?? null,
-        checks: verdict.checks,
-        ...(verdict.claims ? { claims: verdict.claims } : {}),
-        // A verdict over the planner's proposed answer belongs to no step.
-        ...(step ? {} : { subject: "final_answer", attempt: verdict.attempt }),
+    this.trace(
+      {
+        kind: "verdict.ready",
+        payload: {
+          decision: verdict.decision,
+          reasons: verdict.reasons,
+          feedback: verdict.feedback ?? null,
+          checks: verdict.checks,
+          ...(verdict.claims ? { claims: verdict.claims } : {}),
+          // A verdict over the planner's proposed answer belongs to no step.
+          ...(step ? {} : { subject: "final_answer", attempt: verdict.attempt }),
+        },
       },
-    }, step);
+      step,
+    );
     if (step) this.recordLessons(step, verdict);
   }
 
@@ -303,7 +362,10 @@ export class Draft {
  * succeed. Still outside text: every prompt shows it through the presenter.
  */
 function evidenceSummary(observation: Observation): string {
-  const line = untrustedDataOf(observation.content).split("\n").find((candidate) => candidate.trim().length > 0) ?? "";
+  const line =
+    untrustedDataOf(observation.content)
+      .split("\n")
+      .find((candidate) => candidate.trim().length > 0) ?? "";
   const cut = line.length > SUMMARY_CHARS ? `${line.slice(0, SUMMARY_CHARS)}…` : line;
   return observation.status === "ok" ? cut : `[${observation.status}] ${cut}`;
 }

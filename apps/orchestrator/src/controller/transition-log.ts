@@ -10,7 +10,10 @@ export function logTransition(logger: Logger, trace: readonly TraceEventInput[])
   for (const event of trace) {
     const { runId, stepId } = event;
     if (event.kind === "step.dispatched") {
-      logger.info({ runId, stepId, attempt: event.payload.attempt, resume: event.payload.resume, title: event.payload.title }, "step dispatched");
+      logger.info(
+        { runId, stepId, attempt: event.payload.attempt, resume: event.payload.resume, title: event.payload.title },
+        "step dispatched",
+      );
     } else if (event.kind === "run.escalated") {
       logger.info({ runId, status: "escalated", reasons: event.payload.reasons }, "run escalated");
     } else if (event.kind === "run.done" || event.kind === "run.failed" || event.kind === "run.cancelled") {

@@ -32,7 +32,11 @@ export function transition(state: RunState, event: ControlEvent, settings: Trans
 function applyEvent(state: RunState, event: ControlEvent, settings: TransitionSettings): Transition {
   const draft = new Draft(state, event, settings);
   const counted = countSpend(draft, event);
-  const reason = isTerminal(state.status) ? `run is already ${state.status}` : stopIfOverBudget(draft, event, counted) ? undefined : apply(draft, event);
+  const reason = isTerminal(state.status)
+    ? `run is already ${state.status}`
+    : stopIfOverBudget(draft, event, counted)
+      ? undefined
+      : apply(draft, event);
   if (reason === undefined) return draft.finish();
   if (!counted) return ignored(state, event, reason);
   // The event does not apply, but what its role spent still counts: a fresh draft keeps only the spend.
@@ -135,8 +139,18 @@ function apply(draft: Draft, event: ControlEvent): string | undefined {
         step.awaitingApprovalId = event.result.suspension.approvalId;
         state.pendingApprovals = [...new Set([...state.pendingApprovals, event.result.suspension.approvalId])];
         draft.setStatus("waiting_approval");
-        draft.effect({ type: "schedule_approval_expiry", approvalId: event.result.suspension.approvalId, delayMs: draft.settings.approvalTtlMs });
-        draft.trace({ kind: "step.suspended", payload: { reason: "approval", approvalId: event.result.suspension.approvalId, tool: event.result.suspension.tool } }, step);
+        draft.effect({
+          type: "schedule_approval_expiry",
+          approvalId: event.result.suspension.approvalId,
+          delayMs: draft.settings.approvalTtlMs,
+        });
+        draft.trace(
+          {
+            kind: "step.suspended",
+            payload: { reason: "approval", approvalId: event.result.suspension.approvalId, tool: event.result.suspension.tool },
+          },
+          step,
+        );
         return undefined;
       }
       if (event.result.status === "delegated" && event.result.suspension?.kind === "delegate") {

@@ -18,7 +18,9 @@ export function baselineOf(result: SuiteResult): Baseline {
     suite: result.suite,
     passRate: result.passRate,
     totals: result.totals,
-    cases: Object.fromEntries(result.cases.map((item) => [item.name, { passed: item.passed, steps: item.steps, tokens: item.tokens, costUsd: item.costUsd }])),
+    cases: Object.fromEntries(
+      result.cases.map((item) => [item.name, { passed: item.passed, steps: item.steps, tokens: item.tokens, costUsd: item.costUsd }]),
+    ),
   };
 }
 
@@ -30,17 +32,23 @@ export function baselineOf(result: SuiteResult): Baseline {
 export function regressionsAgainst(result: SuiteResult, baseline: Baseline, tolerance: Tolerance): string[] {
   const problems: string[] = [];
   if (result.passRate < baseline.passRate - tolerance.passRateDrop - 1e-9) {
-    problems.push(`pass rate ${percent(result.passRate)} fell below the baseline's ${percent(baseline.passRate)} (tolerance ${percent(tolerance.passRateDrop)})`);
+    problems.push(
+      `pass rate ${percent(result.passRate)} fell below the baseline's ${percent(baseline.passRate)} (tolerance ${percent(tolerance.passRateDrop)})`,
+    );
   }
   for (const item of result.cases) {
     if (baseline.cases[item.name]?.passed && !item.passed) problems.push(`case ${item.name} passed in the baseline and fails now`);
   }
   const over = (now: number, before: number, pct: number) => now > before * (1 + pct / 100) + 1e-9;
   if (over(result.totals.costUsd, baseline.totals.costUsd, tolerance.costIncreasePct)) {
-    problems.push(`total cost $${result.totals.costUsd.toFixed(4)} is over the baseline's $${baseline.totals.costUsd.toFixed(4)} + ${tolerance.costIncreasePct}%`);
+    problems.push(
+      `total cost $${result.totals.costUsd.toFixed(4)} is over the baseline's $${baseline.totals.costUsd.toFixed(4)} + ${tolerance.costIncreasePct}%`,
+    );
   }
   if (over(result.totals.tokens, baseline.totals.tokens, tolerance.tokenIncreasePct)) {
-    problems.push(`total tokens ${result.totals.tokens} are over the baseline's ${baseline.totals.tokens} + ${tolerance.tokenIncreasePct}%`);
+    problems.push(
+      `total tokens ${result.totals.tokens} are over the baseline's ${baseline.totals.tokens} + ${tolerance.tokenIncreasePct}%`,
+    );
   }
   return problems;
 }

@@ -25,17 +25,38 @@ export async function checkCase(expect: Expectations, finished: FinishedCase): P
   const outcomes: CheckOutcome[] = [];
   const add = (check: string, passed: boolean, detail: string) => outcomes.push({ check, passed, detail });
   const answer = answerOf(state);
-  const called = new Set(events.flatMap((event) => (isTraceEventOf(event, "tool.result") && event.payload.status === "ok" ? [event.payload.name] : [])));
-  if (expect.status) add(`status is ${expect.status}`, state.status === expect.status, `status ${state.status}${state.stopReason ? ` (${state.stopReason})` : ""}`);
-  for (const text of expect.answerContains ?? []) add(`answer contains ${JSON.stringify(text)}`, answer.includes(text), `answer: ${JSON.stringify(answer.slice(0, 200))}`);
-  if (expect.answerMatches) add(`answer matches /${expect.answerMatches}/`, new RegExp(expect.answerMatches).test(answer), `answer: ${JSON.stringify(answer.slice(0, 200))}`);
-  if (expect.maxSteps !== undefined) add(`steps ≤ ${expect.maxSteps}`, state.spent.steps <= expect.maxSteps, `${state.spent.steps} step(s)`);
-  if (expect.maxTokens !== undefined) add(`tokens ≤ ${expect.maxTokens}`, state.spent.tokens <= expect.maxTokens, `${state.spent.tokens} token(s)`);
-  for (const tool of expect.toolsCalled ?? []) add(`${tool} called successfully`, called.has(tool), `ok calls: ${[...called].sort().join(", ") || "none"}`);
-  for (const tool of expect.toolsNotCalled ?? []) add(`${tool} not called`, !called.has(tool), `ok calls: ${[...called].sort().join(", ") || "none"}`);
+  const called = new Set(
+    events.flatMap((event) => (isTraceEventOf(event, "tool.result") && event.payload.status === "ok" ? [event.payload.name] : [])),
+  );
+  if (expect.status)
+    add(
+      `status is ${expect.status}`,
+      state.status === expect.status,
+      `status ${state.status}${state.stopReason ? ` (${state.stopReason})` : ""}`,
+    );
+  for (const text of expect.answerContains ?? [])
+    add(`answer contains ${JSON.stringify(text)}`, answer.includes(text), `answer: ${JSON.stringify(answer.slice(0, 200))}`);
+  if (expect.answerMatches)
+    add(
+      `answer matches /${expect.answerMatches}/`,
+      new RegExp(expect.answerMatches).test(answer),
+      `answer: ${JSON.stringify(answer.slice(0, 200))}`,
+    );
+  if (expect.maxSteps !== undefined)
+    add(`steps ≤ ${expect.maxSteps}`, state.spent.steps <= expect.maxSteps, `${state.spent.steps} step(s)`);
+  if (expect.maxTokens !== undefined)
+    add(`tokens ≤ ${expect.maxTokens}`, state.spent.tokens <= expect.maxTokens, `${state.spent.tokens} token(s)`);
+  for (const tool of expect.toolsCalled ?? [])
+    add(`${tool} called successfully`, called.has(tool), `ok calls: ${[...called].sort().join(", ") || "none"}`);
+  for (const tool of expect.toolsNotCalled ?? [])
+    add(`${tool} not called`, !called.has(tool), `ok calls: ${[...called].sort().join(", ") || "none"}`);
   for (const { path, text } of expect.fileContains ?? []) {
     const content = await readFile(join(finished.workspace, path), "utf8").catch(() => undefined);
-    add(`${path} contains ${JSON.stringify(text)}`, content?.includes(text) ?? false, content === undefined ? `${path} does not exist` : `${path}: ${content.length} chars`);
+    add(
+      `${path} contains ${JSON.stringify(text)}`,
+      content?.includes(text) ?? false,
+      content === undefined ? `${path} does not exist` : `${path}: ${content.length} chars`,
+    );
   }
   return outcomes;
 }

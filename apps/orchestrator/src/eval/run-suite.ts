@@ -75,7 +75,8 @@ async function runCase(config: ReinConfig, item: EvalCase, toolOverrides: readon
       tools: [...example.tools, ...toolOverrides],
       providers,
       runId,
-      decideApproval: item.approvals === "none" ? undefined : () => ({ decision: item.approvals === "approve" ? "approved" : "denied", approver }),
+      decideApproval:
+        item.approvals === "none" ? undefined : () => ({ decision: item.approvals === "approve" ? "approved" : "denied", approver }),
     });
     const checks = await checkCase(item.expect, { state, events, workspace: join(scratch.config.workspaceRoot, state.runId) });
     return {

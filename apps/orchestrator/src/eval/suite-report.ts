@@ -2,7 +2,9 @@ import type { CaseResult, SuiteResult } from "./run-suite.ts";
 
 export function renderCase(result: CaseResult): string {
   const head = `${result.passed ? "PASS" : "FAIL"} ${result.name.padEnd(28)} ${result.status.padEnd(10)} steps ${String(result.steps).padStart(3)}  tokens ${String(result.tokens).padStart(7)}  $${result.costUsd.toFixed(4)}`;
-  const failures = result.error ? [`  error: ${result.error}`] : result.checks.filter((check) => !check.passed).map((check) => `  ✗ ${check.check}: ${check.detail}`);
+  const failures = result.error
+    ? [`  error: ${result.error}`]
+    : result.checks.filter((check) => !check.passed).map((check) => `  ✗ ${check.check}: ${check.detail}`);
   return [head, ...failures].join("\n");
 }
 

@@ -13,7 +13,9 @@ const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
  * The examples folder: the repository's in a checkout (src/ and dist/ alike),
  * the copy packed beside dist/ in an installed package.
  */
-export const EXAMPLES_DIR = existsSync(join(packageDir, "../../pnpm-workspace.yaml")) ? resolve(packageDir, "../../examples") : join(packageDir, "examples");
+export const EXAMPLES_DIR = existsSync(join(packageDir, "../../pnpm-workspace.yaml"))
+  ? resolve(packageDir, "../../examples")
+  : join(packageDir, "examples");
 
 export interface LoadedExample {
   name: string;
@@ -68,7 +70,10 @@ function exampleConfig(dir: string): ReinConfigInput {
   const parsed = ExampleConfig.safeParse(JSON.parse(readFileSync(file, "utf8")));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ReinError("config_invalid", `${file}: ${issue?.path.join(".") || "(root)"}: ${issue?.message}; an example's config may only set policy and plugins`);
+    throw new ReinError(
+      "config_invalid",
+      `${file}: ${issue?.path.join(".") || "(root)"}: ${issue?.message}; an example's config may only set policy and plugins`,
+    );
   }
   const { policy, plugins } = parsed.data;
   return plugins ? { policy, plugins: plugins.map((plugin) => ({ ...plugin, path: resolve(dir, plugin.path) })) } : { policy };

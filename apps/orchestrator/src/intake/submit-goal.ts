@@ -38,7 +38,10 @@ export interface Submitted {
  */
 export async function submitGoal(runtime: ReinRuntime, input: unknown, options: SubmitOptions): Promise<Submitted> {
   if (typeof input === "object" && input !== null && "workspaceSeed" in input) {
-    throw new ReinError("goal_invalid", "goal.workspaceSeed is no longer accepted; expected goal.workspace, the name of a seed under the deployment's seedsRoot");
+    throw new ReinError(
+      "goal_invalid",
+      "goal.workspaceSeed is no longer accepted; expected goal.workspace, the name of a seed under the deployment's seedsRoot",
+    );
   }
   const parsed = Goal.safeParse(input);
   if (!parsed.success) {
@@ -49,22 +52,37 @@ export async function submitGoal(runtime: ReinRuntime, input: unknown, options: 
   const goal = parsed.data;
   const known = new Set(options.knownTools);
   const prefixes = options.knownTools.filter((name) => name.endsWith("*")).map((name) => name.slice(0, -1));
-  const unknown = goal.tools.map((grant) => grant.name).filter((name) => !known.has(name) && !prefixes.some((prefix) => name.startsWith(prefix)));
+  const unknown = goal.tools
+    .map((grant) => grant.name)
+    .filter((name) => !known.has(name) && !prefixes.some((prefix) => name.startsWith(prefix)));
   if (unknown.length > 0) {
-    throw new ReinError("goal_invalid", `goal.tools names ${unknown.join(", ")}, which this deployment does not know; expected some of: ${[...known].sort().join(", ")}`);
+    throw new ReinError(
+      "goal_invalid",
+      `goal.tools names ${unknown.join(", ")}, which this deployment does not know; expected some of: ${[...known].sort().join(", ")}`,
+    );
   }
   for (const { server, reason } of options.unavailableMcp ?? []) {
     const granted = goal.tools.map((grant) => grant.name).filter((name) => name.startsWith(`${server}__`));
     if (granted.length > 0) {
-      throw new ReinError("goal_invalid", `goal.tools grants ${granted.join(", ")} of MCP server ${server}, which is not available: ${reason}`);
+      throw new ReinError(
+        "goal_invalid",
+        `goal.tools grants ${granted.join(", ")} of MCP server ${server}, which is not available: ${reason}`,
+      );
     }
   }
-  if (goal.workspace && options.workspaceDir) throw new ReinError("goal_invalid", "goal.workspace and a workspace directory were both given; expected one");
+  if (goal.workspace && options.workspaceDir)
+    throw new ReinError("goal_invalid", "goal.workspace and a workspace directory were both given; expected one");
   const now = (options.now ?? new Date()).toISOString();
   const runId = options.runId ?? newId("run");
   const source = goal.workspace ? await resolveSeed(runtime.config.seedsRoot, goal.workspace) : options.workspaceDir;
   const origin = source
-    ? await prepareWorkspace({ source, workspaceRoot: runtime.config.workspaceRoot, runId, includeDirty: options.includeDirty, now: options.now })
+    ? await prepareWorkspace({
+        source,
+        workspaceRoot: runtime.config.workspaceRoot,
+        runId,
+        includeDirty: options.includeDirty,
+        now: options.now,
+      })
     : undefined;
   const state = newRunState(goal, runId, now);
   await runtime.runs.create(state);

@@ -45,7 +45,8 @@ export async function readMcpStatus(runtime: ReinRuntime): Promise<PublishedMcpS
 /** Servers every reporting process failed to start, with the reason one of them gave: goals granting their tools are refused. */
 export function failedEverywhere(published: readonly PublishedMcpStatus[]): Array<{ server: string; reason: string }> {
   const byServer = new Map<string, McpServerState[]>();
-  for (const report of published) for (const entry of report.servers) byServer.set(entry.server, [...(byServer.get(entry.server) ?? []), entry]);
+  for (const report of published)
+    for (const entry of report.servers) byServer.set(entry.server, [...(byServer.get(entry.server) ?? []), entry]);
   return [...byServer.entries()]
     .filter(([, states]) => states.every((state) => state.state === "failed"))
     .map(([server, states]) => ({ server, reason: states[0]?.error ?? "it failed to start" }));

@@ -37,7 +37,14 @@ export async function renderMetrics(sources: MetricsSources): Promise<{ contentT
   const [totals, counts, queues, pending] = await Promise.all([
     sources.fold.totalsNow(),
     sources.runs.statusCounts(),
-    Promise.all(sources.runtime.queues.all().map(async (queue) => [queue.name, await queue.getJobCounts("waiting", "active", "delayed", "failed", "prioritized", "waiting-children")] as const)),
+    Promise.all(
+      sources.runtime.queues
+        .all()
+        .map(
+          async (queue) =>
+            [queue.name, await queue.getJobCounts("waiting", "active", "delayed", "failed", "prioritized", "waiting-children")] as const,
+        ),
+    ),
     sources.approvals.list({ status: "pending" }),
   ]);
   const registry = new Registry();
@@ -46,11 +53,22 @@ export async function renderMetrics(sources: MetricsSources): Promise<{ contentT
     const counter = new Counter({ name: `rein_${name}_total`, help, labelNames, registers: [registry] });
     for (const { metric, labels, value } of series) if (metric === name) counter.inc(labels, value);
   }
-  for (const [name, [help, labelNames]] of Object.entries(HISTOGRAMS)) registry.registerMetric(storedHistogram(`rein_${name}`, help, labelNames, name, series));
+  for (const [name, [help, labelNames]] of Object.entries(HISTOGRAMS))
+    registry.registerMetric(storedHistogram(`rein_${name}`, help, labelNames, name, series));
 
-  const runs = new Gauge({ name: "rein_runs", help: `Runs by status, over the newest ${counts.counted} runs (exact: ${counts.exact})`, labelNames: ["status"], registers: [registry] });
+  const runs = new Gauge({
+    name: "rein_runs",
+    help: `Runs by status, over the newest ${counts.counted} runs (exact: ${counts.exact})`,
+    labelNames: ["status"],
+    registers: [registry],
+  });
   for (const [status, value] of Object.entries(counts.byStatus)) runs.set({ status }, value);
-  const depth = new Gauge({ name: "rein_queue_jobs", help: "Jobs per queue and state", labelNames: ["queue", "state"], registers: [registry] });
+  const depth = new Gauge({
+    name: "rein_queue_jobs",
+    help: "Jobs per queue and state",
+    labelNames: ["queue", "state"],
+    registers: [registry],
+  });
   for (const [queue, jobCounts] of queues) for (const [state, value] of Object.entries(jobCounts)) depth.set({ queue, state }, value);
   new Gauge({ name: "rein_approvals_pending", help: "Approvals waiting for a person", registers: [registry] }).set(pending.length);
   return { contentType: registry.contentType, body: await registry.metrics() };
@@ -75,7 +93,13 @@ function readSeries(totals: ReadonlyMap<SeriesKey, number>, logger: Logger): (Se
  * this hands the registry the stored buckets, made cumulative, through the
  * `get()` every prom-client metric answers.
  */
-function storedHistogram(name: string, help: string, labelNames: string[], metricName: string, totals: readonly (Series & { value: number })[]): Metric {
+function storedHistogram(
+  name: string,
+  help: string,
+  labelNames: string[],
+  metricName: string,
+  totals: readonly (Series & { value: number })[],
+): Metric {
   const groups = new Map<string, { labels: Record<string, string>; buckets: Map<string, number>; sum: number; count: number }>();
   const groupOf = (labels: Record<string, string>) => {
     const own = Object.fromEntries(labelNames.map((label) => [label, labels[label] ?? "unknown"]));

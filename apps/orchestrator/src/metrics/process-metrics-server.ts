@@ -44,7 +44,11 @@ export async function serveProcessMetrics(options: ProcessMetricsOptions): Promi
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (error) => reject(new ReinError("config_invalid", `--metrics-port ${options.port}: cannot listen on ${host}: ${error.message}`, { cause: error })));
+    server.once("error", (error) =>
+      reject(
+        new ReinError("config_invalid", `--metrics-port ${options.port}: cannot listen on ${host}: ${error.message}`, { cause: error }),
+      ),
+    );
     server.listen(options.port, host, resolve);
   });
   const address = server.address();

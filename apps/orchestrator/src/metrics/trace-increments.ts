@@ -29,12 +29,21 @@ export function parseSeriesKey(key: string): Series {
     json = undefined;
   }
   const parsed = SeriesJson.safeParse(json);
-  if (!parsed.success) throw new ReinError("contract_invalid", `metrics series ${JSON.stringify(key)} is not a series key; expected the JSON [metric, {label: value}] that seriesKey writes`);
+  if (!parsed.success)
+    throw new ReinError(
+      "contract_invalid",
+      `metrics series ${JSON.stringify(key)} is not a series key; expected the JSON [metric, {label: value}] that seriesKey writes`,
+    );
   const [metric, labels] = parsed.data;
   return { metric, labels };
 }
 
-const RUN_ENDS: Readonly<Record<string, string>> = { "run.done": "done", "run.failed": "failed", "run.cancelled": "cancelled", "run.escalated": "escalated" };
+const RUN_ENDS: Readonly<Record<string, string>> = {
+  "run.done": "done",
+  "run.failed": "failed",
+  "run.cancelled": "cancelled",
+  "run.escalated": "escalated",
+};
 
 /**
  * What one trace event adds to the deployment's counters. The trace is the
@@ -51,7 +60,10 @@ export function incrementsOf(event: TypedTraceEvent): [SeriesKey, number][] {
       return [[seriesKey("steps_dispatched"), 1]];
     case "tool.result": {
       const tool = label(event.payload.tool);
-      return [[seriesKey("tool_calls", { tool, outcome: label(event.payload.status) }), 1], ...latency("tool_call_seconds", { tool }, event.durationMs ?? event.payload.durationMs)];
+      return [
+        [seriesKey("tool_calls", { tool, outcome: label(event.payload.status) }), 1],
+        ...latency("tool_call_seconds", { tool }, event.durationMs ?? event.payload.durationMs),
+      ];
     }
     case "model.responded": {
       const labels = { role: label(event.payload.role), model: label(event.payload.model) };
@@ -68,7 +80,10 @@ export function incrementsOf(event: TypedTraceEvent): [SeriesKey, number][] {
     }
     case "model.failed": {
       const role = label(event.payload.role);
-      return [[seriesKey("model_calls", { role, model: label(event.payload.model), outcome: "failed" }), 1], ...latency("model_call_seconds", { role }, event.durationMs)];
+      return [
+        [seriesKey("model_calls", { role, model: label(event.payload.model), outcome: "failed" }), 1],
+        ...latency("model_call_seconds", { role }, event.durationMs),
+      ];
     }
     default: {
       const ended = RUN_ENDS[event.kind];

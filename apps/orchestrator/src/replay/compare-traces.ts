@@ -71,17 +71,18 @@ export function compareTraces(
       const order = want?.seq ?? Number.MAX_SAFE_INTEGER - (right.length - position);
       if (!want || !got) {
         const only = want ?? got;
-        if (only) candidates.push({
-          order,
-          divergence: {
-            stepId,
-            callIndex: only.index,
-            tool: only.tool,
-            expected: want ? { status: want.status, hash: want.hash } : null,
-            actual: got ? { status: got.status, hash: got.hash } : null,
-            reason: want ? "the replay did not make this call" : "the replay made a call the recording does not have",
-          },
-        });
+        if (only)
+          candidates.push({
+            order,
+            divergence: {
+              stepId,
+              callIndex: only.index,
+              tool: only.tool,
+              expected: want ? { status: want.status, hash: want.hash } : null,
+              actual: got ? { status: got.status, hash: got.hash } : null,
+              reason: want ? "the replay did not make this call" : "the replay made a call the recording does not have",
+            },
+          });
         break;
       }
       compared += 1;
@@ -92,7 +93,12 @@ export function compareTraces(
         const maskedBefore = maskVolatile(before, recorded.runId);
         const maskedAfter = maskVolatile(after, replay.runId);
         if (maskedBefore.text === maskedAfter.text) {
-          maskedMatches.push({ stepId, callIndex: want.index ?? position, tool: want.tool, fields: [...new Set([...maskedBefore.masked, ...maskedAfter.masked])].sort() });
+          maskedMatches.push({
+            stepId,
+            callIndex: want.index ?? position,
+            tool: want.tool,
+            fields: [...new Set([...maskedBefore.masked, ...maskedAfter.masked])].sort(),
+          });
           continue;
         }
       }
@@ -105,7 +111,12 @@ export function compareTraces(
           expected: { status: want.status, hash: want.hash },
           actual: { status: got.status, hash: got.hash },
           ...(before !== undefined && after !== undefined ? { diff: lineDiff(before, after) } : {}),
-          reason: want.tool !== got.tool ? "a different tool was called" : want.status !== got.status ? "the call ended with a different status" : "the tool returned different output",
+          reason:
+            want.tool !== got.tool
+              ? "a different tool was called"
+              : want.status !== got.status
+                ? "the call ended with a different status"
+                : "the tool returned different output",
         },
       });
       break;

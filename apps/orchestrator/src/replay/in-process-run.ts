@@ -20,7 +20,10 @@ export interface PrivateRunOptions {
   /** Reuse a recorded run id, so idempotency keys and paths match the recording. */
   runId?: string;
   /** Answers a pending approval; without it (or when it answers nothing) a run that waits for one ends the wait as it stands. */
-  decideApproval?: (approvalId: string, event: TypedTraceEvent) => { decision: "approved" | "denied"; approver: string; reason?: string } | undefined;
+  decideApproval?: (
+    approvalId: string,
+    event: TypedTraceEvent,
+  ) => { decision: "approved" | "denied"; approver: string; reason?: string } | undefined;
   /** A safety net, not a timing assertion. @defaultValue 120000 */
   timeoutMs?: number;
 }
@@ -56,7 +59,11 @@ export async function runPrivately(runtime: ReinRuntime, options: PrivateRunOpti
   const timeoutMs = options.timeoutMs ?? 120_000;
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const { runId } = await submitGoal(runtime, options.goal, { knownTools: registry.names(), runId: options.runId, workspaceDir: options.workspaceDir });
+    const { runId } = await submitGoal(runtime, options.goal, {
+      knownTools: registry.names(),
+      runId: options.runId,
+      workspaceDir: options.workspaceDir,
+    });
     for await (const event of runtime.trace.follow(runId, controller.signal)) {
       if (ENDS.has(event.kind)) break;
       if (event.kind === "step.suspended" && typeof event.payload.approvalId === "string") {

@@ -31,7 +31,9 @@ export function lineDiff(expected: string, actual: string, options: { context?: 
       j += 1;
     }
   }
-  const keep = ops.map((op, index) => op.sign !== " " || ops.slice(Math.max(0, index - context), index + context + 1).some((near) => near.sign !== " "));
+  const keep = ops.map(
+    (op, index) => op.sign !== " " || ops.slice(Math.max(0, index - context), index + context + 1).some((near) => near.sign !== " "),
+  );
   const lines = ["--- recorded", "+++ replay"];
   let skipped = false;
   ops.forEach((op, index) => {

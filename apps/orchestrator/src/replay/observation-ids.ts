@@ -17,7 +17,11 @@ function observationIds(events: readonly TypedTraceEvent[]): Map<string, string>
  * id to the id the replay gave the same call (same step, call id and index),
  * reading the replay's trace at the moment of the model call.
  */
-export function observationIdTranslator(recorded: readonly TypedTraceEvent[], runtime: ReinRuntime, runId: string): (text: string) => Promise<string> {
+export function observationIdTranslator(
+  recorded: readonly TypedTraceEvent[],
+  runtime: ReinRuntime,
+  runId: string,
+): (text: string) => Promise<string> {
   const recordedIds = observationIds(recorded);
   return async (text) => {
     if (!text.includes("obs_")) return text;

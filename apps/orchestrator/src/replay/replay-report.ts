@@ -13,16 +13,21 @@ export function renderReplayReport(report: ReplayReport): string {
     lines.push(`  actual:   ${d.actual ? `${d.actual.status} ${d.actual.hash ?? "(no output hash)"}` : "(no call)"}`);
     if (d.diff) lines.push(...d.diff.split("\n").map((line) => `  ${line}`));
   } else {
-    lines.push(`diverged: every compared tool result matches, but the run ended ${report.status.replay} where the recording ended ${report.status.recorded ?? "unknown"}`);
+    lines.push(
+      `diverged: every compared tool result matches, but the run ended ${report.status.replay} where the recording ended ${report.status.recorded ?? "unknown"}`,
+    );
   }
   if (comparison.maskedMatches.length > 0) {
     const fields = [...new Set(comparison.maskedMatches.flatMap((match) => match.fields))].join(", ");
     lines.push(`note: ${comparison.maskedMatches.length} output(s) differ from the recording only in volatile fields (${fields})`);
   }
   if (report.identical && report.status.replay !== report.status.recorded) {
-    lines.push(`note: the run ended ${report.status.replay} (recorded: ${report.status.recorded ?? "unknown"}); with stubbed tools the evaluator's checks ran against an unchanged workspace`);
+    lines.push(
+      `note: the run ended ${report.status.replay} (recorded: ${report.status.recorded ?? "unknown"}); with stubbed tools the evaluator's checks ran against an unchanged workspace`,
+    );
   }
-  if (report.stubbed.includes("(all)")) lines.push("tools: every call answered from the recording, nothing executed (--run-tools re-runs them in a fresh workspace)");
+  if (report.stubbed.includes("(all)"))
+    lines.push("tools: every call answered from the recording, nothing executed (--run-tools re-runs them in a fresh workspace)");
   else if (report.stubbed.length > 0) lines.push(`tools answered from the recording: ${report.stubbed.join(", ")}`);
   if (report.stubbedCalls.length > 0) lines.push(`answered from the recording, not executed: ${describeCalls(report.stubbedCalls)}`);
   const waiting = report.waitingApproval;

@@ -75,13 +75,20 @@ export interface ReplayReport {
  * and needs approval waits for `options.decide`, a person's fresh decision.
  */
 export async function replayRun(scratch: ReinRuntime, bundle: TraceBundle, options: ReplayOptions = {}): Promise<ReplayReport> {
-  if (!bundle.state) throw new ReinError("contract_invalid", `the recording of ${bundle.runId} has no run state, so its goal is unknown; export it again with \`rein trace export\``);
+  if (!bundle.state)
+    throw new ReinError(
+      "contract_invalid",
+      `the recording of ${bundle.runId} has no run state, so its goal is unknown; export it again with \`rein trace export\``,
+    );
   if (options.fromStep && !bundle.events.some((event) => event.stepId === options.fromStep)) {
     throw new ReinError("goal_invalid", `run ${bundle.runId} has no step ${options.fromStep}`);
   }
   const mode = options.mode ?? DEFAULT_TOOL_MODE;
   const recorded = new RecordedOutputs(bundle.events, bundle.artifacts);
-  const { tools, stubbed } = await replayToolSet(scratch.config, options.tools ?? [], recorded, { mode, allowExternal: options.allowExternal ?? false });
+  const { tools, stubbed } = await replayToolSet(scratch.config, options.tools ?? [], recorded, {
+    mode,
+    allowExternal: options.allowExternal ?? false,
+  });
   const stubbedNames = new Set(mode === "stub" ? tools.map((tool) => tool.name) : stubbed);
   const model = ReplayProvider.fromTrace(bundle.events, { translate: observationIdTranslator(bundle.events, scratch, bundle.runId) });
   const decisions = recordedDecisions(bundle.events);
@@ -93,7 +100,11 @@ export async function replayRun(scratch: ReinRuntime, bundle: TraceBundle, optio
     runId: bundle.runId,
     providers: { planner: model, worker: model, judge: model },
     decideApproval: (approvalId, event) => {
-      const request = { approvalId, stepId: event.stepId, tool: isTraceEventOf(event, "step.suspended") ? (event.payload.tool ?? null) : null };
+      const request = {
+        approvalId,
+        stepId: event.stepId,
+        tool: isTraceEventOf(event, "step.suspended") ? (event.payload.tool ?? null) : null,
+      };
       const stub = request.tool !== null && stubbedNames.has(request.tool);
       const answer = stub ? decisions.get(decisionKey(request.stepId, request.tool ?? ""))?.shift() : options.decide?.(request);
       if (!answer) waiting.request = request;
@@ -137,7 +148,10 @@ function recordedDecisions(events: readonly TypedTraceEvent[]): Map<string, Repl
     const decision = event.payload.decision === "approved" ? "approved" : "denied";
     const key = decisionKey(event.stepId, event.payload.tool);
     const reason = decision === "denied" ? { reason: event.payload.reason ?? "denied in the recording" } : {};
-    byCall.set(key, [...(byCall.get(key) ?? []), { decision, approver: `replay of ${event.payload.approver ?? "unknown"} (answered from the recording)`, ...reason }]);
+    byCall.set(key, [
+      ...(byCall.get(key) ?? []),
+      { decision, approver: `replay of ${event.payload.approver ?? "unknown"} (answered from the recording)`, ...reason },
+    ]);
   }
   return byCall;
 }
@@ -145,13 +159,17 @@ function recordedDecisions(events: readonly TypedTraceEvent[]): Map<string, Repl
 /** The calls of the replay that stubbed tools answered: each one's `tool.executed` ran the stub, not the tool. */
 export function stubbedCallsOf(events: readonly TypedTraceEvent[], stubbedNames: ReadonlySet<string>): ReplayReport["stubbedCalls"] {
   return events.flatMap((event) =>
-    isTraceEventOf(event, "tool.executed") && stubbedNames.has(event.payload.tool) ? [{ stepId: event.stepId, index: event.payload.index, tool: event.payload.tool }] : [],
+    isTraceEventOf(event, "tool.executed") && stubbedNames.has(event.payload.tool)
+      ? [{ stepId: event.stepId, index: event.payload.index, tool: event.payload.tool }]
+      : [],
   );
 }
 
 /** The artifacts a trace references, for comparing truncated outputs in full. */
 export async function artifactsOf(runtime: ReinRuntime, events: readonly TypedTraceEvent[]) {
-  const ids = events.flatMap(({ payload }) => ("artifactId" in payload && typeof payload.artifactId === "string" ? [payload.artifactId] : []));
+  const ids = events.flatMap(({ payload }) =>
+    "artifactId" in payload && typeof payload.artifactId === "string" ? [payload.artifactId] : [],
+  );
   const artifacts = await Promise.all(ids.map((id) => runtime.artifacts.get(id)));
   return artifacts.filter((artifact) => artifact !== null);
 }

@@ -24,10 +24,14 @@ export function stubFromRecording(tool: AnyTool, recorded: RecordedOutputs): Any
     traceFields: undefined,
     async run(_args: unknown, context: ToolContext): Promise<string> {
       const answer = recorded.forCall(context.stepId, context.callId, indexOf(context));
-      if (!answer) throw new ReinError("tool_failed", `the recording has no result for ${tool.name} call ${context.callId} in step ${context.stepId}`);
+      if (!answer)
+        throw new ReinError("tool_failed", `the recording has no result for ${tool.name} call ${context.callId} in step ${context.stepId}`);
       if (answer.status !== "ok") throw new ReinError("tool_failed", answer.error ?? `recorded ${answer.status}`);
       if (answer.output === undefined) {
-        throw new ReinError("tool_failed", `the recording of ${tool.name} call ${context.callId} holds only its hash, not its output; re-record with a current Rein`);
+        throw new ReinError(
+          "tool_failed",
+          `the recording of ${tool.name} call ${context.callId} holds only its hash, not its output; re-record with a current Rein`,
+        );
       }
       return answer.output;
     },
@@ -50,7 +54,11 @@ export const DEFAULT_TOOL_MODE: ToolMode = "stub";
  * `allowExternal` (replay must not send the same email twice). Returns which
  * tools were stubbed.
  */
-export function replayTools(tools: readonly AnyTool[], recorded: RecordedOutputs, options: { mode: ToolMode; allowExternal: boolean }): { tools: AnyTool[]; stubbed: string[] } {
+export function replayTools(
+  tools: readonly AnyTool[],
+  recorded: RecordedOutputs,
+  options: { mode: ToolMode; allowExternal: boolean },
+): { tools: AnyTool[]; stubbed: string[] } {
   const stubbed: string[] = [];
   const result = tools.map((tool) => {
     const stub = options.mode === "stub" || (tool.effect === "external" && !options.allowExternal);
@@ -73,7 +81,11 @@ export async function replayToolSet(
   recorded: RecordedOutputs,
   options: { mode: ToolMode; allowExternal: boolean },
 ): Promise<{ tools: AnyTool[]; stubbed: string[] }> {
-  const plugins = await loadPlugins(config.plugins, { sandbox: () => resolveSandbox(config.sandbox), secrets: SecretBindings.none(), logger: createLogger() });
+  const plugins = await loadPlugins(config.plugins, {
+    sandbox: () => resolveSandbox(config.sandbox),
+    secrets: SecretBindings.none(),
+    logger: createLogger(),
+  });
   await plugins.close();
   const own = buildRegistry(config, extra).list();
   const pluginTools = plugins.tools.filter((tool) => !own.some((candidate) => candidate.name === tool.name));

@@ -16,7 +16,11 @@ export const VOLATILE_FIELDS: readonly VolatileField[] = [
 ];
 
 /** Masks volatile parts; the workspace path of run `runId` is masked up to and including the id. */
-export function maskVolatile(text: string, runId: string, fields: readonly VolatileField[] = VOLATILE_FIELDS): { text: string; masked: string[] } {
+export function maskVolatile(
+  text: string,
+  runId: string,
+  fields: readonly VolatileField[] = VOLATILE_FIELDS,
+): { text: string; masked: string[] } {
   const masked = new Set<string>();
   let result = text;
   const workspace = new RegExp(`(file://)?/[^\\s'"()]*?/${escapeRegExp(runId)}(?=/|\\b)`, "g");

@@ -39,12 +39,21 @@ export async function liveCheckRoles(
       try {
         provider = createProvider(choice.provider, checkConfig, choice, env);
       } catch (error) {
-        return { provider: choice.provider, model: choice.model, roles: sharing, status: "failed", failure: "key_refused", message: errorMessage(error) };
+        return {
+          provider: choice.provider,
+          model: choice.model,
+          roles: sharing,
+          status: "failed",
+          failure: "key_refused",
+          message: errorMessage(error),
+        };
       }
       const replacement = retiredModelFor(providerConfig.kind, choice.model)?.successor ?? recommendedModelFor(providerConfig.kind);
       return checkModelLive(provider, {
         roles: sharing,
-        keyEnv: providerConfig.apiKeyEnv ?? (providerConfig.kind === "anthropic" ? "ANTHROPIC_API_KEY" : providerConfig.kind === "openai" ? "OPENAI_API_KEY" : undefined),
+        keyEnv:
+          providerConfig.apiKeyEnv ??
+          (providerConfig.kind === "anthropic" ? "ANTHROPIC_API_KEY" : providerConfig.kind === "openai" ? "OPENAI_API_KEY" : undefined),
         ...(replacement && replacement !== choice.model ? { replacement } : {}),
       });
     }),
@@ -71,8 +80,12 @@ export async function checkModelsAtStart(
   for (const check of checks.filter((found) => found.status === "inconclusive")) options.warn(`rein: warning: ${check.message}`);
   const failed = checks.filter((found) => found.status === "failed");
   if (failed.length > 0) {
-    throw new ReinError("config_invalid", `the model check before starting failed: ${failed.map((check) => `${check.roles.join(", ")}: ${check.message}`).join("; ")}`, {
-      details: { checks: failed },
-    });
+    throw new ReinError(
+      "config_invalid",
+      `the model check before starting failed: ${failed.map((check) => `${check.roles.join(", ")}: ${check.message}`).join("; ")}`,
+      {
+        details: { checks: failed },
+      },
+    );
   }
 }

@@ -17,7 +17,8 @@ export function startRedriveLoop(runtime: ControllerRuntime): { stop(): Promise<
     if (sweeping) return;
     sweeping = sweepLostJobs(runtime, { holder })
       .then((report) => {
-        if (report.lost.length > 0) runtime.logger.warn({ lost: report.lost }, "jobs gone from their queues reported to the controller, to be sent again");
+        if (report.lost.length > 0)
+          runtime.logger.warn({ lost: report.lost }, "jobs gone from their queues reported to the controller, to be sent again");
       })
       .catch((error: unknown) => runtime.logger.warn({ err: error }, "re-drive sweep failed; the next one tries again"))
       .finally(() => {

@@ -13,7 +13,10 @@ export function providerForRole(
   env: Readonly<Record<string, string | undefined>> = process.env,
   override?: { provider: string; model?: string },
 ): ModelProvider {
-  const roleConfig = { ...config.roles[role], ...(override ? { provider: override.provider, ...(override.model ? { model: override.model } : {}) } : {}) };
+  const roleConfig = {
+    ...config.roles[role],
+    ...(override ? { provider: override.provider, ...(override.model ? { model: override.model } : {}) } : {}),
+  };
   const providerConfig = config.providers[roleConfig.provider];
   if (!providerConfig) {
     throw new ReinError(

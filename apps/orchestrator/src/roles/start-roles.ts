@@ -51,7 +51,10 @@ export interface RunningRoles {
 export function startRoles(shared: ReinRuntime, options: StartRolesOptions): RunningRoles {
   const { config } = shared;
   // Each role logs as itself, so a log line says which role wrote it even when all run in one process.
-  const as = (role: "controller" | "planner" | "worker" | "evaluator"): ReinRuntime => ({ ...shared, logger: shared.logger.child({ role }) });
+  const as = (role: "controller" | "planner" | "worker" | "evaluator"): ReinRuntime => ({
+    ...shared,
+    logger: shared.logger.child({ role }),
+  });
   const provider = (role: "planner" | "worker" | "judge") => options.providers?.[role] ?? providerForRole(config, role);
   const workers: Worker[] = [];
   const heartbeats: { stop(): void }[] = [];
@@ -60,7 +63,14 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
     switch (role) {
       case "control":
         if (!options.packetPrivateKey) throw new Error("the control role needs the packet private key");
-        workers.push(startController({ runtime: as("controller"), packetPrivateKey: options.packetPrivateKey, concurrency: options.concurrency, stalled: options.stalled }));
+        workers.push(
+          startController({
+            runtime: as("controller"),
+            packetPrivateKey: options.packetPrivateKey,
+            concurrency: options.concurrency,
+            stalled: options.stalled,
+          }),
+        );
         heartbeats.push(startControllerHeartbeat(shared));
         sweeps.push(startRedriveLoop(as("controller")));
         break;
@@ -95,7 +105,14 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
         );
         break;
       case "evaluate":
-        workers.push(startEvaluateConsumer({ runtime: as("evaluator"), judge: provider("judge"), concurrency: options.concurrency, stalled: options.stalled }));
+        workers.push(
+          startEvaluateConsumer({
+            runtime: as("evaluator"),
+            judge: provider("judge"),
+            concurrency: options.concurrency,
+            stalled: options.stalled,
+          }),
+        );
         break;
     }
   }

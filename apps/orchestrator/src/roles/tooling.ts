@@ -15,7 +15,12 @@ import { type AnyTool, builtinTools, createToolExecutor, ToolRegistry, type Tool
  */
 export function buildRegistry(config: ReinConfig, extra: readonly AnyTool[]): ToolRegistry {
   const byName = new Map<string, AnyTool>();
-  const builtins = builtinTools({ commands: config.tools.commands, hosts: config.tools.hosts, sandbox: config.sandbox, sandboxLimits: config.sandboxLimits });
+  const builtins = builtinTools({
+    commands: config.tools.commands,
+    hosts: config.tools.hosts,
+    sandbox: config.sandbox,
+    sandboxLimits: config.sandboxLimits,
+  });
   for (const tool of builtins) byName.set(tool.name, tool);
   for (const tool of extra) byName.set(tool.name, tool);
   return new ToolRegistry(byName.values());
@@ -115,7 +120,9 @@ export async function buildTooling(runtime: ReinRuntime, extra: readonly AnyTool
     config,
     approvals,
     approvalVerifier,
-    cache: new ToolResultCache(redis, keys, { onWriteError: (error) => runtime.logger.warn({ err: error }, "a tool result cache write failed; later reads run the tool again") }),
+    cache: new ToolResultCache(redis, keys, {
+      onWriteError: (error) => runtime.logger.warn({ err: error }, "a tool result cache write failed; later reads run the tool again"),
+    }),
     idempotency: new IdempotencyStore(redis, keys),
     logger: runtime.logger,
     secrets: runtime.secrets,
@@ -153,12 +160,21 @@ async function loadPluginSet(runtime: ReinRuntime): Promise<PluginSet> {
   const taken = plugins.tools.filter((tool) => builtins.has(tool.name)).map((tool) => tool.name);
   if (taken.length > 0) {
     await plugins.close();
-    throw new ReinError("config_invalid", `plugin tools ${taken.join(", ")} have the names of built-in tools; expected plugin tools with names of their own`);
+    throw new ReinError(
+      "config_invalid",
+      `plugin tools ${taken.join(", ")} have the names of built-in tools; expected plugin tools with names of their own`,
+    );
   }
   return plugins;
 }
 
 function healthOf(status: SupervisorStatus): McpServerState["health"] {
   const { state, restarts, breaker, inFlight, lastExit } = status;
-  return { state, restarts, breaker, inFlight, ...(lastExit ? { lastExit: { exitCode: lastExit.exitCode, signal: lastExit.signal, killedFor: lastExit.killedFor } } : {}) };
+  return {
+    state,
+    restarts,
+    breaker,
+    inFlight,
+    ...(lastExit ? { lastExit: { exitCode: lastExit.exitCode, signal: lastExit.signal, killedFor: lastExit.killedFor } } : {}),
+  };
 }

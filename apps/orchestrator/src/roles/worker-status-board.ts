@@ -20,7 +20,12 @@ const WORKER_BOARD = { name: "worker-status", what: "worker status" };
  * and when each last beat. Removed when the process stops its roles.
  */
 export function publishWorkerStatus(runtime: ReinRuntime, worker: { roles: readonly string[]; concurrency?: number }): () => Promise<void> {
-  return publishProcessStatus(runtime, WORKER_BOARD, () => ({ roles: [...worker.roles], concurrency: worker.concurrency ?? null }), worker.roles.join("+"));
+  return publishProcessStatus(
+    runtime,
+    WORKER_BOARD,
+    () => ({ roles: [...worker.roles], concurrency: worker.concurrency ?? null }),
+    worker.roles.join("+"),
+  );
 }
 
 /** The workers that beat recently on this prefix, by process. */

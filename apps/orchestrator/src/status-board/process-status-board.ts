@@ -24,12 +24,21 @@ export interface StatusBoard {
  * called, which removes it. `instance` tells apart several publishers of
  * one board in one process (roles started separately in one process).
  */
-export function publishProcessStatus(runtime: ReinRuntime, board: StatusBoard, payload: () => Record<string, unknown>, instance?: string): () => Promise<void> {
+export function publishProcessStatus(
+  runtime: ReinRuntime,
+  board: StatusBoard,
+  payload: () => Record<string, unknown>,
+  instance?: string,
+): () => Promise<void> {
   const field = `${hostname()}:${process.pid}${instance ? `/${instance}` : ""}`;
   const key = `${runtime.config.prefix}:${board.name}`;
   const publish = async () => {
     const value = JSON.stringify({ ...payload(), at: Date.now(), process: field });
-    await runtime.redis.multi().hset(key, field, value).pexpire(key, STALE_MS * 2).exec();
+    await runtime.redis
+      .multi()
+      .hset(key, field, value)
+      .pexpire(key, STALE_MS * 2)
+      .exec();
   };
   const failed = (error: unknown) => runtime.logger.warn({ error: errorMessage(error) }, `could not publish ${board.what}`);
   publish().catch(failed);

@@ -14,10 +14,16 @@ export function emitRunSpans(events: readonly TypedTraceEvent[], tracer: Tracer)
   const first = events[0];
   const last = events.at(-1);
   if (!first || !last) return;
-  const run = tracer.startSpan(
-    "invoke_agent rein",
-    { kind: SpanKind.INTERNAL, startTime: time(first), attributes: { [GENAI.operation]: "invoke_agent", [GENAI.agentName]: "rein", [GENAI.conversationId]: first.runId, "rein.run.id": first.runId } },
-  );
+  const run = tracer.startSpan("invoke_agent rein", {
+    kind: SpanKind.INTERNAL,
+    startTime: time(first),
+    attributes: {
+      [GENAI.operation]: "invoke_agent",
+      [GENAI.agentName]: "rein",
+      [GENAI.conversationId]: first.runId,
+      "rein.run.id": first.runId,
+    },
+  });
   const steps = new Map<string, Span>();
   const calls = new CallSpans({ SpanKind, SpanStatusCode }, tracer);
   const parentOf = (stepId: string | null) => trace.setSpan(context.active(), (stepId ? steps.get(stepId) : undefined) ?? run);

@@ -10,7 +10,11 @@ const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86
 export function parseAge(text: string): number {
   const [, amount, unit] = /^(\d+)([smhdw])$/.exec(text.trim()) ?? [];
   const perUnit = unit === undefined ? undefined : UNITS[unit];
-  if (amount === undefined || perUnit === undefined) throw new ReinError("goal_invalid", `age ${JSON.stringify(text)} is not understood; expected a number and a unit s, m, h, d or w, e.g. 30d`);
+  if (amount === undefined || perUnit === undefined)
+    throw new ReinError(
+      "goal_invalid",
+      `age ${JSON.stringify(text)} is not understood; expected a number and a unit s, m, h, d or w, e.g. 30d`,
+    );
   return Number(amount) * perUnit;
 }
 
@@ -54,7 +58,9 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
     const extra = [...artifacts, ...checkpoints, ...idempotency, runtime.keys.toolCache(runId)];
     await deleteKeys(runtime.redis, extra);
     await runtime.artifacts.removeRun(runId);
-    const approvalIds = await new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds }).removeRun(runId);
+    const approvalIds = await new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds }).removeRun(
+      runId,
+    );
     await runtime.trace.remove(runId);
     await runtime.runs.remove(runId);
     await forgetRuns(runtime.redis, runtime.keys, [runId]);
@@ -62,7 +68,9 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
     // Whatever else names the run (a key kind added since): every run key carries its id.
     await deleteKeys(
       runtime.redis,
-      (await scanKeys(runtime.redis, `${runtime.config.prefix}:*${runId}*`)).filter((key) => !key.startsWith(`${runtime.keys.queuePrefix()}:`)),
+      (await scanKeys(runtime.redis, `${runtime.config.prefix}:*${runId}*`)).filter(
+        (key) => !key.startsWith(`${runtime.keys.queuePrefix()}:`),
+      ),
     );
     await removeWorkspace(runtime.config.workspaceRoot, runId);
   }
@@ -86,7 +94,12 @@ async function removeRunJobs(runtime: ReinRuntime, runId: string, approvalIds: r
       if (jobId && isQueueName(queue)) jobs.set(`${queue}:${jobId}`, queue);
     }
   }
-  const queues: Record<QueueName, Queue> = { control: runtime.queues.control, plan: runtime.queues.plan, step: runtime.queues.step, evaluate: runtime.queues.evaluate };
+  const queues: Record<QueueName, Queue> = {
+    control: runtime.queues.control,
+    plan: runtime.queues.plan,
+    step: runtime.queues.step,
+    evaluate: runtime.queues.evaluate,
+  };
   for (const [entry, queue] of jobs) {
     await queues[queue].remove(entry.slice(queue.length + 1)).catch(() => 0);
   }

@@ -1,7 +1,17 @@
 import { ReinError, sha256 } from "@rein/contracts";
-import { assemblePrompt, type CallTraceEvent, expandPromptCopy, isCallTraceEvent, isTraceEventOf, PromptCopy, promptHash, type TypedTraceEvent } from "@rein/trace";
+import {
+  assemblePrompt,
+  type CallTraceEvent,
+  expandPromptCopy,
+  isCallTraceEvent,
+  isTraceEventOf,
+  PromptCopy,
+  promptHash,
+  type TypedTraceEvent,
+} from "@rein/trace";
 
-const partsOf = (copy: PromptCopy): string[] => [copy.system, ...copy.messages, copy.tools, copy.output].filter((id): id is string => id !== null);
+const partsOf = (copy: PromptCopy): string[] =>
+  [copy.system, ...copy.messages, copy.tools, copy.output].filter((id): id is string => id !== null);
 import { callKeyOf, endReasonOf, isRunEnd } from "./views/event-fields.ts";
 
 /** The questions issue 7 says every finished run must answer from its trace. */
@@ -34,7 +44,9 @@ const REFUSED_BEFORE_POLICY = new Set(["tool.refused", "tool.input_invalid"]);
  * reason), a result and an observation; the run has an end with a reason.
  */
 export function answerQuestions(events: readonly TypedTraceEvent[], blobs: Readonly<Record<string, string>>): QuestionAnswer[] {
-  const answers = new Map<TraceQuestion, QuestionAnswer>(TRACE_QUESTIONS.map((question) => [question, { question, answered: true, evidence: [], gaps: [] }]));
+  const answers = new Map<TraceQuestion, QuestionAnswer>(
+    TRACE_QUESTIONS.map((question) => [question, { question, answered: true, evidence: [], gaps: [] }]),
+  );
   const note = (question: TraceQuestion, event: TypedTraceEvent, gap?: string) => {
     const answer = answers.get(question) as QuestionAnswer;
     if (gap) {
@@ -58,21 +70,37 @@ export function answerQuestions(events: readonly TypedTraceEvent[], blobs: Reado
       if (!copy.success) note("what did the model see", event, "no prompt copy");
       else if (!whole) note("what did the model see", event, "the prompt copy continues a model call that is not in the trace");
       else if (unassembled) note("what did the model see", event, unassembled);
-      else if (promptHash(copy.data) !== event.inputHash) note("what did the model see", event, "the prompt copy does not hash to inputHash");
-      else if (!partsOf(whole).every((id) => sha256(blobs[id] ?? "") === id)) note("what did the model see", event, "a stored prompt part does not match its hash");
+      else if (promptHash(copy.data) !== event.inputHash)
+        note("what did the model see", event, "the prompt copy does not hash to inputHash");
+      else if (!partsOf(whole).every((id) => sha256(blobs[id] ?? "") === id))
+        note("what did the model see", event, "a stored prompt part does not match its hash");
       else note("what did the model see", event);
       note("which tools could it see", event, Array.isArray(p.tools) ? undefined : "no tool list");
     } else if (event.kind === "model.responded") {
       note("what did it ask for", event, Array.isArray(event.payload.content) ? undefined : "no response content");
     } else if (event.kind === "tool.called") {
       const call = byCall.get(callKeyOf(event)) ?? [];
-      note("what did it ask for", event, event.payload.args !== undefined || typeof event.payload.argBytes === "number" ? undefined : "no arguments");
+      note(
+        "what did it ask for",
+        event,
+        event.payload.args !== undefined || typeof event.payload.argBytes === "number" ? undefined : "no arguments",
+      );
       const decided = call.find((other) => other.kind === "permission.decided" || REFUSED_BEFORE_POLICY.has(other.kind));
-      note("why was that allowed or refused", decided ?? event, decided && reasonOf(decided) ? undefined : "no decision with a rule or reason");
+      note(
+        "why was that allowed or refused",
+        decided ?? event,
+        decided && reasonOf(decided) ? undefined : "no decision with a rule or reason",
+      );
       const result = call.find((other) => isTraceEventOf(other, "tool.result"));
       const observation = call.find((other) => other.kind === "observation.made");
-      if (!result || !observation) note("what came back", event, `missing ${[result ? "" : "tool.result", observation ? "" : "observation.made"].filter(Boolean).join(" and ")}`);
-      else if (result.payload.status === "ok" && !result.payload.rawOutputHash) note("what came back", result, "ok result without rawOutputHash");
+      if (!result || !observation)
+        note(
+          "what came back",
+          event,
+          `missing ${[result ? "" : "tool.result", observation ? "" : "observation.made"].filter(Boolean).join(" and ")}`,
+        );
+      else if (result.payload.status === "ok" && !result.payload.rawOutputHash)
+        note("what came back", result, "ok result without rawOutputHash");
       else {
         note("what came back", result);
         note("what came back", observation);
@@ -93,7 +121,10 @@ export function answerQuestions(events: readonly TypedTraceEvent[], blobs: Reado
 /** What a call's deciding event says decided it: a policy rule, or a refusal's reason. */
 const reasonOf = (event: CallTraceEvent): string => {
   const { payload } = event;
-  return ("rule" in payload && typeof payload.rule === "string" ? payload.rule : "") || ("reason" in payload && typeof payload.reason === "string" ? payload.reason : "");
+  return (
+    ("rule" in payload && typeof payload.rule === "string" ? payload.rule : "") ||
+    ("reason" in payload && typeof payload.reason === "string" ? payload.reason : "")
+  );
 };
 
 /** Why a whole copy does not reassemble to a prompt (a missing or malformed blob), or undefined when it does. */

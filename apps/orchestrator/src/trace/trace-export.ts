@@ -24,7 +24,13 @@ export interface RenderedExport {
  */
 export function renderExport(bundle: TraceBundle, inlineLimit = INLINE_PAYLOAD_LIMIT): RenderedExport {
   const events = [...bundle.events].sort((a, b) => a.seq - b.seq);
-  const header: ExportHeader = { format: EXPORT_FORMAT, formatVersion: 1, runId: bundle.runId, eventCount: events.length, state: bundle.state };
+  const header: ExportHeader = {
+    format: EXPORT_FORMAT,
+    formatVersion: 1,
+    runId: bundle.runId,
+    eventCount: events.length,
+    state: bundle.state,
+  };
   const sidecar = new Map<string, SidecarLine>();
   const lines = [canonicalJson(header)];
   for (const event of events) {

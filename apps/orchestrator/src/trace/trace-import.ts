@@ -30,11 +30,15 @@ export function parseExport(jsonl: string, sidecar = ""): TraceBundle {
     const ref = PayloadRef.safeParse(event.payload);
     if (!ref.success) return typedTraceEvent(event);
     const payload = payloads.get(ref.data.$ref);
-    if (!payload) throw new ReinError("contract_invalid", `event ${event.seq} references payload ${ref.data.$ref}, which the sidecar does not hold`);
+    if (!payload)
+      throw new ReinError("contract_invalid", `event ${event.seq} references payload ${ref.data.$ref}, which the sidecar does not hold`);
     return typedTraceEvent({ ...event, payload });
   });
   if (events.length !== header.eventCount) {
-    throw new ReinError("contract_invalid", `the header announces ${header.eventCount} events but the file holds ${events.length}; expected a complete export`);
+    throw new ReinError(
+      "contract_invalid",
+      `the header announces ${header.eventCount} events but the file holds ${events.length}; expected a complete export`,
+    );
   }
   return { runId: header.runId, state: header.state, events, blobs, artifacts };
 }
@@ -42,7 +46,10 @@ export function parseExport(jsonl: string, sidecar = ""): TraceBundle {
 /** Loads a bundle into the runtime's Redis under its prefix: state, trace, blobs and artifacts with their ids. */
 export async function importBundle(runtime: ReinRuntime, bundle: TraceBundle): Promise<void> {
   if (bundle.state && (await runtime.runs.get(bundle.runId))) {
-    throw new ReinError("version_conflict", `run ${bundle.runId} already exists under prefix ${runtime.keys.prefix}; expected a prefix without it`);
+    throw new ReinError(
+      "version_conflict",
+      `run ${bundle.runId} already exists under prefix ${runtime.keys.prefix}; expected a prefix without it`,
+    );
   }
   await runtime.trace.load(bundle.runId, bundle.events, bundle.blobs);
   for (const artifact of bundle.artifacts) {
@@ -63,7 +70,11 @@ export async function importBundle(runtime: ReinRuntime, bundle: TraceBundle): P
   if (bundle.state) await runtime.runs.create(bundle.state);
 }
 
-function parseLine<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { message: string } } }, line: string, where: string): T {
+function parseLine<T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { message: string } } },
+  line: string,
+  where: string,
+): T {
   let raw: unknown;
   try {
     raw = JSON.parse(line);

@@ -9,9 +9,14 @@ import type { TypedTraceEvent } from "@rein/trace";
  * state's `usage`; a difference is spend the budget never saw.
  */
 export function modelUsageOf(events: readonly TypedTraceEvent[]): Usage {
-  return events.filter((event) => event.kind === "model.responded").reduce((total, event) => addUsage(total, event.usage ?? zeroUsage()), zeroUsage());
+  return events
+    .filter((event) => event.kind === "model.responded")
+    .reduce((total, event) => addUsage(total, event.usage ?? zeroUsage()), zeroUsage());
 }
 
 export function countedUsageOf(events: readonly TypedTraceEvent[]): Usage {
-  return events.reduce((total, event) => (event.kind === "usage.counted" ? addUsage(total, Usage.parse(event.payload.usage)) : total), zeroUsage());
+  return events.reduce(
+    (total, event) => (event.kind === "usage.counted" ? addUsage(total, Usage.parse(event.payload.usage)) : total),
+    zeroUsage(),
+  );
 }

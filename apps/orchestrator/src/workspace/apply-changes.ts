@@ -49,7 +49,9 @@ export async function applyRun(origin: WorkspaceOrigin): Promise<ApplyResult> {
       "workspace_invalid",
       `${origin.source} changed since run ${origin.runId} began under ${conflicts.join(", ")}; nothing was applied. ` +
         `Expected those files as they were at the run's start (${origin.baseCommit.slice(0, 12)}); ` +
-        (origin.branch ? `merge the run's branch instead (git merge ${origin.branch}) or apply \`rein diff ${origin.runId}\` by hand` : `apply \`rein diff ${origin.runId}\` by hand`),
+        (origin.branch
+          ? `merge the run's branch instead (git merge ${origin.branch}) or apply \`rein diff ${origin.runId}\` by hand`
+          : `apply \`rein diff ${origin.runId}\` by hand`),
       { details: { conflicts } },
     );
   }
@@ -58,7 +60,9 @@ export async function applyRun(origin: WorkspaceOrigin): Promise<ApplyResult> {
 }
 
 async function entriesAt(origin: WorkspaceOrigin, commit: string, paths: readonly string[]): Promise<Map<string, Entry>> {
-  const listing = await git(["--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", commit, "--", ...paths], { gitDir: origin.gitDir });
+  const listing = await git(["--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", commit, "--", ...paths], {
+    gitDir: origin.gitDir,
+  });
   const entries = new Map<string, Entry>();
   for (const line of nulFields(listing.stdout)) {
     const [meta, path] = splitOnce(line, "\t");

@@ -57,7 +57,11 @@ export function git(args: readonly string[], options: GitOptions = {}): Promise<
     child.on("error", (error: NodeJS.ErrnoException) => {
       reject(
         error.code === "ENOENT"
-          ? new ReinError("workspace_invalid", "git is not installed; running on a directory needs git (Debian/Ubuntu: apt-get install git)", { cause: error })
+          ? new ReinError(
+              "workspace_invalid",
+              "git is not installed; running on a directory needs git (Debian/Ubuntu: apt-get install git)",
+              { cause: error },
+            )
           : error,
       );
     });

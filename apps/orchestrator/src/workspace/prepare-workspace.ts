@@ -56,7 +56,11 @@ async function isRepositoryTop(dir: string): Promise<boolean> {
 
 async function worktreeOf(source: string, workspace: string, request: PrepareRequest, createdAt: string): Promise<WorkspaceOrigin> {
   const head = await git(["rev-parse", "--verify", "HEAD^{commit}"], { cwd: source, okCodes: [128] });
-  if (head.code !== 0) throw new ReinError("workspace_invalid", `${source} is a git repository without a commit; expected at least one commit to start the run's branch from`);
+  if (head.code !== 0)
+    throw new ReinError(
+      "workspace_invalid",
+      `${source} is a git repository without a commit; expected at least one commit to start the run's branch from`,
+    );
   const dirty = await dirtyFiles(source);
   if (dirty.length > 0 && !request.includeDirty) {
     const shown = dirty.slice(0, 5).join(", ") + (dirty.length > 5 ? ` and ${dirty.length - 5} more` : "");
@@ -78,13 +82,27 @@ async function worktreeOf(source: string, workspace: string, request: PrepareReq
     await git(["commit", "--quiet", "--no-verify", "-m", `rein: uncommitted changes of ${source} as the run began`], tracked);
     baseCommit = await gitText(["rev-parse", "HEAD"], tracked);
   }
-  return { schemaVersion: 1, runId: request.runId, kind: "git-worktree", source, workspace, gitDir, branch, baseCommit, dotGit, includedDirty: dirty.length > 0, createdAt };
+  return {
+    schemaVersion: 1,
+    runId: request.runId,
+    kind: "git-worktree",
+    source,
+    workspace,
+    gitDir,
+    branch,
+    baseCommit,
+    dotGit,
+    includedDirty: dirty.length > 0,
+    createdAt,
+  };
 }
 
 /** Tracked files with staged or unstaged changes; untracked files are never copied, so they do not count. */
 async function dirtyFiles(dir: string): Promise<string[]> {
   const status = await git(["status", "--porcelain=v1", "-z", "--untracked-files=no", "--ignore-submodules=all"], { cwd: dir });
-  return nulFields(status.stdout).map((entry) => entry.slice(3)).filter(Boolean);
+  return nulFields(status.stdout)
+    .map((entry) => entry.slice(3))
+    .filter(Boolean);
 }
 
 async function copyOf(source: string, workspace: string, request: PrepareRequest, createdAt: string): Promise<WorkspaceOrigin> {
@@ -94,7 +112,11 @@ async function copyOf(source: string, workspace: string, request: PrepareRequest
   // Staged from the source with the private repository, so `.gitignore` is
   // honoured and nothing is written into the source.
   await git(["add", "--all", "."], { gitDir, workTree: source, cwd: source });
-  await git(["commit", "--quiet", "--no-verify", "--allow-empty", "-m", `rein: ${source} as the run began`], { gitDir, workTree: source, cwd: source });
+  await git(["commit", "--quiet", "--no-verify", "--allow-empty", "-m", `rein: ${source} as the run began`], {
+    gitDir,
+    workTree: source,
+    cwd: source,
+  });
   await mkdir(workspace, { recursive: true });
   await git(["checkout-index", "--all", "--force"], { gitDir, workTree: workspace, cwd: workspace });
   const baseCommit = await gitText(["rev-parse", "HEAD"], { gitDir });

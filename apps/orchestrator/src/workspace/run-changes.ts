@@ -37,7 +37,9 @@ export async function snapshotRun(origin: WorkspaceOrigin): Promise<string> {
 
 /** The files a run changed, relative to the directory it ran on. */
 export async function changedFiles(origin: WorkspaceOrigin, commit: string): Promise<ChangedFile[]> {
-  return parseNameStatus(nulFields((await git(["diff", "--name-status", "-z", "--no-renames", origin.baseCommit, commit], { gitDir: origin.gitDir })).stdout));
+  return parseNameStatus(
+    nulFields((await git(["diff", "--name-status", "-z", "--no-renames", origin.baseCommit, commit], { gitDir: origin.gitDir })).stdout),
+  );
 }
 
 /**
@@ -51,7 +53,10 @@ export function parseNameStatus(fields: readonly string[]): ChangedFile[] {
     const [letter, path] = fields.slice(index, index + 2);
     const status = ChangeStatus.safeParse(letter);
     if (!status.success || path === undefined) {
-      throw new ReinError("workspace_invalid", `git diff listed ${JSON.stringify(letter)} for ${path === undefined ? "no path" : path}; expected a change letter (A, M, D or T) and a path`);
+      throw new ReinError(
+        "workspace_invalid",
+        `git diff listed ${JSON.stringify(letter)} for ${path === undefined ? "no path" : path}; expected a change letter (A, M, D or T) and a path`,
+      );
     }
     files.push({ status: status.data, path });
   }
@@ -60,7 +65,9 @@ export function parseNameStatus(fields: readonly string[]): ChangedFile[] {
 
 /** The run's changes as a unified diff with paths relative to the directory it ran on. */
 export async function unifiedDiff(origin: WorkspaceOrigin, commit: string): Promise<string> {
-  return (await git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--binary", origin.baseCommit, commit], { gitDir: origin.gitDir })).stdout.toString("utf8");
+  return (
+    await git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--binary", origin.baseCommit, commit], { gitDir: origin.gitDir })
+  ).stdout.toString("utf8");
 }
 
 /**

@@ -54,6 +54,7 @@ export async function readOrigin(workspaceRoot: string, runId: string): Promise<
     );
   }
   const parsed = WorkspaceOrigin.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new ReinError("contract_invalid", `${file} is not a workspace origin record: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+  if (!parsed.success)
+    throw new ReinError("contract_invalid", `${file} is not a workspace origin record: ${parsed.error.issues[0]?.message ?? "invalid"}`);
   return parsed.data;
 }

@@ -28,7 +28,8 @@ describe("a goal on the user's own repository, end to end", { timeout: 240_000 }
     scratch.push(dir);
     return dir;
   };
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=u", "-c", "user.email=u@u", ...args], { cwd: repo, encoding: "utf8" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=u", "-c", "user.email=u@u", ...args], { cwd: repo, encoding: "utf8" });
   const testsPass = () => spawnSync(process.execPath, ["--test"], { cwd: repo, encoding: "utf8" }).status === 0;
 
   beforeAll(async () => {
@@ -39,10 +40,16 @@ describe("a goal on the user's own repository, end to end", { timeout: 240_000 }
     git("commit", "--quiet", "-m", "add() with a bug");
 
     const script = JSON.parse(readFileSync(join(EXAMPLES_DIR, "bugfix", "script.json"), "utf8")) as ModelScriptInput;
-    const serve = (role: "planner" | "worker" | "judge") => startScriptedWireServer({ format: "openai-compatible", role, script, model: `fake-${role}` });
+    const serve = (role: "planner" | "worker" | "judge") =>
+      startScriptedWireServer({ format: "openai-compatible", role, script, model: `fake-${role}` });
     servers = [await serve("planner"), await serve("worker"), await serve("judge")];
     const [planner, worker, judge] = servers as [FakeServer, FakeServer, FakeServer];
-    const provider = (server: FakeServer) => ({ kind: "openai-compatible", baseURL: server.baseURL, apiKeyEnv: "FAKE_MODEL_KEY", maxRetries: 0 });
+    const provider = (server: FakeServer) => ({
+      kind: "openai-compatible",
+      baseURL: server.baseURL,
+      apiKeyEnv: "FAKE_MODEL_KEY",
+      maxRetries: 0,
+    });
     configFile = join(tempDir("config"), "rein.config.json");
     writeFileSync(
       configFile,
@@ -55,7 +62,9 @@ describe("a goal on the user's own repository, end to end", { timeout: 240_000 }
           judge: { provider: "judge", model: "fake-judge" },
         },
         tools: { commands: ["node"] },
-        policy: [{ id: "allow-node-tests", tool: "run_command", decision: "allow", commands: ["node"], reason: "running the tests is the job" }],
+        policy: [
+          { id: "allow-node-tests", tool: "run_command", decision: "allow", commands: ["node"], reason: "running the tests is the job" },
+        ],
       }),
     );
   });
@@ -66,7 +75,8 @@ describe("a goal on the user's own repository, end to end", { timeout: 240_000 }
     const keys = await redis.keys(`*${env.REIN_PREFIX}*`);
     if (keys.length > 0) await redis.del(...keys);
     redis.disconnect();
-    for (const dir of [...scratch, env.REIN_WORKSPACE_ROOT as string, env.REIN_KEYS_DIR as string]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [...scratch, env.REIN_WORKSPACE_ROOT as string, env.REIN_KEYS_DIR as string])
+      rmSync(dir, { recursive: true, force: true });
   });
 
   it("ends done, leaves the repository alone until apply, and the applied change makes its tests pass", async () => {

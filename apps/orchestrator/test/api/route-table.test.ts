@@ -11,8 +11,18 @@ describe("the HTTP API's route table", () => {
   it("hands a handler the path's parameters by name, parsed by the route's schema", async () => {
     const seen: unknown[] = [];
     const match = routeMatcher([
-      route({ method: "GET", path: "/runs/{id}", params: z.object({ id: z.string() }), handle: async (_request, _response, params) => void seen.push(params) }),
-      route({ method: "GET", path: "/runs/{id}/calls/{callId}", params: z.object({ id: z.string(), callId: z.string() }), handle: async (_request, _response, params) => void seen.push(params) }),
+      route({
+        method: "GET",
+        path: "/runs/{id}",
+        params: z.object({ id: z.string() }),
+        handle: async (_request, _response, params) => void seen.push(params),
+      }),
+      route({
+        method: "GET",
+        path: "/runs/{id}/calls/{callId}",
+        params: z.object({ id: z.string(), callId: z.string() }),
+        handle: async (_request, _response, params) => void seen.push(params),
+      }),
     ]);
     for (const path of ["/runs/run_a", "/runs/run_a/calls/c1:step.2"]) {
       const found = match("GET", path);
@@ -26,10 +36,18 @@ describe("the HTTP API's route table", () => {
   it("answers 400 naming the parameter its schema refuses, without calling the handler", async () => {
     const calls: string[] = [];
     const match = routeMatcher([
-      route({ method: "GET", path: "/runs/{id}", params: z.object({ id: z.string().startsWith("run_", "expected a run id (run_…)") }), handle: async (_request, _response, { id }) => void calls.push(id) }),
+      route({
+        method: "GET",
+        path: "/runs/{id}",
+        params: z.object({ id: z.string().startsWith("run_", "expected a run id (run_…)") }),
+        handle: async (_request, _response, { id }) => void calls.push(id),
+      }),
     ]);
     const found = match("GET", "/runs/apr_1");
-    await expect(found?.route.handle(request, response, found.params, url, undefined)).rejects.toMatchObject({ status: 400, message: "id: expected a run id (run_…)" });
+    await expect(found?.route.handle(request, response, found.params, url, undefined)).rejects.toMatchObject({
+      status: 400,
+      message: "id: expected a run id (run_…)",
+    });
     expect(calls).toEqual([]);
   });
 });

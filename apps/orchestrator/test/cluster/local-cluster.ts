@@ -58,15 +58,33 @@ export class LocalCluster {
         nodes.push({ port, url: `redis://127.0.0.1:${port}`, child });
       }
       for (const node of nodes) await waitFor(`node ${node.port} to answer`, () => pingRedis(node.url, 500), 20_000);
-      await run("redis-cli", ["--cluster", "create", ...nodes.map((node) => `127.0.0.1:${node.port}`), "--cluster-replicas", "1", "--cluster-yes"], { timeout: 60_000 });
-      await waitFor("every node to see the cluster ok", async () => (await Promise.all(nodes.map((node) => cluster.#info(node, "CLUSTER", "INFO", "cluster_state")))).every((state) => state === "ok"), 60_000);
+      await run(
+        "redis-cli",
+        ["--cluster", "create", ...nodes.map((node) => `127.0.0.1:${node.port}`), "--cluster-replicas", "1", "--cluster-yes"],
+        { timeout: 60_000 },
+      );
+      await waitFor(
+        "every node to see the cluster ok",
+        async () =>
+          (await Promise.all(nodes.map((node) => cluster.#info(node, "CLUSTER", "INFO", "cluster_state")))).every(
+            (state) => state === "ok",
+          ),
+        60_000,
+      );
       // A replica that has not synced yet cannot take over; a failover test needs all three ready.
       await waitFor(
         "every replica to sync with its master",
-        async () => (await Promise.all(nodes.map((node) => cluster.#info(node, "INFO", "replication", "master_link_status")))).filter((status) => status === "up").length === 3,
+        async () =>
+          (await Promise.all(nodes.map((node) => cluster.#info(node, "INFO", "replication", "master_link_status")))).filter(
+            (status) => status === "up",
+          ).length === 3,
         60_000,
       );
-      const masters = (await Promise.all(nodes.map(async (node) => ((await cluster.#info(node, "INFO", "replication", "role")) === "master" ? node : undefined)))).filter((node) => node !== undefined);
+      const masters = (
+        await Promise.all(
+          nodes.map(async (node) => ((await cluster.#info(node, "INFO", "replication", "role")) === "master" ? node : undefined)),
+        )
+      ).filter((node) => node !== undefined);
       await Promise.all(masters.map((master) => cluster.#replicating(master)));
       return cluster;
     } catch (error) {
@@ -128,21 +146,33 @@ export class LocalCluster {
       // Generous: on a loaded machine a PING of a node that is syncing from its new master can take seconds.
       await waitFor(`node ${node.port} to answer again`, () => pingRedis(node.url, 2_000), 60_000).catch(async (error: unknown) => {
         const log = await readFile(join(nodeDir, "redis.log"), "utf8").catch(() => "");
-        throw new Error(`${(error as Error).message} (exit ${node.child.exitCode ?? node.child.signalCode ?? "none"}); its log ends:\n${log.split("\n").slice(-15).join("\n")}`);
+        throw new Error(
+          `${(error as Error).message} (exit ${node.child.exitCode ?? node.child.signalCode ?? "none"}); its log ends:\n${log.split("\n").slice(-15).join("\n")}`,
+        );
       });
       if (stalled) {
-        await waitFor(`node ${node.port} to rejoin as a replica`, async () => (await this.#info(node, "INFO", "replication", "role")) === "slave", 60_000);
+        await waitFor(
+          `node ${node.port} to rejoin as a replica`,
+          async () => (await this.#info(node, "INFO", "replication", "role")) === "slave",
+          60_000,
+        );
         await waitFor(`the cluster to mark ${stalled.port} failed`, () => this.#markedFailed(stalled, node), 60_000);
         // A replica of a failed master starts its election within about a second; twice the node timeout covers a slow one.
         await delay(2 * NODE_TIMEOUT_MS);
         if ((await this.#info(node, "INFO", "replication", "role")) === "master") {
-          throw new Error(`local cluster: node ${node.port} was elected master of its old slots before it had synced; ${stalled.port}'s data for them is lost`);
+          throw new Error(
+            `local cluster: node ${node.port} was elected master of its old slots before it had synced; ${stalled.port}'s data for them is lost`,
+          );
         }
       }
     } finally {
       stalled?.child.kill("SIGCONT");
     }
-    await waitFor(`node ${node.port} to sync as a replica`, async () => (await this.#info(node, "INFO", "replication", "master_link_status")) === "up", 60_000);
+    await waitFor(
+      `node ${node.port} to sync as a replica`,
+      async () => (await this.#info(node, "INFO", "replication", "master_link_status")) === "up",
+      60_000,
+    );
     const masterPort = Number(await this.#info(node, "INFO", "replication", "master_port"));
     const master = this.nodes.find((candidate) => candidate.port === masterPort);
     if (!master) throw new Error(`local cluster: node ${node.port} replicates port ${masterPort}, which is not a node of this cluster`);
@@ -196,7 +226,8 @@ export class LocalCluster {
       // Until the master has seen the sync end, it refuses the write itself (NOREPLICAS), however `up` the replica's link reads.
       await waitFor(
         `port ${master.port}'s replica to receive its writes`,
-        async () => (await redis.set(probe, "1").then(() => true, refusedFor("NOREPLICAS"))) && Number(await redis.call("WAIT", "1", "1000")) >= 1,
+        async () =>
+          (await redis.set(probe, "1").then(() => true, refusedFor("NOREPLICAS"))) && Number(await redis.call("WAIT", "1", "1000")) >= 1,
         60_000,
       );
       await redis.del(probe);
@@ -207,7 +238,9 @@ export class LocalCluster {
 
   /** Whether a node other than `stalled` and `rejoining` flags `stalled` as failed (`fail`, not the unconfirmed `fail?`). */
   async #markedFailed(stalled: ClusterNode, rejoining: ClusterNode): Promise<boolean> {
-    const asker = this.nodes.find((node) => node !== stalled && node !== rejoining && node.child.exitCode === null && node.child.signalCode === null);
+    const asker = this.nodes.find(
+      (node) => node !== stalled && node !== rejoining && node.child.exitCode === null && node.child.signalCode === null,
+    );
     if (!asker) throw new Error("no other live cluster node");
     const redis = connectRedis(asker.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     redis.on("error", () => {});
@@ -242,12 +275,39 @@ export class LocalCluster {
 function startNode(port: number, nodeDir: string): ChildProcess {
   return spawn(
     "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--dir", nodeDir, "--logfile", join(nodeDir, "redis.log"), "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", String(NODE_TIMEOUT_MS), "--save", "", "--appendonly", "no", "--protected-mode", "no",
+    [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--dir",
+      nodeDir,
+      "--logfile",
+      join(nodeDir, "redis.log"),
+      "--cluster-enabled",
+      "yes",
+      "--cluster-config-file",
+      "nodes.conf",
+      "--cluster-node-timeout",
+      String(NODE_TIMEOUT_MS),
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--protected-mode",
+      "no",
       // A replica syncs without the default 5 s wait.
-      "--cluster-replica-validity-factor", String(REPLICA_VALIDITY_FACTOR), "--repl-diskless-sync-delay", "0",
+      "--cluster-replica-validity-factor",
+      String(REPLICA_VALIDITY_FACTOR),
+      "--repl-diskless-sync-delay",
+      "0",
       // What docs/scaling.md asks of a production cluster: a master that has lost its replica
       // refuses writes instead of acknowledging what a failover would discard.
-      "--min-replicas-to-write", "1", "--min-replicas-max-lag", "2"],
+      "--min-replicas-to-write",
+      "1",
+      "--min-replicas-max-lag",
+      "2",
+    ],
     { stdio: "ignore" },
   );
 }

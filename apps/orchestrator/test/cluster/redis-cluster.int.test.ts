@@ -15,7 +15,11 @@ import { type ClusterNode, LocalCluster } from "./local-cluster.ts";
 const RUNS = 6;
 const STEPS = 6;
 
-const goal: GoalInput = { text: "Cluster check: list the workspace a few times.", tools: [{ name: "list_files" }], budget: { maxSteps: STEPS + 2 } };
+const goal: GoalInput = {
+  text: "Cluster check: list the workspace a few times.",
+  tools: [{ name: "list_files" }],
+  budget: { maxSteps: STEPS + 2 },
+};
 
 /** The planner plans STEPS steps that each list the workspace, one at a time, then answers citing a listing. */
 const script: ModelScriptInput = {
@@ -62,17 +66,27 @@ describe("Rein on a Redis Cluster of three masters and three replicas", () => {
     roles.push(
       startRoles(control, { roles: ["control"], packetPrivateKey: keys.privateKey }),
       startRoles(plan, { roles: ["plan"], providers: { planner: new ScriptedProvider(script, { name: "scripted-planner" }) } }),
-      startRoles(step, { roles: ["step"], packetPublicKey: keys.publicKey, executor: tooling.executor, providers: { worker: new ScriptedProvider(script, { name: "scripted-worker" }) } }),
+      startRoles(step, {
+        roles: ["step"],
+        packetPublicKey: keys.publicKey,
+        executor: tooling.executor,
+        providers: { worker: new ScriptedProvider(script, { name: "scripted-worker" }) },
+      }),
       startRoles(evaluate, { roles: ["evaluate"], providers: { judge: new ScriptedProvider({}, { name: "scripted-judge" }) } }),
     );
 
-    const runIds = await Promise.all(Array.from({ length: RUNS }, async () => (await submitGoal(client, goal, { knownTools: ["list_files"] })).runId));
+    const runIds = await Promise.all(
+      Array.from({ length: RUNS }, async () => (await submitGoal(client, goal, { knownTools: ["list_files"] })).runId),
+    );
     const read = () => Promise.all(runIds.map((runId) => client.runs.require(runId)));
     // Mid-run: a step of some run has finished, and no run has ended yet.
-    await vi.waitFor(async () => {
-      const current = await read();
-      expect(current.some((state) => state.steps.some((each) => each.phase === "completed"))).toBe(true);
-    }, { timeout: 120_000, interval: 20 });
+    await vi.waitFor(
+      async () => {
+        const current = await read();
+        expect(current.some((state) => state.steps.some((each) => each.phase === "completed"))).toBe(true);
+      },
+      { timeout: 120_000, interval: 20 },
+    );
     statesAtKill = await read();
     // The master of the queues' slot: every job of every queue goes through it.
     queueKey = `${client.keys.queuePrefix()}:step:any`;
@@ -85,13 +99,23 @@ describe("Rein on a Redis Cluster of three masters and three replicas", () => {
     // it has synced, must not be elected in its place (the master with the data would resync from it).
     await cluster.restart(previousMaster, { stalling: takenOverBy });
     servedAfterRestart = await cluster.masterOf(queueKey);
-    await vi.waitFor(async () => {
-      states = await read();
-      const open = states.filter((state) => !isTerminal(state.status));
-      // Where each open run stands and what the queues hold: what a failure here needs to be understood.
-      const counts = await Promise.all(client.queues.all().map(async (queue) => `${queue.name} ${JSON.stringify(await queue.getJobCounts("active", "waiting", "delayed", "failed"))}`));
-      expect(open.map((state) => `${state.runId} ${state.status} ${state.steps.map((each) => each.phase).join(",")}`), counts.join("; ")).toEqual([]);
-    }, { timeout: 240_000, interval: 200 });
+    await vi.waitFor(
+      async () => {
+        states = await read();
+        const open = states.filter((state) => !isTerminal(state.status));
+        // Where each open run stands and what the queues hold: what a failure here needs to be understood.
+        const counts = await Promise.all(
+          client.queues
+            .all()
+            .map(async (queue) => `${queue.name} ${JSON.stringify(await queue.getJobCounts("active", "waiting", "delayed", "failed"))}`),
+        );
+        expect(
+          open.map((state) => `${state.runId} ${state.status} ${state.steps.map((each) => each.phase).join(",")}`),
+          counts.join("; "),
+        ).toEqual([]);
+      },
+      { timeout: 240_000, interval: 200 },
+    );
   }, 420_000);
 
   afterAll(async () => {
@@ -117,8 +141,8 @@ describe("Rein on a Redis Cluster of three masters and three replicas", () => {
   });
 
   it("ends every run done, each with all its steps", () => {
-    expect(states.map((state) => [state.status, state.steps.filter((each) => each.phase === "completed").length, state.stopReason])).toEqual(
-      states.map(() => ["done", STEPS, "the evaluator verified the answer"]),
-    );
+    expect(
+      states.map((state) => [state.status, state.steps.filter((each) => each.phase === "completed").length, state.stopReason]),
+    ).toEqual(states.map(() => ["done", STEPS, "the evaluator verified the answer"]));
   });
 });

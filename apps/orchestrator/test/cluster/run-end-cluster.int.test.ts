@@ -4,7 +4,9 @@ import { ReinError, RunState } from "@rein/contracts";
 import { createRuntime, ReinConfig, type ReinRuntime, RunEndWatch } from "@rein/runtime";
 import { LocalCluster } from "./local-cluster.ts";
 
-const stored = RunState.parse(JSON.parse(readFileSync(new URL("../../../../packages/runtime/test/fixtures/run-state.v1.json", import.meta.url), "utf8")));
+const stored = RunState.parse(
+  JSON.parse(readFileSync(new URL("../../../../packages/runtime/test/fixtures/run-state.v1.json", import.meta.url), "utf8")),
+);
 
 /**
  * On a Redis Cluster the run's end is published from inside the script that
@@ -35,7 +37,9 @@ describe("a run's end on a Redis Cluster", { timeout: 180_000 }, () => {
   it("stops the watched step of a run the controller cancels", async () => {
     const runIds = ["run_cluster_a", "run_cluster_b", "run_cluster_c"];
     const steps = runIds.map((runId) => watch.watch(runId));
-    const reasons = steps.map((step) => new Promise<unknown>((resolve) => step.signal.addEventListener("abort", () => resolve(step.signal.reason), { once: true })));
+    const reasons = steps.map(
+      (step) => new Promise<unknown>((resolve) => step.signal.addEventListener("abort", () => resolve(step.signal.reason), { once: true })),
+    );
     for (const runId of runIds) {
       const state = { ...stored, runId, version: 0, status: "executing" as const };
       await controller.runs.create(state);

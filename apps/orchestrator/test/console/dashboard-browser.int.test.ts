@@ -54,8 +54,13 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     const runId = await deployment.submitSreTriage();
     await deployment.waitFor(runId, (state) => state.status === "waiting_approval");
     const { approvals } = await deployment.api<{ approvals: { approvalId: string; runId: string }[] }>("/approvals");
-    await deployment.api(`/approvals/${approvals.find((pending) => pending.runId === runId)?.approvalId}/approve`, { method: "POST", body: JSON.stringify({}) });
-    expect((await deployment.waitFor(runId, (state) => ["done", "failed", "cancelled", "escalated"].includes(state.status))).status).toBe("done");
+    await deployment.api(`/approvals/${approvals.find((pending) => pending.runId === runId)?.approvalId}/approve`, {
+      method: "POST",
+      body: JSON.stringify({}),
+    });
+    expect((await deployment.waitFor(runId, (state) => ["done", "failed", "cancelled", "escalated"].includes(state.status))).status).toBe(
+      "done",
+    );
     finishedRunId = runId;
     return runId;
   };
@@ -115,7 +120,9 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     await narrowList({ kept: "run_e2e_failed", dropped: "run_e2e_cancelled" }, async () => {
       await page.locator("#status-filter").selectOption("failed");
     });
-    const statuses = await page.locator('[data-testid="run-row"]').evaluateAll((rows) => rows.map((row) => (row as unknown as { dataset: { status: string } }).dataset.status));
+    const statuses = await page
+      .locator('[data-testid="run-row"]')
+      .evaluateAll((rows) => rows.map((row) => (row as unknown as { dataset: { status: string } }).dataset.status));
     expect(statuses.length).toBeGreaterThan(0);
     expect(new Set(statuses)).toEqual(new Set(["failed"]));
   });
@@ -143,7 +150,11 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     await page.getByText(/run done/).waitFor({ timeout: SHOWN_WITHIN_MS });
     const decided = (await deployment.runtime.trace.read(runId)).find((event) => event.kind === "approval.decided");
     // The approver is the token's identity, not a name typed into the page.
-    expect(decided?.payload).toMatchObject({ decision: "approved", approver: expect.stringMatching(/^http:/), note: "restart approved by the browser test" });
+    expect(decided?.payload).toMatchObject({
+      decision: "approved",
+      approver: expect.stringMatching(/^http:/),
+      note: "restart approved by the browser test",
+    });
     finishedRunId = runId;
   });
 

@@ -49,7 +49,10 @@ describe.each([
   });
 
   it("sends the worker's thinking back byte-identical, in its place, on the next call of its tool loop", () => {
-    const thinkingOf = (event: TraceEvent) => ((event.payload.content ?? []) as { type: string }[]).filter((block): block is Extract<ContentBlock, { type: "thinking" }> => block.type === "thinking");
+    const thinkingOf = (event: TraceEvent) =>
+      ((event.payload.content ?? []) as { type: string }[]).filter(
+        (block): block is Extract<ContentBlock, { type: "thinking" }> => block.type === "thinking",
+      );
     const responded = trace.filter((event) => event.kind === "model.responded" && event.payload.role === "worker");
     const thought = responded.flatMap(thinkingOf);
     expect(thought.length).toBeGreaterThan(1);

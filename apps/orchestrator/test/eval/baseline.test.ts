@@ -5,7 +5,15 @@ import type { SuiteResult } from "../../src/eval/run-suite.ts";
 const tolerance = { passRateDrop: 0, costIncreasePct: 10, tokenIncreasePct: 10 };
 
 function result(passed: boolean[], costUsd: number, tokens = 1000): SuiteResult {
-  const cases = passed.map((ok, index) => ({ name: `c${index}`, passed: ok, status: ok ? "done" : "failed", steps: 1, tokens: tokens / passed.length, costUsd: costUsd / passed.length, checks: [] }));
+  const cases = passed.map((ok, index) => ({
+    name: `c${index}`,
+    passed: ok,
+    status: ok ? "done" : "failed",
+    steps: 1,
+    tokens: tokens / passed.length,
+    costUsd: costUsd / passed.length,
+    checks: [],
+  }));
   return { suite: "s", cases, passRate: passed.filter(Boolean).length / passed.length, totals: { steps: passed.length, tokens, costUsd } };
 }
 

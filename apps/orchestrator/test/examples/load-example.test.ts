@@ -12,7 +12,9 @@ describe("loading an example", () => {
     writeFileSync(join(examples, "broken", "tools.ts"), 'export const tools = [{ name: "half", description: "no run" }];\n');
     await expect(loadExample("broken", examples)).rejects.toMatchObject({
       code: "config_invalid",
-      message: expect.stringMatching(/broken\/tools\.ts: tools\[0\]\.effect: .*expected the module to export tools: an array of tool definitions made with defineTool/),
+      message: expect.stringMatching(
+        /broken\/tools\.ts: tools\[0\]\.effect: .*expected the module to export tools: an array of tool definitions made with defineTool/,
+      ),
     });
   });
 });

@@ -1,9 +1,15 @@
-
 import { newId, type TraceEvent } from "@rein/contracts";
 import type { ModelScriptInput } from "@rein/models";
 import { oneStepPlanner } from "@rein/models/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";
+import {
+  type ConfiguredHarness,
+  MODEL_KEYS,
+  plannerAndWorker,
+  type ScriptedModels,
+  scriptedModels,
+  startConfiguredHarness,
+} from "../support/configured-harness.ts";
 import { REPOSITORY, referenceMcpServer } from "../support/core-fixtures.ts";
 
 // The official reference server, pinned in the orchestrator's devDependencies.
@@ -44,7 +50,16 @@ const script: ModelScriptInput = {
 
 const config = (servers: Servers) => ({
   ...plannerAndWorker(servers.planner, { baseURL: servers.worker.baseURL, kind: servers.format }),
-  mcp: [{ name: "every", command: process.execPath, args: [EVERYTHING, "stdio"], mounts: [REPOSITORY], include: ["get-tiny-image", "get-resource-links", "get-annotated-message"], trustAnnotations: true }],
+  mcp: [
+    {
+      name: "every",
+      command: process.execPath,
+      args: [EVERYTHING, "stdio"],
+      mounts: [REPOSITORY],
+      include: ["get-tiny-image", "get-resource-links", "get-annotated-message"],
+      trustAnnotations: true,
+    },
+  ],
 });
 
 interface Servers extends ScriptedModels {
@@ -78,13 +93,19 @@ describe.each(["anthropic", "openai"] as const)("a worker on %s calling the refe
     expect(wire).toContain("Here's the image you requested:");
     expect(wire).toMatch(/\[image image\/png, \d+ bytes, stored as artifact \S+, shown to you as an image\]/);
     if (format === "anthropic") {
-      const results = messages.flatMap((message) => (Array.isArray(message.content) ? (message.content as Record<string, unknown>[]) : [])).filter((block) => block.type === "tool_result");
-      const images = results.flatMap((result) => (Array.isArray(result.content) ? (result.content as Record<string, unknown>[]) : [])).filter((block) => block.type === "image");
+      const results = messages
+        .flatMap((message) => (Array.isArray(message.content) ? (message.content as Record<string, unknown>[]) : []))
+        .filter((block) => block.type === "tool_result");
+      const images = results
+        .flatMap((result) => (Array.isArray(result.content) ? (result.content as Record<string, unknown>[]) : []))
+        .filter((block) => block.type === "image");
       expect(images.length).toBeGreaterThanOrEqual(1);
       expect(images[0]).toMatchObject({ source: { type: "base64", media_type: "image/png", data: expect.stringMatching(/^iVBORw0KGgo/) } });
     } else {
       // Chat Completions takes images only in user messages: they follow the tool messages.
-      const parts = messages.filter((message) => message.role === "user" && Array.isArray(message.content)).flatMap((message) => message.content as Record<string, unknown>[]);
+      const parts = messages
+        .filter((message) => message.role === "user" && Array.isArray(message.content))
+        .flatMap((message) => message.content as Record<string, unknown>[]);
       const image = parts.find((part) => part.type === "image_url") as { image_url: { url: string } } | undefined;
       expect(image?.image_url.url).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
       const roles = messages.map((message) => message.role);
@@ -94,18 +115,26 @@ describe.each(["anthropic", "openai"] as const)("a worker on %s calling the refe
 
   it("shows resource links with name, description and type, and follows one with read_resource through the pipeline", () => {
     const afterLinks = JSON.stringify(workerBody(servers, 1).messages);
-    expect(afterLinks).toContain(`[resource link ${TEXT_RESOURCE}; name: Text Resource 2; description: Resource 2: plaintext resource; type: text/plain`);
+    expect(afterLinks).toContain(
+      `[resource link ${TEXT_RESOURCE}; name: Text Resource 2; description: Resource 2: plaintext resource; type: text/plain`,
+    );
     expect(afterLinks).toContain("read it with every__read_resource");
     const afterRead = JSON.stringify(workerBody(servers, 2).messages);
     expect(afterRead).toContain(`[resource ${TEXT_RESOURCE} (text/plain)]`);
     const decided = events.find((event) => event.kind === "permission.decided" && event.payload.tool === "every__read_resource");
     expect(decided).toBeDefined();
-    expect(events.find((event) => event.kind === "tool.executed" && event.payload.tool === "every__read_resource")?.payload.status).toBe("ok");
+    expect(events.find((event) => event.kind === "tool.executed" && event.payload.tool === "every__read_resource")?.payload.status).toBe(
+      "ok",
+    );
   });
 
   it("keeps content annotations and image sizes in the trace, never the image bytes", () => {
-    const executed = events.find((event) => event.kind === "tool.executed" && event.payload.tool === "every__get-annotated-message")?.payload;
-    expect(JSON.parse(String(executed?.annotations))).toEqual(expect.arrayContaining([expect.objectContaining({ type: "text", annotations: expect.objectContaining({ priority: 1 }) })]));
+    const executed = events.find(
+      (event) => event.kind === "tool.executed" && event.payload.tool === "every__get-annotated-message",
+    )?.payload;
+    expect(JSON.parse(String(executed?.annotations))).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: "text", annotations: expect.objectContaining({ priority: 1 }) })]),
+    );
     const observed = events.find((event) => event.kind === "observation.made" && event.payload.tool === "every__get-tiny-image")?.payload;
     expect(observed?.images).toEqual([{ mediaType: "image/png", bytes: expect.any(Number) }]);
     expect(JSON.stringify(events.filter((event) => event.kind !== "tool.executed"))).not.toContain("iVBORw0KGgo");

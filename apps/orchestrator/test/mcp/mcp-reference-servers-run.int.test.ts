@@ -6,7 +6,14 @@ import type { ModelScriptInput } from "@rein/models";
 import type { TypedTraceEvent } from "@rein/trace";
 import { oneStepPlanner } from "@rein/models/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";
+import {
+  type ConfiguredHarness,
+  MODEL_KEYS,
+  plannerAndWorker,
+  type ScriptedModels,
+  scriptedModels,
+  startConfiguredHarness,
+} from "../support/configured-harness.ts";
 import { REPOSITORY, referenceMcpServer } from "../support/core-fixtures.ts";
 
 // The official reference servers, pinned in the orchestrator's devDependencies.
@@ -32,7 +39,10 @@ const script: ModelScriptInput = {
       turns: [
         {
           toolCalls: [
-            { name: "memory__create_entities", input: { entities: [{ name: "checkout-service", entityType: "service", observations: ["owned by team-ops"] }] } },
+            {
+              name: "memory__create_entities",
+              input: { entities: [{ name: "checkout-service", entityType: "service", observations: ["owned by team-ops"] }] },
+            },
             { name: "fs__read_text_file", input: { path: "notes.md" } },
             { name: "fs__read_text_file", input: { path: ".env" } },
           ],
@@ -51,7 +61,8 @@ describe("a whole run against the reference memory and filesystem servers", { ti
   let events: TypedTraceEvent[];
   let status: string;
 
-  const executed = (tool: string) => events.flatMap((event) => (event.kind === "tool.executed" && event.payload.tool === tool ? [event.payload] : []));
+  const executed = (tool: string) =>
+    events.flatMap((event) => (event.kind === "tool.executed" && event.payload.tool === tool ? [event.payload] : []));
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "rein-mcp-reference-"));
@@ -118,7 +129,9 @@ describe("a whole run against the reference memory and filesystem servers", { ti
   });
 
   it("a **/.env deny rule stops the filesystem server's read, and the secret never reaches the model", () => {
-    const denied = events.filter((event) => event.kind === "permission.decided" && event.payload.tool === "fs__read_text_file" && event.payload.decision === "deny");
+    const denied = events.filter(
+      (event) => event.kind === "permission.decided" && event.payload.tool === "fs__read_text_file" && event.payload.decision === "deny",
+    );
     expect(denied).toHaveLength(1);
     expect(JSON.stringify(denied[0]?.payload)).toContain("no-env-files");
     expect(JSON.stringify(models.worker.requests.map((request) => request.body))).not.toContain("canary-env");

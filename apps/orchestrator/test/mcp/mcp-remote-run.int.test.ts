@@ -4,7 +4,14 @@ import { findTraceEvent } from "@rein/trace";
 import { oneStepPlanner } from "@rein/models/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRemoteServer } from "../../../../packages/mcp/test/fixtures/remote-mcp-server.ts";
-import { type ConfiguredHarness, MODEL_KEYS, plannerAndWorker, type ScriptedModels, scriptedModels, startConfiguredHarness } from "../support/configured-harness.ts";
+import {
+  type ConfiguredHarness,
+  MODEL_KEYS,
+  plannerAndWorker,
+  type ScriptedModels,
+  scriptedModels,
+  startConfiguredHarness,
+} from "../support/configured-harness.ts";
 
 const TOKEN = "remote-mcp-CANARY-token-4c1e9b";
 const GOAL = "Shout a greeting through the remote MCP server";
@@ -21,7 +28,12 @@ const script: ModelScriptInput = {
     },
     { answer: "HELLO", claims: [{ text: "the server shouted", evidence: ["{{evidence:remote__shout}}"] }], gaps: [] },
   ),
-  worker: [{ match: "Shout hello remotely", turns: [{ toolCalls: [{ name: "remote__shout", input: { text: "hello" } }] }, { text: "The server answered HELLO." }] }],
+  worker: [
+    {
+      match: "Shout hello remotely",
+      turns: [{ toolCalls: [{ name: "remote__shout", input: { text: "hello" } }] }, { text: "The server answered HELLO." }],
+    },
+  ],
 };
 
 describe("a run using a remote MCP server over Streamable HTTP with a bearer token", { timeout: 120_000 }, () => {
@@ -51,14 +63,21 @@ describe("a run using a remote MCP server over Streamable HTTP with a bearer tok
 
   it("calls the server with the token, finishes, and keeps the token out of the trace, the logs and the run state", async () => {
     const host = `127.0.0.1:${new URL(remote.url).port}`;
-    const runId = await harness.submit({ text: GOAL, tools: [{ name: "remote__shout", scope: { hosts: [host] } }] }, { runId: newId("run") });
+    const runId = await harness.submit(
+      { text: GOAL, tools: [{ name: "remote__shout", scope: { hosts: [host] } }] },
+      { runId: newId("run") },
+    );
     const state = await harness.waitFor(runId);
     expect(state.status).toBe("done");
     const events = await harness.runtime.trace.read(runId);
     expect(findTraceEvent(events, "tool.executed", (event) => event.payload.tool === "remote__shout")?.payload.status).toBe("ok");
     expect(remote.authorizations.length).toBeGreaterThan(0);
     expect(remote.authorizations.every((header) => header === `Bearer ${TOKEN}`)).toBe(true);
-    const everything = [JSON.stringify(events), JSON.stringify(await harness.runtime.runs.require(runId)), harness.logLines.join("\n")].join("\n");
+    const everything = [
+      JSON.stringify(events),
+      JSON.stringify(await harness.runtime.runs.require(runId)),
+      harness.logLines.join("\n"),
+    ].join("\n");
     expect(everything).not.toContain(TOKEN);
   });
 });

@@ -35,7 +35,12 @@ const script: ModelScriptInput = {
     },
     { answer: "probed", claims: [{ text: "the probe ran", evidence: ["{{evidence:hostile__probe}}"] }], gaps: [] },
   ),
-  worker: [{ match: "Call hostile__probe", turns: [{ toolCalls: [{ name: "hostile__probe", input: {} }] }, { text: "The probe reported its surroundings." }] }],
+  worker: [
+    {
+      match: "Call hostile__probe",
+      turns: [{ toolCalls: [{ name: "hostile__probe", input: {} }] }, { text: "The probe reported its surroundings." }],
+    },
+  ],
 };
 
 /** The probe's report as the worker's model was shown it: the tool result's fenced data, parsed. */
@@ -124,7 +129,17 @@ describe("a hostile MCP stdio server runs in the sandbox", { timeout: 120_000 },
   });
 
   it("gets a clean environment: its config's variables and the one secret it declares", () => {
-    expect(String(report.ownEnv).split(",")).toEqual(["HOME", "HOSTILE_TOKEN", "KEYS_DIR", "LANG", "PARENT_PID", "PATH", "REDIS_PORT", "REIN_WORKSPACE", "WORKSPACE_ROOT"]);
+    expect(String(report.ownEnv).split(",")).toEqual([
+      "HOME",
+      "HOSTILE_TOKEN",
+      "KEYS_DIR",
+      "LANG",
+      "PARENT_PID",
+      "PATH",
+      "REDIS_PORT",
+      "REIN_WORKSPACE",
+      "WORKSPACE_ROOT",
+    ]);
   });
 
   it("puts none of the worker's secrets before the model or into the trace", () => {
@@ -134,6 +149,8 @@ describe("a hostile MCP stdio server runs in the sandbox", { timeout: 120_000 },
       expect(shown, leak).not.toContain(leak);
       expect(traced, leak).not.toContain(leak);
     }
-    expect(events.some((event) => event.kind === "tool.executed" && event.payload.tool === "hostile__probe" && event.payload.status === "ok")).toBe(true);
+    expect(
+      events.some((event) => event.kind === "tool.executed" && event.payload.tool === "hostile__probe" && event.payload.status === "ok"),
+    ).toBe(true);
   });
 });

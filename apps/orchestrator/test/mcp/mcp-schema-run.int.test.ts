@@ -32,8 +32,14 @@ const script: ModelScriptInput = {
     GOAL,
   ),
   worker: [
-    { match: "Call schemer__lookup once.", turns: [{ toolCalls: [{ name: "schemer__lookup", input: { query: "thing" } }] }, { text: "Found it." }] },
-    { match: "Call schemer__lookup again.", turns: [{ toolCalls: [{ name: "schemer__lookup", input: { query: "thing" } }] }, { text: "Found it again." }] },
+    {
+      match: "Call schemer__lookup once.",
+      turns: [{ toolCalls: [{ name: "schemer__lookup", input: { query: "thing" } }] }, { text: "Found it." }],
+    },
+    {
+      match: "Call schemer__lookup again.",
+      turns: [{ toolCalls: [{ name: "schemer__lookup", input: { query: "thing" } }] }, { text: "Found it again." }],
+    },
   ],
 };
 
@@ -47,7 +53,15 @@ describe("tool schemas from an MCP server reach the worker as outside text", { t
   beforeAll(async () => {
     harness = await startHarness(script, [], {
       config: {
-        mcp: [{ name: "schemer", command: process.execPath, args: [SERVER], mounts: [dirname(SERVER)], tools: { lookup: { effect: "read" }, bad_enum: { effect: "read" } } }],
+        mcp: [
+          {
+            name: "schemer",
+            command: process.execPath,
+            args: [SERVER],
+            mounts: [dirname(SERVER)],
+            tools: { lookup: { effect: "read" }, bad_enum: { effect: "read" } },
+          },
+        ],
       },
     });
     const runId = await harness.submit({ text: GOAL, tools: TOOLS.map((name) => ({ name })) });
@@ -69,14 +83,20 @@ describe("tool schemas from an MCP server reach the worker as outside text", { t
 
   it("shows the nested descriptions sanitized, and says whose words they are", () => {
     const lookup = lookupOf(requests[0] as ModelRequest);
-    const query = (lookup?.inputSchema as { properties: { query: { description: string; title: string; default: string } } } | undefined)?.properties.query;
+    const query = (lookup?.inputSchema as { properties: { query: { description: string; title: string; default: string } } } | undefined)
+      ?.properties.query;
     if (!query) throw new Error("the worker was not offered schemer__lookup with its query argument");
     expect(query.description).toMatch(/^What to find\. \[neutralized: chat-template token\]/);
     expect(query.title).toContain("[neutralized: chat-template token]");
     expect(query.default).toContain("[neutralized: chat-template token]");
-    expect(lookup?.description).toMatch(/^What MCP server schemer says this tool does \(the descriptions in its input schema are the server's words too\), between the untrusted-data markers/);
+    expect(lookup?.description).toMatch(
+      /^What MCP server schemer says this tool does \(the descriptions in its input schema are the server's words too\), between the untrusted-data markers/,
+    );
     // What the model must send is unchanged.
-    expect(lookup?.inputSchema).toMatchObject({ required: ["query"], properties: { filters: { properties: { mode: { enum: ["fast", "slow"] } } } } });
+    expect(lookup?.inputSchema).toMatchObject({
+      required: ["query"],
+      properties: { filters: { properties: { mode: { enum: ["fast", "slow"] } } } },
+    });
   });
 
   it("offers the second step the relisted schema, sanitized again, and withholds a tool whose enum cannot be", () => {
@@ -85,7 +105,9 @@ describe("tool schemas from an MCP server reach the worker as outside text", { t
     expect(lookup?.description).toContain("second listing");
     expect(JSON.stringify(lookup?.inputSchema)).toContain("Second listing query. [neutralized: chat-template token]");
     expect(harness.tooling.registry.has("schemer__bad_enum")).toBe(false);
-    expect(harness.tooling.registry.whyWithheld("schemer__bad_enum")).toMatch(/input schema cannot be shown to a model: properties\.mode\.enum\[1\]/);
+    expect(harness.tooling.registry.whyWithheld("schemer__bad_enum")).toMatch(
+      /input schema cannot be shown to a model: properties\.mode\.enum\[1\]/,
+    );
   });
 
   it("traces which listing each step's schemas came from and what the presenter found", () => {

@@ -97,16 +97,34 @@ describe.runIf(pnpm !== undefined)("the packed packages, installed into a projec
     mkdirSync(project);
     writeFileSync(join(project, "package.json"), `${JSON.stringify({ name: "rein-consumer", private: true, type: "module" })}\n`);
     // The tarballs name each other by version; the overrides point those names at the tarballs, not at a registry.
-    const packed = Object.fromEntries(readdirSync(tarballs).map((file) => [`@rein/${/^rein-([a-z]+)-/.exec(file)?.[1]}`, `file:${join(tarballs, file)}`]));
+    const packed = Object.fromEntries(
+      readdirSync(tarballs).map((file) => [`@rein/${/^rein-([a-z]+)-/.exec(file)?.[1]}`, `file:${join(tarballs, file)}`]),
+    );
     writeFileSync(
       join(project, "pnpm-workspace.yaml"),
-      ["overrides:", ...Object.entries(packed).map(([name, spec]) => `  "${name}": "${spec}"`), "allowBuilds:", "  esbuild: true", "  msgpackr-extract: true", ""].join("\n"),
+      [
+        "overrides:",
+        ...Object.entries(packed).map(([name, spec]) => `  "${name}": "${spec}"`),
+        "allowBuilds:",
+        "  esbuild: true",
+        "  msgpackr-extract: true",
+        "",
+      ].join("\n"),
     );
-    const typesNode = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies["@types/node"];
-    pnpmRun(pnpm, ["add", "--prefer-offline", packed["@rein/orchestrator"] as string, packed["@rein/tools"] as string, `@types/node@${typesNode}`], project, 300_000);
+    const typesNode = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> })
+      .devDependencies["@types/node"];
+    pnpmRun(
+      pnpm,
+      ["add", "--prefer-offline", packed["@rein/orchestrator"] as string, packed["@rein/tools"] as string, `@types/node@${typesNode}`],
+      project,
+      300_000,
+    );
     mkdirSync(toolsProject);
     writeFileSync(join(toolsProject, "package.json"), `${JSON.stringify({ name: "rein-tool-author", private: true, type: "module" })}\n`);
-    writeFileSync(join(toolsProject, "pnpm-workspace.yaml"), ["overrides:", ...Object.entries(packed).map(([name, spec]) => `  "${name}": "${spec}"`), ""].join("\n"));
+    writeFileSync(
+      join(toolsProject, "pnpm-workspace.yaml"),
+      ["overrides:", ...Object.entries(packed).map(([name, spec]) => `  "${name}": "${spec}"`), ""].join("\n"),
+    );
     pnpmRun(pnpm, ["add", "--prefer-offline", packed["@rein/tools"] as string], toolsProject, 300_000);
   }, 900_000);
 
@@ -119,7 +137,9 @@ describe.runIf(pnpm !== undefined)("the packed packages, installed into a projec
   });
 
   it("installs for a project that only defines tools zod and the tool kit with what it builds on, without BullMQ, OpenTelemetry, Redis or a model SDK", () => {
-    const installed = readdirSync(join(toolsProject, "node_modules", ".pnpm")).filter((entry) => entry !== "node_modules" && !entry.startsWith("lock"));
+    const installed = readdirSync(join(toolsProject, "node_modules", ".pnpm")).filter(
+      (entry) => entry !== "node_modules" && !entry.startsWith("lock"),
+    );
     const reinPackages = installed.filter((entry) => entry.startsWith("@rein+")).map((entry) => /^@rein\+([a-z]+)@/.exec(entry)?.[1]);
     expect(reinPackages.sort()).toEqual(["contracts", "guard", "presenter", "sandbox", "signing", "tools", "trace"]);
     const unwanted = /^(bullmq|bullmq-otel|ioredis|@opentelemetry\+|@anthropic-ai\+sdk|openai|@modelcontextprotocol\+sdk|pino-pretty)@/;
@@ -165,7 +185,10 @@ function runTsc(cwd: string): { code: number; output: string } {
     return { code: 0, output: "" };
   } catch (error) {
     const failed = error as { status?: number | null; signal?: string | null; stdout?: string; stderr?: string };
-    return { code: failed.status ?? 1, output: `${failed.signal ? `tsc ended by ${failed.signal}\n` : ""}${failed.stdout ?? ""}${failed.stderr ?? ""}` };
+    return {
+      code: failed.status ?? 1,
+      output: `${failed.signal ? `tsc ended by ${failed.signal}\n` : ""}${failed.stdout ?? ""}${failed.stderr ?? ""}`,
+    };
   }
 }
 

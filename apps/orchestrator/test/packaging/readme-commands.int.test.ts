@@ -9,11 +9,17 @@ const ROOT = resolve(import.meta.dirname, "../../../..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
 
 /** The lines of the README's sh blocks. */
-const shellLines = [...README.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((block) => (block[1] ?? "").split("\n")).filter((line) => line.trim() !== "");
+const shellLines = [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
+  .flatMap((block) => (block[1] ?? "").split("\n"))
+  .filter((line) => line.trim() !== "");
 
 /** Every `rein` subcommand the README's sh blocks show, in the form they show it. */
 const reinCommands = [
-  ...new Set(shellLines.flatMap((line) => [...line.matchAll(/(?:^|(\S+)\s+)rein ([a-z]+)/g)].map((match) => `${match[1] ?? ""} rein ${match[2]}`.trim()))),
+  ...new Set(
+    shellLines.flatMap((line) =>
+      [...line.matchAll(/(?:^|(\S+)\s+)rein ([a-z]+)/g)].map((match) => `${match[1] ?? ""} rein ${match[2]}`.trim()),
+    ),
+  ),
 ];
 
 // A `pnpm` that is not there: what a machine without a global pnpm has on PATH.
@@ -22,7 +28,8 @@ writeFileSync(join(shadow, "pnpm"), "#!/bin/sh\necho 'pnpm: command not found' >
 chmodSync(join(shadow, "pnpm"), 0o755);
 afterAll(() => rmSync(shadow, { recursive: true, force: true }));
 
-const run = (command: string, args: string[], env: NodeJS.ProcessEnv) => spawnSync(command, args, { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 });
+const run = (command: string, args: string[], env: NodeJS.ProcessEnv) =>
+  spawnSync(command, args, { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 });
 
 describe("the README's commands", () => {
   it("show rein only as `npx rein …`, which needs no pnpm", () => {
@@ -37,14 +44,19 @@ describe("the README's commands", () => {
     for (const command of reinCommands) {
       const [, , name] = command.split(" ");
       const result = run("npx", ["--offline", "rein", name as string, "--help"], env);
-      if (result.status !== 0 || !result.stdout.includes(`usage: rein ${name}`)) failures.push(`${command} --help: exit ${result.status}: ${result.stdout}${result.stderr}`);
+      if (result.status !== 0 || !result.stdout.includes(`usage: rein ${name}`))
+        failures.push(`${command} --help: exit ${result.status}: ${result.stdout}${result.stderr}`);
     }
     expect(failures).toEqual([]);
   }, 600_000);
 
   it("every `npm run <script>` the README shows is a script of the root package", () => {
-    const scripts = Object.keys((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
-    const documented = [...new Set(shellLines.flatMap((line) => [...line.matchAll(/npm run ([a-z:]+)/g)].map((match) => match[1] as string)))];
+    const scripts = Object.keys(
+      (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts,
+    );
+    const documented = [
+      ...new Set(shellLines.flatMap((line) => [...line.matchAll(/npm run ([a-z:]+)/g)].map((match) => match[1] as string))),
+    ];
     expect(documented.length).toBeGreaterThan(3);
     expect(documented.filter((script) => !scripts.includes(script))).toEqual([]);
   });

@@ -20,7 +20,11 @@ describe("the plugin status board", () => {
       const key = `${runtime.config.prefix}:plugin-status`;
       const at = Date.now();
       await runtime.redis.hset(key, "host:1", JSON.stringify({ at, process: "host:1", plugins: [plugin] }));
-      await runtime.redis.hset(key, "host:2", JSON.stringify({ at, process: "host:2", plugins: [{ ...plugin, breaker: "melted", processes: "none" }] }));
+      await runtime.redis.hset(
+        key,
+        "host:2",
+        JSON.stringify({ at, process: "host:2", plugins: [{ ...plugin, breaker: "melted", processes: "none" }] }),
+      );
       const published = await readPluginStatus(runtime);
       expect(published).toEqual([{ at, process: "host:1", plugins: [plugin] }]);
     } finally {

@@ -6,7 +6,16 @@ describe("line diff", () => {
   it("shows the changed line as - then +, with context and elided runs", () => {
     const before = ["a", "b", "c", "d", "e", "f", "g"].join("\n");
     const after = ["a", "b", "c", "D", "e", "f", "g"].join("\n");
-    expect(lineDiff(before, after, { context: 1 }).split("\n")).toEqual(["--- recorded", "+++ replay", "@@ …", "  c", "- d", "+ D", "  e", "@@ …"]);
+    expect(lineDiff(before, after, { context: 1 }).split("\n")).toEqual([
+      "--- recorded",
+      "+++ replay",
+      "@@ …",
+      "  c",
+      "- d",
+      "+ D",
+      "  e",
+      "@@ …",
+    ]);
   });
 });
 

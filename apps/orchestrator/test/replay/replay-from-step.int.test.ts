@@ -11,14 +11,21 @@ describe("rein replay --from-step", () => {
     try {
       // Tools really run, so the restart the recording approved is approved again by the person replaying.
       const decide = () => ({ decision: "approved" as const, approver: "test:replayer" });
-      return await replayRun(scratch, recorded.bundle, { mode: "real", tools: recorded.example.tools, seedDir: recorded.example.seedDir, fromStep, decide });
+      return await replayRun(scratch, recorded.bundle, {
+        mode: "real",
+        tools: recorded.example.tools,
+        seedDir: recorded.example.seedDir,
+        fromStep,
+        decide,
+      });
     } finally {
       await scratch.discard();
     }
   }
 
   it("compares only the tool results from that step on", async () => {
-    const results = (stepId: string) => recorded.bundle.events.filter((event) => event.kind === "tool.result" && event.stepId === stepId).length;
+    const results = (stepId: string) =>
+      recorded.bundle.events.filter((event) => event.kind === "tool.result" && event.stepId === stepId).length;
     expect(results("s1")).toBeGreaterThan(0);
     const report = await replayFrom("s2");
     expect(report.comparison.divergence).toBeUndefined();

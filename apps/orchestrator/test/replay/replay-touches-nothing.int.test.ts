@@ -28,14 +28,28 @@ const markerLines = () => (existsSync(marker) ? readFileSync(marker, "utf8").spl
 const GOAL = "Mark that the deployment ran";
 const script: ModelScriptInput = {
   planner: plannerOfSteps(
-    [{ title: "Write the marker", objective: "Append a line to the marker file with run_command.", tools: ["run_command"], output_contract: { description: "one line", format: "text" } }],
+    [
+      {
+        title: "Write the marker",
+        objective: "Append a line to the marker file with run_command.",
+        tools: ["run_command"],
+        output_contract: { description: "one line", format: "text" },
+      },
+    ],
     { answer: "the marker was written", claims: [{ text: "the marker was written", evidence: ["{{evidence:run_command}}"] }], gaps: [] },
   ),
   worker: [
     {
       match: "Task: Write the marker",
       turns: [
-        { toolCalls: [{ name: "run_command", input: { command: "node", args: ["-e", `require("fs").appendFileSync(${JSON.stringify(marker)}, "ran\\n")`] } }] },
+        {
+          toolCalls: [
+            {
+              name: "run_command",
+              input: { command: "node", args: ["-e", `require("fs").appendFileSync(${JSON.stringify(marker)}, "ran\\n")`] },
+            },
+          ],
+        },
         { text: "the marker was written" },
       ],
     },
@@ -52,7 +66,11 @@ describe("replaying a run whose destructive run_command a person approved in the
 
   beforeAll(async () => {
     runtime = await createTestRuntime({ sandbox: "none" });
-    const providers = { planner: new ScriptedProvider(script, { name: "planner" }), worker: new ScriptedProvider(script, { name: "worker" }), judge: new ScriptedProvider(script, { name: "judge" }) };
+    const providers = {
+      planner: new ScriptedProvider(script, { name: "planner" }),
+      worker: new ScriptedProvider(script, { name: "worker" }),
+      judge: new ScriptedProvider(script, { name: "judge" }),
+    };
     const { state } = await runPrivately(runtime, {
       goal: { text: GOAL, tools: [{ name: "run_command", scope: { commands: ["node"] } }] },
       providers,

@@ -38,7 +38,11 @@ describe.each(EXAMPLES)("replaying examples/%s", (name) => {
   const recorded = exampleRecordedOnce(name);
 
   it("with real tools in a fresh workspace reports identical, each call that needs approval decided afresh by the person replaying", async () => {
-    const report = await replay(recorded, { mode: "real", tools: recorded.example.tools, decide: () => ({ decision: "approved", approver: "test:replayer" }) });
+    const report = await replay(recorded, {
+      mode: "real",
+      tools: recorded.example.tools,
+      decide: () => ({ decision: "approved", approver: "test:replayer" }),
+    });
     expect(report.comparison.divergence).toBeUndefined();
     expect(report.identical).toBe(true);
     expect(report.comparison.compared).toBe(recorded.bundle.events.filter((event) => event.kind === "tool.result").length);

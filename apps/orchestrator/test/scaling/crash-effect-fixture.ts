@@ -40,7 +40,15 @@ export const crashGoal: GoalInput = { text: "Crash check: deploy the release onc
 
 export const crashScript: ModelScriptInput = {
   planner: plannerOfSteps(
-    [{ title: STEP_TITLE, objective: "Deploy release v2.", tools: [DEPLOY], output_contract: { description: "one sentence", format: "text" }, budget: { maxTurns: 3, maxToolCalls: 3 } }],
+    [
+      {
+        title: STEP_TITLE,
+        objective: "Deploy release v2.",
+        tools: [DEPLOY],
+        output_contract: { description: "one sentence", format: "text" },
+        budget: { maxTurns: 3, maxToolCalls: 3 },
+      },
+    ],
     // Never reached: the worker is killed inside the deploy, and the run escalates.
     { answer: "release v2 was deployed", claims: [{ text: "release v2 was deployed", evidence: [`{{evidence:${DEPLOY}}}`] }], gaps: [] },
   ),

@@ -78,7 +78,11 @@ export const scalingScript: ModelScriptInput = {
         budget: { maxTurns: 5, maxToolCalls: 6 },
       },
     ],
-    { answer: "both effects recorded", claims: [{ text: "the effects were recorded", evidence: [`{{evidence:${APPEND_EFFECT}}}`] }], gaps: [] },
+    {
+      answer: "both effects recorded",
+      claims: [{ text: "the effects were recorded", evidence: [`{{evidence:${APPEND_EFFECT}}}`] }],
+      gaps: [],
+    },
   ),
   worker: [
     {
@@ -86,7 +90,12 @@ export const scalingScript: ModelScriptInput = {
       turns: [
         // One turn: the effect, then the wait. A worker killed in the wait dies before the turn's
         // checkpoint, so the resumed step calls the effect again and must get its recorded result.
-        { toolCalls: [{ name: APPEND_EFFECT, input: { n: 1 } }, { name: "wait_for_gate", input: {} }] },
+        {
+          toolCalls: [
+            { name: APPEND_EFFECT, input: { n: 1 } },
+            { name: "wait_for_gate", input: {} },
+          ],
+        },
         { toolCalls: [{ name: APPEND_EFFECT, input: { n: 2 } }] },
         { text: "Recorded effect 1 and effect 2." },
       ],

@@ -6,7 +6,16 @@ import type { TestRuntime } from "@rein/runtime/testing";
 import { submitGoal } from "../../src/intake/submit-goal.ts";
 import { buildRegistry } from "../../src/roles/tooling.ts";
 import { openScalingDeployment, type ScalingDeployment } from "./scaling-deployment.ts";
-import { ARRIVALS_FILE, appendEffect, EFFECTS_FILE, EXECUTIONS_FILE, OPEN_FILE, scalingGoal, scalingScript, waitForGate } from "./scaling-fixture.ts";
+import {
+  ARRIVALS_FILE,
+  appendEffect,
+  EFFECTS_FILE,
+  EXECUTIONS_FILE,
+  OPEN_FILE,
+  scalingGoal,
+  scalingScript,
+  waitForGate,
+} from "./scaling-fixture.ts";
 import type { WorkerProcess } from "./worker-process.ts";
 
 const RUNS = 30;
@@ -99,7 +108,10 @@ describe("three step-worker processes, 30 runs, one worker SIGKILLed and one SIG
   const finishedElsewhere = (worker: WorkerProcess) =>
     [...firstHolder]
       .filter(([, pid]) => pid === worker.pid)
-      .map(([runId]) => [runId, executions.some((execution) => execution.runId === runId && execution.n === "2" && execution.pid !== worker.pid)]);
+      .map(([runId]) => [
+        runId,
+        executions.some((execution) => execution.runId === runId && execution.n === "2" && execution.pid !== worker.pid),
+      ]);
 
   it("gives back the SIGTERMed worker's unfinished steps past its grace period, exits 0, and another worker finishes them", () => {
     expect(terminatedExit, terminated.output()).toEqual({ code: 0, signal: null });
@@ -113,7 +125,10 @@ describe("three step-worker processes, 30 runs, one worker SIGKILLed and one SIG
       const events = await runtime.trace.read(String(runId));
       expect(events.filter((event) => event.kind === "tool.interrupted").length, String(runId)).toBeGreaterThan(0);
       const failed = events.filter((event) => event.kind === "tool.result" && event.payload.status !== "ok");
-      expect(failed.map((event) => event.payload), String(runId)).toEqual([]);
+      expect(
+        failed.map((event) => event.payload),
+        String(runId),
+      ).toEqual([]);
     }
   });
 

@@ -22,7 +22,9 @@ export async function runStepWorkerProcess(tools: (gateDir: string) => AnyTool[]
     if (!value) throw new Error(`a scaling test's step-worker process needs ${name}`);
     return value;
   };
-  const runtime = createRuntime(ReinConfig.parse({ redisUrl: env("REIN_REDIS_URL"), prefix: env("REIN_PREFIX"), workspaceRoot: env("REIN_WORKSPACE_ROOT") }));
+  const runtime = createRuntime(
+    ReinConfig.parse({ redisUrl: env("REIN_REDIS_URL"), prefix: env("REIN_PREFIX"), workspaceRoot: env("REIN_WORKSPACE_ROOT") }),
+  );
   // The scripts ask for no approval; a key nobody holds the private half of will do.
   const approvals = new ApprovalVerifier(generateKeyPair().publicKey);
   const tooling = await buildTooling(runtime, tools(env("SCALING_GATE_DIR")), approvals);

@@ -49,7 +49,9 @@ export function cliRuntimesClosedAfterAll(): (env: NodeJS.ProcessEnv) => ReinRun
     }
   });
   return (env) => {
-    const runtime = createRuntime(ReinConfig.parse({ redisUrl: env.REDIS_URL, prefix: env.REIN_PREFIX, workspaceRoot: env.REIN_WORKSPACE_ROOT }));
+    const runtime = createRuntime(
+      ReinConfig.parse({ redisUrl: env.REDIS_URL, prefix: env.REIN_PREFIX, workspaceRoot: env.REIN_WORKSPACE_ROOT }),
+    );
     runtimes.push(runtime);
     return runtime;
   };

@@ -32,7 +32,10 @@ export const MODEL_KEYS = { PLANNER_KEY: "pk-test", WORKER_KEY: "wk-test" };
  * Anthropic's wire format unless `worker.kind` says otherwise. The evaluator
  * and the judge ask the planner's.
  */
-export function plannerAndWorker(planner: { baseURL: string }, worker: { baseURL: string; kind?: "anthropic" | "openai" }): Pick<ReinConfigInput, "providers" | "roles"> {
+export function plannerAndWorker(
+  planner: { baseURL: string },
+  worker: { baseURL: string; kind?: "anthropic" | "openai" },
+): Pick<ReinConfigInput, "providers" | "roles"> {
   return {
     providers: {
       planner: { kind: "anthropic", baseURL: planner.baseURL, apiKeyEnv: "PLANNER_KEY", maxRetries: 0 },
@@ -60,7 +63,10 @@ export interface ScriptedModels {
 }
 
 /** The planner's and the worker's model servers plannerAndWorker points at, both playing `script`, the worker's in `workerFormat`. */
-export async function scriptedModels(script: ModelScriptInput, workerFormat: "anthropic" | "openai" = "anthropic"): Promise<ScriptedModels> {
+export async function scriptedModels(
+  script: ModelScriptInput,
+  workerFormat: "anthropic" | "openai" = "anthropic",
+): Promise<ScriptedModels> {
   const planner = await scriptedPlanner(script);
   const worker = await startScriptedWireServer({ format: workerFormat, role: "worker", script, model: "fake-worker" });
   return {

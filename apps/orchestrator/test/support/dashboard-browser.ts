@@ -33,7 +33,9 @@ export function findNode(root: FakeNode, test: (node: FakeNode) => boolean): Fak
 
 /** Every element under `root`, depth first, that `test` accepts. */
 export function findNodes(root: FakeNode, test: (node: FakeNode) => boolean): FakeNode[] {
-  return root.children.flatMap((child) => (child instanceof FakeElement ? [...(test(child) ? [child] : []), ...findNodes(child, test)] : []));
+  return root.children.flatMap((child) =>
+    child instanceof FakeElement ? [...(test(child) ? [child] : []), ...findNodes(child, test)] : [],
+  );
 }
 
 /** The API as a page sees it: a fetch taking the path the page asks for. */
@@ -73,7 +75,7 @@ export function visitDashboard(html: string, base: string | PageFetch, hash: str
   const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1];
   if (!script) throw new Error("the dashboard page has no script");
   const elements = new Map<string, FakeElement>();
-  const element = (id: string) => elements.get(id) ?? elements.set(id, new FakeElement()).get(id) as FakeElement;
+  const element = (id: string) => elements.get(id) ?? (elements.set(id, new FakeElement()).get(id) as FakeElement);
   const location = { pathname: "/", hash };
   const requests: DashboardVisit["requests"] = [];
   const server: PageFetch = typeof base === "string" ? (path, init) => fetch(`${base}${path}`, init) : base;
@@ -86,7 +88,10 @@ export function visitDashboard(html: string, base: string | PageFetch, hash: str
   };
   runInNewContext(script, {
     document: { getElementById: element, createElement: (tag: string) => new FakeElement(tag), querySelectorAll: () => [] },
-    sessionStorage: { getItem: (key: string) => session.get(key) ?? null, setItem: (key: string, value: string) => session.set(key, value) },
+    sessionStorage: {
+      getItem: (key: string) => session.get(key) ?? null,
+      setItem: (key: string, value: string) => session.set(key, value),
+    },
     history: {
       replaceState: (_state: unknown, _title: string, url: string) => {
         const [pathname = "/", fragment] = url.split("#");

@@ -1,6 +1,14 @@
 import type { Role } from "@rein/contracts";
 import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
-import { type AnthropicBrain, AnthropicMessagesEmulator, brainOfProvider, FakeServer, OpenAIEmulator, type OpenAIEmulatorBrain, openAIBrainOfProvider } from "@rein/models/testing";
+import {
+  type AnthropicBrain,
+  AnthropicMessagesEmulator,
+  brainOfProvider,
+  FakeServer,
+  OpenAIEmulator,
+  type OpenAIEmulatorBrain,
+  openAIBrainOfProvider,
+} from "@rein/models/testing";
 
 const ROLES: Role[] = ["planner", "worker", "evaluator", "judge"];
 
@@ -9,7 +17,10 @@ const isStartupCheck = (system: string) => system.startsWith("Rein is checking t
 
 export interface EmulatedProviders {
   /** rein.config.json's providers and roles: one provider per role, each behind its own emulator, all on `model`. */
-  config: { providers: Record<string, { kind: "anthropic" | "openai"; baseURL: string; apiKeyEnv: string; maxRetries: number }>; roles: Record<Role, { provider: string; model: string }> };
+  config: {
+    providers: Record<string, { kind: "anthropic" | "openai"; baseURL: string; apiKeyEnv: string; maxRetries: number }>;
+    roles: Record<Role, { provider: string; model: string }>;
+  };
   /** The keys the config names (the emulators take any Bearer key). */
   env: Record<string, string>;
   /** Every request an emulator refused, across the roles. */
@@ -34,18 +45,25 @@ export async function emulatedProviders(kind: "anthropic" | "openai", model: str
   for (const role of ROLES) {
     if (kind === "anthropic") {
       const played = brainOfProvider(scripted, role);
-      const brain: AnthropicBrain = (request) => (isStartupCheck(request.system) ? { content: [{ type: "text", text: '{"ok": true}' }], output: { ok: true } } : played(request));
+      const brain: AnthropicBrain = (request) =>
+        isStartupCheck(request.system) ? { content: [{ type: "text", text: '{"ok": true}' }], output: { ok: true } } : played(request);
       const emulator = new AnthropicMessagesEmulator({ brain, secret });
       servers.push(await new FakeServer(emulator.respond).start());
       refusalsOf.push(() => emulator.refusals.map((refusal) => ({ role, message: refusal.message, rule: refusal.rule })));
     } else {
       const played = openAIBrainOfProvider(scripted, role);
-      const brain: OpenAIEmulatorBrain = (view) => (isStartupCheck(view.instructions) ? { content: [{ type: "text", text: '{"ok": true}' }], output: { ok: true } } : played(view));
+      const brain: OpenAIEmulatorBrain = (view) =>
+        isStartupCheck(view.instructions) ? { content: [{ type: "text", text: '{"ok": true}' }], output: { ok: true } } : played(view);
       const emulator = new OpenAIEmulator({ brain });
       servers.push(await emulator.start());
       refusalsOf.push(() => emulator.refusals.map((refusal) => ({ role, message: refusal.message, rule: refusal.rule })));
     }
-    config.providers[role] = { kind, baseURL: (servers.at(-1) as FakeServer).baseURL, apiKeyEnv: `${role.toUpperCase()}_KEY`, maxRetries: 0 };
+    config.providers[role] = {
+      kind,
+      baseURL: (servers.at(-1) as FakeServer).baseURL,
+      apiKeyEnv: `${role.toUpperCase()}_KEY`,
+      maxRetries: 0,
+    };
     config.roles[role] = { provider: role, model };
   }
   return {

@@ -7,5 +7,8 @@ export function heldUntilRelease(provider: ModelProvider): ModelProvider & { cal
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
-  return Object.assign(countingProvider(provider, () => gate), { release: () => release() });
+  return Object.assign(
+    countingProvider(provider, () => gate),
+    { release: () => release() },
+  );
 }

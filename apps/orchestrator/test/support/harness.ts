@@ -25,7 +25,12 @@ export interface Harness extends RoleProcesses {
 export async function startHarness(
   script: ModelScriptInput,
   extraTools: AnyTool[] = [],
-  overrides: { worker?: ModelProvider; config?: ReinConfigInput; env?: NodeJS.ProcessEnv; log?: Pick<RuntimeOptions, "logDestination" | "logLevel"> } = {},
+  overrides: {
+    worker?: ModelProvider;
+    config?: ReinConfigInput;
+    env?: NodeJS.ProcessEnv;
+    log?: Pick<RuntimeOptions, "logDestination" | "logLevel">;
+  } = {},
 ): Promise<Harness> {
   const runtimeOptions: RuntimeOptions = { ...(overrides.env ? { env: overrides.env } : {}), ...overrides.log };
   const runtime = await createTestRuntime(overrides.config, runtimeOptions);

@@ -12,7 +12,25 @@ export async function keysWithTtl(runtime: ReinRuntime): Promise<Map<string, num
   return found;
 }
 
-const QUEUE_BOOKKEEPING = ["meta", "id", "events", "completed", "failed", "stalled-check", "wait", "paused", "prioritized", "delayed", "active", "marker", "pc", "stalled", "limiter", "repeat", "de"];
+const QUEUE_BOOKKEEPING = [
+  "meta",
+  "id",
+  "events",
+  "completed",
+  "failed",
+  "stalled-check",
+  "wait",
+  "paused",
+  "prioritized",
+  "delayed",
+  "active",
+  "marker",
+  "pc",
+  "stalled",
+  "limiter",
+  "repeat",
+  "de",
+];
 
 /**
  * Keys of the deployment, not of a run: a queue's own bookkeeping (bounded
@@ -29,8 +47,9 @@ export function isDeploymentKey(runtime: ReinRuntime, key: string): boolean {
   }
   const { keys } = runtime;
   return (
-    [keys.runIndex(), keys.runExpiries(), keys.lessonIndex(), keys.approvalIndex(), keys.metricsTotals(), keys.metricsCursors()].includes(key) ||
-    key.startsWith(`${keys.prefix}:lesson:`)
+    [keys.runIndex(), keys.runExpiries(), keys.lessonIndex(), keys.approvalIndex(), keys.metricsTotals(), keys.metricsCursors()].includes(
+      key,
+    ) || key.startsWith(`${keys.prefix}:lesson:`)
   );
 }
 

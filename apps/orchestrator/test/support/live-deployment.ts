@@ -77,9 +77,12 @@ export class LiveDeployment {
       REIN_E2E_TOKEN: token,
       ...options.env,
     };
-    const runtime = createRuntime(ReinConfig.parse({ ...config, redisUrl: TEST_REDIS_URL, prefix, workspaceRoot: env.REIN_WORKSPACE_ROOT, keysDir }), {
-      logDestination: { write: () => true },
-    });
+    const runtime = createRuntime(
+      ReinConfig.parse({ ...config, redisUrl: TEST_REDIS_URL, prefix, workspaceRoot: env.REIN_WORKSPACE_ROOT, keysDir }),
+      {
+        logDestination: { write: () => true },
+      },
+    );
     const started: RoleProcess[] = [];
     try {
       const server = spawnRole("serve", ["serve", "--http", "0", "--token-env", "REIN_E2E_TOKEN", "--config", configFile], env);
@@ -109,7 +112,10 @@ export class LiveDeployment {
 
   /** A call to the API with the deployment's token, as a client (not the page) makes it. */
   async api<T>(path: string, init: RequestInit = {}): Promise<T> {
-    const response = await fetch(`${this.base}${path}`, { ...init, headers: { authorization: `Bearer ${this.token}`, "content-type": "application/json" } });
+    const response = await fetch(`${this.base}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${this.token}`, "content-type": "application/json" },
+    });
     const body = (await response.json()) as T;
     if (!response.ok) throw new Error(`${init.method ?? "GET"} ${path} answered ${response.status}: ${JSON.stringify(body)}`);
     return body;
@@ -117,7 +123,10 @@ export class LiveDeployment {
 
   /** Submits examples/sre-triage-plugin's goal through the API and returns its run id. */
   async submitSreTriage(): Promise<string> {
-    const goal = (await import(join(EXAMPLES, "sre-triage-plugin/goal.json"), { with: { type: "json" } })).default as Record<string, unknown>;
+    const goal = (await import(join(EXAMPLES, "sre-triage-plugin/goal.json"), { with: { type: "json" } })).default as Record<
+      string,
+      unknown
+    >;
     return (await this.api<{ runId: string }>("/runs", { method: "POST", body: JSON.stringify(goal) })).runId;
   }
 
@@ -127,7 +136,8 @@ export class LiveDeployment {
     for (;;) {
       const state = await this.runtime.runs.get(runId);
       if (state && accept(state)) return state;
-      if (Date.now() > deadline) throw new Error(`run ${runId} is ${state?.status ?? "missing"} after ${timeoutMs} ms; the processes said:\n${this.outputs()}`);
+      if (Date.now() > deadline)
+        throw new Error(`run ${runId} is ${state?.status ?? "missing"} after ${timeoutMs} ms; the processes said:\n${this.outputs()}`);
       await new Promise((done) => setTimeout(done, 100));
     }
   }
@@ -154,7 +164,10 @@ function withoutProviderKeys(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 function spawnRole(name: string, args: string[], env: NodeJS.ProcessEnv): { role: RoleProcess; ready: Promise<string> } {
   // Each process its own service, so exported spans say which process sent them.
-  const child = spawn(process.execPath, [REIN_BIN, ...args], { env: { ...env, OTEL_SERVICE_NAME: `rein-${name}` }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [REIN_BIN, ...args], {
+    env: { ...env, OTEL_SERVICE_NAME: `rein-${name}` },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let printed = "";
   const collect = (chunk: Buffer) => {
     printed = (printed + chunk.toString()).slice(-20_000);

@@ -22,7 +22,9 @@ export interface LostStepWorkersOptions {
  * and the LostStepWorkers that replace its step role. After the test,
  * `hung`'s calls are released, then the workers and the harness closed.
  */
-export function lostStepWorkersPerTest(): { start(script: ModelScriptInput, tools: AnyTool[], hung: HungCalls, options?: LostStepWorkersOptions): Promise<LostStepWorkersRig> } {
+export function lostStepWorkersPerTest(): {
+  start(script: ModelScriptInput, tools: AnyTool[], hung: HungCalls, options?: LostStepWorkersOptions): Promise<LostStepWorkersRig>;
+} {
   let open: (LostStepWorkersRig & { hung: HungCalls }) | undefined;
   afterEach(async () => {
     const closing = open;
@@ -33,7 +35,9 @@ export function lostStepWorkersPerTest(): { start(script: ModelScriptInput, tool
   });
   return {
     start: async (script, tools, hung, options = {}) => {
-      const harness = await startHarness(script, tools, { config: { queues: { lockMs: 1_000, stalledIntervalMs: 1_000, ...options.queues } } });
+      const harness = await startHarness(script, tools, {
+        config: { queues: { lockMs: 1_000, stalledIntervalMs: 1_000, ...options.queues } },
+      });
       const workers = new LostStepWorkers(harness, options.modelHangs ? hangingProvider(harness.worker, hung) : harness.worker);
       open = { harness, workers, hung };
       return { harness, workers };

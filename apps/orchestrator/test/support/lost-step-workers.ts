@@ -19,7 +19,9 @@ export class HungCalls {
   async enter(): Promise<void> {
     this.calls += 1;
     if (this.calls > this.hangs) return;
-    await new Promise<never>((_resolve, reject) => this.#hung.push(() => reject(new Error("the killed worker's call, released at the end of the test"))));
+    await new Promise<never>((_resolve, reject) =>
+      this.#hung.push(() => reject(new Error("the killed worker's call, released at the end of the test"))),
+    );
   }
 
   release(): void {
@@ -85,7 +87,12 @@ export class LostStepWorkers {
   }
 
   #start(): RunningRoles {
-    const role = startRoles(this.stepRuntime, { roles: ["step"], packetPublicKey: this.harness.packetPublicKey, executor: this.harness.tooling.executor, providers: { worker: this.worker } });
+    const role = startRoles(this.stepRuntime, {
+      roles: ["step"],
+      packetPublicKey: this.harness.packetPublicKey,
+      executor: this.harness.tooling.executor,
+      providers: { worker: this.worker },
+    });
     this.#started.push(role);
     return role;
   }

@@ -30,7 +30,11 @@ interface OtlpExport {
 }
 
 const plainValue = (value: OtlpValue): unknown =>
-  value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : undefined) ?? value.boolValue ?? value.doubleValue ?? value.arrayValue?.values?.map(plainValue);
+  value.stringValue ??
+  (value.intValue !== undefined ? Number(value.intValue) : undefined) ??
+  value.boolValue ??
+  value.doubleValue ??
+  value.arrayValue?.values?.map(plainValue);
 const attributesOf = (list: OtlpAttribute[] = []) => Object.fromEntries(list.map(({ key, value }) => [key, plainValue(value)]));
 
 /** A collector's `/v1/traces` endpoint, in process: decodes OTLP/HTTP JSON exports and keeps their spans. */
@@ -48,7 +52,8 @@ export class OtlpReceiver {
       let body = "";
       request.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
       request.on("end", () => {
-        if (request.url === "/v1/traces" && request.headers["content-type"]?.startsWith("application/json")) receiver?.take(JSON.parse(body) as OtlpExport);
+        if (request.url === "/v1/traces" && request.headers["content-type"]?.startsWith("application/json"))
+          receiver?.take(JSON.parse(body) as OtlpExport);
         response.writeHead(request.url === "/v1/traces" ? 200 : 404, { "content-type": "application/json" }).end("{}");
       });
     });
@@ -66,7 +71,14 @@ export class OtlpReceiver {
       const service = String(attributesOf(resource.resource?.attributes)["service.name"]);
       for (const scope of resource.scopeSpans ?? [])
         for (const span of scope.spans ?? [])
-          this.spans.push({ service, name: span.name, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId || undefined, attributes: attributesOf(span.attributes) });
+          this.spans.push({
+            service,
+            name: span.name,
+            traceId: span.traceId,
+            spanId: span.spanId,
+            parentSpanId: span.parentSpanId || undefined,
+            attributes: attributesOf(span.attributes),
+          });
     }
   }
 

@@ -19,7 +19,13 @@ export function pnpmRun(pnpm: string | undefined, args: string[], cwd: string, t
   if (!pnpm) throw new Error("no pnpm: run the quick start (npm test) first");
   const path = [join(ROOT, "node_modules", ".bin"), ...(pnpm === "pnpm" ? [] : [dirname(pnpm)]), process.env.PATH].join(":");
   try {
-    return execFileSync(pnpm, args, { cwd, encoding: "utf8", timeout: timeoutMs, env: { ...process.env, PATH: path }, stdio: ["ignore", "pipe", "pipe"] });
+    return execFileSync(pnpm, args, {
+      cwd,
+      encoding: "utf8",
+      timeout: timeoutMs,
+      env: { ...process.env, PATH: path },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; message: string };
     throw new Error(`pnpm ${args.join(" ")} (in ${cwd}) failed: ${failed.message}\n${failed.stdout ?? ""}${failed.stderr ?? ""}`);

@@ -16,9 +16,13 @@ export interface PrivateRedis {
 export async function startPrivateRedis(args: string[], password: string): Promise<PrivateRedis> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), "rein-private-redis-"));
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, ...args], {
-    stdio: "ignore",
-  });
+  const child: ChildProcess = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, ...args],
+    {
+      stdio: "ignore",
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = (credentials?: { username?: string; password: string }) =>
     credentials

@@ -22,7 +22,12 @@ export const probeGoal: GoalInput = { text: "Find out the status", tools: [{ nam
 export const probeScript: ModelScriptInput = {
   planner: oneStepPlanner(
     probeGoal.text,
-    { title: "Probe the status", objective: "Read the status value with probe once.", tools: ["probe"], output_contract: { description: "one line", format: "text" } },
+    {
+      title: "Probe the status",
+      objective: "Read the status value with probe once.",
+      tools: ["probe"],
+      output_contract: { description: "one line", format: "text" },
+    },
     { answer: "the probe reports pending", claims: [{ text: "the probe reports pending", evidence: ["{{evidence:probe}}"] }], gaps: [] },
   ),
   worker: [{ match: "Probe the status", turns: [{ toolCalls: [{ name: "probe", input: {} }] }, { text: "status: pending" }] }],

@@ -54,7 +54,8 @@ export async function startRoleProcesses(runtime: TestRuntime, options: RoleProc
     tooling,
     roles,
     packetPublicKey: keys.publicKey,
-    submit: async (goal, submitOptions = {}) => (await submitGoal(runtime, goal, { knownTools: tooling.registry.names(), ...submitOptions })).runId,
+    submit: async (goal, submitOptions = {}) =>
+      (await submitGoal(runtime, goal, { knownTools: tooling.registry.names(), ...submitOptions })).runId,
     waitFor: (runId, until) => waitForRun(runtime, runId, until),
     close: async () => {
       await Promise.all(roles.map((role) => role.close()));

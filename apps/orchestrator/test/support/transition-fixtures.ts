@@ -1,10 +1,28 @@
-import { ControlEvent, Goal, hashOf, type RunState, type StepResult, type StepState, StepSpec, type Usage, type Verdict, zeroUsage } from "@rein/contracts";
+import {
+  ControlEvent,
+  Goal,
+  hashOf,
+  type RunState,
+  type StepResult,
+  type StepState,
+  StepSpec,
+  type Usage,
+  type Verdict,
+  zeroUsage,
+} from "@rein/contracts";
 import type { TransitionSettings } from "../../src/controller/transition.ts";
 import { newRunState } from "../../src/intake/submit-goal.ts";
 
 /** States, results and events for tests that drive `transition()` directly. */
 export const now = new Date("2026-11-30T00:00:00.000Z");
-export const settings: TransitionSettings = { now, packetTtlMs: 60_000, approvalTtlMs: 3_600_000, maxDepth: 3, lostStepRedispatches: 2, resendsPerJob: 2 };
+export const settings: TransitionSettings = {
+  now,
+  packetTtlMs: 60_000,
+  approvalTtlMs: 3_600_000,
+  maxDepth: 3,
+  lostStepRedispatches: 2,
+  resendsPerJob: 2,
+};
 export const spec = StepSpec.parse({ title: "Fix add()", objective: "Change src/add.js so add returns a sum", tools: ["read_file"] });
 
 export function baseState(overrides: Partial<RunState> = {}): RunState {

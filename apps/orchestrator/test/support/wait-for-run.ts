@@ -6,7 +6,11 @@ import type { ReinRuntime } from "@rein/runtime";
  * rather than polling on a timer. The controller writes state before it
  * appends the trace, so for a finished run this also waits for its `run.*` event.
  */
-export async function waitForRun(runtime: ReinRuntime, runId: string, until: (state: RunState) => boolean = (state) => isTerminal(state.status)): Promise<RunState> {
+export async function waitForRun(
+  runtime: ReinRuntime,
+  runId: string,
+  until: (state: RunState) => boolean = (state) => isTerminal(state.status),
+): Promise<RunState> {
   const controller = new AbortController();
   const finished = (state: RunState, kinds: Set<string>) => until(state) && (!isTerminal(state.status) || kinds.has(`run.${state.status}`));
   const kinds = new Set<string>();

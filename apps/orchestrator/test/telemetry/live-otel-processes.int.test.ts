@@ -25,7 +25,9 @@ describe("live OpenTelemetry across processes", { timeout: 180_000 }, () => {
     const { approvals } = await deployment.api<{ approvals: { approvalId: string; runId: string }[] }>("/approvals");
     const approval = approvals.find((pending) => pending.runId === runId);
     await deployment.api(`/approvals/${approval?.approvalId}/approve`, { method: "POST", body: JSON.stringify({}) });
-    expect((await deployment.waitFor(runId, (state) => ["done", "failed", "cancelled", "escalated"].includes(state.status))).status).toBe("done");
+    expect((await deployment.waitFor(runId, (state) => ["done", "failed", "cancelled", "escalated"].includes(state.status))).status).toBe(
+      "done",
+    );
     await deployment.stop();
     deployment = undefined;
 
@@ -42,7 +44,8 @@ describe("live OpenTelemetry across processes", { timeout: 180_000 }, () => {
     expect(services("process control")).toEqual(new Set(["rein-serve"]));
 
     const byId = new Map(spans.map((span) => [span.spanId, span]));
-    for (const span of spans) if (span.parentSpanId) expect(byId.has(span.parentSpanId), `parent of ${span.name} (${span.service}) exported`).toBe(true);
+    for (const span of spans)
+      if (span.parentSpanId) expect(byId.has(span.parentSpanId), `parent of ${span.name} (${span.service}) exported`).toBe(true);
     const roots = spans.filter((span) => !span.parentSpanId);
     // The run: one root, where the goal was submitted (POST /runs on the serving process).
     expect(roots.map((span) => `${span.service} ${span.name}`)).toEqual(["rein-serve add control.goal.submitted"]);
@@ -69,7 +72,9 @@ describe("live OpenTelemetry across processes", { timeout: 180_000 }, () => {
     }
     // run → step → tool call: the worker's tool spans sit under its step job.
     const tools = spans.filter((span) => span.attributes[GENAI.operation] === "execute_tool");
-    expect(new Set(tools.map((span) => span.attributes[GENAI.toolName]))).toEqual(new Set(["search_logs", "query_metrics", "inspect_deployments", "read_host_state", "restart_service"]));
+    expect(new Set(tools.map((span) => span.attributes[GENAI.toolName]))).toEqual(
+      new Set(["search_logs", "query_metrics", "inspect_deployments", "read_host_state", "restart_service"]),
+    );
     for (const tool of tools) {
       expect(tool.service).toBe("rein-step");
       expect(chain(tool).map((span) => span.name)).toContain("process step");

@@ -28,9 +28,12 @@ describe("live OpenTelemetry (otel.enabled)", () => {
     await harness.close();
     harness = undefined;
 
-    const spans = receiver.spans.filter((span) => span.attributes["rein.run.id"] === runId || span.traceId === traceOf(receiver?.spans ?? [], runId));
+    const spans = receiver.spans.filter(
+      (span) => span.attributes["rein.run.id"] === runId || span.traceId === traceOf(receiver?.spans ?? [], runId),
+    );
     const consumed = (queue: string) => spans.filter((span) => span.name === `process ${queue}`);
-    for (const queue of ["plan", "step", "evaluate", "control"]) expect(consumed(queue).length, `spans of ${queue} jobs`).toBeGreaterThan(0);
+    for (const queue of ["plan", "step", "evaluate", "control"])
+      expect(consumed(queue).length, `spans of ${queue} jobs`).toBeGreaterThan(0);
     expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
 
     const byId = new Map(spans.map((span) => [span.spanId, span]));
@@ -43,7 +46,11 @@ describe("live OpenTelemetry (otel.enabled)", () => {
     const chats = spans.filter((span) => span.attributes[GENAI.operation] === "chat");
     expect(new Set(chats.map((span) => span.attributes["rein.role"]))).toEqual(new Set(["planner", "worker", "judge"]));
     const workerChat = chats.find((span) => span.attributes["rein.role"] === "worker");
-    expect(workerChat?.attributes).toMatchObject({ [GENAI.requestModel]: expect.any(String), [GENAI.inputTokens]: expect.any(Number), [GENAI.outputTokens]: expect.any(Number) });
+    expect(workerChat?.attributes).toMatchObject({
+      [GENAI.requestModel]: expect.any(String),
+      [GENAI.inputTokens]: expect.any(Number),
+      [GENAI.outputTokens]: expect.any(Number),
+    });
     expect(workerChat && ancestors(workerChat)[0]).toBe("process step");
     const plannerChat = chats.find((span) => span.attributes["rein.role"] === "planner");
     expect(plannerChat && ancestors(plannerChat)[0]).toBe("process plan");

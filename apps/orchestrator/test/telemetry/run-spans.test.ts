@@ -34,7 +34,12 @@ describe("OpenTelemetry spans from a trace", () => {
   it("carries the GenAI attribute names on tool calls, and marks refused and denied calls as errors", () => {
     const spans = spansOf();
     const read = spans.find((span) => span.name === "execute_tool read_file") as ReadableSpan;
-    expect(read.attributes).toMatchObject({ [GENAI.operation]: "execute_tool", [GENAI.toolName]: "read_file", [GENAI.toolCallId]: "c0", "rein.permission.rule": "default:read" });
+    expect(read.attributes).toMatchObject({
+      [GENAI.operation]: "execute_tool",
+      [GENAI.toolName]: "read_file",
+      [GENAI.toolCallId]: "c0",
+      "rein.permission.rule": "default:read",
+    });
     expect(read.status.code).toBe(0);
     const denied = spans.find((span) => span.name === "execute_tool run_command") as ReadableSpan;
     expect(denied.status).toMatchObject({ code: 2, message: "denied by goal:no-rm" });
@@ -45,7 +50,16 @@ describe("OpenTelemetry spans from a trace", () => {
     const responded = events.findIndex((event) => event.kind === "model.responded");
     const called = traceEventOf(
       "model.called",
-      { role: "worker", provider: "anthropic", kind: "anthropic", model: "m1", tools: [], messages: 1, structured: null, prompt: { system: `sha256:${"5".repeat(64)}`, messages: [], tools: null, output: null } },
+      {
+        role: "worker",
+        provider: "anthropic",
+        kind: "anthropic",
+        model: "m1",
+        tools: [],
+        messages: 1,
+        structured: null,
+        prompt: { system: `sha256:${"5".repeat(64)}`, messages: [], tools: null, output: null },
+      },
       { ...events[responded], seq: 0, usage: undefined },
     );
     events.splice(responded, 0, called);

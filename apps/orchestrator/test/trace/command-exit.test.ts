@@ -9,7 +9,13 @@ import { type FakeNode, fakeApi, findNode, findNodes, visitDashboard } from "../
 let seq = 0;
 const at = <Kind extends TraceKind>(kind: Kind, payload: TracePayloadInput<Kind>, extra: TraceEnvelope = {}): TypedTraceEvent => {
   seq += 1;
-  return traceEventOf(kind, payload, { seq, ts: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(), runId: "run_exit", stepId: "s1", ...extra });
+  return traceEventOf(kind, payload, {
+    seq,
+    ts: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
+    runId: "run_exit",
+    stepId: "s1",
+    ...extra,
+  });
 };
 
 /** One run_command call as the executor traces it: called, executed (with its exit), result. */
@@ -23,7 +29,11 @@ function commandCall(callId: string, index: number, executed: Record<string, unk
 }
 
 const failing = commandCall("call_1", 0, { exitCode: 1, killedBy: null, output: "exit code: 1\n--- stdout ---\nnot ok 1\n" });
-const killed = commandCall("call_2", 1, { exitCode: null, killedBy: "SIGKILL", output: "exit code: none (killed by SIGKILL after timeout)\n" });
+const killed = commandCall("call_2", 1, {
+  exitCode: null,
+  killedBy: "SIGKILL",
+  output: "exit code: none (killed by SIGKILL after timeout)\n",
+});
 const passing = commandCall("call_3", 2, { exitCode: 0, killedBy: null, output: "exit code: 0\n--- stdout ---\nok 1\n" });
 
 describe("a command's exit in the timeline", () => {
@@ -45,7 +55,11 @@ describe("a command's exit on the dashboard's run page", () => {
   const callLines = async (events: TypedTraceEvent[]) => {
     const view = buildRunView({ runId: "run_exit", state: null, events, blobs: {} });
     expect(view.unreadable).toEqual([]);
-    const server = fakeApi({ "/runs/run_exit": { goal: { text: "run the tests" }, status: "executing" }, "/approvals": { approvals: [] }, "/runs/run_exit/view": view });
+    const server = fakeApi({
+      "/runs/run_exit": { goal: { text: "run the tests" }, status: "executing" },
+      "/approvals": { approvals: [] },
+      "/runs/run_exit/view": view,
+    });
     const visit = visitDashboard(dashboardPage().html, server, "#run_exit");
     const timeline = () => findNode(visit.element("detail"), (node) => node.dataset.testid === "run-timeline");
     await visit.until(() => timeline() !== undefined);

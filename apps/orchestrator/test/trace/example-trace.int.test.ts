@@ -25,10 +25,23 @@ describe.each(EXAMPLES)("the trace of examples/%s", (name) => {
       expect(answer.answered, answer.question).toBe(true);
     }
     const kinds = new Set(recorded.bundle.events.map((event) => event.kind));
-    for (const kind of ["run.submitted", "plan.ready", "step.dispatched", "model.called", "model.responded", "tool.called", "permission.decided", "tool.result", "observation.made", "verdict.ready"]) {
+    for (const kind of [
+      "run.submitted",
+      "plan.ready",
+      "step.dispatched",
+      "model.called",
+      "model.responded",
+      "tool.called",
+      "permission.decided",
+      "tool.result",
+      "observation.made",
+      "verdict.ready",
+    ]) {
       expect(kinds, kind).toContain(kind);
     }
-    expect(renderTimeline(recorded.bundle.events, recorded.bundle.state)).toContain(`run ${recorded.bundle.runId}: ${recorded.bundle.state?.status}`);
+    expect(renderTimeline(recorded.bundle.events, recorded.bundle.state)).toContain(
+      `run ${recorded.bundle.runId}: ${recorded.bundle.state?.status}`,
+    );
   });
 
   it("says which stored prompt part is not what its copy names it as", () => {

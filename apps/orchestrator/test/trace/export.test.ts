@@ -13,7 +13,17 @@ function bundle(): TraceBundle {
     state: null,
     events,
     blobs: { "sha256:2": '"second"', "sha256:1": '"first"' },
-    artifacts: [{ artifactId: "art_1", runId: "run_fixture", content: "full output", bytes: 11, tool: "read_file", mediaType: "text/plain", createdAt: "2026-01-01T00:00:00.000Z" }],
+    artifacts: [
+      {
+        artifactId: "art_1",
+        runId: "run_fixture",
+        content: "full output",
+        bytes: 11,
+        tool: "read_file",
+        mediaType: "text/plain",
+        createdAt: "2026-01-01T00:00:00.000Z",
+      },
+    ],
   };
 }
 
@@ -22,9 +32,18 @@ describe("trace export format", () => {
     const rendered = renderExport(bundle());
     const lines = rendered.jsonl.trimEnd().split("\n");
     expect(lines).toHaveLength(1 + fixtureEvents().length);
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ format: "rein.trace", runId: "run_fixture", eventCount: fixtureEvents().length });
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      format: "rein.trace",
+      runId: "run_fixture",
+      eventCount: fixtureEvents().length,
+    });
     expect(JSON.parse(lines[4] as string).payload).toEqual({ $ref: expect.stringMatching(/^sha256:/) });
-    expect(rendered.sidecar.split("\n").filter(Boolean).map((line) => JSON.parse(line).type)).toEqual(["artifact", "blob", "blob", "payload"]);
+    expect(
+      rendered.sidecar
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).type),
+    ).toEqual(["artifact", "blob", "blob", "payload"]);
   });
 
   it("is the same bytes whatever order the events and blobs arrive in, and parses back to the bundle", () => {

@@ -26,11 +26,25 @@ describe("rein runs prune", () => {
       runId: state.runId,
       stepId: "s1",
       kind: "observation.truncated",
-      payload: { callId: "c1", tool: "read_file", index: 0, shownLines: 1, totalLines: 2, shownBytes: 1, totalBytes: 2, artifactId: referenced },
+      payload: {
+        callId: "c1",
+        tool: "read_file",
+        index: 0,
+        shownLines: 1,
+        totalLines: 2,
+        shownBytes: 1,
+        totalBytes: 2,
+        artifactId: referenced,
+      },
     });
     const created = Date.parse(state.createdAt);
     const approvals = new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: 3600 });
-    const approval = await approvals.create(state.runId, "s1", { tool: "restart_service", args: { service: "api" }, scope: { services: ["api"] } }, "1:call_restart");
+    const approval = await approvals.create(
+      state.runId,
+      "s1",
+      { tool: "restart_service", args: { service: "api" }, scope: { services: ["api"] } },
+      "1:call_restart",
+    );
 
     const tooEarly = await pruneRuns(runtime, { olderThanMs: parseAge("1h"), now: new Date(created + 30 * 60_000) });
     expect(tooEarly.pruned).toEqual([]);

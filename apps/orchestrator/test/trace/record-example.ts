@@ -17,7 +17,12 @@ export async function recordExample(name: string): Promise<Recorded> {
   const example = await loadExample(name);
   const runtime = await createTestRuntime(scriptedOverrides(example));
   try {
-    const { state } = await runPrivately(runtime, { goal: example.goal, workspaceDir: example.seedDir, tools: example.tools, decideApproval: () => ({ decision: "approved", approver: "test:approver" }) });
+    const { state } = await runPrivately(runtime, {
+      goal: example.goal,
+      workspaceDir: example.seedDir,
+      tools: example.tools,
+      decideApproval: () => ({ decision: "approved", approver: "test:approver" }),
+    });
     return { runtime, example, bundle: await loadBundle(runtime, state.runId) };
   } catch (error) {
     await runtime.cleanup();
@@ -30,6 +35,12 @@ export async function recordExample(name: string): Promise<Recorded> {
  * `describe` or file that calls this, and its runtime deleted after them.
  */
 export function exampleRecordedOnce(name: string): Recorded {
-  const current = fixtureAround(beforeAll, afterAll, `the recording of examples/${name}`, () => recordExample(name), (recorded) => recorded.runtime.cleanup());
+  const current = fixtureAround(
+    beforeAll,
+    afterAll,
+    `the recording of examples/${name}`,
+    () => recordExample(name),
+    (recorded) => recorded.runtime.cleanup(),
+  );
   return liveView(current, ["runtime", "example", "bundle"]);
 }

@@ -52,7 +52,11 @@ describe("the run view of examples/bugfix (a failing test run, a fix, a passing 
       [1, false, "first"],
       [2, true, "after_step"],
     ]);
-    expect(view.plan.revisions[0]).toMatchObject({ currentStep: "Fix add() so the tests pass", nextSteps: ["Confirm the whole suite passes"], risks: ["the test itself could be wrong; do not edit tests"] });
+    expect(view.plan.revisions[0]).toMatchObject({
+      currentStep: "Fix add() so the tests pass",
+      nextSteps: ["Confirm the whole suite passes"],
+      risks: ["the test itself could be wrong; do not edit tests"],
+    });
     expect(view.plan.revisions[1]?.reason).toMatch(/^continue on /);
     expect(view.plan.current?.planNo).toBe(2);
   });

@@ -15,11 +15,18 @@ describe("the run view's step graph and plan history", () => {
     ]);
     expect(view.graph.edges).toEqual([{ from: "s1", to: "s2", kind: "delegated" }]);
     const denied = view.calls.find((call) => call.tool === "run_command");
-    expect(denied).toMatchObject({ status: "denied", failed: true, permission: { decision: "deny", rule: "goal:no-rm" }, message: "denied by goal:no-rm" });
+    expect(denied).toMatchObject({
+      status: "denied",
+      failed: true,
+      permission: { decision: "deny", rule: "goal:no-rm" },
+      message: "denied by goal:no-rm",
+    });
     expect(view.calls.find((call) => call.tool === "ghost_tool")).toMatchObject({ status: "refused", message: "not_on_surface" });
     expect(view.calls.find((call) => call.tool === "deploy")?.approval).toBe("apr_1 approved by cli:alice");
     expect(view.usage.budget).toEqual({ maxSteps: 4, maxTokens: 1000, maxCostUsd: 1 });
-    expect(view.usage.byStep).toEqual([{ name: "s1", usage: expect.objectContaining({ inputTokens: 100, outputTokens: 20 }), modelCalls: 1 }]);
+    expect(view.usage.byStep).toEqual([
+      { name: "s1", usage: expect.objectContaining({ inputTokens: 100, outputTokens: 20 }), modelCalls: 1 },
+    ]);
   });
 
   it("records a replan with the verdict that caused it, a retry as a second attempt, and the next planned step's edge", () => {
@@ -63,7 +70,12 @@ describe("the run view's step graph and plan history", () => {
       at(end.seq + 2, "tool.result", { ...base, name: "http_request", status: "ok", durationMs: 40, attempts: 1 }),
     ]);
     expect(view.unreadable).toEqual([]);
-    expect(view.calls.find((call) => call.callId === "c9")).toMatchObject({ status: "HTTP 404", httpStatus: 404, failed: true, output: "(none recorded)" });
+    expect(view.calls.find((call) => call.callId === "c9")).toMatchObject({
+      status: "HTTP 404",
+      httpStatus: 404,
+      failed: true,
+      output: "(none recorded)",
+    });
     expect(view.timeline.find((entry) => entry.callKey === "s1|c9|9")).toMatchObject({ label: "#9 http_request → HTTP 404", failed: true });
   });
 });

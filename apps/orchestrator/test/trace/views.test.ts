@@ -25,7 +25,18 @@ describe("trace views", () => {
     if (!end) throw new Error("the fixture has no events");
     const ending = [
       traceEventOf("answer.proposed", { planNo: 2, attempt: 1, proposedBy: "planner", claims: 1, gaps: 0 }, end),
-      traceEventOf("verdict.ready", { decision: "done", reasons: ["the evaluator verified the final answer"], feedback: null, checks: [], subject: "final_answer", attempt: 1 }, end),
+      traceEventOf(
+        "verdict.ready",
+        {
+          decision: "done",
+          reasons: ["the evaluator verified the final answer"],
+          feedback: null,
+          checks: [],
+          subject: "final_answer",
+          attempt: 1,
+        },
+        end,
+      ),
       end,
     ];
     const text = renderTimeline([...events.slice(0, -1), ...ending]);

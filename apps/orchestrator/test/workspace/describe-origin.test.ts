@@ -23,6 +23,8 @@ describe("the workspace line rein run prints first", () => {
   });
 
   it("warns when the workspace lies inside the directory, where its test runner would find the copy", () => {
-    expect(describeOrigin(origin("/home/me/project/.rein/workspaces/run_o1"))).toMatch(/\nnote: the workspace lies inside \/home\/me\/project .* ignore \.rein\/ or set workspaceRoot elsewhere$/);
+    expect(describeOrigin(origin("/home/me/project/.rein/workspaces/run_o1"))).toMatch(
+      /\nnote: the workspace lies inside \/home\/me\/project .* ignore \.rein\/ or set workspaceRoot elsewhere$/,
+    );
   });
 });

@@ -15,6 +15,11 @@ describe("the files git diff --name-status lists", () => {
     [["U", "conflicted.txt"], 'listed "U" for conflicted.txt'],
     [["M"], 'listed "M" for no path'],
   ])("refuse a listing that is not letters and paths (%j)", (fields, message) => {
-    expect(() => parseNameStatus(fields)).toThrow(expect.objectContaining({ code: "workspace_invalid", message: expect.stringContaining(`${message}; expected a change letter (A, M, D or T) and a path`) }));
+    expect(() => parseNameStatus(fields)).toThrow(
+      expect.objectContaining({
+        code: "workspace_invalid",
+        message: expect.stringContaining(`${message}; expected a change letter (A, M, D or T) and a path`),
+      }),
+    );
   });
 });

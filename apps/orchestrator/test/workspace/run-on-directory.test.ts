@@ -1,5 +1,16 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -21,7 +32,11 @@ function tempDir(name: string): string {
 }
 
 const gitIn = (dir: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" } });
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" },
+  });
 
 function write(dir: string, path: string, text: string): void {
   mkdirSync(join(dir, path, ".."), { recursive: true });
@@ -115,7 +130,9 @@ describe("running on a git repository", () => {
     write(origin.workspace, "README.md", "# the run's readme\n");
     write(repo, "src/slug.js", "// the user's own edit\n");
 
-    await expect(applyRun(origin)).rejects.toThrow(/changed since run run_x1 began under src\/slug\.js; nothing was applied.*git merge rein\/run_x1/);
+    await expect(applyRun(origin)).rejects.toThrow(
+      /changed since run run_x1 began under src\/slug\.js; nothing was applied.*git merge rein\/run_x1/,
+    );
     expect(readFileSync(join(repo, "src/slug.js"), "utf8")).toBe("// the user's own edit\n");
     expect(readFileSync(join(repo, "README.md"), "utf8")).toBe("# project\n");
   });
@@ -168,7 +185,8 @@ describe("running on a directory that is not a repository", () => {
     const origin = await prepareWorkspace({ source: dir, workspaceRoot: tempDir("ws"), runId: "run_p1" });
     expect(origin.kind).toBe("copy");
     expect(readFileSync(join(origin.workspace, "index.js"), "utf8")).toBe("console.log(1)\n");
-    for (const skipped of ["debug.log", "node_modules", ".rein", "sub/.git"]) expect(existsSync(join(origin.workspace, skipped)), skipped).toBe(false);
+    for (const skipped of ["debug.log", "node_modules", ".rein", "sub/.git"])
+      expect(existsSync(join(origin.workspace, skipped)), skipped).toBe(false);
     expect(lstatSync(join(origin.workspace, "entry.js")).isSymbolicLink()).toBe(true);
     expect(readlinkSync(join(origin.workspace, "entry.js"))).toBe("index.js");
     expect(existsSync(join(dir, ".git"))).toBe(false);

@@ -24,7 +24,8 @@ describe("named seeds under seedsRoot", () => {
   let server: Server;
   let base: string;
   const tools = ["read_file", "list_files"];
-  const goal = (extra: Record<string, unknown>): GoalInput => ({ text: "Summarize the service", tools: [{ name: "read_file" }], ...extra }) as GoalInput;
+  const goal = (extra: Record<string, unknown>): GoalInput =>
+    ({ text: "Summarize the service", tools: [{ name: "read_file" }], ...extra }) as GoalInput;
 
   beforeAll(async () => {
     const outside = mkdtempSync(join(tmpdir(), "rein-seeds-"));
@@ -50,7 +51,8 @@ describe("named seeds under seedsRoot", () => {
     await runtime.cleanup();
   });
 
-  const copiedKeys = () => readdirSync(runtime.config.workspaceRoot, { recursive: true }).some((path) => String(path).endsWith("packet-private.pem"));
+  const copiedKeys = () =>
+    readdirSync(runtime.config.workspaceRoot, { recursive: true }).some((path) => String(path).endsWith("packet-private.pem"));
 
   it("starts the run's workspace from the named seed", async () => {
     const { runId, origin } = await submitGoal(runtime, goal({ workspace: "billing" }), { knownTools: tools });
@@ -71,15 +73,25 @@ describe("named seeds under seedsRoot", () => {
   });
 
   it("refuses the old workspaceSeed over HTTP, saying what replaced it", async () => {
-    const response = await fetch(`${base}/runs`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(goal({ workspaceSeed: keysDir })) });
+    const response = await fetch(`${base}/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify(goal({ workspaceSeed: keysDir })),
+    });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: string }).error).toMatch(/workspaceSeed is no longer accepted; expected goal\.workspace, the name of a seed/);
+    expect(((await response.json()) as { error: string }).error).toMatch(
+      /workspaceSeed is no longer accepted; expected goal\.workspace, the name of a seed/,
+    );
     expect(copiedKeys()).toBe(false);
   });
 
   it("refuses a seed path over HTTP with 400", async () => {
     for (const workspace of ["../keys", keysDir, "keys-link"]) {
-      const response = await fetch(`${base}/runs`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(goal({ workspace })) });
+      const response = await fetch(`${base}/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify(goal({ workspace })),
+      });
       expect(response.status, workspace).toBe(400);
     }
     expect(copiedKeys()).toBe(false);
@@ -88,7 +100,9 @@ describe("named seeds under seedsRoot", () => {
   it("refuses any seed when the deployment has no seedsRoot", async () => {
     const bare = await createTestRuntime();
     try {
-      await expect(submitGoal(bare, goal({ workspace: "billing" }), { knownTools: tools })).rejects.toThrow(/this deployment has no seedsRoot/);
+      await expect(submitGoal(bare, goal({ workspace: "billing" }), { knownTools: tools })).rejects.toThrow(
+        /this deployment has no seedsRoot/,
+      );
       expect(existsSync(join(bare.config.workspaceRoot, ".origins"))).toBe(false);
     } finally {
       await bare.cleanup();

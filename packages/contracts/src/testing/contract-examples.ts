@@ -55,13 +55,32 @@ export const stepResult = {
   summary: "fixed",
   claims: [],
   observations: [observation],
-  toolCalls: [{ index: 0, name: "read_file", argsHash: hash, fingerprint: hash, status: "ok", resultHash: hash, observationId: "obs_1", addressed: true }],
+  toolCalls: [
+    {
+      index: 0,
+      name: "read_file",
+      argsHash: hash,
+      fingerprint: hash,
+      status: "ok",
+      resultHash: hash,
+      observationId: "obs_1",
+      addressed: true,
+    },
+  ],
   fingerprints: [hash],
   usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
   turns: 2,
 };
 
-export const verdict = { schemaVersion: 1, runId: "run_1", stepId: "s1", attempt: 1, decision: "continue", reasons: ["tests pass"], checks: [] };
+export const verdict = {
+  schemaVersion: 1,
+  runId: "run_1",
+  stepId: "s1",
+  attempt: 1,
+  decision: "continue",
+  reasons: ["tests pass"],
+  checks: [],
+};
 
 export const approval = {
   schemaVersion: 1,

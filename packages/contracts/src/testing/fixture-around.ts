@@ -7,7 +7,13 @@ export type HookRegistrar = (hook: () => Promise<void>) => void;
  * `describe` with `beforeAll`/`afterAll`). The accessor returned throws
  * outside those hooks, naming `what`: read there, it would be another test's.
  */
-export function fixtureAround<T>(before: HookRegistrar, after: HookRegistrar, what: string, open: () => Promise<T> | T, close: (value: T) => Promise<void> | void): () => T {
+export function fixtureAround<T>(
+  before: HookRegistrar,
+  after: HookRegistrar,
+  what: string,
+  open: () => Promise<T> | T,
+  close: (value: T) => Promise<void> | void,
+): () => T {
   let opened: { value: T } | undefined;
   before(async () => {
     opened = { value: await open() };

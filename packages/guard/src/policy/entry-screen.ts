@@ -58,7 +58,9 @@ export function entryScreen(options: EntryScreenOptions): EntryScreen {
       const waiting = [...asking.values()].reduce((sum, value) => sum + value, 0);
       if (waiting > 0) {
         const rules = [...asking.keys()].join(", ");
-        parts.push(`${count(waiting, noun)} ${waiting === 1 ? "needs" : "need"} a person's approval (rule ${rules}) and ${waiting === 1 ? "is" : "are"} not shown; a call on those paths alone asks for it`);
+        parts.push(
+          `${count(waiting, noun)} ${waiting === 1 ? "needs" : "need"} a person's approval (rule ${rules}) and ${waiting === 1 ? "is" : "are"} not shown; a call on those paths alone asks for it`,
+        );
       }
       return parts.length > 0 ? `${parts.join("; ")}.` : undefined;
     },

@@ -65,7 +65,9 @@ function parseAlternative(pattern: string): GlobSegment[] {
 }
 
 function matchSegmentOrGlobstar(segment: GlobSegment, value: string): boolean {
-  return segment.kind === "one" && matchSequence(segment.tokens, [...value], (token, char) => token.kind === "one" && inCharSet(token.set, char));
+  return (
+    segment.kind === "one" && matchSequence(segment.tokens, [...value], (token, char) => token.kind === "one" && inCharSet(token.set, char))
+  );
 }
 
 /**
@@ -73,7 +75,11 @@ function matchSegmentOrGlobstar(segment: GlobSegment, value: string): boolean {
  * run of units, the others one unit each. Each retry advances the last
  * star by one unit, so the work is at most items × units.
  */
-function matchSequence<Item extends { kind: string }, Unit>(items: readonly Item[], units: readonly Unit[], matchOne: (item: Item, unit: Unit) => boolean): boolean {
+function matchSequence<Item extends { kind: string }, Unit>(
+  items: readonly Item[],
+  units: readonly Unit[],
+  matchOne: (item: Item, unit: Unit) => boolean,
+): boolean {
   let item = 0;
   let unit = 0;
   let starItem = -1;
@@ -170,7 +176,10 @@ function expandBraces(pattern: string): string[] {
     for (const rest of expandBraces(`${option}${tail}`)) {
       expanded.push(`${head}${rest}`);
       if (expanded.length > MAX_ALTERNATIVES) {
-        throw new ReinError("tool_refused", `the glob ${JSON.stringify(pattern.slice(0, 64))} expands to more than ${MAX_ALTERNATIVES} alternatives; expected fewer {a,b} choices`);
+        throw new ReinError(
+          "tool_refused",
+          `the glob ${JSON.stringify(pattern.slice(0, 64))} expands to more than ${MAX_ALTERNATIVES} alternatives; expected fewer {a,b} choices`,
+        );
       }
     }
   }

@@ -42,7 +42,8 @@ export function destinationOf(url: URL): HostPort & { port: number } {
  */
 export function hostPortProblem(entry: string): string | undefined {
   const { host, port } = parseHostPort(entry);
-  if (host.length === 0 || host.length > 253 || /[/\s@?#]/.test(host)) return `"${entry}" is not a host name; expected host:port, e.g. api.example.com:443`;
+  if (host.length === 0 || host.length > 253 || /[/\s@?#]/.test(host))
+    return `"${entry}" is not a host name; expected host:port, e.g. api.example.com:443`;
   if (port === undefined) return `"${entry}" names no port; did you mean "${host}:443"? (entries are host:port)`;
   return undefined;
 }

@@ -1,5 +1,14 @@
 import { ReinError } from "@rein/contracts";
-import { type CharSet, type CharToken, compileGlob, type GlobSegment, globMatches, isDotSegment, type ParsedGlob, parseGlob } from "./glob-match.ts";
+import {
+  type CharSet,
+  type CharToken,
+  compileGlob,
+  type GlobSegment,
+  globMatches,
+  isDotSegment,
+  type ParsedGlob,
+  parseGlob,
+} from "./glob-match.ts";
 import { splitGlob } from "./glob-literal.ts";
 
 /**
@@ -46,10 +55,12 @@ export function globsOverlap(a: string, b: string, budget: ComparisonBudget = co
  * paths by text).
  */
 function plainLiteral(pattern: string): string | undefined {
-  return cached(literalCache, pattern, (text) => {
-    const { base, rest } = splitGlob(text);
-    return rest !== undefined || base.split("/").some(isDotSegment) ? null : base;
-  }) ?? undefined;
+  return (
+    cached(literalCache, pattern, (text) => {
+      const { base, rest } = splitGlob(text);
+      return rest !== undefined || base.split("/").some(isDotSegment) ? null : base;
+    }) ?? undefined
+  );
 }
 
 type Work = ComparisonBudget;
@@ -97,7 +108,8 @@ function contains(outer: ParsedGlob, inner: ParsedGlob, work: Work): boolean {
   const literal = literalText(inner);
   if (literal !== undefined) return globMatches(outer, literal);
   return inner.alternatives.every(
-    (alternative) => matchesOnlyDotPaths(alternative) || outer.alternatives.some((candidate) => segmentsContain(candidate, alternative, work)),
+    (alternative) =>
+      matchesOnlyDotPaths(alternative) || outer.alternatives.some((candidate) => segmentsContain(candidate, alternative, work)),
   );
 }
 
@@ -108,7 +120,8 @@ function overlaps(a: ParsedGlob, b: ParsedGlob, work: Work): boolean {
   const literalB = literalText(b);
   if (literalB !== undefined) return globMatches(a, literalB);
   return a.alternatives.some(
-    (left) => !matchesOnlyDotPaths(left) && b.alternatives.some((right) => !matchesOnlyDotPaths(right) && segmentsOverlap(left, right, work)),
+    (left) =>
+      !matchesOnlyDotPaths(left) && b.alternatives.some((right) => !matchesOnlyDotPaths(right) && segmentsOverlap(left, right, work)),
   );
 }
 
@@ -147,7 +160,12 @@ function tokensOverlap(a: CharToken[], b: CharToken[], work: Work): boolean {
 type Starred<T> = { kind: "star" } | ({ kind: "one" } & T);
 
 /** Whether `a` and `b` can be walked together to their ends: a star of either may take items of the other. */
-function pairTable<T>(a: Starred<T>[], b: Starred<T>[], work: Work, both: (left: { kind: "one" } & T, right: { kind: "one" } & T) => boolean): boolean {
+function pairTable<T>(
+  a: Starred<T>[],
+  b: Starred<T>[],
+  work: Work,
+  both: (left: { kind: "one" } & T, right: { kind: "one" } & T) => boolean,
+): boolean {
   return overlapTable(a.length, b.length, work, (i, j, at) => {
     const left = a[i];
     const right = b[j];

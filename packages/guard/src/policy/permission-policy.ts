@@ -22,17 +22,14 @@ const strictness: Record<PermissionOutcome, number> = { allow: 0, ask: 1, deny: 
  * ignored, and the decision names the ignored rule so the trace shows it.
  * A tool that demands approval turns an `allow` into an `ask`.
  */
-export function decidePermission(
-  request: PolicyRequest,
-  layers: PolicyLayers,
-  options: { forceAsk?: string } = {},
-): PermissionDecision {
+export function decidePermission(request: PolicyRequest, layers: PolicyLayers, options: { forceAsk?: string } = {}): PermissionDecision {
   const budget = comparisonBudget();
   const deployment = firstApplicable(layers.config, request, budget) ?? defaultDecision(request);
   const goal = firstApplicable(layers.packet, request, budget);
   let decision = deployment;
   if (goal && strictness[goal.decision] > strictness[deployment.decision]) decision = goal;
-  if (goal && strictness[goal.decision] < strictness[deployment.decision]) decision = { ...deployment, ignored: ignoredGoalRule(goal, deployment) };
+  if (goal && strictness[goal.decision] < strictness[deployment.decision])
+    decision = { ...deployment, ignored: ignoredGoalRule(goal, deployment) };
   if (options.forceAsk && decision.decision === "allow") {
     decision = { decision: "ask", rule: `tool:${request.tool}:approval`, reason: options.forceAsk };
   }

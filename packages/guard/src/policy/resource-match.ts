@@ -120,7 +120,9 @@ export function resourcesOutside(scope: Scope, limit: Scope): { dimension: Scope
   for (const dimension of SCOPE_DIMENSIONS) {
     const allowed = limit[dimension];
     if (!allowed) continue;
-    const values = (scope[dimension] ?? []).filter((value) => !allowed.some((pattern) => resourceWithin(dimension, pattern, value, budget)));
+    const values = (scope[dimension] ?? []).filter(
+      (value) => !allowed.some((pattern) => resourceWithin(dimension, pattern, value, budget)),
+    );
     if (values.length > 0) outside.push({ dimension, values });
   }
   return outside;

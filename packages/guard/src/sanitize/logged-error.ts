@@ -30,7 +30,8 @@ export function withLoggedErrors(value: unknown, depth = 0): unknown {
 
 /** A field of an error, cut to what a log line should carry: long text shortened, bytes counted, long lists cut. */
 function bounded(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return value.length <= FIELD_CHARS ? value : `${value.slice(0, FIELD_CHARS)}… (${value.length} characters)`;
+  if (typeof value === "string")
+    return value.length <= FIELD_CHARS ? value : `${value.slice(0, FIELD_CHARS)}… (${value.length} characters)`;
   if (ArrayBuffer.isView(value)) return `<${value.byteLength} bytes>`;
   if (value instanceof Error || depth > 3) return value;
   if (Array.isArray(value)) {

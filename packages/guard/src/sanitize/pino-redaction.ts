@@ -18,7 +18,10 @@ export function redactingLoggerOptions(redactor: Redactor): Pick<LoggerOptions, 
       logMethod(inputArgs, method) {
         const [first, ...rest] = inputArgs as unknown[];
         // `logger.error(error)` and `logger.error(error, "text")` mean `{ err: error }`, as pino reads them.
-        const args = first instanceof Error ? [{ err: loggedError(first) }, ...(rest.length > 0 ? rest : [first.message])] : [withLoggedErrors(first), ...rest];
+        const args =
+          first instanceof Error
+            ? [{ err: loggedError(first) }, ...(rest.length > 0 ? rest : [first.message])]
+            : [withLoggedErrors(first), ...rest];
         const redacted = args.map((arg) => redactor.redactValue(arg)) as Parameters<typeof method>;
         return method.apply(this, redacted);
       },

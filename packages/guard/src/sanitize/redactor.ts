@@ -173,7 +173,9 @@ export function secretEncodings(secret: string): string[] {
     JSON.stringify(secret).slice(1, -1),
     bytes.toString("base64"),
     bytes.toString("base64url"),
-    ...[bytes.toString("hex"), bytes.toString("hex").toUpperCase(), ...base64Cores(bytes)].filter((form) => form.length >= MIN_SPLIT_LENGTH),
+    ...[bytes.toString("hex"), bytes.toString("hex").toUpperCase(), ...base64Cores(bytes)].filter(
+      (form) => form.length >= MIN_SPLIT_LENGTH,
+    ),
   ].filter((form) => form.length >= MIN_SECRET_LENGTH);
 }
 

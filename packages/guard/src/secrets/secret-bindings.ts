@@ -115,7 +115,10 @@ export class SecretBindings {
         for (const secret of this.secrets.values()) {
           if (!carries(parts, secret.value)) continue;
           if (!secret.tools.includes(tool)) {
-            refuse({ secret: secret.env, tool, reason: "not_bound_to_tool", destination }, `the request carries secret ${secret.env}, which is not bound to ${tool}; nothing was sent`);
+            refuse(
+              { secret: secret.env, tool, reason: "not_bound_to_tool", destination },
+              `the request carries secret ${secret.env}, which is not bound to ${tool}; nothing was sent`,
+            );
           }
           if (!secret.hosts.some((pattern) => hostMatches(pattern, destination))) {
             refuse(

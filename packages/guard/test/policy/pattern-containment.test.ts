@@ -104,7 +104,10 @@ describe("pattern containment, against every path of a small universe", () => {
   });
 
   it("a glob contains itself", () => {
-    fc.assert(fc.property(glob, (pattern) => globContains(pattern, pattern)), { numRuns: 200 });
+    fc.assert(
+      fc.property(glob, (pattern) => globContains(pattern, pattern)),
+      { numRuns: 200 },
+    );
   });
 
   it("an escaped path is that path: contained exactly where the outer glob matches it", () => {

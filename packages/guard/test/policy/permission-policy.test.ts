@@ -16,7 +16,10 @@ const none = { packet: [], config: [] };
 
 describe("default decisions", () => {
   it("allows reads, allows workspace writes, asks for destructive and external", () => {
-    expect(decidePermission(request({ tool: "read_file", effect: "read" }), none)).toMatchObject({ decision: "allow", rule: "default:read" });
+    expect(decidePermission(request({ tool: "read_file", effect: "read" }), none)).toMatchObject({
+      decision: "allow",
+      rule: "default:read",
+    });
     expect(decidePermission(request(), none)).toMatchObject({ decision: "allow", rule: "default:write" });
     expect(decidePermission(request({ effect: "destructive" }), none)).toMatchObject({ decision: "ask", rule: "default:destructive" });
     expect(decidePermission(request({ effect: "external", scope: { hosts: ["a.com"] } }), none)).toMatchObject({
@@ -33,9 +36,14 @@ describe("default decisions", () => {
 
 describe("rules", () => {
   it("allow needs every path to match, and at least one path", () => {
-    const layers = { packet: [], config: [rule({ id: "src-only", tool: "*", decision: "allow", paths: ["src/**"], effect: ["destructive"] })] };
+    const layers = {
+      packet: [],
+      config: [rule({ id: "src-only", tool: "*", decision: "allow", paths: ["src/**"], effect: ["destructive"] })],
+    };
     expect(decidePermission(request({ effect: "destructive", scope: { paths: ["src/a", "src/b/c"] } }), layers).rule).toBe("src-only");
-    expect(decidePermission(request({ effect: "destructive", scope: { paths: ["src/a", "docs/b"] } }), layers).rule).toBe("default:destructive");
+    expect(decidePermission(request({ effect: "destructive", scope: { paths: ["src/a", "docs/b"] } }), layers).rule).toBe(
+      "default:destructive",
+    );
     expect(decidePermission(request({ effect: "destructive", scope: {} }), layers).rule).toBe("default:destructive");
   });
 
@@ -52,11 +60,15 @@ describe("rules", () => {
       rule({ id: "api", tool: "http_request", decision: "allow", hosts: ["*.example.com"] }),
     ];
     const layers = { packet: [], config };
-    expect(decidePermission(request({ tool: "run_command", effect: "destructive", scope: { commands: ["node"] } }), layers).rule).toBe("node-ok");
-    expect(decidePermission(request({ tool: "run_command", effect: "destructive", scope: { commands: ["/usr/bin/node"] } }), layers).rule).toBe(
-      "default:destructive",
+    expect(decidePermission(request({ tool: "run_command", effect: "destructive", scope: { commands: ["node"] } }), layers).rule).toBe(
+      "node-ok",
     );
-    expect(decidePermission(request({ tool: "http_request", effect: "external", scope: { hosts: ["api.example.com"] } }), layers).rule).toBe("api");
+    expect(
+      decidePermission(request({ tool: "run_command", effect: "destructive", scope: { commands: ["/usr/bin/node"] } }), layers).rule,
+    ).toBe("default:destructive");
+    expect(
+      decidePermission(request({ tool: "http_request", effect: "external", scope: { hosts: ["api.example.com"] } }), layers).rule,
+    ).toBe("api");
     expect(decidePermission(request({ tool: "http_request", effect: "external", scope: { hosts: ["example.org"] } }), layers).rule).toBe(
       "default:external",
     );
@@ -98,17 +110,24 @@ describe("a goal only tightens", () => {
 
   it("can narrow what the deployment allows, to ask or deny", () => {
     const call = request({ tool: "read_file", effect: "read", scope: { paths: ["secrets/a"] } });
-    expect(decidePermission(call, { packet: [rule({ id: "goal-ask", decision: "ask", paths: ["secrets/**"] })], config: [] })).toMatchObject({
+    expect(
+      decidePermission(call, { packet: [rule({ id: "goal-ask", decision: "ask", paths: ["secrets/**"] })], config: [] }),
+    ).toMatchObject({
       decision: "ask",
       rule: "goal-ask",
     });
-    expect(decidePermission(call, { packet: [rule({ id: "goal-deny", decision: "deny", paths: ["secrets/**"] })], config: [] }).decision).toBe("deny");
+    expect(
+      decidePermission(call, { packet: [rule({ id: "goal-deny", decision: "deny", paths: ["secrets/**"] })], config: [] }).decision,
+    ).toBe("deny");
   });
 
   it("agrees with a deployment that already allows, and names the deployment's rule", () => {
     const config = [rule({ id: "ops-node", tool: "run_command", decision: "allow", commands: ["node"] })];
     const call = request({ tool: "run_command", effect: "destructive", scope: { commands: ["node"], paths: ["."] } });
-    const decided = decidePermission(call, { packet: [rule({ id: "goal-node", tool: "run_command", decision: "allow", commands: ["node"] })], config });
+    const decided = decidePermission(call, {
+      packet: [rule({ id: "goal-node", tool: "run_command", decision: "allow", commands: ["node"] })],
+      config,
+    });
     expect(decided).toMatchObject({ decision: "allow", rule: "ops-node" });
     expect(decided.ignored).toBeUndefined();
   });
@@ -142,7 +161,10 @@ describe("rules over patterns", () => {
   const read = (paths: string[], enumerates = false) => request({ tool: "list_files", effect: "read", scope: { paths }, enumerates });
 
   it("an ask rule applies when any resource the call may touch is covered, like deny", () => {
-    const layers = { packet: [], config: [rule({ id: "hr-ask", decision: "ask", paths: ["hr/**"] }), rule({ id: "all", decision: "allow", effect: ["destructive"] })] };
+    const layers = {
+      packet: [],
+      config: [rule({ id: "hr-ask", decision: "ask", paths: ["hr/**"] }), rule({ id: "all", decision: "allow", effect: ["destructive"] })],
+    };
     const both = request({ effect: "destructive", scope: { paths: ["src/a", "hr/b"] } });
     expect(decidePermission(both, layers).rule).toBe("hr-ask");
   });

@@ -20,7 +20,11 @@ function capture() {
 
 /** What ioredis hands its error listeners when Redis is down: a system error with code and errno. */
 function connectionRefused(): Error {
-  return Object.assign(new Error(`connect ECONNREFUSED 127.0.0.1:6390 (auth ${secret})`), { code: "ECONNREFUSED", errno: -111, syscall: "connect" });
+  return Object.assign(new Error(`connect ECONNREFUSED 127.0.0.1:6390 (auth ${secret})`), {
+    code: "ECONNREFUSED",
+    errno: -111,
+    syscall: "connect",
+  });
 }
 
 describe("a redacting logger's errors", () => {
@@ -52,7 +56,10 @@ describe("a redacting logger's errors", () => {
     const { logger, records } = capture();
     // What ioredis attaches to a ReplyError: the command, with a Lua script's text and msgpack Buffers among its args.
     const replyError = Object.assign(new Error("NOREPLICAS Not enough good replicas to write."), {
-      command: { name: "evalsha", args: ["x".repeat(5_000), Buffer.alloc(2_000), ...Array.from({ length: 30 }, (_, index) => `key-${index}`)] },
+      command: {
+        name: "evalsha",
+        args: ["x".repeat(5_000), Buffer.alloc(2_000), ...Array.from({ length: 30 }, (_, index) => `key-${index}`)],
+      },
     });
     logger.error({ err: replyError }, "plan consumer error");
     const [record] = records();

@@ -26,7 +26,11 @@ describe("Redactor.redactJson", () => {
 
   it("finds a card number or a US SSN right after an escaped control character", () => {
     const json = JSON.stringify({ card: "card:\n4111111111111111", ssn: "ssn:\t123-45-6789", bell: "\u00074111111111111111" });
-    expect(JSON.parse(new Redactor().redactJson(json))).toEqual({ card: "card:\n[REDACTED:pii]", ssn: "ssn:\t[REDACTED:pii]", bell: "\u0007[REDACTED:pii]" });
+    expect(JSON.parse(new Redactor().redactJson(json))).toEqual({
+      card: "card:\n[REDACTED:pii]",
+      ssn: "ssn:\t[REDACTED:pii]",
+      bell: "\u0007[REDACTED:pii]",
+    });
   });
 
   it("leaves JSON whose only card- or SSN-shaped digits are numbers as written, not re-serialised", () => {
@@ -36,9 +40,16 @@ describe("Redactor.redactJson", () => {
   });
 
   it("still finds a card number or an SSN in a string that sits among numbers, after an escaped quote, or as a key", () => {
-    const json = '{"n":4111111111111111,"note":"paid with \\"4111 1111 1111 1111\\" today","ssn":"123-45-6789","m":1.50,"4111111111111111":2}';
+    const json =
+      '{"n":4111111111111111,"note":"paid with \\"4111 1111 1111 1111\\" today","ssn":"123-45-6789","m":1.50,"4111111111111111":2}';
     const redacted = new Redactor().redactJson(json);
-    expect(JSON.parse(redacted)).toEqual({ n: 4111111111111111, note: 'paid with "[REDACTED:pii]" today', ssn: "[REDACTED:pii]", m: 1.5, "4111111111111111": 2 });
+    expect(JSON.parse(redacted)).toEqual({
+      n: 4111111111111111,
+      note: 'paid with "[REDACTED:pii]" today',
+      ssn: "[REDACTED:pii]",
+      m: 1.5,
+      "4111111111111111": 2,
+    });
   });
 
   it("finds a card number that passes Luhn", () => {

@@ -29,7 +29,9 @@ describe("Redactor", () => {
       [...value].join(" "),
       JSON.stringify(`${value.slice(0, 12)}\n${value.slice(12)}`),
       Buffer.from(value).toString("hex"),
-      Buffer.from(value).toString("base64").replace(/(.{12})/g, "$1\n"),
+      Buffer.from(value)
+        .toString("base64")
+        .replace(/(.{12})/g, "$1\n"),
       Buffer.from(`x${value}`).toString("base64"),
       Buffer.from(`xy${value}`).toString("base64"),
       Buffer.from(JSON.stringify({ token: value })).toString("base64"),

@@ -16,7 +16,9 @@ const breakpoint: Anthropic.CacheControlEphemeral = { type: "ephemeral" };
  */
 export function withCacheBreakpoints(params: Params): Params {
   const tools = params.tools?.map((tool, index, all) => (index === all.length - 1 ? { ...tool, cache_control: breakpoint } : tool));
-  const system = Array.isArray(params.system) ? params.system.map((block, index, all) => (index === all.length - 1 ? { ...block, cache_control: breakpoint } : block)) : params.system;
+  const system = Array.isArray(params.system)
+    ? params.system.map((block, index, all) => (index === all.length - 1 ? { ...block, cache_control: breakpoint } : block))
+    : params.system;
   return {
     ...params,
     ...(tools ? { tools } : {}),
@@ -30,9 +32,13 @@ function markLastCacheable(messages: Anthropic.MessageParam[]): Anthropic.Messag
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
     if (!message || typeof message.content === "string") continue;
-    const position = message.content.findLastIndex((block) => block.type !== "thinking" && block.type !== "redacted_thinking" && !(block.type === "text" && block.text === ""));
+    const position = message.content.findLastIndex(
+      (block) => block.type !== "thinking" && block.type !== "redacted_thinking" && !(block.type === "text" && block.text === ""),
+    );
     if (position < 0) continue;
-    const content = message.content.map((block, at) => (at === position ? ({ ...block, cache_control: breakpoint } as Anthropic.ContentBlockParam) : block));
+    const content = message.content.map((block, at) =>
+      at === position ? ({ ...block, cache_control: breakpoint } as Anthropic.ContentBlockParam) : block,
+    );
     return messages.map((other, at) => (at === index ? ({ ...message, content } as Anthropic.MessageParam) : other));
   }
   return messages;

@@ -7,7 +7,10 @@ import { sdkFailure } from "../sdk-failure.ts";
 const said = z.string().optional().catch(undefined);
 const AnthropicErrorBody = z
   .object({
-    error: z.object({ type: said, message: said, details: z.object({ error_code: said }).optional().catch(undefined) }).optional().catch(undefined),
+    error: z
+      .object({ type: said, message: said, details: z.object({ error_code: said }).optional().catch(undefined) })
+      .optional()
+      .catch(undefined),
     request_id: said,
   })
   .catch({});

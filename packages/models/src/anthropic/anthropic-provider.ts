@@ -63,7 +63,8 @@ export class AnthropicProvider implements ModelProvider {
     });
     const { value, retries } = await completeThroughSdk(this.settings, sdk, options, {
       stream: (client) => this.streamOnce(client, params, options),
-      request: (client) => (streamingRequired(client, params.max_tokens) ? this.streamOnce(client, params, options) : this.requestOnce(client, params, options)),
+      request: (client) =>
+        streamingRequired(client, params.max_tokens) ? this.streamOnce(client, params, options) : this.requestOnce(client, params, options),
     });
     const { content, stopReason, output: parsed } = readOutput(value.content, value.stopReason, output);
     return adapterResponse(this.settings, { ...value, content, stopReason, output: parsed, retries });
@@ -75,7 +76,9 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   private async streamOnce(client: Anthropic, params: AnthropicParams, options: CompleteOptions): Promise<Attempt> {
-    const { data: stream, request_id } = await client.messages.create({ ...params, stream: true }, { signal: options.signal }).withResponse();
+    const { data: stream, request_id } = await client.messages
+      .create({ ...params, stream: true }, { signal: options.signal })
+      .withResponse();
     const assembler = new AnthropicStreamAssembler(params.model, options.onEvent);
     for await (const event of stream) assembler.accept(event);
     // The SDK ends iteration quietly when the request is aborted.
@@ -100,4 +103,7 @@ function streamingRequired(client: Anthropic, maxTokens: number): boolean {
   }
 }
 
-type Attempt = Pick<ModelResponse, "content" | "stopReason" | "usage" | "model"> & { requestId?: string | undefined; longCacheWriteTokens: number };
+type Attempt = Pick<ModelResponse, "content" | "stopReason" | "usage" | "model"> & {
+  requestId?: string | undefined;
+  longCacheWriteTokens: number;
+};

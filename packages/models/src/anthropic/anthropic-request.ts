@@ -34,7 +34,10 @@ export type AnthropicParams = Omit<Anthropic.MessageCreateParamsNonStreaming, "s
  * ("The temperature, top_p, and top_k request parameters are removed",
  * https://platform.claude.com/docs/en/api/versioning).
  */
-export function toAnthropicParams(request: ModelRequest, settings: AnthropicRequestSettings): { params: AnthropicParams; output?: OutputMode } {
+export function toAnthropicParams(
+  request: ModelRequest,
+  settings: AnthropicRequestSettings,
+): { params: AnthropicParams; output?: OutputMode } {
   const { entry } = settings;
   const tools: Anthropic.Tool[] = (request.tools ?? []).map((tool) => ({
     name: tool.name,
@@ -48,7 +51,11 @@ export function toAnthropicParams(request: ModelRequest, settings: AnthropicRequ
   if (request.output) {
     const { schema, wrapped } = objectSchemaFor(request.output.schema);
     if (entry?.structuredOutput === "forced_tool") {
-      tools.push({ name: request.output.name, description: request.output.description ?? `Return the ${request.output.name} as this tool's input.`, input_schema: schema as Anthropic.Tool.InputSchema });
+      tools.push({
+        name: request.output.name,
+        description: request.output.description ?? `Return the ${request.output.name} as this tool's input.`,
+        input_schema: schema as Anthropic.Tool.InputSchema,
+      });
       toolChoice = { type: "tool", name: request.output.name };
       output = { kind: "tool", name: request.output.name, wrapped };
     } else {
@@ -64,7 +71,8 @@ export function toAnthropicParams(request: ModelRequest, settings: AnthropicRequ
     }
   }
   const thinking = entry?.thinking.mode === "adaptive" ? adaptiveThinking : undefined;
-  if (settings.effort && entry?.thinking.efforts.includes(settings.effort)) outputConfig = { ...outputConfig, effort: settings.effort as Anthropic.OutputConfig["effort"] };
+  if (settings.effort && entry?.thinking.efforts.includes(settings.effort))
+    outputConfig = { ...outputConfig, effort: settings.effort as Anthropic.OutputConfig["effort"] };
   const params: AnthropicParams = {
     model: settings.model,
     max_tokens: request.maxTokens ?? settings.maxTokens,
@@ -87,7 +95,10 @@ export function toAnthropicParams(request: ModelRequest, settings: AnthropicRequ
  */
 const adaptiveThinking: Anthropic.ThinkingConfigAdaptive = { type: "adaptive", display: "summarized" };
 
-function formatSchema(schema: Record<string, unknown>, transform: AnthropicRequestSettings["transformSchema"]): Record<string, unknown> | undefined {
+function formatSchema(
+  schema: Record<string, unknown>,
+  transform: AnthropicRequestSettings["transformSchema"],
+): Record<string, unknown> | undefined {
   try {
     return transform(schema);
   } catch {
@@ -122,7 +133,11 @@ function toAnthropicBlock(block: ContentBlock, model: string): Anthropic.Content
     case "thinking":
       // Thinking is tied to the model that produced it: another model's (or another API's) is left out, as is one never signed (cut off).
       if (block.producer.api !== "anthropic-messages" || block.producer.model !== model || block.signature === "") return [];
-      return [block.redacted ? { type: "redacted_thinking", data: block.signature } : { type: "thinking", thinking: block.text, signature: block.signature }];
+      return [
+        block.redacted
+          ? { type: "redacted_thinking", data: block.signature }
+          : { type: "thinking", thinking: block.text, signature: block.signature },
+      ];
     case "text":
       return block.text.length > 0 ? [{ type: "text", text: block.text }] : [];
     case "tool_call":
@@ -141,7 +156,10 @@ function toAnthropicBlock(block: ContentBlock, model: string): Anthropic.Content
 
 // A tool result carries images as image blocks beside its text.
 function toAnthropicImage(image: { mediaType: string; data: string }): Anthropic.ImageBlockParam {
-  return { type: "image", source: { type: "base64", media_type: image.mediaType as Anthropic.Base64ImageSource["media_type"], data: image.data } };
+  return {
+    type: "image",
+    source: { type: "base64", media_type: image.mediaType as Anthropic.Base64ImageSource["media_type"], data: image.data },
+  };
 }
 
 function toolResultsFirst(content: Anthropic.ContentBlockParam[]): Anthropic.ContentBlockParam[] {

@@ -113,7 +113,13 @@ export function fromAnthropicMessage(
       const cut = stopReason === "max_tokens" && position === message.content.length - 1;
       content.push(
         cut
-          ? { type: "tool_call", id: block.id, name: block.name, input: {}, incomplete: { reason: "max_tokens", rawArguments: JSON.stringify(block.input ?? {}) } }
+          ? {
+              type: "tool_call",
+              id: block.id,
+              name: block.name,
+              input: {},
+              incomplete: { reason: "max_tokens", rawArguments: JSON.stringify(block.input ?? {}) },
+            }
           : { type: "tool_call", id: block.id, name: block.name, input: block.input ?? {} },
       );
     }

@@ -3,7 +3,13 @@ import type { Usage } from "@rein/contracts";
 import type { ContentBlock, ModelStreamEvent, StopReason } from "../model-provider.ts";
 import { StreamEndedEarlyError } from "../stream-ended-early.ts";
 import { toolCallBlock } from "../tool-arguments.ts";
-import { type AnthropicUsageFields, longCacheWritesOf, mapAnthropicStopReason, mapAnthropicUsage, thinkingBlock } from "./anthropic-response.ts";
+import {
+  type AnthropicUsageFields,
+  longCacheWritesOf,
+  mapAnthropicStopReason,
+  mapAnthropicUsage,
+  thinkingBlock,
+} from "./anthropic-response.ts";
 
 type OpenBlock =
   | { kind: "text"; text: string }

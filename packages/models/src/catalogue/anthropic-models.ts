@@ -13,7 +13,13 @@ import type { Effort, ModelEntry } from "./model-entry.ts";
 const upToMax: Effort[] = ["low", "medium", "high", "xhigh", "max"];
 
 /** Input, output, cache read, 5-minute and 1-hour cache write, US dollars per million tokens. */
-const price = (inputPerMTok: number, outputPerMTok: number, cacheReadPerMTok: number, cacheWritePerMTok: number, cacheWriteLongPerMTok: number): Price => ({
+const price = (
+  inputPerMTok: number,
+  outputPerMTok: number,
+  cacheReadPerMTok: number,
+  cacheWritePerMTok: number,
+  cacheWriteLongPerMTok: number,
+): Price => ({
   inputPerMTok,
   outputPerMTok,
   cacheReadPerMTok,
@@ -28,7 +34,10 @@ const price = (inputPerMTok: number, outputPerMTok: number, cacheReadPerMTok: nu
  * `temperature`, `top_p` or `top_k` return 400 since Opus 4.7 and Sonnet 5).
  * `defaultMaxTokens` leaves room for thinking, which counts against it.
  */
-const claude5: Pick<ModelEntry, "provider" | "api" | "structuredOutput" | "sampling" | "contextWindow" | "maxOutputTokens" | "defaultMaxTokens"> = {
+const claude5: Pick<
+  ModelEntry,
+  "provider" | "api" | "structuredOutput" | "sampling" | "contextWindow" | "maxOutputTokens" | "defaultMaxTokens"
+> = {
   provider: "anthropic",
   api: "anthropic-messages",
   structuredOutput: "output_config",

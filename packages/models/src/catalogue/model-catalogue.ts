@@ -22,4 +22,10 @@ export function modelEntryFor(kind: string, model: string): ModelEntry | undefin
   );
 }
 
-const patternOf = (id: string): RegExp => new RegExp(`^${id.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+const patternOf = (id: string): RegExp =>
+  new RegExp(
+    `^${id
+      .split("*")
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );

@@ -13,7 +13,13 @@ import type { Effort, ModelEntry } from "./model-entry.ts";
 const docs = "developers.openai.com/api/docs";
 
 /** Input, output, cached input and a 30-minute cache write (GPT-5.6 and later bill writes; earlier models did not). */
-const price = (inputPerMTok: number, outputPerMTok: number, cacheReadPerMTok: number, cacheWritePerMTok = 0, cacheWriteLongPerMTok?: number): Price => ({
+const price = (
+  inputPerMTok: number,
+  outputPerMTok: number,
+  cacheReadPerMTok: number,
+  cacheWritePerMTok = 0,
+  cacheWriteLongPerMTok?: number,
+): Price => ({
   inputPerMTok,
   outputPerMTok,
   cacheReadPerMTok,
@@ -40,7 +46,10 @@ const above272K = (short: Price): NonNullable<ModelEntry["longContext"]> => ({
  * they reason. GPT-5.4 and later: a 1,050,000-token window (922K input),
  * 128K output.
  */
-const reasoning = (efforts: Effort[], defaultEffort?: Effort): Pick<ModelEntry, "provider" | "api" | "structuredOutput" | "forcedToolUse" | "thinking" | "sampling"> => ({
+const reasoning = (
+  efforts: Effort[],
+  defaultEffort?: Effort,
+): Pick<ModelEntry, "provider" | "api" | "structuredOutput" | "forcedToolUse" | "thinking" | "sampling"> => ({
   provider: "openai",
   api: "openai-responses",
   structuredOutput: "json_schema",
@@ -148,9 +157,33 @@ const gpt56: ModelEntry[] = (
 );
 
 const gpt5: ModelEntry[] = [
-  withLongContext({ ...reasoning(noneToXhigh), ...longWindow, samplingWhenEffortNone, id: "gpt-5.5", price: price(5, 30, 0.5), status: "legacy", source: `${docs}/models/gpt-5.5 and pricing, read 2026-12-03` }),
-  withLongContext({ ...reasoning(noneToXhigh, "none"), ...longWindow, samplingWhenEffortNone, id: "gpt-5.4", price: price(2.5, 15, 0.25), status: "legacy", source: `${docs}/models/gpt-5.4 and pricing, read 2026-12-03` }),
-  { ...reasoning(noneToXhigh, "none"), ...gpt5Window, samplingWhenEffortNone, id: "gpt-5.4-mini", price: price(0.75, 4.5, 0.075), status: "legacy", source: `${docs}/models/gpt-5.4-mini and pricing, read 2026-12-03` },
+  withLongContext({
+    ...reasoning(noneToXhigh),
+    ...longWindow,
+    samplingWhenEffortNone,
+    id: "gpt-5.5",
+    price: price(5, 30, 0.5),
+    status: "legacy",
+    source: `${docs}/models/gpt-5.5 and pricing, read 2026-12-03`,
+  }),
+  withLongContext({
+    ...reasoning(noneToXhigh, "none"),
+    ...longWindow,
+    samplingWhenEffortNone,
+    id: "gpt-5.4",
+    price: price(2.5, 15, 0.25),
+    status: "legacy",
+    source: `${docs}/models/gpt-5.4 and pricing, read 2026-12-03`,
+  }),
+  {
+    ...reasoning(noneToXhigh, "none"),
+    ...gpt5Window,
+    samplingWhenEffortNone,
+    id: "gpt-5.4-mini",
+    price: price(0.75, 4.5, 0.075),
+    status: "legacy",
+    source: `${docs}/models/gpt-5.4-mini and pricing, read 2026-12-03`,
+  },
   {
     ...reasoning(noneToXhigh, "none"),
     ...gpt5Window,
@@ -161,7 +194,15 @@ const gpt5: ModelEntry[] = [
     status: "legacy",
     source: `${docs}/deprecations and the openai SDK's shutdown dates (2027-04-01), read 2026-12-03`,
   },
-  { ...reasoning(noneToXhigh, "none"), ...gpt5Window, samplingWhenEffortNone, id: "gpt-5.2", price: price(1.75, 14, 0.175), status: "legacy", source: `${docs}/models/gpt-5.2 and pricing, read 2026-12-03` },
+  {
+    ...reasoning(noneToXhigh, "none"),
+    ...gpt5Window,
+    samplingWhenEffortNone,
+    id: "gpt-5.2",
+    price: price(1.75, 14, 0.175),
+    status: "legacy",
+    source: `${docs}/models/gpt-5.2 and pricing, read 2026-12-03`,
+  },
   {
     ...reasoning(["none", "low", "medium", "high"], "none"),
     ...gpt5Window,
@@ -204,9 +245,30 @@ const gpt5: ModelEntry[] = [
 
 /** The -pro models answer on the Responses API only, with no cached-input discount worth counting on. */
 const pro: ModelEntry[] = [
-  { ...reasoning(["medium", "high", "xhigh"], "high"), ...longWindow, id: "gpt-5.5-pro", price: price(30, 180, 3), status: "legacy", source: `${docs}/models/gpt-5.5-pro (Responses API only) and pricing, read 2026-12-03` },
-  { ...reasoning(["medium", "high", "xhigh"], "high"), ...longWindow, id: "gpt-5.4-pro", price: price(30, 180, 3), status: "legacy", source: `${docs}/models/gpt-5.4-pro (Responses API only) and pricing, read 2026-12-03` },
-  { ...reasoning(["medium", "high", "xhigh"], "high"), ...gpt5Window, id: "gpt-5.2-pro", price: price(21, 168, 21), status: "legacy", source: `${docs}/models/gpt-5.2-pro (Responses API only) and pricing, read 2026-12-03` },
+  {
+    ...reasoning(["medium", "high", "xhigh"], "high"),
+    ...longWindow,
+    id: "gpt-5.5-pro",
+    price: price(30, 180, 3),
+    status: "legacy",
+    source: `${docs}/models/gpt-5.5-pro (Responses API only) and pricing, read 2026-12-03`,
+  },
+  {
+    ...reasoning(["medium", "high", "xhigh"], "high"),
+    ...longWindow,
+    id: "gpt-5.4-pro",
+    price: price(30, 180, 3),
+    status: "legacy",
+    source: `${docs}/models/gpt-5.4-pro (Responses API only) and pricing, read 2026-12-03`,
+  },
+  {
+    ...reasoning(["medium", "high", "xhigh"], "high"),
+    ...gpt5Window,
+    id: "gpt-5.2-pro",
+    price: price(21, 168, 21),
+    status: "legacy",
+    source: `${docs}/models/gpt-5.2-pro (Responses API only) and pricing, read 2026-12-03`,
+  },
   {
     ...reasoning(["high"], "high"),
     ...gpt5Window,
@@ -219,7 +281,11 @@ const pro: ModelEntry[] = [
 ];
 
 /** GPT-4.1 and GPT-4o do not reason: Chat Completions is right for them, and they take temperature and top_p. */
-const chat = (id: string, rates: Price, window: { contextWindow: number; maxOutputTokens: number; defaultMaxTokens: number }): ModelEntry => ({
+const chat = (
+  id: string,
+  rates: Price,
+  window: { contextWindow: number; maxOutputTokens: number; defaultMaxTokens: number },
+): ModelEntry => ({
   id,
   provider: "openai",
   api: "openai-chat",

@@ -13,8 +13,10 @@ export const RetiredModel = z.object({
 });
 export type RetiredModel = z.infer<typeof RetiredModel>;
 
-const anthropicSource = "platform.claude.com/docs/en/about-claude/model-deprecations and the @anthropic-ai/sdk deprecated-models data, read 2026-12-03";
-const openAISource = "developers.openai.com/api/docs/deprecations and the openai SDK's announced shutdown dates (resources/shared.ts), read 2026-12-03";
+const anthropicSource =
+  "platform.claude.com/docs/en/about-claude/model-deprecations and the @anthropic-ai/sdk deprecated-models data, read 2026-12-03";
+const openAISource =
+  "developers.openai.com/api/docs/deprecations and the openai SDK's announced shutdown dates (resources/shared.ts), read 2026-12-03";
 
 const anthropic = (retired: string, successor: string, ids: string[]): RetiredModel[] =>
   ids.map((id) => ({ id, provider: "anthropic", retired, successor, source: anthropicSource }));
@@ -31,10 +33,26 @@ export const retiredModels: readonly RetiredModel[] = [
   ...anthropic("2026-02-19", "claude-sonnet-5-5", ["claude-3-7-sonnet"]),
   ...anthropic("2025-10-28", "claude-sonnet-5-5", ["claude-3-5-sonnet"]),
   ...openai("2026-10-23", "gpt-6-luna", ["gpt-4.1-nano", "gpt-3.5-turbo", "gpt-3.5-turbo-0125"]),
-  ...openai("2026-10-23", "gpt-6.2-sol", ["o4-mini", "o3-mini", "o1", "o1-pro", "gpt-4o-2024-05-13", "gpt-4-turbo", "gpt-4-1106-preview", "gpt-4", "gpt-4-0613"]),
+  ...openai("2026-10-23", "gpt-6.2-sol", [
+    "o4-mini",
+    "o3-mini",
+    "o1",
+    "o1-pro",
+    "gpt-4o-2024-05-13",
+    "gpt-4-turbo",
+    "gpt-4-1106-preview",
+    "gpt-4",
+    "gpt-4-0613",
+  ]),
   ...openai("2026-09-28", "gpt-6-luna", ["gpt-3.5-turbo-1106"]),
   ...openai("2026-08-10", "gpt-6.2-sol", ["gpt-5.3-chat-latest", "gpt-5.2-chat-latest"]),
-  ...openai("2026-07-23", "gpt-6.2-sol", ["gpt-5.1-codex", "gpt-5.1-chat-latest", "gpt-5-chat-latest", "gpt-4o-search-preview", "gpt-4o-mini-search-preview"]),
+  ...openai("2026-07-23", "gpt-6.2-sol", [
+    "gpt-5.1-codex",
+    "gpt-5.1-chat-latest",
+    "gpt-5-chat-latest",
+    "gpt-4o-search-preview",
+    "gpt-4o-mini-search-preview",
+  ]),
   ...openai("2026-05-07", "gpt-6.2-sol", ["gpt-4o-audio-preview", "gpt-4o-mini-audio-preview"]),
   ...openai("2026-03-26", "gpt-6.2-sol", ["gpt-4-0125-preview", "gpt-4-turbo-preview", "gpt-4-0314"]),
   ...openai("2026-02-17", "gpt-6.2-sol", ["chatgpt-4o-latest"]),

@@ -10,7 +10,15 @@ import { retiredModelFor } from "./retired-models.ts";
 export const ModelConfigProblem = z.object({
   /** `error`: the provider would refuse the calls, so Rein does not start; `warning`: it starts and says so. */
   severity: z.enum(["error", "warning"]),
-  code: z.enum(["model_retired", "model_retiring", "model_unknown", "model_of_other_provider", "effort_refused", "sampling_refused", "max_tokens_above_limit"]),
+  code: z.enum([
+    "model_retired",
+    "model_retiring",
+    "model_unknown",
+    "model_of_other_provider",
+    "effort_refused",
+    "sampling_refused",
+    "max_tokens_above_limit",
+  ]),
   role: Role,
   /** The config key to change, e.g. `roles.worker.temperature`. */
   key: z.string(),
@@ -42,10 +50,20 @@ export function acceptedSampling(entry: ModelEntry, effort: Effort | undefined):
  * openai) are checked: what an openai-compatible server serves is the
  * operator's to know, and scripted or replayed models accept anything.
  */
-export function checkRoleModel(role: Role, choice: RoleModelConfig, providerKind: ProviderConfig["kind"], today: Date | string = new Date()): ModelConfigProblem[] {
+export function checkRoleModel(
+  role: Role,
+  choice: RoleModelConfig,
+  providerKind: ProviderConfig["kind"],
+  today: Date | string = new Date(),
+): ModelConfigProblem[] {
   if (providerKind !== "anthropic" && providerKind !== "openai") return [];
   const { provider, model } = choice;
-  const problem = (severity: ModelConfigProblem["severity"], code: ModelConfigProblem["code"], field: string, text: string): ModelConfigProblem => ({
+  const problem = (
+    severity: ModelConfigProblem["severity"],
+    code: ModelConfigProblem["code"],
+    field: string,
+    text: string,
+  ): ModelConfigProblem => ({
     severity,
     code,
     role,
@@ -57,7 +75,15 @@ export function checkRoleModel(role: Role, choice: RoleModelConfig, providerKind
   const day = dayOf(today);
   const recommended = recommendedModelFor(providerKind);
   const retired = retiredModelFor(providerKind, model);
-  if (retired) return [problem("error", "model_retired", "model", `${model} was retired on ${retired.retired} (requests to it fail); use ${retired.successor}`)];
+  if (retired)
+    return [
+      problem(
+        "error",
+        "model_retired",
+        "model",
+        `${model} was retired on ${retired.retired} (requests to it fail); use ${retired.successor}`,
+      ),
+    ];
 
   const entry = modelEntryFor(providerKind, model);
   if (!entry) {
@@ -84,15 +110,29 @@ export function checkRoleModel(role: Role, choice: RoleModelConfig, providerKind
 
   const problems: ModelConfigProblem[] = [];
   if (entry.retires !== undefined && entry.retires <= day) {
-    problems.push(problem("error", "model_retired", "model", `${model} was retired on ${entry.retires} (requests to it fail); use ${recommended}`));
+    problems.push(
+      problem("error", "model_retired", "model", `${model} was retired on ${entry.retires} (requests to it fail); use ${recommended}`),
+    );
   } else if (entry.retires !== undefined) {
-    problems.push(problem("warning", "model_retiring", "model", `${model} retires on ${entry.retires}, when requests to it start failing; move to ${recommended} before then`));
+    problems.push(
+      problem(
+        "warning",
+        "model_retiring",
+        "model",
+        `${model} retires on ${entry.retires}, when requests to it start failing; move to ${recommended} before then`,
+      ),
+    );
   }
   if (choice.effort !== undefined && !entry.thinking.efforts.includes(choice.effort)) {
     problems.push(
       entry.thinking.efforts.length === 0
         ? problem("error", "effort_refused", "effort", `${model} takes no effort parameter; remove it`)
-        : problem("error", "effort_refused", "effort", `${model} does not accept effort "${choice.effort}" (it accepts ${entry.thinking.efforts.join(", ")}); use one of those`),
+        : problem(
+            "error",
+            "effort_refused",
+            "effort",
+            `${model} does not accept effort "${choice.effort}" (it accepts ${entry.thinking.efforts.join(", ")}); use one of those`,
+          ),
     );
   }
   if (choice.temperature !== undefined && !acceptedSampling(entry, choice.effort).includes("temperature")) {
@@ -100,7 +140,12 @@ export function checkRoleModel(role: Role, choice: RoleModelConfig, providerKind
   }
   if (choice.maxTokens !== undefined && choice.maxTokens > entry.maxOutputTokens) {
     problems.push(
-      problem("error", "max_tokens_above_limit", "maxTokens", `${choice.maxTokens} is above ${model}'s max output of ${entry.maxOutputTokens} tokens; use at most ${entry.maxOutputTokens}`),
+      problem(
+        "error",
+        "max_tokens_above_limit",
+        "maxTokens",
+        `${choice.maxTokens} is above ${model}'s max output of ${entry.maxOutputTokens} tokens; use at most ${entry.maxOutputTokens}`,
+      ),
     );
   }
   return problems;
@@ -134,10 +179,7 @@ export function checkRoleModels(
  * parameter fails here, not as a 400 at the first call) and returns the
  * warnings for the caller to show.
  */
-export function assertRoleModels(
-  config: Parameters<typeof checkRoleModels>[0],
-  today: Date | string = new Date(),
-): ModelConfigProblem[] {
+export function assertRoleModels(config: Parameters<typeof checkRoleModels>[0], today: Date | string = new Date()): ModelConfigProblem[] {
   const problems = checkRoleModels(config, today);
   const errors = problems.filter((found) => found.severity === "error");
   if (errors.length > 0) {

@@ -82,7 +82,13 @@ export class OpenAIProvider implements ModelProvider {
       request: (client) => this.requestOnce(client, params, options),
     });
     const output = request.output ? parseJsonText(value.reply.text) : undefined;
-    return adapterResponse(this.settings, { ...finishReply(value.reply), model: value.reply.model, requestId: value.requestId, output, retries });
+    return adapterResponse(this.settings, {
+      ...finishReply(value.reply),
+      model: value.reply.model,
+      requestId: value.requestId,
+      output,
+      retries,
+    });
   }
 
   private async requestOnce(client: OpenAI, params: OpenAIParams, options: CompleteOptions): Promise<Attempt> {

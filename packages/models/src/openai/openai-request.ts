@@ -135,14 +135,15 @@ function imagePartsOf(message: ModelMessage): ChatCompletionContentPart[] {
     block.type === "tool_result" && block.images?.length
       ? [
           { type: "text" as const, text: `Images from the result of tool call ${block.toolCallId}:` },
-          ...block.images.map((image) => ({ type: "image_url" as const, image_url: { url: `data:${image.mediaType};base64,${image.data}` } })),
+          ...block.images.map((image) => ({
+            type: "image_url" as const,
+            image_url: { url: `data:${image.mediaType};base64,${image.data}` },
+          })),
         ]
       : [],
   );
 }
 
 function textOfBlocks(message: ModelMessage): string {
-  return message.content
-    .flatMap((block) => (block.type === "text" && block.text ? [block.text] : []))
-    .join("\n\n");
+  return message.content.flatMap((block) => (block.type === "text" && block.text ? [block.text] : [])).join("\n\n");
 }

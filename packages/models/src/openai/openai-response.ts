@@ -103,7 +103,10 @@ export function collectCompletion(completion: ChatCompletion): CollectedReply {
       if (call.type !== "function" && !("function" in call)) return [];
       const parsed = ServerFunctionCall.safeParse(call);
       if (!parsed.success) {
-        throw new ReinError("model_error", `the server's tool call ${position} is not a function call: ${z.prettifyError(parsed.error)}; expected {"id", "type": "function", "function": {"name", "arguments"}}`);
+        throw new ReinError(
+          "model_error",
+          `the server's tool call ${position} is not a function call: ${z.prettifyError(parsed.error)}; expected {"id", "type": "function", "function": {"name", "arguments"}}`,
+        );
       }
       const { id, function: called } = parsed.data;
       return [{ id: id || `call_${position}`, name: called.name, arguments: argumentsText(called.arguments) }];

@@ -98,7 +98,9 @@ export class OpenAIResponsesProvider implements ModelProvider {
   }
 
   private async streamOnce(client: OpenAI, params: ResponsesParams, options: CompleteOptions): Promise<Attempt> {
-    const { data: stream, request_id } = await client.responses.create({ ...params, stream: true }, { signal: options.signal }).withResponse();
+    const { data: stream, request_id } = await client.responses
+      .create({ ...params, stream: true }, { signal: options.signal })
+      .withResponse();
     const assembler = new ResponsesStreamAssembler(options.onEvent);
     for await (const event of stream) assembler.accept(event);
     // The SDK ends iteration quietly when the request is aborted.

@@ -23,7 +23,10 @@ export interface ReadResponse {
  * call a `tool_call` by `call_id`. A call the response left `incomplete`
  * (cut by `max_output_tokens`) is never executable, whatever its arguments.
  */
-export function readResponse(response: Pick<Response, "output" | "status" | "incomplete_details" | "usage" | "model">, model: string): ReadResponse {
+export function readResponse(
+  response: Pick<Response, "output" | "status" | "incomplete_details" | "usage" | "model">,
+  model: string,
+): ReadResponse {
   const content: ContentBlock[] = [];
   let text = "";
   let refused = false;
@@ -32,7 +35,13 @@ export function readResponse(response: Pick<Response, "output" | "status" | "inc
   for (const item of response.output ?? []) {
     if (item.type === "reasoning") {
       const summary = item.summary.map((part) => part.text);
-      content.push({ type: "thinking", text: summary.join("\n\n"), signature: item.encrypted_content ?? "", producer: { api: "openai-responses", model }, item: { id: item.id, summary } });
+      content.push({
+        type: "thinking",
+        text: summary.join("\n\n"),
+        signature: item.encrypted_content ?? "",
+        producer: { api: "openai-responses", model },
+        item: { id: item.id, summary },
+      });
     } else if (item.type === "message") {
       for (const part of item.content) {
         if (part.type === "output_text" && part.text) {

@@ -1,4 +1,9 @@
-import type { FunctionTool, ResponseCreateParamsNonStreaming, ResponseInputItem, ResponseTextConfig } from "openai/resources/responses/responses";
+import type {
+  FunctionTool,
+  ResponseCreateParamsNonStreaming,
+  ResponseInputItem,
+  ResponseTextConfig,
+} from "openai/resources/responses/responses";
 import type { Effort, StructuredOutputMethod } from "../catalogue/model-entry.ts";
 import type { ContentBlock, ModelMessage, ModelRequest } from "../model-provider.ts";
 import { objectSchemaFor, outputInstruction, responseFormatName } from "../structured-output.ts";
@@ -35,7 +40,10 @@ const minimumOutputTokens = 16;
  * where the schema can be made strict; function tools strict where that
  * changes nothing a call may say.
  */
-export function toResponsesParams(request: ModelRequest, settings: ResponsesRequestSettings): { params: ResponsesParams; askedFor: AskedFor } {
+export function toResponsesParams(
+  request: ModelRequest,
+  settings: ResponsesRequestSettings,
+): { params: ResponsesParams; askedFor: AskedFor } {
   const askedFor: AskedFor = {};
   let instructions = request.system;
   let text: ResponseTextConfig | undefined;
@@ -72,7 +80,10 @@ export function toResponsesParams(request: ModelRequest, settings: ResponsesRequ
     ...(tools.length > 0 ? { tools } : {}),
     ...(text ? { text } : {}),
     ...(settings.reasons
-      ? { reasoning: { summary: "auto" as const, ...(settings.effort ? { effort: settings.effort } : {}) }, include: ["reasoning.encrypted_content" as const] }
+      ? {
+          reasoning: { summary: "auto" as const, ...(settings.effort ? { effort: settings.effort } : {}) },
+          include: ["reasoning.encrypted_content" as const],
+        }
       : {}),
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
   };
@@ -98,15 +109,27 @@ export function inputOf(messages: readonly ModelMessage[], model: string): Respo
     }
     message.content.forEach((block, index) => {
       if (block.type === "thinking") {
-        const followed = message.content.slice(index + 1).some((later) => later.type === "tool_call" || (later.type === "text" && later.text !== ""));
+        const followed = message.content
+          .slice(index + 1)
+          .some((later) => later.type === "tool_call" || (later.type === "text" && later.text !== ""));
         if (followed && block.item && block.signature && block.producer.api === "openai-responses" && block.producer.model === model) {
-          input.push({ type: "reasoning", id: block.item.id, summary: block.item.summary.map((summary) => ({ type: "summary_text", text: summary })), encrypted_content: block.signature });
+          input.push({
+            type: "reasoning",
+            id: block.item.id,
+            summary: block.item.summary.map((summary) => ({ type: "summary_text", text: summary })),
+            encrypted_content: block.signature,
+          });
         }
       } else if (block.type === "text" && block.text) {
         input.push({ role: "assistant", content: block.text });
       } else if (block.type === "tool_call") {
         // An incomplete call's raw arguments may not be JSON; it was never run and is answered as such.
-        input.push({ type: "function_call", call_id: block.id, name: block.name, arguments: block.incomplete ? "{}" : JSON.stringify(block.input ?? {}) });
+        input.push({
+          type: "function_call",
+          call_id: block.id,
+          name: block.name,
+          arguments: block.incomplete ? "{}" : JSON.stringify(block.input ?? {}),
+        });
       }
     });
   }
@@ -120,6 +143,13 @@ function functionCallOutput(block: Extract<ContentBlock, { type: "tool_result" }
   return {
     type: "function_call_output",
     call_id: block.toolCallId,
-    output: [{ type: "input_text", text }, ...block.images.map((image) => ({ type: "input_image" as const, image_url: `data:${image.mediaType};base64,${image.data}`, detail: "auto" as const }))],
+    output: [
+      { type: "input_text", text },
+      ...block.images.map((image) => ({
+        type: "input_image" as const,
+        image_url: `data:${image.mediaType};base64,${image.data}`,
+        detail: "auto" as const,
+      })),
+    ],
   };
 }

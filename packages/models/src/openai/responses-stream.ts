@@ -38,7 +38,8 @@ export class ResponsesStreamAssembler {
   accept(event: ResponseStreamEvent): void {
     switch (event.type) {
       case "response.output_item.added":
-        if (event.item.type === "function_call") this.calls.set(event.item.id ?? event.item.call_id, { callId: event.item.call_id, name: event.item.name });
+        if (event.item.type === "function_call")
+          this.calls.set(event.item.id ?? event.item.call_id, { callId: event.item.call_id, name: event.item.name });
         return;
       case "response.reasoning_summary_text.delta":
         if (event.delta) this.onEvent?.({ type: "thinking_delta", text: event.delta });

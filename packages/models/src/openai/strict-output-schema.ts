@@ -36,7 +36,10 @@ const schemaMaps = ["properties", "$defs", "definitions"];
  * guide says to write optional fields. `restore` undoes that on the model's
  * answer, so what the caller validates has those fields absent, not null.
  */
-export function strictOutputSchema(schema: Record<string, unknown>, toStrict: ToStrictJsonSchema): { schema: Record<string, unknown>; strict: boolean } {
+export function strictOutputSchema(
+  schema: Record<string, unknown>,
+  toStrict: ToStrictJsonSchema,
+): { schema: Record<string, unknown>; strict: boolean } {
   try {
     return { schema: toStrict(withOptionalAsNullable(structuredClone(schema), schema) as Record<string, unknown>), strict: true };
   } catch {
@@ -51,7 +54,10 @@ export function strictOutputSchema(schema: Record<string, unknown>, toStrict: To
  * for it and the tool's own validation would then see a value it did not
  * ask for, in the call and in every streamed fragment of it.
  */
-export function strictToolSchema(schema: Record<string, unknown>, toStrict: ToStrictJsonSchema): { schema: Record<string, unknown>; strict: boolean } {
+export function strictToolSchema(
+  schema: Record<string, unknown>,
+  toStrict: ToStrictJsonSchema,
+): { schema: Record<string, unknown>; strict: boolean } {
   const nullable = JSON.stringify(withOptionalAsNullable(structuredClone(schema), schema));
   return nullable === JSON.stringify(schema) ? strictOutputSchema(schema, toStrict) : { schema, strict: false };
 }
@@ -59,7 +65,8 @@ export function strictToolSchema(schema: Record<string, unknown>, toStrict: ToSt
 function withOptionalAsNullable(node: unknown, root: Node): unknown {
   if (!isNode(node)) return node;
   for (const keyword of singleSchema) if (isNode(node[keyword])) node[keyword] = withOptionalAsNullable(node[keyword], root);
-  for (const keyword of schemaLists) if (Array.isArray(node[keyword])) node[keyword] = (node[keyword] as unknown[]).map((child) => withOptionalAsNullable(child, root));
+  for (const keyword of schemaLists)
+    if (Array.isArray(node[keyword])) node[keyword] = (node[keyword] as unknown[]).map((child) => withOptionalAsNullable(child, root));
   for (const keyword of schemaMaps) {
     const map = node[keyword];
     if (!isNode(map)) continue;

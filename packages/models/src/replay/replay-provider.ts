@@ -73,7 +73,10 @@ export class ReplayProvider implements ModelProvider {
       if (event.kind !== "model.responded") continue;
       const payload = RespondedPayload.safeParse(event.payload);
       if (!payload.success) {
-        throw new ReinError("contract_invalid", `the recording's model.responded event ${event.seq} is not a model response: ${payload.error.issues[0]?.message ?? "invalid"}`);
+        throw new ReinError(
+          "contract_invalid",
+          `the recording's model.responded event ${event.seq} is not a model response: ${payload.error.issues[0]?.message ?? "invalid"}`,
+        );
       }
       const { role, ...response } = payload.data;
       const key = RecordedSteps.keyOf(role, event.stepId);
@@ -97,7 +100,9 @@ export class ReplayProvider implements ModelProvider {
     const recorded = sequence[position];
     if (!recorded) throw this.exhausted(sequence.length, position, request);
     this.positions.set(key, position + 1);
-    const response = this.translate ? RecordedResponse.parse(JSON.parse(await this.translate(JSON.stringify(recorded)))) : structuredClone(recorded);
+    const response = this.translate
+      ? RecordedResponse.parse(JSON.parse(await this.translate(JSON.stringify(recorded))))
+      : structuredClone(recorded);
     for (const block of response.content) {
       if (block.type === "text") options.onEvent?.({ type: "text_delta", text: block.text });
     }

@@ -20,7 +20,10 @@ export function resolveEvidencePlaceholders(turn: ScriptedTurn, request: ModelRe
   const resolved = serialized.replace(PLACEHOLDER, (_match, tool: string) => {
     const id = latest.get(tool);
     if (!id) {
-      throw new ReinError("config_invalid", `the ${request.role} script names {{evidence:${tool}}}, but the request lists no evidence from ${tool}; expected a line "- <id>: ${tool}: …"`);
+      throw new ReinError(
+        "config_invalid",
+        `the ${request.role} script names {{evidence:${tool}}}, but the request lists no evidence from ${tool}; expected a line "- <id>: ${tool}: …"`,
+      );
     }
     return id;
   });

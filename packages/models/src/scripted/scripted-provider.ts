@@ -33,7 +33,8 @@ export class ScriptedProvider implements ModelProvider {
 
   static fromFile(path: string, options: { name?: string; model?: string } = {}): ScriptedProvider {
     const script = ModelScript.safeParse(readJsonFile(path, "model script"));
-    if (!script.success) throw new ReinError("config_invalid", `model script ${path} is invalid: ${script.error.message}`, { cause: script.error });
+    if (!script.success)
+      throw new ReinError("config_invalid", `model script ${path} is invalid: ${script.error.message}`, { cause: script.error });
     return new ScriptedProvider(script.data, options);
   }
 

@@ -19,10 +19,10 @@ export function anthropicWireReply(reply: WireReply, request: RecordedRequest): 
     : format && reply.output !== undefined
       ? [{ type: "text", text: JSON.stringify(wrapsValue(format.schema) ? { value: reply.output } : reply.output) }]
       : reply.content.flatMap((block): WireBlock[] => {
-        if (block.type === "text") return [{ type: "text", text: block.text }];
-        if (block.type === "tool_call") return [{ type: "tool_use", id: block.id, name: block.name, input: block.input }];
-        return [];
-      });
+          if (block.type === "text") return [{ type: "text", text: block.text }];
+          if (block.type === "tool_call") return [{ type: "tool_use", id: block.id, name: block.name, input: block.input }];
+          return [];
+        });
   const stopReason = forced ? "tool_use" : wireStopReason(reply.stopReason);
   const usage = {
     input_tokens: reply.usage.inputTokens,
@@ -32,22 +32,47 @@ export function anthropicWireReply(reply: WireReply, request: RecordedRequest): 
   };
   const message = { id: "msg_fake", type: "message", role: "assistant", model: reply.model };
   if (request.body.stream !== true) {
-    return { status: 200, json: { ...message, content: blocks, stop_reason: stopReason, stop_sequence: null, usage }, headers: { "request-id": "req_fake" } };
+    return {
+      status: 200,
+      json: { ...message, content: blocks, stop_reason: stopReason, stop_sequence: null, usage },
+      headers: { "request-id": "req_fake" },
+    };
   }
-  const frames = [sseFrame({ type: "message_start", message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } }, "message_start")];
+  const frames = [
+    sseFrame(
+      {
+        type: "message_start",
+        message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+      },
+      "message_start",
+    ),
+  ];
   blocks.forEach((block, index) => {
     if (block.type === "text") {
       frames.push(sseFrame({ type: "content_block_start", index, content_block: { type: "text", text: "" } }, "content_block_start"));
-      for (const text of streamPieces(block.text)) frames.push(sseFrame({ type: "content_block_delta", index, delta: { type: "text_delta", text } }, "content_block_delta"));
+      for (const text of streamPieces(block.text))
+        frames.push(sseFrame({ type: "content_block_delta", index, delta: { type: "text_delta", text } }, "content_block_delta"));
     } else {
-      frames.push(sseFrame({ type: "content_block_start", index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } }, "content_block_start"));
+      frames.push(
+        sseFrame(
+          { type: "content_block_start", index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } },
+          "content_block_start",
+        ),
+      );
       for (const partial_json of halves(JSON.stringify(block.input ?? {}))) {
-        frames.push(sseFrame({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } }, "content_block_delta"));
+        frames.push(
+          sseFrame({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } }, "content_block_delta"),
+        );
       }
     }
     frames.push(sseFrame({ type: "content_block_stop", index }, "content_block_stop"));
   });
-  frames.push(sseFrame({ type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }, "message_delta"));
+  frames.push(
+    sseFrame(
+      { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } },
+      "message_delta",
+    ),
+  );
   frames.push(sseFrame({ type: "message_stop" }, "message_stop"));
   return { sse: frames.join(""), headers: { "request-id": "req_fake" } };
 }
@@ -55,7 +80,9 @@ export function anthropicWireReply(reply: WireReply, request: RecordedRequest): 
 /** A request that forces a tool: `tool_choice` names it, `tools` declares it. */
 const ForcingRequest = z.object({
   tool_choice: z.object({ type: z.literal("tool"), name: z.string().min(1) }),
-  tools: z.array(z.object({ name: z.string(), input_schema: z.object({ properties: z.record(z.string(), z.unknown()).optional() }).optional() })).default([]),
+  tools: z
+    .array(z.object({ name: z.string(), input_schema: z.object({ properties: z.record(z.string(), z.unknown()).optional() }).optional() }))
+    .default([]),
 });
 const ToolChoice = z.object({ type: z.string() }).optional();
 const FormatRequest = z.object({ output_config: z.object({ format: z.object({ schema: z.record(z.string(), z.unknown()) }) }) });
@@ -74,7 +101,10 @@ function wrapsValue(schema: Record<string, unknown>): boolean {
 function forcedTool(body: Record<string, unknown>): { name: string; wrapped: boolean } | undefined {
   if (ToolChoice.safeParse(body.tool_choice).data?.type !== "tool") return undefined;
   const forcing = ForcingRequest.safeParse(body);
-  if (!forcing.success) throw new Error(`a request forcing a tool is malformed: ${z.prettifyError(forcing.error)}; expected tool_choice {type: "tool", name} and tools [{name, input_schema}]`);
+  if (!forcing.success)
+    throw new Error(
+      `a request forcing a tool is malformed: ${z.prettifyError(forcing.error)}; expected tool_choice {type: "tool", name} and tools [{name, input_schema}]`,
+    );
   const { tool_choice: choice, tools } = forcing.data;
   const tool = tools.find((candidate) => candidate.name === choice.name);
   const properties = Object.keys(tool?.input_schema?.properties ?? {});

@@ -34,10 +34,20 @@ export function openAIWireReply(reply: WireReply, request: RecordedRequest, opti
       content: text || null,
       refusal: null,
       ...(calls.length > 0
-        ? { tool_calls: calls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.input ?? {}) } })) }
+        ? {
+            tool_calls: calls.map((call) => ({
+              id: call.id,
+              type: "function",
+              function: { name: call.name, arguments: JSON.stringify(call.input ?? {}) },
+            })),
+          }
         : {}),
     };
-    return { status: 200, json: { ...head, object: "chat.completion", choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }], usage }, headers };
+    return {
+      status: 200,
+      json: { ...head, object: "chat.completion", choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }], usage },
+      headers,
+    };
   }
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
     sseFrame({ ...head, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
@@ -46,7 +56,8 @@ export function openAIWireReply(reply: WireReply, request: RecordedRequest, opti
   calls.forEach((call, index) => {
     const position = quirks ? {} : { index };
     frames.push(chunk({ tool_calls: [{ ...position, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
-    for (const piece of halves(JSON.stringify(call.input ?? {}))) frames.push(chunk({ tool_calls: [{ ...position, function: { arguments: piece } }] }));
+    for (const piece of halves(JSON.stringify(call.input ?? {})))
+      frames.push(chunk({ tool_calls: [{ ...position, function: { arguments: piece } }] }));
   });
   frames.push(chunk({}, finishReason));
   frames.push(sseFrame({ ...head, object: "chat.completion.chunk", choices: [], usage }));

@@ -11,8 +11,15 @@ type PlannerScript = NonNullable<ModelScriptInput["planner"]>;
  * 1 does not match 10 to 19), and, given `goal`, the goal's text, so that a
  * script shared by several runs answers each of them only its own.
  */
-export function plannerOfSteps(steps: readonly z.input<typeof StepSpec>[], answer: z.input<typeof FinalAnswer>, goal?: string): PlannerScript {
-  const matching = (completed: number) => [`Completed steps: ${completed === 0 ? "none" : completed}\n`, ...(goal === undefined ? [] : [`Goal: ${goal}`])];
+export function plannerOfSteps(
+  steps: readonly z.input<typeof StepSpec>[],
+  answer: z.input<typeof FinalAnswer>,
+  goal?: string,
+): PlannerScript {
+  const matching = (completed: number) => [
+    `Completed steps: ${completed === 0 ? "none" : completed}\n`,
+    ...(goal === undefined ? [] : [`Goal: ${goal}`]),
+  ];
   return [
     ...steps.map((step, index) => ({ match: matching(index), turns: [{ output: { current_step: step, done: false } }] })),
     { match: matching(steps.length), turns: [{ output: { current_step: null, done: true, answer } }] },

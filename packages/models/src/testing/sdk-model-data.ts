@@ -18,7 +18,8 @@ const packages = { anthropic: "@anthropic-ai/sdk", openai: "openai" } as const;
 /** The first of `candidates` (paths inside the package) that the installed package has: its TypeScript source, else its compiled form. */
 function packageFile(packageDir: string, candidates: string[]): string {
   const found = candidates.map((candidate) => join(packageDir, candidate)).find((path) => existsSync(path));
-  if (!found) throw new Error(`none of ${candidates.join(", ")} is in ${packageDir}: the SDK moved its model data; update sdk-model-data.ts`);
+  if (!found)
+    throw new Error(`none of ${candidates.join(", ")} is in ${packageDir}: the SDK moved its model data; update sdk-model-data.ts`);
   return found;
 }
 
@@ -49,9 +50,18 @@ function unionMembers(source: string, name: string): string[] {
 export function installedSdkModelData(provider: "anthropic" | "openai"): SdkModelData {
   const packageDir = dirname(createRequire(import.meta.url).resolve(packages[provider]));
   if (provider === "anthropic") {
-    const deprecated = packageFile(packageDir, ["src/internal/data/deprecated-models.ts", "internal/data/deprecated-models.js", "internal/data/deprecated-models.mjs"]);
+    const deprecated = packageFile(packageDir, [
+      "src/internal/data/deprecated-models.ts",
+      "internal/data/deprecated-models.js",
+      "internal/data/deprecated-models.mjs",
+    ]);
     const messages = packageFile(packageDir, ["src/resources/messages/messages.ts", "resources/messages/messages.d.ts"]);
-    const shutdowns = new Map([...readFileSync(deprecated, "utf8").matchAll(/'([^']+)':\s*'([^']+)'/g)].map((match) => [match[1] as string, isoDay(match[2] as string)]));
+    const shutdowns = new Map(
+      [...readFileSync(deprecated, "utf8").matchAll(/'([^']+)':\s*'([^']+)'/g)].map((match) => [
+        match[1] as string,
+        isoDay(match[2] as string),
+      ]),
+    );
     return { provider, files: [deprecated, messages], models: new Set(unionMembers(readFileSync(messages, "utf8"), "Model")), shutdowns };
   }
   const sharedFile = packageFile(packageDir, ["src/resources/shared.ts", "resources/shared.d.ts"]);
@@ -64,7 +74,12 @@ export function installedSdkModelData(provider: "anthropic" | "openai"): SdkMode
     if (day) for (const match of bullet.matchAll(/"([^"]+)"/g)) shutdowns.set(match[1] as string, day);
   }
   if (shutdowns.size === 0) throw new Error(`${sharedFile} has no "Announced shutdown date" the test can read: update sdk-model-data.ts`);
-  return { provider, files: [sharedFile], models: new Set([...unionMembers(shared, "ChatModel"), ...unionMembers(shared, "AllModels")]), shutdowns };
+  return {
+    provider,
+    files: [sharedFile],
+    models: new Set([...unionMembers(shared, "ChatModel"), ...unionMembers(shared, "AllModels")]),
+    shutdowns,
+  };
 }
 
 /** The day `model` (or the base of a dated snapshot) was shut down by `today`, per the SDK; undefined when it is still served. */

@@ -28,7 +28,11 @@ export function anthropicWireFailure(failure: WireFailure): FakeReply {
   const headers = { "request-id": "req_fail" };
   switch (failure) {
     case "rate_limited":
-      return { status: 429, json: body("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"), headers: { ...headers, "retry-after": "1" } };
+      return {
+        status: 429,
+        json: body("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"),
+        headers: { ...headers, "retry-after": "1" },
+      };
     case "overloaded":
       return { status: 529, json: body("overloaded_error", "Overloaded"), headers };
     case "server_error":
@@ -46,8 +50,22 @@ export function anthropicWireFailure(failure: WireFailure): FakeReply {
     case "stream_error":
       return {
         sse:
-          sseFrame({ type: "message_start", message: { id: "msg_e", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } }, "message_start") +
-          sseFrame({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }, "error"),
+          sseFrame(
+            {
+              type: "message_start",
+              message: {
+                id: "msg_e",
+                type: "message",
+                role: "assistant",
+                model: "m",
+                content: [],
+                stop_reason: null,
+                stop_sequence: null,
+                usage: { input_tokens: 1, output_tokens: 1 },
+              },
+            },
+            "message_start",
+          ) + sseFrame({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }, "error"),
         headers,
       };
   }
@@ -63,7 +81,11 @@ export function openAIWireFailure(failure: WireFailure): FakeReply {
   const headers = { "x-request-id": "req_fail" };
   switch (failure) {
     case "rate_limited":
-      return { status: 429, json: body("Rate limit reached for requests", "requests", "rate_limit_exceeded"), headers: { ...headers, "retry-after-ms": "500" } };
+      return {
+        status: 429,
+        json: body("Rate limit reached for requests", "requests", "rate_limit_exceeded"),
+        headers: { ...headers, "retry-after-ms": "500" },
+      };
     case "overloaded":
       return { status: 503, json: body("The engine is currently overloaded, please try again later", "server_error"), headers };
     case "server_error":
@@ -73,16 +95,36 @@ export function openAIWireFailure(failure: WireFailure): FakeReply {
     case "invalid_request":
       return { status: 400, json: body("'messages' must contain at least one message.", "invalid_request_error"), headers };
     case "quota_exhausted":
-      return { status: 429, json: body("You exceeded your current quota, please check your plan and billing details.", "insufficient_quota", "insufficient_quota"), headers };
+      return {
+        status: 429,
+        json: body(
+          "You exceeded your current quota, please check your plan and billing details.",
+          "insufficient_quota",
+          "insufficient_quota",
+        ),
+        headers,
+      };
     case "context_length_exceeded":
-      return { status: 400, json: body("This model's maximum context length is 128000 tokens.", "invalid_request_error", "context_length_exceeded"), headers };
+      return {
+        status: 400,
+        json: body("This model's maximum context length is 128000 tokens.", "invalid_request_error", "context_length_exceeded"),
+        headers,
+      };
     case "connection_reset":
       return { reset: true };
     case "stream_error":
       return {
         sse:
-          sseFrame({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] }) +
-          sseFrame({ error: { message: "The server had an error while processing your request.", type: "server_error", param: null, code: null } }),
+          sseFrame({
+            id: "c",
+            object: "chat.completion.chunk",
+            created: 1,
+            model: "m",
+            choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }],
+          }) +
+          sseFrame({
+            error: { message: "The server had an error while processing your request.", type: "server_error", param: null, code: null },
+          }),
         headers,
       };
   }

@@ -104,7 +104,11 @@ function convert(node: unknown, root: Schema, pointer: string, depth: number, an
     else out[key] = value;
   }
   if (Object.keys(defs).length > 0) {
-    if (isObject(node.definitions) && isObject(node.$defs) && Object.keys(node.definitions).some((name) => name in (node.$defs as Schema))) {
+    if (
+      isObject(node.definitions) &&
+      isObject(node.$defs) &&
+      Object.keys(node.definitions).some((name) => name in (node.$defs as Schema))
+    ) {
       throw new SchemaProblem(`${pointer || "/"} has "definitions" and "$defs" that both define the same name`);
     }
     out.$defs = defs;
@@ -132,7 +136,10 @@ function dependenciesOf(value: unknown, at: string, sub: (value: unknown, at: st
     if (Array.isArray(dependency)) required[name] = dependency;
     else schemas[name] = sub(dependency, `${at}/${pointerSegment(name)}`);
   }
-  return { ...(Object.keys(required).length > 0 ? { dependentRequired: required } : {}), ...(Object.keys(schemas).length > 0 ? { dependentSchemas: schemas } : {}) };
+  return {
+    ...(Object.keys(required).length > 0 ? { dependentRequired: required } : {}),
+    ...(Object.keys(schemas).length > 0 ? { dependentSchemas: schemas } : {}),
+  };
 }
 
 /** draft-04 `id`: a base URI (now `$id`), a `#name` fragment naming the subschema (now `$anchor`), or both. */
@@ -162,7 +169,12 @@ function translateRef(ref: string, root: Schema): string {
       if (key === "definitions") renamed = "$defs";
       else if (key === "items" && Array.isArray(node.items)) renamed = "prefixItems";
       else if (key === "additionalItems" && Array.isArray(node.items)) renamed = "items";
-      nextIsSchema = !(SCHEMA_MAPS.has(key) || SCHEMA_LISTS.has(key) || key === "dependencies" || (key === "items" && Array.isArray(node.items)));
+      nextIsSchema = !(
+        SCHEMA_MAPS.has(key) ||
+        SCHEMA_LISTS.has(key) ||
+        key === "dependencies" ||
+        (key === "items" && Array.isArray(node.items))
+      );
     }
     out.push(renamed === key ? raw : pointerSegment(renamed));
     node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;

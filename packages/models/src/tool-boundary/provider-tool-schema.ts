@@ -22,7 +22,9 @@ let ajvLoading: Promise<Ajv2020> | undefined;
 
 function loadAjv(): Promise<Ajv2020> {
   // unicodeRegExp off: a `pattern` such as "^[a-z\-]+$" is fine for the providers, and the `u` flag would call it invalid.
-  ajvLoading ??= import("ajv/dist/2020.js").then(({ Ajv2020 }) => new Ajv2020({ strict: false, validateFormats: false, addUsedSchema: false, unicodeRegExp: false }));
+  ajvLoading ??= import("ajv/dist/2020.js").then(
+    ({ Ajv2020 }) => new Ajv2020({ strict: false, validateFormats: false, addUsedSchema: false, unicodeRegExp: false }),
+  );
   return ajvLoading;
 }
 
@@ -78,7 +80,8 @@ async function invalidity(schema: Record<string, unknown>): Promise<string | und
     return `the input schema has no JSON form: ${errorMessage(error)}`;
   }
   const ajv = await loadAjv();
-  if (!ajv.validateSchema(schema)) return `the input schema is not valid JSON Schema draft 2020-12: ${ajv.errorsText(ajv.errors, { dataVar: "schema" })}`;
+  if (!ajv.validateSchema(schema))
+    return `the input schema is not valid JSON Schema draft 2020-12: ${ajv.errorsText(ajv.errors, { dataVar: "schema" })}`;
   try {
     ajv.compile(schema);
   } catch (error) {

@@ -63,8 +63,13 @@ export async function toolBoundary(request: ModelRequest): Promise<ToolBoundary>
   const sent = await sentTools(tools);
   const conversation = sentConversation(request.messages, sent);
   const { names } = sent;
-  const toolNames = conversation.strays.length === 0 ? sent.renamed : { ...sent.renamed, ...Object.fromEntries(conversation.strays.map(([, original, name]) => [original, name])) };
-  const messages = conversation.sent.some((message, index) => message !== request.messages[index]) ? [...conversation.sent] : request.messages;
+  const toolNames =
+    conversation.strays.length === 0
+      ? sent.renamed
+      : { ...sent.renamed, ...Object.fromEntries(conversation.strays.map(([, original, name]) => [original, name])) };
+  const messages = conversation.sent.some((message, index) => message !== request.messages[index])
+    ? [...conversation.sent]
+    : request.messages;
   const unchanged = sent.tools === tools && messages === request.messages;
   return {
     request: unchanged ? request : { ...request, messages, ...(request.tools ? { tools: sent.tools } : {}) },
@@ -128,7 +133,9 @@ function sentConversation(messages: readonly ModelMessage[], tools: SentTools): 
   const strays = last ? last.strays.filter(([index]) => index < shared) : [];
   for (let index = shared; index < messages.length; index += 1) {
     const message = messages[index] as ModelMessage;
-    sent.push(message.role === "assistant" ? sentMessage(message, names, (original, name) => strays.push([index, original, name])) : message);
+    sent.push(
+      message.role === "assistant" ? sentMessage(message, names, (original, name) => strays.push([index, original, name])) : message,
+    );
   }
   const conversation = { originals: messages.slice(), sent, strays };
   tools.last = conversation;

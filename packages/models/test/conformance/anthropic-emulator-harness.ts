@@ -1,6 +1,16 @@
 import { AnthropicProvider } from "../../src/anthropic/anthropic-provider.ts";
 import { modelEntryFor } from "../../src/catalogue/model-catalogue.ts";
-import { AnthropicMessagesEmulator, anthropicWireFailure, cutStream, type EmulatedBlock, type EmulatedReply, type FakeReply, FakeServer, recordingRetry, type WireReply } from "../../src/testing/index.ts";
+import {
+  AnthropicMessagesEmulator,
+  anthropicWireFailure,
+  cutStream,
+  type EmulatedBlock,
+  type EmulatedReply,
+  type FakeReply,
+  FakeServer,
+  recordingRetry,
+  type WireReply,
+} from "../../src/testing/index.ts";
 import type { ConformanceHarness, ConformanceStep } from "./provider-conformance.ts";
 
 const model = "claude-sonnet-5-5";
@@ -48,7 +58,8 @@ export const anthropicEmulatorHarness: ConformanceHarness = {
       requestCount: () => server.requests.length,
       close: async () => {
         await server.stop();
-        if (emulator.refusals.length > 0) throw new Error(`the emulator refused what the adapter sent: ${JSON.stringify(emulator.refusals)}`);
+        if (emulator.refusals.length > 0)
+          throw new Error(`the emulator refused what the adapter sent: ${JSON.stringify(emulator.refusals)}`);
       },
     };
   },
@@ -59,14 +70,19 @@ function brainReply(reply: WireReply, reportUsage: boolean): EmulatedReply {
   const content = reply.content.flatMap((block): EmulatedBlock[] => {
     if (block.type === "text") return reply.output === undefined ? [{ type: "text", text: block.text }] : [];
     if (block.type === "thinking") return [{ type: "thinking", text: block.text }];
-    if (block.type === "tool_call") return [{ type: "tool_use", id: block.id, name: block.name, input: block.input as Record<string, unknown> }];
+    if (block.type === "tool_call")
+      return [{ type: "tool_use", id: block.id, name: block.name, input: block.input as Record<string, unknown> }];
     return [];
   });
   const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } = reply.usage;
   return {
     content,
     ...(reply.output !== undefined ? { output: reply.output } : {}),
-    ...(reply.stopReason === "max_tokens" || reply.stopReason === "refusal" || reply.stopReason === "stop_sequence" ? { stopReason: reply.stopReason } : {}),
-    ...(reportUsage ? { usage: { inputTokens, outputTokens, cacheReadTokens, cacheWrite5mTokens: cacheWriteTokens, cacheWrite1hTokens: 0 } } : {}),
+    ...(reply.stopReason === "max_tokens" || reply.stopReason === "refusal" || reply.stopReason === "stop_sequence"
+      ? { stopReason: reply.stopReason }
+      : {}),
+    ...(reportUsage
+      ? { usage: { inputTokens, outputTokens, cacheReadTokens, cacheWrite5mTokens: cacheWriteTokens, cacheWrite1hTokens: 0 } }
+      : {}),
   };
 }

@@ -4,7 +4,15 @@ import { OpenAIProvider } from "../../src/openai/openai-provider.ts";
 import { ReplayProvider } from "../../src/replay/replay-provider.ts";
 import type { ScriptedTurn } from "../../src/scripted/script.ts";
 import { ScriptedProvider } from "../../src/scripted/scripted-provider.ts";
-import { cutStream, type FakeReply, FakeServer, openAIWireFailure, openAIWireReply, recordingRetry, type WireReply } from "../../src/testing/index.ts";
+import {
+  cutStream,
+  type FakeReply,
+  FakeServer,
+  openAIWireFailure,
+  openAIWireReply,
+  recordingRetry,
+  type WireReply,
+} from "../../src/testing/index.ts";
 import type { ConformanceHarness, ConformanceStep } from "./provider-conformance.ts";
 
 const model = "conformance-model";
@@ -80,7 +88,9 @@ function turnOf(reply: WireReply): ScriptedTurn {
   const text = reply.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
   return {
     ...(text ? { text } : {}),
-    toolCalls: reply.content.flatMap((block) => (block.type === "tool_call" ? [{ id: block.id, name: block.name, input: block.input }] : [])),
+    toolCalls: reply.content.flatMap((block) =>
+      block.type === "tool_call" ? [{ id: block.id, name: block.name, input: block.input }] : [],
+    ),
     ...(reply.output !== undefined ? { output: reply.output } : {}),
     ...(reply.stopReason !== "other" ? { stopReason: reply.stopReason } : {}),
     usage: { ...reply.usage },

@@ -2,7 +2,17 @@ import { modelEntryFor } from "../../src/catalogue/model-catalogue.ts";
 import type { ModelProvider } from "../../src/model-provider.ts";
 import { OpenAIProvider } from "../../src/openai/openai-provider.ts";
 import { OpenAIResponsesProvider } from "../../src/openai/responses-provider.ts";
-import { cutStream, type FakeReply, FakeServer, OpenAIEmulator, type OpenAIEmulatorReply, openAIResponsesWireFailure, openAIWireFailure, recordingRetry, type WireReply } from "../../src/testing/index.ts";
+import {
+  cutStream,
+  type FakeReply,
+  FakeServer,
+  OpenAIEmulator,
+  type OpenAIEmulatorReply,
+  openAIResponsesWireFailure,
+  openAIWireFailure,
+  recordingRetry,
+  type WireReply,
+} from "../../src/testing/index.ts";
 import type { ConformanceHarness } from "./provider-conformance.ts";
 
 /**
@@ -45,13 +55,17 @@ export function openAIEmulatorHarness(api: "responses" | "chat"): ConformanceHar
         ...(entry ? { entry } : {}),
         ...(options.price ? { price: options.price } : {}),
       };
-      const provider: ModelProvider = api === "responses" ? new OpenAIResponsesProvider({ ...settings, effort: "high" }) : new OpenAIProvider({ ...settings, kind: "openai" });
+      const provider: ModelProvider =
+        api === "responses"
+          ? new OpenAIResponsesProvider({ ...settings, effort: "high" })
+          : new OpenAIProvider({ ...settings, kind: "openai" });
       return {
         provider,
         requestCount: () => server.requests.length,
         close: async () => {
           await server.stop();
-          if (emulator.refusals.length > 0) throw new Error(`the emulator refused what the adapter sent: ${JSON.stringify(emulator.refusals)}`);
+          if (emulator.refusals.length > 0)
+            throw new Error(`the emulator refused what the adapter sent: ${JSON.stringify(emulator.refusals)}`);
         },
       };
     },

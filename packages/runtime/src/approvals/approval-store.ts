@@ -2,7 +2,15 @@ import type { ApprovalDesk } from "@rein/tools";
 import type { RedisClient } from "../redis/redis-client.ts";
 import { z } from "zod";
 import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
-import { APPROVAL_SCHEMA_VERSION, Approval, type ApprovalStatus, ReinError, newId, type ApprovalAction, actionHashOf } from "@rein/contracts";
+import {
+  APPROVAL_SCHEMA_VERSION,
+  Approval,
+  type ApprovalStatus,
+  ReinError,
+  newId,
+  type ApprovalAction,
+  actionHashOf,
+} from "@rein/contracts";
 import type { RedisKeys } from "../redis/keys.ts";
 import { expireWithin } from "../stores/run-retention.ts";
 import type { ApprovalSigner } from "@rein/signing";
@@ -64,7 +72,8 @@ export class ApprovalStore implements ApprovalDesk {
   async ask(runId: string, stepId: string, action: ApprovalAction, call: string): Promise<{ approval: Approval; reused: boolean }> {
     const actionHash = actionHashOf(action);
     const latest = await this.findForAction(runId, stepId, actionHash);
-    if (latest?.status === "pending" && latest.schemaVersion === APPROVAL_SCHEMA_VERSION && latest.call === call) return { approval: latest, reused: true };
+    if (latest?.status === "pending" && latest.schemaVersion === APPROVAL_SCHEMA_VERSION && latest.call === call)
+      return { approval: latest, reused: true };
     return { approval: await this.create(runId, stepId, action, call), reused: false };
   }
 
@@ -131,7 +140,10 @@ export class ApprovalStore implements ApprovalDesk {
       throw new ReinError("contract_invalid", `approval ${approvalId} in Redis is malformed: ${parsed.error.message}`);
     }
     if (parsed.data.approvalId !== approvalId) {
-      throw new ReinError("contract_invalid", `approval ${approvalId} in Redis holds the record of ${parsed.data.approvalId}; expected its own`);
+      throw new ReinError(
+        "contract_invalid",
+        `approval ${approvalId} in Redis holds the record of ${parsed.data.approvalId}; expected its own`,
+      );
     }
     return parsed.data;
   }
@@ -215,7 +227,10 @@ export class ApprovalStore implements ApprovalDesk {
     if (!pending) throw new ReinError("not_found", `approval ${approvalId} does not exist`);
     if (pending.status !== "pending") throw notPending(approvalId, pending.status);
     if (actionHashOf(pending) !== pending.actionHash) {
-      throw new ReinError("approval_invalid", `approval ${approvalId} was altered in Redis: its action no longer matches its hash; it cannot be decided`);
+      throw new ReinError(
+        "approval_invalid",
+        `approval ${approvalId} was altered in Redis: its action no longer matches its hash; it cannot be decided`,
+      );
     }
     const nowMs = this.now();
     // The signed expiry bounds how long the decision is worth anything, so it may not be later than this deployment ever grants.
@@ -260,10 +275,12 @@ export class ApprovalStore implements ApprovalDesk {
       String(Date.parse(pending.expiresAt)),
     );
     if (outcome === "missing") throw new ReinError("not_found", `approval ${approvalId} does not exist`);
-    if (outcome === "changed") throw new ReinError("approval_invalid", `approval ${approvalId} changed in Redis while it was being decided; read it again`);
+    if (outcome === "changed")
+      throw new ReinError("approval_invalid", `approval ${approvalId} changed in Redis while it was being decided; read it again`);
     if (outcome !== "ok") throw notPending(approvalId, String(outcome));
     const decided = await this.get(approvalId);
-    if (!decided) throw new ReinError("not_found", `approval ${approvalId} was decided but is gone (expired or removed) before it could be read back`);
+    if (!decided)
+      throw new ReinError("not_found", `approval ${approvalId} was decided but is gone (expired or removed) before it could be read back`);
     return decided;
   }
 

@@ -29,7 +29,12 @@ export const ReinConfig = z.object({
    * comma-separated.
    */
   redis: z
-    .object({ cluster: z.array(z.string().regex(/^rediss?:\/\//, "expected redis://host:port or rediss://host:port")).min(1).optional() })
+    .object({
+      cluster: z
+        .array(z.string().regex(/^rediss?:\/\//, "expected redis://host:port or rediss://host:port"))
+        .min(1)
+        .optional(),
+    })
     .strict()
     .default({}),
   workspaceRoot: z.string().default(".rein/workspaces"),
@@ -75,7 +80,15 @@ export const ReinConfig = z.object({
   /** CPU, memory, process-count and file-size limits inside the sandbox. */
   sandboxLimits: SandboxLimits.default(SandboxLimits.parse({})),
   policy: z.array(PolicyRule).default([]),
-  approvals: z.object({ ttlSeconds: z.number().int().positive().default(24 * 3600) }).default({ ttlSeconds: 24 * 3600 }),
+  approvals: z
+    .object({
+      ttlSeconds: z
+        .number()
+        .int()
+        .positive()
+        .default(24 * 3600),
+    })
+    .default({ ttlSeconds: 24 * 3600 }),
   packets: z
     .object({
       ttlSeconds: z.number().int().positive().default(3600),
@@ -141,7 +154,11 @@ export interface LoadConfigOptions {
  */
 const EnvMergedSections = z.object({
   redis: z.record(z.string(), z.unknown(), { error: "expected an object" }).optional(),
-  roles: z.record(z.string(), z.record(z.string(), z.unknown(), { error: "expected an object: { provider, model, … }" }), { error: "expected an object of roles" }).optional(),
+  roles: z
+    .record(z.string(), z.record(z.string(), z.unknown(), { error: "expected an object: { provider, model, … }" }), {
+      error: "expected an object of roles",
+    })
+    .optional(),
 });
 
 /**
@@ -166,7 +183,8 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
   }
   const redisUrl = redisUrlNamedBy(env);
   if (redisUrl) merged.redisUrl = redisUrl;
-  if (env.REIN_REDIS_CLUSTER) merged.redis = { ...sections.data.redis, cluster: env.REIN_REDIS_CLUSTER.split(",").map((url) => url.trim()) };
+  if (env.REIN_REDIS_CLUSTER)
+    merged.redis = { ...sections.data.redis, cluster: env.REIN_REDIS_CLUSTER.split(",").map((url) => url.trim()) };
   if (env.REIN_PREFIX) merged.prefix = env.REIN_PREFIX;
   if (env.REIN_WORKSPACE_ROOT) merged.workspaceRoot = env.REIN_WORKSPACE_ROOT;
   if (env.REIN_KEYS_DIR) merged.keysDir = env.REIN_KEYS_DIR;
@@ -176,7 +194,8 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
     const model = env[roleEnv(role, "MODEL")];
     if (provider || model) {
       roles[role] = { ...(roles[role] ?? {}), ...(provider ? { provider } : {}), ...(model ? { model } : {}) };
-      if (!roles[role]?.model) throw configError(`roles.${role}.model`, `${roleEnv(role, "MODEL")} must be set with ${roleEnv(role, "PROVIDER")}`);
+      if (!roles[role]?.model)
+        throw configError(`roles.${role}.model`, `${roleEnv(role, "MODEL")} must be set with ${roleEnv(role, "PROVIDER")}`);
     }
   }
   if (Object.keys(roles).length > 0) merged.roles = roles;
@@ -213,7 +232,11 @@ function readConfigFile(file: string): Record<string, unknown> {
     text = readFileSync(file, "utf8");
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-    throw new ReinError("config_invalid", missing ? `config file ${file} does not exist` : `cannot read config file ${file}: ${(error as Error).message}`, { cause: error });
+    throw new ReinError(
+      "config_invalid",
+      missing ? `config file ${file} does not exist` : `cannot read config file ${file}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   let value: unknown;
   try {
@@ -221,7 +244,11 @@ function readConfigFile(file: string): Record<string, unknown> {
   } catch (error) {
     const at = jsonErrorLocation(text, error);
     const where = at ? ` at line ${at.line}, column ${at.column}` : "";
-    throw new ReinError("config_invalid", `config file ${file} is not valid JSON${where} (${(error as Error).message}); expected valid JSON`, { cause: error, details: { ...at } });
+    throw new ReinError(
+      "config_invalid",
+      `config file ${file} is not valid JSON${where} (${(error as Error).message}); expected valid JSON`,
+      { cause: error, details: { ...at } },
+    );
   }
   const settings = JsonObject.safeParse(value);
   if (!settings.success) throw new ReinError("config_invalid", `config file ${file}: expected a JSON object of settings`);
@@ -238,7 +265,12 @@ function readConfigFile(file: string): Record<string, unknown> {
 function baseUrlsFromEnv(config: ReinConfig, env: NodeJS.ProcessEnv): void {
   for (const provider of Object.values(config.providers)) {
     if (provider.baseURL) continue;
-    const fromEnv = provider.kind === "anthropic" ? env.ANTHROPIC_BASE_URL : provider.kind === "openai" || provider.kind === "openai-compatible" ? env.OPENAI_BASE_URL : undefined;
+    const fromEnv =
+      provider.kind === "anthropic"
+        ? env.ANTHROPIC_BASE_URL
+        : provider.kind === "openai" || provider.kind === "openai-compatible"
+          ? env.OPENAI_BASE_URL
+          : undefined;
     if (fromEnv) provider.baseURL = fromEnv;
   }
 }
@@ -247,7 +279,10 @@ function baseUrlsFromEnv(config: ReinConfig, env: NodeJS.ProcessEnv): void {
 function validateProviders(config: ReinConfig): void {
   for (const [name, provider] of Object.entries(config.providers)) {
     if (provider.kind === "openai-compatible" && !provider.baseURL) {
-      throw configError(`providers.${name}.baseURL`, `provider "${name}" is openai-compatible and needs the server's base URL, e.g. "http://127.0.0.1:11434/v1" (or set OPENAI_BASE_URL)`);
+      throw configError(
+        `providers.${name}.baseURL`,
+        `provider "${name}" is openai-compatible and needs the server's base URL, e.g. "http://127.0.0.1:11434/v1" (or set OPENAI_BASE_URL)`,
+      );
     }
   }
 }

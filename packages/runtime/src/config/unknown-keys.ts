@@ -29,7 +29,9 @@ export function unknownKeys(schema: z.ZodType, value: unknown, path: readonly st
     case "pipe":
       return unknownKeys(def.in as z.ZodType, value, path);
     case "array":
-      return Array.isArray(value) ? value.flatMap((item, index) => unknownKeys(def.element as z.ZodType, item, [...path, String(index)])) : [];
+      return Array.isArray(value)
+        ? value.flatMap((item, index) => unknownKeys(def.element as z.ZodType, item, [...path, String(index)]))
+        : [];
     case "record":
       return Object.entries(value).flatMap(([key, item]) => unknownKeys(def.valueType as z.ZodType, item, [...path, key]));
     case "object": {

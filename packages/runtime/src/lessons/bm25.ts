@@ -4,7 +4,9 @@ export function tokenize(text: string): string[] {
 }
 
 const STOP_WORDS = new Set(
-  "the and for that this with from was were are but not its it's has have had into then than when what which who why how all any can did does our out their them they you your".split(" "),
+  "the and for that this with from was were are but not its it's has have had into then than when what which who why how all any can did does our out their them they you your".split(
+    " ",
+  ),
 );
 
 export interface Bm25Options {

@@ -88,7 +88,8 @@ export class LessonStore {
 
   private parse(lessonId: string, raw: string): Lesson {
     const parsed = Lesson.safeParse(JSON.parse(raw));
-    if (!parsed.success) throw new ReinError("contract_invalid", `stored lesson ${lessonId} does not match Lesson: ${parsed.error.message}`);
+    if (!parsed.success)
+      throw new ReinError("contract_invalid", `stored lesson ${lessonId} does not match Lesson: ${parsed.error.message}`);
     return parsed.data;
   }
 }

@@ -55,19 +55,26 @@ export function awaitedJobsOf(run: AwaitingRun): AwaitedJob[] {
   const add = (job: IntakeJob, queue: QueueName, jobId: string) => awaited.push({ key: awaitedKey(job), queue, jobId, job });
   if (stopsSteps(run.status)) return awaited;
   // Plan 0 is no job: a run not yet submitted to the controller waits for its `goal.submitted` event.
-  if (run.status === "planning" && run.planCount > 0) add({ kind: "plan", runId, planNo: run.planCount }, QUEUE_NAMES.plan, jobIds.plan(runId, run.planCount));
+  if (run.status === "planning" && run.planCount > 0)
+    add({ kind: "plan", runId, planNo: run.planCount }, QUEUE_NAMES.plan, jobIds.plan(runId, run.planCount));
   for (const step of run.steps) {
     const { stepId, attempt } = step;
     if (step.phase === "dispatched" || step.phase === "executing") {
       const jobId = jobIds.step(runId, stepId, attempt, step.resumes);
       add({ kind: "step", runId, stepId, attempt, jobId }, QUEUE_NAMES.step, jobId);
     }
-    if (step.awaitingContext !== undefined) add({ kind: "context", runId, stepId, attempt }, QUEUE_NAMES.plan, jobIds.context(runId, stepId, attempt, step.resumes));
-    if (run.status === "evaluating" && step.phase === "evaluating") add({ kind: "evaluate", runId, stepId, attempt }, QUEUE_NAMES.evaluate, jobIds.evaluate(runId, stepId, attempt));
+    if (step.awaitingContext !== undefined)
+      add({ kind: "context", runId, stepId, attempt }, QUEUE_NAMES.plan, jobIds.context(runId, stepId, attempt, step.resumes));
+    if (run.status === "evaluating" && step.phase === "evaluating")
+      add({ kind: "evaluate", runId, stepId, attempt }, QUEUE_NAMES.evaluate, jobIds.evaluate(runId, stepId, attempt));
   }
   const proposal = run.proposal;
   if (run.status === "evaluating" && proposal?.phase === "evaluating") {
-    add({ kind: "final", runId, attempt: proposal.attempt }, QUEUE_NAMES.evaluate, jobIds.evaluate(runId, FINAL_ANSWER_STEP_ID, proposal.attempt));
+    add(
+      { kind: "final", runId, attempt: proposal.attempt },
+      QUEUE_NAMES.evaluate,
+      jobIds.evaluate(runId, FINAL_ANSWER_STEP_ID, proposal.attempt),
+    );
   }
   return awaited;
 }

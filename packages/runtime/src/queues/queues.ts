@@ -82,7 +82,12 @@ export class ReinQueues {
   #queue(name: QueueName): Queue {
     let queue = this.#made.get(name);
     if (!queue) {
-      queue = new (loadBullmq().Queue)(name, { connection: this.connection, prefix: this.prefix, telemetry: this.options.telemetry, defaultJobOptions: this.options.jobs?.[name] ?? defaultJobOptions });
+      queue = new (loadBullmq().Queue)(name, {
+        connection: this.connection,
+        prefix: this.prefix,
+        telemetry: this.options.telemetry,
+        defaultJobOptions: this.options.jobs?.[name] ?? defaultJobOptions,
+      });
       this.options.redisErrors?.watch(queue, `${name} queue`);
       this.#made.set(name, queue);
     }

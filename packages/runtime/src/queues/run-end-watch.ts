@@ -83,7 +83,9 @@ export class RunEndWatch {
 
   private async subscribe(): Promise<void> {
     // Named, so CLIENT LIST says which connection waits for run ends.
-    const subscriber = this.redis.isCluster ? this.redis.duplicate() : (this.redis as Redis).duplicate({ connectionName: this.connectionName });
+    const subscriber = this.redis.isCluster
+      ? this.redis.duplicate()
+      : (this.redis as Redis).duplicate({ connectionName: this.connectionName });
     this.subscriber = subscriber;
     const channel = this.keys.runEnded();
     subscriber.on("message", (from: string, message: string) => {
@@ -102,7 +104,10 @@ export class RunEndWatch {
         return;
       }
       this.catchUp(subscriber, channel).catch((error: unknown) => {
-        this.logger.warn({ err: errorMessage(error) }, "could not check the watched runs after a reconnect; their steps stop at their next turn write");
+        this.logger.warn(
+          { err: errorMessage(error) },
+          "could not check the watched runs after a reconnect; their steps stop at their next turn write",
+        );
       });
     });
     try {
@@ -127,7 +132,9 @@ export class RunEndWatch {
     const controllers = this.watched.get(runId);
     if (!controllers || !stopsSteps(status)) return;
     for (const ended of controllers) {
-      ended.abort(new ReinError("run_ended", `run ${runId} ended (${status}) while its step ran; the step stops here`, { details: { status } }));
+      ended.abort(
+        new ReinError("run_ended", `run ${runId} ended (${status}) while its step ran; the step stops here`, { details: { status } }),
+      );
     }
   }
 }

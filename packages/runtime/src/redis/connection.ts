@@ -22,7 +22,11 @@ export function bullmqConnectionOf(redisUrl: string): ConnectionOptions {
   try {
     url = new URL(redisUrl);
   } catch (error) {
-    throw new ReinError("config_invalid", `config key redisUrl: ${redactPassword(redisUrl)} is not a URL; expected redis://[user:password@]host:port[/db] or rediss://… for TLS`, { cause: error });
+    throw new ReinError(
+      "config_invalid",
+      `config key redisUrl: ${redactPassword(redisUrl)} is not a URL; expected redis://[user:password@]host:port[/db] or rediss://… for TLS`,
+      { cause: error },
+    );
   }
   if (url.protocol !== "redis:" && url.protocol !== "rediss:") {
     throw new ReinError("config_invalid", `config key redisUrl: expected the redis:// or rediss:// scheme, not ${url.protocol}//`);

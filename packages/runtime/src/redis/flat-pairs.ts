@@ -10,7 +10,8 @@ export function flatPairs(reply: readonly string[], what: string): [string, stri
   for (let index = 0; index < reply.length; index += 2) {
     const key = reply[index];
     const value = reply[index + 1];
-    if (key === undefined || value === undefined) throw new ReinError("contract_invalid", `${what}: ${JSON.stringify(key)} has no value; expected keys and values in turn`);
+    if (key === undefined || value === undefined)
+      throw new ReinError("contract_invalid", `${what}: ${JSON.stringify(key)} has no value; expected keys and values in turn`);
     pairs.push([key, value]);
   }
   return pairs;

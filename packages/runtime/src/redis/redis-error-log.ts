@@ -6,9 +6,20 @@ export interface ErrorEmitter {
   on(event: "error", listener: (error: Error) => void): unknown;
 }
 
-const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ECONNABORTED"]);
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ECONNABORTED",
+]);
 // "Failed to refresh slots cache": a cluster client that reached none of its nodes (ClusterAllFailedError).
-const CONNECTION_MESSAGES = /Connection is closed|Stream isn't writeable|Reached the max retries per request limit|connect ETIMEDOUT|Socket closed unexpectedly|Failed to refresh slots cache/i;
+const CONNECTION_MESSAGES =
+  /Connection is closed|Stream isn't writeable|Reached the max retries per request limit|connect ETIMEDOUT|Socket closed unexpectedly|Failed to refresh slots cache/i;
 
 /** `Redis.duplicate` and `Cluster.duplicate`, whose arguments differ, as one signature. */
 type Duplicate = (...args: never[]) => RedisClient;
@@ -74,7 +85,10 @@ export class RedisErrorLog {
       return;
     }
     outage.messages.add(error.message);
-    this.logger.warn({ err: error, source }, "redis unreachable; every client keeps retrying, and this error is not logged again until redis is back");
+    this.logger.warn(
+      { err: error, source },
+      "redis unreachable; every client keeps retrying, and this error is not logged again until redis is back",
+    );
   }
 
   /** Redis answered again: says so once, with how long it was gone. */

@@ -118,7 +118,11 @@ export class CheckpointStore {
       counts = { messages: messages.length, observations: observations.length, records: records.length };
       const fresh = (name: (typeof LISTS)[number]) => lists[name].slice(turn.since?.[name] ?? 0).map((item) => JSON.stringify(item));
       const header = { schemaVersion, runId, stepId, attempt, usage, turns, pending, savedAt, counts };
-      delta.write = { header: JSON.stringify(header), lists: [fresh("messages"), fresh("observations"), fresh("records")], replace: !turn.since };
+      delta.write = {
+        header: JSON.stringify(header),
+        lists: [fresh("messages"), fresh("observations"), fresh("records")],
+        replace: !turn.since,
+      };
     }
     const written = await writeTurn(this.redis, {
       trace: turn.trace,
@@ -129,7 +133,10 @@ export class CheckpointStore {
       afterRunEnd: turn.afterRunEnd,
     });
     if (written === "taken_over") {
-      throw new ReinError("lock_lost", `step ${turn.stepId} of run ${turn.runId} is no longer this worker's (its job was taken over); nothing of the turn was written`);
+      throw new ReinError(
+        "lock_lost",
+        `step ${turn.stepId} of run ${turn.runId} is no longer this worker's (its job was taken over); nothing of the turn was written`,
+      );
     }
     if (written === "run_ended") {
       throw new ReinError("run_ended", `run ${turn.runId} has ended while step ${turn.stepId} ran; nothing of the turn was written`);

@@ -11,7 +11,6 @@ export interface IdempotencyStoreOptions {
   ttlSeconds?: number;
 }
 
-
 // Every write script: KEYS record, the run's set of record keys[, step owner[, run]]; ARGV[1] the owner's
 // token ('' unfenced), then its own. An intent is written only where there is none, and not once the run has
 // ended: no effect starts in an ended run. Each record written is listed in the run's set, which its retirement reads.
@@ -104,7 +103,16 @@ export class IdempotencyStore implements IdempotencyLog {
 
   /** Replaces this writer's intent with the call's outcome; if another writer's record is there, that record is returned and kept. */
   async finish(key: string, intent: CallIntent, outcome: RecordedOutcome, owner?: StepOwner): Promise<RecordOutcome> {
-    const reply = await this.fenced(FINISH, key, owner, false, "the call's outcome", JSON.stringify(intent), JSON.stringify(outcome), String(this.ttlSeconds));
+    const reply = await this.fenced(
+      FINISH,
+      key,
+      owner,
+      false,
+      "the call's outcome",
+      JSON.stringify(intent),
+      JSON.stringify(outcome),
+      String(this.ttlSeconds),
+    );
     if (reply[0] === "recorded") return { recorded: true };
     return { recorded: false, existing: parseRecord(reply[1] ?? null) };
   }
@@ -114,14 +122,25 @@ export class IdempotencyStore implements IdempotencyLog {
     await this.fenced(ABANDON, key, owner, false, "the call's abandonment", JSON.stringify(intent));
   }
 
-  private async fenced(script: string, key: string, owner: StepOwner | undefined, run: boolean, what: string, ...args: string[]): Promise<[string, ...(string | null)[]]> {
+  private async fenced(
+    script: string,
+    key: string,
+    owner: StepOwner | undefined,
+    run: boolean,
+    what: string,
+    ...args: string[]
+  ): Promise<[string, ...(string | null)[]]> {
     const record = this.keys.idempotency(key);
     const keys = [record, this.keys.runIdempotency(runIdOf(key)), ...fenceKeys(this.keys, owner, run)];
     const reply = await this.redis.eval(script, keys.length, ...keys, owner?.token ?? "", ...args);
     const refused = fenceRefusal(reply, owner, what);
     if (refused) throw refused;
     const parsed = ScriptReply.safeParse(reply);
-    if (!parsed.success) throw new ReinError("contract_invalid", `the idempotency script for ${what} replied ${JSON.stringify(reply)}; expected its verdict, then the record it found`);
+    if (!parsed.success)
+      throw new ReinError(
+        "contract_invalid",
+        `the idempotency script for ${what} replied ${JSON.stringify(reply)}; expected its verdict, then the record it found`,
+      );
     return parsed.data;
   }
 

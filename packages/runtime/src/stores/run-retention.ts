@@ -38,7 +38,9 @@ export async function runKeysOf(redis: RedisClient, keys: RedisKeys, state: Pick
 export async function expireWithin(redis: RedisClient, keys: readonly string[], ttlSeconds: number): Promise<void> {
   // One command per key, sent together: a pipeline on Redis Cluster must stay in one slot, and artifacts do not.
   const ttls = await Promise.all(keys.map((key) => redis.ttl(key)));
-  await Promise.all(keys.filter((_, index) => ttls[index] === -1 || (ttls[index] ?? -2) > ttlSeconds).map((key) => redis.expire(key, ttlSeconds)));
+  await Promise.all(
+    keys.filter((_, index) => ttls[index] === -1 || (ttls[index] ?? -2) > ttlSeconds).map((key) => redis.expire(key, ttlSeconds)),
+  );
 }
 
 /**

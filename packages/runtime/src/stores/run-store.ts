@@ -155,4 +155,6 @@ function parseStored(runId: string, raw: string): RunState {
 }
 
 const conflict = (runId: string, expectedVersion: number) =>
-  new ReinError("version_conflict", `run ${runId} changed since version ${expectedVersion} was read; expected no concurrent writer`, { retryable: true });
+  new ReinError("version_conflict", `run ${runId} changed since version ${expectedVersion} was read; expected no concurrent writer`, {
+    retryable: true,
+  });

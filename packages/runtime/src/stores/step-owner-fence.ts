@@ -33,10 +33,17 @@ export function fenceRefusal(reply: unknown, owner: StepOwner | undefined, what:
   if (!owner || !Array.isArray(reply)) return undefined;
   const [verdict, status]: unknown[] = reply;
   if (verdict === "taken_over") {
-    return new ReinError("lock_lost", `step ${owner.stepId} of run ${owner.runId} is no longer this worker's (its job was taken over); ${what} was not written`);
+    return new ReinError(
+      "lock_lost",
+      `step ${owner.stepId} of run ${owner.runId} is no longer this worker's (its job was taken over); ${what} was not written`,
+    );
   }
   if (verdict === "run_ended") {
-    return new ReinError("run_ended", `run ${owner.runId} has ended (${String(status)}) while step ${owner.stepId} ran; ${what} was not written`, { details: { status } });
+    return new ReinError(
+      "run_ended",
+      `run ${owner.runId} has ended (${String(status)}) while step ${owner.stepId} ran; ${what} was not written`,
+      { details: { status } },
+    );
   }
   return undefined;
 }

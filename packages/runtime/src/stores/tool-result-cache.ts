@@ -64,7 +64,9 @@ export class ToolResultCache implements ReadCache {
   async put(runId: string, result: RecordedResult): Promise<void> {
     const json = this.entryOf(result);
     if (json === undefined) return;
-    this.redis.eval(PUT, 1, this.keys.toolCache(runId), result.fingerprint, json, String(this.ttlSeconds)).then(() => undefined, this.onWriteError);
+    this.redis
+      .eval(PUT, 1, this.keys.toolCache(runId), result.fingerprint, json, String(this.ttlSeconds))
+      .then(() => undefined, this.onWriteError);
   }
 
   async invalidate(runId: string): Promise<void> {

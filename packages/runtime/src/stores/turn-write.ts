@@ -124,8 +124,18 @@ export async function writeTurn(redis: RedisClient, turn: TurnWrite): Promise<"w
   const { trace, checkpoint, cache, ownerToken, refreshTtl, afterRunEnd } = turn;
   const write = checkpoint.write;
   const entries = cache?.entries ?? [];
-  if (!write && trace.events.length === 0 && trace.blobEntries.length === 0 && entries.length === 0 && ownerToken === undefined) return "written";
-  const keys = [checkpoint.ownerKey, trace.stream, trace.seq, trace.blobs, checkpoint.headerKey, ...checkpoint.listKeys, checkpoint.runKey, checkpoint.cacheKey];
+  if (!write && trace.events.length === 0 && trace.blobEntries.length === 0 && entries.length === 0 && ownerToken === undefined)
+    return "written";
+  const keys = [
+    checkpoint.ownerKey,
+    trace.stream,
+    trace.seq,
+    trace.blobs,
+    checkpoint.headerKey,
+    ...checkpoint.listKeys,
+    checkpoint.runKey,
+    checkpoint.cacheKey,
+  ];
   const lists = write?.lists ?? [[], [], []];
   const args = [
     ownerToken ?? "",

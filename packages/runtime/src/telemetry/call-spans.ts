@@ -36,7 +36,11 @@ export class CallSpans {
     switch (event.kind) {
       case "model.called": {
         const key = modelCallKey(event.runId, event.stepId, p);
-        const span = this.tracer.startSpan(modelSpanName(p), { kind: this.api.SpanKind.CLIENT, startTime: at, attributes: { ...modelCallAttributes(p), "rein.run.id": event.runId } }, parent);
+        const span = this.tracer.startSpan(
+          modelSpanName(p),
+          { kind: this.api.SpanKind.CLIENT, startTime: at, attributes: { ...modelCallAttributes(p), "rein.run.id": event.runId } },
+          parent,
+        );
         this.#models.set(key, [...(this.#models.get(key) ?? []), span]);
         return;
       }
@@ -54,7 +58,11 @@ export class CallSpans {
       case "tool.called":
         this.#tools.set(
           toolCallKey(event.runId, event.stepId, p),
-          this.tracer.startSpan(toolSpanName(p), { startTime: at, attributes: { ...toolCallAttributes(p), "rein.run.id": event.runId } }, parent),
+          this.tracer.startSpan(
+            toolSpanName(p),
+            { startTime: at, attributes: { ...toolCallAttributes(p), "rein.run.id": event.runId } },
+            parent,
+          ),
         );
         return;
       case "permission.decided":

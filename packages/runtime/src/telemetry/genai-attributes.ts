@@ -41,16 +41,29 @@ export const modelCallAttributes = (p: Payload): Attributes => ({
 
 export function modelResponseAttributes(p: Payload, usage: Usage | undefined): Attributes {
   const attributes: Attributes = { [GENAI.responseModel]: String(p.model), [GENAI.finishReasons]: [String(p.stopReason)] };
-  if (usage) Object.assign(attributes, { [GENAI.inputTokens]: usage.inputTokens, [GENAI.outputTokens]: usage.outputTokens, "rein.cost_usd": usage.costUsd });
+  if (usage)
+    Object.assign(attributes, {
+      [GENAI.inputTokens]: usage.inputTokens,
+      [GENAI.outputTokens]: usage.outputTokens,
+      "rein.cost_usd": usage.costUsd,
+    });
   return attributes;
 }
 
 export const toolSpanName = (p: Payload) => `execute_tool ${String(p.tool)}`;
 
-export const toolCallAttributes = (p: Payload): Attributes => ({ [GENAI.operation]: "execute_tool", [GENAI.toolName]: String(p.tool), [GENAI.toolCallId]: String(p.callId) });
+export const toolCallAttributes = (p: Payload): Attributes => ({
+  [GENAI.operation]: "execute_tool",
+  [GENAI.toolName]: String(p.tool),
+  [GENAI.toolCallId]: String(p.callId),
+});
 
-export const permissionAttributes = (p: Payload): Attributes => ({ "rein.permission.decision": String(p.decision), "rein.permission.rule": String(p.rule) });
+export const permissionAttributes = (p: Payload): Attributes => ({
+  "rein.permission.decision": String(p.decision),
+  "rein.permission.rule": String(p.rule),
+});
 
 /** Keys pairing a call's start with its end among the events of one process. */
 export const modelCallKey = (runId: string, stepId: string | null | undefined, p: Payload) => `${runId}|${String(p.role)}|${stepId ?? "-"}`;
-export const toolCallKey = (runId: string, stepId: string | null | undefined, p: Payload) => `${runId}|${stepId ?? "-"}|${String(p.callId)}|${String(p.index)}`;
+export const toolCallKey = (runId: string, stepId: string | null | undefined, p: Payload) =>
+  `${runId}|${stepId ?? "-"}|${String(p.callId)}|${String(p.index)}`;

@@ -6,6 +6,9 @@ import { echoTool } from "@rein/tools/testing";
 export function echoConversation(title: string, calls: number): z.input<typeof ScriptedConversation> {
   return {
     match: title,
-    turns: [...Array.from({ length: calls }, (_, index) => ({ toolCalls: [{ name: echoTool.name, input: { i: index } }] })), { text: "Echoed every number." }],
+    turns: [
+      ...Array.from({ length: calls }, (_, index) => ({ toolCalls: [{ name: echoTool.name, input: { i: index } }] })),
+      { text: "Echoed every number." },
+    ],
   };
 }

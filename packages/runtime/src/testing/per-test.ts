@@ -16,7 +16,13 @@ export interface TestHooks {
 
 /** A test runtime fresh for each test of the file or `describe` that calls this, deleted after it. */
 export function testRuntimePerTest(hooks: TestHooks, overrides: ReinConfigInput = {}): { readonly runtime: TestRuntime } {
-  const current = fixtureAround(hooks.beforeEach, hooks.afterEach, "the test runtime", async () => ({ runtime: await createTestRuntime(overrides) }), ({ runtime }) => runtime.cleanup());
+  const current = fixtureAround(
+    hooks.beforeEach,
+    hooks.afterEach,
+    "the test runtime",
+    async () => ({ runtime: await createTestRuntime(overrides) }),
+    ({ runtime }) => runtime.cleanup(),
+  );
   return liveView(current, ["runtime"]);
 }
 

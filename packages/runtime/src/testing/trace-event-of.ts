@@ -9,7 +9,11 @@ export type TraceEnvelope = Partial<Omit<TraceEvent, "kind" | "payload">>;
  * Redis is: a fixture with an unknown kind or a payload of the wrong shape
  * fails its test here instead of passing a reader something Rein never writes.
  */
-export function traceEventOf<Kind extends TraceKind>(kind: Kind, payload: TracePayloadInput<Kind>, envelope: TraceEnvelope = {}): TypedTraceEvent {
+export function traceEventOf<Kind extends TraceKind>(
+  kind: Kind,
+  payload: TracePayloadInput<Kind>,
+  envelope: TraceEnvelope = {},
+): TypedTraceEvent {
   return typedTraceEvent({
     schemaVersion: 1,
     seq: 1,

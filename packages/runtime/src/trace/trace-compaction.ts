@@ -50,7 +50,12 @@ const ATTEMPTS = 3;
  * so nothing is lost; after a few tries it leaves the trace as it is.
  * @returns what it packed, or null when it left the trace as it was
  */
-export async function compactTrace(redis: RedisClient, stream: string, runId: string, options: TraceCompactionOptions): Promise<TraceCompaction | null> {
+export async function compactTrace(
+  redis: RedisClient,
+  stream: string,
+  runId: string,
+  options: TraceCompactionOptions,
+): Promise<TraceCompaction | null> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     if ((await redis.xlen(stream)) < options.minEvents) break;
     const raw = await redis.xrangeBuffer(stream, "-", "+");

@@ -33,7 +33,8 @@ export function decodeEntry(runId: string, [rawId, fields]: RawTraceEntry): Deco
   const seqs = named.get("seqs");
   if (packed && seqs) {
     const [first = Number.NaN, last = Number.NaN] = String(seqs).split("-").map(Number);
-    if (!Number.isInteger(first) || !Number.isInteger(last)) throw malformed(runId, id, `its seqs are ${JSON.stringify(String(seqs))}; expected "first-last"`);
+    if (!Number.isInteger(first) || !Number.isInteger(last))
+      throw malformed(runId, id, `its seqs are ${JSON.stringify(String(seqs))}; expected "first-last"`);
     return { kind: "chunk", id, firstSeq: first, lastSeq: last, packed };
   }
   const event = named.get("event");
@@ -44,7 +45,8 @@ export function decodeEntry(runId: string, [rawId, fields]: RawTraceEntry): Deco
 
 /** The events an entry holds, those after `fromSeq` only: a chunk wholly before it is not inflated. */
 export function storedEventsOf(runId: string, entry: DecodedEntry, fromSeq = 0): StoredEvent[] {
-  if (entry.kind === "event") return entry.seq > fromSeq ? [{ seq: entry.seq, body: parsed(runId, entry.id, entry.json, "its event is not JSON") }] : [];
+  if (entry.kind === "event")
+    return entry.seq > fromSeq ? [{ seq: entry.seq, body: parsed(runId, entry.id, entry.json, "its event is not JSON") }] : [];
   if (entry.lastSeq <= fromSeq) return [];
   let text: string;
   try {

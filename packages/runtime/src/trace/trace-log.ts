@@ -75,7 +75,12 @@ export class TraceLog implements TraceWriter {
       ...input,
     };
     const { schemaVersion, runId: _runId, stepId, parentStepId, ...rest } = body;
-    const stored = { ...(schemaVersion === 1 ? {} : { schemaVersion }), ...(stepId === null ? {} : { stepId }), ...(parentStepId === null ? {} : { parentStepId }), ...rest };
+    const stored = {
+      ...(schemaVersion === 1 ? {} : { schemaVersion }),
+      ...(stepId === null ? {} : { stepId }),
+      ...(parentStepId === null ? {} : { parentStepId }),
+      ...rest,
+    };
     const json = JSON.stringify(stored);
     const redacted = this.options.redact ? this.options.redact(json) : json;
     // Observers export what they see (telemetry spans carry a failed call's error): they get the event as stored.
@@ -167,7 +172,10 @@ export class TraceLog implements TraceWriter {
    */
   async load(runId: string, events: readonly TraceEvent[], blobs: Readonly<Record<string, string>> = {}): Promise<void> {
     if ((await this.redis.exists(this.keys.trace(runId), this.keys.traceSeq(runId))) > 0) {
-      throw new ReinError("version_conflict", `run ${runId} already has a trace under this prefix; expected an empty prefix to import into`);
+      throw new ReinError(
+        "version_conflict",
+        `run ${runId} already has a trace under this prefix; expected an empty prefix to import into`,
+      );
     }
     const multi = this.redis.multi();
     let lastSeq = 0;

@@ -31,9 +31,15 @@ const callKey = (index: number) => `run_test:step_test:1:${index}`;
  */
 async function approvedThenLost(withIdempotency: boolean) {
   const { tool, counter } = restartServiceTool();
-  const executor = harness({ tools: [tool], surface: [{ name: "restart_service", scope: {} }], workspace: fixture.workspace, deps: { approvals: fixture.approvals, approvalVerifier, now: () => clock, ...(withIdempotency ? { idempotency } : {}) } });
+  const executor = harness({
+    tools: [tool],
+    surface: [{ name: "restart_service", scope: {} }],
+    workspace: fixture.workspace,
+    deps: { approvals: fixture.approvals, approvalVerifier, now: () => clock, ...(withIdempotency ? { idempotency } : {}) },
+  });
   // The step's deadline on the same test clock as the approvals.
-  const context = (overrides: Parameters<typeof executor.context>[0] = {}) => executor.context({ budget: { maxToolCalls: 30, deadline: clock + 3 * 3_600_000 }, ...overrides });
+  const context = (overrides: Parameters<typeof executor.context>[0] = {}) =>
+    executor.context({ budget: { maxToolCalls: 30, deadline: clock + 3 * 3_600_000 }, ...overrides });
   const asked = await executor.executor.execute(restartApi(), 0, context());
   const approvalId = asked.suspend?.approvalId as string;
   await fixture.approvals.decide(approvalId, { decision: "approved", approver: "alice" }, signer);
@@ -53,7 +59,16 @@ describe("an approval whose call's worker was lost after it used the approval", 
 
   it("does not run a non-idempotent call again once its effect had started: its outcome is unknown", async () => {
     const { executor, context, counter } = await approvedThenLost(true);
-    const intent = { schemaVersion: 1, kind: "intent", fingerprint: sha256("restart api"), actionHash: actionHashOf(action), tool: "restart_service", repeatable: false, startedAt: "2030-01-01T00:00:00.000Z", token: "lost" } as const;
+    const intent = {
+      schemaVersion: 1,
+      kind: "intent",
+      fingerprint: sha256("restart api"),
+      actionHash: actionHashOf(action),
+      tool: "restart_service",
+      repeatable: false,
+      startedAt: "2030-01-01T00:00:00.000Z",
+      token: "lost",
+    } as const;
     await idempotency.begin(callKey(0), intent);
     const resumed = await executor.execute(restartApi(), 0, context());
     expect(resumed.observation.status).toBe("outcome_unknown");

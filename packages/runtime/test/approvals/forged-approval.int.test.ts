@@ -63,7 +63,11 @@ describe("an approval record forged in Redis", () => {
     const { run, trace, counter } = setup();
     const asked = await run();
     const approvalId = asked.suspend?.approvalId as string;
-    await fixture.env.redis.hset(fixture.env.keys.approval(approvalId), { status: "approved", approver: "cli:alice", decidedAt: new Date(clock).toISOString() });
+    await fixture.env.redis.hset(fixture.env.keys.approval(approvalId), {
+      status: "approved",
+      approver: "cli:alice",
+      decidedAt: new Date(clock).toISOString(),
+    });
 
     const outcome = await run();
     expectRefusedAsForged(outcome, trace, counter.runs);
@@ -75,7 +79,17 @@ describe("an approval record forged in Redis", () => {
     const actionHash = actionHashOf(api);
     const approvalId = "apr_forged0000000000";
     const now = new Date(clock).toISOString();
-    const data = { schemaVersion: 2, approvalId, runId: "run_test", stepId: "step_test", ...api, actionHash, call: RESTART_API_CALL, createdAt: now, expiresAt: new Date(clock + 3_600_000).toISOString() };
+    const data = {
+      schemaVersion: 2,
+      approvalId,
+      runId: "run_test",
+      stepId: "step_test",
+      ...api,
+      actionHash,
+      call: RESTART_API_CALL,
+      createdAt: now,
+      expiresAt: new Date(clock + 3_600_000).toISOString(),
+    };
     await fixture.env.redis.hset(fixture.env.keys.approval(approvalId), {
       data: JSON.stringify(data),
       status: "approved",
@@ -96,7 +110,11 @@ describe("an approval record forged in Redis", () => {
     const { run, trace, counter } = setup();
     const asked = await run();
     const mallory = new ApprovalStore(fixture.env.redis, fixture.env.keys, { ttlSeconds: 3600, now: () => clock });
-    await mallory.decide(asked.suspend?.approvalId as string, { decision: "approved", approver: "mallory" }, new ApprovalSigner(generateKeyPair().privateKey));
+    await mallory.decide(
+      asked.suspend?.approvalId as string,
+      { decision: "approved", approver: "mallory" },
+      new ApprovalSigner(generateKeyPair().privateKey),
+    );
 
     expectRefusedAsForged(await run(), trace, counter.runs);
   });
@@ -146,7 +164,10 @@ describe("an approval record forged in Redis", () => {
     const key = fixture.env.keys.approval(approvalId);
     const data = JSON.parse((await fixture.env.redis.hget(key, "data")) as string);
     const later = clock + 3_600_000;
-    await fixture.env.redis.hset(key, { data: JSON.stringify({ ...data, expiresAt: new Date(later).toISOString() }), expiresAtMs: String(later) });
+    await fixture.env.redis.hset(key, {
+      data: JSON.stringify({ ...data, expiresAt: new Date(later).toISOString() }),
+      expiresAtMs: String(later),
+    });
 
     expectRefusedAsForged(await run(), trace, counter.runs);
   });
@@ -216,7 +237,10 @@ describe("a consumed approval", () => {
 
     const key = fixture.env.keys.approval(approvalId);
     const data = JSON.parse((await fixture.env.redis.hget(key, "data")) as string);
-    await fixture.env.redis.hset(key, { data: JSON.stringify({ ...data, call: "1:call_restart_api_again" }), consumedBy: "run_test:step_test:1:2" });
+    await fixture.env.redis.hset(key, {
+      data: JSON.stringify({ ...data, call: "1:call_restart_api_again" }),
+      consumedBy: "run_test:step_test:1:2",
+    });
     const later = await run(call("restart_service", { service: "api" }, { id: "call_restart_api_again" }));
 
     expect(counter.runs).toBe(1);
@@ -234,16 +258,36 @@ describe("an approval stored by an older Rein (schema version 1)", () => {
     const { call: _call, ...data } = JSON.parse((await fixture.env.redis.hget(key, "data")) as string);
     const decidedAt = new Date(clock).toISOString();
     // Exactly what a version 1 decider signed: no note, no reason, no call.
-    const v1Claims = { purpose: "rein.approval-decision.v1", approvalId, actionHash: data.actionHash, runId: "run_test", stepId: "step_test", decision: "approved", approver: "alice", decidedAt, expiresAt: data.expiresAt };
+    const v1Claims = {
+      purpose: "rein.approval-decision.v1",
+      approvalId,
+      actionHash: data.actionHash,
+      runId: "run_test",
+      stepId: "step_test",
+      decision: "approved",
+      approver: "alice",
+      decidedAt,
+      expiresAt: data.expiresAt,
+    };
     const signature = sign(null, Buffer.from(canonicalJson(v1Claims)), deciderKeys.privateKey).toString("base64");
-    await fixture.env.redis.hset(key, { data: JSON.stringify({ ...data, schemaVersion: 1 }), status: "approved", approver: "alice", decidedAt, signature });
+    await fixture.env.redis.hset(key, {
+      data: JSON.stringify({ ...data, schemaVersion: 1 }),
+      status: "approved",
+      approver: "alice",
+      decidedAt,
+      signature,
+    });
 
     const outcome = await run();
     expect(counter.runs).toBe(0);
     expect(outcome.observation.status).toBe("pending_approval");
     expect(outcome.suspend?.approvalId).not.toBe(approvalId);
     expect(trace.kinds()).not.toContain("approval.consumed");
-    expect((await fixture.approvals.get(outcome.suspend?.approvalId as string))).toMatchObject({ schemaVersion: 2, call: RESTART_API_CALL, status: "pending" });
+    expect(await fixture.approvals.get(outcome.suspend?.approvalId as string)).toMatchObject({
+      schemaVersion: 2,
+      call: RESTART_API_CALL,
+      status: "pending",
+    });
   });
 });
 
@@ -257,7 +301,9 @@ describe("a pending approval altered in Redis", () => {
     // Shown as a harmless restart of "docs", still bound to the hash of restarting "api".
     await fixture.env.redis.hset(key, "data", JSON.stringify({ ...data, args: { service: "docs" }, scope: { services: ["docs"] } }));
 
-    await expect(fixture.approvals.decide(approvalId, { decision: "approved", approver: "alice" }, signer)).rejects.toThrow(/altered in Redis/);
+    await expect(fixture.approvals.decide(approvalId, { decision: "approved", approver: "alice" }, signer)).rejects.toThrow(
+      /altered in Redis/,
+    );
     expect((await fixture.approvals.get(approvalId))?.status).toBe("pending");
     expect(counter.runs).toBe(0);
   });
@@ -271,9 +317,14 @@ describe("a pending approval whose expiry was pushed back in Redis", () => {
     const key = fixture.env.keys.approval(approvalId);
     const data = JSON.parse((await fixture.env.redis.hget(key, "data")) as string);
     const aYear = clock + 365 * 24 * 3_600_000;
-    await fixture.env.redis.hset(key, { data: JSON.stringify({ ...data, expiresAt: new Date(aYear).toISOString() }), expiresAtMs: String(aYear) });
+    await fixture.env.redis.hset(key, {
+      data: JSON.stringify({ ...data, expiresAt: new Date(aYear).toISOString() }),
+      expiresAtMs: String(aYear),
+    });
 
-    await expect(fixture.approvals.decide(approvalId, { decision: "approved", approver: "alice" }, signer)).rejects.toThrow(/later than approvals\.ttlSeconds/);
+    await expect(fixture.approvals.decide(approvalId, { decision: "approved", approver: "alice" }, signer)).rejects.toThrow(
+      /later than approvals\.ttlSeconds/,
+    );
     expect((await fixture.approvals.get(approvalId))?.status).toBe("pending");
   });
 });

@@ -9,7 +9,10 @@ import { assertRoleModels, checkRoleModels } from "@rein/models";
 const today = "2026-12-03";
 
 /** A config whose every role uses `role` on a provider of `kind`, with `overrides` per role. */
-function configWith(kind: "anthropic" | "openai" | "openai-compatible", roles: Partial<Record<"planner" | "worker" | "evaluator" | "judge", Record<string, unknown>>>): ReinConfig {
+function configWith(
+  kind: "anthropic" | "openai" | "openai-compatible",
+  roles: Partial<Record<"planner" | "worker" | "evaluator" | "judge", Record<string, unknown>>>,
+): ReinConfig {
   const provider = kind === "openai-compatible" ? { kind, baseURL: "http://127.0.0.1:11434/v1" } : { kind };
   const base = { provider: "p", model: kind === "anthropic" ? "claude-sonnet-5-5" : "gpt-6.2-sol" };
   const input: ReinConfigInput = {
@@ -24,7 +27,8 @@ function configWith(kind: "anthropic" | "openai" | "openai-compatible", roles: P
   return ReinConfig.parse(input);
 }
 
-const messages = (config: ReinConfig, day = today) => checkRoleModels(config, day).map((problem) => `${problem.severity} ${problem.message}`);
+const messages = (config: ReinConfig, day = today) =>
+  checkRoleModels(config, day).map((problem) => `${problem.severity} ${problem.message}`);
 
 describe("roles checked against the model catalogue", () => {
   it("accepts the current models with the settings they take", () => {
@@ -54,15 +58,21 @@ describe("roles checked against the model catalogue", () => {
 
   it("warns of a model that retires later, and refuses it from that day on", () => {
     const config = configWith("openai", { worker: { model: "gpt-4.1-mini" } });
-    expect(messages(config)).toEqual(["warning roles.worker.model: gpt-4.1-mini retires on 2027-01-14, when requests to it start failing; move to gpt-6.2-sol before then"]);
-    expect(messages(config, "2027-01-14")).toEqual(["error roles.worker.model: gpt-4.1-mini was retired on 2027-01-14 (requests to it fail); use gpt-6.2-sol"]);
+    expect(messages(config)).toEqual([
+      "warning roles.worker.model: gpt-4.1-mini retires on 2027-01-14, when requests to it start failing; move to gpt-6.2-sol before then",
+    ]);
+    expect(messages(config, "2027-01-14")).toEqual([
+      "error roles.worker.model: gpt-4.1-mini was retired on 2027-01-14 (requests to it fail); use gpt-6.2-sol",
+    ]);
   });
 
   it("refuses an effort the model does not take, saying which it does", () => {
     expect(messages(configWith("openai", { planner: { effort: "none" } }))).toEqual([
       'error roles.planner.effort: gpt-6.2-sol does not accept effort "none" (it accepts low, medium, high, xhigh, max); use one of those',
     ]);
-    expect(messages(configWith("anthropic", { worker: { model: "claude-haiku-4-5", effort: "low" } }))).toEqual(["error roles.worker.effort: claude-haiku-4-5 takes no effort parameter; remove it"]);
+    expect(messages(configWith("anthropic", { worker: { model: "claude-haiku-4-5", effort: "low" } }))).toEqual([
+      "error roles.worker.effort: claude-haiku-4-5 takes no effort parameter; remove it",
+    ]);
   });
 
   it("takes GPT-6 Sol's temperature only while it does not reason (effort none)", () => {
@@ -85,7 +95,9 @@ describe("roles checked against the model catalogue", () => {
       'error roles.worker.model: gpt-6.2-sol is an OpenAI model, but provider "p" is anthropic; name a provider of kind openai, or an Anthropic model such as claude-sonnet-5-5',
     ]);
     const unknown = checkRoleModels(configWith("anthropic", { worker: { model: "claude-nova-1", temperature: 0.5 } }), today);
-    expect(unknown).toMatchObject([{ severity: "warning", code: "model_unknown", role: "worker", key: "roles.worker.model", model: "claude-nova-1" }]);
+    expect(unknown).toMatchObject([
+      { severity: "warning", code: "model_unknown", role: "worker", key: "roles.worker.model", model: "claude-nova-1" },
+    ]);
   });
 
   it("does not check what a compatible server serves", () => {
@@ -99,7 +111,12 @@ describe("roles checked against the model catalogue", () => {
       file,
       JSON.stringify({
         providers: { claude: { kind: "anthropic" } },
-        roles: { planner: { ...role, model: "claude-sonnet-4-5" }, worker: { ...role, temperature: 0.2 }, evaluator: role, judge: { ...role, model: "claude-nova-1" } },
+        roles: {
+          planner: { ...role, model: "claude-sonnet-4-5" },
+          worker: { ...role, temperature: 0.2 },
+          evaluator: role,
+          judge: { ...role, model: "claude-nova-1" },
+        },
       }),
     );
     const config = loadConfig({ file, env: {} });

@@ -9,7 +9,12 @@ describe("a config with mistakes is refused, saying where and what was meant", (
     const error = failure(() =>
       loadConfig({
         env: {},
-        file: configFile({ redisURL: "redis://x", providers: { s: scripted }, roles: { worker: { provider: "s", modle: "m" } }, tools: { comands: ["node"] } }),
+        file: configFile({
+          redisURL: "redis://x",
+          providers: { s: scripted },
+          roles: { worker: { provider: "s", modle: "m" } },
+          tools: { comands: ["node"] },
+        }),
       }),
     );
     expect(error.code).toBe("config_invalid");
@@ -19,11 +24,20 @@ describe("a config with mistakes is refused, saying where and what was meant", (
   });
 
   it("names a section the environment merges into that is not an object, instead of spreading it", () => {
-    const redis = failure(() => loadConfig({ env: { REIN_REDIS_CLUSTER: "redis://a:7000" }, file: configFile({ redis: "redis://a:7000" }) }));
+    const redis = failure(() =>
+      loadConfig({ env: { REIN_REDIS_CLUSTER: "redis://a:7000" }, file: configFile({ redis: "redis://a:7000" }) }),
+    );
     expect(redis.message).toBe("config key redis: expected an object");
-    const role = failure(() => loadConfig({ env: { REIN_WORKER_MODEL: "qwen3", REIN_WORKER_PROVIDER: "s" }, file: configFile({ providers: { s: scripted }, roles: { worker: "qwen3" } }) }));
+    const role = failure(() =>
+      loadConfig({
+        env: { REIN_WORKER_MODEL: "qwen3", REIN_WORKER_PROVIDER: "s" },
+        file: configFile({ providers: { s: scripted }, roles: { worker: "qwen3" } }),
+      }),
+    );
     expect(role.message).toBe("config key roles.worker: expected an object: { provider, model, … }");
-    expect(failure(() => loadConfig({ env: {}, file: configFile({ roles: ["worker"] }) })).message).toBe("config key roles: expected an object of roles");
+    expect(failure(() => loadConfig({ env: {}, file: configFile({ roles: ["worker"] }) })).message).toBe(
+      "config key roles: expected an object of roles",
+    );
   });
 
   it("names an unknown key with nothing close without guessing", () => {
@@ -43,14 +57,22 @@ describe("a config with mistakes is refused, saying where and what was meant", (
 
   it("requires a base URL for an openai-compatible provider", () => {
     const error = failure(() => loadConfig({ env: {}, file: configFile({ providers: { local: { kind: "openai-compatible" } } }) }));
-    expect(error.message).toMatch(/config key providers\.local\.baseURL: provider "local" is openai-compatible and needs the server's base URL/);
+    expect(error.message).toMatch(
+      /config key providers\.local\.baseURL: provider "local" is openai-compatible and needs the server's base URL/,
+    );
   });
 
   it("takes OPENAI_BASE_URL and ANTHROPIC_BASE_URL where the config names none, and never over one it names", () => {
     const config = loadConfig({
       env: { OPENAI_BASE_URL: "http://127.0.0.1:9999/v1", ANTHROPIC_BASE_URL: "http://127.0.0.1:9998" },
       file: configFile({
-        providers: { scripted, local: { kind: "openai-compatible" }, openai: { kind: "openai" }, claude: { kind: "anthropic" }, pinned: { kind: "openai", baseURL: "http://pinned/v1" } },
+        providers: {
+          scripted,
+          local: { kind: "openai-compatible" },
+          openai: { kind: "openai" },
+          claude: { kind: "anthropic" },
+          pinned: { kind: "openai", baseURL: "http://pinned/v1" },
+        },
       }),
     });
     expect(config.providers.local?.baseURL).toBe("http://127.0.0.1:9999/v1");

@@ -12,8 +12,17 @@ const env = {
 };
 
 const config = ReinConfig.parse({
-  providers: { claude: { kind: "anthropic" }, gpt: { kind: "openai", apiKeyEnv: "WORKER_KEY" }, local: { kind: "openai-compatible", baseURL: "http://127.0.0.1:1/v1" } },
-  roles: { planner: { provider: "claude", model: "c" }, worker: { provider: "gpt", model: "g" }, evaluator: { provider: "local", model: "l" }, judge: { provider: "local", model: "l" } },
+  providers: {
+    claude: { kind: "anthropic" },
+    gpt: { kind: "openai", apiKeyEnv: "WORKER_KEY" },
+    local: { kind: "openai-compatible", baseURL: "http://127.0.0.1:1/v1" },
+  },
+  roles: {
+    planner: { provider: "claude", model: "c" },
+    worker: { provider: "gpt", model: "g" },
+    evaluator: { provider: "local", model: "l" },
+    judge: { provider: "local", model: "l" },
+  },
   secrets: [{ env: "GITHUB_TOKEN", tools: ["gh_issue"], hosts: ["api.github.com:443"] }, "ANTHROPIC_API_KEY"],
   redaction: { patterns: ["EMP-\\d{6}"] },
 });
@@ -42,7 +51,8 @@ describe("secretsAndRedactor", () => {
     const { redactor } = secretsAndRedactor(config, env);
     const text = `token ${env.GITHUB_TOKEN} keys ${env.ANTHROPIC_API_KEY} ${env.WORKER_KEY} mail ana@example.com id EMP-123456 other ${env.NOT_LISTED}`;
     const { text: redacted } = redactor.redact(text);
-    for (const value of [env.GITHUB_TOKEN, env.ANTHROPIC_API_KEY, env.WORKER_KEY, "ana@example.com", "EMP-123456"]) expect(redacted).not.toContain(value);
+    for (const value of [env.GITHUB_TOKEN, env.ANTHROPIC_API_KEY, env.WORKER_KEY, "ana@example.com", "EMP-123456"])
+      expect(redacted).not.toContain(value);
     expect(redacted).toContain(env.NOT_LISTED);
   });
 

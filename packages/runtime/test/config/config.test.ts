@@ -65,7 +65,10 @@ describe("loadConfig", () => {
       providers: { scripted: { kind: "scripted" }, local: { kind: "openai-compatible", baseURL: "http://127.0.0.1:11434/v1" } },
       roles: { worker: { provider: "scripted", model: "a" } },
     });
-    const config = loadConfig({ file, env: { REIN_WORKER_PROVIDER: "local", REIN_WORKER_MODEL: "qwen3", REDIS_URL: "redis://10.0.0.1:6380", REIN_PREFIX: "team" } });
+    const config = loadConfig({
+      file,
+      env: { REIN_WORKER_PROVIDER: "local", REIN_WORKER_MODEL: "qwen3", REDIS_URL: "redis://10.0.0.1:6380", REIN_PREFIX: "team" },
+    });
     expect(config.roles.worker).toMatchObject({ provider: "local", model: "qwen3" });
     expect(config.redisUrl).toBe("redis://10.0.0.1:6380");
     expect(config.prefix).toBe("team");
@@ -73,17 +76,25 @@ describe("loadConfig", () => {
 
   it("lets the evaluator's model judge unless a judge of its own is named", () => {
     const providers = { scripted: { kind: "scripted" }, local: { kind: "openai-compatible", baseURL: "http://127.0.0.1:11434/v1" } };
-    const evaluatorOnly = loadConfig({ env: {}, file: configFile({ providers, roles: { evaluator: { provider: "local", model: "qwen3" } } }) });
+    const evaluatorOnly = loadConfig({
+      env: {},
+      file: configFile({ providers, roles: { evaluator: { provider: "local", model: "qwen3" } } }),
+    });
     expect(evaluatorOnly.roles.judge).toMatchObject({ provider: "local", model: "qwen3" });
     const both = loadConfig({
       env: {},
-      file: configFile({ providers, roles: { evaluator: { provider: "local", model: "qwen3" }, judge: { provider: "scripted", model: "s" } } }),
+      file: configFile({
+        providers,
+        roles: { evaluator: { provider: "local", model: "qwen3" }, judge: { provider: "scripted", model: "s" } },
+      }),
     });
     expect(both.roles.judge).toMatchObject({ provider: "scripted", model: "s" });
   });
 
   it("says a config file that does not exist does not exist", () => {
-    expect(() => loadConfig({ env: {}, file: "/nonexistent/rein.config.json" })).toThrow(/config file \/nonexistent\/rein\.config\.json does not exist/);
+    expect(() => loadConfig({ env: {}, file: "/nonexistent/rein.config.json" })).toThrow(
+      /config file \/nonexistent\/rein\.config\.json does not exist/,
+    );
   });
 
   it("says a file that is not JSON is not JSON", () => {

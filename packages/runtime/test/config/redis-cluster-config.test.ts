@@ -3,7 +3,10 @@ import { loadConfig } from "../../src/config/config.ts";
 
 describe("redis.cluster in the config", () => {
   it("takes the seed URLs from REIN_REDIS_CLUSTER, comma-separated, over the file", () => {
-    const config = loadConfig({ overrides: { redis: { cluster: ["redis://a:1"] } }, env: { REIN_REDIS_CLUSTER: "redis://10.0.0.1:7000, redis://10.0.0.2:7000" } });
+    const config = loadConfig({
+      overrides: { redis: { cluster: ["redis://a:1"] } },
+      env: { REIN_REDIS_CLUSTER: "redis://10.0.0.1:7000, redis://10.0.0.2:7000" },
+    });
     expect(config.redis.cluster).toEqual(["redis://10.0.0.1:7000", "redis://10.0.0.2:7000"]);
   });
 

@@ -16,7 +16,14 @@ function provider(outcome: "answers" | "fails"): ModelProvider {
     async complete(_request, options): Promise<ModelResponse> {
       options?.onEvent?.({ type: "text_delta", text: "thinking" });
       if (outcome === "fails") throw new Error("upstream gone");
-      return { content: [{ type: "text", text: "done" }], stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 }, provider: "test", model: "m", retries: 0 };
+      return {
+        content: [{ type: "text", text: "done" }],
+        stopReason: "end_turn",
+        usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
+        provider: "test",
+        model: "m",
+        retries: 0,
+      };
     },
   };
 }
@@ -32,7 +39,9 @@ describe("a model call says when it starts and when it ends", () => {
 
   it("reports call_finished for a call that fails too, so nobody waits on a call that is over", async () => {
     const events: ModelStreamEvent[] = [];
-    await expect(tracedComplete(provider("fails"), request, { trace, runId: "run_1" }, { onEvent: (event) => events.push(event) })).rejects.toThrow(/upstream gone/);
+    await expect(
+      tracedComplete(provider("fails"), request, { trace, runId: "run_1" }, { onEvent: (event) => events.push(event) }),
+    ).rejects.toThrow(/upstream gone/);
     expect(events.map((event) => event.type)).toEqual(["call_started", "text_delta", "call_finished"]);
   });
 

@@ -27,7 +27,12 @@ describe("the live channel", () => {
 
   beforeEach(async () => {
     runtime = await createTestRuntime();
-    server = await startScriptedWireServer({ format: "openai", role: "worker", model: "gpt-fake", script: { worker: [{ turns: [{ text: answer }] }] } });
+    server = await startScriptedWireServer({
+      format: "openai",
+      role: "worker",
+      model: "gpt-fake",
+      script: { worker: [{ turns: [{ text: answer }] }] },
+    });
   });
   afterEach(async () => {
     await server.stop();
@@ -47,10 +52,20 @@ describe("the live channel", () => {
     const other: LiveEvent[] = [];
     const otherSubscription = await runtime.live.subscribe("run_live_2", (event) => other.push(event));
     try {
-      const provider = new OpenAIProvider({ name: "openai", model: "gpt-fake", apiKey: "sk-test-123456", baseURL: server.baseURL, retry: { maxRetries: 0 } });
+      const provider = new OpenAIProvider({
+        name: "openai",
+        model: "gpt-fake",
+        apiKey: "sk-test-123456",
+        baseURL: server.baseURL,
+        retry: { maxRetries: 0 },
+      });
       const response = await provider.complete(
         { role: "worker", system: "s", messages: [{ role: "user", content: [{ type: "text", text: "go" }] }] },
-        { onEvent: (event) => event.type === "text_delta" && runtime.live.publish({ type: "text_delta", runId: "run_live_1", stepId: "s1", role: "worker", text: event.text }) },
+        {
+          onEvent: (event) =>
+            event.type === "text_delta" &&
+            runtime.live.publish({ type: "text_delta", runId: "run_live_1", stepId: "s1", role: "worker", text: event.text }),
+        },
       );
       await done;
 
@@ -116,7 +131,8 @@ describe("the live channel", () => {
     const { sent, restore } = recordCommands(runtime);
     try {
       // A model call's start, text and end, as an instant model streams them: all before the first publish is answered.
-      for (const text of ["one", "two", "three"]) channel.publish({ type: "text_delta", runId: "run_live_6", stepId: "s1", role: "worker", text });
+      for (const text of ["one", "two", "three"])
+        channel.publish({ type: "text_delta", runId: "run_live_6", stepId: "s1", role: "worker", text });
       await runtime.redis.ping();
       channel.publish({ type: "text_delta", runId: "run_live_6", stepId: "s1", role: "worker", text: "four" });
       expect(sent.filter((name) => name === "publish")).toEqual(["publish"]);
@@ -128,9 +144,12 @@ describe("the live channel", () => {
   it("delivers in order the events held while it asked, to a run someone watches", async () => {
     const channel = new LiveChannel(runtime.redis, runtime.keys);
     const received: string[] = [];
-    const subscription = await channel.subscribe("run_live_7", (event) => received.push(event.type === "text_delta" ? event.text : event.type));
+    const subscription = await channel.subscribe("run_live_7", (event) =>
+      received.push(event.type === "text_delta" ? event.text : event.type),
+    );
     try {
-      for (const text of ["one", "two", "three"]) channel.publish({ type: "text_delta", runId: "run_live_7", stepId: "s1", role: "worker", text });
+      for (const text of ["one", "two", "three"])
+        channel.publish({ type: "text_delta", runId: "run_live_7", stepId: "s1", role: "worker", text });
       await runtime.redis.ping();
       channel.publish({ type: "text_delta", runId: "run_live_7", stepId: "s1", role: "worker", text: "four" });
       await expect.poll(() => received).toEqual(["one", "two", "three", "four"]);
@@ -142,12 +161,19 @@ describe("the live channel", () => {
   it("tells subscribers to discard a call's partial text when the call is retried mid-stream", async () => {
     const cut = await new FakeServer().start("/v1");
     const head = { id: "c", object: "chat.completion.chunk", created: 1, model: "m" };
-    const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const chunk = (delta: object, finish: string | null = null) =>
+      `data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     cut.queue({ sse: chunk({ content: "Half an ans" }) }, { sse: `${chunk({ content: "Whole." })}${chunk({}, "stop")}data: [DONE]\n\n` });
     const received: LiveEvent[] = [];
     const subscription = await runtime.live.subscribe("run_live_4", (event) => received.push(event));
     try {
-      const provider = new OpenAIProvider({ name: "local", kind: "openai-compatible", model: "m", baseURL: cut.baseURL, retry: recordingRetry(1).policy });
+      const provider = new OpenAIProvider({
+        name: "local",
+        kind: "openai-compatible",
+        model: "m",
+        baseURL: cut.baseURL,
+        retry: recordingRetry(1).policy,
+      });
       await provider.complete(
         { role: "worker", system: "s", messages: [{ role: "user", content: [{ type: "text", text: "go" }] }] },
         {
@@ -159,9 +185,19 @@ describe("the live channel", () => {
       );
       await expect.poll(() => received.length).toBe(3);
       expect(received.map((event) => event.type)).toEqual(["text_delta", "retry", "text_delta"]);
-      expect(received[1]).toMatchObject({ type: "retry", runId: "run_live_4", stepId: "s1", role: "worker", attempt: 1, reason: "stream_error" });
+      expect(received[1]).toMatchObject({
+        type: "retry",
+        runId: "run_live_4",
+        stepId: "s1",
+        role: "worker",
+        attempt: 1,
+        reason: "stream_error",
+      });
       // What a consumer keeps after honouring the retry: only the new attempt's text.
-      const kept = received.reduce((text, event) => (event.type === "retry" ? "" : event.type === "text_delta" ? text + event.text : text), "");
+      const kept = received.reduce(
+        (text, event) => (event.type === "retry" ? "" : event.type === "text_delta" ? text + event.text : text),
+        "",
+      );
       expect(kept).toBe("Whole.");
     } finally {
       await subscription.close();

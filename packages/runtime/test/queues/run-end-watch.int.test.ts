@@ -30,7 +30,8 @@ async function moveTo(state: RunState, status: RunStatus): Promise<RunState> {
   return next;
 }
 
-const aborted = (signal: AbortSignal) => new Promise<unknown>((resolve) => signal.addEventListener("abort", () => resolve(signal.reason), { once: true }));
+const aborted = (signal: AbortSignal) =>
+  new Promise<unknown>((resolve) => signal.addEventListener("abort", () => resolve(signal.reason), { once: true }));
 
 describe("a worker's watch on the runs of its steps", () => {
   it("aborts a watched step the moment the run store writes a status that stops it, and no other run's", async () => {

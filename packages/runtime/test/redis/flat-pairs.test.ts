@@ -12,7 +12,10 @@ describe("a flat Redis reply of keys and values", () => {
 
   it("refuses a key without its value, naming what was read", () => {
     expect(() => flatPairs(["seq", "1", "event"], "a trace entry of run run_x")).toThrow(
-      expect.objectContaining({ code: "contract_invalid", message: 'a trace entry of run run_x: "event" has no value; expected keys and values in turn' }),
+      expect.objectContaining({
+        code: "contract_invalid",
+        message: 'a trace entry of run run_x: "event" has no value; expected keys and values in turn',
+      }),
     );
   });
 });

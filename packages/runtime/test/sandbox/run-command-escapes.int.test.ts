@@ -108,7 +108,10 @@ s.on("timeout", () => { process.stdout.write("REFUSED timeout"); s.destroy(); })
 
   it("can still write inside its own workspace, which is its HOME", async () => {
     await mkdir(join(workspace.root, "src"), { recursive: true });
-    const { outcome, trace } = node(`require("node:fs").writeFileSync("src/out.txt", "hi"); process.stdout.write(process.env.HOME === process.cwd() ? "home" : "elsewhere");`, { cwd: "." });
+    const { outcome, trace } = node(
+      `require("node:fs").writeFileSync("src/out.txt", "hi"); process.stdout.write(process.env.HOME === process.cwd() ? "home" : "elsewhere");`,
+      { cwd: "." },
+    );
     const result = await outcome;
     expect(result.observation.status).toBe("ok");
     expect(stdoutOf(result)).toBe("home");
@@ -125,7 +128,9 @@ s.on("timeout", () => { process.stdout.write("REFUSED timeout"); s.destroy(); })
       { BOUND_TOKEN: "bound-value", OTHER_TOKEN: "other-value" },
     );
     const { run } = harness({ tools: builtinTools({ commands: ["node"] }), surface, workspace, policy: [allowNode], deps: { secrets } });
-    const result = await run(call("run_command", { command: "node", args: ["-e", "process.stdout.write(JSON.stringify(Object.keys(process.env).sort()))"] }));
+    const result = await run(
+      call("run_command", { command: "node", args: ["-e", "process.stdout.write(JSON.stringify(Object.keys(process.env).sort()))"] }),
+    );
     expect(JSON.parse(stdoutOf(result))).toEqual(["BOUND_TOKEN", "HOME", "LANG", "PATH"]);
   });
 });

@@ -49,7 +49,14 @@ describe("read-only result cache", () => {
 });
 
 describe("a result cache write", () => {
-  const result = { schemaVersion: 1 as const, fingerprint: "f1", rendered: "v1", rawOutputHash: `sha256:${"0".repeat(64)}`, empty: false, observedAt: new Date(0).toISOString() };
+  const result = {
+    schemaVersion: 1 as const,
+    fingerprint: "f1",
+    rendered: "v1",
+    rawOutputHash: `sha256:${"0".repeat(64)}`,
+    empty: false,
+    observedAt: new Date(0).toISOString(),
+  };
   // Only what put uses of a connection: one script call, whose reply is `reply`.
   const connection = (reply: () => Promise<unknown>) => ({ eval: reply }) as unknown as ConstructorParameters<typeof ToolResultCache>[0];
 
@@ -65,13 +72,20 @@ describe("a result cache write", () => {
   });
 
   it("does not hold the call up waiting for Redis: the entry is no acknowledged effect", async () => {
-    const cache = new ToolResultCache(connection(() => new Promise(() => undefined)), env.keys);
+    const cache = new ToolResultCache(
+      connection(() => new Promise(() => undefined)),
+      env.keys,
+    );
     await expect(cache.put("run_1", result)).resolves.toBeUndefined();
   });
 
   it("that fails is reported, never thrown into the call", async () => {
     const reported: unknown[] = [];
-    const cache = new ToolResultCache(connection(async () => Promise.reject(new Error("READONLY"))), env.keys, { onWriteError: (error) => reported.push(error) });
+    const cache = new ToolResultCache(
+      connection(async () => Promise.reject(new Error("READONLY"))),
+      env.keys,
+      { onWriteError: (error) => reported.push(error) },
+    );
     await cache.put("run_1", result);
     await new Promise((resolve) => setImmediate(resolve));
     expect(String(reported[0])).toContain("READONLY");
@@ -124,7 +138,8 @@ describe("idempotent replay", () => {
     const surface = [{ name: "run_command", scope: { commands: ["node"] } }];
     const policy = [PolicyRule.parse({ id: "allow-node", tool: "run_command", commands: ["node"], decision: "allow" })];
     // Each run appends a line and exits with the number of lines so far: a fresh run says so in its exit code.
-    const script = "const fs=require('fs');fs.appendFileSync('runs.txt','x\\n');process.exit(fs.readFileSync('runs.txt','utf8').split('\\n').length-1)";
+    const script =
+      "const fs=require('fs');fs.appendFileSync('runs.txt','x\\n');process.exit(fs.readFileSync('runs.txt','utf8').split('\\n').length-1)";
     const runCommand = () => call("run_command", { command: "node", args: ["-e", script] });
     const attempt = (number: number) => harness({ tools, surface, workspace, policy, deps: { idempotency } }).context({ attempt: number });
     const executorFor = () => harness({ tools, surface, workspace, policy, deps: { idempotency } });

@@ -60,7 +60,9 @@ describe("at most once across a crash between a call's intent and its outcome (i
     });
     const outcome = await resumed.executor.execute(crashCall(), 0, resumed.context());
     expect(outcome.observation.status).toBe("outcome_unknown");
-    expect(outcome.observation.content.split("\n")[0]).toMatch(/^outcome unknown after a crash: run_command \{"args":\["-e",.*appendFileSync/);
+    expect(outcome.observation.content.split("\n")[0]).toMatch(
+      /^outcome unknown after a crash: run_command \{"args":\["-e",.*appendFileSync/,
+    );
     expect(outcome.result.failure).toBe("fatal");
     expect(resumed.trace.kinds()).toContain("tool.outcome_unknown");
     expect(resumed.trace.kinds()).not.toContain("tool.executed");
@@ -82,7 +84,13 @@ describe("at most once across a crash between a call's intent and its outcome (i
     });
     const idempotency = new IdempotencyStore(env.redis, env.keys);
     const allow = PolicyRule.parse({ id: "allow-flag", tool: "set_flag", decision: "allow" });
-    const resumed = harness({ tools: [tool], surface: [{ name: "set_flag", scope: {} }], workspace, policy: [allow], deps: { idempotency } });
+    const resumed = harness({
+      tools: [tool],
+      surface: [{ name: "set_flag", scope: {} }],
+      workspace,
+      policy: [allow],
+      deps: { idempotency },
+    });
     const flagCall = call("set_flag", { value: "on" });
     // The crash, driven through the store: the intent the first run wrote, and nothing after it.
     await idempotency.begin("run_test:step_test:1:0", {
@@ -116,7 +124,8 @@ describe("at most once across a crash between a call's intent and its outcome (i
     });
     const idempotency = new IdempotencyStore(env.redis, env.keys);
     const allow = PolicyRule.parse({ id: "allow-charge", tool: "charge_card", decision: "allow" });
-    const executorFor = () => harness({ tools: [tool], surface: [{ name: "charge_card", scope: {} }], workspace, policy: [allow], deps: { idempotency } });
+    const executorFor = () =>
+      harness({ tools: [tool], surface: [{ name: "charge_card", scope: {} }], workspace, policy: [allow], deps: { idempotency } });
     const first = executorFor();
     expect((await first.executor.execute(call("charge_card", { cents: 500 }), 0, first.context())).observation.status).toBe("error");
     const rerun = executorFor();
@@ -143,7 +152,9 @@ describe("at most once across a crash between a call's intent and its outcome (i
     const idempotency = new IdempotencyStore(env.redis, env.keys);
     const allow = PolicyRule.parse({ id: "allow-deploy", tool: "deploy", decision: "allow" });
     const worker = harness({ tools: [tool], surface: [{ name: "deploy", scope: {} }], workspace, policy: [allow], deps: { idempotency } });
-    await expect(worker.executor.execute(call("deploy", {}), 0, worker.context({ signal: controller.signal }))).rejects.toMatchObject({ details: { interrupted: true } });
+    await expect(worker.executor.execute(call("deploy", {}), 0, worker.context({ signal: controller.signal }))).rejects.toMatchObject({
+      details: { interrupted: true },
+    });
     expect(worker.trace.kinds()).toContain("tool.interrupted");
     expect(worker.trace.kinds()).not.toContain("tool.result");
     expect(worker.trace.kinds()).not.toContain("observation.made");

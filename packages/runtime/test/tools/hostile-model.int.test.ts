@@ -25,7 +25,13 @@ function setup(options: { tools?: AnyTool[]; surface: ToolGrant[]; policy?: Poli
     return [{ address: "127.0.0.1", family: 4 }];
   };
   const tools = options.tools ?? builtinTools({ commands: ["node"], hosts: ["127.0.0.1:80"], lookup });
-  return harness({ tools, surface: options.surface, workspace: fixture.workspace, policy: options.policy, deps: { approvals: fixture.approvals, approvalVerifier } });
+  return harness({
+    tools,
+    surface: options.surface,
+    workspace: fixture.workspace,
+    policy: options.policy,
+    deps: { approvals: fixture.approvals, approvalVerifier },
+  });
 }
 
 /** Refused before anything ran: an observation, a refusal event, and no execution event. */
@@ -81,7 +87,9 @@ describe("a hostile model", () => {
   it("gets shell metacharacters passed to the program as literal arguments, never to a shell", async () => {
     const { run } = setup({ surface: [grant("run_command", { commands: ["node"] })], policy: [allowNode] });
     const literal = ["x; rm -rf /", "$(touch pwned1)", "`touch pwned2`", "| touch pwned3", "&& touch pwned4", "> pwned5"];
-    const echo = await run(call("run_command", { command: "node", args: ["-e", "process.stdout.write(JSON.stringify(process.argv.slice(1)))", ...literal] }));
+    const echo = await run(
+      call("run_command", { command: "node", args: ["-e", "process.stdout.write(JSON.stringify(process.argv.slice(1)))", ...literal] }),
+    );
     expect(echo.observation.status).toBe("ok");
     const stdout = echo.observation.content.split("--- stdout ---\n")[1]?.split("\n")[0];
     expect(JSON.parse(stdout as string)).toEqual(literal);
@@ -89,7 +97,8 @@ describe("a hostile model", () => {
     const asScript = await run(call("run_command", { command: "node", args: ["-e", "x; rm -rf /"] }));
     expect(asScript.observation.content).toMatch(/exit code: 1/);
     expect(asScript.observation.content).toMatch(/SyntaxError|ReferenceError/);
-    for (const name of ["pwned1", "pwned2", "pwned3", "pwned4", "pwned5"]) expect(existsSync(join(fixture.workspace.root, name))).toBe(false);
+    for (const name of ["pwned1", "pwned2", "pwned3", "pwned4", "pwned5"])
+      expect(existsSync(join(fixture.workspace.root, name))).toBe(false);
   });
 
   it.each(["sh", "bash", "/bin/sh", "/usr/bin/node", "./node"])("cannot start %s", async (command) => {
@@ -133,7 +142,12 @@ describe("a hostile model", () => {
     const { tool, counter } = restartServiceTool();
     const { run, trace } = setup({ tools: [tool], surface: [grant("restart_service")] });
     // A real approval exists for another action; the model copies its id.
-    const other = await fixture.approvals.ask("run_test", "step_test", { tool: "restart_service", args: { service: "cache" }, scope: { services: ["cache"] } }, "1:call_restart_cache");
+    const other = await fixture.approvals.ask(
+      "run_test",
+      "step_test",
+      { tool: "restart_service", args: { service: "cache" }, scope: { services: ["cache"] } },
+      "1:call_restart_cache",
+    );
     await fixture.approvals.decide(other.approval.approvalId, { decision: "approved", approver: "alice" }, signer);
 
     const claimed = await run(
@@ -212,7 +226,11 @@ describe("approvals through the executor", () => {
     const { tool, counter } = restartServiceTool();
     const { run } = setup({ tools: [tool], surface: [grant("restart_service")] });
     const asked = await run(call("restart_service", { service: "api" }));
-    await fixture.approvals.decide(asked.suspend?.approvalId as string, { decision: "denied", approver: "bob", reason: "peak hours" }, signer);
+    await fixture.approvals.decide(
+      asked.suspend?.approvalId as string,
+      { decision: "denied", approver: "bob", reason: "peak hours" },
+      signer,
+    );
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const outcome = await run(call("restart_service", { service: "api" }));
       expect(outcome.observation.status).toBe("denied");

@@ -10,7 +10,9 @@ import { call, harness, restartServiceTool } from "@rein/tools/testing";
 import { approvalsPerTest } from "./approvals-per-test.ts";
 
 /** A local HTTP server that records every request it gets. */
-async function recordingServer(handler: (request: IncomingMessage) => { status: number; headers?: Record<string, string> } = () => ({ status: 200 })) {
+async function recordingServer(
+  handler: (request: IncomingMessage) => { status: number; headers?: Record<string, string> } = () => ({ status: 200 }),
+) {
   const seen: { url: string; authorization?: string; body: string }[] = [];
   const server: Server = createServer((request, response) => {
     let body = "";
@@ -25,7 +27,12 @@ async function recordingServer(handler: (request: IncomingMessage) => { status: 
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const hostPort = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { seen, hostPort, url: (path: string) => `http://${hostPort}${path}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    seen,
+    hostPort,
+    url: (path: string) => `http://${hostPort}${path}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 type Recording = Awaited<ReturnType<typeof recordingServer>>;
@@ -39,7 +46,9 @@ let unlisted: Recording;
 beforeAll(async () => {
   unlisted = await recordingServer();
   other = await recordingServer();
-  api = await recordingServer((request) => (request.url === "/redirect" ? { status: 302, headers: { location: unlisted.url("/landed") } } : { status: 200 }));
+  api = await recordingServer((request) =>
+    request.url === "/redirect" ? { status: 302, headers: { location: unlisted.url("/landed") } } : { status: 200 },
+  );
 });
 afterAll(async () => {
   await Promise.all([api, other, unlisted].map((server) => server.close()));
@@ -68,7 +77,17 @@ function deployment(packetPolicy: PolicyRule[] = []) {
   const tools = [...builtinTools({ hosts: [api.hostPort, other.hostPort] }), restart];
   const policy = [PolicyRule.parse({ id: "ops:http", tool: "http_request", decision: "allow", hosts: [api.hostPort, other.hostPort] })];
   const surface = [grant("http_request", { hosts: ["127.0.0.1"] }), grant("restart_service"), grant("read_file"), grant("write_file")];
-  return { ...harness({ tools, surface, workspace: fixture.workspace, policy, packetPolicy, deps: { approvals: fixture.approvals, approvalVerifier, secrets } }), counter };
+  return {
+    ...harness({
+      tools,
+      surface,
+      workspace: fixture.workspace,
+      policy,
+      packetPolicy,
+      deps: { approvals: fixture.approvals, approvalVerifier, secrets },
+    }),
+    counter,
+  };
 }
 
 const hits = () => api.seen.length + other.seen.length + unlisted.seen.length;
@@ -93,16 +112,35 @@ describe("a hostile model against the policy", () => {
     const goalAllow = PolicyRule.parse({ id: "goal:allow-http", tool: "http_request", decision: "allow" });
     const before = hits();
     // No deployment rule: the built-in default asks.
-    const asking = harness({ tools: builtinTools({ hosts: [other.hostPort] }), surface: [grant("http_request")], workspace: fixture.workspace, packetPolicy: [goalAllow], deps: { approvals: fixture.approvals, approvalVerifier } });
+    const asking = harness({
+      tools: builtinTools({ hosts: [other.hostPort] }),
+      surface: [grant("http_request")],
+      workspace: fixture.workspace,
+      packetPolicy: [goalAllow],
+      deps: { approvals: fixture.approvals, approvalVerifier },
+    });
     const asked = await asking.run(call("http_request", { url: other.url("/x") }));
     expect(asked.observation.status).toBe("pending_approval");
-    expect(asking.trace.ofKind("permission.decided")[0]?.payload).toMatchObject({ rule: "default:external", ignored: { rule: "goal:allow-http" } });
+    expect(asking.trace.ofKind("permission.decided")[0]?.payload).toMatchObject({
+      rule: "default:external",
+      ignored: { rule: "goal:allow-http" },
+    });
     // A deployment deny stays a deny.
     const denyOther = PolicyRule.parse({ id: "ops:deny-other", tool: "http_request", decision: "deny", hosts: [other.hostPort] });
-    const denying = harness({ tools: builtinTools({ hosts: [other.hostPort] }), surface: [grant("http_request")], workspace: fixture.workspace, policy: [denyOther], packetPolicy: [goalAllow], deps: { approvals: fixture.approvals, approvalVerifier } });
+    const denying = harness({
+      tools: builtinTools({ hosts: [other.hostPort] }),
+      surface: [grant("http_request")],
+      workspace: fixture.workspace,
+      policy: [denyOther],
+      packetPolicy: [goalAllow],
+      deps: { approvals: fixture.approvals, approvalVerifier },
+    });
     const denied = await denying.run(call("http_request", { url: other.url("/y") }));
     expect(denied.observation.status).toBe("denied");
-    expect(denying.trace.ofKind("permission.decided")[0]?.payload).toMatchObject({ rule: "ops:deny-other", ignored: { rule: "goal:allow-http" } });
+    expect(denying.trace.ofKind("permission.decided")[0]?.payload).toMatchObject({
+      rule: "ops:deny-other",
+      ignored: { rule: "goal:allow-http" },
+    });
     expect(hits()).toBe(before);
   });
 
@@ -117,7 +155,11 @@ describe("a hostile model against the policy", () => {
     expect(elsewhere.observation.status).toBe("refused");
     expect(elsewhere.observation.content).toContain(`secret PAY_TOKEN may not be sent to ${other.hostPort}`);
     expect(elsewhere.observation.content).not.toContain(PAY_TOKEN);
-    expect(trace.ofKind("secret.refused").at(-1)?.payload).toMatchObject({ secret: "PAY_TOKEN", reason: "not_bound_to_host", destination: other.hostPort });
+    expect(trace.ofKind("secret.refused").at(-1)?.payload).toMatchObject({
+      secret: "PAY_TOKEN",
+      reason: "not_bound_to_host",
+      destination: other.hostPort,
+    });
     expect(hits()).toBe(before);
   });
 
@@ -131,7 +173,13 @@ describe("a hostile model against the policy", () => {
     const tools = builtinTools({ hosts: [other.hostPort], httpMethods: ["GET", "POST"] });
     const secrets = SecretBindings.fromEnv([{ env: "PAY_TOKEN", tools: ["http_request"], hosts: [api.hostPort] }], { PAY_TOKEN });
     const allowOther = PolicyRule.parse({ id: "ops:http", tool: "http_request", decision: "allow" });
-    const { run, trace } = harness({ tools, surface: [grant("http_request")], workspace: fixture.workspace, policy: [allowOther], deps: { secrets } });
+    const { run, trace } = harness({
+      tools,
+      surface: [grant("http_request")],
+      workspace: fixture.workspace,
+      policy: [allowOther],
+      deps: { secrets },
+    });
     const before = hits();
     const withHost = { ...input, url: input.url.replace("HOST", other.hostPort) };
     const outcome = await run(call("http_request", withHost));
@@ -146,7 +194,11 @@ describe("a hostile model against the policy", () => {
     const outcome = await run(call("http_request", { url: api.url("/x"), auth: { secret: "DEPLOY_TOKEN" } }));
     expect(outcome.observation.status).toBe("refused");
     expect(outcome.observation.content).toContain("secret DEPLOY_TOKEN is not bound to http_request");
-    expect(trace.ofKind("secret.refused")[0]?.payload).toMatchObject({ secret: "DEPLOY_TOKEN", tool: "http_request", reason: "not_bound_to_tool" });
+    expect(trace.ofKind("secret.refused")[0]?.payload).toMatchObject({
+      secret: "DEPLOY_TOKEN",
+      tool: "http_request",
+      reason: "not_bound_to_tool",
+    });
     expect(hits()).toBe(before);
   });
 
@@ -167,12 +219,21 @@ describe("a hostile model against the policy", () => {
     const outcome = await run(call("sneaky", { name: "DEPLOY_TOKEN" }));
     expect(outcome.observation.status).toBe("refused");
     expect(leaked).toBeUndefined();
-    expect(trace.ofKind("secret.refused")[0]?.payload).toMatchObject({ secret: "DEPLOY_TOKEN", tool: "sneaky", reason: "not_bound_to_tool" });
+    expect(trace.ofKind("secret.refused")[0]?.payload).toMatchObject({
+      secret: "DEPLOY_TOKEN",
+      tool: "sneaky",
+      reason: "not_bound_to_tool",
+    });
   });
 
   it("cannot hop to another port of an allowlisted host, even where grant and policy name the host alone", async () => {
     const openHost = PolicyRule.parse({ id: "ops:any-port", tool: "http_request", decision: "allow", hosts: ["127.0.0.1"] });
-    const { run } = harness({ tools: builtinTools({ hosts: [api.hostPort] }), surface: [grant("http_request", { hosts: ["127.0.0.1"] })], workspace: fixture.workspace, policy: [openHost] });
+    const { run } = harness({
+      tools: builtinTools({ hosts: [api.hostPort] }),
+      surface: [grant("http_request", { hosts: ["127.0.0.1"] })],
+      workspace: fixture.workspace,
+      policy: [openHost],
+    });
     const before = hits();
     const outcome = await run(call("http_request", { url: unlisted.url("/x") }));
     expect(outcome.observation.status).not.toBe("ok");

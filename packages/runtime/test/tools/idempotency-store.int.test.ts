@@ -7,7 +7,15 @@ import { FINGERPRINT, intentOf } from "@rein/tools/testing";
 const recorded = idempotencyPerTest();
 
 const KEY = "run_i:s1:1:0";
-const result = (rendered: string) => ({ schemaVersion: 1 as const, kind: "result" as const, fingerprint: FINGERPRINT, rendered, rawOutputHash: sha256(rendered), empty: false, observedAt: "2026-12-01T00:00:00.000Z" });
+const result = (rendered: string) => ({
+  schemaVersion: 1 as const,
+  kind: "result" as const,
+  fingerprint: FINGERPRINT,
+  rendered,
+  rawOutputHash: sha256(rendered),
+  empty: false,
+  observedAt: "2026-12-01T00:00:00.000Z",
+});
 
 describe("IdempotencyStore: intent, then the outcome that replaces it", () => {
   it("writes an intent only where there is no record, and hands back the record that is there", async () => {
@@ -53,7 +61,16 @@ describe("IdempotencyStore: intent, then the outcome that replaces it", () => {
 
   it("keeps a failure as the outcome, to replay it", async () => {
     await recorded.store.begin(KEY, intentOf(sha256("x")));
-    const failure = { schemaVersion: 1 as const, kind: "failure" as const, fingerprint: sha256("x"), status: "timeout" as const, error: "slow", failure: "different_action" as const, attempts: 1, observedAt: "2026-12-01T00:00:00.000Z" };
+    const failure = {
+      schemaVersion: 1 as const,
+      kind: "failure" as const,
+      fingerprint: sha256("x"),
+      status: "timeout" as const,
+      error: "slow",
+      failure: "different_action" as const,
+      attempts: 1,
+      observedAt: "2026-12-01T00:00:00.000Z",
+    };
     await recorded.store.finish(KEY, intentOf(sha256("x")), failure);
     expect(await recorded.store.get(KEY)).toEqual(failure);
   });
@@ -81,7 +98,9 @@ describe("IdempotencyStore: writes for a step's owner", () => {
   it("keeps the intent of a worker cut off mid-call: its late outcome, or its abandoning, is refused", async () => {
     await recorded.store.begin(KEY, intentOf(FINGERPRINT), owner("worker-b"));
     await recorded.env.redis.set(recorded.env.keys.stepOwner("run_i", "s1"), "worker-c");
-    await expect(recorded.store.finish(KEY, intentOf(FINGERPRINT), result("late"), owner("worker-b"))).rejects.toMatchObject({ code: "lock_lost" });
+    await expect(recorded.store.finish(KEY, intentOf(FINGERPRINT), result("late"), owner("worker-b"))).rejects.toMatchObject({
+      code: "lock_lost",
+    });
     await expect(recorded.store.abandon(KEY, intentOf(FINGERPRINT), owner("worker-b"))).rejects.toMatchObject({ code: "lock_lost" });
     expect(await recorded.store.get(KEY)).toMatchObject({ kind: "intent", token: "t1" });
   });
@@ -89,7 +108,10 @@ describe("IdempotencyStore: writes for a step's owner", () => {
   it("starts no call in an ended run, but still records how a call its owner started there ended", async () => {
     await recorded.store.begin(KEY, intentOf(FINGERPRINT), owner("worker-b"));
     await recorded.env.redis.hset(recorded.env.keys.run("run_i"), "status", "cancelled");
-    await expect(recorded.store.begin("run_i:s1:1:1", intentOf(FINGERPRINT), owner("worker-b"))).rejects.toMatchObject({ code: "run_ended", details: { status: "cancelled" } });
+    await expect(recorded.store.begin("run_i:s1:1:1", intentOf(FINGERPRINT), owner("worker-b"))).rejects.toMatchObject({
+      code: "run_ended",
+      details: { status: "cancelled" },
+    });
     expect(await recorded.store.get("run_i:s1:1:1")).toBeUndefined();
     expect(await recorded.store.finish(KEY, intentOf(FINGERPRINT), result("done"), owner("worker-b"))).toEqual({ recorded: true });
     expect(await recorded.store.get(KEY)).toMatchObject({ kind: "result", rendered: "done" });

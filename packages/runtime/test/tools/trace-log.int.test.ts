@@ -48,7 +48,10 @@ describe("executor with the real TraceLog", () => {
   it("writes every stage as a valid, redacted trace event, and shows the trace's observers the same", async () => {
     const redactor = new Redactor({ secrets: ["hunter2-secret"] });
     const observed: string[] = [];
-    const trace = new TraceLog(env.redis, env.keys, { redact: redactor.redactJson, observe: (event) => observed.push(JSON.stringify(event)) });
+    const trace = new TraceLog(env.redis, env.keys, {
+      redact: redactor.redactJson,
+      observe: (event) => observed.push(JSON.stringify(event)),
+    });
     const outcome = await lookupThrough(trace, redactor, "run_trace");
     expect(outcome.observation.truncated?.totalLines).toBe(501);
     const events = await trace.read("run_trace");
@@ -61,7 +64,8 @@ describe("executor with the real TraceLog", () => {
       "tool.result",
       "observation.made",
     ]);
-    for (const event of events) expect(event).toMatchObject({ stepId: "step_1", parentStepId: "step_0", inputHash: outcome.record.argsHash });
+    for (const event of events)
+      expect(event).toMatchObject({ stepId: "step_1", parentStepId: "step_0", inputHash: outcome.record.argsHash });
     const stored = JSON.stringify(events);
     expect(stored).not.toContain("ann@example.com");
     expect(stored).not.toContain("hunter2-secret");
@@ -76,7 +80,10 @@ describe("executor with the real TraceLog", () => {
 
   it("redacts the call's events itself when the trace it is given does not redact, or redacts with another redactor", async () => {
     const redactor = new Redactor({ secrets: ["hunter2-secret"] });
-    const traces = { run_plain: new TraceLog(env.redis, env.keys), run_other: new TraceLog(env.redis, env.keys, { redact: new Redactor().redactJson }) };
+    const traces = {
+      run_plain: new TraceLog(env.redis, env.keys),
+      run_other: new TraceLog(env.redis, env.keys, { redact: new Redactor().redactJson }),
+    };
     for (const [runId, trace] of Object.entries(traces)) {
       await lookupThrough(trace, redactor, runId);
       const stored = JSON.stringify(await trace.read(runId));

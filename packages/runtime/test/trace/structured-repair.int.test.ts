@@ -24,7 +24,15 @@ function providerOf(replies: ContentBlock[][], stopReason: ModelResponse["stopRe
       } catch {
         output = undefined;
       }
-      return { content, stopReason: requests.length === 1 ? stopReason : "end_turn", usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 }, provider: "fake", model: "fake-1", retries: 0, output };
+      return {
+        content,
+        stopReason: requests.length === 1 ? stopReason : "end_turn",
+        usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
+        provider: "fake",
+        model: "fake-1",
+        retries: 0,
+        output,
+      };
     },
   };
 }
@@ -32,7 +40,12 @@ function providerOf(replies: ContentBlock[][], stopReason: ModelResponse["stopRe
 describe("repairing a structured output", () => {
   const fixture = testRuntimePerTest({ beforeEach, afterEach });
   const trace = () => ({ trace: fixture.runtime.trace, runId: "run_repair" });
-  const request: ModelRequest = { role: "planner", system: "plan", messages: [{ role: "user", content: [{ type: "text", text: "goal" }] }], output: { name: "answer", schema: {} } };
+  const request: ModelRequest = {
+    role: "planner",
+    system: "plan",
+    messages: [{ role: "user", content: [{ type: "text", text: "goal" }] }],
+    output: { name: "answer", schema: {} },
+  };
 
   // Every tool_use must be answered by a tool_result in the next user message:
   // https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls
@@ -40,7 +53,13 @@ describe("repairing a structured output", () => {
   it("asks again with a valid conversation when the output was cut off as a tool call: no call left unanswered", async () => {
     const cut: ContentBlock[] = [
       { type: "thinking", text: "planning", signature: "sig", producer: { api: "anthropic-messages", model: "fake-1" } },
-      { type: "tool_call", id: "toolu_1", name: "answer", input: {}, incomplete: { reason: "max_tokens", rawArguments: '{"summary": "half' } },
+      {
+        type: "tool_call",
+        id: "toolu_1",
+        name: "answer",
+        input: {},
+        incomplete: { reason: "max_tokens", rawArguments: '{"summary": "half' },
+      },
     ];
     const provider = providerOf([cut, [{ type: "text", text: '{"summary":"s","items":["a"]}' }]], "max_tokens");
     const result = await completeStructured(provider, request, trace(), { schema: Answer });

@@ -7,7 +7,9 @@ const options = { minEvents: 1, chunkBytes: 2_000 };
 
 /** A run's worth of events: its submission, then `turns` more of one step, as a long step writes them. */
 function events(runId: string, turns: number): TraceEventInput[] {
-  const written: TraceEventInput[] = [{ runId, kind: "run.submitted", payload: { goal: "read every status", tools: ["echo"], budget: {} } }];
+  const written: TraceEventInput[] = [
+    { runId, kind: "run.submitted", payload: { goal: "read every status", tools: ["echo"], budget: {} } },
+  ];
   for (let turn = 1; turn <= turns; turn += 1) {
     written.push({ runId, stepId: "s1", kind: "step.started", payload: { attempt: turn } });
   }
@@ -37,7 +39,9 @@ describe("TraceLog.compact: a finished run's trace packed into chunks", () => {
     expect(after).toEqual(before);
     // An export is the events as JSON lines: the same bytes before and after.
     expect(after.map((event) => JSON.stringify(event)).join("\n")).toBe(before.map((event) => JSON.stringify(event)).join("\n"));
-    expect((await fixture.runtime.trace.read("run_a", 100)).map((event) => event.seq)).toEqual(before.filter((event) => event.seq > 100).map((event) => event.seq));
+    expect((await fixture.runtime.trace.read("run_a", 100)).map((event) => event.seq)).toEqual(
+      before.filter((event) => event.seq > 100).map((event) => event.seq),
+    );
   });
 
   it("leaves a trace shorter than minEvents as written", async () => {
@@ -67,11 +71,14 @@ describe("TraceLog.compact: a finished run's trace packed into chunks", () => {
   it("loses no event appended while it packs", async () => {
     await written("run_d", 200);
     const appends = (async () => {
-      for (let attempt = 1; attempt <= 40; attempt += 1) await fixture.runtime.trace.append({ runId: "run_d", stepId: "s2", kind: "step.started", payload: { attempt } });
+      for (let attempt = 1; attempt <= 40; attempt += 1)
+        await fixture.runtime.trace.append({ runId: "run_d", stepId: "s2", kind: "step.started", payload: { attempt } });
     })();
     await Promise.all([fixture.runtime.trace.compact("run_d", options), appends]);
 
-    expect((await fixture.runtime.trace.read("run_d")).map((event) => event.seq)).toEqual(Array.from({ length: 241 }, (_, index) => index + 1));
+    expect((await fixture.runtime.trace.read("run_d")).map((event) => event.seq)).toEqual(
+      Array.from({ length: 241 }, (_, index) => index + 1),
+    );
   });
 
   it("gives a follower that had read part of the trace before it was packed the rest, each event once", async () => {
@@ -80,7 +87,8 @@ describe("TraceLog.compact: a finished run's trace packed into chunks", () => {
     const follower = fixture.runtime.trace.follow("run_e", abort.signal, 50)[Symbol.asyncIterator]();
     const seen: number[] = [];
     for (let index = 0; index < 5; index += 1) seen.push((await follower.next()).value?.seq);
-    for (let attempt = 5; attempt <= 10; attempt += 1) await fixture.runtime.trace.append({ runId: "run_e", stepId: "s1", kind: "step.started", payload: { attempt } });
+    for (let attempt = 5; attempt <= 10; attempt += 1)
+      await fixture.runtime.trace.append({ runId: "run_e", stepId: "s1", kind: "step.started", payload: { attempt } });
     // One chunk holds events 1-11 now, under the id of event 11: after what the follower read, so it comes to it.
     await fixture.runtime.trace.compact("run_e", { minEvents: 1, chunkBytes: 1_000_000 });
     await fixture.runtime.trace.append({ runId: "run_e", kind: "run.done", payload: { reason: "r", partial: false, missing: [] } });
@@ -97,8 +105,13 @@ describe("TraceLog.compact: a finished run's trace packed into chunks", () => {
   it("names the entry when a packed chunk does not inflate, or a written event is not JSON", async () => {
     await written("run_f", 5);
     await fixture.runtime.redis.xadd(fixture.runtime.keys.trace("run_f"), "*", "seqs", "7-9", "events", "not deflate");
-    await expect(fixture.runtime.trace.read("run_f")).rejects.toThrow(/trace entry \d+-\d+ of run run_f is malformed: its events do not inflate/);
+    await expect(fixture.runtime.trace.read("run_f")).rejects.toThrow(
+      /trace entry \d+-\d+ of run run_f is malformed: its events do not inflate/,
+    );
     await fixture.runtime.redis.xadd(fixture.runtime.keys.trace("run_g"), "*", "seq", "1", "event", "{cut off");
-    await expect(fixture.runtime.trace.read("run_g")).rejects.toMatchObject({ code: "contract_invalid", message: expect.stringMatching(/of run run_g is malformed: its event is not JSON/) });
+    await expect(fixture.runtime.trace.read("run_g")).rejects.toMatchObject({
+      code: "contract_invalid",
+      message: expect.stringMatching(/of run run_g is malformed: its event is not JSON/),
+    });
   });
 });

@@ -58,7 +58,8 @@ describe("TraceLog storage beyond append", () => {
     const batch = trace.batch("run_g", [], schema);
 
     expect(redacted).toEqual(['{"maximum":9007199254740991,"key":"sk-secret"}']);
-    for (const runId of ["run_e", "run_f"]) expect(await trace.readBlobs(runId)).toEqual({ "sha256:schema": '{"maximum":9007199254740991,"key":"[secret]"}' });
+    for (const runId of ["run_e", "run_f"])
+      expect(await trace.readBlobs(runId)).toEqual({ "sha256:schema": '{"maximum":9007199254740991,"key":"[secret]"}' });
     expect(batch.blobEntries).toEqual([["sha256:schema", '{"maximum":9007199254740991,"key":"[secret]"}']]);
   });
 
@@ -66,14 +67,24 @@ describe("TraceLog storage beyond append", () => {
     const redactor = new Redactor({ secrets: ["sk-live-0123456789"] });
     const observed: TraceEventInput[] = [];
     const trace = new TraceLog(runtime.redis, runtime.keys, { redact: redactor.redactJson, observe: (event) => observed.push(event) });
-    const failed = { role: "worker", provider: "openai-compatible", model: "m", error: "401: bad key sk-live-0123456789 for https://proxy" } as const;
+    const failed = {
+      role: "worker",
+      provider: "openai-compatible",
+      model: "m",
+      error: "401: bad key sk-live-0123456789 for https://proxy",
+    } as const;
     await trace.append({ runId: "run_h", stepId: "s1", kind: "model.failed", payload: failed });
     new TraceBuffer(trace, "run_h").append({ runId: "run_h", stepId: "s1", kind: "model.failed", payload: failed });
 
     expect(observed).toHaveLength(2);
     for (const event of observed) {
       expect(JSON.stringify(event)).not.toContain("sk-live-0123456789");
-      expect(event).toMatchObject({ runId: "run_h", stepId: "s1", kind: "model.failed", payload: { error: "401: bad key [REDACTED:secret] for https://proxy" } });
+      expect(event).toMatchObject({
+        runId: "run_h",
+        stepId: "s1",
+        kind: "model.failed",
+        payload: { error: "401: bad key [REDACTED:secret] for https://proxy" },
+      });
     }
     const clean = { ...failed, error: "timeout" };
     await trace.append({ runId: "run_h", stepId: "s1", kind: "model.failed", payload: clean });

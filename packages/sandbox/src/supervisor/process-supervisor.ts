@@ -37,7 +37,16 @@ export interface SupervisorOptions<Request, Response> {
 export type SupervisorEvent =
   | { kind: "process.started"; name: string; pid: number | undefined; restart: boolean }
   | { kind: "process.start_failed"; name: string; message: string; failuresInARow: number }
-  | { kind: "process.exited"; name: string; pid: number | undefined; exitCode: number | null; signal: string | null; killedFor: KillCause | null; unexpected: boolean; detail?: string };
+  | {
+      kind: "process.exited";
+      name: string;
+      pid: number | undefined;
+      exitCode: number | null;
+      signal: string | null;
+      killedFor: KillCause | null;
+      unexpected: boolean;
+      detail?: string;
+    };
 
 export interface SupervisorStatus {
   state: "idle" | "starting" | "running" | "backoff" | "stopped";
@@ -167,7 +176,8 @@ export class ProcessSupervisor<Request, Response> {
     this.stopped = true;
     this.closing.abort();
     for (const timer of [this.pingTimer, this.idleTimer, this.restartTimer]) clearTimeout(timer);
-    for (const waiter of this.waiting.splice(0)) waiter.fail(supervisorError("stopped", `${this.options.name} was shut down before the call could start`));
+    for (const waiter of this.waiting.splice(0))
+      waiter.fail(supervisorError("stopped", `${this.options.name} was shut down before the call could start`));
     const ends = [...this.live].map((session) => {
       this.endExpected.add(session);
       session.kill("stopped");
@@ -271,7 +281,11 @@ export class ProcessSupervisor<Request, Response> {
     this.restartTimer.unref();
   }
 
-  private callWithDeadline(session: SupervisedSession<Request, Response>, request: Request, options: { deadlineMs: number; signal?: AbortSignal }): Promise<Response> {
+  private callWithDeadline(
+    session: SupervisedSession<Request, Response>,
+    request: Request,
+    options: { deadlineMs: number; signal?: AbortSignal },
+  ): Promise<Response> {
     clearTimeout(this.idleTimer);
     return new Promise<Response>((resolvePromise, reject) => {
       let settled = false;
@@ -286,9 +300,13 @@ export class ProcessSupervisor<Request, Response> {
         const hint = session.describeHang?.();
         finish(() =>
           reject(
-            supervisorError("deadline", `${this.options.name} did not answer within its deadline of ${options.deadlineMs} ms${hint ? ` (${hint})` : ""}; its process tree was killed`, {
-              details: { deadlineMs: options.deadlineMs },
-            }),
+            supervisorError(
+              "deadline",
+              `${this.options.name} did not answer within its deadline of ${options.deadlineMs} ms${hint ? ` (${hint})` : ""}; its process tree was killed`,
+              {
+                details: { deadlineMs: options.deadlineMs },
+              },
+            ),
           ),
         );
         this.retire(session, "deadline");
@@ -315,7 +333,10 @@ export class ProcessSupervisor<Request, Response> {
     const queueLimit = this.options.queueLimit ?? 16;
     if (this.waiting.length >= queueLimit) {
       return Promise.reject(
-        supervisorError("queue_full", `${this.options.name} was not called: ${this.inFlight} calls are running and ${this.waiting.length} waiting, the most it queues; try again later`),
+        supervisorError(
+          "queue_full",
+          `${this.options.name} was not called: ${this.inFlight} calls are running and ${this.waiting.length} waiting, the most it queues; try again later`,
+        ),
       );
     }
     return new Promise<void>((resolvePromise, reject) => {

@@ -18,7 +18,11 @@ export type SupervisorFailure =
 
 const BREAKER_FAILURES: ReadonlySet<SupervisorFailure> = new Set(["crashed", "deadline", "protocol_error", "unhealthy", "start_failed"]);
 
-export function supervisorError(failure: SupervisorFailure, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}): ReinError {
+export function supervisorError(
+  failure: SupervisorFailure,
+  message: string,
+  options: { cause?: unknown; details?: Record<string, unknown> } = {},
+): ReinError {
   return new ReinError("tool_failed", message, {
     cause: options.cause,
     retryable: failure !== "aborted" && failure !== "stopped",

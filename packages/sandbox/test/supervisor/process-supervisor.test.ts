@@ -69,7 +69,13 @@ async function until(check: () => boolean): Promise<void> {
   }
 }
 
-const failureOf = async (promise: Promise<unknown>) => supervisorFailureOf(await promise.then(() => undefined, (error: unknown) => error));
+const failureOf = async (promise: Promise<unknown>) =>
+  supervisorFailureOf(
+    await promise.then(
+      () => undefined,
+      (error: unknown) => error,
+    ),
+  );
 
 describe("ProcessSupervisor", () => {
   it("runs at most `concurrency` calls, queues up to `queueLimit`, and refuses the next at once", async () => {
@@ -141,7 +147,9 @@ describe("ProcessSupervisor", () => {
     await supervisor.start();
     sessions[0]?.exit({ exitCode: 1, signal: null, killedFor: null });
     await until(() => sessions.length === 2 && supervisor.status().state === "running");
-    expect(events.filter((event) => event.kind === "process.started").map((event) => event.kind === "process.started" && event.restart)).toEqual([false, true]);
+    expect(
+      events.filter((event) => event.kind === "process.started").map((event) => event.kind === "process.started" && event.restart),
+    ).toEqual([false, true]);
     await supervisor.close();
   });
 
@@ -185,7 +193,13 @@ describe("CircuitBreaker", () => {
   it("opens after N failures in the window, half-opens after its time, and one probe decides", () => {
     let now = 0;
     const changes: string[] = [];
-    const breaker = new CircuitBreaker({ failureThreshold: 2, windowMs: 1_000, openMs: 500, now: () => now, onChange: (change) => changes.push(`${change.from}->${change.to}:${change.reason}`) });
+    const breaker = new CircuitBreaker({
+      failureThreshold: 2,
+      windowMs: 1_000,
+      openMs: 500,
+      now: () => now,
+      onChange: (change) => changes.push(`${change.from}->${change.to}:${change.reason}`),
+    });
     breaker.recordFailure({ allowed: true, probe: false }, "crashed");
     now = 1_500;
     breaker.recordFailure({ allowed: true, probe: false }, "crashed");
@@ -201,6 +215,12 @@ describe("CircuitBreaker", () => {
     const second = breaker.admit();
     breaker.recordSuccess(second);
     expect(breaker.state()).toBe("closed");
-    expect(changes).toEqual(["closed->open:deadline", "open->half_open:cooled_down", "half_open->open:probe_failed", "open->half_open:cooled_down", "half_open->closed:probe_succeeded"]);
+    expect(changes).toEqual([
+      "closed->open:deadline",
+      "open->half_open:cooled_down",
+      "half_open->open:probe_failed",
+      "open->half_open:cooled_down",
+      "half_open->closed:probe_succeeded",
+    ]);
   });
 });

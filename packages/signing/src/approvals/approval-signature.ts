@@ -29,7 +29,8 @@ export type ApprovalDecisionClaims = z.infer<typeof ApprovalDecisionClaims>;
 // neither the note, the reason nor the call; its signatures never verify here.
 const PURPOSE = "rein.approval-decision.v2";
 
-const message = (claims: ApprovalDecisionClaims): Buffer => Buffer.from(canonicalJson({ purpose: PURPOSE, ...ApprovalDecisionClaims.parse(claims) }));
+const message = (claims: ApprovalDecisionClaims): Buffer =>
+  Buffer.from(canonicalJson({ purpose: PURPOSE, ...ApprovalDecisionClaims.parse(claims) }));
 
 /**
  * Signs approval decisions with the approval private key. Only the processes
@@ -71,8 +72,13 @@ export interface DecisionExpectation {
  * Why a decided approval is not a decision a decider signed, whole, for
  * exactly the `expected` action, call, run and step; undefined when it is.
  */
-export function decisionProblem(verifier: ApprovalVerifier, approval: Approval, expected: DecisionExpectation = approval): string | undefined {
-  if (approval.schemaVersion < APPROVAL_SCHEMA_VERSION) return `it was stored by an older Rein (schema version ${approval.schemaVersion}) whose signature leaves parts of the decision out`;
+export function decisionProblem(
+  verifier: ApprovalVerifier,
+  approval: Approval,
+  expected: DecisionExpectation = approval,
+): string | undefined {
+  if (approval.schemaVersion < APPROVAL_SCHEMA_VERSION)
+    return `it was stored by an older Rein (schema version ${approval.schemaVersion}) whose signature leaves parts of the decision out`;
   if (!approval.signature) return "it carries no decider's signature";
   if (!approval.approver || !approval.decidedAt || !expected.call) return "it names no approver, decision time or call";
   const claims = {

@@ -63,7 +63,11 @@ export function loadPrivateKey(name: string, options: NamedKeyOptions): KeyObjec
   try {
     return createPrivateKey(found.pem);
   } catch (error) {
-    throw new ReinError("config_invalid", `${found.from} is not a private key in PEM form; expected an Ed25519 key (create one with \`rein keys generate\`)`, { cause: error });
+    throw new ReinError(
+      "config_invalid",
+      `${found.from} is not a private key in PEM form; expected an Ed25519 key (create one with \`rein keys generate\`)`,
+      { cause: error },
+    );
   }
 }
 
@@ -80,7 +84,11 @@ export function loadPublicKey(name: string, options: NamedKeyOptions): KeyObject
   try {
     return createPublicKey(found.pem);
   } catch (error) {
-    throw new ReinError("config_invalid", `${found.from} is not a public key in PEM form; expected an Ed25519 key (create one with \`rein keys generate\`)`, { cause: error });
+    throw new ReinError(
+      "config_invalid",
+      `${found.from} is not a public key in PEM form; expected an Ed25519 key (create one with \`rein keys generate\`)`,
+      { cause: error },
+    );
   }
 }
 
@@ -89,7 +97,9 @@ function findPem(name: string, half: "private" | "public", options: NamedKeyOpti
   const variable = `REIN_${name.toUpperCase()}_${half.toUpperCase()}_KEY`;
   const inline = env[variable];
   if (inline) return { pem: inline, from: variable };
-  const file = env[`${variable}_FILE`] ?? (options.dir === undefined ? undefined : keyPairFiles(options.dir, name)[half === "private" ? "privateKeyFile" : "publicKeyFile"]);
+  const file =
+    env[`${variable}_FILE`] ??
+    (options.dir === undefined ? undefined : keyPairFiles(options.dir, name)[half === "private" ? "privateKeyFile" : "publicKeyFile"]);
   if (file === undefined) return undefined;
   const from = env[`${variable}_FILE`] ? `${variable}_FILE (${file})` : file;
   try {

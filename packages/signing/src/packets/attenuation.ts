@@ -36,13 +36,17 @@ export function assertAttenuated(child: AttenuatedPacket, bounds: PacketBounds):
     }
     for (const dimension of SCOPE_DIMENSIONS) {
       if (parent.scope[dimension] && !grant.scope[dimension]) {
-        throw broken(`scope: ${grant.name}.${dimension} is unrestricted, but the parent limits it to ${parent.scope[dimension]?.join(", ")}`);
+        throw broken(
+          `scope: ${grant.name}.${dimension} is unrestricted, but the parent limits it to ${parent.scope[dimension]?.join(", ")}`,
+        );
       }
     }
     const outside = resourcesOutside(grant.scope, parent.scope);
     if (outside.length > 0) {
       const [first] = outside;
-      throw broken(`scope: ${grant.name}.${first?.dimension} ${first?.values.join(", ")} is outside the parent's ${parent.scope[first?.dimension ?? "paths"]?.join(", ")}`);
+      throw broken(
+        `scope: ${grant.name}.${first?.dimension} ${first?.values.join(", ")} is outside the parent's ${parent.scope[first?.dimension ?? "paths"]?.join(", ")}`,
+      );
     }
   }
   for (const limit of ["maxTurns", "maxToolCalls", "maxTokens", "maxMs"] as const) {

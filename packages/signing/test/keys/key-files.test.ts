@@ -16,7 +16,11 @@ const pemOf = (key: KeyObject) => key.export({ type: "spki", format: "pem" }).to
 describe("key files", () => {
   it("writes a named pair once, the private key readable by its owner only", async () => {
     const first = ensureKeyPairFiles(dir, "approval");
-    expect(first).toMatchObject({ created: true, privateKeyFile: join(dir, "approval-private.pem"), publicKeyFile: join(dir, "approval-public.pem") });
+    expect(first).toMatchObject({
+      created: true,
+      privateKeyFile: join(dir, "approval-private.pem"),
+      publicKeyFile: join(dir, "approval-public.pem"),
+    });
     expect((await stat(first.privateKeyFile)).mode & 0o777).toBe(0o600);
     expect((await stat(dir)).mode & 0o077).toBe(0);
     const written = await readFile(first.privateKeyFile, "utf8");
@@ -37,7 +41,9 @@ describe("key files", () => {
     const env = { REIN_APPROVAL_PRIVATE_KEY: own.privateKey.export({ type: "pkcs8", format: "pem" }).toString() };
     const derived = loadPublicKey("approval", { dir: join(dir, "elsewhere"), env });
     expect(derived && pemOf(derived)).toBe(pemOf(own.publicKey));
-    expect(pemOf(loadPublicKey("approval", { dir, env: { REIN_APPROVAL_PUBLIC_KEY: pemOf(own.publicKey) } }) as KeyObject)).toBe(pemOf(own.publicKey));
+    expect(pemOf(loadPublicKey("approval", { dir, env: { REIN_APPROVAL_PUBLIC_KEY: pemOf(own.publicKey) } }) as KeyObject)).toBe(
+      pemOf(own.publicKey),
+    );
   });
 
   it("reads only the environment when no key directory is named, as a process started with its keys in variables does", () => {
@@ -45,12 +51,18 @@ describe("key files", () => {
     const privatePem = own.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     expect(loadPrivateKey("packet", { env: {} })).toBeUndefined();
     expect(loadPublicKey("packet", { env: {} })).toBeUndefined();
-    expect(pemOf(loadPublicKey("packet", { env: { REIN_PACKET_PUBLIC_KEY: pemOf(own.publicKey) } }) as KeyObject)).toBe(pemOf(own.publicKey));
+    expect(pemOf(loadPublicKey("packet", { env: { REIN_PACKET_PUBLIC_KEY: pemOf(own.publicKey) } }) as KeyObject)).toBe(
+      pemOf(own.publicKey),
+    );
     expect(loadPrivateKey("packet", { env: { REIN_PACKET_PRIVATE_KEY: privatePem } })?.asymmetricKeyType).toBe("ed25519");
   });
 
   it("says which variable or file is wrong", () => {
-    expect(() => loadPrivateKey("approval", { dir, env: { REIN_APPROVAL_PRIVATE_KEY_FILE: join(dir, "missing.pem") } })).toThrow(/REIN_APPROVAL_PRIVATE_KEY_FILE .*no such file/);
-    expect(() => loadPublicKey("approval", { dir, env: { REIN_APPROVAL_PUBLIC_KEY: "not a key" } })).toThrow(/REIN_APPROVAL_PUBLIC_KEY is not a public key in PEM form/);
+    expect(() => loadPrivateKey("approval", { dir, env: { REIN_APPROVAL_PRIVATE_KEY_FILE: join(dir, "missing.pem") } })).toThrow(
+      /REIN_APPROVAL_PRIVATE_KEY_FILE .*no such file/,
+    );
+    expect(() => loadPublicKey("approval", { dir, env: { REIN_APPROVAL_PUBLIC_KEY: "not a key" } })).toThrow(
+      /REIN_APPROVAL_PUBLIC_KEY is not a public key in PEM form/,
+    );
   });
 });

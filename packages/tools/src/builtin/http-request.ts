@@ -25,7 +25,18 @@ const HTTP_TOKEN = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
  * Host would reach a virtual host the allowlist never named), and the
  * message's framing and connection are the transport's.
  */
-const OWNED_HEADERS = ["host", "connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "content-length", "accept-encoding"];
+const OWNED_HEADERS = [
+  "host",
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "te",
+  "trailer",
+  "upgrade",
+  "content-length",
+  "accept-encoding",
+];
 
 // Names and values an HTTP client would reject are refused as input, not left to fail inside the tool.
 const HeaderMap = z
@@ -103,7 +114,10 @@ export function httpRequestTool(options: BuiltinToolOptions) {
         response = await sendPinned({ url, method: args.method, headers, body: args.body, address, signal: context.signal, maxBytes });
       } catch (error) {
         if (context.signal.aborted) throw error;
-        throw new ReinError("tool_failed", `request to ${url.hostname} failed: ${(error as Error).message}`, { cause: error, retryable: true });
+        throw new ReinError("tool_failed", `request to ${url.hostname} failed: ${(error as Error).message}`, {
+          cause: error,
+          retryable: true,
+        });
       }
       if (response.status >= 500 || response.status === 429) {
         // The whole body: the executor redacts before it cuts, and a cut made here could split a secret past redaction.
@@ -143,7 +157,11 @@ const headerText = (value: string | string[] | undefined): string | null => (Arr
  * to, each checked; the first is used. One that is not a public unicast
  * address is refused unless the allowlist names it (with the port) itself.
  */
-async function checkedAddress(destination: HostPort & { port: number }, hosts: readonly string[], resolveHost: ResolveHost): Promise<LookupAddress> {
+async function checkedAddress(
+  destination: HostPort & { port: number },
+  hosts: readonly string[],
+  resolveHost: ResolveHost,
+): Promise<LookupAddress> {
   const name = destination.host.replace(/^\[(.*)\]$/, "$1");
   let addresses: LookupAddress[];
   if (isIP(name)) {

@@ -12,7 +12,9 @@ import { MAX_WALKED, walkFiles } from "./walk-files.ts";
 
 const Directory = boundedPath()
   .default(".")
-  .describe(`a directory relative to the workspace root; at most ${INPUT_LIMITS.pathChars} characters and ${INPUT_LIMITS.pathComponents} components`);
+  .describe(
+    `a directory relative to the workspace root; at most ${INPUT_LIMITS.pathChars} characters and ${INPUT_LIMITS.pathComponents} components`,
+  );
 
 const under = (directory: string, glob: string) => (directory === "." ? glob : `${directory.replace(/\/+$/, "")}/${glob}`);
 
@@ -99,7 +101,11 @@ export function searchFilesTool(options: BuiltinToolOptions) {
         for (let index = 0; index < lines.length && matches.length < args.maxResults; index += 1) {
           const line = lines[index] as string;
           if ((args.caseSensitive ? line : line.toLowerCase()).includes(needle)) {
-            matches.push({ path: under(args.path, entry.path), line: index + 1, text: line.length > 500 ? `${line.slice(0, 500)}…` : line });
+            matches.push({
+              path: under(args.path, entry.path),
+              line: index + 1,
+              text: line.length > 500 ? `${line.slice(0, 500)}…` : line,
+            });
           }
         }
         if (matches.length >= args.maxResults) break;
@@ -107,7 +113,8 @@ export function searchFilesTool(options: BuiltinToolOptions) {
       const withheld = context.screen.note("files");
       return withheld ? { matches, withheld } : { matches };
     },
-    render: ({ matches, withheld }) => [...matches.map((match) => `${match.path}:${match.line}: ${match.text}`), ...(withheld ? [`(${withheld})`] : [])].join("\n"),
+    render: ({ matches, withheld }) =>
+      [...matches.map((match) => `${match.path}:${match.line}: ${match.text}`), ...(withheld ? [`(${withheld})`] : [])].join("\n"),
   });
 }
 

@@ -72,10 +72,17 @@ export function runCommandTool(options: BuiltinToolOptions, variant: RunCommandV
           .default([]),
         cwd: z.string().min(1).max(L.cwdChars).default("."),
         hosts: z
-          .array(z.string().max(L.hostChars).regex(HOST_PORT, "expected a host name or host:port, e.g. registry.npmjs.org or api.example.com:8443"))
+          .array(
+            z
+              .string()
+              .max(L.hostChars)
+              .regex(HOST_PORT, "expected a host name or host:port, e.g. registry.npmjs.org or api.example.com:8443"),
+          )
           .max(L.hosts)
           .optional()
-          .describe("hosts the program must reach (through a proxy; HTTP_PROXY is set); a bare host means ports 80 and 443. Without it the program has no network."),
+          .describe(
+            "hosts the program must reach (through a proxy; HTTP_PROXY is set); a bare host means ports 80 and 443. Without it the program has no network.",
+          ),
         timeoutMs: z.number().int().positive().max(maxTimeout).optional(),
       })
       .strict(),
@@ -124,7 +131,12 @@ export function runCommandTool(options: BuiltinToolOptions, variant: RunCommandV
 function destinationsOf(entries: readonly string[]): HostPort[] {
   return entries.flatMap((entry) => {
     const parsed = parseHostPort(entry);
-    return parsed.port === undefined ? [{ host: parsed.host, port: 80 }, { host: parsed.host, port: 443 }] : [parsed];
+    return parsed.port === undefined
+      ? [
+          { host: parsed.host, port: 80 },
+          { host: parsed.host, port: 443 },
+        ]
+      : [parsed];
   });
 }
 

@@ -28,7 +28,11 @@ export interface WalkOptions {
  * and a directory swapped for one while the walk runs is not read),
  * stopping at `limit`.
  */
-export async function walkFiles(workspace: Workspace, root: string, options: WalkOptions): Promise<{ entries: WalkEntry[]; complete: boolean }> {
+export async function walkFiles(
+  workspace: Workspace,
+  root: string,
+  options: WalkOptions,
+): Promise<{ entries: WalkEntry[]; complete: boolean }> {
   const entries: WalkEntry[] = [];
   const queue: string[] = [""];
   let walked = 0;

@@ -53,7 +53,13 @@ export interface GateCall {
  * expiry holds whatever Redis says, even for the call re-issued after its
  * worker was lost; a signed denial holds for the action in the step.
  */
-export async function passApprovalGate(deps: ApprovalGateDeps, runId: string, stepId: string, action: ApprovalAction, call: GateCall): Promise<GateResult> {
+export async function passApprovalGate(
+  deps: ApprovalGateDeps,
+  runId: string,
+  stepId: string,
+  action: ApprovalAction,
+  call: GateCall,
+): Promise<GateResult> {
   const actionHash = actionHashOf(action);
   const latest = await deps.store.findForAction(runId, stepId, actionHash);
   // One stored before decisions were signed whole is never believed: the call asks again.

@@ -1,4 +1,14 @@
-import { type FailureClass, type Observation, type Provenance, type ToolCallRecord, type ToolCallStatus, type ToolResultEvent, type Sha256, sha256, newId } from "@rein/contracts";
+import {
+  type FailureClass,
+  type Observation,
+  type Provenance,
+  type ToolCallRecord,
+  type ToolCallStatus,
+  type ToolResultEvent,
+  type Sha256,
+  sha256,
+  newId,
+} from "@rein/contracts";
 import type { ToolCallOutcome } from "../tool-executor.ts";
 import type { CallTrace } from "./call-trace.ts";
 

@@ -1,4 +1,13 @@
-import { type PermissionDecision, type Scope, type ToolGrant, ReinError, type FailureClass, type CallIntent, type RecordedOutcome, type RecordedResult } from "@rein/contracts";
+import {
+  type PermissionDecision,
+  type Scope,
+  type ToolGrant,
+  ReinError,
+  type FailureClass,
+  type CallIntent,
+  type RecordedOutcome,
+  type RecordedResult,
+} from "@rein/contracts";
 import type { PreparedUntrusted, PresentedUntrusted } from "@rein/presenter";
 import type { AnyTool } from "../define-tool.ts";
 import type { ResolvedExecutorDeps } from "../tool-executor-deps.ts";

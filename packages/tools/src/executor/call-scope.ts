@@ -31,7 +31,9 @@ export async function normalizeScope(scope: Scope, workspace: Workspace): Promis
 async function normalizePath(path: string, workspace: Workspace): Promise<string> {
   const { base, rest } = splitGlob(path);
   if (rest?.split("/").some((segment) => isDotSegment(unescapeGlob(segment)))) {
-    throw invalidScope(`${JSON.stringify(path.slice(0, 64))} has a . or .. segment after a wildcard; expected a glob that steps only forward, e.g. src/**`);
+    throw invalidScope(
+      `${JSON.stringify(path.slice(0, 64))} has a . or .. segment after a wildcard; expected a glob that steps only forward, e.g. src/**`,
+    );
   }
   const relative = workspace.relativePath(await workspace.resolve(base || "."));
   if (rest === undefined) return escapeGlob(relative);

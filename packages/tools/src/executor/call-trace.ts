@@ -37,7 +37,11 @@ export class CallTrace {
     private readonly redact: <Payload extends object>(payload: Payload) => Payload = (payload) => payload,
   ) {}
 
-  async emit<Kind extends CallTraceKind>(kind: Kind, payload: CallEventPayload<Kind>, extra: { outputHash?: string; durationMs?: number } = {}): Promise<void> {
+  async emit<Kind extends CallTraceKind>(
+    kind: Kind,
+    payload: CallEventPayload<Kind>,
+    extra: { outputHash?: string; durationMs?: number } = {},
+  ): Promise<void> {
     const { runId, stepId, parentStepId, callId, tool, index, argsHash } = this.base;
     await this.sink.append(
       traceEventInput({

@@ -26,7 +26,12 @@ export async function executeCall(
 }
 
 /** The call's identity and trace, and its first event: what the model asked for, before anything was decided. */
-async function startCall(deps: ResolvedExecutorDeps, call: ModelToolCall, index: number, context: StepExecutionContext): Promise<CallInProgress> {
+async function startCall(
+  deps: ResolvedExecutorDeps,
+  call: ModelToolCall,
+  index: number,
+  context: StepExecutionContext,
+): Promise<CallInProgress> {
   const identity: CallIdentity = {
     callId: call.id,
     tool: call.name,

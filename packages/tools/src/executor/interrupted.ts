@@ -9,5 +9,8 @@ import type { CallInProgress } from "./call-in-progress.ts";
  */
 export async function interrupted(state: CallInProgress): Promise<ReinError> {
   await state.trace.emit("tool.interrupted", { idempotencyKey: state.idempotencyKey, intent: state.intent !== undefined });
-  return new ReinError("tool_failed", `the step was given back while ${state.call.name} ran`, { retryable: true, details: { interrupted: true } });
+  return new ReinError("tool_failed", `the step was given back while ${state.call.name} ran`, {
+    retryable: true,
+    details: { interrupted: true },
+  });
 }

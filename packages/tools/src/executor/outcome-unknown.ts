@@ -15,7 +15,12 @@ export const OUTCOME_UNKNOWN = "outcome unknown after a crash";
  */
 export async function outcomeUnknown(state: CallInProgress, intent: CallIntent): Promise<CallEnding> {
   const action = describeAction(state, intent);
-  await state.trace.emit("tool.outcome_unknown", { idempotencyKey: state.idempotencyKey, startedAt: intent.startedAt, actionHash: intent.actionHash, action });
+  await state.trace.emit("tool.outcome_unknown", {
+    idempotencyKey: state.idempotencyKey,
+    startedAt: intent.startedAt,
+    actionHash: intent.actionHash,
+    action,
+  });
   return {
     status: "outcome_unknown",
     trust: "runtime",

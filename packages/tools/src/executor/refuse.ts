@@ -10,5 +10,11 @@ export async function refuse(
   payload: Record<string, unknown> = {},
 ): Promise<CallEnding> {
   await call.trace.emit(kind, { reason, ...payload });
-  return { status: kind === "tool.input_invalid" ? "invalid_input" : "refused", content, trust: "runtime", failure: "different_action", message: reason };
+  return {
+    status: kind === "tool.input_invalid" ? "invalid_input" : "refused",
+    content,
+    trust: "runtime",
+    failure: "different_action",
+    message: reason,
+  };
 }

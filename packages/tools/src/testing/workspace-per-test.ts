@@ -11,5 +11,8 @@ export interface TempWorkspace {
 
 /** A temporary workspace fresh for each test of the file or `describe` that calls this, removed after it. */
 export function workspacePerTest(): TempWorkspace {
-  return liveView(fixtureAround(beforeEach, afterEach, "the temporary workspace", tempWorkspace, (temp) => temp.cleanup()), ["workspace", "dir"]);
+  return liveView(
+    fixtureAround(beforeEach, afterEach, "the temporary workspace", tempWorkspace, (temp) => temp.cleanup()),
+    ["workspace", "dir"],
+  );
 }

@@ -27,10 +27,19 @@ const allow = [PolicyRule.parse({ id: "allow-cmds", tool: "run_command", decisio
 const surface: ToolGrant[] = [{ name: "run_command", scope: { commands: ["curl", "node"], hosts: ["127.0.0.1"] } }];
 
 function runner(configHosts = [`127.0.0.1:${port}`]) {
-  const { run, trace } = harness({ tools: builtinTools({ commands: ["curl", "node"], hosts: configHosts }), surface, workspace: temp.workspace, policy: allow });
-  return { run: (command: string, args: string[], hosts?: string[]) => run(call("run_command", { command, args, ...(hosts ? { hosts } : {}) })), trace };
+  const { run, trace } = harness({
+    tools: builtinTools({ commands: ["curl", "node"], hosts: configHosts }),
+    surface,
+    workspace: temp.workspace,
+    policy: allow,
+  });
+  return {
+    run: (command: string, args: string[], hosts?: string[]) => run(call("run_command", { command, args, ...(hosts ? { hosts } : {}) })),
+    trace,
+  };
 }
-const stdoutOf = (outcome: ToolCallOutcome) => outcome.observation.content.split(/--- stdout[^\n]*---\n/)[1]?.split(/\n--- stderr/)[0] ?? "";
+const stdoutOf = (outcome: ToolCallOutcome) =>
+  outcome.observation.content.split(/--- stdout[^\n]*---\n/)[1]?.split(/\n--- stderr/)[0] ?? "";
 
 describe("granted hosts only, through the proxy", () => {
   it("reaches a granted host:port over plain HTTP and through a CONNECT tunnel", async () => {
@@ -43,14 +52,25 @@ describe("granted hosts only, through the proxy", () => {
 
   it("refuses another port of a granted host (Redis) and traces it", async () => {
     const { run, trace } = runner();
-    const outcome = await run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "--proxytunnel", "http://127.0.0.1:6379/"], [`127.0.0.1:${port}`]);
+    const outcome = await run(
+      "curl",
+      ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "--proxytunnel", "http://127.0.0.1:6379/"],
+      [`127.0.0.1:${port}`],
+    );
     expect(stdoutOf(outcome)).toMatch(/^(403|000)$/);
     expect(trace.ofKind("tool.executed")[0]?.payload.networkRefused).toContain("127.0.0.1:6379");
   });
 
   it("has no way around the proxy: a direct socket to the granted host fails", async () => {
     const { run } = runner();
-    const outcome = await run("node", ["-e", `require("node:net").connect(${port}, "127.0.0.1", () => console.log("DIRECT")).on("error", (e) => console.log("REFUSED " + e.code))`], [`127.0.0.1:${port}`]);
+    const outcome = await run(
+      "node",
+      [
+        "-e",
+        `require("node:net").connect(${port}, "127.0.0.1", () => console.log("DIRECT")).on("error", (e) => console.log("REFUSED " + e.code))`,
+      ],
+      [`127.0.0.1:${port}`],
+    );
     expect(stdoutOf(outcome)).toMatch(/^REFUSED/);
   });
 

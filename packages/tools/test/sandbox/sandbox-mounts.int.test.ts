@@ -16,7 +16,8 @@ import { workspacePerTest } from "../../src/testing/workspace-per-test.ts";
 // clients get the CA certificates, not the host's private keys.
 
 const temp = workspacePerTest();
-const stdoutOf = (outcome: ToolCallOutcome) => outcome.observation.content.split(/--- stdout[^\n]*---\n/)[1]?.split(/\n--- stderr/)[0] ?? "";
+const stdoutOf = (outcome: ToolCallOutcome) =>
+  outcome.observation.content.split(/--- stdout[^\n]*---\n/)[1]?.split(/\n--- stderr/)[0] ?? "";
 
 function runner(commands: string[]) {
   const surface: ToolGrant[] = [{ name: "run_command", scope: { commands } }];

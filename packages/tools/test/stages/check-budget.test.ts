@@ -18,7 +18,10 @@ describe("check-budget stage", () => {
   });
 
   it("ends a call after the step's deadline", async () => {
-    const { state } = callInProgress({ context: { budget: { maxToolCalls: 10, deadline: Date.parse("2026-11-30T00:00:00.000Z") } }, state: { tool } });
+    const { state } = callInProgress({
+      context: { budget: { maxToolCalls: 10, deadline: Date.parse("2026-11-30T00:00:00.000Z") } },
+      state: { tool },
+    });
     expect((await checkBudget(state))?.message).toMatch(/deadline .* has passed/);
   });
 });

@@ -8,7 +8,10 @@ const temp = workspacePerTest();
 describe("check-scope stage", () => {
   const { tool } = noteTool({ scope: (args: { text: string }) => ({ paths: [args.text] }) });
   const at = (path: string, grant: string[]) =>
-    callInProgress({ workspace: temp.workspace, state: { tool, grant: { name: "note", scope: { paths: grant } }, input: { args: { text: path } } } });
+    callInProgress({
+      workspace: temp.workspace,
+      state: { tool, grant: { name: "note", scope: { paths: grant } }, input: { args: { text: path } } },
+    });
 
   it("resolves paths relative to the workspace root", async () => {
     const { state } = at("./notes/../a.txt", ["*.txt"]);

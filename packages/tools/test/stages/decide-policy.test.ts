@@ -15,7 +15,10 @@ describe("decide-policy stage", () => {
 
   it("ends a denied call with the rule that denied it", async () => {
     const deny = PolicyRule.parse({ id: "no-notes", tool: "note", decision: "deny" });
-    const { state } = callInProgress({ deps: { config: { policy: [deny], observations: { maxBytes: 1000, maxLines: 20 } } }, state: prior() });
+    const { state } = callInProgress({
+      deps: { config: { policy: [deny], observations: { maxBytes: 1000, maxLines: 20 } } },
+      state: prior(),
+    });
     const ending = await decidePolicy(state);
     expect(ending).toMatchObject({ status: "denied", message: "denied by no-notes" });
   });

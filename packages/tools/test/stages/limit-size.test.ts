@@ -8,7 +8,14 @@ const result = (rendered: string) => ({
   source: "executed" as const,
   attempts: 1,
   durationMs: 1,
-  result: { schemaVersion: 1 as const, fingerprint: "sha256:f" as const, rendered, rawOutputHash: "sha256:h" as const, empty: rendered === "", observedAt: "2026-12-01T00:00:00.000Z" },
+  result: {
+    schemaVersion: 1 as const,
+    fingerprint: "sha256:f" as const,
+    rendered,
+    rawOutputHash: "sha256:h" as const,
+    empty: rendered === "",
+    observedAt: "2026-12-01T00:00:00.000Z",
+  },
 });
 
 describe("limit-size stage", () => {

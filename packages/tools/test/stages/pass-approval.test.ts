@@ -5,7 +5,12 @@ import { callInProgress, noteTool } from "../../src/testing/stage-harness.ts";
 // The gate itself (ask, suspend, consume, forged and expired decisions) is tested against Redis in hostile-model.int.test.ts.
 describe("pass-approval stage", () => {
   const { tool } = noteTool();
-  const prior = (decision: "allow" | "ask") => ({ tool, input: { args: { text: "hi" } }, scope: {}, decision: { decision, rule: "r1", reason: "because" } });
+  const prior = (decision: "allow" | "ask") => ({
+    tool,
+    input: { args: { text: "hi" } },
+    scope: {},
+    decision: { decision, rule: "r1", reason: "because" },
+  });
 
   it("lets an allowed call through without asking anyone", async () => {
     const { state, trace } = callInProgress({ state: prior("allow") });
@@ -21,7 +26,14 @@ describe("pass-approval stage", () => {
   });
 
   it("does not ask again for a call replayed from its record: its approval was consumed when it ran", async () => {
-    const recorded = { schemaVersion: 1 as const, fingerprint: "sha256:fingerprint" as const, rendered: "noted hi", rawOutputHash: "sha256:x" as const, empty: false, observedAt: "2026-12-01T00:00:00.000Z" };
+    const recorded = {
+      schemaVersion: 1 as const,
+      fingerprint: "sha256:fingerprint" as const,
+      rendered: "noted hi",
+      rawOutputHash: "sha256:x" as const,
+      empty: false,
+      observedAt: "2026-12-01T00:00:00.000Z",
+    };
     const { state } = callInProgress({ state: { ...prior("ask"), recorded } });
     expect(await passApproval(state)).toBeUndefined();
   });

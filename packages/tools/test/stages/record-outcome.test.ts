@@ -5,9 +5,16 @@ import { callInProgress, FINGERPRINT, noteTool } from "../../src/testing/stage-h
 describe("record-outcome stage", () => {
   it("renders a fresh output into the result the later stages read, and traces it", async () => {
     const { tool } = noteTool({ render: (output: unknown) => `rendered: ${String(output)}` });
-    const { state, trace } = callInProgress({ state: { tool, execution: { kind: "output", output: "noted hi", attempts: 2, durationMs: 5 } } });
+    const { state, trace } = callInProgress({
+      state: { tool, execution: { kind: "output", output: "noted hi", attempts: 2, durationMs: 5 } },
+    });
     expect(await recordOutcome(state)).toBeUndefined();
-    expect(state.execution).toMatchObject({ kind: "result", source: "executed", attempts: 2, result: { rendered: "rendered: noted hi", empty: false, fingerprint: FINGERPRINT } });
+    expect(state.execution).toMatchObject({
+      kind: "result",
+      source: "executed",
+      attempts: 2,
+      result: { rendered: "rendered: noted hi", empty: false, fingerprint: FINGERPRINT },
+    });
     expect(trace.ofKind("tool.executed")[0]?.payload).toMatchObject({ status: "ok", output: "rendered: noted hi" });
   });
 

@@ -12,7 +12,11 @@ describe("resolve-surface stage", () => {
 
   it("refuses an installed tool the step was not granted, listing what it may use", async () => {
     const other = noteTool({ name: "other" }).tool;
-    const { state } = callInProgress({ tools: [noteTool().tool, other], call: { name: "other" }, context: { surface: [{ name: "note", scope: {} }] } });
+    const { state } = callInProgress({
+      tools: [noteTool().tool, other],
+      call: { name: "other" },
+      context: { surface: [{ name: "note", scope: {} }] },
+    });
     const ending = await resolveSurface(state);
     expect(ending).toMatchObject({ status: "refused", message: "not_on_surface" });
     expect(ending?.content).toContain("Available tools: note.");

@@ -17,7 +17,14 @@ describe("run-call stage", () => {
 
   it("replays a recorded result instead of running the tool again", async () => {
     const { tool, runs } = noteTool();
-    const recorded = { schemaVersion: 1 as const, fingerprint: "sha256:fingerprint" as const, rendered: "noted hi", rawOutputHash: "sha256:x" as const, empty: false, observedAt: "2026-11-30T00:00:00.000Z" };
+    const recorded = {
+      schemaVersion: 1 as const,
+      fingerprint: "sha256:fingerprint" as const,
+      rendered: "noted hi",
+      rawOutputHash: "sha256:x" as const,
+      empty: false,
+      observedAt: "2026-11-30T00:00:00.000Z",
+    };
     const { state, trace } = callInProgress({ state: { tool, input, recorded } });
     await runCall(state);
     expect(runs).toEqual([]);

@@ -11,8 +11,17 @@ describe("the stage list", () => {
   it("runs a stage added to the list in its place, and traces the ending it returns like any other", async () => {
     const { tool, runs } = noteTool({ effect: "read" });
     const trace = new MemoryTrace();
-    const deps = { registry: new ToolRegistry([tool]), trace, artifacts: new MemoryArtifacts(), config: { policy: [], observations: { maxBytes: 1000, maxLines: 20 } }, secrets: SecretBindings.none(), logger: createLogger({ level: "silent" }), now: Date.now };
-    const quiet: CallStage = async (state) => (state.tool?.name === "note" ? { status: "refused", trust: "runtime", content: "not today", message: "quiet hours" } : undefined);
+    const deps = {
+      registry: new ToolRegistry([tool]),
+      trace,
+      artifacts: new MemoryArtifacts(),
+      config: { policy: [], observations: { maxBytes: 1000, maxLines: 20 } },
+      secrets: SecretBindings.none(),
+      logger: createLogger({ level: "silent" }),
+      now: Date.now,
+    };
+    const quiet: CallStage = async (state) =>
+      state.tool?.name === "note" ? { status: "refused", trust: "runtime", content: "not today", message: "quiet hours" } : undefined;
     const stages = [...CALL_STAGES.slice(0, 2), quiet, ...CALL_STAGES.slice(2)];
     const { context } = callInProgress({ tools: [tool] }).state;
     const outcome = await executeCall(deps, { type: "tool_call", id: "c1", name: "note", input: { text: "hi" } }, 0, context, stages);

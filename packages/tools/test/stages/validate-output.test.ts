@@ -5,7 +5,8 @@ import { callInProgress, noteTool } from "../../src/testing/stage-harness.ts";
 
 describe("validate-output stage", () => {
   const { tool } = noteTool({ output: z.object({ count: z.number() }) });
-  const withOutput = (output: unknown) => callInProgress({ state: { tool, execution: { kind: "output", output, attempts: 1, durationMs: 3 } } });
+  const withOutput = (output: unknown) =>
+    callInProgress({ state: { tool, execution: { kind: "output", output, attempts: 1, durationMs: 3 } } });
 
   it("passes an output that keeps the tool's contract", async () => {
     const { state } = withOutput({ count: 2 });

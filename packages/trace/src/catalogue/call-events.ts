@@ -5,7 +5,8 @@ import { traceKinds } from "./trace-kind.ts";
 /** Every call event carries these (tools/executor/call-trace.ts adds them), so a call's trail reads without joins. */
 export const CALL_FIELDS = ["callId", "tool", "index"] as const;
 
-const callEvent = <Shape extends z.ZodRawShape>(shape: Shape) => z.object({ callId: z.string(), tool: z.string(), index: z.number().int(), ...shape });
+const callEvent = <Shape extends z.ZodRawShape>(shape: Shape) =>
+  z.object({ callId: z.string(), tool: z.string(), index: z.number().int(), ...shape });
 
 const approvalFields = { approvalId: z.string(), actionHash: z.string(), status: z.string(), rule: z.string() };
 
@@ -58,7 +59,14 @@ export const callEvents = traceKinds({
   "permission.decided": {
     summary: "The permission policy decided allow, deny or ask, and which rule decided.",
     emittedBy: "executor",
-    payload: callEvent({ decision: PermissionOutcome, rule: z.string(), reason: z.string(), ignored: IgnoredRule.optional(), effect: ToolEffect, scope: Scope }),
+    payload: callEvent({
+      decision: PermissionOutcome,
+      rule: z.string(),
+      reason: z.string(),
+      ignored: IgnoredRule.optional(),
+      effect: ToolEffect,
+      scope: Scope,
+    }),
   },
   "approval.unavailable": {
     summary: "The policy asked for approval but no approval desk is configured; the call is denied.",

@@ -3,7 +3,6 @@ import { Role, ContentBlock } from "@rein/contracts";
 import { PromptCopy } from "../prompt-copy.ts";
 import { traceKinds } from "./trace-kind.ts";
 
-
 /** Model calls of every role, written around each `complete` (models/traced-complete.ts). */
 export const modelEvents = traceKinds({
   "model.called": {

@@ -8,7 +8,12 @@ const budgetNumbers = z.record(z.string(), z.number());
 const scopesByTool = z.record(z.string(), Scope);
 
 /** A stale job dropped at intake (queues/job-intake.ts), never executed. */
-const droppedJob = z.object({ jobId: z.string(), attempt: z.number().int().nullable(), planNo: z.number().int().optional(), reason: z.string() });
+const droppedJob = z.object({
+  jobId: z.string(),
+  attempt: z.number().int().nullable(),
+  planNo: z.number().int().optional(),
+  reason: z.string(),
+});
 
 const contextAnswer = z.object({
   evidence: z.array(z.string()),
@@ -46,7 +51,9 @@ export const stepEvents = traceKinds({
     summary:
       "Outside tools the step's model is offered whose description or input schema came from a relisting (an MCP server's list_changed or restart), or held text the presenter rewrote: each with its source, which listing, and the presenter's findings.",
     emittedBy: "worker",
-    payload: z.object({ tools: z.array(z.object({ tool: z.string(), source: z.string(), listing: z.number().int(), flags: z.array(z.string()) })) }),
+    payload: z.object({
+      tools: z.array(z.object({ tool: z.string(), source: z.string(), listing: z.number().int(), flags: z.array(z.string()) })),
+    }),
   },
   "step.started": {
     summary: "A worker took the step's packet and started working.",
@@ -80,7 +87,8 @@ export const stepEvents = traceKinds({
     payload: z.object({ reason: z.literal("approval"), approvalId: z.string(), decision: z.string() }),
   },
   "step.redispatched": {
-    summary: "A step whose job stalled past its limit (every worker holding it was lost) was dispatched again, to resume from its checkpoint.",
+    summary:
+      "A step whose job stalled past its limit (every worker holding it was lost) was dispatched again, to resume from its checkpoint.",
     emittedBy: "controller",
     payload: z.object({ reason: z.string(), redispatch: z.number().int().positive(), limit: z.number().int().nonnegative() }),
   },

@@ -10,7 +10,12 @@ import { assertLockHeld, assertNotStopped, type StepContext } from "./step-conte
  * returns that suspension, with the unanswered calls kept as pending. When
  * all are answered, their results become the next user message.
  */
-export async function answerCalls(step: StepContext, calls: readonly ModelToolCall[], answered: ContentBlock[], signal: AbortSignal): Promise<Suspension | undefined> {
+export async function answerCalls(
+  step: StepContext,
+  calls: readonly ModelToolCall[],
+  answered: ContentBlock[],
+  signal: AbortSignal,
+): Promise<Suspension | undefined> {
   const { loop, body, deps } = step;
   for (const [position, call] of calls.entries()) {
     const index = loop.records.length;
@@ -25,7 +30,12 @@ export async function answerCalls(step: StepContext, calls: readonly ModelToolCa
       }
       const request = parseRuntimeCall(call);
       if (request.kind === "invalid") {
-        answerWith(step, call, runtimeObservation(call, index, `invalid ${call.name} input: ${request.message}`, "invalid_input"), answered);
+        answerWith(
+          step,
+          call,
+          runtimeObservation(call, index, `invalid ${call.name} input: ${request.message}`, "invalid_input"),
+          answered,
+        );
         continue;
       }
       loop.pending = { answered, calls: calls.slice(position) };

@@ -14,7 +14,10 @@ export type CallReservation = { kind: "reserved"; maxTokens: number } | { kind: 
  * The call's `max_tokens` shrinks to fit; a call that could not answer at
  * all within what is left is not made.
  */
-export function reserveCall(step: StepContext, request: { system: string; messages: readonly ModelMessage[]; tools: readonly ModelToolSchema[] }): CallReservation {
+export function reserveCall(
+  step: StepContext,
+  request: { system: string; messages: readonly ModelMessage[]; tools: readonly ModelToolSchema[] },
+): CallReservation {
   const { budget } = step.body;
   const { usage } = step.loop;
   const perCall = step.deps.maxTokensPerCall;

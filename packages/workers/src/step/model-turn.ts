@@ -5,7 +5,10 @@ import { WORKER_SYSTEM } from "../worker-prompt.ts";
 import { reserveCall } from "./call-reservation.ts";
 import { assertLockHeld, assertNotStopped, type StepContext } from "./step-context.ts";
 
-export type ModelTurn = { kind: "responded"; response: ModelResponse } | { kind: "failed"; error: string } | { kind: "over_budget"; reason: string };
+export type ModelTurn =
+  | { kind: "responded"; response: ModelResponse }
+  | { kind: "failed"; error: string }
+  | { kind: "over_budget"; reason: string };
 
 /**
  * One model call of the step: the history fitted to the context budget,
@@ -18,7 +21,14 @@ export async function takeModelTurn(step: StepContext, signal: AbortSignal): Pro
   assertLockHeld(step);
   assertNotStopped(step, signal, "its next model call");
   const ids = { runId: body.runId, stepId: body.stepId, parentStepId: body.parentStepId };
-  const messages = await compactContext(loop.messages, { system: WORKER_SYSTEM, tools, contextTokens: deps.contextTokens, observations: loop.observations, trace, ids });
+  const messages = await compactContext(loop.messages, {
+    system: WORKER_SYSTEM,
+    tools,
+    contextTokens: deps.contextTokens,
+    observations: loop.observations,
+    trace,
+    ids,
+  });
   const reservation = reserveCall(step, { system: WORKER_SYSTEM, messages, tools });
   if (reservation.kind === "over_budget") return reservation;
   loop.turns += 1;

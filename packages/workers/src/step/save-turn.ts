@@ -68,5 +68,12 @@ export async function saveTurn(step: StepContext): Promise<void> {
  */
 export async function writeTrace(step: StepContext): Promise<void> {
   const { body, deps } = step;
-  await deps.checkpoints.saveTurn({ runId: body.runId, stepId: body.stepId, trace: step.trace.take(), cache: step.cache?.take(), ownerToken: deps.ownerToken, refreshTtl: true });
+  await deps.checkpoints.saveTurn({
+    runId: body.runId,
+    stepId: body.stepId,
+    trace: step.trace.take(),
+    cache: step.cache?.take(),
+    ownerToken: deps.ownerToken,
+    refreshTtl: true,
+  });
 }

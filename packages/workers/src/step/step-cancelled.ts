@@ -35,7 +35,14 @@ export async function traceCancelled(step: StepContext, ended: ReinError): Promi
     },
   });
   try {
-    await deps.checkpoints.saveTurn({ runId: body.runId, stepId: body.stepId, trace: step.trace.take(), ownerToken: deps.ownerToken, refreshTtl: true, afterRunEnd: true });
+    await deps.checkpoints.saveTurn({
+      runId: body.runId,
+      stepId: body.stepId,
+      trace: step.trace.take(),
+      ownerToken: deps.ownerToken,
+      refreshTtl: true,
+      afterRunEnd: true,
+    });
   } catch (error) {
     if (!ReinError.hasCode(error, "lock_lost")) throw error;
   }

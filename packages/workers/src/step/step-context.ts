@@ -91,7 +91,11 @@ export async function openStep(packet: HandoffPacket, deps: StepLoopDeps): Promi
   // (every key of a step is in its run's slot, so on Redis Cluster too), and the step starts a round trip sooner.
   // What the run's read cache holds comes in the same round trip.
   const claimed = deps.ownerToken === undefined ? undefined : deps.checkpoints.claim(body.runId, body.stepId, deps.ownerToken);
-  const [, saved, cache] = await Promise.all([claimed, deps.checkpoints.load(body.runId, body.stepId, body.attempt), deps.executor.openReadCache?.(body.runId)]);
+  const [, saved, cache] = await Promise.all([
+    claimed,
+    deps.checkpoints.load(body.runId, body.stepId, body.attempt),
+    deps.executor.openReadCache?.(body.runId),
+  ]);
   const step: StepContext = {
     body,
     deps,
@@ -117,11 +121,23 @@ export async function openStep(packet: HandoffPacket, deps: StepLoopDeps): Promi
   };
   const withheld = saved ? [] : deps.executor.unavailable(body.surface);
   if (withheld.length > 0) {
-    await step.trace.append({ runId: body.runId, stepId: body.stepId, parentStepId: body.parentStepId, kind: "step.tools_withheld", payload: { tools: withheld } });
+    await step.trace.append({
+      runId: body.runId,
+      stepId: body.stepId,
+      parentStepId: body.parentStepId,
+      kind: "step.tools_withheld",
+      payload: { tools: withheld },
+    });
   }
   const intake = saved ? [] : deps.executor.schemaIntake(body.surface);
   if (intake.length > 0) {
-    await step.trace.append({ runId: body.runId, stepId: body.stepId, parentStepId: body.parentStepId, kind: "step.tool_schemas", payload: { tools: intake } });
+    await step.trace.append({
+      runId: body.runId,
+      stepId: body.stepId,
+      parentStepId: body.parentStepId,
+      kind: "step.tool_schemas",
+      payload: { tools: intake },
+    });
   }
   if (saved) {
     await step.trace.append({
@@ -129,7 +145,12 @@ export async function openStep(packet: HandoffPacket, deps: StepLoopDeps): Promi
       stepId: body.stepId,
       parentStepId: body.parentStepId,
       kind: "step.checkpoint_restored",
-      payload: { turns: saved.turns, calls: saved.records.length, pending: saved.pending?.calls.length ?? 0, resume: body.resume?.kind ?? null },
+      payload: {
+        turns: saved.turns,
+        calls: saved.records.length,
+        pending: saved.pending?.calls.length ?? 0,
+        resume: body.resume?.kind ?? null,
+      },
     });
   }
   return step;
@@ -148,6 +169,9 @@ export function assertNotStopped(step: StepContext, signal: AbortSignal, what: s
 /** Throws `lock_lost` when the job's lock is known to be gone: nothing more of the step may run. */
 export function assertLockHeld(step: StepContext): void {
   if (step.deps.lockHeld && !step.deps.lockHeld()) {
-    throw new ReinError("lock_lost", `the job of step ${step.body.stepId} is no longer this worker's (its lock could not be renewed); it stops before doing more`);
+    throw new ReinError(
+      "lock_lost",
+      `the job of step ${step.body.stepId} is no longer this worker's (its lock could not be renewed); it stops before doing more`,
+    );
   }
 }

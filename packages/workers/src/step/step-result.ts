@@ -27,11 +27,13 @@ export function stepResult(step: StepContext, status: StepResult["status"], fiel
 /** The budget that stops the step before its next turn, if one is spent. */
 export function budgetStop(step: StepContext): StepResult | undefined {
   const { budget } = step.body;
-  if (step.loop.turns >= budget.maxTurns) return stepResult(step, "budget_exhausted", { summary: `turn budget of ${budget.maxTurns} spent`, error: "step turn budget spent" });
+  if (step.loop.turns >= budget.maxTurns)
+    return stepResult(step, "budget_exhausted", { summary: `turn budget of ${budget.maxTurns} spent`, error: "step turn budget spent" });
   if (totalTokens(step.loop.usage) >= budget.maxTokens) {
     return stepResult(step, "budget_exhausted", { summary: `token budget of ${budget.maxTokens} spent`, error: "step token budget spent" });
   }
-  if (step.now() >= step.deadline) return stepResult(step, "budget_exhausted", { summary: `time budget of ${budget.maxMs} ms spent`, error: "step time budget spent" });
+  if (step.now() >= step.deadline)
+    return stepResult(step, "budget_exhausted", { summary: `time budget of ${budget.maxMs} ms spent`, error: "step time budget spent" });
   return undefined;
 }
 
@@ -39,7 +41,10 @@ export function budgetStop(step: StepContext): StepResult | undefined {
 export function toolBudgetStop(step: StepContext): StepResult | undefined {
   if (step.loop.records.at(-1)?.status !== "budget_exhausted") return undefined;
   const { maxToolCalls } = step.body.budget;
-  return stepResult(step, "budget_exhausted", { summary: `tool-call budget of ${maxToolCalls} spent`, error: "step tool-call budget spent" });
+  return stepResult(step, "budget_exhausted", {
+    summary: `tool-call budget of ${maxToolCalls} spent`,
+    error: "step tool-call budget spent",
+  });
 }
 
 /**
@@ -58,10 +63,16 @@ export function unknownOutcomeStop(step: StepContext, from: number): StepResult 
 export function finalResult(step: StepContext, response: ModelResponse): StepResult {
   const text = textOf(response.content);
   step.finalText = text;
-  if (response.stopReason === "max_tokens") return stepResult(step, "failed", { summary: text.slice(0, 500), error: "the model's final answer was cut off by max_tokens" });
+  if (response.stopReason === "max_tokens")
+    return stepResult(step, "failed", { summary: text.slice(0, 500), error: "the model's final answer was cut off by max_tokens" });
   if (step.body.task.outputContract.format === "answer") {
     const parsed = FinalAnswer.safeParse(parseJsonText(text));
-    if (!parsed.success) return stepResult(step, "failed", { output: text, summary: text.slice(0, 500), error: "the final answer is not {answer, claims, gaps} JSON" });
+    if (!parsed.success)
+      return stepResult(step, "failed", {
+        output: text,
+        summary: text.slice(0, 500),
+        error: "the final answer is not {answer, claims, gaps} JSON",
+      });
     return stepResult(step, "completed", { output: parsed.data, summary: parsed.data.answer.slice(0, 500), claims: parsed.data.claims });
   }
   return stepResult(step, "completed", { output: text, summary: text.slice(0, 500) });
@@ -71,6 +82,10 @@ export function finalResult(step: StepContext, response: ModelResponse): StepRes
 export function suspendedResult(step: StepContext, suspension: Suspension): StepResult {
   const status = suspension.kind === "approval" ? "needs_approval" : suspension.kind === "delegate" ? "delegated" : "needs_context";
   const what =
-    suspension.kind === "approval" ? `approval of ${suspension.tool}` : suspension.kind === "delegate" ? `a child step: ${suspension.request.title}` : `context: ${suspension.question}`;
+    suspension.kind === "approval"
+      ? `approval of ${suspension.tool}`
+      : suspension.kind === "delegate"
+        ? `a child step: ${suspension.request.title}`
+        : `context: ${suspension.question}`;
   return stepResult(step, status, { summary: `waiting for ${what}`, suspension });
 }

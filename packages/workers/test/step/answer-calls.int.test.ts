@@ -13,7 +13,12 @@ describe("the answer-calls stage", () => {
   it("runs each call through the executor and hands the observations back as one user message", async () => {
     const runId = "run_answers";
     const step = await openStep(packetOf(runId, "Echo"), await fixture.deps(echoScript("Echo", 1), runId));
-    const suspension = await answerCalls(step, [call("c1", "echo", { i: 1 }), call("c2", "echo", { i: 2 })], [], new AbortController().signal);
+    const suspension = await answerCalls(
+      step,
+      [call("c1", "echo", { i: 1 }), call("c2", "echo", { i: 2 })],
+      [],
+      new AbortController().signal,
+    );
     expect(suspension).toBeUndefined();
     expect(step.loop.records.map((record) => record.status)).toEqual(["ok", "ok"]);
     const message = step.loop.messages.at(-1);
@@ -43,7 +48,9 @@ describe("the answer-calls stage", () => {
   it("starts no tool call once the job's lock is known lost", async () => {
     const runId = "run_no_lock";
     const step = await openStep(packetOf(runId, "Echo"), await fixture.deps(echoScript("Echo", 1), runId, { lockHeld: () => false }));
-    const stopped = await answerCalls(step, [call("c1", "echo", { i: 1 })], [], new AbortController().signal).catch((error: unknown) => error);
+    const stopped = await answerCalls(step, [call("c1", "echo", { i: 1 })], [], new AbortController().signal).catch(
+      (error: unknown) => error,
+    );
     expect(ReinError.hasCode(stopped, "lock_lost")).toBe(true);
     expect(step.loop.records).toEqual([]);
   });

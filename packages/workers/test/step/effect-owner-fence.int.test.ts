@@ -10,7 +10,9 @@ import { packetOf, stepFixturePerTest } from "../support/step-fixture.ts";
 const fixture = stepFixturePerTest();
 
 const TITLE = "Send one note";
-const script: ModelScriptInput = { worker: [{ match: TITLE, turns: [{ toolCalls: [{ name: "send_note", input: { text: "hello" } }] }, { text: "Sent." }] }] };
+const script: ModelScriptInput = {
+  worker: [{ match: TITLE, turns: [{ toolCalls: [{ name: "send_note", input: { text: "hello" } }] }, { text: "Sent." }] }],
+};
 
 /** A non-idempotent effect that counts how often it happened; `during` runs while it is under way. */
 function noteSender(during: () => Promise<void> = async () => undefined) {
@@ -31,7 +33,10 @@ function noteSender(during: () => Promise<void> = async () => undefined) {
 
 /** Loop deps whose executor records intents and outcomes, for a step owned by `ownerToken`. */
 async function depsWith(tool: ReturnType<typeof noteSender>["tool"], runId: string, ownerToken: string): Promise<StepLoopDeps> {
-  const executor = fixture.executor([tool], { policy: [PolicyRule.parse({ id: "allow-notes", tool: "send_note", decision: "allow" })], recordEffects: true });
+  const executor = fixture.executor([tool], {
+    policy: [PolicyRule.parse({ id: "allow-notes", tool: "send_note", decision: "allow" })],
+    recordEffects: true,
+  });
   return fixture.deps(script, runId, { executor, ownerToken });
 }
 
@@ -76,7 +81,9 @@ describe("a worker cut off from its step and the effects it records", () => {
     const { tool, sent } = noteSender(async () => {
       if (sent.length === 1) await fixture.runtime.checkpoints.claim(runId, "step_1", "worker-b");
     });
-    const first = await runStepLoop(notePacket(runId), await depsWith(tool, runId, "worker-a"), new AbortController().signal).catch((error: unknown) => error);
+    const first = await runStepLoop(notePacket(runId), await depsWith(tool, runId, "worker-a"), new AbortController().signal).catch(
+      (error: unknown) => error,
+    );
     expect(ReinError.hasCode(first, "lock_lost")).toBe(true);
     const idempotency = new IdempotencyStore(fixture.runtime.redis, fixture.runtime.keys);
     expect(await idempotency.get(KEY(runId))).toMatchObject({ kind: "intent", tool: "send_note" });

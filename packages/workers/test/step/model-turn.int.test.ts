@@ -7,7 +7,12 @@ import { echoScript, packetOf, stepFixturePerTest } from "../support/step-fixtur
 
 const fixture = stepFixturePerTest();
 
-const failing = (error: Error): ModelProvider => ({ kind: "scripted", name: "failing", model: "none", complete: async () => Promise.reject(error) });
+const failing = (error: Error): ModelProvider => ({
+  kind: "scripted",
+  name: "failing",
+  model: "none",
+  complete: async () => Promise.reject(error),
+});
 
 describe("the model-turn stage", () => {
   it("counts the turn and its usage, appends the reply, and traces the call", async () => {
@@ -28,7 +33,10 @@ describe("the model-turn stage", () => {
     const step = await openStep(packetOf(runId, "Echo"), { ...deps, provider: failing(new Error("bad request")) });
     expect(await takeModelTurn(step, new AbortController().signal)).toEqual({ kind: "failed", error: "bad request" });
 
-    const transient = await openStep(packetOf(runId, "Echo"), { ...deps, provider: failing(new ReinError("model_error", "overloaded", { retryable: true })) });
+    const transient = await openStep(packetOf(runId, "Echo"), {
+      ...deps,
+      provider: failing(new ReinError("model_error", "overloaded", { retryable: true })),
+    });
     await expect(takeModelTurn(transient, new AbortController().signal)).rejects.toThrow("overloaded");
   });
 
@@ -36,10 +44,16 @@ describe("the model-turn stage", () => {
     const runId = "run_turn_reserved";
     const sent: (number | undefined)[] = [];
     const deps = await fixture.deps(echoScript("Echo", 1), runId);
-    const recording: ModelProvider = { ...deps.provider, kind: "scripted", name: "recording", model: "scripted-1", complete: (request, options) => {
-      sent.push(request.maxTokens);
-      return deps.provider.complete(request, options);
-    } };
+    const recording: ModelProvider = {
+      ...deps.provider,
+      kind: "scripted",
+      name: "recording",
+      model: "scripted-1",
+      complete: (request, options) => {
+        sent.push(request.maxTokens);
+        return deps.provider.complete(request, options);
+      },
+    };
     const roomy = await openStep(packetOf(runId, "Echo", { maxTokens: 3_000 }), { ...deps, provider: recording, maxTokensPerCall: 64_000 });
     expect((await takeModelTurn(roomy, new AbortController().signal)).kind).toBe("responded");
     expect(sent[0]).toBeLessThan(3_000);
@@ -65,7 +79,9 @@ describe("the model-turn stage", () => {
   it("makes no model call once the job's lock is known lost", async () => {
     const runId = "run_turn_no_lock";
     const step = await openStep(packetOf(runId, "Echo"), await fixture.deps(echoScript("Echo", 1), runId, { lockHeld: () => false }));
-    await expect(takeModelTurn(step, new AbortController().signal)).rejects.toSatisfy((error: unknown) => ReinError.hasCode(error, "lock_lost"));
+    await expect(takeModelTurn(step, new AbortController().signal)).rejects.toSatisfy((error: unknown) =>
+      ReinError.hasCode(error, "lock_lost"),
+    );
     expect(step.loop.turns).toBe(0);
   });
 });

@@ -5,13 +5,34 @@ import { packetOf, stepFixturePerTest } from "../support/step-fixture.ts";
 
 const fixture = stepFixturePerTest();
 
-const delegateCall = (title: string) => ({ name: "delegate", input: { reason: "a separate job", task: { title, objective: `${title}.`, tools: [{ name: "echo", scope: {} }] } } });
+const delegateCall = (title: string) => ({
+  name: "delegate",
+  input: { reason: "a separate job", task: { title, objective: `${title}.`, tools: [{ name: "echo", scope: {} }] } },
+});
 
 /** A step that delegates, and once its first child's result is in, delegates again. */
-const script = { worker: [{ match: "Survey", turns: [{ toolCalls: [delegateCall("First child")] }, { toolCalls: [delegateCall("Second child")] }, { text: "Both children reported." }] }] };
+const script = {
+  worker: [
+    {
+      match: "Survey",
+      turns: [
+        { toolCalls: [delegateCall("First child")] },
+        { toolCalls: [delegateCall("Second child")] },
+        { text: "Both children reported." },
+      ],
+    },
+  ],
+};
 
 const resumed = (packet: HandoffPacket, resume: ResumeInput): HandoffPacket => ({ ...packet, body: { ...packet.body, resume } });
-const firstChildDone: ResumeInput = { kind: "delegation", childStepId: "step_1.1", status: "completed", summary: "the first child's result", observationIds: [], callIndex: 0 };
+const firstChildDone: ResumeInput = {
+  kind: "delegation",
+  childStepId: "step_1.1",
+  status: "completed",
+  summary: "the first child's result",
+  observationIds: [],
+  callIndex: 0,
+};
 
 describe("a resumed step's pending call", () => {
   it("is answered only by the resume that names it: an older resume re-sent after a lost worker leaves a newer suspension waiting", async () => {

@@ -19,8 +19,15 @@ describe("the context stage", () => {
   });
 
   it("says in the trace why granted tools are not offered: withheld by their MCP server, or not registered here", async () => {
-    const registry = new ToolRegistry([echoTool]).withhold("mcp:srv", [{ name: "srv__long_job", reason: "it must run as a task (execution.taskSupport: required)" }]);
-    const executor = createToolExecutor({ registry, trace: fixture.runtime.trace, artifacts: { put: async () => "art_1" }, config: fixture.runtime.config });
+    const registry = new ToolRegistry([echoTool]).withhold("mcp:srv", [
+      { name: "srv__long_job", reason: "it must run as a task (execution.taskSupport: required)" },
+    ]);
+    const executor = createToolExecutor({
+      registry,
+      trace: fixture.runtime.trace,
+      artifacts: { put: async () => "art_1" },
+      config: fixture.runtime.config,
+    });
     const deps = await fixture.deps(echoScript("Echo", 1), "run_withheld", { executor });
     const packet = packetOf("run_withheld", "Echo");
     const surface = [...packet.body.surface, { name: "srv__long_job", scope: {} }, { name: "gone__tool", scope: {} }];

@@ -25,7 +25,8 @@ const bumpTool = defineTool({
 });
 
 /** Step-loop deps whose executor has the run's read cache, as a deployment's step worker does. */
-const cachedDeps = (script: ModelScriptInput, runId: string) => fixture.deps(script, runId, { executor: fixture.executor([echoTool, bumpTool], { readCache: true }) });
+const cachedDeps = (script: ModelScriptInput, runId: string) =>
+  fixture.deps(script, runId, { executor: fixture.executor([echoTool, bumpTool], { readCache: true }) });
 
 const withBump = (runId: string, title: string) => {
   const packet = packetOf(runId, title);
@@ -40,9 +41,15 @@ describe("a step's read cache", () => {
     const runId = "run_cache_one_write";
     const calls = 5;
     // A step before it loads the turn's script into Redis, which a first EVALSHA would otherwise fall back from.
-    await runStepLoop(packetOf("run_cache_warm", "Echo"), await cachedDeps(echoScript("Echo", 1), "run_cache_warm"), new AbortController().signal);
+    await runStepLoop(
+      packetOf("run_cache_warm", "Echo"),
+      await cachedDeps(echoScript("Echo", 1), "run_cache_warm"),
+      new AbortController().signal,
+    );
     const deps = await cachedDeps(echoScript("Echo", calls), runId);
-    const sent = await commandsDuring(fixture.runtime.redis, () => runStepLoop(packetOf(runId, "Echo"), deps, new AbortController().signal));
+    const sent = await commandsDuring(fixture.runtime.redis, () =>
+      runStepLoop(packetOf(runId, "Echo"), deps, new AbortController().signal),
+    );
     // Opening the step (claim, checkpoint, what the run's cache holds) and then one script per turn, plus the step's last trace write.
     const afterOpen = sent.slice(sent.indexOf("get") + 1).filter((name) => name !== "hkeys");
     expect(afterOpen).toEqual(Array.from({ length: calls + 1 }, () => "evalsha"));
@@ -56,7 +63,11 @@ describe("a step's read cache", () => {
       worker: [
         {
           match: "Repeat",
-          turns: [{ toolCalls: [{ name: echoTool.name, input: { i: 7 } }] }, { toolCalls: [{ name: echoTool.name, input: { i: 7 } }] }, { text: "Echoed twice." }],
+          turns: [
+            { toolCalls: [{ name: echoTool.name, input: { i: 7 } }] },
+            { toolCalls: [{ name: echoTool.name, input: { i: 7 } }] },
+            { text: "Echoed twice." },
+          ],
         },
       ],
     };
@@ -66,7 +77,11 @@ describe("a step's read cache", () => {
     expect(events.filter((event) => event.kind === "tool.cache_hit")).toHaveLength(1);
 
     const secondPacket = packetOf(runId, "Repeat");
-    const second = await runStepLoop({ ...secondPacket, body: { ...secondPacket.body, stepId: "step_2" } }, await cachedDeps(repeat, runId), new AbortController().signal);
+    const second = await runStepLoop(
+      { ...secondPacket, body: { ...secondPacket.body, stepId: "step_2" } },
+      await cachedDeps(repeat, runId),
+      new AbortController().signal,
+    );
     expect(second.observations.map((observation) => observation.provenance.cacheHit)).toEqual([true, true]);
   });
 
@@ -77,7 +92,12 @@ describe("a step's read cache", () => {
         {
           match: "Read then write",
           turns: [
-            { toolCalls: [{ name: echoTool.name, input: { i: 1 } }, { name: bumpTool.name, input: {} }] },
+            {
+              toolCalls: [
+                { name: echoTool.name, input: { i: 1 } },
+                { name: bumpTool.name, input: {} },
+              ],
+            },
             { toolCalls: [{ name: echoTool.name, input: { i: 1 } }] },
             { text: "Done." },
           ],
@@ -85,9 +105,17 @@ describe("a step's read cache", () => {
       ],
     };
     const result = await runStepLoop(withBump(runId, "Read then write"), await cachedDeps(script, runId), new AbortController().signal);
-    expect(result.observations.map((observation) => [observation.provenance.tool, observation.status])).toEqual([["echo", "ok"], ["bump", "ok"], ["echo", "ok"]]);
+    expect(result.observations.map((observation) => [observation.provenance.tool, observation.status])).toEqual([
+      ["echo", "ok"],
+      ["bump", "ok"],
+      ["echo", "ok"],
+    ]);
     // The write came after the first read: the second read runs the tool again instead of serving the stale result.
-    expect(result.observations.filter((observation) => observation.provenance.tool === echoTool.name).map((observation) => observation.provenance.cacheHit)).toEqual([false, false]);
+    expect(
+      result.observations
+        .filter((observation) => observation.provenance.tool === echoTool.name)
+        .map((observation) => observation.provenance.cacheHit),
+    ).toEqual([false, false]);
     // Only the read after the write is kept.
     expect(await cachedFingerprints(runId)).toBe(1);
   });

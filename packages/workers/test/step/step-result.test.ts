@@ -14,7 +14,16 @@ function stepAt(overrides: { turns?: number; tokens?: number; now?: number; form
     body,
     now: () => overrides.now ?? 0,
     deadline: 10_000,
-    loop: { runId: "run_1", stepId: "step_1", attempt: 1, messages: [], observations: [], records: [], usage: { ...zeroUsage(), inputTokens: overrides.tokens ?? 0 }, turns: overrides.turns ?? 0 },
+    loop: {
+      runId: "run_1",
+      stepId: "step_1",
+      attempt: 1,
+      messages: [],
+      observations: [],
+      records: [],
+      usage: { ...zeroUsage(), inputTokens: overrides.tokens ?? 0 },
+      turns: overrides.turns ?? 0,
+    },
   } as unknown as StepContext;
 }
 
@@ -52,7 +61,13 @@ describe("the finish stage", () => {
   });
 
   it("names what a suspended step waits for", () => {
-    expect(suspendedResult(stepAt(), { kind: "approval", approvalId: "appr_1", tool: "write_file" })).toMatchObject({ status: "needs_approval", summary: "waiting for approval of write_file" });
-    expect(suspendedResult(stepAt(), { kind: "context", question: "which host?", callIndex: 0 })).toMatchObject({ status: "needs_context", summary: "waiting for context: which host?" });
+    expect(suspendedResult(stepAt(), { kind: "approval", approvalId: "appr_1", tool: "write_file" })).toMatchObject({
+      status: "needs_approval",
+      summary: "waiting for approval of write_file",
+    });
+    expect(suspendedResult(stepAt(), { kind: "context", question: "which host?", callIndex: 0 })).toMatchObject({
+      status: "needs_context",
+      summary: "waiting for context: which host?",
+    });
   });
 });

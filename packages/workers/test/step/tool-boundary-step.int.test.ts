@@ -12,7 +12,9 @@ const fixture = stepFixturePerTest();
 const DRAFT_07_TUPLE = {
   $schema: "http://json-schema.org/draft-07/schema#",
   type: "object",
-  properties: { point: { type: "array", items: [{ type: "number" }, { type: "number" }], additionalItems: false, minItems: 2, maxItems: 2 } },
+  properties: {
+    point: { type: "array", items: [{ type: "number" }, { type: "number" }], additionalItems: false, minItems: 2, maxItems: 2 },
+  },
   required: ["point"],
 };
 
@@ -39,12 +41,21 @@ describe("a worker step with a tool whose name and schema a provider would refus
     const stops: number[][] = [];
     // The model calls the tool by the name it was shown, as a real model does.
     const provider = new ScriptedProvider({
-      worker: [{ match: TITLE, turns: [{ toolCalls: [{ id: "call_stop", name: "devserver_stop", input: { point: [3, 4] } }] }, { text: "Stopped." }] }],
+      worker: [
+        {
+          match: TITLE,
+          turns: [{ toolCalls: [{ id: "call_stop", name: "devserver_stop", input: { point: [3, 4] } }] }, { text: "Stopped." }],
+        },
+      ],
     });
     const deps = await fixture.deps({}, runId, { provider, executor: fixture.executor([devserverStop(stops)]) });
     const packet = packetOf(runId, TITLE);
     const surface = [{ name: "devserver.stop", scope: {} }];
-    const result = await runStepLoop({ ...packet, body: { ...packet.body, surface, bounds: { ...packet.body.bounds, surface } } }, deps, new AbortController().signal);
+    const result = await runStepLoop(
+      { ...packet, body: { ...packet.body, surface, bounds: { ...packet.body.bounds, surface } } },
+      deps,
+      new AbortController().signal,
+    );
 
     expect(result.status).toBe("completed");
     expect(stops).toEqual([[3, 4]]);
@@ -55,7 +66,9 @@ describe("a worker step with a tool whose name and schema a provider would refus
     const offered = first.tools?.find((tool) => tool.name === "devserver_stop");
     expect(offered?.inputSchema).toEqual({
       type: "object",
-      properties: { point: { type: "array", prefixItems: [{ type: "number" }, { type: "number" }], items: false, minItems: 2, maxItems: 2 } },
+      properties: {
+        point: { type: "array", prefixItems: [{ type: "number" }, { type: "number" }], items: false, minItems: 2, maxItems: 2 },
+      },
       required: ["point"],
     });
     expect(first.tools?.map((tool) => tool.name)).not.toContain("devserver.stop");
@@ -64,7 +77,10 @@ describe("a worker step with a tool whose name and schema a provider would refus
     // The trace: the mapping on each model call, Rein's name on everything else.
     const events = await fixture.runtime.trace.read(runId);
     const called = events.filter((event) => event.kind === "model.called");
-    expect(called.map((event) => event.payload.toolNames)).toEqual([{ "devserver.stop": "devserver_stop" }, { "devserver.stop": "devserver_stop" }]);
+    expect(called.map((event) => event.payload.toolNames)).toEqual([
+      { "devserver.stop": "devserver_stop" },
+      { "devserver.stop": "devserver_stop" },
+    ]);
     expect(called[0]?.payload.tools).toContain("devserver.stop");
     const responded = events.find((event) => event.kind === "model.responded");
     expect(responded?.payload.content).toEqual([{ type: "tool_call", id: "call_stop", name: "devserver.stop", input: { point: [3, 4] } }]);
@@ -76,12 +92,21 @@ describe("a worker step with a tool whose name and schema a provider would refus
     const runId = "run_tool_boundary_unknown";
     const stops: number[][] = [];
     const provider = new ScriptedProvider({
-      worker: [{ match: TITLE, turns: [{ toolCalls: [{ id: "call_guess", name: "devserver_stop_all", input: { point: [1, 1] } }] }, { text: "Gave up." }] }],
+      worker: [
+        {
+          match: TITLE,
+          turns: [{ toolCalls: [{ id: "call_guess", name: "devserver_stop_all", input: { point: [1, 1] } }] }, { text: "Gave up." }],
+        },
+      ],
     });
     const deps = await fixture.deps({}, runId, { provider, executor: fixture.executor([devserverStop(stops)]) });
     const packet = packetOf(runId, TITLE);
     const surface = [{ name: "devserver.stop", scope: {} }];
-    await runStepLoop({ ...packet, body: { ...packet.body, surface, bounds: { ...packet.body.bounds, surface } } }, deps, new AbortController().signal);
+    await runStepLoop(
+      { ...packet, body: { ...packet.body, surface, bounds: { ...packet.body.bounds, surface } } },
+      deps,
+      new AbortController().signal,
+    );
 
     expect(stops).toEqual([]);
     const refused = (await fixture.runtime.trace.read(runId)).filter((event) => event.kind === "tool.refused");

@@ -13,7 +13,11 @@ export function echoScript(title: string, calls: number): ModelScriptInput {
 }
 
 /** A step's packet (unsigned: the loop trusts what the consumer verified). */
-export function packetOf(runId: string, title: string, budget: { maxTurns?: number; maxToolCalls?: number; maxTokens?: number; maxCostUsd?: number } = {}): HandoffPacket {
+export function packetOf(
+  runId: string,
+  title: string,
+  budget: { maxTurns?: number; maxToolCalls?: number; maxTokens?: number; maxCostUsd?: number } = {},
+): HandoffPacket {
   const limits = {
     maxTurns: budget.maxTurns ?? 500,
     maxToolCalls: budget.maxToolCalls ?? 500,

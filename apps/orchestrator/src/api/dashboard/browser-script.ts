@@ -19,7 +19,10 @@ export function browserScript(): string {
   const built = new URL(`./${BUILT_SCRIPT}`, import.meta.url);
   if (existsSync(built)) return readFileSync(built, "utf8");
   if (!existsSync(BROWSER_DIR)) {
-    throw new ReinError("not_found", `the dashboard's browser code is neither built (${fileURLToPath(built)}) nor here as sources (${BROWSER_DIR}); expected \`npm run build\` to write ${BUILT_SCRIPT}`);
+    throw new ReinError(
+      "not_found",
+      `the dashboard's browser code is neither built (${fileURLToPath(built)}) nor here as sources (${BROWSER_DIR}); expected \`npm run build\` to write ${BUILT_SCRIPT}`,
+    );
   }
   return bundleBrowserScript();
 }
@@ -45,12 +48,21 @@ export function bundleBrowserScript(): string {
     logLevel: "silent",
   });
   // Types from the server are erased; a value import would ship server code (and zod) to the browser.
-  const outside = Object.keys(result.metafile.inputs).filter((input) => input.startsWith("..") || isAbsolute(input) || input.includes("node_modules"));
+  const outside = Object.keys(result.metafile.inputs).filter(
+    (input) => input.startsWith("..") || isAbsolute(input) || input.includes("node_modules"),
+  );
   if (outside.length > 0) {
-    throw new ReinError("contract_invalid", `the dashboard's browser code imports ${outside.join(", ")}; expected only browser/ files and \`import type\` from the server`);
+    throw new ReinError(
+      "contract_invalid",
+      `the dashboard's browser code imports ${outside.join(", ")}; expected only browser/ files and \`import type\` from the server`,
+    );
   }
   const script = result.outputFiles[0]?.text ?? "";
   // The script is inlined: this text would end its <script> element early.
-  if (/<\/script/i.test(script)) throw new ReinError("contract_invalid", "the dashboard's browser code holds the text </script; expected it nowhere, not even in a string");
+  if (/<\/script/i.test(script))
+    throw new ReinError(
+      "contract_invalid",
+      "the dashboard's browser code holds the text </script; expected it nowhere, not even in a string",
+    );
   return script;
 }

@@ -19,7 +19,11 @@ interface AuditRow {
 export function auditRows(events: readonly TypedTraceEvent[]): AuditRow[] {
   const rows: AuditRow[] = [];
   for (const event of events) {
-    const base = { seq: event.seq, step: event.stepId ?? "-", tool: isCallTraceEvent(event) || event.kind === "approval.decided" ? event.payload.tool : "-" };
+    const base = {
+      seq: event.seq,
+      step: event.stepId ?? "-",
+      tool: isCallTraceEvent(event) || event.kind === "approval.decided" ? event.payload.tool : "-",
+    };
     switch (event.kind) {
       case "permission.decided": {
         const p = event.payload;
@@ -27,23 +31,47 @@ export function auditRows(events: readonly TypedTraceEvent[]): AuditRow[] {
         break;
       }
       case "tool.refused":
-        rows.push({ ...base, decision: "refused", rule: `runtime:${event.payload.reason}`, actor: "runtime", detail: list(event.payload.allowed) });
+        rows.push({
+          ...base,
+          decision: "refused",
+          rule: `runtime:${event.payload.reason}`,
+          actor: "runtime",
+          detail: list(event.payload.allowed),
+        });
         break;
       case "tool.input_invalid":
         rows.push({ ...base, decision: "refused", rule: `runtime:${event.payload.reason}`, actor: "runtime", detail: "" });
         break;
       case "approval.requested":
       case "approval.reused":
-        rows.push({ ...base, decision: "ask", rule: event.payload.rule, actor: "policy", detail: `approval ${event.payload.approvalId} ${event.kind === "approval.reused" ? "reused" : "requested"}` });
+        rows.push({
+          ...base,
+          decision: "ask",
+          rule: event.payload.rule,
+          actor: "policy",
+          detail: `approval ${event.payload.approvalId} ${event.kind === "approval.reused" ? "reused" : "requested"}`,
+        });
         break;
       case "approval.decided": {
         const p = event.payload;
-        rows.push({ ...base, decision: p.decision, rule: `approval:${p.approvalId}`, actor: text(p.approver, "unknown"), detail: text(p.reason ?? p.note, "") });
+        rows.push({
+          ...base,
+          decision: p.decision,
+          rule: `approval:${p.approvalId}`,
+          actor: text(p.approver, "unknown"),
+          detail: text(p.reason ?? p.note, ""),
+        });
         break;
       }
       case "approval.consumed": {
         const p = event.payload;
-        rows.push({ ...base, decision: "approved", rule: p.rule, actor: text(p.approver, "unknown"), detail: `approval ${p.approvalId} used` });
+        rows.push({
+          ...base,
+          decision: "approved",
+          rule: p.rule,
+          actor: text(p.approver, "unknown"),
+          detail: `approval ${p.approvalId} used`,
+        });
         break;
       }
       case "approval.refused": {
@@ -58,10 +86,22 @@ export function auditRows(events: readonly TypedTraceEvent[]): AuditRow[] {
         break;
       }
       case "approval.forged":
-        rows.push({ ...base, decision: "refused", rule: `forged approval ${event.payload.approvalId}`, actor: "runtime", detail: event.payload.problem });
+        rows.push({
+          ...base,
+          decision: "refused",
+          rule: `forged approval ${event.payload.approvalId}`,
+          actor: "runtime",
+          detail: event.payload.problem,
+        });
         break;
       case "approval.unavailable":
-        rows.push({ ...base, decision: "deny", rule: event.payload.rule, actor: "runtime", detail: "approval needed but no approval store" });
+        rows.push({
+          ...base,
+          decision: "deny",
+          rule: event.payload.rule,
+          actor: "runtime",
+          detail: "approval needed but no approval store",
+        });
         break;
       case "packet.refused":
         rows.push({ ...base, decision: "refused", rule: "packet", actor: "worker", detail: event.payload.reason });

@@ -91,7 +91,12 @@ function renderUse(use: CallUse): string {
 }
 
 /** The tool result the model read next in that step: from the first prompt copy after the call that holds it. */
-export function presentedToModel(bundle: Pick<TraceBundle, "events" | "blobs">, stepId: string | null, callId: string, after: number): string | undefined {
+export function presentedToModel(
+  bundle: Pick<TraceBundle, "events" | "blobs">,
+  stepId: string | null,
+  callId: string,
+  after: number,
+): string | undefined {
   for (const event of bundle.events) {
     if (event.kind !== "model.called" || event.stepId !== stepId || event.seq < after) continue;
     const prompt = PromptCopy.safeParse(event.payload.prompt);

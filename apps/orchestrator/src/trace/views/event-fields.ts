@@ -21,7 +21,8 @@ export type RunEndEvent = TraceEventOf<"run.done" | "run.failed" | "run.cancelle
 export const isRunEnd = (event: TypedTraceEvent): event is RunEndEvent => RUN_END_KINDS.has(event.kind);
 
 /** Why a run ended: its reason, or an escalation's reasons joined. */
-export const endReasonOf = (event: RunEndEvent): string => (event.kind === "run.escalated" ? event.payload.reasons.join("; ") : event.payload.reason);
+export const endReasonOf = (event: RunEndEvent): string =>
+  event.kind === "run.escalated" ? event.payload.reasons.join("; ") : event.payload.reason;
 
 /**
  * "exit 1" or "killed by SIGKILL" for a command that did not exit cleanly,

@@ -55,10 +55,15 @@ export function renderGraph(events: readonly TypedTraceEvent[]): string {
   }
   const lines = [`run ${runId} (${end})`];
   const draw = (node: StepNode, prefix: string, last: boolean) => {
-    lines.push(`${prefix}${last ? "└─ " : "├─ "}${node.stepId} "${node.title}"${node.parentStepId ? ` ⇐ delegated by ${node.parentStepId}` : ""}`);
+    lines.push(
+      `${prefix}${last ? "└─ " : "├─ "}${node.stepId} "${node.title}"${node.parentStepId ? ` ⇐ delegated by ${node.parentStepId}` : ""}`,
+    );
     const inner = `${prefix}${last ? "   " : "│  "}`;
     const attempts = [...node.attempts.entries()];
-    const items: { label: string; children: string[] }[] = attempts.map(([attempt, calls]) => ({ label: `attempt ${attempt}`, children: calls }));
+    const items: { label: string; children: string[] }[] = attempts.map(([attempt, calls]) => ({
+      label: `attempt ${attempt}`,
+      children: calls,
+    }));
     const total = items.length + node.children.length;
     items.forEach((item, index) => {
       const lastItem = index === total - 1;

@@ -22,7 +22,9 @@ export function renderTimeline(events: readonly TypedTraceEvent[], state: RunSta
     switch (event.kind) {
       case "run.submitted": {
         const { budget, tools } = event.payload;
-        say(`submitted; tools granted: ${tools.join(", ") || "none"}; budget: ${text(budget.maxSteps)} steps, ${text(budget.maxTokens)} tokens, $${text(budget.maxCostUsd)}`);
+        say(
+          `submitted; tools granted: ${tools.join(", ") || "none"}; budget: ${text(budget.maxSteps)} steps, ${text(budget.maxTokens)} tokens, $${text(budget.maxCostUsd)}`,
+        );
         break;
       }
       case "plan.ready": {
@@ -39,7 +41,9 @@ export function renderTimeline(events: readonly TypedTraceEvent[], state: RunSta
         break;
       case "step.dispatched": {
         const p = event.payload;
-        say(`dispatched "${text(p.title)}" attempt ${text(p.attempt)}${Number(p.resume) > 0 ? ` resume ${text(p.resume)}` : ""}; tools: ${list(p.tools).join(", ") || "none"}${p.feedback ? `; feedback: ${text(p.feedback)}` : ""}`);
+        say(
+          `dispatched "${text(p.title)}" attempt ${text(p.attempt)}${Number(p.resume) > 0 ? ` resume ${text(p.resume)}` : ""}; tools: ${list(p.tools).join(", ") || "none"}${p.feedback ? `; feedback: ${text(p.feedback)}` : ""}`,
+        );
         break;
       }
       case "model.responded": {
@@ -57,7 +61,10 @@ export function renderTimeline(events: readonly TypedTraceEvent[], state: RunSta
         say(`model ${text(event.payload.role)} failed: ${text(event.payload.error)}`);
         break;
       case "tool.called":
-        calls.set(callKeyOf(event), { args: clip(text(event.payload.args ?? `(${text(event.payload.argBytes)} bytes)`), 100), decision: "" });
+        calls.set(callKeyOf(event), {
+          args: clip(text(event.payload.args ?? `(${text(event.payload.argBytes)} bytes)`), 100),
+          decision: "",
+        });
         break;
       case "permission.decided": {
         const call = calls.get(callKeyOf(event));
@@ -77,7 +84,9 @@ export function renderTimeline(events: readonly TypedTraceEvent[], state: RunSta
         const p = event.payload;
         const approver = "approver" in p ? p.approver : null;
         const decision = "decision" in p ? p.decision : null;
-        say(`approval ${text(p.approvalId)} ${event.kind.split(".")[1]}${approver ? ` by ${text(approver)}` : ""}${decision ? `: ${text(decision)}` : ""}`);
+        say(
+          `approval ${text(p.approvalId)} ${event.kind.split(".")[1]}${approver ? ` by ${text(approver)}` : ""}${decision ? `: ${text(decision)}` : ""}`,
+        );
         break;
       }
       case "approval.forged":
@@ -107,13 +116,18 @@ export function renderTimeline(events: readonly TypedTraceEvent[], state: RunSta
       }
       case "answer.proposed": {
         const p = event.payload;
-        say(`the planner proposes a final answer (proposal ${text(p.attempt)}: ${text(p.claims)} claim(s), ${text(p.gaps)} gap(s)); the evaluator checks it`);
+        say(
+          `the planner proposes a final answer (proposal ${text(p.attempt)}: ${text(p.claims)} claim(s), ${text(p.gaps)} gap(s)); the evaluator checks it`,
+        );
         break;
       }
       case "verdict.ready": {
         const p = event.payload;
-        say(`${p.subject === "final_answer" ? "verdict on the final answer" : "verdict"} ${text(p.decision)}: ${list(p.reasons).join("; ")}`);
-        for (const check of p.checks) lines.push(`${" ".repeat(13)}${check.passed ? "✓" : "✗"} ${text(check.check)}: ${text(check.detail)}`);
+        say(
+          `${p.subject === "final_answer" ? "verdict on the final answer" : "verdict"} ${text(p.decision)}: ${list(p.reasons).join("; ")}`,
+        );
+        for (const check of p.checks)
+          lines.push(`${" ".repeat(13)}${check.passed ? "✓" : "✗"} ${text(check.check)}: ${text(check.detail)}`);
         break;
       }
       case "packet.refused":

@@ -42,7 +42,15 @@ export const emulatedModels: Readonly<Record<string, EmulatedModel>> = {
     efforts,
     defaultDisplay: "omitted",
     prefill: false,
-    readsThinkingOf: ["claude-sonnet-5", "claude-opus-4-8", "claude-opus-4-7", "claude-opus-4-6", "claude-sonnet-4-6", "claude-sonnet-4-5", "claude-haiku-4-5"],
+    readsThinkingOf: [
+      "claude-sonnet-5",
+      "claude-opus-4-8",
+      "claude-opus-4-7",
+      "claude-opus-4-6",
+      "claude-sonnet-4-6",
+      "claude-sonnet-4-5",
+      "claude-haiku-4-5",
+    ],
     source:
       "https://platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5 and https://platform.claude.com/docs/en/models/sonnet-5-5/migration-guide",
   },
@@ -55,7 +63,16 @@ export const emulatedModels: Readonly<Record<string, EmulatedModel>> = {
     efforts,
     defaultDisplay: "omitted",
     prefill: false,
-    readsThinkingOf: ["claude-opus-5", "claude-sonnet-5-5", "claude-sonnet-5", "claude-opus-4-8", "claude-opus-4-7", "claude-opus-4-6", "claude-sonnet-4-6", "claude-haiku-4-5"],
+    readsThinkingOf: [
+      "claude-opus-5",
+      "claude-sonnet-5-5",
+      "claude-sonnet-5",
+      "claude-opus-4-8",
+      "claude-opus-4-7",
+      "claude-opus-4-6",
+      "claude-sonnet-4-6",
+      "claude-haiku-4-5",
+    ],
     source: "https://platform.claude.com/docs/en/models/opus-5-5/whats-new-opus-5-5",
   },
   "claude-sonnet-5": {
@@ -67,7 +84,15 @@ export const emulatedModels: Readonly<Record<string, EmulatedModel>> = {
     efforts,
     defaultDisplay: "omitted",
     prefill: false,
-    readsThinkingOf: ["claude-opus-4-8", "claude-opus-4-7", "claude-opus-4-6", "claude-sonnet-4-6", "claude-sonnet-4-5", "claude-haiku-4-5"],
-    source: "https://platform.claude.com/docs/en/models/sonnet-5-5/migration-guide (the Claude Sonnet 5 rows) and https://platform.claude.com/docs/en/build-with-claude/prompt-caching#cache-limitations",
+    readsThinkingOf: [
+      "claude-opus-4-8",
+      "claude-opus-4-7",
+      "claude-opus-4-6",
+      "claude-sonnet-4-6",
+      "claude-sonnet-4-5",
+      "claude-haiku-4-5",
+    ],
+    source:
+      "https://platform.claude.com/docs/en/models/sonnet-5-5/migration-guide (the Claude Sonnet 5 rows) and https://platform.claude.com/docs/en/build-with-claude/prompt-caching#cache-limitations",
   },
 };

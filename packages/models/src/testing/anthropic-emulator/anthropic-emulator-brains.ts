@@ -36,7 +36,8 @@ export function brainOfProvider(provider: ModelProvider, role: Role, options: Pr
     const content: EmulatedBlock[] = thought ? [{ type: "thinking", text: thought }] : [];
     for (const block of response.content) {
       if (block.type === "tool_call") content.push({ type: "tool_use", id: block.id, name: block.name, input: objectOf(block.input) });
-      else if (block.type === "text" && block.text && calls.length > 0) content.push({ type: "thinking", text: block.text, progress: true });
+      else if (block.type === "text" && block.text && calls.length > 0)
+        content.push({ type: "thinking", text: block.text, progress: true });
       else if (block.type === "text" && block.text) content.push({ type: "text", text: block.text });
     }
     return {

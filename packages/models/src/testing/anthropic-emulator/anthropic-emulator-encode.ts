@@ -55,14 +55,25 @@ export function jsonReply(message: EmulatedMessage, requestId: string): FakeRepl
 export function sseReply(message: EmulatedMessage, requestId: string): FakeReply {
   const frames = [
     sseFrame(
-      { type: "message_start", message: { ...envelope(message), content: [], stop_reason: null, stop_sequence: null, usage: { ...message.usage, output_tokens: 1 } } },
+      {
+        type: "message_start",
+        message: {
+          ...envelope(message),
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { ...message.usage, output_tokens: 1 },
+        },
+      },
       "message_start",
     ),
     sseFrame({ type: "ping" }, "ping"),
   ];
-  const delta = (index: number, body: Record<string, unknown>) => sseFrame({ type: "content_block_delta", index, delta: body }, "content_block_delta");
+  const delta = (index: number, body: Record<string, unknown>) =>
+    sseFrame({ type: "content_block_delta", index, delta: body }, "content_block_delta");
   message.content.forEach((block, index) => {
-    const start = (content_block: Record<string, unknown>) => frames.push(sseFrame({ type: "content_block_start", index, content_block }, "content_block_start"));
+    const start = (content_block: Record<string, unknown>) =>
+      frames.push(sseFrame({ type: "content_block_start", index, content_block }, "content_block_start"));
     switch (block.type) {
       case "thinking":
         start({ type: "thinking", thinking: "", signature: "" });
@@ -78,12 +89,18 @@ export function sseReply(message: EmulatedMessage, requestId: string): FakeReply
         break;
       case "tool_use":
         start({ type: "tool_use", id: block.id, name: block.name, input: {} });
-        for (const partial_json of halves(JSON.stringify(block.input))) frames.push(delta(index, { type: "input_json_delta", partial_json }));
+        for (const partial_json of halves(JSON.stringify(block.input)))
+          frames.push(delta(index, { type: "input_json_delta", partial_json }));
         break;
     }
     frames.push(sseFrame({ type: "content_block_stop", index }, "content_block_stop"));
   });
-  frames.push(sseFrame({ type: "message_delta", delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: message.usage }, "message_delta"));
+  frames.push(
+    sseFrame(
+      { type: "message_delta", delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: message.usage },
+      "message_delta",
+    ),
+  );
   frames.push(sseFrame({ type: "message_stop" }, "message_stop"));
   return { sse: frames.join(""), headers: { "request-id": requestId } };
 }

@@ -34,4 +34,5 @@ export function refusal(rule: string, status: number, message: string, page: str
   return { refused: true, status, type, message, rule, docs: page };
 }
 
-export const isRefusal = (value: unknown): value is Refusal => typeof value === "object" && value !== null && (value as { refused?: unknown }).refused === true;
+export const isRefusal = (value: unknown): value is Refusal =>
+  typeof value === "object" && value !== null && (value as { refused?: unknown }).refused === true;

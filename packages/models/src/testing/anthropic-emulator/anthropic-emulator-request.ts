@@ -13,12 +13,20 @@ export type CacheControl = z.infer<typeof CacheControl>;
 
 const cacheControl = CacheControl.nullish();
 
-const TextBlock = z.object({ type: z.literal("text"), text: z.string(), cache_control: cacheControl, citations: z.array(z.unknown()).nullish() }).strict();
+const TextBlock = z
+  .object({ type: z.literal("text"), text: z.string(), cache_control: cacheControl, citations: z.array(z.unknown()).nullish() })
+  .strict();
 const ImageBlock = z
   .object({ type: z.literal("image"), source: z.object({ type: z.string() }).loose(), cache_control: cacheControl })
   .strict();
 const ToolUseBlock = z
-  .object({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.record(z.string(), z.unknown()), cache_control: cacheControl })
+  .object({
+    type: z.literal("tool_use"),
+    id: z.string(),
+    name: z.string(),
+    input: z.record(z.string(), z.unknown()),
+    cache_control: cacheControl,
+  })
   .strict();
 const ToolResultBlock = z
   .object({
@@ -33,7 +41,14 @@ const ToolResultBlock = z
 const ThinkingBlock = z.object({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() }).strict();
 const RedactedThinkingBlock = z.object({ type: z.literal("redacted_thinking"), data: z.string() }).strict();
 
-export const WireBlock = z.discriminatedUnion("type", [TextBlock, ImageBlock, ToolUseBlock, ToolResultBlock, ThinkingBlock, RedactedThinkingBlock]);
+export const WireBlock = z.discriminatedUnion("type", [
+  TextBlock,
+  ImageBlock,
+  ToolUseBlock,
+  ToolResultBlock,
+  ThinkingBlock,
+  RedactedThinkingBlock,
+]);
 export type WireBlock = z.infer<typeof WireBlock>;
 
 const WireMessage = z.object({ role: z.enum(["user", "assistant"]), content: z.union([z.string(), z.array(WireBlock)]) }).strict();
@@ -80,7 +95,10 @@ export const WireRequest = z
     output_config: z
       .object({
         effort: z.string().nullish(),
-        format: z.object({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) }).strict().nullish(),
+        format: z
+          .object({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) })
+          .strict()
+          .nullish(),
       })
       .strict()
       .optional(),
@@ -107,7 +125,8 @@ export function bodyProblem(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return "invalid request body";
   const path = issue.path.join(".");
-  if (issue.code === "unrecognized_keys") return issue.keys.map((key) => `${path ? `${path}.` : ""}${key}: Extra inputs are not permitted`).join("; ");
+  if (issue.code === "unrecognized_keys")
+    return issue.keys.map((key) => `${path ? `${path}.` : ""}${key}: Extra inputs are not permitted`).join("; ");
   if (issue.code === "invalid_type" && issue.input === undefined) return `${path}: Field required`;
   return `${path || "body"}: ${issue.message}`;
 }

@@ -34,7 +34,12 @@ export function headerRules(headers: IncomingHttpHeaders): Refusal | undefined {
   const version = header(headers, "anthropic-version");
   if (!version) return refusal("headers.version", 400, "anthropic-version: header is required", docs.versioning);
   if (!apiVersions.includes(version)) {
-    return refusal("headers.version", 400, `anthropic-version: "${version}" is not a valid version; expected one of ${apiVersions.join(", ")}`, docs.versioning);
+    return refusal(
+      "headers.version",
+      400,
+      `anthropic-version: "${version}" is not a valid version; expected one of ${apiVersions.join(", ")}`,
+      docs.versioning,
+    );
   }
   return undefined;
 }
@@ -60,7 +65,12 @@ export function samplingRule(body: Record<string, unknown>, version: string, mod
 }
 
 /** All rules on a well-formed body for a known model, in the order the API reports them. */
-export function requestRules(request: WireRequest, messages: readonly WireMessage[], model: ModelUnderRequest, headers: IncomingHttpHeaders): Refusal | undefined {
+export function requestRules(
+  request: WireRequest,
+  messages: readonly WireMessage[],
+  model: ModelUnderRequest,
+  headers: IncomingHttpHeaders,
+): Refusal | undefined {
   return (
     maxTokensRule(request, model) ??
     thinkingRule(request, model, betasOf(headers)) ??
@@ -79,7 +89,12 @@ export function requestRules(request: WireRequest, messages: readonly WireMessag
 function maxTokensRule(request: WireRequest, model: ModelUnderRequest): Refusal | undefined {
   const limit = model.facts.maxOutputTokens;
   if (request.max_tokens <= limit) return undefined;
-  return refusal("max_tokens.limit", 400, `max_tokens: ${request.max_tokens} > ${limit}, which is the maximum allowed number of output tokens for ${model.id}`, docs.models);
+  return refusal(
+    "max_tokens.limit",
+    400,
+    `max_tokens: ${request.max_tokens} > ${limit}, which is the maximum allowed number of output tokens for ${model.id}`,
+    docs.models,
+  );
 }
 
 /** Which `thinking` types and fields a model takes (Sonnet 5.5 what's new and migration guide, thinking page). */
@@ -95,22 +110,43 @@ function thinkingRule(request: WireRequest, model: ModelUnderRequest, betas: str
   }
   if (thinking.type === "between_tools") {
     if (thinking.display != null || thinking.budget_tokens !== undefined || thinking.block_binding !== undefined) {
-      return refusal("thinking.between_tools", 400, "thinking: `between_tools` takes no other field (display, budget_tokens, block_binding)", docs.whatsNewSonnet55);
+      return refusal(
+        "thinking.between_tools",
+        400,
+        "thinking: `between_tools` takes no other field (display, budget_tokens, block_binding)",
+        docs.whatsNewSonnet55,
+      );
     }
     const effort = request.output_config?.effort;
     if (effort === "xhigh" || effort === "max") {
-      return refusal("thinking.between_tools", 400, `thinking: \`between_tools\` is accepted at low, medium and high effort, not at ${effort}; use adaptive thinking`, docs.whatsNewSonnet55);
+      return refusal(
+        "thinking.between_tools",
+        400,
+        `thinking: \`between_tools\` is accepted at low, medium and high effort, not at ${effort}; use adaptive thinking`,
+        docs.whatsNewSonnet55,
+      );
     }
   }
   if (thinking.display != null) {
     const accepted = ["summarized", "omitted", ...(betas.includes("thinking-display-updates-2026-08-18") ? ["updates"] : [])];
-    if (thinking.type === "disabled") return refusal("thinking.display", 400, "thinking.display: display is invalid with thinking.type disabled", docs.thinking);
+    if (thinking.type === "disabled")
+      return refusal("thinking.display", 400, "thinking.display: display is invalid with thinking.type disabled", docs.thinking);
     if (!accepted.includes(thinking.display)) {
-      return refusal("thinking.display", 400, `thinking.display: Input should be ${accepted.map((value) => `'${value}'`).join(" or ")}`, docs.thinking);
+      return refusal(
+        "thinking.display",
+        400,
+        `thinking.display: Input should be ${accepted.map((value) => `'${value}'`).join(" or ")}`,
+        docs.thinking,
+      );
     }
   }
   if (thinking.block_binding !== undefined && !betas.includes("thinking-binding-controls-2026-08-01")) {
-    return refusal("thinking.block_binding", 400, "thinking.block_binding: requires the `thinking-binding-controls-2026-08-01` value in the `anthropic-beta` header", docs.preservedThinking);
+    return refusal(
+      "thinking.block_binding",
+      400,
+      "thinking.block_binding: requires the `thinking-binding-controls-2026-08-01` value in the `anthropic-beta` header",
+      docs.preservedThinking,
+    );
   }
   return undefined;
 }
@@ -119,7 +155,12 @@ function thinkingRule(request: WireRequest, model: ModelUnderRequest, betas: str
 function effortRule(request: WireRequest, model: ModelUnderRequest): Refusal | undefined {
   const effort = request.output_config?.effort;
   if (effort == null || model.facts.efforts.includes(effort)) return undefined;
-  return refusal("effort", 400, `output_config.effort: '${effort}' is not supported for this model; expected one of ${model.facts.efforts.join(", ")}`, docs.effort);
+  return refusal(
+    "effort",
+    400,
+    `output_config.effort: '${effort}' is not supported for this model; expected one of ${model.facts.efforts.join(", ")}`,
+    docs.effort,
+  );
 }
 
 /** "tool_choice set to {"type": "any"} or {"type": "tool", "name": "..."} returns a 400" on Sonnet 5.5 (what's new). */
@@ -165,14 +206,30 @@ function outputFormatRule(request: WireRequest): Refusal | undefined {
 /** At most 20 strict tools, 24 optional and 16 union-typed parameters across strict schemas (explicit limits). */
 function complexityRule(request: WireRequest): Refusal | undefined {
   const strictTools = (request.tools ?? []).filter((tool) => tool.strict);
-  if (strictTools.length > 20) return refusal("schema.complexity", 400, `tools: ${strictTools.length} tools have strict: true; at most 20 may`, docs.complexity);
-  const schemas = [...strictTools.map((tool) => tool.input_schema), ...(request.output_config?.format ? [request.output_config.format.schema] : [])];
-  const totals = schemas.map(schemaComplexity).reduce((sum, next) => ({ optional: sum.optional + next.optional, unions: sum.unions + next.unions }), { optional: 0, unions: 0 });
+  if (strictTools.length > 20)
+    return refusal("schema.complexity", 400, `tools: ${strictTools.length} tools have strict: true; at most 20 may`, docs.complexity);
+  const schemas = [
+    ...strictTools.map((tool) => tool.input_schema),
+    ...(request.output_config?.format ? [request.output_config.format.schema] : []),
+  ];
+  const totals = schemas
+    .map(schemaComplexity)
+    .reduce((sum, next) => ({ optional: sum.optional + next.optional, unions: sum.unions + next.unions }), { optional: 0, unions: 0 });
   if (totals.optional > 24) {
-    return refusal("schema.complexity", 400, `Schema is too complex for compilation: ${totals.optional} optional parameters across strict schemas; at most 24`, docs.complexity);
+    return refusal(
+      "schema.complexity",
+      400,
+      `Schema is too complex for compilation: ${totals.optional} optional parameters across strict schemas; at most 24`,
+      docs.complexity,
+    );
   }
   if (totals.unions > 16) {
-    return refusal("schema.complexity", 400, `Schema is too complex for compilation: ${totals.unions} parameters with union types across strict schemas; at most 16`, docs.complexity);
+    return refusal(
+      "schema.complexity",
+      400,
+      `Schema is too complex for compilation: ${totals.unions} parameters with union types across strict schemas; at most 16`,
+      docs.complexity,
+    );
   }
   return undefined;
 }
@@ -180,7 +237,12 @@ function complexityRule(request: WireRequest): Refusal | undefined {
 /** "This model does not support assistant message prefill" (Sonnet 5.5 migration guide). */
 function prefillRule(messages: readonly WireMessage[], model: ModelUnderRequest): Refusal | undefined {
   if (model.facts.prefill || messages.at(-1)?.role !== "assistant") return undefined;
-  return refusal("messages.prefill", 400, "This model does not support assistant message prefill. The conversation must end with a user message.", docs.migrationSonnet55);
+  return refusal(
+    "messages.prefill",
+    400,
+    "This model does not support assistant message prefill. The conversation must end with a user message.",
+    docs.migrationSonnet55,
+  );
 }
 
 /**
@@ -223,7 +285,12 @@ function toolResultRules(messages: readonly WireMessage[]): Refusal | undefined 
         );
       }
       if (other) {
-        return refusal("messages.tool_result", 400, `messages.${index}.content.${position}: tool_result blocks must come first in the content array; any text must come after all tool results`, docs.handleToolCalls);
+        return refusal(
+          "messages.tool_result",
+          400,
+          `messages.${index}.content.${position}: tool_result blocks must come first in the content array; any text must come after all tool results`,
+          docs.handleToolCalls,
+        );
       }
     }
   }
@@ -248,7 +315,8 @@ export function breakpointsOf(request: WireRequest, messages: readonly WireMessa
   return found;
 }
 
-const cacheable = (block: WireBlock): boolean => block.type !== "thinking" && block.type !== "redacted_thinking" && !(block.type === "text" && block.text === "");
+const cacheable = (block: WireBlock): boolean =>
+  block.type !== "thinking" && block.type !== "redacted_thinking" && !(block.type === "text" && block.text === "");
 
 /**
  * At most 4 cache_control breakpoints; a top-level (automatic) one takes the
@@ -264,16 +332,38 @@ function cacheControlRules(request: WireRequest, messages: readonly WireMessage[
     const last = lastCacheableBlock(messages);
     const marked = last?.block && "cache_control" in last.block ? last.block.cache_control : undefined;
     if (marked && (marked.ttl ?? "5m") !== (request.cache_control.ttl ?? "5m")) {
-      return refusal("cache_control.automatic", 400, `cache_control: the last cacheable block (${last?.path}) already has a cache_control with another ttl`, docs.promptCaching);
+      return refusal(
+        "cache_control.automatic",
+        400,
+        `cache_control: the last cacheable block (${last?.path}) already has a cache_control with another ttl`,
+        docs.promptCaching,
+      );
     }
     if (!marked) total += 1;
-    if (!marked && explicit.length >= 4) return refusal("cache_control.automatic", 400, `A maximum of 4 blocks with cache_control may be provided. Found ${total}.`, docs.promptCaching);
+    if (!marked && explicit.length >= 4)
+      return refusal(
+        "cache_control.automatic",
+        400,
+        `A maximum of 4 blocks with cache_control may be provided. Found ${total}.`,
+        docs.promptCaching,
+      );
   }
-  if (total > 4) return refusal("cache_control.max", 400, `A maximum of 4 blocks with cache_control may be provided. Found ${total}.`, docs.promptCaching);
+  if (total > 4)
+    return refusal(
+      "cache_control.max",
+      400,
+      `A maximum of 4 blocks with cache_control may be provided. Found ${total}.`,
+      docs.promptCaching,
+    );
   const firstShort = explicit.findIndex((breakpoint) => breakpoint.ttl === "5m");
   const lateLong = explicit.find((breakpoint, index) => breakpoint.ttl === "1h" && firstShort >= 0 && index > firstShort);
   if (lateLong) {
-    return refusal("cache_control.ttl_order", 400, `${lateLong.path}.cache_control: a 1h cache entry must appear before any 5m cache entry`, docs.promptCaching);
+    return refusal(
+      "cache_control.ttl_order",
+      400,
+      `${lateLong.path}.cache_control: a 1h cache entry must appear before any 5m cache entry`,
+      docs.promptCaching,
+    );
   }
   return undefined;
 }

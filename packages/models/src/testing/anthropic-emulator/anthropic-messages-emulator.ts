@@ -3,7 +3,14 @@ import type { ModelMessage, ModelToolSchema } from "../../model-provider.ts";
 import { FakeServer, type FakeReply, type RecordedRequest } from "../fake-model-server.ts";
 import { type EmulatedModel, emulatedModels, type ThinkingType } from "./anthropic-emulated-models.ts";
 import { type EmulatedMessage, errorReply, jsonReply, type ResponseBlock, sseReply, type WireUsage } from "./anthropic-emulator-encode.ts";
-import { bodyProblem, combinedMessages, type WireBlock, type WireMessage, WireRequest, withoutCacheControl } from "./anthropic-emulator-request.ts";
+import {
+  bodyProblem,
+  combinedMessages,
+  type WireBlock,
+  type WireMessage,
+  WireRequest,
+  withoutCacheControl,
+} from "./anthropic-emulator-request.ts";
 import { docs, isRefusal, type Refusal, refusal } from "./anthropic-emulator-refusal.ts";
 import { headerRules, lastCacheableBlock, type ModelUnderRequest, requestRules, samplingRule } from "./anthropic-emulator-rules.ts";
 import { type CacheUsage, PromptCache, type PromptUnit, tokensOf } from "./anthropic-prompt-cache.ts";
@@ -125,13 +132,26 @@ export class AnthropicMessagesEmulator {
       body,
     });
     const message = this.message(requestId, body, messages, model, reply, usage, display, thinkingType);
-    this.exchanges.push({ requestId, model: model.id, usage: message.usage, stopReason: message.stop_reason, content: message.content, droppedThinking: dropped });
+    this.exchanges.push({
+      requestId,
+      model: model.id,
+      usage: message.usage,
+      stopReason: message.stop_reason,
+      content: message.content,
+      droppedThinking: dropped,
+    });
     return body.stream === true ? sseReply(message, requestId) : jsonReply(message, requestId);
   };
 
   private check(request: RecordedRequest):
     | Refusal
-    | { body: WireRequest; messages: WireMessage[]; model: ModelUnderRequest; readable: Map<string, SignedThinking>; dropped: { path: string; producedBy: string }[] } {
+    | {
+        body: WireRequest;
+        messages: WireMessage[];
+        model: ModelUnderRequest;
+        readable: Map<string, SignedThinking>;
+        dropped: { path: string; producedBy: string }[];
+      } {
     const path = request.url.split("?")[0];
     if (request.method !== "POST" || path !== "/v1/messages") {
       return refusal("path", 404, `${request.method} ${path} was not found`, docs.errors, "not_found_error");
@@ -168,7 +188,8 @@ export class AnthropicMessagesEmulator {
     const response = `msg_emu_${requestId.slice("req_emu_".length)}`;
     const structured = body.output_config?.format !== undefined && reply.output !== undefined;
     // Thinking off leaves no thinking; between_tools leaves only the progress updates ("The model does not think before responding").
-    const thinks = (block: EmulatedBlock) => thinkingType !== "disabled" && (thinkingType !== "between_tools" || (block.type === "thinking" && block.progress === true));
+    const thinks = (block: EmulatedBlock) =>
+      thinkingType !== "disabled" && (thinkingType !== "between_tools" || (block.type === "thinking" && block.progress === true));
     const blocks = reply.content.filter((block) => !(structured && block.type === "text") && (block.type !== "thinking" || thinks(block)));
     const thinkingCount = blocks.filter((block) => block.type === "thinking").length;
     const prefix = prefixField(body, messages);
@@ -176,7 +197,8 @@ export class AnthropicMessagesEmulator {
     let toolIndex = 0;
     const content = blocks.map((block): ResponseBlock => {
       if (block.type === "text") return { type: "text", text: block.text };
-      if (block.type === "tool_use") return { type: "tool_use", id: block.id ?? `toolu_emu_${requestId.slice(8)}_${toolIndex++}`, name: block.name, input: block.input };
+      if (block.type === "tool_use")
+        return { type: "tool_use", id: block.id ?? `toolu_emu_${requestId.slice(8)}_${toolIndex++}`, name: block.name, input: block.input };
       const shows = display === "summarized" || (display === "updates" && block.progress === true);
       const signature = this.signer.sign({
         model: model.id,
@@ -188,14 +210,24 @@ export class AnthropicMessagesEmulator {
         display: shows ? "summarized" : "omitted",
         redacted: block.redacted === true,
       });
-      return block.redacted ? { type: "redacted_thinking", data: signature } : { type: "thinking", thinking: shows ? block.text : "", signature };
+      return block.redacted
+        ? { type: "redacted_thinking", data: signature }
+        : { type: "thinking", thinking: shows ? block.text : "", signature };
     });
     if (structured) content.push({ type: "text", text: JSON.stringify(reply.output) });
     const calls = content.filter((block) => block.type === "tool_use");
     if (calls.length > 0) {
       const turn: IssuedTurn = {
         model: model.id,
-        sequence: content.flatMap((block) => (block.type === "thinking" ? [block.signature] : block.type === "redacted_thinking" ? [block.data] : block.type === "tool_use" ? [block.id] : [])),
+        sequence: content.flatMap((block) =>
+          block.type === "thinking"
+            ? [block.signature]
+            : block.type === "redacted_thinking"
+              ? [block.data]
+              : block.type === "tool_use"
+                ? [block.id]
+                : [],
+        ),
         toolUses: calls.map((call) => call.id),
         prefix,
       };
@@ -219,7 +251,9 @@ export class AnthropicMessagesEmulator {
 }
 
 /** An emulator behind a local HTTP server; point the SDK's `baseURL` at `server.baseURL`. */
-export async function startAnthropicEmulator(options: AnthropicEmulatorOptions): Promise<{ emulator: AnthropicMessagesEmulator; server: FakeServer }> {
+export async function startAnthropicEmulator(
+  options: AnthropicEmulatorOptions,
+): Promise<{ emulator: AnthropicMessagesEmulator; server: FakeServer }> {
   const emulator = new AnthropicMessagesEmulator(options);
   const server = await new FakeServer(emulator.respond).start();
   return { emulator, server };
@@ -239,11 +273,22 @@ function promptUnits(body: WireRequest, messages: readonly WireMessage[]): Promp
   if (typeof body.system === "string") push({ type: "text", text: body.system }, undefined);
   else for (const block of body.system ?? []) push(withoutCacheControl(block), ttl(block.cache_control));
   // "The thinking configuration and the resolved effort level are rendered into the prompt itself" (thinking page).
-  push({ thinking: body.thinking ?? null, effort: body.output_config?.effort ?? null, format: body.output_config?.format ?? null, tool_choice: body.tool_choice ?? null }, undefined);
+  push(
+    {
+      thinking: body.thinking ?? null,
+      effort: body.output_config?.effort ?? null,
+      format: body.output_config?.format ?? null,
+      tool_choice: body.tool_choice ?? null,
+    },
+    undefined,
+  );
   const automatic = body.cache_control ? lastCacheableBlock(messages)?.block : undefined;
   for (const message of messages) {
     for (const block of message.content) {
-      const nested = block.type === "tool_result" && Array.isArray(block.content) ? block.content.map((inner) => ttl(inner.cache_control)).find(Boolean) : undefined;
+      const nested =
+        block.type === "tool_result" && Array.isArray(block.content)
+          ? block.content.map((inner) => ttl(inner.cache_control)).find(Boolean)
+          : undefined;
       const own = "cache_control" in block ? ttl(block.cache_control) : undefined;
       const marked = own ?? nested ?? (block === automatic ? ttl(body.cache_control) : undefined);
       const run = block.type === "tool_use" || block.type === "tool_result" ? block.type : undefined;
@@ -256,7 +301,9 @@ function promptUnits(body: WireRequest, messages: readonly WireMessage[]): Promp
 function neutralMessages(messages: readonly WireMessage[], readable: ReadonlyMap<string, SignedThinking>): ModelMessage[] {
   return messages.map((message, index) => ({
     role: message.role,
-    content: message.content.flatMap((block, position): ModelMessage["content"] => neutralBlock(block, readable.get(`messages.${index}.content.${position}`))),
+    content: message.content.flatMap((block, position): ModelMessage["content"] =>
+      neutralBlock(block, readable.get(`messages.${index}.content.${position}`)),
+    ),
   }));
 }
 
@@ -268,9 +315,21 @@ function neutralBlock(block: WireBlock, signed: SignedThinking | undefined): Mod
       return [{ type: "tool_call", id: block.id, name: block.name, input: block.input }];
     case "tool_result": {
       const parts = typeof block.content === "string" ? [{ type: "text" as const, text: block.content }] : (block.content ?? []);
-      const images = parts.flatMap((part) => (part.type === "image" && typeof part.source.data === "string" ? [{ mediaType: String(part.source.media_type), data: part.source.data }] : []));
+      const images = parts.flatMap((part) =>
+        part.type === "image" && typeof part.source.data === "string"
+          ? [{ mediaType: String(part.source.media_type), data: part.source.data }]
+          : [],
+      );
       const text = parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
-      return [{ type: "tool_result", toolCallId: block.tool_use_id, content: text, ...(block.is_error ? { isError: true } : {}), ...(images.length ? { images } : {}) }];
+      return [
+        {
+          type: "tool_result",
+          toolCallId: block.tool_use_id,
+          content: text,
+          ...(block.is_error ? { isError: true } : {}),
+          ...(images.length ? { images } : {}),
+        },
+      ];
     }
     case "thinking":
     case "redacted_thinking":

@@ -4,7 +4,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 export const schemaDocs = {
   limitations: "https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations",
   complexity: "https://platform.claude.com/docs/en/build-with-claude/structured-outputs#schema-complexity-limits",
-  draft202012: "https://platform.claude.com/docs/en/api/messages (tools: input_schema is a JSON Schema, https://json-schema.org/draft/2020-12)",
+  draft202012:
+    "https://platform.claude.com/docs/en/api/messages (tools: input_schema is a JSON Schema, https://json-schema.org/draft/2020-12)",
 } as const;
 
 const supportedFormats = new Set(["date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"]);
@@ -61,7 +62,8 @@ function walk(node: Schema, path: string, root: Schema, refs: string[]): string 
   if (isObject && node.additionalProperties !== false) {
     return `${path}: For 'object' type, 'additionalProperties' must be explicitly set to false`;
   }
-  if (typeof node.format === "string" && !supportedFormats.has(node.format)) return `${path}.format: '${node.format}' is not a supported string format`;
+  if (typeof node.format === "string" && !supportedFormats.has(node.format))
+    return `${path}.format: '${node.format}' is not a supported string format`;
   if (node.minItems !== undefined && node.minItems !== 0 && node.minItems !== 1) {
     return `${path}.minItems: only values 0 and 1 are supported, got ${JSON.stringify(node.minItems)}`;
   }
@@ -102,7 +104,8 @@ function children(node: Schema): [string, Schema][] {
 
 function resolveLocal(root: Schema, ref: string): Schema | undefined {
   let node: unknown = root;
-  for (const part of ref.replace(/^#\/?/, "").split("/").filter(Boolean)) node = isSchema(node) ? node[part.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+  for (const part of ref.replace(/^#\/?/, "").split("/").filter(Boolean))
+    node = isSchema(node) ? node[part.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
   return isSchema(node) ? node : undefined;
 }
 

@@ -15,10 +15,17 @@ const shortHash = (signature: string): string => sha256(signature).slice(7, 23);
  * markers, wherever you place or move them" do not invalidate a block) and
  * without thinking blocks, whose removal the binding treats apart.
  */
-export function conversationPrefix(request: Pick<WireRequest, "system" | "tools">, before: readonly WireMessage[]): { prefix: string; thinkingBefore: string[] } {
-  const system = typeof request.system === "string" ? [{ type: "text", text: request.system }] : (request.system ?? []).map(withoutCacheControl);
+export function conversationPrefix(
+  request: Pick<WireRequest, "system" | "tools">,
+  before: readonly WireMessage[],
+): { prefix: string; thinkingBefore: string[] } {
+  const system =
+    typeof request.system === "string" ? [{ type: "text", text: request.system }] : (request.system ?? []).map(withoutCacheControl);
   const tools = (request.tools ?? []).map(withoutCacheControl);
-  const messages = before.map((message) => ({ role: message.role, content: message.content.filter((block) => !isThinking(block)).map(withoutCacheControl) }));
+  const messages = before.map((message) => ({
+    role: message.role,
+    content: message.content.filter((block) => !isThinking(block)).map(withoutCacheControl),
+  }));
   const thinkingBefore = before.flatMap((message) => message.content.filter(isThinking).map((block) => shortHash(signatureOf(block))));
   return { prefix: sha256(canonicalJson({ system, tools, messages })), thinkingBefore };
 }
@@ -66,7 +73,8 @@ export function checkThinking(
     for (const [position, block] of message.content.entries()) {
       if (!isThinking(block)) continue;
       const path = `messages.${index}.content.${position}`;
-      if (message.role !== "assistant") return refusal("thinking.signature", 400, `${path}: thinking blocks may only appear in assistant messages`, docs.thinking);
+      if (message.role !== "assistant")
+        return refusal("thinking.signature", 400, `${path}: thinking blocks may only appear in assistant messages`, docs.thinking);
       const signed = signer.verify(signatureOf(block));
       const modified = signed && block.type === "thinking" && signed.display === "summarized" && block.thinking !== signed.thinking;
       if (!signed || signed.redacted !== (block.type === "redacted_thinking") || modified) {
@@ -103,12 +111,19 @@ export function checkThinking(
     }
     for (const [response, { next, count }] of seen) {
       if (index === latestAssistant && next !== count) {
-        return refusal("thinking.order", 400, `messages.${index}: ${count - next} of the thinking blocks of response ${response} were dropped; pass them all back, in order`, docs.thinking);
+        return refusal(
+          "thinking.order",
+          400,
+          `messages.${index}: ${count - next} of the thinking blocks of response ${response} were dropped; pass them all back, in order`,
+          docs.thinking,
+        );
       }
     }
     const turn = issuedTurnOf(message, issued);
     if (message.role === "assistant" && turn && turn.model === target.id) {
-      const sequence = message.content.flatMap((block) => (isThinking(block) ? [signatureOf(block)] : block.type === "tool_use" ? [block.id] : []));
+      const sequence = message.content.flatMap((block) =>
+        isThinking(block) ? [signatureOf(block)] : block.type === "tool_use" ? [block.id] : [],
+      );
       // After an edit to the history before a turn, removing all of that turn's thinking is the documented fix
       // ("remove thinking in the kept turns": https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks);
       // with its history unchanged, a turn must keep all of it, unmodified and in place.

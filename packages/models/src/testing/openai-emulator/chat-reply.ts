@@ -11,7 +11,12 @@ export function chatUsage(cache: CacheUse, outputTokens: number, reasoningTokens
     completion_tokens: outputTokens,
     total_tokens: cache.inputTokens + outputTokens,
     prompt_tokens_details: { cached_tokens: cache.cachedTokens, cache_write_tokens: cache.cacheWriteTokens, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: reasoningTokens, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: reasoningTokens,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
@@ -28,7 +33,13 @@ export function chatReply(call: ChatCall, planned: PlannedReply, usage: ReturnTy
   const refusal = planned.items.flatMap((item) => (item.kind === "refusal" ? [item.text] : [])).join("");
   const calls = planned.items.flatMap((item) => (item.kind === "call" ? [item] : []));
   const finishReason = planned.incomplete ? "length" : calls.length > 0 ? "tool_calls" : "stop";
-  const head = { id: completionId, created: 1_796_000_000, model: call.model.id, system_fingerprint: "fp_emulator", service_tier: "default" };
+  const head = {
+    id: completionId,
+    created: 1_796_000_000,
+    model: call.model.id,
+    system_fingerprint: "fp_emulator",
+    service_tier: "default",
+  };
   const headers = { "x-request-id": `req_${completionId}` };
   if (!call.view.stream) {
     const message = {
@@ -36,9 +47,21 @@ export function chatReply(call: ChatCall, planned: PlannedReply, usage: ReturnTy
       content: text || null,
       refusal: refusal || null,
       annotations: [],
-      ...(calls.length > 0 ? { tool_calls: calls.map((item) => ({ id: item.callId, type: "function", function: { name: item.name, arguments: item.arguments } })) } : {}),
+      ...(calls.length > 0
+        ? {
+            tool_calls: calls.map((item) => ({
+              id: item.callId,
+              type: "function",
+              function: { name: item.name, arguments: item.arguments },
+            })),
+          }
+        : {}),
     };
-    return { status: 200, json: { ...head, object: "chat.completion", choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }], usage }, headers };
+    return {
+      status: 200,
+      json: { ...head, object: "chat.completion", choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }], usage },
+      headers,
+    };
   }
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
     sseFrame({ ...head, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });

@@ -20,7 +20,11 @@ type Body = Record<string, unknown>;
 const objectOr = (value: unknown): Body => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Body) : {});
 
 const Part = z.looseObject({ type: z.string(), text: z.string().optional() });
-const ToolCall = z.looseObject({ id: z.string(), type: z.literal("function"), function: z.looseObject({ name: z.string(), arguments: z.string() }) });
+const ToolCall = z.looseObject({
+  id: z.string(),
+  type: z.literal("function"),
+  function: z.looseObject({ name: z.string(), arguments: z.string() }),
+});
 const Message = z.looseObject({
   role: z.enum(["system", "developer", "user", "assistant", "tool"]),
   content: z.union([z.string(), z.array(Part), z.null()]).optional(),
@@ -55,7 +59,11 @@ export function readChatRequest(body: Body, context: { models: readonly OpenAIEm
     });
   }
   if (body.stream_options !== undefined && body.stream_options !== null && body.stream !== true) {
-    throw new OpenAIEmulatorRefusal({ message: "The 'stream_options' parameter is only allowed when 'stream' is enabled.", param: "stream_options", rule: openAIDocs.chatCreate });
+    throw new OpenAIEmulatorRefusal({
+      message: "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+      param: "stream_options",
+      rule: openAIDocs.chatCreate,
+    });
   }
   const { tools, strictTools } = toolsOf(body.tools);
   if (tools.length > 0 && model.reasoning?.chatToolsOnlyWithoutEffort && effort !== "none") {
@@ -84,7 +92,10 @@ export function readChatRequest(body: Body, context: { models: readonly OpenAIEm
     effort,
     strictTools,
     streamUsage: objectOr(body.stream_options).include_usage === true,
-    cacheParts: [{ tools: body.tools ?? null, response_format: body.response_format ?? null }, ...(Array.isArray(body.messages) ? body.messages : [])],
+    cacheParts: [
+      { tools: body.tools ?? null, response_format: body.response_format ?? null },
+      ...(Array.isArray(body.messages) ? body.messages : []),
+    ],
   };
 }
 
@@ -110,7 +121,11 @@ function toolsOf(value: unknown): { tools: ModelToolSchema[]; strictTools: Map<s
 
 function messagesOf(value: unknown): { messages: ModelMessage[]; instructions: string } {
   if (!Array.isArray(value) || value.length === 0) {
-    throw new OpenAIEmulatorRefusal({ message: "'messages' must contain at least one message.", param: "messages", rule: openAIDocs.chatCreate });
+    throw new OpenAIEmulatorRefusal({
+      message: "'messages' must contain at least one message.",
+      param: "messages",
+      rule: openAIDocs.chatCreate,
+    });
   }
   const messages: ModelMessage[] = [];
   const instructions: string[] = [];
@@ -122,11 +137,21 @@ function messagesOf(value: unknown): { messages: ModelMessage[]; instructions: s
   };
   value.forEach((raw, index) => {
     const parsed = Message.safeParse(raw);
-    if (!parsed.success) throw new OpenAIEmulatorRefusal({ message: `Invalid 'messages[${index}]': ${z.prettifyError(parsed.error)}`, param: `messages[${index}]`, code: "invalid_value", rule: openAIDocs.chatCreate });
+    if (!parsed.success)
+      throw new OpenAIEmulatorRefusal({
+        message: `Invalid 'messages[${index}]': ${z.prettifyError(parsed.error)}`,
+        param: `messages[${index}]`,
+        code: "invalid_value",
+        rule: openAIDocs.chatCreate,
+      });
     const message = parsed.data;
     if (message.role === "tool") {
       if (!awaiting || !message.tool_call_id || !awaiting.ids.delete(message.tool_call_id)) {
-        throw new OpenAIEmulatorRefusal({ message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", param: `messages.[${index}].role`, rule: openAIDocs.functionCalling });
+        throw new OpenAIEmulatorRefusal({
+          message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          param: `messages.[${index}].role`,
+          rule: openAIDocs.functionCalling,
+        });
       }
       append("user", { type: "tool_result", toolCallId: message.tool_call_id, content: textOf(message.content) });
       return;
@@ -144,7 +169,8 @@ function messagesOf(value: unknown): { messages: ModelMessage[]; instructions: s
     else if (message.role === "user") append("user", { type: "text", text });
     else {
       if (text) append("assistant", { type: "text", text });
-      for (const call of message.tool_calls ?? []) append("assistant", { type: "tool_call", id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
+      for (const call of message.tool_calls ?? [])
+        append("assistant", { type: "tool_call", id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
       if (message.tool_calls?.length) awaiting = { index, ids: new Set(message.tool_calls.map((call) => call.id)) };
     }
   });
@@ -163,7 +189,11 @@ function formatOf(format: unknown, messages: unknown): OpenAIEmulatorView["outpu
   if (fields.type === undefined || fields.type === "text") return undefined;
   if (fields.type === "json_object") {
     if (!/json/i.test(JSON.stringify(messages))) {
-      throw new OpenAIEmulatorRefusal({ message: "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.", param: "messages", rule: openAIDocs.structuredOutputs });
+      throw new OpenAIEmulatorRefusal({
+        message: "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+        param: "messages",
+        rule: openAIDocs.structuredOutputs,
+      });
     }
     return { name: "json_object", schema: { type: "object" }, strict: false };
   }
@@ -172,7 +202,10 @@ function formatOf(format: unknown, messages: unknown): OpenAIEmulatorView["outpu
   const name = jsonSchema.name as string;
   const strict = jsonSchema.strict === true;
   if (strict) checkStrictSchema(jsonSchema.schema, `response_format '${name}'`, "response_format.json_schema.schema");
-  else checkSchema(jsonSchema.schema, `response_format '${name}'`, "response_format.json_schema.schema", openAIDocs.structuredOutputs, { rootObject: false });
+  else
+    checkSchema(jsonSchema.schema, `response_format '${name}'`, "response_format.json_schema.schema", openAIDocs.structuredOutputs, {
+      rootObject: false,
+    });
   return { name, schema: jsonSchema.schema as Record<string, unknown>, strict };
 }
 

@@ -55,7 +55,13 @@ export const openAIEmulatedModels: readonly OpenAIEmulatedModel[] = [
   { id: "gpt-5.6-sol", apis: ["responses", "chat"], ...gpt6, reasoning: withNone },
   { id: "gpt-5.6-terra", apis: ["responses", "chat"], ...gpt6, reasoning: withNone },
   { id: "gpt-5.6-luna", apis: ["responses", "chat"], ...gpt6, reasoning: withNone },
-  { id: "gpt-5-codex", apis: ["responses"], contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: { efforts: ["low", "medium", "high"], defaultEffort: "medium", chatToolsOnlyWithoutEffort: false } },
+  {
+    id: "gpt-5-codex",
+    apis: ["responses"],
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    reasoning: { efforts: ["low", "medium", "high"], defaultEffort: "medium", chatToolsOnlyWithoutEffort: false },
+  },
   // Legacy, still served until 2027-01-14: no reasoning, sampling accepted.
   { id: "gpt-4.1", apis: ["responses", "chat"], contextWindow: 1_047_576, maxOutputTokens: 32_768 },
 ];
@@ -68,7 +74,12 @@ export function resolveModel(models: readonly OpenAIEmulatedModel[], id: string)
   const pro = base.match(/^(.+)-pro$/);
   const of = pro ? models.find((model) => model.id === pro[1]) : undefined;
   if (!of?.reasoning) return undefined;
-  return { ...of, id, apis: ["responses"], reasoning: { ...of.reasoning, efforts: of.reasoning.efforts.filter((effort) => effort !== "none") } };
+  return {
+    ...of,
+    id,
+    apis: ["responses"],
+    reasoning: { ...of.reasoning, efforts: of.reasoning.efforts.filter((effort) => effort !== "none") },
+  };
 }
 
 /**
@@ -78,7 +89,12 @@ export function resolveModel(models: readonly OpenAIEmulatedModel[], id: string)
  */
 export function modelFor(models: readonly OpenAIEmulatedModel[], id: unknown, api: EmulatedApi): OpenAIEmulatedModel {
   if (typeof id !== "string" || id === "") {
-    throw new OpenAIEmulatorRefusal({ message: "you must provide a model parameter", param: "model", code: "missing_required_parameter", rule: openAIDocs.errorCodes });
+    throw new OpenAIEmulatorRefusal({
+      message: "you must provide a model parameter",
+      param: "model",
+      code: "missing_required_parameter",
+      rule: openAIDocs.errorCodes,
+    });
   }
   const model = resolveModel(models, id);
   if (!model) {
@@ -109,7 +125,12 @@ export function modelFor(models: readonly OpenAIEmulatedModel[], id: unknown, ap
 export function effectiveEffort(model: OpenAIEmulatedModel, sent: unknown, api: EmulatedApi, param: string): EmulatedEffort | undefined {
   if (sent === undefined || sent === null) return model.reasoning?.defaultEffort;
   if (!model.reasoning) {
-    throw new OpenAIEmulatorRefusal({ message: `Unsupported parameter: '${param}' is not supported with this model.`, param, code: "unsupported_parameter", rule: openAIDocs.reasoning });
+    throw new OpenAIEmulatorRefusal({
+      message: `Unsupported parameter: '${param}' is not supported with this model.`,
+      param,
+      code: "unsupported_parameter",
+      rule: openAIDocs.reasoning,
+    });
   }
   const allowed = (api === "chat" ? model.reasoning.chatEfforts : undefined) ?? model.reasoning.efforts;
   if (typeof sent !== "string" || !allowed.includes(sent as EmulatedEffort)) {
@@ -141,7 +162,8 @@ export function checkSampling(model: OpenAIEmulatedModel, effort: EmulatedEffort
       rule: openAIDocs.latestModel,
     });
   };
-  for (const parameter of ["temperature", "top_p", "top_logprobs"]) if (body[parameter] !== undefined && body[parameter] !== null) refuse(parameter);
+  for (const parameter of ["temperature", "top_p", "top_logprobs"])
+    if (body[parameter] !== undefined && body[parameter] !== null) refuse(parameter);
   if (body.logprobs === true) refuse("logprobs");
   if (Array.isArray(body.include) && body.include.includes("message.output_text.logprobs")) refuse("include");
 }

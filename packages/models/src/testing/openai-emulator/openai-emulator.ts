@@ -55,7 +55,12 @@ export class OpenAIEmulator {
   readonly respond = async (request: RecordedRequest): Promise<FakeReply> => {
     try {
       if (!/^Bearer \S+/.test(String(request.headers.authorization ?? ""))) {
-        throw new OpenAIEmulatorRefusal({ status: 401, message: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", rule: openAIDocs.errorCodes });
+        throw new OpenAIEmulatorRefusal({
+          status: 401,
+          message:
+            "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+          rule: openAIDocs.errorCodes,
+        });
       }
       const path = request.url.split("?")[0];
       if (request.method === "POST" && path === "/v1/responses") return await this.responses(request.body);
@@ -63,7 +68,14 @@ export class OpenAIEmulator {
       throw new OpenAIEmulatorRefusal({ status: 404, message: `Invalid URL (${request.method} ${path})`, rule: openAIDocs.errorCodes });
     } catch (error) {
       if (!(error instanceof OpenAIEmulatorRefusal)) throw error;
-      this.refusals.push({ url: request.url, status: error.status, message: error.message, param: error.param, code: error.code, rule: error.rule });
+      this.refusals.push({
+        url: request.url,
+        status: error.status,
+        message: error.message,
+        param: error.param,
+        code: error.code,
+        rule: error.rule,
+      });
       return error.reply();
     }
   };
@@ -72,21 +84,44 @@ export class OpenAIEmulator {
     const call = readResponsesRequest(body, { models: this.models, seal: this.seal, issued: this.issued });
     const cache = this.cacheUse(call.model, call.cacheParts, call.cacheTtl);
     const reply = await this.think(call.view);
-    const planned = planReply(reply, call.view, { reasons: reasons(call.model, call.effort), summaries: call.summaries, strictTools: call.strictTools });
+    const planned = planReply(reply, call.view, {
+      reasons: reasons(call.model, call.effort),
+      summaries: call.summaries,
+      strictTools: call.strictTools,
+    });
     if (call.stored) this.storedResponses += 1;
     const id = this.nextId("resp");
-    return responsesReply(call, planned, responsesUsage(cache, planned, reply), { responseId: id, seal: this.seal, issued: this.issued, nextId: (prefix) => this.nextId(prefix) });
+    return responsesReply(call, planned, responsesUsage(cache, planned, reply), {
+      responseId: id,
+      seal: this.seal,
+      issued: this.issued,
+      nextId: (prefix) => this.nextId(prefix),
+    });
   }
 
   private async chat(body: Record<string, unknown>): Promise<FakeReply> {
     const call = readChatRequest(body, { models: this.models });
     const cache = this.cacheUse(call.model, call.cacheParts, "30m");
     const reply = await this.think(call.view);
-    const planned = planReply(reply, call.view, { reasons: reasons(call.model, call.effort), summaries: false, strictTools: call.strictTools });
+    const planned = planReply(reply, call.view, {
+      reasons: reasons(call.model, call.effort),
+      summaries: false,
+      strictTools: call.strictTools,
+    });
     planned.items = planned.items.filter((item) => item.kind !== "reasoning");
     const usage = responsesUsage(cache, planned, reply);
-    const chatCache = { ...cache, inputTokens: usage.input_tokens, cachedTokens: usage.input_tokens_details.cached_tokens, cacheWriteTokens: usage.input_tokens_details.cache_write_tokens };
-    return chatReply(call, planned, chatUsage(chatCache, usage.output_tokens, usage.output_tokens_details.reasoning_tokens), this.nextId("chatcmpl"));
+    const chatCache = {
+      ...cache,
+      inputTokens: usage.input_tokens,
+      cachedTokens: usage.input_tokens_details.cached_tokens,
+      cacheWriteTokens: usage.input_tokens_details.cache_write_tokens,
+    };
+    return chatReply(
+      call,
+      planned,
+      chatUsage(chatCache, usage.output_tokens, usage.output_tokens_details.reasoning_tokens),
+      this.nextId("chatcmpl"),
+    );
   }
 
   private cacheUse(model: OpenAIEmulatedModel, parts: unknown[], ttl: unknown): CacheUse {
@@ -122,7 +157,11 @@ const reasons = (model: OpenAIEmulatedModel, effort: string | undefined): boolea
  * says instead. `input_tokens` counts every input token, cached and
  * written ones included.
  */
-function responsesUsage(cache: CacheUse, planned: { outputTokens: number; reasoningTokens: number }, reply: OpenAIEmulatorReply): ResponsesUsage {
+function responsesUsage(
+  cache: CacheUse,
+  planned: { outputTokens: number; reasoningTokens: number },
+  reply: OpenAIEmulatorReply,
+): ResponsesUsage {
   const told = reply.usage ?? {};
   const cached = told.cacheReadTokens ?? cache.cachedTokens;
   const written = told.cacheWriteTokens ?? cache.cacheWriteTokens;
@@ -132,7 +171,11 @@ function responsesUsage(cache: CacheUse, planned: { outputTokens: number; reason
   const input = uncached + cached + written;
   return {
     input_tokens: input,
-    input_tokens_details: { cached_tokens: cached, cache_write_tokens: written, cache_write_tokens_details: { ttl_30m_tokens: written - long, ttl_12h_tokens: long } },
+    input_tokens_details: {
+      cached_tokens: cached,
+      cache_write_tokens: written,
+      cache_write_tokens_details: { ttl_30m_tokens: written - long, ttl_12h_tokens: long },
+    },
     output_tokens: output,
     output_tokens_details: { reasoning_tokens: told.reasoningTokens ?? Math.min(planned.reasoningTokens, output) },
     total_tokens: input + output,

@@ -47,7 +47,10 @@ export function planReply(
       else items.push({ kind: refusal ? "refusal" : "text", text: block.text });
     } else if (block.type === "tool_call") {
       const tool = view.tools.find((candidate) => candidate.name === block.name);
-      if (!tool) throw new Error(`the brain called ${block.name}, which the request did not offer (offered: ${view.tools.map((offered) => offered.name).join(", ") || "none"})`);
+      if (!tool)
+        throw new Error(
+          `the brain called ${block.name}, which the request did not offer (offered: ${view.tools.map((offered) => offered.name).join(", ") || "none"})`,
+        );
       const schema = options.strictTools.get(block.name);
       const input = schema ? asStrictDecodingWrites(block.input ?? {}, schema) : (block.input ?? {});
       items.push({ kind: "call", callId: block.id, name: block.name, arguments: JSON.stringify(input) });
@@ -60,12 +63,29 @@ export function planReply(
   }
   if (options.reasons && items[0]?.kind !== "reasoning") items.unshift({ kind: "reasoning", summary: [] });
 
-  const reasoningTokens = items.reduce((sum, item) => sum + (item.kind === "reasoning" ? hiddenReasoningTokens + estimateTextTokens(item.summary.join("")) : 0), 0);
-  const visibleTokens = items.reduce((sum, item) => sum + (item.kind === "call" ? estimateTextTokens(item.name + item.arguments) : item.kind === "reasoning" ? 0 : estimateTextTokens(item.text)), 0);
+  const reasoningTokens = items.reduce(
+    (sum, item) => sum + (item.kind === "reasoning" ? hiddenReasoningTokens + estimateTextTokens(item.summary.join("")) : 0),
+    0,
+  );
+  const visibleTokens = items.reduce(
+    (sum, item) =>
+      sum +
+      (item.kind === "call"
+        ? estimateTextTokens(item.name + item.arguments)
+        : item.kind === "reasoning"
+          ? 0
+          : estimateTextTokens(item.text)),
+    0,
+  );
   const outputTokens = reasoningTokens + visibleTokens;
   const incomplete = reply.stopReason === "max_tokens" || (view.maxOutputTokens !== undefined && outputTokens > view.maxOutputTokens);
   if (incomplete) cut(items);
-  return { items, incomplete, outputTokens: incomplete && view.maxOutputTokens ? Math.min(outputTokens, view.maxOutputTokens) : outputTokens, reasoningTokens };
+  return {
+    items,
+    incomplete,
+    outputTokens: incomplete && view.maxOutputTokens ? Math.min(outputTokens, view.maxOutputTokens) : outputTokens,
+    reasoningTokens,
+  };
 }
 
 /** Where generation stopped: halfway through the last item. */

@@ -43,6 +43,12 @@ export class PromptCache {
     const writes = tokens >= this.minimumTokens ? tokens - cachedTokens : 0;
     if (writes > 0) for (const [key, length] of prefixes) this.written.set(key, length);
     const long = ttl === "12h";
-    return { inputTokens: tokens, cachedTokens, cacheWriteTokens: writes, ttl30mTokens: long ? 0 : writes, ttl12hTokens: long ? writes : 0 };
+    return {
+      inputTokens: tokens,
+      cachedTokens,
+      cacheWriteTokens: writes,
+      ttl30mTokens: long ? 0 : writes,
+      ttl12hTokens: long ? writes : 0,
+    };
   }
 }

@@ -32,7 +32,9 @@ export function openAIBrainOfProvider(provider: ModelProvider, role: Role, optio
     const thought = reasoning(calls, view.messages.filter((message) => message.role === "assistant").length);
     return {
       content: [
-        ...(thought ? [{ type: "thinking" as const, text: thought, signature: "", producer: { api: "openai-responses" as const, model: view.model } }] : []),
+        ...(thought
+          ? [{ type: "thinking" as const, text: thought, signature: "", producer: { api: "openai-responses" as const, model: view.model } }]
+          : []),
         ...response.content.filter((block) => block.type === "text" || block.type === "tool_call"),
       ],
       ...(response.output !== undefined ? { output: response.output } : {}),

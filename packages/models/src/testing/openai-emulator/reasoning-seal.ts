@@ -39,9 +39,11 @@ export class ReasoningSeal {
     if (!match?.[1] || !match[2]) return refuse("Encrypted content could not be decrypted or parsed.");
     const expected = Buffer.from(this.tag(itemId, match[1]));
     const given = Buffer.from(match[2]);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return refuse("Encrypted content could not be decrypted or parsed.");
+    if (expected.length !== given.length || !timingSafeEqual(expected, given))
+      return refuse("Encrypted content could not be decrypted or parsed.");
     const sealed = JSON.parse(Buffer.from(match[1], "base64url").toString("utf8")) as Sealed;
-    if (JSON.stringify(sealed.summary) !== JSON.stringify(summary)) return refuse("the item's summary does not match its encrypted content.");
+    if (JSON.stringify(sealed.summary) !== JSON.stringify(summary))
+      return refuse("the item's summary does not match its encrypted content.");
     if (sealed.model !== requestModel) return refuse(`it was produced by ${sealed.model}, not by ${requestModel}.`);
     return sealed.model;
   }

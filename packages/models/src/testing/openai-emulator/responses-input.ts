@@ -22,7 +22,13 @@ const Reasoning = z.looseObject({
   summary: z.array(z.looseObject({ type: z.literal("summary_text"), text: z.string() })),
   encrypted_content: z.string().nullish(),
 });
-const FunctionCall = z.looseObject({ type: z.literal("function_call"), call_id: z.string(), name: z.string(), arguments: z.string(), id: z.string().optional() });
+const FunctionCall = z.looseObject({
+  type: z.literal("function_call"),
+  call_id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  id: z.string().optional(),
+});
 const FunctionCallOutput = z.looseObject({
   type: z.literal("function_call_output"),
   call_id: z.string(),
@@ -30,7 +36,12 @@ const FunctionCallOutput = z.looseObject({
 });
 
 const invalid = (index: number, error: z.ZodError): OpenAIEmulatorRefusal =>
-  new OpenAIEmulatorRefusal({ message: `Invalid 'input[${index}]': ${z.prettifyError(error)}`, param: `input[${index}]`, code: "invalid_value", rule: openAIDocs.responsesCreate });
+  new OpenAIEmulatorRefusal({
+    message: `Invalid 'input[${index}]': ${z.prettifyError(error)}`,
+    param: `input[${index}]`,
+    code: "invalid_value",
+    rule: openAIDocs.responsesCreate,
+  });
 
 function parsed<T>(schema: z.ZodType<T>, item: unknown, index: number): T {
   const result = schema.safeParse(item);
@@ -58,7 +69,12 @@ export function readResponsesInput(
 ): { messages: ModelMessage[]; instructions: string[] } {
   const items: unknown[] = typeof input === "string" ? [{ role: "user", content: input }] : Array.isArray(input) ? input : [];
   if (items.length === 0) {
-    throw new OpenAIEmulatorRefusal({ message: "Missing required parameter: 'input'.", param: "input", code: "missing_required_parameter", rule: openAIDocs.responsesCreate });
+    throw new OpenAIEmulatorRefusal({
+      message: "Missing required parameter: 'input'.",
+      param: "input",
+      code: "missing_required_parameter",
+      rule: openAIDocs.responsesCreate,
+    });
   }
   const messages: ModelMessage[] = [];
   const instructions: string[] = [];
@@ -92,7 +108,11 @@ export function readResponsesInput(
       const next = items[index + 1] as { type?: unknown; role?: unknown } | undefined;
       const followed = next !== undefined && (next.type === "function_call" || next.type === "reasoning" || next.role === "assistant");
       if (!followed) {
-        throw new OpenAIEmulatorRefusal({ message: `Item '${reasoning.id}' of type 'reasoning' was provided without its required following item.`, param: "input", rule: openAIDocs.reasoning });
+        throw new OpenAIEmulatorRefusal({
+          message: `Item '${reasoning.id}' of type 'reasoning' was provided without its required following item.`,
+          param: "input",
+          rule: openAIDocs.reasoning,
+        });
       }
       reasoningSeen.add(reasoning.id);
       append("assistant", {
@@ -117,19 +137,37 @@ export function readResponsesInput(
     } else if (type === "function_call_output") {
       const output = parsed(FunctionCallOutput, item, index);
       if (!calls.has(output.call_id)) {
-        throw new OpenAIEmulatorRefusal({ message: `No tool call found for function call output with call_id ${output.call_id}.`, param: "input", rule: openAIDocs.functionCalling });
+        throw new OpenAIEmulatorRefusal({
+          message: `No tool call found for function call output with call_id ${output.call_id}.`,
+          param: "input",
+          rule: openAIDocs.functionCalling,
+        });
       }
       answered.add(output.call_id);
       append("user", { type: "tool_result", toolCallId: output.call_id, content: textOfParts(output.output) });
     } else if (type === "item_reference") {
-      throw new OpenAIEmulatorRefusal({ status: 404, message: `Item with id '${String((item as { id?: unknown }).id)}' not found.`, param: "input", rule: openAIDocs.conversationState });
+      throw new OpenAIEmulatorRefusal({
+        status: 404,
+        message: `Item with id '${String((item as { id?: unknown }).id)}' not found.`,
+        param: "input",
+        rule: openAIDocs.conversationState,
+      });
     } else {
-      throw new OpenAIEmulatorRefusal({ message: `Invalid value: '${String(type)}'. This emulator reads message, reasoning, function_call and function_call_output items.`, param: `input[${index}].type`, code: "invalid_value", rule: openAIDocs.responsesCreate });
+      throw new OpenAIEmulatorRefusal({
+        message: `Invalid value: '${String(type)}'. This emulator reads message, reasoning, function_call and function_call_output items.`,
+        param: `input[${index}].type`,
+        code: "invalid_value",
+        rule: openAIDocs.responsesCreate,
+      });
     }
   });
   const unanswered = [...calls].find((callId) => !answered.has(callId));
   if (unanswered !== undefined) {
-    throw new OpenAIEmulatorRefusal({ message: `No tool output found for function call ${unanswered}.`, param: "input", rule: openAIDocs.functionCalling });
+    throw new OpenAIEmulatorRefusal({
+      message: `No tool output found for function call ${unanswered}.`,
+      param: "input",
+      rule: openAIDocs.functionCalling,
+    });
   }
   return { messages, instructions };
 }

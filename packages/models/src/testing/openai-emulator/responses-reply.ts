@@ -8,7 +8,11 @@ import type { ResponsesCall } from "./responses-request.ts";
 /** Usage as `ResponseUsage` spells it (SDK `resources/responses/responses.ts`). */
 export interface ResponsesUsage {
   input_tokens: number;
-  input_tokens_details: { cached_tokens: number; cache_write_tokens: number; cache_write_tokens_details: { ttl_30m_tokens: number; ttl_12h_tokens: number } };
+  input_tokens_details: {
+    cached_tokens: number;
+    cache_write_tokens: number;
+    cache_write_tokens_details: { ttl_30m_tokens: number; ttl_12h_tokens: number };
+  };
   output_tokens: number;
   output_tokens_details: { reasoning_tokens: number };
   total_tokens: number;
@@ -50,7 +54,10 @@ export function responsesReply(
       context.issued.set(planItem.callId, { itemId: id, model: call.model.id, ...(reasoningId ? { reasoningId } : {}) });
       return { id, type: "function_call", status, call_id: planItem.callId, name: planItem.name, arguments: planItem.arguments };
     }
-    const part = planItem.kind === "refusal" ? { type: "refusal", refusal: planItem.text } : { type: "output_text", text: planItem.text, annotations: [], logprobs: [] };
+    const part =
+      planItem.kind === "refusal"
+        ? { type: "refusal", refusal: planItem.text }
+        : { type: "output_text", text: planItem.text, annotations: [], logprobs: [] };
     return { id: context.nextId("msg"), type: "message", status, role: "assistant", content: [part] };
   });
   const response = (state: "in_progress" | "final") => ({
@@ -69,7 +76,9 @@ export function responsesReply(
     reasoning: call.effort ? { effort: call.effort, summary: call.summaries ? "detailed" : null } : null,
     store: call.stored,
     temperature: null,
-    text: { format: call.view.output ? { type: "json_schema", name: call.view.output.name, strict: call.view.output.strict } : { type: "text" } },
+    text: {
+      format: call.view.output ? { type: "json_schema", name: call.view.output.name, strict: call.view.output.strict } : { type: "text" },
+    },
     tool_choice: "auto",
     tools: [],
     top_p: null,
@@ -85,7 +94,8 @@ export function responsesReply(
 function events(output: Item[], response: (state: "in_progress" | "final") => Record<string, unknown>): string[] {
   let sequence = 0;
   const frames: string[] = [];
-  const emit = (type: string, fields: Record<string, unknown>) => frames.push(sseFrame({ type, sequence_number: sequence++, ...fields }, type));
+  const emit = (type: string, fields: Record<string, unknown>) =>
+    frames.push(sseFrame({ type, sequence_number: sequence++, ...fields }, type));
   emit("response.created", { response: response("in_progress") });
   emit("response.in_progress", { response: response("in_progress") });
   output.forEach((item, output_index) => {
@@ -95,13 +105,15 @@ function events(output: Item[], response: (state: "in_progress" | "final") => Re
       emit("response.output_item.added", { output_index, item: { id: item.id, type: "reasoning", summary: [], encrypted_content: null } });
       (item.summary as { text: string }[]).forEach(({ text }, summary_index) => {
         emit("response.reasoning_summary_part.added", { ...at, summary_index, part: { type: "summary_text", text: "" } });
-        for (const delta of streamPieces(text)) emit("response.reasoning_summary_text.delta", { ...at, summary_index, delta, obfuscation: "x" });
+        for (const delta of streamPieces(text))
+          emit("response.reasoning_summary_text.delta", { ...at, summary_index, delta, obfuscation: "x" });
         emit("response.reasoning_summary_text.done", { ...at, summary_index, text });
         emit("response.reasoning_summary_part.done", { ...at, summary_index, part: { type: "summary_text", text } });
       });
     } else if (item.type === "function_call") {
       emit("response.output_item.added", { output_index, item: { ...item, status: "in_progress", arguments: "" } });
-      for (const delta of halves(String(item.arguments))) emit("response.function_call_arguments.delta", { ...at, delta, obfuscation: "x" });
+      for (const delta of halves(String(item.arguments)))
+        emit("response.function_call_arguments.delta", { ...at, delta, obfuscation: "x" });
       if (item.status === "completed") emit("response.function_call_arguments.done", { ...at, name: item.name, arguments: item.arguments });
     } else {
       const [part] = item.content as Record<string, unknown>[];
@@ -111,9 +123,18 @@ function events(output: Item[], response: (state: "in_progress" | "final") => Re
       const empty = refusal ? { type: "refusal", refusal: "" } : { type: "output_text", text: "", annotations: [], logprobs: [] };
       emit("response.content_part.added", { ...at, content_index: 0, part: empty });
       for (const delta of streamPieces(text)) {
-        emit(refusal ? "response.refusal.delta" : "response.output_text.delta", { ...at, content_index: 0, delta, ...(refusal ? {} : { logprobs: [], obfuscation: "x" }) });
+        emit(refusal ? "response.refusal.delta" : "response.output_text.delta", {
+          ...at,
+          content_index: 0,
+          delta,
+          ...(refusal ? {} : { logprobs: [], obfuscation: "x" }),
+        });
       }
-      emit(refusal ? "response.refusal.done" : "response.output_text.done", { ...at, content_index: 0, ...(refusal ? { refusal: text } : { text, logprobs: [] }) });
+      emit(refusal ? "response.refusal.done" : "response.output_text.done", {
+        ...at,
+        content_index: 0,
+        ...(refusal ? { refusal: text } : { text, logprobs: [] }),
+      });
       emit("response.content_part.done", { ...at, content_index: 0, part });
     }
     emit("response.output_item.done", { output_index, item });

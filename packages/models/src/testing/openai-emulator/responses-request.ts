@@ -25,8 +25,14 @@ export interface ResponsesCall {
 }
 
 const includable = new Set([
-  "file_search_call.results", "web_search_call.results", "web_search_call.action.sources", "message.input_image.image_url",
-  "computer_call_output.output.image_url", "code_interpreter_call.outputs", "reasoning.encrypted_content", "message.output_text.logprobs",
+  "file_search_call.results",
+  "web_search_call.results",
+  "web_search_call.action.sources",
+  "message.input_image.image_url",
+  "computer_call_output.output.image_url",
+  "code_interpreter_call.outputs",
+  "reasoning.encrypted_content",
+  "message.output_text.logprobs",
 ]);
 const minimumOutputTokens = 16;
 
@@ -47,17 +53,32 @@ export function readResponsesRequest(
   const model = modelFor(context.models, body.model, "responses");
   const reasoning = objectOr(body.reasoning);
   if (body.reasoning !== undefined && body.reasoning !== null && !model.reasoning) {
-    throw new OpenAIEmulatorRefusal({ message: "Unsupported parameter: 'reasoning' is not supported with this model.", param: "reasoning", code: "unsupported_parameter", rule: openAIDocs.reasoning });
+    throw new OpenAIEmulatorRefusal({
+      message: "Unsupported parameter: 'reasoning' is not supported with this model.",
+      param: "reasoning",
+      code: "unsupported_parameter",
+      rule: openAIDocs.reasoning,
+    });
   }
   const effort = effectiveEffort(model, reasoning.effort, "responses", "reasoning.effort");
   checkSampling(model, effort, body);
   if (body.previous_response_id !== undefined && body.previous_response_id !== null) {
-    throw new OpenAIEmulatorRefusal({ status: 404, message: `Previous response with id '${String(body.previous_response_id)}' not found.`, param: "previous_response_id", rule: openAIDocs.conversationState });
+    throw new OpenAIEmulatorRefusal({
+      status: 404,
+      message: `Previous response with id '${String(body.previous_response_id)}' not found.`,
+      param: "previous_response_id",
+      rule: openAIDocs.conversationState,
+    });
   }
   const include = Array.isArray(body.include) ? body.include : [];
   const unknownInclude = include.find((value) => !includable.has(String(value)));
   if (unknownInclude !== undefined) {
-    throw new OpenAIEmulatorRefusal({ message: `Invalid value: '${String(unknownInclude)}'. Supported values are: ${[...includable].map((value) => `'${value}'`).join(", ")}.`, param: "include[0]", code: "invalid_value", rule: openAIDocs.responsesCreate });
+    throw new OpenAIEmulatorRefusal({
+      message: `Invalid value: '${String(unknownInclude)}'. Supported values are: ${[...includable].map((value) => `'${value}'`).join(", ")}.`,
+      param: "include[0]",
+      code: "invalid_value",
+      rule: openAIDocs.responsesCreate,
+    });
   }
   const maxOutputTokens = maxOutputTokensOf(body.max_output_tokens, model);
   const { tools, strictTools } = toolsOf(body.tools);
@@ -82,7 +103,10 @@ export function readResponsesRequest(
     encryptedReasoning: include.includes("reasoning.encrypted_content"),
     strictTools,
     stored: body.store !== false,
-    cacheParts: [{ instructions: body.instructions ?? null, tools: body.tools ?? null, text: body.text ?? null }, ...(Array.isArray(body.input) ? body.input : [body.input])],
+    cacheParts: [
+      { instructions: body.instructions ?? null, tools: body.tools ?? null, text: body.text ?? null },
+      ...(Array.isArray(body.input) ? body.input : [body.input]),
+    ],
     cacheTtl: objectOr(body.prompt_cache_options).ttl,
   };
 }
@@ -90,7 +114,12 @@ export function readResponsesRequest(
 function maxOutputTokensOf(value: unknown, model: OpenAIEmulatedModel): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "number" || !Number.isInteger(value)) {
-    throw new OpenAIEmulatorRefusal({ message: `Invalid type for 'max_output_tokens': expected an integer, but got ${typeof value} instead.`, param: "max_output_tokens", code: "invalid_type", rule: openAIDocs.responsesCreate });
+    throw new OpenAIEmulatorRefusal({
+      message: `Invalid type for 'max_output_tokens': expected an integer, but got ${typeof value} instead.`,
+      param: "max_output_tokens",
+      code: "invalid_type",
+      rule: openAIDocs.responsesCreate,
+    });
   }
   if (value < minimumOutputTokens) {
     throw new OpenAIEmulatorRefusal({
@@ -119,17 +148,33 @@ function maxOutputTokensOf(value: unknown, model: OpenAIEmulatedModel): number |
 function toolsOf(value: unknown): { tools: ModelToolSchema[]; strictTools: Map<string, Record<string, unknown>> } {
   const strictTools = new Map<string, Record<string, unknown>>();
   if (value === undefined || value === null) return { tools: [], strictTools };
-  if (!Array.isArray(value)) throw new OpenAIEmulatorRefusal({ message: "Invalid type for 'tools': expected an array.", param: "tools", code: "invalid_type", rule: openAIDocs.functionCalling });
+  if (!Array.isArray(value))
+    throw new OpenAIEmulatorRefusal({
+      message: "Invalid type for 'tools': expected an array.",
+      param: "tools",
+      code: "invalid_type",
+      rule: openAIDocs.functionCalling,
+    });
   const names = new Set<string>();
   const tools = value.map((tool, index) => {
     const fields = objectOr(tool);
     if (fields.type !== "function") {
-      throw new OpenAIEmulatorRefusal({ message: `Invalid value: '${String(fields.type)}'. This emulator serves function tools only.`, param: `tools[${index}].type`, code: "invalid_value", rule: openAIDocs.functionCalling });
+      throw new OpenAIEmulatorRefusal({
+        message: `Invalid value: '${String(fields.type)}'. This emulator serves function tools only.`,
+        param: `tools[${index}].type`,
+        code: "invalid_value",
+        rule: openAIDocs.functionCalling,
+      });
     }
     checkName(fields.name, `tools[${index}].name`);
     const name = fields.name as string;
     if (names.has(name)) {
-      throw new OpenAIEmulatorRefusal({ message: `Duplicate value for 'tools': the function name '${name}' is used more than once.`, param: "tools", code: "invalid_value", rule: openAIDocs.functionCalling });
+      throw new OpenAIEmulatorRefusal({
+        message: `Duplicate value for 'tools': the function name '${name}' is used more than once.`,
+        param: "tools",
+        code: "invalid_value",
+        rule: openAIDocs.functionCalling,
+      });
     }
     names.add(name);
     const strict = fields.strict !== false;
@@ -137,7 +182,11 @@ function toolsOf(value: unknown): { tools: ModelToolSchema[]; strictTools: Map<s
     if (strict) checkStrictSchema(parameters, `function '${name}'`, `tools[${index}].parameters`);
     else checkSchema(parameters, `function '${name}'`, `tools[${index}].parameters`, openAIDocs.functionCalling);
     if (strict) strictTools.set(name, parameters as Record<string, unknown>);
-    return { name, description: typeof fields.description === "string" ? fields.description : "", inputSchema: parameters as Record<string, unknown> };
+    return {
+      name,
+      description: typeof fields.description === "string" ? fields.description : "",
+      inputSchema: parameters as Record<string, unknown>,
+    };
   });
   return { tools, strictTools };
 }
@@ -148,12 +197,21 @@ function formatOf(format: unknown, body: Body): OpenAIEmulatorView["output"] {
   if (fields.type === undefined || fields.type === "text") return undefined;
   if (fields.type === "json_object") {
     if (!/json/i.test(JSON.stringify([body.instructions, body.input]))) {
-      throw new OpenAIEmulatorRefusal({ message: "Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.", param: "input", rule: openAIDocs.structuredOutputs });
+      throw new OpenAIEmulatorRefusal({
+        message: "Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.",
+        param: "input",
+        rule: openAIDocs.structuredOutputs,
+      });
     }
     return { name: "json_object", schema: { type: "object" }, strict: false };
   }
   if (fields.type !== "json_schema") {
-    throw new OpenAIEmulatorRefusal({ message: `Invalid value: '${String(fields.type)}'. Supported values are: 'text', 'json_object', and 'json_schema'.`, param: "text.format.type", code: "invalid_value", rule: openAIDocs.structuredOutputs });
+    throw new OpenAIEmulatorRefusal({
+      message: `Invalid value: '${String(fields.type)}'. Supported values are: 'text', 'json_object', and 'json_schema'.`,
+      param: "text.format.type",
+      code: "invalid_value",
+      rule: openAIDocs.structuredOutputs,
+    });
   }
   checkName(fields.name, "text.format.name");
   const name = fields.name as string;

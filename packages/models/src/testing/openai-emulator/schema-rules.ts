@@ -7,7 +7,12 @@ const maxNameLength = 64;
 /** Refuses a function or format name OpenAI would refuse, with its documented message. */
 export function checkName(name: unknown, param: string): void {
   if (typeof name !== "string" || name.length === 0) {
-    throw new OpenAIEmulatorRefusal({ message: `Missing required parameter: '${param}'.`, param, code: "missing_required_parameter", rule: openAIDocs.functionCalling });
+    throw new OpenAIEmulatorRefusal({
+      message: `Missing required parameter: '${param}'.`,
+      param,
+      code: "missing_required_parameter",
+      rule: openAIDocs.functionCalling,
+    });
   }
   if (name.length > maxNameLength) {
     throw new OpenAIEmulatorRefusal({
@@ -33,9 +38,29 @@ export function checkName(name: unknown, param: string): void {
  * `lib/transform` refuses when it makes a schema strict).
  */
 const strictUnsupported = [
-  "allOf", "not", "if", "then", "else", "oneOf", "dependentRequired", "dependentSchemas", "dependencies", "patternProperties",
-  "propertyNames", "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "uniqueItems", "minProperties",
-  "maxProperties", "unevaluatedItems", "unevaluatedProperties", "$dynamicRef", "$dynamicAnchor",
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "oneOf",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "patternProperties",
+  "propertyNames",
+  "prefixItems",
+  "additionalItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "uniqueItems",
+  "minProperties",
+  "maxProperties",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "$dynamicRef",
+  "$dynamicAnchor",
 ];
 
 type Node = Record<string, unknown>;
@@ -54,7 +79,8 @@ function* subschemas(schema: Node, path: string[] = []): Generator<[Node, string
   }
   for (const keyword of ["anyOf", "oneOf", "allOf", "prefixItems", "items"]) {
     const list = schema[keyword];
-    if (Array.isArray(list)) for (const [index, child] of list.entries()) if (isNode(child)) yield* subschemas(child, [...path, keyword, String(index)]);
+    if (Array.isArray(list))
+      for (const [index, child] of list.entries()) if (isNode(child)) yield* subschemas(child, [...path, keyword, String(index)]);
   }
 }
 
@@ -69,17 +95,33 @@ const typesOf = (node: Node): unknown[] => (Array.isArray(node.type) ? node.type
  * A function's parameters are an object schema; a non-strict response
  * format may be any schema (`rootObject: false`).
  */
-export function checkSchema(schema: unknown, subject: string, param: string, rule: string, options: { rootObject: boolean } = { rootObject: true }): void {
+export function checkSchema(
+  schema: unknown,
+  subject: string,
+  param: string,
+  rule: string,
+  options: { rootObject: boolean } = { rootObject: true },
+): void {
   const refuse: (path: string[], problem: string) => never = (path, problem) => {
-    throw new OpenAIEmulatorRefusal({ message: `Invalid schema for ${subject}: ${context(path)}, ${problem}`, param, code: "invalid_function_parameters", rule });
+    throw new OpenAIEmulatorRefusal({
+      message: `Invalid schema for ${subject}: ${context(path)}, ${problem}`,
+      param,
+      code: "invalid_function_parameters",
+      rule,
+    });
   };
   if (!isNode(schema)) refuse([], "schema must be a JSON Schema object.");
-  if (options.rootObject && schema.type !== "object") refuse([], `schema must be a JSON Schema of 'type: "object"', got 'type: "${String(schema.type)}"'.`);
+  if (options.rootObject && schema.type !== "object")
+    refuse([], `schema must be a JSON Schema of 'type: "object"', got 'type: "${String(schema.type)}"'.`);
   for (const [node, path] of subschemas(schema)) {
     if (Array.isArray(node.items)) {
-      refuse(path, "'items' must be a schema object, not an array: the schema must match JSON Schema draft 2020-12, where a tuple is written with 'prefixItems'.");
+      refuse(
+        path,
+        "'items' must be a schema object, not an array: the schema must match JSON Schema draft 2020-12, where a tuple is written with 'prefixItems'.",
+      );
     }
-    if (typesOf(node).includes("array") && node.items === undefined && node.prefixItems === undefined) refuse(path, "array schema missing items.");
+    if (typesOf(node).includes("array") && node.items === undefined && node.prefixItems === undefined)
+      refuse(path, "array schema missing items.");
   }
 }
 
@@ -93,7 +135,12 @@ export function checkSchema(schema: unknown, subject: string, param: string, rul
 export function checkStrictSchema(schema: unknown, subject: string, param: string): void {
   checkSchema(schema, subject, param, openAIDocs.structuredOutputs);
   const refuse = (path: string[], problem: string): never => {
-    throw new OpenAIEmulatorRefusal({ message: `Invalid schema for ${subject}: ${context(path)}, ${problem}`, param, code: "invalid_json_schema", rule: openAIDocs.structuredOutputs });
+    throw new OpenAIEmulatorRefusal({
+      message: `Invalid schema for ${subject}: ${context(path)}, ${problem}`,
+      param,
+      code: "invalid_json_schema",
+      rule: openAIDocs.structuredOutputs,
+    });
   };
   const root = schema as Node;
   if (root.anyOf !== undefined) refuse([], "root schema must not be 'anyOf'.");
@@ -104,7 +151,8 @@ export function checkStrictSchema(schema: unknown, subject: string, param: strin
       if (node.additionalProperties !== false) refuse(path, "'additionalProperties' is required to be supplied and to be false.");
       const required = Array.isArray(node.required) ? node.required : [];
       const missing = (properties ?? []).find((name) => !required.includes(name));
-      if (missing !== undefined) refuse(path, `'required' is required to be supplied and to be an array including every key in properties. Missing '${missing}'.`);
+      if (missing !== undefined)
+        refuse(path, `'required' is required to be supplied and to be an array including every key in properties. Missing '${missing}'.`);
     }
   }
 }

@@ -5,7 +5,14 @@ import { idempotencyPerTest } from "../redis-harness.ts";
 
 const recorded = idempotencyPerTest();
 
-const resultOf = (fingerprint: Sha256) => ({ schemaVersion: 1 as const, fingerprint, rendered: "noted hi", rawOutputHash: sha256("noted hi"), empty: false, observedAt: "2026-11-30T00:00:00.000Z" });
+const resultOf = (fingerprint: Sha256) => ({
+  schemaVersion: 1 as const,
+  fingerprint,
+  rendered: "noted hi",
+  rawOutputHash: sha256("noted hi"),
+  empty: false,
+  observedAt: "2026-11-30T00:00:00.000Z",
+});
 
 describe("find-recorded stage", () => {
   const { tool } = noteTool();

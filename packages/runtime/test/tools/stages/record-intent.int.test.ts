@@ -12,7 +12,13 @@ describe("record-intent stage", () => {
     const { tool } = noteTool();
     const { state } = callInProgress({ deps: { idempotency: recorded.store }, state: { tool, ...ready } });
     expect(await recordIntent(state)).toBeUndefined();
-    expect(await recorded.store.get(state.idempotencyKey)).toMatchObject({ kind: "intent", tool: "note", fingerprint: FINGERPRINT, args: { text: "hi" }, repeatable: false });
+    expect(await recorded.store.get(state.idempotencyKey)).toMatchObject({
+      kind: "intent",
+      tool: "note",
+      fingerprint: FINGERPRINT,
+      args: { text: "hi" },
+      repeatable: false,
+    });
     expect(state.intent?.token).toBeTruthy();
   });
 
@@ -53,7 +59,11 @@ describe("record-intent stage", () => {
     const { tool } = noteTool();
     const controller = new AbortController();
     controller.abort();
-    const { state, trace } = callInProgress({ deps: { idempotency: recorded.store }, context: { signal: controller.signal }, state: { tool, ...ready } });
+    const { state, trace } = callInProgress({
+      deps: { idempotency: recorded.store },
+      context: { signal: controller.signal },
+      state: { tool, ...ready },
+    });
     await expect(recordIntent(state)).rejects.toMatchObject({ code: "tool_failed", retryable: true, details: { interrupted: true } });
     expect(await recorded.store.get(state.idempotencyKey)).toBeUndefined();
     expect(trace.kinds()).toEqual(["tool.interrupted"]);

@@ -6,7 +6,11 @@ export const checkBudget: CallStage = async (state) => {
   const { context, trace } = state;
   const exhausted = budgetExhausted(context, state.deps.now());
   if (!exhausted) return undefined;
-  await trace.emit("tool.budget_exhausted", { reason: exhausted, callsSoFar: context.callsSoFar, maxToolCalls: context.budget.maxToolCalls });
+  await trace.emit("tool.budget_exhausted", {
+    reason: exhausted,
+    callsSoFar: context.callsSoFar,
+    maxToolCalls: context.budget.maxToolCalls,
+  });
   return {
     status: "budget_exhausted",
     trust: "runtime",

@@ -22,12 +22,18 @@ export const checkScope: CallStage = async (state) => {
         { error: error.message },
       );
     }
-    return refuse(state, "tool.refused", "workspace_violation", `${tool.name} was not executed: ${error.message}.`, { error: error.message });
+    return refuse(state, "tool.refused", "workspace_violation", `${tool.name} was not executed: ${error.message}.`, {
+      error: error.message,
+    });
   }
   const outside = resourcesOutside(scope, grant.scope);
   if (outside.length > 0) {
-    const listing = outside.map(({ dimension, values }) => `${dimension} ${values.join(", ")} (allowed: ${(grant.scope[dimension] ?? []).join(", ") || "none"})`);
-    return refuse(state, "tool.refused", "outside_grant", `${tool.name} was not executed: this step may not touch ${listing.join("; ")}.`, { outside });
+    const listing = outside.map(
+      ({ dimension, values }) => `${dimension} ${values.join(", ")} (allowed: ${(grant.scope[dimension] ?? []).join(", ") || "none"})`,
+    );
+    return refuse(state, "tool.refused", "outside_grant", `${tool.name} was not executed: this step may not touch ${listing.join("; ")}.`, {
+      outside,
+    });
   }
   state.scope = scope;
   return undefined;

@@ -9,7 +9,12 @@ import { type CallStage, need } from "../call-in-progress.ts";
  */
 export const limitSize: CallStage = async (state) => {
   const execution = need(state, "execution");
-  const text = execution.kind === "failed" ? execution.error : execution.kind === "result" && !execution.result.empty ? execution.result.rendered : undefined;
+  const text =
+    execution.kind === "failed"
+      ? execution.error
+      : execution.kind === "result" && !execution.result.empty
+        ? execution.result.rendered
+        : undefined;
   if (text === undefined) return undefined;
   const { deps, context, trace } = state;
   const { maxBytes, maxLines } = deps.config.observations;

@@ -21,7 +21,8 @@ export const observe: CallStage = async (state) => {
     truncated: prepared.truncated && prepared.artifactId ? { ...prepared.truncated, artifactId: prepared.artifactId } : undefined,
     artifactId: prepared.artifactId,
   };
-  if (execution.kind === "result") return { ...okEnding(execution, trust), ...shown, content: presented.text, images: execution.result.images };
+  if (execution.kind === "result")
+    return { ...okEnding(execution, trust), ...shown, content: presented.text, images: execution.result.images };
   return {
     status: execution.status,
     trust,

@@ -22,10 +22,25 @@ export const passApproval: CallStage = async (state) => {
   const action = { tool: tool.name, args: need(state, "input").args, scope: need(state, "scope") };
   // The approval this same call used before its worker was lost covers it again only where running it again is
   // safe or governed: a repeatable call, or one whose intent record makes a started effect "outcome unknown".
-  const call = { id: `${context.attempt}:${state.identity.callId}`, key: state.idempotencyKey, reuseConsumed: Boolean(deps.idempotency) || isRepeatable(tool) };
-  const gate = await passApprovalGate({ store: deps.approvals, verifier: deps.approvalVerifier, now: deps.now }, context.runId, context.stepId, action, call);
+  const call = {
+    id: `${context.attempt}:${state.identity.callId}`,
+    key: state.idempotencyKey,
+    reuseConsumed: Boolean(deps.idempotency) || isRepeatable(tool),
+  };
+  const gate = await passApprovalGate(
+    { store: deps.approvals, verifier: deps.approvalVerifier, now: deps.now },
+    context.runId,
+    context.stepId,
+    action,
+    call,
+  );
   const { approval } = gate;
-  const approvalPayload = { approvalId: approval.approvalId, actionHash: approval.actionHash, status: approval.status, rule: decision.rule };
+  const approvalPayload = {
+    approvalId: approval.approvalId,
+    actionHash: approval.actionHash,
+    status: approval.status,
+    rule: decision.rule,
+  };
   switch (gate.kind) {
     case "forged":
       // Its approver, reason and note are whatever was written into Redis: none of it reaches the model.
@@ -40,9 +55,18 @@ export const passApproval: CallStage = async (state) => {
     case "refused": {
       // Only a signed decision's approver, reason and expiry are repeated; a record Redis alone calls expired says nothing.
       const signed = gate.verified;
-      await trace.emit("approval.refused", { ...approvalPayload, approver: signed ? (approval.approver ?? null) : null, reason: signed ? (approval.reason ?? null) : null });
-      const expiry = signed ? `the approval expired at ${approval.expiresAt}, before the action ran` : "the approval request expired before anyone decided";
-      const why = approval.status === "expired" ? expiry : `${approval.approver ?? "a person"} denied it${approval.reason ? `: ${approval.reason}` : ""}`;
+      await trace.emit("approval.refused", {
+        ...approvalPayload,
+        approver: signed ? (approval.approver ?? null) : null,
+        reason: signed ? (approval.reason ?? null) : null,
+      });
+      const expiry = signed
+        ? `the approval expired at ${approval.expiresAt}, before the action ran`
+        : "the approval request expired before anyone decided";
+      const why =
+        approval.status === "expired"
+          ? expiry
+          : `${approval.approver ?? "a person"} denied it${approval.reason ? `: ${approval.reason}` : ""}`;
       return {
         status: "denied",
         trust: "runtime",

@@ -19,7 +19,16 @@ export const recordOutcome: CallStage = async (state) => {
   if (execution.kind === "failed") {
     if (intent && !execution.replayed) {
       const { status, error, failure, attempts } = execution;
-      const failed: RecordedFailure = { schemaVersion: 1, kind: "failure", fingerprint: identity.fingerprint, status, error, failure, attempts, observedAt: new Date(deps.now()).toISOString() };
+      const failed: RecordedFailure = {
+        schemaVersion: 1,
+        kind: "failure",
+        fingerprint: identity.fingerprint,
+        status,
+        error,
+        failure,
+        attempts,
+        observedAt: new Date(deps.now()).toISOString(),
+      };
       await deps.idempotency?.finish(idempotencyKey, intent, failed, recordOwner(state.context));
     }
     return undefined;
@@ -47,7 +56,12 @@ export const recordOutcome: CallStage = async (state) => {
   if (intent && deps.idempotency) {
     const outcome = await deps.idempotency.finish(idempotencyKey, intent, { ...result, kind: "result" }, recordOwner(state.context));
     // Another run of this call recorded first: its result is the one that counts.
-    if (!outcome.recorded && outcome.existing?.kind !== "intent" && outcome.existing?.kind !== "failure" && outcome.existing?.fingerprint === identity.fingerprint) {
+    if (
+      !outcome.recorded &&
+      outcome.existing?.kind !== "intent" &&
+      outcome.existing?.kind !== "failure" &&
+      outcome.existing?.fingerprint === identity.fingerprint
+    ) {
       result = outcome.existing;
       source = "replayed";
     }

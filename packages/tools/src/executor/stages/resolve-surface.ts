@@ -8,7 +8,10 @@ export const resolveSurface: CallStage = async (state) => {
   const grant = context.surface.find((candidate) => candidate.name === call.name);
   const tool = grant ? deps.registry.get(grant.name) : undefined;
   if (!grant || !tool) {
-    const allowed = context.surface.map((candidate) => candidate.name).filter((name) => deps.registry.has(name)).sort();
+    const allowed = context.surface
+      .map((candidate) => candidate.name)
+      .filter((name) => deps.registry.has(name))
+      .sort();
     const withheld = grant ? deps.registry.whyWithheld(grant.name) : undefined;
     return refuse(
       state,

@@ -44,7 +44,9 @@ export const runCall: CallStage = async (state) => {
 
   const secretRefusals: SecretRefusal[] = [];
   const secrets = deps.secrets.readerFor(tool.name, (refusal) => secretRefusals.push(refusal));
-  const progress = new ProgressTrace(trace, deps.now, (error) => deps.logger.warn({ tool: tool.name, error: errorMessage(error) }, "tracing a call's progress failed"));
+  const progress = new ProgressTrace(trace, deps.now, (error) =>
+    deps.logger.warn({ tool: tool.name, error: errorMessage(error) }, "tracing a call's progress failed"),
+  );
   const run = await runTool(tool, need(state, "input").args, (signal) => toolContext(state, signal, secrets, progress.report), {
     signal: context.signal,
     retry: deps.retry,
@@ -91,7 +93,12 @@ export function errorSummary(error: string, deps: ResolvedExecutorDeps): string 
   return prepareUntrusted(error, { redactor: deps.redactor, maxBytes, maxLines }).shown.slice(0, ERROR_MESSAGE_CHARS);
 }
 
-function toolContext(state: CallInProgress, signal: AbortSignal, secrets: ToolContext["secrets"], progress: ToolContext["progress"]): ToolContext {
+function toolContext(
+  state: CallInProgress,
+  signal: AbortSignal,
+  secrets: ToolContext["secrets"],
+  progress: ToolContext["progress"],
+): ToolContext {
   const { context, deps } = state;
   const callId = state.call.id;
   let screen: EntryScreen | undefined;

@@ -36,7 +36,9 @@ export function keepToken(): void {
 }
 
 export const headers = (): Record<string, string> =>
-  tokenInput.value ? { authorization: "Bearer " + tokenInput.value, "content-type": "application/json" } : { "content-type": "application/json" };
+  tokenInput.value
+    ? { authorization: "Bearer " + tokenInput.value, "content-type": "application/json" }
+    : { "content-type": "application/json" };
 
 /** The ApiError a refused request reads as, from the body the API sent with it. */
 export function apiError(response: Response, body: unknown): ApiError {

@@ -33,12 +33,20 @@ function evidenceView(approval: QueuedApproval): HTMLElement {
       el("div", { className: "muted", textContent: "Evidence gathered before the request" + earlier + ":" }),
       ...approval.evidence.map((call) => {
         const output =
-          call.output === null ? "(not executed)" : call.output + (call.outputTruncated ? "\n… (cut; the whole output is in the run's call view)" : "");
+          call.output === null
+            ? "(not executed)"
+            : call.output + (call.outputTruncated ? "\n… (cut; the whole output is in the run's call view)" : "");
         const item = el(
           "details",
           { className: "evidence-call" },
           el("summary", {
-            textContent: (call.stepId ? "[" + call.stepId + "] " : "") + call.tool + " → " + call.status + " " + JSON.stringify(call.input ?? {}).slice(0, 120),
+            textContent:
+              (call.stepId ? "[" + call.stepId + "] " : "") +
+              call.tool +
+              " → " +
+              call.status +
+              " " +
+              JSON.stringify(call.input ?? {}).slice(0, 120),
           }),
           el("pre", { textContent: output }),
         );
@@ -85,7 +93,10 @@ export function approvalView(approval: QueuedApproval, onDecided: () => unknown 
     event.preventDefault();
     showRun(approval.runId);
   };
-  const rule = "Needs approval by rule " + (approval.rule || "(unknown: the request is no longer in the trace)") + (approval.ruleReason ? ": " + approval.ruleReason : "");
+  const rule =
+    "Needs approval by rule " +
+    (approval.rule || "(unknown: the request is no longer in the trace)") +
+    (approval.ruleReason ? ": " + approval.ruleReason : "");
   const actions = may("operator")
     ? [
         note,
@@ -96,7 +107,12 @@ export function approvalView(approval: QueuedApproval, onDecided: () => unknown 
         " ",
         problem,
       ]
-    : [testid(el("p", { className: "muted", textContent: "Your token (" + role + ") may not decide approvals; an operator's may." }), "approval-read-only")];
+    : [
+        testid(
+          el("p", { className: "muted", textContent: "Your token (" + role + ") may not decide approvals; an operator's may." }),
+          "approval-read-only",
+        ),
+      ];
   const card = el(
     "div",
     { className: "approval" },
@@ -135,7 +151,10 @@ export async function showApprovals(): Promise<void> {
     detail.replaceChildren(
       el("h2", { textContent: "Approvals waiting (" + approvals.length + ")" }),
       approvals.length
-        ? testid(el("div", { id: "approval-queue" }, ...approvals.map((approval) => approvalView(approval, showApprovals))), "approval-queue")
+        ? testid(
+            el("div", { id: "approval-queue" }, ...approvals.map((approval) => approvalView(approval, showApprovals))),
+            "approval-queue",
+          )
         : testid(el("p", { className: "muted", textContent: "No approval waits for a person." }), "approvals-empty"),
     );
   } catch (error) {

@@ -5,7 +5,11 @@ export type ElementProps<Tag extends keyof HTMLElementTagNameMap> = Partial<Omit
 export type Child = Node | string;
 
 /** Builds an element: its properties assigned as given, then its children appended. */
-export function el<Tag extends keyof HTMLElementTagNameMap>(tag: Tag, props: ElementProps<Tag> = {}, ...children: Child[]): HTMLElementTagNameMap[Tag] {
+export function el<Tag extends keyof HTMLElementTagNameMap>(
+  tag: Tag,
+  props: ElementProps<Tag> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[Tag] {
   const node = document.createElement(tag);
   Object.assign(node, props);
   for (const child of children) node.append(child);

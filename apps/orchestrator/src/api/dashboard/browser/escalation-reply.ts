@@ -14,7 +14,10 @@ import { currentView, enterView, showRun } from "./views.ts";
 
 /** An escalated run waits for a person's instruction; this sends it as rein reply does, or cancels the run. */
 export function replyView(runId: string, onDone: () => unknown = () => showRun(runId)): HTMLElement {
-  const instruction = testid(el("input", { className: "reply-input", placeholder: "instruction for the run", size: 60 }), "escalation-reply-input");
+  const instruction = testid(
+    el("input", { className: "reply-input", placeholder: "instruction for the run", size: 60 }),
+    "escalation-reply-input",
+  );
   const problem = testid(el("span", { className: "error" }), "escalation-problem");
   const send = async () => {
     if (!instruction.value.trim()) {
@@ -30,7 +33,10 @@ export function replyView(runId: string, onDone: () => unknown = () => showRun(r
   };
   const cancel = async () => {
     try {
-      await api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard instead of answering its escalation" }) });
+      await api("/runs/" + runId + "/cancel", {
+        method: "POST",
+        body: JSON.stringify({ reason: "cancelled from the dashboard instead of answering its escalation" }),
+      });
       onDone();
     } catch (error) {
       problem.textContent = messageOf(error);
@@ -49,7 +55,11 @@ export function replyView(runId: string, onDone: () => unknown = () => showRun(r
         " ",
         problem,
       )
-    : el("div", { className: "approval escalation muted" }, "The run escalated and waits for a person's answer; your token (" + role + ") may not give one.");
+    : el(
+        "div",
+        { className: "approval escalation muted" },
+        "The run escalated and waits for a person's answer; your token (" + role + ") may not give one.",
+      );
   box.dataset.runId = runId;
   return testid(box, "escalation-form");
 }

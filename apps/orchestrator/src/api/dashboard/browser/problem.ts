@@ -14,7 +14,9 @@ export function showProblem(error: unknown): void {
   banner.hidden = false;
   // The banner says what is wrong; the detail pane stops inviting a choice among runs it cannot show.
   if (!tokenInput.value || refused) {
-    byId("detail").replaceChildren(el("p", { className: "muted", textContent: "Nothing to show until the API accepts a token (see above)." }));
+    byId("detail").replaceChildren(
+      el("p", { className: "muted", textContent: "Nothing to show until the API accepts a token (see above)." }),
+    );
   }
 }
 

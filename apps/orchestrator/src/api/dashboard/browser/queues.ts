@@ -52,11 +52,24 @@ function drawQueues(detail: HTMLElement, overview: QueueOverview): void {
   const head = (...names: string[]) => el("thead", {}, el("tr", {}, ...names.map((name) => el("th", { textContent: name }))));
   detail.replaceChildren(
     el("h2", { textContent: "Queues" }),
-    testid(el("table", { id: "queue-table", className: "grid" }, head("queue", "waiting", "active", "delayed", "failed"), el("tbody", {}, ...queueRows)), "queue-table"),
+    testid(
+      el(
+        "table",
+        { id: "queue-table", className: "grid" },
+        head("queue", "waiting", "active", "delayed", "failed"),
+        el("tbody", {}, ...queueRows),
+      ),
+      "queue-table",
+    ),
     el("h2", { textContent: "Workers seen in the last 30 s (" + overview.workers.length + ")" }),
     overview.workers.length
       ? testid(
-          el("table", { id: "worker-table", className: "grid" }, head("process", "roles", "concurrency", "last heartbeat"), el("tbody", {}, ...workerRows)),
+          el(
+            "table",
+            { id: "worker-table", className: "grid" },
+            head("process", "roles", "concurrency", "last heartbeat"),
+            el("tbody", {}, ...workerRows),
+          ),
           "worker-table",
         )
       : testid(el("p", { className: "muted", textContent: "No role process has reported in the last 30 s." }), "workers-empty"),

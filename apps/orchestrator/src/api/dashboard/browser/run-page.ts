@@ -38,7 +38,9 @@ async function renderHeader(runId: string, header: HTMLElement): Promise<void> {
   const { approvals } = await api<{ approvals: QueuedApproval[] }>("/approvals");
   const ended = ["done", "failed", "cancelled"].includes(state.status);
   const cancel = () =>
-    api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard" }) }).then(() => showRun(runId));
+    api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard" }) }).then(() =>
+      showRun(runId),
+    );
   header.replaceChildren(
     testid(el("h2", { textContent: state.goal.text }), "run-goal"),
     el(

@@ -14,15 +14,29 @@ import { panel } from "./run-view-panels.ts";
  * failed, whatever status the call ended with.
  */
 
-const pre = (text: unknown) => el("pre", { className: "body", textContent: typeof text === "string" ? text : JSON.stringify(text, null, 2) });
+const pre = (text: unknown) =>
+  el("pre", { className: "body", textContent: typeof text === "string" ? text : JSON.stringify(text, null, 2) });
 
 const entryLine = (entry: TimelineEntry): string =>
-  "+" + ms(entry.offsetMs) + " " + (entry.stepId ? "[" + entry.stepId + "] " : "") + entry.label + (entry.durationMs !== null ? " (" + ms(entry.durationMs) + ")" : "");
+  "+" +
+  ms(entry.offsetMs) +
+  " " +
+  (entry.stepId ? "[" + entry.stepId + "] " : "") +
+  entry.label +
+  (entry.durationMs !== null ? " (" + ms(entry.durationMs) + ")" : "");
 
 function callDetails(call: CallView, entry: TimelineEntry, runId: string): HTMLDetailsElement {
   const facts: [string, string][] = [
-    ["status", call.status + (call.exitCode !== null ? " (exit code " + call.exitCode + ")" : "") + (call.httpStatus !== null ? " (HTTP " + call.httpStatus + ")" : "")],
-    ["permission", call.permission ? call.permission.decision + " by " + call.permission.rule + ": " + call.permission.reason : "no decision recorded"],
+    [
+      "status",
+      call.status +
+        (call.exitCode !== null ? " (exit code " + call.exitCode + ")" : "") +
+        (call.httpStatus !== null ? " (HTTP " + call.httpStatus + ")" : ""),
+    ],
+    [
+      "permission",
+      call.permission ? call.permission.decision + " by " + call.permission.rule + ": " + call.permission.reason : "no decision recorded",
+    ],
   ];
   if (call.approval) facts.push(["approval", call.approval]);
   if (call.message) facts.push(["message", call.message]);
@@ -31,7 +45,11 @@ function callDetails(call: CallView, entry: TimelineEntry, runId: string): HTMLD
       "details",
       { id: callAnchor(call.key), className: "call" + (call.failed ? " failed" : "") },
       el("summary", { textContent: entryLine(entry) }),
-      el("dl", {}, ...facts.flatMap(([name, value]) => [el("dt", { textContent: name }), testid(el("dd", { textContent: value }), "call-" + name)])),
+      el(
+        "dl",
+        {},
+        ...facts.flatMap(([name, value]) => [el("dt", { textContent: name }), testid(el("dd", { textContent: value }), "call-" + name)]),
+      ),
       el("h4", { textContent: "input" }),
       testid(pre(call.input), "call-input"),
       el("h4", { textContent: "output" }),
@@ -57,7 +75,9 @@ export function timelinePanel(view: RunView, callsByKey: Map<string, CallView>):
     "run-timeline",
     "Timeline",
     el("div", { id: "timeline" }, ...rows),
-    view.unreadable.length ? el("p", { className: "error", textContent: view.unreadable.length + " event(s) the trace catalogue cannot read were left out" }) : "",
+    view.unreadable.length
+      ? el("p", { className: "error", textContent: view.unreadable.length + " event(s) the trace catalogue cannot read were left out" })
+      : "",
   );
 }
 

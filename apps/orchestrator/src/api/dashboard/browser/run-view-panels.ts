@@ -1,4 +1,16 @@
-import type { AnswerView, AttemptView, CallView, ClaimView, EvidenceLink, PlanHistory, RunView, StepNode, UsageLine, UsageView, VerdictView } from "./api-types.ts";
+import type {
+  AnswerView,
+  AttemptView,
+  CallView,
+  ClaimView,
+  EvidenceLink,
+  PlanHistory,
+  RunView,
+  StepNode,
+  UsageLine,
+  UsageView,
+  VerdictView,
+} from "./api-types.ts";
 import { callAnchor, openCall } from "./call-anchor.ts";
 import { type Child, el, testid } from "./dom.ts";
 import { ms } from "./format.ts";
@@ -30,7 +42,9 @@ export function planPanel(plan: PlanHistory): HTMLElement {
     "run-plan",
     "Plan (" + plan.revisions.length + " revision" + (plan.revisions.length === 1 ? "" : "s") + ")",
     now,
-    current.risks.length ? testid(el("ul", { className: "risks" }, ...current.risks.map((risk) => el("li", { textContent: "risk: " + risk }))), "plan-risks") : "",
+    current.risks.length
+      ? testid(el("ul", { className: "risks" }, ...current.risks.map((risk) => el("li", { textContent: "risk: " + risk }))), "plan-risks")
+      : "",
     el(
       "ol",
       { className: "revisions" },
@@ -97,7 +111,10 @@ function stepBox(step: StepNode, view: RunView, callsByKey: Map<string, CallView
       { className: "step-box" },
       el("div", { className: "step-title", textContent: step.stepId + ": " + step.title }),
       step.delegationReason ? el("div", { className: "muted", textContent: "delegated: " + step.delegationReason }) : "",
-      el("div", { className: "muted", textContent: step.usage.inputTokens + step.usage.outputTokens + " tokens, $" + step.usage.costUsd.toFixed(4) }),
+      el("div", {
+        className: "muted",
+        textContent: step.usage.inputTokens + step.usage.outputTokens + " tokens, $" + step.usage.costUsd.toFixed(4),
+      }),
       ...step.attempts.map((attempt) => attemptBox(attempt, callsByKey)),
       ...children.map((child) => stepBox(child, view, callsByKey)),
     ),
@@ -117,10 +134,19 @@ export function graphPanel(view: RunView, callsByKey: Map<string, CallView>): HT
 }
 
 // One bar: spent against its limit; over 80 % is a warning, over the limit an error.
-function budgetBar(testId: string, label: string, spent: number, limit: number | undefined, format: (value: number) => string): HTMLElement {
+function budgetBar(
+  testId: string,
+  label: string,
+  spent: number,
+  limit: number | undefined,
+  format: (value: number) => string,
+): HTMLElement {
   const share = limit ? Math.min(spent / limit, 1) : 0;
   const over = limit !== undefined && spent > limit;
-  const fill = el("div", { className: "fill" + (over ? " over" : share > 0.8 ? " near" : ""), style: "width: " + (share * 100).toFixed(1) + "%" });
+  const fill = el("div", {
+    className: "fill" + (over ? " over" : share > 0.8 ? " near" : ""),
+    style: "width: " + (share * 100).toFixed(1) + "%",
+  });
   return testid(
     el(
       "div",
@@ -169,11 +195,16 @@ export function usagePanel(usage: UsageView): HTMLElement {
   return panel(
     "run-usage",
     "Usage and cost",
-    budgetBar("budget-tokens", "tokens", spent ? spent.tokens : total.inputTokens + total.outputTokens, budget?.maxTokens, (n) => String(n)),
+    budgetBar("budget-tokens", "tokens", spent ? spent.tokens : total.inputTokens + total.outputTokens, budget?.maxTokens, (n) =>
+      String(n),
+    ),
     budgetBar("budget-cost", "cost", spent ? spent.costUsd : total.costUsd, budget?.maxCostUsd, (n) => "$" + n.toFixed(4)),
     budgetBar("budget-steps", "steps", spent ? spent.steps : 0, budget?.maxSteps, (n) => String(n)),
     usage.unpriced.length
-      ? el("p", { className: "error", textContent: "price unknown for " + usage.unpriced.join("; ") + ": the cost budget cannot see their calls" })
+      ? el("p", {
+          className: "error",
+          textContent: "price unknown for " + usage.unpriced.join("; ") + ": the cost budget cannot see their calls",
+        })
       : "",
     usageLines("step", usage.byStep),
     usageLines("role", usage.byRole),
@@ -181,7 +212,8 @@ export function usagePanel(usage: UsageView): HTMLElement {
 }
 
 function verdictItem(verdict: VerdictView): HTMLElement {
-  const subject = verdict.subject === "final_answer" ? "final answer" : verdict.stepId + (verdict.attempt ? " attempt " + verdict.attempt : "");
+  const subject =
+    verdict.subject === "final_answer" ? "final answer" : verdict.stepId + (verdict.attempt ? " attempt " + verdict.attempt : "");
   return testid(
     el(
       "li",
@@ -194,7 +226,10 @@ function verdictItem(verdict: VerdictView): HTMLElement {
             "ul",
             {},
             ...verdict.checks.map((check) =>
-              el("li", { className: check.passed ? "check passed" : "check failed", textContent: (check.passed ? "✓ " : "✗ ") + check.check + ": " + check.detail }),
+              el("li", {
+                className: check.passed ? "check passed" : "check failed",
+                textContent: (check.passed ? "✓ " : "✗ ") + check.check + ": " + check.detail,
+              }),
             ),
           )
         : "",
@@ -219,15 +254,28 @@ function evidenceLink(evidence: EvidenceLink): HTMLElement {
     openCall(callKey);
   };
   return testid(
-    el("a", { className: "evidence" + (evidence.failed ? " failed" : ""), href: "#" + callAnchor(callKey), textContent: "[" + evidence.tool + " " + evidence.id + "]", onclick: open }),
+    el("a", {
+      className: "evidence" + (evidence.failed ? " failed" : ""),
+      href: "#" + callAnchor(callKey),
+      textContent: "[" + evidence.tool + " " + evidence.id + "]",
+      onclick: open,
+    }),
     "evidence-link",
   );
 }
 
 function claimItem(claim: ClaimView): HTMLElement {
-  const links = claim.evidence.length ? claim.evidence.map(evidenceLink) : [el("span", { className: "error", textContent: "[no evidence]" })];
+  const links = claim.evidence.length
+    ? claim.evidence.map(evidenceLink)
+    : [el("span", { className: "error", textContent: "[no evidence]" })];
   return testid(
-    el("li", { className: "claim " + claim.status }, el("span", { className: "claim-status", textContent: claim.status }), " " + claim.text + " ", ...links),
+    el(
+      "li",
+      { className: "claim " + claim.status },
+      el("span", { className: "claim-status", textContent: claim.status }),
+      " " + claim.text + " ",
+      ...links,
+    ),
     "claim",
   );
 }
@@ -240,8 +288,21 @@ export function answerPanel(answer: AnswerView | null): HTMLElement {
     testid(el("p", { className: "answer-text", textContent: answer.text || answer.summary }), "answer-text"),
     el("ul", {}, ...answer.claims.map(claimItem)),
     answer.gaps.length
-      ? testid(el("ul", { className: "gaps" }, ...answer.gaps.map((gap) => testid(el("li", { className: "gap", textContent: "gap: " + gap }), "gap"))), "answer-gaps")
+      ? testid(
+          el(
+            "ul",
+            { className: "gaps" },
+            ...answer.gaps.map((gap) => testid(el("li", { className: "gap", textContent: "gap: " + gap }), "gap")),
+          ),
+          "answer-gaps",
+        )
       : "",
-    answer.missing.length ? el("ul", { className: "gaps" }, ...answer.missing.map((missing) => el("li", { className: "gap", textContent: "missing: " + missing }))) : "",
+    answer.missing.length
+      ? el(
+          "ul",
+          { className: "gaps" },
+          ...answer.missing.map((missing) => el("li", { className: "gap", textContent: "missing: " + missing })),
+        )
+      : "",
   );
 }

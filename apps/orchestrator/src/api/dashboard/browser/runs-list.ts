@@ -12,7 +12,17 @@ import { showRun, updateNavCounts } from "./views.ts";
  * adds or removes one row, and `counts` frames update the counts.
  */
 
-const STATUSES = ["planning", "dispatching", "executing", "evaluating", "waiting_approval", "escalated", "done", "failed", "cancelled"] satisfies RunStatus[];
+const STATUSES = [
+  "planning",
+  "dispatching",
+  "executing",
+  "evaluating",
+  "waiting_approval",
+  "escalated",
+  "done",
+  "failed",
+  "cancelled",
+] satisfies RunStatus[];
 const ENDED: RunStatus[] = ["done", "failed", "cancelled"];
 const PAGE_SIZE = 50;
 
@@ -41,7 +51,17 @@ interface RunList {
   durations: Map<HTMLElement, RunSummary>;
 }
 
-const runList: RunList = { status: "", q: "", cursors: [""], next: null, runs: [], counts: null, follow: null, ui: null, durations: new Map() };
+const runList: RunList = {
+  status: "",
+  q: "",
+  cursors: [""],
+  next: null,
+  runs: [],
+  counts: null,
+  follow: null,
+  ui: null,
+  durations: new Map(),
+};
 
 // An unfinished run's duration grows while the page is open; an ended one's is what the server said.
 const liveDuration = (run: RunSummary): number =>
@@ -156,7 +176,8 @@ function drawCounts(ui: RunListUi): void {
 }
 
 function runRow(run: RunSummary): HTMLDivElement {
-  const field = (name: string, text: string, className = "") => testid(el("span", { className: "field " + className, textContent: text }), "run-" + name);
+  const field = (name: string, text: string, className = "") =>
+    testid(el("span", { className: "field " + className, textContent: text }), "run-" + name);
   const durationField = field("duration", duration(liveDuration(run)));
   runList.durations.set(durationField, run);
   const row = el(

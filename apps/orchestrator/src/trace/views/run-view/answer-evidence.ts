@@ -28,7 +28,11 @@ export function answerView(state: RunState | null, calls: readonly CallView[]): 
     text: result.answer?.answer ?? null,
     summary: result.summary,
     partial: result.partial,
-    claims: (result.answer?.claims ?? []).map((claim) => ({ text: claim.text, status: checked.get(claim.text) ?? "unchecked", evidence: claim.evidence.map(link) })),
+    claims: (result.answer?.claims ?? []).map((claim) => ({
+      text: claim.text,
+      status: checked.get(claim.text) ?? "unchecked",
+      evidence: claim.evidence.map(link),
+    })),
     gaps: result.answer?.gaps ?? [],
     missing: result.missing,
   };

@@ -33,7 +33,9 @@ export function buildRunView(bundle: Pick<TraceBundle, "runId" | "state" | "even
     timeline.add(event);
     usage.add(event);
   }
-  const callViews = calls.result().map((call) => ({ ...call, presented: presentedToModel(bundle, call.stepId, call.callId, call.seq) ?? null }));
+  const callViews = calls
+    .result()
+    .map((call) => ({ ...call, presented: presentedToModel(bundle, call.stepId, call.callId, call.seq) ?? null }));
   const callsByKey = new Map(callViews.map((call) => [call.key, call]));
   const stepUsage = new Map(usage.stepLines().map((line) => [line.name, line.usage]));
   const steps = graph.result();

@@ -14,7 +14,8 @@ function httpStatusOf(payload: Readonly<Record<string, unknown>>): number | null
   return match ? Number(match[1]) : null;
 }
 
-const outputText = (output: unknown): string => (typeof output === "string" ? output : output === undefined ? "(none recorded)" : JSON.stringify(output, null, 2));
+const outputText = (output: unknown): string =>
+  typeof output === "string" ? output : output === undefined ? "(none recorded)" : JSON.stringify(output, null, 2);
 
 /**
  * Each tool call of the worker steps with everything the executor recorded

@@ -23,7 +23,8 @@ export class PlanHistoryFold {
         this.trigger = { trigger: "after_instruction", reason: `a person answered: ${event.payload.instruction}` };
         break;
       case "step.suspended":
-        if (event.payload.reason === "context") this.trigger = { trigger: "after_context", reason: `${event.stepId ?? "a step"} asked: ${event.payload.question ?? "?"}` };
+        if (event.payload.reason === "context")
+          this.trigger = { trigger: "after_context", reason: `${event.stepId ?? "a step"} asked: ${event.payload.question ?? "?"}` };
         break;
       case "plan.ready": {
         const { planNo, done, currentStep, nextSteps, risks, lessonsUsed } = event.payload;

@@ -48,35 +48,55 @@ export class RunTimelineFold {
         return { label: `submitted; tools: ${event.payload.tools.join(", ") || "none"}` };
       case "plan.ready": {
         const { planNo, done, currentStep, nextSteps } = event.payload;
-        return { label: done ? `plan ${planNo}: the goal is met (the evaluator checks the answer)` : `plan ${planNo}: ${currentStep ?? "?"}${nextSteps.length > 0 ? `, then ${nextSteps.join(" → ")}` : ""}` };
+        return {
+          label: done
+            ? `plan ${planNo}: the goal is met (the evaluator checks the answer)`
+            : `plan ${planNo}: ${currentStep ?? "?"}${nextSteps.length > 0 ? `, then ${nextSteps.join(" → ")}` : ""}`,
+        };
       }
       case "step.dispatched":
         if (event.stepId) this.dispatchedAt.set(event.stepId, at);
-        return { label: `dispatched "${event.payload.title}" attempt ${event.payload.attempt}${event.payload.resume > 0 ? ` (resume ${event.payload.resume})` : ""}` };
+        return {
+          label: `dispatched "${event.payload.title}" attempt ${event.payload.attempt}${event.payload.resume > 0 ? ` (resume ${event.payload.resume})` : ""}`,
+        };
       case "step.delegated":
         return { label: `delegated "${event.payload.title}" to ${event.payload.childStepId}: ${event.payload.reason}` };
       case "step.suspended":
-        return { label: `waiting for ${event.payload.reason === "approval" ? `approval ${event.payload.approvalId ?? "?"}${event.payload.tool ? ` (${event.payload.tool})` : ""}` : `an answer: ${event.payload.question ?? "?"}`}` };
+        return {
+          label: `waiting for ${event.payload.reason === "approval" ? `approval ${event.payload.approvalId ?? "?"}${event.payload.tool ? ` (${event.payload.tool})` : ""}` : `an answer: ${event.payload.question ?? "?"}`}`,
+        };
       case "step.resumed":
         return { label: `resumed: approval ${event.payload.approvalId} ${event.payload.decision}` };
       case "step.finished": {
         const started = event.stepId ? this.dispatchedAt.get(event.stepId) : undefined;
         const failed = event.payload.status === "failed" || event.payload.status === "budget_exhausted";
-        return { label: `finished ${event.payload.status} after ${event.payload.turns} turn(s)${event.payload.error ? `: ${event.payload.error}` : ""}`, durationMs: started === undefined ? null : at - started, failed };
+        return {
+          label: `finished ${event.payload.status} after ${event.payload.turns} turn(s)${event.payload.error ? `: ${event.payload.error}` : ""}`,
+          durationMs: started === undefined ? null : at - started,
+          failed,
+        };
       }
       case "step.errored":
         return { label: `step could not run: ${event.payload.reason}`, failed: true };
       case "model.responded": {
         const usage = event.usage;
-        return { label: `${event.payload.role} model ${event.payload.provider}/${event.payload.model} → ${event.payload.stopReason}${usage ? `, ${usage.inputTokens}+${usage.outputTokens} tokens, $${usage.costUsd.toFixed(4)}` : ""}` };
+        return {
+          label: `${event.payload.role} model ${event.payload.provider}/${event.payload.model} → ${event.payload.stopReason}${usage ? `, ${usage.inputTokens}+${usage.outputTokens} tokens, $${usage.costUsd.toFixed(4)}` : ""}`,
+        };
       }
       case "model.failed":
         return { label: `${event.payload.role} model call failed: ${event.payload.error}`, failed: true };
       case "tool.result":
         // The label and the failed mark are the call's (a command's exit, an HTTP status): buildRunView sets them.
-        return { label: `#${event.payload.index} ${event.payload.name} → ${event.payload.status}`, durationMs: event.durationMs ?? event.payload.durationMs, callKey: callKey(event.stepId, event.payload.callId, event.payload.index) };
+        return {
+          label: `#${event.payload.index} ${event.payload.name} → ${event.payload.status}`,
+          durationMs: event.durationMs ?? event.payload.durationMs,
+          callKey: callKey(event.stepId, event.payload.callId, event.payload.index),
+        };
       case "approval.decided":
-        return { label: `approval ${event.payload.approvalId} ${event.payload.decision}${event.payload.approver ? ` by ${event.payload.approver}` : ""}` };
+        return {
+          label: `approval ${event.payload.approvalId} ${event.payload.decision}${event.payload.approver ? ` by ${event.payload.approver}` : ""}`,
+        };
       case "answer.proposed":
         return { label: `final answer proposed (${event.payload.claims} claim(s), ${event.payload.gaps} gap(s)); the evaluator checks it` };
       case "verdict.ready":

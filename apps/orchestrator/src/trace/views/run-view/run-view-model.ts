@@ -1,4 +1,14 @@
-import type { BudgetSpent, CheckResult, ClaimStatus, RunBudget, RunStatus, StepStatus, ToolCallStatus, Usage, VerdictDecision } from "@rein/contracts";
+import type {
+  BudgetSpent,
+  CheckResult,
+  ClaimStatus,
+  RunBudget,
+  RunStatus,
+  StepStatus,
+  ToolCallStatus,
+  Usage,
+  VerdictDecision,
+} from "@rein/contracts";
 
 /**
  * A run as the dashboard's run page shows it, built from the trace (and the

@@ -50,10 +50,23 @@ export class StepGraphFold {
     return { steps: [...this.steps.values()], edges: this.edges };
   }
 
-  private dispatched(stepId: string, parentStepId: string | null, payload: { title: string; attempt: number; depth: number; feedback: string | null }, at: string): void {
+  private dispatched(
+    stepId: string,
+    parentStepId: string | null,
+    payload: { title: string; attempt: number; depth: number; feedback: string | null },
+    at: string,
+  ): void {
     let node = this.steps.get(stepId);
     if (!node) {
-      node = { stepId, title: payload.title, parentStepId, depth: payload.depth, delegationReason: this.delegations.get(stepId) ?? null, attempts: [], usage: zeroUsage() };
+      node = {
+        stepId,
+        title: payload.title,
+        parentStepId,
+        depth: payload.depth,
+        delegationReason: this.delegations.get(stepId) ?? null,
+        attempts: [],
+        usage: zeroUsage(),
+      };
       this.steps.set(stepId, node);
       if (parentStepId) this.edges.push({ from: parentStepId, to: stepId, kind: "delegated" });
       else {
