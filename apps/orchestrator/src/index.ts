@@ -1,9 +1,24 @@
-export { submitGoal, type SubmitOptions } from "./intake/submit-goal.ts";
-export { startController, transitionSettings, type ControllerOptions } from "./controller/controller.ts";
-export { transition, type Transition, type TransitionSettings } from "./controller/transition.ts";
-export { startRoles, ROLE_NAMES, type RoleName, type RunningRoles, type StartRolesOptions } from "./roles/start-roles.ts";
-export { buildRegistry, buildTooling, knownToolNames, type Tooling } from "./roles/tooling.ts";
-export { providerForRole, roleTable } from "./roles/role-providers.ts";
+export {
+  buildRegistry,
+  buildTooling,
+  type ControllerOptions,
+  knownToolNames,
+  providerForRole,
+  ROLE_NAMES,
+  type RoleName,
+  type RunningRoles,
+  roleTable,
+  type StartRolesOptions,
+  type SubmitOptions,
+  startController,
+  startRoles,
+  submitGoal,
+  type Tooling,
+  type Transition,
+  type TransitionSettings,
+  transition,
+  transitionSettings,
+} from "@rein/controller";
 export { decideApproval } from "./approvals/decide-approval.ts";
 export { ensureRedis, freePort, startEmbeddedRedis, type RedisHandle } from "./redis/embedded-redis.ts";
 export { loadExample, type LoadedExample } from "./examples/load-example.ts";

@@ -12,7 +12,7 @@ import { bugfixExample, startExampleHarness, startHarness } from "./support/harn
 import { freePort } from "../src/redis/embedded-redis.ts";
 import { apiOverHarnessPerFile, closeNow, listenApi } from "./support/api-server.ts";
 import { startPrivateRedis } from "./support/private-redis.ts";
-import { baseState } from "./support/transition-fixtures.ts";
+import { baseState } from "@rein/controller/testing";
 
 const token = "test-token-0123456789abcdef";
 

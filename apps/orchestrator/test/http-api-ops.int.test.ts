@@ -9,7 +9,7 @@ import { apiOverHarnessPerFile, closeNow } from "./support/api-server.ts";
 import { type FakeNode, findNode, visitDashboard } from "./support/dashboard-browser.ts";
 import { startExampleHarness } from "./support/harness.ts";
 import { type SseFrame, sseReader } from "./support/sse-reader.ts";
-import { baseState } from "./support/transition-fixtures.ts";
+import { baseState } from "@rein/controller/testing";
 
 const token = "ops-shared-token-0123456789";
 const aliceToken = "ops-alice-token-0123456789";

@@ -8,7 +8,7 @@ import { apiOverHarnessPerFile } from "./support/api-server.ts";
 import { type FakeNode, findNode, visitDashboard } from "./support/dashboard-browser.ts";
 import { startExampleHarness } from "./support/harness.ts";
 import { type SseFrame, sseReader } from "./support/sse-reader.ts";
-import { baseState } from "./support/transition-fixtures.ts";
+import { baseState } from "@rein/controller/testing";
 
 /**
  * Issue 28: "any API token reads and decides every run". Tokens now carry a

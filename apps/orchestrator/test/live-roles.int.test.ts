@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { newId } from "@rein/contracts";
 import type { LiveEvent } from "@rein/runtime";
-import { submitGoal } from "../src/intake/submit-goal.ts";
+import { submitGoal } from "@rein/controller";
 import { bugfixExample, type Harness, startHarness } from "./support/harness.ts";
 
 describe("the run's live channel", () => {

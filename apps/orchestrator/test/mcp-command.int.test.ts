@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestRuntime } from "@rein/runtime/testing";
 import { describe, expect, it } from "vitest";
-import { publishMcpStatus } from "../src/mcp/mcp-status-board.ts";
+import { publishMcpStatus } from "@rein/controller";
 import { cliEnv, rein } from "./support/cli.ts";
 import { REPOSITORY } from "./support/core-fixtures.ts";
 

@@ -2,9 +2,7 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalVerifier, generateKeyPair } from "@rein/signing";
 import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
-import { submitGoal } from "../src/intake/submit-goal.ts";
-import { readMcpStatus, unavailableMcpServers } from "../src/mcp/mcp-status-board.ts";
-import { buildTooling, knownToolNames, type Tooling } from "../src/roles/tooling.ts";
+import { submitGoal, readMcpStatus, unavailableMcpServers, buildTooling, knownToolNames, type Tooling } from "@rein/controller";
 import { REPOSITORY } from "./support/core-fixtures.ts";
 
 // The official reference server (pinned in @rein/mcp's devDependencies), given a directory that does not exist.

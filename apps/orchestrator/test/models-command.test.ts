@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "@rein/runtime";
 import { AnthropicMessagesEmulator, type FakeReply, FakeServer } from "@rein/models/testing";
-import { providerForRole } from "../src/roles/role-providers.ts";
+import { providerForRole } from "@rein/controller";
 import { cliEnv, prefixesCleanedAfterAll, rein } from "./support/cli.ts";
 
 const keys = { CLAUDE_KEY: "sk-ant-MODELS-CANARY-1f2e3d", GPT_KEY: "sk-proj-MODELS-CANARY-9a8b7c" };

@@ -6,7 +6,7 @@ import { loadPlugins } from "@rein/plugins";
 import { unsandboxed } from "@rein/sandbox";
 import { createTestRuntime } from "@rein/runtime/testing";
 import { describe, expect, it } from "vitest";
-import { publishPluginStatus } from "../src/plugins/plugin-status-board.ts";
+import { publishPluginStatus } from "@rein/controller";
 import { cliEnv, rein } from "./support/cli.ts";
 
 const REPO = resolve(import.meta.dirname, "../../..");

@@ -8,7 +8,7 @@ import { generatePacketKeys } from "@rein/signing";
 import { createRuntime, pingRedis, ReinConfig, type ReinRuntime } from "@rein/runtime";
 import { until } from "@rein/contracts/testing";
 import type { Worker } from "bullmq";
-import { startController } from "../src/controller/controller.ts";
+import { startController } from "@rein/controller";
 import { freePort } from "../src/redis/embedded-redis.ts";
 
 interface LogRecord {

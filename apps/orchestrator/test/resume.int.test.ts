@@ -10,9 +10,7 @@ import { ApprovalStore, createRuntime, type ReinRuntime } from "@rein/runtime";
 import { defineTool, Workspace, z } from "@rein/tools";
 import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { decideApproval } from "../src/approvals/decide-approval.ts";
-import { submitGoal } from "../src/intake/submit-goal.ts";
-import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
-import { buildTooling, type Tooling } from "../src/roles/tooling.ts";
+import { submitGoal, type RunningRoles, startRoles, buildTooling, type Tooling } from "@rein/controller";
 import { countingSwitchTool } from "./support/switch-tool.ts";
 
 const ENTRY = fileURLToPath(new URL("./resume/controller-entry.ts", import.meta.url));

@@ -3,8 +3,7 @@ import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/sig
 import { ScriptedProvider } from "@rein/models";
 import { queueJobOptions, ReinConfig } from "@rein/runtime";
 import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
-import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
-import { buildTooling, type Tooling } from "../src/roles/tooling.ts";
+import { type RunningRoles, startRoles, buildTooling, type Tooling } from "@rein/controller";
 
 const ROLES = ["control", "plan", "step", "evaluate"] as const;
 

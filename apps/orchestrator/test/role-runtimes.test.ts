@@ -3,7 +3,7 @@ import type { CheckpointStore, RunEndWatch, RunStore } from "@rein/runtime";
 import type { startEvaluateConsumer } from "@rein/evaluator";
 import type { startPlanConsumer } from "@rein/planner";
 import type { startStepConsumer } from "@rein/workers";
-import type { startController } from "../src/controller/controller.ts";
+import type { startController } from "@rein/controller";
 
 type PlannerGets = Parameters<typeof startPlanConsumer>[0];
 type EvaluatorGets = Parameters<typeof startEvaluateConsumer>[0]["runtime"];

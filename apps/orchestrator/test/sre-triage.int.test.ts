@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RunState, TraceEvent } from "@rein/contracts";
 import type { ReinRuntime } from "@rein/runtime";
 import { cliEnv, cliRuntimesClosedAfterAll, rein, startRein } from "./support/cli.ts";
-import { waitForRun } from "./support/wait-for-run.ts";
+import { waitForRun } from "@rein/runtime/testing";
 
 const runtimeFor = cliRuntimesClosedAfterAll();
 

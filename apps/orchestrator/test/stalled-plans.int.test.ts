@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { isTerminal } from "@rein/contracts";
 import type { ReinRuntime } from "@rein/runtime";
 import { until } from "@rein/contracts/testing";
-import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
+import { type RunningRoles, startRoles } from "@rein/controller";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { HungCalls, hangingProvider, killRole } from "./support/lost-step-workers.ts";
 import { probeGoal, probeScript, probeTool } from "./support/probe-run.ts";

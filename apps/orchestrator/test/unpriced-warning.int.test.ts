@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findTraceEvent } from "@rein/trace";
 import { createTestRuntime, type TestRuntime, traceEventOf } from "@rein/runtime/testing";
 import { describeEvent } from "../src/cli/progress.ts";
-import { submitGoal } from "../src/intake/submit-goal.ts";
+import { submitGoal } from "@rein/controller";
 
 describe("a run whose model has no known price", () => {
   let runtime: TestRuntime;

@@ -1,5 +1,5 @@
 import type { ReinRuntime } from "@rein/runtime";
-import { type PublishedWorker, readWorkerStatus } from "../roles/worker-status-board.ts";
+import { type PublishedWorker, readWorkerStatus } from "@rein/controller";
 
 export interface QueueDepth {
   queue: string;

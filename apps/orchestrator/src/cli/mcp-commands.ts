@@ -1,8 +1,7 @@
 import { errorMessage, ReinError } from "@rein/contracts";
 import { connectMcpServer } from "@rein/mcp";
 import { loadConfig, secretsAndRedactor } from "@rein/runtime";
-import { type McpServerState, readMcpStatus } from "../mcp/mcp-status-board.ts";
-import { mcpSandboxing } from "../roles/tooling.ts";
+import { type McpServerState, readMcpStatus, mcpSandboxing } from "@rein/controller";
 import { contextFlags, openContext } from "./cli-context.ts";
 import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
 import type { MCP } from "./command-specs.ts";

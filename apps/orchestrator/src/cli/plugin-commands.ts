@@ -7,7 +7,7 @@ import { loadPlugin, type LoadedPlugin, PluginHost } from "@rein/plugins";
 import { loadConfig, secretsAndRedactor } from "@rein/runtime";
 import { resolveSandbox } from "@rein/sandbox";
 import { z } from "@rein/tools";
-import { type PublishedPlugin, readPluginStatus } from "../plugins/plugin-status-board.ts";
+import { type PublishedPlugin, readPluginStatus } from "@rein/controller";
 import { contextFlags, openContext } from "./cli-context.ts";
 import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
 import type { PLUGINS } from "./command-specs.ts";

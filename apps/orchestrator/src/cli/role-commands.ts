@@ -1,9 +1,7 @@
 import { ReinError } from "@rein/contracts";
 import { redactPassword } from "@rein/runtime";
 import { approvalKeys, requireVerifier } from "../approvals/approval-keys.ts";
-import { checkModelsAtStart } from "../roles/model-startup-check.ts";
-import { startRoles, type RoleName, ROLE_NAMES } from "../roles/start-roles.ts";
-import { buildTooling } from "../roles/tooling.ts";
+import { checkModelsAtStart, startRoles, type RoleName, ROLE_NAMES, buildTooling } from "@rein/controller";
 import { contextFlags, openContext, warnIfUnsandboxed } from "./cli-context.ts";
 import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
 import type { SERVE, WORKER } from "./command-specs.ts";

@@ -1,9 +1,12 @@
 import { loadExample } from "../examples/load-example.ts";
-import { replyToRun } from "../intake/reply-to-run.ts";
-import { submitGoal } from "../intake/submit-goal.ts";
-import { CONTROLLER_SEEN_SECONDS, controllerSeenRecently } from "../roles/controller-heartbeat.ts";
-import { unavailableMcpServers } from "../mcp/mcp-status-board.ts";
-import { knownToolNames } from "../roles/tooling.ts";
+import {
+  replyToRun,
+  submitGoal,
+  CONTROLLER_SEEN_SECONDS,
+  controllerSeenRecently,
+  unavailableMcpServers,
+  knownToolNames,
+} from "@rein/controller";
 import { withContext } from "./cli-context.ts";
 import type { CommandHandler } from "./command-spec.ts";
 import type { CANCEL, REPLY, SUBMIT } from "./command-specs.ts";

@@ -8,7 +8,7 @@ import type { z } from "@rein/tools";
 import { createHttpApi } from "../api/http-api.ts";
 import { type ApiToken, MIN_TOKEN_LENGTH, TokensFile, tokensOfFile } from "../api/api-tokens.ts";
 import { approvalKeys, requireSigner } from "../approvals/approval-keys.ts";
-import { knownToolNames } from "../roles/tooling.ts";
+import { knownToolNames } from "@rein/controller";
 import type { CliContext } from "./cli-context.ts";
 import { err } from "./output.ts";
 

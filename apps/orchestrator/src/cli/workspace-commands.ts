@@ -1,8 +1,6 @@
 import { dirname } from "node:path";
 import { loadConfig } from "@rein/runtime";
-import { applyRun } from "../workspace/apply-changes.ts";
-import { changedFiles, snapshotRun, unifiedDiff } from "../workspace/run-changes.ts";
-import { readOrigin, type WorkspaceOrigin } from "../workspace/workspace-origin.ts";
+import { applyRun, changedFiles, snapshotRun, unifiedDiff, readOrigin, type WorkspaceOrigin } from "@rein/controller";
 import type { CommandHandler } from "./command-spec.ts";
 import type { APPLY, DIFF } from "./command-specs.ts";
 import { out } from "./output.ts";

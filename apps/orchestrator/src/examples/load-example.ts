@@ -5,7 +5,7 @@ import { Goal, type GoalInput, PolicyRule, ReinError } from "@rein/contracts";
 import { PluginEntry } from "@rein/plugins";
 import type { ReinConfigInput } from "@rein/runtime";
 import { type AnyTool, toolsExportOf, z } from "@rein/tools";
-import { resolveSeed } from "../workspace/seed-path.ts";
+import { resolveSeed } from "@rein/controller";
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 

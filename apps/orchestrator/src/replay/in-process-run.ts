@@ -5,9 +5,7 @@ import type { ReinRuntime } from "@rein/runtime";
 import type { AnyTool } from "@rein/tools";
 import type { TypedTraceEvent } from "@rein/trace";
 import { decideApproval } from "../approvals/decide-approval.ts";
-import { submitGoal } from "../intake/submit-goal.ts";
-import { ROLE_NAMES, startRoles } from "../roles/start-roles.ts";
-import { buildTooling } from "../roles/tooling.ts";
+import { submitGoal, ROLE_NAMES, startRoles, buildTooling } from "@rein/controller";
 
 export interface PrivateRunOptions {
   goal: GoalInput;

@@ -8,11 +8,10 @@ import { runStepLoop } from "@rein/workers";
 import type { TraceBundle } from "../trace/trace-bundle.ts";
 import { compareTraces } from "./compare-traces.ts";
 import { observationIdTranslator } from "./observation-ids.ts";
-import { buildTooling } from "../roles/tooling.ts";
+import { buildTooling, prepareWorkspace } from "@rein/controller";
 import { RecordedOutputs } from "./recorded-outputs.ts";
 import { artifactsOf, type ReplayReport, stubbedCallsOf } from "./replay-run.ts";
 import { DEFAULT_TOOL_MODE, replayToolSet, type ToolMode } from "./replay-tools.ts";
-import { prepareWorkspace } from "../workspace/prepare-workspace.ts";
 
 export interface StepReplayOptions {
   /** @defaultValue DEFAULT_TOOL_MODE ("stub"): every call answered from the recording */

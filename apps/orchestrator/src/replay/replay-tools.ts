@@ -4,7 +4,7 @@ import { loadPlugins } from "@rein/plugins";
 import type { ReinConfig } from "@rein/runtime";
 import { resolveSandbox } from "@rein/sandbox";
 import type { AnyTool, ToolContext } from "@rein/tools";
-import { buildRegistry } from "../roles/tooling.ts";
+import { buildRegistry } from "@rein/controller";
 import type { RecordedOutputs } from "./recorded-outputs.ts";
 
 /** The call index is the last part of the idempotency key (runId:stepId:attempt:index). */

@@ -1,7 +1,7 @@
 import type { Queue } from "bullmq";
 import { isTerminal, ReinError } from "@rein/contracts";
 import { ApprovalStore, deleteKeys, forgetRuns, QUEUE_NAMES, type QueueName, type ReinRuntime, scanKeys } from "@rein/runtime";
-import { removeWorkspace } from "../workspace/remove-workspace.ts";
+import { removeWorkspace } from "@rein/controller";
 import { artifactIdsOf } from "./run-artifacts.ts";
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };

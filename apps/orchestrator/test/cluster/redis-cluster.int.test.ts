@@ -7,9 +7,7 @@ import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/sig
 import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
 import { createRuntime, ReinConfig, type ReinRuntime } from "@rein/runtime";
 import { plannerOfSteps } from "@rein/models/testing";
-import { submitGoal } from "../../src/intake/submit-goal.ts";
-import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
-import { buildTooling, type Tooling } from "../../src/roles/tooling.ts";
+import { submitGoal, type RunningRoles, startRoles, buildTooling, type Tooling } from "@rein/controller";
 import { type ClusterNode, LocalCluster } from "./local-cluster.ts";
 
 const RUNS = 6;

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunStatus } from "@rein/contracts";
 import { LiveDeployment } from "../support/live-deployment.ts";
 import { chromiumMissing, launchChromium } from "../support/system-chromium.ts";
-import { baseState } from "../support/transition-fixtures.ts";
+import { baseState } from "@rein/controller/testing";
 
 /** How long the page may take to show what the server already has (the list refreshes every few seconds). */
 const SHOWN_WITHIN_MS = 20_000;

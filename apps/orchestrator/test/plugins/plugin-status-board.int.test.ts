@@ -1,6 +1,6 @@
 import { createTestRuntime } from "@rein/runtime/testing";
 import { describe, expect, it } from "vitest";
-import { readPluginStatus } from "../../src/plugins/plugin-status-board.ts";
+import { readPluginStatus } from "@rein/controller";
 
 const plugin = {
   name: "echo",

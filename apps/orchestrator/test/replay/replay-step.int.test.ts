@@ -1,6 +1,6 @@
 import { type AnyTool, defineTool } from "@rein/tools";
 import { describe, expect, it } from "vitest";
-import { buildRegistry } from "../../src/roles/tooling.ts";
+import { buildRegistry } from "@rein/controller";
 import { renderReplayReport } from "../../src/replay/replay-report.ts";
 import { replayStep } from "../../src/replay/replay-step.ts";
 import { openIsolatedRuntime } from "../../src/replay/isolated-runtime.ts";

@@ -4,7 +4,7 @@ import { type AnyTool, defineTool } from "@rein/tools";
 import { findTraceEvent } from "@rein/trace";
 import { describe, expect, it } from "vitest";
 import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
-import { buildRegistry } from "../../src/roles/tooling.ts";
+import { buildRegistry } from "@rein/controller";
 import { renderReplayReport } from "../../src/replay/replay-report.ts";
 import { replayRun } from "../../src/replay/replay-run.ts";
 import { openIsolatedRuntime } from "../../src/replay/isolated-runtime.ts";

@@ -8,7 +8,7 @@
  */
 import { loadPrivateKey } from "@rein/signing";
 import { createRuntime, ReinConfig } from "@rein/runtime";
-import { startRoles } from "../../src/roles/start-roles.ts";
+import { startRoles } from "@rein/controller";
 
 const env = (name: string): string => {
   const value = process.env[name];

@@ -3,8 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RunState } from "@rein/contracts";
-import { submitGoal } from "../../src/intake/submit-goal.ts";
-import { buildRegistry } from "../../src/roles/tooling.ts";
+import { submitGoal, buildRegistry } from "@rein/controller";
 import { crashGoal, crashScript, deployRelease, EFFECTS_FILE, STARTED_FILE } from "./crash-effect-fixture.ts";
 import { openScalingDeployment, type ScalingDeployment } from "./scaling-deployment.ts";
 

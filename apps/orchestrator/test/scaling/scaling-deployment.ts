@@ -5,7 +5,7 @@ import { exportPacketKeys, generatePacketKeys } from "@rein/signing";
 import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
 import { createRuntime, type ReinRuntime } from "@rein/runtime";
 import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
-import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
+import { type RunningRoles, startRoles } from "@rein/controller";
 import { spawnWorkerProcess, type WorkerProcess } from "./worker-process.ts";
 
 /** The step workers' lock and stall timing, and how long a SIGTERMed one waits for its steps. */

@@ -3,8 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { isTerminal, type RunState } from "@rein/contracts";
 import type { TestRuntime } from "@rein/runtime/testing";
-import { submitGoal } from "../../src/intake/submit-goal.ts";
-import { buildRegistry } from "../../src/roles/tooling.ts";
+import { submitGoal, buildRegistry } from "@rein/controller";
 import { openScalingDeployment, type ScalingDeployment } from "./scaling-deployment.ts";
 import {
   ARRIVALS_FILE,

@@ -2,8 +2,7 @@ import { ApprovalVerifier, generateKeyPair, loadPublicKey } from "@rein/signing"
 import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
 import { createRuntime, ReinConfig } from "@rein/runtime";
 import type { AnyTool } from "@rein/tools";
-import { startRoles } from "../../src/roles/start-roles.ts";
-import { buildTooling } from "../../src/roles/tooling.ts";
+import { startRoles, buildTooling } from "@rein/controller";
 
 /**
  * Runs this process as one step worker of a scaling test, the way `rein

@@ -6,7 +6,7 @@ import type { ReinConfigInput } from "@rein/runtime";
 import type { AnyTool } from "@rein/tools";
 import { type FakeServer, startScriptedWireServer } from "@rein/models/testing";
 import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
-import { providerForRole } from "../../src/roles/role-providers.ts";
+import { providerForRole } from "@rein/controller";
 import { type RoleProcesses, startRoleProcesses } from "./role-processes.ts";
 
 export interface ConfiguredHarness extends RoleProcesses {

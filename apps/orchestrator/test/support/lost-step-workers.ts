@@ -1,7 +1,7 @@
 import type { ModelProvider } from "@rein/models";
 import type { ReinRuntime } from "@rein/runtime";
 import { until } from "@rein/contracts/testing";
-import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
+import { type RunningRoles, startRoles } from "@rein/controller";
 import type { Harness } from "./harness.ts";
 
 /**

@@ -5,10 +5,8 @@ import type { ModelProvider } from "@rein/models";
 import { createRuntime, type ReinRuntime, type RuntimeOptions } from "@rein/runtime";
 import type { AnyTool } from "@rein/tools";
 import type { TestRuntime } from "@rein/runtime/testing";
-import { submitGoal } from "../../src/intake/submit-goal.ts";
-import { type RunningRoles, startRoles } from "../../src/roles/start-roles.ts";
-import { buildTooling, type Tooling } from "../../src/roles/tooling.ts";
-import { waitForRun } from "./wait-for-run.ts";
+import { submitGoal, type RunningRoles, startRoles, buildTooling, type Tooling } from "@rein/controller";
+import { waitForRun } from "@rein/runtime/testing";
 
 export interface RoleProcesses {
   /** One runtime (own Redis connections) per role, control, plan, step and evaluate, as separate processes would have. */

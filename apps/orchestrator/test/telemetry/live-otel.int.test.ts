@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { newId } from "@rein/contracts";
 import { GENAI, stopOtel } from "@rein/runtime";
-import { submitGoal } from "../../src/intake/submit-goal.ts";
+import { submitGoal } from "@rein/controller";
 import { bugfixExample, type Harness, startHarness } from "../support/harness.ts";
 import { OtlpReceiver, type ReceivedSpan } from "../support/otlp-receiver.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeOrigin } from "../../src/cli/workspace-commands.ts";
-import type { WorkspaceOrigin } from "../../src/workspace/workspace-origin.ts";
+import type { WorkspaceOrigin } from "@rein/controller";
 
 const origin = (workspace: string): WorkspaceOrigin => ({
   schemaVersion: 1,

@@ -7,7 +7,7 @@ import { ApprovalSigner, generateKeyPair } from "@rein/signing";
 import { ApprovalStore } from "@rein/runtime";
 import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { submitGoal } from "../../src/intake/submit-goal.ts";
+import { submitGoal } from "@rein/controller";
 import { closeNow, listenApi } from "../support/api-server.ts";
 
 /**

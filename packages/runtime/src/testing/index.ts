@@ -7,3 +7,5 @@ export { recordSentControl } from "./sent-control.ts";
 export { type TraceEnvelope, traceEventOf } from "./trace-event-of.ts";
 export { warningsLogged } from "./warnings-logged.ts";
 export { echoConversation } from "./echo-conversation.ts";
+export { waitForRun } from "./wait-for-run.ts";
+export { closedAfterEach } from "./closed-after-each.ts";

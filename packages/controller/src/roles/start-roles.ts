@@ -1,0 +1,139 @@
+import type { KeyObject } from "node:crypto";
+import type { Worker } from "bullmq";
+import type { ModelProvider, ModelStreamEvent } from "@rein/models";
+import { LessonStore, type ReinRuntime } from "@rein/runtime";
+import { closeWorker, type WorkerTiming } from "@rein/consumer";
+import type { ToolExecutor } from "@rein/tools";
+import { startEvaluateConsumer } from "@rein/evaluator";
+import { startPlanConsumer } from "@rein/planner";
+import { startStepConsumer } from "@rein/workers";
+import { startController } from "../control/controller.ts";
+import { startControllerHeartbeat } from "./controller-heartbeat.ts";
+import { startRedriveLoop } from "./redrive-loop.ts";
+import { providerForRole } from "./role-providers.ts";
+import { publishWorkerStatus } from "./worker-status-board.ts";
+
+export type RoleName = "control" | "plan" | "step" | "evaluate";
+const DEFAULT_GRACE_MS = 10_000;
+
+export const ROLE_NAMES: readonly RoleName[] = ["control", "plan", "step", "evaluate"];
+
+export interface StartRolesOptions {
+  roles: readonly RoleName[];
+  /** Needed by `control`. */
+  packetPrivateKey?: KeyObject;
+  /** Needed by `step`. */
+  packetPublicKey?: KeyObject;
+  /** Needed by `step`. */
+  executor?: ToolExecutor;
+  /** Providers by role; missing ones are built from config. */
+  providers?: Partial<Record<"planner" | "worker" | "judge", ModelProvider>>;
+  concurrency?: number;
+  /**
+   * Lock and stall settings over config `queues`, for every role started
+   * here alike (`--lock-ms`).
+   */
+  stalled?: WorkerTiming;
+  onModelEvent?: (event: ModelStreamEvent & { runId: string; stepId: string }) => void;
+}
+
+export interface RunningRoles {
+  workers: Worker[];
+  /**
+   * Stops taking jobs and lets the current ones finish for `graceMs`; then
+   * gives the rest back (checkpointed) and resolves.
+   * @defaultValue graceMs 10_000
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Starts the named roles as BullMQ consumers in this process. */
+export function startRoles(shared: ReinRuntime, options: StartRolesOptions): RunningRoles {
+  const { config } = shared;
+  // Each role logs as itself, so a log line says which role wrote it even when all run in one process.
+  const as = (role: "controller" | "planner" | "worker" | "evaluator"): ReinRuntime => ({
+    ...shared,
+    logger: shared.logger.child({ role }),
+  });
+  const provider = (role: "planner" | "worker" | "judge") => options.providers?.[role] ?? providerForRole(config, role);
+  const workers: Worker[] = [];
+  const heartbeats: { stop(): void }[] = [];
+  const sweeps: { stop(): Promise<void> }[] = [];
+  for (const role of options.roles) {
+    switch (role) {
+      case "control":
+        if (!options.packetPrivateKey) throw new Error("the control role needs the packet private key");
+        workers.push(
+          startController({
+            runtime: as("controller"),
+            packetPrivateKey: options.packetPrivateKey,
+            concurrency: options.concurrency,
+            stalled: options.stalled,
+          }),
+        );
+        heartbeats.push(startControllerHeartbeat(shared));
+        sweeps.push(startRedriveLoop(as("controller")));
+        break;
+      case "plan": {
+        const planner = provider("planner");
+        const lessons = new LessonStore(shared.redis, shared.keys);
+        workers.push(
+          startPlanConsumer(
+            as("planner"),
+            {
+              providerFor: (override) => (override ? providerForRole(config, "planner", process.env, override) : planner),
+              maxTokens: config.roles.planner.maxTokens,
+              lessonsFor: (goal) => lessons.refsFor(goal),
+            },
+            { concurrency: options.concurrency, stalled: options.stalled },
+          ),
+        );
+        break;
+      }
+      case "step":
+        if (!options.packetPublicKey || !options.executor) throw new Error("the step role needs the packet public key and a tool executor");
+        workers.push(
+          startStepConsumer({
+            runtime: as("worker"),
+            packetPublicKey: options.packetPublicKey,
+            provider: provider("worker"),
+            executor: options.executor,
+            concurrency: options.concurrency,
+            stalled: options.stalled,
+            onModelEvent: options.onModelEvent,
+          }),
+        );
+        break;
+      case "evaluate":
+        workers.push(
+          startEvaluateConsumer({
+            runtime: as("evaluator"),
+            judge: provider("judge"),
+            concurrency: options.concurrency,
+            stalled: options.stalled,
+          }),
+        );
+        break;
+    }
+  }
+  const unpublish = publishWorkerStatus(shared, { roles: options.roles, concurrency: options.concurrency });
+  return {
+    workers,
+    close: async (graceMs = DEFAULT_GRACE_MS) => {
+      for (const heartbeat of heartbeats) heartbeat.stop();
+      await Promise.all(sweeps.map((sweep) => sweep.stop()));
+      const unpublished = unpublish();
+      // Let current jobs finish; past the grace period, abort them: a step
+      // saves its checkpoint and its job goes back to the queue for another worker.
+      const timer = setTimeout(() => {
+        for (const worker of workers) worker.cancelAllJobs("shutdown: grace period over, giving the job back");
+      }, graceMs);
+      try {
+        await Promise.all(workers.map(closeWorker));
+      } finally {
+        clearTimeout(timer);
+        await unpublished;
+      }
+    },
+  };
+}

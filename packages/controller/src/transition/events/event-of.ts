@@ -1,0 +1,4 @@
+import type { ControlEvent } from "@rein/contracts";
+
+/** The control event of one kind. */
+export type EventOf<Kind extends ControlEvent["type"]> = Extract<ControlEvent, { type: Kind }>;

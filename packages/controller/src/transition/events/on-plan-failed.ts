@@ -1,0 +1,10 @@
+import { type Draft, partialResult } from "../run-draft.ts";
+import type { EventOf } from "./event-of.ts";
+
+/** The planner could not plan: the run fails with what it had done. */
+export function onPlanFailed(draft: Draft, event: EventOf<"plan.failed">): string | undefined {
+  const { state } = draft;
+  if (state.status !== "planning" || event.planNo !== state.planCount) return `not waiting for plan ${event.planNo}`;
+  draft.finishRun("failed", partialResult(state, `planning failed: ${event.reason}`), `planning failed: ${event.reason}`);
+  return undefined;
+}
