@@ -1,4 +1,4 @@
-import { isTerminal } from "@rein/contracts";
+import { isTerminal } from "@rein/contracts/run";
 import { ApprovalVerifier, generateKeyPair } from "@rein/signing";
 import { ScriptedProvider } from "@rein/models";
 import { defaultJobOptions, jobIds, type ReinRuntime } from "@rein/runtime";

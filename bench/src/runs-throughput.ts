@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { isTerminal } from "@rein/contracts";
+import { isTerminal } from "@rein/contracts/run";
 import { exportPacketKeys } from "@rein/signing";
 import { submitGoal } from "@rein/orchestrator";
 import type { BenchEnv } from "./bench-env.ts";

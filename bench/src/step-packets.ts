@@ -1,4 +1,5 @@
-import { type PacketBody, type StepJob, zeroUsage } from "@rein/contracts";
+import { type PacketBody, zeroUsage } from "@rein/contracts";
+import type { StepJob } from "@rein/contracts/messages";
 import type { PacketSigner } from "@rein/signing";
 import { jobIds, type ReinRuntime } from "@rein/runtime";
 import { submitGoal, transition, transitionSettings } from "@rein/orchestrator";

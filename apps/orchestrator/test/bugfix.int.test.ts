@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunState, TraceEvent } from "@rein/contracts";
+import type { RunState, TraceEvent } from "@rein/contracts/run";
 import { textOf } from "@rein/models";
 import { renderTask, WORKER_SYSTEM } from "@rein/workers";
 import { bugfixExample, type Harness, startHarness } from "./support/harness.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Goal, type GoalInput, type PolicyRule, type RunState, type TraceEvent } from "@rein/contracts";
+import { Goal, type GoalInput, type PolicyRule } from "@rein/contracts";
+import type { RunState, TraceEvent } from "@rein/contracts/run";
 import type { ModelScriptInput } from "@rein/models";
 import { SECRET, secretLeaks } from "@rein/presenter/testing";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type RunState, TraceEvent } from "@rein/contracts";
+import { type RunState, TraceEvent } from "@rein/contracts/run";
 import { exportPacketKeys, generatePacketKeys } from "@rein/signing";
 import { cliEnv, rein, startRein, prefixesCleanedAfterAll } from "./support/cli.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isTerminal } from "@rein/contracts";
+import { isTerminal } from "@rein/contracts/run";
 import type { ModelScriptInput } from "@rein/models";
 import { defineTool, z } from "@rein/tools";
 import { plannerOfSteps } from "@rein/models/testing";

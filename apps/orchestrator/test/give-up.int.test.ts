@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { isTerminal, ReinError } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import { isTerminal } from "@rein/contracts/run";
 import type { ModelProvider } from "@rein/models";
 import { expectEveryTokenCounted } from "./support/expect-usage.ts";
 import { type Harness, startHarness } from "./support/harness.ts";

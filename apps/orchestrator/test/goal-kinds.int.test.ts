@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Goal, type GoalInput, type RunState, type TraceEvent } from "@rein/contracts";
+import { Goal, type GoalInput } from "@rein/contracts";
+import type { RunState, TraceEvent } from "@rein/contracts/run";
 import type { ModelScriptInput } from "@rein/models";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 

@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { GoalInput, TraceEvent } from "@rein/contracts";
+import type { GoalInput } from "@rein/contracts";
+import type { TraceEvent } from "@rein/contracts/run";
 import { type ModelRequest, type ModelScriptInput, textOf } from "@rein/models";
 import { findTraceEvent } from "@rein/trace";
 import { decideApproval } from "../src/approvals/decide-approval.ts";

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunState, TraceEvent } from "@rein/contracts";
+import type { RunState, TraceEvent } from "@rein/contracts/run";
 import type { ModelScriptInput } from "@rein/models";
 import { defineTool, z } from "@rein/tools";
 import { type Harness, startHarness } from "./support/harness.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunState, RunStatus } from "@rein/contracts";
+import type { RunState, RunStatus } from "@rein/contracts/run";
 import { findTraceEvent } from "@rein/trace";
 import { createTestRuntime } from "@rein/runtime/testing";
 import { apiRoutes } from "../src/api/http-api.ts";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RunStatus } from "@rein/contracts";
+import type { RunStatus } from "@rein/contracts/run";
 import type { QueueOverview } from "../src/api/queue-overview.ts";
 import type { RunSummary, StatusCounts } from "../src/api/run-summaries.ts";
 import type { QueuedApproval } from "../src/approvals/approval-queue.ts";

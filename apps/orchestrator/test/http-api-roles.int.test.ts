@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RunState } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import { type ApiToken, sha256Of } from "../src/api/api-tokens.ts";
 import type { RunSummary } from "../src/api/run-summaries.ts";
 import type { QueuedApproval } from "../src/approvals/approval-queue.ts";

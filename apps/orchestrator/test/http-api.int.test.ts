@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Approval } from "@rein/contracts";
+import type { Approval } from "@rein/contracts/run";
 import { createHttpApi } from "../src/api/http-api.ts";
 import { loadExample } from "../src/examples/load-example.ts";
 import { bugfixExample, startExampleHarness } from "./support/harness.ts";

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunState } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import { bugfixExample, type Harness, startHarness } from "./support/harness.ts";
 
 interface LogLine {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isTerminal, type RunState } from "@rein/contracts";
+import { isTerminal, type RunState } from "@rein/contracts/run";
 import type { ModelProvider } from "@rein/models";
 import { jobIds, type ReinConfigInput, type ReinRuntime } from "@rein/runtime";
 import { until } from "@rein/contracts/testing";

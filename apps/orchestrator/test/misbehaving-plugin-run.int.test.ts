@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import type { TraceEvent } from "@rein/contracts";
+import type { TraceEvent } from "@rein/contracts/run";
 import type { ModelScriptInput } from "@rein/models";
 import { oneStepPlanner } from "@rein/models/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type GoalInput, isTerminal, newId, type RunState, type TraceEvent } from "@rein/contracts";
+import { type GoalInput, newId } from "@rein/contracts";
+import { isTerminal, type RunState, type TraceEvent } from "@rein/contracts/run";
 import type { ModelScriptInput, Price } from "@rein/models";
 import type { LiveEvent } from "@rein/runtime";
 import { defineTool, z } from "@rein/tools";

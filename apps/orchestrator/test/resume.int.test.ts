@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { appendFile, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isTerminal } from "@rein/contracts";
+import { isTerminal } from "@rein/contracts/run";
 import { ApprovalSigner, ApprovalVerifier, exportPacketKeys, generateKeyPair, generatePacketKeys } from "@rein/signing";
 import { type ModelScriptInput, ScriptedProvider } from "@rein/models";
 import { ApprovalStore, createRuntime, type ReinRuntime } from "@rein/runtime";

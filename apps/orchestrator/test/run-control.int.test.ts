@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TraceEvent } from "@rein/contracts";
+import type { TraceEvent } from "@rein/contracts/run";
 import type { ModelScriptInput } from "@rein/models";
 import type { Harness } from "./support/harness.ts";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunState, TraceEvent } from "@rein/contracts";
+import type { RunState, TraceEvent } from "@rein/contracts/run";
 import type { ModelScriptInput } from "@rein/models";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 

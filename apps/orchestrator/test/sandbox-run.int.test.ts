@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunState, TraceEvent } from "@rein/contracts";
+import type { RunState, TraceEvent } from "@rein/contracts/run";
 import type { ModelScriptInput } from "@rein/models";
 import { type Harness, startHarness } from "./support/harness.ts";
 

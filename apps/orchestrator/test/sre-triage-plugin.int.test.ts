@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { TraceEvent } from "@rein/contracts";
+import type { TraceEvent } from "@rein/contracts/run";
 import { cliEnv, cliRuntimesClosedAfterAll, rein } from "./support/cli.ts";
 
 const runtimeFor = cliRuntimesClosedAfterAll();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunState, TraceEvent } from "@rein/contracts";
+import type { RunState, TraceEvent } from "@rein/contracts/run";
 import type { ReinRuntime } from "@rein/runtime";
 import { cliEnv, cliRuntimesClosedAfterAll, rein, startRein } from "./support/cli.ts";
 import { waitForRun } from "@rein/runtime/testing";

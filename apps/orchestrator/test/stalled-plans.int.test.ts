@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isTerminal } from "@rein/contracts";
+import { isTerminal } from "@rein/contracts/run";
 import type { ReinRuntime } from "@rein/runtime";
 import { until } from "@rein/contracts/testing";
 import { type RunningRoles, startRoles } from "@rein/controller";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isTerminal } from "@rein/contracts";
+import { isTerminal } from "@rein/contracts/run";
 import type { ReinRuntime } from "@rein/runtime";
 import type { Harness } from "./support/harness.ts";
 import { HungCalls } from "./support/lost-step-workers.ts";

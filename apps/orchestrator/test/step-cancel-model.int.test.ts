@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TraceEvent } from "@rein/contracts";
+import type { TraceEvent } from "@rein/contracts/run";
 import type { ModelScriptInput } from "@rein/models";
 import type { FakeServer } from "@rein/models/testing";
 import { closeNow, listenOnLoopback } from "./support/api-server.ts";

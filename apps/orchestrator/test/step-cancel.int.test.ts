@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { TraceEvent } from "@rein/contracts";
+import type { TraceEvent } from "@rein/contracts/run";
 import { type ModelProvider, type ModelScriptInput, ScriptedProvider } from "@rein/models";
 import { defineTool } from "@rein/tools";
 import { type Harness, startHarness } from "./support/harness.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunState, TraceEvent } from "@rein/contracts";
+import type { RunState, TraceEvent } from "@rein/contracts/run";
 import type { ModelScriptInput } from "@rein/models";
 import { echoTool } from "@rein/tools/testing";
 import { type Harness, startHarness } from "./support/harness.ts";

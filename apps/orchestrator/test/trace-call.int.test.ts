@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TraceEvent } from "@rein/contracts";
+import { TraceEvent } from "@rein/contracts/run";
 import { cliEnv, prefixesCleanedAfterAll, rein } from "./support/cli.ts";
 
 const prefixes = prefixesCleanedAfterAll();

@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ReinError, type RunState } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import type { ModelRequest, ModelScriptInput } from "@rein/models";
 import { defineTool, z } from "@rein/tools";
 import { SECRET, secretLeaks } from "@rein/presenter/testing";

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { RunState } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import type { ModelScriptInput } from "@rein/models";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { isTerminal, type RunState, type TraceEvent } from "@rein/contracts";
+import { isTerminal, type RunState, type TraceEvent } from "@rein/contracts/run";
 import type { ReinRuntime } from "@rein/runtime";
 import { EFFECTS_FILE } from "./chaos-goal.ts";
 

@@ -6,7 +6,7 @@
 import { rm } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import { parseArgs } from "node:util";
-import type { RunState } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import { knownToolNames, submitGoal } from "@rein/orchestrator";
 import { noopGoal, noopWorkerScript, plannerScript } from "../scripts.ts";
 import { hasSettled } from "./chaos-checks.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { RunStatus, StepPhase, stopsSteps, ReinError } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import { RunStatus, StepPhase, stopsSteps } from "@rein/contracts/run";
 import type { TraceKind, TraceWriter } from "@rein/trace";
 import type { Logger } from "@rein/guard";
 import {

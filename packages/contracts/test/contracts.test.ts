@@ -1,24 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import {
-  Approval,
-  ControlEvent,
-  EvaluateJob,
-  Goal,
-  HandoffPacket,
-  Observation,
-  PacketBody,
-  Plan,
-  RunState,
-  StepResult,
-  StepSpec,
-  TraceEvent,
-  Verdict,
-  hashOf,
-  PermissionDecision,
-  ToolResultEvent,
-  ToolSpec,
-} from "../src/index.ts";
+import { Goal, HandoffPacket, hashOf, PacketBody, PermissionDecision, Plan, StepResult, StepSpec } from "../src/index.ts";
+import { Observation, ToolResultEvent, ToolSpec } from "../src/faces/calls.ts";
+import { ControlEvent, EvaluateJob } from "../src/faces/messages.ts";
+import { Approval, RunState, TraceEvent, Verdict } from "../src/faces/run.ts";
 import { ToolCallEvent } from "../src/tool-events.ts";
 import * as example from "../src/testing/contract-examples.ts";
 

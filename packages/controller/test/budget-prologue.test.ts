@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Goal, type RunState } from "@rein/contracts";
+import { Goal } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import { transition } from "../src/transition/transition.ts";
 import { baseState, event, planned, result, settings, step, usage, verdict } from "@rein/controller/testing";
 

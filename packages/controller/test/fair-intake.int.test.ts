@@ -1,6 +1,6 @@
 import { Worker } from "bullmq";
 import { describe, expect, it } from "vitest";
-import type { PlanJob } from "@rein/contracts";
+import type { PlanJob } from "@rein/contracts/messages";
 import { generatePacketKeys } from "@rein/signing";
 import { createTestRuntime } from "@rein/runtime/testing";
 import { startController } from "../src/control/controller.ts";

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { hashOf, type Observation, type RunState, zeroUsage } from "@rein/contracts";
+import { hashOf, zeroUsage } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
+import type { Observation } from "@rein/contracts/calls";
 import { transition } from "../src/transition/transition.ts";
 import { baseState, event, now, planned, result, settings, verdict } from "@rein/controller/testing";
 

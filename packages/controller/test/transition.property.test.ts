@@ -1,17 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  ControlEvent,
-  ControllerEffect,
-  Goal,
-  hashOf,
-  isTerminal,
-  RunState,
-  type StepResult,
-  type ToolGrant,
-  type Usage,
-  zeroUsage,
-} from "@rein/contracts";
+import { Goal, hashOf, type StepResult, type ToolGrant, type Usage, zeroUsage } from "@rein/contracts";
+import { isTerminal, RunState } from "@rein/contracts/run";
+import { ControlEvent, ControllerEffect } from "@rein/contracts/messages";
 import { transition, type TransitionSettings } from "../src/transition/transition.ts";
 import { newRunState } from "../src/intake/submit-goal.ts";
 

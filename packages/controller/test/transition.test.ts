@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type ControlEvent, Goal, hashOf, type RunState, type RunStatus, type Verdict, zeroUsage } from "@rein/contracts";
+import { Goal, hashOf, zeroUsage } from "@rein/contracts";
+import type { RunState, RunStatus, Verdict } from "@rein/contracts/run";
+import type { ControlEvent } from "@rein/contracts/messages";
 import { transition } from "../src/transition/transition.ts";
 import { baseState, event as e, now, planned, result, settings, spec, step, verdict } from "@rein/controller/testing";
 

@@ -1,5 +1,6 @@
 import type { Worker } from "bullmq";
-import { type ControlEvent, errorMessage, EvaluateJob, ReinError, type Usage, zeroUsage } from "@rein/contracts";
+import { errorMessage, ReinError, type Usage, zeroUsage } from "@rein/contracts";
+import { type ControlEvent, EvaluateJob } from "@rein/contracts/messages";
 import { type ModelProvider, usageOfFailure } from "@rein/models";
 import { liveEventOf, type EvaluatorRuntime } from "@rein/runtime";
 import { assertLockHeld, reportLostToStalls, runRoleJob, startRoleConsumer, toQueueError, type WorkerTiming } from "@rein/consumer";

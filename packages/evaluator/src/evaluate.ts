@@ -1,16 +1,7 @@
-import {
-  type CheckResult,
-  type ClaimCheck,
-  type EvaluateJob,
-  FinalAnswer,
-  type FinalAnswerEvaluateJob,
-  type GoalKind,
-  type StepEvaluateJob,
-  type ToolCallStatus,
-  type Usage,
-  type Verdict,
-  zeroUsage,
-} from "@rein/contracts";
+import { FinalAnswer, type GoalKind, type Usage, zeroUsage } from "@rein/contracts";
+import type { CheckResult, ClaimCheck, Verdict } from "@rein/contracts/run";
+import type { EvaluateJob, FinalAnswerEvaluateJob, StepEvaluateJob } from "@rein/contracts/messages";
+import type { ToolCallStatus } from "@rein/contracts/calls";
 import type { Redactor } from "@rein/guard";
 import type { ModelProvider, ModelStreamEvent } from "@rein/models";
 import type { TraceLog, UnknownOutcomePolicy } from "@rein/runtime";

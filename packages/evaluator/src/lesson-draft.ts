@@ -1,4 +1,6 @@
-import { idFrom, type StepEvaluateJob, type Lesson, type VerdictDecision } from "@rein/contracts";
+import { idFrom } from "@rein/contracts";
+import type { Lesson, VerdictDecision } from "@rein/contracts/run";
+import type { StepEvaluateJob } from "@rein/contracts/messages";
 
 /**
  * The lesson a verdict writes when it resolves an earlier failure of the

@@ -1,4 +1,5 @@
-import type { ToolCallRecord, Verdict } from "@rein/contracts";
+import type { ToolCallRecord } from "@rein/contracts";
+import type { Verdict } from "@rein/contracts/run";
 
 export type LoopFinding = NonNullable<Verdict["loop"]>;
 

@@ -1,4 +1,6 @@
-import type { AcceptanceCriterion, CheckResult, Claim, ClaimCheck, StepResult, ToolCallStatus } from "@rein/contracts";
+import type { AcceptanceCriterion, Claim, StepResult } from "@rein/contracts";
+import type { CheckResult, ClaimCheck } from "@rein/contracts/run";
+import type { ToolCallStatus } from "@rein/contracts/calls";
 import type { Redactor } from "@rein/guard";
 import { isFailureAddressed, type Workspace } from "@rein/tools";
 import { compileCheckPattern } from "./check-pattern.ts";

@@ -1,4 +1,5 @@
-import type { CheckResult, ClaimCheck, FinalAnswer, GoalKind, StepStatus, VerdictDecision } from "@rein/contracts";
+import type { FinalAnswer, GoalKind, StepStatus } from "@rein/contracts";
+import type { CheckResult, ClaimCheck, VerdictDecision } from "@rein/contracts/run";
 import type { UnknownOutcomePolicy } from "@rein/runtime";
 import type { JudgeScore } from "./judge.ts";
 import type { LoopFinding } from "./loop-detector.ts";

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FinalAnswerEvaluateJob, StepSpec, type StepEvaluateJob } from "@rein/contracts";
+import { StepSpec } from "@rein/contracts";
+import type { FinalAnswerEvaluateJob, StepEvaluateJob } from "@rein/contracts/messages";
 import { type ModelProvider, ScriptedProvider } from "@rein/models";
 import { jobIds } from "@rein/runtime";
 import type { WorkerTiming } from "@rein/consumer";

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FinalAnswerEvaluateJob, hashOf, type Observation, PolicyRule, StepSpec, type StepEvaluateJob } from "@rein/contracts";
+import { hashOf, PolicyRule, StepSpec } from "@rein/contracts";
+import type { FinalAnswerEvaluateJob, StepEvaluateJob } from "@rein/contracts/messages";
+import type { Observation } from "@rein/contracts/calls";
 import { Redactor } from "@rein/guard";
 import { ScriptedProvider } from "@rein/models";
 import { toolCallRecord as call } from "@rein/contracts/testing";

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { hashOf, type Observation, type StepResult } from "@rein/contracts";
+import { hashOf, type StepResult } from "@rein/contracts";
+import type { Observation } from "@rein/contracts/calls";
 import { Redactor } from "@rein/guard";
 import { presentUntrusted } from "@rein/presenter";
 import { ScriptedProvider } from "@rein/models";

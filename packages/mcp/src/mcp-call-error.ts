@@ -1,4 +1,5 @@
-import { type FailureClass, ReinError } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import type { FailureClass } from "@rein/contracts/calls";
 
 /** The JSON-RPC and MCP SDK error codes a call can fail with (the SDK's `ErrorCode`). */
 export const McpErrorCode = {

@@ -1,6 +1,14 @@
-import type { Role, Usage, ContentBlock, ModelMessage, ModelToolSchema, StructuredOutputRequest } from "@rein/contracts";
+import type { Role, Usage } from "@rein/contracts";
+import type { ContentBlock, ModelMessage, ModelToolSchema, StructuredOutputRequest } from "@rein/contracts/model";
 
-export type { ContentBlock, ModelApi, ModelMessage, ModelToolSchema, StructuredOutputRequest, ThinkingContent } from "@rein/contracts";
+export type {
+  ContentBlock,
+  ModelApi,
+  ModelMessage,
+  ModelToolSchema,
+  StructuredOutputRequest,
+  ThinkingContent,
+} from "@rein/contracts/model";
 
 export interface ModelRequest {
   role: Role;

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TraceEvent, ReinError } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import { TraceEvent } from "@rein/contracts/run";
 import type { ModelRequest, ModelResponse } from "../src/model-provider.ts";
 import { ReplayProvider } from "../src/replay/replay-provider.ts";
 

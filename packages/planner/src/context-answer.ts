@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type ContextJob, jsonSchemaOf, type Usage } from "@rein/contracts";
+import { jsonSchemaOf, type Usage } from "@rein/contracts";
+import type { ContextJob } from "@rein/contracts/messages";
 import type { Redactor } from "@rein/guard";
 import { presentEvidence, presentUntrusted } from "@rein/presenter";
 import { completeStructured, type ModelProvider } from "@rein/models";

@@ -1,4 +1,5 @@
-import type { Plan, PlannerContext, StepSpec } from "@rein/contracts";
+import type { Plan, StepSpec } from "@rein/contracts";
+import type { PlannerContext } from "@rein/contracts/messages";
 
 const STOP_WORDS = new Set(
   "a an the and or of to in on for with from by at as is are be it its this that these those so then than into about all any each".split(

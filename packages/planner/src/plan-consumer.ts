@@ -1,5 +1,6 @@
 import type { Worker } from "bullmq";
-import { ContextJob, errorMessage, PlanJob, ReinError, zeroUsage } from "@rein/contracts";
+import { errorMessage, ReinError, zeroUsage } from "@rein/contracts";
+import { ContextJob, PlanJob } from "@rein/contracts/messages";
 import { usageOfFailure } from "@rein/models";
 import { liveEventOf, type PlannerRuntime } from "@rein/runtime";
 import { assertLockHeld, reportLostToStalls, runRoleJob, startRoleConsumer, type WorkerTiming } from "@rein/consumer";

@@ -1,4 +1,4 @@
-import type { PlannerContext } from "@rein/contracts";
+import type { PlannerContext } from "@rein/contracts/messages";
 import type { Redactor } from "@rein/guard";
 import { presentEvidence, presentLessons, presentUntrusted } from "@rein/presenter";
 

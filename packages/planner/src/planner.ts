@@ -1,4 +1,5 @@
-import { jsonSchemaOf, errorMessage, type LessonRef, Plan, type PlanJob, type Usage, ReinError } from "@rein/contracts";
+import { jsonSchemaOf, errorMessage, type LessonRef, Plan, type Usage, ReinError } from "@rein/contracts";
+import type { PlanJob } from "@rein/contracts/messages";
 import type { Redactor } from "@rein/guard";
 import { completeStructured, type ModelProvider, type ModelStreamEvent, usageOfFailure } from "@rein/models";
 import type { TraceLog } from "@rein/runtime";

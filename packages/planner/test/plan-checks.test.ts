@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Plan, type PlannerContext } from "@rein/contracts";
+import { Plan } from "@rein/contracts";
+import type { PlannerContext } from "@rein/contracts/messages";
 import { checkPlan } from "../src/plan-checks.ts";
 
 const context: PlannerContext = {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { PlanJob } from "@rein/contracts";
+import type { PlanJob } from "@rein/contracts/messages";
 import { type ModelProvider, ScriptedProvider } from "@rein/models";
 import { jobIds } from "@rein/runtime";
 import { findTraceEvent } from "@rein/trace";

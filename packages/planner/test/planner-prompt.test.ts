@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ContextJob, PlannerContext } from "@rein/contracts";
+import type { ContextJob, PlannerContext } from "@rein/contracts/messages";
 import { Redactor } from "@rein/guard";
 import { INJECTIONS, SECRET, secretLeaks } from "@rein/presenter/testing";
 import { renderContextRequest } from "../src/context-answer.ts";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { PlanJob } from "@rein/contracts";
+import type { PlanJob } from "@rein/contracts/messages";
 import { ScriptedProvider } from "@rein/models";
 import { testRuntimePerTest } from "@rein/runtime/testing";
 import { plan } from "../src/planner.ts";

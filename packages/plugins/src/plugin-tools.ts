@@ -1,4 +1,5 @@
-import { type FailureClass, JsonObject, type Scope, ReinError } from "@rein/contracts";
+import { JsonObject, type Scope, ReinError } from "@rein/contracts";
+import type { FailureClass } from "@rein/contracts/calls";
 import type { Redactor } from "@rein/guard";
 import { presentUntrustedSchema, presentUntrusted } from "@rein/presenter";
 import { type SupervisorFailure, supervisorFailureOf } from "@rein/sandbox";

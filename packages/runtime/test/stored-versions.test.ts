@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { Approval, RunState, StepCheckpoint } from "@rein/contracts";
+import { Approval, RunState } from "@rein/contracts/run";
+import { StepCheckpoint } from "@rein/contracts/calls";
 import { ApprovalVerifier, decisionProblem, generateKeyPair } from "@rein/signing";
 
 const fixture = (name: string) =>

@@ -1,4 +1,5 @@
-import { ReinError, type ModelToolSchema } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import type { ModelToolSchema } from "@rein/contracts/model";
 import { createLogger, SecretBindings } from "@rein/guard";
 import { type AnyTool, toolSpecOf } from "./define-tool.ts";
 import { executeCall } from "./executor/execute-call.ts";

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { type Scope, type ToolEffect, type ToolSpec, jsonSchemaOf } from "@rein/contracts";
+import { type Scope, type ToolEffect, jsonSchemaOf } from "@rein/contracts";
+import type { ToolSpec } from "@rein/contracts/calls";
 import type { Logger, EntryScreen, SecretReader } from "@rein/guard";
 import type { Workspace } from "./workspace.ts";
 

@@ -1,4 +1,6 @@
-import type { Observation, PolicyRule, ToolCallRecord, ToolGrant, ToolResultEvent, ContentBlock, ModelToolSchema } from "@rein/contracts";
+import type { PolicyRule, ToolCallRecord, ToolGrant } from "@rein/contracts";
+import type { ContentBlock, ModelToolSchema } from "@rein/contracts/model";
+import type { Observation, ToolResultEvent } from "@rein/contracts/calls";
 import type { SchemaIntake } from "./define-tool.ts";
 import type { TraceSink } from "./executor/call-trace.ts";
 import type { RunReadCache, StepReadCache } from "./ports/read-cache.ts";

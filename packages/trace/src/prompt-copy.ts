@@ -1,15 +1,6 @@
 import { z } from "zod";
-import {
-  canonicalJson,
-  hashOf,
-  type Sha256,
-  sha256,
-  HashString,
-  ModelMessage,
-  ModelToolSchema,
-  StructuredOutputRequest,
-  ReinError,
-} from "@rein/contracts";
+import { canonicalJson, hashOf, type Sha256, sha256, HashString, ReinError } from "@rein/contracts";
+import { ModelMessage, ModelToolSchema, StructuredOutputRequest } from "@rein/contracts/model";
 
 /**
  * The stored copy of what a model saw, as references to content-addressed

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type TraceEvent, ReinError } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import type { TraceEvent } from "@rein/contracts/run";
 import { callEvents } from "./catalogue/call-events.ts";
 import { type CallTraceKind, isTraceKind, type TraceKind, type TracePayload, traceCatalogue } from "./trace-catalogue.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TraceEvent } from "@rein/contracts";
+import { TraceEvent } from "@rein/contracts/run";
 import { callEvents } from "../src/catalogue/call-events.ts";
 import { evaluatorEvents } from "../src/catalogue/evaluator-events.ts";
 import { modelEvents } from "../src/catalogue/model-events.ts";

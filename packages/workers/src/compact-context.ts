@@ -1,4 +1,5 @@
-import type { ModelMessage, ModelToolSchema, Observation } from "@rein/contracts";
+import type { ModelMessage, ModelToolSchema } from "@rein/contracts/model";
+import type { Observation } from "@rein/contracts/calls";
 import type { TraceWriter } from "@rein/trace";
 import { fitContextBudget } from "./context-budget.ts";
 

@@ -1,4 +1,4 @@
-import type { ContentBlock, ModelMessage, ModelToolSchema } from "@rein/contracts";
+import type { ContentBlock, ModelMessage, ModelToolSchema } from "@rein/contracts/model";
 import { estimateRequestTokens, estimateTextTokens } from "@rein/models";
 
 export interface ContextBudgetInput {

@@ -1,4 +1,5 @@
-import type { ResumeInput, ToolCallStatus } from "@rein/contracts";
+import type { ResumeInput } from "@rein/contracts";
+import type { ToolCallStatus } from "@rein/contracts/calls";
 import type { Redactor } from "@rein/guard";
 import { presentEvidence, presentUntrusted } from "@rein/presenter";
 import type { ModelToolCall } from "@rein/tools";

@@ -1,14 +1,7 @@
 import { z } from "zod";
-import {
-  jsonSchemaOf,
-  DelegationRequest,
-  hashOf,
-  type ModelToolSchema,
-  newId,
-  type Observation,
-  type ToolCallRecord,
-  type ToolCallStatus,
-} from "@rein/contracts";
+import { jsonSchemaOf, DelegationRequest, hashOf, newId, type ToolCallRecord } from "@rein/contracts";
+import type { ModelToolSchema } from "@rein/contracts/model";
+import type { Observation, ToolCallStatus } from "@rein/contracts/calls";
 import { describeIssues } from "@rein/models";
 import type { ModelToolCall } from "@rein/tools";
 

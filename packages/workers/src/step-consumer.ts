@@ -1,6 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import { WaitingError, type Worker } from "bullmq";
-import { errorMessage, ReinError, StepJob, StepJobAddress } from "@rein/contracts";
+import { errorMessage, ReinError } from "@rein/contracts";
+import { StepJob, StepJobAddress } from "@rein/contracts/messages";
 import type { Logger } from "@rein/guard";
 import { assertAttenuated, PacketVerifier } from "@rein/signing";
 import { priceFor, roleMaxTokens, type ModelProvider, type ModelStreamEvent } from "@rein/models";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ModelMessage } from "@rein/contracts";
+import type { ModelMessage } from "@rein/contracts/model";
 import { estimateRequestTokens, textOf } from "@rein/models";
 import { fitContextBudget } from "../src/context-budget.ts";
 

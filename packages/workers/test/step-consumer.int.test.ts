@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Worker } from "bullmq";
-import type { ControlEvent } from "@rein/contracts";
+import type { ControlEvent } from "@rein/contracts/messages";
 import { generatePacketKeys, PacketSigner, type PacketKeyPair } from "@rein/signing";
 import { type ModelProvider, ScriptedProvider } from "@rein/models";
 import { jobIds } from "@rein/runtime";

@@ -1,4 +1,5 @@
-import { ReinError, type RunState } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import type { ReinRuntime } from "@rein/runtime";
 import { type Caller, seesRun } from "./api-tokens.ts";
 

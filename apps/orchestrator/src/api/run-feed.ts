@@ -1,4 +1,5 @@
-import { errorMessage, isTerminal, RunStatus } from "@rein/contracts";
+import { errorMessage } from "@rein/contracts";
+import { isTerminal, RunStatus } from "@rein/contracts/run";
 import type { ReinRuntime } from "@rein/runtime";
 import type { RunLister, RunSummary, StatusCounts } from "./run-summaries.ts";
 

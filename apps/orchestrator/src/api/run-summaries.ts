@@ -1,4 +1,4 @@
-import { isTerminal, type RunState, RunStatus } from "@rein/contracts";
+import { isTerminal, type RunState, RunStatus } from "@rein/contracts/run";
 import { flatPairs, type ReinRuntime } from "@rein/runtime";
 import { z } from "zod";
 

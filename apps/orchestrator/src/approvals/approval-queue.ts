@@ -1,4 +1,4 @@
-import type { Approval } from "@rein/contracts";
+import type { Approval } from "@rein/contracts/run";
 import type { ApprovalStore, ReinRuntime } from "@rein/runtime";
 import { type CallTraceEvent, findTraceEvent, isCallTraceEvent, type TraceEventOf, type TypedTraceEvent } from "@rein/trace";
 import { describeCall } from "../trace/views/call-view.ts";

@@ -1,4 +1,4 @@
-import type { Approval } from "@rein/contracts";
+import type { Approval } from "@rein/contracts/run";
 import type { ApprovalSigner } from "@rein/signing";
 import type { ApprovalDecisionInput, ApprovalStore, ReinRuntime } from "@rein/runtime";
 

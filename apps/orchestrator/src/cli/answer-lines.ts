@@ -1,4 +1,4 @@
-import type { RunResult } from "@rein/contracts";
+import type { RunResult } from "@rein/contracts/run";
 
 /**
  * A run's answer for people: each claim with how the evaluator found it

@@ -1,4 +1,5 @@
-import { APPROVAL_SCHEMA_VERSION, ReinError } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import { APPROVAL_SCHEMA_VERSION } from "@rein/contracts/run";
 import { decisionProblem } from "@rein/signing";
 import { ApprovalStore } from "@rein/runtime";
 import { approvalKeys, requireSigner } from "../approvals/approval-keys.ts";

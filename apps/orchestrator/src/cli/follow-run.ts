@@ -1,4 +1,4 @@
-import { isTerminal, type RunState } from "@rein/contracts";
+import { isTerminal, type RunState } from "@rein/contracts/run";
 import type { ReinRuntime } from "@rein/runtime";
 import type { TypedTraceEvent } from "@rein/trace";
 import { describeEvent, type ProgressMemory } from "./progress.ts";

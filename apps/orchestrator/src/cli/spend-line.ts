@@ -1,4 +1,4 @@
-import type { RunState } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 
 /**
  * What a run spent, for people: steps, tokens and cost, and the prompt

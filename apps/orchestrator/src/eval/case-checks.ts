@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { RunState } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import { isTraceEventOf, type TypedTraceEvent } from "@rein/trace";
 import type { Expectations } from "./eval-suite.ts";
 

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ReinError, RunStatus } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import { RunStatus } from "@rein/contracts/run";
 import { z } from "zod";
 
 /** What must be true of a finished case; every field present is one check. */

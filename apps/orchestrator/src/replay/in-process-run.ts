@@ -1,4 +1,5 @@
-import { type GoalInput, ReinError, type RunState } from "@rein/contracts";
+import { type GoalInput, ReinError } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import { ApprovalSigner, ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/signing";
 import type { ModelProvider } from "@rein/models";
 import type { ReinRuntime } from "@rein/runtime";

@@ -1,4 +1,5 @@
-import { ReinError, type RunStatus, type StepStatus } from "@rein/contracts";
+import { ReinError, type StepStatus } from "@rein/contracts";
+import type { RunStatus } from "@rein/contracts/run";
 import { ReplayProvider } from "@rein/models";
 import type { ReinRuntime } from "@rein/runtime";
 import type { AnyTool } from "@rein/tools";

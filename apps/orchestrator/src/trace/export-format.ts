@@ -1,4 +1,5 @@
-import { HashString, JsonObject, RunState } from "@rein/contracts";
+import { HashString, JsonObject } from "@rein/contracts";
+import { RunState } from "@rein/contracts/run";
 import { z } from "zod";
 
 export const EXPORT_FORMAT = "rein.trace";

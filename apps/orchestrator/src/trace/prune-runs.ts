@@ -1,5 +1,6 @@
 import type { Queue } from "bullmq";
-import { isTerminal, ReinError } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import { isTerminal } from "@rein/contracts/run";
 import { ApprovalStore, deleteKeys, forgetRuns, QUEUE_NAMES, type QueueName, type ReinRuntime, scanKeys } from "@rein/runtime";
 import { removeWorkspace } from "@rein/controller";
 import { artifactIdsOf } from "./run-artifacts.ts";

@@ -1,4 +1,4 @@
-import type { TraceEvent } from "@rein/contracts";
+import type { TraceEvent } from "@rein/contracts/run";
 
 /**
  * The artifact ids a run's events reference. Artifacts are stored by id with

@@ -1,4 +1,4 @@
-import type { RunState } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import type { Artifact, ReinRuntime } from "@rein/runtime";
 import type { TypedTraceEvent } from "@rein/trace";
 import { artifactIdsOf } from "./run-artifacts.ts";

@@ -1,4 +1,5 @@
-import { ReinError, TraceEvent } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import { TraceEvent } from "@rein/contracts/run";
 import type { Artifact, ReinRuntime } from "@rein/runtime";
 import { typedTraceEvent } from "@rein/trace";
 import { ExportHeader, PayloadRef, SidecarLine } from "./export-format.ts";

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ReinError, RunState } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import { RunState } from "@rein/contracts/run";
 import { createRuntime, ReinConfig, type ReinRuntime, RunEndWatch } from "@rein/runtime";
 import { LocalCluster } from "./local-cluster.ts";
 

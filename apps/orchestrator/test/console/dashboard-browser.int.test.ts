@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { RunStatus } from "@rein/contracts";
+import type { RunStatus } from "@rein/contracts/run";
 import { LiveDeployment } from "../support/live-deployment.ts";
 import { chromiumMissing, launchChromium } from "../support/system-chromium.ts";
 import { baseState } from "@rein/controller/testing";

@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ContentBlock, TraceEvent } from "@rein/contracts";
+import type { TraceEvent } from "@rein/contracts/run";
+import type { ContentBlock } from "@rein/contracts/model";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliResult, cliEnv, cliRuntimesClosedAfterAll, rein } from "../support/cli.ts";
 import { type EmulatedProviders, emulatedProviders } from "../support/emulated-providers.ts";

@@ -1,4 +1,5 @@
-import { newId, type TraceEvent } from "@rein/contracts";
+import { newId } from "@rein/contracts";
+import type { TraceEvent } from "@rein/contracts/run";
 import type { ModelScriptInput } from "@rein/models";
 import { oneStepPlanner } from "@rein/models/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@ import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { TraceEvent } from "@rein/contracts";
+import type { TraceEvent } from "@rein/contracts/run";
 import { untrustedDataOf } from "@rein/presenter";
 import type { ModelRequest, ModelScriptInput } from "@rein/models";
 import { oneStepPlanner } from "@rein/models/testing";

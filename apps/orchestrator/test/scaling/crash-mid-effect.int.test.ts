@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { RunState } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import { submitGoal, buildRegistry } from "@rein/controller";
 import { crashGoal, crashScript, deployRelease, EFFECTS_FILE, STARTED_FILE } from "./crash-effect-fixture.ts";
 import { openScalingDeployment, type ScalingDeployment } from "./scaling-deployment.ts";

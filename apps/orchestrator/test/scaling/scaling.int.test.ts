@@ -1,7 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { isTerminal, type RunState } from "@rein/contracts";
+import { isTerminal, type RunState } from "@rein/contracts/run";
 import type { TestRuntime } from "@rein/runtime/testing";
 import { submitGoal, buildRegistry } from "@rein/controller";
 import { openScalingDeployment, type ScalingDeployment } from "./scaling-deployment.ts";

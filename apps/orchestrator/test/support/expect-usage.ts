@@ -1,5 +1,6 @@
 import { expect } from "vitest";
-import type { RunState, Usage } from "@rein/contracts";
+import type { Usage } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import type { TypedTraceEvent } from "@rein/trace";
 import { countedUsageOf, modelUsageOf } from "../../src/trace/usage-totals.ts";
 

@@ -4,7 +4,7 @@ import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { RunState } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import { ensureKeyPairFiles } from "@rein/signing";
 import { connectRedis, createRuntime, deleteByPrefix, ReinConfig, type ReinRuntime } from "@rein/runtime";
 import { TEST_REDIS_URL } from "@rein/runtime/testing";

@@ -1,5 +1,6 @@
 import type { KeyObject } from "node:crypto";
-import type { GoalInput, RunState } from "@rein/contracts";
+import type { GoalInput } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import { ApprovalVerifier, generatePacketKeys } from "@rein/signing";
 import type { ModelProvider } from "@rein/models";
 import { createRuntime, type ReinRuntime, type RuntimeOptions } from "@rein/runtime";

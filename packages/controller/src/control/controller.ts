@@ -1,5 +1,7 @@
 import { DelayedError, Worker } from "bullmq";
-import { ControlEvent, type ControllerEffect, ReinError, type RunState } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
+import { ControlEvent, type ControllerEffect } from "@rein/contracts/messages";
 import { PacketSigner } from "@rein/signing";
 import { QUEUE_NAMES, type ControllerRuntime, type ReinConfig, type SaveOutcome } from "@rein/runtime";
 import { onFinalFailure, toQueueError, type WorkerTiming, workerOptionsOf } from "@rein/consumer";

@@ -1,12 +1,7 @@
 import { retireRun } from "./retire-run.ts";
-import {
-  type ControlEvent,
-  type ControllerEffect,
-  type EvaluateJob,
-  type EvaluateRequest,
-  ReinError,
-  type RunState,
-} from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
+import type { ControlEvent, ControllerEffect, EvaluateJob, EvaluateRequest } from "@rein/contracts/messages";
 import type { PacketSigner } from "@rein/signing";
 import { jobIds, LessonStore, type ControllerRuntime } from "@rein/runtime";
 import { Workspace } from "@rein/tools";

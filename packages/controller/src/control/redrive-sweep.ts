@@ -1,4 +1,6 @@
-import { ControlEvent, isTerminal, type RunState, type StepResult } from "@rein/contracts";
+import type { StepResult } from "@rein/contracts";
+import { isTerminal, type RunState } from "@rein/contracts/run";
+import { ControlEvent } from "@rein/contracts/messages";
 import { type AwaitedJob, awaitedJobsOf, type ControllerRuntime, jobIds, QUEUE_NAMES, resultEventIds } from "@rein/runtime";
 import { DEADLINE_JOB, deadlineJobId } from "../transition/lost-jobs.ts";
 

@@ -1,4 +1,4 @@
-import { FINAL_ANSWER_STEP_ID, type RunState } from "@rein/contracts";
+import { FINAL_ANSWER_STEP_ID, type RunState } from "@rein/contracts/run";
 import {
   ApprovalStore,
   checkpointKeys,

@@ -1,4 +1,4 @@
-import { isTerminal, type RunState } from "@rein/contracts";
+import { isTerminal, type RunState } from "@rein/contracts/run";
 
 /**
  * The last state this controller wrote for each run, kept as written (its

@@ -1,4 +1,5 @@
-import { Goal, newId, ReinError, type RunState, zeroUsage } from "@rein/contracts";
+import { Goal, newId, ReinError, zeroUsage } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import { unpricedModels } from "@rein/models";
 import type { ReinRuntime } from "@rein/runtime";
 import { UNSANDBOXED_WARNING } from "@rein/sandbox";

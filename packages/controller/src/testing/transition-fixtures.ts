@@ -1,15 +1,6 @@
-import {
-  ControlEvent,
-  Goal,
-  hashOf,
-  type RunState,
-  type StepResult,
-  type StepState,
-  StepSpec,
-  type Usage,
-  type Verdict,
-  zeroUsage,
-} from "@rein/contracts";
+import { Goal, hashOf, type StepResult, StepSpec, type Usage, zeroUsage } from "@rein/contracts";
+import type { RunState, StepState, Verdict } from "@rein/contracts/run";
+import { ControlEvent } from "@rein/contracts/messages";
 import type { TransitionSettings } from "../transition/transition.ts";
 import { newRunState } from "../intake/submit-goal.ts";
 

@@ -1,4 +1,4 @@
-import type { RunState } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 
 /**
  * The stop policy: which run budget, if any, is spent. A new step may start

@@ -1,4 +1,4 @@
-import type { ControlEvent } from "@rein/contracts";
+import type { ControlEvent } from "@rein/contracts/messages";
 import { exceededBudget } from "./budget-policy.ts";
 import { partialResult, type Draft } from "./run-draft.ts";
 

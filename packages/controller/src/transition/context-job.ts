@@ -1,4 +1,5 @@
-import type { ContextJob, RunState, StepState } from "@rein/contracts";
+import type { RunState, StepState } from "@rein/contracts/run";
+import type { ContextJob } from "@rein/contracts/messages";
 import { evidenceLine } from "./evidence-line.ts";
 import { packetBodyOf, type PacketSettings } from "./packet-body.ts";
 

@@ -1,17 +1,15 @@
 import {
-  type ControllerEffect,
   type DelegationRequest,
   errorMessage,
   ReinError,
   type StepBudget,
-  type RunState,
   type StepResult,
-  type StepState,
   type Suspension,
   totalTokens,
-  type Verdict,
   zeroUsage,
 } from "@rein/contracts";
+import type { RunState, StepState, Verdict } from "@rein/contracts/run";
+import type { ControllerEffect } from "@rein/contracts/messages";
 import { assertAttenuated } from "@rein/signing";
 import type { TraceEventBody } from "@rein/trace";
 import { contextJobOf } from "./context-job.ts";

@@ -1,13 +1,6 @@
-import {
-  type EvidenceFact,
-  FINAL_ANSWER_STEP_ID,
-  type FinalAnswer,
-  type FinalAnswerEvaluateJob,
-  type RunState,
-  type StepEvaluateJob,
-  type StepEvaluateRequest,
-  type StepState,
-} from "@rein/contracts";
+import type { FinalAnswer } from "@rein/contracts";
+import { FINAL_ANSWER_STEP_ID, type RunState, type StepState } from "@rein/contracts/run";
+import type { EvidenceFact, FinalAnswerEvaluateJob, StepEvaluateJob, StepEvaluateRequest } from "@rein/contracts/messages";
 
 /** All of the run's evidence with each call's status: claims are checked against every observation, not a window. */
 export function evidenceFactsOf(state: RunState): EvidenceFact[] {

@@ -1,4 +1,4 @@
-import type { EvidenceEntry } from "@rein/contracts";
+import type { EvidenceEntry } from "@rein/contracts/run";
 
 /**
  * How a piece of run evidence is shown to a model, in the planner's digest and

@@ -1,4 +1,5 @@
-import type { FinalAnswer, Verdict } from "@rein/contracts";
+import type { FinalAnswer } from "@rein/contracts";
+import type { Verdict } from "@rein/contracts/run";
 import { finalAnswerJobOf } from "./evaluate-jobs.ts";
 import { type Draft, VERIFIED_REASON } from "./run-draft.ts";
 

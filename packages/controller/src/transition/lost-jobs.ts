@@ -1,4 +1,6 @@
-import { type ControlEvent, type ControllerEffect, ReinError, type RunState, type StepState } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import type { RunState, StepState } from "@rein/contracts/run";
+import type { ControlEvent, ControllerEffect } from "@rein/contracts/messages";
 import { type AwaitedJob, awaitedJobsOf, jobIds, QUEUE_NAMES } from "@rein/runtime";
 import { contextJobOf } from "./context-job.ts";
 import { finalAnswerJobOf, stepEvaluateRequestOf } from "./evaluate-jobs.ts";

@@ -1,4 +1,4 @@
-import type { StepState } from "@rein/contracts";
+import type { StepState } from "@rein/contracts/run";
 import type { Draft } from "./run-draft.ts";
 
 /**

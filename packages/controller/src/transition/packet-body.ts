@@ -1,4 +1,5 @@
-import { type PacketBody, type RunState, type StepState, StepBudget, type ToolGrant, totalTokens, zeroUsage } from "@rein/contracts";
+import { type PacketBody, StepBudget, type ToolGrant, totalTokens, zeroUsage } from "@rein/contracts";
+import type { RunState, StepState } from "@rein/contracts/run";
 import { evidenceLine } from "./evidence-line.ts";
 
 export interface PacketSettings {

@@ -1,4 +1,5 @@
-import type { PlanJob, PlannerContext, RunState } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
+import type { PlanJob, PlannerContext } from "@rein/contracts/messages";
 import { evidenceLine } from "./evidence-line.ts";
 
 const MAX_EVIDENCE_IN_DIGEST = 40;

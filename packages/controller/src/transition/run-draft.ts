@@ -1,24 +1,7 @@
-import {
-  addUsage,
-  type ControlEvent,
-  type ControllerEffect,
-  type EvidenceEntry,
-  FinalAnswer,
-  hashOf,
-  type Lesson,
-  type Observation,
-  type RunResult,
-  type RunState,
-  type RunStatus,
-  type Role,
-  type StepEvaluateJob,
-  type StepResult,
-  type StepState,
-  totalTokens,
-  type Usage,
-  type Verdict,
-  zeroUsage,
-} from "@rein/contracts";
+import { addUsage, FinalAnswer, hashOf, type Role, type StepResult, totalTokens, type Usage, zeroUsage } from "@rein/contracts";
+import type { EvidenceEntry, Lesson, RunResult, RunState, RunStatus, StepState, Verdict } from "@rein/contracts/run";
+import type { ControlEvent, ControllerEffect, StepEvaluateJob } from "@rein/contracts/messages";
+import type { Observation } from "@rein/contracts/calls";
 import { untrustedDataOf } from "@rein/presenter";
 import { jobIds } from "@rein/runtime";
 import type { TraceEventBody, TraceEventInput } from "@rein/trace";

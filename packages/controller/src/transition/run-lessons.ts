@@ -1,4 +1,5 @@
-import { idFrom, type Lesson, type RunState, type StepState } from "@rein/contracts";
+import { idFrom } from "@rein/contracts";
+import type { Lesson, RunState, StepState } from "@rein/contracts/run";
 
 /**
  * Lessons the controller writes, composed here so the transition stays pure.

@@ -1,4 +1,5 @@
-import type { EvidenceEntry, RunState, StepResult, StepState } from "@rein/contracts";
+import type { StepResult } from "@rein/contracts";
+import type { EvidenceEntry, RunState, StepState } from "@rein/contracts/run";
 
 const OUTPUT_SUMMARY_CHARS = 400;
 

@@ -1,4 +1,5 @@
-import type { ControllerEffect, RunState } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
+import type { ControllerEffect } from "@rein/contracts/messages";
 import type { TraceEventInput } from "@rein/trace";
 
 export interface TransitionSettings {

@@ -1,4 +1,6 @@
-import { type ControlEvent, errorMessage, isTerminal, type RunState } from "@rein/contracts";
+import { errorMessage } from "@rein/contracts";
+import { isTerminal, type RunState } from "@rein/contracts/run";
+import type { ControlEvent } from "@rein/contracts/messages";
 import { countSpend, stopIfOverBudget } from "./budget-prologue.ts";
 import { Draft, partialResult } from "./run-draft.ts";
 import { EVENT_HANDLERS, type EventHandler } from "./events/event-handlers.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ModelApi } from "@rein/contracts";
+import { ModelApi } from "@rein/contracts/model";
 import { Price } from "../model-config.ts";
 
 /** How deeply a model reasons: Anthropic's `output_config.effort`, OpenAI's `reasoning.effort`. */

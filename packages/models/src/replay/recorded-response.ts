@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { Role, Usage, ContentBlock } from "@rein/contracts";
+import { Role, Usage } from "@rein/contracts";
+import { ContentBlock } from "@rein/contracts/model";
 import type { ModelResponse } from "../model-provider.ts";
 
 const StopReasonContract = z.enum(["end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "other"]);

@@ -1,4 +1,5 @@
-import { readJsonFile, type Role, Usage, type TraceEvent, ReinError } from "@rein/contracts";
+import { readJsonFile, type Role, Usage, ReinError } from "@rein/contracts";
+import type { TraceEvent } from "@rein/contracts/run";
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
 import { RecordedResponse, ReplayFile, RespondedPayload } from "./recorded-response.ts";
 

@@ -1,4 +1,4 @@
-import type { ContentBlock, ModelMessage } from "@rein/contracts";
+import type { ContentBlock, ModelMessage } from "@rein/contracts/model";
 import type { CompleteOptions, ModelRequest, ModelResponse, ModelToolSchema } from "../model-provider.ts";
 import { ProviderToolNames } from "./provider-tool-names.ts";
 import { providerToolSchema } from "./provider-tool-schema.ts";

@@ -2,15 +2,9 @@ import type { ApprovalDesk } from "@rein/tools";
 import type { RedisClient } from "../redis/redis-client.ts";
 import { z } from "zod";
 import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
-import {
-  APPROVAL_SCHEMA_VERSION,
-  Approval,
-  type ApprovalStatus,
-  ReinError,
-  newId,
-  type ApprovalAction,
-  actionHashOf,
-} from "@rein/contracts";
+import { ReinError, newId } from "@rein/contracts";
+import { APPROVAL_SCHEMA_VERSION, Approval, type ApprovalStatus } from "@rein/contracts/run";
+import { type ApprovalAction, actionHashOf } from "@rein/contracts/calls";
 import type { RedisKeys } from "../redis/keys.ts";
 import { expireWithin } from "../stores/run-retention.ts";
 import type { ApprovalSigner } from "@rein/signing";

@@ -1,5 +1,6 @@
 import type { RedisClient } from "../redis/redis-client.ts";
-import { Lesson, type LessonRef, lessonText, ReinError } from "@rein/contracts";
+import { type LessonRef, ReinError } from "@rein/contracts";
+import { Lesson, lessonText } from "@rein/contracts/run";
 import type { RedisKeys } from "../redis/keys.ts";
 import { bm25Scores } from "./bm25.ts";
 

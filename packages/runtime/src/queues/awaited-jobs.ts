@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FINAL_ANSWER_STEP_ID, type RunStatus, type StepPhase, stopsSteps } from "@rein/contracts";
+import { FINAL_ANSWER_STEP_ID, type RunStatus, type StepPhase, stopsSteps } from "@rein/contracts/run";
 import { jobIds, QUEUE_NAMES, type QueueName } from "./queue-names.ts";
 
 /** A job a role is about to run, as intake checks it against its run. */

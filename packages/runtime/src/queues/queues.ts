@@ -1,5 +1,5 @@
 import type { ConnectionOptions, JobsOptions, Queue, Telemetry } from "bullmq";
-import type { ContextJob, ControlEvent, EvaluateJob, PlanJob, StepJob } from "@rein/contracts";
+import type { ContextJob, ControlEvent, EvaluateJob, PlanJob, StepJob } from "@rein/contracts/messages";
 import type { ReinConfig } from "../config/config.ts";
 import { type QueueRole, type QueueSettings, QueuesConfig, queueSettingsOf } from "../config/queues-config.ts";
 import { JobRetention } from "../config/retention-config.ts";

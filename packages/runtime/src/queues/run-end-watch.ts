@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import { z } from "zod";
-import { RunStatus, stopsSteps, errorMessage, ReinError } from "@rein/contracts";
+import { errorMessage, ReinError } from "@rein/contracts";
+import { RunStatus, stopsSteps } from "@rein/contracts/run";
 import type { Logger } from "@rein/guard";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";

@@ -1,4 +1,4 @@
-import { isTerminal, type RunState } from "@rein/contracts";
+import { isTerminal, type RunState } from "@rein/contracts/run";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 

@@ -1,7 +1,9 @@
 import type { RedisClient } from "../redis/redis-client.ts";
 import { z } from "zod";
 import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
-import { ModelMessage, Observation, StepCheckpoint, ToolCallRecord, ReinError } from "@rein/contracts";
+import { ToolCallRecord, ReinError } from "@rein/contracts";
+import { ModelMessage } from "@rein/contracts/model";
+import { Observation, StepCheckpoint } from "@rein/contracts/calls";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { CacheBatch } from "@rein/tools";
 import { type CheckpointDelta, type TraceBatch, writeTurn } from "./turn-write.ts";

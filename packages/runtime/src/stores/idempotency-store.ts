@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
-import { ReinError, type CallIntent, CallRecord, type RecordedOutcome } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import { type CallIntent, CallRecord, type RecordedOutcome } from "@rein/contracts/calls";
 import type { RedisClient } from "../redis/redis-client.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { BeginOutcome, IdempotencyLog, RecordOutcome, StepOwner } from "@rein/tools";

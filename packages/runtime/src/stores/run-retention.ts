@@ -1,4 +1,4 @@
-import type { RunState } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 import { checkpointKeys } from "./checkpoint-store.ts";

@@ -1,5 +1,6 @@
 import type { RedisClient } from "../redis/redis-client.ts";
-import { RunState, STEPS_STOPPED_STATUSES, ReinError } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import { RunState, STEPS_STOPPED_STATUSES } from "@rein/contracts/run";
 import { awaitedJobs } from "../queues/awaited-jobs.ts";
 import type { RunEnded } from "../queues/run-end-watch.ts";
 import type { RedisKeys } from "../redis/keys.ts";

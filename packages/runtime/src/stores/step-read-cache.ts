@@ -1,5 +1,5 @@
 import type { CacheBatch, RunReadCache, StepReadCache } from "@rein/tools";
-import type { RecordedResult } from "@rein/contracts";
+import type { RecordedResult } from "@rein/contracts/calls";
 
 /** What a step's view needs of the run's shared cache (ToolResultCache). */
 export interface SharedReadCache extends RunReadCache {

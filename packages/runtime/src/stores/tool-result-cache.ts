@@ -1,7 +1,7 @@
 import type { RedisClient } from "../redis/redis-client.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { CacheBatch, ReadCache, StepReadCache } from "@rein/tools";
-import { RecordedResult } from "@rein/contracts";
+import { RecordedResult } from "@rein/contracts/calls";
 import { StepCacheView } from "./step-read-cache.ts";
 
 export interface ToolResultCacheOptions {

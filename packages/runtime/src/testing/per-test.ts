@@ -1,6 +1,6 @@
 import type { Worker } from "bullmq";
 import type { ReinConfigInput } from "../config/config.ts";
-import type { ControlEvent } from "@rein/contracts";
+import type { ControlEvent } from "@rein/contracts/messages";
 import { fixtureAround, type HookRegistrar, liveView } from "@rein/contracts/testing";
 import { recordSentControl } from "./sent-control.ts";
 import { createTestRuntime, type TestRuntime } from "./test-runtime.ts";

@@ -1,4 +1,4 @@
-import type { ControlEvent } from "@rein/contracts";
+import type { ControlEvent } from "@rein/contracts/messages";
 import type { ReinQueues } from "../queues/queues.ts";
 
 /** Every control event sent through `queues` from now on, in order; each is still sent, as the controller would receive it. */

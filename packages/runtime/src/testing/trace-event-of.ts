@@ -1,4 +1,4 @@
-import type { TraceEvent } from "@rein/contracts";
+import type { TraceEvent } from "@rein/contracts/run";
 import { type TraceKind, type TracePayloadInput, type TypedTraceEvent, typedTraceEvent } from "@rein/trace";
 
 /** The envelope fields a test may set; the rest get fixed values. */

@@ -1,4 +1,4 @@
-import { isTerminal, type RunState } from "@rein/contracts";
+import { isTerminal, type RunState } from "@rein/contracts/run";
 import type { ReinRuntime } from "../runtime.ts";
 
 /**

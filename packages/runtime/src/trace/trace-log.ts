@@ -1,6 +1,7 @@
 import { type TraceWriter, type TraceEventInput, type TypedTraceEvent, typedTraceEvent } from "@rein/trace";
 import type { RedisClient } from "../redis/redis-client.ts";
-import { TraceEvent, ReinError } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import { TraceEvent } from "@rein/contracts/run";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { Redactor } from "@rein/guard";
 import type { TraceBatch } from "../stores/turn-write.ts";

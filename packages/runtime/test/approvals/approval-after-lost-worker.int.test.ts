@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { actionHashOf, sha256 } from "@rein/contracts";
+import { sha256 } from "@rein/contracts";
+import { actionHashOf } from "@rein/contracts/calls";
 import { ApprovalSigner, ApprovalVerifier, generateKeyPair } from "@rein/signing";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";
 import { call, harness, restartServiceTool } from "@rein/tools/testing";

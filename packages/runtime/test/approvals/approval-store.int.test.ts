@@ -1,6 +1,7 @@
 import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { actionHashOf, ReinError } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import { actionHashOf } from "@rein/contracts/calls";
 import { ApprovalSigner, generateKeyPair } from "@rein/signing";
 import { ApprovalStore } from "../../src/approvals/approval-store.ts";
 import { REDIS_URL, redisForTest } from "../tools/redis-harness.ts";

@@ -1,6 +1,7 @@
 import { sign } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { actionHashOf, canonicalJson, type ToolGrant } from "@rein/contracts";
+import { canonicalJson, type ToolGrant } from "@rein/contracts";
+import { actionHashOf } from "@rein/contracts/calls";
 import { ApprovalSigner, ApprovalVerifier, generateKeyPair } from "@rein/signing";
 import { ApprovalStore } from "../../src/approvals/approval-store.ts";
 import { IdempotencyStore } from "../../src/stores/idempotency-store.ts";

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LessonStore } from "../../src/index.ts";
-import { type Lesson, ReinError } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import type { Lesson } from "@rein/contracts/run";
 import { createTestRuntime, type TestRuntime } from "../../src/testing/index.ts";
 
 const lesson = (lessonId: string, signature: string, createdAt: string, extra: Partial<Lesson> = {}): Lesson => ({

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RunEndWatch } from "../../src/index.ts";
-import { ReinError, RunState, type RunStatus } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import { RunState, type RunStatus } from "@rein/contracts/run";
 import { createTestRuntime, type TestRuntime } from "../../src/testing/index.ts";
 
 const stored = RunState.parse(JSON.parse(readFileSync(new URL("../fixtures/run-state.v1.json", import.meta.url), "utf8")));

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { completeStructured, type ModelProvider, type ModelRequest, type ModelResponse } from "@rein/models";
-import type { ContentBlock } from "@rein/contracts";
+import type { ContentBlock } from "@rein/contracts/model";
 import { testRuntimePerTest } from "../../src/testing/index.ts";
 
 const Answer = z.object({ summary: z.string(), items: z.array(z.string()) });

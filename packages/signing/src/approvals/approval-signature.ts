@@ -1,6 +1,7 @@
 import { type KeyObject, sign, verify } from "node:crypto";
 import { z } from "zod";
-import { canonicalJson, APPROVAL_SCHEMA_VERSION, type Approval, HashString } from "@rein/contracts";
+import { canonicalJson, HashString } from "@rein/contracts";
+import { APPROVAL_SCHEMA_VERSION, type Approval } from "@rein/contracts/run";
 
 /**
  * What a decider signs: the whole decision about one approval of one action

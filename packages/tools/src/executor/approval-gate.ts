@@ -1,4 +1,5 @@
-import { APPROVAL_SCHEMA_VERSION, type Approval, type ApprovalAction, actionHashOf } from "@rein/contracts";
+import { APPROVAL_SCHEMA_VERSION, type Approval } from "@rein/contracts/run";
+import { type ApprovalAction, actionHashOf } from "@rein/contracts/calls";
 import { type ApprovalVerifier, decisionProblem } from "@rein/signing";
 import type { ApprovalDesk } from "../ports/approval-desk.ts";
 

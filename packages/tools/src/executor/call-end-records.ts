@@ -1,14 +1,5 @@
-import {
-  type FailureClass,
-  type Observation,
-  type Provenance,
-  type ToolCallRecord,
-  type ToolCallStatus,
-  type ToolResultEvent,
-  type Sha256,
-  sha256,
-  newId,
-} from "@rein/contracts";
+import { type ToolCallRecord, type Sha256, sha256, newId } from "@rein/contracts";
+import type { FailureClass, Observation, Provenance, ToolCallStatus, ToolResultEvent } from "@rein/contracts/calls";
 import type { ToolCallOutcome } from "../tool-executor.ts";
 import type { CallTrace } from "./call-trace.ts";
 

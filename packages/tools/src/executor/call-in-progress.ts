@@ -1,13 +1,5 @@
-import {
-  type PermissionDecision,
-  type Scope,
-  type ToolGrant,
-  ReinError,
-  type FailureClass,
-  type CallIntent,
-  type RecordedOutcome,
-  type RecordedResult,
-} from "@rein/contracts";
+import { type PermissionDecision, type Scope, type ToolGrant, ReinError } from "@rein/contracts";
+import type { FailureClass, CallIntent, RecordedOutcome, RecordedResult } from "@rein/contracts/calls";
 import type { PreparedUntrusted, PresentedUntrusted } from "@rein/presenter";
 import type { AnyTool } from "../define-tool.ts";
 import type { ResolvedExecutorDeps } from "../tool-executor-deps.ts";

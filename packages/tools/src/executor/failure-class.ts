@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type FailureClass, ReinError } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import type { FailureClass } from "@rein/contracts/calls";
 
 const TRANSIENT_ERRNO = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EAI_AGAIN", "EPIPE", "EBUSY", "EAGAIN", "UND_ERR_SOCKET"]);
 

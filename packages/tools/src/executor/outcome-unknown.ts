@@ -1,4 +1,5 @@
-import { canonicalJson, type CallIntent } from "@rein/contracts";
+import { canonicalJson } from "@rein/contracts";
+import type { CallIntent } from "@rein/contracts/calls";
 import type { CallInProgress } from "./call-in-progress.ts";
 import type { CallEnding } from "./call-end-records.ts";
 

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { type FailureClass, ReinError } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import type { FailureClass } from "@rein/contracts/calls";
 import type { AnyTool, ToolContext } from "../define-tool.ts";
 import { classifyFailure } from "./failure-class.ts";
 

@@ -1,4 +1,5 @@
-import type { Approval, ApprovalAction } from "@rein/contracts";
+import type { Approval } from "@rein/contracts/run";
+import type { ApprovalAction } from "@rein/contracts/calls";
 
 /**
  * Where the executor finds, asks for and consumes a person's approval of one

@@ -1,4 +1,4 @@
-import type { CallIntent, CallRecord, RecordedOutcome } from "@rein/contracts";
+import type { CallIntent, CallRecord, RecordedOutcome } from "@rein/contracts/calls";
 
 /** A step's owner as a queue names it: a record lands only while this token still owns the step. */
 export interface StepOwner {

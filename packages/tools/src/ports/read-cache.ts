@@ -1,4 +1,4 @@
-import type { RecordedResult } from "@rein/contracts";
+import type { RecordedResult } from "@rein/contracts/calls";
 
 /** A run's read cache as the executor uses it: results of read-only idempotent calls by fingerprint. */
 export interface RunReadCache {

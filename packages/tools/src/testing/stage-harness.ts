@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type Sha256, sha256, type CallIntent } from "@rein/contracts";
+import { type Sha256, sha256 } from "@rein/contracts";
+import type { CallIntent } from "@rein/contracts/calls";
 import { createLogger, SecretBindings } from "@rein/guard";
 import { type AnyTool, defineTool, type ToolOptions } from "../define-tool.ts";
 import type { CallInProgress } from "../executor/call-in-progress.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { IgnoredRule, PermissionOutcome, ToolEffect, Scope, FailureClass, Provenance, ToolCallStatus } from "@rein/contracts";
+import { IgnoredRule, PermissionOutcome, ToolEffect, Scope } from "@rein/contracts";
+import { FailureClass, Provenance, ToolCallStatus } from "@rein/contracts/calls";
 import { traceKinds } from "./trace-kind.ts";
 
 /** Every call event carries these (tools/executor/call-trace.ts adds them), so a call's trail reads without joins. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ClaimCheck } from "@rein/contracts";
+import { ClaimCheck } from "@rein/contracts/run";
 import { traceKinds } from "./trace-kind.ts";
 
 /** What the evaluator found before its verdict: claims, fingerprints, loops, check commands. */

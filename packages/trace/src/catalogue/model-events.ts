@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { Role, ContentBlock } from "@rein/contracts";
+import { Role } from "@rein/contracts";
+import { ContentBlock } from "@rein/contracts/model";
 import { PromptCopy } from "../prompt-copy.ts";
 import { traceKinds } from "./trace-kind.ts";
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { RunBudget, GoalKind, Role, Usage, ApprovalStatus, LessonKind, RunStatus } from "@rein/contracts";
+import { RunBudget, GoalKind, Role, Usage } from "@rein/contracts";
+import { ApprovalStatus, LessonKind, RunStatus } from "@rein/contracts/run";
 import { traceKinds } from "./trace-kind.ts";
 
 const runEnd = z.object({

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { JsonObject, RunStatus, Scope, StepStatus, CheckResult, ClaimCheck, VerdictDecision } from "@rein/contracts";
+import { JsonObject, Scope, StepStatus } from "@rein/contracts";
+import { RunStatus, CheckResult, ClaimCheck, VerdictDecision } from "@rein/contracts/run";
 import { traceKinds } from "./trace-kind.ts";
 
 // Budgets and packets are recorded as they were handed out, before any intake

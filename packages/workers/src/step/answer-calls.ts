@@ -1,4 +1,6 @@
-import type { ContentBlock, Observation, Suspension } from "@rein/contracts";
+import type { Suspension } from "@rein/contracts";
+import type { ContentBlock } from "@rein/contracts/model";
+import type { Observation } from "@rein/contracts/calls";
 import type { ModelToolCall } from "@rein/tools";
 import { answerFromResume } from "../resume-answer.ts";
 import { isRuntimeTool, parseRuntimeCall, runtimeObservation } from "../runtime-tools.ts";

@@ -1,4 +1,5 @@
-import { type ModelMessage, type ModelToolSchema, totalTokens } from "@rein/contracts";
+import { totalTokens } from "@rein/contracts";
+import type { ModelMessage, ModelToolSchema } from "@rein/contracts/model";
 import { estimateRequestTokens } from "@rein/models";
 import type { StepContext } from "./step-context.ts";
 

@@ -1,4 +1,5 @@
-import { ReinError, RunStatus } from "@rein/contracts";
+import { ReinError } from "@rein/contracts";
+import { RunStatus } from "@rein/contracts/run";
 import type { StepContext } from "./step-context.ts";
 
 /** The `run_ended` error that stopped the step, whether its signal carried it or its refused turn write threw it. */

@@ -1,4 +1,6 @@
-import { type HandoffPacket, type ModelToolSchema, type PacketBody, ReinError, type StepCheckpoint, zeroUsage } from "@rein/contracts";
+import { type HandoffPacket, type PacketBody, ReinError, zeroUsage } from "@rein/contracts";
+import type { ModelToolSchema } from "@rein/contracts/model";
+import type { StepCheckpoint } from "@rein/contracts/calls";
 import type { Redactor } from "@rein/guard";
 import type { ModelProvider, ModelStreamEvent, Price } from "@rein/models";
 import { type CheckpointCounts, type CheckpointStore, TraceBuffer, type TraceLog } from "@rein/runtime";

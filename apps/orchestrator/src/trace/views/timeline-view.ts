@@ -1,4 +1,5 @@
-import type { RunState, Usage } from "@rein/contracts";
+import type { Usage } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import type { TypedTraceEvent } from "@rein/trace";
 import { callKeyOf, clip, endReasonOf, failedExitOf, isRunEnd, list, shortHash, text } from "./event-fields.ts";
 

@@ -1,4 +1,4 @@
-import type { ControlEvent } from "@rein/contracts";
+import type { ControlEvent } from "@rein/contracts/messages";
 import type { Draft } from "../run-draft.ts";
 import { onGoalSubmitted } from "./on-goal-submitted.ts";
 import { onPlanReady } from "./on-plan-ready.ts";

@@ -1,4 +1,4 @@
-import type { StepState } from "@rein/contracts";
+import type { StepState } from "@rein/contracts/run";
 import { type Draft, lastSummary } from "../run-draft.ts";
 import { proposeFinalAnswer } from "../final-answer.ts";
 import type { EventOf } from "./event-of.ts";

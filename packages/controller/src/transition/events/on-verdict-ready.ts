@@ -1,4 +1,4 @@
-import { FINAL_ANSWER_STEP_ID } from "@rein/contracts";
+import { FINAL_ANSWER_STEP_ID } from "@rein/contracts/run";
 import type { Draft } from "../run-draft.ts";
 import { applyChildVerdict } from "../delegation.ts";
 import { applyFinalVerdict } from "../final-answer.ts";

@@ -1,4 +1,4 @@
-import type { Provenance } from "@rein/contracts";
+import type { Provenance } from "@rein/contracts/calls";
 import type { AnyTool } from "../../define-tool.ts";
 import { type CallStage, type Execution, need, stageOrderError } from "../call-in-progress.ts";
 import type { CallEnding } from "../call-end-records.ts";

@@ -1,4 +1,4 @@
-import { actionHashOf } from "@rein/contracts";
+import { actionHashOf } from "@rein/contracts/calls";
 import { passApprovalGate } from "../approval-gate.ts";
 import { type CallStage, need } from "../call-in-progress.ts";
 import { isRepeatable } from "../recorded-calls.ts";

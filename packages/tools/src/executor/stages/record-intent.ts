@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { actionHashOf, canonicalJson, type CallIntent } from "@rein/contracts";
+import { canonicalJson } from "@rein/contracts";
+import { actionHashOf, type CallIntent } from "@rein/contracts/calls";
 import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";
 import { interrupted } from "../interrupted.ts";
 import { outcomeUnknown } from "../outcome-unknown.ts";

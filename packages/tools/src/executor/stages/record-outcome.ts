@@ -1,4 +1,5 @@
-import { sha256, type RecordedFailure, type RecordedResult } from "@rein/contracts";
+import { sha256 } from "@rein/contracts";
+import type { RecordedFailure, RecordedResult } from "@rein/contracts/calls";
 import { type CallStage, need } from "../call-in-progress.ts";
 import { isEmptyResult } from "../empty-result.ts";
 import { recordOwner } from "../recorded-calls.ts";

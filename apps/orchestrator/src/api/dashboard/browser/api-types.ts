@@ -3,7 +3,7 @@
  * compiler ties each view to the route it draws. Types only; the bundle
  * holds none of the server's code (browser-script.ts refuses one that does).
  */
-export type { RunState, RunStatus, TraceEvent } from "@rein/contracts";
+export type { RunState, RunStatus, TraceEvent } from "@rein/contracts/run";
 export type { Artifact, LiveEvent } from "@rein/runtime";
 export type { TraceKind } from "@rein/trace";
 export type { QueuedApproval, EvidenceCall } from "../../../approvals/approval-queue.ts";

@@ -1,4 +1,4 @@
-import type { RunState } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
 import type { AnswerView, CallView, EvidenceLink } from "./run-view-model.ts";
 
 /**

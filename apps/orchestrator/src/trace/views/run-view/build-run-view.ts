@@ -1,4 +1,5 @@
-import { errorMessage, type RunState, type TraceEvent } from "@rein/contracts";
+import { errorMessage } from "@rein/contracts";
+import type { RunState, TraceEvent } from "@rein/contracts/run";
 import { type TypedTraceEvent, typedTraceEvent } from "@rein/trace";
 import type { TraceBundle } from "../../trace-bundle.ts";
 import { presentedToModel } from "../call-view.ts";

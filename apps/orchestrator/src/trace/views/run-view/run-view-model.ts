@@ -1,14 +1,6 @@
-import type {
-  BudgetSpent,
-  CheckResult,
-  ClaimStatus,
-  RunBudget,
-  RunStatus,
-  StepStatus,
-  ToolCallStatus,
-  Usage,
-  VerdictDecision,
-} from "@rein/contracts";
+import type { BudgetSpent, RunBudget, StepStatus, Usage } from "@rein/contracts";
+import type { CheckResult, ClaimStatus, RunStatus, VerdictDecision } from "@rein/contracts/run";
+import type { ToolCallStatus } from "@rein/contracts/calls";
 
 /**
  * A run as the dashboard's run page shows it, built from the trace (and the
