@@ -3,16 +3,8 @@ import { ReinError } from "@rein/contracts";
 import { RunStatus, StepPhase, stopsSteps } from "@rein/contracts/run";
 import type { TraceKind, TraceWriter } from "@rein/trace";
 import type { Logger } from "@rein/guard";
-import {
-  type RedisKeys,
-  type RunStateReads,
-  AwaitedJobs,
-  awaitedKey,
-  type IntakeJob,
-  jobIds,
-  QUEUE_NAMES,
-  resultEventIds,
-} from "@rein/runtime";
+import { type RunStateReads, AwaitedJobs, awaitedKey, type IntakeJob, jobIds, QUEUE_NAMES, resultEventIds } from "@rein/runtime";
+import type { RedisKeys } from "@rein/runtime/keys";
 
 export type { IntakeJob } from "@rein/runtime";
 

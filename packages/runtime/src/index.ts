@@ -1,7 +1,7 @@
 // The house every role lives in: config assembled from each package's piece, one Redis
 // (run state, trace log, artifacts, checkpoints, approvals, lessons, the stores that implement
 // the tool kit's ports), the queues (each role's consumer is @rein/consumer), the live channel, telemetry,
-// and createRuntime with the narrow runtime each role may use.
+// and createRuntime with the narrow runtime each role may use. Keys handled directly: /keys.
 export { createRuntime, type ReinRuntime, type RuntimeOptions } from "./runtime.ts";
 export type { ControllerRuntime, EvaluatorRuntime, PlannerRuntime, RunStateReads, StepWorkerRuntime } from "./role-runtimes.ts";
 export { loadConfig, ReinConfig, type ReinConfigInput } from "./config/config.ts";
@@ -10,15 +10,9 @@ export { type QueueRole, queueSettingsOf } from "./config/queues-config.ts";
 export { secretsAndRedactor } from "./config/config-redactor.ts";
 export type { UnknownOutcomePolicy } from "./config/evaluator-config.ts";
 export { assertRedis, connectRedis, pingRedis, type Redis, redactPassword } from "./redis/connection.ts";
-export { scanKeys } from "./redis/redis-client.ts";
-export type { RedisKeys } from "./redis/keys.ts";
-export { deleteByPrefix } from "./redis/delete-by-prefix.ts";
-export { deleteKeys } from "./redis/delete-keys.ts";
-export { flatPairs } from "./redis/flat-pairs.ts";
 export { RunStore, type SaveOutcome } from "./stores/run-store.ts";
 export { type Artifact, ArtifactStore } from "./stores/artifact-store.ts";
-export { type CheckpointCounts, CheckpointStore, checkpointKeys } from "./stores/checkpoint-store.ts";
-export { expireWithin, forgetExpiredRuns, forgetRuns, noteRunExpiry, runKeysOf } from "./stores/run-retention.ts";
+export { type CheckpointCounts, CheckpointStore } from "./stores/checkpoint-store.ts";
 export { IdempotencyStore } from "./stores/idempotency-store.ts";
 export { ToolResultCache } from "./stores/tool-result-cache.ts";
 export { ApprovalDecisionInput, ApprovalStore } from "./approvals/approval-store.ts";

@@ -1,5 +1,6 @@
 import { isTerminal, type RunState, RunStatus } from "@rein/contracts/run";
-import { flatPairs, type ReinRuntime } from "@rein/runtime";
+import type { ReinRuntime } from "@rein/runtime";
+import { flatPairs } from "@rein/runtime/keys";
 import { z } from "zod";
 
 /** Most index entries one `GET /runs` reads: a filter that matches little stops here and hands back a cursor. */

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connectRedis, createRuntime, deleteByPrefix, ReinConfig, type ReinConfigInput, type ReinRuntime } from "@rein/runtime";
+import { connectRedis, createRuntime, ReinConfig, type ReinConfigInput, type ReinRuntime } from "@rein/runtime";
+import { deleteByPrefix } from "@rein/runtime/keys";
 
 export interface IsolatedRuntime extends ReinRuntime {
   /** Deletes every key under the scratch prefix and the scratch workspaces, then closes. */

@@ -1,7 +1,8 @@
 import type { Queue } from "bullmq";
 import { ReinError } from "@rein/contracts";
 import { isTerminal } from "@rein/contracts/run";
-import { ApprovalStore, deleteKeys, forgetRuns, QUEUE_NAMES, type QueueName, type ReinRuntime, scanKeys } from "@rein/runtime";
+import { ApprovalStore, QUEUE_NAMES, type QueueName, type ReinRuntime } from "@rein/runtime";
+import { deleteKeys, forgetRuns, scanKeys } from "@rein/runtime/keys";
 import { removeWorkspace } from "@rein/controller";
 import { artifactIdsOf } from "./run-artifacts.ts";
 

@@ -4,7 +4,8 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { EXAMPLES_DIR } from "../../src/examples/load-example.ts";
-import { connectRedis, deleteByPrefix } from "@rein/runtime";
+import { connectRedis } from "@rein/runtime";
+import { deleteByPrefix } from "@rein/runtime/keys";
 import { TEST_REDIS_URL } from "@rein/runtime/testing";
 
 const SUITE = join(EXAMPLES_DIR, "eval-suite");

@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { connectRedis, createRuntime, deleteByPrefix, ReinConfig, type ReinRuntime } from "@rein/runtime";
+import { connectRedis, createRuntime, ReinConfig, type ReinRuntime } from "@rein/runtime";
+import { deleteByPrefix } from "@rein/runtime/keys";
 import { TEST_REDIS_URL } from "@rein/runtime/testing";
 import { afterAll } from "vitest";
 

@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { RunState } from "@rein/contracts/run";
 import { ensureKeyPairFiles } from "@rein/signing";
-import { connectRedis, createRuntime, deleteByPrefix, ReinConfig, type ReinRuntime } from "@rein/runtime";
+import { connectRedis, createRuntime, ReinConfig, type ReinRuntime } from "@rein/runtime";
+import { deleteByPrefix } from "@rein/runtime/keys";
 import { TEST_REDIS_URL } from "@rein/runtime/testing";
 import { REIN_BIN } from "./cli.ts";
 

@@ -1,15 +1,6 @@
 import { FINAL_ANSWER_STEP_ID, type RunState } from "@rein/contracts/run";
-import {
-  ApprovalStore,
-  checkpointKeys,
-  type ControllerRuntime,
-  expireWithin,
-  forgetExpiredRuns,
-  jobIds,
-  noteRunExpiry,
-  resultEventIds,
-  runKeysOf,
-} from "@rein/runtime";
+import { ApprovalStore, type ControllerRuntime, jobIds, resultEventIds } from "@rein/runtime";
+import { checkpointKeys, expireWithin, forgetExpiredRuns, noteRunExpiry, runKeysOf } from "@rein/runtime/keys";
 
 /**
  * What is left of a run that ended: its keys (its intent and outcome
