@@ -16,14 +16,32 @@ export interface LoadedSdk<Client extends { baseURL: string }> {
  * keeps its key out of errors alike. Each attempt streams when the caller
  * asks for events and is a plain request otherwise.
  */
-export async function completeThroughSdk<Client extends { baseURL: string }, Attempt>(
+export async function completeThroughSdk<Client extends { baseURL: string }, Attempt extends { headers?: Headers }>(
   settings: AdapterSettings,
   sdk: Promise<LoadedSdk<Client>>,
   options: CompleteOptions,
   attempt: { stream(client: Client): Promise<Attempt>; request(client: Client): Promise<Attempt> },
 ): Promise<{ value: Attempt; retries: number }> {
   const { client, toFailure } = await sdk;
-  return withRetries(() => (options.onEvent ? attempt.stream(client) : attempt.request(client)), settings.retry ?? defaultRetryPolicy, {
+  const once = () => (options.onEvent ? attempt.stream(client) : attempt.request(client));
+  const gate = options.rateGate;
+  // Each attempt, retries included, waits for the fleet's budget and tells it what the provider said.
+  const gated = gate
+    ? async () => {
+        await gate.acquire();
+        let value: Attempt;
+        try {
+          value = await once();
+        } catch (error) {
+          await gate.failed(toFailure(error));
+          throw error;
+        }
+        await gate.succeeded(value.headers);
+        return value;
+      }
+    : once;
+  return withRetries(gated, settings.retry ?? defaultRetryPolicy, {
+    waitsForRateLimits: gate !== undefined,
     provider: settings.name,
     model: settings.model,
     baseURL: client.baseURL,

@@ -9,6 +9,10 @@ import { OpenAIProvider } from "./openai/openai-provider.ts";
 import { openAIProviderFor } from "./openai/openai-api-choice.ts";
 import { ReplayProvider, type ReplayRecordings } from "./replay/replay-provider.ts";
 import type { RetryPolicy } from "./retry.ts";
+import { RateLimitedProvider } from "./rate-limit/rate-limited-provider.ts";
+import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
+import { budgetFor } from "./rate-limit/rate-limits-config.ts";
+import { defaultMaxTokens } from "./adapter-settings.ts";
 import { ScriptedProvider } from "./scripted/scripted-provider.ts";
 
 export interface CreateProviderOptions {
@@ -18,6 +22,8 @@ export interface CreateProviderOptions {
   recordings?: ReplayRecordings;
   /** Overrides of the retry policy's timing (tests inject `sleep` and `random`); `maxRetries` comes from config. */
   retry?: Omit<RetryPolicy, "maxRetries">;
+  /** The fleet's shared rate budget; used when `providers.<name>.limits` is set. */
+  rateLimiter?: RateLimiter;
 }
 
 /**
@@ -31,6 +37,25 @@ export function createProvider(
   roleConfig: RoleModelConfig,
   env: Readonly<Record<string, string | undefined>>,
   options: CreateProviderOptions = {},
+): ModelProvider {
+  const provider = providerOfKind(name, providerConfig, roleConfig, env, options);
+  const limits = providerConfig.limits;
+  if (!limits || !options.rateLimiter) return provider;
+  return new RateLimitedProvider(provider, {
+    limiter: options.rateLimiter,
+    budget: budgetFor(limits, roleConfig.model),
+    leaseMs: limits.leaseMs,
+    maxWaitMs: limits.maxWaitMs,
+    defaultMaxTokens: roleConfig.maxTokens ?? modelEntryFor(providerConfig.kind, roleConfig.model)?.defaultMaxTokens ?? defaultMaxTokens,
+  });
+}
+
+function providerOfKind(
+  name: string,
+  providerConfig: ProviderConfig,
+  roleConfig: RoleModelConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  options: CreateProviderOptions,
 ): ModelProvider {
   const naming = { name, model: roleConfig.model };
   switch (providerConfig.kind) {

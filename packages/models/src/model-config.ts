@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { EnvName } from "@rein/contracts";
+import { RateLimits } from "./rate-limit/rate-limits-config.ts";
+
+export { RateBudget, RateLimits } from "./rate-limit/rate-limits-config.ts";
 
 // The models' piece of config: providers, what each role calls, prices.
 
@@ -16,6 +19,8 @@ export const ProviderConfig = z.object({
   /** For `openai-compatible`: native JSON mode name ("json_schema" or "json_object"). */
   structuredOutput: z.enum(["json_schema", "json_object", "none"]).optional(),
   maxRetries: z.number().int().nonnegative().default(4),
+  /** The account's rate budget, shared by the whole fleet through Redis and lowered by what the provider's headers say (docs/models.md). */
+  limits: RateLimits.optional(),
 });
 export type ProviderConfig = z.infer<typeof ProviderConfig>;
 

@@ -1,5 +1,7 @@
 import type { Role, Usage } from "@rein/contracts";
 import type { ContentBlock, ModelMessage, ModelToolSchema, StructuredOutputRequest } from "@rein/contracts/model";
+import type { ProviderFailure } from "./errors-classify.ts";
+import type { RateWaitReason } from "./rate-limit/rate-limiter.ts";
 
 export type {
   ContentBlock,
@@ -57,6 +59,33 @@ export interface CompleteOptions {
   signal?: AbortSignal;
   /** When given, the adapter streams and reports deltas as they arrive. */
   onEvent?: (event: ModelStreamEvent) => void;
+  /** When the caller must have its answer (ms since the epoch, the step's deadline): waiting for rate-limit capacity never goes past it. */
+  deadline?: number;
+  /** Told once a call waited for the fleet's rate budget, granted or not (tracedComplete traces it as `model.waited`). */
+  onWaited?: (wait: ModelWait) => void | Promise<void>;
+  /** Set by RateLimitedProvider: an adapter that `gatesAttempts` passes every attempt through it. */
+  rateGate?: AttemptGate;
+}
+
+/** How long a call waited for the fleet's rate budget, and why. */
+export interface ModelWait {
+  provider: string;
+  model: string;
+  waitedMs: number;
+  /** What was short when the call last had to wait. */
+  reason: RateWaitReason;
+  /** False when the wait would have passed the deadline, so the call was not made. */
+  granted: boolean;
+}
+
+/** The fleet's rate budget around each attempt of one call (retries included). */
+export interface AttemptGate {
+  /** Waits until the budget has room for one attempt and reserves it. */
+  acquire(): Promise<void>;
+  /** The attempt was answered: its rate-limit headers adjust the budget. */
+  succeeded(headers: Headers | undefined): Promise<void>;
+  /** The attempt failed: its headers adjust the budget, and a 429 pauses the fleet's calls to the model. */
+  failed(failure: ProviderFailure | undefined): Promise<void>;
 }
 
 /** The one interface every model adapter implements. */
@@ -66,6 +95,8 @@ export interface ModelProvider {
   /** The provider kind: "anthropic", "openai", "openai-compatible", "scripted", "replay". */
   readonly kind: string;
   readonly model: string;
+  /** True for adapters that pass each HTTP attempt through `options.rateGate`; others are gated once per call. */
+  readonly gatesAttempts?: boolean;
   complete(request: ModelRequest, options?: CompleteOptions): Promise<ModelResponse>;
 }
 

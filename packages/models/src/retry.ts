@@ -30,6 +30,12 @@ export interface RetryContext {
   secrets: readonly string[];
   signal?: AbortSignal;
   onEvent?: (event: ModelStreamEvent) => void;
+  /**
+   * A rate gate holds each attempt until the fleet's budget has room: a 429
+   * is then retried without counting against `maxRetries` and without a
+   * sleep here, the gate's wait (bounded by the call's deadline) being the wait.
+   */
+  waitsForRateLimits?: boolean;
   /** Maps a thrown SDK error to a neutral failure; returns undefined for errors that are not the provider's (they propagate as they are). */
   toFailure: (error: unknown) => ProviderFailure | undefined;
 }
@@ -59,6 +65,7 @@ export async function withRetries<T>(
 ): Promise<{ value: T; retries: number }> {
   const sleep = policy.sleep ?? abortableSleep;
   const now = policy.now ?? Date.now;
+  let counted = 0;
   for (let retries = 0; ; retries += 1) {
     try {
       return { value: await attempt(), retries };
@@ -68,7 +75,8 @@ export async function withRetries<T>(
       if (!mapped) throw error;
       const failure: ProviderFailure = context.baseURL ? { ...mapped, baseURL: context.baseURL } : mapped;
       const classification = classifyFailure(failure, now);
-      if (!classification.retryable || retries >= policy.maxRetries) {
+      if (context.waitsForRateLimits && classification.reason === "rate_limited") continue;
+      if (!classification.retryable || counted >= policy.maxRetries) {
         throw modelError(failure, classification, { ...context, retries, cause: error });
       }
       const cap = policy.maxDelayMs ?? 60_000;
@@ -76,7 +84,8 @@ export async function withRetries<T>(
         const stoppedBecause = `the server asked to wait ${seconds(classification.retryAfterMs)} before retrying, longer than the ${seconds(cap)} this call may wait`;
         throw modelError(failure, classification, { ...context, retries, cause: error, stoppedBecause });
       }
-      const delayMs = classification.retryAfterMs ?? backoffDelay(retries, policy);
+      const delayMs = classification.retryAfterMs ?? backoffDelay(counted, policy);
+      counted += 1;
       context.onEvent?.({ type: "retry", attempt: retries + 1, delayMs, reason: classification.reason });
       await sleep(delayMs, context.signal);
     }

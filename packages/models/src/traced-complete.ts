@@ -1,7 +1,7 @@
 import { hashOf, errorMessage } from "@rein/contracts";
 import type { Price } from "./model-config.ts";
 import { type PromptChain, promptHash, storePromptCopy, type TraceWriter } from "@rein/trace";
-import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from "./model-provider.ts";
+import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ModelWait } from "./model-provider.ts";
 import { costOf } from "./pricing.ts";
 import { toolBoundary } from "./tool-boundary/tool-boundary.ts";
 
@@ -57,8 +57,13 @@ export async function tracedComplete(
   });
   const started = performance.now();
   options.onEvent?.({ type: "call_started" });
+  // A wait for the fleet's rate budget is part of the call's story: how long, and what was short.
+  const onWaited = async (wait: ModelWait) => {
+    await trace.append({ ...ids, kind: "model.waited", inputHash, durationMs: wait.waitedMs, payload: { role: request.role, ...wait } });
+    await options.onWaited?.(wait);
+  };
   try {
-    const response = boundary.response(await provider.complete(boundary.request, boundary.options(options)));
+    const response = boundary.response(await provider.complete(boundary.request, boundary.options({ ...options, onWaited })));
     const usage =
       response.usage.costUsd === 0 && traceOptions.price
         ? { ...response.usage, costUsd: costOf(response.usage, traceOptions.price) }

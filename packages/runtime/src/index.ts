@@ -36,3 +36,4 @@ export {
   type IntakeJob,
 } from "./queues/awaited-jobs.ts";
 export { RunEndWatch } from "./queues/run-end-watch.ts";
+export { RedisRateLimiter, type RedisRateLimiterOptions } from "./rate-limit/redis-rate-limiter.ts";

@@ -24,6 +24,7 @@ interface AnthropicSdk extends LoadedSdk<Anthropic> {
  */
 export class AnthropicProvider implements ModelProvider {
   readonly kind = "anthropic";
+  readonly gatesAttempts = true;
   readonly name: string;
   readonly model: string;
   private readonly settings: AdapterSettings;
@@ -71,19 +72,28 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   private async requestOnce(client: Anthropic, params: AnthropicParams, options: CompleteOptions): Promise<Attempt> {
-    const { data, request_id } = await client.messages.create({ ...params, stream: false }, { signal: options.signal }).withResponse();
-    return { ...fromAnthropicMessage(data, params.model), model: data.model, requestId: request_id ?? undefined };
+    const { data, request_id, response } = await client.messages
+      .create({ ...params, stream: false }, { signal: options.signal })
+      .withResponse();
+    return {
+      ...fromAnthropicMessage(data, params.model),
+      model: data.model,
+      requestId: request_id ?? undefined,
+      headers: response.headers,
+    };
   }
 
   private async streamOnce(client: Anthropic, params: AnthropicParams, options: CompleteOptions): Promise<Attempt> {
-    const { data: stream, request_id } = await client.messages
-      .create({ ...params, stream: true }, { signal: options.signal })
-      .withResponse();
+    const {
+      data: stream,
+      request_id,
+      response,
+    } = await client.messages.create({ ...params, stream: true }, { signal: options.signal }).withResponse();
     const assembler = new AnthropicStreamAssembler(params.model, options.onEvent);
     for await (const event of stream) assembler.accept(event);
     // The SDK ends iteration quietly when the request is aborted.
     options.signal?.throwIfAborted();
-    return { ...assembler.finish(), requestId: request_id ?? undefined };
+    return { ...assembler.finish(), requestId: request_id ?? undefined, headers: response.headers };
   }
 }
 
@@ -106,4 +116,6 @@ function streamingRequired(client: Anthropic, maxTokens: number): boolean {
 type Attempt = Pick<ModelResponse, "content" | "stopReason" | "usage" | "model"> & {
   requestId?: string | undefined;
   longCacheWriteTokens: number;
+  /** The response's headers, whose rate-limit fields the rate gate reads. */
+  headers?: Headers;
 };

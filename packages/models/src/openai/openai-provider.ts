@@ -36,6 +36,7 @@ export interface OpenAIProviderSettings extends AdapterSettings {
  */
 export class OpenAIProvider implements ModelProvider {
   readonly kind: "openai" | "openai-compatible";
+  readonly gatesAttempts = true;
   readonly name: string;
   readonly model: string;
   private readonly settings: OpenAIProviderSettings;
@@ -92,25 +93,30 @@ export class OpenAIProvider implements ModelProvider {
   }
 
   private async requestOnce(client: OpenAI, params: OpenAIParams, options: CompleteOptions): Promise<Attempt> {
-    const { data, request_id } = await client.chat.completions
+    const { data, request_id, response } = await client.chat.completions
       .create({ ...params, stream: false }, { signal: options.signal })
       .withResponse();
-    return { reply: collectCompletion(data), requestId: request_id ?? undefined };
+    return { reply: collectCompletion(data), requestId: request_id ?? undefined, headers: response.headers };
   }
 
   private async streamOnce(client: OpenAI, params: OpenAIParams, options: CompleteOptions): Promise<Attempt> {
-    const { data: stream, request_id } = await client.chat.completions
+    const {
+      data: stream,
+      request_id,
+      response,
+    } = await client.chat.completions
       .create({ ...params, stream: true, stream_options: { include_usage: true } }, { signal: options.signal })
       .withResponse();
     const assembler = new OpenAIStreamAssembler(options.onEvent);
     for await (const chunk of stream) assembler.accept(chunk);
     // The SDK ends iteration quietly when the request is aborted.
     options.signal?.throwIfAborted();
-    return { reply: assembler.finish({ usageRequested: true }), requestId: request_id ?? undefined };
+    return { reply: assembler.finish({ usageRequested: true }), requestId: request_id ?? undefined, headers: response.headers };
   }
 }
 
 interface Attempt {
   reply: CollectedReply;
   requestId: string | undefined;
+  headers: Headers;
 }

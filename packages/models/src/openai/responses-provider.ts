@@ -30,6 +30,7 @@ interface ResponsesSdk extends LoadedSdk<OpenAI> {
  */
 export class OpenAIResponsesProvider implements ModelProvider {
   readonly kind = "openai";
+  readonly gatesAttempts = true;
   readonly name: string;
   readonly model: string;
   private readonly settings: AdapterSettings;
@@ -93,25 +94,30 @@ export class OpenAIResponsesProvider implements ModelProvider {
   }
 
   private async requestOnce(client: OpenAI, params: ResponsesParams, options: CompleteOptions): Promise<Attempt> {
-    const { data, request_id } = await client.responses.create({ ...params, stream: false }, { signal: options.signal }).withResponse();
-    return { response: data, requestId: request_id ?? undefined };
+    const { data, request_id, response } = await client.responses
+      .create({ ...params, stream: false }, { signal: options.signal })
+      .withResponse();
+    return { response: data, requestId: request_id ?? undefined, headers: response.headers };
   }
 
   private async streamOnce(client: OpenAI, params: ResponsesParams, options: CompleteOptions): Promise<Attempt> {
-    const { data: stream, request_id } = await client.responses
-      .create({ ...params, stream: true }, { signal: options.signal })
-      .withResponse();
+    const {
+      data: stream,
+      request_id,
+      response,
+    } = await client.responses.create({ ...params, stream: true }, { signal: options.signal }).withResponse();
     const assembler = new ResponsesStreamAssembler(options.onEvent);
     for await (const event of stream) assembler.accept(event);
     // The SDK ends iteration quietly when the request is aborted.
     options.signal?.throwIfAborted();
-    return { response: assembler.finish(), requestId: request_id ?? undefined };
+    return { response: assembler.finish(), requestId: request_id ?? undefined, headers: response.headers };
   }
 }
 
 interface Attempt {
   response: Response;
   requestId: string | undefined;
+  headers: Headers;
 }
 
 /**

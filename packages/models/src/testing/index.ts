@@ -6,6 +6,7 @@ export { anthropicWireReply } from "./anthropic-wire.ts";
 export { openAIWireReply, type OpenAIWireOptions } from "./openai-wire.ts";
 export type { WireReply } from "./wire-reply.ts";
 export { anthropicWireFailure, cutStream, openAIWireFailure, type WireFailure } from "./wire-failures.ts";
+export { EmulatedRateLimit, type EmulatedRateLimitOptions } from "./rate-limited-responder.ts";
 export { type ScriptedWireServerOptions, startScriptedWireServer, type WireFormat } from "./scripted-wire-server.ts";
 export { OpenAIEmulator, type OpenAIEmulatorOptions } from "./openai-emulator/openai-emulator.ts";
 export type { OpenAIEmulatorBrain, OpenAIEmulatorReply, OpenAIEmulatorView } from "./openai-emulator/emulator-brain.ts";

@@ -5,7 +5,7 @@ import type { ModelScriptInput } from "../scripted/script.ts";
 import { ScriptedProvider } from "../scripted/scripted-provider.ts";
 import { estimateTextTokens } from "../token-estimate.ts";
 import { anthropicWireReply } from "./anthropic-wire.ts";
-import { FakeServer, type FakeReply, type RecordedRequest } from "./fake-model-server.ts";
+import { FakeServer, type FakeReply, type FakeResponder, type RecordedRequest } from "./fake-model-server.ts";
 import { openAIWireReply } from "./openai-wire.ts";
 
 export type WireFormat = "anthropic" | "openai" | "openai-compatible";
@@ -17,6 +17,8 @@ export interface ScriptedWireServerOptions {
   script: ModelScriptInput;
   /** The model name the server reports serving. */
   model: string;
+  /** Wraps the server's responder, e.g. with an `EmulatedRateLimit` in front of it. */
+  wrap?: (respond: FakeResponder) => FakeResponder;
 }
 
 /**
@@ -43,7 +45,7 @@ export function startScriptedWireServer(options: ScriptedWireServerOptions): Pro
     if (options.format === "anthropic") return anthropicWireReply(reply, request);
     return openAIWireReply(reply, request, { quirks: options.format === "openai-compatible" });
   };
-  return new FakeServer(respond).start(options.format === "anthropic" ? "" : "/v1");
+  return new FakeServer(options.wrap ? options.wrap(respond) : respond).start(options.format === "anthropic" ? "" : "/v1");
 }
 
 /** The messages of a request in either wire format: only roles and their text are read. */

@@ -119,6 +119,17 @@ export class RedisKeys {
   metricsLock(): string {
     return `${this.prefix}:metrics:{metrics}:lock`;
   }
+  /**
+   * One provider account and model's shared rate budget: `<p>:ratelimit:{<provider>/<model>}:<part>`,
+   * its parts in one slot so the limiter's scripts run on Redis Cluster.
+   */
+  rateLimit(provider: string, model: string, part: string): string {
+    return `${this.prefix}:ratelimit:{${tagSafe(provider)}/${tagSafe(model)}}:${part}`;
+  }
+  /** Every limited provider and model ("<provider>\t<model>"), for `/metrics` and `rein models`. */
+  rateLimitIndex(): string {
+    return `${this.prefix}:ratelimits`;
+  }
   /** When a controller last said it was alive; it expires on its own, so no controller means no key. */
   controllerSeen(): string {
     return `${this.prefix}:controller-seen`;
@@ -138,6 +149,11 @@ export class RedisKeys {
   pattern(): string {
     return `${this.prefix}:*`;
   }
+}
+
+/** A name inside a hash tag: a brace would end the tag early. */
+function tagSafe(name: string): string {
+  return name.replace(/[{}]/g, "_");
 }
 
 /** A run's hash tag: every key of one run lands in one cluster slot. */

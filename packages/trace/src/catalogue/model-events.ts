@@ -45,6 +45,19 @@ export const modelEvents = traceKinds({
       content: z.array(ContentBlock),
     }),
   },
+  "model.waited": {
+    summary:
+      "A call waited for the fleet's shared rate budget of its provider and model; `durationMs` is how long, `reason` what was short. Not granted: the wait would have passed the call's deadline.",
+    emittedBy: "every role",
+    payload: z.object({
+      role: Role,
+      provider: z.string(),
+      model: z.string(),
+      waitedMs: z.number().int().nonnegative(),
+      reason: z.enum(["requests", "input_tokens", "output_tokens", "tokens", "in_flight", "paused", "queued"]),
+      granted: z.boolean(),
+    }),
+  },
   "model.failed": {
     summary: "A model call failed after the adapter's retries.",
     emittedBy: "every role",
