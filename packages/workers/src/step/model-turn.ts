@@ -46,7 +46,8 @@ export async function takeModelTurn(step: StepContext, signal: AbortSignal): Pro
         metadata: { runId: body.runId, stepId: body.stepId },
       },
       { trace, ...ids, price: deps.price, prompts: step.prompts },
-      { signal, onEvent: deps.onModelEvent },
+      // A wait for the fleet's rate budget never outlasts the step.
+      { signal, onEvent: deps.onModelEvent, deadline: step.deadline },
     );
   } catch (error) {
     if (signal.aborted || (ReinError.isInstance(error) && error.retryable)) throw error;
