@@ -7,6 +7,7 @@ import type { IdempotencyLog } from "./ports/idempotency-log.ts";
 import type { ArtifactWriter } from "./define-tool.ts";
 import type { TraceSink } from "./executor/call-trace.ts";
 import type { RetryOptions } from "./executor/run-tool.ts";
+import type { RepeatSafeRule } from "./executor/repeat-safe.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import type { ReadCache } from "./ports/read-cache.ts";
 
@@ -21,8 +22,11 @@ export interface ToolExecutorDeps {
   trace: TraceSink;
   /** Where full results of truncated observations go (an ArtifactStore). */
   artifacts: ArtifactWriter;
-  /** The deployment's policy rules and observation limits; a `ReinConfig` fits. */
-  config: { policy: readonly PolicyRule[]; observations: SizeLimits };
+  /**
+   * The deployment's policy rules and observation limits, and the calls it
+   * declares safe to repeat after a crash (`tools.repeatSafe`); a `ReinConfig` fits.
+   */
+  config: { policy: readonly PolicyRule[]; observations: SizeLimits; tools?: { repeatSafe?: readonly RepeatSafeRule[] } };
   /** Without it, a call the policy says to ask about is denied: there is no one to ask. */
   approvals?: ApprovalDesk;
   /**

@@ -12,6 +12,7 @@ import { EvaluatorConfig } from "./evaluator-config.ts";
 import { QueuesConfig } from "./queues-config.ts";
 import { DEFAULT_REDIS_URL, redisUrlNamedBy } from "./redis-url.ts";
 import { RedriveConfig } from "./redrive-config.ts";
+import { RepeatSafeRule } from "./repeat-safe-config.ts";
 import { RetentionConfig } from "./retention-config.ts";
 import { jsonErrorLocation, unknownKeys } from "./unknown-keys.ts";
 
@@ -68,8 +69,10 @@ export const ReinConfig = z.object({
       hosts: z.array(HostPortEntry).default([]),
       /** Extra tool names known to this deployment (registered by the embedding program). */
       extra: z.array(z.string()).default([]),
+      /** Calls a crash may cut off that the next worker runs again instead of asking a person (docs/effects.md). */
+      repeatSafe: z.array(RepeatSafeRule).default([]),
     })
-    .default({ commands: ["node", "npm", "git", "ls", "cat", "grep"], hosts: [], extra: [] }),
+    .default({ commands: ["node", "npm", "git", "ls", "cat", "grep"], hosts: [], extra: [], repeatSafe: [] }),
   /**
    * The boundary around every process a run starts (`run_command`, acceptance
    * checks): `auto` is bubblewrap when it can start here and otherwise refuses

@@ -110,6 +110,60 @@ describe("at most once across a crash between a call's intent and its outcome (i
     expect(await idempotency.get("run_test:step_test:1:0")).toMatchObject({ kind: "result", rendered: "flag is on" });
   });
 
+  describe("a call a deployment rule declares safe to repeat (config tools.repeatSafe, issue 32.7)", () => {
+    const script = "require('fs').appendFileSync('effects.txt','x\\n')";
+    const commandCall = () => ({ ...crashCall(), input: { command: "node", args: ["-e", script] } });
+    /** The crash, driven through the store: the intent the killed worker wrote for `commandCall`, and nothing after it. */
+    const crashedIntent = (idempotency: IdempotencyStore) =>
+      idempotency.begin("run_test:step_test:1:0", {
+        schemaVersion: 1,
+        kind: "intent",
+        fingerprint: hashOf({ tool: "run_command", args: { command: "node", args: ["-e", script] } }),
+        actionHash: hashOf("node -e"),
+        tool: "run_command",
+        args: { command: "node", args: ["-e", script], cwd: ".", hosts: [] },
+        repeatable: false,
+        startedAt: "2026-11-30T00:00:00.000Z",
+        token: "crashed-run",
+      });
+    const resumedWith = (idempotency: IdempotencyStore, repeatSafe: { tool: string; command?: string }[]) =>
+      harness({
+        tools: builtinTools({ commands: ["node"] }),
+        surface: CRASH_SURFACE,
+        workspace,
+        policy: [PolicyRule.parse({ id: "allow-node", tool: "run_command", commands: ["node"], decision: "allow" })],
+        repeatSafe,
+        deps: { idempotency },
+      });
+
+    it("runs a command whose command line a rule covers again, traced as tool.repeated, and records its outcome", async () => {
+      const idempotency = new IdempotencyStore(env.redis, env.keys);
+      await crashedIntent(idempotency);
+      const resumed = resumedWith(idempotency, [
+        { tool: "run_command", command: "npm test*" },
+        { tool: "run_command", command: "node -e *" },
+      ]);
+      const outcome = await resumed.executor.execute(commandCall(), 0, resumed.context());
+      expect(outcome.observation.status).toBe("ok");
+      expect(await effects()).toBe(1);
+      expect(resumed.trace.ofKind("tool.repeated").map((event) => event.payload)).toEqual([
+        expect.objectContaining({ rule: "tools.repeatSafe[1]", startedAt: "2026-11-30T00:00:00.000Z" }),
+      ]);
+      expect(resumed.trace.kinds()).not.toContain("tool.outcome_unknown");
+      expect(await idempotency.get("run_test:step_test:1:0")).toMatchObject({ kind: "result" });
+    });
+
+    it("still reports the outcome unknown when the rules cover another command or another tool", async () => {
+      const idempotency = new IdempotencyStore(env.redis, env.keys);
+      await crashedIntent(idempotency);
+      const resumed = resumedWith(idempotency, [{ tool: "run_command", command: "npm test*" }, { tool: "my_read_script" }]);
+      const outcome = await resumed.executor.execute(commandCall(), 0, resumed.context());
+      expect(outcome.observation.status).toBe("outcome_unknown");
+      expect(resumed.trace.kinds()).not.toContain("tool.repeated");
+      expect(await effects()).toBe(0);
+    });
+  });
+
   it("replays a failed side effect's failure on a re-run instead of trying the effect again", async () => {
     let runs = 0;
     const tool = defineTool({

@@ -48,6 +48,8 @@ export interface CallInProgress {
   decision?: PermissionDecision;
   /** How an earlier run of this same call ended; set by find-recorded (or record-intent, when another run got there first). */
   recorded?: RecordedOutcome;
+  /** An earlier run's intent under this key is run again by a `tools.repeatSafe` rule; set (and traced) once. */
+  repeating?: true;
   /** The intent this call wrote before it started; set by record-intent, replaced by the outcome in record-outcome. */
   intent?: CallIntent;
   /** Set by run-call. */

@@ -2,11 +2,35 @@ import { canonicalJson } from "@rein/contracts";
 import type { CallIntent } from "@rein/contracts/calls";
 import type { CallInProgress } from "./call-in-progress.ts";
 import type { CallEnding } from "./call-end-records.ts";
+import { repeatSafeRuleOf } from "./repeat-safe.ts";
 
 /** How much of the interrupted call's arguments the observation (and so the person who is asked) sees. */
 const SHOWN_ARGS_CHARS = 1000;
 
 export const OUTCOME_UNKNOWN = "outcome unknown after a crash";
+
+/**
+ * What a call does about an intent with no outcome under its key (a crash
+ * cut an earlier run of it off mid-way): an idempotent call or a read runs
+ * again; so does one a deployment rule declares safe to repeat (config
+ * `tools.repeatSafe`), traced once as `tool.repeated`; any other ends as
+ * outcome unknown.
+ */
+export async function afterInterruptedIntent(state: CallInProgress, intent: CallIntent): Promise<CallEnding | undefined> {
+  if (intent.repeatable) return undefined;
+  const rule = repeatSafeRuleOf(state.deps.config.tools?.repeatSafe ?? [], intent);
+  if (rule === undefined) return outcomeUnknown(state, intent);
+  if (state.repeating) return undefined;
+  state.repeating = true;
+  await state.trace.emit("tool.repeated", {
+    idempotencyKey: state.idempotencyKey,
+    startedAt: intent.startedAt,
+    actionHash: intent.actionHash,
+    action: describeAction(state, intent),
+    rule: `tools.repeatSafe[${rule}]`,
+  });
+  return undefined;
+}
 
 /**
  * A side-effecting call that is not idempotent started earlier under this

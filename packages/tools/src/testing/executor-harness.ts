@@ -6,6 +6,7 @@ import type { TraceEventInput, TraceKind } from "@rein/trace";
 import { createToolExecutor, type ToolExecutorDeps } from "../create-tool-executor.ts";
 import type { AnyTool, ArtifactWriter } from "../define-tool.ts";
 import type { ModelToolCall, StepExecutionContext } from "../tool-executor.ts";
+import type { RepeatSafeRule } from "../executor/repeat-safe.ts";
 import { ToolRegistry } from "../tool-registry.ts";
 import { Workspace } from "../workspace.ts";
 
@@ -49,6 +50,8 @@ export interface HarnessOptions {
   policy?: PolicyRule[];
   packetPolicy?: PolicyRule[];
   limits?: { maxBytes: number; maxLines: number };
+  /** Config `tools.repeatSafe`. */
+  repeatSafe?: RepeatSafeRule[];
   deps?: Partial<ToolExecutorDeps>;
   runId?: string;
   stepId?: string;
@@ -61,7 +64,11 @@ export function harness(options: HarnessOptions) {
     registry: new ToolRegistry(options.tools),
     trace,
     artifacts,
-    config: { policy: options.policy ?? [], observations: options.limits ?? { maxBytes: 16_384, maxLines: 200 } },
+    config: {
+      policy: options.policy ?? [],
+      observations: options.limits ?? { maxBytes: 16_384, maxLines: 200 },
+      tools: { repeatSafe: options.repeatSafe ?? [] },
+    },
     ...options.deps,
   });
   const context = (overrides: Partial<StepExecutionContext> = {}): StepExecutionContext => ({

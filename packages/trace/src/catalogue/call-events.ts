@@ -114,6 +114,19 @@ export const callEvents = traceKinds({
     emittedBy: "executor",
     payload: callEvent({ idempotencyKey: z.string(), startedAt: z.string(), actionHash: z.string(), action: z.string() }),
   },
+  "tool.repeated": {
+    summary:
+      "A non-idempotent call started earlier under this key never recorded how it ended, and a deployment rule (config `tools.repeatSafe`) declares it safe to repeat: it runs again instead of being reported outcome unknown.",
+    emittedBy: "executor",
+    payload: callEvent({
+      idempotencyKey: z.string(),
+      startedAt: z.string(),
+      actionHash: z.string(),
+      action: z.string(),
+      /** The rule that covers the call, as config names it: `tools.repeatSafe[0]`. */
+      rule: z.string(),
+    }),
+  },
   "tool.interrupted": {
     summary:
       "The step was given back (re-issued later) or its run ended (never re-issued) while this call started or ran; the call was aborted and ends without an observation.",

@@ -54,6 +54,8 @@ export interface ExecutorOptions {
   recordEffects?: boolean;
   /** Keeps the run's read cache, as a deployment's executor does. */
   readCache?: boolean;
+  /** Config `tools.repeatSafe`: calls a crash may cut off and the next worker runs again. */
+  repeatSafe?: { tool: string; command?: string }[];
 }
 
 export interface StepFixture {
@@ -73,7 +75,11 @@ export async function openStepFixture(): Promise<StepFixture> {
       registry: new ToolRegistry(tools),
       trace: runtime.trace,
       artifacts: new ArtifactStore(runtime.redis, runtime.keys),
-      config: options.policy ? { ...runtime.config, policy: options.policy } : runtime.config,
+      config: {
+        ...runtime.config,
+        ...(options.policy ? { policy: options.policy } : {}),
+        ...(options.repeatSafe ? { tools: { ...runtime.config.tools, repeatSafe: options.repeatSafe } } : {}),
+      },
       ...(options.recordEffects ? { idempotency: new IdempotencyStore(runtime.redis, runtime.keys) } : {}),
       ...(options.readCache ? { cache: new ToolResultCache(runtime.redis, runtime.keys) } : {}),
     });

@@ -1,5 +1,5 @@
 import { type CallStage, need } from "../call-in-progress.ts";
-import { outcomeUnknown } from "../outcome-unknown.ts";
+import { afterInterruptedIntent } from "../outcome-unknown.ts";
 import { isRecordedCall } from "../recorded-calls.ts";
 
 /**
@@ -7,7 +7,8 @@ import { isRecordedCall } from "../recorded-calls.ts";
  * after a crash). An outcome of the same action is replayed, not
  * re-performed, and not re-approved: its approval was consumed when it ran.
  * An intent with no outcome is a call cut off mid-way: an idempotent one
- * (or a read) simply runs again, any other is never silently repeated.
+ * (or a read, or one config `tools.repeatSafe` covers) runs again, any
+ * other is never silently repeated.
  */
 export const findRecorded: CallStage = async (state) => {
   const tool = need(state, "tool");
@@ -15,7 +16,7 @@ export const findRecorded: CallStage = async (state) => {
   if (!idempotency || !isRecordedCall(tool)) return undefined;
   const record = await idempotency.get(state.idempotencyKey);
   if (!record) return undefined;
-  if (record.kind === "intent") return record.repeatable ? undefined : outcomeUnknown(state, record);
+  if (record.kind === "intent") return afterInterruptedIntent(state, record);
   if (record.fingerprint === state.identity.fingerprint) state.recorded = record;
   return undefined;
 };

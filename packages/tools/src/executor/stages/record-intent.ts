@@ -3,7 +3,7 @@ import { canonicalJson } from "@rein/contracts";
 import { actionHashOf, type CallIntent } from "@rein/contracts/calls";
 import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";
 import { interrupted } from "../interrupted.ts";
-import { outcomeUnknown } from "../outcome-unknown.ts";
+import { afterInterruptedIntent } from "../outcome-unknown.ts";
 import { isRecordedCall, isRepeatable, recordOwner } from "../recorded-calls.ts";
 
 // Arguments larger than this are kept out of the intent; the action hash still names them.
@@ -31,7 +31,8 @@ export const recordIntent: CallStage = async (state) => {
   }
   const { existing } = begun;
   if (existing?.kind === "intent") {
-    if (!existing.repeatable) return outcomeUnknown(state, existing);
+    const ending = await afterInterruptedIntent(state, existing);
+    if (ending) return ending;
     await idempotency.restart(state.idempotencyKey, intent, recordOwner(state.context));
     state.intent = intent;
     return undefined;
