@@ -1,20 +1,35 @@
 /**
- * `pnpm load`: 1,000 one-step runs submitted at once to Rein deployed as
- * separate role processes on a private Redis. Reports runs/s, submit-to-end
- * latency p50/p95 and Redis bytes per finished run. Every wait is bounded.
+ * `npm run load`: 1,000 one-step runs submitted at once to Rein deployed as
+ * separate role processes on a private Redis. Reports, beside issue 32's
+ * targets: queue jobs per run, Redis commands per run, runs per Redis
+ * CPU-second, and the dispatch cycle's p50 against a raw BullMQ round trip
+ * measured on the same Redis; also runs/s, submit-to-end latency and Redis
+ * bytes per run. Every wait is bounded.
  */
 import { rm } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import type { RunState } from "@rein/contracts/run";
 import { knownToolNames, submitGoal } from "@rein/orchestrator";
+import { connectRedis } from "@rein/runtime";
+import { withBenchEnv } from "../bench-env.ts";
+import { dispatchCycles } from "../dispatch-cycle.ts";
+import { type Measure, measure, percentile } from "../measure.ts";
+import { renderTable } from "../report.ts";
 import { noopGoal, noopWorkerScript, plannerScript } from "../scripts.ts";
 import { hasSettled } from "./chaos-checks.ts";
 import { Deployment } from "./deployment.ts";
+import { perRun, redisWork, usedMemory } from "./redis-work.ts";
 import { REDIS_BATCH_WAIT_MS, REDIS_WAIT_MS, within } from "./within.ts";
 
 const { values } = parseArgs({
-  options: { runs: { type: "string" }, "step-workers": { type: "string" }, "timeout-s": { type: "string" } },
+  options: {
+    runs: { type: "string" },
+    "step-workers": { type: "string" },
+    "timeout-s": { type: "string" },
+    "no-dispatch": { type: "boolean" },
+    commands: { type: "boolean" },
+  },
 });
 const runs = Number(values.runs ?? 1_000);
 const stepWorkers = Number(values["step-workers"] ?? 2);
@@ -34,15 +49,19 @@ const deployment = await Deployment.start({
   }),
 });
 const { runtime } = deployment;
+const admin = deployment.redis.admin();
+const queuePrefix = runtime.keys.queuePrefix();
 let exitCode = 1;
+let allEnded = false;
 try {
   await deployment.startController();
   await deployment.startPlanAndEvaluate();
   for (let index = 0; index < stepWorkers; index += 1) await deployment.startStepWorker();
-  const bytesBefore = await usedMemory(deployment);
-  const before = await redisWork(deployment);
+  const ended = await watchRunEnds();
+  const bytesBefore = await usedMemory(admin);
+  const before = await redisWork(admin, queuePrefix);
   const knownTools = knownToolNames(runtime.config, []);
-  const submittedAt = new Map<string, number>();
+  const submitted = new Set<string>();
   const started = Date.now();
   // Submitted 50 at a time, as many clients would: one connection, requests in flight together.
   for (let offset = 0; offset < runs; offset += 50) {
@@ -51,65 +70,79 @@ try {
       REDIS_BATCH_WAIT_MS,
       Promise.all(
         Array.from({ length: Math.min(50, runs - offset) }, async () => {
-          const { runId } = await submitGoal(runtime, noopGoal, { knownTools });
-          submittedAt.set(runId, Date.now());
+          submitted.add((await submitGoal(runtime, noopGoal, { knownTools })).runId);
         }),
       ),
     );
   }
   log(`submitted ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const ended = new Map<string, RunState>();
+  // Ends are heard on the run-ended channel, so the wait adds no Redis command per run to what is measured.
   const deadline = started + timeoutMs;
-  while (ended.size < runs && Date.now() < deadline) {
-    for (const runId of submittedAt.keys()) {
-      if (ended.has(runId)) continue;
-      const state = await within(`reading run ${runId}`, REDIS_WAIT_MS, runtime.runs.get(runId));
-      if (state && hasSettled(state)) ended.set(runId, state);
-    }
-    log(`${ended.size}/${runs} ended`);
-    if (ended.size < runs) await delay(1_000);
+  while ([...submitted].some((runId) => !ended.ids.has(runId)) && Date.now() < deadline) {
+    log(`${[...submitted].filter((runId) => ended.ids.has(runId)).length}/${runs} ended`);
+    await delay(1_000);
   }
-  const lastEnd = Math.max(...[...ended.values()].map((state) => Date.parse(state.updatedAt)));
-  const seconds = (lastEnd - started) / 1000;
+  const after = await redisWork(admin, queuePrefix);
+  const bytesPerRun = ((await usedMemory(admin)) - bytesBefore) / runs;
+  await ended.close();
+  const states = new Map<string, RunState>();
+  for (const runId of submitted) {
+    const state = await within(`reading run ${runId}`, REDIS_WAIT_MS, runtime.runs.require(runId));
+    if (hasSettled(state)) states.set(runId, state);
+  }
   // The run's last write is its end: updatedAt, from the controller's clock (same machine).
-  const latencies = [...ended].map(([runId, state]) => Date.parse(state.updatedAt) - (submittedAt.get(runId) ?? 0)).sort((a, b) => a - b);
-  const done = [...ended.values()].filter((state) => state.status === "done").length;
-  const bytesPerRun = ((await usedMemory(deployment)) - bytesBefore) / Math.max(1, ended.size);
-  const after = await redisWork(deployment);
-  const redisCpuShare = (after.cpuSeconds - before.cpuSeconds) / seconds;
-  process.stdout.write(
-    [
-      `load: ${runs} runs, ${ended.size} ended (${done} done) in ${seconds.toFixed(1)} s with ${stepWorkers} step-worker process(es)`,
-      `  runs/s          ${(ended.size / seconds).toFixed(1)}`,
-      `  latency p50     ${(percentile(latencies, 0.5) / 1000).toFixed(1)} s (submit to end)`,
-      `  latency p95     ${(percentile(latencies, 0.95) / 1000).toFixed(1)} s`,
-      `  Redis bytes/run ${(bytesPerRun / 1024).toFixed(1)} KB (used_memory after, minus before, over finished runs)`,
-      `  Redis commands/run ${((after.commands - before.commands) / Math.max(1, ended.size)).toFixed(0)}`,
-      `  Redis CPU       ${(redisCpuShare * 100).toFixed(0)}% of one core (its main thread is the ceiling of one Redis)`,
-      "",
-    ].join("\n"),
+  const ends = [...states.values()].map((state) => Date.parse(state.updatedAt));
+  const seconds = (Math.max(...ends) - started) / 1000;
+  const latencies = [...states.values()].map((state) => Date.parse(state.updatedAt) - Date.parse(state.createdAt));
+  const done = [...states.values()].filter((state) => state.status === "done").length;
+  const finished = Math.max(1, states.size);
+  const jobs = perRun(before.jobs, after.jobs, finished);
+  const jobsPerRun = [...jobs.values()].reduce((sum, value) => sum + value, 0);
+  const commandsPerRun = (after.commands - before.commands) / finished;
+  const cpuSeconds = after.cpuSeconds - before.cpuSeconds;
+  const measures: Measure[] = [
+    measure("queue jobs per run", jobsPerRun, "", null, { of: "value", op: "<=", limit: 5 }),
+    ...[...jobs].map(([queue, count]) => measure(`  ${queue}`, count, "", null)),
+    measure("Redis commands per run", commandsPerRun, "", null, { of: "value", op: "<=", limit: 250 }),
+    measure("runs per Redis CPU-second", states.size / cpuSeconds, "", null, { of: "value", op: ">=", limit: 700 }),
+  ];
+  if (!values["no-dispatch"]) {
+    log("measuring the dispatch cycle against a raw BullMQ round trip on the same Redis");
+    const cycles = await withBenchEnv(deployment.redis.url, "dispatch", (env) => dispatchCycles(env, 10, 20, 20));
+    measures.push(
+      measure("dispatch cycle p50", percentile(cycles.rein, 50), "ms", percentile(cycles.raw, 50), { of: "ratio", op: "<=", limit: 2.5 }),
+    );
+  }
+  measures.push(
+    measure("runs/s", states.size / seconds, "/s", null),
+    measure("latency p50 (submit to end)", percentile(latencies, 50) / 1000, "s", null),
+    measure("latency p95", percentile(latencies, 95) / 1000, "s", null),
+    measure("Redis bytes per run", bytesPerRun / 1024, "KB", null),
+    measure("Redis CPU, share of one core", (cpuSeconds / seconds) * 100, "%", null),
   );
-  exitCode = ended.size === runs ? 0 : 1;
-  if (exitCode !== 0) log(`${runs - ended.size} run(s) did not end within ${timeoutMs / 1000} s; logs kept in ${deployment.dir}`);
+  process.stdout.write(
+    `load: ${runs} runs, ${states.size} ended (${done} done) in ${seconds.toFixed(1)} s with ${stepWorkers} step-worker process(es)\n${renderTable(measures)}\n`,
+  );
+  if (values.commands) {
+    const top = [...perRun(before.byCommand, after.byCommand, finished)].filter(([, count]) => count >= 0.5).sort((a, b) => b[1] - a[1]);
+    process.stdout.write(`commands per run by name: ${top.map(([name, count]) => `${name} ${count.toFixed(1)}`).join(", ")}\n`);
+  }
+  allEnded = states.size === runs;
+  exitCode = allEnded && measures.every((entry) => entry.met !== false) ? 0 : 1;
+  if (!allEnded) log(`${runs - states.size} run(s) did not end within ${timeoutMs / 1000} s; logs kept in ${deployment.dir}`);
 } finally {
   for (const note of await deployment.stop()) log(`stop: ${note}`);
-  if (exitCode === 0) await rm(deployment.dir, { recursive: true, force: true });
+  if (allEnded) await rm(deployment.dir, { recursive: true, force: true });
 }
 process.exit(exitCode);
 
-function percentile(sorted: readonly number[], fraction: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
-}
-
-/** Redis's own CPU seconds (user + sys) and commands processed so far. */
-async function redisWork(deployment: Deployment): Promise<{ cpuSeconds: number; commands: number }> {
-  const info = await deployment.redis.admin().info();
-  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
-  return { cpuSeconds: field("used_cpu_user") + field("used_cpu_sys"), commands: field("total_commands_processed") };
-}
-
-async function usedMemory(deployment: Deployment): Promise<number> {
-  const info = await deployment.redis.admin().info("memory");
-  return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
+/** The runs whose end was published on the run-ended channel, heard on a connection of the suite's own. */
+async function watchRunEnds(): Promise<{ ids: Set<string>; close(): Promise<void> }> {
+  const ids = new Set<string>();
+  const subscriber = connectRedis(deployment.redis.url);
+  subscriber.on("message", (_channel: string, message: string) => {
+    ids.add((JSON.parse(message) as { runId: string }).runId);
+  });
+  await subscriber.subscribe(runtime.keys.runEnded());
+  return { ids, close: async () => void (await subscriber.quit()) };
 }

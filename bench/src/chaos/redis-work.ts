@@ -1,0 +1,40 @@
+import type { Redis } from "@rein/runtime";
+import { QUEUE_NAMES } from "@rein/runtime";
+
+/** What Redis has done so far, read from INFO and BullMQ's job counters. */
+export interface RedisWork {
+  /** Redis's own CPU seconds (user + sys). */
+  cpuSeconds: number;
+  commands: number;
+  /** Calls by command name (INFO commandstats), scripts' inner calls included. */
+  byCommand: Map<string, number>;
+  /**
+   * Jobs added to each queue: BullMQ's add scripts INCR the queue's `id`
+   * key on every add, with a custom job id too, so this counts adds
+   * (a duplicate add the queue drops counts as well).
+   */
+  jobs: Map<string, number>;
+}
+
+export async function redisWork(admin: Redis, queuePrefix: string): Promise<RedisWork> {
+  const [info, stats, ...ids] = await Promise.all([
+    admin.info("cpu").then(async (cpu) => `${cpu}\n${await admin.info("stats")}`),
+    admin.info("commandstats"),
+    ...Object.values(QUEUE_NAMES).map((queue) => admin.get(`${queuePrefix}:${queue}:id`)),
+  ]);
+  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+  const byCommand = new Map<string, number>();
+  for (const match of stats.matchAll(/cmdstat_([\w|]+):calls=(\d+)/g)) byCommand.set(match[1] as string, Number(match[2]));
+  const jobs = new Map(Object.values(QUEUE_NAMES).map((queue, index) => [queue, Number(ids[index] ?? 0)]));
+  return { cpuSeconds: field("used_cpu_user") + field("used_cpu_sys"), commands: field("total_commands_processed"), byCommand, jobs };
+}
+
+/** `after - before` per run, for each key of `after`. */
+export function perRun(before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>, runs: number): Map<string, number> {
+  return new Map([...after].map(([key, value]) => [key, (value - (before.get(key) ?? 0)) / Math.max(1, runs)]));
+}
+
+export async function usedMemory(admin: Redis): Promise<number> {
+  const info = await admin.info("memory");
+  return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
+}
