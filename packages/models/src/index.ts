@@ -2,34 +2,9 @@
 // retries, prices, the model catalogue, structured output, the tool boundary, traced calls,
 // and the scripted and replay providers. The SDK adapters are subpaths, each loading only its
 // SDK: @rein/models/anthropic, @rein/models/openai; @rein/models/providers builds any kind from config.
-export type {
-  AttemptGate,
-  CompleteOptions,
-  ModelProvider,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamEvent,
-  ModelWait,
-  StopReason,
-} from "./model-provider.ts";
+export type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ModelStreamEvent, StopReason } from "./model-provider.ts";
 export { textOf, toolCallsOf } from "./model-provider.ts";
-export { Price, ProviderConfig, ProviderKind, RateBudget, RateLimits, RoleModelConfig } from "./model-config.ts";
-export type {
-  ObservedDimension,
-  ObservedLimits,
-  RateDemand,
-  RateDimension,
-  RateLimiter,
-  RateScope,
-  RateSnapshot,
-  RateWaitReason,
-  ReserveOutcome,
-  ReserveRequest,
-} from "./rate-limit/rate-limiter.ts";
-export { budgetFor } from "./rate-limit/rate-limits-config.ts";
-export { observedLimitsOf } from "./rate-limit/rate-limit-headers.ts";
-export { RateGate } from "./rate-limit/rate-gate.ts";
-export { RateLimitedProvider, type RateLimitedSettings } from "./rate-limit/rate-limited-provider.ts";
+export { Price, ProviderConfig, ProviderKind, RoleModelConfig } from "./model-config.ts";
 export type { AdapterSettings } from "./adapter-settings.ts";
 export { type ModelCallTrace, tracedComplete } from "./traced-complete.ts";
 export { completeStructured, describeIssues, usageOfFailure } from "./complete-structured.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { observedLimitsOf } from "../src/index.ts";
+import { observedLimitsOf } from "../src/rate-limit/index.ts";
 import { durationMs } from "../src/rate-limit/rate-limit-headers.ts";
 
 const now = Date.parse("2025-08-21T12:40:30Z");

@@ -9,7 +9,7 @@ import type {
   RateWaitReason,
   ReserveOutcome,
   ReserveRequest,
-} from "@rein/models";
+} from "@rein/models/rate-limit";
 import { z } from "zod";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";

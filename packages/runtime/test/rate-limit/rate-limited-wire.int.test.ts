@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RateLimitedProvider } from "@rein/models";
+import { RateLimitedProvider } from "@rein/models/rate-limit";
 import { AnthropicProvider } from "@rein/models/anthropic";
 import { anthropicWireFailure, EmulatedRateLimit, type FakeServer, startScriptedWireServer } from "@rein/models/testing";
 import { RedisRateLimiter } from "../../src/index.ts";

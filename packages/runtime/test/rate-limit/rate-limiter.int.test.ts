@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ReinError } from "@rein/contracts";
-import { observedLimitsOf, RateGate, RateLimitedProvider, ScriptedProvider, tracedComplete } from "@rein/models";
+import { ScriptedProvider, tracedComplete } from "@rein/models";
+import { observedLimitsOf, RateGate, RateLimitedProvider } from "@rein/models/rate-limit";
 import { RedisRateLimiter } from "../../src/index.ts";
 import { createTestRuntime, type TestRuntime, TEST_REDIS_URL } from "../../src/testing/index.ts";
 
