@@ -2,6 +2,7 @@ import { ReinError, type Role } from "@rein/contracts";
 import { checkProviderReachable, type ModelProvider, priceFor } from "@rein/models";
 import type { ReinConfig } from "@rein/runtime";
 import { createProvider } from "@rein/models/providers";
+import type { RateLimiter } from "@rein/models/rate-limit";
 
 /**
  * The provider a role uses, from `roles.<role>` and `providers.<name>`. A goal's
@@ -12,6 +13,8 @@ export function providerForRole(
   role: Role,
   env: Readonly<Record<string, string | undefined>> = process.env,
   override?: { provider: string; model?: string },
+  /** The fleet's shared rate budget, for providers whose config sets `limits`. */
+  rateLimiter?: RateLimiter,
 ): ModelProvider {
   const roleConfig = {
     ...config.roles[role],
@@ -26,6 +29,7 @@ export function providerForRole(
   }
   return createProvider(roleConfig.provider, providerConfig, roleConfig, env, {
     price: priceFor(config.prices, roleConfig.provider, roleConfig.model, providerConfig.kind),
+    ...(rateLimiter ? { rateLimiter } : {}),
   });
 }
 

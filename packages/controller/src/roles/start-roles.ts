@@ -1,7 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import type { Worker } from "bullmq";
 import type { ModelProvider, ModelStreamEvent } from "@rein/models";
-import { LessonStore, type ReinRuntime } from "@rein/runtime";
+import { LessonStore, RedisRateLimiter, type ReinRuntime } from "@rein/runtime";
 import { closeWorker, type WorkerTiming } from "@rein/consumer";
 import type { ToolExecutor } from "@rein/tools";
 import { startEvaluateConsumer } from "@rein/evaluator";
@@ -55,7 +55,10 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
     ...shared,
     logger: shared.logger.child({ role }),
   });
-  const provider = (role: "planner" | "worker" | "judge") => options.providers?.[role] ?? providerForRole(config, role);
+  // One rate budget per provider account and model, shared with every other process through Redis.
+  const rateLimiter = new RedisRateLimiter(shared.redis, shared.keys);
+  const provider = (role: "planner" | "worker" | "judge") =>
+    options.providers?.[role] ?? providerForRole(config, role, process.env, undefined, rateLimiter);
   const workers: Worker[] = [];
   const heartbeats: { stop(): void }[] = [];
   const sweeps: { stop(): Promise<void> }[] = [];
@@ -81,7 +84,7 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
           startPlanConsumer(
             as("planner"),
             {
-              providerFor: (override) => (override ? providerForRole(config, "planner", process.env, override) : planner),
+              providerFor: (override) => (override ? providerForRole(config, "planner", process.env, override, rateLimiter) : planner),
               maxTokens: config.roles.planner.maxTokens,
               lessonsFor: (goal) => lessons.refsFor(goal),
             },
