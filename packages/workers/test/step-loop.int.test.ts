@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, ReinError, type TraceEvent } from "@rein/contracts";
+import { canonicalJson, ReinError } from "@rein/contracts";
+import type { TraceEvent } from "@rein/contracts/run";
 import type { ModelProvider, ModelRequest } from "@rein/models";
 import { assemblePrompt, expandPromptCopy, PromptCopy } from "@rein/trace";
 import { runStepLoop, type StepLoopDeps } from "../src/step-loop.ts";
