@@ -22,6 +22,8 @@ export const ControllerEffect = z.discriminatedUnion("type", [
   z.object({ type: z.literal("withdraw_approval_expiry"), approvalId: z.string() }),
   /** Store a lesson; its id is derived from the run, so writing it twice changes nothing. */
   z.object({ type: z.literal("record_lesson"), lesson: Lesson }),
+  /** Steps a join no longer needs (siblings of a failed `all` group, losers of an `any` group): their workers stop them. */
+  z.object({ type: z.literal("cancel_steps"), stepIds: z.array(z.string()).min(1), reason: z.string() }),
   /** The run ended: its keys expire per `retention.runTtlSeconds`, and its deadline and approval expiries are withdrawn. */
   z.object({ type: z.literal("retire_run") }),
 ]);

@@ -69,6 +69,12 @@ export const Goal = z.object({
     })
     .default([]),
   budget: RunBudget.default(RunBudget.parse({})),
+  /**
+   * The most steps of this run in flight at once, and the most children one
+   * step may wait for; never more than config `packets.maxParallel`. At 2 or
+   * more the planner is offered parallel groups. @defaultValue config's, with no planner groups
+   */
+  maxParallel: z.number().int().positive().optional(),
   policy: z.array(PolicyRule).default([]),
   models: z.partialRecord(Role, ModelChoice).default({}),
   /** The seed the run works on (see `SeedName`); the run's workspace starts as a copy or git worktree of it. */

@@ -32,19 +32,23 @@ export type TaskContract = z.infer<typeof TaskContract>;
  * What a resumed step is given back: the decision it waited for, its
  * child's result, or the planner's answer to its question.
  */
+const DelegationAnswer = z.object({
+  kind: z.literal("delegation"),
+  childStepId: z.string(),
+  status: z.string(),
+  summary: z.string(),
+  observationIds: z.array(z.string()).default([]),
+  /** Set when the controller refused to create the child. */
+  refusal: z.string().optional(),
+  /** The suspended call this answers (its `Suspension.callIndex`): a worker applies it to that call only. */
+  callIndex: z.number().int().nonnegative(),
+});
+
 export const ResumeInput = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("approval"), approvalId: z.string(), decision: z.enum(["approved", "denied", "expired"]) }),
-  z.object({
-    kind: z.literal("delegation"),
-    childStepId: z.string(),
-    status: z.string(),
-    summary: z.string(),
-    observationIds: z.array(z.string()).default([]),
-    /** Set when the controller refused to create the child. */
-    refusal: z.string().optional(),
-    /** The suspended call this answers (its `Suspension.callIndex`): a worker applies it to that call only. */
-    callIndex: z.number().int().nonnegative(),
-  }),
+  DelegationAnswer,
+  /** Several children asked for in one turn: one answer per child, in the order asked, each naming the call it answers. */
+  z.object({ kind: z.literal("delegations"), children: z.array(DelegationAnswer).min(1) }),
   z.object({
     kind: z.literal("context"),
     evidence: z.array(EvidenceRef),

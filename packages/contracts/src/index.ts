@@ -18,6 +18,6 @@ export { BudgetSpent, RunBudget, StepBudget } from "./budget.ts";
 export { Scope, ToolGrant } from "./scope.ts";
 export { IgnoredRule, PermissionDecision, PermissionOutcome, PolicyRule, ToolEffect } from "./permission.ts";
 export { Goal, type GoalInput, GoalKind } from "./goal.ts";
-export { AcceptanceCriterion, Claim, FinalAnswer, Plan, StepSpec } from "./plan.ts";
+export { AcceptanceCriterion, Claim, FinalAnswer, JoinRule, ParallelSteps, Plan, SequentialPlan, StepSpec } from "./plan.ts";
 export { HandoffPacket, LessonRef, PacketBody, ResumeInput } from "./handoff-packet.ts";
 export { DelegationRequest, StepResult, StepStatus, Suspension, ToolCallRecord } from "./step-result.ts";

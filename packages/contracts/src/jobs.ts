@@ -24,6 +24,8 @@ export const PlannerContext = z.object({
   instruction: z.string().optional(),
   /** Every observation id of the run: `evidence` is a recent window, but an answer may cite any of them. */
   knownEvidenceIds: z.array(z.string()).default([]),
+  /** Set (2 or more) when the goal allows a plan to name a group of parallel steps: the most it may name. */
+  maxParallel: z.number().int().positive().optional(),
 });
 export type PlannerContext = z.infer<typeof PlannerContext>;
 

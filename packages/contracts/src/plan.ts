@@ -61,19 +61,49 @@ export const FinalAnswer = z.object({
 });
 export type FinalAnswer = z.infer<typeof FinalAnswer>;
 
-/** A lazy plan: only the current step is specified; the rest are titles. */
+/**
+ * How a group of parallel steps joins: `all` (every step must pass), `any`
+ * (the first to pass wins, the rest are cancelled) or `quorum` (`n` must pass).
+ */
+export const JoinRule = z.object({
+  rule: z.enum(["all", "any", "quorum"]),
+  /** How many must pass, for `quorum`. */
+  n: z.number().int().positive().optional(),
+});
+export type JoinRule = z.infer<typeof JoinRule>;
+
+/** Independent current steps dispatched at once, and how they join before the planner is asked again. */
+export const ParallelSteps = z.object({
+  steps: z.array(StepSpec).min(2),
+  join: JoinRule.default({ rule: "all" }),
+});
+export type ParallelSteps = z.infer<typeof ParallelSteps>;
+
+const planFields = {
+  current_step: StepSpec.nullable().default(null),
+  next_steps: z.array(z.string()).default([]),
+  risks: z.array(z.string()).default([]),
+  done: z.boolean().default(false),
+  answer: FinalAnswer.optional(),
+  /** What the goal asks for (`GoalKind`), when it was not given: said with the plan that starts the work. */
+  goal_kind: GoalKind.optional(),
+};
+
+/** The plan a planner is offered when its run does not fan out: no `parallel` field, so its prompt does not grow. */
+export const SequentialPlan = z.object(planFields).refine((plan) => plan.done || plan.current_step !== null, {
+  message: "a plan that is not done must specify current_step",
+  path: ["current_step"],
+});
+
+/** A lazy plan: only the current step (or a group of parallel ones) is specified; the rest are titles. */
 export const Plan = z
   .object({
-    current_step: StepSpec.nullable().default(null),
-    next_steps: z.array(z.string()).default([]),
-    risks: z.array(z.string()).default([]),
-    done: z.boolean().default(false),
-    answer: FinalAnswer.optional(),
-    /** What the goal asks for (`GoalKind`), when it was not given: said with the plan that starts the work. */
-    goal_kind: GoalKind.optional(),
+    ...planFields,
+    /** Independent steps to run at once instead of `current_step`, offered when the goal allows fan-out (`maxParallel` of 2 or more). */
+    parallel: ParallelSteps.optional(),
   })
-  .refine((plan) => plan.done || plan.current_step !== null, {
-    message: "a plan that is not done must specify current_step",
+  .refine((plan) => plan.done || plan.current_step !== null || plan.parallel !== undefined, {
+    message: "a plan that is not done must specify current_step (or parallel)",
     path: ["current_step"],
   });
 export type Plan = z.infer<typeof Plan>;

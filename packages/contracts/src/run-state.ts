@@ -6,7 +6,7 @@ import { Goal } from "./goal.ts";
 import { PacketBoundsContract, ResumeInput } from "./handoff-packet.ts";
 import { ToolGrant } from "./scope.ts";
 import { StepStatus } from "./step-result.ts";
-import { FinalAnswer, Plan, StepSpec } from "./plan.ts";
+import { FinalAnswer, JoinRule, Plan, StepSpec } from "./plan.ts";
 import { ToolCallStatus } from "./tool-events.ts";
 import { ClaimCheck, VerdictDecision } from "./verdict.ts";
 import { EvidenceSource } from "./jobs.ts";
@@ -84,10 +84,29 @@ export const StepState = z.object({
   attemptFailedFingerprints: z.array(z.array(z.string())).optional(),
   /** The step's final answer, when its output contract asks for one. */
   answer: FinalAnswer.optional(),
+  /** The parallel group this step belongs to (`RunState.groups`), if any. */
+  groupId: z.string().optional(),
   /** What a delegated child's last attempt returned, held while the evaluator judges it before it goes back to the parent. */
   outcome: z.object({ status: StepStatus, summary: z.string(), observationIds: z.array(z.string()) }).optional(),
 });
 export type StepState = z.infer<typeof StepState>;
+
+/**
+ * Steps dispatched at once: a plan's parallel group (no parent) or the
+ * children one step asked for in one turn. `stepIds` keeps the order they
+ * were asked in, which is the order the join reads them in, whatever order
+ * they finish in.
+ */
+export const StepGroup = z.object({
+  groupId: z.string(),
+  parentStepId: z.string().nullable(),
+  stepIds: z.array(z.string()).min(1),
+  join: JoinRule,
+  /** For children of a step: the call each answers, by position in `stepIds`. */
+  callIndexes: z.array(z.number().int().nonnegative()).optional(),
+  phase: z.enum(["running", "joined", "failed"]),
+});
+export type StepGroup = z.infer<typeof StepGroup>;
 
 export const EvidenceEntry = z.object({
   id: z.string(),
@@ -154,6 +173,8 @@ export const RunState = z.object({
   plan: Plan.nullable(),
   planCount: z.number().int().nonnegative(),
   steps: z.array(StepState),
+  /** Parallel groups, oldest first; absent in a run that never fanned out. */
+  groups: z.array(StepGroup).optional(),
   evidence: z.array(EvidenceEntry),
   pendingApprovals: z.array(z.string()),
   spent: BudgetSpent,

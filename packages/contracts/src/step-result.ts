@@ -44,8 +44,17 @@ export type DelegationRequest = z.infer<typeof DelegationRequest>;
 
 export const Suspension = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("approval"), approvalId: z.string(), tool: z.string() }),
-  /** `callIndex`: where the call it suspended on sits in the attempt's call records; the resume that answers it names the same index. */
-  z.object({ kind: z.literal("delegate"), reason: z.string(), request: DelegationRequest, callIndex: z.number().int().nonnegative() }),
+  /**
+   * `callIndex`: where the call it suspended on sits in the attempt's call records; the resume that answers it names the same index.
+   * `more`: further children asked for in the same turn, in the order asked; the step waits for all of them at once.
+   */
+  z.object({
+    kind: z.literal("delegate"),
+    reason: z.string(),
+    request: DelegationRequest,
+    callIndex: z.number().int().nonnegative(),
+    more: z.array(z.object({ reason: z.string(), request: DelegationRequest, callIndex: z.number().int().nonnegative() })).optional(),
+  }),
   z.object({ kind: z.literal("context"), question: z.string(), callIndex: z.number().int().nonnegative() }),
 ]);
 export type Suspension = z.infer<typeof Suspension>;

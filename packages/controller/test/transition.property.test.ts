@@ -220,8 +220,14 @@ const goalArb = fc
     maxCostUsd: fc.double({ min: 0.05, max: 5, noNaN: true }),
     maxWallMs: fc.integer({ min: 60_000, max: 3_600_000 }),
   })
-  .map((budget) =>
-    Goal.parse({ text: "Fix the bug", tools: [{ name: "read_file" }, { name: "run_command", scope: { commands: ["node"] } }], budget }),
+  .chain((budget) => fc.record({ budget: fc.constant(budget), maxParallel: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }) }))
+  .map(({ budget, maxParallel }) =>
+    Goal.parse({
+      text: "Fix the bug",
+      tools: [{ name: "read_file" }, { name: "run_command", scope: { commands: ["node"] } }],
+      budget,
+      ...(maxParallel === undefined ? {} : { maxParallel }),
+    }),
   );
 
 /** The world's answer to an obligation, shaped by the operation's choices. */
@@ -237,17 +243,26 @@ function answer(obligation: Obligation, choice: number[], eventId: string): { ev
           keep: false,
         };
       const done = a % 13 === 1;
+      const fix = (index: number) => ({
+        title: `Fix part ${index}`,
+        objective: "Change src/add.js so add returns a sum",
+        tools: [TOOLS[(b + index) % 3], TOOLS[c % 2]],
+        budget: (c + index) % 3 === 0 ? { maxTurns: 1 + (d % 3), maxTokens: 1 + ((b * 997) % 300_000) } : {},
+      });
+      const joins = [{ rule: "all" }, { rule: "any" }, { rule: "quorum", n: 1 + (d % 3) }, { rule: "quorum" }];
       const plan = done
         ? { done: true, answer: { answer: "fixed", claims: [], gaps: [] } }
-        : {
-            current_step: {
-              title: "Fix add()",
-              objective: "Change src/add.js so add returns a sum",
-              tools: [TOOLS[b % 3], TOOLS[c % 2]],
-              budget: c % 3 === 0 ? { maxTurns: 1 + (d % 3) } : {},
-            },
-            next_steps: ["Verify"],
-          };
+        : a % 4 === 2
+          ? { parallel: { steps: Array.from({ length: 2 + (b % 4) }, (_, index) => fix(index)), join: joins[c % joins.length] } }
+          : {
+              current_step: {
+                title: "Fix add()",
+                objective: "Change src/add.js so add returns a sum",
+                tools: [TOOLS[b % 3], TOOLS[c % 2]],
+                budget: c % 3 === 0 ? { maxTurns: 1 + (d % 3) } : {},
+              },
+              next_steps: ["Verify"],
+            };
       return { event: ControlEvent.parse({ ...base, type: "plan.ready", planNo: obligation.planNo, plan, usage }), keep: false };
     }
     case "step": {
@@ -282,6 +297,21 @@ function answer(obligation: Obligation, choice: number[], eventId: string): { ev
                   budget: d % 2 === 0 ? {} : { maxTurns: 1 + (d % 5) },
                 },
                 callIndex: d % 3,
+                // Sometimes several children in one turn.
+                ...(a % 3 === 0
+                  ? {
+                      more: Array.from({ length: 1 + (c % 4) }, (_, index) => ({
+                        reason: "in parallel",
+                        request: {
+                          title: `Read part ${index}`,
+                          objective: "Read src/add.js and report",
+                          tools: [{ name: TOOLS[(c + index) % 3], scope: {} }],
+                          budget: index % 2 === 0 ? {} : { maxTokens: 1 + ((b * 7919) % 400_000) },
+                        },
+                        callIndex: (d % 3) + index + 1,
+                      })),
+                    }
+                  : {}),
               }
             : status === "needs_context"
               ? { kind: "context", question: "which file?", callIndex: d % 3 }
@@ -447,6 +477,7 @@ function play(goal: Goal, operations: readonly Operation[]): void {
     maxDepth: 2,
     lostStepRedispatches: 2,
     resendsPerJob: 2,
+    maxParallel: 4,
   });
 
   const deliver = (event: ControlEvent) => {
@@ -530,6 +561,7 @@ function checkStep(goal: Goal, before: RunState, next: ReturnType<typeof transit
   if (isTerminal(after.status)) {
     for (const step of after.steps) expect(TERMINAL_PHASES.has(step.phase), `${context}: step ${step.stepId} is ${step.phase}`).toBe(true);
   }
+  checkGroups(goal, before, next);
   for (const effect of next.effects) {
     // An effect the queues would reject is a run that silently stops moving.
     const valid = ControllerEffect.safeParse(effect);
@@ -542,6 +574,48 @@ function checkStep(goal: Goal, before: RunState, next: ReturnType<typeof transit
     expect(step?.attempt, `${context}: dispatched ${effect.body.stepId}, which the state does not hold at that attempt`).toBe(
       effect.body.attempt,
     );
+  }
+}
+
+/**
+ * A group never has more members than maxParallel; the budgets its members
+ * are handed add up to at most what the run (a plan's group) or the parent
+ * had left; and a group joins once, after which none of its members runs.
+ */
+function checkGroups(goal: Goal, before: RunState, next: ReturnType<typeof transition>): void {
+  const after = next.state;
+  for (const started of next.trace.filter((each) => each.kind === "group.started")) {
+    const payload = started.payload as { stepIds: string[]; parentStepId: string | null };
+    expect(payload.stepIds.length).toBeLessThanOrEqual(Math.min(goal.maxParallel ?? 4, 4));
+    const bodies = next.effects.flatMap((effect) =>
+      effect.type === "dispatch_step" && payload.stepIds.includes(effect.body.stepId) ? [effect.body] : [],
+    );
+    const tokens = bodies.reduce((sum, body) => sum + body.budget.maxTokens, 0);
+    if (payload.parentStepId === null) {
+      expect(tokens, "a plan's group gets more tokens than the run has left").toBeLessThanOrEqual(
+        Math.max(0, goal.budget.maxTokens - before.spent.tokens),
+      );
+    } else {
+      const parent = before.steps.find((step) => step.stepId === payload.parentStepId);
+      expect(tokens, "children get more tokens than their parent had").toBeLessThanOrEqual(
+        bodies[0]?.bounds.budget.maxTokens === undefined ? Number.POSITIVE_INFINITY : bodies[0].bounds.budget.maxTokens * bodies.length,
+      );
+      expect(parent, "a group's parent is a step of the run").toBeDefined();
+    }
+  }
+  const joins = next.trace.filter((each) => each.kind === "group.joined");
+  for (const join of joins) {
+    const groupId = (join.payload as { groupId: string }).groupId;
+    expect(before.groups?.find((group) => group.groupId === groupId)?.phase, `group ${groupId} joined twice`).toBe("running");
+  }
+  for (const group of after.groups ?? []) {
+    if (group.phase === "running") continue;
+    for (const stepId of group.stepIds) {
+      const member = after.steps.find((step) => step.stepId === stepId);
+      expect(["dispatched", "executing", "evaluating"].includes(member?.phase ?? ""), `${stepId} runs after its group ${group.phase}`).toBe(
+        false,
+      );
+    }
   }
 }
 

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { type Usage, ReinError } from "@rein/contracts";
 import { callEvents } from "./catalogue/call-events.ts";
 import { evaluatorEvents } from "./catalogue/evaluator-events.ts";
+import { groupEvents } from "./catalogue/group-events.ts";
 import { modelEvents } from "./catalogue/model-events.ts";
 import { pluginEvents } from "./catalogue/plugin-events.ts";
 import { runEvents } from "./catalogue/run-events.ts";
@@ -32,6 +33,7 @@ function asCheckEvents(events: CallEvents): { [Kind in CallTraceKind as `check.$
 export const TRACE_AREAS = [
   { title: "Runs", kinds: runEvents },
   { title: "Steps", kinds: stepEvents },
+  { title: "Parallel groups", kinds: groupEvents },
   { title: "Model calls", kinds: modelEvents },
   { title: "Tool calls", kinds: callEvents },
   { title: "Evaluator", kinds: evaluatorEvents },
@@ -47,6 +49,7 @@ export const TRACE_AREAS = [
 export const traceCatalogue = {
   ...runEvents,
   ...stepEvents,
+  ...groupEvents,
   ...modelEvents,
   ...callEvents,
   ...checkCallEvents,

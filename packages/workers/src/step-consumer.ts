@@ -57,7 +57,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
       // Watched before intake reads the run: a run that ends after that read is heard of, one that ended before is refused.
       // One subscription for all of the process's steps: a run's end reaches its running steps without a Redis read per turn.
       await runtime.runEnds.start();
-      const run = runtime.runEnds.watch(claimed.runId);
+      const run = runtime.runEnds.watch(claimed.runId, claimed.stepId);
       // The intake read goes out before the signature is checked, so the two overlap: it writes nothing, and
       // its answer is used only once the packet verified (a refused packet's read is left unread).
       const intake = { kind: "step", jobId, runId: claimed.runId, stepId: claimed.stepId, attempt: claimed.attempt } as const;

@@ -9,6 +9,7 @@ export {
   RunStatus,
   STEPS_STOPPED_STATUSES,
   StepPhase,
+  StepGroup,
   StepState,
   stopsSteps,
 } from "../run-state.ts";

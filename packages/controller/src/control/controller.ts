@@ -166,6 +166,7 @@ export function transitionSettings(config: ReinConfig, now: Date): TransitionSet
   return {
     now,
     packetTtlMs: config.packets.ttlSeconds * 1000,
+    maxParallel: config.packets.maxParallel,
     approvalTtlMs: config.approvals.ttlSeconds * 1000,
     maxDepth: config.packets.maxDepth,
     lostStepRedispatches: config.queues.lostStepRedispatches,

@@ -72,6 +72,14 @@ async function performEffect(effect: ControllerEffect, { state, event, runtime, 
       // Gone already when it fired (an active one is being applied right now).
       await runtime.queues.control.remove(jobIds.control(`approval-expiry-${effect.approvalId}`)).catch(() => 0);
       return;
+    case "cancel_steps":
+      // The channel the workers already hear run ends on: only the named steps stop; a missed message is fenced by
+      // the controller, which no longer takes their results.
+      await runtime.redis.publish(
+        runtime.keys.runEnded(),
+        JSON.stringify({ runId: state.runId, status: state.status, stepIds: effect.stepIds }),
+      );
+      return;
     case "retire_run":
       await retireRun(runtime, state);
       return;

@@ -19,13 +19,15 @@ import { evidenceLine } from "./evidence-line.ts";
 /** The parts of a transition draft that delegation and context requests use. */
 export interface DraftOps {
   state: RunState;
-  settings: { now: Date; packetTtlMs: number; maxDepth: number };
+  settings: { now: Date; packetTtlMs: number; maxDepth: number; maxParallel?: number };
   effect(effect: ControllerEffect): void;
   trace(body: TraceEventBody, step?: StepState): void;
   dispatch(step: StepState, options?: { countsAsStep?: boolean }): void;
   recordVerdict(verdict: Verdict, step?: StepState): void;
   retry(step: StepState, verdict: Verdict): void;
   escalate(reasons: readonly string[]): void;
+  requestPlan(): void;
+  fail(reason: string): void;
 }
 
 /**
@@ -96,11 +98,20 @@ export function delegate(
  * The child a request asks for, checked: its depth within the configured
  * maximum, its tools and scopes inside the parent's, and a budget the parent
  * can still give (a limit the parent has spent, such as its last turn, leaves
- * nothing to give). Throws a `packet_invalid` ReinError saying which.
+ * nothing to give). A child of a group is held to its `share` of what the
+ * parent has left instead of all of it. Throws a `packet_invalid` ReinError saying which.
  */
-function childStepOf(draft: DraftOps, parent: StepState, result: StepResult, request: DelegationRequest, childId: string): StepState {
+export function childStepOf(
+  draft: DraftOps,
+  parent: StepState,
+  result: StepResult,
+  request: DelegationRequest,
+  childId: string,
+  share?: (remaining: StepBudget) => StepBudget,
+): StepState {
   const parentBody = bodyOf(draft, parent);
-  const remaining = remainingBudget(parentBody.budget, result);
+  const left = remainingBudget(parentBody.budget, result);
+  const remaining = share ? share(left) : left;
   // A cost limit of $0 is a real limit (free models), not one spent; the other limits must leave something to give.
   const spentLimits = (["maxTurns", "maxToolCalls", "maxTokens", "maxMs"] as const).filter((limit) => remaining[limit] <= 0);
   if (spentLimits.length > 0) {
@@ -251,7 +262,7 @@ export function answerContext(draft: DraftOps, step: StepState, evidenceIds: rea
   draft.dispatch(step, { countsAsStep: false });
 }
 
-function remainingBudget(budget: StepBudget, result: StepResult): StepBudget {
+export function remainingBudget(budget: StepBudget, result: StepResult): StepBudget {
   return {
     maxTurns: Math.max(0, budget.maxTurns - result.turns),
     maxToolCalls: Math.max(0, budget.maxToolCalls - result.toolCalls.length),
@@ -261,5 +272,5 @@ function remainingBudget(budget: StepBudget, result: StepResult): StepBudget {
   };
 }
 
-const bodyOf = (draft: DraftOps, step: StepState) =>
+export const bodyOf = (draft: DraftOps, step: StepState) =>
   packetBodyOf(draft.state, step, { now: draft.settings.now, ttlMs: draft.settings.packetTtlMs });

@@ -5,7 +5,7 @@ import { evidenceLine } from "./evidence-line.ts";
 const MAX_EVIDENCE_IN_DIGEST = 40;
 
 /** The digest the planner sees: completed steps and evidence summaries, never transcripts. */
-export function plannerContextOf(state: RunState): PlannerContext {
+export function plannerContextOf(state: RunState, options: { maxParallel?: number } = {}): PlannerContext {
   const last = state.verdicts.at(-1);
   return {
     goal: state.goal.text,
@@ -21,15 +21,17 @@ export function plannerContextOf(state: RunState): PlannerContext {
     lessons: [],
     instruction: state.instruction,
     knownEvidenceIds: state.evidence.map((entry) => entry.id),
+    // Offered only when the goal asks for fan-out: the planner's prompt and schema of every other run stay as they were.
+    ...(state.goal.maxParallel !== undefined && (options.maxParallel ?? 1) > 1 ? { maxParallel: options.maxParallel } : {}),
   };
 }
 
-export function planJobOf(state: RunState): PlanJob {
+export function planJobOf(state: RunState, options: { maxParallel?: number } = {}): PlanJob {
   const override = state.goal.models.planner;
   return {
     runId: state.runId,
     planNo: state.planCount,
-    context: plannerContextOf(state),
+    context: plannerContextOf(state, options),
     modelOverride: override ? { provider: override.provider, model: override.model } : undefined,
   };
 }

@@ -9,6 +9,7 @@ import { exceededBudget } from "./budget-policy.ts";
 import { stepEvaluateRequestOf } from "./evaluate-jobs.ts";
 import { packetBodyOf } from "./packet-body.ts";
 import { planJobOf } from "./planner-context.ts";
+import { maxParallelOf } from "./fan-out.ts";
 import { outputEvidenceOf, rejectOutputEvidence } from "./step-output-evidence.ts";
 import { resolvedEscalationLesson, runFailedLesson } from "./run-lessons.ts";
 import type { Transition, TransitionSettings } from "./transition-types.ts";
@@ -130,7 +131,7 @@ export class Draft {
     }
     this.state.planCount += 1;
     this.setStatus("planning");
-    const job = planJobOf(this.state);
+    const job = planJobOf(this.state, { maxParallel: maxParallelOf(this.state, this.settings) });
     this.effect({ type: "enqueue_plan", job });
     this.trace({ kind: "plan.requested", payload: { planNo: job.planNo, completedSteps: job.context.completedSteps.length } });
   }

@@ -13,6 +13,8 @@ export interface TransitionSettings {
   lostStepRedispatches: number;
   /** How many times a lost plan, context or evaluate job (or a step's job lost from its queue) is sent again before its run escalates: `config.redrive.resendsPerJob`. */
   resendsPerJob: number;
+  /** The most steps of a run in flight at once, and children one step waits for: `config.packets.maxParallel` (a goal may ask for fewer). @defaultValue 4 */
+  maxParallel?: number;
 }
 
 export interface Transition {

@@ -3,6 +3,7 @@ import { isTerminal, type RunState } from "@rein/contracts/run";
 import type { ControlEvent } from "@rein/contracts/messages";
 import { countSpend, stopIfOverBudget } from "./budget-prologue.ts";
 import { Draft, partialResult } from "./run-draft.ts";
+import { hasRunningGroup, settleStatus } from "./join.ts";
 import { EVENT_HANDLERS, type EventHandler } from "./events/event-handlers.ts";
 import type { EventOf } from "./events/event-of.ts";
 import type { Transition, TransitionSettings } from "./transition-types.ts";
@@ -36,7 +37,11 @@ function applyEvent(state: RunState, event: ControlEvent, settings: TransitionSe
     : stopIfOverBudget(draft, event, counted)
       ? undefined
       : apply(draft, event);
-  if (reason === undefined) return draft.finish();
+  if (reason === undefined) {
+    // With steps running side by side, the run's status follows all of them, not the one this event was about.
+    if (!isTerminal(draft.state.status) && draft.state.status !== "escalated" && hasRunningGroup(draft.state)) settleStatus(draft);
+    return draft.finish();
+  }
   if (!counted) return ignored(state, event, reason);
   // The event does not apply, but what its role spent still counts: a fresh draft keeps only the spend.
   const spendOnly = new Draft(state, event, settings);

@@ -96,8 +96,10 @@ export const ReinConfig = z.object({
     .object({
       ttlSeconds: z.number().int().positive().default(3600),
       maxDepth: z.number().int().nonnegative().default(3),
+      /** The most steps of one run in flight at once, and children one step waits for; a goal may ask for fewer. */
+      maxParallel: z.number().int().positive().default(4),
     })
-    .default({ ttlSeconds: 3600, maxDepth: 3 }),
+    .default({ ttlSeconds: 3600, maxDepth: 3, maxParallel: 4 }),
   observations: z
     .object({
       maxBytes: z.number().int().positive().default(16_384),

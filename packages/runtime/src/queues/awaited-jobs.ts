@@ -65,7 +65,8 @@ export function awaitedJobsOf(run: AwaitingRun): AwaitedJob[] {
     }
     if (step.awaitingContext !== undefined)
       add({ kind: "context", runId, stepId, attempt }, QUEUE_NAMES.plan, jobIds.context(runId, stepId, attempt, step.resumes));
-    if (run.status === "evaluating" && step.phase === "evaluating")
+    // Not only while the run is evaluating: a step of a parallel group is judged while its siblings still run.
+    if (step.phase === "evaluating")
       add({ kind: "evaluate", runId, stepId, attempt }, QUEUE_NAMES.evaluate, jobIds.evaluate(runId, stepId, attempt));
   }
   const proposal = run.proposal;

@@ -7,8 +7,11 @@ import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 import { parseChannelMessage } from "../redis/channel-message.ts";
 
-/** What the run store publishes on the run-ended channel when a run's status stops its steps (RunStore, compareAndSet). */
-export const RunEnded = z.object({ runId: z.string().min(1), status: RunStatus });
+/**
+ * What the run store publishes on the run-ended channel when a run's status stops its steps (RunStore, compareAndSet),
+ * and what the controller publishes when a group's join cancels some steps of a run that goes on (`stepIds`).
+ */
+export const RunEnded = z.object({ runId: z.string().min(1), status: RunStatus, stepIds: z.array(z.string()).optional() });
 export type RunEnded = z.infer<typeof RunEnded>;
 
 /** One watched step's view of its run: `signal` aborts, with a `run_ended` error, once the run ends. */
@@ -32,7 +35,8 @@ export interface WatchedRun {
  * the last fence.
  */
 export class RunEndWatch {
-  private readonly watched = new Map<string, Set<AbortController>>();
+  /** Per run, each watched step's controller with the step it stops (none: a watch from before steps were named). */
+  private readonly watched = new Map<string, Map<AbortController, string | undefined>>();
   private subscriber: RedisClient | undefined;
   private subscribed: Promise<void> | undefined;
 
@@ -53,14 +57,14 @@ export class RunEndWatch {
   }
 
   /** Watches `runId` for one step, until `release`. Call it before checking that the run still wants the step. */
-  watch(runId: string): WatchedRun {
+  watch(runId: string, stepId?: string): WatchedRun {
     const ended = new AbortController();
     let controllers = this.watched.get(runId);
     if (!controllers) {
-      controllers = new Set();
+      controllers = new Map();
       this.watched.set(runId, controllers);
     }
-    controllers.add(ended);
+    controllers.set(ended, stepId);
     return {
       signal: ended.signal,
       release: () => {
@@ -129,10 +133,22 @@ export class RunEndWatch {
     }
   }
 
-  private end({ runId, status }: RunEnded): void {
+  private end({ runId, status, stepIds }: RunEnded): void {
     const controllers = this.watched.get(runId);
-    if (!controllers || !stopsSteps(status)) return;
-    for (const ended of controllers) {
+    if (!controllers) return;
+    if (stepIds) {
+      for (const [ended, stepId] of controllers) {
+        if (stepId === undefined || !stepIds.includes(stepId)) continue;
+        ended.abort(
+          new ReinError("run_ended", `step ${stepId} of run ${runId} was cancelled: its group joined without it; the step stops here`, {
+            details: { status },
+          }),
+        );
+      }
+      return;
+    }
+    if (!stopsSteps(status)) return;
+    for (const ended of controllers.keys()) {
       ended.abort(
         new ReinError("run_ended", `run ${runId} ended (${status}) while its step ran; the step stops here`, { details: { status } }),
       );

@@ -1,11 +1,13 @@
 import type { Draft } from "../run-draft.ts";
+import { hasRunningGroup } from "../join.ts";
 import type { EventOf } from "./event-of.ts";
 
 /** A person's decision on a suspended call (or its expiry): the step is dispatched again to resume with it. */
 export function onApprovalDecided(draft: Draft, event: EventOf<"approval.decided">): string | undefined {
   const { state } = draft;
   const step = state.steps.find((candidate) => candidate.awaitingApprovalId === event.approvalId);
-  if (state.status !== "waiting_approval" || !step) return "no step waits on this approval";
+  // While a group runs, one member may wait for a person while the others go on.
+  if ((state.status !== "waiting_approval" && !hasRunningGroup(state)) || !step) return "no step waits on this approval";
   state.pendingApprovals = state.pendingApprovals.filter((id) => id !== event.approvalId);
   step.awaitingApprovalId = undefined;
   step.resumeInput = { kind: "approval", approvalId: event.approvalId, decision: event.decision };

@@ -1,6 +1,7 @@
 import type { StepState } from "@rein/contracts/run";
 import { type Draft, lastSummary } from "../run-draft.ts";
 import { proposeFinalAnswer } from "../final-answer.ts";
+import { fanOutPlan } from "../fan-out.ts";
 import type { EventOf } from "./event-of.ts";
 
 /** The planner's answer: the plan's current step is dispatched, or a plan that says the goal is met proposes its final answer. */
@@ -25,6 +26,10 @@ export function onPlanReady(draft: Draft, event: EventOf<"plan.ready">): string 
   });
   if (event.plan.done) {
     proposeFinalAnswer(draft, event.planNo, event.plan.answer ?? { answer: lastSummary(state), claims: [], gaps: [] });
+    return undefined;
+  }
+  if (event.plan.parallel) {
+    fanOutPlan(draft, event.planNo, event.plan.parallel);
     return undefined;
   }
   const spec = event.plan.current_step;

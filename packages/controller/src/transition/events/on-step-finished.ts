@@ -1,5 +1,6 @@
 import type { Draft } from "../run-draft.ts";
 import { delegate, askContext, holdChildOutcome } from "../delegation.ts";
+import { fanOutDelegation } from "../fan-out.ts";
 import type { EventOf } from "./event-of.ts";
 
 /** A worker's result: a suspension (approval, delegation, context) holds the step; anything else goes to the evaluator. */
@@ -31,7 +32,8 @@ export function onStepFinished(draft: Draft, event: EventOf<"step.finished">): s
     return undefined;
   }
   if (event.result.status === "delegated" && event.result.suspension?.kind === "delegate") {
-    delegate(draft, step, event.result, event.result.suspension);
+    if (event.result.suspension.more?.length) fanOutDelegation(draft, step, event.result, event.result.suspension);
+    else delegate(draft, step, event.result, event.result.suspension);
     return undefined;
   }
   if (event.result.status === "needs_context" && event.result.suspension?.kind === "context") {
