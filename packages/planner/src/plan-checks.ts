@@ -40,8 +40,23 @@ export function checkPlan(plan: Plan, context: PlannerContext): string | undefin
     if (invented.length > 0) return `answer.claims cite unknown evidence ${invented.join(", ")}; expected ids from the evidence list`;
     return undefined;
   }
+  if (plan.parallel) {
+    if (!context.maxParallel) return "parallel is not offered to this run; expected one current_step";
+    if (plan.parallel.steps.length > context.maxParallel) {
+      return `parallel names ${plan.parallel.steps.length} steps, more than the ${context.maxParallel} this run may run at once`;
+    }
+    for (const [index, step] of plan.parallel.steps.entries()) {
+      const problem = checkStep(step, context, known);
+      if (problem) return `parallel.steps[${index}]: ${problem.replace(/^current_step\./, "")}`;
+    }
+    return undefined;
+  }
   const step = plan.current_step;
   if (!step) return "current_step is missing; expected a fully specified step";
+  return checkStep(step, context, known);
+}
+
+function checkStep(step: StepSpec, context: PlannerContext, known: ReadonlySet<string>): string | undefined {
   const granted = new Set(context.grantedTools);
   const unknown = step.tools.filter((tool) => !granted.has(tool));
   if (unknown.length > 0) {

@@ -1,10 +1,10 @@
-import { jsonSchemaOf, errorMessage, type LessonRef, Plan, type Usage, ReinError } from "@rein/contracts";
+import { jsonSchemaOf, errorMessage, type LessonRef, Plan, type Usage, ReinError, SequentialPlan } from "@rein/contracts";
 import type { PlanJob } from "@rein/contracts/messages";
 import type { Redactor } from "@rein/guard";
 import { completeStructured, type ModelProvider, type ModelStreamEvent, usageOfFailure } from "@rein/models";
 import type { TraceLog } from "@rein/runtime";
 import { checkPlan } from "./plan-checks.ts";
-import { PLANNER_SYSTEM, renderPlannerContext } from "./planner-prompt.ts";
+import { fanOutInstruction, PLANNER_SYSTEM, renderPlannerContext } from "./planner-prompt.ts";
 
 export interface PlannerDeps {
   trace: TraceLog;
@@ -22,7 +22,9 @@ export interface PlannerDeps {
 export type PlanOutcome = { ok: true; plan: Plan; usage: Usage; lessonsUsed: LessonRef[] } | { ok: false; reason: string; usage: Usage };
 
 // One object for every call: prompt copies recognise it and hash it once per process, not per plan.
-const PLAN_OUTPUT = { name: "plan", description: "the lazy plan", schema: jsonSchemaOf(Plan) };
+// A run that may fan out is offered the `parallel` field; every other run's schema stays as it was.
+const PLAN_OUTPUT = { name: "plan", description: "the lazy plan", schema: jsonSchemaOf(SequentialPlan) };
+const FAN_OUT_PLAN_OUTPUT = { name: "plan", description: "the lazy plan", schema: jsonSchemaOf(Plan) };
 
 /** Turns the run's digest into a lazy Plan, repairing invalid output at most twice. */
 export async function plan(job: PlanJob, deps: PlannerDeps, signal?: AbortSignal): Promise<PlanOutcome> {
@@ -37,9 +39,9 @@ export async function plan(job: PlanJob, deps: PlannerDeps, signal?: AbortSignal
       provider,
       {
         role: "planner",
-        system: PLANNER_SYSTEM,
+        system: context.maxParallel ? `${PLANNER_SYSTEM}\n${fanOutInstruction(context.maxParallel)}` : PLANNER_SYSTEM,
         messages: [{ role: "user", content: [{ type: "text", text: renderPlannerContext(context, { redactor: deps.redactor }) }] }],
-        output: PLAN_OUTPUT,
+        output: context.maxParallel ? FAN_OUT_PLAN_OUTPUT : PLAN_OUTPUT,
         maxTokens: deps.maxTokens,
         metadata: { runId: job.runId },
       },
