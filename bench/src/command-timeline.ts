@@ -77,8 +77,14 @@ function describe(command: Sendable, scripts: ReadonlyMap<string, string>): Omit
   const queue = QUEUE_KEY.exec(strings[2] ?? "")?.[1];
   let name = command.name;
   if (name === "evalsha")
-    name = scripts.get(strings[0] ?? "") ?? (strings.slice(2).some((arg) => arg.includes(":checkpoint:")) ? "turnWrite" : "evalsha");
-  else if (name === "eval" && (strings[0] ?? "").includes("HGET', KEYS[1], 'version'")) name = "compareAndSet";
+    name =
+      scripts.get(strings[0] ?? "") ??
+      (strings.slice(2).some((arg) => arg.includes(":checkpoint:"))
+        ? "turnWrite"
+        : (strings[2] ?? "").includes(":run:{")
+          ? "compareAndSet"
+          : "evalsha");
+  else if (name === "eval" && (strings[0] ?? "").includes("HMGET', KEYS[1], 'version'")) name = "compareAndSet";
   return { name, ...(queue ? { queue } : {}), ...(runId ? { runId } : {}) };
 }
 

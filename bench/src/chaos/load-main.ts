@@ -6,6 +6,7 @@
  * measured on the same Redis; also runs/s, submit-to-end latency and Redis
  * bytes per run. Every wait is bounded.
  */
+import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import { parseArgs } from "node:util";
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     "timeout-s": { type: "string" },
     "no-dispatch": { type: "boolean" },
     commands: { type: "boolean" },
+    monitor: { type: "string" },
   },
 });
 const runs = Number(values.runs ?? 1_000);
@@ -58,6 +60,7 @@ try {
   await deployment.startPlanAndEvaluate();
   for (let index = 0; index < stepWorkers; index += 1) await deployment.startStepWorker();
   const ended = await watchRunEnds();
+  const monitor = values.monitor === undefined ? undefined : await recordCommands(values.monitor);
   const bytesBefore = await usedMemory(admin);
   const before = await redisWork(admin, queuePrefix);
   const knownTools = knownToolNames(runtime.config, []);
@@ -83,6 +86,7 @@ try {
     await delay(1_000);
   }
   const after = await redisWork(admin, queuePrefix);
+  await monitor?.close();
   const bytesPerRun = ((await usedMemory(admin)) - bytesBefore) / runs;
   await ended.close();
   const states = new Map<string, RunState>();
@@ -135,6 +139,22 @@ try {
   if (allEnded) await rm(deployment.dir, { recursive: true, force: true });
 }
 process.exit(exitCode);
+
+/** `--monitor <file>`: every command Redis runs, scripts' own included, one line each (MONITOR: slow, for reading, not measuring). */
+async function recordCommands(file: string): Promise<{ close(): Promise<void> }> {
+  const out = createWriteStream(file);
+  const monitor = await connectRedis(deployment.redis.url).monitor();
+  monitor.on("monitor", (time: string, args: string[], source: string) => {
+    if (!out.writableEnded)
+      out.write(`${time} ${source} ${args.map((arg) => (arg.length > 80 ? `${arg.slice(0, 80)}…` : arg)).join(" ")}\n`);
+  });
+  return {
+    close: async () => {
+      await new Promise((resolve) => out.end(resolve));
+      monitor.disconnect();
+    },
+  };
+}
 
 /** The runs whose end was published on the run-ended channel, heard on a connection of the suite's own. */
 async function watchRunEnds(): Promise<{ ids: Set<string>; close(): Promise<void> }> {

@@ -1,14 +1,15 @@
+import { LuaScript } from "../redis/lua-script.ts";
 // Every status change is one script over the approval's hash, so two
 // deciders, or a decider racing the expiry or a consumer, cannot both win.
 
 /** KEYS[1] approval; ARGV: nowMs. Turns an overdue pending approval into expired. */
-export const EXPIRE_IF_DUE = `
+export const EXPIRE_IF_DUE = new LuaScript(`
 if redis.call('HGET', KEYS[1], 'status') == 'pending'
   and tonumber(redis.call('HGET', KEYS[1], 'expiresAtMs')) <= tonumber(ARGV[1]) then
   redis.call('HSET', KEYS[1], 'status', 'expired')
 end
 return redis.call('HGET', KEYS[1], 'status')
-`;
+`);
 
 /**
  * KEYS[1] approval; ARGV: decision, approver, note, reason, decidedAt, nowMs,
@@ -16,7 +17,7 @@ return redis.call('HGET', KEYS[1], 'status')
  * Only pending → approved | denied, and only for the action, run, step and
  * expiry the decider read and signed. Returns 'ok' or the status that blocked it.
  */
-export const DECIDE = `
+export const DECIDE = new LuaScript(`
 local fields = redis.call('HMGET', KEYS[1], 'status', 'expiresAtMs', 'actionHash', 'runId', 'stepId')
 local status = fields[1]
 if not status then return 'missing' end
@@ -30,7 +31,7 @@ redis.call('HSET', KEYS[1], 'status', ARGV[1], 'approver', ARGV[2], 'decidedAt',
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'note', ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'reason', ARGV[4]) end
 return 'ok'
-`;
+`);
 
 /**
  * KEYS[1] approval; ARGV: actionHash, runId, stepId, consumedAt, call ('' = none).
@@ -40,7 +41,7 @@ return 'ok'
  * lost) finds it consumed by itself and goes on. Returns 'ok', or the status
  * that blocked it (distinct from 'ok', so a second consumer never reads success).
  */
-export const CONSUME = `
+export const CONSUME = new LuaScript(`
 local fields = redis.call('HMGET', KEYS[1], 'status', 'actionHash', 'runId', 'stepId', 'consumedBy')
 if fields[2] ~= ARGV[1] or fields[3] ~= ARGV[2] or fields[4] ~= ARGV[3] then return fields[1] and 'mismatch' or 'missing' end
 if fields[1] == 'consumed' and ARGV[5] ~= '' and fields[5] == ARGV[5] then return 'ok' end
@@ -48,4 +49,4 @@ if fields[1] ~= 'approved' then return fields[1] end
 redis.call('HSET', KEYS[1], 'status', 'consumed', 'consumedAt', ARGV[4])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'consumedBy', ARGV[5]) end
 return 'ok'
-`;
+`);

@@ -117,7 +117,7 @@ export class ApprovalStore implements ApprovalDesk {
 
   async get(approvalId: string): Promise<Approval | null> {
     const key = this.keys.approval(approvalId);
-    await this.redis.eval(EXPIRE_IF_DUE, 1, key, String(this.now()));
+    await EXPIRE_IF_DUE.run(this.redis, [key], [String(this.now())]);
     const fields = await this.redis.hgetall(key);
     if (!fields.data) return null;
     const parsed = Approval.safeParse({
@@ -252,21 +252,22 @@ export class ApprovalStore implements ApprovalDesk {
       decidedAt,
       expiresAt: pending.expiresAt,
     });
-    const outcome = await this.redis.eval(
-      DECIDE,
-      1,
-      this.keys.approval(approvalId),
-      decision.decision,
-      decision.approver,
-      note ?? "",
-      reason ?? "",
-      decidedAt,
-      String(nowMs),
-      signature,
-      pending.actionHash,
-      pending.runId,
-      pending.stepId,
-      String(Date.parse(pending.expiresAt)),
+    const outcome = await DECIDE.run(
+      this.redis,
+      [this.keys.approval(approvalId)],
+      [
+        decision.decision,
+        decision.approver,
+        note ?? "",
+        reason ?? "",
+        decidedAt,
+        String(nowMs),
+        signature,
+        pending.actionHash,
+        pending.runId,
+        pending.stepId,
+        String(Date.parse(pending.expiresAt)),
+      ],
     );
     if (outcome === "missing") throw new ReinError("not_found", `approval ${approvalId} does not exist`);
     if (outcome === "changed")
@@ -288,15 +289,10 @@ export class ApprovalStore implements ApprovalDesk {
   async consume(actionHash: string, runId: string, stepId: string, call?: string): Promise<Approval | null> {
     const approvalId = await this.redis.hget(this.keys.approvalByAction(actionHash), `${runId}:${stepId}`);
     if (!approvalId) return null;
-    const outcome = await this.redis.eval(
-      CONSUME,
-      1,
-      this.keys.approval(approvalId),
-      actionHash,
-      runId,
-      stepId,
-      new Date(this.now()).toISOString(),
-      call ?? "",
+    const outcome = await CONSUME.run(
+      this.redis,
+      [this.keys.approval(approvalId)],
+      [actionHash, runId, stepId, new Date(this.now()).toISOString(), call ?? ""],
     );
     return outcome === "ok" ? this.get(approvalId) : null;
   }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ACTIVE_RUN_RECORD_TTL_SECONDS } from "../config/retention-config.ts";
 import { ReinError } from "@rein/contracts";
 import { type CallIntent, CallRecord, type RecordedOutcome } from "@rein/contracts/calls";
+import { LuaScript } from "../redis/lua-script.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { BeginOutcome, IdempotencyLog, RecordOutcome, StepOwner } from "@rein/tools";
@@ -19,20 +20,20 @@ const LIST_RECORD = `
 redis.call('SADD', KEYS[2], KEYS[1])
 redis.call('EXPIRE', KEYS[2], ARGV[3])`;
 
-const BEGIN = `${OWNER_FENCE_LUA}${RUN_ACTIVE_LUA}
+const BEGIN = new LuaScript(`${OWNER_FENCE_LUA}${RUN_ACTIVE_LUA}
 if redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3], 'NX') then${LIST_RECORD}
   return {'begun'}
 end
-return {'exists', redis.call('GET', KEYS[1])}`;
+return {'exists', redis.call('GET', KEYS[1])}`);
 
-const RESTART = `${OWNER_FENCE_LUA}${RUN_ACTIVE_LUA}
+const RESTART = new LuaScript(`${OWNER_FENCE_LUA}${RUN_ACTIVE_LUA}
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])${LIST_RECORD}
-return {'begun'}`;
+return {'begun'}`);
 
 // Replaces the intent with the outcome only while the key still holds this writer's intent (or nothing).
 // Not refused once the run has ended: the effect happened, and its owner says how it ended. The outcome
 // keeps its intent's expiry, which the run's retirement may have shortened.
-const FINISH = `${OWNER_FENCE_LUA}
+const FINISH = new LuaScript(`${OWNER_FENCE_LUA}
 local current = redis.call('GET', KEYS[1])
 if current == ARGV[2] then
   redis.call('SET', KEYS[1], ARGV[3], 'KEEPTTL')
@@ -44,11 +45,11 @@ if current == false then
   redis.call('EXPIRE', KEYS[2], ARGV[4])
   return {'recorded'}
 end
-return {'exists', current}`;
+return {'exists', current}`);
 
-const ABANDON = `${OWNER_FENCE_LUA}
+const ABANDON = new LuaScript(`${OWNER_FENCE_LUA}
 if redis.call('GET', KEYS[1]) == ARGV[2] then redis.call('DEL', KEYS[1]) end
-return {'abandoned'}`;
+return {'abandoned'}`);
 
 /** What every script above replies: its verdict, then the record it found, if any. */
 const ScriptReply = z.tuple([z.string()], z.string().nullable());
@@ -124,7 +125,7 @@ export class IdempotencyStore implements IdempotencyLog {
   }
 
   private async fenced(
-    script: string,
+    script: LuaScript,
     key: string,
     owner: StepOwner | undefined,
     run: boolean,
@@ -133,7 +134,7 @@ export class IdempotencyStore implements IdempotencyLog {
   ): Promise<[string, ...(string | null)[]]> {
     const record = this.keys.idempotency(key);
     const keys = [record, this.keys.runIdempotency(runIdOf(key)), ...fenceKeys(this.keys, owner, run)];
-    const reply = await this.redis.eval(script, keys.length, ...keys, owner?.token ?? "", ...args);
+    const reply = await script.run(this.redis, keys, [owner?.token ?? "", ...args]);
     const refused = fenceRefusal(reply, owner, what);
     if (refused) throw refused;
     const parsed = ScriptReply.safeParse(reply);

@@ -1,3 +1,4 @@
+import { LuaScript } from "../redis/lua-script.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 import { ReinError } from "@rein/contracts";
 import { RunState, STEPS_STOPPED_STATUSES } from "@rein/contracts/run";
@@ -22,16 +23,18 @@ import { ActiveRuns } from "./active-runs.ts";
 // the status it would check is stored.
 //   KEYS: run, trace stream, trace seq
 //   ARGV: expected version, version, state, trace ttl, status, run-ended channel, its message, awaiting, then the events
-const compareAndSet = `
-local current = redis.call('HGET', KEYS[1], 'version')
+const compareAndSet = new LuaScript(`
+local stored = redis.call('HMGET', KEYS[1], 'version', 'status')
+local current, before = stored[1], stored[2]
 if (current == false and ARGV[1] ~= '-1') or (current ~= false and current ~= ARGV[1]) then
   return redis.call('HGET', KEYS[1], 'state') or 0
 end
 local stops = {${STEPS_STOPPED_STATUSES.map((status) => `['${status}'] = true`).join(", ")}}
-local before = redis.call('HGET', KEYS[1], 'status')
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3], 'status', ARGV[5], 'awaiting', ARGV[8])
+local events = #ARGV - 8
+local seq = events > 0 and redis.call('INCRBY', KEYS[3], events) - events or 0
 for i = 9, #ARGV do
-  local seq = redis.call('INCR', KEYS[3])
+  seq = seq + 1
   redis.call('XADD', KEYS[2], '*', 'seq', seq, 'event', ARGV[i])
 end
 if #ARGV >= 9 and ARGV[4] ~= '' then
@@ -42,7 +45,7 @@ if stops[ARGV[5]] and not (before and stops[before]) then
   redis.call('PUBLISH', ARGV[6], ARGV[7])
 end
 return 1
-`;
+`);
 /** What `saveOrRead` did: wrote the state (as `json`), or found the run moved on to `current` (null: gone). */
 export type SaveOutcome = { saved: true; json: string } | { saved: false; current: RunState | null };
 
@@ -126,12 +129,8 @@ export class RunStore {
   // save cost more than the write.
   private async write(state: RunState, expectedVersion: number, trace?: TraceWrite): Promise<SaveOutcome> {
     const json = JSON.stringify(state);
-    const written = await this.redis.eval(
-      compareAndSet,
-      3,
-      this.keys.run(state.runId),
-      this.keys.trace(state.runId),
-      this.keys.traceSeq(state.runId),
+    const keys = [this.keys.run(state.runId), this.keys.trace(state.runId), this.keys.traceSeq(state.runId)];
+    const written = await compareAndSet.run(this.redis, keys, [
       String(expectedVersion),
       String(state.version),
       json,
@@ -141,7 +140,7 @@ export class RunStore {
       JSON.stringify({ runId: state.runId, status: state.status } satisfies RunEnded),
       JSON.stringify(awaitedJobs(state)),
       ...(trace?.events ?? []),
-    );
+    ]);
     if (written === 1) return { saved: true, json };
     return { saved: false, current: typeof written === "string" ? parseStored(state.runId, written) : null };
   }

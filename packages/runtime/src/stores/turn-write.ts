@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { LuaScript } from "../redis/lua-script.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 import type { CacheBatch } from "@rein/tools";
 
@@ -66,14 +66,15 @@ export interface TurnWrite {
 //   ARGV: token ('' = no lock), trace ttl, checkpoint ttl ('' = keep), header ('' = no checkpoint),
 //         replace, #events, #blobs, #messages, #observations, #records, after run end ('1' = write anyway),
 //         #cache entries, cache ttl, then the items in that order
-const turnScript = `
+const turnScript = new LuaScript(`
 if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 local status = redis.call('HGET', KEYS[9], 'status')
 if ARGV[11] ~= '1' and (status == 'done' or status == 'failed' or status == 'cancelled' or status == 'escalated') then return -1 end
 local at = 14
 local events = tonumber(ARGV[6])
+local seq = events > 0 and redis.call('INCRBY', KEYS[3], events) - events or 0
 for _ = 1, events do
-  local seq = redis.call('INCR', KEYS[3])
+  seq = seq + 1
   redis.call('XADD', KEYS[2], '*', 'seq', seq, 'event', ARGV[at])
   at = at + 1
 end
@@ -113,7 +114,7 @@ if entries > 0 then
   redis.call('EXPIRE', KEYS[10], ARGV[13])
 end
 return 1
-`;
+`);
 
 /**
  * Writes a worker turn in one round trip: its trace events and blobs and its
@@ -154,18 +155,6 @@ export async function writeTurn(redis: RedisClient, turn: TurnWrite): Promise<"w
     ...lists.flat(),
     ...entries.flat(),
   ];
-  const outcome = Number(await evalCached(redis, keys, args));
+  const outcome = Number(await turnScript.run(redis, keys, args));
   return outcome === 1 ? "written" : outcome === 0 ? "taken_over" : "run_ended";
-}
-
-const turnScriptSha = createHash("sha1").update(turnScript).digest("hex");
-
-/** EVALSHA, loading the script on a server that does not have it yet (first use, restart, SCRIPT FLUSH). */
-async function evalCached(redis: RedisClient, keys: readonly string[], args: readonly string[]): Promise<unknown> {
-  try {
-    return await redis.evalsha(turnScriptSha, keys.length, ...keys, ...args);
-  } catch (error) {
-    if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-    return redis.eval(turnScript, keys.length, ...keys, ...args);
-  }
 }

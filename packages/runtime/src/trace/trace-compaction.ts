@@ -1,3 +1,4 @@
+import { LuaScript } from "../redis/lua-script.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 import { type DecodedEntry, decodeEntry, encodeChunk } from "./trace-entries.ts";
 
@@ -24,7 +25,7 @@ export interface TraceCompaction {
 // last entry it replaces, so ids stay increasing and a later XADD '*' lands after
 // them; a kept chunk is re-added as it was.
 // ARGV: expected last id, then id, seqs, events for each entry.
-const replaceStream = `
+const replaceStream = new LuaScript(`
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 if #last == 0 or last[1][1] ~= ARGV[1] then return 0 end
 local pttl = redis.call('PTTL', KEYS[1])
@@ -34,7 +35,7 @@ for i = 2, #ARGV, 3 do
 end
 if pttl > 0 then redis.call('PEXPIRE', KEYS[1], pttl) end
 return 1
-`;
+`);
 
 const ATTEMPTS = 3;
 
@@ -92,7 +93,7 @@ export async function compactTrace(
       }),
     );
     const args: (string | Buffer)[] = [lastId, ...chunks.flat()];
-    if (Number(await redis.eval(replaceStream, 1, stream, ...args)) === 1) {
+    if (Number(await replaceStream.run(redis, [stream], args)) === 1) {
       return { events: written, entriesBefore: entries.length, entriesAfter: (args.length - 1) / 3 };
     }
   }

@@ -1,3 +1,4 @@
+import { LuaScript } from "../redis/lua-script.ts";
 import { type TraceWriter, type TraceEventInput, type TypedTraceEvent, typedTraceEvent } from "@rein/trace";
 import type { RedisClient } from "../redis/redis-client.ts";
 import { ReinError } from "@rein/contracts";
@@ -12,10 +13,10 @@ import { decodeEntry, type RawTraceEntry, storedEventsOf } from "./trace-entries
 // order and seq order are the same even with many writers. ARGV[2], when not
 // empty, is the retention TTL: refreshed on every append, so a trace expires
 // that long after its run's last event, never in the middle of a run.
-const append = `
-local seq = 0
+const append = new LuaScript(`
+local seq = redis.call('INCRBY', KEYS[2], #ARGV - 1) - (#ARGV - 1)
 for i = 2, #ARGV do
-  seq = redis.call('INCR', KEYS[2])
+  seq = seq + 1
   redis.call('XADD', KEYS[1], '*', 'seq', seq, 'event', ARGV[i])
 end
 if ARGV[1] ~= '' then
@@ -23,7 +24,7 @@ if ARGV[1] ~= '' then
   redis.call('EXPIRE', KEYS[2], ARGV[1])
 end
 return seq
-`;
+`);
 
 /** What writers of trace events need: TraceLog, or a TraceBuffer in front of it. */
 export interface TraceLogOptions {
@@ -92,7 +93,7 @@ export class TraceLog implements TraceWriter {
   async append(input: TraceEventInput): Promise<TypedTraceEvent> {
     const json = this.encode(input);
     const ttl = this.options.ttlSeconds ? String(this.options.ttlSeconds) : "";
-    const seq = Number(await this.redis.eval(append, 2, this.keys.trace(input.runId), this.keys.traceSeq(input.runId), ttl, json));
+    const seq = Number(await append.run(this.redis, [this.keys.trace(input.runId), this.keys.traceSeq(input.runId)], [ttl, json]));
     return typedTraceEvent(TraceEvent.parse(restored(input.runId, JSON.parse(json), seq)));
   }
 

@@ -58,7 +58,8 @@ describe("a result cache write", () => {
     observedAt: new Date(0).toISOString(),
   };
   // Only what put uses of a connection: one script call, whose reply is `reply`.
-  const connection = (reply: () => Promise<unknown>) => ({ eval: reply }) as unknown as ConstructorParameters<typeof ToolResultCache>[0];
+  const connection = (reply: () => Promise<unknown>) =>
+    ({ eval: reply, evalsha: reply }) as unknown as ConstructorParameters<typeof ToolResultCache>[0];
 
   it("stores the entry with the run's cache TTL, refreshed by each write", async () => {
     const cache = new ToolResultCache(env.redis, env.keys, { ttlSeconds: 600 });

@@ -119,7 +119,9 @@ describe("IdempotencyStore: writes for a step's owner", () => {
 
   it("refuses a script reply that is not a verdict instead of reading it as one", async () => {
     // A client in front of Redis (a proxy, another server) answering the script with something else.
-    const odd = new Proxy(recorded.env.redis, { get: (target, name) => (name === "eval" ? async () => 42 : Reflect.get(target, name)) });
+    const odd = new Proxy(recorded.env.redis, {
+      get: (target, name) => (name === "eval" || name === "evalsha" ? async () => 42 : Reflect.get(target, name)),
+    });
     await expect(new IdempotencyStore(odd, recorded.env.keys).begin(KEY, intentOf(FINGERPRINT))).rejects.toMatchObject({
       code: "contract_invalid",
       message: expect.stringContaining("the idempotency script for the call's intent replied 42; expected its verdict"),
