@@ -3,6 +3,7 @@ import type { ContentBlock } from "@rein/contracts/model";
 import type { Observation } from "@rein/contracts/calls";
 import type { ModelToolCall } from "@rein/tools";
 import { answerFromResume } from "../resume-answer.ts";
+import { delegateGroupOf, resumeFor } from "./delegate-group.ts";
 import { isRuntimeTool, parseRuntimeCall, runtimeObservation } from "../runtime-tools.ts";
 import { assertLockHeld, assertNotStopped, type StepContext } from "./step-context.ts";
 
@@ -24,8 +25,10 @@ export async function answerCalls(
     if (isRuntimeTool(call.name)) {
       // A resume answers the one call it names: a worker lost after saving a newer suspension leaves a checkpoint
       // whose pending call a re-dispatched job's older resume must not answer.
-      const resume = body.resume && "callIndex" in body.resume && body.resume.callIndex === index ? body.resume : undefined;
-      const fromResume = position === 0 && loop.pending ? answerFromResume(call, resume, deps.redactor) : undefined;
+      const resume = resumeFor(body.resume, index);
+      // Children asked for together are answered together: each pending delegate call by its own answer.
+      const answersPending = position === 0 || body.resume?.kind === "delegations";
+      const fromResume = answersPending && loop.pending ? answerFromResume(call, resume, deps.redactor) : undefined;
       if (fromResume) {
         answerWith(step, call, runtimeObservation(call, index, fromResume.content, fromResume.status), answered);
         continue;
@@ -42,7 +45,10 @@ export async function answerCalls(
       }
       loop.pending = { answered, calls: calls.slice(position) };
       return request.kind === "delegate"
-        ? { kind: "delegate", reason: request.reason, request: request.request, callIndex: index }
+        ? delegateGroupOf(
+            { kind: "delegate", reason: request.reason, request: request.request, callIndex: index },
+            calls.slice(position + 1),
+          )
         : { kind: "context", question: request.question, callIndex: index };
     }
     const workspace = await step.workspace;
