@@ -1,5 +1,6 @@
 import { Role } from "@rein/contracts";
 import { CATALOGUE_READ_ON, checkRoleModels, modelEntryFor, priceFor } from "@rein/models";
+import { budgetFor } from "@rein/models/rate-limit";
 import { loadConfig, type ReinConfig } from "@rein/runtime";
 import { loadExample } from "../examples/load-example.ts";
 import { liveCheckRoles, roleTable } from "@rein/controller";
@@ -69,7 +70,10 @@ function catalogueLines(config: ReinConfig): string[] {
       ].filter(Boolean);
       return set.length > 0 ? [`${role}: ${set.join(", ")}`] : [];
     });
-    const configured = settings.length > 0 ? [`  ${"configured".padEnd(13)} ${settings.join("; ")}`] : [];
+    const configured = [
+      ...(settings.length > 0 ? [`  ${"configured".padEnd(13)} ${settings.join("; ")}`] : []),
+      ...rateLimitLines(config, choice.provider, choice.model),
+    ];
     const entry = modelEntryFor(kind, choice.model);
     if (!entry) {
       const why =
@@ -87,4 +91,21 @@ function catalogueLines(config: ReinConfig): string[] {
       ...configured,
     ];
   });
+}
+
+/** The model's share of `providers.<name>.limits`: the fleet's shared budget; what the provider's headers teach is added at run time. */
+function rateLimitLines(config: ReinConfig, provider: string, model: string): string[] {
+  const limits = config.providers[provider]?.limits;
+  if (!limits) return [`  ${"rate limits".padEnd(13)} none shared (each call retries 429s on its own)`];
+  const budget = budgetFor(limits, model);
+  const parts = [
+    budget.requestsPerMinute !== undefined && `${budget.requestsPerMinute} requests/min`,
+    budget.inputTokensPerMinute !== undefined && `${budget.inputTokensPerMinute} input tokens/min`,
+    budget.outputTokensPerMinute !== undefined && `${budget.outputTokensPerMinute} output tokens/min`,
+    budget.tokensPerMinute !== undefined && `${budget.tokensPerMinute} tokens/min`,
+    budget.maxInFlight !== undefined && `${budget.maxInFlight} in flight`,
+  ].filter(Boolean);
+  return [
+    `  ${"rate limits".padEnd(13)} shared by the fleet: ${parts.length > 0 ? parts.join(", ") : "none configured"}; lowered to what the provider's headers say`,
+  ];
 }
