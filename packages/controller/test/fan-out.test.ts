@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { hashOf, StepSpec, type StepResult, zeroUsage } from "@rein/contracts";
 import type { RunState } from "@rein/contracts/run";
 import type { ControlEvent } from "@rein/contracts/messages";
+import { ReinConfig } from "@rein/runtime";
+import { transitionSettings } from "../src/control/controller.ts";
 import { transition } from "../src/transition/transition.ts";
 import { baseState, event, result, settings, step, verdict } from "../src/testing/transition-fixtures.ts";
 
@@ -61,6 +63,17 @@ describe("fan-out from the planner", () => {
     expect(next.state.spent.steps).toBe(3);
     expect(next.state.groups).toEqual([expect.objectContaining({ stepIds: ["s1", "s2", "s3"], phase: "running" })]);
     expect(next.trace.map((each) => each.kind)).toContain("group.started");
+  });
+
+  it("takes the run's limit from config packets.maxParallel, where a deployment raises it above the default 4", () => {
+    const config = ReinConfig.parse({ packets: { maxParallel: 5 } });
+    const next = transition(
+      { ...planning(), version: 1 },
+      { ...planReady(parallelPlan(5)), eventId: "ev-config" },
+      transitionSettings(config, settings.now),
+    );
+    expect(next.effects.filter((effect) => effect.type === "dispatch_step")).toHaveLength(5);
+    expect(next.trace.map((each) => each.kind)).not.toContain("group.refused");
   });
 
   it("refuses a group larger than maxParallel and asks the planner again with the reason", () => {
