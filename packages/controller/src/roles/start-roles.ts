@@ -10,6 +10,7 @@ import { startStepConsumer } from "@rein/workers";
 import { startController } from "../control/controller.ts";
 import { startControllerHeartbeat } from "./controller-heartbeat.ts";
 import { startRedriveLoop } from "./redrive-loop.ts";
+import { warmPresenter } from "./warm-presenter.ts";
 import { providerForRole } from "./role-providers.ts";
 import { publishWorkerStatus } from "./worker-status-board.ts";
 
@@ -119,6 +120,8 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
         break;
     }
   }
+  // Right after start, before the first job's prompt would pay for it; unref'd, it never keeps a process up.
+  if (options.roles.some((role) => role !== "control")) setImmediate(warmPresenter).unref();
   const unpublish = publishWorkerStatus(shared, { roles: options.roles, concurrency: options.concurrency });
   return {
     workers,
