@@ -1,5 +1,7 @@
+import type { RateSnapshot } from "@rein/models/rate-limit";
 import type { ReinRuntime } from "@rein/runtime";
 import { type PublishedWorker, readWorkerStatus } from "@rein/controller";
+import { fleetRateBudgets } from "../rate-limit/fleet-rate-budgets.ts";
 
 export interface QueueDepth {
   queue: string;
@@ -15,11 +17,13 @@ export interface QueueOverview {
   queues: QueueDepth[];
   /** Role processes that published their status within the last 30 s. */
   workers: (Omit<PublishedWorker, "at"> & { lastHeartbeat: string })[];
+  /** Each limited provider and model: budget configured and learned, use now, grants, waits and 429s (the fleet's, from Redis). */
+  rateLimits: RateSnapshot[];
 }
 
-/** `GET /queues`: each queue's job counts (BullMQ getJobCounts) and the workers seen recently. */
+/** `GET /queues`: each queue's job counts (BullMQ getJobCounts), the workers seen recently and the fleet's rate budgets. */
 export async function queueOverview(runtime: ReinRuntime): Promise<QueueOverview> {
-  const [queues, workers] = await Promise.all([
+  const [queues, workers, rateLimits] = await Promise.all([
     Promise.all(
       runtime.queues.all().map(async (queue): Promise<QueueDepth> => {
         const counts = await queue.getJobCounts("waiting", "active", "delayed", "failed", "prioritized");
@@ -34,6 +38,11 @@ export async function queueOverview(runtime: ReinRuntime): Promise<QueueOverview
       }),
     ),
     readWorkerStatus(runtime),
+    fleetRateBudgets(runtime),
   ]);
-  return { queues, workers: workers.map(({ at, ...worker }) => ({ ...worker, lastHeartbeat: new Date(at).toISOString() })) };
+  return {
+    queues,
+    workers: workers.map(({ at, ...worker }) => ({ ...worker, lastHeartbeat: new Date(at).toISOString() })),
+    rateLimits,
+  };
 }

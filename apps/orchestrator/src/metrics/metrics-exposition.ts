@@ -3,6 +3,8 @@ import type { Logger } from "@rein/guard";
 import type { ApprovalStore, ReinRuntime } from "@rein/runtime";
 import { Counter, Gauge, type Metric, type MetricValue, Registry } from "prom-client";
 import type { RunLister } from "../api/run-summaries.ts";
+import { fleetRateBudgets } from "../rate-limit/fleet-rate-budgets.ts";
+import { registerRateLimitMetrics } from "./rate-limit-metrics.ts";
 import type { TraceFold } from "./trace-fold.ts";
 import { LATENCY_BUCKETS, parseSeriesKey, type Series, type SeriesKey } from "./trace-increments.ts";
 
@@ -30,11 +32,12 @@ const HISTOGRAMS: Readonly<Record<string, [string, string[]]>> = {
 /**
  * `GET /metrics`: the whole deployment's numbers in Prometheus text, from
  * what every process writes to Redis — counters folded from the run traces,
- * runs per status, queue depths and pending approvals read now. Each scrape
- * builds a fresh registry, so nothing of one scrape leaks into the next.
+ * runs per status, queue depths, pending approvals and the fleet's rate
+ * budgets read now. Each scrape builds a fresh registry, so nothing of one
+ * scrape leaks into the next.
  */
 export async function renderMetrics(sources: MetricsSources): Promise<{ contentType: string; body: string }> {
-  const [totals, counts, queues, pending] = await Promise.all([
+  const [totals, counts, queues, pending, rateBudgets] = await Promise.all([
     sources.fold.totalsNow(),
     sources.runs.statusCounts(),
     Promise.all(
@@ -46,6 +49,7 @@ export async function renderMetrics(sources: MetricsSources): Promise<{ contentT
         ),
     ),
     sources.approvals.list({ status: "pending" }),
+    fleetRateBudgets(sources.runtime),
   ]);
   const registry = new Registry();
   const series = readSeries(totals, sources.runtime.logger);
@@ -71,6 +75,7 @@ export async function renderMetrics(sources: MetricsSources): Promise<{ contentT
   });
   for (const [queue, jobCounts] of queues) for (const [state, value] of Object.entries(jobCounts)) depth.set({ queue, state }, value);
   new Gauge({ name: "rein_approvals_pending", help: "Approvals waiting for a person", registers: [registry] }).set(pending.length);
+  registerRateLimitMetrics(registry, rateBudgets);
   return { contentType: registry.contentType, body: await registry.metrics() };
 }
 

@@ -1,0 +1,31 @@
+import { budgetFor, type RateLimiter, type RateScope, type RateSnapshot } from "@rein/models/rate-limit";
+import { RedisRateLimiter, type ReinConfig, type ReinRuntime } from "@rein/runtime";
+
+/** The limiter's reading side: every scope some process limited, and one scope's budget as it stands. */
+export type RateBudgetReader = Pick<RateLimiter, "snapshot"> & { scopes(): Promise<RateScope[]> };
+
+/**
+ * Each limited provider and model as the fleet's limiter keeps it in Redis:
+ * the scopes any process has limited, and those this config limits for a
+ * role, so every process reports the fleet's numbers. The configured budget
+ * is this config's; a model it does not limit shows what was learned alone.
+ */
+export async function readRateBudgets(limiter: RateBudgetReader, config: Pick<ReinConfig, "providers" | "roles">): Promise<RateSnapshot[]> {
+  const scopes = new Map<string, RateScope>();
+  for (const role of Object.values(config.roles))
+    if (config.providers[role.provider]?.limits)
+      scopes.set(`${role.provider}/${role.model}`, { provider: role.provider, model: role.model });
+  for (const scope of await limiter.scopes()) scopes.set(`${scope.provider}/${scope.model}`, scope);
+  const ordered = [...scopes.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, scope]) => scope);
+  return Promise.all(
+    ordered.map((scope) => {
+      const limits = config.providers[scope.provider]?.limits;
+      return limiter.snapshot(scope, limits ? budgetFor(limits, scope.model) : {});
+    }),
+  );
+}
+
+/** The fleet's budgets read through this runtime's Redis. */
+export function fleetRateBudgets(runtime: Pick<ReinRuntime, "redis" | "keys" | "config">): Promise<RateSnapshot[]> {
+  return readRateBudgets(new RedisRateLimiter(runtime.redis, runtime.keys), runtime.config);
+}
