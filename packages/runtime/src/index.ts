@@ -21,6 +21,7 @@ export { TraceLog } from "./trace/trace-log.ts";
 export { TraceBuffer } from "./trace/trace-buffer.ts";
 export { LiveEvent, liveEventOf } from "./live/live-event.ts";
 export type { LiveSubscription } from "./live/live-channel.ts";
+export { CallInFlight } from "./live/calls-in-flight.ts";
 export { CallSpans } from "./telemetry/call-spans.ts";
 export { GENAI } from "./telemetry/genai-attributes.ts";
 export { startOtel, stopOtel } from "./telemetry/start-otel.ts";

@@ -21,6 +21,7 @@ export { createToolExecutor, type ToolExecutorDeps } from "./create-tool-executo
 export { isFailureAddressed, withAddressedFailures } from "./failure-addressed.ts";
 export { classifyFailure } from "./executor/failure-class.ts";
 export type { TraceSink } from "./executor/call-trace.ts";
+export type { CallWatch, WatchedCall } from "./executor/call-watch.ts";
 export type { ApprovalDesk } from "./ports/approval-desk.ts";
 export type { BeginOutcome, IdempotencyLog, RecordOutcome, StepOwner } from "./ports/idempotency-log.ts";
 export type { CacheBatch, ReadCache, RunReadCache, StepReadCache } from "./ports/read-cache.ts";

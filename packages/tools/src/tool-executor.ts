@@ -3,6 +3,7 @@ import type { ContentBlock, ModelToolSchema } from "@rein/contracts/model";
 import type { Observation, ToolResultEvent } from "@rein/contracts/calls";
 import type { SchemaIntake } from "./define-tool.ts";
 import type { TraceSink } from "./executor/call-trace.ts";
+import type { CallWatch } from "./executor/call-watch.ts";
 import type { RunReadCache, StepReadCache } from "./ports/read-cache.ts";
 import type { Workspace } from "./workspace.ts";
 
@@ -37,6 +38,8 @@ export interface StepExecutionContext {
   trace?: TraceSink;
   /** The step's view of its run's read cache (ToolExecutor.openReadCache); defaults to the executor's shared cache. */
   cache?: RunReadCache;
+  /** Hears of each call the tool runs while it runs, before its events are durable (a worker's live channel). */
+  watch?: CallWatch;
 }
 
 export interface ToolCallOutcome {

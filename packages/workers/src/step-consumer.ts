@@ -9,6 +9,7 @@ import { liveEventOf, resultEventIds, type StepWorkerRuntime } from "@rein/runti
 import { type JobDelivery, runRoleJob, staleJobReason, startRoleConsumer, toQueueError, type WorkerTiming } from "@rein/consumer";
 import { type ToolExecutor, Workspace } from "@rein/tools";
 import { runStepLoop } from "./step-loop.ts";
+import { liveCallWatch } from "./step/live-calls.ts";
 
 export interface StepConsumerDeps {
   runtime: StepWorkerRuntime;
@@ -85,6 +86,12 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
             // Reported with step.finished: a start event of its own would cost the run a controller cycle on the step's critical path.
             const startedAt = new Date().toISOString();
             runtime.logger.info({ runId: body.runId, stepId: body.stepId, attempt: body.attempt }, "step started");
+            const callWatch = liveCallWatch(runtime.live, {
+              runId: body.runId,
+              stepId: body.stepId,
+              attempt: body.attempt,
+              deadline: Date.now() + body.budget.maxMs,
+            });
             const result = await runStepLoop(
               packet,
               {
@@ -100,6 +107,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
                 redactor: runtime.redactor,
                 ownerToken: token,
                 lockHeld: lock.held,
+                callWatch,
                 // Always streamed: text deltas go to the run's live channel for whoever watches, on any machine.
                 onModelEvent: (event) => {
                   const live = liveEventOf(event, { runId: body.runId, stepId: body.stepId, role: "worker" });

@@ -237,7 +237,9 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
       params: RunParams,
       handle: async (_request, response, { id: runId }, _url, caller) => {
         await visibleRun(runtime, caller, runId);
-        send(response, 200, buildRunView(await loadBundle(runtime, runId)));
+        // Read before the trace: a call that ends in between is then in the trace, and the view shows it once.
+        const inFlight = await runtime.live.calls.read(runId);
+        send(response, 200, buildRunView(await loadBundle(runtime, runId), inFlight));
       },
     }),
     route({

@@ -131,7 +131,7 @@ const QueueOverview = {
 
 const RunView = {
   type: "object",
-  required: ["runId", "goal", "status", "plan", "graph", "timeline", "calls", "verdicts", "usage", "answer", "unreadable"],
+  required: ["runId", "goal", "status", "plan", "graph", "timeline", "calls", "inFlight", "verdicts", "usage", "answer", "unreadable"],
   properties: {
     runId: { type: "string" },
     goal: { type: "string" },
@@ -154,6 +154,12 @@ const RunView = {
       items: { type: "object" },
     },
     calls: { type: "array", description: "each tool call, keyed step|callId|index", items: { type: "object" } },
+    inFlight: {
+      type: "array",
+      description:
+        "tool calls running now that the trace does not hold yet (a step's turn is written after its calls end): key, stepId, callId, tool, index, startedAt, input, progress; empty once the run ended",
+      items: { type: "object" },
+    },
     verdicts: { type: "array", items: { type: "object" } },
     usage: { type: "object", description: "total, byStep, byRole, budget, spent, unpriced" },
     answer: {
@@ -294,7 +300,7 @@ export function openApiDocument(): object {
           summary:
             "The run page's view model, built from the trace: plan revisions, step graph, timeline, tool calls, verdicts, usage against the budget, the answer's claims with their evidence, and gaps",
           description:
-            "Each tool call carries its input, its output, the tool result as the model read it (`presented`), its exit code or HTTP status, the permission decision and rule, and the artifact holding a truncated output. A command that exited non-zero has `status` `exit N` and `failed` true. Events the trace catalogue cannot read are listed in `unreadable`.",
+            "Each tool call carries its input, its output, the tool result as the model read it (`presented`), its exit code or HTTP status, the permission decision and rule, and the artifact holding a truncated output. A command that exited non-zero has `status` `exit N` and `failed` true. A call still running is in `inFlight` until its step's turn is written, then in `calls`. Events the trace catalogue cannot read are listed in `unreadable`.",
           parameters: [id("id", "run id")],
           responses: { 200: ok("RunView", RunView), 404: error },
         },

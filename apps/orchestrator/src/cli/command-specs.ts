@@ -122,6 +122,11 @@ export const TRACE = defineCommand({
     check: { kind: "boolean", help: "whether the trace answers the audit questions; exit 1 when one is not" },
     otel: { kind: "boolean", help: "send the run as OpenTelemetry spans by OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT" },
     call: { kind: "string", value: "CALLID", help: "one call: its input, decision, exit, output and the text the model was shown" },
+    follow: {
+      kind: "boolean",
+      short: "f",
+      help: "follow the run until it ends, one line per event, each tool call shown when it starts and its progress as it comes",
+    },
     output: { kind: "string", value: "FILE", short: "o", help: "with export: the file to write (default <runId>.jsonl)" },
     prefix: { kind: "string", value: "P", help: "the key prefix to read from or import into (default: the config's)" },
   },

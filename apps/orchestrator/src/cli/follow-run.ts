@@ -1,7 +1,7 @@
 import { isTerminal, type RunState } from "@rein/contracts/run";
-import type { ReinRuntime } from "@rein/runtime";
+import type { CallInFlight, LiveEvent, ReinRuntime } from "@rein/runtime";
 import type { TypedTraceEvent } from "@rein/trace";
-import { describeEvent, type ProgressMemory } from "./progress.ts";
+import { describeCallInFlight, describeEvent, describeLiveCall, type ProgressMemory } from "./progress.ts";
 import { answerLines } from "./answer-lines.ts";
 import { spendLine } from "./spend-line.ts";
 import { out } from "./output.ts";
@@ -14,6 +14,14 @@ export interface FollowOptions {
   signal?: AbortSignal;
   /** Called before each progress line is printed (a terminal's status line is taken away). */
   beforeLine?: () => void;
+  /**
+   * Hands over the run's live events from the caller's subscription: a tool
+   * call is then shown when it starts, and its progress as it comes, not
+   * only once its step's turn is written after it ended.
+   */
+  live?: (listener: (event: LiveEvent) => void) => void;
+  /** Calls running when the follow began (`live.calls.read`, after subscribing to `live`): each is shown after its step's dispatch. */
+  inFlight?: readonly CallInFlight[];
 }
 
 /**
@@ -24,15 +32,20 @@ export async function followRun(runtime: ReinRuntime, runId: string, options: Fo
   const controller = new AbortController();
   options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
   const memory: ProgressMemory = new Map();
+  const print = (line: string | undefined) => {
+    if (!line || options.quiet) return;
+    options.beforeLine?.();
+    out(line);
+  };
+  options.live?.((event) => {
+    if (!controller.signal.aborted) print(describeLiveCall(event, memory));
+  });
   try {
     for await (const event of runtime.trace.follow(runId, controller.signal)) {
-      if (!options.quiet) {
-        const line = describeEvent(event, memory);
-        if (line) {
-          options.beforeLine?.();
-          out(line);
-        }
-      }
+      print(describeEvent(event, memory));
+      if (event.kind === "step.dispatched")
+        for (const call of options.inFlight ?? [])
+          if (call.stepId === event.stepId && call.attempt === event.payload.attempt) print(describeCallInFlight(call, memory));
       await options.onEvent?.(event);
       if (
         event.kind.startsWith("run.") &&

@@ -1,4 +1,4 @@
-import type { LiveEvent } from "@rein/runtime";
+import type { CallInFlight, LiveEvent } from "@rein/runtime";
 import { type CallTraceEvent, isCallTraceEvent, type TypedTraceEvent } from "@rein/trace";
 import { failedExitOf } from "../trace/views/event-fields.ts";
 
@@ -11,8 +11,39 @@ const str = (value: unknown): string => (typeof value === "string" ? value : JSO
  */
 export type ProgressMemory = Map<string, string>;
 
-/** One human line per trace event worth showing live; undefined hides it. */
+/**
+ * One human line per trace event worth showing live; undefined hides it.
+ * A step's `started` is shown before the first thing its worker did:
+ * `step.started` is written with the step's result, after its calls.
+ */
 export function describeEvent(event: TypedTraceEvent, memory: ProgressMemory = new Map()): string | undefined {
+  const line = describeOne(event, memory);
+  if (!event.stepId || !byWorker(event)) return line;
+  return withStarted(event.stepId, line, memory);
+}
+
+/** The worker's own events of a step: its context, its model calls, its tool calls. */
+function byWorker(event: TypedTraceEvent): boolean {
+  if (WORKER_KINDS.has(event.kind) || isCallTraceEvent(event)) return true;
+  return event.kind.startsWith("model.") && "role" in event.payload && event.payload.role === "worker";
+}
+const WORKER_KINDS: ReadonlySet<string> = new Set([
+  "step.tools_withheld",
+  "step.tool_schemas",
+  "step.checkpoint_restored",
+  "context.compacted",
+]);
+
+/** `line`, after the step's `started` when the step was dispatched and nothing of it has been shown as started since. */
+function withStarted(stepId: string, line: string | undefined, memory: ProgressMemory): string | undefined {
+  const key = `started:${stepId}`;
+  if (memory.get(key) !== "pending") return line;
+  memory.set(key, "shown");
+  const started = `[${stepId}]   started`;
+  return line === undefined ? started : `${started}\n${line}`;
+}
+
+function describeOne(event: TypedTraceEvent, memory: ProgressMemory): string | undefined {
   const step = event.stepId ? `[${event.stepId}] ` : "";
   switch (event.kind) {
     case "run.submitted": {
@@ -46,9 +77,13 @@ export function describeEvent(event: TypedTraceEvent, memory: ProgressMemory = n
     }
     case "step.dispatched": {
       const p = event.payload;
+      // A new attempt (or a resume) starts again.
+      if (event.stepId) memory.set(`started:${event.stepId}`, "pending");
       return `${step}→ dispatched "${str(p.title)}" (attempt ${str(p.attempt)}${p.resume > 0 ? `, resume ${str(p.resume)}` : ""}) tools: ${p.tools.join(", ") || "none"}`;
     }
     case "step.started":
+      if (event.stepId && memory.get(`started:${event.stepId}`) === "shown") return undefined;
+      if (event.stepId) memory.set(`started:${event.stepId}`, "shown");
       return `${step}  started`;
     case "step.suspended": {
       const p = event.payload;
@@ -58,6 +93,8 @@ export function describeEvent(event: TypedTraceEvent, memory: ProgressMemory = n
       return `${step}▶ resumed after approval ${str(event.payload.approvalId)}: ${str(event.payload.decision)}`;
     case "step.finished": {
       const p = event.payload;
+      // What the evaluator then does for the step is not its start.
+      if (event.stepId) memory.set(`started:${event.stepId}`, "shown");
       return `${step}■ step ${str(p.status)} after ${str(p.turns)} turn(s)${p.error ? `: ${str(p.error)}` : ""}`;
     }
     case "loop.detected":
@@ -92,7 +129,9 @@ function describeCallEvent(event: CallTraceEvent, step: string, memory: Progress
   const callKey = `${event.stepId ?? "-"}|${event.payload.callId}`;
   switch (event.kind) {
     case "tool.called":
-      return `${step}  ⚙ ${event.payload.tool}(${truncate(str(event.payload.args ?? {}), 120)})`;
+      // Shown when it started, from the live channel; this durable copy comes after the call ended.
+      if (memory.delete(`live:${callKey}`)) return undefined;
+      return callLine(step, event.payload.tool, event.payload.args);
     case "tool.executed": {
       // The call's one line is its tool.result; a command's exit goes into it.
       const exit = failedExitOf(event.payload);
@@ -118,6 +157,45 @@ function describeCallEvent(event: CallTraceEvent, step: string, memory: Progress
       // Refusals, cache hits, approvals used or refused: each call's tool.result line says how it ended, and why.
       return undefined;
   }
+}
+
+const callLine = (step: string, tool: string, args: unknown): string => `${step}  ⚙ ${tool}(${truncate(str(args ?? {}), 120)})`;
+
+/**
+ * A line for a tool call the live channel says is running, before its
+ * turn's write makes it durable (a call can run for minutes): its start,
+ * after which its durable `tool.called` is not shown again, and the
+ * progress it reports. Undefined for every other live event.
+ */
+export function describeLiveCall(event: LiveEvent, memory: ProgressMemory): string | undefined {
+  if (!event.stepId) return undefined;
+  const step = `[${event.stepId}] `;
+  switch (event.type) {
+    case "tool_started":
+      return callStarted(event.stepId, event, memory);
+    case "tool_progress": {
+      // A follower that joined after the call started hears of it first here.
+      const start = callStarted(event.stepId, event, memory);
+      const of = event.total === undefined ? `${event.progress}` : `${event.progress}/${event.total}`;
+      const line = `${step}    … ${event.tool} ${of}${event.message ? `: ${truncate(event.message, 120)}` : ""}`;
+      return start === undefined ? line : `${start}\n${line}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A call running when the follow began (`live.calls`), shown after its step's dispatch like one heard starting. */
+export function describeCallInFlight(call: CallInFlight, memory: ProgressMemory): string | undefined {
+  return callStarted(call.stepId, call, memory);
+}
+
+/** The call's start line, once per step and call id; its durable `tool.called` is then not shown again. */
+function callStarted(stepId: string, call: { callId: string; tool: string; args?: unknown }, memory: ProgressMemory): string | undefined {
+  const key = `live:${stepId}|${call.callId}`;
+  if (memory.has(key)) return undefined;
+  memory.set(key, "shown");
+  return withStarted(stepId, callLine(`[${stepId}] `, call.tool, call.args), memory);
 }
 
 const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);

@@ -1,5 +1,5 @@
 import { errorMessage, newId, ReinError } from "@rein/contracts";
-import type { LiveSubscription, ReinRuntime } from "@rein/runtime";
+import type { LiveEvent, LiveSubscription, ReinRuntime } from "@rein/runtime";
 import { approvalKeys, requireSigner, requireVerifier } from "../approvals/approval-keys.ts";
 import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";
 import { loadExample } from "../examples/load-example.ts";
@@ -66,7 +66,12 @@ export const runCommand: CommandHandler<typeof RUN> = async ({ goal: goalText },
     // On a terminal: streamed model text, and how long each silent model call has been in flight.
     const ticker = process.stdout.isTTY ? new ModelCallTicker((text) => process.stdout.write(text)) : undefined;
     const ticking = ticker ? setInterval(() => ticker.tick(), 1000).unref() : undefined;
-    live = await context.runtime.live.subscribe(runId, (event) => ticker?.onLive(event));
+    // The follow below hears the same subscription: a tool call is shown when it starts, not after its turn is written.
+    const followers: ((event: LiveEvent) => void)[] = [];
+    live = await context.runtime.live.subscribe(runId, (event) => {
+      ticker?.onLive(event);
+      for (const follower of followers) follower(event);
+    });
     const { origin } = await submitGoal(context.runtime, goal, {
       knownTools: tooling.registry.names(),
       unavailableMcp: tooling.unavailableMcp,
@@ -78,6 +83,7 @@ export const runCommand: CommandHandler<typeof RUN> = async ({ goal: goalText },
     const state = await followRun(context.runtime, runId, {
       signal: interrupt.detached,
       beforeLine: () => ticker?.beforeLine(),
+      live: (listener) => followers.push(listener),
       onEvent: async (event) => {
         if (event.kind !== "step.suspended" || (!flags.approve && !flags.deny)) return;
         ticker?.beforeLine();

@@ -1,5 +1,5 @@
 import { ReinError } from "@rein/contracts";
-import { startOtel, stopOtel } from "@rein/runtime";
+import { type LiveEvent, type ReinRuntime, startOtel, stopOtel } from "@rein/runtime";
 import { emitRunSpans } from "../telemetry/run-spans.ts";
 import { answerQuestions } from "../trace/trace-check.ts";
 import { loadBundle, type TraceBundle } from "../trace/trace-bundle.ts";
@@ -11,6 +11,7 @@ import { renderCall } from "../trace/views/call-view.ts";
 import { renderGraph } from "../trace/views/graph-view.ts";
 import { renderTimeline } from "../trace/views/timeline-view.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
+import { followRun } from "./follow-run.ts";
 import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
 import type { TRACE } from "./command-specs.ts";
 import { err, out } from "./output.ts";
@@ -21,6 +22,7 @@ export const traceCommand: CommandHandler<typeof TRACE> = async (args, flags) =>
   if (args.subcommand === "export") return exportTrace(args.runId, flags);
   if (args.subcommand === "import") return importTrace(args.file, flags);
   const { source } = args;
+  if (flags.follow) return withRuntime(flags, (runtime) => followTrace(runtime, source));
   const bundle = source.endsWith(".jsonl")
     ? await readExport(source)
     : await withRuntime(flags, (runtime) => loadRequired(runtime, source));
@@ -67,6 +69,28 @@ function showTrace(bundle: TraceBundle, flags: TraceFlags): number {
       : renderTimeline(bundle.events, bundle.state);
   process.stdout.write(text);
   return 0;
+}
+
+/**
+ * `--follow`: the run as `rein run` shows it, from its first event until it
+ * ends, with each tool call shown when it starts (from the live channel;
+ * its durable copy, written after the call ended, is not shown again).
+ */
+async function followTrace(runtime: ReinRuntime, runId: string): Promise<number> {
+  await runtime.runs.require(runId);
+  const listeners: ((event: LiveEvent) => void)[] = [];
+  const live = await runtime.live.subscribe(runId, (event) => {
+    for (const listener of listeners) listener(event);
+  });
+  try {
+    // Read once subscribed: a call that starts after is heard on the channel, one running now is in the record.
+    const inFlight = await runtime.live.calls.read(runId);
+    const state = await followRun(runtime, runId, { live: (listener) => listeners.push(listener), inFlight });
+    out(`run ${runId}: ${state.status}${state.stopReason ? ` (${state.stopReason})` : ""}`);
+    return 0;
+  } finally {
+    await live.close();
+  }
 }
 
 async function exportTrace(runId: string, flags: TraceFlags): Promise<number> {

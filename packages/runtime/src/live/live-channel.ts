@@ -3,13 +3,14 @@ import type { Logger } from "@rein/guard";
 import type { RedisKeys } from "../redis/keys.ts";
 import { LiveEvent } from "./live-event.ts";
 import { parseChannelMessage } from "../redis/channel-message.ts";
+import { CallsInFlight } from "./calls-in-flight.ts";
 
 export interface LiveSubscription {
   close(): Promise<void>;
 }
 
 /**
- * A run's live channel: model text deltas on Redis pub/sub
+ * A run's live channel: model text deltas and tool calls in flight on Redis pub/sub
  * (`<prefix>:live:<runId>`), so `rein run` and dashboards show output as it
  * arrives from workers on any machine.
  *
@@ -27,6 +28,8 @@ export class LiveChannel {
   /** Runs asked about by a publish not yet answered, with the events that came meanwhile, to send in order if heard. */
   private readonly asking = new Map<string, LiveEvent[]>();
   private readonly now: () => number;
+  /** The run's tool calls running now, for a view that opens mid-call (the channel keeps no history). */
+  readonly calls: CallsInFlight;
 
   constructor(
     private readonly redis: RedisClient,
@@ -35,6 +38,7 @@ export class LiveChannel {
     options: { now?: () => number } = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.calls = new CallsInFlight(redis, keys, logger);
   }
 
   /**

@@ -9,6 +9,13 @@ const Source = {
   role: Role,
 };
 
+/** Which tool call of the step: the model's call id and its index among the step's calls (its idempotency key's last part). */
+const Call = {
+  callId: z.string(),
+  tool: z.string(),
+  index: z.number().int().nonnegative(),
+};
+
 /**
  * One piece of model output as it streams, tagged with who produced it.
  * `thinking_delta` is readable thinking (text between tool calls on current
@@ -18,6 +25,13 @@ const Source = {
  * this role and step since the call began, and shows the new attempt's.
  * `call_started` and `call_finished` bracket each call, so a view can show
  * how long one has been in flight while nothing streams.
+ *
+ * `tool_started`, `tool_progress` and `tool_finished` bracket each tool call
+ * a worker runs (not one replayed, served from the cache or refused): its
+ * events reach the trace only with the turn's one durable write, after the
+ * call ends, and a call can run for minutes. The durable `tool.called` and
+ * `tool.result` follow; a view keys both by step and call id and shows the
+ * call once.
  */
 export const LiveEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text_delta"), ...Source, text: z.string() }),
@@ -31,6 +45,23 @@ export const LiveEvent = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("call_started"), ...Source }),
   z.object({ type: z.literal("call_finished"), ...Source, durationMs: z.number().nonnegative() }),
+  z.object({
+    type: z.literal("tool_started"),
+    ...Source,
+    ...Call,
+    startedAt: z.string(),
+    /** The arguments, redacted, when they are at most 4 KiB (as `tool.called` keeps them). */
+    args: z.unknown().optional(),
+  }),
+  z.object({
+    type: z.literal("tool_progress"),
+    ...Source,
+    ...Call,
+    progress: z.number(),
+    total: z.number().optional(),
+    message: z.string().optional(),
+  }),
+  z.object({ type: z.literal("tool_finished"), ...Source, ...Call, status: z.string(), durationMs: z.number().nonnegative() }),
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;
 

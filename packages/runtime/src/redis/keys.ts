@@ -138,6 +138,10 @@ export class RedisKeys {
   live(runId: string): string {
     return `${this.prefix}:live:${runId}`;
   }
+  /** The run's tool calls running now, a field per step and call (CallsInFlight); short-lived, it expires on its own. */
+  callsInFlight(runId: string): string {
+    return `${this.prefix}:live-calls:${runTag(runId)}`;
+  }
   /**
    * A pub/sub channel, not a key: the run store publishes on it the moment a
    * run's status says its steps must stop (see RunEndWatch).

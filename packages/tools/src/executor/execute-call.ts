@@ -4,10 +4,7 @@ import { type CallIdentity, endCall } from "./call-end-records.ts";
 import { type CallInProgress, type CallStage, stageOrderError } from "./call-in-progress.ts";
 import { CALL_STAGES } from "./call-stages.ts";
 import { CallTrace } from "./call-trace.ts";
-import { safeHash, safeJson } from "./safe-json.ts";
-
-// Arguments larger than this are left out of trace payloads (their hash is kept).
-const TRACE_ARGS_LIMIT = 4096;
+import { safeHash, safeJson, TRACE_ARGS_LIMIT } from "./safe-json.ts";
 
 /** One call through the stages of ARCHITECTURE §5, in order; the first stage that ends the call says why. */
 export async function executeCall(

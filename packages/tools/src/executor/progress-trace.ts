@@ -23,6 +23,8 @@ export class ProgressTrace {
     private readonly trace: CallTrace,
     private readonly now: () => number,
     private readonly onWriteFailed: (error: unknown) => void,
+    /** Hears each report the trace keeps, as it is made (the live channel). */
+    private readonly onTraced?: (update: ToolProgress) => void,
   ) {}
 
   readonly report = (update: ToolProgress): void => {
@@ -42,6 +44,7 @@ export class ProgressTrace {
       skipped: this.skipped,
     };
     this.skipped = 0;
+    this.onTraced?.(payload);
     this.written = this.written.then(() => this.trace.emit("tool.progress", payload)).catch(this.onWriteFailed);
   };
 

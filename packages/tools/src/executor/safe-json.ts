@@ -1,5 +1,8 @@
 import { canonicalJson, type Sha256, sha256 } from "@rein/contracts";
 
+/** Arguments larger than this are left out of trace payloads and live events (their hash is kept). */
+export const TRACE_ARGS_LIMIT = 4096;
+
 /** Model arguments are parsed JSON, but a provider bug must not crash the pipeline before it can refuse. */
 export function safeJson(value: unknown): string {
   try {

@@ -70,6 +70,7 @@ export async function answerCalls(
       trace: step.trace,
       cache: step.cache,
       ownerToken: deps.ownerToken,
+      watch: deps.callWatch,
     });
     // Given back mid-call (shutdown): the turn is cut off here and redone by the next worker under the
     // same idempotency keys, never recorded as a failed call that a retry would then perform again.

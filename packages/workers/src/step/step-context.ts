@@ -4,7 +4,7 @@ import type { StepCheckpoint } from "@rein/contracts/calls";
 import type { Redactor } from "@rein/guard";
 import type { ModelProvider, ModelStreamEvent, Price } from "@rein/models";
 import { type CheckpointCounts, type CheckpointStore, TraceBuffer, type TraceLog } from "@rein/runtime";
-import type { StepReadCache, ToolExecutor, Workspace } from "@rein/tools";
+import type { CallWatch, StepReadCache, ToolExecutor, Workspace } from "@rein/tools";
 import { PromptChain } from "@rein/trace";
 import { runtimeToolSchemas } from "../runtime-tools.ts";
 import { renderTask } from "../worker-prompt.ts";
@@ -33,6 +33,8 @@ export interface StepLoopDeps {
   redactor?: Redactor;
   /** Text deltas as the model streams them, for live progress. */
   onModelEvent?: (event: ModelStreamEvent) => void;
+  /** Hears of each tool call while it runs, before the turn's write makes it durable (the run's live channel). */
+  callWatch?: CallWatch;
   /**
    * The queue job's token: the step is claimed with it before its checkpoint
    * is read, and every write of the step lands only while the claim is still

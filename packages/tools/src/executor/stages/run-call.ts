@@ -1,13 +1,14 @@
 import { canonicalJson, errorMessage } from "@rein/contracts";
 import { type EntryScreen, entryScreen, type SecretRefusal } from "@rein/guard";
 import { prepareUntrusted } from "@rein/presenter";
-import type { AnyTool, ToolContext } from "../../define-tool.ts";
+import type { AnyTool, ToolContext, ToolProgress } from "../../define-tool.ts";
 import type { ResolvedExecutorDeps } from "../../tool-executor-deps.ts";
 import { type CallInProgress, type CallStage, need } from "../call-in-progress.ts";
 import { interrupted } from "../interrupted.ts";
 import { recordOwner } from "../recorded-calls.ts";
 import { ProgressTrace } from "../progress-trace.ts";
-import { runTool } from "../run-tool.ts";
+import { type RunResult, runTool } from "../run-tool.ts";
+import { safeJson, TRACE_ARGS_LIMIT } from "../safe-json.ts";
 
 // The error as the result event and the logs state it: already redacted, cut for brevity.
 export const ERROR_MESSAGE_CHARS = 500;
@@ -44,13 +45,28 @@ export const runCall: CallStage = async (state) => {
 
   const secretRefusals: SecretRefusal[] = [];
   const secrets = deps.secrets.readerFor(tool.name, (refusal) => secretRefusals.push(refusal));
-  const progress = new ProgressTrace(trace, deps.now, (error) =>
-    deps.logger.warn({ tool: tool.name, error: errorMessage(error) }, "tracing a call's progress failed"),
+  const watched = { callId: state.call.id, tool: tool.name, index: state.identity.index };
+  const { watch } = context;
+  const startedAt = deps.now();
+  watch?.started({ ...watched, startedAt: new Date(startedAt).toISOString(), args: watchedArgs(state) });
+  const progress = new ProgressTrace(
+    trace,
+    deps.now,
+    (error) => deps.logger.warn({ tool: tool.name, error: errorMessage(error) }, "tracing a call's progress failed"),
+    watch
+      ? ({ progress: done, total, message }) => watch.progress(watched, watchedProgress(state, { progress: done, total, message }))
+      : undefined,
   );
-  const run = await runTool(tool, need(state, "input").args, (signal) => toolContext(state, signal, secrets, progress.report), {
-    signal: context.signal,
-    retry: deps.retry,
-  }).finally(() => progress.end());
+  let run: RunResult | undefined;
+  try {
+    run = await runTool(tool, need(state, "input").args, (signal) => toolContext(state, signal, secrets, progress.report), {
+      signal: context.signal,
+      retry: deps.retry,
+    });
+  } finally {
+    await progress.end();
+    watch?.finished({ ...watched, status: watchedStatus(run, context.signal), durationMs: run?.durationMs ?? deps.now() - startedAt });
+  }
   const { durationMs, attempts } = run;
   if (!run.ok && context.signal.aborted) throw await interrupted(state);
   for (const refusal of secretRefusals) await trace.emit("secret.refused", { ...refusal });
@@ -81,6 +97,26 @@ export const runCall: CallStage = async (state) => {
   state.execution = { kind: "output", output: run.output, attempts, durationMs };
   return undefined;
 };
+
+/** The arguments as a live view may see them: as the model sent them, redacted, and none above 4 KiB (as `tool.called`). */
+function watchedArgs(state: CallInProgress): unknown {
+  if (safeJson(state.call.input).length > TRACE_ARGS_LIMIT) return undefined;
+  return state.deps.redactor ? state.deps.redactor.redactValue(state.call.input) : state.call.input;
+}
+
+/** A progress report as a live view may see it: the tool's words redacted (the trace's copy is redacted by its sink). */
+function watchedProgress(state: CallInProgress, update: ToolProgress): ToolProgress {
+  const { message, ...numbers } = update;
+  if (message === undefined) return numbers;
+  return { ...numbers, message: state.deps.redactor ? state.deps.redactor.redact(message).text : message };
+}
+
+/** How a run ended, in the words of a call's result; `interrupted` when the step was given back or its run ended. */
+function watchedStatus(run: RunResult | undefined, signal: AbortSignal): string {
+  if (run?.ok) return "ok";
+  if (signal.aborted) return "interrupted";
+  return run?.timedOut ? "timeout" : "error";
+}
 
 /** Read-only idempotent results are kept for the rest of the run, when the deployment has a cache. */
 export function isCacheable(tool: AnyTool, deps: ResolvedExecutorDeps): boolean {

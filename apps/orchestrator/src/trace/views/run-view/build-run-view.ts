@@ -1,22 +1,27 @@
 import { errorMessage } from "@rein/contracts";
-import type { RunState, TraceEvent } from "@rein/contracts/run";
+import { isTerminal, type RunState, type TraceEvent } from "@rein/contracts/run";
+import type { CallInFlight } from "@rein/runtime";
 import { type TypedTraceEvent, typedTraceEvent } from "@rein/trace";
 import type { TraceBundle } from "../../trace-bundle.ts";
 import { presentedToModel } from "../call-view.ts";
 import { answerView } from "./answer-evidence.ts";
-import { CallRecordsFold } from "./call-records.ts";
+import { CallRecordsFold, callKey } from "./call-records.ts";
 import { PlanHistoryFold } from "./plan-history.ts";
 import { RunTimelineFold } from "./run-timeline.ts";
 import { RunUsageFold } from "./run-usage.ts";
-import type { RunView } from "./run-view-model.ts";
+import type { CallInFlightView, RunView } from "./run-view-model.ts";
 import { StepGraphFold } from "./step-graph.ts";
 
 /**
  * Builds the run page's view model from a run's bundle in one pass over its
  * events, each read through the trace catalogue (an event it cannot read is
- * listed in `unreadable`, not guessed at).
+ * listed in `unreadable`, not guessed at). `inFlight`: the calls workers
+ * run now (`live.calls`), shown until the trace holds them.
  */
-export function buildRunView(bundle: Pick<TraceBundle, "runId" | "state" | "events" | "blobs">): RunView {
+export function buildRunView(
+  bundle: Pick<TraceBundle, "runId" | "state" | "events" | "blobs">,
+  inFlight: readonly CallInFlight[] = [],
+): RunView {
   const plan = new PlanHistoryFold();
   const graph = new StepGraphFold();
   const calls = new CallRecordsFold();
@@ -55,6 +60,7 @@ export function buildRunView(bundle: Pick<TraceBundle, "runId" | "state" | "even
       return call ? { ...entry, label: `#${call.index} ${call.tool} → ${call.status}`, failed: call.failed } : entry;
     }),
     calls: callViews,
+    inFlight: state && isTerminal(state.status) ? [] : inFlightViews(inFlight, callsByKey),
     verdicts: timeline.verdictList(),
     usage: {
       total: usage.totalUsage(),
@@ -67,6 +73,24 @@ export function buildRunView(bundle: Pick<TraceBundle, "runId" | "state" | "even
     answer: answerView(state, callViews),
     unreadable,
   };
+}
+
+/** The calls in flight the trace does not hold yet: a call is durable only once its turn, after it, was written. */
+function inFlightViews(calls: readonly CallInFlight[], durable: ReadonlyMap<string, unknown>): CallInFlightView[] {
+  return calls
+    .map((call) => ({
+      key: callKey(call.stepId, call.callId, call.index),
+      stepId: call.stepId,
+      callId: call.callId,
+      tool: call.tool,
+      index: call.index,
+      startedAt: call.startedAt,
+      input: call.args ?? null,
+      progress: call.progress
+        ? { progress: call.progress.progress, total: call.progress.total ?? null, message: call.progress.message ?? null }
+        : null,
+    }))
+    .filter((call) => !durable.has(call.key));
 }
 
 function readable(event: TraceEvent, unreadable: RunView["unreadable"]): TypedTraceEvent | undefined {

@@ -19,11 +19,31 @@ export interface RunView {
   graph: StepGraph;
   timeline: TimelineEntry[];
   calls: CallView[];
+  /**
+   * Tool calls running now that the trace does not hold yet (a step's turn
+   * is written after its calls end), oldest first; empty once the run ended.
+   * A call leaves this list when it enters `calls`.
+   */
+  inFlight: CallInFlightView[];
   verdicts: VerdictView[];
   usage: UsageView;
   answer: AnswerView | null;
   /** Events the trace catalogue does not know or whose payload it cannot read; the view leaves them out. */
   unreadable: { seq: number; kind: string; problem: string }[];
+}
+
+export interface CallInFlightView {
+  /** The key its `calls` element will have. */
+  key: string;
+  stepId: string;
+  callId: string;
+  tool: string;
+  index: number;
+  startedAt: string;
+  /** Redacted; null when over 4 KiB. */
+  input: unknown;
+  /** The last progress the tool reported, if any. */
+  progress: { progress: number; total: number | null; message: string | null } | null;
 }
 
 export type PlanTrigger = "first" | "after_step" | "replan" | "after_instruction" | "answer_rejected" | "after_context";
