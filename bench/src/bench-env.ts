@@ -21,10 +21,10 @@ export interface BenchEnv {
  * Opens an environment under a fresh prefix. Each measure gets its own, so
  * no measure inherits another's queue backlog.
  */
-export async function openBenchEnv(redisUrl: string, name: string): Promise<BenchEnv> {
+export async function openBenchEnv(redisUrl: string, name: string, settings: Record<string, unknown> = {}): Promise<BenchEnv> {
   const prefix = `rein-bench-${randomBytes(4).toString("hex")}-${name}`;
   const workspaceRoot = await mkdtemp(join(tmpdir(), "rein-bench-ws-"));
-  const config = ReinConfig.parse({ redisUrl, prefix, workspaceRoot });
+  const config = ReinConfig.parse({ ...settings, redisUrl, prefix, workspaceRoot });
   const keys = generatePacketKeys();
   const opened: ReinRuntime[] = [];
   return {
@@ -62,9 +62,14 @@ async function deleteByPattern(redis: Redis, pattern: string): Promise<void> {
   } while (cursor !== "0");
 }
 
-/** Runs `work` in its own environment and always cleans up after it. */
-export async function withBenchEnv<T>(redisUrl: string, name: string, work: (env: BenchEnv) => Promise<T>): Promise<T> {
-  const env = await openBenchEnv(redisUrl, name);
+/** Runs `work` in its own environment (config `settings` over the defaults) and always cleans up after it. */
+export async function withBenchEnv<T>(
+  redisUrl: string,
+  name: string,
+  work: (env: BenchEnv) => Promise<T>,
+  settings: Record<string, unknown> = {},
+): Promise<T> {
+  const env = await openBenchEnv(redisUrl, name, settings);
   try {
     return await work(env);
   } finally {

@@ -12,6 +12,7 @@ import { withBenchEnv } from "./bench-env.ts";
 import { cliStarts } from "./cli-start.ts";
 import { controllerHeapPerRun } from "./controller-heap.ts";
 import { dispatchCycles } from "./dispatch-cycle.ts";
+import { fanOutMeasures } from "./fan-out.ts";
 import { type Measure, measure, percentile } from "./measure.ts";
 import { redisFootprint } from "./redis-footprint.ts";
 import { renderTable, writeResults } from "./report.ts";
@@ -109,6 +110,9 @@ measures.push(
     { of: "value", op: "<=", limit: 600 * 1024 },
   ),
 );
+
+progress("fan-out of 5 children x 2 s model calls, 5 step slots then 1");
+measures.push(...(await fanOutMeasures(redisUrl)));
 
 await writeResults(RESULTS, measures);
 process.stdout.write(`${renderTable(measures)}\n\nwrote ${RESULTS} in ${((Date.now() - began) / 1000).toFixed(0)} s\n`);
