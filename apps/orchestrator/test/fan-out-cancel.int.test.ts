@@ -1,0 +1,175 @@
+import { createServer, request as httpRequest, type Server } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TraceEvent } from "@rein/contracts/run";
+import type { ModelScriptInput } from "@rein/models";
+import { type FakeServer, startScriptedWireServer } from "@rein/models/testing";
+import { closeNow, listenOnLoopback } from "./support/api-server.ts";
+import {
+  type ConfiguredHarness,
+  MODEL_KEYS,
+  plannerAndWorker,
+  scriptedPlanner,
+  startConfiguredHarness,
+} from "./support/configured-harness.ts";
+
+/**
+ * The worker's model endpoint: a request for the step whose prompt names
+ * `answered` goes to a scripted wire server; every other one is taken and
+ * never answered, and the endpoint notices when a client gives it up.
+ */
+interface SplitModel {
+  baseURL: string;
+  hung: number;
+  abandoned: number;
+  /** Resolves once `count` requests hang. */
+  hanging(count: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function startSplitModel(answered: string, scripted: FakeServer): Promise<SplitModel> {
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const model = { hung: 0, abandoned: 0 };
+  const server: Server = createServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      const body = Buffer.concat(chunks);
+      if (body.toString("utf8").includes(answered)) {
+        const forwarded = httpRequest(
+          `${scripted.baseURL}${incoming.url ?? ""}`,
+          { method: incoming.method, headers: incoming.headers },
+          (reply) => {
+            response.writeHead(reply.statusCode ?? 502, reply.headers);
+            reply.pipe(response);
+          },
+        );
+        forwarded.end(body);
+        return;
+      }
+      model.hung += 1;
+      response.on("close", () => {
+        if (!response.writableEnded) model.abandoned += 1;
+      });
+      for (const waiter of waiters) if (model.hung >= waiter.count) waiter.resolve();
+    });
+  });
+  const { base } = await listenOnLoopback(server);
+  return Object.assign(model, {
+    baseURL: base,
+    hanging: (count: number) =>
+      new Promise<void>((resolve) => {
+        if (model.hung >= count) resolve();
+        else waiters.push({ count, resolve });
+      }),
+    stop: () => closeNow(server),
+  });
+}
+
+/** Follows the run's trace until `count` events of `kind` are written. */
+async function traceCounts(harness: ConfiguredHarness, runId: string, kind: string, count: number): Promise<void> {
+  const following = new AbortController();
+  let seen = 0;
+  try {
+    for await (const event of harness.runtime.trace.follow(runId, following.signal, 200)) {
+      if (event.kind === kind) seen += 1;
+      if (seen === count) return;
+    }
+  } finally {
+    following.abort();
+  }
+}
+
+const GOAL = "Look up three regions side by side";
+const lookup = (region: string, extra: Record<string, unknown> = {}) => ({
+  title: `Look up ${region}`,
+  objective: `Report what the ${region} source says.`,
+  tools: [],
+  output_contract: { description: "one sentence", format: "text" },
+  ...extra,
+});
+const script: ModelScriptInput = {
+  planner: [
+    {
+      match: ["Completed steps: none", `Goal: ${GOAL}`],
+      turns: [
+        {
+          output: {
+            current_step: null,
+            done: false,
+            parallel: {
+              // Region A's criterion cannot be run as written (a pattern no engine matches safely): the evaluator says replan.
+              steps: [
+                lookup("region-a", {
+                  acceptance_criteria: [{ kind: "output_matches", description: "says a region", pattern: "(a+)+(" }],
+                }),
+                lookup("region-b"),
+                lookup("region-c"),
+              ],
+              join: { rule: "all" },
+            },
+          },
+        },
+      ],
+    },
+    {
+      match: `Goal: ${GOAL}`,
+      turns: [{ output: { current_step: null, done: true, answer: { answer: "stopped", claims: [], gaps: ["the group failed"] } } }],
+    },
+  ],
+  worker: [{ match: "region-a", turns: [{ text: "Region A reports nothing." }] }],
+};
+
+describe("an all group with one failing member, on real workers and Redis", { timeout: 120_000 }, () => {
+  let planner: FakeServer;
+  let scriptedWorker: FakeServer;
+  let worker: SplitModel;
+  let harness: ConfiguredHarness;
+  let status: string;
+  let events: TraceEvent[];
+
+  beforeAll(async () => {
+    planner = await scriptedPlanner(script);
+    scriptedWorker = await startScriptedWireServer({ format: "anthropic", role: "worker", script, model: "fake-worker" });
+    worker = await startSplitModel("region-a", scriptedWorker);
+    harness = await startConfiguredHarness({ config: plannerAndWorker(planner, worker), env: MODEL_KEYS });
+    const runId = await harness.submit({ text: GOAL, kind: "question", maxParallel: 3 });
+    status = (await harness.waitFor(runId)).status;
+    // Each cancelled worker traces where it stopped once its loop has ended: from then on it can call nothing.
+    await traceCounts(harness, runId, "step.cancelled", 2);
+    events = await harness.runtime.trace.read(runId);
+  }, 120_000);
+  afterAll(async () => {
+    await harness?.close();
+    await planner?.stop();
+    await worker?.stop();
+    await scriptedWorker?.stop();
+  });
+
+  it("cancels the siblings still running when the failing member's verdict decides the join", () => {
+    const joined = events.find((event) => event.kind === "group.joined");
+    expect(joined?.payload).toMatchObject({ outcome: "failed", cancelled: ["s2", "s3"] });
+    expect(joined?.payload.inputs).toEqual([
+      { stepId: "s1", phase: "failed", decision: "replan" },
+      { stepId: "s2", phase: "cancelled", decision: null },
+      { stepId: "s3", phase: "cancelled", decision: null },
+    ]);
+  });
+
+  it("aborts their model requests on the wire and calls nothing more", async () => {
+    await expect.poll(() => worker.abandoned, { timeout: 30_000 }).toBe(2);
+    expect(worker.hung).toBe(2);
+    const workerCalls = events.filter((event) => event.kind === "model.called" && event.payload.role === "worker");
+    expect(workerCalls.map((event) => event.stepId).sort()).toEqual(["s1", "s2", "s3"]);
+    for (const stepId of ["s2", "s3"]) {
+      expect(events.find((event) => event.kind === "step.cancelled" && event.stepId === stepId)?.payload).toMatchObject({
+        cutOff: "model_call",
+      });
+      expect(events.some((event) => event.kind === "step.finished" && event.stepId === stepId)).toBe(false);
+    }
+  });
+
+  it("goes on by the verdict table: replan asks the planner again, which ends the run", () => {
+    expect(events.filter((event) => event.kind === "plan.requested")).toHaveLength(2);
+    expect(status).toBe("done");
+  });
+});
