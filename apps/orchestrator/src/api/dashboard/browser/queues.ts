@@ -2,12 +2,14 @@ import { api } from "./api.ts";
 import type { QueueOverview } from "./api-types.ts";
 import { byId, el, testid } from "./dom.ts";
 import { showProblem } from "./problem.ts";
+import { rateLimitsSection } from "./rate-limits.ts";
 import { currentView, enterView } from "./views.ts";
 
 /**
  * The queues view (GET /queues): jobs per queue by state, and the role
  * processes seen recently with their roles, concurrency and last
- * heartbeat; refreshed every 5 s while it is shown.
+ * heartbeat, and the fleet's rate budget per limited model; refreshed
+ * every 5 s while it is shown.
  */
 
 const REFRESH_MS = 5000;
@@ -73,6 +75,7 @@ function drawQueues(detail: HTMLElement, overview: QueueOverview): void {
           "worker-table",
         )
       : testid(el("p", { className: "muted", textContent: "No role process has reported in the last 30 s." }), "workers-empty"),
+    ...rateLimitsSection(overview.rateLimits),
   );
 }
 
