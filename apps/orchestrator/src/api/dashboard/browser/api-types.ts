@@ -13,6 +13,7 @@ export type { RunPage, RunSummary, StatusCounts } from "../../run-summaries.ts";
 export type {
   AnswerView,
   AttemptView,
+  CallInFlightView,
   CallView,
   ClaimView,
   EvidenceLink,

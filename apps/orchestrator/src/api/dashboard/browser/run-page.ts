@@ -1,6 +1,7 @@
 import { api, headers, messageOf, readEvents } from "./api.ts";
 import type { LiveEvent, QueuedApproval, RunState, RunView, TraceEvent, TraceKind } from "./api-types.ts";
 import { approvalView } from "./approvals.ts";
+import { CallsInFlightPanel } from "./calls-in-flight.ts";
 import { byId, el, testid } from "./dom.ts";
 import { replyView } from "./escalation-reply.ts";
 import { may, roleKnown } from "./identity.ts";
@@ -56,7 +57,7 @@ async function renderHeader(runId: string, header: HTMLElement): Promise<void> {
   );
 }
 
-async function renderPanels(runId: string, panels: HTMLElement): Promise<void> {
+async function renderPanels(runId: string, panels: HTMLElement, inFlight: CallsInFlightPanel): Promise<void> {
   let view: RunView;
   try {
     view = await api<RunView>("/runs/" + runId + "/view");
@@ -64,6 +65,7 @@ async function renderPanels(runId: string, panels: HTMLElement): Promise<void> {
     panels.replaceChildren(el("p", { className: "error", textContent: "Cannot show the run: " + messageOf(error) }));
     return;
   }
+  inFlight.view(view);
   const callsByKey = new Map(view.calls.map((call) => [call.key, call]));
   // Re-rendering must not close the calls a person opened.
   const open = new Set([...document.querySelectorAll("details.call[open]")].map((node) => node.id));
@@ -116,12 +118,15 @@ export async function showRunPage(runId: string): Promise<void> {
   for (const row of document.querySelectorAll<HTMLElement>(".run")) row.classList.toggle("selected", row.dataset.runId === runId);
   const header = el("div", { id: "run-header" });
   const panels = el("div", { id: "run-panels" });
+  // Calls a step's turn has not written yet: shown from the view and the live channel until the timeline has them.
+  const inFlightBox = el("div", { id: "run-in-flight" });
+  const inFlight = new CallsInFlightPanel(inFlightBox);
   const liveBox = testid(el("div", { id: "live", className: "muted" }), "run-live");
-  byId("detail").replaceChildren(header, panels, liveBox);
+  byId("detail").replaceChildren(header, inFlightBox, panels, liveBox);
   await renderHeader(runId, header);
-  await renderPanels(runId, panels);
+  await renderPanels(runId, panels, inFlight);
   const refreshHeader = renderer(() => renderHeader(runId, header));
-  const refreshPanels = renderer(() => renderPanels(runId, panels));
+  const refreshPanels = renderer(() => renderPanels(runId, panels, inFlight));
   let response: Response;
   try {
     response = await fetch("/runs/" + runId + "/events", { headers: headers(), signal: following.signal });
@@ -134,6 +139,7 @@ export async function showRunPage(runId: string): Promise<void> {
   await readEvents(response, (kind, data) => {
     if (kind === "live") {
       showLive(liveBox, data as LiveEvent);
+      inFlight.onLive(data as LiveEvent);
       return;
     }
     if (HEADER_KINDS.has((data as TraceEvent).kind)) refreshHeader();
