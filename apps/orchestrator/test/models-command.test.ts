@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { loadConfig } from "@rein/runtime";
 import { AnthropicMessagesEmulator, type FakeReply, FakeServer } from "@rein/models/testing";
 import { providerForRole } from "@rein/controller";
-import { cliEnv, prefixesCleanedAfterAll, rein } from "./support/cli.ts";
+import { RedisRateLimiter } from "@rein/runtime";
+import { cliEnv, cliRuntimesClosedAfterAll, prefixesCleanedAfterAll, rein } from "./support/cli.ts";
 
 const keys = { CLAUDE_KEY: "sk-ant-MODELS-CANARY-1f2e3d", GPT_KEY: "sk-proj-MODELS-CANARY-9a8b7c" };
 
@@ -214,4 +215,50 @@ describe("checking the models live, at `rein models check` and before `rein run`
     // Only the step worker's model was called, not the planner's.
     expect(server.requests.map((request) => request.body.model)).toEqual(["claude-opus-5-5"]);
   }, 60_000);
+});
+
+describe("rein models: the fleet's rate limits, configured and learned", () => {
+  const runtimeFor = cliRuntimesClosedAfterAll();
+  const budget = { requestsPerMinute: 60, inputTokensPerMinute: 30_000, maxInFlight: 4 };
+  const limitedConfig = () => {
+    const config = configWith({ provider: "claude", model: "claude-sonnet-5-5" });
+    return { ...config, providers: { ...config.providers, claude: { ...config.providers.claude, limits: budget } } };
+  };
+  const limitLines = (stdout: string) => {
+    const block = stdout.slice(stdout.indexOf("\nclaude-sonnet-5-5 (")).split("\n\n")[0] as string;
+    return block.split("\n").filter((line) => /^ {2}(rate limits|learned|fleet)\s/.test(line));
+  };
+
+  it("shows the configured limits and what the provider's headers taught the fleet, read from Redis", async () => {
+    await writeFile(file, JSON.stringify(limitedConfig()));
+    const env = cliEnv(keys);
+    const runtime = runtimeFor(env);
+    const limiter = new RedisRateLimiter(runtime.redis, runtime.keys);
+    const scope = { provider: "claude", model: "claude-sonnet-5-5" };
+    const demand = { inputTokens: 1_000, outputTokens: 100 };
+    await limiter.reserve(scope, { id: "call_1", demand, budget, leaseMs: 60_000, waitedMs: 2_500 });
+    await limiter.observe(scope, { requests: { limit: 50, remaining: 45 }, inputTokens: { limit: 40_000, remaining: 39_000 } }, budget);
+    // Long enough to outlast the CLI's start on a loaded machine.
+    await limiter.pause(scope, 600_000);
+
+    const result = await rein(["models", "--config", file], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(limitLines(result.stdout)).toEqual([
+      "  rate limits   shared by the fleet: 60 requests/min, 30000 input tokens/min, 4 in flight; lowered to what the provider's headers say",
+      "  learned       from the provider's headers: 50 requests/min (45 left), 40000 input tokens/min (39000 left)",
+      expect.stringMatching(
+        /^ {2}fleet {9}1 granted, 1 in flight, 0 waiting, 1 waited \(2\.5 s in all\), 1 answered 429, paused until \S+$/,
+      ),
+    ]);
+  });
+
+  it("says when Redis is not reachable and shows the configured limits only", async () => {
+    await writeFile(file, JSON.stringify(limitedConfig()));
+    const result = await rein(["models", "--config", file], { ...cliEnv(keys), REDIS_URL: "redis://127.0.0.1:1" });
+    expect(result.code, result.stderr).toBe(0);
+    expect(limitLines(result.stdout)).toEqual([
+      "  rate limits   shared by the fleet: 60 requests/min, 30000 input tokens/min, 4 in flight; lowered to what the provider's headers say",
+      expect.stringMatching(/^ {2}learned {7}not read: no Redis answers at redis:\/\/127\.0\.0\.1:1 \(.+\); the configured limits only$/),
+    ]);
+  });
 });

@@ -1,8 +1,9 @@
 import { Role } from "@rein/contracts";
 import { CATALOGUE_READ_ON, checkRoleModels, modelEntryFor, priceFor } from "@rein/models";
-import { budgetFor } from "@rein/models/rate-limit";
+import { budgetFor, type RateDimension } from "@rein/models/rate-limit";
 import { loadConfig, type ReinConfig } from "@rein/runtime";
 import { loadExample } from "../examples/load-example.ts";
+import { type FleetRateReading, readFleetRateBudgets } from "../rate-limit/fleet-rate-budgets.ts";
 import { liveCheckRoles, roleTable } from "@rein/controller";
 import type { CommandHandler } from "./command-spec.ts";
 import type { MODELS } from "./command-specs.ts";
@@ -25,7 +26,10 @@ export const modelsCommand: CommandHandler<typeof MODELS> = async (args, flags) 
   out(`${"role".padEnd(10)} ${"provider".padEnd(18)} ${"kind".padEnd(18)} ${"model".padEnd(28)} base URL`);
   for (const row of rows)
     out(`${row.role.padEnd(10)} ${row.provider.padEnd(18)} ${row.kind.padEnd(18)} ${row.model.padEnd(28)} ${row.baseURL}`.trimEnd());
-  for (const line of catalogueLines(config)) out(line);
+  // Redis is asked only when some provider is limited: `rein models` needs no Redis otherwise.
+  const limited = Object.values(config.providers).some((provider) => provider.limits);
+  const fleet = limited ? await readFleetRateBudgets(config) : undefined;
+  for (const line of catalogueLines(config, fleet)) out(line);
   const problems = checkRoleModels(config);
   out();
   if (problems.length === 0) out(`config: no problem found against the model catalogue (read ${CATALOGUE_READ_ON})`);
@@ -50,7 +54,7 @@ export const modelsCommand: CommandHandler<typeof MODELS> = async (args, flags) 
 };
 
 /** A block per distinct provider and model that the catalogue knows or is asked about. */
-function catalogueLines(config: ReinConfig): string[] {
+function catalogueLines(config: ReinConfig, fleet: FleetRateReading | undefined): string[] {
   const byModel = new Map<string, Role[]>();
   for (const role of Role.options) {
     const key = `${config.roles[role].provider}/${config.roles[role].model}`;
@@ -73,6 +77,7 @@ function catalogueLines(config: ReinConfig): string[] {
     const configured = [
       ...(settings.length > 0 ? [`  ${"configured".padEnd(13)} ${settings.join("; ")}`] : []),
       ...rateLimitLines(config, choice.provider, choice.model),
+      ...(config.providers[choice.provider]?.limits ? learnedLines(fleet, choice.provider, choice.model) : []),
     ];
     const entry = modelEntryFor(kind, choice.model);
     if (!entry) {
@@ -107,5 +112,32 @@ function rateLimitLines(config: ReinConfig, provider: string, model: string): st
   ].filter(Boolean);
   return [
     `  ${"rate limits".padEnd(13)} shared by the fleet: ${parts.length > 0 ? parts.join(", ") : "none configured"}; lowered to what the provider's headers say`,
+  ];
+}
+
+const LEARNED: readonly [RateDimension, string][] = [
+  ["requests", "requests"],
+  ["inputTokens", "input tokens"],
+  ["outputTokens", "output tokens"],
+  ["tokens", "tokens"],
+];
+
+/** What the provider's headers taught the fleet about the model, and the fleet's use of its budget, as the limiter keeps them in Redis. */
+function learnedLines(fleet: FleetRateReading | undefined, provider: string, model: string): string[] {
+  const label = (name: string) => `  ${name.padEnd(13)}`;
+  if (!fleet) return [];
+  if ("unread" in fleet) return [`${label("learned")} not read: ${fleet.unread}; the configured limits only`];
+  const budget = fleet.budgets.find((candidate) => candidate.provider === provider && candidate.model === model);
+  if (!budget) return [`${label("learned")} nothing yet: no call to the model has drawn from the fleet's budget`];
+  const said = LEARNED.flatMap(([dimension, name]) => {
+    const learned = budget.learned[dimension];
+    if (!learned) return [];
+    const left = learned.remaining === undefined ? "" : ` (${learned.remaining} left)`;
+    return [learned.limit === undefined ? `${learned.remaining} ${name} left` : `${learned.limit} ${name}/min${left}`];
+  });
+  const paused = budget.pausedUntil ? `, paused until ${new Date(budget.pausedUntil).toISOString()}` : "";
+  return [
+    `${label("learned")} ${said.length > 0 ? `from the provider's headers: ${said.join(", ")}` : "the provider's headers have stated no limit yet"}`,
+    `${label("fleet")} ${budget.granted} granted, ${budget.inFlight} in flight, ${budget.waiting} waiting, ${budget.waits} waited (${Number((budget.waitedMs / 1000).toFixed(1))} s in all), ${budget.rateLimited} answered 429${paused}`,
   ];
 }

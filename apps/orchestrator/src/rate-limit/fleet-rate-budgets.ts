@@ -1,5 +1,6 @@
 import { budgetFor, type RateLimiter, type RateScope, type RateSnapshot } from "@rein/models/rate-limit";
-import { RedisRateLimiter, type ReinConfig, type ReinRuntime } from "@rein/runtime";
+import { errorMessage } from "@rein/contracts";
+import { connectRedis, RedisRateLimiter, type ReinConfig, type ReinRuntime, redactPassword } from "@rein/runtime";
 
 /** The limiter's reading side: every scope some process limited, and one scope's budget as it stands. */
 export type RateBudgetReader = Pick<RateLimiter, "snapshot"> & { scopes(): Promise<RateScope[]> };
@@ -28,4 +29,36 @@ export async function readRateBudgets(limiter: RateBudgetReader, config: Pick<Re
 /** The fleet's budgets read through this runtime's Redis. */
 export function fleetRateBudgets(runtime: Pick<ReinRuntime, "redis" | "keys" | "config">): Promise<RateSnapshot[]> {
   return readRateBudgets(new RedisRateLimiter(runtime.redis, runtime.keys), runtime.config);
+}
+
+/** The fleet's budgets, or why they could not be read. */
+export type FleetRateReading = { budgets: RateSnapshot[] } | { unread: string };
+
+/**
+ * For a command that opens no runtime (`rein models`): one short-lived
+ * connection that neither retries nor queues, so a Redis that does not
+ * answer within `timeoutMs` is said, not waited for.
+ */
+export async function readFleetRateBudgets(
+  config: Pick<ReinConfig, "providers" | "roles" | "redisUrl" | "redis" | "prefix">,
+  timeoutMs = 1_000,
+): Promise<FleetRateReading> {
+  if (config.redis.cluster) return { unread: "a Redis Cluster is configured; /metrics and the dashboard's queues view show them" };
+  const redis = connectRedis(config.redisUrl, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    return { budgets: await readRateBudgets(RedisRateLimiter.forPrefix(redis, config.prefix), config) };
+  } catch (error) {
+    return { unread: `no Redis answers at ${redactPassword(config.redisUrl)} (${errorMessage(error)})` };
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -11,7 +11,7 @@ import type {
   ReserveRequest,
 } from "@rein/models/rate-limit";
 import { z } from "zod";
-import type { RedisKeys } from "../redis/keys.ts";
+import { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 import { OBSERVE, PAUSE, RESERVE, SETTLE, SNAPSHOT } from "./rate-limit-scripts.ts";
 
@@ -49,6 +49,11 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly keys: RedisKeys,
     private readonly options: RedisRateLimiterOptions = {},
   ) {}
+
+  /** A limiter on the keys of the deployment whose prefix is `prefix`, for a command that opens no whole runtime (`rein models`). */
+  static forPrefix(redis: RedisClient, prefix: string, options: RedisRateLimiterOptions = {}): RedisRateLimiter {
+    return new RedisRateLimiter(redis, new RedisKeys(prefix), options);
+  }
 
   async reserve(scope: RateScope, request: ReserveRequest): Promise<ReserveOutcome> {
     await this.index(scope);
