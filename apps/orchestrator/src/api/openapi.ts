@@ -126,6 +126,31 @@ const QueueOverview = {
         },
       },
     },
+    rateLimits: {
+      type: "array",
+      description: "the fleet's rate budget per limited provider and model, read from Redis (docs/models.md)",
+      items: {
+        type: "object",
+        properties: {
+          provider: { type: "string" },
+          model: { type: "string" },
+          configured: {
+            type: "object",
+            description:
+              "requestsPerMinute, inputTokensPerMinute, outputTokensPerMinute, tokensPerMinute, maxInFlight (this server's config)",
+          },
+          learned: { type: "object", description: "per dimension: { limit?, remaining?, at } as the provider's headers stated" },
+          available: { type: "object", description: "per dimension Rein limits: what may be spent now" },
+          inFlight: { type: "integer" },
+          waiting: { type: "integer" },
+          pausedUntil: { type: "integer", description: "ms since the epoch, while a 429's retry-after pauses the model's calls" },
+          granted: { type: "integer" },
+          waits: { type: "integer" },
+          waitedMs: { type: "integer" },
+          rateLimited: { type: "integer", description: "429s" },
+        },
+      },
+    },
   },
 };
 
@@ -372,8 +397,8 @@ export function openApiDocument(): object {
       },
       "/queues": {
         get: {
-          summary: "Jobs per queue (waiting, active, delayed, failed) and the workers seen recently",
-          responses: { 200: ok("queues and workers", QueueOverview) },
+          summary: "Jobs per queue (waiting, active, delayed, failed), the workers seen recently and the fleet's rate budgets",
+          responses: { 200: ok("queues, workers and rate limits", QueueOverview) },
         },
       },
       "/approvals/{id}/approve": {
