@@ -1,6 +1,7 @@
 import type { CallInFlight, LiveEvent } from "@rein/runtime";
 import { type CallTraceEvent, isCallTraceEvent, type TypedTraceEvent } from "@rein/trace";
 import { failedExitOf } from "../trace/views/event-fields.ts";
+import { describeGroupEvent } from "./group-progress.ts";
 
 const str = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
 
@@ -67,9 +68,11 @@ function describeOne(event: TypedTraceEvent, memory: ProgressMemory): string | u
       return `  lessons used: ${str(event.payload.lessons)}`;
     case "plan.ready": {
       const p = event.payload;
+      // No current step and not done: the plan is a parallel group, shown by its group.started line.
+      const current = p.currentStep === null ? "steps side by side (below)" : `"${p.currentStep}"`;
       return p.done
         ? "✓ plan: the planner proposes the goal is met; the evaluator checks its answer"
-        : `✓ plan: "${str(p.currentStep)}"${p.nextSteps.length > 0 ? `; then: ${p.nextSteps.join(" → ")}` : ""}`;
+        : `✓ plan: ${current}${p.nextSteps.length > 0 ? `; then: ${p.nextSteps.join(" → ")}` : ""}`;
     }
     case "model.output_invalid": {
       const p = event.payload;
@@ -111,6 +114,10 @@ function describeOne(event: TypedTraceEvent, memory: ProgressMemory): string | u
       return `${step}  ✗ ${str(event.payload.role)} model call failed: ${str(event.payload.error)}`;
     case "run.redriven":
       return `↻ lost and sent again: ${event.payload.jobs.map((job) => job.key).join(", ")} (${str(event.payload.reason)})`;
+    case "group.started":
+    case "group.joined":
+    case "usage.counted":
+      return describeGroupEvent(event, memory);
     case "run.done":
       return `✔ run done: ${str(event.payload.reason)}`;
     case "run.failed":
