@@ -3,6 +3,7 @@
 // retries them (UnrecoverableError for what retrying cannot help), and reported when lost to stalls.
 export { closeWorker, startRoleConsumer } from "./role-consumer.ts";
 export { type JobDelivery, runRoleJob } from "./role-job.ts";
+export { queuedRunEvents, type RunEvents } from "./run-events.ts";
 export { admitJob, staleJobReason } from "./job-intake.ts";
 export { assertLockHeld } from "./lock-lost.ts";
 export { onFinalFailure } from "./final-failure.ts";

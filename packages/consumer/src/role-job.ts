@@ -32,6 +32,8 @@ export interface RoleJobSpec {
   /** The intake read, when the role sent it already (see admitJob). */
   stale?: Promise<string | undefined>;
   run(admitted: AdmittedJob): Promise<void>;
+  /** Called when intake drops the job (see RunEvents.settle). */
+  onDropped?(): Promise<void>;
   /**
    * What a failure becomes while the job still holds its lock (from intake
    * too); throw to fail the job. @defaultValue rethrown through toQueueError
@@ -51,7 +53,7 @@ export async function runRoleJob(runtime: IntakeDeps, delivery: JobDelivery, spe
   const jobId = job.id ?? "";
   let lock: WatchedLock | undefined;
   try {
-    if (!(await admitJob(runtime, jobId, spec.intake, spec.stale))) return;
+    if (!(await admitJob(runtime, jobId, spec.intake, spec.stale))) return await spec.onDropped?.();
     lock = locks.track(jobId);
     await spec.run({ jobId, lock, stop: stopSignal(signal, lock) });
   } catch (error) {

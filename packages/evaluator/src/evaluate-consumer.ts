@@ -3,7 +3,16 @@ import { errorMessage, ReinError, type Usage, zeroUsage } from "@rein/contracts"
 import { type ControlEvent, EvaluateJob } from "@rein/contracts/messages";
 import { type ModelProvider, usageOfFailure } from "@rein/models";
 import { liveEventOf, type EvaluatorRuntime } from "@rein/runtime";
-import { assertLockHeld, reportLostToStalls, runRoleJob, startRoleConsumer, toQueueError, type WorkerTiming } from "@rein/consumer";
+import {
+  assertLockHeld,
+  queuedRunEvents,
+  reportLostToStalls,
+  type RunEvents,
+  runRoleJob,
+  startRoleConsumer,
+  toQueueError,
+  type WorkerTiming,
+} from "@rein/consumer";
 import { Workspace } from "@rein/tools";
 import { commandCheckRunner } from "./command-check.ts";
 import { evaluate } from "./evaluate.ts";
@@ -14,11 +23,14 @@ export interface EvaluateConsumerDeps {
   concurrency?: number;
   /** Lock and stall settings over config `queues` (`rein worker --lock-ms`). */
   stalled?: WorkerTiming;
+  /** Where its verdicts go. @defaultValue the control queue (queuedRunEvents) */
+  events?: RunEvents;
 }
 
-/** The evaluate queue's consumer: a StepResult in, a `verdict.ready` control event out. */
+/** The evaluate queue's consumer: a StepResult in, a `verdict.ready` control event out, applied through `deps.events`. */
 export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
   const { runtime } = deps;
+  const events = deps.events ?? queuedRunEvents(runtime.queues);
   const checks = commandCheckRunner({
     trace: runtime.trace,
     artifacts: runtime.artifacts,
@@ -37,9 +49,11 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
         "kind" in data && data.kind === "final"
           ? ({ kind: "final", runId: data.runId, attempt: data.attempt } as const)
           : ({ kind: "evaluate", runId: data.runId, stepId: data.stepId, attempt: data.attempt } as const);
+      const eventId = `verdict-${job.id}`;
       await runRoleJob(runtime, delivery, {
         role: "evaluate",
         intake,
+        onDropped: async () => events.settle?.(data.runId, eventId),
         run: async ({ jobId, lock, stop }) => {
           const workspace = await Workspace.forRun(runtime.config.workspaceRoot, data.runId);
           const { verdict, usage } = await evaluate(
@@ -60,9 +74,9 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
             stop,
           );
           assertLockHeld(lock, jobId);
-          await runtime.queues.sendControl({
+          await events.apply({
             type: "verdict.ready",
-            eventId: `verdict-${job.id}`,
+            eventId,
             runId: data.runId,
             stepId: data.stepId,
             attempt: data.attempt,
@@ -74,9 +88,7 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
         onError: async (error) => {
           if (!ReinError.isInstance(error) || error.retryable) throw toQueueError(error);
           // Trying again cannot help (a judge that never gives a valid score): escalate now, with what the tries spent.
-          await runtime.queues.sendControl(
-            escalation(data, `verdict-${job.id}`, `the evaluator failed: ${errorMessage(error)}`, usageOfFailure(error)),
-          );
+          await events.apply(escalation(data, eventId, `the evaluator failed: ${errorMessage(error)}`, usageOfFailure(error)));
         },
       });
     },

@@ -3,7 +3,15 @@ import { errorMessage, ReinError, zeroUsage } from "@rein/contracts";
 import { ContextJob, PlanJob } from "@rein/contracts/messages";
 import { usageOfFailure } from "@rein/models";
 import { liveEventOf, type PlannerRuntime } from "@rein/runtime";
-import { assertLockHeld, reportLostToStalls, runRoleJob, startRoleConsumer, type WorkerTiming } from "@rein/consumer";
+import {
+  assertLockHeld,
+  queuedRunEvents,
+  reportLostToStalls,
+  type RunEvents,
+  runRoleJob,
+  startRoleConsumer,
+  type WorkerTiming,
+} from "@rein/consumer";
 import { answerContextRequest } from "./context-answer.ts";
 import { plan, type PlannerDeps } from "./planner.ts";
 
@@ -11,10 +19,13 @@ export interface PlanConsumerOptions {
   concurrency?: number;
   /** Lock and stall settings over config `queues` (`rein worker --lock-ms`). */
   stalled?: WorkerTiming;
+  /** Where its results go. @defaultValue the control queue (queuedRunEvents) */
+  events?: RunEvents;
 }
 
-/** The plan queue's consumer: a PlanJob in, a `plan.ready` or `plan.failed` control event out. */
+/** The plan queue's consumer: a PlanJob in, a `plan.ready` or `plan.failed` control event out, applied through `options.events`. */
 export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDeps, "trace">, options: PlanConsumerOptions = {}): Worker {
+  const events = options.events ?? queuedRunEvents(runtime.queues);
   return startRoleConsumer(runtime, {
     role: "plan",
     concurrency: options.concurrency ?? 4,
@@ -24,9 +35,11 @@ export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDep
       if (job.name === "context") {
         const request = ContextJob.parse(job.data);
         const { runId, stepId, attempt } = request;
+        const eventId = `answered-${job.id}`;
         await runRoleJob(runtime, delivery, {
           role: "plan",
           intake: { kind: "context", runId, stepId, attempt },
+          onDropped: async () => events.settle?.(runId, eventId),
           run: async ({ jobId, lock, stop }) => {
             const answered = await answerContextRequest(
               request,
@@ -43,9 +56,9 @@ export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDep
               };
             });
             assertLockHeld(lock, jobId);
-            await runtime.queues.sendControl({
+            await events.apply({
               type: "context.answered",
-              eventId: `answered-${job.id}`,
+              eventId,
               runId,
               stepId,
               attempt,
@@ -58,9 +71,11 @@ export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDep
         return;
       }
       const data = PlanJob.parse(job.data);
+      const eventId = `planned-${job.id}`;
       await runRoleJob(runtime, delivery, {
         role: "plan",
         intake: { kind: "plan", runId: data.runId, planNo: data.planNo },
+        onDropped: async () => events.settle?.(data.runId, eventId),
         run: async ({ jobId, lock, stop }) => {
           const outcome = await plan(
             data,
@@ -76,9 +91,8 @@ export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDep
             stop,
           );
           assertLockHeld(lock, jobId);
-          const eventId = `planned-${job.id}`;
           if (outcome.ok) {
-            await runtime.queues.sendControl({
+            await events.apply({
               type: "plan.ready",
               eventId,
               runId: data.runId,
@@ -92,7 +106,7 @@ export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDep
               "plan ready",
             );
           } else {
-            await runtime.queues.sendControl({
+            await events.apply({
               type: "plan.failed",
               eventId,
               runId: data.runId,

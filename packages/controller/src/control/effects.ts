@@ -6,10 +6,10 @@ import type { PacketSigner } from "@rein/signing";
 import { jobIds, LessonStore, type ControllerRuntime } from "@rein/runtime";
 import { Workspace } from "@rein/tools";
 
-/** What an effect is performed for: the state that holds it and the event that caused it. */
+/** What an effect is performed for: the state that holds it and the event that caused it (unknown when effects are settled later). */
 interface EffectContext {
   state: RunState;
-  event: ControlEvent;
+  event?: ControlEvent;
   runtime: ControllerRuntime;
   signer: PacketSigner;
 }
@@ -92,19 +92,19 @@ async function performEffect(effect: ControllerEffect, { state, event, runtime, 
  * is sent again after it was lost, from the `jobs.lost` event that carried
  * it. A redelivered event is the same event, so a replay sends the same job.
  */
-function evaluateJobOf(request: EvaluateRequest, event: ControlEvent): EvaluateJob {
+function evaluateJobOf(request: EvaluateRequest, event: ControlEvent | undefined): EvaluateJob {
   if (request.kind === "final") return request;
   const { stepId, attempt } = request;
   const result =
-    event.type === "step.finished" && event.stepId === stepId && event.attempt === attempt
+    event?.type === "step.finished" && event.stepId === stepId && event.attempt === attempt
       ? event.result
-      : event.type === "jobs.lost"
+      : event?.type === "jobs.lost"
         ? event.stepResults.find((candidate) => candidate.stepId === stepId && candidate.attempt === attempt)
         : undefined;
   if (!result) {
     throw new ReinError(
       "contract_invalid",
-      `the evaluation of step ${stepId} attempt ${attempt} needs that attempt's result, from its step.finished event or a jobs.lost event that carries it; it came with ${event.type} event ${event.eventId}`,
+      `the evaluation of step ${stepId} attempt ${attempt} needs that attempt's result, from its step.finished event or a jobs.lost event that carries it; it came with ${event ? `${event.type} event ${event.eventId}` : "no event"}`,
     );
   }
   return { ...request, result };

@@ -2,12 +2,14 @@ import type { KeyObject } from "node:crypto";
 import type { Worker } from "bullmq";
 import type { ModelProvider, ModelStreamEvent } from "@rein/models";
 import { LessonStore, RedisRateLimiter, type ReinRuntime } from "@rein/runtime";
-import { closeWorker, type WorkerTiming } from "@rein/consumer";
+import { closeWorker, type RunEvents, type WorkerTiming } from "@rein/consumer";
 import type { ToolExecutor } from "@rein/tools";
 import { startEvaluateConsumer } from "@rein/evaluator";
 import { startPlanConsumer } from "@rein/planner";
 import { startStepConsumer } from "@rein/workers";
+import { appliedRunEvents } from "../control/applied-run-events.ts";
 import { startController } from "../control/controller.ts";
+import { createEventApplier, type EventApplier } from "../control/event-applier.ts";
 import { startControllerHeartbeat } from "./controller-heartbeat.ts";
 import { startRedriveLoop } from "./redrive-loop.ts";
 import { warmPresenter } from "./warm-presenter.ts";
@@ -21,7 +23,10 @@ export const ROLE_NAMES: readonly RoleName[] = ["control", "plan", "step", "eval
 
 export interface StartRolesOptions {
   roles: readonly RoleName[];
-  /** Needed by `control`. */
+  /**
+   * Needed by `control`. With it, `plan` and `evaluate` apply their own
+   * results (issue 32) instead of sending them to the control queue.
+   */
   packetPrivateKey?: KeyObject;
   /** Needed by `step`. */
   packetPublicKey?: KeyObject;
@@ -63,6 +68,14 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
   const workers: Worker[] = [];
   const heartbeats: { stop(): void }[] = [];
   const sweeps: { stop(): Promise<void> }[] = [];
+  // One applier per process, so the states it writes are kept for the next event of the same run whichever role sends it.
+  let applier: EventApplier | undefined;
+  const applierOf = (privateKey: KeyObject): EventApplier => {
+    applier ??= createEventApplier({ runtime: as("controller"), packetPrivateKey: privateKey });
+    return applier;
+  };
+  const results = (): RunEvents | undefined =>
+    options.packetPrivateKey ? appliedRunEvents(applierOf(options.packetPrivateKey), shared) : undefined;
   for (const role of options.roles) {
     switch (role) {
       case "control":
@@ -71,6 +84,7 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
           startController({
             runtime: as("controller"),
             packetPrivateKey: options.packetPrivateKey,
+            applier: applierOf(options.packetPrivateKey),
             concurrency: options.concurrency,
             stalled: options.stalled,
           }),
@@ -89,7 +103,7 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
               maxTokens: config.roles.planner.maxTokens,
               lessonsFor: (goal) => lessons.refsFor(goal),
             },
-            { concurrency: options.concurrency, stalled: options.stalled },
+            { concurrency: options.concurrency, stalled: options.stalled, events: results() },
           ),
         );
         break;
@@ -115,6 +129,7 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
             judge: provider("judge"),
             concurrency: options.concurrency,
             stalled: options.stalled,
+            events: results(),
           }),
         );
         break;

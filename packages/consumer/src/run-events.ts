@@ -1,0 +1,29 @@
+import type { ControlEvent } from "@rein/contracts/messages";
+import type { ReinQueues } from "@rein/runtime";
+
+/**
+ * Where a trusted role (plan, evaluate) puts its result. By default it is
+ * sent to the control queue as a control event; a process that may apply
+ * it (the controller package wires one where the packet-signing key is
+ * held) applies it through the same pure transition with compare-and-set,
+ * and performs its effects, before the role's job completes: one queue job
+ * fewer per result, and no wait for a controller to take it.
+ */
+export interface RunEvents {
+  /** Applies `event` to its run, or hands it to whoever will; resolves once it is durable either way. */
+  apply(event: ControlEvent): Promise<void>;
+  /**
+   * For a job intake dropped because its run moved on: if what moved it was
+   * this job's own result (event `eventId`, the last one its run applied),
+   * performs that result's effects again, as a controller does for a
+   * redelivered event. A process that died between applying a result and
+   * performing its effects leaves them to this. Absent where results go to
+   * the control queue: the controller does it there.
+   */
+  settle?(runId: string, eventId: string): Promise<void>;
+}
+
+/** Results as control events on the control queue, for the controller to apply: the step worker's only way, and any role's without the key. */
+export function queuedRunEvents(queues: Pick<ReinQueues, "sendControl">): RunEvents {
+  return { apply: (event) => queues.sendControl(event) };
+}

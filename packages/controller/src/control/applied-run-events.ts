@@ -1,0 +1,22 @@
+import type { RunEvents } from "@rein/consumer";
+import type { ControllerRuntime } from "@rein/runtime";
+import type { EventApplier } from "./event-applier.ts";
+
+/**
+ * A trusted role's results applied where they are produced (issue 32):
+ * through the controller's transition with compare-and-set, its effects
+ * performed before the role's job completes. A run that other writers keep
+ * advancing through every retry gets the event on the control queue
+ * instead, where the controller retries it later; so does one the process
+ * cannot apply for a reason a later try may not have (Redis failing mid-apply
+ * is thrown: the role's job fails and is retried, and its event id keeps the
+ * second application from counting twice).
+ */
+export function appliedRunEvents(applier: EventApplier, runtime: Pick<ControllerRuntime, "queues">): RunEvents {
+  return {
+    apply: async (event) => {
+      if (!(await applier.apply(event))) await runtime.queues.sendControl(event);
+    },
+    settle: (runId, eventId) => applier.settle(runId, eventId),
+  };
+}

@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/signing";
+import { ScriptedProvider } from "@rein/models";
+import { plannerOfSteps } from "@rein/models/testing";
+import type { ControlEvent } from "@rein/contracts/messages";
+import { createRuntime, type ReinRuntime } from "@rein/runtime";
+import { createTestRuntime, type TestRuntime, waitForRun } from "@rein/runtime/testing";
+import { buildTooling } from "../src/roles/tooling.ts";
+import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
+import { submitGoal } from "../src/intake/submit-goal.ts";
+
+const step = {
+  title: "Report",
+  objective: "Report that there is nothing to do.",
+  acceptance_criteria: [],
+  tools: [],
+  evidence_ids: [],
+  output_contract: { description: "one sentence", format: "text" as const },
+  budget: {},
+};
+
+const script = {
+  planner: plannerOfSteps([step], {
+    answer: "said hello",
+    claims: [],
+    gaps: ["nothing was observed"],
+  }),
+  worker: [{ turns: [{ text: "Hello." }], repeatLast: true }],
+};
+
+// Issue 32: the trusted roles apply their own results; only a step worker's result travels as a control event.
+describe("plan and evaluate holding the packet-signing key", { timeout: 60_000 }, () => {
+  let runtime: TestRuntime;
+  const opened: ReinRuntime[] = [];
+  const running: RunningRoles[] = [];
+  afterEach(async () => {
+    for (const roles of running.splice(0)) await roles.close(0);
+    for (const role of opened.splice(0)) await role.close();
+    await runtime?.cleanup();
+  });
+
+  const roleRuntime = (): ReinRuntime => {
+    const role = createRuntime(runtime.config);
+    opened.push(role);
+    return role;
+  };
+
+  it("apply plan.ready and verdict.ready through the transition: the control queue carries only intake, the deadline and the step's result", async () => {
+    runtime = await createTestRuntime();
+    const keys = generatePacketKeys();
+    const planAndEvaluate = roleRuntime();
+    const sent: ControlEvent[] = [];
+    const send = planAndEvaluate.queues.sendControl.bind(planAndEvaluate.queues);
+    planAndEvaluate.queues.sendControl = async (event, options) => {
+      sent.push(event);
+      return send(event, options);
+    };
+    const stepRuntime = roleRuntime();
+    const tooling = await buildTooling(stepRuntime, [], new ApprovalVerifier(generateKeyPair().publicKey));
+    running.push(
+      startRoles(roleRuntime(), { roles: ["control"], packetPrivateKey: keys.privateKey }),
+      startRoles(planAndEvaluate, {
+        roles: ["plan", "evaluate"],
+        packetPrivateKey: keys.privateKey,
+        providers: { planner: new ScriptedProvider(script), judge: new ScriptedProvider({}) },
+      }),
+      startRoles(stepRuntime, {
+        roles: ["step"],
+        packetPublicKey: keys.publicKey,
+        executor: tooling.executor,
+        providers: { worker: new ScriptedProvider(script) },
+      }),
+    );
+    const { runId } = await submitGoal(runtime, { text: "Is there anything to do?", kind: "question" }, { knownTools: [] });
+    const state = await waitForRun(runtime, runId, (candidate) => candidate.status === "done" || candidate.status === "failed");
+    await tooling.close();
+    expect(state.status, state.stopReason).toBe("done");
+    expect(sent).toEqual([]);
+    const controlJobs = await runtime.queues.control.getJobs(["completed", "delayed", "waiting", "active", "failed"]);
+    expect(controlJobs.map((job) => job.name).sort()).toEqual(["deadline", "goal.submitted", "step.finished"]);
+    // The trace reads as before: each result's events, in the order they were applied.
+    const kinds = (await runtime.trace.read(runId))
+      .map((event) => event.kind)
+      .filter((kind) => kind === "plan.ready" || kind === "verdict.ready");
+    expect(kinds).toEqual(["plan.ready", "verdict.ready", "plan.ready", "verdict.ready"]);
+  });
+});
