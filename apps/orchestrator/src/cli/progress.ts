@@ -1,7 +1,7 @@
 import type { CallInFlight, LiveEvent } from "@rein/runtime";
 import { type CallTraceEvent, isCallTraceEvent, type TypedTraceEvent } from "@rein/trace";
 import { failedExitOf } from "../trace/views/event-fields.ts";
-import { describeGroupEvent } from "./group-progress.ts";
+import { describeGroupEvent } from "../trace/views/group-lines.ts";
 
 const str = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
 

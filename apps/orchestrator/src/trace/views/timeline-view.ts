@@ -1,6 +1,7 @@
 import type { Usage } from "@rein/contracts";
 import type { RunState } from "@rein/contracts/run";
 import type { TypedTraceEvent } from "@rein/trace";
+import { describeGroupEvent } from "./group-lines.ts";
 import { callKeyOf, clip, endReasonOf, failedExitOf, isRunEnd, list, shortHash, text } from "./event-fields.ts";
 
 /**
@@ -11,6 +12,7 @@ export function renderTimeline(events: readonly TypedTraceEvent[], state: RunSta
   const lines: string[] = [];
   const start = events[0] ? Date.parse(events[0].ts) : 0;
   const calls = new Map<string, { args: string; decision: string; exit?: string }>();
+  const groups = new Map<string, string>();
   const totals = { modelCalls: 0, toolCalls: 0, usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 } };
   if (state) {
     lines.push(`run ${state.runId}: ${state.status}${state.stopReason ? ` (${state.stopReason})` : ""}`);
@@ -33,8 +35,17 @@ export function renderTimeline(events: readonly TypedTraceEvent[], state: RunSta
         say(
           p.done
             ? `plan ${text(p.planNo)}: proposes the goal is met`
-            : `plan ${text(p.planNo)}: "${text(p.currentStep)}"${list(p.nextSteps).length > 0 ? `; then ${list(p.nextSteps).join(" → ")}` : ""}${list(p.risks).length > 0 ? `; risks: ${list(p.risks).join("; ")}` : ""}`,
+            : `plan ${text(p.planNo)}: ${p.currentStep === null ? "steps side by side" : `"${text(p.currentStep)}"`}${list(p.nextSteps).length > 0 ? `; then ${list(p.nextSteps).join(" → ")}` : ""}${list(p.risks).length > 0 ? `; risks: ${list(p.risks).join("; ")}` : ""}`,
         );
+        break;
+      }
+      case "group.started":
+      case "group.joined":
+      case "usage.counted": {
+        // Members side by side, and at the join each child's state and spend against its slice (as `rein run` shows them).
+        const [first, ...more] = (describeGroupEvent(event, groups) ?? "").split("\n");
+        if (first) say(first.replace(/^[⑂⑃] /, ""));
+        for (const line of more) lines.push(`${" ".repeat(11)}${line}`);
         break;
       }
       case "lesson.used":

@@ -2,6 +2,7 @@ import type { TraceKind, TracePayloadInput, TypedTraceEvent } from "@rein/trace"
 import { traceEventOf } from "@rein/runtime/testing";
 import { describe, expect, it } from "vitest";
 import { describeEvent, type ProgressMemory } from "../src/cli/progress.ts";
+import { renderTimeline } from "../src/trace/views/timeline-view.ts";
 
 let seq = 0;
 const event = <Kind extends TraceKind>(kind: Kind, payload: TracePayloadInput<Kind>, stepId: string | null = null): TypedTraceEvent =>
@@ -14,10 +15,9 @@ const usage = (costUsd: number, inputTokens: number) => ({
   costUsd,
 });
 
-/** `rein run`'s lines for a plan that fans out into three look-ups, one of which fails and cancels the third. */
-function linesOfGroup(): string[] {
-  const memory: ProgressMemory = new Map();
-  const slice = { maxTokens: 50_000, maxCostUsd: 0.5 };
+const slice = { maxTokens: 50_000, maxCostUsd: 0.5 };
+/** A plan that fans out into three look-ups, one of which fails and cancels the third. */
+function groupEvents(): TypedTraceEvent[] {
   return [
     event("plan.ready", { planNo: 1, done: false, currentStep: null, nextSteps: ["Join"], risks: [], lessonsUsed: [] }),
     event("group.started", {
@@ -39,7 +39,13 @@ function linesOfGroup(): string[] {
       ],
       cancelled: ["s3"],
     }),
-  ]
+  ];
+}
+
+/** `rein run`'s lines for groupEvents. */
+function linesOfGroup(): string[] {
+  const memory: ProgressMemory = new Map();
+  return groupEvents()
     .map((item) => describeEvent(item, memory))
     .filter((line): line is string => line !== undefined);
 }
@@ -59,6 +65,22 @@ describe("progress lines for a parallel group", () => {
         "    s2 failed (replan)       $0.5000 of $0.50, 48,000 of 50,000 tokens",
         "    s3 cancelled             $0.0000 of $0.50, 0 of 50,000 tokens",
       ].join("\n"),
+    ]);
+  });
+});
+
+describe("rein trace for a parallel group", () => {
+  it("shows the plan's group, its members side by side and the join with each child's state and cost against its slice", () => {
+    const lines = renderTimeline(groupEvents())
+      .split("\n")
+      .map((line) => line.slice(11));
+    expect(lines.slice(0, 6)).toEqual([
+      "plan 1: steps side by side; then Join",
+      "group g1: s1 | s2 | s3 side by side, join all",
+      "group g1 failed (join all):",
+      "    s1 completed (continue)  $0.1200 of $0.50, 1,200 of 50,000 tokens",
+      "    s2 failed (replan)       $0.5000 of $0.50, 48,000 of 50,000 tokens",
+      "    s3 cancelled             $0.0000 of $0.50, 0 of 50,000 tokens",
     ]);
   });
 });
