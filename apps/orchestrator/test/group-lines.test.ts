@@ -2,6 +2,9 @@ import type { TraceKind, TracePayloadInput, TypedTraceEvent } from "@rein/trace"
 import { traceEventOf } from "@rein/runtime/testing";
 import { describe, expect, it } from "vitest";
 import { describeEvent, type ProgressMemory } from "../src/cli/progress.ts";
+import type { StepState, VerdictDecision } from "@rein/contracts/run";
+import { baseState, step } from "@rein/controller/testing";
+import { stepLines } from "../src/trace/views/group-lines.ts";
 import { renderTimeline } from "../src/trace/views/timeline-view.ts";
 
 let seq = 0;
@@ -81,6 +84,30 @@ describe("rein trace for a parallel group", () => {
       "    s1 completed (continue)  $0.1200 of $0.50, 1,200 of 50,000 tokens",
       "    s2 failed (replan)       $0.5000 of $0.50, 48,000 of 50,000 tokens",
       "    s3 cancelled             $0.0000 of $0.50, 0 of 50,000 tokens",
+    ]);
+  });
+});
+
+describe("rein status for a run with a parallel group", () => {
+  it("lists the group's members together under it, each with its state, verdict and spend against its slice", () => {
+    const spec = (title: string) => ({ ...step("completed").spec, title, budget: { maxTokens: 50_000, maxCostUsd: 0.5 } });
+    const member = (stepId: string, phase: StepState["phase"], costUsd: number, inputTokens: number, decision?: VerdictDecision) =>
+      step(phase, { stepId, spec: spec(`Look up ${stepId}`), groupId: "g1", usage: usage(costUsd, inputTokens), decision });
+    const state = baseState({
+      steps: [
+        member("s1", "completed", 0.12, 1_200, "continue"),
+        member("s2", "failed", 0.5, 48_000, "replan"),
+        member("s3", "cancelled", 0, 0),
+      ],
+      groups: [{ groupId: "g1", parentStepId: null, stepIds: ["s1", "s2", "s3"], join: { rule: "all" }, phase: "failed" }],
+    });
+    state.steps.push(step("executing", { stepId: "s4", spec: spec("Join") }));
+    expect(stepLines(state)).toEqual([
+      "  group g1 failed (join all): s1 | s2 | s3 side by side",
+      "    s1 [completed] attempt 1: Look up s1 → continue  $0.1200 of $0.50, 1,200 of 50,000 tokens",
+      "    s2 [failed] attempt 1: Look up s2 → replan       $0.5000 of $0.50, 48,000 of 50,000 tokens",
+      "    s3 [cancelled] attempt 1: Look up s3             $0.0000 of $0.50, 0 of 50,000 tokens",
+      "  s4 [executing] attempt 1: Join",
     ]);
   });
 });

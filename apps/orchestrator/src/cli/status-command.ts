@@ -4,6 +4,7 @@ import type { CommandHandler } from "./command-spec.ts";
 import type { STATUS } from "./command-specs.ts";
 import { out } from "./output.ts";
 import { spendLine } from "./spend-line.ts";
+import { stepLines } from "../trace/views/group-lines.ts";
 
 // In a module of its own: `rein status` reads one run, and loading the submit and reply commands'
 // tooling with it (MCP, plugins, examples) cost most of its start.
@@ -16,8 +17,8 @@ export const statusCommand: CommandHandler<typeof STATUS> = ({ runId }, flags) =
     }
     out(`run ${state.runId}: ${state.status}${state.stopReason ? ` (${state.stopReason})` : ""}`);
     out(`goal: ${state.goal.text}`);
-    for (const step of state.steps)
-      out(`  ${step.stepId} [${step.phase}] attempt ${step.attempt}: ${step.spec.title}${step.decision ? ` → ${step.decision}` : ""}`);
+    // A parallel group's members together, each with its spend against its slice.
+    for (const line of stepLines(state)) out(line);
     if (state.pendingApprovals.length > 0) out(`waiting for approval: ${state.pendingApprovals.join(", ")}`);
     out(`spent: ${spendLine(state)}`);
     for (const line of state.result ? answerLines(state.result) : []) out(line);

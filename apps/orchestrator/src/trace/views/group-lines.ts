@@ -1,3 +1,4 @@
+import type { RunState, StepState } from "@rein/contracts/run";
 import type { TypedTraceEvent } from "@rein/trace";
 
 /** What progress remembers between events (progress.ts's ProgressMemory). */
@@ -56,9 +57,50 @@ function spentOf(stepId: string, memory: Memory): Spent {
 }
 
 function againstSlice(stepId: string, memory: Memory): string {
-  const spent = spentOf(stepId, memory);
-  const slice = JSON.parse(memory.get(`slice:${stepId}`) ?? "{}") as { maxCostUsd?: number; maxTokens?: number };
+  return spendText(spentOf(stepId, memory), JSON.parse(memory.get(`slice:${stepId}`) ?? "{}") as Slice);
+}
+
+interface Slice {
+  maxCostUsd?: number;
+  maxTokens?: number;
+}
+
+function spendText(spent: Spent, slice: Slice): string {
   const cost = `$${spent.costUsd.toFixed(4)}${slice.maxCostUsd === undefined ? "" : ` of $${slice.maxCostUsd.toFixed(2)}`}`;
   const tokens = `${spent.tokens.toLocaleString("en-US")}${slice.maxTokens === undefined ? "" : ` of ${slice.maxTokens.toLocaleString("en-US")}`} tokens`;
   return `${cost}, ${tokens}`;
+}
+
+/**
+ * `rein status`'s step lines: a step on its own as before, and the members
+ * of a group together under one line with its outcome and join rule, in the
+ * order they were asked for, each with what it spent against its slice.
+ */
+export function stepLines(state: RunState): string[] {
+  const lines: string[] = [];
+  const shown = new Set<string>();
+  const stepLine = (step: StepState) =>
+    `${step.stepId} [${step.phase}] attempt ${step.attempt}: ${step.spec.title}${step.decision ? ` → ${step.decision}` : ""}`;
+  for (const step of state.steps) {
+    if (shown.has(step.stepId)) continue;
+    const group = step.groupId === undefined ? undefined : state.groups?.find((candidate) => candidate.groupId === step.groupId);
+    if (!group) {
+      lines.push(`  ${stepLine(step)}`);
+      continue;
+    }
+    const members = group.stepIds.flatMap((stepId) => state.steps.filter((candidate) => candidate.stepId === stepId));
+    const of = group.parentStepId ? ` of ${group.parentStepId}` : "";
+    lines.push(`  group ${group.groupId}${of} ${group.phase} (join ${joinText(group.join)}): ${group.stepIds.join(" | ")} side by side`);
+    const width = Math.max(...members.map((member) => stepLine(member).length));
+    for (const member of members) {
+      shown.add(member.stepId);
+      const { usage, spec } = member;
+      const spent = {
+        costUsd: usage.costUsd,
+        tokens: usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens,
+      };
+      lines.push(`    ${stepLine(member).padEnd(width)}  ${spendText(spent, spec.budget)}`);
+    }
+  }
+  return lines;
 }
