@@ -17,7 +17,12 @@ export interface Check {
 }
 
 /** What the suite asserts once every run has ended (or the wait for it ran out). */
-export async function checkRuns(runtime: ReinRuntime, runIds: readonly string[], workspaceRoot: string): Promise<Check[]> {
+export async function checkRuns(
+  runtime: ReinRuntime,
+  runIds: readonly string[],
+  workspaceRoot: string,
+  effectsOf: ReadonlyMap<string, number> = new Map(),
+): Promise<Check[]> {
   const states = new Map<string, RunState | null>();
   for (const runId of runIds) states.set(runId, await runtime.runs.get(runId));
   const lost = runIds.filter((runId) => !states.get(runId));
@@ -34,13 +39,20 @@ export async function checkRuns(runtime: ReinRuntime, runIds: readonly string[],
 
   const effects: string[] = [];
   const lateWork: string[] = [];
+  const joinedTwice: string[] = [];
   for (const runId of runIds) {
     const state = states.get(runId);
     const count = await effectCount(workspaceRoot, runId);
+    const expected = effectsOf.get(runId) ?? 1;
     // At most once: an escalation that names an unknown outcome is the allowed alternative to a second run.
     const unknownEscalation = state ? cutInsideEffect(state) : false;
-    if (count !== 1 && !(count === 0 && unknownEscalation)) effects.push(`${runId}: effect ran ${count} times`);
-    const late = stepWorkAfterEnd(await runtime.trace.read(runId));
+    if (count !== expected && !(count < expected && unknownEscalation))
+      effects.push(`${runId}: effect ran ${count} times, ${expected} expected`);
+    const events = await runtime.trace.read(runId);
+    const late = stepWorkAfterEnd(events);
+    // A group joins once, however its children's workers were lost and its events redelivered.
+    const joins = events.filter((event) => event.kind === "group.joined").length;
+    if (expected > 1 && state?.status === "done" && joins !== 1) joinedTwice.push(`${runId}: its group joined ${joins} times`);
     if (late.length > 0) lateWork.push(`${runId}: ${late.map((event) => `${event.kind}@${event.seq}`).join(", ")} after the run ended`);
   }
 
@@ -59,6 +71,7 @@ export async function checkRuns(runtime: ReinRuntime, runIds: readonly string[],
     { name: "no run lost", passed: lost.length === 0, findings: lost.map((runId) => `${runId}: no state`) },
     { name: "every effect exactly once (or escalated as unknown)", passed: effects.length === 0, findings: effects },
     { name: "no step work after its run ended", passed: lateWork.length === 0, findings: lateWork },
+    { name: "every fan-out that ended done joined once", passed: joinedTwice.length === 0, findings: joinedTwice },
     { name: "no job left failed", passed: failedJobs.length === 0, findings: failedJobs },
   ];
 }

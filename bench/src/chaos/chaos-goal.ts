@@ -22,6 +22,18 @@ export const chaosGoal: GoalInput = {
   budget: { maxSteps: 4 },
 };
 
+/** Every third run fans out: two children side by side, each the one step's effect and wait, joined by `all`. */
+export const FAN_OUT_CHILDREN = 2;
+export const chaosFanOutGoal: GoalInput = {
+  text: "Chaos check: record one effect per child, side by side, then wait.",
+  tools: [{ name: "run_command" }, { name: "wait" }],
+  maxParallel: FAN_OUT_CHILDREN,
+  budget: { maxSteps: 4 },
+};
+
+/** How many times a run's effect must have run: once per step that records it. */
+export const expectedEffects = (goal: GoalInput): number => (goal === chaosFanOutGoal ? FAN_OUT_CHILDREN : 1);
+
 /**
  * One step: a non-idempotent effect (`run_command`) and a wait in the same
  * turn, so a worker killed in the wait dies before the turn's checkpoint and
@@ -29,19 +41,54 @@ export const chaosGoal: GoalInput = {
  * The wait is a read, so the resumed step may run it again.
  */
 export function chaosScript(waitMs: number): ModelScriptInput {
+  const step = (side: string) => ({
+    title: `${STEP_TITLE} (side ${side})`,
+    objective: "Run the effect command once, then the wait command, and answer.",
+    tools: ["run_command", "wait"],
+    output_contract: { description: "one sentence", format: "text" },
+    budget: { maxTurns: 4, maxToolCalls: 4 },
+  });
+  const fanOut = (completed: string) => [`Completed steps: ${completed}\n`, `Goal: ${chaosFanOutGoal.text}`];
   return {
-    planner: plannerOfSteps(
-      [
+    planner: [
+      // First: a conversation is chosen by the first whose match strings all occur, and plannerOfSteps' match any goal.
+      {
+        match: fanOut("none"),
+        turns: [{ output: { current_step: null, done: false, parallel: { steps: [step("A"), step("B")], join: { rule: "all" } } } }],
+      },
+      {
+        match: fanOut(String(FAN_OUT_CHILDREN)),
+        turns: [
+          {
+            output: {
+              current_step: null,
+              done: true,
+              answer: {
+                answer: "each child recorded its effect",
+                claims: [{ text: "the effect command ran", evidence: ["{{evidence:run_command}}"] }],
+                gaps: [],
+              },
+            },
+          },
+        ],
+      },
+      ...plannerOfSteps(
+        [
+          {
+            title: STEP_TITLE,
+            objective: "Run the effect command once, then the wait command, and answer.",
+            tools: ["run_command", "wait"],
+            output_contract: { description: "one sentence", format: "text" },
+            budget: { maxTurns: 4, maxToolCalls: 4 },
+          },
+        ],
         {
-          title: STEP_TITLE,
-          objective: "Run the effect command once, then the wait command, and answer.",
-          tools: ["run_command", "wait"],
-          output_contract: { description: "one sentence", format: "text" },
-          budget: { maxTurns: 4, maxToolCalls: 4 },
+          answer: "the effect was recorded",
+          claims: [{ text: "the effect command ran", evidence: ["{{evidence:run_command}}"] }],
+          gaps: [],
         },
-      ],
-      { answer: "the effect was recorded", claims: [{ text: "the effect command ran", evidence: ["{{evidence:run_command}}"] }], gaps: [] },
-    ),
+      ),
+    ],
     worker: [
       {
         match: STEP_TITLE,

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { knownToolNames, submitGoal } from "@rein/orchestrator";
 import { type Check, checkRuns, hasSettled } from "./chaos-checks.ts";
-import { chaosConfig, chaosGoal, chaosScript } from "./chaos-goal.ts";
+import { chaosConfig, chaosFanOutGoal, chaosGoal, chaosScript, expectedEffects } from "./chaos-goal.ts";
 import { Deployment } from "./deployment.ts";
 import { REDIS_BATCH_WAIT_MS, REDIS_WAIT_MS, within } from "./within.ts";
 
@@ -46,12 +46,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     log(`fault: ${line}`);
   };
   const runIds: string[] = [];
+  /** How many times each run's effect must run: once per step that records it. */
+  const effectsOf = new Map<string, number>();
   const knownTools = knownToolNames(runtime.config, []);
   const waves = 7;
   const submitWave = async () => {
     const batch = Math.min(Math.ceil(options.runs / waves), options.runs - runIds.length);
-    for (let index = 0; index < batch; index += 1)
-      runIds.push((await within("submitting a goal", REDIS_WAIT_MS, submitGoal(runtime, chaosGoal, { knownTools }))).runId);
+    for (let index = 0; index < batch; index += 1) {
+      // Every third run fans out, so the faults also land on children side by side and on their join.
+      const goal = runIds.length % 3 === 2 ? chaosFanOutGoal : chaosGoal;
+      const { runId } = await within("submitting a goal", REDIS_WAIT_MS, submitGoal(runtime, goal, { knownTools }));
+      runIds.push(runId);
+      effectsOf.set(runId, expectedEffects(goal));
+    }
     log(`submitted ${runIds.length}/${options.runs}`);
   };
   const activeSteps = async () => within("reading the active step jobs", REDIS_WAIT_MS, runtime.queues.step.getJobs(["active"]));
@@ -171,7 +178,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const checks = await within(
       "checking the runs",
       Math.max(REDIS_BATCH_WAIT_MS, runIds.length * 1_000),
-      checkRuns(runtime, runIds, runtime.config.workspaceRoot),
+      checkRuns(runtime, runIds, runtime.config.workspaceRoot, effectsOf),
     );
     return { runs: runIds.length, faults, checks, seconds: Math.round((Date.now() - started) / 1000), dir: deployment.dir };
   } finally {
