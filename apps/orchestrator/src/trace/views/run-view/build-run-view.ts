@@ -54,7 +54,7 @@ export function buildRunView(
     startedAt: bundle.events[0]?.ts ?? null,
     lastEventAt: bundle.events.at(-1)?.ts ?? null,
     plan: plan.result(),
-    graph: { steps: steps.steps.map((node) => ({ ...node, usage: stepUsage.get(node.stepId) ?? node.usage })), edges: steps.edges },
+    graph: { ...steps, steps: steps.steps.map((node) => ({ ...node, usage: stepUsage.get(node.stepId) ?? node.usage })) },
     timeline: timeline.timeline().map((entry) => {
       const call = entry.callKey === null ? undefined : callsByKey.get(entry.callKey);
       return call ? { ...entry, label: `#${call.index} ${call.tool} → ${call.status}`, failed: call.failed } : entry;

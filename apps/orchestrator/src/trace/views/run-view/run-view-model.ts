@@ -97,13 +97,28 @@ export interface StepNode {
 export interface StepEdge {
   from: string;
   to: string;
-  /** "next": planned steps in dispatch order; "delegated": a worker handed part of its task to a child. */
+  /** "next": planned steps in dispatch order (each member of a group follows what came before it); "delegated": a worker handed part of its task to a child. */
   kind: "next" | "delegated";
 }
 
 export interface StepGraph {
   steps: StepNode[];
   edges: StepEdge[];
+  /** Steps dispatched at once (a plan's parallel steps, or one step's children), in the order they started. */
+  groups: GroupView[];
+}
+
+export interface GroupView {
+  groupId: string;
+  /** The step whose children these are; null for a plan's group. */
+  parentStepId: string | null;
+  /** In the order asked, which is the order the join reads them in. */
+  stepIds: string[];
+  /** "all", "any" or "quorum n". */
+  join: string;
+  outcome: "running" | "joined" | "failed";
+  /** Members the join cancelled. */
+  cancelled: string[];
 }
 
 export interface TimelineEntry {
