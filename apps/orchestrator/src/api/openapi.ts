@@ -171,7 +171,8 @@ const RunView = {
     },
     graph: {
       type: "object",
-      description: "steps (each with attempts, the call keys of each attempt, and usage) and edges (next, delegated)",
+      description:
+        "steps (each with attempts, the call keys of each attempt, and usage), edges (next, delegated) and groups (steps dispatched at once: members in the order asked, join rule, outcome, cancelled members)",
     },
     timeline: {
       type: "array",
