@@ -41,6 +41,13 @@ export const DASHBOARD_STYLE = `
   .edge { align-self: center; font-size: 18px; color: #777; }
   .step-box { border: 1px solid #9ab; border-radius: 6px; padding: 6px 8px; background: #f7fbff; min-width: 200px; }
   .step-box .step-box { margin-top: 6px; background: #fff; border-style: dashed; }
+  .group-box { border: 1px dashed #9ab; border-radius: 6px; padding: 4px 6px; } .group-box.failed { border-color: #c33; }
+  .group-lanes { display: flex; flex-direction: column; gap: 6px; } .step-box.cancelled { opacity: 0.55; }
+  .wf-row { display: grid; grid-template-columns: 16em 1fr 4.5em; gap: 6px; align-items: center; font-size: 12px; }
+  .wf-label { white-space: pre; overflow: hidden; text-overflow: ellipsis; } .wf-label.step { font-weight: 600; }
+  .wf-track { position: relative; height: 12px; background: #f3f5f7; }
+  .wf-bar { position: absolute; top: 1px; height: 10px; border-radius: 2px; background: #7a9cc6; }
+  .wf-bar.model { background: #b58ad6; } .wf-bar.tool { background: #e0a04a; } .wf-bar.failed { background: #c33; }
   .step-title { font-weight: 600; }
   .attempt { border-top: 1px solid #e4e8ee; padding: 4px 0; font-size: 12px; } .attempt.failed { color: #a00; }
   .chip { display: inline-block; margin: 2px 4px 0 0; padding: 0 6px; border-radius: 8px; background: #e8eef6; color: inherit; text-decoration: none; font-size: 11px; }

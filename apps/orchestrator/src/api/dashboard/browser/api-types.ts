@@ -17,6 +17,7 @@ export type {
   CallView,
   ClaimView,
   EvidenceLink,
+  GroupView,
   PlanHistory,
   RunView,
   StepNode,

@@ -7,6 +7,7 @@ import { replyView } from "./escalation-reply.ts";
 import { may, roleKnown } from "./identity.ts";
 import { showLive } from "./live-output.ts";
 import { timelinePanel } from "./run-timeline.ts";
+import { waterfallPanel } from "./run-waterfall.ts";
 import { answerPanel, graphPanel, planPanel, usagePanel, verdictsPanel } from "./run-view-panels.ts";
 import { showRun } from "./views.ts";
 
@@ -72,6 +73,7 @@ async function renderPanels(runId: string, panels: HTMLElement, inFlight: CallsI
   panels.replaceChildren(
     el("div", { className: "panels" }, planPanel(view.plan), usagePanel(view.usage)),
     graphPanel(view, callsByKey),
+    waterfallPanel(view),
     answerPanel(view.answer),
     verdictsPanel(view.verdicts),
     timelinePanel(view, callsByKey),

@@ -4,6 +4,7 @@ import type {
   CallView,
   ClaimView,
   EvidenceLink,
+  GroupView,
   PlanHistory,
   RunView,
   StepNode,
@@ -35,7 +36,7 @@ export function planPanel(plan: PlanHistory): HTMLElement {
     : el(
         "div",
         {},
-        testid(el("p", {}, el("b", { textContent: "Current step: " }), current.currentStep || "?"), "plan-current-step"),
+        testid(el("p", {}, el("b", { textContent: "Current step: " }), current.currentStep || "steps side by side"), "plan-current-step"),
         testid(el("p", {}, el("b", { textContent: "Next: " }), current.nextSteps.join(" → ") || "nothing planned yet"), "plan-next-steps"),
       );
   return panel(
@@ -60,7 +61,7 @@ export function planPanel(plan: PlanHistory): HTMLElement {
               ")" +
               (revision.reason ? ": " + revision.reason : "") +
               " → " +
-              (revision.done ? "goal met" : revision.currentStep),
+              (revision.done ? "goal met" : revision.currentStep || "steps side by side"),
           }),
           "plan-revision",
         ),
@@ -100,6 +101,20 @@ function attemptBox(attempt: AttemptView, callsByKey: Map<string, CallView>): HT
   );
 }
 
+/** A step's children: those it asked for in one turn side by side in their group's box, the others one under another. */
+function childBoxes(step: StepNode, children: StepNode[], view: RunView, callsByKey: Map<string, CallView>): HTMLElement[] {
+  const boxes: HTMLElement[] = [];
+  const shown = new Set<string>();
+  for (const child of children) {
+    if (shown.has(child.stepId)) continue;
+    const group = view.graph.groups.find((candidate) => candidate.parentStepId === step.stepId && candidate.stepIds.includes(child.stepId));
+    const members = group ? children.filter((candidate) => group.stepIds.includes(candidate.stepId)) : [child];
+    for (const member of members) shown.add(member.stepId);
+    boxes.push(group ? groupBox(group, members, view, callsByKey) : stepBox(child, view, callsByKey));
+  }
+  return boxes;
+}
+
 function stepBox(step: StepNode, view: RunView, callsByKey: Map<string, CallView>): HTMLElement {
   const children = view.graph.edges
     .filter((edge) => edge.kind === "delegated" && edge.from === step.stepId)
@@ -116,7 +131,7 @@ function stepBox(step: StepNode, view: RunView, callsByKey: Map<string, CallView
         textContent: step.usage.inputTokens + step.usage.outputTokens + " tokens, $" + step.usage.costUsd.toFixed(4),
       }),
       ...step.attempts.map((attempt) => attemptBox(attempt, callsByKey)),
-      ...children.map((child) => stepBox(child, view, callsByKey)),
+      ...childBoxes(step, children, view, callsByKey),
     ),
     "step-" + step.stepId,
   );
@@ -126,12 +141,45 @@ export function graphPanel(view: RunView, callsByKey: Map<string, CallView>): HT
   const roots = view.graph.steps.filter((step) => step.parentStepId === null);
   if (!roots.length) return panel("run-graph", "Steps", el("p", { className: "muted", textContent: "No step dispatched yet." }));
   const row = el("div", { className: "graph-row" });
-  roots.forEach((step, index) => {
-    if (index) row.append(el("span", { className: "edge", textContent: "→" }));
-    row.append(stepBox(step, view, callsByKey));
-  });
+  const shown = new Set<string>();
+  for (const step of roots) {
+    if (shown.has(step.stepId)) continue;
+    if (row.childElementCount) row.append(el("span", { className: "edge", textContent: "→" }));
+    // A plan's group: its members side by side in one box, where the flow reaches the first of them.
+    const group = view.graph.groups.find((candidate) => candidate.parentStepId === null && candidate.stepIds.includes(step.stepId));
+    const members = group ? roots.filter((root) => group.stepIds.includes(root.stepId)) : [step];
+    for (const member of members) shown.add(member.stepId);
+    row.append(group ? groupBox(group, members, view, callsByKey) : stepBox(step, view, callsByKey));
+  }
   return panel("run-graph", "Steps", row);
 }
+
+/** Steps dispatched at once, side by side, under their join rule and outcome. */
+function groupBox(group: GroupView, members: StepNode[], view: RunView, callsByKey: Map<string, CallView>): HTMLElement {
+  return testid(
+    el(
+      "div",
+      { className: "group-box " + group.outcome },
+      el("div", {
+        className: "muted",
+        textContent: "group " + group.groupId + ", join " + group.join + ": " + group.outcome,
+      }),
+      el(
+        "div",
+        { className: "group-lanes" },
+        ...members.map((member) =>
+          group.cancelled.includes(member.stepId) ? cancelled(stepBox(member, view, callsByKey)) : stepBox(member, view, callsByKey),
+        ),
+      ),
+    ),
+    "group-" + group.groupId,
+  );
+}
+
+const cancelled = (box: HTMLElement): HTMLElement => {
+  box.classList.add("cancelled");
+  return box;
+};
 
 // One bar: spent against its limit; over 80 % is a warning, over the limit an error.
 function budgetBar(

@@ -51,7 +51,7 @@ export class RunTimelineFold {
         return {
           label: done
             ? `plan ${planNo}: the goal is met (the evaluator checks the answer)`
-            : `plan ${planNo}: ${currentStep ?? "?"}${nextSteps.length > 0 ? `, then ${nextSteps.join(" → ")}` : ""}`,
+            : `plan ${planNo}: ${currentStep ?? "steps side by side"}${nextSteps.length > 0 ? `, then ${nextSteps.join(" → ")}` : ""}`,
         };
       }
       case "step.dispatched":
