@@ -41,7 +41,9 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard's run page for a
     const group = page.locator('[data-testid="group-g1"]');
     expect(await group.locator(".muted").first().textContent()).toBe("group g1, join all: joined");
     expect(
-      await group.locator('[data-testid^="step-"]').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.testid)),
+      await group
+        .locator('[data-testid^="step-"]')
+        .evaluateAll((nodes) => nodes.map((node) => (node as unknown as { dataset: { testid: string } }).dataset.testid)),
     ).toEqual(["step-s1", "step-s2", "step-s3"]);
   });
 
@@ -49,7 +51,8 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard's run page for a
     const bars = page.locator('[data-testid="waterfall-step"] .wf-bar');
     const spans = await bars.evaluateAll((nodes) =>
       nodes.map((node) => {
-        const style = (node as HTMLElement).style;
+        // The test's tsconfig has no DOM types: the element as far as this reads it.
+        const { style } = node as unknown as { style: { left: string; width: string } };
         return { left: Number.parseFloat(style.left), right: Number.parseFloat(style.left) + Number.parseFloat(style.width) };
       }),
     );
