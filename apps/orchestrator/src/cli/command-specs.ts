@@ -294,6 +294,12 @@ export const WORKER = defineCommand({
   summary: "run roles' consumers; start as many as you need, on any machine",
   flags: {
     role: { kind: "choice", choices: ["plan", "step", "evaluate", "control"], multiple: true, help: "a role to run (at least one)" },
+    tools: {
+      kind: "string",
+      value: "MODULE",
+      multiple: true,
+      help: "with --role step: a module of defineTool tools (.ts or .js) this worker carries, beside config toolModules",
+    },
     "metrics-port": {
       kind: "integer",
       value: "PORT",

@@ -8,6 +8,7 @@ import type { SERVE, WORKER } from "./command-specs.ts";
 import { packetSigningKeys } from "./packet-signing-keys.ts";
 import { err } from "./output.ts";
 import { serveHttp } from "./serve-http.ts";
+import { loadToolModules } from "./tool-modules.ts";
 import { serveProcessMetrics } from "../metrics/process-metrics-server.ts";
 
 /** The flags every role process takes: serve's and worker's in common, and serve's HTTP ones when present. */
@@ -40,7 +41,11 @@ async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<n
   }
   // A step worker checks approvals with the public key only; it never holds the key that makes them.
   const approvalVerifier = roles.includes("step") ? requireVerifier(approvalKeys(context.config), context.config) : undefined;
-  const tooling = approvalVerifier ? await buildTooling(context.runtime, [], approvalVerifier) : undefined;
+  const modules = [...context.config.toolModules, ...(flags.tools ?? [])];
+  if (flags.tools !== undefined && !roles.includes("step"))
+    throw new ReinError("config_invalid", "--tools gives step workers their tools; expected it with --role step");
+  const userTools = approvalVerifier && modules.length > 0 ? await loadToolModules(modules) : [];
+  const tooling = approvalVerifier ? await buildTooling(context.runtime, userTools, approvalVerifier) : undefined;
   const stalled = lockTiming(flags["lock-ms"]);
   // Listening (or failing to) before any role takes a job.
   const api =

@@ -6,6 +6,7 @@ import { PluginEntry } from "@rein/plugins";
 import type { ReinConfigInput } from "@rein/runtime";
 import { type AnyTool, toolsExportOf, z } from "@rein/tools";
 import { resolveSeed } from "@rein/controller";
+import { importTypeScript } from "./import-typescript.ts";
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -77,21 +78,4 @@ function exampleConfig(dir: string): ReinConfigInput {
   }
   const { policy, plugins } = parsed.data;
   return plugins ? { policy, plugins: plugins.map((plugin) => ({ ...plugin, path: resolve(dir, plugin.path) })) } : { policy };
-}
-
-/**
- * Compiled Rein (dist/) runs without a TypeScript loader; an example's
- * tools.ts gets tsx's, registered on first need. The retry uses a fresh URL
- * because the loader remembers the failed one.
- */
-async function importTypeScript(file: string): Promise<unknown> {
-  const url = pathToFileURL(file).href;
-  try {
-    return await import(url);
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== "ERR_UNKNOWN_FILE_EXTENSION") throw error;
-    const { register } = await import("tsx/esm/api");
-    register();
-    return await import(`${url}?typescript`);
-  }
 }

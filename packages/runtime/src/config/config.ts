@@ -58,6 +58,13 @@ export const ReinConfig = z.object({
     .default({ planner: defaultRole(), worker: defaultRole(), evaluator: defaultRole(), judge: defaultRole() }),
   /** Price per million tokens, keyed "provider/model"; overrides and adds to the built-in table (`builtinPriceFor`). */
   prices: z.record(z.string(), Price).default({}),
+  /**
+   * Modules of `defineTool` tools (TypeScript or JavaScript; a path relative
+   * to the working directory) that every step worker of this deployment
+   * loads, beside the ones `rein worker --tools` names. @defaultValue []
+   * @example ["./tools.ts"]
+   */
+  toolModules: z.array(z.string().min(1, "expected a module path")).default([]),
   tools: z
     .object({
       /** Executables `run_command` may start. */
