@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { TraceEvent } from "@rein/contracts/run";
 import { callEvents } from "../src/catalogue/call-events.ts";
-import { evaluatorEvents } from "../src/catalogue/evaluator-events.ts";
-import { modelEvents } from "../src/catalogue/model-events.ts";
-import { pluginEvents } from "../src/catalogue/plugin-events.ts";
-import { runEvents } from "../src/catalogue/run-events.ts";
-import { stepEvents } from "../src/catalogue/step-events.ts";
-import { asCheckEvent, isTraceKind, type TraceEventBody, type TraceEventInput, traceCatalogue } from "../src/trace-catalogue.ts";
+import {
+  asCheckEvent,
+  isTraceKind,
+  TRACE_AREAS,
+  type TraceEventBody,
+  type TraceEventInput,
+  traceCatalogue,
+} from "../src/trace-catalogue.ts";
 import { typedTraceEvent } from "../src/typed-trace-event.ts";
 
 const envelope = { schemaVersion: 1 as const, seq: 7, ts: "2026-01-01T00:00:00.000Z", runId: "run_a", stepId: "s1", parentStepId: null };
@@ -14,8 +16,7 @@ const called = { callId: "c1", tool: "read_file", index: 0, idempotencyKey: "run
 
 describe("the trace catalogue", () => {
   it("lists each kind once: no area silently redefines another's kind", () => {
-    const areas = [runEvents, stepEvents, modelEvents, callEvents, evaluatorEvents, pluginEvents];
-    const names = areas.flatMap((area) => Object.keys(area));
+    const names = TRACE_AREAS.flatMap((area) => Object.keys(area.kinds));
     expect(new Set(names).size).toBe(names.length);
     expect(Object.keys(traceCatalogue)).toHaveLength(names.length + Object.keys(callEvents).length);
   });
