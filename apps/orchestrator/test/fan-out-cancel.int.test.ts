@@ -26,7 +26,7 @@ interface SplitModel {
   stop(): Promise<void>;
 }
 
-async function startSplitModel(answered: string, scripted: FakeServer): Promise<SplitModel> {
+async function startSplitModel(answered: readonly string[], scripted: FakeServer): Promise<SplitModel> {
   const waiters: { count: number; resolve: () => void }[] = [];
   const model = { hung: 0, abandoned: 0 };
   const server: Server = createServer((incoming, response) => {
@@ -34,7 +34,8 @@ async function startSplitModel(answered: string, scripted: FakeServer): Promise<
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", () => {
       const body = Buffer.concat(chunks);
-      if (body.toString("utf8").includes(answered)) {
+      const text = body.toString("utf8");
+      if (answered.some((marker) => text.includes(marker))) {
         const forwarded = httpRequest(
           `${scripted.baseURL}${incoming.url ?? ""}`,
           { method: incoming.method, headers: incoming.headers },
@@ -130,7 +131,7 @@ describe("an all group with one failing member, on real workers and Redis", { ti
   beforeAll(async () => {
     planner = await scriptedPlanner(script);
     scriptedWorker = await startScriptedWireServer({ format: "anthropic", role: "worker", script, model: "fake-worker" });
-    worker = await startSplitModel("region-a", scriptedWorker);
+    worker = await startSplitModel(["region-a"], scriptedWorker);
     harness = await startConfiguredHarness({ config: plannerAndWorker(planner, worker), env: MODEL_KEYS });
     const runId = await harness.submit({ text: GOAL, kind: "question", maxParallel: 3 });
     status = (await harness.waitFor(runId)).status;
@@ -170,6 +171,99 @@ describe("an all group with one failing member, on real workers and Redis", { ti
 
   it("goes on by the verdict table: replan asks the planner again, which ends the run", () => {
     expect(events.filter((event) => event.kind === "plan.requested")).toHaveLength(2);
+    expect(status).toBe("done");
+  });
+});
+
+const RACE = "Ask two mirrors at once";
+const mirror = (name: string) => ({
+  name: "delegate",
+  input: {
+    reason: "either mirror will do",
+    task: {
+      title: `Ask ${name}`,
+      objective: `Report what ${name} says.`,
+      tools: [{ name: "read_file", scope: {} }],
+      outputDescription: "one sentence",
+    },
+    ...(name === "mirror-a" ? { join: { rule: "any" } } : {}),
+  },
+});
+const raceScript: ModelScriptInput = {
+  planner: [
+    {
+      match: ["Completed steps: none", `Goal: ${RACE}`],
+      turns: [
+        {
+          output: {
+            current_step: {
+              title: "Race the mirrors",
+              objective: "Query both mirrors and report the first answer (PARENT-RACE).",
+              tools: ["read_file"],
+            },
+            done: false,
+          },
+        },
+      ],
+    },
+    {
+      match: `Goal: ${RACE}`,
+      turns: [
+        {
+          output: {
+            current_step: null,
+            done: true,
+            answer: { answer: "mirror-a answered", claims: [], gaps: ["mirror-b was not waited for"] },
+          },
+        },
+      ],
+    },
+  ],
+  worker: [
+    { match: "Report what mirror-a says", turns: [{ text: "Mirror A says hello." }] },
+    { match: "PARENT-RACE", turns: [{ toolCalls: [mirror("mirror-a"), mirror("mirror-b")] }, { text: "Mirror A answered first." }] },
+  ],
+};
+
+describe("a worker's any group, on real workers and Redis", { timeout: 120_000 }, () => {
+  let planner: FakeServer;
+  let scriptedWorker: FakeServer;
+  let worker: SplitModel;
+  let harness: ConfiguredHarness;
+  let status: string;
+  let events: TraceEvent[];
+
+  beforeAll(async () => {
+    planner = await scriptedPlanner(raceScript);
+    scriptedWorker = await startScriptedWireServer({ format: "anthropic", role: "worker", script: raceScript, model: "fake-worker" });
+    // The parent's turns and mirror A are answered; mirror B's request hangs until it is given up.
+    worker = await startSplitModel(["PARENT-RACE", "Report what mirror-a says"], scriptedWorker);
+    harness = await startConfiguredHarness({ config: plannerAndWorker(planner, worker), env: MODEL_KEYS });
+    const runId = await harness.submit({ text: RACE, kind: "question", maxParallel: 3, tools: [{ name: "read_file", scope: {} }] });
+    status = (await harness.waitFor(runId)).status;
+    await traceCounts(harness, runId, "step.cancelled", 1);
+    events = await harness.runtime.trace.read(runId);
+  }, 120_000);
+  afterAll(async () => {
+    await harness?.close();
+    await planner?.stop();
+    await worker?.stop();
+    await scriptedWorker?.stop();
+  });
+
+  it("resumes the parent when the first child passes, with the loser answered as cancelled and its request aborted", async () => {
+    const started = events.find((event) => event.kind === "group.started");
+    expect(started?.payload).toMatchObject({ parentStepId: "s1", stepIds: ["s1.1", "s1.2"], join: { rule: "any" } });
+    const joined = events.find((event) => event.kind === "group.joined");
+    expect(joined?.payload).toMatchObject({ outcome: "joined", cancelled: ["s1.2"] });
+    const returned = events
+      .filter((event) => event.kind === "step.returned")
+      .map((event) => [event.payload.childStepId, event.payload.status]);
+    expect(returned).toEqual([
+      ["s1.1", "completed"],
+      ["s1.2", "cancelled"],
+    ]);
+    await expect.poll(() => worker.abandoned, { timeout: 30_000 }).toBe(1);
     expect(status).toBe("done");
   });
 });

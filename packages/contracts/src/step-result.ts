@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { HashString } from "./hash-string.ts";
 import { Usage } from "./usage.ts";
-import { Claim } from "./plan.ts";
+import { Claim, JoinRule } from "./plan.ts";
 import { ToolGrant } from "./scope.ts";
 import { Observation, ToolCallStatus } from "./tool-events.ts";
 
@@ -46,14 +46,20 @@ export const Suspension = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("approval"), approvalId: z.string(), tool: z.string() }),
   /**
    * `callIndex`: where the call it suspended on sits in the attempt's call records; the resume that answers it names the same index.
-   * `more`: further children asked for in the same turn, in the order asked; the step waits for all of them at once.
+   * `more`: further children asked for in the same turn, in the order asked; the step waits until they have joined.
+   * `join`: the join rule a call named, if any; the turn's children join by it (`all` when none names one).
    */
   z.object({
     kind: z.literal("delegate"),
     reason: z.string(),
     request: DelegationRequest,
     callIndex: z.number().int().nonnegative(),
-    more: z.array(z.object({ reason: z.string(), request: DelegationRequest, callIndex: z.number().int().nonnegative() })).optional(),
+    join: JoinRule.optional(),
+    more: z
+      .array(
+        z.object({ reason: z.string(), request: DelegationRequest, callIndex: z.number().int().nonnegative(), join: JoinRule.optional() }),
+      )
+      .optional(),
   }),
   z.object({ kind: z.literal("context"), question: z.string(), callIndex: z.number().int().nonnegative() }),
 ]);

@@ -178,7 +178,8 @@ describe("fan-out from a worker", () => {
       steps: [step("executing", { spec: { ...step("executing").spec, budget: { maxTokens: 90_000, maxToolCalls: 30 } } })],
       goal: { ...baseState().goal, maxParallel: 3 },
     });
-  const delegated = (count: number, budget: Record<string, number> = {}) =>
+  type Join = { rule: "all" | "any" | "quorum"; n?: number };
+  const delegated = (count: number, budget: Record<string, number> = {}, joins: (Join | undefined)[] = []) =>
     finished("s1", "delegated", {
       turns: 1,
       toolCalls: [],
@@ -187,9 +188,18 @@ describe("fan-out from a worker", () => {
         kind: "delegate",
         ...ask("part 1", budget),
         callIndex: 0,
-        more: Array.from({ length: count - 1 }, (_, index) => ({ ...ask(`part ${index + 2}`), callIndex: index + 1 })),
+        ...(joins[0] ? { join: joins[0] } : {}),
+        more: Array.from({ length: count - 1 }, (_, index) => ({
+          ...ask(`part ${index + 2}`),
+          callIndex: index + 1,
+          ...(joins[index + 1] ? { join: joins[index + 1] } : {}),
+        })),
       },
     });
+  const child = (stepId: string) =>
+    finished(stepId, "completed", { summary: `${stepId} found it`, stepId, runId: "run_t", attempt: 1 } as Partial<StepResult>);
+  const resumeOf = (next: ReturnType<typeof apply>) =>
+    next.effects.flatMap((effect) => (effect.type === "dispatch_step" && effect.body.stepId === "s1" ? [effect.body.resume] : []))[0];
 
   it("dispatches every child at once with slices that add up to at most what the parent had", () => {
     const next = apply(executing(), delegated(3));
@@ -218,8 +228,6 @@ describe("fan-out from a worker", () => {
   });
 
   it("resumes the parent once every child is judged, with one answer per child in the order asked", () => {
-    const child = (stepId: string) =>
-      finished(stepId, "completed", { summary: `${stepId} found it`, stepId, runId: "run_t", attempt: 1 } as Partial<StepResult>);
     const next = apply(
       executing(),
       delegated(3),
@@ -241,6 +249,45 @@ describe("fan-out from a worker", () => {
       ["s1.2", "cancelled", 1],
       ["s1.3", "completed", 2],
     ]);
+  });
+
+  it("joins by the rule the worker asked for: with any, the first child to pass resumes the parent and its siblings are cancelled", () => {
+    const started = apply(executing(), delegated(3, {}, [{ rule: "any" }]));
+    expect(started.state.groups?.[0]?.join).toEqual({ rule: "any" });
+    const next = apply(started.state, child("s1.2"), judged("s1.2", "continue"));
+    expect(next.state.steps.map((each) => [each.stepId, each.phase])).toEqual([
+      ["s1", "dispatched"],
+      ["s1.1", "cancelled"],
+      ["s1.2", "completed"],
+      ["s1.3", "cancelled"],
+    ]);
+    const resume = resumeOf(next);
+    expect(resume?.kind === "delegations" && resume.children.map((each) => [each.childStepId, each.status])).toEqual([
+      ["s1.1", "cancelled"],
+      ["s1.2", "completed"],
+      ["s1.3", "cancelled"],
+    ]);
+    expect(next.effects).toContainEqual(expect.objectContaining({ type: "cancel_steps", stepIds: ["s1.1", "s1.3"] }));
+  });
+
+  it("joins a quorum once n children passed, and takes the rule from whichever call of the turn names it", () => {
+    const started = apply(executing(), delegated(3, {}, [undefined, { rule: "quorum", n: 2 }]));
+    expect(started.state.groups?.[0]?.join).toEqual({ rule: "quorum", n: 2 });
+    const one = apply(started.state, child("s1.1"), judged("s1.1", "continue"));
+    expect(resumeOf(one)).toBeUndefined();
+    const two = apply(one.state, child("s1.3"), judged("s1.3", "continue"));
+    const resume = resumeOf(two);
+    expect(resume?.kind === "delegations" && resume.children.map((each) => each.status)).toEqual(["completed", "cancelled", "completed"]);
+  });
+
+  it("refuses calls of one turn that name different joins, or a quorum the children cannot reach, answering every call with the reason", () => {
+    const mixed = resumeOf(apply(executing(), delegated(2, {}, [{ rule: "any" }, { rule: "all" }])));
+    expect(mixed?.kind === "delegations" && mixed.children.map((each) => each.refusal)).toEqual([
+      expect.stringMatching(/name different joins.*any.*all/),
+      expect.stringMatching(/name different joins/),
+    ]);
+    const unreachable = resumeOf(apply(executing(), delegated(2, {}, [{ rule: "quorum", n: 3 }])));
+    expect(unreachable?.kind === "delegations" && unreachable.children[0]?.refusal).toMatch(/quorum of 3 cannot be reached by 2/);
   });
 
   it("a lost worker holding one child gets the child dispatched again, and the join still happens once", () => {

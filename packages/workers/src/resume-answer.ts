@@ -26,6 +26,10 @@ export function answerFromResume(
 ): { content: string; status: ToolCallStatus } | undefined {
   if (call.name === DELEGATE && resume?.kind === "delegation") {
     if (resume.refusal) return { content: `delegation refused by the runtime: ${resume.refusal}`, status: "refused" };
+    // Stopped by the join rule the step asked for (or because a sibling failed it): nothing for this call to follow up.
+    if (resume.status === "cancelled") {
+      return { content: `child step ${resume.childStepId} was cancelled: its group joined without it`, status: "ok" };
+    }
     const evidence = resume.observationIds.length > 0 ? `\nits observations: ${resume.observationIds.join(", ")}` : "";
     const summary = presentUntrusted(resume.summary, {
       source: `Summary written by child step ${resume.childStepId}`,

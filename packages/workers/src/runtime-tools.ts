@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { jsonSchemaOf, DelegationRequest, hashOf, newId, type ToolCallRecord } from "@rein/contracts";
+import { jsonSchemaOf, DelegationRequest, hashOf, JoinRule, newId, type ToolCallRecord } from "@rein/contracts";
 import type { ModelToolSchema } from "@rein/contracts/model";
 import type { Observation, ToolCallStatus } from "@rein/contracts/calls";
 import { describeIssues } from "@rein/models";
@@ -16,6 +16,9 @@ export const REQUEST_CONTEXT = "request_context";
 const DelegateInput = z.object({
   reason: z.string().min(3).describe("why this part should be done by a child step"),
   task: DelegationRequest.describe("the child's task; its tools must be a subset of yours, with scopes no wider"),
+  join: JoinRule.optional().describe(
+    "when you call delegate several times in one turn, how their children join: all (the default: every child must pass), any (the first to pass wins and the rest are cancelled) or quorum with n (n must pass); name it on one call",
+  ),
 });
 
 const RequestContextInput = z.object({
@@ -31,7 +34,7 @@ const REQUEST_CONTEXT_SCHEMA: ModelToolSchema = {
 const DELEGATE_SCHEMA: ModelToolSchema = {
   name: DELEGATE,
   description:
-    "Hand part of your task to a child step with a narrower task, a subset of your tools and a part of your budget. Your step pauses until the child finishes; its result comes back as one tool result.",
+    "Hand part of your task to a child step with a narrower task, a subset of your tools and a part of your budget. Your step pauses until the child finishes; its result comes back as one tool result. Call it several times in one turn to run independent children side by side: they share your budget, and your step resumes once they have joined, with one result per call in the order you called.",
   inputSchema: jsonSchemaOf(DelegateInput),
 };
 const WITH_DELEGATE: readonly ModelToolSchema[] = [REQUEST_CONTEXT_SCHEMA, DELEGATE_SCHEMA];
@@ -42,7 +45,7 @@ export function runtimeToolSchemas(options: { canDelegate: boolean }): readonly 
 }
 
 export type RuntimeRequest =
-  | { kind: "delegate"; reason: string; request: DelegationRequest }
+  | { kind: "delegate"; reason: string; request: DelegationRequest; join?: JoinRule }
   | { kind: "context"; question: string }
   | { kind: "invalid"; message: string };
 
@@ -50,7 +53,7 @@ export function parseRuntimeCall(call: ModelToolCall): RuntimeRequest {
   if (call.name === DELEGATE) {
     const parsed = DelegateInput.safeParse(call.input);
     return parsed.success
-      ? { kind: "delegate", reason: parsed.data.reason, request: parsed.data.task }
+      ? { kind: "delegate", reason: parsed.data.reason, request: parsed.data.task, ...(parsed.data.join ? { join: parsed.data.join } : {}) }
       : { kind: "invalid", message: describeIssues(parsed.error) };
   }
   const parsed = RequestContextInput.safeParse(call.input);

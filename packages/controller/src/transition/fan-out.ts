@@ -98,12 +98,17 @@ export function fanOutPlan(draft: DraftOps, planNo: number, parallel: ParallelSt
  */
 export function fanOutDelegation(draft: DraftOps, parent: StepState, result: StepResult, suspension: DelegateSuspension): void {
   const { state } = draft;
-  const asks = [{ reason: suspension.reason, request: suspension.request, callIndex: suspension.callIndex }, ...(suspension.more ?? [])];
+  const asks = [
+    { reason: suspension.reason, request: suspension.request, callIndex: suspension.callIndex, join: suspension.join },
+    ...(suspension.more ?? []),
+  ];
   const first = state.steps.filter((step) => step.parentStepId === parent.stepId).length + 1;
   const childIds = asks.map((_, index) => `${parent.stepId}.${first + index}`);
   let children: StepState[];
+  let join: StepGroup["join"];
   try {
-    const refusal = limitRefusal(state, draft.settings, asks.length, parent);
+    join = askedJoin(asks);
+    const refusal = limitRefusal(state, draft.settings, asks.length, parent) ?? joinRefusal(join, asks.length);
     if (refusal) throw new Error(refusal);
     const share = (remaining: StepBudget): StepBudget => shareOf(remaining, asks.length);
     // Everything here is shaped by the model's requests: whatever is wrong with one is a refusal, never a throw.
@@ -127,7 +132,7 @@ export function fanOutDelegation(draft: DraftOps, parent: StepState, result: Ste
     draft.dispatch(parent, { countsAsStep: false });
     return;
   }
-  const group = openGroup(state, parent.stepId, { rule: "all" });
+  const group = openGroup(state, parent.stepId, join);
   group.stepIds = childIds;
   group.callIndexes = asks.map((ask) => ask.callIndex);
   parent.phase = "suspended";
@@ -195,6 +200,16 @@ function limitRefusal(state: RunState, settings: { maxParallel?: number }, count
 }
 
 const IN_FLIGHT: readonly StepState["phase"][] = ["dispatched", "executing", "evaluating"];
+
+/** The join the turn's calls named: the one rule any of them names, `all` when none does; calls naming different rules are refused. */
+function askedJoin(asks: readonly { join?: StepGroup["join"] }[]): StepGroup["join"] {
+  const named = [...new Map(asks.flatMap((ask) => (ask.join ? [[JSON.stringify(ask.join), ask.join] as const] : []))).values()];
+  if (named.length > 1) {
+    const rules = named.map((join) => (join.rule === "quorum" ? `quorum ${join.n ?? "?"}` : join.rule)).join(", ");
+    throw new Error(`the delegate calls of one turn name different joins (${rules}); name one join, on any one of the calls`);
+  }
+  return named[0] ?? { rule: "all" };
+}
 
 function joinRefusal(join: ParallelSteps["join"], count: number): string | undefined {
   if (join.rule !== "quorum") return undefined;

@@ -46,7 +46,13 @@ export async function answerCalls(
       loop.pending = { answered, calls: calls.slice(position) };
       return request.kind === "delegate"
         ? delegateGroupOf(
-            { kind: "delegate", reason: request.reason, request: request.request, callIndex: index },
+            {
+              kind: "delegate",
+              reason: request.reason,
+              request: request.request,
+              callIndex: index,
+              ...(request.join ? { join: request.join } : {}),
+            },
             calls.slice(position + 1),
           )
         : { kind: "context", question: request.question, callIndex: index };

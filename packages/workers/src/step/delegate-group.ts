@@ -16,7 +16,8 @@ export function delegateGroupOf(first: DelegateSuspension, following: readonly M
     if (call.name !== DELEGATE) break;
     const request = parseRuntimeCall(call);
     if (request.kind !== "delegate") break;
-    more.push({ reason: request.reason, request: request.request, callIndex: first.callIndex + 1 + more.length });
+    const join = request.join ? { join: request.join } : {};
+    more.push({ reason: request.reason, request: request.request, callIndex: first.callIndex + 1 + more.length, ...join });
   }
   return more.length > 0 ? { ...first, more } : first;
 }

@@ -1,13 +1,18 @@
 import type { HandoffPacket, ResumeInput } from "@rein/contracts";
 import { describe, expect, it } from "vitest";
+import { runtimeToolSchemas } from "../../src/runtime-tools.ts";
 import { runStepLoop } from "../../src/step-loop.ts";
 import { packetOf, stepFixturePerTest } from "../support/step-fixture.ts";
 
 const fixture = stepFixturePerTest();
 
-const delegateCall = (title: string) => ({
+const delegateCall = (title: string, join?: { rule: string; n?: number }) => ({
   name: "delegate",
-  input: { reason: "an independent part", task: { title, objective: `Look up ${title} and report it.`, tools: [{ name: "echo", scope: {} }] } },
+  input: {
+    reason: "an independent part",
+    task: { title, objective: `Look up ${title} and report it.`, tools: [{ name: "echo", scope: {} }] },
+    ...(join ? { join } : {}),
+  },
 });
 
 /** A step that asks for three children in one turn, then reports. */
@@ -19,6 +24,10 @@ const script = {
         { toolCalls: [delegateCall("Part one"), delegateCall("Part two"), delegateCall("Part three")] },
         { text: "All parts reported." },
       ],
+    },
+    {
+      match: "Race",
+      turns: [{ toolCalls: [delegateCall("Mirror one", { rule: "any" }), delegateCall("Mirror two")] }, { text: "One mirror answered." }],
     },
   ],
 };
@@ -60,5 +69,32 @@ describe("several delegate calls in one turn", () => {
       ["child step s1", "ok"],
     ]);
     expect(answers.map((observation) => /child step (s1\.\d)/.exec(observation.content)?.[1])).toEqual(["s1.1", "s1.2", "s1.3"]);
+  });
+
+  it("carry the join rule a call names, so the controller joins the children by it", async () => {
+    const deps = await fixture.deps(script, "run_delegate_race");
+    const first = await runStepLoop(packetOf("run_delegate_race", "Race"), deps, new AbortController().signal);
+    expect(first.suspension).toMatchObject({ kind: "delegate", join: { rule: "any" }, more: [{ request: { title: "Mirror two" } }] });
+    expect(first.suspension?.kind === "delegate" && first.suspension.more?.[0]?.join).toBeUndefined();
+  });
+
+  it("answer a child its join cancelled as a stopped child, not as a failed call the step must follow up", async () => {
+    const deps = await fixture.deps(script, "run_delegate_race_won");
+    const packet = packetOf("run_delegate_race_won", "Race");
+    await runStepLoop(packet, deps, new AbortController().signal);
+    const resume: ResumeInput = { kind: "delegations", children: [answer("s1.1", 0), answer("s1.2", 1, "cancelled")] };
+    const finished = await runStepLoop(resumed(packet, resume), deps, new AbortController().signal);
+    const answers = finished.observations.filter((observation) => observation.tool === "delegate");
+    expect(answers.map((observation) => observation.status)).toEqual(["ok", "ok"]);
+    expect(answers[1]?.content).toMatch(/child step s1\.2 was cancelled: its group joined without it/);
+    expect(finished.toolCalls.map((call) => call.status)).toEqual(["ok", "ok"]);
+  });
+
+  it("offer the join rule in the delegate tool's schema, described for the model", () => {
+    const delegate = runtimeToolSchemas({ canDelegate: true }).find((schema) => schema.name === "delegate");
+    const properties = (delegate?.inputSchema as { properties?: Record<string, { description?: string }> } | undefined)?.properties;
+    const join = properties?.join;
+    expect(join?.description).toMatch(/any/);
+    expect(delegate?.description).toMatch(/several times in one turn/);
   });
 });
