@@ -41,10 +41,10 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     await runRow(runs.kept).waitFor({ timeout: SHOWN_WITHIN_MS });
   };
   /** A stored run that no worker touches. */
-  const fixtureRun = async (runId: string, status: RunStatus, text: string) => {
+  const fixtureRun = async (runId: string, status: RunStatus, text: string, budget: { maxCostUsd?: number } = {}) => {
     const createdAt = new Date().toISOString();
     const state = baseState({ runId, status, createdAt, updatedAt: createdAt, version: 0 });
-    await deployment.runtime.runs.create({ ...state, goal: { ...state.goal, text } });
+    await deployment.runtime.runs.create({ ...state, goal: { ...state.goal, text, budget: { ...state.goal.budget, ...budget } } });
   };
 
   let finishedRunId: string | undefined;
@@ -203,5 +203,38 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     const resumed = await deployment.waitFor("run_e2e_escalated", (state) => state.status !== "escalated");
     expect(resumed.instruction).toBe("check the pool size first");
     await deployment.api("/runs/run_e2e_escalated/cancel", { method: "POST", body: JSON.stringify({ reason: "the test is over" }) });
+  });
+
+  it("says a run that does not exist was not found, rather than leaving the pane blank", async () => {
+    await open(deployment.dashboardUrl);
+    await page.locator("#status-filter").waitFor({ timeout: SHOWN_WITHIN_MS });
+    // A link to a run kept no longer: the tab already holds the token, the address names the run.
+    await page.goto(`${deployment.base}/#run_e2e_gone`);
+    await page.reload();
+    const said = page.locator('[data-testid="run-problem"]');
+    await said.waitFor({ timeout: SHOWN_WITHIN_MS });
+    expect(await said.textContent()).toMatch(/run_e2e_gone/);
+  });
+
+  it("shows a cost budget of $0 as $0.0000, not as an unknown limit", async () => {
+    await fixtureRun("run_e2e_free", "done", "A run allowed no spend", { maxCostUsd: 0 });
+    await open(deployment.dashboardUrl);
+    await runRow("run_e2e_free").click({ timeout: SHOWN_WITHIN_MS });
+    const cost = page.locator('[data-testid="budget-cost"]');
+    await cost.waitFor({ timeout: SHOWN_WITHIN_MS });
+    expect(await cost.textContent()).toContain("of $0.0000");
+  });
+
+  it("says why a cancel was refused instead of doing nothing", async () => {
+    await fixtureRun("run_e2e_vanishing", "executing", "A run removed while it is on screen");
+    await open(deployment.dashboardUrl);
+    await runRow("run_e2e_vanishing").click({ timeout: SHOWN_WITHIN_MS });
+    const cancel = page.getByRole("button", { name: "Cancel run" });
+    await cancel.waitFor({ timeout: SHOWN_WITHIN_MS });
+    await deployment.runtime.runs.remove("run_e2e_vanishing");
+    await cancel.click();
+    const said = page.locator('[data-testid="cancel-problem"]');
+    await said.waitFor({ timeout: SHOWN_WITHIN_MS });
+    expect(await said.textContent()).toMatch(/cancel refused/i);
   });
 });

@@ -39,9 +39,13 @@ async function renderHeader(runId: string, header: HTMLElement): Promise<void> {
   const state = await api<RunState>("/runs/" + runId);
   const { approvals } = await api<{ approvals: QueuedApproval[] }>("/approvals");
   const ended = ["done", "failed", "cancelled"].includes(state.status);
+  const cancelProblem = testid(el("span", { className: "error" }), "cancel-problem");
   const cancel = () =>
-    api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard" }) }).then(() =>
-      showRun(runId),
+    api("/runs/" + runId + "/cancel", { method: "POST", body: JSON.stringify({ reason: "cancelled from the dashboard" }) }).then(
+      () => showRun(runId),
+      (error: unknown) => {
+        cancelProblem.textContent = "Cancel refused: " + messageOf(error);
+      },
     );
   header.replaceChildren(
     testid(el("h2", { textContent: state.goal.text }), "run-goal"),
@@ -52,6 +56,8 @@ async function renderHeader(runId: string, header: HTMLElement): Promise<void> {
       " " + (state.stopReason || ""),
       " ",
       ended || !may("admin") ? "" : el("button", { textContent: "Cancel run", onclick: cancel }),
+      " ",
+      cancelProblem,
     ),
     ...approvals.filter((approval) => approval.runId === runId).map((approval) => approvalView(approval)),
     state.status === "escalated" ? replyView(runId) : "",
@@ -125,7 +131,15 @@ export async function showRunPage(runId: string): Promise<void> {
   const inFlight = new CallsInFlightPanel(inFlightBox);
   const liveBox = testid(el("div", { id: "live", className: "muted" }), "run-live");
   byId("detail").replaceChildren(header, inFlightBox, panels, liveBox);
-  await renderHeader(runId, header);
+  try {
+    await renderHeader(runId, header);
+  } catch (error) {
+    // A run that is gone (a link kept past its retention, a mistyped id) or a refused read: say so, follow nothing.
+    header.replaceChildren(
+      testid(el("p", { className: "error", textContent: "Cannot show run " + runId + ": " + messageOf(error) }), "run-problem"),
+    );
+    return;
+  }
   await renderPanels(runId, panels, inFlight);
   const refreshHeader = renderer(() => renderHeader(runId, header));
   const refreshPanels = renderer(() => renderPanels(runId, panels, inFlight));

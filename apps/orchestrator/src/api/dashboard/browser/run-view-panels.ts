@@ -189,7 +189,8 @@ function budgetBar(
   limit: number | undefined,
   format: (value: number) => string,
 ): HTMLElement {
-  const share = limit ? Math.min(spent / limit, 1) : 0;
+  // A limit of 0 (a run allowed no spend) is a limit: anything spent is over it.
+  const share = limit === undefined ? 0 : limit === 0 ? (spent > 0 ? 1 : 0) : Math.min(spent / limit, 1);
   const over = limit !== undefined && spent > limit;
   const fill = el("div", {
     className: "fill" + (over ? " over" : share > 0.8 ? " near" : ""),
@@ -199,7 +200,10 @@ function budgetBar(
     el(
       "div",
       { className: "budget" },
-      el("span", { className: "budget-label", textContent: label + ": " + format(spent) + " of " + (limit ? format(limit) : "?") }),
+      el("span", {
+        className: "budget-label",
+        textContent: label + ": " + format(spent) + " of " + (limit === undefined ? "?" : format(limit)),
+      }),
       el("div", { className: "bar" }, fill),
     ),
     testId,
