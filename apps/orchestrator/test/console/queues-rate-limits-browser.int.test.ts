@@ -60,4 +60,21 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard's queues view", 
     expect(await cell("rate-limit-waits")).toBe("1 (2.5 s)");
     expect(await cell("rate-limit-429s")).toBe("1");
   });
+
+  it("keeps one refresh going when Queues is clicked twice while its first answer is on the wire", async () => {
+    page = await (await browser.newContext()).newPage();
+    // The page's timers run on a clock the test advances, so refreshes are counted, not timed.
+    await page.clock.install();
+    const asked: string[] = [];
+    page.on("request", (request) => asked.push(new URL(request.url()).pathname));
+    await page.goto(`${base}/#token=${token}`);
+    await page.locator('[data-testid="nav-queues"]').dblclick();
+    await page.locator('[data-testid="queue-table"]').waitFor({ timeout: 20_000 });
+    await expect.poll(() => asked.filter((path) => path === "/queues").length).toBe(2);
+    await page.clock.runFor(15_000);
+    // A request the page makes after the advance: once it is seen, every refresh the advance fired was seen before it.
+    await page.evaluate(`fetch("/health")`);
+    await expect.poll(() => asked.includes("/health")).toBe(true);
+    expect(asked.filter((path) => path === "/queues")).toHaveLength(2 + 3);
+  });
 });

@@ -92,6 +92,9 @@ export async function showQueues(): Promise<void> {
     }
   };
   await draw();
+  // A second click while this draw was on the wire started its own refresh: keep one, and none once another view is shown.
+  stopQueuesRefresh();
+  if (currentView !== "queues") return;
   queuesTimer = setInterval(() => {
     if (currentView === "queues") draw();
   }, REFRESH_MS);
