@@ -1,3 +1,4 @@
+import { LuaScript } from "../redis/lua-script.ts";
 // The fleet's rate budget as token buckets, one per dimension (requests, input, output and all
 // tokens per minute), refilled continuously as the providers' own are (Anthropic documents a
 // token bucket). Every script reads the clock of the Redis server (one clock for the fleet),
@@ -48,7 +49,7 @@ end
  * its place in line across tries; a run served in the last ten minutes goes
  * before a new one, and calls of one class go in the order they arrived.
  */
-export const RESERVE = `${PRELUDE}
+export const RESERVE = new LuaScript(`${PRELUDE}
 local id, run = ARGV[7], ARGV[8]
 local demand = {requests = 1, inputTokens = tonumber(ARGV[9]), outputTokens = tonumber(ARGV[10])}
 demand.tokens = demand.inputTokens + demand.outputTokens
@@ -107,10 +108,10 @@ if waitedMs > 0 then
 end
 for i = 1, 6 do redis.call('PEXPIRE', KEYS[i], 86400000) end
 return {1, 0, ''}
-`;
+`);
 
 /** ARGV[7..]: id, input used, output used. The estimate is replaced by what was used; the in-flight slot is freed. */
-export const SETTLE = `${PRELUDE}
+export const SETTLE = new LuaScript(`${PRELUDE}
 local id = ARGV[7]
 local estimate = redis.call('HGET', reservations, id)
 redis.call('ZREM', inflight, id)
@@ -124,10 +125,10 @@ for _, d in ipairs({'inputTokens', 'outputTokens', 'tokens'}) do
   if c then store(d, math.min(c, level(d, c) + refund[d])) end
 end
 return 1
-`;
+`);
 
 /** ARGV[7..]: for requests, input, output and all tokens in turn: limit, remaining, reset (-1: not said). */
-export const OBSERVE = `${PRELUDE}
+export const OBSERVE = new LuaScript(`${PRELUDE}
 for i, d in ipairs(dims) do
   local limit, remaining = tonumber(ARGV[4 + 3 * i]), tonumber(ARGV[5 + 3 * i])
   if limit >= 0 then redis.call('HSET', state, d .. ':limit', limit) end
@@ -139,19 +140,19 @@ for i, d in ipairs(dims) do
 end
 redis.call('PEXPIRE', state, 86400000)
 return 1
-`;
+`);
 
 /** ARGV[7]: how long every call to the model waits. */
-export const PAUSE = `${PRELUDE}
+export const PAUSE = new LuaScript(`${PRELUDE}
 local paused = tonumber(redis.call('HGET', state, 'pausedUntil') or '0')
 redis.call('HSET', state, 'pausedUntil', math.max(paused, now + tonumber(ARGV[7])))
 redis.call('HINCRBY', state, 'rateLimited', 1)
 redis.call('PEXPIRE', state, 86400000)
 return 1
-`;
+`);
 
 /** The budget as it stands, refilled to now but not written: flat pairs of name and value. */
-export const SNAPSHOT = `${PRELUDE}
+export const SNAPSHOT = new LuaScript(`${PRELUDE}
 local out = {}
 for _, d in ipairs(dims) do
   local c = cap(d)
@@ -168,4 +169,4 @@ table.insert(out, 'inFlight'); table.insert(out, tostring(redis.call('ZCOUNT', i
 table.insert(out, 'waiting'); table.insert(out, tostring(redis.call('ZCARD', waiters)))
 table.insert(out, 'now'); table.insert(out, tostring(now))
 return out
-`;
+`);

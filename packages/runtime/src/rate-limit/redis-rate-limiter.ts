@@ -12,6 +12,7 @@ import type {
 } from "@rein/models/rate-limit";
 import { z } from "zod";
 import { RedisKeys } from "../redis/keys.ts";
+import type { LuaScript } from "../redis/lua-script.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 import { OBSERVE, PAUSE, RESERVE, SETTLE, SNAPSHOT } from "./rate-limit-scripts.ts";
 
@@ -148,7 +149,7 @@ export class RedisRateLimiter implements RateLimiter {
     this.indexed.add(member);
   }
 
-  private run(script: string, scope: RateScope, budget: RateBudget, now: number | undefined, args: string[]): Promise<unknown> {
+  private run(script: LuaScript, scope: RateScope, budget: RateBudget, now: number | undefined, args: string[]): Promise<unknown> {
     const keys = parts.map((part) => this.keys.rateLimit(scope.provider, scope.model, part));
     const limits = [
       budget.requestsPerMinute,
@@ -157,14 +158,11 @@ export class RedisRateLimiter implements RateLimiter {
       budget.tokensPerMinute,
       budget.maxInFlight,
     ];
-    return this.redis.eval(
-      script,
-      keys.length,
-      ...keys,
+    return script.run(this.redis, keys, [
       now === undefined ? "" : whole(now),
       ...limits.map((limit) => (limit === undefined ? "-1" : whole(limit))),
       ...args,
-    );
+    ]);
   }
 }
 

@@ -176,3 +176,25 @@ describe("a call that waits for the budget", () => {
     expect(events[1]?.payload).toMatchObject({ reason: "requests", granted: false });
   });
 });
+
+describe("the limiter's Redis traffic", () => {
+  it("sends its scripts by SHA1 (EVALSHA), not a whole body with every model call", async () => {
+    const monitor = await second.redis.duplicate().monitor();
+    const seen: string[] = [];
+    monitor.on("monitor", (_time: string, args: string[]) => {
+      if (args.some((arg) => arg.startsWith(first.keys.prefix))) seen.push(String(args[0]).toLowerCase());
+    });
+    try {
+      for (let call = 0; call < 3; call += 1) await ask(a, { requestsPerMinute: 100 }, T);
+      // A command after the asks, on the same connection: once MONITOR shows it, it has shown every ask.
+      await first.redis.get(`${first.keys.prefix}:monitor-mark`);
+      await expect.poll(() => seen.includes("get")).toBe(true);
+    } finally {
+      monitor.disconnect();
+    }
+    const scripts = seen.filter((command) => command === "eval" || command === "evalsha");
+    expect(scripts.length).toBeGreaterThanOrEqual(3);
+    // The server may not have the script yet on the first call; after that it is always asked for by hash.
+    expect(scripts.slice(1)).toEqual(scripts.slice(1).map(() => "evalsha"));
+  });
+});
