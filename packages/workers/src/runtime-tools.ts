@@ -16,9 +16,7 @@ export const REQUEST_CONTEXT = "request_context";
 const DelegateInput = z.object({
   reason: z.string().min(3).describe("why this part should be done by a child step"),
   task: DelegationRequest.describe("the child's task; its tools must be a subset of yours, with scopes no wider"),
-  join: JoinRule.optional().describe(
-    "when you call delegate several times in one turn, how their children join: all (the default: every child must pass), any (the first to pass wins and the rest are cancelled) or quorum with n (n must pass); name it on one call",
-  ),
+  join: JoinRule.optional().describe("for several calls in one turn: all must pass (default), any (first to pass wins) or quorum of n"),
 });
 
 const RequestContextInput = z.object({
@@ -34,7 +32,7 @@ const REQUEST_CONTEXT_SCHEMA: ModelToolSchema = {
 const DELEGATE_SCHEMA: ModelToolSchema = {
   name: DELEGATE,
   description:
-    "Hand part of your task to a child step with a narrower task, a subset of your tools and a part of your budget. Your step pauses until the child finishes; its result comes back as one tool result. Call it several times in one turn to run independent children side by side: they share your budget, and your step resumes once they have joined, with one result per call in the order you called.",
+    "Hand part of your task to a child step with a narrower task, a subset of your tools and a part of your budget. Your step pauses until the child finishes; its result comes back as one tool result. Call it several times in one turn to run children side by side.",
   inputSchema: jsonSchemaOf(DelegateInput),
 };
 const WITH_DELEGATE: readonly ModelToolSchema[] = [REQUEST_CONTEXT_SCHEMA, DELEGATE_SCHEMA];
