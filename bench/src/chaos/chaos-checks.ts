@@ -5,9 +5,12 @@ import type { ReinRuntime } from "@rein/runtime";
 import { EFFECTS_FILE } from "./chaos-goal.ts";
 
 const RUN_ENDS = new Set(["run.done", "run.failed", "run.cancelled", "run.escalated"]);
-/** Trace kinds only a step worker writes while it executes a step. */
+/** Trace kinds only a step worker writes while it executes a step; `tool.interrupted` is the record of a call the end cut off. */
 const STEP_WORK = (kind: string) =>
-  kind === "step.started" || kind === "step.checkpoint_restored" || kind === "model.called" || kind.startsWith("tool.");
+  kind === "step.started" ||
+  kind === "step.checkpoint_restored" ||
+  kind === "model.called" ||
+  (kind.startsWith("tool.") && kind !== "tool.interrupted");
 
 export interface Check {
   name: string;
@@ -116,8 +119,15 @@ async function effectCount(workspaceRoot: string, runId: string): Promise<number
   return text.split("\n").filter(Boolean).length;
 }
 
-function stepWorkAfterEnd(events: readonly TraceEvent[]): TraceEvent[] {
+/**
+ * Step work that started after the run ended. Judged by when each event
+ * happened (`ts`; every process of the suite shares one clock), not by its
+ * seq: a step's turn is written once, so a turn the end cut off lands after
+ * the end event with the calls it made before it.
+ */
+export function stepWorkAfterEnd(events: readonly TraceEvent[]): TraceEvent[] {
   const end = events.find((event) => RUN_ENDS.has(event.kind));
   if (!end) return [];
-  return events.filter((event) => event.seq > end.seq && STEP_WORK(event.kind));
+  const endedAt = Date.parse(end.ts);
+  return events.filter((event) => event.seq > end.seq && Date.parse(event.ts) > endedAt && STEP_WORK(event.kind));
 }
