@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ReinError } from "@rein/contracts";
 import { ScriptedProvider, tracedComplete } from "@rein/models";
 import { observedLimitsOf, RateGate, RateLimitedProvider } from "@rein/models/rate-limit";
-import { RedisRateLimiter } from "../../src/index.ts";
+import { connectRedis, RedisRateLimiter } from "../../src/index.ts";
 import { createTestRuntime, type TestRuntime, TEST_REDIS_URL } from "../../src/testing/index.ts";
 
 const ENTRY = fileURLToPath(new URL("./reserve-and-die-entry.ts", import.meta.url));
@@ -179,7 +179,8 @@ describe("a call that waits for the budget", () => {
 
 describe("the limiter's Redis traffic", () => {
   it("sends its scripts by SHA1 (EVALSHA), not a whole body with every model call", async () => {
-    const monitor = await second.redis.duplicate().monitor();
+    const watcher = connectRedis(TEST_REDIS_URL);
+    const monitor = await watcher.monitor();
     const seen: string[] = [];
     monitor.on("monitor", (_time: string, args: string[]) => {
       if (args.some((arg) => arg.startsWith(first.keys.prefix))) seen.push(String(args[0]).toLowerCase());
@@ -191,6 +192,7 @@ describe("the limiter's Redis traffic", () => {
       await expect.poll(() => seen.includes("get")).toBe(true);
     } finally {
       monitor.disconnect();
+      watcher.disconnect();
     }
     const scripts = seen.filter((command) => command === "eval" || command === "evalsha");
     expect(scripts.length).toBeGreaterThanOrEqual(3);
