@@ -47,9 +47,9 @@ export async function startDeployment(env: BenchEnv, workerScript: ModelScriptIn
   };
   // Instrumentation only: the moment this controller starts adding a run's step job.
   const sendStep = control.queues.sendStep.bind(control.queues);
-  control.queues.sendStep = (job, jobId) => {
+  control.queues.sendStep = (job, jobId, build) => {
     mark(job.packet.body.runId, "enqueued");
-    return sendStep(job, jobId);
+    return sendStep(job, jobId, build);
   };
   const traffic = countTraffic(step);
   const worker = new ScriptedProvider(workerScript, { name: "scripted-worker" });

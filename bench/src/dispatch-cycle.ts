@@ -39,9 +39,9 @@ export async function dispatchCycles(env: BenchEnv, rounds: number, perRound: nu
   const waiting = new Map<string, { resolve: (applied: number) => void; reject: (error: Error) => void }>();
   const sendStep = control.queues.sendStep.bind(control.queues);
   // Instrumentation only: the moment this controller starts adding a run's step job.
-  control.queues.sendStep = (job, jobId) => {
+  control.queues.sendStep = (job, jobId, build) => {
     enqueued.set(job.packet.body.runId, performance.now());
-    return sendStep(job, jobId);
+    return sendStep(job, jobId, build);
   };
   const controller = startRoles(control, { roles: ["control"], packetPrivateKey: env.keys.privateKey });
   controller.workers[0]?.on("completed", (job) => {

@@ -11,6 +11,8 @@ export type ConsumerRuntime = Pick<ReinRuntime, "config" | "connection" | "keys"
 export interface RoleConsumerSpec {
   /** The queue it consumes; its lock and stall settings are this role's in config `queues`. */
   role: Exclude<QueueRole, "control">;
+  /** The queue's name when not the role's: a build's step queue (`stepQueueName`). @defaultValue the role's queue */
+  queue?: string;
   concurrency: number;
   /** Lock and stall settings over config `queues` (`rein worker --lock-ms`). */
   stalled?: WorkerTiming;
@@ -27,7 +29,7 @@ export interface RoleConsumerSpec {
  */
 export function startRoleConsumer(runtime: ConsumerRuntime, spec: RoleConsumerSpec): Worker {
   const worker: Worker = new Worker(
-    QUEUE_NAMES[spec.role],
+    spec.queue ?? QUEUE_NAMES[spec.role],
     (job, token, signal): Promise<void> => spec.process({ job, token, signal, locks }),
     workerOptionsOf(runtime, spec.role, spec.concurrency, spec.stalled),
   );

@@ -10,6 +10,7 @@ export { closestName } from "./closest-name.ts";
 export { readJsonFile } from "./json-file.ts";
 export { jsonSchemaOf } from "./json-schema-of.ts";
 export { EnvName } from "./env-name.ts";
+export { BuildId } from "./build-id.ts";
 export { HashString } from "./hash-string.ts";
 export { JsonObject } from "./json-object.ts";
 export { Role } from "./role.ts";

@@ -7,6 +7,7 @@ import { PacketBoundsContract, ResumeInput } from "./handoff-packet.ts";
 import { ToolGrant } from "./scope.ts";
 import { StepStatus } from "./step-result.ts";
 import { FinalAnswer, JoinRule, Plan, StepSpec } from "./plan.ts";
+import { BuildId } from "./build-id.ts";
 import { ToolCallStatus } from "./tool-events.ts";
 import { ClaimCheck, VerdictDecision } from "./verdict.ts";
 import { EvidenceSource } from "./jobs.ts";
@@ -168,6 +169,8 @@ export const RunState = z.object({
   version: z.number().int().nonnegative(),
   status: RunStatus,
   goal: Goal,
+  /** The build the run was started under: only step workers of that build take its steps. Absent: any worker without a build. */
+  build: BuildId.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
   plan: Plan.nullable(),

@@ -7,6 +7,18 @@ const lost = (jobs: string[], fields: Record<string, unknown> = {}) =>
   e("jobs.lost", { jobs, cause: "vanished", reason: "not in its queue", ...fields });
 
 describe("jobs.lost", () => {
+  it("looks for a step job of a run started under a build in that build's step queue", () => {
+    const state = baseState({
+      status: "dispatching",
+      build: "v1",
+      spent: { steps: 1, tokens: 0, costUsd: 0 },
+      steps: [step("dispatched")],
+    });
+    const next = transition(state, lost(["step s1 1 step-run_t-s1-1"], { seenVersion: state.version }), settings);
+    const redriven = next.trace.find((event) => event.kind === "run.redriven")?.payload as { jobs: { queue: string }[] } | undefined;
+    expect(redriven?.jobs.map((job) => job.queue)).toEqual(["step.v1"]);
+  });
+
   it("sends a lost step job again under the same job id, without counting a new step, and traces run.redriven", () => {
     const state = baseState({
       status: "dispatching",

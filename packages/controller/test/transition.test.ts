@@ -190,6 +190,12 @@ describe("transition", () => {
     });
   }
 
+  it("starts a new run under the controller's build, and leaves it unset when the controller has none", () => {
+    const submitted = baseState({ status: "planning", planCount: 0 });
+    expect(transition(submitted, e("goal.submitted"), { ...settings, buildId: "v2" }).state.build).toBe("v2");
+    expect(transition(submitted, e("goal.submitted"), settings).state.build).toBeUndefined();
+  });
+
   it("ignores a redelivered event", () => {
     const state = baseState({ status: "executing", steps: [step("executing")], appliedEvents: ["ev-step.finished"] });
     const next = transition(state, e("step.finished", { stepId: "s1", attempt: 1, result: result("completed") }), settings);

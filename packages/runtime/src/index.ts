@@ -25,7 +25,7 @@ export { CallInFlight } from "./live/calls-in-flight.ts";
 export { CallSpans } from "./telemetry/call-spans.ts";
 export { GENAI } from "./telemetry/genai-attributes.ts";
 export { startOtel, stopOtel } from "./telemetry/start-otel.ts";
-export { jobIds, QUEUE_NAMES, type QueueName, resultEventIds } from "./queues/queue-names.ts";
+export { jobIds, QUEUE_NAMES, resultEventIds, stepQueueName } from "./queues/queue-names.ts";
 export { defaultJobOptions, queueJobOptions, type ReinQueues } from "./queues/queues.ts";
 export {
   type AwaitedJob,

@@ -5,7 +5,7 @@ import { StepJob, StepJobAddress } from "@rein/contracts/messages";
 import type { Logger } from "@rein/guard";
 import { assertAttenuated, PacketVerifier } from "@rein/signing";
 import { priceFor, roleMaxTokens, type ModelProvider, type ModelStreamEvent } from "@rein/models";
-import { liveEventOf, resultEventIds, type StepWorkerRuntime } from "@rein/runtime";
+import { liveEventOf, resultEventIds, type StepWorkerRuntime, stepQueueName } from "@rein/runtime";
 import { type JobDelivery, runRoleJob, staleJobReason, startRoleConsumer, toQueueError, type WorkerTiming } from "@rein/consumer";
 import { type ToolExecutor, Workspace } from "@rein/tools";
 import { runStepLoop } from "./step-loop.ts";
@@ -18,6 +18,8 @@ export interface StepConsumerDeps {
   provider: ModelProvider;
   executor: ToolExecutor;
   concurrency?: number;
+  /** The build this worker is (config `buildId`): it takes only the steps of runs started under it. */
+  build?: string;
   /** Lock and stall settings over config `queues` (`rein worker --lock-ms`). */
   stalled?: WorkerTiming;
   onModelEvent?: (event: ModelStreamEvent & { runId: string; stepId: string }) => void;
@@ -42,6 +44,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
   const price = priceFor(runtime.config.prices, deps.provider.name, deps.provider.model, deps.provider.kind);
   return startRoleConsumer(runtime, {
     role: "step",
+    queue: stepQueueName(deps.build),
     concurrency: deps.concurrency ?? 4,
     stalled: deps.stalled,
     process: async (delivery) => {

@@ -104,7 +104,7 @@ const QueueOverview = {
       items: {
         type: "object",
         properties: {
-          queue: { type: "string" },
+          queue: { type: "string", description: "control, plan, step, evaluate, or step.<build> for the runs started under a build" },
           waiting: { type: "integer" },
           active: { type: "integer" },
           delayed: { type: "integer" },
@@ -122,6 +122,7 @@ const QueueOverview = {
           process: { type: "string", description: "host:pid" },
           roles: { type: "array", items: { type: "string" } },
           concurrency: { type: ["integer", "null"] },
+          build: { type: "string", description: "the build the process announces (config buildId, --build-id); absent without one" },
           lastHeartbeat: { type: "string", format: "date-time" },
         },
       },

@@ -1,3 +1,4 @@
+import { BuildId } from "@rein/contracts";
 import type { RateSnapshot } from "@rein/models/rate-limit";
 import type { ReinRuntime } from "@rein/runtime";
 import { type PublishedWorker, readWorkerStatus } from "@rein/controller";
@@ -21,11 +22,19 @@ export interface QueueOverview {
   rateLimits: RateSnapshot[];
 }
 
-/** `GET /queues`: each queue's job counts (BullMQ getJobCounts), the workers seen recently and the fleet's rate budgets. */
+/**
+ * `GET /queues`: each queue's job counts (BullMQ getJobCounts), every build's
+ * step queue among them, the workers seen recently and the fleet's rate budgets.
+ */
 export async function queueOverview(runtime: ReinRuntime): Promise<QueueOverview> {
+  const builds = await runtime.redis.smembers(runtime.keys.builds());
+  const buildQueues = builds
+    .filter((build) => BuildId.safeParse(build).success)
+    .sort()
+    .map((build) => runtime.queues.stepOf(build));
   const [queues, workers, rateLimits] = await Promise.all([
     Promise.all(
-      runtime.queues.all().map(async (queue): Promise<QueueDepth> => {
+      [...runtime.queues.all(), ...buildQueues].map(async (queue): Promise<QueueDepth> => {
         const counts = await queue.getJobCounts("waiting", "active", "delayed", "failed", "prioritized");
         return {
           queue: queue.name,

@@ -43,6 +43,11 @@ const LOCK_MS = {
   min: 1000,
   help: "a job's lock; a killed process's jobs go back to the queue after it (default 30000)",
 } as const;
+const BUILD_ID = {
+  kind: "string",
+  value: "ID",
+  help: "this process's build (over config buildId and REIN_BUILD_ID): a controller starts new runs under it, a step worker takes only their steps",
+} as const;
 const JSON_OUTPUT = { kind: "boolean", help: "print JSON instead of text" } as const;
 
 const GOAL = {
@@ -283,6 +288,7 @@ export const SERVE = defineCommand({
       help: 'with --http: a JSON file of named tokens with roles, {"alice": {"role": "operator", "sha256": "<the token\'s sha256>"}, …} (docs/api.md); a decision taken with one is recorded under its name',
     },
     concurrency: CONCURRENCY,
+    "build-id": BUILD_ID,
     "grace-ms": GRACE_MS,
     "lock-ms": LOCK_MS,
   },
@@ -309,6 +315,7 @@ export const WORKER = defineCommand({
     },
     "metrics-host": { kind: "string", value: "ADDRESS", help: "with --metrics-port: the address to listen on (default 127.0.0.1)" },
     concurrency: CONCURRENCY,
+    "build-id": BUILD_ID,
     "grace-ms": GRACE_MS,
     "lock-ms": LOCK_MS,
   },

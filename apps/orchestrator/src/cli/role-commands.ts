@@ -1,4 +1,4 @@
-import { ReinError } from "@rein/contracts";
+import { BuildId, ReinError } from "@rein/contracts";
 import { redactPassword } from "@rein/runtime";
 import { approvalKeys, requireVerifier } from "../approvals/approval-keys.ts";
 import { checkModelsAtStart, startRoles, type RoleName, ROLE_NAMES, buildTooling } from "@rein/controller";
@@ -17,7 +17,14 @@ type RoleFlags = ParsedFlags<typeof WORKER> & ParsedFlags<typeof SERVE>;
 /** Runs roles until SIGTERM or SIGINT, then stops taking jobs, lets current ones finish, and exits 0. */
 async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<number> {
   const { concurrency } = flags;
-  const context = await openContext({ ...contextFlags(flags), logLevel: "info" });
+  const buildId = flags["build-id"];
+  if (buildId !== undefined && !BuildId.safeParse(buildId).success)
+    throw new ReinError("config_invalid", `--build-id ${JSON.stringify(buildId)}: ${BuildId.safeParse(buildId).error?.issues[0]?.message}`);
+  const context = await openContext({
+    ...contextFlags(flags),
+    logLevel: "info",
+    ...(buildId === undefined ? {} : { overrides: { buildId } }),
+  });
   await checkModelsAtStart(context.config, { roles, warn: err }).catch(async (error: unknown) => {
     await context.close();
     throw error;
@@ -77,8 +84,9 @@ async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<n
     process.once("SIGTERM", resolve);
     process.once("SIGINT", resolve);
   });
+  const build = context.config.buildId === undefined ? "" : `, build ${context.config.buildId}`;
   err(
-    `rein: ${roles.join(", ")} running against ${redactPassword(context.config.redisUrl)} (prefix ${context.config.prefix}); SIGTERM to stop`,
+    `rein: ${roles.join(", ")} running against ${redactPassword(context.config.redisUrl)} (prefix ${context.config.prefix}${build}); SIGTERM to stop`,
   );
   await stop;
   err("rein: stopping: finishing current jobs");

@@ -1,7 +1,7 @@
 import type { Queue } from "bullmq";
 import { ReinError } from "@rein/contracts";
 import { isTerminal } from "@rein/contracts/run";
-import { ApprovalStore, QUEUE_NAMES, type QueueName, type ReinRuntime } from "@rein/runtime";
+import { ApprovalStore, type ReinRuntime } from "@rein/runtime";
 import { deleteKeys, forgetRuns, scanKeys } from "@rein/runtime/keys";
 import { removeWorkspace } from "@rein/controller";
 import { artifactIdsOf } from "./run-artifacts.ts";
@@ -89,22 +89,13 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
  */
 async function removeRunJobs(runtime: ReinRuntime, runId: string, approvalIds: readonly string[]): Promise<void> {
   const queuePrefix = `${runtime.keys.queuePrefix()}:`;
-  const jobs = new Map<string, QueueName>();
+  const jobs = new Map<string, { queue: Queue; jobId: string }>();
   for (const named of [runId, ...approvalIds]) {
     for (const key of await scanKeys(runtime.redis, `${queuePrefix}*${named}*`)) {
-      const [queue, jobId] = key.slice(queuePrefix.length).split(":");
-      if (jobId && isQueueName(queue)) jobs.set(`${queue}:${jobId}`, queue);
+      const [name, jobId] = key.slice(queuePrefix.length).split(":");
+      const queue = name === undefined ? undefined : runtime.queues.named(name);
+      if (jobId && queue) jobs.set(`${name}:${jobId}`, { queue, jobId });
     }
   }
-  const queues: Record<QueueName, Queue> = {
-    control: runtime.queues.control,
-    plan: runtime.queues.plan,
-    step: runtime.queues.step,
-    evaluate: runtime.queues.evaluate,
-  };
-  for (const [entry, queue] of jobs) {
-    await queues[queue].remove(entry.slice(queue.length + 1)).catch(() => 0);
-  }
+  for (const { queue, jobId } of jobs.values()) await queue.remove(jobId).catch(() => 0);
 }
-
-const isQueueName = (name: string | undefined): name is QueueName => Object.values(QUEUE_NAMES).includes(name as QueueName);

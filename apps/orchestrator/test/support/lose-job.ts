@@ -1,4 +1,4 @@
-import type { QueueName, ReinRuntime } from "@rein/runtime";
+import type { ReinRuntime } from "@rein/runtime";
 
 /**
  * Removes a job from Redis as a lost write leaves it: its hash and its
@@ -6,7 +6,7 @@ import type { QueueName, ReinRuntime } from "@rein/runtime";
  * own bookkeeping saying it ever existed (a master that acknowledged the add
  * and died before its replica had it).
  */
-export async function loseJob(runtime: Pick<ReinRuntime, "redis" | "keys">, queue: QueueName, jobId: string): Promise<void> {
+export async function loseJob(runtime: Pick<ReinRuntime, "redis" | "keys">, queue: string, jobId: string): Promise<void> {
   const base = `${runtime.keys.queuePrefix()}:${queue}`;
   // One slot: every key of a queue carries `{queues}`.
   await runtime.redis

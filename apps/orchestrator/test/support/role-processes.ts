@@ -17,6 +17,8 @@ export interface RoleProcesses {
   roles: RunningRoles[];
   /** What a further step role started by a test verifies packets with. */
   packetPublicKey: KeyObject;
+  /** What a further controller started by a test (an upgraded one) signs packets with. */
+  packetPrivateKey: KeyObject;
   /** Submits as the CLI does; `workspaceDir` is the directory the run works on. */
   submit(goal: GoalInput, options?: { runId?: string; workspaceDir?: string }): Promise<string>;
   waitFor(runId: string, until?: (state: RunState) => boolean): Promise<RunState>;
@@ -53,6 +55,7 @@ export async function startRoleProcesses(runtime: TestRuntime, options: RoleProc
     tooling,
     roles,
     packetPublicKey: keys.publicKey,
+    packetPrivateKey: keys.privateKey,
     submit: async (goal, submitOptions = {}) =>
       (await submitGoal(runtime, goal, { knownTools: tooling.registry.names(), ...submitOptions })).runId,
     waitFor: (runId, until) => waitForRun(runtime, runId, until),

@@ -44,7 +44,7 @@ async function performEffect(effect: ControllerEffect, { state, event, runtime, 
       return;
     case "dispatch_step": {
       const packet = signer.sign(effect.body);
-      await runtime.queues.sendStep({ packet }, effect.jobId);
+      await runtime.queues.sendStep({ packet }, effect.jobId, state.build);
       return;
     }
     case "enqueue_context_request":

@@ -145,5 +145,6 @@ export function transitionSettings(config: ReinConfig, now: Date): TransitionSet
     maxDepth: config.packets.maxDepth,
     lostStepRedispatches: config.queues.lostStepRedispatches,
     resendsPerJob: config.redrive.resendsPerJob,
+    buildId: config.buildId,
   };
 }

@@ -117,6 +117,7 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
             provider: provider("worker"),
             executor: options.executor,
             concurrency: options.concurrency,
+            build: config.buildId,
             stalled: options.stalled,
             onModelEvent: options.onModelEvent,
           }),
@@ -137,7 +138,12 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
   }
   // Right after start, before the first job's prompt would pay for it; unref'd, it never keeps a process up.
   if (options.roles.some((role) => role !== "control")) setImmediate(warmPresenter).unref();
-  const unpublish = publishWorkerStatus(shared, { roles: options.roles, concurrency: options.concurrency });
+  const unpublish = publishWorkerStatus(shared, { roles: options.roles, concurrency: options.concurrency, build: config.buildId });
+  if (config.buildId !== undefined) {
+    shared.redis.sadd(shared.keys.builds(), config.buildId).catch((error: unknown) => {
+      shared.logger.warn({ err: error, build: config.buildId }, "could not record this build for the queues view");
+    });
+  }
   return {
     workers,
     close: async (graceMs = DEFAULT_GRACE_MS) => {

@@ -9,6 +9,8 @@ const PublishedWorker = z.object({
   roles: z.array(z.string()),
   /** Jobs each role's consumer takes at once; null when the config's per-queue default applies. */
   concurrency: z.number().int().nullable(),
+  /** The build it announces (config `buildId`); absent from a process without one, or from before builds. */
+  build: z.string().optional(),
 });
 export type PublishedWorker = z.infer<typeof PublishedWorker>;
 
@@ -19,12 +21,15 @@ const WORKER_BOARD = { name: "worker-status", what: "worker status" };
  * how many jobs at once: the queues view lists the workers seen recently
  * and when each last beat. Removed when the process stops its roles.
  */
-export function publishWorkerStatus(runtime: ReinRuntime, worker: { roles: readonly string[]; concurrency?: number }): () => Promise<void> {
+export function publishWorkerStatus(
+  runtime: ReinRuntime,
+  worker: { roles: readonly string[]; concurrency?: number; build?: string },
+): () => Promise<void> {
   return publishProcessStatus(
     runtime,
     WORKER_BOARD,
-    () => ({ roles: [...worker.roles], concurrency: worker.concurrency ?? null }),
-    worker.roles.join("+"),
+    () => ({ roles: [...worker.roles], concurrency: worker.concurrency ?? null, ...(worker.build ? { build: worker.build } : {}) }),
+    worker.build === undefined ? worker.roles.join("+") : `${worker.roles.join("+")}@${worker.build}`,
   );
 }
 

@@ -15,6 +15,8 @@ export interface TransitionSettings {
   resendsPerJob: number;
   /** The most steps of a run in flight at once, and children one step waits for: `config.packets.maxParallel` (a goal may ask for fewer). @defaultValue 4 */
   maxParallel?: number;
+  /** The build new runs are started under (`config.buildId`): their steps go to that build's step queue. */
+  buildId?: string;
 }
 
 export interface Transition {

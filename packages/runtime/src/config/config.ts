@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
-import { JsonObject, Role, PolicyRule, ReinError } from "@rein/contracts";
+import { BuildId, JsonObject, Role, PolicyRule, ReinError } from "@rein/contracts";
 import { OtelConfig } from "../telemetry/otel-config.ts";
 import { McpConfig } from "@rein/mcp/config";
 import { PluginsConfig } from "@rein/plugins/config";
@@ -65,6 +65,13 @@ export const ReinConfig = z.object({
    * @example ["./tools.ts"]
    */
   toolModules: z.array(z.string().min(1, "expected a module path")).default([]),
+  /**
+   * This deployment's build (env `REIN_BUILD_ID`; `rein serve|worker --build-id` wins over both): a
+   * controller starts new runs under it, and a step worker takes only the
+   * steps of runs started under it, so a rolling upgrade drains old runs on
+   * old workers (docs/scaling.md). Absent: runs and workers without a build.
+   */
+  buildId: BuildId.optional(),
   tools: z
     .object({
       /** Executables `run_command` may start. */
@@ -200,6 +207,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
   if (env.REIN_PREFIX) merged.prefix = env.REIN_PREFIX;
   if (env.REIN_WORKSPACE_ROOT) merged.workspaceRoot = env.REIN_WORKSPACE_ROOT;
   if (env.REIN_KEYS_DIR) merged.keysDir = env.REIN_KEYS_DIR;
+  if (env.REIN_BUILD_ID && options.overrides?.buildId === undefined) merged.buildId = env.REIN_BUILD_ID;
   const roles = { ...sections.data.roles };
   for (const role of Role.options) {
     const provider = env[roleEnv(role, "PROVIDER")];

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FINAL_ANSWER_STEP_ID, type RunStatus, type StepPhase, stopsSteps } from "@rein/contracts/run";
-import { jobIds, QUEUE_NAMES, type QueueName } from "./queue-names.ts";
+import { jobIds, QUEUE_NAMES, stepQueueName } from "./queue-names.ts";
 
 /** A job a role is about to run, as intake checks it against its run. */
 export type IntakeJob =
@@ -14,6 +14,8 @@ export type IntakeJob =
 export interface AwaitingRun {
   runId: string;
   status: RunStatus;
+  /** The build it was started under: its step jobs are in that build's step queue. */
+  build?: string;
   planCount: number;
   steps: readonly { stepId: string; attempt: number; phase: StepPhase; resumes: number; awaitingContext?: string }[];
   proposal?: { attempt: number; phase: string };
@@ -40,7 +42,8 @@ export function awaitedKey(job: IntakeJob): string {
 /** A job a run waits for: its key in the run's `awaiting` field, and its id in its queue. */
 export interface AwaitedJob {
   key: string;
-  queue: QueueName;
+  /** The queue's name: a role's, or a build's step queue (`step.<build>`). */
+  queue: string;
   jobId: string;
   job: IntakeJob;
 }
@@ -52,7 +55,7 @@ export interface AwaitedJob {
 export function awaitedJobsOf(run: AwaitingRun): AwaitedJob[] {
   const { runId } = run;
   const awaited: AwaitedJob[] = [];
-  const add = (job: IntakeJob, queue: QueueName, jobId: string) => awaited.push({ key: awaitedKey(job), queue, jobId, job });
+  const add = (job: IntakeJob, queue: string, jobId: string) => awaited.push({ key: awaitedKey(job), queue, jobId, job });
   if (stopsSteps(run.status)) return awaited;
   // Plan 0 is no job: a run not yet submitted to the controller waits for its `goal.submitted` event.
   if (run.status === "planning" && run.planCount > 0)
@@ -61,7 +64,7 @@ export function awaitedJobsOf(run: AwaitingRun): AwaitedJob[] {
     const { stepId, attempt } = step;
     if (step.phase === "dispatched" || step.phase === "executing") {
       const jobId = jobIds.step(runId, stepId, attempt, step.resumes);
-      add({ kind: "step", runId, stepId, attempt, jobId }, QUEUE_NAMES.step, jobId);
+      add({ kind: "step", runId, stepId, attempt, jobId }, stepQueueName(run.build), jobId);
     }
     if (step.awaitingContext !== undefined)
       add({ kind: "context", runId, stepId, attempt }, QUEUE_NAMES.plan, jobIds.context(runId, stepId, attempt, step.resumes));

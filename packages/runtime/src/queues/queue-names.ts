@@ -7,6 +7,11 @@ export const QUEUE_NAMES = {
 
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
+/** The step queue of runs started under `build`: `step.<build>`; `step` for runs started under none. */
+export function stepQueueName(build: string | undefined): string {
+  return build === undefined ? QUEUE_NAMES.step : `${QUEUE_NAMES.step}.${build}`;
+}
+
 /**
  * Job ids derived from what the job is about, so that a controller that
  * crashes between writing state and enqueueing replays into duplicates the

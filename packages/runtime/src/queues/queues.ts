@@ -1,4 +1,5 @@
 import type { ConnectionOptions, JobsOptions, Queue, Telemetry } from "bullmq";
+import { BuildId } from "@rein/contracts";
 import type { ContextJob, ControlEvent, EvaluateJob, PlanJob, StepJob } from "@rein/contracts/messages";
 import type { ReinConfig } from "../config/config.ts";
 import { type QueueRole, type QueueSettings, QueuesConfig, queueSettingsOf } from "../config/queues-config.ts";
@@ -6,7 +7,7 @@ import { JobRetention } from "../config/retention-config.ts";
 import type { RedisErrorLog } from "../redis/redis-error-log.ts";
 import { carriesTrace, type RunTraceContexts } from "../telemetry/run-trace-contexts.ts";
 import { loadBullmq } from "./load-bullmq.ts";
-import { QUEUE_NAMES, type QueueName, jobIds } from "./queue-names.ts";
+import { QUEUE_NAMES, type QueueName, jobIds, stepQueueName } from "./queue-names.ts";
 
 /**
  * Job options with the default settings (`queues` and `retention.jobs` of
@@ -55,7 +56,7 @@ export interface ReinQueuesOptions {
  * connections.
  */
 export class ReinQueues {
-  readonly #made = new Map<QueueName, Queue>();
+  readonly #made = new Map<string, Queue>();
 
   constructor(
     private readonly connection: ConnectionOptions,
@@ -79,14 +80,26 @@ export class ReinQueues {
     return this.#queue(QUEUE_NAMES.evaluate);
   }
 
-  #queue(name: QueueName): Queue {
+  /** The queue named `name`: a role's, or a build's step queue (`step.<build>`); undefined for any other name. */
+  named(name: string): Queue | undefined {
+    if ((Object.values(QUEUE_NAMES) as string[]).includes(name)) return this.#queue(name);
+    const build = name.startsWith(`${QUEUE_NAMES.step}.`) ? name.slice(QUEUE_NAMES.step.length + 1) : undefined;
+    return build !== undefined && BuildId.safeParse(build).success ? this.stepOf(build) : undefined;
+  }
+
+  /** The step queue of runs started under `build` (`step` for none): only step workers of that build take from it. */
+  stepOf(build: string | undefined): Queue {
+    return this.#queue(stepQueueName(build), QUEUE_NAMES.step);
+  }
+
+  #queue(name: string, role: QueueName = name as QueueName): Queue {
     let queue = this.#made.get(name);
     if (!queue) {
       queue = new (loadBullmq().Queue)(name, {
         connection: this.connection,
         prefix: this.prefix,
         telemetry: this.options.telemetry,
-        defaultJobOptions: this.options.jobs?.[name] ?? defaultJobOptions,
+        defaultJobOptions: this.options.jobs?.[role] ?? defaultJobOptions,
       });
       this.options.redisErrors?.watch(queue, `${name} queue`);
       this.#made.set(name, queue);
@@ -148,8 +161,9 @@ export class ReinQueues {
     await this.plan.add("context", job, { jobId: jobIds.context(job.runId, job.stepId, job.attempt, job.resumes) });
   }
 
-  async sendStep(job: StepJob, jobId: string): Promise<void> {
-    await this.step.add("step", job, { jobId });
+  /** To the step queue of the build the run was started under (RunState.build). */
+  async sendStep(job: StepJob, jobId: string, build?: string): Promise<void> {
+    await this.stepOf(build).add("step", job, { jobId });
   }
 
   async sendEvaluate(job: EvaluateJob): Promise<void> {

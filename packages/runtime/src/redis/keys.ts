@@ -130,6 +130,10 @@ export class RedisKeys {
   rateLimitIndex(): string {
     return `${this.prefix}:ratelimits`;
   }
+  /** Every build a role process was started with (a set), so the queues view lists each build's step queue, its workers gone or not. */
+  builds(): string {
+    return `${this.prefix}:builds`;
+  }
   /** When a controller last said it was alive; it expires on its own, so no controller means no key. */
   controllerSeen(): string {
     return `${this.prefix}:controller-seen`;

@@ -46,6 +46,7 @@ function drawQueues(detail: HTMLElement, overview: QueueOverview): void {
       cell(worker.process, "worker-process"),
       cell(worker.roles.join(", "), "worker-roles"),
       cell(worker.concurrency ?? "config default", "worker-concurrency"),
+      cell(worker.build ?? "none", "worker-build"),
       testid(el("td", { title: worker.lastHeartbeat, textContent: ago + " s ago" }), "worker-heartbeat"),
     );
     row.dataset.process = worker.process;
@@ -69,7 +70,7 @@ function drawQueues(detail: HTMLElement, overview: QueueOverview): void {
           el(
             "table",
             { id: "worker-table", className: "grid" },
-            head("process", "roles", "concurrency", "last heartbeat"),
+            head("process", "roles", "concurrency", "build", "last heartbeat"),
             el("tbody", {}, ...workerRows),
           ),
           "worker-table",
