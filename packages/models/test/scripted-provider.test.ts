@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ReinError } from "@rein/contracts";
 import { type ModelRequest, ScriptedProvider } from "../src/index.ts";
 
@@ -63,6 +63,35 @@ describe("ScriptedProvider", () => {
     await recorder.complete(request("judge", "judge this"));
     expect(recorder.requests).toHaveLength(1);
     expect(recorder.requests[0]?.messages[0]?.content).toEqual([{ type: "text", text: "judge this" }]);
+  });
+
+  describe("a turn with delayMs", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const slow = () => new ScriptedProvider({ worker: [{ turns: [{ text: "late", delayMs: 2_000 }] }] });
+
+    it("answers only once its delay has passed, as an emulated model's latency", async () => {
+      vi.useFakeTimers();
+      let answered = false;
+      const answer = slow()
+        .complete(request("worker", "Task: slow"))
+        .then((response) => {
+          answered = true;
+          return response;
+        });
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect(answered).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect((await answer).content).toEqual([{ type: "text", text: "late" }]);
+    });
+
+    it("stops waiting when the request is aborted", async () => {
+      const aborted = new AbortController();
+      const answer = slow().complete(request("worker", "Task: slow"), { signal: aborted.signal });
+      aborted.abort(new Error("the run was cancelled"));
+      await expect(answer).rejects.toThrow("the run was cancelled");
+    });
   });
 
   it("rejects an invalid script when it is loaded", () => {

@@ -13,6 +13,8 @@ export const ScriptedTurn = z
     /** A structured-output reply (planner, evaluator, judge). */
     output: z.unknown().optional(),
     stopReason: z.enum(["end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal"]).optional(),
+    /** How long the emulated model takes to answer this turn, in ms (load tests); the request's signal cuts it short. */
+    delayMs: z.number().int().nonnegative().optional(),
     usage: z
       .object({
         inputTokens: z.number().int(),

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { readJsonFile, type Usage, ReinError } from "@rein/contracts";
 import { estimateRequestTokens } from "../token-estimate.ts";
 import type { CompleteOptions, ContentBlock, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
@@ -51,6 +52,13 @@ export class ScriptedProvider implements ModelProvider {
         "script_exhausted",
         `the ${request.role} script has ${conversation.turns.length} turn(s) for this conversation but turn ${position + 1} was requested`,
       );
+    }
+    if (scripted.delayMs) {
+      // Aborted, it fails with the signal's reason, as a real adapter's request does.
+      await delay(scripted.delayMs, undefined, { signal: options.signal }).catch((error: unknown) => {
+        options.signal?.throwIfAborted();
+        throw error;
+      });
     }
     const turn = resolveEvidencePlaceholders(scripted, request);
     const content = this.contentOf(turn, position);
