@@ -4,10 +4,13 @@
  * targets: queue jobs per run, Redis commands per run, runs per Redis
  * CPU-second, and the dispatch cycle's p50 against a raw BullMQ round trip
  * measured on the same Redis; also runs/s, submit-to-end latency and Redis
- * bytes per run. Every wait is bounded.
+ * bytes per run. With `--model-latency-ms` the worker model answers after
+ * that delay, so runs pile up in flight (`--runs 10000 --step-concurrency
+ * 300`): the step wait (ready to started) and what Redis and the controller
+ * hold per run in flight are reported. Every wait is bounded.
  */
 import { createWriteStream } from "node:fs";
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import type { RunState } from "@rein/contracts/run";
@@ -31,18 +34,28 @@ const { values } = parseArgs({
     "no-dispatch": { type: "boolean" },
     commands: { type: "boolean" },
     monitor: { type: "string" },
+    "model-latency-ms": { type: "string" },
+    "step-concurrency": { type: "string" },
   },
 });
 const runs = Number(values.runs ?? 1_000);
 const stepWorkers = Number(values["step-workers"] ?? 2);
+const stepConcurrency = Number(values["step-concurrency"] ?? 8);
+/** The worker model's answer time: with it, runs stay in flight long enough to pile up. */
+const modelLatencyMs = Number(values["model-latency-ms"] ?? 0);
 const timeoutMs = Number(values["timeout-s"] ?? 600) * 1_000;
 const log = (line: string) => process.stderr.write(`load: ${line}\n`);
 
 const deployment = await Deployment.start({
   lockMs: 30_000,
-  stepConcurrency: 8,
+  stepConcurrency,
   graceMs: 1_000,
-  script: { ...plannerScript(1), ...noopWorkerScript },
+  script: {
+    ...plannerScript(1),
+    ...(modelLatencyMs > 0
+      ? { worker: [{ turns: [{ text: "Nothing to do.", delayMs: modelLatencyMs }], repeatLast: true }] }
+      : noopWorkerScript),
+  },
   config: (paths, prefix) => ({
     prefix,
     workspaceRoot: paths.workspaceRoot,
@@ -56,7 +69,7 @@ const queuePrefix = runtime.keys.queuePrefix();
 let exitCode = 1;
 let allEnded = false;
 try {
-  await deployment.startController();
+  const controller = await deployment.startController();
   await deployment.startPlanAndEvaluate();
   for (let index = 0; index < stepWorkers; index += 1) await deployment.startStepWorker();
   const ended = await watchRunEnds();
@@ -65,6 +78,14 @@ try {
   const before = await redisWork(admin, queuePrefix);
   const knownTools = knownToolNames(runtime.config, []);
   const submitted = new Set<string>();
+  const rssBefore = await residentBytes(controller.pid);
+  /** The moment the most runs were in flight: how many, and what Redis and the controller held then. */
+  let peak = { inFlight: 0, redisBytes: bytesBefore, controllerBytes: rssBefore };
+  const sample = async () => {
+    const inFlight = submitted.size - [...submitted].filter((runId) => ended.ids.has(runId)).length;
+    if (inFlight <= peak.inFlight) return;
+    peak = { inFlight, redisBytes: await usedMemory(admin), controllerBytes: await residentBytes(controller.pid) };
+  };
   const started = Date.now();
   // Submitted 50 at a time, as many clients would: one connection, requests in flight together.
   for (let offset = 0; offset < runs; offset += 50) {
@@ -77,12 +98,14 @@ try {
         }),
       ),
     );
+    if (offset % 1_000 === 0) await sample();
   }
   log(`submitted ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   // Ends are heard on the run-ended channel, so the wait adds no Redis command per run to what is measured.
   const deadline = started + timeoutMs;
   while ([...submitted].some((runId) => !ended.ids.has(runId)) && Date.now() < deadline) {
     log(`${[...submitted].filter((runId) => ended.ids.has(runId)).length}/${runs} ended`);
+    await sample();
     await delay(1_000);
   }
   const after = await redisWork(admin, queuePrefix);
@@ -117,7 +140,13 @@ try {
       measure("dispatch cycle p50", percentile(cycles.rein, 50), "ms", percentile(cycles.raw, 50), { of: "ratio", op: "<=", limit: 2.5 }),
     );
   }
+  const waits = await stepWaits([...states.keys()]);
   measures.push(
+    measure("step wait p50 (ready to started)", percentile(waits, 50), "ms", null),
+    measure("step wait p95", percentile(waits, 95), "ms", null),
+    measure("most runs in flight", peak.inFlight, "", null),
+    measure("Redis bytes per run in flight", (peak.redisBytes - bytesBefore) / Math.max(1, peak.inFlight) / 1024, "KB", null),
+    measure("controller RSS per run in flight", (peak.controllerBytes - rssBefore) / Math.max(1, peak.inFlight) / 1024, "KB", null),
     measure("runs/s", states.size / seconds, "/s", null),
     measure("latency p50 (submit to end)", percentile(latencies, 50) / 1000, "s", null),
     measure("latency p95", percentile(latencies, 95) / 1000, "s", null),
@@ -125,7 +154,7 @@ try {
     measure("Redis CPU, share of one core", (cpuSeconds / seconds) * 100, "%", null),
   );
   process.stdout.write(
-    `load: ${runs} runs, ${states.size} ended (${done} done) in ${seconds.toFixed(1)} s with ${stepWorkers} step-worker process(es)\n${renderTable(measures)}\n`,
+    `load: ${runs} runs, ${states.size} ended (${done} done) in ${seconds.toFixed(1)} s with ${stepWorkers} step-worker process(es) of concurrency ${stepConcurrency}, model latency ${modelLatencyMs} ms\n${renderTable(measures)}\n`,
   );
   if (values.commands) {
     const top = [...perRun(before.byCommand, after.byCommand, finished)].filter(([, count]) => count >= 0.5).sort((a, b) => b[1] - a[1]);
@@ -154,6 +183,28 @@ async function recordCommands(file: string): Promise<{ close(): Promise<void> }>
       monitor.disconnect();
     },
   };
+}
+
+/**
+ * From each run's trace, ms from its first step's dispatch (the controller
+ * decided it, its job then added) to a worker starting it: the queue's wait
+ * for a free worker slot, read after the load so it adds nothing to it.
+ */
+async function stepWaits(runIds: readonly string[]): Promise<number[]> {
+  const waits: number[] = [];
+  for (const runId of runIds) {
+    const events = await within(`reading run ${runId}'s trace`, REDIS_WAIT_MS, runtime.trace.read(runId));
+    const dispatched = events.find((event) => event.kind === "step.dispatched");
+    const started = events.find((event) => event.kind === "step.started" && event.stepId === dispatched?.stepId);
+    if (dispatched && started) waits.push(Date.parse(started.ts) - Date.parse(dispatched.ts));
+  }
+  return waits.length > 0 ? waits : [0];
+}
+
+/** A process's resident memory (VmRSS) in bytes, 0 where /proc does not say. */
+async function residentBytes(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 }
 
 /** The runs whose end was published on the run-ended channel, heard on a connection of the suite's own. */
