@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { Goal, type GoalInput, PolicyRule, ReinError } from "@rein/contracts";
 import { PluginEntry } from "@rein/plugins";
 import type { ReinConfigInput } from "@rein/runtime";
