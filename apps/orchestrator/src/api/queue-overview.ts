@@ -1,8 +1,8 @@
-import { BuildId } from "@rein/contracts";
 import type { RateSnapshot } from "@rein/models/rate-limit";
 import type { ReinRuntime } from "@rein/runtime";
 import { type PublishedWorker, readWorkerStatus } from "@rein/controller";
 import { fleetRateBudgets } from "../rate-limit/fleet-rate-budgets.ts";
+import { everyQueue } from "../redis/every-queue.ts";
 
 export interface QueueDepth {
   queue: string;
@@ -27,14 +27,9 @@ export interface QueueOverview {
  * step queue among them, the workers seen recently and the fleet's rate budgets.
  */
 export async function queueOverview(runtime: ReinRuntime): Promise<QueueOverview> {
-  const builds = await runtime.redis.smembers(runtime.keys.builds());
-  const buildQueues = builds
-    .filter((build) => BuildId.safeParse(build).success)
-    .sort()
-    .map((build) => runtime.queues.stepOf(build));
   const [queues, workers, rateLimits] = await Promise.all([
     Promise.all(
-      [...runtime.queues.all(), ...buildQueues].map(async (queue): Promise<QueueDepth> => {
+      (await everyQueue(runtime)).map(async (queue): Promise<QueueDepth> => {
         const counts = await queue.getJobCounts("waiting", "active", "delayed", "failed", "prioritized");
         return {
           queue: queue.name,

@@ -7,6 +7,7 @@ import { fleetRateBudgets } from "../rate-limit/fleet-rate-budgets.ts";
 import { registerRateLimitMetrics } from "./rate-limit-metrics.ts";
 import type { TraceFold } from "./trace-fold.ts";
 import { LATENCY_BUCKETS, parseSeriesKey, type Series, type SeriesKey } from "./trace-increments.ts";
+import { everyQueue } from "../redis/every-queue.ts";
 
 export interface MetricsSources {
   runtime: ReinRuntime;
@@ -40,13 +41,13 @@ export async function renderMetrics(sources: MetricsSources): Promise<{ contentT
   const [totals, counts, queues, pending, rateBudgets] = await Promise.all([
     sources.fold.totalsNow(),
     sources.runs.statusCounts(),
-    Promise.all(
-      sources.runtime.queues
-        .all()
-        .map(
+    everyQueue(sources.runtime).then((all) =>
+      Promise.all(
+        all.map(
           async (queue) =>
             [queue.name, await queue.getJobCounts("waiting", "active", "delayed", "failed", "prioritized", "waiting-children")] as const,
         ),
+      ),
     ),
     sources.approvals.list({ status: "pending" }),
     fleetRateBudgets(sources.runtime),
