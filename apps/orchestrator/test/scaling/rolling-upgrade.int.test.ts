@@ -145,3 +145,39 @@ describe("a rolling upgrade between builds", { timeout: 180_000 }, () => {
     expect(stepWorkers.map((worker) => worker.build).sort()).toEqual(["v1", "v2"]);
   });
 });
+
+describe("a build that declares an earlier one compatible", { timeout: 180_000 }, () => {
+  let harness: Harness;
+  const upgraded: RunningRoles[] = [];
+  let stepRuntime: ReinRuntime;
+
+  beforeAll(async () => {
+    harness = await startHarness(script, [probeTool()], { config: { buildId: "v1" } });
+    // The v1 step workers are gone; a v1.1 worker that says v1's runs are its to run takes over.
+    await killRole(harness.roles[2] as RunningRoles);
+    stepRuntime = createRuntime({ ...harness.runtime.config, buildId: "v1.1", compatibleBuilds: ["v1"] });
+    upgraded.push(
+      startRoles(stepRuntime, {
+        roles: ["step"],
+        packetPublicKey: harness.packetPublicKey,
+        executor: harness.tooling.executor,
+        providers: { worker: new ScriptedProvider(script, { name: "worker-v1.1" }) },
+      }),
+    );
+  }, 180_000);
+  afterAll(async () => {
+    for (const roles of upgraded) await roles.close(0);
+    await stepRuntime?.close();
+    await harness?.close();
+  });
+
+  it("takes the steps of runs started under that build", async () => {
+    const run = await harness.waitFor(await harness.submit(NEW_RUN));
+    expect(run.status, run.stopReason).toBe("done");
+    expect(run.build).toBe("v1");
+    expect(workerCalls(await harness.runtime.trace.read(run.runId))).toEqual([
+      ["s1", "worker-v1.1"],
+      ["s1", "worker-v1.1"],
+    ]);
+  });
+});

@@ -1,7 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import type { Worker } from "bullmq";
 import type { ModelProvider, ModelStreamEvent } from "@rein/models";
-import { LessonStore, RedisRateLimiter, type ReinRuntime } from "@rein/runtime";
+import { LessonStore, RedisRateLimiter, type ReinConfig, type ReinRuntime } from "@rein/runtime";
 import { closeWorker, type RunEvents, type WorkerTiming } from "@rein/consumer";
 import type { ToolExecutor } from "@rein/tools";
 import { startEvaluateConsumer } from "@rein/evaluator";
@@ -110,18 +110,21 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
       }
       case "step":
         if (!options.packetPublicKey || !options.executor) throw new Error("the step role needs the packet public key and a tool executor");
-        workers.push(
-          startStepConsumer({
-            runtime: as("worker"),
-            packetPublicKey: options.packetPublicKey,
-            provider: provider("worker"),
-            executor: options.executor,
-            concurrency: options.concurrency,
-            build: config.buildId,
-            stalled: options.stalled,
-            onModelEvent: options.onModelEvent,
-          }),
-        );
+        // Its own build's steps, and those of the earlier builds config says it can run.
+        for (const build of stepBuildsOf(config)) {
+          workers.push(
+            startStepConsumer({
+              runtime: as("worker"),
+              packetPublicKey: options.packetPublicKey,
+              provider: provider("worker"),
+              executor: options.executor,
+              concurrency: options.concurrency,
+              build,
+              stalled: options.stalled,
+              onModelEvent: options.onModelEvent,
+            }),
+          );
+        }
         break;
       case "evaluate":
         workers.push(
@@ -163,4 +166,9 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
       }
     },
   };
+}
+
+/** The builds whose step queues a step worker of `config` consumes: its own (none: the unbuilt queue) and `compatibleBuilds`. */
+function stepBuildsOf(config: ReinConfig): (string | undefined)[] {
+  return [...new Set<string | undefined>([config.buildId, ...config.compatibleBuilds])];
 }

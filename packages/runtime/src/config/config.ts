@@ -72,6 +72,13 @@ export const ReinConfig = z.object({
    * old workers (docs/scaling.md). Absent: runs and workers without a build.
    */
   buildId: BuildId.optional(),
+  /**
+   * Earlier builds whose runs this build's step workers may also take (a
+   * patch release that still runs their steps correctly): each named build's
+   * step queue gets a consumer of its own, with the same concurrency.
+   * @defaultValue []
+   */
+  compatibleBuilds: z.array(BuildId).default([]),
   tools: z
     .object({
       /** Executables `run_command` may start. */
