@@ -5,12 +5,13 @@ import type { ReinRuntime } from "@rein/runtime";
 import { EFFECTS_FILE } from "./chaos-goal.ts";
 
 const RUN_ENDS = new Set(["run.done", "run.failed", "run.cancelled", "run.escalated"]);
-/** Trace kinds only a step worker writes while it executes a step; `tool.interrupted` is the record of a call the end cut off. */
-const STEP_WORK = (kind: string) =>
-  kind === "step.started" ||
-  kind === "step.checkpoint_restored" ||
-  kind === "model.called" ||
-  (kind.startsWith("tool.") && kind !== "tool.interrupted");
+/**
+ * What a step does that acts: a model call or a tool call. Taking a job and
+ * restoring its checkpoint act on nothing: a worker may take a step in the
+ * moment its run ends (intake read the run just before), and then stops at
+ * its first call. `tool.interrupted` is the record of a call the end cut off.
+ */
+const STEP_WORK = (kind: string) => kind === "model.called" || (kind.startsWith("tool.") && kind !== "tool.interrupted");
 
 export interface Check {
   name: string;

@@ -26,6 +26,11 @@ describe("the chaos suite's check for step work after a run ended", () => {
     expect(stepWorkAfterEnd(events)).toEqual([]);
   });
 
+  it("does not count a step taken in the moment its run ended that restored its checkpoint and called nothing", () => {
+    const events = [at(40, "run.escalated", 10, null), at(41, "step.checkpoint_restored", 11), at(42, "step.cancelled", 11)];
+    expect(stepWorkAfterEnd(events)).toEqual([]);
+  });
+
   it("counts a model call or a tool call started after the run ended", () => {
     const events = [
       at(30, "run.cancelled", 10, null),
