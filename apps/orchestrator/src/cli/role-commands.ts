@@ -18,8 +18,8 @@ type RoleFlags = ParsedFlags<typeof WORKER> & ParsedFlags<typeof SERVE>;
 async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<number> {
   const { concurrency } = flags;
   const buildId = flags["build-id"];
-  if (buildId !== undefined && !BuildId.safeParse(buildId).success)
-    throw new ReinError("config_invalid", `--build-id ${JSON.stringify(buildId)}: ${BuildId.safeParse(buildId).error?.issues[0]?.message}`);
+  const invalidBuild = buildId === undefined ? undefined : BuildId.safeParse(buildId).error;
+  if (invalidBuild) throw new ReinError("config_invalid", `--build-id ${JSON.stringify(buildId)}: ${invalidBuild.issues[0]?.message}`);
   const context = await openContext({
     ...contextFlags(flags),
     logLevel: "info",

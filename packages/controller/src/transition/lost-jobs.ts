@@ -153,10 +153,16 @@ function described(job: AwaitedJob): string {
   }
 }
 
-const ROLE_OF_QUEUE: Record<string, string> = { plan: "planner", step: "step worker", evaluate: "evaluator" };
+const ROLE_OF_JOB: Record<AwaitedJob["job"]["kind"], string> = {
+  plan: "planner",
+  context: "planner",
+  step: "step worker",
+  evaluate: "evaluator",
+  final: "evaluator",
+};
 
 function whatToCheck(cause: JobsLost["cause"], job: AwaitedJob): string {
   if (cause === "worker_lost")
-    return `Check the ${ROLE_OF_QUEUE[job.job.kind === "step" ? "step" : job.queue] ?? job.queue} processes' logs for crashes, out-of-memory kills or lost Redis connections, and fix the cause`;
+    return `Check the ${ROLE_OF_JOB[job.job.kind]} processes' logs for crashes, out-of-memory kills or lost Redis connections, and fix the cause`;
   return "Check the Redis failovers around then (a replica promoted before it had a write loses it; see docs/scaling.md, Redis Cluster) and anything else that deletes keys under this prefix";
 }

@@ -69,7 +69,7 @@ export const ReinConfig = z.object({
    * This deployment's build (env `REIN_BUILD_ID`; `rein serve|worker --build-id` wins over both): a
    * controller starts new runs under it, and a step worker takes only the
    * steps of runs started under it, so a rolling upgrade drains old runs on
-   * old workers (docs/scaling.md). Absent: runs and workers without a build.
+   * old workers (docs/operations.md). Absent: runs and workers without a build.
    */
   buildId: BuildId.optional(),
   /**
