@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { GoalInput } from "@rein/contracts";
 import type { TraceEvent } from "@rein/contracts/run";
 import type { ModelScriptInput } from "@rein/models";
 import { type FakeServer, startScriptedWireServer } from "@rein/models/testing";
@@ -120,31 +121,39 @@ const script: ModelScriptInput = {
   worker: [{ match: "region-a", turns: [{ text: "Region A reports nothing." }] }],
 };
 
+/**
+ * Runs `goal` to its end on real workers and Redis, the worker model answering only requests that name one of
+ * `answered` and hanging the rest; waits until `cancelled` steps have traced where they stopped.
+ */
+async function runWithHungWorkers(script: ModelScriptInput, answered: readonly string[], goal: GoalInput, cancelled: number) {
+  const planner = await scriptedPlanner(script);
+  const scriptedWorker = await startScriptedWireServer({ format: "anthropic", role: "worker", script, model: "fake-worker" });
+  const worker = await startSplitModel(answered, scriptedWorker);
+  const harness = await startConfiguredHarness({ config: plannerAndWorker(planner, worker), env: MODEL_KEYS });
+  const close = async () => {
+    await harness.close();
+    await planner.stop();
+    await worker.stop();
+    await scriptedWorker.stop();
+  };
+  const runId = await harness.submit(goal);
+  const { status } = await harness.waitFor(runId);
+  // Each cancelled worker traces where it stopped once its loop has ended: from then on it can call nothing.
+  await traceCounts(harness, runId, "step.cancelled", cancelled);
+  return { status, events: await harness.runtime.trace.read(runId), worker, close };
+}
+
 describe("an all group with one failing member, on real workers and Redis", { timeout: 120_000 }, () => {
-  let planner: FakeServer;
-  let scriptedWorker: FakeServer;
+  let run: Awaited<ReturnType<typeof runWithHungWorkers>>;
   let worker: SplitModel;
-  let harness: ConfiguredHarness;
   let status: string;
   let events: TraceEvent[];
 
   beforeAll(async () => {
-    planner = await scriptedPlanner(script);
-    scriptedWorker = await startScriptedWireServer({ format: "anthropic", role: "worker", script, model: "fake-worker" });
-    worker = await startSplitModel(["region-a"], scriptedWorker);
-    harness = await startConfiguredHarness({ config: plannerAndWorker(planner, worker), env: MODEL_KEYS });
-    const runId = await harness.submit({ text: GOAL, kind: "question", maxParallel: 3 });
-    status = (await harness.waitFor(runId)).status;
-    // Each cancelled worker traces where it stopped once its loop has ended: from then on it can call nothing.
-    await traceCounts(harness, runId, "step.cancelled", 2);
-    events = await harness.runtime.trace.read(runId);
+    run = await runWithHungWorkers(script, ["region-a"], { text: GOAL, kind: "question", maxParallel: 3 }, 2);
+    ({ status, events, worker } = run);
   }, 120_000);
-  afterAll(async () => {
-    await harness?.close();
-    await planner?.stop();
-    await worker?.stop();
-    await scriptedWorker?.stop();
-  });
+  afterAll(() => run?.close());
 
   it("cancels the siblings still running when the failing member's verdict decides the join", () => {
     const joined = events.find((event) => event.kind === "group.joined");
@@ -226,30 +235,18 @@ const raceScript: ModelScriptInput = {
 };
 
 describe("a worker's any group, on real workers and Redis", { timeout: 120_000 }, () => {
-  let planner: FakeServer;
-  let scriptedWorker: FakeServer;
+  let run: Awaited<ReturnType<typeof runWithHungWorkers>>;
   let worker: SplitModel;
-  let harness: ConfiguredHarness;
   let status: string;
   let events: TraceEvent[];
 
   beforeAll(async () => {
-    planner = await scriptedPlanner(raceScript);
-    scriptedWorker = await startScriptedWireServer({ format: "anthropic", role: "worker", script: raceScript, model: "fake-worker" });
     // The parent's turns and mirror A are answered; mirror B's request hangs until it is given up.
-    worker = await startSplitModel(["PARENT-RACE", "Report what mirror-a says"], scriptedWorker);
-    harness = await startConfiguredHarness({ config: plannerAndWorker(planner, worker), env: MODEL_KEYS });
-    const runId = await harness.submit({ text: RACE, kind: "question", maxParallel: 3, tools: [{ name: "read_file", scope: {} }] });
-    status = (await harness.waitFor(runId)).status;
-    await traceCounts(harness, runId, "step.cancelled", 1);
-    events = await harness.runtime.trace.read(runId);
+    const goal = { text: RACE, kind: "question" as const, maxParallel: 3, tools: [{ name: "read_file", scope: {} }] };
+    run = await runWithHungWorkers(raceScript, ["PARENT-RACE", "Report what mirror-a says"], goal, 1);
+    ({ status, events, worker } = run);
   }, 120_000);
-  afterAll(async () => {
-    await harness?.close();
-    await planner?.stop();
-    await worker?.stop();
-    await scriptedWorker?.stop();
-  });
+  afterAll(() => run?.close());
 
   it("resumes the parent when the first child passes, with the loser answered as cancelled and its request aborted", async () => {
     const started = events.find((event) => event.kind === "group.started");
