@@ -44,7 +44,7 @@ export async function staleJobReason(redis: RunStateReads, keys: RedisKeys, job:
   const finished = job.kind === "step" ? resultEventIds.stepFinished(job.jobId) : undefined;
   const [[status, awaiting], sent] = await Promise.all([
     redis.hmget(keys.run(job.runId), "status", "awaiting"),
-    finished === undefined ? 0 : redis.exists(keys.job(QUEUE_NAMES.control, jobIds.control(finished))),
+    finished === undefined ? 0 : redis.exists(keys.job(QUEUE_NAMES.control, jobIds.control(finished), job.runId)),
   ]);
   const stored = RunStatus.safeParse(status);
   if (stored.success && stopsSteps(stored.data)) return `run ${job.runId} has already ended (${stored.data})`;

@@ -14,6 +14,8 @@ export interface RoleConsumerSpec {
   /** The queue's name when not the role's: a build's step queue (`stepQueueName`). @defaultValue the role's queue */
   queue?: string;
   concurrency: number;
+  /** The queue shard it takes from (config `queues.shards`). @defaultValue 0 */
+  shard?: number;
   /** Lock and stall settings over config `queues` (`rein worker --lock-ms`). */
   stalled?: WorkerTiming;
   /** Runs one job, usually through runRoleJob. */
@@ -31,7 +33,7 @@ export function startRoleConsumer(runtime: ConsumerRuntime, spec: RoleConsumerSp
   const worker: Worker = new Worker(
     spec.queue ?? QUEUE_NAMES[spec.role],
     (job, token, signal): Promise<void> => spec.process({ job, token, signal, locks }),
-    workerOptionsOf(runtime, spec.role, spec.concurrency, spec.stalled),
+    workerOptionsOf(runtime, spec.role, spec.concurrency, spec.stalled, spec.shard),
   );
   const locks = new LockWatch(worker);
   runtime.redisErrors.watch(worker, `${spec.role} consumer`);

@@ -5,20 +5,21 @@ import { type QueueRole, queueSettingsOf, type ReinRuntime } from "@rein/runtime
 export type WorkerTiming = Partial<Pick<WorkerOptions, "lockDuration" | "stalledInterval" | "maxStalledCount">>;
 
 /**
- * The BullMQ options of `role`'s consumer: connection and prefix of the
- * runtime, lock and stall settings from config `queues` (the same for every
- * role unless a role overrides them), then `timing` over those.
+ * The BullMQ options of `role`'s consumer of queue shard `shard`: connection
+ * and that shard's prefix, lock and stall settings from config `queues` (the
+ * same for every role unless a role overrides them), then `timing` over those.
  */
 export function workerOptionsOf(
   runtime: Pick<ReinRuntime, "config" | "connection" | "keys"> & Partial<Pick<ReinRuntime, "telemetry">>,
   role: QueueRole,
   concurrency: number,
   timing: WorkerTiming = {},
+  shard = 0,
 ): WorkerOptions {
   const settings = queueSettingsOf(runtime.config.queues, role);
   return {
     connection: runtime.connection,
-    prefix: runtime.keys.queuePrefix(),
+    prefix: runtime.keys.queuePrefix(shard),
     concurrency,
     lockDuration: settings.lockMs,
     stalledInterval: settings.stalledIntervalMs,

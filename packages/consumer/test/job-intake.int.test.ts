@@ -69,7 +69,7 @@ describe.each([
       // The step's finished event, as the step worker sends it, waiting in the control queue: the worker's
       // job stalled after it sent its result and before it completed, and was handed to another worker.
       const finished = jobIds.control(resultEventIds.stepFinished(jobIds.step("run_1", "step_1", 2)));
-      await runtime.redis.hset(runtime.keys.job("control", finished), { name: "step.finished", data: "{}" });
+      await runtime.redis.hset(runtime.keys.job("control", finished, "run_1"), { name: "step.finished", data: "{}" });
       expect(await reason()).toMatch(/its result was already sent \(event finished-step-run_1-step_1-2\)/);
     });
 

@@ -21,6 +21,8 @@ export interface EvaluateConsumerDeps {
   runtime: EvaluatorRuntime;
   judge?: ModelProvider;
   concurrency?: number;
+  /** The queue shard it takes from (config `queues.shards`). @defaultValue 0 */
+  shard?: number;
   /** Lock and stall settings over config `queues` (`rein worker --lock-ms`). */
   stalled?: WorkerTiming;
   /** Where its verdicts go. @defaultValue the control queue (queuedRunEvents) */
@@ -41,6 +43,7 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
   return startRoleConsumer(runtime, {
     role: "evaluate",
     concurrency: deps.concurrency ?? 4,
+    shard: deps.shard,
     stalled: deps.stalled,
     process: async (delivery) => {
       const { job } = delivery;

@@ -85,7 +85,7 @@ describe("an evaluate worker whose job lock lapses", () => {
       JSON.stringify({ status: "evaluating", steps: [{ stepId: "s1", attempt: 1, phase: "evaluating" }] }),
     );
     const jobId = jobIds.evaluate(runId, "s1", 1);
-    const lock = lapsingLock(fixture.runtime, "evaluate", jobId);
+    const lock = lapsingLock(fixture.runtime, "evaluate", { runId, jobId });
     // During the judge's call the lock vanishes; the call returns only once BullMQ has failed to renew it.
     const judge: ModelProvider & { calls: number } = countingProvider(
       new ScriptedProvider({ judge: [{ turns: [{ output: { verdict: "pass", reasons: ["fresh"], risks_hit: [] } }] }] }),

@@ -17,6 +17,8 @@ import { plan, type PlannerDeps } from "./planner.ts";
 
 export interface PlanConsumerOptions {
   concurrency?: number;
+  /** The queue shard it takes from (config `queues.shards`). @defaultValue 0 */
+  shard?: number;
   /** Lock and stall settings over config `queues` (`rein worker --lock-ms`). */
   stalled?: WorkerTiming;
   /** Where its results go. @defaultValue the control queue (queuedRunEvents) */
@@ -29,6 +31,7 @@ export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDep
   return startRoleConsumer(runtime, {
     role: "plan",
     concurrency: options.concurrency ?? 4,
+    shard: options.shard,
     stalled: options.stalled,
     process: async (delivery) => {
       const { job } = delivery;

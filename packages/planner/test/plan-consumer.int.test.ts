@@ -67,7 +67,7 @@ describe("a plan worker whose job lock lapses", () => {
     const runId = "run_lapsed";
     await storeRun(runId, "planning");
     const jobId = jobIds.plan(runId, 2);
-    const lock = lapsingLock(fixture.runtime, "plan", jobId);
+    const lock = lapsingLock(fixture.runtime, "plan", { runId, jobId });
     // During the model call the lock vanishes; the call returns only once BullMQ has failed to renew it.
     const provider = countingProvider(new ScriptedProvider({ planner: [{ turns: [{ output: concrete }] }] }), lock.vanish);
     lock.watch(start(provider, { lockDuration: 1000 }));

@@ -61,7 +61,7 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
   const connections = connectRedisFor(config);
   const { redis } = connections;
   const connection = connections.bullmq;
-  const keys = new RedisKeys(config.prefix);
+  const keys = new RedisKeys(config.prefix, config.queues.shards);
   const { secrets, redactor } = secretsAndRedactor(config, options.env ?? process.env);
   const logger = options.logger ?? createLogger({ ...redactingLoggerOptions(redactor), level: options.logLevel }, options.logDestination);
   const redisErrors = new RedisErrorLog(logger);
@@ -69,7 +69,7 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
   // Off, nothing of OpenTelemetry is loaded: the cost is this branch.
   const telemetry = config.otel.enabled ? startOtel(config.otel) : undefined;
   const runTraces = telemetry ? new RunTraceContexts(redis, keys, config.retention.traceTtlSeconds) : undefined;
-  const queues = new ReinQueues(connection, keys.queuePrefix(), {
+  const queues = new ReinQueues(connection, keys, {
     redisErrors,
     jobs: queueJobOptions(config),
     telemetry: telemetry?.bullmq,

@@ -20,6 +20,8 @@ export interface StepConsumerDeps {
   concurrency?: number;
   /** The build this worker is (config `buildId`): it takes only the steps of runs started under it. */
   build?: string;
+  /** The queue shard it takes from (config `queues.shards`). @defaultValue 0 */
+  shard?: number;
   /** Lock and stall settings over config `queues` (`rein worker --lock-ms`). */
   stalled?: WorkerTiming;
   onModelEvent?: (event: ModelStreamEvent & { runId: string; stepId: string }) => void;
@@ -46,6 +48,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
     role: "step",
     queue: stepQueueName(deps.build),
     concurrency: deps.concurrency ?? 4,
+    shard: deps.shard,
     stalled: deps.stalled,
     process: async (delivery) => {
       const { job, token, signal } = delivery;

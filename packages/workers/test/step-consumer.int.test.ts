@@ -112,7 +112,7 @@ describe("a step worker whose job lock lapses", () => {
     const runId = "run_lapsed";
     await storeRun(runId, "executing", "executing");
     const jobId = jobIds.step(runId, "step_1", 1);
-    const lock = lapsingLock(fixture.runtime, "step", jobId);
+    const lock = lapsingLock(fixture.runtime, "step", { runId, jobId });
     // During the second model call the lock vanishes; the call returns only once BullMQ has failed to renew it.
     const provider = countingProvider(new ScriptedProvider(echoScript("Echo", 5)), async (call) => {
       if (call === 2) await lock.vanish();

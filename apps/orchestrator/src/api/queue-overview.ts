@@ -2,7 +2,7 @@ import type { RateSnapshot } from "@rein/models/rate-limit";
 import type { ReinRuntime } from "@rein/runtime";
 import { type PublishedWorker, readWorkerStatus } from "@rein/controller";
 import { fleetRateBudgets } from "../rate-limit/fleet-rate-budgets.ts";
-import { everyQueue } from "../redis/every-queue.ts";
+import { everyQueue, jobCountsOf } from "../redis/every-queue.ts";
 
 export interface QueueDepth {
   queue: string;
@@ -23,14 +23,14 @@ export interface QueueOverview {
 }
 
 /**
- * `GET /queues`: each queue's job counts (BullMQ getJobCounts), every build's
+ * `GET /queues`: each queue's job counts (BullMQ getJobCounts, over its shards), every build's
  * step queue among them, the workers seen recently and the fleet's rate budgets.
  */
 export async function queueOverview(runtime: ReinRuntime): Promise<QueueOverview> {
   const [queues, workers, rateLimits] = await Promise.all([
     Promise.all(
       (await everyQueue(runtime)).map(async (queue): Promise<QueueDepth> => {
-        const counts = await queue.getJobCounts("waiting", "active", "delayed", "failed", "prioritized");
+        const counts = await jobCountsOf(queue, "waiting", "active", "delayed", "failed", "prioritized");
         return {
           queue: queue.name,
           waiting: counts.waiting ?? 0,

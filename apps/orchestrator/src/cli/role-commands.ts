@@ -1,5 +1,5 @@
 import { BuildId, ReinError } from "@rein/contracts";
-import { redactPassword } from "@rein/runtime";
+import { claimQueueShards, redactPassword } from "@rein/runtime";
 import { approvalKeys, requireVerifier } from "../approvals/approval-keys.ts";
 import { checkModelsAtStart, startRoles, type RoleName, ROLE_NAMES, buildTooling } from "@rein/controller";
 import { contextFlags, openContext, warnIfUnsandboxed } from "./cli-context.ts";
@@ -25,10 +25,12 @@ async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<n
     logLevel: "info",
     ...(buildId === undefined ? {} : { overrides: { buildId } }),
   });
-  await checkModelsAtStart(context.config, { roles, warn: err }).catch(async (error: unknown) => {
+  const refused = async (error: unknown) => {
     await context.close();
     throw error;
-  });
+  };
+  await checkModelsAtStart(context.config, { roles, warn: err }).catch(refused);
+  await claimQueueShards(context.runtime).catch(refused);
   // A controller makes the pair once when there is none; a step worker only ever reads the public key.
   warnIfUnsandboxed(context.config);
   const keys = packetSigningKeys(context.config, { create: roles.includes("control") });

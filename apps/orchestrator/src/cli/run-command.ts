@@ -1,5 +1,6 @@
 import { errorMessage, newId, ReinError } from "@rein/contracts";
 import type { LiveEvent, LiveSubscription, ReinRuntime } from "@rein/runtime";
+import { claimQueueShards } from "@rein/runtime";
 import { approvalKeys, requireSigner, requireVerifier } from "../approvals/approval-keys.ts";
 import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";
 import { loadExample } from "../examples/load-example.ts";
@@ -39,6 +40,7 @@ export const runCommand: CommandHandler<typeof RUN> = async ({ goal: goalText },
   err(models.source);
   await checkRoleProviders(context.runtime.config)
     .then(() => checkModelsAtStart(context.runtime.config, { roles: ROLE_NAMES, warn: err }))
+    .then(() => claimQueueShards(context.runtime))
     .catch(async (error: unknown) => {
       await context.close();
       throw error;

@@ -7,7 +7,7 @@ import { fleetRateBudgets } from "../rate-limit/fleet-rate-budgets.ts";
 import { registerRateLimitMetrics } from "./rate-limit-metrics.ts";
 import type { TraceFold } from "./trace-fold.ts";
 import { LATENCY_BUCKETS, parseSeriesKey, type Series, type SeriesKey } from "./trace-increments.ts";
-import { everyQueue } from "../redis/every-queue.ts";
+import { everyQueue, jobCountsOf } from "../redis/every-queue.ts";
 
 export interface MetricsSources {
   runtime: ReinRuntime;
@@ -45,7 +45,7 @@ export async function renderMetrics(sources: MetricsSources): Promise<{ contentT
       Promise.all(
         all.map(
           async (queue) =>
-            [queue.name, await queue.getJobCounts("waiting", "active", "delayed", "failed", "prioritized", "waiting-children")] as const,
+            [queue.name, await jobCountsOf(queue, "waiting", "active", "delayed", "failed", "prioritized", "waiting-children")] as const,
         ),
       ),
     ),

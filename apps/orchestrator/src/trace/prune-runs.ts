@@ -71,7 +71,7 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
     await deleteKeys(
       runtime.redis,
       (await scanKeys(runtime.redis, `${runtime.config.prefix}:*${runId}*`)).filter(
-        (key) => !key.startsWith(`${runtime.keys.queuePrefix()}:`),
+        (key) => !runtime.keys.queuePrefixes().some((queuePrefix) => key.startsWith(`${queuePrefix}:`)),
       ),
     );
     await removeWorkspace(runtime.config.workspaceRoot, runId);
@@ -88,13 +88,16 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
  * with --include-active) cannot be removed and is left to finish.
  */
 async function removeRunJobs(runtime: ReinRuntime, runId: string, approvalIds: readonly string[]): Promise<void> {
-  const queuePrefix = `${runtime.keys.queuePrefix()}:`;
   const jobs = new Map<string, { queue: Queue; jobId: string }>();
-  for (const named of [runId, ...approvalIds]) {
-    for (const key of await scanKeys(runtime.redis, `${queuePrefix}*${named}*`)) {
-      const [name, jobId] = key.slice(queuePrefix.length).split(":");
-      const queue = name === undefined ? undefined : runtime.queues.named(name);
-      if (jobId && queue) jobs.set(`${name}:${jobId}`, { queue, jobId });
+  // Every shard, not only the run's: a run started before `queues.shards` changed left its jobs on another.
+  for (const [shard, shardPrefix] of runtime.keys.queuePrefixes().entries()) {
+    const queuePrefix = `${shardPrefix}:`;
+    for (const named of [runId, ...approvalIds]) {
+      for (const key of await scanKeys(runtime.redis, `${queuePrefix}*${named}*`)) {
+        const [name, jobId] = key.slice(queuePrefix.length).split(":");
+        const queue = name === undefined ? undefined : runtime.queues.named(name, shard);
+        if (jobId && queue) jobs.set(`${shard}:${name}:${jobId}`, { queue, jobId });
+      }
     }
   }
   for (const { queue, jobId } of jobs.values()) await queue.remove(jobId).catch(() => 0);

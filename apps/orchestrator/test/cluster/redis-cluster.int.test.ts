@@ -13,6 +13,8 @@ import { type ClusterNode, LocalCluster } from "./local-cluster.ts";
 
 const RUNS = 6;
 const STEPS = 6;
+/** One queue shard per master: queue traffic spreads over all three. */
+const SHARDS = 3;
 
 const goal: GoalInput = {
   text: "Cluster check: list the workspace a few times.",
@@ -44,6 +46,7 @@ describe("Rein on a Redis Cluster of three masters and three replicas", () => {
   let takenOverBy: ClusterNode;
   let servedAfterRestart: ClusterNode;
   let queueKey: string;
+  let shardMasters: number[];
   let statesAtKill: RunState[];
   let states: RunState[];
   let consoleErrors: MockInstance<typeof console.error>;
@@ -53,7 +56,12 @@ describe("Rein on a Redis Cluster of three masters and three replicas", () => {
     consoleErrors = vi.spyOn(console, "error").mockImplementation(() => undefined);
     cluster = await LocalCluster.start();
     workspaceRoot = await mkdtemp(join(tmpdir(), "rein-cluster-ws-"));
-    const config = ReinConfig.parse({ redis: { cluster: cluster.seeds }, prefix: "rein-cluster-test", workspaceRoot });
+    const config = ReinConfig.parse({
+      redis: { cluster: cluster.seeds },
+      prefix: "rein-cluster-test",
+      workspaceRoot,
+      queues: { shards: SHARDS },
+    });
     const runtime = () => {
       const made = createRuntime(config);
       runtimes.push(made);
@@ -87,8 +95,11 @@ describe("Rein on a Redis Cluster of three masters and three replicas", () => {
       { timeout: 120_000, interval: 20 },
     );
     statesAtKill = await read();
-    // The master of the queues' slot: every job of every queue goes through it.
-    queueKey = `${client.keys.queuePrefix()}:step:any`;
+    shardMasters = await Promise.all(
+      client.keys.queuePrefixes().map(async (prefix) => (await cluster.masterOf(`${prefix}:step:any`)).port),
+    );
+    // The master of the first run's queue shard: every job of that run, and of the runs sharing its shard, goes through it.
+    queueKey = client.keys.job("step", "any", runIds[0] as string);
     previousMaster = await cluster.masterOf(queueKey);
     await cluster.crash(previousMaster);
     takenOverBy = await cluster.failedOver(previousMaster, queueKey);
@@ -106,7 +117,10 @@ describe("Rein on a Redis Cluster of three masters and three replicas", () => {
         const counts = await Promise.all(
           client.queues
             .all()
-            .map(async (queue) => `${queue.name} ${JSON.stringify(await queue.getJobCounts("active", "waiting", "delayed", "failed"))}`),
+            .map(
+              async (queue) =>
+                `${queue.opts.prefix} ${queue.name} ${JSON.stringify(await queue.getJobCounts("active", "waiting", "delayed", "failed"))}`,
+            ),
         );
         expect(
           open.map((state) => `${state.runId} ${state.status} ${state.steps.map((each) => each.phase).join(",")}`),
@@ -126,7 +140,11 @@ describe("Rein on a Redis Cluster of three masters and three replicas", () => {
     vi.restoreAllMocks();
   }, 120_000);
 
-  it("crashed the queues' master and failed over to its replica while runs were in flight", () => {
+  it("served each queue shard from its own master", () => {
+    expect(new Set(shardMasters).size).toBe(SHARDS);
+  });
+
+  it("crashed a queue shard's master and failed over to its replica while runs were in flight", () => {
     expect(statesAtKill.filter((state) => isTerminal(state.status))).toEqual([]);
     expect(takenOverBy.port).not.toBe(previousMaster.port);
   });

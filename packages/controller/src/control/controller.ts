@@ -13,6 +13,8 @@ export interface ControllerOptions {
   /** The Ed25519 key packets are signed with; only trusted roles hold it. */
   packetPrivateKey: KeyObject;
   concurrency?: number;
+  /** The control queue's shard it takes from (config `queues.shards`). @defaultValue 0 */
+  shard?: number;
   /** Lock and stall settings over config `queues` (`rein serve --lock-ms`). */
   stalled?: WorkerTiming;
   /**
@@ -58,7 +60,7 @@ export function startController(options: ControllerOptions): Worker {
       await job.moveToDelayed(Date.now() + conflictRetryMs + Math.floor(Math.random() * conflictRetryMs), token);
       throw new DelayedError();
     },
-    workerOptionsOf(runtime, "control", options.concurrency ?? 8, options.stalled),
+    workerOptionsOf(runtime, "control", options.concurrency ?? 8, options.stalled, options.shard),
   );
   runtime.redisErrors.watch(worker, "controller");
   onFinalFailure(worker, async (job, reason) => {

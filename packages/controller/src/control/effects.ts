@@ -3,7 +3,7 @@ import { ReinError } from "@rein/contracts";
 import type { RunState } from "@rein/contracts/run";
 import type { ControlEvent, ControllerEffect, EvaluateJob, EvaluateRequest } from "@rein/contracts/messages";
 import type { PacketSigner } from "@rein/signing";
-import { jobIds, LessonStore, type ControllerRuntime } from "@rein/runtime";
+import { jobIds, LessonStore, QUEUE_NAMES, type ControllerRuntime } from "@rein/runtime";
 import { Workspace } from "@rein/tools";
 
 /** What an effect is performed for: the state that holds it and the event that caused it (unknown when effects are settled later). */
@@ -70,7 +70,10 @@ async function performEffect(effect: ControllerEffect, { state, event, runtime, 
       return;
     case "withdraw_approval_expiry":
       // Gone already when it fired (an active one is being applied right now).
-      await runtime.queues.control.remove(jobIds.control(`approval-expiry-${effect.approvalId}`)).catch(() => 0);
+      await runtime.queues
+        .ofRun(QUEUE_NAMES.control, state.runId)
+        .remove(jobIds.control(`approval-expiry-${effect.approvalId}`))
+        .catch(() => 0);
       return;
     case "cancel_steps":
       // The channel the workers already hear run ends on: only the named steps stop; a missed message is fenced by

@@ -91,7 +91,7 @@ const SUBMITTED_JOB = "goal.submitted";
 async function resubmitIfLost(runtime: ControllerRuntime, state: RunState): Promise<boolean> {
   const eventId = `submitted-${state.runId}`;
   const jobId = jobIds.control(eventId);
-  if ((await runtime.redis.exists(runtime.keys.job(QUEUE_NAMES.control, jobId))) === 1) return false;
+  if ((await runtime.redis.exists(runtime.keys.job(QUEUE_NAMES.control, jobId, state.runId))) === 1) return false;
   const reason = `not in the control queue after the run stood still for over ${runtime.config.redrive.quietMs} ms, never taken in by a controller`;
   await runtime.trace.append({
     runId: state.runId,
@@ -111,8 +111,8 @@ async function lostJobsOf(runtime: ControllerRuntime, state: RunState): Promise<
     expected.map((job) =>
       runtime.redis.exists(
         job.awaited
-          ? runtime.keys.job(job.awaited.queue, job.awaited.jobId)
-          : runtime.keys.job(QUEUE_NAMES.control, deadlineJobId(state.runId)),
+          ? runtime.keys.job(job.awaited.queue, job.awaited.jobId, state.runId)
+          : runtime.keys.job(QUEUE_NAMES.control, deadlineJobId(state.runId), state.runId),
       ),
     ),
   );
@@ -133,7 +133,7 @@ async function stepResultsOf(runtime: ControllerRuntime, state: RunState, lost: 
     const step = state.steps.find((candidate) => candidate.stepId === stepId);
     if (!step) continue;
     const finished = resultEventIds.stepFinished(jobIds.step(state.runId, stepId, attempt, step.resumes));
-    const data = await runtime.redis.hget(runtime.keys.job(QUEUE_NAMES.control, jobIds.control(finished)), "data");
+    const data = await runtime.redis.hget(runtime.keys.job(QUEUE_NAMES.control, jobIds.control(finished), state.runId), "data");
     const event = data === null ? undefined : ControlEvent.safeParse(JSON.parse(data)).data;
     if (event?.type === "step.finished" && event.attempt === attempt) results.push(event.result);
   }

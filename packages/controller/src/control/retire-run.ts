@@ -1,5 +1,5 @@
 import { FINAL_ANSWER_STEP_ID, type RunState } from "@rein/contracts/run";
-import { ApprovalStore, type ControllerRuntime, jobIds, resultEventIds } from "@rein/runtime";
+import { ApprovalStore, type ControllerRuntime, jobIds, QUEUE_NAMES, resultEventIds } from "@rein/runtime";
 import { checkpointKeys, expireWithin, forgetExpiredRuns, noteRunExpiry, runKeysOf } from "@rein/runtime/keys";
 
 /**
@@ -41,7 +41,8 @@ export async function retireRun(runtime: ControllerRuntime, state: RunState): Pr
   await noteRunExpiry(runtime.redis, runtime.keys, state.runId, now + runTtlSeconds * 1000);
   await forgetExpiredRuns(runtime.redis, runtime.keys, now);
   const timers = [`deadline-${state.runId}`, ...state.pendingApprovals.map((approvalId) => `approval-expiry-${approvalId}`)];
-  const { control, evaluate } = runtime.queues;
+  const control = runtime.queues.ofRun(QUEUE_NAMES.control, state.runId);
+  const evaluate = runtime.queues.ofRun(QUEUE_NAMES.evaluate, state.runId);
   // An active job is the event being applied right now: it completes and goes with the finished jobs.
   const removals = [
     ...timers.map((eventId) => control.remove(jobIds.control(eventId))),

@@ -21,6 +21,9 @@ const DEFAULT_GRACE_MS = 10_000;
 
 export const ROLE_NAMES: readonly RoleName[] = ["control", "plan", "step", "evaluate"];
 
+/** Jobs a role's process runs at once when `concurrency` is not given, over all queue shards. */
+const DEFAULT_CONCURRENCY: Record<RoleName, number> = { control: 8, plan: 4, step: 4, evaluate: 4 };
+
 export interface StartRolesOptions {
   roles: readonly RoleName[];
   /**
@@ -34,6 +37,7 @@ export interface StartRolesOptions {
   executor?: ToolExecutor;
   /** Providers by role; missing ones are built from config. */
   providers?: Partial<Record<"planner" | "worker" | "judge", ModelProvider>>;
+  /** Jobs each role runs at once, shared among the queue shards' consumers. @defaultValue 8 for control, 4 for the others */
   concurrency?: number;
   /**
    * Lock and stall settings over config `queues`, for every role started
@@ -76,67 +80,87 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
   };
   const results = (): RunEvents | undefined =>
     options.packetPrivateKey ? appliedRunEvents(applierOf(options.packetPrivateKey), shared) : undefined;
+  const shards = Array.from({ length: config.queues.shards }, (_, shard) => shard);
+  // One consumer per queue shard, sharing the role's concurrency between them.
+  const concurrencyOf = (role: RoleName) => Math.ceil((options.concurrency ?? DEFAULT_CONCURRENCY[role]) / shards.length);
   for (const role of options.roles) {
     switch (role) {
       case "control":
         if (!options.packetPrivateKey) throw new Error("the control role needs the packet private key");
-        workers.push(
-          startController({
-            runtime: as("controller"),
-            packetPrivateKey: options.packetPrivateKey,
-            applier: applierOf(options.packetPrivateKey),
-            concurrency: options.concurrency,
-            stalled: options.stalled,
-          }),
-        );
+        for (const shard of shards) {
+          workers.push(
+            startController({
+              runtime: as("controller"),
+              packetPrivateKey: options.packetPrivateKey,
+              applier: applierOf(options.packetPrivateKey),
+              concurrency: concurrencyOf(role),
+              shard,
+              stalled: options.stalled,
+            }),
+          );
+        }
         heartbeats.push(startControllerHeartbeat(shared));
         sweeps.push(startRedriveLoop(as("controller")));
         break;
       case "plan": {
         const planner = provider("planner");
         const lessons = new LessonStore(shared.redis, shared.keys);
-        workers.push(
-          startPlanConsumer(
-            as("planner"),
-            {
-              providerFor: (override) => (override ? providerForRole(config, "planner", process.env, override, rateLimiter) : planner),
-              maxTokens: config.roles.planner.maxTokens,
-              lessonsFor: (goal) => lessons.refsFor(goal),
-            },
-            { concurrency: options.concurrency, stalled: options.stalled, events: results() },
-          ),
-        );
-        break;
-      }
-      case "step":
-        if (!options.packetPublicKey || !options.executor) throw new Error("the step role needs the packet public key and a tool executor");
-        // Its own build's steps, and those of the earlier builds config says it can run.
-        for (const build of stepBuildsOf(config)) {
+        const deps: Parameters<typeof startPlanConsumer>[1] = {
+          providerFor: (override) => (override ? providerForRole(config, "planner", process.env, override, rateLimiter) : planner),
+          maxTokens: config.roles.planner.maxTokens,
+          lessonsFor: (goal) => lessons.refsFor(goal),
+        };
+        for (const shard of shards) {
           workers.push(
-            startStepConsumer({
-              runtime: as("worker"),
-              packetPublicKey: options.packetPublicKey,
-              provider: provider("worker"),
-              executor: options.executor,
-              concurrency: options.concurrency,
-              build,
+            startPlanConsumer(as("planner"), deps, {
+              concurrency: concurrencyOf(role),
+              shard,
               stalled: options.stalled,
-              onModelEvent: options.onModelEvent,
+              events: results(),
             }),
           );
         }
         break;
-      case "evaluate":
-        workers.push(
-          startEvaluateConsumer({
-            runtime: as("evaluator"),
-            judge: provider("judge"),
-            concurrency: options.concurrency,
-            stalled: options.stalled,
-            events: results(),
-          }),
-        );
+      }
+      case "step": {
+        if (!options.packetPublicKey || !options.executor) throw new Error("the step role needs the packet public key and a tool executor");
+        const worker = provider("worker");
+        // Its own build's steps, and those of the earlier builds config says it can run.
+        for (const build of stepBuildsOf(config)) {
+          for (const shard of shards) {
+            workers.push(
+              startStepConsumer({
+                runtime: as("worker"),
+                packetPublicKey: options.packetPublicKey,
+                provider: worker,
+                executor: options.executor,
+                concurrency: concurrencyOf(role),
+                build,
+                shard,
+                stalled: options.stalled,
+                onModelEvent: options.onModelEvent,
+              }),
+            );
+          }
+        }
         break;
+      }
+      case "evaluate": {
+        const judge = provider("judge");
+        for (const shard of shards) {
+          workers.push(
+            startEvaluateConsumer({
+              runtime: as("evaluator"),
+              judge,
+              concurrency: concurrencyOf(role),
+              shard,
+              stalled: options.stalled,
+              events: results(),
+            }),
+          );
+        }
+        break;
+      }
     }
   }
   // Right after start, before the first job's prompt would pay for it; unref'd, it never keeps a process up.

@@ -46,6 +46,14 @@ export const QueuesConfig = z.object({
    * person. @defaultValue 2
    */
   lostStepRedispatches: z.number().int().min(0).default(2),
+  /**
+   * How many shards each queue is split into, each under its own hash tag,
+   * so that on Redis Cluster queue traffic spreads over the masters (a
+   * multiple of their count spreads it evenly). A run's jobs all go to one
+   * shard; every consumer takes from every shard. Change it only with no
+   * run in flight (docs/scaling.md). @defaultValue 1
+   */
+  shards: z.number().int().min(1).max(64).default(1),
 });
 export type QueuesConfig = z.infer<typeof QueuesConfig>;
 

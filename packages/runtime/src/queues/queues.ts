@@ -4,6 +4,7 @@ import type { ContextJob, ControlEvent, EvaluateJob, PlanJob, StepJob } from "@r
 import type { ReinConfig } from "../config/config.ts";
 import { type QueueRole, type QueueSettings, QueuesConfig, queueSettingsOf } from "../config/queues-config.ts";
 import { JobRetention } from "../config/retention-config.ts";
+import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisErrorLog } from "../redis/redis-error-log.ts";
 import { carriesTrace, type RunTraceContexts } from "../telemetry/run-trace-contexts.ts";
 import { loadBullmq } from "./load-bullmq.ts";
@@ -49,60 +50,84 @@ export interface ReinQueuesOptions {
   runTraces?: RunTraceContexts;
 }
 
+/** What ReinQueues needs of the keys: the shards' prefixes and which shard a run's jobs go to. */
+export type QueueShards = Pick<RedisKeys, "queuePrefix" | "queueShards" | "shardOf">;
+
 /**
- * Producers for the four queues. Payloads are validated before they are
- * added. Each queue (and BullMQ itself) is made on first use, so a process
- * that never enqueues (`rein status`) neither loads BullMQ nor opens its
- * connections.
+ * Producers for the four queues, each split into `queues.shards` shards (one
+ * BullMQ queue per shard under its own hash tag); every job of a run goes
+ * to the run's shard. Payloads are validated before they are added. Each
+ * queue (and BullMQ itself) is made on first use, so a process that never
+ * enqueues (`rein status`) neither loads BullMQ nor opens its connections.
  */
 export class ReinQueues {
   readonly #made = new Map<string, Queue>();
 
   constructor(
     private readonly connection: ConnectionOptions,
-    readonly prefix: string,
+    private readonly shards: QueueShards,
     private readonly options: ReinQueuesOptions = {},
   ) {}
 
+  /** The control queue, where it is one queue (`queues.shards` 1); with shards, ofRun says which. */
   get control(): Queue {
-    return this.#queue(QUEUE_NAMES.control);
+    return this.#unsharded(QUEUE_NAMES.control);
   }
 
   get plan(): Queue {
-    return this.#queue(QUEUE_NAMES.plan);
+    return this.#unsharded(QUEUE_NAMES.plan);
   }
 
+  /** The step queue of runs started under no build. */
   get step(): Queue {
-    return this.#queue(QUEUE_NAMES.step);
+    return this.#unsharded(QUEUE_NAMES.step);
   }
 
   get evaluate(): Queue {
-    return this.#queue(QUEUE_NAMES.evaluate);
+    return this.#unsharded(QUEUE_NAMES.evaluate);
   }
 
-  /** The queue named `name`: a role's, or a build's step queue (`step.<build>`); undefined for any other name. */
-  named(name: string): Queue | undefined {
-    if ((Object.values(QUEUE_NAMES) as string[]).includes(name)) return this.#queue(name);
+  /** How many shards each queue has. */
+  get shardCount(): number {
+    return this.shards.queueShards;
+  }
+
+  /** Role queue `name` on the shard that holds run `runId`'s jobs. */
+  ofRun(name: QueueName, runId: string): Queue {
+    return this.#queue(name, this.shards.shardOf(runId));
+  }
+
+  /** The queue named `name` on `shard`: a role's, or a build's step queue (`step.<build>`); undefined for any other name. */
+  named(name: string, shard = 0): Queue | undefined {
+    if ((Object.values(QUEUE_NAMES) as string[]).includes(name)) return this.#queue(name, shard);
     const build = name.startsWith(`${QUEUE_NAMES.step}.`) ? name.slice(QUEUE_NAMES.step.length + 1) : undefined;
-    return build !== undefined && BuildId.safeParse(build).success ? this.stepOf(build) : undefined;
+    return build !== undefined && BuildId.safeParse(build).success ? this.stepOf(build, shard) : undefined;
   }
 
-  /** The step queue of runs started under `build` (`step` for none): only step workers of that build take from it. */
-  stepOf(build: string | undefined): Queue {
-    return this.#queue(stepQueueName(build), QUEUE_NAMES.step);
+  /** The step queue of runs started under `build` (`step` for none) on `shard`: only step workers of that build take from it. */
+  stepOf(build: string | undefined, shard = 0): Queue {
+    return this.#queue(stepQueueName(build), shard, QUEUE_NAMES.step);
   }
 
-  #queue(name: string, role: QueueName = name as QueueName): Queue {
-    let queue = this.#made.get(name);
+  /** A role's queue where there is one: with shards, a job reached through shard 0 would be another run's, or none. */
+  #unsharded(name: QueueName): Queue {
+    if (this.shards.queueShards > 1)
+      throw new Error(`the ${name} queue has ${this.shards.queueShards} shards (queues.shards); name the run (ofRun) or the shard (named)`);
+    return this.#queue(name, 0);
+  }
+
+  #queue(name: string, shard: number, role: QueueName = name as QueueName): Queue {
+    const key = `${shard}/${name}`;
+    let queue = this.#made.get(key);
     if (!queue) {
       queue = new (loadBullmq().Queue)(name, {
         connection: this.connection,
-        prefix: this.prefix,
+        prefix: this.shards.queuePrefix(shard),
         telemetry: this.options.telemetry,
         defaultJobOptions: this.options.jobs?.[role] ?? defaultJobOptions,
       });
-      this.options.redisErrors?.watch(queue, `${name} queue`);
-      this.#made.set(name, queue);
+      this.options.redisErrors?.watch(queue, this.shards.queueShards === 1 ? `${name} queue` : `${name} queue, shard ${shard}`);
+      this.#made.set(key, queue);
     }
     return queue;
   }
@@ -124,7 +149,8 @@ export class ReinQueues {
   // (a cold parse of step.finished, measured in bench:dispatch).
   async sendControl(event: ControlEvent, options: JobsOptions = {}): Promise<void> {
     const intake = event.type === "goal.submitted" ? { priority: SUBMISSION_PRIORITY } : {};
-    const add = () => this.control.add(event.type, event, { jobId: jobIds.control(event.eventId), ...intake, ...options });
+    const add = () =>
+      this.ofRun(QUEUE_NAMES.control, event.runId).add(event.type, event, { jobId: jobIds.control(event.eventId), ...intake, ...options });
     const job = await this.#withinRunTrace(event.runId, add);
     const metadata = job.opts.telemetry?.metadata;
     if (event.type === "goal.submitted" && metadata) await this.options.runTraces?.remember(event.runId, metadata);
@@ -153,25 +179,32 @@ export class ReinQueues {
   /** A new run's first plan waits behind the plans of runs in flight, for the reason `sendControl` gives. */
   async sendPlan(job: PlanJob): Promise<void> {
     const intake = job.planNo === 1 ? { priority: SUBMISSION_PRIORITY } : {};
-    await this.plan.add("plan", job, { jobId: jobIds.plan(job.runId, job.planNo), ...intake });
+    await this.ofRun(QUEUE_NAMES.plan, job.runId).add("plan", job, { jobId: jobIds.plan(job.runId, job.planNo), ...intake });
   }
 
   /** Context requests go to the planner's queue: the planner decides what a worker may know. */
   async sendContextRequest(job: ContextJob): Promise<void> {
-    await this.plan.add("context", job, { jobId: jobIds.context(job.runId, job.stepId, job.attempt, job.resumes) });
+    await this.ofRun(QUEUE_NAMES.plan, job.runId).add("context", job, {
+      jobId: jobIds.context(job.runId, job.stepId, job.attempt, job.resumes),
+    });
   }
 
   /** To the step queue of the build the run was started under (RunState.build). */
   async sendStep(job: StepJob, jobId: string, build?: string): Promise<void> {
-    await this.stepOf(build).add("step", job, { jobId });
+    await this.stepOf(build, this.shards.shardOf(job.packet.body.runId)).add("step", job, { jobId });
   }
 
   async sendEvaluate(job: EvaluateJob): Promise<void> {
-    await this.evaluate.add("evaluate", job, { jobId: jobIds.evaluate(job.runId, job.stepId, job.attempt) });
+    await this.ofRun(QUEUE_NAMES.evaluate, job.runId).add("evaluate", job, {
+      jobId: jobIds.evaluate(job.runId, job.stepId, job.attempt),
+    });
   }
 
+  /** Every role's queue on every shard (not the builds' step queues). */
   all(): Queue[] {
-    return [this.control, this.plan, this.step, this.evaluate];
+    return Array.from({ length: this.shards.queueShards }, (_, shard) =>
+      Object.values(QUEUE_NAMES).map((name) => this.#queue(name, shard)),
+    ).flat();
   }
 
   async close(): Promise<void> {

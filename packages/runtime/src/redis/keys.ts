@@ -1,3 +1,5 @@
+import { queueShardOf, queueShardTag } from "../queues/queue-shards.ts";
+
 /**
  * Every Redis key Rein writes, under one configurable prefix (default
  * "rein"). BullMQ queues use `queuePrefix()` through their own option.
@@ -5,20 +7,42 @@
  * Keys are hash-tagged so that every script and transaction touches one
  * slot, and Rein runs unchanged on Redis Cluster: a run's keys carry
  * `{<runId>}`, the queues share `{queues}` (BullMQ's `{prefix}` convention:
- * its scripts touch several keys of a queue), approvals share `{approvals}`,
+ * its scripts touch several keys of a queue), or one tag per shard with
+ * `queues.shards` (a run's jobs all on its shard), approvals share `{approvals}`,
  * lessons `{lessons}`, and the re-drive sweep's index and lease `{redrive}`. Every key still starts with `<prefix>:`, so one
  * SCAN pattern finds a deployment's keys.
  */
 export class RedisKeys {
-  constructor(readonly prefix: string) {}
+  readonly #queuePrefixes: string[];
 
-  /** BullMQ's `prefix` option: its keys become `<prefix>:{queues}:<queue>:…`. */
-  queuePrefix(): string {
-    return `${this.prefix}:{queues}`;
+  /**
+   * @param queueShards How many shards each queue is split into (config
+   * `queues.shards`); each shard is a BullMQ queue under its own hash tag.
+   */
+  constructor(
+    readonly prefix: string,
+    readonly queueShards = 1,
+  ) {
+    this.#queuePrefixes = Array.from({ length: queueShards }, (_, shard) => `${prefix}:{${queueShardTag(shard, queueShards)}}`);
   }
-  /** A job's hash in its queue, as BullMQ names it: `<prefix>:{queues}:<queue>:<jobId>`. */
-  job(queue: string, jobId: string): string {
-    return `${this.queuePrefix()}:${queue}:${jobId}`;
+
+  /** The shard that holds every queue job and control event of run `runId`. */
+  shardOf(runId: string): number {
+    return queueShardOf(runId, this.queueShards);
+  }
+  /** BullMQ's `prefix` option for queue shard `shard`: its keys become `<prefix>:{<shard tag>}:<queue>:…`. */
+  queuePrefix(shard = 0): string {
+    const prefix = this.#queuePrefixes[shard];
+    if (prefix === undefined) throw new RangeError(`queue shard ${shard} does not exist: queues.shards is ${this.queueShards}`);
+    return prefix;
+  }
+  /** BullMQ's prefix of every queue shard, shard 0 first. */
+  queuePrefixes(): readonly string[] {
+    return this.#queuePrefixes;
+  }
+  /** A job's hash in its queue, as BullMQ names it: `<prefix>:{<shard tag>}:<queue>:<jobId>`, on the shard of the run it is about. */
+  job(queue: string, jobId: string, runId: string): string {
+    return `${this.queuePrefix(this.shardOf(runId))}:${queue}:${jobId}`;
   }
   run(runId: string): string {
     return `${this.prefix}:run:${runTag(runId)}`;
@@ -133,6 +157,10 @@ export class RedisKeys {
   /** Every build a role process was started with (a set), so the queues view lists each build's step queue, its workers gone or not. */
   builds(): string {
     return `${this.prefix}:builds`;
+  }
+  /** The `queues.shards` the deployment's role processes run with (claimQueueShards). */
+  queueShardCount(): string {
+    return `${this.prefix}:queue-shards`;
   }
   /** When a controller last said it was alive; it expires on its own, so no controller means no key. */
   controllerSeen(): string {

@@ -16,9 +16,14 @@ export interface LapsingLock {
   vanish(): Promise<void>;
 }
 
-/** The lock of job `jobId` on `role`'s queue, to take away from the worker running it. */
-export function lapsingLock(runtime: Pick<ReinRuntime, "keys" | "redis">, role: Exclude<QueueRole, "control">, jobId: string): LapsingLock {
-  const lockKey = `${runtime.keys.queuePrefix()}:${QUEUE_NAMES[role]}:${jobId}:lock`;
+/** The lock of job `jobId` of run `runId` on `role`'s queue, to take away from the worker running it. */
+export function lapsingLock(
+  runtime: Pick<ReinRuntime, "keys" | "redis">,
+  role: Exclude<QueueRole, "control">,
+  job: { runId: string; jobId: string },
+): LapsingLock {
+  const { jobId } = job;
+  const lockKey = `${runtime.keys.job(QUEUE_NAMES[role], jobId, job.runId)}:lock`;
   let renewalFailed = false;
   return {
     watch: (worker) => {
