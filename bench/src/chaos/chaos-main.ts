@@ -1,13 +1,16 @@
 /**
  * `pnpm chaos`: Rein's roles as separate processes on a private Redis, under
  * worker, controller, Redis and network faults. Prints one line per check and
- * exits 1 when any fails. `--short` is the variant CI runs.
+ * exits 1 when any fails. `--short` is the variant CI runs; `--shards N`
+ * splits the queues into N shards (config `queues.shards`).
  */
 import { rm } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { runChaos } from "./chaos-scenario.ts";
 
-const { values } = parseArgs({ options: { short: { type: "boolean" }, runs: { type: "string" }, keep: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: { short: { type: "boolean" }, runs: { type: "string" }, keep: { type: "boolean" }, shards: { type: "string" } },
+});
 const short = values.short === true;
 const runs = Number(values.runs ?? (short ? 21 : 200));
 const report = await runChaos({
@@ -15,6 +18,7 @@ const report = await runChaos({
   lockMs: short ? 3_000 : 4_000,
   stepWaitMs: short ? 1_500 : 2_000,
   settleMs: short ? 45_000 : 240_000,
+  shards: Number(values.shards ?? 1),
   log: (line) => process.stderr.write(`chaos: ${line}\n`),
 });
 

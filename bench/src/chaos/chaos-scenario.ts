@@ -12,6 +12,8 @@ export interface ChaosOptions {
   stepWaitMs: number;
   /** Bound on the whole scenario's wait for every run to end. */
   settleMs: number;
+  /** Shards each queue is split into (config `queues.shards`). @defaultValue 1 */
+  shards?: number;
   /** Progress lines as they happen. */
   log(line: string): void;
 }
@@ -37,7 +39,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     stepConcurrency: 4,
     graceMs: 500,
     script: chaosScript(options.stepWaitMs),
-    config: chaosConfig,
+    config: (paths, prefix) => ({ ...chaosConfig(paths, prefix), queues: { shards: options.shards ?? 1 } }),
   });
   const { runtime } = deployment;
   const faults: string[] = [];
@@ -61,7 +63,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
     log(`submitted ${runIds.length}/${options.runs}`);
   };
-  const activeSteps = async () => within("reading the active step jobs", REDIS_WAIT_MS, runtime.queues.step.getJobs(["active"]));
+  const stepQueues = Array.from({ length: runtime.queues.shardCount }, (_, shard) => runtime.queues.stepOf(undefined, shard));
+  const activeSteps = async () =>
+    within("reading the active step jobs", REDIS_WAIT_MS, Promise.all(stepQueues.map((queue) => queue.getJobs(["active"])))).then((jobs) =>
+      jobs.flat(),
+    );
   const bounded = async (what: string, condition: () => Promise<boolean>, timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;
     while (!(await condition())) {
@@ -76,7 +82,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   };
   /** Step jobs by state and runs by status: what a stuck scenario needs to be understood. */
   const whereThingsStand = async () => {
-    const jobs = await runtime.queues.step.getJobCounts("active", "waiting", "delayed", "failed", "completed");
+    const jobs = await Promise.all(stepQueues.map((queue) => queue.getJobCounts("active", "waiting", "delayed", "failed", "completed")));
     const statuses = new Map<string, number>();
     for (const runId of runIds) {
       const status = (await runtime.runs.get(runId))?.status ?? "missing";
