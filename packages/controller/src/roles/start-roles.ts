@@ -81,7 +81,7 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
   const results = (): RunEvents | undefined =>
     options.packetPrivateKey ? appliedRunEvents(applierOf(options.packetPrivateKey), shared) : undefined;
   const shards = Array.from({ length: config.queues.shards }, (_, shard) => shard);
-  // One consumer per queue shard, sharing the role's concurrency between them.
+  // One consumer per queue shard, sharing the role's concurrency between them (at least one job each).
   const concurrencyOf = (role: RoleName) => Math.ceil((options.concurrency ?? DEFAULT_CONCURRENCY[role]) / shards.length);
   for (const role of options.roles) {
     switch (role) {
