@@ -7,7 +7,8 @@
  * bytes per run. With `--model-latency-ms` the worker model answers after
  * that delay, so runs pile up in flight (`--runs 10000 --step-concurrency
  * 300`): the step wait (ready to started) and what Redis and the controller
- * hold per run in flight are reported. Every wait is bounded.
+ * hold per run in flight are reported. `--shards N` splits the queues
+ * (config `queues.shards`). Every wait is bounded.
  */
 import { createWriteStream } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
@@ -36,6 +37,7 @@ const { values } = parseArgs({
     monitor: { type: "string" },
     "model-latency-ms": { type: "string" },
     "step-concurrency": { type: "string" },
+    shards: { type: "string" },
   },
 });
 const runs = Number(values.runs ?? 1_000);
@@ -61,11 +63,12 @@ const deployment = await Deployment.start({
     workspaceRoot: paths.workspaceRoot,
     keysDir: paths.keysDir,
     providers: { scripted: { kind: "scripted", script: paths.script, maxRetries: 0 } },
+    queues: { shards: Number(values.shards ?? 1) },
   }),
 });
 const { runtime } = deployment;
 const admin = deployment.redis.admin();
-const queuePrefix = runtime.keys.queuePrefix();
+const queuePrefixes = runtime.keys.queuePrefixes();
 let exitCode = 1;
 let allEnded = false;
 try {
@@ -75,7 +78,7 @@ try {
   const ended = await watchRunEnds();
   const monitor = values.monitor === undefined ? undefined : await recordCommands(values.monitor);
   const bytesBefore = await usedMemory(admin);
-  const before = await redisWork(admin, queuePrefix);
+  const before = await redisWork(admin, queuePrefixes);
   const knownTools = knownToolNames(runtime.config, []);
   const submitted = new Set<string>();
   const rssBefore = await residentBytes(controller.pid);
@@ -109,7 +112,7 @@ try {
     await sample();
     await delay(1_000);
   }
-  const after = await redisWork(admin, queuePrefix);
+  const after = await redisWork(admin, queuePrefixes);
   await monitor?.close();
   const bytesPerRun = ((await usedMemory(admin)) - bytesBefore) / runs;
   await ended.close();
@@ -160,6 +163,10 @@ try {
   if (values.commands) {
     const top = [...perRun(before.byCommand, after.byCommand, finished)].filter(([, count]) => count >= 0.5).sort((a, b) => b[1] - a[1]);
     process.stdout.write(`commands per run by name: ${top.map(([name, count]) => `${name} ${count.toFixed(1)}`).join(", ")}\n`);
+    const usec = [...perRun(before.usecByCommand, after.usecByCommand, finished)]
+      .filter(([, value]) => value >= 5)
+      .sort((a, b) => b[1] - a[1]);
+    process.stdout.write(`Redis µs per run by command: ${usec.map(([name, value]) => `${name} ${value.toFixed(0)}`).join(", ")}\n`);
   }
   allEnded = states.size === runs;
   exitCode = allEnded && measures.every((entry) => entry.met !== false) ? 0 : 1;

@@ -15,6 +15,7 @@ export { ROLE_NAMES, type RoleName, type RunningRoles, type StartRolesOptions, s
 export { buildRegistry, buildTooling, knownToolNames, mcpSandboxing, type Tooling } from "./roles/tooling.ts";
 export { checkRoleProviders, providerForRole, roleTable } from "./roles/role-providers.ts";
 export { checkModelsAtStart, liveCheckRoles } from "./roles/model-startup-check.ts";
+export { claimQueueShards } from "./roles/queue-shard-claim.ts";
 export { CONTROLLER_SEEN_SECONDS, controllerSeenRecently } from "./roles/controller-heartbeat.ts";
 
 // What each process publishes about itself, for `rein status`, the API and the dashboard.

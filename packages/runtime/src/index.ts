@@ -37,5 +37,4 @@ export {
   type IntakeJob,
 } from "./queues/awaited-jobs.ts";
 export { RunEndWatch } from "./queues/run-end-watch.ts";
-export { claimQueueShards } from "./queues/queue-shard-claim.ts";
 export { RedisRateLimiter, type RedisRateLimiterOptions } from "./rate-limit/redis-rate-limiter.ts";

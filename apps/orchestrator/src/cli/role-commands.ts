@@ -1,7 +1,7 @@
 import { BuildId, ReinError } from "@rein/contracts";
-import { claimQueueShards, redactPassword } from "@rein/runtime";
+import { redactPassword } from "@rein/runtime";
 import { approvalKeys, requireVerifier } from "../approvals/approval-keys.ts";
-import { checkModelsAtStart, startRoles, type RoleName, ROLE_NAMES, buildTooling } from "@rein/controller";
+import { checkModelsAtStart, claimQueueShards, startRoles, type RoleName, ROLE_NAMES, buildTooling } from "@rein/controller";
 import { contextFlags, openContext, warnIfUnsandboxed } from "./cli-context.ts";
 import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
 import type { SERVE, WORKER } from "./command-specs.ts";

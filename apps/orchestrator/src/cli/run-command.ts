@@ -1,10 +1,17 @@
 import { errorMessage, newId, ReinError } from "@rein/contracts";
 import type { LiveEvent, LiveSubscription, ReinRuntime } from "@rein/runtime";
-import { claimQueueShards } from "@rein/runtime";
 import { approvalKeys, requireSigner, requireVerifier } from "../approvals/approval-keys.ts";
 import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";
 import { loadExample } from "../examples/load-example.ts";
-import { submitGoal, checkModelsAtStart, checkRoleProviders, startRoles, ROLE_NAMES, buildTooling } from "@rein/controller";
+import {
+  submitGoal,
+  checkModelsAtStart,
+  checkRoleProviders,
+  claimQueueShards,
+  startRoles,
+  ROLE_NAMES,
+  buildTooling,
+} from "@rein/controller";
 import { contextFlags, openContext, warnIfUnsandboxed } from "./cli-context.ts";
 import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
 import type { RUN } from "./command-specs.ts";

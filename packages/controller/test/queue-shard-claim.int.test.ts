@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { claimQueueShards } from "../../src/queues/queue-shard-claim.ts";
-import { createRuntime, type ReinRuntime } from "../../src/runtime.ts";
-import { createTestRuntime, type TestRuntime } from "../../src/testing/test-runtime.ts";
+import { createRuntime, type ReinRuntime } from "@rein/runtime";
+import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
+import { claimQueueShards } from "../src/roles/queue-shard-claim.ts";
 
 describe("claiming the deployment's queue shard count", () => {
   let runtime: TestRuntime;

@@ -1,5 +1,5 @@
 import { ReinError } from "@rein/contracts";
-import type { ReinRuntime } from "../runtime.ts";
+import type { ReinRuntime } from "@rein/runtime";
 
 /**
  * Records the deployment's `queues.shards` in Redis when a role process
