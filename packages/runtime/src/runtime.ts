@@ -1,5 +1,6 @@
 import type { ConnectionOptions } from "bullmq";
 import type { DestinationStream } from "pino";
+import { Cluster } from "ioredis";
 import type { ReinConfig } from "./config/config.ts";
 import { secretsAndRedactor } from "./config/config-redactor.ts";
 import { LiveChannel } from "./live/live-channel.ts";
@@ -66,6 +67,9 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
   const logger = options.logger ?? createLogger({ ...redactingLoggerOptions(redactor), level: options.logLevel }, options.logDestination);
   const redisErrors = new RedisErrorLog(logger);
   redisErrors.watchFamily(redis, "redis");
+  // On a cluster BullMQ's connection is a Cluster of its own, connecting at once: unwatched, a process that
+  // never opens a queue would print its errors as unhandled.
+  if (connection instanceof Cluster) redisErrors.watchFamily(connection, "queue connection");
   // Off, nothing of OpenTelemetry is loaded: the cost is this branch.
   const telemetry = config.otel.enabled ? startOtel(config.otel) : undefined;
   const runTraces = telemetry ? new RunTraceContexts(redis, keys, config.retention.traceTtlSeconds) : undefined;

@@ -1,6 +1,6 @@
 import { budgetFor, type RateLimiter, type RateScope, type RateSnapshot } from "@rein/models/rate-limit";
 import { errorMessage } from "@rein/contracts";
-import { connectRedis, RedisRateLimiter, type ReinConfig, type ReinRuntime, redactPassword } from "@rein/runtime";
+import { connectRedis, createRuntime, RedisRateLimiter, type ReinConfig, type ReinRuntime, redactPassword } from "@rein/runtime";
 
 /** The limiter's reading side: every scope some process limited, and one scope's budget as it stands. */
 export type RateBudgetReader = Pick<RateLimiter, "snapshot"> & { scopes(): Promise<RateScope[]> };
@@ -39,11 +39,8 @@ export type FleetRateReading = { budgets: RateSnapshot[] } | { unread: string };
  * connection that neither retries nor queues, so a Redis that does not
  * answer within `timeoutMs` is said, not waited for.
  */
-export async function readFleetRateBudgets(
-  config: Pick<ReinConfig, "providers" | "roles" | "redisUrl" | "redis" | "prefix">,
-  timeoutMs = 1_000,
-): Promise<FleetRateReading> {
-  if (config.redis.cluster) return { unread: "a Redis Cluster is configured; /metrics and the dashboard's queues view show them" };
+export async function readFleetRateBudgets(config: ReinConfig, timeoutMs = 1_000): Promise<FleetRateReading> {
+  if (config.redis.cluster) return readThroughCluster(config, timeoutMs);
   const redis = connectRedis(config.redisUrl, {
     lazyConnect: true,
     connectTimeout: timeoutMs,
@@ -60,5 +57,26 @@ export async function readFleetRateBudgets(
     return { unread: `no Redis answers at ${redactPassword(config.redisUrl)} (${errorMessage(error)})` };
   } finally {
     redis.disconnect();
+  }
+}
+
+/**
+ * On a cluster, through the runtime's own connections, which follow the slot
+ * map; they wait out a failover, so the read is bounded here instead.
+ */
+async function readThroughCluster(config: ReinConfig, timeoutMs: number): Promise<FleetRateReading> {
+  const runtime = createRuntime(config, { logLevel: "silent" });
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return { budgets: await Promise.race([fleetRateBudgets(runtime), timedOut]) };
+  } catch (error) {
+    const seeds = (config.redis.cluster ?? []).map(redactPassword).join(", ");
+    return { unread: `no Redis Cluster answers at ${seeds} (${errorMessage(error)})` };
+  } finally {
+    clearTimeout(timer);
+    await runtime.close();
   }
 }
