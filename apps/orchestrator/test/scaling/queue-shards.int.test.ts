@@ -1,41 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { GoalInput } from "@rein/contracts";
 import type { RunState } from "@rein/contracts/run";
-import type { ModelScriptInput } from "@rein/models";
-import { plannerOfSteps } from "@rein/models/testing";
 import { jobIds } from "@rein/runtime";
 import { type Harness, startHarness } from "../support/harness.ts";
-import { probeTool } from "../support/probe-run.ts";
+import { probeGoal, probeScript, probeTool } from "../support/probe-run.ts";
 import { queueOverview } from "../../src/api/queue-overview.ts";
 
 const SHARDS = 3;
-// Enough that every shard holds some run: three shards left empty by 24 random ids is a 1-in-5,000 chance, two 1 in 10^11.
+// Enough that the runs land on more than one shard: all 24 random ids on one is a 1-in-10^11 chance.
 const RUNS = 24;
-
-const GOAL: GoalInput = { text: "Probe the status once", tools: [{ name: "probe" }] };
-const script: ModelScriptInput = {
-  planner: plannerOfSteps(
-    [
-      {
-        title: "Probe",
-        objective: "Read the status with probe once.",
-        tools: ["probe"],
-        output_contract: { description: "one line", format: "text" },
-      },
-    ],
-    { answer: "the probe reports pending", claims: [{ text: "the probe reports pending", evidence: ["{{evidence:probe}}"] }], gaps: [] },
-    GOAL.text,
-  ),
-  worker: [{ match: "Probe", turns: [{ toolCalls: [{ name: "probe", input: {} }] }, { text: "status: pending" }] }],
-};
 
 describe(`queues split into ${SHARDS} shards on one Redis`, { timeout: 180_000 }, () => {
   let harness: Harness;
   let runs: RunState[];
 
   beforeAll(async () => {
-    harness = await startHarness(script, [probeTool()], { config: { queues: { shards: SHARDS } } });
-    const runIds = await Promise.all(Array.from({ length: RUNS }, () => harness.submit(GOAL)));
+    harness = await startHarness(probeScript, [probeTool()], { config: { queues: { shards: SHARDS } } });
+    const runIds = await Promise.all(Array.from({ length: RUNS }, () => harness.submit(probeGoal)));
     runs = await Promise.all(runIds.map((runId) => harness.waitFor(runId)));
   }, 180_000);
   afterAll(async () => {
