@@ -1,7 +1,7 @@
 import { isTerminal } from "@rein/contracts/run";
 import { ApprovalVerifier, generateKeyPair } from "@rein/signing";
 import { ScriptedProvider } from "@rein/models";
-import { defaultJobOptions, jobIds, type ReinRuntime } from "@rein/runtime";
+import { defaultJobOptions, type ReinRuntime } from "@rein/runtime";
 import { closeWorker } from "@rein/consumer";
 import { buildTooling, type RunningRoles, startRoles, submitGoal } from "@rein/orchestrator";
 import { Queue, Worker } from "bullmq";
@@ -49,8 +49,8 @@ export async function redisFootprint(env: BenchEnv, run: FootprintRun): Promise<
   try {
     const { runId } = await submitGoal(control, echo ? echoGoal : noopGoal, { knownTools: tooling.registry.names() });
     await waitUntil(async () => isTerminal((await control.runs.require(runId)).status), 120_000);
-    // Finished means retired: the run's end effects (TTLs, working copies deleted) run after its last state is written, the deadline's withdrawal last.
-    await waitUntil(async () => (await control.queues.control.getJob(jobIds.control(`deadline-${runId}`))) === undefined, 30_000);
+    // Finished means retired: the run's end effects (TTLs, working copies deleted) run after its last state is written, forgetting its deadline last.
+    await waitUntil(async () => (await control.redis.zscore(control.keys.runDeadlines(), runId)) === null, 30_000);
     const state = await control.runs.require(runId);
     const keys = await runKeys(control, runId);
     const weighed = await Promise.all(

@@ -120,10 +120,7 @@ describe("what a finished run of every key kind leaves in Redis", { timeout: 240
     // The child is s1.1; step numbers count it, so the restart is s3.
     expect(state.steps.map((step) => step.stepId)).toEqual(["s1", "s1.1", "s3"]);
     expect((await runtime.trace.read(runId)).filter((event) => event.kind === "context.answered")).toHaveLength(1);
-    await until(
-      "the deadline to be withdrawn",
-      async () => (await runtime.queues.control.getJob(`control-deadline-${runId}`)) === undefined,
-    );
+    await until("the deadline to be forgotten", async () => (await runtime.redis.zscore(runtime.keys.runDeadlines(), runId)) === null);
     // A scrape folds the run's trace: its cursor is one more key kind the run leaves.
     await new TraceFold(runtime).totalsNow();
 

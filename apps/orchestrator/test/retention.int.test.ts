@@ -28,10 +28,10 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
     const runId = await harness.submit(probeGoal);
     const state = await harness.waitFor(runId);
     expect(state.status, state.stopReason).toBe("done");
-    // The run's end is written before its effects are performed: wait for its deadline to leave the control queue.
+    // The run's end is written before its effects are performed: its deadline, forgotten last, says retirement is done.
     await until(
-      "the deadline to be withdrawn",
-      async () => (await harness?.runtime.queues.control.getJob(`control-deadline-${runId}`)) === undefined,
+      "the deadline to be forgotten",
+      async () => (await harness?.runtime.redis.zscore(harness.runtime.keys.runDeadlines(), runId)) === null,
     );
     return { runtime: harness.runtime, runId };
   }

@@ -45,7 +45,7 @@ describe("plan and evaluate holding the packet-signing key", { timeout: 60_000 }
     return role;
   };
 
-  it("apply plan.ready and verdict.ready through the transition: the control queue carries only intake, the deadline and the step's result", async () => {
+  it("apply plan.ready and verdict.ready through the transition: the control queue carries only intake and the step's result", async () => {
     runtime = await createTestRuntime();
     const keys = generatePacketKeys();
     const planAndEvaluate = roleRuntime();
@@ -77,7 +77,7 @@ describe("plan and evaluate holding the packet-signing key", { timeout: 60_000 }
     expect(state.status, state.stopReason).toBe("done");
     expect(sent).toEqual([]);
     const controlJobs = await runtime.queues.control.getJobs(["completed", "delayed", "waiting", "active", "failed"]);
-    expect(controlJobs.map((job) => job.name).sort()).toEqual(["deadline", "goal.submitted", "step.finished"]);
+    expect(controlJobs.map((job) => job.name).sort()).toEqual(["goal.submitted", "step.finished"]);
     // The trace reads as before: each result's events, in the order they were applied.
     const kinds = (await runtime.trace.read(runId))
       .map((event) => event.kind)

@@ -1,4 +1,5 @@
 import { retireRun } from "./retire-run.ts";
+import { RunDeadlines } from "./run-deadlines.ts";
 import { ReinError } from "@rein/contracts";
 import type { RunState } from "@rein/contracts/run";
 import type { ControlEvent, ControllerEffect, EvaluateJob, EvaluateRequest } from "@rein/contracts/messages";
@@ -34,10 +35,7 @@ async function performEffect(effect: ControllerEffect, { state, event, runtime, 
       await Workspace.forRun(runtime.config.workspaceRoot, state.runId);
       return;
     case "schedule_deadline":
-      await runtime.queues.sendControl(
-        { type: "deadline", eventId: `deadline-${state.runId}`, runId: state.runId },
-        { delay: effect.delayMs },
-      );
+      await new RunDeadlines(runtime).schedule(state.runId, Date.now() + effect.delayMs);
       return;
     case "enqueue_plan":
       await runtime.queues.sendPlan(effect.job);

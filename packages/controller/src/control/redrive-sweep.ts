@@ -3,6 +3,7 @@ import { isTerminal, type RunState } from "@rein/contracts/run";
 import { ControlEvent } from "@rein/contracts/messages";
 import { type AwaitedJob, awaitedJobsOf, type ControllerRuntime, jobIds, QUEUE_NAMES, resultEventIds } from "@rein/runtime";
 import { DEADLINE_JOB, deadlineJobId } from "../transition/lost-jobs.ts";
+import { RunDeadlines } from "./run-deadlines.ts";
 
 export interface SweepOptions {
   /** Who sweeps: the value of the lease while this sweep holds it. */
@@ -25,7 +26,7 @@ export interface SweepReport {
  * (SET NX PX, for one `redrive.intervalMs`) sweeps; it takes the runs whose
  * state has stood still for `redrive.quietMs`, at most `runsPerSweep`, the
  * least recently checked first, and checks that every job each waits for
- * (and its deadline timer) still has its hash in its queue: waiting, delayed,
+ * (and its deadline, still to fire or fired) still has its hash in its queue: waiting, delayed,
  * running, or finished and kept (`retention.jobs`). A run with jobs gone is
  * sent a `jobs.lost` event naming them and the version it was seen at, whose
  * id is derived from that version: a second sweep of the same run at the
@@ -106,17 +107,19 @@ async function resubmitIfLost(runtime: ControllerRuntime, state: RunState): Prom
 type LostJob = Pick<AwaitedJob, "key"> & { awaited?: AwaitedJob };
 
 async function lostJobsOf(runtime: ControllerRuntime, state: RunState): Promise<LostJob[]> {
-  const expected: LostJob[] = [...awaitedJobsOf(state).map((awaited) => ({ key: awaited.key, awaited })), { key: DEADLINE_JOB }];
-  const present = await Promise.all(
-    expected.map((job) =>
-      runtime.redis.exists(
-        job.awaited
-          ? runtime.keys.job(job.awaited.queue, job.awaited.jobId, state.runId)
-          : runtime.keys.job(QUEUE_NAMES.control, deadlineJobId(state.runId), state.runId),
-      ),
-    ),
-  );
-  return expected.filter((_job, index) => present[index] === 0);
+  const awaited: LostJob[] = awaitedJobsOf(state).map((job) => ({ key: job.key, awaited: job }));
+  const [present, deadline] = await Promise.all([
+    Promise.all(awaited.map(({ awaited: job }) => job && runtime.redis.exists(runtime.keys.job(job.queue, job.jobId, state.runId)))),
+    deadlineKept(runtime, state.runId),
+  ]);
+  const lost = awaited.filter((_job, index) => present[index] === 0);
+  return deadline ? lost : [...lost, { key: DEADLINE_JOB }];
+}
+
+/** Whether the run's deadline is still to fire (RunDeadlines) or has fired (its event is in the control queue). */
+async function deadlineKept(runtime: ControllerRuntime, runId: string): Promise<boolean> {
+  if (await new RunDeadlines(runtime).has(runId)) return true;
+  return (await runtime.redis.exists(runtime.keys.job(QUEUE_NAMES.control, deadlineJobId(runId), runId))) === 1;
 }
 
 /**

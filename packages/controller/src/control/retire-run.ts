@@ -1,12 +1,14 @@
 import { FINAL_ANSWER_STEP_ID, type RunState } from "@rein/contracts/run";
 import { ApprovalStore, type ControllerRuntime, jobIds, QUEUE_NAMES, resultEventIds } from "@rein/runtime";
 import { checkpointKeys, expireWithin, forgetExpiredRuns, noteRunExpiry, runKeysOf } from "@rein/runtime/keys";
+import { RunDeadlines } from "./run-deadlines.ts";
 
 /**
  * What is left of a run that ended: its keys (its intent and outcome
  * records and its approvals among them) expire after
- * `retention.runTtlSeconds` at the latest, and its deadline and pending approval
- * expiries leave the control queue instead of waiting there to be ignored.
+ * `retention.runTtlSeconds` at the latest, its deadline is forgotten, and its
+ * pending approval expiries leave the control queue instead of waiting there
+ * to be ignored.
  * The run index notes when the run's keys expire, and forgets the runs whose
  * keys are gone by now.
  * What only a running step reads (its checkpoint but its owner, the run's tool cache) and
@@ -40,7 +42,7 @@ export async function retireRun(runtime: ControllerRuntime, state: RunState): Pr
   const now = Date.now();
   await noteRunExpiry(runtime.redis, runtime.keys, state.runId, now + runTtlSeconds * 1000);
   await forgetExpiredRuns(runtime.redis, runtime.keys, now);
-  const timers = [`deadline-${state.runId}`, ...state.pendingApprovals.map((approvalId) => `approval-expiry-${approvalId}`)];
+  const timers = state.pendingApprovals.map((approvalId) => `approval-expiry-${approvalId}`);
   const control = runtime.queues.ofRun(QUEUE_NAMES.control, state.runId);
   const evaluate = runtime.queues.ofRun(QUEUE_NAMES.evaluate, state.runId);
   // An active job is the event being applied right now: it completes and goes with the finished jobs.
@@ -50,6 +52,8 @@ export async function retireRun(runtime: ControllerRuntime, state: RunState): Pr
     ...evaluateJobIdsOf(state).map((jobId) => evaluate.remove(jobId)),
   ];
   await Promise.all(removals.map((removal) => removal.catch(() => 0)));
+  // Last: a run without a deadline is one whose retirement is done.
+  await new RunDeadlines(runtime).forget(state.runId);
 }
 
 /**

@@ -11,6 +11,7 @@ import { appliedRunEvents } from "../control/applied-run-events.ts";
 import { startController } from "../control/controller.ts";
 import { createEventApplier, type EventApplier } from "../control/event-applier.ts";
 import { startControllerHeartbeat } from "./controller-heartbeat.ts";
+import { startDeadlineLoop } from "./deadline-loop.ts";
 import { startRedriveLoop } from "./redrive-loop.ts";
 import { warmPresenter } from "./warm-presenter.ts";
 import { providerForRole } from "./role-providers.ts";
@@ -100,7 +101,7 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
           );
         }
         heartbeats.push(startControllerHeartbeat(shared));
-        sweeps.push(startRedriveLoop(as("controller")));
+        sweeps.push(startRedriveLoop(as("controller")), startDeadlineLoop(as("controller")));
         break;
       case "plan": {
         const planner = provider("planner");

@@ -64,6 +64,10 @@ export class RedisKeys {
   activeRuns(): string {
     return `${this.prefix}:active-runs:{redrive}`;
   }
+  /** Each run's deadline (ms since the epoch) until it fires or the run ends; controllers poll it (RunDeadlines). */
+  runDeadlines(): string {
+    return `${this.prefix}:run-deadlines:{redrive}`;
+  }
   /** Which controller sweeps for lost jobs now (SET NX PX); it expires on its own. */
   redriveLease(): string {
     return `${this.prefix}:redrive-lease:{redrive}`;

@@ -65,14 +65,16 @@ export async function forgetExpiredRuns(redis: RedisClient, keys: RedisKeys, now
 }
 
 /**
- * Removes runs from the run index and their cursors from the metrics fold,
- * and last their expiry notes, so an interrupted call is finished by the next.
- * The index entry goes first: a scrape reads cursors only for runs in the index.
- * Three keys of three slots: three commands.
+ * Removes runs from the run index, their cursors from the metrics fold and
+ * any deadline left (a run pruned before it ended), and last their expiry
+ * notes, so an interrupted call is finished by the next. The index entry goes
+ * first: a scrape reads cursors only for runs in the index. Four keys of four
+ * slots: four commands.
  */
 export async function forgetRuns(redis: RedisClient, keys: RedisKeys, runIds: readonly string[]): Promise<void> {
   if (runIds.length === 0) return;
   await redis.zrem(keys.runIndex(), ...runIds);
   await redis.hdel(keys.metricsCursors(), ...runIds);
+  await redis.zrem(keys.runDeadlines(), ...runIds);
   await redis.zrem(keys.runExpiries(), ...runIds);
 }
