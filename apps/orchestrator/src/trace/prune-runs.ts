@@ -89,15 +89,14 @@ export async function pruneRuns(runtime: ReinRuntime, options: PruneOptions): Pr
  */
 async function removeRunJobs(runtime: ReinRuntime, runId: string, approvalIds: readonly string[]): Promise<void> {
   const jobs = new Map<string, { queue: Queue; jobId: string }>();
-  // Every shard, not only the run's: a run started before `queues.shards` changed left its jobs on another.
-  for (const [shard, shardPrefix] of runtime.keys.queuePrefixes().entries()) {
-    const queuePrefix = `${shardPrefix}:`;
-    for (const named of [runId, ...approvalIds]) {
-      for (const key of await scanKeys(runtime.redis, `${queuePrefix}*${named}*`)) {
-        const [name, jobId] = key.slice(queuePrefix.length).split(":");
-        const queue = name === undefined ? undefined : runtime.queues.named(name, shard);
-        if (jobId && queue) jobs.set(`${shard}:${name}:${jobId}`, { queue, jobId });
-      }
+  const shardPrefixes = runtime.keys.queuePrefixes().map((prefix) => `${prefix}:`);
+  for (const named of [runId, ...approvalIds]) {
+    // One scan over every shard's keys (each shard's tag starts `{queues`), not one per shard.
+    for (const key of await scanKeys(runtime.redis, `${runtime.keys.prefix}:{queues*}:*${named}*`)) {
+      const shard = shardPrefixes.findIndex((prefix) => key.startsWith(prefix));
+      const [name, jobId] = shard === -1 ? [] : key.slice((shardPrefixes[shard] as string).length).split(":");
+      const queue = name === undefined ? undefined : runtime.queues.named(name, shard);
+      if (jobId && queue) jobs.set(`${shard}:${name}:${jobId}`, { queue, jobId });
     }
   }
   for (const { queue, jobId } of jobs.values()) await queue.remove(jobId).catch(() => 0);

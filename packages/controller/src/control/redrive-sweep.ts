@@ -107,12 +107,12 @@ async function resubmitIfLost(runtime: ControllerRuntime, state: RunState): Prom
 type LostJob = Pick<AwaitedJob, "key"> & { awaited?: AwaitedJob };
 
 async function lostJobsOf(runtime: ControllerRuntime, state: RunState): Promise<LostJob[]> {
-  const awaited: LostJob[] = awaitedJobsOf(state).map((job) => ({ key: job.key, awaited: job }));
+  const awaited = awaitedJobsOf(state);
   const [present, deadline] = await Promise.all([
-    Promise.all(awaited.map(({ awaited: job }) => job && runtime.redis.exists(runtime.keys.job(job.queue, job.jobId, state.runId)))),
+    Promise.all(awaited.map((job) => runtime.redis.exists(runtime.keys.job(job.queue, job.jobId, state.runId)))),
     deadlineKept(runtime, state.runId),
   ]);
-  const lost = awaited.filter((_job, index) => present[index] === 0);
+  const lost: LostJob[] = awaited.filter((_job, index) => present[index] === 0).map((job) => ({ key: job.key, awaited: job }));
   return deadline ? lost : [...lost, { key: DEADLINE_JOB }];
 }
 
