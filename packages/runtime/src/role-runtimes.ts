@@ -28,4 +28,4 @@ export type StepWorkerRuntime = Pick<ReinRuntime, ConsumerPieces | "live" | "red
 };
 
 /** What the controller uses: it is the one role that writes run state (`runs`, with compare-and-set). */
-export type ControllerRuntime = Pick<ReinRuntime, ConsumerPieces | "runs" | "redis">;
+export type ControllerRuntime = Pick<ReinRuntime, ConsumerPieces | "runs" | "redis" | "handoffs">;

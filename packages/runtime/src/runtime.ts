@@ -6,6 +6,7 @@ import { secretsAndRedactor } from "./config/config-redactor.ts";
 import { LiveChannel } from "./live/live-channel.ts";
 import { createLogger, type Logger, type LogLevel, redactingLoggerOptions, type Redactor, type SecretBindings } from "@rein/guard";
 import { queueJobOptions, ReinQueues } from "./queues/queues.ts";
+import { HandoffLeases } from "./queues/handoff-leases.ts";
 import { RunEndWatch } from "./queues/run-end-watch.ts";
 import { connectRedisFor, type RedisClient } from "./redis/redis-client.ts";
 import { RedisKeys } from "./redis/keys.ts";
@@ -32,6 +33,8 @@ export interface ReinRuntime {
   /** Run ends as this process's step workers hear of them: one subscription, opened by the first `start`. */
   runEnds: RunEndWatch;
   queues: ReinQueues;
+  /** Leases on jobs run in process instead of through their queue. */
+  handoffs: HandoffLeases;
   /** Model text deltas of a run as they stream (pub/sub, not the trace). */
   live: LiveChannel;
   logger: Logger;
@@ -96,6 +99,7 @@ export function createRuntime(config: ReinConfig, options: RuntimeOptions = {}):
     checkpoints: new CheckpointStore(redis, keys),
     runEnds,
     queues,
+    handoffs: new HandoffLeases(redis, keys),
     live: new LiveChannel(redis, keys, logger),
     logger,
     redisErrors,

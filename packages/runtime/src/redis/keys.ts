@@ -72,6 +72,10 @@ export class RedisKeys {
   redriveLease(): string {
     return `${this.prefix}:redrive-lease:{redrive}`;
   }
+  /** The lease on job `jobId` of run `runId` while a process runs it in place of its queue (HandoffLeases). */
+  handoffLease(runId: string, jobId: string): string {
+    return `${this.prefix}:handoff:${runTag(runId)}:${jobId}`;
+  }
   trace(runId: string): string {
     return `${this.prefix}:trace:${runTag(runId)}`;
   }
