@@ -2,7 +2,8 @@
 // against the run's state, watched for a lost lock or an ended run, given up as the queue
 // retries them (UnrecoverableError for what retrying cannot help), and reported when lost to stalls.
 export { closeWorker, startRoleConsumer } from "./role-consumer.ts";
-export { type JobDelivery, runRoleJob } from "./role-job.ts";
+export { type HandedJob, type JobDelivery, runRoleJob } from "./role-job.ts";
+export type { WatchedLock } from "./lock-watch.ts";
 export { queuedRunEvents, type RunEvents } from "./run-events.ts";
 export { admitJob, staleJobReason } from "./job-intake.ts";
 export { assertLockHeld } from "./lock-lost.ts";

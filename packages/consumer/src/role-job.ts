@@ -16,6 +16,18 @@ export interface JobDelivery {
   locks: LockWatch;
 }
 
+/**
+ * A job run in the process of the role that produced it instead of through
+ * its queue (an in-process hand-off): `jobId` is the id it has in its queue,
+ * and its lease stands for the queue job's lock.
+ */
+export interface HandedJob {
+  jobId: string;
+  lease: WatchedLock;
+  /** Aborts when the process shuts down. */
+  signal: AbortSignal | undefined;
+}
+
 /** A job intake let through, with its lock watched until it ends. */
 export interface AdmittedJob {
   jobId: string;
@@ -46,18 +58,21 @@ export interface RoleJobSpec {
  * longer waits for is dropped (it completes, see admitJob). Then its lock is
  * watched while it runs and released after; a job that lost its lock, or
  * whose write was fenced off with `lock_lost`, stops without writing and
- * goes back to wait (see giveUpLostLock), whatever it was failing with.
+ * goes back to wait (see giveUpLostLock), whatever it was failing with. A
+ * handed job that lost its lease throws `lock_lost` to the hand-off instead.
  */
-export async function runRoleJob(runtime: IntakeDeps, delivery: JobDelivery, spec: RoleJobSpec): Promise<void> {
-  const { job, token, signal, locks } = delivery;
-  const jobId = job.id ?? "";
+export async function runRoleJob(runtime: IntakeDeps, delivery: JobDelivery | HandedJob, spec: RoleJobSpec): Promise<void> {
+  const jobId = "lease" in delivery ? delivery.jobId : (delivery.job.id ?? "");
   let lock: WatchedLock | undefined;
   try {
     if (!(await admitJob(runtime, jobId, spec.intake, spec.stale))) return await spec.onDropped?.();
-    lock = locks.track(jobId);
-    await spec.run({ jobId, lock, stop: stopSignal(signal, lock) });
+    lock = "lease" in delivery ? delivery.lease : delivery.locks.track(jobId);
+    await spec.run({ jobId, lock, stop: stopSignal(delivery.signal, lock) });
   } catch (error) {
-    if (lock && (!lock.held() || ReinError.hasCode(error, "lock_lost"))) return giveUpLostLock(job, token, runtime.logger, spec.role);
+    if (lock && (!lock.held() || ReinError.hasCode(error, "lock_lost"))) {
+      if ("lease" in delivery) throw new ReinError("lock_lost", `handed job ${jobId} lost its lease; another process may be running it`);
+      return giveUpLostLock(delivery.job, delivery.token, runtime.logger, spec.role);
+    }
     if (spec.onError) return spec.onError(error);
     throw toQueueError(error);
   } finally {

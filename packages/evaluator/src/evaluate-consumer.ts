@@ -5,6 +5,8 @@ import { type ModelProvider, usageOfFailure } from "@rein/models";
 import { liveEventOf, type EvaluatorRuntime } from "@rein/runtime";
 import {
   assertLockHeld,
+  type HandedJob,
+  type JobDelivery,
   queuedRunEvents,
   reportLostToStalls,
   type RunEvents,
@@ -32,69 +34,13 @@ export interface EvaluateConsumerDeps {
 /** The evaluate queue's consumer: a StepResult in, a `verdict.ready` control event out, applied through `deps.events`. */
 export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
   const { runtime } = deps;
-  const events = deps.events ?? queuedRunEvents(runtime.queues);
-  const checks = commandCheckRunner({
-    trace: runtime.trace,
-    artifacts: runtime.artifacts,
-    config: runtime.config,
-    secrets: runtime.secrets,
-    redactor: runtime.redactor,
-  });
+  const runEvaluation = evaluateJobRunner({ ...deps, events: deps.events ?? queuedRunEvents(runtime.queues) });
   return startRoleConsumer(runtime, {
     role: "evaluate",
     concurrency: deps.concurrency ?? 4,
     shard: deps.shard,
     stalled: deps.stalled,
-    process: async (delivery) => {
-      const { job } = delivery;
-      const data = EvaluateJob.parse(job.data);
-      const intake =
-        "kind" in data && data.kind === "final"
-          ? ({ kind: "final", runId: data.runId, attempt: data.attempt } as const)
-          : ({ kind: "evaluate", runId: data.runId, stepId: data.stepId, attempt: data.attempt } as const);
-      const eventId = `verdict-${job.id}`;
-      await runRoleJob(runtime, delivery, {
-        role: "evaluate",
-        intake,
-        onDropped: async () => events.settle?.(data.runId, eventId),
-        run: async ({ jobId, lock, stop }) => {
-          const workspace = await Workspace.forRun(runtime.config.workspaceRoot, data.runId);
-          const { verdict, usage } = await evaluate(
-            data,
-            {
-              trace: runtime.trace,
-              workspace,
-              checks,
-              judge: deps.judge,
-              judgeObservationBytes: runtime.config.observations.judgeMaxBytes,
-              redactor: runtime.redactor,
-              unknownOutcome: runtime.config.evaluator.unknownOutcome,
-              onJudgeEvent: (event) => {
-                const live = liveEventOf(event, { runId: data.runId, stepId: data.stepId, role: "judge" });
-                if (live) runtime.live.publish(live);
-              },
-            },
-            stop,
-          );
-          assertLockHeld(lock, jobId);
-          await events.apply({
-            type: "verdict.ready",
-            eventId,
-            runId: data.runId,
-            stepId: data.stepId,
-            attempt: data.attempt,
-            verdict,
-            usage,
-          });
-          runtime.logger.info({ runId: data.runId, stepId: data.stepId, attempt: data.attempt, decision: verdict.decision }, "verdict");
-        },
-        onError: async (error) => {
-          if (!ReinError.isInstance(error) || error.retryable) throw toQueueError(error);
-          // Trying again cannot help (a judge that never gives a valid score): escalate now, with what the tries spent.
-          await events.apply(escalation(data, eventId, `the evaluator failed: ${errorMessage(error)}`, usageOfFailure(error)));
-        },
-      });
-    },
+    process: async (delivery) => runEvaluation(EvaluateJob.parse(delivery.job.data), delivery),
     onFinalFailure: async (job, reason, { workerLost }) => {
       const parsed = EvaluateJob.safeParse(job.data);
       if (!parsed.success) return;
@@ -110,6 +56,68 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
       );
     },
   });
+}
+
+/** Runs one evaluate job, taken from its queue or handed over in process, its verdict applied through `deps.events`. */
+export function evaluateJobRunner(
+  deps: Pick<EvaluateConsumerDeps, "runtime" | "judge"> & { events: RunEvents },
+): (data: EvaluateJob, delivery: JobDelivery | HandedJob) => Promise<void> {
+  const { runtime, events } = deps;
+  const checks = commandCheckRunner({
+    trace: runtime.trace,
+    artifacts: runtime.artifacts,
+    config: runtime.config,
+    secrets: runtime.secrets,
+    redactor: runtime.redactor,
+  });
+  return async (data, delivery) => {
+    const intake =
+      "kind" in data && data.kind === "final"
+        ? ({ kind: "final", runId: data.runId, attempt: data.attempt } as const)
+        : ({ kind: "evaluate", runId: data.runId, stepId: data.stepId, attempt: data.attempt } as const);
+    const eventId = `verdict-${"lease" in delivery ? delivery.jobId : delivery.job.id}`;
+    await runRoleJob(runtime, delivery, {
+      role: "evaluate",
+      intake,
+      onDropped: async () => events.settle?.(data.runId, eventId),
+      run: async ({ jobId, lock, stop }) => {
+        const workspace = await Workspace.forRun(runtime.config.workspaceRoot, data.runId);
+        const { verdict, usage } = await evaluate(
+          data,
+          {
+            trace: runtime.trace,
+            workspace,
+            checks,
+            judge: deps.judge,
+            judgeObservationBytes: runtime.config.observations.judgeMaxBytes,
+            redactor: runtime.redactor,
+            unknownOutcome: runtime.config.evaluator.unknownOutcome,
+            onJudgeEvent: (event) => {
+              const live = liveEventOf(event, { runId: data.runId, stepId: data.stepId, role: "judge" });
+              if (live) runtime.live.publish(live);
+            },
+          },
+          stop,
+        );
+        assertLockHeld(lock, jobId);
+        await events.apply({
+          type: "verdict.ready",
+          eventId,
+          runId: data.runId,
+          stepId: data.stepId,
+          attempt: data.attempt,
+          verdict,
+          usage,
+        });
+        runtime.logger.info({ runId: data.runId, stepId: data.stepId, attempt: data.attempt, decision: verdict.decision }, "verdict");
+      },
+      onError: async (error) => {
+        if (!ReinError.isInstance(error) || error.retryable) throw toQueueError(error);
+        // Trying again cannot help (a judge that never gives a valid score): escalate now, with what the tries spent.
+        await events.apply(escalation(data, eventId, `the evaluator failed: ${errorMessage(error)}`, usageOfFailure(error)));
+      },
+    });
+  };
 }
 
 /** A step nobody could judge goes to a person rather than waiting forever. */

@@ -1,1 +1,1 @@
-export { startEvaluateConsumer } from "./evaluate-consumer.ts";
+export { evaluateJobRunner, startEvaluateConsumer } from "./evaluate-consumer.ts";

@@ -1,1 +1,1 @@
-export { startPlanConsumer } from "./plan-consumer.ts";
+export { planJobRunner, startPlanConsumer } from "./plan-consumer.ts";

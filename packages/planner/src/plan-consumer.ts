@@ -5,6 +5,8 @@ import { usageOfFailure } from "@rein/models";
 import { liveEventOf, type PlannerRuntime } from "@rein/runtime";
 import {
   assertLockHeld,
+  type HandedJob,
+  type JobDelivery,
   queuedRunEvents,
   reportLostToStalls,
   type RunEvents,
@@ -28,6 +30,7 @@ export interface PlanConsumerOptions {
 /** The plan queue's consumer: a PlanJob in, a `plan.ready` or `plan.failed` control event out, applied through `options.events`. */
 export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDeps, "trace">, options: PlanConsumerOptions = {}): Worker {
   const events = options.events ?? queuedRunEvents(runtime.queues);
+  const runPlan = planJobRunner(runtime, deps, events);
   return startRoleConsumer(runtime, {
     role: "plan",
     concurrency: options.concurrency ?? 4,
@@ -73,54 +76,7 @@ export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDep
         });
         return;
       }
-      const data = PlanJob.parse(job.data);
-      const eventId = `planned-${job.id}`;
-      await runRoleJob(runtime, delivery, {
-        role: "plan",
-        intake: { kind: "plan", runId: data.runId, planNo: data.planNo },
-        onDropped: async () => events.settle?.(data.runId, eventId),
-        run: async ({ jobId, lock, stop }) => {
-          const outcome = await plan(
-            data,
-            {
-              ...deps,
-              trace: runtime.trace,
-              redactor: deps.redactor ?? runtime.redactor,
-              onModelEvent: (event) => {
-                const live = liveEventOf(event, { runId: data.runId, stepId: null, role: "planner" });
-                if (live) runtime.live.publish(live);
-              },
-            },
-            stop,
-          );
-          assertLockHeld(lock, jobId);
-          if (outcome.ok) {
-            await events.apply({
-              type: "plan.ready",
-              eventId,
-              runId: data.runId,
-              planNo: data.planNo,
-              plan: outcome.plan,
-              usage: outcome.usage,
-              lessonsUsed: outcome.lessonsUsed,
-            });
-            runtime.logger.info(
-              { runId: data.runId, planNo: data.planNo, done: outcome.plan.done, nextStep: outcome.plan.current_step?.title ?? null },
-              "plan ready",
-            );
-          } else {
-            await events.apply({
-              type: "plan.failed",
-              eventId,
-              runId: data.runId,
-              planNo: data.planNo,
-              reason: outcome.reason,
-              usage: outcome.usage,
-            });
-            runtime.logger.warn({ runId: data.runId, planNo: data.planNo, reason: outcome.reason }, "plan failed");
-          }
-        },
-      });
+      await runPlan(PlanJob.parse(job.data), delivery);
     },
     onFinalFailure: async (job, reason, { workerLost }) => {
       if (job.name === "context") {
@@ -155,4 +111,61 @@ export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDep
       });
     },
   });
+}
+
+/** Runs one plan job, taken from its queue or handed over in process, its result applied through `events`. */
+export function planJobRunner(
+  runtime: PlannerRuntime,
+  deps: Omit<PlannerDeps, "trace">,
+  events: RunEvents,
+): (data: PlanJob, delivery: JobDelivery | HandedJob) => Promise<void> {
+  return async (data, delivery) => {
+    const eventId = `planned-${"lease" in delivery ? delivery.jobId : delivery.job.id}`;
+    await runRoleJob(runtime, delivery, {
+      role: "plan",
+      intake: { kind: "plan", runId: data.runId, planNo: data.planNo },
+      onDropped: async () => events.settle?.(data.runId, eventId),
+      run: async ({ jobId, lock, stop }) => {
+        const outcome = await plan(
+          data,
+          {
+            ...deps,
+            trace: runtime.trace,
+            redactor: deps.redactor ?? runtime.redactor,
+            onModelEvent: (event) => {
+              const live = liveEventOf(event, { runId: data.runId, stepId: null, role: "planner" });
+              if (live) runtime.live.publish(live);
+            },
+          },
+          stop,
+        );
+        assertLockHeld(lock, jobId);
+        if (outcome.ok) {
+          await events.apply({
+            type: "plan.ready",
+            eventId,
+            runId: data.runId,
+            planNo: data.planNo,
+            plan: outcome.plan,
+            usage: outcome.usage,
+            lessonsUsed: outcome.lessonsUsed,
+          });
+          runtime.logger.info(
+            { runId: data.runId, planNo: data.planNo, done: outcome.plan.done, nextStep: outcome.plan.current_step?.title ?? null },
+            "plan ready",
+          );
+        } else {
+          await events.apply({
+            type: "plan.failed",
+            eventId,
+            runId: data.runId,
+            planNo: data.planNo,
+            reason: outcome.reason,
+            usage: outcome.usage,
+          });
+          runtime.logger.warn({ runId: data.runId, planNo: data.planNo, reason: outcome.reason }, "plan failed");
+        }
+      },
+    });
+  };
 }

@@ -1,6 +1,7 @@
 import type { RunEvents } from "@rein/consumer";
 import type { ControllerRuntime } from "@rein/runtime";
 import type { EventApplier } from "./event-applier.ts";
+import type { LocalHandoff } from "./local-handoff.ts";
 
 /**
  * A trusted role's results applied where they are produced (issue 32):
@@ -10,13 +11,14 @@ import type { EventApplier } from "./event-applier.ts";
  * instead, where the controller retries it later; so does one the process
  * cannot apply for a reason a later try may not have (Redis failing mid-apply
  * is thrown: the role's job fails and is retried, and its event id keeps the
- * second application from counting twice).
+ * second application from counting twice). With `local`, the plan and
+ * evaluate jobs a result asks for may run in this process (LocalHandoff).
  */
-export function appliedRunEvents(applier: EventApplier, runtime: Pick<ControllerRuntime, "queues">): RunEvents {
+export function appliedRunEvents(applier: EventApplier, runtime: Pick<ControllerRuntime, "queues">, local?: LocalHandoff): RunEvents {
   return {
     apply: async (event) => {
-      if (!(await applier.apply(event))) await runtime.queues.sendControl(event);
+      if (!(await applier.apply(event, local))) await runtime.queues.sendControl(event);
     },
-    settle: (runId, eventId) => applier.settle(runId, eventId),
+    settle: (runId, eventId) => applier.settle(runId, eventId, local),
   };
 }

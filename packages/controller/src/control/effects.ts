@@ -1,3 +1,4 @@
+import type { LocalHandoff } from "./local-handoff.ts";
 import { retireRun } from "./retire-run.ts";
 import { RunDeadlines } from "./run-deadlines.ts";
 import { ReinError } from "@rein/contracts";
@@ -8,11 +9,13 @@ import { jobIds, LessonStore, QUEUE_NAMES, type ControllerRuntime } from "@rein/
 import { Workspace } from "@rein/tools";
 
 /** What an effect is performed for: the state that holds it and the event that caused it (unknown when effects are settled later). */
-interface EffectContext {
+export interface EffectContext {
   state: RunState;
   event?: ControlEvent;
   runtime: ControllerRuntime;
   signer: PacketSigner;
+  /** Where plan and evaluate jobs may run in this process instead of their queue; absent, all go to their queue. */
+  local?: LocalHandoff;
 }
 
 /**
@@ -27,7 +30,7 @@ export async function performEffects(effects: readonly ControllerEffect[], conte
 }
 
 /** Performs one effect. Every effect is idempotent: a replay after a crash changes nothing. */
-async function performEffect(effect: ControllerEffect, { state, event, runtime, signer }: EffectContext): Promise<void> {
+async function performEffect(effect: ControllerEffect, { state, event, runtime, signer, local }: EffectContext): Promise<void> {
   switch (effect.type) {
     case "prepare_workspace":
       // Filled, if at all, at intake by the submitter, which alone knows
@@ -37,9 +40,12 @@ async function performEffect(effect: ControllerEffect, { state, event, runtime, 
     case "schedule_deadline":
       await new RunDeadlines(runtime).schedule(state.runId, Date.now() + effect.delayMs);
       return;
-    case "enqueue_plan":
-      await runtime.queues.sendPlan(effect.job);
+    case "enqueue_plan": {
+      const { job } = effect;
+      const handed = await local?.run({ kind: "plan", job, jobId: jobIds.plan(job.runId, job.planNo) });
+      if (!handed) await runtime.queues.sendPlan(job);
       return;
+    }
     case "dispatch_step": {
       const packet = signer.sign(effect.body);
       await runtime.queues.sendStep({ packet }, effect.jobId, state.build);
@@ -48,9 +54,12 @@ async function performEffect(effect: ControllerEffect, { state, event, runtime, 
     case "enqueue_context_request":
       await runtime.queues.sendContextRequest(effect.job);
       return;
-    case "enqueue_evaluate":
-      await runtime.queues.sendEvaluate(evaluateJobOf(effect.job, event));
+    case "enqueue_evaluate": {
+      const job = evaluateJobOf(effect.job, event);
+      const handed = await local?.run({ kind: "evaluate", job, jobId: jobIds.evaluate(job.runId, job.stepId, job.attempt) });
+      if (!handed) await runtime.queues.sendEvaluate(job);
       return;
+    }
     case "schedule_approval_expiry":
       await runtime.queues.sendControl(
         {

@@ -5,6 +5,7 @@ import { PacketSigner } from "@rein/signing";
 import type { ControllerRuntime, ReinConfig, SaveOutcome } from "@rein/runtime";
 import type { TraceEventInput } from "@rein/trace";
 import { performEffects } from "./effects.ts";
+import type { LocalHandoff } from "./local-handoff.ts";
 import { transition, type TransitionSettings } from "../transition/transition.ts";
 import { logTransition } from "./transition-log.ts";
 import { WrittenStates } from "./written-states.ts";
@@ -33,10 +34,11 @@ export interface EventApplier {
    * (its trace in the same script), then perform its effects. True once the
    * event is applied, found applied before (its effects performed again) or
    * dropped; false when other writers kept advancing the run through every retry.
+   * With `local`, the plan and evaluate jobs it asks for may run in this process (LocalHandoff).
    */
-  apply(event: ControlEvent): Promise<boolean>;
+  apply(event: ControlEvent, local?: LocalHandoff): Promise<boolean>;
   /** Performs the effects of `eventId` again if it is the last event `runId` applied (see RunEvents.settle). */
-  settle(runId: string, eventId: string): Promise<void>;
+  settle(runId: string, eventId: string, local?: LocalHandoff): Promise<void>;
 }
 
 /**
@@ -78,15 +80,20 @@ export function createEventApplier(options: EventApplierOptions): EventApplier {
    * cluster slot, so it is a command of its own; sent beside the effects,
    * it adds no round trip to the event.
    */
-  const afterWrite = async (state: RunState, effects: readonly ControllerEffect[], event?: ControlEvent): Promise<void> => {
-    await Promise.all([runtime.runs.active.record(state), performEffects(effects, { state, event, runtime, signer })]);
+  const afterWrite = async (
+    state: RunState,
+    effects: readonly ControllerEffect[],
+    event?: ControlEvent,
+    local?: LocalHandoff,
+  ): Promise<void> => {
+    await Promise.all([runtime.runs.active.record(state), performEffects(effects, { state, event, runtime, signer, local })]);
   };
 
   /**
    * Applies the event to `state`; not done, with what the run holds now, when another writer advanced it first.
    * A `kept` state may be behind: only a write that lands is trusted from it, anything else is decided on a read.
    */
-  const applyTo = async (state: RunState | null, event: ControlEvent, kept = false): Promise<Applied> => {
+  const applyTo = async (state: RunState | null, event: ControlEvent, kept: boolean, local?: LocalHandoff): Promise<Applied> => {
     if (!state) {
       // Its run was pruned (or never existed): retrying cannot help, and a trace written now would outlive every run key.
       runtime.logger.warn(
@@ -98,7 +105,7 @@ export function createEventApplier(options: EventApplierOptions): EventApplier {
     if (state.appliedEvents.at(-1) === event.eventId) {
       if (kept) return { done: false };
       // Redelivered after a crash between writing state and enqueueing: finish the job.
-      await afterWrite(state, state.outbox, event);
+      await afterWrite(state, state.outbox, event, local);
       return { done: true };
     }
     const next = transition(state, event, transitionSettings(runtime.config, now()));
@@ -110,24 +117,24 @@ export function createEventApplier(options: EventApplierOptions): EventApplier {
     const outcome = await save(next.state, state, next.trace);
     if (!outcome.saved) return { done: false, current: outcome.current };
     logTransition(runtime.logger, next.trace);
-    await afterWrite(next.state, next.effects, event);
+    await afterWrite(next.state, next.effects, event, local);
     return { done: true };
   };
 
   return {
-    apply: async (event) => {
+    apply: async (event, local) => {
       const kept = written.take(event.runId);
-      let applied: Applied = kept ? await applyTo(kept, event, true) : { done: false };
+      let applied: Applied = kept ? await applyTo(kept, event, true, local) : { done: false };
       for (let attempt = 0; attempt <= conflictRetries && !applied.done; attempt += 1) {
-        applied = await applyTo(applied.current === undefined ? await runtime.runs.get(event.runId) : applied.current, event);
+        applied = await applyTo(applied.current === undefined ? await runtime.runs.get(event.runId) : applied.current, event, false, local);
       }
       return applied.done;
     },
-    settle: async (runId, eventId) => {
+    settle: async (runId, eventId, local) => {
       const state = await runtime.runs.get(runId);
       if (state?.appliedEvents.at(-1) !== eventId) return;
       // Only a step's evaluation needs its event (the step's result), and a trusted role's result enqueues none.
-      await afterWrite(state, state.outbox);
+      await afterWrite(state, state.outbox, undefined, local);
     },
   };
 }

@@ -27,7 +27,8 @@ export interface SweepReport {
  * state has stood still for `redrive.quietMs`, at most `runsPerSweep`, the
  * least recently checked first, and checks that every job each waits for
  * (and its deadline, still to fire or fired) still has its hash in its queue: waiting, delayed,
- * running, or finished and kept (`retention.jobs`). A run with jobs gone is
+ * running, or finished and kept (`retention.jobs`), or is running in a
+ * process that took it in hand (LocalHandoff) with its lease held. A run with jobs gone is
  * sent a `jobs.lost` event naming them and the version it was seen at, whose
  * id is derived from that version: a second sweep of the same run at the
  * same version (two controllers, a lease that lapsed mid-sweep) sends the
@@ -109,11 +110,17 @@ type LostJob = Pick<AwaitedJob, "key"> & { awaited?: AwaitedJob };
 async function lostJobsOf(runtime: ControllerRuntime, state: RunState): Promise<LostJob[]> {
   const awaited = awaitedJobsOf(state);
   const [present, deadline] = await Promise.all([
-    Promise.all(awaited.map((job) => runtime.redis.exists(runtime.keys.job(job.queue, job.jobId, state.runId)))),
+    Promise.all(awaited.map((job) => jobKept(runtime, state.runId, job))),
     deadlineKept(runtime, state.runId),
   ]);
-  const lost: LostJob[] = awaited.filter((_job, index) => present[index] === 0).map((job) => ({ key: job.key, awaited: job }));
+  const lost: LostJob[] = awaited.filter((_job, index) => !present[index]).map((job) => ({ key: job.key, awaited: job }));
   return deadline ? lost : [...lost, { key: DEADLINE_JOB }];
+}
+
+/** Whether an awaited job is in its queue, or running in a process that took it in hand (its hand-off lease held). */
+async function jobKept(runtime: ControllerRuntime, runId: string, job: AwaitedJob): Promise<boolean> {
+  if ((await runtime.redis.exists(runtime.keys.job(job.queue, job.jobId, runId))) === 1) return true;
+  return runtime.handoffs.held(runId, job.jobId);
 }
 
 /** Whether the run's deadline is still to fire (RunDeadlines) or has fired (its event is in the control queue). */

@@ -4,12 +4,13 @@ import type { ModelProvider, ModelStreamEvent } from "@rein/models";
 import { LessonStore, RedisRateLimiter, type ReinConfig, type ReinRuntime } from "@rein/runtime";
 import { closeWorker, type RunEvents, type WorkerTiming } from "@rein/consumer";
 import type { ToolExecutor } from "@rein/tools";
-import { startEvaluateConsumer } from "@rein/evaluator";
-import { startPlanConsumer } from "@rein/planner";
+import { evaluateJobRunner, startEvaluateConsumer } from "@rein/evaluator";
+import { planJobRunner, startPlanConsumer } from "@rein/planner";
 import { startStepConsumer } from "@rein/workers";
 import { appliedRunEvents } from "../control/applied-run-events.ts";
 import { startController } from "../control/controller.ts";
 import { createEventApplier, type EventApplier } from "../control/event-applier.ts";
+import { LocalHandoff } from "../control/local-handoff.ts";
 import { startControllerHeartbeat } from "./controller-heartbeat.ts";
 import { startDeadlineLoop } from "./deadline-loop.ts";
 import { startRedriveLoop } from "./redrive-loop.ts";
@@ -79,8 +80,14 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
     applier ??= createEventApplier({ runtime: as("controller"), packetPrivateKey: privateKey });
     return applier;
   };
-  const results = (): RunEvents | undefined =>
-    options.packetPrivateKey ? appliedRunEvents(applierOf(options.packetPrivateKey), shared) : undefined;
+  // Where plan and evaluate share this process with the key, the jobs their results ask for run here first.
+  const handoff =
+    options.packetPrivateKey && options.roles.includes("plan") && options.roles.includes("evaluate")
+      ? new LocalHandoff(as("controller"), { leaseMs: options.stalled?.lockDuration ?? config.queues.lockMs })
+      : undefined;
+  const results: RunEvents | undefined = options.packetPrivateKey
+    ? appliedRunEvents(applierOf(options.packetPrivateKey), shared, handoff)
+    : undefined;
   const shards = Array.from({ length: config.queues.shards }, (_, shard) => shard);
   // One consumer per queue shard, sharing the role's concurrency between them (at least one job each).
   const concurrencyOf = (role: RoleName) => Math.ceil((options.concurrency ?? DEFAULT_CONCURRENCY[role]) / shards.length);
@@ -111,13 +118,14 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
           maxTokens: config.roles.planner.maxTokens,
           lessonsFor: (goal) => lessons.refsFor(goal),
         };
+        if (handoff && results) handoff.host("plan", planJobRunner(as("planner"), deps, results));
         for (const shard of shards) {
           workers.push(
             startPlanConsumer(as("planner"), deps, {
               concurrency: concurrencyOf(role),
               shard,
               stalled: options.stalled,
-              events: results(),
+              events: results,
             }),
           );
         }
@@ -148,6 +156,7 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
       }
       case "evaluate": {
         const judge = provider("judge");
+        if (handoff && results) handoff.host("evaluate", evaluateJobRunner({ runtime: as("evaluator"), judge, events: results }));
         for (const shard of shards) {
           workers.push(
             startEvaluateConsumer({
@@ -156,7 +165,7 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
               concurrency: concurrencyOf(role),
               shard,
               stalled: options.stalled,
-              events: results(),
+              events: results,
             }),
           );
         }
@@ -181,6 +190,7 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
       // Let current jobs finish; past the grace period, abort them: a step
       // saves its checkpoint and its job goes back to the queue for another worker.
       const timer = setTimeout(() => {
+        handoff?.stop("shutdown: grace period over, giving the job back");
         for (const worker of workers) worker.cancelAllJobs("shutdown: grace period over, giving the job back");
       }, graceMs);
       try {

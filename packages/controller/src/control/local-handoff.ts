@@ -1,0 +1,99 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { EvaluateJob, PlanJob } from "@rein/contracts/messages";
+import type { HandedJob, WatchedLock } from "@rein/consumer";
+import type { ControllerRuntime } from "@rein/runtime";
+
+/** A plan or evaluate job a transition asks for, with the id it has in its queue. */
+export type HandedWork = { kind: "plan"; job: PlanJob; jobId: string } | { kind: "evaluate"; job: EvaluateJob; jobId: string };
+
+type Runner<T> = (job: T, handed: HandedJob) => Promise<void>;
+
+export interface LocalHandoffOptions {
+  /** How long a lease lasts unrenewed; renewed every third of it while its job runs. */
+  leaseMs: number;
+  /** Handed jobs in a row from one queue job: evaluate → plan → final evaluation is 2. @defaultValue 2 */
+  maxHops?: number;
+}
+
+/**
+ * The in-process hand-off (issue 32): a plan or evaluate job that a trusted
+ * role's result asks for runs in the same process, when it hosts that role,
+ * instead of going through its queue. It runs inside the job whose result
+ * asked for it, in that job's place among the role's concurrent jobs (the
+ * job waits for it), so a crash redelivers that job, whose result's effects
+ * are performed again; while it runs, a lease (HandoffLeases) stands for the
+ * queue job, so the re-drive sweep neither re-sends a slow one nor misses a
+ * dead one. Whatever it cannot run here (no slot, too many hops, a failure
+ * to try again) goes to its queue under the same job id, with the queue's
+ * retries: a handed job is the first try of the queued one. Only plan and
+ * evaluate consumers hand jobs over: a controller's events never wait on a model.
+ */
+export class LocalHandoff {
+  readonly #runners: { plan?: Runner<PlanJob>; evaluate?: Runner<EvaluateJob> } = {};
+  readonly #hops = new AsyncLocalStorage<number>();
+  readonly #stopping = new AbortController();
+  readonly #holder = `${hostname()}:${process.pid}:${randomUUID()}`;
+
+  constructor(
+    private readonly runtime: Pick<ControllerRuntime, "handoffs" | "logger">,
+    private readonly options: LocalHandoffOptions,
+  ) {}
+
+  /** Runs this process's plan jobs (`kind` "plan") or evaluate jobs handed to it with `runner`. */
+  host(kind: "plan", runner: Runner<PlanJob>): void;
+  host(kind: "evaluate", runner: Runner<EvaluateJob>): void;
+  host(kind: HandedWork["kind"], runner: Runner<PlanJob> | Runner<EvaluateJob>): void {
+    Object.assign(this.#runners, { [kind]: runner });
+  }
+
+  /**
+   * Runs `work` here; false when it was not run and must be sent to its
+   * queue. True also when another holder has its lease: it runs there.
+   */
+  async run(work: HandedWork): Promise<boolean> {
+    const hops = this.#hops.getStore() ?? 0;
+    const runner = this.#runners[work.kind] as Runner<HandedWork["job"]> | undefined;
+    if (!runner || hops >= (this.options.maxHops ?? 2) || this.#stopping.signal.aborted) return false;
+    const { runId } = work.job;
+    const { handoffs, logger } = this.runtime;
+    if (!(await handoffs.take(runId, work.jobId, this.#holder, this.options.leaseMs))) return true;
+    const lease = this.#watchLease(runId, work.jobId);
+    try {
+      await this.#hops.run(hops + 1, () => runner(work.job, { jobId: work.jobId, lease, signal: this.#stopping.signal }));
+      return true;
+    } catch (error) {
+      logger.warn({ err: error, runId, jobId: work.jobId }, `handed ${work.kind} job failed; sent to its queue to be tried again`);
+      return false;
+    } finally {
+      lease.release();
+      await handoffs.release(runId, work.jobId, this.#holder).catch((error: unknown) => {
+        // Unreleased, it expires after leaseMs; until then the sweep counts the job present, which it is (queued or done).
+        logger.warn({ err: error, runId, jobId: work.jobId }, "could not release a hand-off lease; it expires on its own");
+      });
+    }
+  }
+
+  /** Stops the handed jobs running now (shutdown): each goes to its queue for another process. */
+  stop(reason: string): void {
+    this.#stopping.abort(new Error(reason));
+  }
+
+  /** The lease as the job's lock: renewed in the background, lost once a renewal finds it gone or another's. */
+  #watchLease(runId: string, jobId: string): WatchedLock {
+    const lost = new AbortController();
+    const { leaseMs } = this.options;
+    const renew = () => {
+      this.runtime.handoffs.renew(runId, jobId, this.#holder, leaseMs).then(
+        (held) => {
+          if (!held) lost.abort(new Error(`the hand-off lease on job ${jobId} expired`));
+        },
+        (error: unknown) => this.runtime.logger.warn({ err: error, runId, jobId }, "could not renew a hand-off lease; trying again"),
+      );
+    };
+    const timer = setInterval(renew, Math.max(1, Math.floor(leaseMs / 3)));
+    timer.unref();
+    return { held: () => !lost.signal.aborted, signal: lost.signal, release: () => clearInterval(timer) };
+  }
+}

@@ -1,0 +1,170 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/signing";
+import { type ModelProvider, ScriptedProvider } from "@rein/models";
+import { plannerOfSteps } from "@rein/models/testing";
+import { ReinError } from "@rein/contracts";
+import type { RunState } from "@rein/contracts/run";
+import { createRuntime, jobIds, type ReinRuntime } from "@rein/runtime";
+import { createTestRuntime, type TestRuntime, waitForRun } from "@rein/runtime/testing";
+import { sweepLostJobs } from "../src/control/redrive-sweep.ts";
+import { buildTooling } from "../src/roles/tooling.ts";
+import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
+import { submitGoal } from "../src/intake/submit-goal.ts";
+
+const step = {
+  title: "Report",
+  objective: "Report that there is nothing to do.",
+  acceptance_criteria: [],
+  tools: [],
+  evidence_ids: [],
+  output_contract: { description: "one sentence", format: "text" as const },
+  budget: {},
+};
+
+const script = {
+  planner: plannerOfSteps([step], { answer: "said hello", claims: [], gaps: ["nothing was observed"] }),
+  worker: [{ turns: [{ text: "Hello." }], repeatLast: true }],
+};
+
+/** The scripted planner, whose second call waits for `release` and may fail once first. */
+class SecondPlanGate implements ModelProvider {
+  readonly name = "gated";
+  readonly kind = "scripted";
+  readonly model = "scripted";
+  readonly #inner = new ScriptedProvider(script);
+  #calls = 0;
+  #release!: () => void;
+  readonly released = new Promise<void>((resolve) => {
+    this.#release = resolve;
+  });
+  /** Resolves once the second plan's model call has begun. */
+  readonly secondBegun: Promise<void>;
+  #begun!: () => void;
+
+  constructor(private readonly failSecondOnce = false) {
+    this.secondBegun = new Promise((resolve) => {
+      this.#begun = resolve;
+    });
+  }
+
+  release(): void {
+    this.#release();
+  }
+
+  async complete(...args: Parameters<ModelProvider["complete"]>): ReturnType<ModelProvider["complete"]> {
+    this.#calls += 1;
+    if (this.#calls === 2) {
+      this.#begun();
+      if (this.failSecondOnce) throw new ReinError("model_error", "the provider is overloaded (529)", { retryable: true });
+      await this.released;
+    }
+    return this.#inner.complete(...args);
+  }
+}
+
+// Issue 32: where plan and evaluate share a process, the plan and final evaluation a verdict asks for run there, not through their queues.
+describe("the in-process hand-off between plan and evaluate", { timeout: 60_000 }, () => {
+  let runtime: TestRuntime;
+  const opened: ReinRuntime[] = [];
+  const running: RunningRoles[] = [];
+  const gates: SecondPlanGate[] = [];
+  afterEach(async () => {
+    // A failed assertion must not leave a plan waiting on its gate through the roles' close.
+    for (const gate of gates.splice(0)) gate.release();
+    for (const roles of running.splice(0)) await roles.close(0);
+    for (const role of opened.splice(0)) await role.close();
+    await runtime?.cleanup();
+  });
+
+  const roleRuntime = (): ReinRuntime => {
+    const role = createRuntime(runtime.config);
+    opened.push(role);
+    return role;
+  };
+
+  /** Control, plan + evaluate, and step, each in a runtime of its own; the re-drive loop off, so only the test sweeps. */
+  const deploy = async (planner: ModelProvider | SecondPlanGate): Promise<{ submit(): Promise<string>; controller: ReinRuntime }> => {
+    if (planner instanceof SecondPlanGate) gates.push(planner);
+    runtime = await createTestRuntime({ redrive: { enabled: false } });
+    const keys = generatePacketKeys();
+    const controller = roleRuntime();
+    const stepRuntime = roleRuntime();
+    const tooling = await buildTooling(stepRuntime, [], new ApprovalVerifier(generateKeyPair().publicKey));
+    running.push(
+      startRoles(controller, { roles: ["control"], packetPrivateKey: keys.privateKey }),
+      startRoles(roleRuntime(), {
+        roles: ["plan", "evaluate"],
+        packetPrivateKey: keys.privateKey,
+        providers: { planner, judge: new ScriptedProvider({}) },
+      }),
+      startRoles(stepRuntime, {
+        roles: ["step"],
+        packetPublicKey: keys.publicKey,
+        executor: tooling.executor,
+        providers: { worker: new ScriptedProvider(script) },
+      }),
+      { workers: [], close: () => tooling.close() },
+    );
+    return {
+      controller,
+      submit: async () => (await submitGoal(runtime, { text: "Is there anything to do?", kind: "question" }, { knownTools: [] })).runId,
+    };
+  };
+  const ended = (state: RunState) => state.status === "done" || state.status === "failed" || state.status === "escalated";
+  const jobIdsOf = async (queue: "plan" | "evaluate") =>
+    (await runtime.queues[queue].getJobs(["completed", "delayed", "waiting", "active", "failed"])).map((job) => job.id).sort();
+
+  it("runs the second plan and the final evaluation in place: one plan job and one evaluate job, the trace as through the queues", async () => {
+    const { submit } = await deploy(new ScriptedProvider(script));
+    const runId = await submit();
+    const state = await waitForRun(runtime, runId, ended);
+    expect(state.status, state.stopReason).toBe("done");
+    expect(await jobIdsOf("plan")).toEqual([jobIds.plan(runId, 1)]);
+    expect(await jobIdsOf("evaluate")).toEqual([jobIds.evaluate(runId, "s1", 1)]);
+    const kinds = (await runtime.trace.read(runId))
+      .map((event) => event.kind)
+      .filter((kind) => kind === "plan.ready" || kind === "verdict.ready" || kind === "run.done");
+    expect(kinds).toEqual(["plan.ready", "verdict.ready", "plan.ready", "verdict.ready", "run.done"]);
+  });
+
+  it("holds a lease the re-drive sweep honours while a handed plan is slower than redrive.quietMs", async () => {
+    const planner = new SecondPlanGate();
+    const { submit, controller } = await deploy(planner);
+    const runId = await submit();
+    await planner.secondBegun;
+    const later = Date.now() + runtime.config.redrive.quietMs + 60_000;
+    const sweep = await sweepLostJobs(controller, { holder: "test", now: later });
+    expect(sweep).toEqual({ swept: true, checked: 1, lost: [] });
+    expect(await runtime.redis.exists(runtime.keys.handoffLease(runId, jobIds.plan(runId, 2)))).toBe(1);
+    planner.release();
+    const state = await waitForRun(runtime, runId, ended);
+    expect(state.status, state.stopReason).toBe("done");
+    expect(await runtime.redis.exists(runtime.keys.handoffLease(runId, jobIds.plan(runId, 2)))).toBe(0);
+    expect(await jobIdsOf("plan")).toEqual([jobIds.plan(runId, 1)]);
+  });
+
+  it("leaves a handed plan whose lease is gone (its holder dead) to the sweep, which has it sent again; the run still ends once", async () => {
+    const planner = new SecondPlanGate();
+    const { submit, controller } = await deploy(planner);
+    const runId = await submit();
+    await planner.secondBegun;
+    // What a dead holder leaves once its lease expired: the job neither queued nor held.
+    await runtime.redis.del(runtime.keys.handoffLease(runId, jobIds.plan(runId, 2)));
+    const sweep = await sweepLostJobs(controller, { holder: "test", now: Date.now() + runtime.config.redrive.quietMs + 60_000 });
+    expect(sweep.lost).toEqual([{ runId, jobs: ["plan 2"] }]);
+    planner.release();
+    const state = await waitForRun(runtime, runId, ended);
+    expect(state.status, state.stopReason).toBe("done");
+    expect(await jobIdsOf("plan")).toEqual([jobIds.plan(runId, 1), jobIds.plan(runId, 2)].sort());
+    const plans = (await runtime.trace.read(runId)).filter((event) => event.kind === "plan.ready");
+    expect(plans).toHaveLength(2);
+  });
+
+  it("sends a handed plan that fails with a retryable error to its queue, where it is tried again", async () => {
+    const { submit } = await deploy(new SecondPlanGate(true));
+    const runId = await submit();
+    const state = await waitForRun(runtime, runId, ended);
+    expect(state.status, state.stopReason).toBe("done");
+    expect(await jobIdsOf("plan")).toEqual([jobIds.plan(runId, 1), jobIds.plan(runId, 2)].sort());
+  });
+});
