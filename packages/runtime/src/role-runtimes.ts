@@ -9,8 +9,9 @@ type ConsumerPieces = "config" | "connection" | "keys" | "redisErrors" | "teleme
 
 /**
  * What the planner's consumer may use of the runtime. No `runs` and a Redis
- * it can only read through: only the controller writes run state; the
- * planner reports to it with control events on `queues`.
+ * it can only read through: it never writes run state itself. Its results go
+ * out through the RunEvents it is given: control events, or, in a process
+ * that holds the packet-signing key, the transition applied in place.
  */
 export type PlannerRuntime = Pick<ReinRuntime, ConsumerPieces | "live" | "redactor"> & { redis: RunStateReads };
 
@@ -27,5 +28,9 @@ export type StepWorkerRuntime = Pick<ReinRuntime, ConsumerPieces | "live" | "red
   redis: RunStateReads;
 };
 
-/** What the controller uses: it is the one role that writes run state (`runs`, with compare-and-set). */
+/**
+ * What applying a run's events takes: run state with compare-and-set
+ * (`runs`) and the hand-off leases. The controller holds it, and so do the
+ * trusted plan and evaluate processes that apply their own results.
+ */
 export type ControllerRuntime = Pick<ReinRuntime, ConsumerPieces | "runs" | "redis" | "handoffs">;
