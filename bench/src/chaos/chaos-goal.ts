@@ -38,9 +38,11 @@ export const expectedEffects = (goal: GoalInput): number => (goal === chaosFanOu
  * One step: a non-idempotent effect (`run_command`) and a wait in the same
  * turn, so a worker killed in the wait dies before the turn's checkpoint and
  * the resumed step must replay the effect's recorded outcome, not run it again.
- * The wait is a read, so the resumed step may run it again.
+ * The wait is a read, so the resumed step may run it again. The planner's
+ * answer, the plan a verdict asks for and so the one handed over in process,
+ * takes `answerMs` to come.
  */
-export function chaosScript(waitMs: number): ModelScriptInput {
+export function chaosScript(waitMs: number, answerMs: number): ModelScriptInput {
   const step = (side: string) => ({
     title: `${STEP_TITLE} (side ${side})`,
     objective: "Run the effect command once, then the wait command, and answer.",
@@ -60,6 +62,7 @@ export function chaosScript(waitMs: number): ModelScriptInput {
         match: fanOut(String(FAN_OUT_CHILDREN)),
         turns: [
           {
+            delayMs: answerMs,
             output: {
               current_step: null,
               done: true,
@@ -72,21 +75,24 @@ export function chaosScript(waitMs: number): ModelScriptInput {
           },
         ],
       },
-      ...plannerOfSteps(
-        [
+      ...answeringAfter(
+        answerMs,
+        plannerOfSteps(
+          [
+            {
+              title: STEP_TITLE,
+              objective: "Run the effect command once, then the wait command, and answer.",
+              tools: ["run_command", "wait"],
+              output_contract: { description: "one sentence", format: "text" },
+              budget: { maxTurns: 4, maxToolCalls: 4 },
+            },
+          ],
           {
-            title: STEP_TITLE,
-            objective: "Run the effect command once, then the wait command, and answer.",
-            tools: ["run_command", "wait"],
-            output_contract: { description: "one sentence", format: "text" },
-            budget: { maxTurns: 4, maxToolCalls: 4 },
+            answer: "the effect was recorded",
+            claims: [{ text: "the effect command ran", evidence: ["{{evidence:run_command}}"] }],
+            gaps: [],
           },
-        ],
-        {
-          answer: "the effect was recorded",
-          claims: [{ text: "the effect command ran", evidence: ["{{evidence:run_command}}"] }],
-          gaps: [],
-        },
+        ),
       ),
     ],
     worker: [
@@ -104,6 +110,15 @@ export function chaosScript(waitMs: number): ModelScriptInput {
       },
     ],
   };
+}
+
+type PlannerScript = NonNullable<ModelScriptInput["planner"]>;
+
+/** `planner` with its last conversation, the one that answers, answering after `ms`. */
+function answeringAfter(ms: number, planner: PlannerScript): PlannerScript {
+  return planner.map((conversation, index) =>
+    index === planner.length - 1 ? { ...conversation, turns: conversation.turns.map((turn) => ({ ...turn, delayMs: ms })) } : conversation,
+  );
 }
 
 /** The deployment config every role process reads: scripted models, `node` allowed for run_command without asking, the wait plugin. */

@@ -12,7 +12,7 @@ const { values } = parseArgs({
   options: { short: { type: "boolean" }, runs: { type: "string" }, keep: { type: "boolean" }, shards: { type: "string" } },
 });
 const short = values.short === true;
-const runs = Number(values.runs ?? (short ? 21 : 200));
+const runs = Number(values.runs ?? (short ? 24 : 200));
 const report = await runChaos({
   runs,
   lockMs: short ? 3_000 : 4_000,

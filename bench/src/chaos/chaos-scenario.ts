@@ -38,7 +38,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     lockMs,
     stepConcurrency: 4,
     graceMs: 500,
-    script: chaosScript(options.stepWaitMs),
+    // The plan that ends a run is handed over in process (LocalHandoff); lasting a lock, it renews its lease and a kill lands in it.
+    script: chaosScript(options.stepWaitMs, lockMs),
     config: (paths, prefix) => ({ ...chaosConfig(paths, prefix), queues: { shards: options.shards ?? 1 } }),
   });
   const { runtime } = deployment;
@@ -51,7 +52,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   /** How many times each run's effect must run: once per step that records it. */
   const effectsOf = new Map<string, number>();
   const knownTools = knownToolNames(runtime.config, []);
-  const waves = 7;
+  const waves = 8;
   const submitWave = async () => {
     const batch = Math.min(Math.ceil(options.runs / waves), options.runs - runIds.length);
     for (let index = 0; index < batch; index += 1) {
@@ -90,11 +91,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
     return `step jobs ${JSON.stringify(jobs)}, runs ${JSON.stringify(Object.fromEntries(statuses))}`;
   };
+  /** Plans and evaluations running in process in place of their queue job: each holds a hand-off lease. */
+  const handedJobs = async () => {
+    const [, keys] = await within(
+      "scanning for hand-off leases",
+      REDIS_WAIT_MS,
+      deployment.redis.admin().scan("0", "MATCH", `${runtime.config.prefix}:handoff:*`, "COUNT", 10_000),
+    );
+    return keys.length;
+  };
   const stepsInFlight = () => bounded("a step in flight", async () => (await activeSteps()).length > 0, 60_000);
 
   try {
     let control = await deployment.startController();
-    await deployment.startPlanAndEvaluate();
+    const planEvaluate = await deployment.startPlanAndEvaluate();
     const first = await deployment.startStepWorker();
 
     // 1. The same step killed twice: while `first` is the only step worker, what is active is its;
@@ -141,7 +151,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     fault("SIGKILL the controller");
     control = await deployment.startController("control-2");
 
-    // 4. Redis killed and restarted from its AOF.
+    // 4. The plan-and-evaluate process killed while it runs a plan handed to it in process.
+    await submitWave();
+    await bounded("a plan handed over in process", async () => (await handedJobs()) > 0, 60_000);
+    const handed = await handedJobs();
+    await planEvaluate.signal("SIGKILL");
+    fault(`SIGKILL the plan-and-evaluate process running ${handed} handed plan(s) or evaluation(s)`);
+    await deployment.startPlanAndEvaluate("plan-evaluate-2");
+
+    // 5. Redis killed and restarted from its AOF.
     await submitWave();
     await stepsInFlight();
     await deployment.redis.kill();
@@ -150,7 +168,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await deployment.redis.restart();
     fault("redis-server restarted from its AOF");
 
-    // 5. Every client paused for longer than a lock lasts.
+    // 6. Every client paused for longer than a lock lasts.
     await submitWave();
     await stepsInFlight();
     const pauseMs = Math.round(lockMs * 1.5);
@@ -158,7 +176,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     fault(`CLIENT PAUSE ${pauseMs} ms ALL (lock ${lockMs} ms)`);
     await delay(pauseMs);
 
-    // 6. The proxied step worker cut off from Redis for longer than a lock lasts.
+    // 7. The proxied step worker cut off from Redis for longer than a lock lasts.
     await submitWave();
     await stepsInFlight();
     const cutMs = lockMs * 2;

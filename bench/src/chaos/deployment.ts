@@ -68,12 +68,8 @@ export class Deployment {
     return this.#spawn(name, ["serve", "--lock-ms", String(this.options.lockMs)], this.redis.url);
   }
 
-  async startPlanAndEvaluate(): Promise<RoleProcess> {
-    return this.#spawn(
-      "plan-evaluate",
-      ["worker", "--role", "plan", "--role", "evaluate", "--lock-ms", String(this.options.lockMs)],
-      this.redis.url,
-    );
+  async startPlanAndEvaluate(name = "plan-evaluate"): Promise<RoleProcess> {
+    return this.#spawn(name, ["worker", "--role", "plan", "--role", "evaluate", "--lock-ms", String(this.options.lockMs)], this.redis.url);
   }
 
   /** A step worker, connected directly or through the suite's proxy. */

@@ -39,8 +39,10 @@ export class PrivateRedis {
    * few tries and 10 s instead of waiting for Redis forever.
    */
   admin(): Redis {
-    this.#admin ??= connectRedis(this.url, { maxRetriesPerRequest: 3, commandTimeout: 10_000 });
-    this.#admin.on("error", () => {});
+    if (!this.#admin) {
+      this.#admin = connectRedis(this.url, { maxRetriesPerRequest: 3, commandTimeout: 10_000 });
+      this.#admin.on("error", () => {});
+    }
     return this.#admin;
   }
 
