@@ -8,7 +8,9 @@
  * that delay, so runs pile up in flight (`--runs 10000 --step-concurrency
  * 300`): the step wait (ready to started) and what Redis and the controller
  * hold per run in flight are reported. `--shards N` splits the queues
- * (config `queues.shards`). Every wait is bounded.
+ * (config `queues.shards`). `--commands` adds Redis's calls and time by
+ * command name, `--scripts` its time by Lua script (SLOWLOG), `--monitor
+ * FILE` every command. Every wait is bounded.
  */
 import { createWriteStream } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
@@ -25,6 +27,7 @@ import { noopGoal, noopWorkerScript, plannerScript } from "../scripts.ts";
 import { hasSettled } from "./chaos-checks.ts";
 import { Deployment } from "./deployment.ts";
 import { perRun, redisWork, usedMemory } from "./redis-work.ts";
+import { recordScriptCosts } from "./script-costs.ts";
 import { REDIS_BATCH_WAIT_MS, REDIS_WAIT_MS, within } from "./within.ts";
 
 const { values } = parseArgs({
@@ -35,6 +38,7 @@ const { values } = parseArgs({
     "no-dispatch": { type: "boolean" },
     commands: { type: "boolean" },
     monitor: { type: "string" },
+    scripts: { type: "boolean" },
     "model-latency-ms": { type: "string" },
     "step-concurrency": { type: "string" },
     shards: { type: "string" },
@@ -77,6 +81,7 @@ try {
   for (let index = 0; index < stepWorkers; index += 1) await deployment.startStepWorker();
   const ended = await watchRunEnds();
   const monitor = values.monitor === undefined ? undefined : await recordCommands(values.monitor);
+  const scripts = values.scripts ? await recordScriptCosts(admin) : undefined;
   const bytesBefore = await usedMemory(admin);
   const before = await redisWork(admin, queuePrefixes);
   const knownTools = knownToolNames(runtime.config, []);
@@ -114,6 +119,7 @@ try {
   }
   const after = await redisWork(admin, queuePrefixes);
   await monitor?.close();
+  const scriptCosts = await scripts?.finish(ended.ids.size);
   const bytesPerRun = ((await usedMemory(admin)) - bytesBefore) / runs;
   await ended.close();
   const states = new Map<string, RunState>();
@@ -167,6 +173,13 @@ try {
       .filter(([, value]) => value >= 5)
       .sort((a, b) => b[1] - a[1]);
     process.stdout.write(`Redis µs per run by command: ${usec.map(([name, value]) => `${name} ${value.toFixed(0)}`).join(", ")}\n`);
+  }
+  if (scriptCosts) {
+    const rows = scriptCosts.map(
+      (cost) =>
+        `  ${cost.name}: ${cost.callsPerRun.toFixed(2)} calls × ${cost.microsPerCall.toFixed(0)} µs = ${(cost.callsPerRun * cost.microsPerCall).toFixed(0)} µs per run`,
+    );
+    process.stdout.write(`Redis time per run by script (SLOWLOG at threshold 0, which itself slows Redis):\n${rows.join("\n")}\n`);
   }
   allEnded = states.size === runs;
   exitCode = allEnded && measures.every((entry) => entry.met !== false) ? 0 : 1;
