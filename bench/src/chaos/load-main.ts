@@ -8,7 +8,8 @@
  * that delay, so runs pile up in flight (`--runs 10000 --step-concurrency
  * 300`): the step wait (ready to started) and what Redis and the controller
  * hold per run in flight are reported. `--shards N` splits the queues
- * (config `queues.shards`). `--commands` adds Redis's calls and time by
+ * (config `queues.shards`); `--steps N` plans N no-op steps per run (the
+ * targets are for one). `--commands` adds Redis's calls and time by
  * command name, `--scripts` its time by Lua script (SLOWLOG), `--monitor
  * FILE` every command. Every wait is bounded.
  */
@@ -42,11 +43,14 @@ const { values } = parseArgs({
     "model-latency-ms": { type: "string" },
     "step-concurrency": { type: "string" },
     shards: { type: "string" },
+    steps: { type: "string" },
   },
 });
 const runs = Number(values.runs ?? 1_000);
 const stepWorkers = Number(values["step-workers"] ?? 2);
 const stepConcurrency = Number(values["step-concurrency"] ?? 8);
+/** No-op steps per run: the targets are for one, more shows what each further step costs. */
+const stepsPerRun = Number(values.steps ?? 1);
 /** The worker model's answer time: with it, runs stay in flight long enough to pile up. */
 const modelLatencyMs = Number(values["model-latency-ms"] ?? 0);
 const timeoutMs = Number(values["timeout-s"] ?? 600) * 1_000;
@@ -57,7 +61,7 @@ const deployment = await Deployment.start({
   stepConcurrency,
   graceMs: 1_000,
   script: {
-    ...plannerScript(1),
+    ...plannerScript(stepsPerRun),
     ...(modelLatencyMs > 0
       ? { worker: [{ turns: [{ text: "Nothing to do.", delayMs: modelLatencyMs }], repeatLast: true }] }
       : noopWorkerScript),
@@ -164,7 +168,7 @@ try {
     measure("Redis CPU, share of one core", (cpuSeconds / seconds) * 100, "%", null),
   );
   process.stdout.write(
-    `load: ${runs} runs, ${states.size} ended (${done} done) in ${seconds.toFixed(1)} s with ${stepWorkers} step-worker process(es) of concurrency ${stepConcurrency}, model latency ${modelLatencyMs} ms\n${renderTable(measures)}\n`,
+    `load: ${runs} runs of ${stepsPerRun} step(s), ${states.size} ended (${done} done) in ${seconds.toFixed(1)} s with ${stepWorkers} step-worker process(es) of concurrency ${stepConcurrency}, model latency ${modelLatencyMs} ms\n${renderTable(measures)}\n`,
   );
   if (values.commands) {
     const top = [...perRun(before.byCommand, after.byCommand, finished)].filter(([, count]) => count >= 0.5).sort((a, b) => b[1] - a[1]);
