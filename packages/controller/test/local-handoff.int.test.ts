@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/signing";
 import { type ModelProvider, ScriptedProvider } from "@rein/models";
-import { plannerOfSteps } from "@rein/models/testing";
 import { ReinError } from "@rein/contracts";
 import type { RunState } from "@rein/contracts/run";
 import { createRuntime, jobIds, type ReinRuntime } from "@rein/runtime";
@@ -10,28 +9,14 @@ import { sweepLostJobs } from "../src/control/redrive-sweep.ts";
 import { buildTooling } from "../src/roles/tooling.ts";
 import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";
-
-const step = {
-  title: "Report",
-  objective: "Report that there is nothing to do.",
-  acceptance_criteria: [],
-  tools: [],
-  evidence_ids: [],
-  output_contract: { description: "one sentence", format: "text" as const },
-  budget: {},
-};
-
-const script = {
-  planner: plannerOfSteps([step], { answer: "said hello", claims: [], gaps: ["nothing was observed"] }),
-  worker: [{ turns: [{ text: "Hello." }], repeatLast: true }],
-};
+import { oneStepScript } from "./one-step-script.ts";
 
 /** The scripted planner, whose second call waits for `release` and may fail once first. */
 class SecondPlanGate implements ModelProvider {
   readonly name = "gated";
   readonly kind = "scripted";
   readonly model = "scripted";
-  readonly #inner = new ScriptedProvider(script);
+  readonly #inner = new ScriptedProvider(oneStepScript);
   #calls = 0;
   #release!: () => void;
   readonly released = new Promise<void>((resolve) => {
@@ -101,7 +86,7 @@ describe("the in-process hand-off between plan and evaluate", { timeout: 60_000 
         roles: ["step"],
         packetPublicKey: keys.publicKey,
         executor: tooling.executor,
-        providers: { worker: new ScriptedProvider(script) },
+        providers: { worker: new ScriptedProvider(oneStepScript) },
       }),
       { workers: [], close: () => tooling.close() },
     );
@@ -115,7 +100,7 @@ describe("the in-process hand-off between plan and evaluate", { timeout: 60_000 
     (await runtime.queues[queue].getJobs(["completed", "delayed", "waiting", "active", "failed"])).map((job) => job.id).sort();
 
   it("runs the second plan and the final evaluation in place: one plan job and one evaluate job, the trace as through the queues", async () => {
-    const { submit } = await deploy(new ScriptedProvider(script));
+    const { submit } = await deploy(new ScriptedProvider(oneStepScript));
     const runId = await submit();
     const state = await waitForRun(runtime, runId, ended);
     expect(state.status, state.stopReason).toBe("done");

@@ -1,32 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/signing";
 import { ScriptedProvider } from "@rein/models";
-import { plannerOfSteps } from "@rein/models/testing";
 import type { ControlEvent } from "@rein/contracts/messages";
 import { createRuntime, type ReinRuntime } from "@rein/runtime";
 import { createTestRuntime, type TestRuntime, waitForRun } from "@rein/runtime/testing";
 import { buildTooling } from "../src/roles/tooling.ts";
 import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";
-
-const step = {
-  title: "Report",
-  objective: "Report that there is nothing to do.",
-  acceptance_criteria: [],
-  tools: [],
-  evidence_ids: [],
-  output_contract: { description: "one sentence", format: "text" as const },
-  budget: {},
-};
-
-const script = {
-  planner: plannerOfSteps([step], {
-    answer: "said hello",
-    claims: [],
-    gaps: ["nothing was observed"],
-  }),
-  worker: [{ turns: [{ text: "Hello." }], repeatLast: true }],
-};
+import { oneStepScript } from "./one-step-script.ts";
 
 // Issue 32: the trusted roles apply their own results; only a step worker's result travels as a control event.
 describe("plan and evaluate holding the packet-signing key", { timeout: 60_000 }, () => {
@@ -62,13 +43,13 @@ describe("plan and evaluate holding the packet-signing key", { timeout: 60_000 }
       startRoles(planAndEvaluate, {
         roles: ["plan", "evaluate"],
         packetPrivateKey: keys.privateKey,
-        providers: { planner: new ScriptedProvider(script), judge: new ScriptedProvider({}) },
+        providers: { planner: new ScriptedProvider(oneStepScript), judge: new ScriptedProvider({}) },
       }),
       startRoles(stepRuntime, {
         roles: ["step"],
         packetPublicKey: keys.publicKey,
         executor: tooling.executor,
-        providers: { worker: new ScriptedProvider(script) },
+        providers: { worker: new ScriptedProvider(oneStepScript) },
       }),
     );
     const { runId } = await submitGoal(runtime, { text: "Is there anything to do?", kind: "question" }, { knownTools: [] });
