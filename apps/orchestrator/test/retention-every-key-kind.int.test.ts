@@ -92,6 +92,14 @@ const script: ModelScriptInput = {
   ],
 };
 
+/** A run id whose queue jobs go to shard `shard`. */
+function runIdOnShard(runtime: ReinRuntime, shard: number): string {
+  for (let index = 0; ; index += 1) {
+    const runId = `run_keykinds${index}`;
+    if (runtime.keys.shardOf(runId) === shard) return runId;
+  }
+}
+
 const namesRun = (runtime: ReinRuntime, runId: string, artifacts: string[]) => (key: string) =>
   key.includes(runId) || artifacts.some((artifactId) => key === runtime.keys.artifact(artifactId));
 
@@ -99,62 +107,73 @@ const namesRun = (runtime: ReinRuntime, runId: string, artifacts: string[]) => (
 describe("what a finished run of every key kind leaves in Redis", { timeout: 240_000 }, () => {
   const harnesses = harnessesPerTest();
 
-  it("gives each of its keys a TTL within retention.runTtlSeconds, and rein runs prune removes every key of the run and its index and metrics entries", async () => {
-    const restart = countingRestartTool();
-    const harness = await harnesses.start(script, [probe, restart.tool], { config: { retention: { runTtlSeconds: RUN_TTL_SECONDS } } });
-    const { runtime } = harness;
-    const runId = await harness.submit({
-      text: "Restart payment-api once its status is known",
-      tools: [{ name: "probe" }, { name: "restart_service" }],
-    });
-    const waiting = await harness.waitFor(
-      runId,
-      (state) => state.status === "waiting_approval" || ["done", "failed", "escalated", "cancelled"].includes(state.status),
-    );
-    expect(waiting.status, waiting.stopReason).toBe("waiting_approval");
-    const approvalId = waiting.pendingApprovals[0] as string;
-    await decideApproval(runtime, harness.desk, approvalId, { decision: "approved", approver: "test:oncall" });
-    const state = await harness.waitFor(runId);
-    expect(state.status, state.stopReason).toBe("done");
-    expect(restart.restarts()).toBe(1);
-    // The child is s1.1; step numbers count it, so the restart is s3.
-    expect(state.steps.map((step) => step.stepId)).toEqual(["s1", "s1.1", "s3"]);
-    expect((await runtime.trace.read(runId)).filter((event) => event.kind === "context.answered")).toHaveLength(1);
-    await until("the deadline to be forgotten", async () => (await runtime.redis.zscore(runtime.keys.runDeadlines(), runId)) === null);
-    // A scrape folds the run's trace: its cursor is one more key kind the run leaves.
-    await new TraceFold(runtime).totalsNow();
+  // With 3 shards the run is placed on the last one, so prune must find its jobs off the first shard too.
+  it.each([1, 3])(
+    "gives each of its keys a TTL within retention.runTtlSeconds, and rein runs prune removes every key of the run and its index and metrics entries (queues in %i shard(s))",
+    async (shards) => {
+      const restart = countingRestartTool();
+      const harness = await harnesses.start(script, [probe, restart.tool], {
+        config: { retention: { runTtlSeconds: RUN_TTL_SECONDS }, queues: { shards } },
+      });
+      const { runtime } = harness;
+      const runId = await harness.submit(
+        { text: "Restart payment-api once its status is known", tools: [{ name: "probe" }, { name: "restart_service" }] },
+        { runId: runIdOnShard(runtime, shards - 1) },
+      );
+      const waiting = await harness.waitFor(
+        runId,
+        (state) => state.status === "waiting_approval" || ["done", "failed", "escalated", "cancelled"].includes(state.status),
+      );
+      expect(waiting.status, waiting.stopReason).toBe("waiting_approval");
+      const approvalId = waiting.pendingApprovals[0] as string;
+      await decideApproval(runtime, harness.desk, approvalId, { decision: "approved", approver: "test:oncall" });
+      const state = await harness.waitFor(runId);
+      expect(state.status, state.stopReason).toBe("done");
+      expect(restart.restarts()).toBe(1);
+      // The child is s1.1; step numbers count it, so the restart is s3.
+      expect(state.steps.map((step) => step.stepId)).toEqual(["s1", "s1.1", "s3"]);
+      expect((await runtime.trace.read(runId)).filter((event) => event.kind === "context.answered")).toHaveLength(1);
+      await until("the deadline to be forgotten", async () => (await runtime.redis.zscore(runtime.keys.runDeadlines(), runId)) === null);
+      // A scrape folds the run's trace: its cursor is one more key kind the run leaves.
+      await new TraceFold(runtime).totalsNow();
 
-    const left = await keysWithTtl(runtime);
-    const artifacts = await runtime.redis.smembers(runtime.keys.runArtifacts(runId));
-    const ofRun = namesRun(runtime, runId, artifacts);
-    const idempotency = [...left.keys()].filter((key) => key.startsWith(`${runtime.keys.idempotency(runId)}:`));
-    // Every kind was written: artifacts, the approval, the restart's record, each step's owner key.
-    expect(artifacts.length).toBeGreaterThan(0);
-    expect(idempotency).toHaveLength(1);
-    expect(left.has(runtime.keys.approval(approvalId))).toBe(true);
-    for (const stepId of ["s1", "s1.1", "s3"]) expect(left.has(runtime.keys.stepOwner(runId, stepId))).toBe(true);
-    expect(await runtime.redis.hget(runtime.keys.metricsCursors(), runId)).toBe("end");
+      const left = await keysWithTtl(runtime);
+      const artifacts = await runtime.redis.smembers(runtime.keys.runArtifacts(runId));
+      const ofRun = namesRun(runtime, runId, artifacts);
+      const idempotency = [...left.keys()].filter((key) => key.startsWith(`${runtime.keys.idempotency(runId)}:`));
+      // Every kind was written: artifacts, the approval, the restart's record, each step's owner key.
+      expect(artifacts.length).toBeGreaterThan(0);
+      expect(idempotency).toHaveLength(1);
+      expect(left.has(runtime.keys.approval(approvalId))).toBe(true);
+      for (const stepId of ["s1", "s1.1", "s3"]) expect(left.has(runtime.keys.stepOwner(runId, stepId))).toBe(true);
+      expect(await runtime.redis.hget(runtime.keys.metricsCursors(), runId)).toBe("end");
 
-    const kept = [...left].filter(([key]) => !isDeploymentKey(runtime, key) && !isQueueJobKey(runtime, key));
-    expect(kept.filter(([, ttl]) => !(ttl > 0 && ttl <= RUN_TTL_SECONDS))).toEqual([]);
-    // The approval is the run's own: its key carries the approval id, not the run id.
-    expect(kept.map(([key]) => key)).toEqual(expect.arrayContaining([runtime.keys.approval(approvalId), ...idempotency]));
-    // Its action pointer, shared by every run that asks for the same action, forgets the ended run at once.
-    const approval = await harness.desk.store.get(approvalId);
-    expect(await runtime.redis.hget(runtime.keys.approvalByAction(approval?.actionHash ?? ""), `${runId}:s3`)).toBeNull();
-    // The run index forgets the run when its keys expire.
-    const forgetAt = Number(await runtime.redis.zscore(runtime.keys.runExpiries(), runId));
-    expect(forgetAt).toBeGreaterThan(Date.now());
-    expect(forgetAt).toBeLessThanOrEqual(Date.now() + RUN_TTL_SECONDS * 1_000);
+      const jobsOnShard = [...left.keys()].filter(
+        (key) => key.startsWith(`${runtime.keys.queuePrefix(shards - 1)}:`) && key.includes(runId),
+      );
+      expect(jobsOnShard.length).toBeGreaterThan(0);
 
-    const pruned = await pruneRuns(runtime, { olderThanMs: 0, now: new Date(Date.now() + 1_000) });
-    expect(pruned.pruned).toEqual([runId]);
-    const after = await keysWithTtl(runtime);
-    expect([...after.keys()].filter((key) => ofRun(key) || key === runtime.keys.approval(approvalId))).toEqual([]);
-    expect([...after].filter(([key, ttl]) => ttl === -1 && !isDeploymentKey(runtime, key))).toEqual([]);
-    expect(await runtime.redis.zscore(runtime.keys.runIndex(), runId)).toBeNull();
-    expect(await runtime.redis.zscore(runtime.keys.runExpiries(), runId)).toBeNull();
-    expect(await runtime.redis.hget(runtime.keys.metricsCursors(), runId)).toBeNull();
-    expect(await runtime.redis.zscore(runtime.keys.approvalIndex(), approvalId)).toBeNull();
-  });
+      const kept = [...left].filter(([key]) => !isDeploymentKey(runtime, key) && !isQueueJobKey(runtime, key));
+      expect(kept.filter(([, ttl]) => !(ttl > 0 && ttl <= RUN_TTL_SECONDS))).toEqual([]);
+      // The approval is the run's own: its key carries the approval id, not the run id.
+      expect(kept.map(([key]) => key)).toEqual(expect.arrayContaining([runtime.keys.approval(approvalId), ...idempotency]));
+      // Its action pointer, shared by every run that asks for the same action, forgets the ended run at once.
+      const approval = await harness.desk.store.get(approvalId);
+      expect(await runtime.redis.hget(runtime.keys.approvalByAction(approval?.actionHash ?? ""), `${runId}:s3`)).toBeNull();
+      // The run index forgets the run when its keys expire.
+      const forgetAt = Number(await runtime.redis.zscore(runtime.keys.runExpiries(), runId));
+      expect(forgetAt).toBeGreaterThan(Date.now());
+      expect(forgetAt).toBeLessThanOrEqual(Date.now() + RUN_TTL_SECONDS * 1_000);
+
+      const pruned = await pruneRuns(runtime, { olderThanMs: 0, now: new Date(Date.now() + 1_000) });
+      expect(pruned.pruned).toEqual([runId]);
+      const after = await keysWithTtl(runtime);
+      expect([...after.keys()].filter((key) => ofRun(key) || key === runtime.keys.approval(approvalId))).toEqual([]);
+      expect([...after].filter(([key, ttl]) => ttl === -1 && !isDeploymentKey(runtime, key))).toEqual([]);
+      expect(await runtime.redis.zscore(runtime.keys.runIndex(), runId)).toBeNull();
+      expect(await runtime.redis.zscore(runtime.keys.runExpiries(), runId)).toBeNull();
+      expect(await runtime.redis.hget(runtime.keys.metricsCursors(), runId)).toBeNull();
+      expect(await runtime.redis.zscore(runtime.keys.approvalIndex(), approvalId)).toBeNull();
+    },
+  );
 });

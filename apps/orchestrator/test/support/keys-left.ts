@@ -40,8 +40,8 @@ const QUEUE_BOOKKEEPING = [
  * and the lesson memory, which is meant to outlive runs.
  */
 export function isDeploymentKey(runtime: ReinRuntime, key: string): boolean {
-  const queues = runtime.keys.queuePrefix();
-  if (key.startsWith(`${queues}:`)) {
+  const queues = queueShardOf(runtime, key);
+  if (queues !== undefined) {
     const rest = key.slice(queues.length + 1).split(":");
     return rest.length === 2 && QUEUE_BOOKKEEPING.includes(rest[1] as string);
   }
@@ -55,5 +55,10 @@ export function isDeploymentKey(runtime: ReinRuntime, key: string): boolean {
 
 /** A finished job of a queue: kept a while by age and count (`retention.jobs`) so a replayed effect is recognised. */
 export function isQueueJobKey(runtime: ReinRuntime, key: string): boolean {
-  return key.startsWith(`${runtime.keys.queuePrefix()}:`) && !isDeploymentKey(runtime, key);
+  return queueShardOf(runtime, key) !== undefined && !isDeploymentKey(runtime, key);
+}
+
+/** The BullMQ prefix of the queue shard `key` belongs to, if it is a queue's key. */
+function queueShardOf(runtime: ReinRuntime, key: string): string | undefined {
+  return runtime.keys.queuePrefixes().find((prefix) => key.startsWith(`${prefix}:`));
 }
