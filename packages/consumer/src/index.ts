@@ -10,4 +10,4 @@ export { assertLockHeld } from "./lock-lost.ts";
 export { onFinalFailure } from "./final-failure.ts";
 export { reportLostToStalls } from "./lost-to-stalls.ts";
 export { toQueueError } from "./queue-error.ts";
-export { type WorkerTiming, workerOptionsOf } from "./worker-options.ts";
+export { DEFAULT_CONCURRENCY, type WorkerTiming, workerOptionsOf } from "./worker-options.ts";

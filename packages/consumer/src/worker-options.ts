@@ -1,6 +1,9 @@
 import type { WorkerOptions } from "bullmq";
 import { type QueueRole, queueSettingsOf, type ReinRuntime } from "@rein/runtime";
 
+/** Jobs a role's consumer runs at once when its caller sets none: the controller's are short Redis work, the others' wait on models. */
+export const DEFAULT_CONCURRENCY: Readonly<Record<QueueRole, number>> = { control: 8, plan: 4, step: 4, evaluate: 4 };
+
 /** What a caller may set on a role's consumer over config: `rein worker --lock-ms`, a test's faster recovery. */
 export type WorkerTiming = Partial<Pick<WorkerOptions, "lockDuration" | "stalledInterval" | "maxStalledCount">>;
 

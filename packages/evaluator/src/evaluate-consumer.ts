@@ -5,6 +5,7 @@ import { type ModelProvider, usageOfFailure } from "@rein/models";
 import { liveEventOf, type EvaluatorRuntime } from "@rein/runtime";
 import {
   assertLockHeld,
+  DEFAULT_CONCURRENCY,
   type HandedJob,
   type JobDelivery,
   queuedRunEvents,
@@ -37,7 +38,7 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
   const runEvaluation = evaluateJobRunner({ ...deps, events: deps.events ?? queuedRunEvents(runtime.queues) });
   return startRoleConsumer(runtime, {
     role: "evaluate",
-    concurrency: deps.concurrency ?? 4,
+    concurrency: deps.concurrency ?? DEFAULT_CONCURRENCY.evaluate,
     shard: deps.shard,
     stalled: deps.stalled,
     process: async (delivery) => runEvaluation(EvaluateJob.parse(delivery.job.data), delivery),

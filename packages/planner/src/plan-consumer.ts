@@ -5,6 +5,7 @@ import { usageOfFailure } from "@rein/models";
 import { liveEventOf, type PlannerRuntime } from "@rein/runtime";
 import {
   assertLockHeld,
+  DEFAULT_CONCURRENCY,
   type HandedJob,
   type JobDelivery,
   queuedRunEvents,
@@ -33,7 +34,7 @@ export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDep
   const runPlan = planJobRunner(runtime, deps, events);
   return startRoleConsumer(runtime, {
     role: "plan",
-    concurrency: options.concurrency ?? 4,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY.plan,
     shard: options.shard,
     stalled: options.stalled,
     process: async (delivery) => {

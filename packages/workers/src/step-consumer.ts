@@ -6,7 +6,15 @@ import type { Logger } from "@rein/guard";
 import { assertAttenuated, PacketVerifier } from "@rein/signing";
 import { priceFor, roleMaxTokens, type ModelProvider, type ModelStreamEvent } from "@rein/models";
 import { liveEventOf, resultEventIds, type StepWorkerRuntime, stepQueueName } from "@rein/runtime";
-import { type JobDelivery, runRoleJob, staleJobReason, startRoleConsumer, toQueueError, type WorkerTiming } from "@rein/consumer";
+import {
+  DEFAULT_CONCURRENCY,
+  type JobDelivery,
+  runRoleJob,
+  staleJobReason,
+  startRoleConsumer,
+  toQueueError,
+  type WorkerTiming,
+} from "@rein/consumer";
 import { type ToolExecutor, Workspace } from "@rein/tools";
 import { runStepLoop } from "./step-loop.ts";
 import { liveCallWatch } from "./step/live-calls.ts";
@@ -47,7 +55,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
   return startRoleConsumer(runtime, {
     role: "step",
     queue: stepQueueName(deps.build),
-    concurrency: deps.concurrency ?? 4,
+    concurrency: deps.concurrency ?? DEFAULT_CONCURRENCY.step,
     shard: deps.shard,
     stalled: deps.stalled,
     process: async (delivery) => {

@@ -2,7 +2,7 @@ import { DelayedError, Worker } from "bullmq";
 import { ReinError } from "@rein/contracts";
 import { ControlEvent } from "@rein/contracts/messages";
 import { QUEUE_NAMES, type ControllerRuntime } from "@rein/runtime";
-import { onFinalFailure, toQueueError, type WorkerTiming, workerOptionsOf } from "@rein/consumer";
+import { DEFAULT_CONCURRENCY, onFinalFailure, toQueueError, type WorkerTiming, workerOptionsOf } from "@rein/consumer";
 import type { KeyObject } from "node:crypto";
 import { createEventApplier, type EventApplier } from "./event-applier.ts";
 
@@ -60,7 +60,7 @@ export function startController(options: ControllerOptions): Worker {
       await job.moveToDelayed(Date.now() + conflictRetryMs + Math.floor(Math.random() * conflictRetryMs), token);
       throw new DelayedError();
     },
-    workerOptionsOf(runtime, "control", options.concurrency ?? 8, options.stalled, options.shard),
+    workerOptionsOf(runtime, "control", options.concurrency ?? DEFAULT_CONCURRENCY.control, options.stalled, options.shard),
   );
   runtime.redisErrors.watch(worker, "controller");
   onFinalFailure(worker, async (job, reason) => {

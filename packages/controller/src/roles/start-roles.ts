@@ -2,7 +2,7 @@ import type { KeyObject } from "node:crypto";
 import type { Worker } from "bullmq";
 import type { ModelProvider, ModelStreamEvent } from "@rein/models";
 import { LessonStore, RedisRateLimiter, type ReinConfig, type ReinRuntime } from "@rein/runtime";
-import { closeWorker, type RunEvents, type WorkerTiming } from "@rein/consumer";
+import { closeWorker, DEFAULT_CONCURRENCY, type RunEvents, type WorkerTiming } from "@rein/consumer";
 import type { ToolExecutor } from "@rein/tools";
 import { evaluateJobRunner, startEvaluateConsumer } from "@rein/evaluator";
 import { planJobRunner, startPlanConsumer } from "@rein/planner";
@@ -22,9 +22,6 @@ export type RoleName = "control" | "plan" | "step" | "evaluate";
 const DEFAULT_GRACE_MS = 10_000;
 
 export const ROLE_NAMES: readonly RoleName[] = ["control", "plan", "step", "evaluate"];
-
-/** Jobs a role's process runs at once when `concurrency` is not given, over all queue shards. */
-const DEFAULT_CONCURRENCY: Record<RoleName, number> = { control: 8, plan: 4, step: 4, evaluate: 4 };
 
 export interface StartRolesOptions {
   roles: readonly RoleName[];
