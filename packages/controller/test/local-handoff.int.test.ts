@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/signing";
 import { type ModelProvider, ScriptedProvider } from "@rein/models";
 import { ReinError } from "@rein/contracts";
+import { until } from "@rein/contracts/testing";
 import type { RunState } from "@rein/contracts/run";
 import { createRuntime, jobIds, type ReinRuntime } from "@rein/runtime";
 import { createTestRuntime, type TestRuntime, waitForRun } from "@rein/runtime/testing";
@@ -137,6 +138,8 @@ describe("the in-process hand-off between plan and evaluate", { timeout: 60_000 
     await runtime.redis.del(runtime.keys.handoffLease(runId, jobIds.plan(runId, 2)));
     const sweep = await sweepLostJobs(controller, { holder: "test", now: Date.now() + runtime.config.redrive.quietMs + 60_000 });
     expect(sweep.lost).toEqual([{ runId, jobs: ["plan 2"] }]);
+    // The controller re-sends the job only while the run stands where the sweep saw it: the handed plan waits until then.
+    await until("the lost plan to be sent to its queue again", async () => (await jobIdsOf("plan")).includes(jobIds.plan(runId, 2)));
     planner.release();
     const state = await waitForRun(runtime, runId, ended);
     expect(state.status, state.stopReason).toBe("done");
