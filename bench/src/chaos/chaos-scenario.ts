@@ -1,5 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { knownToolNames, submitGoal } from "@rein/orchestrator";
+import { scanKeys } from "@rein/runtime/keys";
 import { type Check, checkRuns, hasSettled } from "./chaos-checks.ts";
 import { chaosConfig, chaosFanOutGoal, chaosGoal, chaosScript, expectedEffects } from "./chaos-goal.ts";
 import { Deployment } from "./deployment.ts";
@@ -92,14 +93,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     return `step jobs ${JSON.stringify(jobs)}, runs ${JSON.stringify(Object.fromEntries(statuses))}`;
   };
   /** Plans and evaluations running in process in place of their queue job: each holds a hand-off lease. */
-  const handedJobs = async () => {
-    const [, keys] = await within(
-      "scanning for hand-off leases",
-      REDIS_WAIT_MS,
-      deployment.redis.admin().scan("0", "MATCH", `${runtime.config.prefix}:handoff:*`, "COUNT", 10_000),
-    );
-    return keys.length;
-  };
+  const handedJobs = async () =>
+    (await within("scanning for hand-off leases", REDIS_WAIT_MS, scanKeys(deployment.redis.admin(), `${runtime.config.prefix}:handoff:*`)))
+      .length;
   const stepsInFlight = () => bounded("a step in flight", async () => (await activeSteps()).length > 0, 60_000);
 
   try {
@@ -153,8 +149,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
     // 4. The plan-and-evaluate process killed while it runs a plan handed to it in process.
     await submitWave();
-    await bounded("a plan handed over in process", async () => (await handedJobs()) > 0, 60_000);
-    const handed = await handedJobs();
+    let handed = 0;
+    await bounded(
+      "a plan handed over in process",
+      async () => {
+        handed = await handedJobs();
+        return handed > 0;
+      },
+      60_000,
+    );
     await planEvaluate.signal("SIGKILL");
     fault(`SIGKILL the plan-and-evaluate process running ${handed} handed plan(s) or evaluation(s)`);
     await deployment.startPlanAndEvaluate("plan-evaluate-2");
