@@ -11,9 +11,9 @@
  * (config `queues.shards`); `--steps N` plans N no-op steps per run (the
  * targets are for one). `--commands` adds Redis's calls and time by
  * command name, `--scripts` its time by Lua script (SLOWLOG), `--monitor
- * FILE` every command. Every wait is bounded.
+ * FILE` every command and the commands per run by script. Every wait is
+ * bounded.
  */
-import { createWriteStream } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import { parseArgs } from "node:util";
@@ -26,6 +26,7 @@ import { type Measure, measure, percentile } from "../measure.ts";
 import { renderTable } from "../report.ts";
 import { noopGoal, noopWorkerScript, plannerScript } from "../scripts.ts";
 import { hasSettled } from "./chaos-checks.ts";
+import { OUTSIDE_SCRIPTS, recordCommands } from "./command-record.ts";
 import { Deployment } from "./deployment.ts";
 import { perRun, redisWork, usedMemory } from "./redis-work.ts";
 import { recordScriptCosts } from "./script-costs.ts";
@@ -84,7 +85,7 @@ try {
   await deployment.startPlanAndEvaluate();
   for (let index = 0; index < stepWorkers; index += 1) await deployment.startStepWorker();
   const ended = await watchRunEnds();
-  const monitor = values.monitor === undefined ? undefined : await recordCommands(values.monitor);
+  const monitor = values.monitor === undefined ? undefined : await recordCommands(deployment.redis.url, values.monitor);
   const scripts = values.scripts ? await recordScriptCosts(admin) : undefined;
   const bytesBefore = await usedMemory(admin);
   const before = await redisWork(admin, queuePrefixes);
@@ -122,7 +123,7 @@ try {
     await delay(1_000);
   }
   const after = await redisWork(admin, queuePrefixes);
-  await monitor?.close();
+  const scriptCommands = await monitor?.finish(ended.ids.size);
   const scriptCosts = await scripts?.finish(ended.ids.size);
   const bytesPerRun = ((await usedMemory(admin)) - bytesBefore) / runs;
   await ended.close();
@@ -185,6 +186,14 @@ try {
     );
     process.stdout.write(`Redis time per run by script (SLOWLOG at threshold 0, which itself slows Redis):\n${rows.join("\n")}\n`);
   }
+  if (scriptCommands) {
+    const rows = scriptCommands.map((entry) =>
+      entry.name === OUTSIDE_SCRIPTS
+        ? `  ${entry.name}: ${entry.callsPerRun.toFixed(1)} per run`
+        : `  ${entry.name}: ${entry.callsPerRun.toFixed(2)} calls × ${entry.commandsPerCall.toFixed(1)} = ${(entry.callsPerRun * entry.commandsPerCall).toFixed(1)} per run`,
+    );
+    process.stdout.write(`Redis commands per run by script, the call and what the script ran (MONITOR):\n${rows.join("\n")}\n`);
+  }
   allEnded = states.size === runs;
   exitCode = allEnded && measures.every((entry) => entry.met !== false) ? 0 : 1;
   if (!allEnded) log(`${runs - states.size} run(s) did not end within ${timeoutMs / 1000} s; logs kept in ${deployment.dir}`);
@@ -193,22 +202,6 @@ try {
   if (allEnded) await rm(deployment.dir, { recursive: true, force: true });
 }
 process.exit(exitCode);
-
-/** `--monitor <file>`: every command Redis runs, scripts' own included, one line each (MONITOR: slow, for reading, not measuring). */
-async function recordCommands(file: string): Promise<{ close(): Promise<void> }> {
-  const out = createWriteStream(file);
-  const monitor = await connectRedis(deployment.redis.url).monitor();
-  monitor.on("monitor", (time: string, args: string[], source: string) => {
-    if (!out.writableEnded)
-      out.write(`${time} ${source} ${args.map((arg) => (arg.length > 80 ? `${arg.slice(0, 80)}…` : arg)).join(" ")}\n`);
-  });
-  return {
-    close: async () => {
-      await new Promise((resolve) => out.end(resolve));
-      monitor.disconnect();
-    },
-  };
-}
 
 /**
  * From each run's trace, ms from its first step's dispatch (the controller

@@ -60,7 +60,8 @@ export async function recordScriptCosts(admin: Redis): Promise<{ finish(runs: nu
   };
 }
 
-function scriptName(args: readonly string[]): string | undefined {
+/** The name of a script call (BullMQ's own, else the kinds of keys a Rein script is called on); undefined for any other command. */
+export function scriptName(args: readonly string[]): string | undefined {
   const [command, sha, keyCount] = args;
   if (command?.toLowerCase() === "eval") return "a script sent as its body (EVAL)";
   if (command?.toLowerCase() !== "evalsha" || sha === undefined) return undefined;
