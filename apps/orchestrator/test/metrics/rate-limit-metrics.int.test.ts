@@ -27,7 +27,8 @@ describe("the fleet's rate budget, as operators see it", () => {
     await writer.settle(limited, "call_1", { inputTokens: 800, outputTokens: 200 }, budget);
     // Anthropic's headers said the model allows 50 requests a minute, 45 of them left (learned, below the configured 60).
     await writer.observe(limited, { requests: { limit: 50, remaining: 45 } }, budget);
-    await writer.pause(limited, 2_000);
+    // Two 429s; the pause outlasts the test, so it is still running when /metrics is read however slow the machine.
+    await writer.pause(limited, 600_000);
     await writer.pause(limited, 1_000);
     expect(await writer.reserve(learnedOnly, { ...request("call_3", 250), budget: {} })).toEqual({ granted: true });
     await writer.observe(learnedOnly, { tokens: { limit: 90_000, remaining: 80_000 } }, {});
@@ -63,7 +64,8 @@ describe("the fleet's rate budget, as operators see it", () => {
     expect(sample(`rein_rate_limit_waits_total{${claude}}`)).toBe(1);
     expect(sample(`rein_rate_limit_wait_seconds_total{${claude}}`)).toBe(1.5);
     expect(sample(`rein_rate_limit_429_total{${claude}}`)).toBe(2);
-    expect(sample(`rein_rate_limit_paused_seconds{${claude}}`)).toBeGreaterThan(0);
+    // The shorter second pause does not cut the first one short.
+    expect(sample(`rein_rate_limit_paused_seconds{${claude}}`)).toBeGreaterThan(1);
 
     const gpt = 'provider="gpt",model="gpt-6.2-sol"';
     expect(sample(`rein_rate_limit_budget{${gpt},dimension="tokens",source="learned"}`)).toBe(90_000);
