@@ -22,7 +22,9 @@ export async function recordCommands(url: string, file: string): Promise<{ finis
   const out = createWriteStream(file);
   const counts = new Map<string, { calls: number; commands: number }>();
   let current: { calls: number; commands: number } | undefined;
-  const monitor = await connectRedis(url).monitor();
+  // MONITOR takes a connection of its own; the client it is made from is closed with it.
+  const client = connectRedis(url);
+  const monitor = await client.monitor();
   monitor.on("monitor", (time: string, args: string[], source: string) => {
     if (out.writableEnded) return;
     out.write(`${time} ${source} ${args.map((arg) => (arg.length > 80 ? `${arg.slice(0, 80)}…` : arg)).join(" ")}\n`);
@@ -40,6 +42,7 @@ export async function recordCommands(url: string, file: string): Promise<{ finis
     async finish(runs) {
       await new Promise((resolve) => out.end(resolve));
       monitor.disconnect();
+      client.disconnect();
       return [...counts]
         .map(([name, { calls, commands }]) => ({ name, callsPerRun: calls / Math.max(1, runs), commandsPerCall: commands / calls }))
         .sort((a, b) => b.callsPerRun * b.commandsPerCall - a.callsPerRun * a.commandsPerCall);
