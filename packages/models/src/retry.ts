@@ -1,6 +1,7 @@
 import { classifyFailure, type ProviderFailure } from "./errors-classify.ts";
 import { modelError } from "./model-error.ts";
 import type { ModelStreamEvent } from "./model-provider.ts";
+import { abortableSleep } from "./abortable-sleep.ts";
 
 /** How an adapter waits between attempts. Tests inject `sleep`, `random` and `now`. */
 export interface RetryPolicy {
@@ -90,21 +91,6 @@ export async function withRetries<T>(
       await sleep(delayMs, context.signal);
     }
   }
-}
-
-function abortableSleep(milliseconds: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    signal?.throwIfAborted();
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, milliseconds);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 const seconds = (milliseconds: number): string => `${Math.round(milliseconds / 100) / 10} s`;

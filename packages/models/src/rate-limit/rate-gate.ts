@@ -5,6 +5,7 @@ import type { AttemptGate, ModelWait } from "../model-provider.ts";
 import { observedLimitsOf } from "./rate-limit-headers.ts";
 import type { RateDemand, RateLimiter, RateScope, RateWaitReason } from "./rate-limiter.ts";
 import type { RateBudget } from "./rate-limits-config.ts";
+import { abortableSleep } from "../abortable-sleep.ts";
 
 export interface RateGateSettings {
   limiter: RateLimiter;
@@ -131,19 +132,4 @@ function waitTooLong(scope: RateScope, reason: RateWaitReason, waitMs: number, l
       `longer than the ${Math.max(0, Math.floor(leftMs / 1000))} s left before the call's deadline; expected capacity before the deadline`,
     { details: { provider: scope.provider, model: scope.model, reason, waitMs, leftMs: Math.max(0, leftMs) } },
   );
-}
-
-function abortableSleep(milliseconds: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    signal?.throwIfAborted();
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, milliseconds);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
