@@ -9,7 +9,7 @@ import { oneStepPlanner } from "@rein/models/testing";
 import { createRuntime, ReinConfig, type ReinRuntime } from "@rein/runtime";
 import { deleteByPrefix } from "@rein/runtime/keys";
 import { waitForRun } from "@rein/runtime/testing";
-import { type RunningRoles, startRoles, submitGoal } from "@rein/controller";
+import { type RunningRoles, startRoles } from "@rein/controller";
 import { loadToolModules } from "../src/cli/tool-modules.ts";
 import { cliEnv, startRein } from "./support/cli.ts";
 
@@ -65,6 +65,7 @@ describe("rein worker --role step --tools MODULE", { timeout: 180_000 }, () => {
       workspaceRoot: env.REIN_WORKSPACE_ROOT,
       keysDir: env.REIN_KEYS_DIR,
       providers: { scripted: { kind: "scripted", script: scriptFile, maxRetries: 0 } },
+      tools: { extra: ["shout"] },
     };
     const configFile = join(dir, "rein.config.json");
     writeFileSync(configFile, JSON.stringify(config));
@@ -98,10 +99,42 @@ describe("rein worker --role step --tools MODULE", { timeout: 180_000 }, () => {
       providers: { planner: new ScriptedProvider(script), judge: new ScriptedProvider({}) },
     });
     cleanup.push(() => roles.close(0));
-    const { runId } = await submitGoal(runtime, goal, { knownTools: ["shout"] });
+    // The submitting process knows the module's tool by name from config tools.extra, as docs/guide.md says.
+    const submitted = await startRein(["submit", goal.text, "--tools", "shout", "--config", configFile], env).done;
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const runId = submitted.stdout.trim();
     const state = await waitForRun(runtime, runId, (candidate) => ["done", "failed", "escalated"].includes(candidate.status));
     expect(state.status, `${state.stopReason}\n${stderr}`).toBe("done");
     const results = (await runtime.trace.read(runId)).filter((event) => event.kind === "tool.result");
+    expect(results.map((event) => [event.payload.tool, event.payload.status])).toEqual([["shout", "ok"]]);
+  });
+
+  it("rein run carries config toolModules in its own step worker, so a goal granting their tool runs end to end", async () => {
+    const env = cliEnv();
+    const dir = mkdtempSync(join(tmpdir(), "rein-tools-run-"));
+    const scriptFile = join(dir, "script.json");
+    writeFileSync(scriptFile, JSON.stringify(script));
+    const configFile = join(dir, "rein.config.json");
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        prefix: env.REIN_PREFIX,
+        workspaceRoot: env.REIN_WORKSPACE_ROOT,
+        keysDir: env.REIN_KEYS_DIR,
+        providers: { scripted: { kind: "scripted", script: scriptFile, maxRetries: 0 } },
+        toolModules: [toolsModule(SHOUT)],
+      }),
+    );
+    const runtime: ReinRuntime = createRuntime(ReinConfig.parse({ prefix: env.REIN_PREFIX, redisUrl: env.REDIS_URL }));
+    cleanup.push(async () => {
+      await deleteByPrefix(runtime.redis, runtime.config.prefix);
+      await runtime.close();
+    });
+    const run = await startRein(["run", goal.text, "--tools", "shout", "--config", configFile], env).done;
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const runId = /run (run_[a-z0-9_]+)/.exec(run.stdout)?.[1];
+    expect(runId, run.stdout).toBeDefined();
+    const results = (await runtime.trace.read(runId as string)).filter((event) => event.kind === "tool.result");
     expect(results.map((event) => [event.payload.tool, event.payload.status])).toEqual([["shout", "ok"]]);
   });
 

@@ -59,7 +59,8 @@ export async function submitGoal(runtime: ReinRuntime, input: unknown, options: 
   if (unknown.length > 0) {
     throw new ReinError(
       "goal_invalid",
-      `goal.tools names ${unknown.join(", ")}, which this deployment does not know; expected some of: ${[...known].sort().join(", ")}`,
+      `goal.tools names ${unknown.join(", ")}, which this deployment does not know; expected some of: ${[...known].sort().join(", ")} ` +
+        "(a tool of the step workers' own modules is known here once config tools.extra names it)",
     );
   }
   for (const { server, reason } of options.unavailableMcp ?? []) {

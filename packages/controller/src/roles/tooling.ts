@@ -28,12 +28,13 @@ export function buildRegistry(config: ReinConfig, extra: readonly AnyTool[]): To
 
 /**
  * The tool names a goal may be granted without starting anything: the
- * registry's, the enabled plugins' (from their manifests), and for each configured MCP server its included tools, or a
+ * registry's, config `tools.extra` (the tools step workers load from their
+ * own modules), the enabled plugins' (from their manifests), and for each configured MCP server its included tools, or a
  * `<server>__*` pattern when it exposes all of them (their names are only
  * known once it runs; a name it does not have is refused at runtime).
  */
 export function knownToolNames(config: ReinConfig, extra: readonly AnyTool[]): string[] {
-  const names = [...buildRegistry(config, extra).names(), ...pluginToolNames(config.plugins)];
+  const names = [...buildRegistry(config, extra).names(), ...config.tools.extra, ...pluginToolNames(config.plugins)];
   for (const server of config.mcp) {
     if (server.include) names.push(...server.include.map((tool) => mcpToolName(server.name, tool)));
     else names.push(`${server.name}__*`);

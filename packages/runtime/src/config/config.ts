@@ -88,7 +88,7 @@ export const ReinConfig = z.object({
        * covers subdomains). A bare host is refused with a suggestion.
        */
       hosts: z.array(HostPortEntry).default([]),
-      /** Extra tool names known to this deployment (registered by the embedding program). */
+      /** Tool names known to this deployment beyond the built-ins: those of `toolModules` or an embedding program, so submitters accept goals granting them. */
       extra: z.array(z.string()).default([]),
       /** Calls a crash may cut off that the next worker runs again instead of asking a person (docs/effects.md). */
       repeatSafe: z.array(RepeatSafeRule).default([]),
