@@ -136,6 +136,10 @@ describe("rein worker --role step --tools MODULE", { timeout: 180_000 }, () => {
     expect(runId, run.stdout).toBeDefined();
     const results = (await runtime.trace.read(runId as string)).filter((event) => event.kind === "tool.result");
     expect(results.map((event) => [event.payload.tool, event.payload.status])).toEqual([["shout", "ok"]]);
+    // A replay answers the module's tool from the recording, as it does every tool.
+    const replay = await startRein(["replay", runId as string, "--config", configFile], env).done;
+    expect(replay.code, `${replay.stdout}\n${replay.stderr}`).toBe(0);
+    expect(replay.stdout).toMatch(/identical/);
   });
 
   it("refuses a module that exports no defineTool tools, or fails to load, naming it and what was expected", async () => {

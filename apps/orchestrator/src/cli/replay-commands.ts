@@ -12,6 +12,7 @@ import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
 import type { REPLAY } from "./command-specs.ts";
 import { resolveModels } from "./model-resolution.ts";
 import { err } from "./output.ts";
+import { loadToolModules } from "./tool-modules.ts";
 
 export const replayCommand: CommandHandler<typeof REPLAY> = async ({ source }, flags) => {
   checkReplayFlags(flags);
@@ -28,7 +29,8 @@ export const replayCommand: CommandHandler<typeof REPLAY> = async ({ source }, f
     try {
       const mode = flags["run-tools"] ? "real" : "stub";
       const allowExternal = Boolean(flags["allow-external"]);
-      const tools = example?.tools ?? [];
+      // The run's step workers carried config toolModules; the replay answers their calls from the recording too.
+      const tools = [...(example?.tools ?? []), ...(await loadToolModules(context.config.toolModules))];
       const seedDir = example?.seedDir;
       const decide = personDeciding(flags);
       const report =
