@@ -115,9 +115,10 @@ describe("rein CLI", () => {
     expect(result.stderr).toMatch(/approval-public\.pem or REIN_APPROVAL_PUBLIC_KEY_FILE/);
   });
 
-  it("prints the role → provider table", async () => {
+  it("prints the role → provider table, and exits 2 when the roles name only the built-in scripted provider, which has no script", async () => {
     const result = await rein(["models"], tracked(cliEnv({ REIN_WORKER_PROVIDER: "scripted", REIN_WORKER_MODEL: "tiny-1" })));
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/no model is configured/);
     expect(result.stdout).toMatch(/worker\s+scripted\s+scripted\s+tiny-1/);
   });
 });

@@ -52,6 +52,13 @@ describe("one model resolution for rein run and rein models", () => {
     expect(result.stdout).not.toContain("sk-test-not-real");
   }, 60_000);
 
+  it("rein models with no model and no key says no model is configured, finds no clean config, and exits 2 as rein run would", async () => {
+    const result = await rein(["models"], cliEnv());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/no model is configured; expected one of: ANTHROPIC_API_KEY or OPENAI_API_KEY/);
+    expect(result.stdout).not.toMatch(/no problem found/);
+  }, 60_000);
+
   it("rein run with no model and no key says no model is configured and how to configure one", async () => {
     const result = await rein(["run", "fix the bug in src/slug.js"], cliEnv());
     expect(result.code).toBe(2);

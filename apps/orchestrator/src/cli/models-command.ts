@@ -9,18 +9,21 @@ import type { CommandHandler } from "./command-spec.ts";
 import type { MODELS } from "./command-specs.ts";
 import { describeEntry } from "./model-description.ts";
 import { resolveModels } from "./model-resolution.ts";
-import { out } from "./output.ts";
+import { err, out } from "./output.ts";
 
 /**
  * `rein models`: the roles' models as `rein run` resolves them, what the
  * catalogue says each accepts and costs, and every config problem; exit 2
- * when one would stop `rein run`. `rein models check`: one live call per
- * distinct role setting; exit 1 when a provider refused one.
+ * when one would stop `rein run`, no model at all among them. `rein models
+ * check`: one live call per distinct role setting; exit 1 when a provider
+ * refused one.
  */
 export const modelsCommand: CommandHandler<typeof MODELS> = async (args, flags) => {
   const example = flags.example === undefined ? undefined : await loadExample(flags.example);
   const models = resolveModels({ configFile: flags.config, example });
-  out(models.source);
+  // With no model `rein run` refuses to start; the table still shows the built-in default it would have had.
+  if (models.missing) err(models.source);
+  else out(models.source);
   const config = loadConfig({ file: flags.config, overrides: models.overrides });
   const rows = roleTable(config);
   out(`${"role".padEnd(10)} ${"provider".padEnd(18)} ${"kind".padEnd(18)} ${"model".padEnd(28)} base URL`);
@@ -32,12 +35,13 @@ export const modelsCommand: CommandHandler<typeof MODELS> = async (args, flags) 
   for (const line of catalogueLines(config, fleet)) out(line);
   const problems = checkRoleModels(config);
   out();
-  if (problems.length === 0) out(`config: no problem found against the model catalogue (read ${CATALOGUE_READ_ON})`);
+  if (models.missing) out("config: no model is configured, so `rein run` would refuse to start");
+  else if (problems.length === 0) out(`config: no problem found against the model catalogue (read ${CATALOGUE_READ_ON})`);
   else {
     out(`config problems (model catalogue read ${CATALOGUE_READ_ON}):`);
     for (const problem of problems) out(`  ${problem.severity.padEnd(8)} ${problem.message}`);
   }
-  const configErrors = problems.some((problem) => problem.severity === "error");
+  const configErrors = models.missing || problems.some((problem) => problem.severity === "error");
   if (args.subcommand !== "check") return configErrors ? 2 : 0;
 
   out();
