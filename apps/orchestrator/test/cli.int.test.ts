@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type RunState, TraceEvent } from "@rein/contracts/run";
 import { exportPacketKeys, generatePacketKeys } from "@rein/signing";
@@ -71,6 +74,28 @@ describe("rein CLI", () => {
     const status = await rein(["status", runId], env);
     expect(status.stdout).toMatch(new RegExp(`run ${runId}: planning`));
   });
+
+  it("takes --prefix on every command that reads Redis, over REIN_PREFIX", async () => {
+    const env = tracked(cliEnv());
+    const other = tracked(cliEnv()).REIN_PREFIX as string;
+    const submit = await rein(["submit", "list the files", "--tools", "list_files", "--prefix", other], env);
+    expect(submit.code, submit.stderr).toBe(0);
+    const runId = submit.stdout.trim();
+    const status = await rein(["status", runId, "--prefix", other], env);
+    expect(status.stdout).toMatch(new RegExp(`run ${runId}: planning`));
+    expect((await rein(["status", runId], env)).code).not.toBe(0);
+    const invalid = await rein(["status", runId, "--prefix", "a b"], env);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toMatch(/prefix.*expected letters, digits/);
+
+    const file = join(mkdtempSync(join(tmpdir(), "rein-prefix-")), "run.jsonl");
+    expect((await rein(["trace", "export", runId, "-o", file, "--prefix", other], env)).code).toBe(0);
+    const third = tracked(cliEnv()).REIN_PREFIX as string;
+    const imported = await rein(["trace", "import", file, "--prefix", third], env);
+    expect(imported.stdout).toContain(`under prefix ${third}`);
+    const trace = await rein(["trace", runId, "--json", "--prefix", third], env);
+    expect(trace.stdout).toMatch(/"kind":"run.submitted"/);
+  }, 60_000);
 
   // What a step worker is given: the controller's packet public key and the deciders' approval public key.
   const stepWorkerKeys = () => ({

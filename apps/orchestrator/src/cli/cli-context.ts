@@ -24,6 +24,8 @@ export interface OpenOptions {
   configFile?: string;
   /** `--redis URL`: wins over REDIS_URL and the config's redisUrl. */
   redisUrl?: string;
+  /** `--prefix P`: wins over REIN_PREFIX and the config's prefix. */
+  prefix?: string;
   overrides?: ReinConfigInput;
   /** Start a private redis-server when none is configured and none answers on the default port (`rein run` and friends). */
   embedRedis?: boolean;
@@ -37,9 +39,20 @@ export interface OpenOptions {
   logLevel?: LogLevel;
 }
 
-/** The options every command's flags give `openContext`: `--config`, `--redis` and `--log-file`. */
-export function contextFlags(flags: FlagValues<typeof GLOBAL_FLAGS>): Pick<OpenOptions, "configFile" | "redisUrl" | "logFile"> {
-  return { configFile: flags.config, redisUrl: flags.redis, logFile: flags["log-file"] };
+/** The options every command's flags give `openContext`: `--config`, `--redis`, `--prefix` and `--log-file`. */
+export function contextFlags(flags: FlagValues<typeof GLOBAL_FLAGS>): Pick<OpenOptions, "configFile" | "redisUrl" | "prefix" | "logFile"> {
+  return { configFile: flags.config, redisUrl: flags.redis, prefix: flags.prefix, logFile: flags["log-file"] };
+}
+
+/**
+ * The config a command runs with: the file, then the environment, then
+ * `--redis` and `--prefix`. `--prefix` stands in for REIN_PREFIX, so it is
+ * validated as that is.
+ */
+export function loadCliConfig(options: Pick<OpenOptions, "configFile" | "redisUrl" | "prefix" | "overrides">): ReinConfig {
+  const env = options.prefix === undefined ? process.env : { ...process.env, REIN_PREFIX: options.prefix };
+  const config = loadConfig({ file: options.configFile, overrides: options.overrides, env });
+  return options.redisUrl ? { ...config, redisUrl: options.redisUrl } : config;
 }
 
 /**
@@ -50,8 +63,7 @@ export function contextFlags(flags: FlagValues<typeof GLOBAL_FLAGS>): Pick<OpenO
  * with one message naming it.
  */
 export async function openContext(options: OpenOptions): Promise<CliContext> {
-  let config = loadConfig({ file: options.configFile, overrides: options.overrides });
-  if (options.redisUrl) config = { ...config, redisUrl: options.redisUrl };
+  let config = loadCliConfig(options);
   let redis: RedisHandle = { url: config.redisUrl, embedded: false, stop: async () => {} };
   if (options.embedRedis) {
     redis = await ensureRedis(config.redisUrl === DEFAULT_REDIS_URL ? undefined : config.redisUrl);

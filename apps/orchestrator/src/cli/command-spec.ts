@@ -47,6 +47,7 @@ export interface CommandSpec {
 export const GLOBAL_FLAGS = {
   config: { kind: "string", value: "FILE", help: "the config file (default: ./rein.config.json when present)" },
   redis: { kind: "string", value: "URL", help: "the Redis to use; wins over REDIS_URL and the config's redisUrl" },
+  prefix: { kind: "string", value: "P", help: "the key prefix of the Rein to use; wins over REIN_PREFIX and the config's prefix" },
   "log-file": {
     kind: "string",
     value: "PATH",

@@ -133,7 +133,6 @@ export const TRACE = defineCommand({
       help: "follow the run until it ends, one line per event, each tool call shown when it starts and its progress as it comes",
     },
     output: { kind: "string", value: "FILE", short: "o", help: "with export: the file to write (default <runId>.jsonl)" },
-    prefix: { kind: "string", value: "P", help: "the key prefix to read from or import into (default: the config's)" },
   },
 });
 

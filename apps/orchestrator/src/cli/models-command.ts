@@ -1,12 +1,13 @@
 import { Role } from "@rein/contracts";
 import { CATALOGUE_READ_ON, checkRoleModels, modelEntryFor, priceFor } from "@rein/models";
 import { budgetFor, type RateDimension } from "@rein/models/rate-limit";
-import { loadConfig, type ReinConfig } from "@rein/runtime";
+import type { ReinConfig } from "@rein/runtime";
 import { loadExample } from "../examples/load-example.ts";
 import { type FleetRateReading, readFleetRateBudgets } from "../rate-limit/fleet-rate-budgets.ts";
 import { liveCheckRoles, roleTable } from "@rein/controller";
 import type { CommandHandler } from "./command-spec.ts";
 import type { MODELS } from "./command-specs.ts";
+import { contextFlags, loadCliConfig } from "./cli-context.ts";
 import { describeEntry } from "./model-description.ts";
 import { resolveModels } from "./model-resolution.ts";
 import { err, out } from "./output.ts";
@@ -24,7 +25,7 @@ export const modelsCommand: CommandHandler<typeof MODELS> = async (args, flags) 
   // With no model `rein run` refuses to start; the table still shows the built-in default it would have had.
   if (models.missing) err(models.source);
   else out(models.source);
-  const config = loadConfig({ file: flags.config, overrides: models.overrides });
+  const config = loadCliConfig({ ...contextFlags(flags), overrides: models.overrides });
   const rows = roleTable(config);
   out(`${"role".padEnd(10)} ${"provider".padEnd(18)} ${"kind".padEnd(18)} ${"model".padEnd(28)} base URL`);
   for (const row of rows)

@@ -123,8 +123,7 @@ async function withRuntime<T>(
   flags: TraceFlags,
   body: (runtime: Awaited<ReturnType<typeof openContext>>["runtime"]) => Promise<T>,
 ): Promise<T> {
-  const { prefix } = flags;
-  const context = await openContext({ ...contextFlags(flags), overrides: prefix ? { prefix } : undefined });
+  const context = await openContext(contextFlags(flags));
   try {
     return await body(context.runtime);
   } finally {
