@@ -55,8 +55,8 @@ describe("rein worker --role step --tools MODULE", { timeout: 180_000 }, () => {
     for (const step of cleanup.splice(0).reverse()) await step();
   });
 
-  it("loads the module's tools in the worker process, and a goal granting one runs it there", async () => {
-    const env = cliEnv();
+  /** The test's deployment: a config file with its prefix, keys, workspace root, the scripted models and `extra`; a runtime on it, cleaned up after. */
+  function deployment(env: NodeJS.ProcessEnv, extra: Record<string, unknown>): { configFile: string; runtime: ReinRuntime } {
     const dir = mkdtempSync(join(tmpdir(), "rein-tools-deploy-"));
     const scriptFile = join(dir, "script.json");
     writeFileSync(scriptFile, JSON.stringify(script));
@@ -65,17 +65,23 @@ describe("rein worker --role step --tools MODULE", { timeout: 180_000 }, () => {
       workspaceRoot: env.REIN_WORKSPACE_ROOT,
       keysDir: env.REIN_KEYS_DIR,
       providers: { scripted: { kind: "scripted", script: scriptFile, maxRetries: 0 } },
-      tools: { extra: ["shout"] },
+      ...extra,
     };
     const configFile = join(dir, "rein.config.json");
     writeFileSync(configFile, JSON.stringify(config));
-    ensureKeyPairFiles(env.REIN_KEYS_DIR as string, "packet");
-    ensureKeyPairFiles(env.REIN_KEYS_DIR as string, "approval");
-    const runtime: ReinRuntime = createRuntime(ReinConfig.parse({ ...config, redisUrl: env.REDIS_URL }));
+    const runtime = createRuntime(ReinConfig.parse({ ...config, redisUrl: env.REDIS_URL }));
     cleanup.push(async () => {
       await deleteByPrefix(runtime.redis, runtime.config.prefix);
       await runtime.close();
     });
+    return { configFile, runtime };
+  }
+
+  it("loads the module's tools in the worker process, and a goal granting one runs it there", async () => {
+    const env = cliEnv();
+    const { configFile, runtime } = deployment(env, { tools: { extra: ["shout"] } });
+    ensureKeyPairFiles(env.REIN_KEYS_DIR as string, "packet");
+    ensureKeyPairFiles(env.REIN_KEYS_DIR as string, "approval");
 
     const worker = startRein(["worker", "--role", "step", "--tools", toolsModule(SHOUT), "--config", configFile], {
       ...env,
@@ -111,25 +117,7 @@ describe("rein worker --role step --tools MODULE", { timeout: 180_000 }, () => {
 
   it("rein run carries config toolModules in its own step worker, so a goal granting their tool runs end to end", async () => {
     const env = cliEnv();
-    const dir = mkdtempSync(join(tmpdir(), "rein-tools-run-"));
-    const scriptFile = join(dir, "script.json");
-    writeFileSync(scriptFile, JSON.stringify(script));
-    const configFile = join(dir, "rein.config.json");
-    writeFileSync(
-      configFile,
-      JSON.stringify({
-        prefix: env.REIN_PREFIX,
-        workspaceRoot: env.REIN_WORKSPACE_ROOT,
-        keysDir: env.REIN_KEYS_DIR,
-        providers: { scripted: { kind: "scripted", script: scriptFile, maxRetries: 0 } },
-        toolModules: [toolsModule(SHOUT)],
-      }),
-    );
-    const runtime: ReinRuntime = createRuntime(ReinConfig.parse({ prefix: env.REIN_PREFIX, redisUrl: env.REDIS_URL }));
-    cleanup.push(async () => {
-      await deleteByPrefix(runtime.redis, runtime.config.prefix);
-      await runtime.close();
-    });
+    const { configFile, runtime } = deployment(env, { toolModules: [toolsModule(SHOUT)] });
     const run = await startRein(["run", goal.text, "--tools", "shout", "--config", configFile], env).done;
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     const runId = /run (run_[a-z0-9_]+)/.exec(run.stdout)?.[1];

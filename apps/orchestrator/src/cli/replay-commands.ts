@@ -12,7 +12,7 @@ import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
 import type { REPLAY } from "./command-specs.ts";
 import { resolveModels } from "./model-resolution.ts";
 import { err } from "./output.ts";
-import { loadToolModules } from "./tool-modules.ts";
+import { localStepTools } from "./tool-modules.ts";
 
 export const replayCommand: CommandHandler<typeof REPLAY> = async ({ source }, flags) => {
   checkReplayFlags(flags);
@@ -30,7 +30,7 @@ export const replayCommand: CommandHandler<typeof REPLAY> = async ({ source }, f
       const mode = flags["run-tools"] ? "real" : "stub";
       const allowExternal = Boolean(flags["allow-external"]);
       // The run's step workers carried config toolModules; the replay answers their calls from the recording too.
-      const tools = [...(example?.tools ?? []), ...(await loadToolModules(context.config.toolModules))];
+      const tools = await localStepTools(context.config, example);
       const seedDir = example?.seedDir;
       const decide = personDeciding(flags);
       const report =

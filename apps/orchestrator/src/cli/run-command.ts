@@ -21,7 +21,7 @@ import { packetSigningKeys } from "./packet-signing-keys.ts";
 import { requireModels, resolveModels } from "./model-resolution.ts";
 import { err, out } from "./output.ts";
 import { ModelCallTicker } from "./model-call-ticker.ts";
-import { loadToolModules } from "./tool-modules.ts";
+import { localStepTools } from "./tool-modules.ts";
 import { describeOrigin, printChanges } from "./workspace-commands.ts";
 
 export { scriptedOverrides } from "./model-resolution.ts";
@@ -61,8 +61,11 @@ export const runCommand: CommandHandler<typeof RUN> = async ({ goal: goalText },
   if (approval.created)
     err(`dev mode: wrote an approval key pair to ${context.config.keysDir} (deciders use the private key, step workers the public one)`);
   // The run's own step worker carries config toolModules, as every `rein worker --role step` does.
-  const ownTools = await loadToolModules(context.config.toolModules);
-  const tooling = await buildTooling(context.runtime, [...(example?.tools ?? []), ...ownTools], requireVerifier(approval, context.config));
+  const tooling = await buildTooling(
+    context.runtime,
+    await localStepTools(context.config, example),
+    requireVerifier(approval, context.config),
+  );
   const desk: ApprovalDesk = { store: tooling.approvals, signer: requireSigner(approval, context.config) };
   const roles = startRoles(context.runtime, {
     roles: ROLE_NAMES,

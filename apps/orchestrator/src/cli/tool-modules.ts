@@ -1,8 +1,14 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { errorMessage, ReinError } from "@rein/contracts";
+import type { ReinConfig } from "@rein/runtime";
 import { type AnyTool, toolsExportOf } from "@rein/tools";
 import { importTypeScript } from "../examples/import-typescript.ts";
+
+/** The tools this process's step worker carries for `rein run` and `rein replay`: an example's, then config `toolModules`'. */
+export async function localStepTools(config: Pick<ReinConfig, "toolModules">, example?: { tools: AnyTool[] }): Promise<AnyTool[]> {
+  return [...(example?.tools ?? []), ...(await loadToolModules(config.toolModules))];
+}
 
 /**
  * The tools of `rein worker --tools` and config `toolModules`: each module's
