@@ -9,7 +9,7 @@ import { oneStepPlanner } from "@rein/models/testing";
 import { createRuntime, ReinConfig, type ReinRuntime } from "@rein/runtime";
 import { deleteByPrefix } from "@rein/runtime/keys";
 import { waitForRun } from "@rein/runtime/testing";
-import { type RunningRoles, startRoles } from "@rein/controller";
+import { readWorkerStatus, type RunningRoles, startRoles } from "@rein/controller";
 import { loadToolModules } from "../src/cli/tool-modules.ts";
 import { cliEnv, startRein } from "./support/cli.ts";
 
@@ -79,10 +79,15 @@ describe("rein worker --role step --tools MODULE", { timeout: 180_000 }, () => {
 
   it("loads the module's tools in the worker process, and a goal granting one runs it there", async () => {
     const env = cliEnv();
-    const { configFile, runtime } = deployment(env, { tools: { extra: ["shout"] } });
+    const { configFile, runtime } = deployment(env, {});
     ensureKeyPairFiles(env.REIN_KEYS_DIR as string, "packet");
     ensureKeyPairFiles(env.REIN_KEYS_DIR as string, "approval");
 
+    // Before any step worker carries it, a goal granting the module's tool is refused with where its name can come from.
+    const early = await startRein(["submit", goal.text, "--tools", "shout", "--config", configFile], env).done;
+    expect(early.code).toBe(2);
+    expect(early.stderr).toMatch(/goal.tools names shout, which this deployment does not know/);
+    expect(early.stderr).toMatch(/once a running step worker carries it, or config tools.extra names it/);
     const worker = startRein(["worker", "--role", "step", "--tools", toolsModule(SHOUT), "--config", configFile], {
       ...env,
       REIN_LOG_LEVEL: "info",
@@ -97,6 +102,9 @@ describe("rein worker --role step --tools MODULE", { timeout: 180_000 }, () => {
     });
     await until("the step worker to say it runs", () => stderr.includes("running against") || worker.child.exitCode !== null, 120_000);
     expect(stderr).toContain("step running against");
+    await until("the step worker to announce the tools it carries", async () =>
+      (await readWorkerStatus(runtime)).some((published) => published.tools?.includes("shout")),
+    );
 
     const privateKey = loadPrivateKey("packet", { dir: env.REIN_KEYS_DIR as string });
     const roles: RunningRoles = startRoles(runtime, {
@@ -105,7 +113,7 @@ describe("rein worker --role step --tools MODULE", { timeout: 180_000 }, () => {
       providers: { planner: new ScriptedProvider(script), judge: new ScriptedProvider({}) },
     });
     cleanup.push(() => roles.close(0));
-    // The submitting process knows the module's tool by name from config tools.extra, as docs/guide.md says.
+    // The submitting process loads no user code: it learns the name from the step worker, which announces what it carries.
     const submitted = await startRein(["submit", goal.text, "--tools", "shout", "--config", configFile], env).done;
     expect(submitted.code, submitted.stderr).toBe(0);
     const runId = submitted.stdout.trim();

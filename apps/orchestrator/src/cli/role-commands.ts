@@ -79,6 +79,7 @@ async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<n
     packetPrivateKey: keys.privateKey,
     packetPublicKey: keys.publicKey,
     executor: tooling?.executor,
+    moduleTools: userTools.map((tool) => tool.name),
     concurrency,
   });
   // Listening before saying so: whoever waits for this line may signal at once.

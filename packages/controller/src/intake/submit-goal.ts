@@ -3,6 +3,7 @@ import type { RunState } from "@rein/contracts/run";
 import { unpricedModels } from "@rein/models";
 import type { ReinRuntime } from "@rein/runtime";
 import { UNSANDBOXED_WARNING } from "@rein/sandbox";
+import { announcedStepTools } from "../roles/worker-status-board.ts";
 import { prepareWorkspace } from "../workspace/prepare-workspace.ts";
 import { resolveSeed } from "../workspace/seed-path.ts";
 import type { WorkspaceOrigin } from "../workspace/workspace-origin.ts";
@@ -51,18 +52,7 @@ export async function submitGoal(runtime: ReinRuntime, input: unknown, options: 
     throw new ReinError("goal_invalid", `${where}: ${issue?.message ?? "invalid"}`, { cause: parsed.error });
   }
   const goal = parsed.data;
-  const known = new Set(options.knownTools);
-  const prefixes = options.knownTools.filter((name) => name.endsWith("*")).map((name) => name.slice(0, -1));
-  const unknown = goal.tools
-    .map((grant) => grant.name)
-    .filter((name) => !known.has(name) && !prefixes.some((prefix) => name.startsWith(prefix)));
-  if (unknown.length > 0) {
-    throw new ReinError(
-      "goal_invalid",
-      `goal.tools names ${unknown.join(", ")}, which this deployment does not know; expected some of: ${[...known].sort().join(", ")} ` +
-        "(a tool of the step workers' own modules is known here once config tools.extra names it)",
-    );
-  }
+  await refuseUnknownTools(runtime, goal, options.knownTools);
   for (const { server, reason } of options.unavailableMcp ?? []) {
     const granted = goal.tools.map((grant) => grant.name).filter((name) => name.startsWith(`${server}__`));
     if (granted.length > 0) {
@@ -120,6 +110,28 @@ function unpricedFor(runtime: ReinRuntime, goal: Goal): string[] {
     }),
   );
   return unpricedModels(runtime.config, roles).map((entry) => `${entry.provider}/${entry.model} (${entry.roles.join(", ")})`);
+}
+
+/**
+ * A goal may grant what the deployment knows, and what a running step
+ * worker announces it carries from the user's modules: the submitter loads
+ * no user code to learn those names.
+ */
+async function refuseUnknownTools(runtime: ReinRuntime, goal: Goal, knownTools: readonly string[]): Promise<void> {
+  const known = new Set(knownTools);
+  const prefixes = knownTools.filter((name) => name.endsWith("*")).map((name) => name.slice(0, -1));
+  const unlisted = goal.tools
+    .map((grant) => grant.name)
+    .filter((name) => !known.has(name) && !prefixes.some((prefix) => name.startsWith(prefix)));
+  if (unlisted.length === 0) return;
+  const announced = await announcedStepTools(runtime);
+  const unknown = unlisted.filter((name) => !announced.has(name));
+  if (unknown.length === 0) return;
+  throw new ReinError(
+    "goal_invalid",
+    `goal.tools names ${unknown.join(", ")}, which this deployment does not know; expected some of: ${[...known, ...announced].sort().join(", ")} ` +
+      "(a tool of the step workers' own modules is known once a running step worker carries it, or config tools.extra names it)",
+  );
 }
 
 /** A run as it starts: planning, nothing spent, nothing applied yet. */

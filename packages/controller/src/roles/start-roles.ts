@@ -34,6 +34,8 @@ export interface StartRolesOptions {
   packetPublicKey?: KeyObject;
   /** Needed by `step`. */
   executor?: ToolExecutor;
+  /** With `step`: the names of the tools it carries from the user's modules, announced so that submitters accept goals granting them. */
+  moduleTools?: readonly string[];
   /** Providers by role; missing ones are built from config. */
   providers?: Partial<Record<"planner" | "worker" | "judge", ModelProvider>>;
   /** Jobs each role runs at once, shared among the queue shards' consumers. @defaultValue 8 for control, 4 for the others */
@@ -172,7 +174,12 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
   }
   // Right after start, before the first job's prompt would pay for it; unref'd, it never keeps a process up.
   if (options.roles.some((role) => role !== "control")) setImmediate(warmPresenter).unref();
-  const unpublish = publishWorkerStatus(shared, { roles: options.roles, concurrency: options.concurrency, build: config.buildId });
+  const unpublish = publishWorkerStatus(shared, {
+    roles: options.roles,
+    concurrency: options.concurrency,
+    build: config.buildId,
+    tools: options.roles.includes("step") ? options.moduleTools : undefined,
+  });
   if (config.buildId !== undefined) {
     shared.redis.sadd(shared.keys.builds(), config.buildId).catch((error: unknown) => {
       shared.logger.warn({ err: error, build: config.buildId }, "could not record this build for the queues view");

@@ -11,6 +11,8 @@ const PublishedWorker = z.object({
   concurrency: z.number().int().nullable(),
   /** The build it announces (config `buildId`); absent from a process without one, or from before builds. */
   build: z.string().optional(),
+  /** A step worker's tools from the user's modules (`toolModules`, `--tools`): goals may grant them while it beats. */
+  tools: z.array(z.string()).optional(),
 });
 export type PublishedWorker = z.infer<typeof PublishedWorker>;
 
@@ -23,12 +25,17 @@ const WORKER_BOARD = { name: "worker-status", what: "worker status" };
  */
 export function publishWorkerStatus(
   runtime: ReinRuntime,
-  worker: { roles: readonly string[]; concurrency?: number; build?: string },
+  worker: { roles: readonly string[]; concurrency?: number; build?: string; tools?: readonly string[] },
 ): () => Promise<void> {
   return publishProcessStatus(
     runtime,
     WORKER_BOARD,
-    () => ({ roles: [...worker.roles], concurrency: worker.concurrency ?? null, ...(worker.build ? { build: worker.build } : {}) }),
+    () => ({
+      roles: [...worker.roles],
+      concurrency: worker.concurrency ?? null,
+      ...(worker.build ? { build: worker.build } : {}),
+      ...(worker.tools?.length ? { tools: [...worker.tools] } : {}),
+    }),
     worker.build === undefined ? worker.roles.join("+") : `${worker.roles.join("+")}@${worker.build}`,
   );
 }
@@ -36,4 +43,10 @@ export function publishWorkerStatus(
 /** The workers that beat recently on this prefix, by process. */
 export async function readWorkerStatus(runtime: ReinRuntime): Promise<PublishedWorker[]> {
   return readProcessStatus(runtime, WORKER_BOARD, PublishedWorker);
+}
+
+/** The tools the step workers beating on this prefix carry from the user's modules. */
+export async function announcedStepTools(runtime: ReinRuntime): Promise<Set<string>> {
+  const workers = await readWorkerStatus(runtime);
+  return new Set(workers.filter((worker) => worker.roles.includes("step")).flatMap((worker) => worker.tools ?? []));
 }
