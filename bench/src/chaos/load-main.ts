@@ -5,9 +5,10 @@
  * CPU-second, and the dispatch cycle's p50 against a raw BullMQ round trip
  * measured on the same Redis; also runs/s, submit-to-end latency and Redis
  * bytes per run. With `--model-latency-ms` the worker model answers after
- * that delay, so runs pile up in flight (`--runs 10000 --step-concurrency
- * 300`): the step wait (ready to started) and what Redis and the controller
- * hold per run in flight are reported. `--shards N` splits the queues
+ * that delay, so runs pile up in flight (`--runs 10000`; each step worker
+ * then takes 300 steps at once unless `--step-concurrency` says): the step
+ * wait (ready to started) and what Redis and the controller hold per run in
+ * flight are reported. `--shards N` splits the queues
  * (config `queues.shards`); `--steps N` plans N no-op steps per run (the
  * targets are for one). `--commands` adds Redis's calls and time by
  * command name, `--scripts` its time by Lua script (SLOWLOG), `--monitor
@@ -49,11 +50,12 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs ?? 1_000);
 const stepWorkers = Number(values["step-workers"] ?? 2);
-const stepConcurrency = Number(values["step-concurrency"] ?? 8);
 /** No-op steps per run: the targets are for one, more shows what each further step costs. */
 const stepsPerRun = Number(values.steps ?? 1);
 /** The worker model's answer time: with it, runs stay in flight long enough to pile up. */
 const modelLatencyMs = Number(values["model-latency-ms"] ?? 0);
+// A slow model's steps wait in their calls, not on a CPU: slots enough that the load measures Redis and the controller, not a small fleet.
+const stepConcurrency = Number(values["step-concurrency"] ?? (modelLatencyMs > 0 ? 300 : 8));
 const timeoutMs = Number(values["timeout-s"] ?? 600) * 1_000;
 const log = (line: string) => process.stderr.write(`load: ${line}\n`);
 
