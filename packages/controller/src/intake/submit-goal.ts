@@ -9,7 +9,7 @@ import { resolveSeed } from "../workspace/seed-path.ts";
 import type { WorkspaceOrigin } from "../workspace/workspace-origin.ts";
 
 export interface SubmitOptions {
-  /** Tool names this deployment knows (a trailing `*` matches a prefix); a goal naming another is refused. */
+  /** Tool names this deployment knows (a trailing `*` matches a prefix); a goal naming another is refused unless a running step worker announces it. */
   knownTools: readonly string[];
   /** MCP servers that failed to start: a goal granting one of their tools is refused with the reason. */
   unavailableMcp?: ReadonlyArray<{ server: string; reason: string }>;
