@@ -102,6 +102,9 @@ describe("rein worker --role step --tools MODULE", { timeout: 180_000 }, () => {
     });
     await until("the step worker to say it runs", () => stderr.includes("running against") || worker.child.exitCode !== null, 120_000);
     expect(stderr).toContain("step running against");
+    await until("the step worker to say which of your tools it carries", () =>
+      stderr.includes("the step worker carries your tools shout; goals may grant them while it runs"),
+    );
     await until("the step worker to announce the tools it carries", async () =>
       (await readWorkerStatus(runtime)).some((published) => published.tools?.includes("shout")),
     );

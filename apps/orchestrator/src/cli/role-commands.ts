@@ -91,6 +91,8 @@ async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<n
   err(
     `rein: ${roles.join(", ")} running against ${redactPassword(context.config.redisUrl)} (prefix ${context.config.prefix}${build}); SIGTERM to stop`,
   );
+  if (userTools.length > 0)
+    err(`rein: the step worker carries your tools ${userTools.map((tool) => tool.name).join(", ")}; goals may grant them while it runs`);
   await stop;
   err("rein: stopping: finishing current jobs");
   api?.closeAllConnections();
