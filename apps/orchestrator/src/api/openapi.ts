@@ -123,6 +123,12 @@ const QueueOverview = {
           roles: { type: "array", items: { type: "string" } },
           concurrency: { type: ["integer", "null"] },
           build: { type: "string", description: "the build the process announces (config buildId, --build-id); absent without one" },
+          tools: {
+            type: "array",
+            items: { type: "string" },
+            description:
+              "a step worker's tools from your modules (toolModules, --tools), which goals may grant while it beats; absent without any",
+          },
           lastHeartbeat: { type: "string", format: "date-time" },
         },
       },
