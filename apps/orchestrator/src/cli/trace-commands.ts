@@ -3,6 +3,7 @@ import { type LiveEvent, type ReinRuntime, startOtel, stopOtel } from "@rein/run
 import { emitRunSpans } from "../telemetry/run-spans.ts";
 import { answerQuestions } from "../trace/trace-check.ts";
 import { loadBundle, type TraceBundle } from "../trace/trace-bundle.ts";
+import { runningPluginProcesses } from "../trace/running-plugin-processes.ts";
 import { renderJsonLines } from "../trace/trace-export.ts";
 import { readExport, writeExport } from "../trace/trace-files.ts";
 import { importBundle } from "../trace/trace-import.ts";
@@ -99,6 +100,13 @@ async function exportTrace(runId: string, flags: TraceFlags): Promise<number> {
   err(
     `exported ${bundle.events.length} events to ${written.jsonl}${written.sidecar ? ` (large payloads, prompts and artifacts in ${written.sidecar})` : ""}`,
   );
+  const running = runningPluginProcesses(bundle.events);
+  if (running.length > 0) {
+    const named = running.map((process) => `${process.plugin}${process.pid === undefined ? "" : ` (pid ${process.pid})`}`).join(", ");
+    err(
+      `note: the run's plugin process(es) ${named} had not exited yet; each adds a plugin.process_exited event when it stops (an idle one within a minute), so export again then for the whole trace`,
+    );
+  }
   return 0;
 }
 
