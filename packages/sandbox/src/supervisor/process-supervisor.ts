@@ -383,6 +383,8 @@ export class ProcessSupervisor<Request, Response> {
       session
         .ping(this.options.pingTimeoutMs ?? 5_000)
         .catch((error: unknown) => {
+          // Retired while the ping was under way (an idle stop): its ping ended with it, which says nothing of its health.
+          if (this.session !== session) return;
           this.logger.warn({ pid: session.pid, error: errorMessage(error) }, "supervised process failed its health check; killing it");
           this.retire(session, "unhealthy");
         })
@@ -398,7 +400,7 @@ export class ProcessSupervisor<Request, Response> {
     if (idleMs <= 0 || this.options.mode !== "persistent" || this.eager) return;
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
-      if (this.inFlight === 0) this.session?.kill("idle");
+      if (this.inFlight === 0 && this.session) this.retire(this.session, "idle");
     }, idleMs);
     this.idleTimer.unref();
   }

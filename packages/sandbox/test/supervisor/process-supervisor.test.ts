@@ -26,7 +26,17 @@ class FakeSession implements SupervisedSession<string, string> {
       this.pending.push(reject);
     });
   }
+  /** Pings stay unanswered until the process ends, as a ping under way when it is killed does. */
+  pingsWaitForExit = false;
+  pingsEndedByExit = 0;
   ping(timeoutMs: number): Promise<void> {
+    if (this.pingsWaitForExit)
+      return new Promise((_, reject) => {
+        this.pending.push((error) => {
+          this.pingsEndedByExit += 1;
+          reject(error);
+        });
+      });
     return this.answersPings ? Promise.resolve() : new Promise((_, reject) => setTimeout(() => reject(new Error("no pong")), timeoutMs));
   }
   kill(cause: KillCause): void {
@@ -139,6 +149,24 @@ describe("ProcessSupervisor", () => {
     sessions[1]?.calls[0]?.answer("B");
     expect(await second).toBe("B");
     expect(supervisor.status().restarts).toBe(1);
+    await supervisor.close();
+  });
+
+  it("an idle stop that lands during a ping is an idle stop, not a failed health check", async () => {
+    const warnings: string[] = [];
+    const logger = createLogger({ level: "warn" }, { write: (line: string) => warnings.push(line) });
+    const { supervisor, sessions } = supervised({ logger, pingIntervalMs: 10, pingTimeoutMs: 60_000, idleMs: 200 });
+    const first = supervisor.call("a", { deadlineMs: 5_000 });
+    await until(() => sessions[0]?.calls.length === 1);
+    const session = sessions[0] as FakeSession;
+    session.pingsWaitForExit = true;
+    session.calls[0]?.answer("A");
+    await first;
+    expect((await session.exited).killedFor).toBe("idle");
+    await until(() => session.pingsEndedByExit === 1);
+    // The supervisor's handling of the ended ping runs right after it; one macrotask later it has.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings.filter((line) => line.includes("health check"))).toEqual([]);
     await supervisor.close();
   });
 
