@@ -39,12 +39,14 @@ class FakeSession implements SupervisedSession<string, string> {
       });
     return this.answersPings ? Promise.resolve() : new Promise((_, reject) => setTimeout(() => reject(new Error("no pong")), timeoutMs));
   }
+  /** A killed process that takes its time to end (until the test ends it). */
+  lingers = false;
   kill(cause: KillCause): void {
     // A killed process is gone a moment later, not at once: the supervisor must not depend on the order.
     this.killedFor ??= cause;
-    setTimeout(() => this.exit({ exitCode: null, signal: "SIGKILL", killedFor: this.killedFor }), 5);
+    if (!this.lingers) setTimeout(() => this.exit({ exitCode: null, signal: "SIGKILL", killedFor: this.killedFor }), 5);
   }
-  private killedFor: KillCause | null = null;
+  killedFor: KillCause | null = null;
   exit(end: SessionEnd): void {
     for (const reject of this.pending.splice(0)) reject(supervisorError("crashed", `fake ${this.pid} ended`));
     this.end(end);
@@ -167,6 +169,24 @@ describe("ProcessSupervisor", () => {
     // The supervisor's handling of the ended ping runs right after it; one macrotask later it has.
     await new Promise((resolve) => setImmediate(resolve));
     expect(warnings.filter((line) => line.includes("health check"))).toEqual([]);
+    await supervisor.close();
+  });
+
+  it("a call after an idle stop gets a new process, even while the stopped one is still ending", async () => {
+    const { supervisor, sessions } = supervised({ idleMs: 20 });
+    const first = supervisor.call("a", { deadlineMs: 5_000 });
+    await until(() => sessions[0]?.calls.length === 1);
+    const stopped = sessions[0] as FakeSession;
+    stopped.lingers = true;
+    stopped.calls[0]?.answer("A");
+    await first;
+    await until(() => stopped.killedFor === "idle");
+    const second = supervisor.call("b", { deadlineMs: 5_000 });
+    await until(() => sessions[1]?.calls.length === 1);
+    sessions[1]?.calls[0]?.answer("B");
+    expect(await second).toBe("B");
+    expect(stopped.calls).toHaveLength(1);
+    stopped.exit({ exitCode: null, signal: "SIGKILL", killedFor: "idle" });
     await supervisor.close();
   });
 
