@@ -55,6 +55,7 @@ async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<n
     throw new ReinError("config_invalid", "--tools gives step workers their tools; expected it with --role step");
   const userTools = approvalVerifier && modules.length > 0 ? await loadToolModules(modules) : [];
   const tooling = approvalVerifier ? await buildTooling(context.runtime, userTools, approvalVerifier) : undefined;
+  const carried = userTools.map((tool) => tool.name);
   const stalled = lockTiming(flags["lock-ms"]);
   // Listening (or failing to) before any role takes a job.
   const api =
@@ -79,7 +80,7 @@ async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<n
     packetPrivateKey: keys.privateKey,
     packetPublicKey: keys.publicKey,
     executor: tooling?.executor,
-    moduleTools: userTools.map((tool) => tool.name),
+    moduleTools: carried,
     concurrency,
   });
   // Listening before saying so: whoever waits for this line may signal at once.
@@ -91,8 +92,7 @@ async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<n
   err(
     `rein: ${roles.join(", ")} running against ${redactPassword(context.config.redisUrl)} (prefix ${context.config.prefix}${build}); SIGTERM to stop`,
   );
-  if (userTools.length > 0)
-    err(`rein: the step worker carries your tools ${userTools.map((tool) => tool.name).join(", ")}; goals may grant them while it runs`);
+  if (carried.length > 0) err(`rein: the step worker carries your tools ${carried.join(", ")}; goals may grant them while it runs`);
   await stop;
   err("rein: stopping: finishing current jobs");
   api?.closeAllConnections();

@@ -81,6 +81,21 @@ async function until(check: () => boolean): Promise<void> {
   }
 }
 
+/** The first call, taken by the first process and answered, with `before` applied to that process just before the answer. */
+async function answerOneCall(
+  supervisor: ProcessSupervisor<string, string>,
+  sessions: FakeSession[],
+  before: (session: FakeSession) => void,
+): Promise<FakeSession> {
+  const call = supervisor.call("a", { deadlineMs: 5_000 });
+  await until(() => sessions[0]?.calls.length === 1);
+  const session = sessions[0] as FakeSession;
+  before(session);
+  session.calls[0]?.answer("A");
+  await call;
+  return session;
+}
+
 const failureOf = async (promise: Promise<unknown>) =>
   supervisorFailureOf(
     await promise.then(
@@ -158,12 +173,9 @@ describe("ProcessSupervisor", () => {
     const warnings: string[] = [];
     const logger = createLogger({ level: "warn" }, { write: (line: string) => warnings.push(line) });
     const { supervisor, sessions } = supervised({ logger, pingIntervalMs: 10, pingTimeoutMs: 60_000, idleMs: 200 });
-    const first = supervisor.call("a", { deadlineMs: 5_000 });
-    await until(() => sessions[0]?.calls.length === 1);
-    const session = sessions[0] as FakeSession;
-    session.pingsWaitForExit = true;
-    session.calls[0]?.answer("A");
-    await first;
+    const session = await answerOneCall(supervisor, sessions, (fake) => {
+      fake.pingsWaitForExit = true;
+    });
     expect((await session.exited).killedFor).toBe("idle");
     await until(() => session.pingsEndedByExit === 1);
     // The supervisor's handling of the ended ping runs right after it; one macrotask later it has.
@@ -174,12 +186,9 @@ describe("ProcessSupervisor", () => {
 
   it("a call after an idle stop gets a new process, even while the stopped one is still ending", async () => {
     const { supervisor, sessions } = supervised({ idleMs: 20 });
-    const first = supervisor.call("a", { deadlineMs: 5_000 });
-    await until(() => sessions[0]?.calls.length === 1);
-    const stopped = sessions[0] as FakeSession;
-    stopped.lingers = true;
-    stopped.calls[0]?.answer("A");
-    await first;
+    const stopped = await answerOneCall(supervisor, sessions, (fake) => {
+      fake.lingers = true;
+    });
     await until(() => stopped.killedFor === "idle");
     const second = supervisor.call("b", { deadlineMs: 5_000 });
     await until(() => sessions[1]?.calls.length === 1);
