@@ -1,9 +1,10 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunStatus } from "@rein/contracts/run";
 import { LiveDeployment } from "../support/live-deployment.ts";
 import { chromiumMissing, launchChromium } from "../support/system-chromium.ts";
 import { baseState } from "@rein/controller/testing";
+import { ApprovalStore } from "@rein/runtime";
 
 /** How long the page may take to show what the server already has (the list refreshes every few seconds). */
 const SHOWN_WITHIN_MS = 20_000;
@@ -203,6 +204,54 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     const resumed = await deployment.waitFor("run_e2e_escalated", (state) => state.status !== "escalated");
     expect(resumed.instruction).toBe("check the pool size first");
     await deployment.api("/runs/run_e2e_escalated/cancel", { method: "POST", body: JSON.stringify({ reason: "the test is over" }) });
+  });
+
+  /**
+   * Types `text` into `field` in two halves, with the run's header redrawn between them: a header event
+   * joins the run's trace, as one does while a person is typing.
+   */
+  const typeAcrossRedraw = async (runId: string, field: Locator, text: string) => {
+    const half = Math.floor(text.length / 2);
+    await field.click({ timeout: SHOWN_WITHIN_MS });
+    await page.keyboard.type(text.slice(0, half));
+    const goal = page.locator('#run-header [data-testid="run-goal"]');
+    await goal.evaluate((node) => node.setAttribute("data-drawn-before", ""));
+    const state = await deployment.runtime.runs.require(runId);
+    await deployment.runtime.trace.append({
+      runId,
+      kind: "run.status_changed",
+      payload: { from: "executing", to: state.status, event: "test.redraw" },
+    });
+    await page.locator('#run-header [data-testid="run-goal"]:not([data-drawn-before])').waitFor({ timeout: SHOWN_WITHIN_MS });
+    await page.keyboard.type(text.slice(half));
+  };
+
+  it("keeps an approval note being typed when the run's events redraw the page", async () => {
+    await fixtureRun("run_e2e_typing_note", "waiting_approval", "A restart waits while a person writes a note");
+    const approvals = new ApprovalStore(deployment.runtime.redis, deployment.runtime.keys, { ttlSeconds: 600 });
+    const action = { tool: "restart_service", args: { service: "api" }, scope: { services: ["api"] } };
+    await approvals.create("run_e2e_typing_note", "s1", action, "1:call_1");
+    await open(deployment.dashboardUrl);
+    await runRow("run_e2e_typing_note").click({ timeout: SHOWN_WITHIN_MS });
+    const note = page.locator('[data-testid="approval-note"]');
+    await typeAcrossRedraw("run_e2e_typing_note", note, "the pool drained, restart is safe");
+    expect(await note.inputValue()).toBe("the pool drained, restart is safe");
+    await approvals.removeRun("run_e2e_typing_note");
+  });
+
+  it("keeps an escalation reply being typed when the run's events redraw the page", async () => {
+    await fixtureRun("run_e2e_typing_reply", "escalated", "An escalation a person answers at length");
+    await open(deployment.dashboardUrl);
+    await runRow("run_e2e_typing_reply").click({ timeout: SHOWN_WITHIN_MS });
+    await typeAcrossRedraw(
+      "run_e2e_typing_reply",
+      page.getByPlaceholder("instruction for the run"),
+      "raise the pool size to 40, then retry",
+    );
+    await page.getByRole("button", { name: "Reply" }).click();
+    const resumed = await deployment.waitFor("run_e2e_typing_reply", (state) => state.status !== "escalated");
+    expect(resumed.instruction).toBe("raise the pool size to 40, then retry");
+    await deployment.api("/runs/run_e2e_typing_reply/cancel", { method: "POST", body: JSON.stringify({ reason: "the test is over" }) });
   });
 
   it("says a run that does not exist was not found, rather than leaving the pane blank", async () => {

@@ -10,10 +10,16 @@ class FakeElement {
   readonly classList = { toggle: () => {} };
   readonly dataset: Record<string, string> = {};
   constructor(readonly tag = "") {}
-  /** Only the one selector the page uses, `[data-key="…"]` (the live output's rows). */
+  /** Only the selectors the page uses: one data attribute, `[data-key="…"]` or `[data-testid="…"]`. */
   querySelector(selector: string): FakeElement | null {
-    const key = /^\[data-key="(.*)"\]$/.exec(selector)?.[1];
-    return key === undefined ? null : (findNode(this, (node) => node.dataset.key === key) ?? null);
+    return this.querySelectorAll(selector)[0] ?? null;
+  }
+  querySelectorAll(selector: string): FakeElement[] {
+    const [, name, value] = /^\[data-(key|testid)="(.*)"\]$/.exec(selector) ?? [];
+    return name === undefined ? [] : findNodes(this, (node) => node.dataset[name] === value);
+  }
+  get childNodes(): unknown[] {
+    return this.children;
   }
   addEventListener(): void {}
   append(...nodes: unknown[]): void {
@@ -21,6 +27,13 @@ class FakeElement {
   }
   replaceChildren(...nodes: unknown[]): void {
     this.children = nodes;
+  }
+  insertBefore(node: unknown, before: unknown): void {
+    const at = before === null ? -1 : this.children.indexOf(before);
+    this.children.splice(at === -1 ? this.children.length : at, 0, node);
+  }
+  removeChild(node: unknown): void {
+    this.children.splice(this.children.indexOf(node), 1);
   }
 }
 

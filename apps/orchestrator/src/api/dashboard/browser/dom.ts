@@ -26,3 +26,18 @@ export function testid<Element extends HTMLElement>(node: Element, id: string): 
 export function byId<Element extends HTMLElement = HTMLElement>(id: string): Element {
   return document.getElementById(id) as Element;
 }
+
+/**
+ * Makes `parent`'s children exactly `children`, in order, without detaching a
+ * child that stays: a node taken out of the page loses its focus, and the
+ * person typing into it their next keystrokes. Keep the order of staying
+ * children as it was, or one of them has to move.
+ */
+export function keepChildren(parent: HTMLElement, children: readonly Node[]): void {
+  const wanted = new Set(children);
+  for (const child of [...parent.childNodes]) if (!wanted.has(child)) parent.removeChild(child);
+  children.forEach((child, index) => {
+    const there = parent.childNodes[index];
+    if (there !== child) parent.insertBefore(child, there ?? null);
+  });
+}

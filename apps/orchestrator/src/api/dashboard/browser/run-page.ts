@@ -2,7 +2,7 @@ import { api, headers, messageOf, readEvents } from "./api.ts";
 import type { LiveEvent, QueuedApproval, RunState, RunView, TraceEvent, TraceKind } from "./api-types.ts";
 import { approvalView } from "./approvals.ts";
 import { CallsInFlightPanel } from "./calls-in-flight.ts";
-import { byId, el, testid } from "./dom.ts";
+import { byId, el, keepChildren, testid } from "./dom.ts";
 import { replyView } from "./escalation-reply.ts";
 import { may, roleKnown } from "./identity.ts";
 import { showLive } from "./live-output.ts";
@@ -47,7 +47,16 @@ async function renderHeader(runId: string, header: HTMLElement): Promise<void> {
         cancelProblem.textContent = "Cancel refused: " + messageOf(error);
       },
     );
-  header.replaceChildren(
+  // A card or reply box already shown is kept, not rebuilt: a person may be typing into it.
+  const shownCards = new Map(
+    [...header.querySelectorAll<HTMLElement>('[data-testid="approval-card"]')].map((card) => [card.dataset.approvalId, card]),
+  );
+  const cards = approvals
+    .filter((approval) => approval.runId === runId)
+    .map((approval) => shownCards.get(approval.approvalId) ?? approvalView(approval));
+  const shownReply = header.querySelector<HTMLElement>('[data-testid="escalation-form"]');
+  const reply = state.status === "escalated" ? [shownReply ?? replyView(runId)] : [];
+  keepChildren(header, [
     testid(el("h2", { textContent: state.goal.text }), "run-goal"),
     el(
       "p",
@@ -59,9 +68,9 @@ async function renderHeader(runId: string, header: HTMLElement): Promise<void> {
       " ",
       cancelProblem,
     ),
-    ...approvals.filter((approval) => approval.runId === runId).map((approval) => approvalView(approval)),
-    state.status === "escalated" ? replyView(runId) : "",
-  );
+    ...cards,
+    ...reply,
+  ]);
 }
 
 async function renderPanels(runId: string, panels: HTMLElement, inFlight: CallsInFlightPanel): Promise<void> {
