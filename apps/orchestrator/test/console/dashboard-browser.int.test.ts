@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunStatus } from "@rein/contracts/run";
@@ -16,7 +17,12 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
   let page: Page;
 
   beforeAll(async () => {
-    [deployment, browser] = await Promise.all([LiveDeployment.start({ workers: [["plan", "evaluate"], ["step"]] }), launchChromium()]);
+    // The step worker also carries a module of the user's tools, as `rein worker --tools` would load it.
+    const toolModules = [resolve(import.meta.dirname, "../../../../examples/research-fanout/tools.ts")];
+    [deployment, browser] = await Promise.all([
+      LiveDeployment.start({ workers: [["plan", "evaluate"], ["step"]], config: { toolModules } }),
+      launchChromium(),
+    ]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -252,6 +258,20 @@ describe.skipIf(chromiumMissing() !== undefined)("the dashboard in a browser, ag
     const resumed = await deployment.waitFor("run_e2e_typing_reply", (state) => state.status !== "escalated");
     expect(resumed.instruction).toBe("raise the pool size to 40, then retry");
     await deployment.api("/runs/run_e2e_typing_reply/cancel", { method: "POST", body: JSON.stringify({ reason: "the test is over" }) });
+  });
+
+  it("lists in the queues view the tools each step worker carries from the user's modules", async () => {
+    await open(`${deployment.dashboardUrl}`);
+    await page.locator('[data-testid="nav-queues"]').click();
+    const workerRow = (roles: string) =>
+      page.locator('[data-testid="worker-row"]', {
+        has: page.locator('[data-testid="worker-roles"]', { hasText: new RegExp(`^${roles}$`) }),
+      });
+    await workerRow("step").waitFor({ timeout: SHOWN_WITHIN_MS });
+    expect(await workerRow("step").locator('[data-testid="worker-tools"]').textContent()).toBe(
+      "read_eu_report, read_us_report, read_ap_report",
+    );
+    expect(await workerRow("plan, evaluate").locator('[data-testid="worker-tools"]').textContent()).toBe("—");
   });
 
   it("says a run that does not exist was not found, rather than leaving the pane blank", async () => {

@@ -7,9 +7,9 @@ import { currentView, enterView } from "./views.ts";
 
 /**
  * The queues view (GET /queues): jobs per queue by state, and the role
- * processes seen recently with their roles, concurrency and last
- * heartbeat, and the fleet's rate budget per limited model; refreshed
- * every 5 s while it is shown.
+ * processes seen recently with their roles, concurrency, build, the tools a
+ * step worker carries from the user's modules and last heartbeat, and the
+ * fleet's rate budget per limited model; refreshed every 5 s while it is shown.
  */
 
 const REFRESH_MS = 5000;
@@ -47,6 +47,7 @@ function drawQueues(detail: HTMLElement, overview: QueueOverview): void {
       cell(worker.roles.join(", "), "worker-roles"),
       cell(worker.concurrency ?? "config default", "worker-concurrency"),
       cell(worker.build ?? "none", "worker-build"),
+      cell(worker.tools?.join(", ") || "—", "worker-tools"),
       testid(el("td", { title: worker.lastHeartbeat, textContent: ago + " s ago" }), "worker-heartbeat"),
     );
     row.dataset.process = worker.process;
@@ -70,7 +71,7 @@ function drawQueues(detail: HTMLElement, overview: QueueOverview): void {
           el(
             "table",
             { id: "worker-table", className: "grid" },
-            head("process", "roles", "concurrency", "build", "last heartbeat"),
+            head("process", "roles", "concurrency", "build", "your tools", "last heartbeat"),
             el("tbody", {}, ...workerRows),
           ),
           "worker-table",
