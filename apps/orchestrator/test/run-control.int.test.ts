@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { TraceEvent } from "@rein/contracts/run";
+import { until } from "@rein/contracts/testing";
+import { ApprovalStore } from "@rein/runtime";
 import type { ModelScriptInput } from "@rein/models";
+import { cliEnv, rein } from "./support/cli.ts";
 import type { Harness } from "./support/harness.ts";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";
 import { probeTool } from "./support/probe-run.ts";
@@ -139,6 +142,14 @@ describe("run control through the controller", () => {
     );
     expect(ignored.payload.reason).toBe("run is already cancelled");
     expect(kinds(await harness.runtime.trace.read(runId))).not.toContain("tool.executed");
+
+    // Nor is the approval left for a person to grant: the run's end expired it.
+    const approvals = new ApprovalStore(harness.runtime.redis, harness.runtime.keys, { ttlSeconds: 3600 });
+    await until("the cancelled run's approval expires", async () => (await approvals.get(approvalId as string))?.status === "expired");
+    expect(await approvals.list({ status: "pending" })).toEqual([]);
+    const status = await rein(["status", runId], cliEnv({ REIN_PREFIX: harness.runtime.config.prefix }));
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).not.toContain("waiting for approval");
   });
 
   it("a run whose step budget is spent fails before dispatching more, with what is missing and a run_failed lesson", async () => {

@@ -1,3 +1,4 @@
+import { isTerminal } from "@rein/contracts/run";
 import { answerLines } from "./answer-lines.ts";
 import { withContext } from "./cli-context.ts";
 import type { CommandHandler } from "./command-spec.ts";
@@ -19,7 +20,8 @@ export const statusCommand: CommandHandler<typeof STATUS> = ({ runId }, flags) =
     out(`goal: ${state.goal.text}`);
     // A parallel group's members together, each with its spend against its slice.
     for (const line of stepLines(state)) out(line);
-    if (state.pendingApprovals.length > 0) out(`waiting for approval: ${state.pendingApprovals.join(", ")}`);
+    // An ended run's approvals expired with it: nothing waits on them.
+    if (state.pendingApprovals.length > 0 && !isTerminal(state.status)) out(`waiting for approval: ${state.pendingApprovals.join(", ")}`);
     out(`spent: ${spendLine(state)}`);
     for (const line of state.result ? answerLines(state.result) : []) out(line);
     if (state.result?.partial && state.result.missing.length > 0) out(`missing: ${state.result.missing.join("; ")}`);

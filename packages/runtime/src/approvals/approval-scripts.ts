@@ -11,6 +11,14 @@ end
 return redis.call('HGET', KEYS[1], 'status')
 `);
 
+/** KEYS[1] approval. A pending approval of a run that ended expires: its action will never be taken. */
+export const EXPIRE_PENDING = new LuaScript(`
+if redis.call('HGET', KEYS[1], 'status') == 'pending' then
+  redis.call('HSET', KEYS[1], 'status', 'expired')
+end
+return redis.call('HGET', KEYS[1], 'status')
+`);
+
 /**
  * KEYS[1] approval; ARGV: decision, approver, note, reason, decidedAt, nowMs,
  * signature, actionHash, runId, stepId, expiresAtMs.

@@ -8,7 +8,7 @@ import { type ApprovalAction, actionHashOf } from "@rein/contracts/calls";
 import type { RedisKeys } from "../redis/keys.ts";
 import { expireWithin } from "../stores/run-retention.ts";
 import type { ApprovalSigner } from "@rein/signing";
-import { CONSUME, DECIDE, EXPIRE_IF_DUE } from "./approval-scripts.ts";
+import { CONSUME, DECIDE, EXPIRE_IF_DUE, EXPIRE_PENDING } from "./approval-scripts.ts";
 
 export interface ApprovalStoreOptions {
   /** Seconds a pending approval waits for a decision (config `approvals.ttlSeconds`). */
@@ -188,9 +188,10 @@ export class ApprovalStore implements ApprovalDesk {
   }
 
   /**
-   * What is left of an ended run's approvals: each is kept for the audit
-   * trail `ttlSeconds` at most (a shorter TTL of its own stands), and its
-   * action pointer goes at once, since only a step of the run looks an
+   * What is left of an ended run's approvals: a pending one expires, so no
+   * person approves an action its run will never take; each is kept for the
+   * audit trail `ttlSeconds` at most (a shorter TTL of its own stands), and
+   * its action pointer goes at once, since only a step of the run looks an
    * approval up by its action, and no step works on an ended run.
    * Idempotent, as the run's retirement is.
    */
@@ -198,6 +199,7 @@ export class ApprovalStore implements ApprovalDesk {
     const ofRun = this.keys.runApprovals(runId);
     const approvalIds = await this.redis.smembers(ofRun);
     const keys = approvalIds.map((approvalId) => this.keys.approval(approvalId));
+    await Promise.all(keys.map((key) => EXPIRE_PENDING.run(this.redis, [key], [])));
     const pointers = await Promise.all(keys.map((key) => this.redis.hmget(key, "actionHash", "stepId")));
     const fields = pointers.filter((pointer): pointer is [string, string] => Boolean(pointer[0] && pointer[1]));
     if (fields.length > 0) {

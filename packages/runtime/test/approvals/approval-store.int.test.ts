@@ -125,6 +125,22 @@ describe("ApprovalStore", () => {
     expect(await env.redis.ttl(env.keys.approval(approval.approvalId))).toBeLessThanOrEqual(600);
   });
 
+  it("expires an ended run's pending approvals: no one can approve an action its run will never take", async () => {
+    const { approval: pending } = await store.ask("run_1", "step_1", action, CALL);
+    const { approval: decided } = await store.ask("run_1", "step_2", action, CALL);
+    await store.decide(decided.approvalId, { decision: "denied", approver: "oncall", reason: "not now" }, signer);
+    const { approval: otherRun } = await store.ask("run_2", "step_1", action, CALL);
+
+    await store.retireRun("run_1", 600);
+    expect((await store.get(pending.approvalId))?.status).toBe("expired");
+    await expect(store.decide(pending.approvalId, { decision: "approved", approver: "oncall" }, signer)).rejects.toThrow(
+      /is expired; only a pending approval can be decided/,
+    );
+    expect((await store.get(decided.approvalId))?.status).toBe("denied");
+    expect((await store.get(otherRun.approvalId))?.status).toBe("pending");
+    expect((await store.list({ status: "pending" })).map((approval) => approval.approvalId)).toEqual([otherRun.approvalId]);
+  });
+
   it("drops index entries of approvals asked longer ago than an approval is kept", async () => {
     const { approval: old } = await store.ask("run_1", "step_1", action, CALL);
     clock += (60 + 7 * 24 * 3600) * 1000 + 1;
