@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { TraceEvent } from "@rein/contracts/run";
 import { until } from "@rein/contracts/testing";
+import { isTerminal } from "@rein/contracts/run";
 import { ApprovalStore } from "@rein/runtime";
 import type { ModelScriptInput } from "@rein/models";
+import { decideApproval } from "../src/approvals/decide-approval.ts";
 import { cliEnv, rein } from "./support/cli.ts";
 import type { Harness } from "./support/harness.ts";
 import { harnessesPerTest } from "./support/harnesses-per-test.ts";
@@ -150,6 +152,54 @@ describe("run control through the controller", () => {
     const status = await rein(["status", runId], cliEnv({ REIN_PREFIX: harness.runtime.config.prefix }));
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).not.toContain("waiting for approval");
+  });
+
+  it("an approved call counts once against its step's tool-call budget, not once when it asks and again when it runs", async () => {
+    const counted = countingSwitchTool();
+    const script: ModelScriptInput = {
+      planner: [
+        {
+          match: "Completed steps: none",
+          turns: [
+            {
+              output: step("Flip the switch on", "Turn the main switch on with flip_switch.", ["flip_switch"], {
+                budget: { maxToolCalls: 1 },
+              }),
+            },
+          ],
+        },
+        {
+          match: "Completed steps: 1",
+          turns: [
+            {
+              output: {
+                current_step: null,
+                done: true,
+                answer: { answer: "switched on", claims: [{ text: "the switch is on", evidence: ["{{evidence:flip_switch}}"] }], gaps: [] },
+              },
+            },
+          ],
+        },
+      ],
+      worker: [
+        {
+          match: "Flip the switch on",
+          turns: [{ toolCalls: [{ name: "flip_switch", input: { position: "on" } }] }, { text: "switched on" }],
+        },
+      ],
+    };
+    const harness = await harnesses.start(script, [counted.tool]);
+    const runId = await harness.submit({ text: "Turn the main switch on", tools: [{ name: "flip_switch" }] });
+    const waiting = await harness.waitFor(runId, (state) => state.status === "waiting_approval" || isTerminal(state.status));
+    expect(waiting.status, waiting.stopReason).toBe("waiting_approval");
+    await decideApproval(harness.runtime, harness.desk, waiting.pendingApprovals[0] as string, {
+      decision: "approved",
+      approver: "test:oncall",
+    });
+    const ended = await harness.waitFor(runId);
+    expect(ended.status, ended.stopReason).toBe("done");
+    expect(counted.flips()).toBe(1);
+    expect(kinds(await harness.runtime.trace.read(runId))).not.toContain("tool.budget_exhausted");
   });
 
   it("a run whose step budget is spent fails before dispatching more, with what is missing and a run_failed lesson", async () => {

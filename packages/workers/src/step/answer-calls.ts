@@ -72,7 +72,8 @@ export async function answerCalls(
       workspace,
       signal,
       budget: { maxToolCalls: body.budget.maxToolCalls, deadline: step.deadline },
-      callsSoFar: loop.records.length,
+      // A call that stopped to ask for approval is issued again when the step resumes: it counts once, when it runs.
+      callsSoFar: loop.records.filter((record) => record.status !== "pending_approval").length,
       trace: step.trace,
       cache: step.cache,
       ownerToken: deps.ownerToken,
