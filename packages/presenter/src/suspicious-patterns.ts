@@ -40,7 +40,8 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     label: "role marker",
     action: "neutralize",
     pattern: new RegExp(
-      `${anyOf("system", "assistant", "human", "developer")}\\s{0,3}:|(?:^|\\n)[\\s>#*\\-\\[]*${anyOf("user", "ai", "tool", "model")}\\]?\\s{0,3}:`,
+      // "Read-only file system: '/x'" is how an OS error reads, not a speaker; after any other word it may be an injection.
+      `(?<!(?:file|operating)[ \\t]{1,3})${anyOf("system", "assistant", "human", "developer")}\\s{0,3}:|(?:^|\\n)[\\s>#*\\-\\[]*${anyOf("user", "ai", "tool", "model")}\\]?\\s{0,3}:`,
       "g",
     ),
   },
