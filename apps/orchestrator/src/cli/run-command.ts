@@ -112,7 +112,7 @@ export const runCommand: CommandHandler<typeof RUN> = async ({ goal: goalText },
     });
     if (interrupt.detached.aborted) return INTERRUPTED;
     printResult(state);
-    if (origin && flags.workspace !== undefined) await printChanges(origin);
+    if (origin && flags.workspace !== undefined) await printChanges(origin, flags.config);
     if (interrupt.count() > 0) return INTERRUPTED;
     return state.status === "done" ? 0 : 1;
   } finally {

@@ -17,8 +17,11 @@ export function describeOrigin(origin: WorkspaceOrigin): string {
   );
 }
 
-/** What the run changed and how to take it, printed when `rein run` ends. */
-export async function printChanges(origin: WorkspaceOrigin): Promise<void> {
+/**
+ * What the run changed and how to take it, printed when `rein run` ends;
+ * the commands carry the run's `--config`, which says where its workspace is.
+ */
+export async function printChanges(origin: WorkspaceOrigin, configFile?: string): Promise<void> {
   const files = await changedFiles(origin, await snapshotRun(origin));
   if (files.length === 0) {
     out(`changes: none (${origin.source} needs nothing applied)`);
@@ -26,8 +29,9 @@ export async function printChanges(origin: WorkspaceOrigin): Promise<void> {
   }
   out(`changes in ${origin.workspace}:`);
   for (const file of files) out(`  ${file.status} ${file.path}`);
-  out(`see them:   rein diff ${origin.runId}`);
-  out(`apply them: rein apply ${origin.runId}   (writes them into ${origin.source})`);
+  const config = configFile === undefined ? "" : ` --config ${configFile}`;
+  out(`see them:   rein diff ${origin.runId}${config}`);
+  out(`apply them: rein apply ${origin.runId}${config}   (writes them into ${origin.source})`);
   if (origin.branch) out(`or merge:   git -C ${origin.source} merge ${origin.branch}`);
 }
 

@@ -62,6 +62,25 @@ describe("rein run --workspace DIR, rein diff, rein apply", { timeout: 180_000 }
     expect(testsPass(repo)).toBe(true);
   });
 
+  it("prints diff and apply commands that work as printed when the config lives elsewhere", async () => {
+    const repo = userRepo();
+    // The config sets where workspaces go; the commands printed must carry it, or they look in the default place.
+    const configDir = mkdtempSync(join(tmpdir(), "rein-elsewhere-"));
+    scratch.push(configDir);
+    const config = join(configDir, "rein.config.json");
+    writeFileSync(config, JSON.stringify({ workspaceRoot: join(configDir, "workspaces") }));
+    const { REIN_WORKSPACE_ROOT: _root, ...withoutRoot } = env;
+    const run = await rein(["run", "--example", "bugfix", "--workspace", repo, "--config", config], withoutRoot);
+    expect(run.code, run.stderr).toBe(0);
+    const runId = /run (run_[a-z0-9]+) submitted/.exec(run.stdout)?.[1] as string;
+    const printed = (label: string) =>
+      new RegExp(`^${label} them: +rein (.+?)(?: {3}\\(.*)?$`, "m").exec(run.stdout)?.[1]?.split(" ") ?? [];
+    expect(printed("see").join(" ")).toBe(`diff ${runId} --config ${config}`);
+    const applied = await rein(printed("apply"), withoutRoot);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(testsPass(repo)).toBe(true);
+  });
+
   it("refuses a repository with uncommitted changes, naming them and --include-dirty", async () => {
     const repo = userRepo();
     writeFileSync(join(repo, "src/add.js"), "// half-done edit\n");

@@ -50,7 +50,7 @@ export async function readOrigin(workspaceRoot: string, runId: string): Promise<
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     throw new ReinError(
       "not_found",
-      `run ${runId} did not run on a directory of yours (no ${file}); expected a run started with \`rein run --workspace DIR\` or a goal naming a seed, under workspaceRoot ${workspaceRoot}`,
+      `run ${runId} did not run on a directory of yours (no ${file}); expected a run started with \`rein run --workspace DIR\` or a goal naming a seed, under workspaceRoot ${workspaceRoot} (a run started with another --config or REIN_WORKSPACE_ROOT is found with the same one)`,
     );
   }
   const parsed = WorkspaceOrigin.safeParse(JSON.parse(text));
