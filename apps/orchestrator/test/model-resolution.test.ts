@@ -59,6 +59,30 @@ describe("one model resolution for rein run and rein models", () => {
     expect(result.stdout).not.toMatch(/no problem found/);
   }, 60_000);
 
+  it("rein models finds a scripted provider's broken script, naming the bad field, as rein run would refuse it", async () => {
+    const dir = emptyCwd();
+    writeFileSync(join(dir, "script.json"), JSON.stringify({ planner: [{ match: "x", turns: "oops" }] }));
+    const scripted = { provider: "scripted", model: "scripted-1" };
+    const file = join(dir, "rein.config.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        providers: { scripted: { kind: "scripted", script: "script.json" } },
+        roles: { planner: scripted, worker: scripted, evaluator: scripted, judge: scripted },
+      }),
+    );
+    const models = await rein(["models", "--config", file], cliEnv());
+    expect(models.code).toBe(2);
+    expect(models.stdout).not.toMatch(/no problem found/);
+    expect(models.stdout).toMatch(
+      /error +providers\.scripted\.script: config_invalid: model script .*script\.json is invalid: planner\.0\.turns: .*expected array/,
+    );
+    const run = await rein(["run", "Say hello.", "--config", file], cliEnv());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/planner\.0\.turns: .*expected array/);
+    expect(run.stderr).not.toContain('"path"');
+  }, 60_000);
+
   it("rein run with no model and no key says no model is configured and how to configure one", async () => {
     const result = await rein(["run", "fix the bug in src/slug.js"], cliEnv());
     expect(result.code).toBe(2);

@@ -14,7 +14,7 @@ export { replyToRun } from "./intake/reply-to-run.ts";
 export { ROLE_NAMES, type RoleName, type RunningRoles, type StartRolesOptions, startRoles } from "./roles/start-roles.ts";
 export { buildRegistry, buildTooling, knownToolNames, mcpSandboxing, type Tooling } from "./roles/tooling.ts";
 export { checkRoleProviders, providerForRole, roleTable } from "./roles/role-providers.ts";
-export { checkModelsAtStart, liveCheckRoles } from "./roles/model-startup-check.ts";
+export { checkModelsAtStart, liveCheckRoles, providerFileProblems } from "./roles/model-startup-check.ts";
 export { claimQueueShards } from "./roles/queue-shard-claim.ts";
 export { CONTROLLER_SEEN_SECONDS, controllerSeenRecently } from "./roles/controller-heartbeat.ts";
 

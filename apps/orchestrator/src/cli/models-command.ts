@@ -4,7 +4,7 @@ import { budgetFor, type RateDimension } from "@rein/models/rate-limit";
 import type { ReinConfig } from "@rein/runtime";
 import { loadExample } from "../examples/load-example.ts";
 import { type FleetRateReading, readFleetRateBudgets } from "../rate-limit/fleet-rate-budgets.ts";
-import { liveCheckRoles, roleTable } from "@rein/controller";
+import { liveCheckRoles, providerFileProblems, roleTable } from "@rein/controller";
 import type { CommandHandler } from "./command-spec.ts";
 import type { MODELS } from "./command-specs.ts";
 import { contextFlags, loadCliConfig } from "./cli-context.ts";
@@ -34,7 +34,10 @@ export const modelsCommand: CommandHandler<typeof MODELS> = async (args, flags) 
   const limited = Object.values(config.providers).some((provider) => provider.limits);
   const fleet = limited ? await readFleetRateBudgets(config) : undefined;
   for (const line of catalogueLines(config, fleet)) out(line);
-  const problems = checkRoleModels(config);
+  const problems = [
+    ...checkRoleModels(config),
+    ...providerFileProblems(config, Role.options).map((message) => ({ severity: "error" as const, message })),
+  ];
   out();
   if (models.missing) out("config: no model is configured, so `rein run` would refuse to start");
   else if (problems.length === 0) out(`config: no problem found against the model catalogue (read ${CATALOGUE_READ_ON})`);

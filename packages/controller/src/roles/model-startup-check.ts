@@ -61,6 +61,27 @@ export async function liveCheckRoles(
 }
 
 /**
+ * The roles' scripted and replayed providers, built from their files as a
+ * role would build them: one whose script or recordings are broken is a
+ * problem naming the provider's `script` setting and the bad field.
+ */
+export function providerFileProblems(config: ReinConfig, roles: readonly Role[]): string[] {
+  const checked = new Set<string>();
+  return roles.flatMap((role) => {
+    const choice = config.roles[role];
+    const providerConfig = config.providers[choice.provider];
+    if (checked.has(choice.provider) || !providerConfig?.script || !["scripted", "replay"].includes(providerConfig.kind)) return [];
+    checked.add(choice.provider);
+    try {
+      createProvider(choice.provider, providerConfig, choice, {});
+      return [];
+    } catch (error) {
+      return [`providers.${choice.provider}.script: ${errorMessage(error)}`];
+    }
+  });
+}
+
+/**
  * What `rein run`, `rein serve` and `rein worker` do before they start a
  * role: every role's settings are checked against the model catalogue (a
  * refused parameter or a retired model stops the command, naming the role

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { readJsonFile, type Usage, ReinError } from "@rein/contracts";
+import { describeIssues } from "../complete-structured.ts";
 import { estimateRequestTokens } from "../token-estimate.ts";
 import type { CompleteOptions, ContentBlock, ModelProvider, ModelRequest, ModelResponse } from "../model-provider.ts";
 import { resolveEvidencePlaceholders } from "./evidence-placeholders.ts";
@@ -23,7 +24,7 @@ export class ScriptedProvider implements ModelProvider {
   constructor(script: ModelScriptInput, options: { name?: string; model?: string } = {}) {
     const parsed = ModelScript.safeParse(script);
     if (!parsed.success) {
-      throw new ReinError("config_invalid", `the model script is invalid: ${parsed.error.message}`, {
+      throw new ReinError("config_invalid", `the model script is invalid: ${describeIssues(parsed.error)}`, {
         cause: parsed.error,
       });
     }
@@ -35,7 +36,7 @@ export class ScriptedProvider implements ModelProvider {
   static fromFile(path: string, options: { name?: string; model?: string } = {}): ScriptedProvider {
     const script = ModelScript.safeParse(readJsonFile(path, "model script"));
     if (!script.success)
-      throw new ReinError("config_invalid", `model script ${path} is invalid: ${script.error.message}`, { cause: script.error });
+      throw new ReinError("config_invalid", `model script ${path} is invalid: ${describeIssues(script.error)}`, { cause: script.error });
     return new ScriptedProvider(script.data, options);
   }
 
