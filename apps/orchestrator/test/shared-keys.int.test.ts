@@ -1,6 +1,7 @@
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ensureKeyPairFiles } from "@rein/signing";
 import { cliEnv, prefixesCleanedAfterAll, rein, startRein } from "./support/cli.ts";
 
 const prefixes = prefixesCleanedAfterAll();
@@ -36,6 +37,19 @@ describe("packet keys shared through the key directory", { timeout: 240_000 }, (
       serve.child.kill("SIGTERM");
       await serve.done;
     }
+  });
+
+  it("rein keys generate writes the approval pair a controller's start left missing, keeping its packet pair", async () => {
+    const env = tracked(cliEnv());
+    const dir = env.REIN_KEYS_DIR as string;
+    // What `rein serve` without --http leaves: the packet pair only.
+    ensureKeyPairFiles(dir, "packet");
+    const packet = readFileSync(join(dir, "packet-private.pem"), "utf8");
+    const generated = await rein(["keys", "generate"], env);
+    expect(generated.code, generated.stderr).toBe(0);
+    expect(generated.stdout).toMatch(/kept the existing .*packet-private\.pem/);
+    expect(readFileSync(join(dir, "packet-private.pem"), "utf8")).toBe(packet);
+    expect(existsSync(join(dir, "approval-private.pem")) && existsSync(join(dir, "approval-public.pem"))).toBe(true);
   });
 
   it("rein keys generate refuses to replace existing keys without --force", async () => {
