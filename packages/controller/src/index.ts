@@ -28,5 +28,6 @@ export { prepareWorkspace } from "./workspace/prepare-workspace.ts";
 export { removeWorkspace } from "./workspace/remove-workspace.ts";
 export { resolveSeed } from "./workspace/seed-path.ts";
 export { readOrigin, WorkspaceOrigin } from "./workspace/workspace-origin.ts";
+export { writeRunStartTree } from "./workspace/run-start-tree.ts";
 export { type ChangedFile, changedFiles, snapshotRun, unifiedDiff } from "./workspace/run-changes.ts";
 export { type ApplyResult, applyRun } from "./workspace/apply-changes.ts";

@@ -1,10 +1,12 @@
+import { join } from "node:path";
 import { ReinError } from "@rein/contracts";
+import { readOrigin, type WorkspaceOrigin, writeRunStartTree } from "@rein/controller";
 import { loadExample } from "../examples/load-example.ts";
 import { exampleOf } from "../replay/example-of.ts";
 import { renderReplayReport } from "../replay/replay-report.ts";
 import { type ReplayApprovalRequest, type ReplayDecision, replayRun } from "../replay/replay-run.ts";
 import { replayStep } from "../replay/replay-step.ts";
-import { openIsolatedRuntime } from "../replay/isolated-runtime.ts";
+import { type IsolatedRuntime, openIsolatedRuntime } from "../replay/isolated-runtime.ts";
 import { loadBundle } from "../trace/trace-bundle.ts";
 import { readExport } from "../trace/trace-files.ts";
 import { contextFlags, openContext } from "./cli-context.ts";
@@ -31,7 +33,7 @@ export const replayCommand: CommandHandler<typeof REPLAY> = async ({ source }, f
       const allowExternal = Boolean(flags["allow-external"]);
       // The run's step workers carried config toolModules; the replay answers their calls from the recording too.
       const tools = await localStepTools(context.config, example);
-      const seedDir = example?.seedDir;
+      const seedDir = (mode === "real" && (await runStartTree(context.config.workspaceRoot, bundle.runId, scratch))) || example?.seedDir;
       const decide = personDeciding(flags);
       const report =
         flags.step !== undefined
@@ -47,6 +49,25 @@ export const replayCommand: CommandHandler<typeof REPLAY> = async ({ source }, f
     await context.close();
   }
 };
+
+/**
+ * A run on the user's directory (`rein run --workspace`, a seed) is replayed
+ * on that directory's files as the run began, when this machine still has
+ * the run's origin record; undefined otherwise.
+ */
+async function runStartTree(workspaceRoot: string, runId: string, scratch: IsolatedRuntime): Promise<string | undefined> {
+  let origin: WorkspaceOrigin;
+  try {
+    origin = await readOrigin(workspaceRoot, runId);
+  } catch (error) {
+    if (ReinError.isInstance(error) && error.code === "not_found") return undefined;
+    throw error;
+  }
+  const dir = join(scratch.config.workspaceRoot, ".run-start");
+  await writeRunStartTree(origin, dir);
+  err(`replaying on the files of ${origin.source} as the run began (commit ${origin.baseCommit.slice(0, 12)})`);
+  return dir;
+}
 
 /** Flags that contradict each other, or that only mean something when tools really run, are refused before anything starts. */
 function checkReplayFlags(flags: ParsedFlags<typeof REPLAY>): void {

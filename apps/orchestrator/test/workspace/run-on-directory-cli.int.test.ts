@@ -62,6 +62,23 @@ describe("rein run --workspace DIR, rein diff, rein apply", { timeout: 180_000 }
     expect(testsPass(repo)).toBe(true);
   });
 
+  it("replays a run on a directory with tools really running, from the files as they were when the run began", async () => {
+    const repo = userRepo();
+    // Unlike the example's own project: a replay seeded from anything but this repository lists other files.
+    writeFileSync(join(repo, "CHANGELOG.md"), "# Changes\n");
+    execFileSync("git", ["-c", "user.name=u", "-c", "user.email=u@u", "add", "CHANGELOG.md"], { cwd: repo });
+    execFileSync("git", ["-c", "user.name=u", "-c", "user.email=u@u", "commit", "--quiet", "-m", "changelog"], { cwd: repo });
+    const run = await rein(["run", "--example", "bugfix", "--workspace", repo], env);
+    expect(run.code, run.stderr).toBe(0);
+    const runId = /run (run_[a-z0-9]+) submitted/.exec(run.stdout)?.[1] as string;
+    // The repository moves on after the run; the replay still starts where the run did.
+    writeFileSync(join(repo, "LATER.md"), "added after the run\n");
+    const replay = await rein(["replay", runId, "--run-tools"], env);
+    expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+    expect(replay.stdout).toMatch(/identical/);
+    expect(replay.stderr).toMatch(new RegExp(`files of ${repo} as the run began`));
+  });
+
   it("prints diff and apply commands that work as printed when the config lives elsewhere", async () => {
     const repo = userRepo();
     // The config sets where workspaces go; the commands printed must carry it, or they look in the default place.
