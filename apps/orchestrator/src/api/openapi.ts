@@ -285,7 +285,13 @@ export function openApiDocument(): object {
       "/runs": {
         post: {
           summary: "Submit a goal",
-          requestBody: { required: true, content: json({ description: "a Goal, as `rein submit --goal-file` takes" }) },
+          requestBody: {
+            required: true,
+            content: json({
+              description:
+                'a Goal: `text` (required), `tools` as objects (`[{"name": "read_file"}]`; none granted when absent), `budget`, `kind`, `workspace` (a seed under config `seedsRoot`), `policy`, `models`, `metadata` (docs/api.md, "Submitting a run")',
+            }),
+          },
           responses: { 202: ok("accepted: { runId, status, events }"), 400: error },
         },
         get: {
