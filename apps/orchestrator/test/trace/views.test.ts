@@ -44,6 +44,19 @@ describe("trace views", () => {
     expect(text).toContain("verdict on the final answer done: the evaluator verified the final answer");
   });
 
+  it("timeline shows why a model's output was refused, not only the failure that followed", () => {
+    const end = events.at(-1);
+    if (!end) throw new Error("the fixture has no events");
+    const problem = "current_step.tools names list_files, which the run was not granted; expected a subset of: (none)";
+    const refused = [
+      traceEventOf("model.output_invalid", { role: "planner", attempt: 1, problem }, end),
+      traceEventOf("model.failed", { role: "planner", provider: "scripted", model: "scripted-1", error: "script_exhausted" }, end),
+    ];
+    const text = renderTimeline([...events.slice(0, -1), ...refused]);
+    expect(text).toContain(`model planner output refused (attempt 1): ${problem}`);
+    expect(text.indexOf("output refused")).toBeLessThan(text.indexOf("model planner failed"));
+  });
+
   it("audit lists every decision with its rule and actor: policy, runtime or a named person", () => {
     const rows = auditRows(events).map((row) => [row.tool, row.decision, row.rule, row.actor]);
     expect(rows).toEqual([

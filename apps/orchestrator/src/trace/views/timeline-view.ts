@@ -72,6 +72,9 @@ export function renderTimeline(events: readonly TypedTraceEvent[], state: RunSta
       case "model.failed":
         say(`model ${text(event.payload.role)} failed: ${text(event.payload.error)}`);
         break;
+      case "model.output_invalid":
+        say(`model ${text(event.payload.role)} output refused (attempt ${text(event.payload.attempt)}): ${text(event.payload.problem)}`);
+        break;
       case "tool.called":
         calls.set(callKeyOf(event), {
           args: clip(text(event.payload.args ?? `(${text(event.payload.argBytes)} bytes)`), 100),
