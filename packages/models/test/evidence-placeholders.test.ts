@@ -36,6 +36,25 @@ describe("scripted {{evidence:<tool>}} placeholders", () => {
     expect(response.output).toEqual({ claims: [{ text: "pool saturated", evidence: ["obs_b2", "obs_a3"] }] });
   });
 
+  it("fills a worker's placeholder with the observation of its own step's latest call of that tool", async () => {
+    const publish = (title: string) => ({ toolCalls: [{ name: "publish_note", input: { title } }] });
+    const provider = new ScriptedProvider({
+      worker: [{ turns: [publish("a"), publish("b"), { text: "published as {{evidence:publish_note}}" }] }],
+    });
+    const response = await provider.complete({
+      role: "worker",
+      system: "You work.",
+      messages: [
+        { role: "user", content: [{ type: "text", text: "Publish the note." }] },
+        { role: "assistant", content: [{ type: "tool_call", id: "call_1", name: "publish_note", input: { title: "a" } }] },
+        { role: "user", content: [{ type: "tool_result", toolCallId: "call_1", content: "[observation obs_p1]\npublished a" }] },
+        { role: "assistant", content: [{ type: "tool_call", id: "call_2", name: "publish_note", input: { title: "b" } }] },
+        { role: "user", content: [{ type: "tool_result", toolCallId: "call_2", content: "[observation obs_p2]\npublished b" }] },
+      ],
+    });
+    expect(response.content[0]).toEqual({ type: "text", text: "published as obs_p2" });
+  });
+
   it("refuses a placeholder the request has no evidence for, naming the tool", async () => {
     const provider = new ScriptedProvider({ planner: [{ turns: [{ text: "{{evidence:inspect_deployments}}" }] }] });
     const failure = await provider.complete(request(evidence)).catch((error: unknown) => error);

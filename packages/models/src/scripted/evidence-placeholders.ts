@@ -5,13 +5,16 @@ import { ScriptedTurn } from "./script.ts";
 const PLACEHOLDER = /\{\{evidence:([A-Za-z0-9_.-]+)\}\}/g;
 // Evidence lines as the planner and worker prompts render them: "- obs_…: <<<untrusted-data …>>><tool>: <summary>…".
 const EVIDENCE_LINE = /^- (\S+): (?:<<<untrusted-data [a-p]+>>>)?([A-Za-z0-9_.-]+): /gm;
+// A tool result as the worker loop hands it back: "[observation obs_…]" first.
+const OBSERVATION_HEAD = /^\[observation (\S+)\]/;
 
 /**
  * A script is written before any run, but observation ids are random. A turn
  * may therefore say `{{evidence:<tool>}}` wherever an id belongs; it becomes
- * the id of the latest evidence line for that tool in the request itself
- * (system prompt and user messages), the list a real model would read the
- * id from. A placeholder with no such line is a script error.
+ * the id of the latest evidence for that tool in the request itself: an
+ * evidence line of the system prompt or a user message, or the result of
+ * the step's own call of it, where a real model would read the id from. A
+ * placeholder with no such evidence is a script error.
  */
 export function resolveEvidencePlaceholders(turn: ScriptedTurn, request: ModelRequest): ScriptedTurn {
   const serialized = JSON.stringify(turn);
@@ -31,12 +34,22 @@ export function resolveEvidencePlaceholders(turn: ScriptedTurn, request: ModelRe
 }
 
 function evidenceByTool(request: ModelRequest): Map<string, string> {
-  const texts = [request.system];
-  for (const message of request.messages) {
-    if (message.role !== "user") continue;
-    for (const block of message.content) if (block.type === "text") texts.push(block.text);
-  }
   const latest = new Map<string, string>();
-  for (const text of texts) for (const [, id, tool] of text.matchAll(EVIDENCE_LINE)) if (id && tool) latest.set(tool, id);
+  const fromLines = (text: string) => {
+    for (const [, id, tool] of text.matchAll(EVIDENCE_LINE)) if (id && tool) latest.set(tool, id);
+  };
+  fromLines(request.system);
+  const toolOfCall = new Map<string, string>();
+  for (const message of request.messages) {
+    for (const block of message.content) {
+      if (block.type === "tool_call") toolOfCall.set(block.id, block.name);
+      if (message.role !== "user") continue;
+      if (block.type === "text") fromLines(block.text);
+      // The step's own calls: each result is headed by its observation id, as the worker sees it.
+      const observation = block.type === "tool_result" ? OBSERVATION_HEAD.exec(block.content)?.[1] : undefined;
+      const tool = block.type === "tool_result" ? toolOfCall.get(block.toolCallId) : undefined;
+      if (observation && tool) latest.set(tool, observation);
+    }
+  }
   return latest;
 }
