@@ -95,13 +95,13 @@ export class RequestGuard {
     if (!given)
       throw new RefusedRequest(
         401,
-        "missing bearer token; expected Authorization: Bearer <the token rein serve printed, or yours from --tokens-file>",
+        "missing bearer token; expected Authorization: Bearer <the token rein serve printed, the value of its --token-env variable, or yours from --tokens-file>",
       );
     // Compared by hash, every one of them, so the time taken says nothing about which came close.
     const hash = sha256Of(given);
     let found: ApiToken | undefined;
     for (const token of this.tokens) if (timingSafeEqual(hash, token.sha256)) found ??= token;
-    if (!found) throw new RefusedRequest(401, "wrong bearer token; expected the token rein serve printed, or yours from --tokens-file");
+    if (!found) throw new RefusedRequest(401, "wrong bearer token; expected the token rein serve printed, the value of its --token-env variable, or yours from --tokens-file");
     const { sha256: _secret, ...caller } = found;
     return caller;
   }
