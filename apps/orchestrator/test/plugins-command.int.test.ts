@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createLogger, SecretBindings } from "@rein/guard";
@@ -44,6 +44,26 @@ describe("rein plugins", { timeout: 60_000 }, () => {
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/call shout \{"text":"hello"\}: ok in \d+ ms, matches output_schema/);
     expect(result.stdout).toContain("| HELLO");
+  });
+
+  it("check --workspace runs the examples over a copy of your files, so an example reading one can pass", async () => {
+    const plugin = mkdtempSync(join(tmpdir(), "rein-reading-plugin-"));
+    cpSync(join(REPO, "examples/plugins/text-node"), plugin, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(plugin, "plugin.json"), "utf8"));
+    manifest.tools[0].example = { path: "notes.txt" };
+    writeFileSync(join(plugin, "plugin.json"), JSON.stringify(manifest));
+    const files = mkdtempSync(join(tmpdir(), "rein-check-files-"));
+    writeFileSync(join(files, "notes.txt"), "one two three\n");
+
+    const empty = await rein(["plugins", "check", plugin], cliEnv());
+    expect(empty.code).toBe(1);
+    expect(empty.stdout).toMatch(/call word_count \{"path":"notes\.txt"\}: answered an error/);
+    const seeded = await rein(["plugins", "check", plugin, "--workspace", files], cliEnv());
+    expect(seeded.code, seeded.stdout + seeded.stderr).toBe(0);
+    expect(seeded.stdout).toMatch(/call word_count \{"path":"notes\.txt"\}: ok in \d+ ms/);
+    expect(seeded.stdout).toMatch(/"words": 3/);
+    // A copy: what the check's calls do stays out of your directory.
+    expect(readdirSync(files)).toEqual(["notes.txt"]);
   });
 
   it("check: a manifest with a wrong field fails with the field named", async () => {

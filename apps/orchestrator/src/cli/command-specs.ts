@@ -251,7 +251,14 @@ export const PLUGINS = defineCommand({
     },
   },
   summary: "list the configured plugins with their tools, state, breaker and restarts, or check a plugin directory end to end",
-  flags: { json: { kind: "boolean", help: "with list: print JSON instead of text" } },
+  flags: {
+    json: { kind: "boolean", help: "with list: print JSON instead of text" },
+    workspace: {
+      kind: "string",
+      value: "DIR",
+      help: "with check: call the examples in a copy of this directory (default: an empty one)",
+    },
+  },
 });
 
 export const MCP = defineCommand({

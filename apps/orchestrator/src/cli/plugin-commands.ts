@@ -1,7 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { errorMessage } from "@rein/contracts";
+import { errorMessage, ReinError } from "@rein/contracts";
 import { createLogger } from "@rein/guard";
 import { loadPlugin, type LoadedPlugin, PluginHost } from "@rein/plugins";
 import { loadConfig, secretsAndRedactor } from "@rein/runtime";
@@ -16,7 +16,7 @@ import { out } from "./output.ts";
 const PREVIEW_LINES = 8;
 
 export const pluginsCommand: CommandHandler<typeof PLUGINS> = async (args, flags) =>
-  args.subcommand === "list" ? listPlugins(flags) : checkPlugin(args.dir, flags.config);
+  args.subcommand === "list" ? listPlugins(flags) : checkPlugin(args.dir, flags.config, flags.workspace);
 
 /** Each configured plugin from its manifest, with what every running Rein process on this prefix reports about it. */
 async function listPlugins(flags: ParsedFlags<typeof PLUGINS>): Promise<number> {
@@ -92,7 +92,7 @@ function describeExit(exit: NonNullable<PublishedPlugin["processes"][number]["la
  * handshakes, pings, and calls each tool that has `example` arguments,
  * printing what it saw. No Redis is needed.
  */
-async function checkPlugin(dir: string, configFile: string | undefined): Promise<number> {
+async function checkPlugin(dir: string, configFile: string | undefined, files: string | undefined): Promise<number> {
   const config = loadConfig({ file: configFile });
   let plugin: LoadedPlugin;
   try {
@@ -114,6 +114,13 @@ async function checkPlugin(dir: string, configFile: string | undefined): Promise
   const sandbox = await resolveSandbox(config.sandbox, { limits: config.sandboxLimits });
   out(`sandbox: ${sandbox.kind}`);
   const workspace = await mkdtemp(join(tmpdir(), "rein-plugin-check-"));
+  // A copy: the examples' calls may write, and your directory is not theirs to change.
+  if (files !== undefined) {
+    if (!(await stat(resolve(files)).catch(() => undefined))?.isDirectory())
+      throw new ReinError("config_invalid", `--workspace ${files} is not a directory; expected the files the examples read`);
+    await cp(resolve(files), workspace, { recursive: true });
+  }
+  out(`workspace: ${files === undefined ? "an empty directory" : `a copy of ${resolve(files)}`}`);
   const host = new PluginHost(plugin, { sandbox: async () => sandbox, hidden: [config.keysDir], secrets, logger: checkLogger() });
   let failures = 0;
   try {
