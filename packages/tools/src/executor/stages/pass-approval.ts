@@ -2,6 +2,7 @@ import { actionHashOf } from "@rein/contracts/calls";
 import { passApprovalGate } from "../approval-gate.ts";
 import { type CallStage, need } from "../call-in-progress.ts";
 import { isRepeatable } from "../recorded-calls.ts";
+import { budgetExhausted } from "./check-budget.ts";
 
 /** A call the policy asks about runs only on a person's signed approval of this exact action; meanwhile the step suspends. */
 export const passApproval: CallStage = async (state) => {
@@ -9,6 +10,8 @@ export const passApproval: CallStage = async (state) => {
   if (decision.decision !== "ask" || state.recorded) return undefined;
   const tool = need(state, "tool");
   const { deps, context, trace } = state;
+  // The budget check that follows refuses this call whatever a person decides: no one is asked, no approval is spent.
+  if (budgetExhausted(context, deps.now())) return undefined;
   if (!deps.approvals || !deps.approvalVerifier) {
     await trace.emit("approval.unavailable", { rule: decision.rule });
     return {
