@@ -84,3 +84,21 @@ describe("submitGoal", () => {
     }
   });
 });
+
+describe("submitGoal with no options, as the docs call it", () => {
+  it("knows the deployment's tools from its config: built-ins and tools.extra are accepted, any other name refused", async () => {
+    const runtime = await createTestRuntime({ tools: { extra: ["shout"] } });
+    try {
+      const { runId } = await submitGoal(runtime, {
+        text: "Read the README and shout it",
+        tools: [{ name: "read_file" }, { name: "shout" }],
+      });
+      expect((await runtime.runs.require(runId)).goal.tools.map((grant) => grant.name)).toEqual(["read_file", "shout"]);
+      await expect(submitGoal(runtime, { text: "clean up", tools: [{ name: "rm_rf" }] })).rejects.toThrow(
+        /goal\.tools names rm_rf, which this deployment does not know/,
+      );
+    } finally {
+      await runtime.cleanup();
+    }
+  });
+});

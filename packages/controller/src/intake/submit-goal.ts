@@ -3,14 +3,18 @@ import type { RunState } from "@rein/contracts/run";
 import { unpricedModels } from "@rein/models";
 import type { ReinRuntime } from "@rein/runtime";
 import { UNSANDBOXED_WARNING } from "@rein/sandbox";
+import { knownToolNames } from "../roles/tooling.ts";
 import { announcedStepTools } from "../roles/worker-status-board.ts";
 import { prepareWorkspace } from "../workspace/prepare-workspace.ts";
 import { resolveSeed } from "../workspace/seed-path.ts";
 import type { WorkspaceOrigin } from "../workspace/workspace-origin.ts";
 
 export interface SubmitOptions {
-  /** Tool names this deployment knows (a trailing `*` matches a prefix); a goal naming another is refused unless a running step worker announces it. */
-  knownTools: readonly string[];
+  /**
+   * Tool names this deployment knows (a trailing `*` matches a prefix); a goal naming another is refused unless a running step worker announces it.
+   * @defaultValue the config's: the built-in tools, `tools.extra`, the plugins' and MCP servers' tools
+   */
+  knownTools?: readonly string[];
   /** MCP servers that failed to start: a goal granting one of their tools is refused with the reason. */
   unavailableMcp?: ReadonlyArray<{ server: string; reason: string }>;
   runId?: string;
@@ -38,7 +42,7 @@ export interface Submitted {
  * `goal_invalid` error, and nothing is written or enqueued. The input is
  * parsed here, once, whether it came from a flag, a file or an HTTP body.
  */
-export async function submitGoal(runtime: ReinRuntime, input: unknown, options: SubmitOptions): Promise<Submitted> {
+export async function submitGoal(runtime: ReinRuntime, input: unknown, options: SubmitOptions = {}): Promise<Submitted> {
   if (typeof input === "object" && input !== null && "workspaceSeed" in input) {
     throw new ReinError(
       "goal_invalid",
@@ -52,7 +56,7 @@ export async function submitGoal(runtime: ReinRuntime, input: unknown, options: 
     throw new ReinError("goal_invalid", `${where}: ${issue?.message ?? "invalid"}`, { cause: parsed.error });
   }
   const goal = parsed.data;
-  await refuseUnknownTools(runtime, goal, options.knownTools);
+  await refuseUnknownTools(runtime, goal, options.knownTools ?? knownToolNames(runtime.config, []));
   for (const { server, reason } of options.unavailableMcp ?? []) {
     const granted = goal.tools.map((grant) => grant.name).filter((name) => name.startsWith(`${server}__`));
     if (granted.length > 0) {
