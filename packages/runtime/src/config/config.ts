@@ -201,6 +201,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ReinConfig {
     baseDir = dirname(resolve(file));
     fromFile = readConfigFile(file);
   }
+  refuseUnknownKeys(options.overrides ?? {}, "the overrides");
   const merged: Record<string, unknown> = { ...fromFile, ...(options.overrides ?? {}) };
   const sections = EnvMergedSections.safeParse(merged);
   if (!sections.success) {
@@ -279,13 +280,17 @@ function readConfigFile(file: string): Record<string, unknown> {
   }
   const settings = JsonObject.safeParse(value);
   if (!settings.success) throw new ReinError("config_invalid", `config file ${file}: expected a JSON object of settings`);
-  const unknown = unknownKeys(ReinConfig, settings.data);
-  const [first] = unknown;
-  if (first) {
-    const listed = unknown.map((key) => `${key.path}${key.suggestion ? ` (did you mean "${key.suggestion}"?)` : ""}`).join(", ");
-    throw configError(first.path, `${file} has keys Rein does not know: ${listed}; \`rein config schema\` prints every key it does`);
-  }
+  refuseUnknownKeys(settings.data, file);
   return settings.data;
+}
+
+/** Settings from `where` (a file, a program's overrides) with a key the schema lacks are refused, naming the nearest known one. */
+function refuseUnknownKeys(settings: Record<string, unknown>, where: string): void {
+  const unknown = unknownKeys(ReinConfig, settings);
+  const [first] = unknown;
+  if (!first) return;
+  const listed = unknown.map((key) => `${key.path}${key.suggestion ? ` (did you mean "${key.suggestion}"?)` : ""}`).join(", ");
+  throw configError(first.path, `${where} has keys Rein does not know: ${listed}; \`rein config schema\` prints every key it does`);
 }
 
 /** The SDKs' own variables, applied where the config names no base URL, so \`rein models\` shows what is used. */

@@ -23,6 +23,12 @@ describe("a config with mistakes is refused, saying where and what was meant", (
     expect(error.message).toContain('tools.comands (did you mean "commands"?)');
   });
 
+  it("refuses unknown keys in a program's overrides as in a file: a typo does not pass silently", () => {
+    const error = failure(() => loadConfig({ env: {}, overrides: { prefixx: "mine" } as never }));
+    expect(error.code).toBe("config_invalid");
+    expect(error.message).toContain('prefixx (did you mean "prefix"?)');
+  });
+
   it("names a section the environment merges into that is not an object, instead of spreading it", () => {
     const redis = failure(() =>
       loadConfig({ env: { REIN_REDIS_CLUSTER: "redis://a:7000" }, file: configFile({ redis: "redis://a:7000" }) }),
