@@ -1,5 +1,6 @@
 import type { Worker } from "bullmq";
 import { errorMessage, ReinError, type Usage, zeroUsage } from "@rein/contracts";
+import { isTerminal, RunStatus } from "@rein/contracts/run";
 import { type ControlEvent, EvaluateJob } from "@rein/contracts/messages";
 import { type ModelProvider, usageOfFailure } from "@rein/models";
 import { liveEventOf, type EvaluatorRuntime } from "@rein/runtime";
@@ -111,6 +112,12 @@ export function evaluateJobRunner(
           usage,
         });
         runtime.logger.info({ runId: data.runId, stepId: data.stepId, attempt: data.attempt, decision: verdict.decision }, "verdict");
+        // The run may have ended here, its final evaluation handed over in process: retirement could not remove this
+        // job while it ran, so the job (and the step's whole result it carries) goes as it completes.
+        if ("job" in delivery) {
+          const status = RunStatus.safeParse(await runtime.redis.hget(runtime.keys.run(data.runId), "status"));
+          if (status.success && isTerminal(status.data)) delivery.job.opts.removeOnComplete = true;
+        }
       },
       onError: async (error) => {
         if (!ReinError.isInstance(error) || error.retryable) throw toQueueError(error);
