@@ -57,7 +57,8 @@ export const stepEvents = traceKinds({
     }),
   },
   "step.started": {
-    summary: "A worker took the step's packet and started working.",
+    summary:
+      "A worker took the step's packet and started working; written with the step's result, just before step.finished (the calls the step makes are on the live channel meanwhile).",
     emittedBy: "controller",
     payload: z.object({ attempt: z.number().int() }),
   },
