@@ -95,7 +95,14 @@ export async function tracedComplete(
       kind: "model.failed",
       inputHash,
       durationMs: Math.round(performance.now() - started),
-      payload: { role: request.role, provider: provider.name, model: provider.model, error: errorMessage(error) },
+      payload: {
+        role: request.role,
+        provider: provider.name,
+        model: provider.model,
+        error: errorMessage(error),
+        // Stopped by its caller (a cancel, a shutdown handing the job back): not the provider's failure.
+        ...(options.signal?.aborted ? { aborted: true } : {}),
+      },
     });
     throw error;
   } finally {

@@ -81,7 +81,7 @@ export function incrementsOf(event: TypedTraceEvent): [SeriesKey, number][] {
     case "model.failed": {
       const role = label(event.payload.role);
       return [
-        [seriesKey("model_calls", { role, model: label(event.payload.model), outcome: "failed" }), 1],
+        [seriesKey("model_calls", { role, model: label(event.payload.model), outcome: event.payload.aborted ? "aborted" : "failed" }), 1],
         ...latency("model_call_seconds", { role }, event.durationMs),
       ];
     }

@@ -59,9 +59,9 @@ export const modelEvents = traceKinds({
     }),
   },
   "model.failed": {
-    summary: "A model call failed after the adapter's retries.",
+    summary: "A model call failed after the adapter's retries, or was stopped by its caller (aborted: a cancel, a shutdown).",
     emittedBy: "every role",
-    payload: z.object({ role: Role, provider: z.string(), model: z.string(), error: z.string() }),
+    payload: z.object({ role: Role, provider: z.string(), model: z.string(), error: z.string(), aborted: z.boolean().optional() }),
   },
   "model.output_invalid": {
     summary: "A model's structured output did not match its schema; it is asked to repair it.",

@@ -70,7 +70,7 @@ export function renderTimeline(events: readonly TypedTraceEvent[], state: RunSta
         break;
       }
       case "model.failed":
-        say(`model ${text(event.payload.role)} failed: ${text(event.payload.error)}`);
+        say(`model ${text(event.payload.role)} ${event.payload.aborted ? "stopped" : "failed"}: ${text(event.payload.error)}`);
         break;
       case "model.output_invalid":
         say(`model ${text(event.payload.role)} output refused (attempt ${text(event.payload.attempt)}): ${text(event.payload.problem)}`);
