@@ -1,3 +1,4 @@
+import type { TraceWriter } from "@rein/trace";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { ModelRequest } from "../src/model-provider.ts";
@@ -70,4 +71,14 @@ export function providerOnFakeWire<P>(
     ({ server }) => server.stop(),
   );
   return liveView(current, ["server", "retry", "provider"]);
+}
+
+/** A trace writer that keeps what it is given, so a test can read what a call recorded. */
+export class MemoryTrace implements TraceWriter {
+  readonly events: Parameters<TraceWriter["append"]>[0][] = [];
+  async append(input: Parameters<TraceWriter["append"]>[0]): Promise<unknown> {
+    this.events.push(input);
+    return input;
+  }
+  async putBlobs(): Promise<void> {}
 }

@@ -6,27 +6,14 @@ import { anthropicModels } from "../src/catalogue/anthropic-models.ts";
 import { openAIModels } from "../src/catalogue/openai-models.ts";
 import { costOf, priceFor, unpricedModels } from "../src/pricing.ts";
 import { tracedComplete } from "../src/traced-complete.ts";
-import type { TraceWriter } from "@rein/trace";
-
-type TraceEventInput = Parameters<TraceWriter["append"]>[0];
 import { recordingRetry } from "../src/testing/index.ts";
-import { fakeServerPerTest } from "./fixtures.ts";
+import { fakeServerPerTest, MemoryTrace } from "./fixtures.ts";
 
 const request = {
   role: "worker" as const,
   system: "s",
   messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "go" }] }],
 };
-
-/** A trace writer that keeps what it is given, so a test can read what a call recorded. */
-class MemoryTrace implements TraceWriter {
-  readonly events: TraceEventInput[] = [];
-  async append(input: TraceEventInput): Promise<unknown> {
-    this.events.push(input);
-    return input;
-  }
-  async putBlobs(): Promise<void> {}
-}
 
 describe("the built-in prices: the model catalogue's, no second table", () => {
   it("prices current Anthropic and OpenAI models from their catalogue entries, dated snapshots as their base model", () => {

@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { TraceEventInput, TraceWriter } from "@rein/trace";
 import type { ModelProvider, ModelRequest } from "../src/model-provider.ts";
 import { tracedComplete } from "../src/traced-complete.ts";
-
-class MemoryTrace implements TraceWriter {
-  readonly events: TraceEventInput[] = [];
-  async append(input: TraceEventInput): Promise<unknown> {
-    this.events.push(input);
-    return input;
-  }
-  async putBlobs(): Promise<void> {}
-}
+import { MemoryTrace } from "./fixtures.ts";
 
 let called: () => void = () => {};
 /** A provider whose call is still in flight when its signal aborts, as a shutdown's or a cancel's does. */
