@@ -1,5 +1,6 @@
 import { ReinError } from "@rein/contracts";
 import type { AnyTool } from "./define-tool.ts";
+import { checkTool } from "./tools-export.ts";
 
 /** Every tool installed in a process. A step sees only its packet's surface of it. */
 export class ToolRegistry {
@@ -12,6 +13,7 @@ export class ToolRegistry {
   }
 
   register(tool: AnyTool): this {
+    checkTool(tool);
     if (this.tools.has(tool.name)) {
       throw new ReinError("config_invalid", `tool ${tool.name} is registered twice; expected unique tool names`);
     }

@@ -50,3 +50,19 @@ export function toolsExportOf(module: unknown, file: string): AnyTool[] {
     `${file}: ${at}: ${issue?.message ?? "invalid"}; expected the module to export tools: an array of tool definitions made with defineTool`,
   );
 }
+
+/**
+ * A tool a program hands to a registry, checked as a module's are: a
+ * missing or unknown `effect` would leave the permission policy nothing to
+ * decide by. The definition itself is kept, not a parsed copy.
+ */
+export function checkTool(tool: unknown): void {
+  const parsed = ToolShape.safeParse(tool);
+  if (parsed.success) return;
+  const issue = parsed.error.issues[0];
+  const name = typeof tool === "object" && tool !== null && "name" in tool ? String(tool.name) : "(unnamed)";
+  throw new ReinError(
+    "config_invalid",
+    `tool ${name}: ${issue?.path.join(".") || "(the tool)"}: ${issue?.message ?? "invalid"}; expected a tool definition made with defineTool`,
+  );
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../src/define-tool.ts";
 import { toolsExportOf } from "../src/tools-export.ts";
+import { ToolRegistry } from "../src/tool-registry.ts";
 
 const echo = defineTool({
   name: "echo",
@@ -39,5 +40,21 @@ describe("the tools a user's module exports", () => {
         ),
       }),
     );
+  });
+});
+
+describe("a tool given to a registry by a program", () => {
+  it.each([
+    [{ ...echo, effect: undefined }, /tool echo: effect: /],
+    [{ ...echo, effect: "raed" }, /tool echo: effect: /],
+    [{ ...echo, run: undefined }, /tool echo: run: expected a function/],
+  ])("is checked as a module's is, naming the tool and field (%#)", (tool, message) => {
+    expect(() => new ToolRegistry([tool as never])).toThrow(
+      expect.objectContaining({ code: "config_invalid", message: expect.stringMatching(message) }),
+    );
+  });
+
+  it("keeps the program's own definition, not a copy", () => {
+    expect(new ToolRegistry([echo]).get("echo")).toBe(echo);
   });
 });
