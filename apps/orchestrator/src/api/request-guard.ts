@@ -101,7 +101,11 @@ export class RequestGuard {
     const hash = sha256Of(given);
     let found: ApiToken | undefined;
     for (const token of this.tokens) if (timingSafeEqual(hash, token.sha256)) found ??= token;
-    if (!found) throw new RefusedRequest(401, "wrong bearer token; expected the token rein serve printed, the value of its --token-env variable, or yours from --tokens-file");
+    if (!found)
+      throw new RefusedRequest(
+        401,
+        "wrong bearer token; expected the token rein serve printed, the value of its --token-env variable, or yours from --tokens-file",
+      );
     const { sha256: _secret, ...caller } = found;
     return caller;
   }
