@@ -2,8 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { connectRedis } from "@rein/runtime";
-import { cliEnv } from "../support/cli.ts";
+import { cliEnv, prefixesCleanedAfterAll } from "../support/cli.ts";
 
 const ORCHESTRATOR = resolve(import.meta.dirname, "../..");
 const DOCS = resolve(ORCHESTRATOR, "../../docs");
@@ -18,15 +17,10 @@ function blocks(page: string, heading: string, language: string): string[] {
 }
 
 const env = cliEnv();
+prefixesCleanedAfterAll().push(env.REIN_PREFIX as string);
 // Inside the orchestrator package, so the program's `@rein/*` imports resolve as an installed project's would.
 const dir = mkdtempSync(join(ORCHESTRATOR, ".library-page-"));
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  const redis = connectRedis(env.REDIS_URL as string);
-  const keys = await redis.keys(`${env.REIN_PREFIX}:*`);
-  if (keys.length > 0) await redis.del(...keys);
-  redis.disconnect();
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("docs/library.md", () => {
   it("its program, with the scripted config and script of docs/models.md, runs a goal to done", () => {
