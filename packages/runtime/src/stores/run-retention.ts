@@ -32,15 +32,12 @@ export async function runKeysOf(redis: RedisClient, keys: RedisKeys, state: Pick
 /**
  * Gives each existing key a TTL of at most `ttlSeconds`: a key without one
  * gets it, a key whose own TTL is shorter (a trace or artifact TTL from
- * config) keeps its own. Per key rather than one script, so keys of
- * different cluster slots (artifacts) are fine.
+ * config) keeps its own. `EXPIRE … LT` does both in one command, since a key
+ * without a TTL counts as infinite (https://redis.io/commands/expire/, Redis 7).
  */
 export async function expireWithin(redis: RedisClient, keys: readonly string[], ttlSeconds: number): Promise<void> {
   // One command per key, sent together: a pipeline on Redis Cluster must stay in one slot, and artifacts do not.
-  const ttls = await Promise.all(keys.map((key) => redis.ttl(key)));
-  await Promise.all(
-    keys.filter((_, index) => ttls[index] === -1 || (ttls[index] ?? -2) > ttlSeconds).map((key) => redis.expire(key, ttlSeconds)),
-  );
+  await Promise.all(keys.map((key) => redis.expire(key, ttlSeconds, "LT")));
 }
 
 /**
