@@ -78,15 +78,17 @@ export function createEventApplier(options: EventApplierOptions): EventApplier {
    * What follows a landed write: its effects, and the run's entry in the
    * index of active runs the re-drive sweep reads. The index is another
    * cluster slot, so it is a command of its own; sent beside the effects,
-   * it adds no round trip to the event.
+   * it adds no round trip to the event. `previous`: the state the write
+   * replaced, when known (see ActiveRuns.record).
    */
   const afterWrite = async (
     state: RunState,
     effects: readonly ControllerEffect[],
     event?: ControlEvent,
     local?: LocalHandoff,
+    previous?: RunState,
   ): Promise<void> => {
-    await Promise.all([runtime.runs.active.record(state), performEffects(effects, { state, event, runtime, signer, local })]);
+    await Promise.all([runtime.runs.active.record(state, previous), performEffects(effects, { state, event, runtime, signer, local })]);
   };
 
   /**
@@ -117,7 +119,7 @@ export function createEventApplier(options: EventApplierOptions): EventApplier {
     const outcome = await save(next.state, state, next.trace);
     if (!outcome.saved) return { done: false, current: outcome.current };
     logTransition(runtime.logger, next.trace);
-    await afterWrite(next.state, next.effects, event, local);
+    await afterWrite(next.state, next.effects, event, local, state);
     return { done: true };
   };
 

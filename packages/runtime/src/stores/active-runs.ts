@@ -2,6 +2,10 @@ import { isTerminal, type RunState } from "@rein/contracts/run";
 import type { RedisKeys } from "../redis/keys.ts";
 import type { RedisClient } from "../redis/redis-client.ts";
 
+type Stamped = Pick<RunState, "runId" | "status" | "updatedAt">;
+
+const stampSecond = (run: Stamped): number => Math.floor(Date.parse(run.updatedAt) / 1_000);
+
 /**
  * The runs that have not ended, scored by when each last changed (its
  * state's `updatedAt`) or was last checked by the re-drive sweep, so the
@@ -16,10 +20,18 @@ export class ActiveRuns {
     private readonly keys: RedisKeys,
   ) {}
 
-  /** After `run` was written: an ended run leaves the index, any other is stamped with its last change. */
-  async record(run: Pick<RunState, "runId" | "status" | "updatedAt">): Promise<void> {
+  /**
+   * After `run` was written over `previous`: an ended run leaves the index,
+   * any other is stamped with its last change. A change in the same second
+   * as the one it follows is not stamped again: the first change of each
+   * second was, so a stamp is less than a second behind its run, and a run's
+   * burst of writes costs one command rather than one each.
+   */
+  async record(run: Stamped, previous?: Stamped): Promise<void> {
     if (isTerminal(run.status)) await this.redis.zrem(this.keys.activeRuns(), run.runId);
-    else await this.redis.zadd(this.keys.activeRuns(), Date.parse(run.updatedAt), run.runId);
+    else if (!previous || stampSecond(previous) !== stampSecond(run)) {
+      await this.redis.zadd(this.keys.activeRuns(), Date.parse(run.updatedAt), run.runId);
+    }
   }
 
   /** Up to `limit` runs stamped at or before `before` (ms), the longest untouched first. */
