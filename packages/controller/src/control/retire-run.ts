@@ -1,3 +1,4 @@
+import type { Queue } from "bullmq";
 import { FINAL_ANSWER_STEP_ID, type RunState } from "@rein/contracts/run";
 import { ApprovalStore, type ControllerRuntime, jobIds, QUEUE_NAMES, resultEventIds } from "@rein/runtime";
 import { checkpointKeys, expireWithin, forgetExpiredRuns, noteRunExpiry, runKeysOf } from "@rein/runtime/keys";
@@ -47,13 +48,24 @@ export async function retireRun(runtime: ControllerRuntime, state: RunState): Pr
   const evaluate = runtime.queues.ofRun(QUEUE_NAMES.evaluate, state.runId);
   // An active job is the event being applied right now: it completes and goes with the finished jobs.
   const removals = [
-    ...timers.map((eventId) => control.remove(jobIds.control(eventId))),
-    ...stepJobIdsOf(state).map((stepJobId) => control.remove(jobIds.control(resultEventIds.stepFinished(stepJobId)))),
-    ...evaluateJobIdsOf(state).map((jobId) => evaluate.remove(jobId)),
+    ...timers.map((eventId) => removeIfQueued(runtime.redis, control, jobIds.control(eventId))),
+    ...stepJobIdsOf(state).map((stepJobId) =>
+      removeIfQueued(runtime.redis, control, jobIds.control(resultEventIds.stepFinished(stepJobId))),
+    ),
+    ...evaluateJobIdsOf(state).map((jobId) => removeIfQueued(runtime.redis, evaluate, jobId)),
   ];
   await Promise.all(removals.map((removal) => removal.catch(() => 0)));
   // Last: a run without a deadline is one whose retirement is done.
   await new RunDeadlines(runtime).forget(state.runId);
+}
+
+/**
+ * Removes a job only if its hash is there: many a job a state names was
+ * never queued (an evaluation handed over in process, a timer that fired),
+ * and BullMQ's removal script costs a dozen commands even for those.
+ */
+async function removeIfQueued(redis: ControllerRuntime["redis"], queue: Queue, jobId: string): Promise<unknown> {
+  return (await redis.exists(queue.toKey(jobId))) === 1 ? queue.remove(jobId) : 0;
 }
 
 /**
