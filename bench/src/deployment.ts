@@ -7,6 +7,7 @@ import { ApprovalVerifier, generateKeyPair } from "@rein/signing";
 import { buildTooling, type RunningRoles, startRoles, submitGoal } from "@rein/orchestrator";
 import type { BenchEnv } from "./bench-env.ts";
 import { noopGoal } from "./scripts.ts";
+import { onStepResultApplied } from "./step-applied.ts";
 import { waitUntil } from "./wait-until.ts";
 
 /** When this process saw a run's step enqueued, started, finished, and its result applied. */
@@ -30,7 +31,7 @@ export interface Deployment {
   stepTraffic(): { commands: number; bytes: number };
   /** Submits `count` runs of `goal` and waits until the controller has asked for their first plan. */
   submitRuns(count: number, goal?: Parameters<typeof submitGoal>[1]): Promise<string[]>;
-  /** Hands the controller plan 1 of a run and resolves when it has applied the step's result. */
+  /** Hands the controller plan 1 of a run and resolves when the evaluate role has applied the step's result. */
   runStep(runId: string, plan: Plan): Promise<StepTimes>;
   close(): Promise<void>;
 }
@@ -54,26 +55,32 @@ export async function startDeployment(env: BenchEnv, workerScript: ModelScriptIn
   const traffic = countTraffic(step);
   const worker = new ScriptedProvider(workerScript, { name: "scripted-worker" });
   const tooling = await buildTooling(step, tools, new ApprovalVerifier(generateKeyPair().publicKey));
+  const waiting = new Map<string, { resolve: (times: StepTimes) => void; reject: (error: Error) => void }>();
+  onStepResultApplied(control, (runId) => {
+    mark(runId, "applied");
+    waiting.get(runId)?.resolve(marks.get(runId) as StepTimes);
+  });
+  // The evaluate role applies a step's result (and then judges it, which runStep does not wait for).
   const roles: RunningRoles[] = [
-    startRoles(control, { roles: ["control"], packetPrivateKey: env.keys.privateKey }),
+    startRoles(control, {
+      roles: ["control", "evaluate"],
+      packetPrivateKey: env.keys.privateKey,
+      providers: { judge: new ScriptedProvider({}) },
+    }),
     startRoles(step, { roles: ["step"], packetPublicKey: env.keys.publicKey, executor: tooling.executor, providers: { worker } }),
   ];
-  const [controller, stepConsumer] = roles.map((running) => running.workers[0]);
+  const [trusted, stepRole] = roles;
+  const stepConsumer = stepRole?.workers[0];
   const runOfStep = (job: { data: unknown }) => (job.data as { packet: { body: { runId: string } } }).packet.body.runId;
   const runOfEvent = (job: { data: unknown }) => (job.data as { runId: string }).runId;
   stepConsumer?.on("active", (job) => mark(runOfStep(job), "started"));
   stepConsumer?.on("completed", (job) => mark(runOfStep(job), "finished"));
-  const waiting = new Map<string, { resolve: (times: StepTimes) => void; reject: (error: Error) => void }>();
-  controller?.on("completed", (job) => {
-    if (job.name !== "step.finished") return;
-    const runId = runOfEvent(job);
-    mark(runId, "applied");
-    waiting.get(runId)?.resolve(marks.get(runId) as StepTimes);
-  });
-  // A broken controller or worker must stop the bench with its reason, not leave it waiting.
-  controller?.on("failed", (job, error) => {
-    if (job) waiting.get(runOfEvent(job))?.reject(new Error(`the controller failed ${job.name}: ${error.message}`));
-  });
+  // A broken controller, evaluator or worker must stop the bench with its reason, not leave it waiting.
+  for (const worker of trusted?.workers ?? []) {
+    worker.on("failed", (job, error) => {
+      if (job) waiting.get(runOfEvent(job))?.reject(new Error(`${worker.name} failed ${job.name}: ${error.message}`));
+    });
+  }
   stepConsumer?.on("failed", (job, error) => {
     if (job) waiting.get(runOfStep(job))?.reject(new Error(`the step worker failed: ${error.message}`));
   });

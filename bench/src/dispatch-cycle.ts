@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { zeroUsage } from "@rein/contracts";
+import { ScriptedProvider } from "@rein/models";
 import { exportPacketKeys } from "@rein/signing";
 import { defaultJobOptions } from "@rein/runtime";
 import { startRoles, submitGoal } from "@rein/orchestrator";
@@ -7,10 +8,11 @@ import { Queue, QueueEvents } from "bullmq";
 import type { BenchEnv } from "./bench-env.ts";
 import { spawnBenchChild } from "./child-process.ts";
 import { noopGoal, noopPlan } from "./scripts.ts";
+import { onStepResultApplied } from "./step-applied.ts";
 import { waitUntil } from "./wait-until.ts";
 
 export interface DispatchSamples {
-  /** ms from the controller starting to enqueue a step to it having applied the step's result. */
+  /** ms from the controller starting to enqueue a step to the step's result applied (by the evaluate role). */
   rein: number[];
   /** ms from adding a no-op job to seeing it completed. */
   raw: number[];
@@ -22,7 +24,7 @@ export interface DispatchSamples {
  * raw is a BullMQ add → completed round trip (completion seen through
  * QueueEvents, as a producer would); Rein is the controller in this process
  * enqueueing a step → the step role in the other process running it with a
- * no-op model → this controller having applied `step.finished`. The bench
+ * no-op model → this process's evaluate role having applied `step.finished`. The bench
  * plays the planner, so a step starts exactly when it hands over a plan.
  */
 export async function dispatchCycles(env: BenchEnv, rounds: number, perRound: number, warmup: number): Promise<DispatchSamples> {
@@ -43,14 +45,19 @@ export async function dispatchCycles(env: BenchEnv, rounds: number, perRound: nu
     enqueued.set(job.packet.body.runId, performance.now());
     return sendStep(job, jobId, build);
   };
-  const controller = startRoles(control, { roles: ["control"], packetPrivateKey: env.keys.privateKey });
-  controller.workers[0]?.on("completed", (job) => {
-    if (job.name === "step.finished") waiting.get((job.data as { runId: string }).runId)?.resolve(performance.now());
+  onStepResultApplied(control, (runId) => waiting.get(runId)?.resolve(performance.now()));
+  // The evaluate role applies a step's result (and then judges it, which the cycle does not wait for).
+  const controller = startRoles(control, {
+    roles: ["control", "evaluate"],
+    packetPrivateKey: env.keys.privateKey,
+    providers: { judge: new ScriptedProvider({}) },
   });
-  // A broken controller must stop the bench with its reason, not leave it waiting.
-  controller.workers[0]?.on("failed", (job, error) => {
-    if (job) waiting.get((job.data as { runId: string }).runId)?.reject(new Error(`the controller failed ${job.name}: ${error.message}`));
-  });
+  // A broken controller or evaluator must stop the bench with its reason, not leave it waiting.
+  for (const worker of controller.workers) {
+    worker.on("failed", (job, error) => {
+      if (job) waiting.get((job.data as { runId: string }).runId)?.reject(new Error(`${worker.name} failed ${job.name}: ${error.message}`));
+    });
+  }
   const rawDone = new Map<string, () => void>();
   rawEvents.on("completed", ({ jobId }) => rawDone.get(jobId)?.());
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { isTerminal, type RunState } from "@rein/contracts/run";
 import type { ModelProvider } from "@rein/models";
-import { jobIds, type ReinConfigInput, type ReinRuntime } from "@rein/runtime";
+import { jobIds, type ReinConfigInput, type ReinRuntime, resultEventIds } from "@rein/runtime";
 import { until } from "@rein/contracts/testing";
 import { sweepLostJobs, type RunningRoles, startRoles } from "@rein/controller";
 import { heldUntilRelease } from "./support/hanging-provider.ts";
@@ -157,6 +157,15 @@ describe("a run whose next job vanished from the queue", { timeout: 120_000 }, (
     const { runtime } = harness;
     await (harness.roles[3] as RunningRoles).close(0);
     const runId = await harness.submit(probeGoal);
+    // The harness's evaluator holds no packet key: it passes a step's result on to the controller, as done here.
+    const resultJobId = jobIds.stepResult(resultEventIds.stepFinished(jobIds.step(runId, "s1", 1)));
+    await until(
+      "the step's result to wait in the evaluate queue",
+      async () => (await runtime.queues.evaluate.getJobState(resultJobId)) === "waiting",
+    );
+    const resultJob = await runtime.queues.evaluate.getJob(resultJobId);
+    await runtime.queues.sendControl(resultJob?.data);
+    await resultJob?.remove();
     const jobId = jobIds.evaluate(runId, "s1", 1);
     await until("the evaluate job to wait in the queue", async () => (await runtime.queues.evaluate.getJobState(jobId)) === "waiting");
     await loseJob(runtime, "evaluate", jobId);

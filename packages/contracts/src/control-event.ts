@@ -101,3 +101,5 @@ export const ControlEvent = z.discriminatedUnion("type", [
 ]);
 export type ControlEvent = z.infer<typeof ControlEvent>;
 export type ControlEventType = ControlEvent["type"];
+/** A step's result as its worker sends it: to the evaluate queue, where it is applied and judged. */
+export type StepFinishedEvent = Extract<ControlEvent, { type: "step.finished" }>;

@@ -160,5 +160,8 @@ export type StepEvaluateRequest = z.infer<typeof StepEvaluateRequest>;
 export const EvaluateRequest = z.union([StepEvaluateRequest, FinalAnswerEvaluateJob]);
 export type EvaluateRequest = z.infer<typeof EvaluateRequest>;
 
+/** The name of a step-result job on the evaluate queue (its data a `step.finished` event); evaluate jobs are named "evaluate". */
+export const STEP_RESULT_JOB = "step.finished";
+
 export const ControlJob = ControlEvent;
 export type ControlJob = ControlEvent;

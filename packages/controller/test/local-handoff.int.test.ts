@@ -4,7 +4,7 @@ import { type ModelProvider, ScriptedProvider } from "@rein/models";
 import { ReinError } from "@rein/contracts";
 import { until } from "@rein/contracts/testing";
 import type { RunState } from "@rein/contracts/run";
-import { createRuntime, jobIds, type ReinRuntime } from "@rein/runtime";
+import { createRuntime, jobIds, type ReinRuntime, resultEventIds } from "@rein/runtime";
 import { createTestRuntime, type TestRuntime, waitForRun } from "@rein/runtime/testing";
 import { sweepLostJobs } from "../src/control/redrive-sweep.ts";
 import { buildTooling } from "../src/roles/tooling.ts";
@@ -100,16 +100,16 @@ describe("the in-process hand-off between plan and evaluate", { timeout: 60_000 
   const jobIdsOf = async (queue: "plan" | "evaluate") =>
     (await runtime.queues[queue].getJobs(["completed", "delayed", "waiting", "active", "failed"])).map((job) => job.id).sort();
 
-  it("runs the second plan and the final evaluation in place: one plan job and one evaluate job, the trace as through the queues", async () => {
+  it("runs the step's evaluation, the second plan and the final evaluation in place: one plan job and the step's result job, the trace as through the queues", async () => {
     const { submit } = await deploy(new ScriptedProvider(oneStepScript));
     const runId = await submit();
     const state = await waitForRun(runtime, runId, ended);
     expect(state.status, state.stopReason).toBe("done");
     expect(await jobIdsOf("plan")).toEqual([jobIds.plan(runId, 1)]);
-    // The evaluate job the run ended inside completes just after the run's retirement, which could not remove it
-    // while it ran: it goes as it completes, with the step's whole result it carries, and no other was queued.
-    const ending = jobIds.evaluate(runId, "s1", 1);
-    await until("the evaluate job the run ended in completes", async () =>
+    // The step's result job, which the run ended inside, completes just after the run's retirement, which could not
+    // remove it while it ran: it goes as it completes, with the step's whole result it carries, and no other was queued.
+    const ending = jobIds.stepResult(resultEventIds.stepFinished(jobIds.step(runId, "s1", 1)));
+    await until("the step result's job the run ended in completes", async () =>
       (await runtime.queues.evaluate.getJobs(["active"])).every((job) => job.id !== ending),
     );
     expect(await jobIdsOf("evaluate")).toEqual([]);
@@ -152,6 +152,34 @@ describe("the in-process hand-off between plan and evaluate", { timeout: 60_000 
     expect(await jobIdsOf("plan")).toEqual([jobIds.plan(runId, 1), jobIds.plan(runId, 2)].sort());
     const plans = (await runtime.trace.read(runId)).filter((event) => event.kind === "plan.ready");
     expect(plans).toHaveLength(2);
+  });
+
+  it("has the sweep send a lost evaluation again with the result kept by the step's result job on the evaluate queue", async () => {
+    const { submit, controller } = await deploy(new ScriptedProvider(oneStepScript));
+    await runtime.queues.evaluate.pause();
+    const runId = await submit();
+    const finished = resultEventIds.stepFinished(jobIds.step(runId, "s1", 1));
+    const resultJob = await until(
+      "the step's result to wait on the evaluate queue",
+      async () => (await runtime.queues.evaluate.getJobState(jobIds.stepResult(finished))) === "waiting",
+    ).then(() => runtime.queues.evaluate.getJob(jobIds.stepResult(finished)));
+    // Applied elsewhere (the controller, as for an evaluator without the packet key), its evaluation queued, then lost,
+    // and the control queue's copy of the result gone: only the result job can give the evaluation its result.
+    await runtime.queues.sendControl(resultJob?.data);
+    const evaluation = jobIds.evaluate(runId, "s1", 1);
+    await until("the evaluation to wait in its queue", async () => (await runtime.queues.evaluate.getJobState(evaluation)) === "waiting");
+    await (await runtime.queues.evaluate.getJob(evaluation))?.remove();
+    await runtime.queues.control.remove(jobIds.control(finished));
+
+    const sweep = await sweepLostJobs(controller, { holder: "test", now: Date.now() + runtime.config.redrive.quietMs + 60_000 });
+    expect(sweep.lost).toEqual([{ runId, jobs: ["evaluate s1 1"] }]);
+    await until("the lost evaluation to be sent again", async () => (await runtime.queues.evaluate.getJobState(evaluation)) === "waiting");
+    expect((await runtime.queues.evaluate.getJob(evaluation))?.data.result).toEqual(resultJob?.data.result);
+    await runtime.queues.evaluate.resume();
+    const state = await waitForRun(runtime, runId, ended);
+    expect(state.status, state.stopReason).toBe("done");
+    const redriven = (await runtime.trace.read(runId)).filter((event) => event.kind === "run.redriven");
+    expect(redriven.map((event) => event.payload)).toEqual([expect.objectContaining({ cause: "vanished" })]);
   });
 
   it("sends a handed plan that fails with a retryable error to its queue, where it is tried again", async () => {

@@ -1,4 +1,6 @@
+import type { Queue } from "bullmq";
 import { afterEach, describe, expect, it } from "vitest";
+import { until } from "@rein/contracts/testing";
 import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/signing";
 import { ScriptedProvider } from "@rein/models";
 import type { ControlEvent } from "@rein/contracts/messages";
@@ -9,7 +11,7 @@ import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
 import { submitGoal } from "../src/intake/submit-goal.ts";
 import { oneStepScript } from "./one-step-script.ts";
 
-// Issue 32: the trusted roles apply their own results; only a step worker's result travels as a control event.
+// Issue 32: the trusted roles apply their own results, and the evaluate process applies a step worker's result.
 describe("plan and evaluate holding the packet-signing key", { timeout: 60_000 }, () => {
   let runtime: TestRuntime;
   const opened: ReinRuntime[] = [];
@@ -26,7 +28,7 @@ describe("plan and evaluate holding the packet-signing key", { timeout: 60_000 }
     return role;
   };
 
-  it("apply plan.ready and verdict.ready through the transition: the control queue carries only intake and the step's result", async () => {
+  it("apply plan.ready, step.finished and verdict.ready through the transition: the control queue carries only intake", async () => {
     runtime = await createTestRuntime();
     const keys = generatePacketKeys();
     const planAndEvaluate = roleRuntime();
@@ -57,8 +59,12 @@ describe("plan and evaluate holding the packet-signing key", { timeout: 60_000 }
     await tooling.close();
     expect(state.status, state.stopReason).toBe("done");
     expect(sent).toEqual([]);
-    const controlJobs = await runtime.queues.control.getJobs(["completed", "delayed", "waiting", "active", "failed"]);
-    expect(controlJobs.map((job) => job.name).sort()).toEqual(["goal.submitted", "step.finished"]);
+    const names = async (queue: Queue) =>
+      (await queue.getJobs(["completed", "delayed", "waiting", "active", "failed"])).map((job) => job.name).sort();
+    expect(await names(runtime.queues.control)).toEqual(["goal.submitted"]);
+    // The step's result went to the evaluate queue and was judged in its job: no evaluate job of its own.
+    await until("the step result's job completed and removed", async () => (await names(runtime.queues.evaluate)).length === 0);
+    expect(await names(runtime.queues.plan)).toEqual(["plan"]);
     // The trace reads as before: each result's events, in the order they were applied.
     const kinds = (await runtime.trace.read(runId))
       .map((event) => event.kind)

@@ -1,7 +1,7 @@
-import type { Worker } from "bullmq";
+import type { Job, Worker } from "bullmq";
 import { errorMessage, ReinError, type Usage, zeroUsage } from "@rein/contracts";
 import { isTerminal, RunStatus } from "@rein/contracts/run";
-import { type ControlEvent, EvaluateJob } from "@rein/contracts/messages";
+import { ControlEvent, EvaluateJob, STEP_RESULT_JOB } from "@rein/contracts/messages";
 import { type ModelProvider, usageOfFailure } from "@rein/models";
 import { liveEventOf, type EvaluatorRuntime } from "@rein/runtime";
 import {
@@ -20,6 +20,7 @@ import {
 import { Workspace } from "@rein/tools";
 import { commandCheckRunner } from "./command-check.ts";
 import { evaluate } from "./evaluate.ts";
+import { applyStepResult, stepResultOf } from "./step-result-job.ts";
 
 export interface EvaluateConsumerDeps {
   runtime: EvaluatorRuntime;
@@ -33,17 +34,36 @@ export interface EvaluateConsumerDeps {
   events?: RunEvents;
 }
 
-/** The evaluate queue's consumer: a StepResult in, a `verdict.ready` control event out, applied through `deps.events`. */
+/**
+ * The evaluate queue's consumer. Two kinds of job: a step's result as its
+ * worker sent it (`step.finished`), applied through `deps.events`, whose
+ * evaluation then runs here where this process hosts it; and an evaluate job,
+ * a StepResult in and a `verdict.ready` control event out, applied through `deps.events`.
+ */
 export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
   const { runtime } = deps;
-  const runEvaluation = evaluateJobRunner({ ...deps, events: deps.events ?? queuedRunEvents(runtime.queues) });
+  const events = deps.events ?? queuedRunEvents(runtime.queues);
+  const runEvaluation = evaluateJobRunner({ ...deps, events });
   return startRoleConsumer(runtime, {
     role: "evaluate",
     concurrency: deps.concurrency ?? DEFAULT_CONCURRENCY.evaluate,
     shard: deps.shard,
     stalled: deps.stalled,
-    process: async (delivery) => runEvaluation(EvaluateJob.parse(delivery.job.data), delivery),
+    process: async (delivery) => {
+      const { job } = delivery;
+      if (job.name !== STEP_RESULT_JOB) return runEvaluation(EvaluateJob.parse(job.data), delivery);
+      const result = stepResultOf(job.id, job.data);
+      await applyStepResult(result, events);
+      await removedIfRunEnded(runtime, job, result.runId);
+    },
     onFinalFailure: async (job, reason, { workerLost }) => {
+      if (job.name === STEP_RESULT_JOB) {
+        // The controller applies it instead; its own final failure is reported as any control event's.
+        const result = ControlEvent.safeParse(job.data);
+        if (result.success) await runtime.queues.sendControl(result.data);
+        else runtime.logger.error({ jobId: job.id, reason }, "a malformed step-result job failed for good");
+        return;
+      }
       const parsed = EvaluateJob.safeParse(job.data);
       if (!parsed.success) return;
       const { runId, stepId, attempt } = parsed.data;
@@ -112,12 +132,7 @@ export function evaluateJobRunner(
           usage,
         });
         runtime.logger.info({ runId: data.runId, stepId: data.stepId, attempt: data.attempt, decision: verdict.decision }, "verdict");
-        // The run may have ended here, its final evaluation handed over in process: retirement could not remove this
-        // job while it ran, so the job (and the step's whole result it carries) goes as it completes.
-        if ("job" in delivery) {
-          const status = RunStatus.safeParse(await runtime.redis.hget(runtime.keys.run(data.runId), "status"));
-          if (status.success && isTerminal(status.data)) delivery.job.opts.removeOnComplete = true;
-        }
+        if ("job" in delivery) await removedIfRunEnded(runtime, delivery.job, data.runId);
       },
       onError: async (error) => {
         if (!ReinError.isInstance(error) || error.retryable) throw toQueueError(error);
@@ -126,6 +141,16 @@ export function evaluateJobRunner(
       },
     });
   };
+}
+
+/**
+ * The run may have ended inside `job`, its evaluations handed over in
+ * process: retirement could not remove the job while it ran, so the job
+ * (and the step's whole result it carries) goes as it completes.
+ */
+async function removedIfRunEnded(runtime: EvaluatorRuntime, job: Job, runId: string): Promise<void> {
+  const status = RunStatus.safeParse(await runtime.redis.hget(runtime.keys.run(runId), "status"));
+  if (status.success && isTerminal(status.data)) job.opts.removeOnComplete = true;
 }
 
 /** A step nobody could judge goes to a person rather than waiting forever. */

@@ -35,7 +35,7 @@ export interface StepConsumerDeps {
   onModelEvent?: (event: ModelStreamEvent & { runId: string; stepId: string }) => void;
 }
 
-/** The step queue's consumer: a signed HandoffPacket in, a StepResult out as a `step.finished` event. */
+/** The step queue's consumer: a signed HandoffPacket in, a StepResult out as a `step.finished` event on the evaluate queue. */
 export function startStepConsumer(deps: StepConsumerDeps): Worker {
   const { runtime } = deps;
   const verifier = new PacketVerifier(deps.packetPublicKey);
@@ -131,7 +131,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
               },
               signal ? AbortSignal.any([signal, run.signal]) : run.signal,
             );
-            await runtime.queues.sendControl({
+            await runtime.queues.sendStepResult({
               type: "step.finished",
               eventId: resultEventIds.stepFinished(jobId),
               runId: body.runId,

@@ -12,6 +12,7 @@ export {
   StepEvaluateRequest,
   StepJob,
   StepJobAddress,
+  STEP_RESULT_JOB,
 } from "../jobs.ts";
-export { ControlEvent } from "../control-event.ts";
+export { ControlEvent, type StepFinishedEvent } from "../control-event.ts";
 export { ControllerEffect } from "../controller-effect.ts";

@@ -13,7 +13,7 @@ type Runner<T> = (job: T, handed: HandedJob) => Promise<void>;
 export interface LocalHandoffOptions {
   /** How long a lease lasts unrenewed; renewed every third of it while its job runs. */
   leaseMs: number;
-  /** Handed jobs in a row from one queue job: evaluate → plan → final evaluation is 2. @defaultValue 2 */
+  /** Handed jobs in a row from one queue job: a step's result → its evaluation → plan → final evaluation is 3. @defaultValue 3 */
   maxHops?: number;
 }
 
@@ -55,7 +55,7 @@ export class LocalHandoff {
   async run(work: HandedWork): Promise<boolean> {
     const hops = this.#hops.getStore() ?? 0;
     const runner = this.#runners[work.kind] as Runner<HandedWork["job"]> | undefined;
-    if (!runner || hops >= (this.options.maxHops ?? 2) || this.#stopping.signal.aborted) return false;
+    if (!runner || hops >= (this.options.maxHops ?? 3) || this.#stopping.signal.aborted) return false;
     const { runId } = work.job;
     const { handoffs, logger } = this.runtime;
     if (!(await handoffs.take(runId, work.jobId, this.#holder, this.options.leaseMs))) return true;

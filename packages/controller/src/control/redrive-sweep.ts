@@ -132,8 +132,9 @@ async function deadlineKept(runtime: ControllerRuntime, runId: string): Promise<
 /**
  * The results the lost evaluations of steps judge. The state does not keep
  * them; the step's `step.finished` event does, while its finished job is
- * kept in the control queue. One not found is left out, and the controller
- * escalates that evaluation instead of sending it.
+ * kept: on the evaluate queue, where the worker sent it, or on the control
+ * queue, where an evaluator without the packet key passed it on. One not
+ * found is left out, and the controller escalates that evaluation instead of sending it.
  */
 async function stepResultsOf(runtime: ControllerRuntime, state: RunState, lost: readonly LostJob[]): Promise<StepResult[]> {
   const results: StepResult[] = [];
@@ -143,7 +144,9 @@ async function stepResultsOf(runtime: ControllerRuntime, state: RunState, lost: 
     const step = state.steps.find((candidate) => candidate.stepId === stepId);
     if (!step) continue;
     const finished = resultEventIds.stepFinished(jobIds.step(state.runId, stepId, attempt, step.resumes));
-    const data = await runtime.redis.hget(runtime.keys.job(QUEUE_NAMES.control, jobIds.control(finished), state.runId), "data");
+    const data =
+      (await runtime.redis.hget(runtime.keys.job(QUEUE_NAMES.evaluate, jobIds.stepResult(finished), state.runId), "data")) ??
+      (await runtime.redis.hget(runtime.keys.job(QUEUE_NAMES.control, jobIds.control(finished), state.runId), "data"));
     const event = data === null ? undefined : ControlEvent.safeParse(JSON.parse(data)).data;
     if (event?.type === "step.finished" && event.attempt === attempt) results.push(event.result);
   }

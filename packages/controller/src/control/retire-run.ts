@@ -14,7 +14,7 @@ import { RunDeadlines } from "./run-deadlines.ts";
  * keys are gone by now.
  * What only a running step reads (its checkpoint but its owner, the run's tool cache) and
  * the finished jobs that carried a step's whole result (its `step.finished`
- * event and its evaluate job) go at once: nothing reads them once the run
+ * event, on the evaluate queue or passed on to the control queue, and its evaluate job) go at once: nothing reads them once the run
  * has ended, and they were most of what a long step left behind. Its trace
  * is packed (retention.traceCompaction): read as before, a fraction of the bytes.
  * Idempotent, as every effect: a replay sets the same TTLs and finds the
@@ -49,9 +49,13 @@ export async function retireRun(runtime: ControllerRuntime, state: RunState): Pr
   // An active job is the event being applied right now: it completes and goes with the finished jobs.
   const removals = [
     ...timers.map((eventId) => removeIfQueued(runtime.redis, control, jobIds.control(eventId))),
-    ...stepJobIdsOf(state).map((stepJobId) =>
-      removeIfQueued(runtime.redis, control, jobIds.control(resultEventIds.stepFinished(stepJobId))),
-    ),
+    ...stepJobIdsOf(state).flatMap((stepJobId) => {
+      const finished = resultEventIds.stepFinished(stepJobId);
+      return [
+        removeIfQueued(runtime.redis, evaluate, jobIds.stepResult(finished)),
+        removeIfQueued(runtime.redis, control, jobIds.control(finished)),
+      ];
+    }),
     ...evaluateJobIdsOf(state).map((jobId) => removeIfQueued(runtime.redis, evaluate, jobId)),
   ];
   await Promise.all(removals.map((removal) => removal.catch(() => 0)));

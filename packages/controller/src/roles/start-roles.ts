@@ -79,9 +79,9 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
     applier ??= createEventApplier({ runtime: as("controller"), packetPrivateKey: privateKey });
     return applier;
   };
-  // Where plan and evaluate share this process with the key, the jobs their results ask for run here first.
+  // Where plan or evaluate run in this process with the key, the jobs their results (and steps' results) ask for run here first.
   const handoff =
-    options.packetPrivateKey && options.roles.includes("plan") && options.roles.includes("evaluate")
+    options.packetPrivateKey && (options.roles.includes("plan") || options.roles.includes("evaluate"))
       ? new LocalHandoff(as("controller"), { leaseMs: options.stalled?.lockDuration ?? config.queues.lockMs })
       : undefined;
   const results: RunEvents | undefined = options.packetPrivateKey

@@ -24,6 +24,8 @@ export const jobIds = {
   evaluate: (runId: string, stepId: string, attempt: number) => `evaluate-${runId}-${stepId}-${attempt}`,
   context: (runId: string, stepId: string, attempt: number, resumes: number) => `context-${runId}-${stepId}-${attempt}-r${resumes}`,
   control: (eventId: string) => `control-${eventId}`,
+  /** A step's `step.finished` event on the evaluate queue (ReinQueues.sendStepResult). */
+  stepResult: (eventId: string) => `result-${eventId}`,
 };
 
 /** Ids of the control events a role sends with its job's result, derived from that job's id as job ids are. */

@@ -1,6 +1,14 @@
 import type { ConnectionOptions, JobsOptions, Queue, Telemetry } from "bullmq";
 import { BuildId } from "@rein/contracts";
-import type { ContextJob, ControlEvent, EvaluateJob, PlanJob, StepJob } from "@rein/contracts/messages";
+import {
+  type ContextJob,
+  type ControlEvent,
+  type EvaluateJob,
+  type PlanJob,
+  STEP_RESULT_JOB,
+  type StepFinishedEvent,
+  type StepJob,
+} from "@rein/contracts/messages";
 import type { ReinConfig } from "../config/config.ts";
 import { type QueueRole, type QueueSettings, QueuesConfig, queueSettingsOf } from "../config/queues-config.ts";
 import { JobRetention } from "../config/retention-config.ts";
@@ -192,6 +200,16 @@ export class ReinQueues {
   /** To the step queue of the build the run was started under (RunState.build). */
   async sendStep(job: StepJob, jobId: string, build?: string): Promise<void> {
     await this.stepOf(build, this.shards.shardOf(job.packet.body.runId)).add("step", job, { jobId });
+  }
+
+  /**
+   * A step's result goes to the evaluate queue, not the control queue: the
+   * evaluate process applies it there (or, without the packet key, passes
+   * it on to the controller) and judges the step in the same job, so a
+   * completed step costs the run one job and one hop fewer.
+   */
+  async sendStepResult(event: StepFinishedEvent): Promise<void> {
+    await this.ofRun(QUEUE_NAMES.evaluate, event.runId).add(STEP_RESULT_JOB, event, { jobId: jobIds.stepResult(event.eventId) });
   }
 
   async sendEvaluate(job: EvaluateJob): Promise<void> {
