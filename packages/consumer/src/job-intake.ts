@@ -37,18 +37,18 @@ type IntakeView = z.infer<typeof IntakeView>;
  * without those fields, reads the whole state for the reason. A step job is
  * also dropped once its result is sent: a worker that sent `step.finished`
  * and then stalled before its job completed leaves a job another worker is
- * handed, which would call the model again for a result the controller is
- * about to apply (asked in the same round trip).
+ * handed, which would call the model again for a result about to be
+ * applied (asked in the same round trip, of the result's job on the evaluate queue).
  */
 export async function staleJobReason(redis: RunStateReads, keys: RedisKeys, job: IntakeJob): Promise<string | undefined> {
   const finished = job.kind === "step" ? resultEventIds.stepFinished(job.jobId) : undefined;
   const [[status, awaiting], sent] = await Promise.all([
     redis.hmget(keys.run(job.runId), "status", "awaiting"),
-    finished === undefined ? 0 : redis.exists(keys.job(QUEUE_NAMES.control, jobIds.control(finished), job.runId)),
+    finished === undefined ? 0 : redis.exists(keys.job(QUEUE_NAMES.evaluate, jobIds.stepResult(finished), job.runId)),
   ]);
   const stored = RunStatus.safeParse(status);
   if (stored.success && stopsSteps(stored.data)) return `run ${job.runId} has already ended (${stored.data})`;
-  if (sent === 1) return `its result was already sent (event ${finished}); the controller applies it`;
+  if (sent === 1) return `its result was already sent (event ${finished}); it is being applied`;
   if (typeof awaiting === "string" && awaitedOf(job.runId, awaiting).includes(awaitedKey(job))) return undefined;
   return staleReasonFromState(redis, keys, job);
 }

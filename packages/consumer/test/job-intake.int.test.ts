@@ -64,12 +64,12 @@ describe.each([
       expect(await reason(stepJob(jobIds.step("run_1", "step_1", 2, 1)))).toBeUndefined();
     });
 
-    it("drops a job whose result its worker already sent, before the controller applied it", async () => {
+    it("drops a job whose result its worker already sent, before it was applied", async () => {
       await store("executing", { phase: "executing" });
-      // The step's finished event, as the step worker sends it, waiting in the control queue: the worker's
+      // The step's finished event, as the step worker sends it, waiting on the evaluate queue: the worker's
       // job stalled after it sent its result and before it completed, and was handed to another worker.
-      const finished = jobIds.control(resultEventIds.stepFinished(jobIds.step("run_1", "step_1", 2)));
-      await runtime.redis.hset(runtime.keys.job("control", finished, "run_1"), { name: "step.finished", data: "{}" });
+      const finished = jobIds.stepResult(resultEventIds.stepFinished(jobIds.step("run_1", "step_1", 2)));
+      await runtime.redis.hset(runtime.keys.job("evaluate", finished, "run_1"), { name: "step.finished", data: "{}" });
       expect(await reason()).toMatch(/its result was already sent \(event finished-step-run_1-step_1-2\)/);
     });
 
