@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureKeyPairFiles } from "@rein/signing";
@@ -68,6 +69,21 @@ export class Deployment {
     return this.#spawn(name, ["serve", "--lock-ms", String(this.options.lockMs)], this.redis.url);
   }
 
+  /**
+   * `rein serve --http` on a free port, its token from `tokenEnv`: the
+   * controller with the HTTP API, where a goal is taken in as `POST /runs`
+   * takes it. Resolves with the process and the API's base URL.
+   */
+  async startControllerWithApi(token: string, name = "control"): Promise<{ role: RoleProcess; url: string }> {
+    const role = await this.#spawn(
+      name,
+      ["serve", "--lock-ms", String(this.options.lockMs), "--http", "0", "--token-env", API_TOKEN_ENV],
+      this.redis.url,
+      { [API_TOKEN_ENV]: token },
+    );
+    return { role, url: await apiUrlOf(join(this.logDir, `${name}.log`)) };
+  }
+
   async startPlanAndEvaluate(name = "plan-evaluate"): Promise<RoleProcess> {
     return this.#spawn(name, ["worker", "--role", "plan", "--role", "evaluate", "--lock-ms", String(this.options.lockMs)], this.redis.url);
   }
@@ -117,14 +133,27 @@ export class Deployment {
     return forced;
   }
 
-  async #spawn(name: string, args: string[], redisUrl: string): Promise<RoleProcess> {
+  async #spawn(name: string, args: string[], redisUrl: string, env: Record<string, string> = {}): Promise<RoleProcess> {
     const role = spawnRole(name, [...args, "--config", this.configFile, "--redis", redisUrl], {
       logDir: this.logDir,
-      env: { REIN_LOG_LEVEL: "warn", REIN_KEYS_DIR: join(this.dir, "keys") },
+      env: { REIN_LOG_LEVEL: "warn", REIN_KEYS_DIR: join(this.dir, "keys"), ...env },
     });
     this.processes.push(role);
     await role.ready;
     return role;
+  }
+}
+
+const API_TOKEN_ENV = "REIN_BENCH_API_TOKEN";
+
+/** The base URL `rein serve --http` printed to its log before saying it runs (the log is written a moment behind). */
+async function apiUrlOf(logFile: string): Promise<string> {
+  const deadline = Date.now() + REDIS_WAIT_MS;
+  for (;;) {
+    const printed = /HTTP API on (http:\/\/\S+) /.exec(await readFile(logFile, "utf8").catch(() => ""));
+    if (printed?.[1]) return printed[1];
+    if (Date.now() > deadline) throw new Error(`chaos: ${logFile} names no HTTP API address`);
+    await delay(50);
   }
 }
 

@@ -12,9 +12,12 @@
  * (config `queues.shards`); `--steps N` plans N no-op steps per run (the
  * targets are for one). `--commands` adds Redis's calls and time by
  * command name, `--scripts` its time by Lua script (SLOWLOG), `--monitor
- * FILE` every command and the commands per run by script. Every wait is
- * bounded.
+ * FILE` every command and the commands per run by script. Goals arrive
+ * as `POST /runs` on `rein serve --http` (`--submit api`, the default) or
+ * through `submitGoal` from this process (`--submit library`). Every wait
+ * is bounded.
  */
+import { randomBytes } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import { parseArgs } from "node:util";
@@ -46,8 +49,12 @@ const { values } = parseArgs({
     "step-concurrency": { type: "string" },
     shards: { type: "string" },
     steps: { type: "string" },
+    submit: { type: "string" },
   },
 });
+/** How goals arrive: `api`, `POST /runs` on `rein serve --http` (taken in by the controller's process); `library`, submitGoal from this process, through the control queue. */
+const submitVia = values.submit ?? "api";
+if (submitVia !== "api" && submitVia !== "library") throw new Error(`--submit ${submitVia}: expected api or library`);
 const runs = Number(values.runs ?? 1_000);
 const stepWorkers = Number(values["step-workers"] ?? 2);
 /** No-op steps per run: the targets are for one, more shows what each further step costs. */
@@ -83,7 +90,9 @@ const queuePrefixes = runtime.keys.queuePrefixes();
 let exitCode = 1;
 let allEnded = false;
 try {
-  const controller = await deployment.startController();
+  const token = randomBytes(24).toString("hex");
+  const { role: controller, url: apiUrl } =
+    submitVia === "api" ? await deployment.startControllerWithApi(token) : { role: await deployment.startController(), url: "" };
   await deployment.startPlanAndEvaluate();
   for (let index = 0; index < stepWorkers; index += 1) await deployment.startStepWorker();
   const ended = await watchRunEnds();
@@ -110,7 +119,7 @@ try {
       REDIS_BATCH_WAIT_MS,
       Promise.all(
         Array.from({ length: Math.min(50, runs - offset) }, async () => {
-          submitted.add((await submitGoal(runtime, noopGoal, { knownTools })).runId);
+          submitted.add(submitVia === "api" ? await postRun(apiUrl, token) : (await submitGoal(runtime, noopGoal, { knownTools })).runId);
         }),
       ),
     );
@@ -171,7 +180,7 @@ try {
     measure("Redis CPU, share of one core", (cpuSeconds / seconds) * 100, "%", null),
   );
   process.stdout.write(
-    `load: ${runs} runs of ${stepsPerRun} step(s), ${states.size} ended (${done} done) in ${seconds.toFixed(1)} s with ${stepWorkers} step-worker process(es) of concurrency ${stepConcurrency}, model latency ${modelLatencyMs} ms\n${renderTable(measures)}\n`,
+    `load: ${runs} runs of ${stepsPerRun} step(s) submitted ${submitVia === "api" ? "with POST /runs" : "with submitGoal"}, ${states.size} ended (${done} done) in ${seconds.toFixed(1)} s with ${stepWorkers} step-worker process(es) of concurrency ${stepConcurrency}, model latency ${modelLatencyMs} ms\n${renderTable(measures)}\n`,
   );
   if (values.commands) {
     const top = [...perRun(before.byCommand, after.byCommand, finished)].filter(([, count]) => count >= 0.5).sort((a, b) => b[1] - a[1]);
@@ -204,6 +213,19 @@ try {
   if (allEnded) await rm(deployment.dir, { recursive: true, force: true });
 }
 process.exit(exitCode);
+
+/** Submits the no-op goal as a client of the HTTP API does; its run's id. */
+async function postRun(apiUrl: string, token: string): Promise<string> {
+  const response = await fetch(`${apiUrl}/runs`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(noopGoal),
+  });
+  const body = (await response.json()) as { runId?: string; error?: unknown };
+  if (response.status !== 202 || typeof body.runId !== "string")
+    throw new Error(`POST /runs answered ${response.status}: ${JSON.stringify(body)}`);
+  return body.runId;
+}
 
 /**
  * From each run's trace, ms from its first step's dispatch (the controller

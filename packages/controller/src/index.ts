@@ -8,6 +8,7 @@ export { type Transition, type TransitionSettings, transition } from "./transiti
 
 // Intake: a goal becomes a run; a person's reply resumes an escalated one.
 export { type SubmitOptions, type Submitted, submitGoal } from "./intake/submit-goal.ts";
+export { intakeEvents } from "./intake/intake-events.ts";
 export { replyToRun } from "./intake/reply-to-run.ts";
 
 // Role start-up: which roles a process runs, with which models and tools.

@@ -5,7 +5,7 @@ import type { ApprovalSigner } from "@rein/signing";
 import type { ApprovalStore, ReinRuntime } from "@rein/runtime";
 import { approvalQueue } from "../approvals/approval-queue.ts";
 import { decideApproval } from "../approvals/decide-approval.ts";
-import { replyToRun, submitGoal, unavailableMcpServers } from "@rein/controller";
+import { replyToRun, type SubmitOptions, submitGoal, unavailableMcpServers } from "@rein/controller";
 import { renderMetrics } from "../metrics/metrics-exposition.ts";
 import { TraceFold } from "../metrics/trace-fold.ts";
 import { loadBundle } from "../trace/trace-bundle.ts";
@@ -50,6 +50,8 @@ export interface HttpApiOptions {
   roles?: readonly string[];
   /** How often `/runs/events` looks for changed runs. @defaultValue 1000 */
   feedIntervalMs?: number;
+  /** Where `POST /runs` sends a new run's `goal.submitted`: applied here where this process holds the packet key (intakeEvents). @defaultValue the control queue */
+  intake?: SubmitOptions["events"];
 }
 
 // The approver is the token's identity: a name in the body would be anyone's to claim.
@@ -197,6 +199,7 @@ export function apiRoutes(options: HttpApiOptions): Route[] {
         const { runId, state } = await submitGoal(runtime, withinScope(caller, await readJson(request, maxBodyBytes)), {
           knownTools: options.knownTools,
           unavailableMcp: await unavailableMcpServers(runtime),
+          events: options.intake,
         });
         send(response, 202, { runId, status: state.status, events: `/runs/${runId}/events` });
       },

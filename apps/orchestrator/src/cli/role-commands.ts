@@ -1,7 +1,7 @@
 import { BuildId, ReinError } from "@rein/contracts";
 import { redactPassword } from "@rein/runtime";
 import { approvalKeys, requireVerifier } from "../approvals/approval-keys.ts";
-import { checkModelsAtStart, claimQueueShards, startRoles, type RoleName, ROLE_NAMES, buildTooling } from "@rein/controller";
+import { checkModelsAtStart, claimQueueShards, intakeEvents, startRoles, type RoleName, ROLE_NAMES, buildTooling } from "@rein/controller";
 import { contextFlags, openContext, warnIfUnsandboxed } from "./cli-context.ts";
 import type { CommandHandler, ParsedFlags } from "./command-spec.ts";
 import type { SERVE, WORKER } from "./command-specs.ts";
@@ -68,6 +68,8 @@ async function runRoles(roles: readonly RoleName[], flags: RoleFlags): Promise<n
           tokensFile: flags["tokens-file"],
           allowOrigins: flags["allow-origin"],
           roles,
+          // The controller's process takes a new run in itself: one control job fewer per run.
+          intake: roles.includes("control") && keys.privateKey ? intakeEvents(context.runtime, keys.privateKey) : undefined,
         });
   const metrics =
     flags["metrics-port"] === undefined

@@ -4,6 +4,7 @@ import { approvalKeys, requireSigner, requireVerifier } from "../approvals/appro
 import { type ApprovalDesk, decideApproval } from "../approvals/decide-approval.ts";
 import { loadExample } from "../examples/load-example.ts";
 import {
+  intakeEvents,
   submitGoal,
   checkModelsAtStart,
   checkRoleProviders,
@@ -91,6 +92,7 @@ export const runCommand: CommandHandler<typeof RUN> = async ({ goal: goalText },
       knownTools: tooling.registry.names(),
       unavailableMcp: tooling.unavailableMcp,
       runId,
+      events: keys.privateKey ? intakeEvents(context.runtime, keys.privateKey) : undefined,
       ...workspaceFlags(flags, example),
     });
     if (origin) out(describeOrigin(origin));

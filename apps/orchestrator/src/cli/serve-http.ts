@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { errorMessage, ReinError } from "@rein/contracts";
 import { ApprovalStore } from "@rein/runtime";
 import type { z } from "@rein/tools";
-import { createHttpApi } from "../api/http-api.ts";
+import { createHttpApi, type HttpApiOptions } from "../api/http-api.ts";
 import { type ApiToken, MIN_TOKEN_LENGTH, TokensFile, tokensOfFile } from "../api/api-tokens.ts";
 import { approvalKeys, requireSigner } from "../approvals/approval-keys.ts";
 import { knownToolNames } from "@rein/controller";
@@ -25,6 +25,8 @@ export interface ServeHttpFlags {
   allowOrigins?: readonly string[];
   /** The roles this process runs, reported by `/healthz`. */
   roles?: readonly string[];
+  /** Where `POST /runs` sends `goal.submitted` (HttpApiOptions.intake). */
+  intake?: HttpApiOptions["intake"];
 }
 
 /**
@@ -53,6 +55,7 @@ export async function serveHttp(context: CliContext, flags: ServeHttpFlags): Pro
     allowedOrigins: flags.allowOrigins,
     bindHost: isIP(host) === 0 ? host : undefined,
     roles: flags.roles,
+    intake: flags.intake,
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error) =>

@@ -1,5 +1,6 @@
 import { Goal, newId, ReinError, zeroUsage } from "@rein/contracts";
 import type { RunState } from "@rein/contracts/run";
+import { queuedRunEvents, type RunEvents } from "@rein/consumer";
 import { unpricedModels } from "@rein/models";
 import type { ReinRuntime } from "@rein/runtime";
 import { UNSANDBOXED_WARNING } from "@rein/sandbox";
@@ -27,6 +28,12 @@ export interface SubmitOptions {
   workspaceDir?: string;
   /** With `workspaceDir` in a git repository: copy its uncommitted changes in instead of refusing. */
   includeDirty?: boolean;
+  /**
+   * Where the run's `goal.submitted` goes: applied here, in a process that
+   * holds the packet key (`RunningRoles.intake`: its first plan goes
+   * straight to the plan queue), or by default to the control queue.
+   */
+  events?: RunEvents;
 }
 
 export interface Submitted {
@@ -37,7 +44,9 @@ export interface Submitted {
 }
 
 /**
- * Validates a goal, creates its run and enqueues `goal.submitted`. A goal
+ * Validates a goal, creates its run and sends `goal.submitted` (applied in
+ * place with `options.events`). A crash in between leaves a run that no
+ * one took in, which the re-drive sweep submits again. A goal
  * that is empty, too long, or names an unknown tool is refused here with a
  * `goal_invalid` error, and nothing is written or enqueued. The input is
  * parsed here, once, whether it came from a flag, a file or an HTTP body.
@@ -97,7 +106,7 @@ export async function submitGoal(runtime: ReinRuntime, input: unknown, options: 
   if (runtime.config.sandbox === "none") {
     await runtime.trace.append({ runId, kind: "sandbox.disabled", ts: now, payload: { warning: UNSANDBOXED_WARNING } });
   }
-  await runtime.queues.sendControl({ type: "goal.submitted", eventId: `submitted-${runId}`, runId });
+  await (options.events ?? queuedRunEvents(runtime.queues)).apply({ type: "goal.submitted", eventId: `submitted-${runId}`, runId });
   runtime.logger.info({ runId, tools: goal.tools.length, workspace: origin?.kind ?? null }, "run submitted");
   return { runId, state, origin };
 }

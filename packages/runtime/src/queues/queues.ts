@@ -171,12 +171,16 @@ export class ReinQueues {
    */
   async #withinRunTrace<T>(runId: string, add: () => Promise<T>): Promise<T> {
     const { telemetry, runTraces } = this.options;
-    if (!telemetry || !runTraces) return add();
+    if (!telemetry || !runTraces || this.#tracing()) return add();
     const contexts = telemetry.contextManager;
-    const active = contexts.active();
-    if (carriesTrace(contexts.getMetadata(active))) return add();
     const metadata = await runTraces.recall(runId);
-    return metadata ? contexts.with(contexts.fromMetadata(active, metadata), add) : add();
+    return metadata ? contexts.with(contexts.fromMetadata(contexts.active(), metadata), add) : add();
+  }
+
+  /** Whether a span is active here (inside a job, or a caller's span): what is added now joins its trace. */
+  #tracing(): boolean {
+    const contexts = this.options.telemetry?.contextManager;
+    return contexts !== undefined && carriesTrace(contexts.getMetadata(contexts.active()));
   }
 
   // The plan, context, step and evaluate jobs come only from the controller's
@@ -184,10 +188,17 @@ export class ReinQueues {
   // and their consumers parse every job at intake, as the controller parses
   // every control event.
 
-  /** A new run's first plan waits behind the plans of runs in flight, for the reason `sendControl` gives. */
+  /**
+   * A new run's first plan waits behind the plans of runs in flight, for the
+   * reason `sendControl` gives. A run taken in where it was submitted
+   * (intakeEvents) starts its trace here, as no `goal.submitted` job did.
+   */
   async sendPlan(job: PlanJob): Promise<void> {
     const intake = job.planNo === 1 ? { priority: SUBMISSION_PRIORITY } : {};
-    await this.ofRun(QUEUE_NAMES.plan, job.runId).add("plan", job, { jobId: jobIds.plan(job.runId, job.planNo), ...intake });
+    const started = !this.#tracing();
+    const added = await this.ofRun(QUEUE_NAMES.plan, job.runId).add("plan", job, { jobId: jobIds.plan(job.runId, job.planNo), ...intake });
+    const metadata = added.opts.telemetry?.metadata;
+    if (job.planNo === 1 && metadata && started) await this.options.runTraces?.remember(job.runId, metadata);
   }
 
   /** Context requests go to the planner's queue: the planner decides what a worker may know. */
