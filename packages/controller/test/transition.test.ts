@@ -42,7 +42,8 @@ const rows: Row[] = [
     from: "planning",
     event: e("plan.failed", { planNo: 1, reason: "invalid output 3 times" }),
     to: "failed",
-    effects: ["record_lesson", "retire_run"],
+    // A planner that could not plan teaches nothing about the goal: no run_failed lesson for later plans.
+    effects: ["retire_run"],
   },
   {
     from: "dispatching",
