@@ -75,7 +75,10 @@ describe("what a finished run leaves in Redis", { timeout: 180_000 }, () => {
       ),
     ).toEqual([]);
     expect(await runtime.queues.evaluate.getJob(jobIds.evaluate(runId, "s1", 1))).toBeUndefined();
-    expect(await runtime.queues.control.getJob(jobIds.control(resultEventIds.stepFinished(jobIds.step(runId, "s1", 1))))).toBeUndefined();
+    const finished = resultEventIds.stepFinished(jobIds.step(runId, "s1", 1));
+    // The step's result as its worker sent it (the evaluate queue) and as the evaluator without the key passed it on.
+    expect(await runtime.queues.evaluate.getJob(jobIds.stepResult(finished))).toBeUndefined();
+    expect(await runtime.queues.control.getJob(jobIds.control(finished))).toBeUndefined();
     // What a person reads afterwards stays: the state and the whole trace.
     expect(left).toEqual(expect.arrayContaining([runtime.keys.run(runId), runtime.keys.trace(runId)]));
     expect((await runtime.trace.read(runId)).some((event) => event.kind === "observation.made")).toBe(true);

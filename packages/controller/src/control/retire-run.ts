@@ -64,12 +64,16 @@ export async function retireRun(runtime: ControllerRuntime, state: RunState): Pr
 }
 
 /**
- * Removes a job only if its hash is there: many a job a state names was
- * never queued (an evaluation handed over in process, a timer that fired),
- * and BullMQ's removal script costs a dozen commands even for those.
+ * Removes a job only if its hash is there and it is not running: many a job
+ * a state names was never queued (an evaluation handed over in process, a
+ * timer that fired), and BullMQ's removal script costs commands even for
+ * those. A running job (its lock held: often the one the run ended in)
+ * cannot be removed; it goes as it completes, or with `retention.jobs`.
+ * One EXISTS of the job and its lock, which share the queue's slot, says both.
  */
 async function removeIfQueued(redis: ControllerRuntime["redis"], queue: Queue, jobId: string): Promise<unknown> {
-  return (await redis.exists(queue.toKey(jobId))) === 1 ? queue.remove(jobId) : 0;
+  const key = queue.toKey(jobId);
+  return (await redis.exists(key, `${key}:lock`)) === 1 ? queue.remove(jobId) : 0;
 }
 
 /**
