@@ -151,16 +151,22 @@ export class TraceLog implements TraceWriter {
   /**
    * Stores content-addressed blobs of a run (prompt copies): each id is the
    * `sha256:` of the original text, so a part repeated across model calls
-   * (the system prompt, earlier messages) is stored once.
+   * (the system prompt, earlier messages) is stored once. One HSET of every
+   * field: rewriting a field that is there writes the same text again, and
+   * costs Redis less than a command per blob.
    */
   async putBlobs(runId: string, blobs: ReadonlyMap<string, string>): Promise<void> {
     if (blobs.size === 0) return;
     const key = this.blobsKey(runId);
-    const multi = this.redis.multi();
     const { redact } = this.options;
-    for (const [id, content] of blobs) multi.hsetnx(key, id, redact ? this.redactBlob(id, content, redact) : content);
-    if (this.options.ttlSeconds) multi.expire(key, this.options.ttlSeconds);
-    await multi.exec();
+    const fields = [...blobs].flatMap(([id, content]) => [id, redact ? this.redactBlob(id, content, redact) : content]);
+    if (this.options.ttlSeconds)
+      await this.redis
+        .multi()
+        .hset(key, ...fields)
+        .expire(key, this.options.ttlSeconds)
+        .exec();
+    else await this.redis.hset(key, ...fields);
   }
 
   async readBlobs(runId: string): Promise<Record<string, string>> {
