@@ -24,9 +24,9 @@ describe("the operator API", () => {
     return { status: response.status, body: (await response.json()) as T };
   };
   /** A stored run that no worker touches, created `minutesAgo` before now. */
-  const fixtureRun = async (runId: string, status: RunStatus, text: string, minutesAgo: number) => {
+  const fixtureRun = async (runId: string, status: RunStatus, text: string, minutesAgo: number, build?: string) => {
     const createdAt = new Date(Date.now() - minutesAgo * 60_000).toISOString();
-    const state = baseState({ runId, status, createdAt, updatedAt: createdAt, version: 0 });
+    const state = baseState({ runId, status, createdAt, updatedAt: createdAt, version: 0, build });
     await api.harness.runtime.runs.create({ ...state, goal: { ...state.goal, text } });
   };
 
@@ -89,7 +89,7 @@ describe("the operator API", () => {
     await fixtureRun("run_page_a", "failed", "Rotate the zebra certificates", 50);
     await fixtureRun("run_page_b", "escalated", "Find the zebra leak", 40);
     await fixtureRun("run_page_c", "done", "Tidy the logs", 30);
-    await fixtureRun("run_page_d", "escalated", "Explain the outage", 20);
+    await fixtureRun("run_page_d", "escalated", "Explain the outage", 20, "2026.12.5");
     await fixtureRun("run_page_e", "waiting_approval", "Restart the zebra cache", 10);
 
     const seen: string[] = [];
@@ -115,6 +115,9 @@ describe("the operator API", () => {
     expect(zebra.runs[0]?.waitingFor).toEqual({ approvals: [] });
     const { body: both } = await json<RunPage>("/runs?status=escalated&q=zebra");
     expect(both.runs.map((run) => run.id)).toEqual(["run_page_b"]);
+    const { body: ofBuild } = await json<RunPage>("/runs?build=2026.12.5");
+    expect(ofBuild.runs.map((run) => [run.id, run.build])).toEqual([["run_page_d", "2026.12.5"]]);
+    expect((await json("/runs?build=not%20a%20build")).status).toBe(400);
 
     // Counts may be up to a few seconds old; a fresh server counts now.
     const fresh = await listenApi(api.options);

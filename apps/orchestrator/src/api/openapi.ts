@@ -11,7 +11,7 @@ const RUN_STATUSES = ["planning", "dispatching", "executing", "evaluating", "wai
 
 const RunSummary = {
   type: "object",
-  required: ["id", "status", "goal", "startedAt", "durationMs", "steps", "tokens", "costUsd", "waitingFor"],
+  required: ["id", "status", "goal", "startedAt", "durationMs", "steps", "tokens", "costUsd", "waitingFor", "build"],
   properties: {
     id: { type: "string" },
     status: { enum: RUN_STATUSES },
@@ -28,6 +28,7 @@ const RunSummary = {
         { type: "object", properties: { reply: { type: "string", description: "why the run escalated" } } },
       ],
     },
+    build: { type: ["string", "null"], description: "the build the run was started under (config buildId); null for none" },
   },
 };
 
@@ -300,6 +301,7 @@ export function openApiDocument(): object {
             "Reads at most 500 index entries per request; a page shorter than `limit` with a `nextCursor` means the filter matched little of those. Counts are over the newest 1000 runs (`counts.exact` says whether that is all), recomputed at most every 5 s.",
           parameters: [
             { name: "status", in: "query", schema: { enum: RUN_STATUSES } },
+            { name: "build", in: "query", schema: { type: "string" }, description: "only runs started under this build" },
             { name: "q", in: "query", schema: { type: "string" }, description: "case-insensitive text in the goal or the run id" },
             { name: "cursor", in: "query", schema: { type: "string" }, description: "the nextCursor of the previous page" },
             { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 200, default: 50 } },

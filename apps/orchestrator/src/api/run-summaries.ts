@@ -1,3 +1,4 @@
+import { BuildId } from "@rein/contracts";
 import { isTerminal, type RunState, RunStatus } from "@rein/contracts/run";
 import type { ReinRuntime } from "@rein/runtime";
 import { flatPairs } from "@rein/runtime/keys";
@@ -12,6 +13,8 @@ const BATCH = 100;
 
 export const RunListQuery = z.object({
   status: RunStatus.optional(),
+  /** Only runs started under this build (a rolling upgrade: what the old build still carries). */
+  build: BuildId.optional(),
   q: z.string().trim().min(1).max(200).optional(),
   cursor: z
     .string()
@@ -34,6 +37,8 @@ export interface RunSummary {
   costUsd: number;
   /** What the run waits for: approvals, or a person's reply; null when it waits for nothing. */
   waitingFor: { approvals: string[] } | { reply: string } | null;
+  /** The build it was started under (its steps go to that build's workers); null for none. */
+  build: string | null;
 }
 
 export interface RunPage {
@@ -71,6 +76,7 @@ export function summarize(state: RunState, now = Date.now()): RunSummary {
         : state.status === "escalated"
           ? { reply: state.stopReason ?? "a person's instruction" }
           : null,
+    build: state.build ?? null,
   };
 }
 
@@ -117,7 +123,7 @@ export class RunLister {
         const state = states[i];
         if (state && visible && !visible(state)) continue;
         if (state && visible) seen.push(state);
-        if (state && matches(state, query.status, needle)) runs.push(summarize(state));
+        if (state && matches(state, query, needle)) runs.push(summarize(state));
         if (runs.length === query.limit) break;
       }
     }
@@ -188,8 +194,9 @@ export class RunLister {
   }
 }
 
-function matches(state: RunState, status: RunStatus | undefined, needle: string | undefined): boolean {
+function matches(state: RunState, { status, build }: RunListQuery, needle: string | undefined): boolean {
   if (status && state.status !== status) return false;
+  if (build !== undefined && state.build !== build) return false;
   return !needle || state.goal.text.toLowerCase().includes(needle) || state.runId.toLowerCase().includes(needle);
 }
 
