@@ -6,7 +6,7 @@
  * measured on the same Redis; also runs/s, submit-to-end latency and Redis
  * bytes per run. With `--model-latency-ms` the worker model answers after
  * that delay, so runs pile up in flight (`--runs 10000`; each step worker
- * then takes 300 steps at once unless `--step-concurrency` says): the step
+ * then takes 1,000 steps at once unless `--step-concurrency` says): the step
  * wait (ready to started) and what Redis and the controller hold per run in
  * flight are reported. `--shards N` splits the queues
  * (config `queues.shards`); `--steps N` plans N no-op steps per run (the
@@ -61,8 +61,9 @@ const stepWorkers = Number(values["step-workers"] ?? 2);
 const stepsPerRun = Number(values.steps ?? 1);
 /** The worker model's answer time: with it, runs stay in flight long enough to pile up. */
 const modelLatencyMs = Number(values["model-latency-ms"] ?? 0);
-// A slow model's steps wait in their calls, not on a CPU: slots enough that the load measures Redis and the controller, not a small fleet.
-const stepConcurrency = Number(values["step-concurrency"] ?? (modelLatencyMs > 0 ? 300 : 8));
+// A slow model's steps wait in their calls, not on a CPU: slots enough that the load measures Redis and the controller, not a
+// small fleet. Runs are planned at ~200/s here and each step holds its slot for the model's latency: 2 × 300 slots were too few.
+const stepConcurrency = Number(values["step-concurrency"] ?? (modelLatencyMs > 0 ? 1000 : 8));
 const timeoutMs = Number(values["timeout-s"] ?? 600) * 1_000;
 const log = (line: string) => process.stderr.write(`load: ${line}\n`);
 
