@@ -13,5 +13,6 @@ import { createEventApplier } from "../control/event-applier.ts";
  * queued, not once it is made.
  */
 export function intakeEvents(runtime: ControllerRuntime, packetPrivateKey: KeyObject): RunEvents {
-  return appliedRunEvents(createEventApplier({ runtime, packetPrivateKey }), runtime);
+  // It applies one event per run and never the run's next: a kept state would only hold memory.
+  return appliedRunEvents(createEventApplier({ runtime, packetPrivateKey, keptStateChars: 0 }), runtime);
 }
