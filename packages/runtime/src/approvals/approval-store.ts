@@ -198,6 +198,8 @@ export class ApprovalStore implements ApprovalDesk {
   async retireRun(runId: string, ttlSeconds: number): Promise<void> {
     const ofRun = this.keys.runApprovals(runId);
     const approvalIds = await this.redis.smembers(ofRun);
+    // Most runs ask for none: then the set does not exist, and there is nothing to expire.
+    if (approvalIds.length === 0) return;
     const keys = approvalIds.map((approvalId) => this.keys.approval(approvalId));
     await Promise.all(keys.map((key) => EXPIRE_PENDING.run(this.redis, [key], [])));
     const pointers = await Promise.all(keys.map((key) => this.redis.hmget(key, "actionHash", "stepId")));

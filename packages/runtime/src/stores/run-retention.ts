@@ -21,10 +21,11 @@ export async function runKeysOf(redis: RedisClient, keys: RedisKeys, state: Pick
     keys.traceBlobs(runId),
     keys.traceContext(runId),
     keys.toolCache(runId),
-    keys.runArtifacts(runId),
+    // A set SMEMBERS found empty does not exist: there is nothing to expire.
+    ...(artifactIds.length > 0 ? [keys.runArtifacts(runId)] : []),
     ...artifactIds.map((artifactId) => keys.artifact(artifactId)),
     ...state.steps.flatMap((step) => checkpointKeys(keys, runId, step.stepId)),
-    keys.runIdempotency(runId),
+    ...(records.length > 0 ? [keys.runIdempotency(runId)] : []),
     ...records,
   ];
 }
