@@ -1,5 +1,6 @@
 import { Goal, newId, ReinError, zeroUsage } from "@rein/contracts";
 import type { RunState } from "@rein/contracts/run";
+import type { TraceEventInput } from "@rein/trace";
 import { queuedRunEvents, type RunEvents } from "@rein/consumer";
 import { unpricedModels } from "@rein/models";
 import type { ReinRuntime } from "@rein/runtime";
@@ -90,8 +91,7 @@ export async function submitGoal(runtime: ReinRuntime, input: unknown, options: 
       })
     : undefined;
   const state = newRunState(goal, runId, now);
-  await runtime.runs.create(state);
-  await runtime.trace.append({
+  const submitted: TraceEventInput = {
     runId,
     kind: "run.submitted",
     ts: now,
@@ -102,10 +102,14 @@ export async function submitGoal(runtime: ReinRuntime, input: unknown, options: 
       unpriced: unpricedFor(runtime, goal),
       ...(origin ? { workspace: { kind: origin.kind, source: origin.source, branch: origin.branch ?? null } } : {}),
     },
+  };
+  const unsandboxed: TraceEventInput[] =
+    runtime.config.sandbox === "none" ? [{ runId, kind: "sandbox.disabled", ts: now, payload: { warning: UNSANDBOXED_WARNING } }] : [];
+  // The run and its first events in one write: a run is never seen without them.
+  await runtime.runs.create(state, {
+    events: [submitted, ...unsandboxed].map((event) => runtime.trace.encode(event)),
+    ttlSeconds: runtime.trace.ttlSeconds,
   });
-  if (runtime.config.sandbox === "none") {
-    await runtime.trace.append({ runId, kind: "sandbox.disabled", ts: now, payload: { warning: UNSANDBOXED_WARNING } });
-  }
   await (options.events ?? queuedRunEvents(runtime.queues)).apply({ type: "goal.submitted", eventId: `submitted-${runId}`, runId });
   runtime.logger.info({ runId, tools: goal.tools.length, workspace: origin?.kind ?? null }, "run submitted");
   return { runId, state, origin };

@@ -85,10 +85,11 @@ export class RunStore {
    * skip and prune removes, never a run that prune or the re-drive sweep
    * cannot find.
    */
-  async create(state: RunState): Promise<void> {
+  /** Writes a new run (version 0), with `trace`, its first events, in the same script. */
+  async create(state: RunState, trace?: TraceWrite): Promise<void> {
     const valid = RunState.parse(state);
     await Promise.all([this.redis.zadd(this.keys.runIndex(), "NX", Date.parse(valid.createdAt), valid.runId), this.active.record(valid)]);
-    const outcome = await this.write(valid, -1);
+    const outcome = await this.write(valid, -1, trace);
     if (!outcome.saved) throw conflict(valid.runId, -1);
   }
 
