@@ -31,7 +31,7 @@ export interface SubmitOptions {
   includeDirty?: boolean;
   /**
    * Where the run's `goal.submitted` goes: applied here, in a process that
-   * holds the packet key (`RunningRoles.intake`: its first plan goes
+   * holds the packet key (`intakeEvents`: its first plan goes
    * straight to the plan queue), or by default to the control queue.
    */
   events?: RunEvents;
