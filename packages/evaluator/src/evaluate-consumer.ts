@@ -1,7 +1,7 @@
 import type { Job, Worker } from "bullmq";
 import { errorMessage, ReinError, type Usage, zeroUsage } from "@rein/contracts";
 import { isTerminal, RunStatus } from "@rein/contracts/run";
-import { ControlEvent, EvaluateJob, STEP_RESULT_JOB } from "@rein/contracts/messages";
+import { type ControlEvent, EvaluateJob, STEP_RESULT_JOB } from "@rein/contracts/messages";
 import { type ModelProvider, usageOfFailure } from "@rein/models";
 import { liveEventOf, type EvaluatorRuntime } from "@rein/runtime";
 import {
@@ -20,7 +20,7 @@ import {
 import { Workspace } from "@rein/tools";
 import { commandCheckRunner } from "./command-check.ts";
 import { evaluate } from "./evaluate.ts";
-import { applyStepResult, stepResultOf } from "./step-result-job.ts";
+import { applyStepResult, stepResultOf, stepResultToPassOn } from "./step-result-job.ts";
 
 export interface EvaluateConsumerDeps {
   runtime: EvaluatorRuntime;
@@ -58,10 +58,10 @@ export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
     },
     onFinalFailure: async (job, reason, { workerLost }) => {
       if (job.name === STEP_RESULT_JOB) {
-        // The controller applies it instead; its own final failure is reported as any control event's.
-        const result = ControlEvent.safeParse(job.data);
-        if (result.success) await runtime.queues.sendControl(result.data);
-        else runtime.logger.error({ jobId: job.id, reason }, "a malformed step-result job failed for good");
+        // The controller applies it instead; only a step's result: a step worker's job must not carry any other event there.
+        const result = stepResultToPassOn(job.data);
+        if (result) await runtime.queues.sendControl(result);
+        else runtime.logger.error({ jobId: job.id, reason }, "a step-result job that carries no step's result failed for good");
         return;
       }
       const parsed = EvaluateJob.safeParse(job.data);
