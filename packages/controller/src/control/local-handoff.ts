@@ -23,9 +23,9 @@ export interface LocalHandoffOptions {
  * instead of going through its queue. It runs inside the job whose result
  * asked for it, in that job's place among the role's concurrent jobs (the
  * job waits for it), so a crash redelivers that job, whose result's effects
- * are performed again; while it runs, a lease (HandoffLeases) stands for the
- * queue job, so the re-drive sweep neither re-sends a slow one nor misses a
- * dead one. Whatever it cannot run here (no slot, too many hops, a failure
+ * are performed again; while it runs, and until it expires after the job
+ * finished, a lease (HandoffLeases) stands for the queue job, so the re-drive
+ * sweep neither re-sends a slow one nor misses a dead one. Whatever it cannot run here (no slot, too many hops, a failure
  * to try again) goes to its queue under the same job id, with the queue's
  * retries: a handed job is the first try of the queued one. Only plan and
  * evaluate consumers hand jobs over: a controller's events never wait on a model.
@@ -62,16 +62,17 @@ export class LocalHandoff {
     const lease = this.#watchLease(runId, work.jobId);
     try {
       await this.#hops.run(hops + 1, () => runner(work.job, { jobId: work.jobId, lease, signal: this.#stopping.signal }));
+      // The lease is left to expire: until then it stands for the finished job, as a queue keeps a finished job.
       return true;
     } catch (error) {
       logger.warn({ err: error, runId, jobId: work.jobId }, `handed ${work.kind} job failed; sent to its queue to be tried again`);
+      // Released, so that a hand-off of the same job again (its sending failed, the job that asked is retried) can take it.
+      await handoffs.release(runId, work.jobId, this.#holder).catch((releaseError: unknown) => {
+        logger.warn({ err: releaseError, runId, jobId: work.jobId }, "could not release a hand-off lease; it expires on its own");
+      });
       return false;
     } finally {
       lease.release();
-      await handoffs.release(runId, work.jobId, this.#holder).catch((error: unknown) => {
-        // Unreleased, it expires after leaseMs; until then the sweep counts the job present, which it is (queued or done).
-        logger.warn({ err: error, runId, jobId: work.jobId }, "could not release a hand-off lease; it expires on its own");
-      });
     }
   }
 
