@@ -46,22 +46,29 @@ export async function retireRun(runtime: ControllerRuntime, state: RunState): Pr
   const timers = state.pendingApprovals.map((approvalId) => `approval-expiry-${approvalId}`);
   const control = runtime.queues.ofRun(QUEUE_NAMES.control, state.runId);
   const evaluate = runtime.queues.ofRun(QUEUE_NAMES.evaluate, state.runId);
+  const finished = stepJobIdsOf(state).map((stepJobId) => resultEventIds.stepFinished(stepJobId));
+  // Most of these were never queued (an evaluation handed over in process, a timer that fired, a result no
+  // keyless evaluator passed on): one EXISTS of them all, in the run's queue shard's slot, before each is looked at.
+  const seldomQueued: QueuedJob[] = [
+    ...timers.map((eventId) => ({ queue: control, jobId: jobIds.control(eventId) })),
+    ...finished.map((eventId) => ({ queue: control, jobId: jobIds.control(eventId) })),
+    ...evaluateJobIdsOf(state).map((jobId) => ({ queue: evaluate, jobId })),
+  ];
+  const anyQueued =
+    seldomQueued.length > 0 &&
+    // A failed check looks at each, as before: removals are best effort, and their own failures are ignored too.
+    (await runtime.redis.exists(...seldomQueued.map(({ queue, jobId }) => queue.toKey(jobId))).catch(() => 1)) > 0;
   // An active job is the event being applied right now: it completes and goes with the finished jobs.
   const removals = [
-    ...timers.map((eventId) => removeIfQueued(runtime.redis, control, jobIds.control(eventId))),
-    ...stepJobIdsOf(state).flatMap((stepJobId) => {
-      const finished = resultEventIds.stepFinished(stepJobId);
-      return [
-        removeIfQueued(runtime.redis, evaluate, jobIds.stepResult(finished)),
-        removeIfQueued(runtime.redis, control, jobIds.control(finished)),
-      ];
-    }),
-    ...evaluateJobIdsOf(state).map((jobId) => removeIfQueued(runtime.redis, evaluate, jobId)),
-  ];
+    ...finished.map((eventId) => ({ queue: evaluate, jobId: jobIds.stepResult(eventId) })),
+    ...(anyQueued ? seldomQueued : []),
+  ].map(({ queue, jobId }) => removeIfQueued(runtime.redis, queue, jobId));
   await Promise.all(removals.map((removal) => removal.catch(() => 0)));
   // Last: a run without a deadline is one whose retirement is done.
   await new RunDeadlines(runtime).forget(state.runId);
 }
+
+type QueuedJob = { queue: Queue; jobId: string };
 
 /**
  * Removes a job only if its hash is there and it is not running: many a job
