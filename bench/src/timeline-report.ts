@@ -13,10 +13,8 @@ const PATH = [
   ["claim and checkpoint read", "D"],
   ["turn write", "E"],
   ["step.finished added", "F"],
-  ["step.finished taken (controller)", "G"],
+  ["step.finished taken (evaluate role)", "G"],
   ["compare-and-set", "H"],
-  ["evaluate job added", "I"],
-  ["step.finished completed", "J"],
 ] as const;
 
 /**
@@ -62,7 +60,7 @@ export async function dispatchTimeline(
   };
 }
 
-/** A's to J's command of one run's cycle, or undefined when the run has no complete cycle on record. */
+/** A's to H's command of one run's cycle, or undefined when the run has no complete cycle on record. */
 function cyclePath(commands: readonly Sent[], all: readonly Sent[]): Sent[] | undefined {
   const first = (after: number, match: (command: Sent) => boolean, within: readonly Sent[] = commands) =>
     within.find((command) => command.sent >= after && match(command));
@@ -73,16 +71,11 @@ function cyclePath(commands: readonly Sent[], all: readonly Sent[]): Sent[] | un
   const c = first(a.sent, (command) => command.name === "hmget");
   const d = c && first(c.sent, (command) => command.name === "set");
   const e = d && commands.findLast((command) => command.name === "turnWrite" && command.sent >= d.sent);
-  const f = e && first(e.sent, (command) => command.name === "addStandardJob" && command.queue === "control");
+  const f = e && first(e.sent, (command) => command.name === "addStandardJob" && command.queue === "evaluate");
   const h = f && first(f.sent, (command) => command.name === "compareAndSet");
-  const i = h && first(h.sent, (command) => command.name === "addStandardJob" && command.queue === "evaluate");
-  if (!c || !d || !e || !f || !h || !i) return undefined;
+  if (!c || !d || !e || !f || !h) return undefined;
   const b = lastBefore(c.sent, a.sent, c.process, (command) => command.name === "moveToActive" && command.queue === "step");
-  const g = lastBefore(h.sent, f.sent, h.process, (command) => command.name === "moveToActive" && command.queue === "control");
-  const j = all.find(
-    (command) =>
-      command.sent >= i.sent && command.process === h.process && command.name === "moveToFinished" && command.queue === "control",
-  );
-  const path = [a, b, c, d, e, f, g, h, i, j];
+  const g = lastBefore(h.sent, f.sent, h.process, (command) => command.name === "moveToActive" && command.queue === "evaluate");
+  const path = [a, b, c, d, e, f, g, h];
   return path.every((command) => command?.replied !== undefined) ? (path as Sent[]) : undefined;
 }
