@@ -5,6 +5,7 @@ export { closeWorker, startRoleConsumer } from "./role-consumer.ts";
 export { type HandedJob, type JobDelivery, runRoleJob } from "./role-job.ts";
 export type { WatchedLock } from "./lock-watch.ts";
 export { queuedRunEvents, type RunEvents } from "./run-events.ts";
+export { TraceHold } from "./trace-hold.ts";
 export { admitJob, staleJobReason } from "./job-intake.ts";
 export { assertLockHeld } from "./lock-lost.ts";
 export { onFinalFailure } from "./final-failure.ts";

@@ -1,5 +1,5 @@
 import type { ControlEvent } from "@rein/contracts/messages";
-import type { ReinQueues } from "@rein/runtime";
+import type { ReinQueues, TraceLog } from "@rein/runtime";
 
 /**
  * Where a trusted role (plan, evaluate) puts its result. By default it is
@@ -10,8 +10,11 @@ import type { ReinQueues } from "@rein/runtime";
  * fewer per result, and no wait for a controller to take it.
  */
 export interface RunEvents {
-  /** Applies `event` to its run, or hands it to whoever will; resolves once it is durable either way. */
-  apply(event: ControlEvent): Promise<void>;
+  /**
+   * Applies `event` to its run, or hands it to whoever will; resolves once it is durable either way.
+   * `trace`: events of the run the job recorded before its result (TraceHold.take, encoded), written before the event's own.
+   */
+  apply(event: ControlEvent, trace?: readonly string[]): Promise<void>;
   /**
    * For a job intake dropped because its run moved on: if what moved it was
    * this job's own result (event `eventId`, the last one its run applied),
@@ -24,6 +27,11 @@ export interface RunEvents {
 }
 
 /** Results as control events on the control queue, for the controller to apply: the step worker's only way, and any role's without the key. */
-export function queuedRunEvents(queues: Pick<ReinQueues, "sendControl">): RunEvents {
-  return { apply: (event) => queues.sendControl(event) };
+export function queuedRunEvents(runtime: { queues: Pick<ReinQueues, "sendControl">; trace: Pick<TraceLog, "appendEncoded"> }): RunEvents {
+  return {
+    apply: async (event, trace = []) => {
+      if (trace.length > 0) await runtime.trace.appendEncoded(event.runId, trace);
+      await runtime.queues.sendControl(event);
+    },
+  };
 }

@@ -34,6 +34,8 @@ export interface CheckContext {
   policy: readonly PolicyRule[];
   workspace: Workspace;
   signal?: AbortSignal;
+  /** The evaluate job's trace writer: the check's events go there, in order with the job's own. @defaultValue the runner's `trace` */
+  trace?: TraceSink;
 }
 
 /** Runs acceptance `command` checks; the evaluator holds one. */
@@ -81,6 +83,7 @@ export function commandCheckRunner(deps: CommandCheckDeps): CommandCheckRunner {
           output: "refused: the goal does not grant run_command, so no command check can run; use file_contains or judge criteria",
         };
       }
+      const trace = context.trace ?? deps.trace;
       let result: CommandResult | undefined;
       const tool = runCommandTool(
         {
@@ -100,7 +103,7 @@ export function commandCheckRunner(deps: CommandCheckDeps): CommandCheckRunner {
       };
       const executor = createToolExecutor({
         registry: new ToolRegistry([recording]),
-        trace: deps.trace,
+        trace,
         artifacts: deps.artifacts,
         config: deps.config,
         secrets: (deps.secrets ?? SecretBindings.none()).only(context.grant.checkSecrets ?? []),
@@ -120,12 +123,12 @@ export function commandCheckRunner(deps: CommandCheckDeps): CommandCheckRunner {
           signal: context.signal ?? new AbortController().signal,
           budget: { maxToolCalls: Number.MAX_SAFE_INTEGER, deadline: Number.MAX_SAFE_INTEGER },
           callsSoFar: 0,
-          trace: { append: (event) => deps.trace.append(asCheckEvent(event)) },
+          trace: { append: (event) => trace.append(asCheckEvent(event)) },
         },
       );
       const status = outcome.observation.status;
       if (status === "ok" && result) {
-        await deps.trace.append({
+        await trace.append({
           runId: context.runId,
           stepId: context.stepId,
           kind: "check.command_finished",

@@ -16,6 +16,7 @@ import {
   startRoleConsumer,
   toQueueError,
   type WorkerTiming,
+  TraceHold,
 } from "@rein/consumer";
 import { Workspace } from "@rein/tools";
 import { commandCheckRunner } from "./command-check.ts";
@@ -42,7 +43,7 @@ export interface EvaluateConsumerDeps {
  */
 export function startEvaluateConsumer(deps: EvaluateConsumerDeps): Worker {
   const { runtime } = deps;
-  const events = deps.events ?? queuedRunEvents(runtime.queues);
+  const events = deps.events ?? queuedRunEvents(runtime);
   const runEvaluation = evaluateJobRunner({ ...deps, events });
   return startRoleConsumer(runtime, {
     role: "evaluate",
@@ -104,32 +105,29 @@ export function evaluateJobRunner(
       onDropped: async () => events.settle?.(data.runId, eventId),
       run: async ({ jobId, lock, stop }) => {
         const workspace = await Workspace.forRun(runtime.config.workspaceRoot, data.runId);
-        const { verdict, usage } = await evaluate(
-          data,
-          {
-            trace: runtime.trace,
-            workspace,
-            checks,
-            judge: deps.judge,
-            judgeObservationBytes: runtime.config.observations.judgeMaxBytes,
-            redactor: runtime.redactor,
-            unknownOutcome: runtime.config.evaluator.unknownOutcome,
-            onJudgeEvent: (event) => {
-              const live = liveEventOf(event, { runId: data.runId, stepId: data.stepId, role: "judge" });
-              if (live) runtime.live.publish(live);
+        const trace = new TraceHold(runtime.trace, data.runId);
+        const verdict = await trace.around(async () => {
+          const evaluation = await evaluate(
+            data,
+            {
+              trace,
+              workspace,
+              checks,
+              judge: deps.judge,
+              judgeObservationBytes: runtime.config.observations.judgeMaxBytes,
+              redactor: runtime.redactor,
+              unknownOutcome: runtime.config.evaluator.unknownOutcome,
+              onJudgeEvent: (event) => {
+                const live = liveEventOf(event, { runId: data.runId, stepId: data.stepId, role: "judge" });
+                if (live) runtime.live.publish(live);
+              },
             },
-          },
-          stop,
-        );
-        assertLockHeld(lock, jobId);
-        await events.apply({
-          type: "verdict.ready",
-          eventId,
-          runId: data.runId,
-          stepId: data.stepId,
-          attempt: data.attempt,
-          verdict,
-          usage,
+            stop,
+          );
+          assertLockHeld(lock, jobId);
+          const { runId, stepId, attempt } = data;
+          await trace.carry((held) => events.apply({ type: "verdict.ready", eventId, runId, stepId, attempt, ...evaluation }, held));
+          return evaluation.verdict;
         });
         runtime.logger.info({ runId: data.runId, stepId: data.stepId, attempt: data.attempt, decision: verdict.decision }, "verdict");
         if ("job" in delivery) await removedIfRunEnded(runtime, delivery.job, data.runId);

@@ -4,9 +4,9 @@ import type { EvaluateJob, FinalAnswerEvaluateJob, StepEvaluateJob } from "@rein
 import type { ToolCallStatus } from "@rein/contracts/calls";
 import type { Redactor } from "@rein/guard";
 import type { ModelProvider, ModelStreamEvent } from "@rein/models";
-import type { TraceLog, UnknownOutcomePolicy } from "@rein/runtime";
+import type { UnknownOutcomePolicy } from "@rein/runtime";
 import type { Workspace } from "@rein/tools";
-import type { TraceEventBody } from "@rein/trace";
+import type { TraceEventBody, TraceWriter } from "@rein/trace";
 import type { CommandCheckRunner } from "./command-check.ts";
 import { runFingerprint, stepFingerprint } from "./fingerprints.ts";
 import { judge, type JudgeScore } from "./judge.ts";
@@ -24,7 +24,8 @@ import {
 import { decideVerdict, type Findings, type PolicyOutcome } from "./verdict-policy.ts";
 
 export interface EvaluatorDeps {
-  trace: TraceLog;
+  /** The job's trace writer (a TraceHold in the evaluate consumer); command checks write through it too. */
+  trace: TraceWriter;
   workspace: Workspace;
   /** Runs acceptance `command` checks through the executor and sandbox (`commandCheckRunner`). */
   checks: CommandCheckRunner;
@@ -117,6 +118,7 @@ async function evaluateStep(job: StepEvaluateJob, deps: EvaluatorDeps, signal?: 
       policy: job.policy,
       workspace: deps.workspace,
       signal,
+      trace: deps.trace,
     };
     for (const [index, criterion] of spec.acceptance_criteria.entries()) {
       const outcome = await checkCriterion(criterion, result, {

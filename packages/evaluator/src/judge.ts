@@ -3,7 +3,7 @@ import { jsonSchemaOf, type StepResult, type Usage } from "@rein/contracts";
 import type { Redactor } from "@rein/guard";
 import { presentUntrusted, untrustedDataOf } from "@rein/presenter";
 import { completeStructured, type ModelProvider, type ModelStreamEvent } from "@rein/models";
-import type { TraceLog } from "@rein/runtime";
+import type { TraceWriter } from "@rein/trace";
 
 /** @defaultValue of `JudgeInput.observationBytes` (config `observations.judgeMaxBytes`). */
 export const JUDGE_OBSERVATION_BYTES = 2_048;
@@ -43,7 +43,7 @@ export async function judge(
   provider: ModelProvider,
   input: JudgeInput,
   result: StepResult,
-  trace: TraceLog,
+  trace: TraceWriter,
   signal?: AbortSignal,
   onEvent?: (event: ModelStreamEvent) => void,
 ): Promise<{ score: JudgeScore; usage: Usage }> {

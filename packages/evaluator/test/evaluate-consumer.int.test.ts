@@ -53,6 +53,26 @@ describe("evaluate consumer intake", () => {
     await judged("run_live");
     expect(fixture.sent.map((event) => event.type)).toEqual(["verdict.ready"]);
   });
+
+  it("writes the claims it checked with the verdict, in the write that applies it, not on their own", async () => {
+    await storeRun("run_held", "evaluating");
+    const applied: { type: string; held: string[]; stored: string[] }[] = [];
+    const consumer = startEvaluateConsumer({
+      runtime: fixture.runtime,
+      concurrency: 1,
+      events: {
+        apply: async (event, trace = []) => {
+          const stored = (await fixture.runtime.trace.read("run_held")).map((stored) => stored.kind);
+          applied.push({ type: event.type, held: trace.map((held) => (JSON.parse(held) as { kind: string }).kind), stored });
+        },
+      },
+    });
+    fixture.consumer = consumer;
+    const completed = new Promise<void>((resolve) => consumer.once("completed", () => resolve()));
+    await fixture.runtime.queues.sendEvaluate(finalJob("run_held"));
+    await completed;
+    expect(applied).toEqual([{ type: "verdict.ready", held: ["claims.checked"], stored: [] }]);
+  });
 });
 
 /** A completed step whose planner flagged a risk: the rules pass, so the judge is asked. */

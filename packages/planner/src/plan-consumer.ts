@@ -14,6 +14,7 @@ import {
   runRoleJob,
   startRoleConsumer,
   type WorkerTiming,
+  TraceHold,
 } from "@rein/consumer";
 import { answerContextRequest } from "./context-answer.ts";
 import { plan, type PlannerDeps } from "./planner.ts";
@@ -30,7 +31,7 @@ export interface PlanConsumerOptions {
 
 /** The plan queue's consumer: a PlanJob in, a `plan.ready` or `plan.failed` control event out, applied through `options.events`. */
 export function startPlanConsumer(runtime: PlannerRuntime, deps: Omit<PlannerDeps, "trace">, options: PlanConsumerOptions = {}): Worker {
-  const events = options.events ?? queuedRunEvents(runtime.queues);
+  const events = options.events ?? queuedRunEvents(runtime);
   const runPlan = planJobRunner(runtime, deps, events);
   return startRoleConsumer(runtime, {
     role: "plan",
@@ -127,45 +128,35 @@ export function planJobRunner(
       intake: { kind: "plan", runId: data.runId, planNo: data.planNo },
       onDropped: async () => events.settle?.(data.runId, eventId),
       run: async ({ jobId, lock, stop }) => {
-        const outcome = await plan(
-          data,
-          {
-            ...deps,
-            trace: runtime.trace,
-            redactor: deps.redactor ?? runtime.redactor,
-            onModelEvent: (event) => {
-              const live = liveEventOf(event, { runId: data.runId, stepId: null, role: "planner" });
-              if (live) runtime.live.publish(live);
+        const trace = new TraceHold(runtime.trace, data.runId);
+        await trace.around(async () => {
+          const outcome = await plan(
+            data,
+            {
+              ...deps,
+              trace,
+              redactor: deps.redactor ?? runtime.redactor,
+              onModelEvent: (event) => {
+                const live = liveEventOf(event, { runId: data.runId, stepId: null, role: "planner" });
+                if (live) runtime.live.publish(live);
+              },
             },
-          },
-          stop,
-        );
-        assertLockHeld(lock, jobId);
-        if (outcome.ok) {
-          await events.apply({
-            type: "plan.ready",
-            eventId,
-            runId: data.runId,
-            planNo: data.planNo,
-            plan: outcome.plan,
-            usage: outcome.usage,
-            lessonsUsed: outcome.lessonsUsed,
-          });
-          runtime.logger.info(
-            { runId: data.runId, planNo: data.planNo, done: outcome.plan.done, nextStep: outcome.plan.current_step?.title ?? null },
-            "plan ready",
+            stop,
           );
-        } else {
-          await events.apply({
-            type: "plan.failed",
-            eventId,
-            runId: data.runId,
-            planNo: data.planNo,
-            reason: outcome.reason,
-            usage: outcome.usage,
-          });
-          runtime.logger.warn({ runId: data.runId, planNo: data.planNo, reason: outcome.reason }, "plan failed");
-        }
+          assertLockHeld(lock, jobId);
+          const { runId, planNo } = data;
+          if (outcome.ok) {
+            const { plan: ready, usage, lessonsUsed } = outcome;
+            await trace.carry((held) =>
+              events.apply({ type: "plan.ready", eventId, runId, planNo, plan: ready, usage, lessonsUsed }, held),
+            );
+            runtime.logger.info({ runId, planNo, done: ready.done, nextStep: ready.current_step?.title ?? null }, "plan ready");
+          } else {
+            const { reason, usage } = outcome;
+            await trace.carry((held) => events.apply({ type: "plan.failed", eventId, runId, planNo, reason, usage }, held));
+            runtime.logger.warn({ runId, planNo, reason }, "plan failed");
+          }
+        });
       },
     });
   };

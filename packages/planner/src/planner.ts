@@ -2,12 +2,13 @@ import { jsonSchemaOf, errorMessage, type LessonRef, Plan, type Usage, ReinError
 import type { PlanJob } from "@rein/contracts/messages";
 import type { Redactor } from "@rein/guard";
 import { completeStructured, type ModelProvider, type ModelStreamEvent, usageOfFailure } from "@rein/models";
-import type { TraceLog } from "@rein/runtime";
+import type { TraceWriter } from "@rein/trace";
 import { checkPlan } from "./plan-checks.ts";
 import { fanOutInstruction, PLANNER_SYSTEM, renderPlannerContext } from "./planner-prompt.ts";
 
 export interface PlannerDeps {
-  trace: TraceLog;
+  /** The job's trace writer (a TraceHold in the plan consumer). */
+  trace: TraceWriter;
   /** The provider for the planner role; `job.modelOverride` picks another through this. */
   providerFor: (override?: PlanJob["modelOverride"]) => ModelProvider;
   /** Lessons similar to the goal; none when no lesson memory is configured. */

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { PlanJob } from "@rein/contracts/messages";
+import type { ControlEvent, PlanJob } from "@rein/contracts/messages";
+import type { RunEvents } from "@rein/consumer";
 import { type ModelProvider, ScriptedProvider } from "@rein/models";
 import { jobIds } from "@rein/runtime";
 import { findTraceEvent } from "@rein/trace";
@@ -29,11 +30,11 @@ const fixture = consumerPerTest({ beforeEach, afterEach });
 const storeRun = (runId: string, status: string) =>
   fixture.runtime.redis.hset(fixture.runtime.keys.run(runId), "state", JSON.stringify({ status, planCount: 2, steps: [] }));
 
-const start = (provider: ModelProvider, stalled?: { lockDuration: number }) => {
+const start = (provider: ModelProvider, stalled?: { lockDuration: number }, events?: RunEvents) => {
   fixture.consumer = startPlanConsumer(
     fixture.runtime,
     { providerFor: () => provider, lessonsFor: async () => [] },
-    { concurrency: 1, stalled },
+    { concurrency: 1, stalled, events },
   );
   return fixture.consumer;
 };
@@ -77,5 +78,44 @@ describe("a plan worker whose job lock lapses", () => {
     expect(provider.calls).toBe(1);
     expect(fixture.sent).toEqual([]);
     expect(await fixture.runtime.queues.plan.getJobState(jobId)).toBe("active");
+  });
+});
+
+describe("what a plan job records", () => {
+  const kindsOf = (encoded: readonly string[]) => encoded.map((event) => (JSON.parse(event) as { kind: string }).kind);
+
+  it("writes the model's answer with the plan, in the write that applies it, and the call as it starts", async () => {
+    const runId = "run_held";
+    await storeRun(runId, "planning");
+    const applied: { event: ControlEvent; trace: readonly string[]; stored: string[] }[] = [];
+    start(new ScriptedProvider({ planner: [{ turns: [{ output: concrete }] }] }), undefined, {
+      apply: async (event, trace = []) => {
+        applied.push({ event, trace, stored: (await fixture.runtime.trace.read(runId)).map((stored) => stored.kind) });
+      },
+    });
+    await fixture.runtime.queues.sendPlan(jobOf(runId));
+    await until("the plan applied", () => applied.length > 0);
+    const [{ event, trace, stored }] = applied as [(typeof applied)[0]];
+    expect(event.type).toBe("plan.ready");
+    expect(stored).toEqual(["model.called"]);
+    expect(kindsOf(trace)).toEqual(["model.responded"]);
+  });
+
+  it("still writes the model's answer when the plan cannot be applied, before the job fails", async () => {
+    const runId = "run_unapplied";
+    await storeRun(runId, "planning");
+    let tries = 0;
+    const worker = start(new ScriptedProvider({ planner: [{ turns: [{ output: concrete }] }] }), undefined, {
+      apply: async () => {
+        tries += 1;
+        throw new Error("Redis went away mid-apply");
+      },
+    });
+    const failed = new Promise<void>((resolve) => worker.once("failed", () => resolve()));
+    await fixture.runtime.queues.sendPlan(jobOf(runId));
+    await failed;
+    expect(tries).toBe(1);
+    const kinds = (await fixture.runtime.trace.read(runId)).map((stored) => stored.kind);
+    expect(kinds).toEqual(["model.called", "model.responded"]);
   });
 });

@@ -14,10 +14,16 @@ import type { LocalHandoff } from "./local-handoff.ts";
  * second application from counting twice). With `local`, the plan and
  * evaluate jobs a result asks for may run in this process (LocalHandoff).
  */
-export function appliedRunEvents(applier: EventApplier, runtime: Pick<ControllerRuntime, "queues">, local?: LocalHandoff): RunEvents {
+export function appliedRunEvents(
+  applier: EventApplier,
+  runtime: Pick<ControllerRuntime, "queues" | "trace">,
+  local?: LocalHandoff,
+): RunEvents {
   return {
-    apply: async (event) => {
-      if (!(await applier.apply(event, local))) await runtime.queues.sendControl(event);
+    apply: async (event, trace = []) => {
+      if (await applier.apply(event, local, trace)) return;
+      if (trace.length > 0) await runtime.trace.appendEncoded(event.runId, trace);
+      await runtime.queues.sendControl(event);
     },
     settle: (runId, eventId) => applier.settle(runId, eventId, local),
   };

@@ -35,8 +35,10 @@ export interface EventApplier {
    * event is applied, found applied before (its effects performed again) or
    * dropped; false when other writers kept advancing the run through every retry.
    * With `local`, the plan and evaluate jobs it asks for may run in this process (LocalHandoff).
+   * `held`: encoded trace events of the run that come before the event's own (RunEvents.apply), written with
+   * it; on false they are not written.
    */
-  apply(event: ControlEvent, local?: LocalHandoff): Promise<boolean>;
+  apply(event: ControlEvent, local?: LocalHandoff, held?: readonly string[]): Promise<boolean>;
   /** Performs the effects of `eventId` again if it is the last event `runId` applied (see RunEvents.settle). */
   settle(runId: string, eventId: string, local?: LocalHandoff): Promise<void>;
 }
@@ -65,9 +67,9 @@ export function createEventApplier(options: EventApplierOptions): EventApplier {
   const written = new WrittenStates(options.keptStateChars ?? 8 * 1024 * 1024);
 
   /** Writes the transition's state and trace with compare-and-set on `read`'s version, keeping what it wrote. */
-  const save = async (next: RunState, read: RunState, trace: readonly TraceEventInput[]): Promise<SaveOutcome> => {
+  const save = async (next: RunState, read: RunState, held: readonly string[], trace: readonly TraceEventInput[]): Promise<SaveOutcome> => {
     const outcome = await runtime.runs.saveOrRead(next, read.version, {
-      events: trace.map((event) => runtime.trace.encode(event)),
+      events: [...held, ...trace.map((event) => runtime.trace.encode(event))],
       ttlSeconds: runtime.trace.ttlSeconds,
     });
     if (outcome.saved) written.keep(next, outcome.json);
@@ -95,7 +97,13 @@ export function createEventApplier(options: EventApplierOptions): EventApplier {
    * Applies the event to `state`; not done, with what the run holds now, when another writer advanced it first.
    * A `kept` state may be behind: only a write that lands is trusted from it, anything else is decided on a read.
    */
-  const applyTo = async (state: RunState | null, event: ControlEvent, kept: boolean, local?: LocalHandoff): Promise<Applied> => {
+  const applyTo = async (
+    state: RunState | null,
+    event: ControlEvent,
+    kept: boolean,
+    held: readonly string[],
+    local?: LocalHandoff,
+  ): Promise<Applied> => {
     if (!state) {
       // Its run was pruned (or never existed): retrying cannot help, and a trace written now would outlive every run key.
       runtime.logger.warn(
@@ -106,17 +114,19 @@ export function createEventApplier(options: EventApplierOptions): EventApplier {
     }
     if (state.appliedEvents.at(-1) === event.eventId) {
       if (kept) return { done: false };
-      // Redelivered after a crash between writing state and enqueueing: finish the job.
+      // Redelivered after a crash between writing state and enqueueing: finish the job. What this try recorded is its own.
+      if (held.length > 0) await runtime.trace.appendEncoded(event.runId, held);
       await afterWrite(state, state.outbox, event, local);
       return { done: true };
     }
     const next = transition(state, event, transitionSettings(runtime.config, now()));
     if (!next.applied) {
       if (kept) return { done: false };
-      await runtime.trace.appendMany(next.trace);
+      const trace = [...held, ...next.trace.map((traced) => runtime.trace.encode(traced))];
+      if (trace.length > 0) await runtime.trace.appendEncoded(event.runId, trace);
       return { done: true };
     }
-    const outcome = await save(next.state, state, next.trace);
+    const outcome = await save(next.state, state, held, next.trace);
     if (!outcome.saved) return { done: false, current: outcome.current };
     logTransition(runtime.logger, next.trace);
     await afterWrite(next.state, next.effects, event, local, state);
@@ -124,11 +134,12 @@ export function createEventApplier(options: EventApplierOptions): EventApplier {
   };
 
   return {
-    apply: async (event, local) => {
+    apply: async (event, local, held = []) => {
       const kept = written.take(event.runId);
-      let applied: Applied = kept ? await applyTo(kept, event, true, local) : { done: false };
+      let applied: Applied = kept ? await applyTo(kept, event, true, held, local) : { done: false };
       for (let attempt = 0; attempt <= conflictRetries && !applied.done; attempt += 1) {
-        applied = await applyTo(applied.current === undefined ? await runtime.runs.get(event.runId) : applied.current, event, false, local);
+        const current = applied.current === undefined ? await runtime.runs.get(event.runId) : applied.current;
+        applied = await applyTo(current, event, false, held, local);
       }
       return applied.done;
     },

@@ -110,7 +110,7 @@ export async function submitGoal(runtime: ReinRuntime, input: unknown, options: 
     events: [submitted, ...unsandboxed].map((event) => runtime.trace.encode(event)),
     ttlSeconds: runtime.trace.ttlSeconds,
   });
-  await (options.events ?? queuedRunEvents(runtime.queues)).apply({ type: "goal.submitted", eventId: `submitted-${runId}`, runId });
+  await (options.events ?? queuedRunEvents(runtime)).apply({ type: "goal.submitted", eventId: `submitted-${runId}`, runId });
   runtime.logger.info({ runId, tools: goal.tools.length, workspace: origin?.kind ?? null }, "run submitted");
   return { runId, state, origin };
 }

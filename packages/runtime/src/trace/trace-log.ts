@@ -92,9 +92,14 @@ export class TraceLog implements TraceWriter {
 
   async append(input: TraceEventInput): Promise<TypedTraceEvent> {
     const json = this.encode(input);
-    const ttl = this.options.ttlSeconds ? String(this.options.ttlSeconds) : "";
-    const seq = Number(await append.run(this.redis, [this.keys.trace(input.runId), this.keys.traceSeq(input.runId)], [ttl, json]));
+    const seq = await this.appendEncoded(input.runId, [json]);
     return typedTraceEvent(TraceEvent.parse(restored(input.runId, JSON.parse(json), seq)));
+  }
+
+  /** Writes events of run `runId` already encoded (encode), in order, in one script call; returns the last one's seq. */
+  async appendEncoded(runId: string, events: readonly string[]): Promise<number> {
+    const ttl = this.options.ttlSeconds ? String(this.options.ttlSeconds) : "";
+    return Number(await append.run(this.redis, [this.keys.trace(runId), this.keys.traceSeq(runId)], [ttl, ...events]));
   }
 
   /** Encoded events and blobs of one run as a batch for writeTurn, blobs redacted as putBlobs does. */
@@ -108,10 +113,6 @@ export class TraceLog implements TraceWriter {
       events,
       blobEntries: [...blobs].map(([id, content]) => [id, redact ? this.redactBlob(id, content, redact) : content] as const),
     };
-  }
-
-  async appendMany(inputs: readonly TraceEventInput[]): Promise<void> {
-    for (const input of inputs) await this.append(input);
   }
 
   async read(runId: string, fromSeq = 0): Promise<TypedTraceEvent[]> {

@@ -1,0 +1,82 @@
+import type { TraceEventInput, TraceWriter } from "@rein/trace";
+import type { Redactor } from "@rein/guard";
+import type { TraceLog } from "@rein/runtime";
+
+/**
+ * What a trusted role's job records after its work is done and before its
+ * result is applied: written with the result, in the compare-and-set that
+ * applies it (RunEvents.apply), rather than each in a script call of its own.
+ */
+const HELD_KINDS: ReadonlySet<string> = new Set(["model.responded", "fingerprints.recorded", "claims.checked", "lesson.used"]);
+
+/**
+ * One plan or evaluate job's trace writer for its run. Events of the kinds
+ * above are held, encoded (so stamped and observed) when they happen; any
+ * other event of the run is written at once, with everything held before it,
+ * so the stream keeps the order events happened in and a call in flight
+ * (`model.called`, a check's command) shows while it runs. `carry` hands the
+ * held events to the result's write; `around` writes them where no result
+ * carried them (the job failed).
+ */
+export class TraceHold implements TraceWriter {
+  #held: string[] = [];
+
+  constructor(
+    private readonly trace: TraceLog,
+    readonly runId: string,
+  ) {}
+
+  /** Every event goes through the trace log's encode, and so its redaction. */
+  redactsWith(redactor: Redactor): boolean {
+    return this.trace.redactsWith(redactor);
+  }
+
+  async append(input: TraceEventInput): Promise<void> {
+    if (input.runId !== this.runId) {
+      await this.trace.append(input);
+      return;
+    }
+    this.#held.push(this.trace.encode(input));
+    if (!HELD_KINDS.has(input.kind)) await this.flush();
+  }
+
+  putBlobs(runId: string, blobs: ReadonlyMap<string, string>): Promise<void> {
+    return this.trace.putBlobs(runId, blobs);
+  }
+
+  /**
+   * Hands the held events (encoded, in order) to `write`, the result's write; if it throws, they are held
+   * again, for `flush`: a try whose result did not land still shows what it spent.
+   */
+  async carry(write: (held: readonly string[]) => Promise<void>): Promise<void> {
+    const held = this.#take();
+    try {
+      await write(held);
+    } catch (error) {
+      this.#held = [...held, ...this.#held];
+      throw error;
+    }
+  }
+
+  /** Runs a job's work; if it throws, what is held and no result carried is written (best effort) before the error goes on. */
+  async around<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      await this.flush().catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Writes what is held, where no result carries it. */
+  async flush(): Promise<void> {
+    const held = this.#take();
+    if (held.length > 0) await this.trace.appendEncoded(this.runId, held);
+  }
+
+  #take(): string[] {
+    const held = this.#held;
+    this.#held = [];
+    return held;
+  }
+}
