@@ -1,5 +1,6 @@
 import { loadExample } from "../examples/load-example.ts";
 import {
+  intakeEvents,
   replyToRun,
   submitGoal,
   CONTROLLER_SEEN_SECONDS,
@@ -11,15 +12,19 @@ import { withContext } from "./cli-context.ts";
 import type { CommandHandler } from "./command-spec.ts";
 import type { CANCEL, REPLY, SUBMIT } from "./command-specs.ts";
 import { goalFromCli, workspaceFlags } from "./goal-input.ts";
+import { packetSigningKeys } from "./packet-signing-keys.ts";
 import { err, out } from "./output.ts";
 
 export const submitCommand: CommandHandler<typeof SUBMIT> = ({ goal: goalText }, flags) =>
   withContext(flags, async (context) => {
     const example = flags.example === undefined ? undefined : await loadExample(flags.example);
     const goal = goalFromCli(goalText, example, flags.tools, flags.kind);
+    // Where the packet-signing key is (the controller's machine), the run is taken in here, as rein serve does.
+    const { privateKey } = packetSigningKeys(context.config, { create: false });
     const { runId } = await submitGoal(context.runtime, goal, {
       knownTools: knownToolNames(context.config, example?.tools ?? []),
       unavailableMcp: await unavailableMcpServers(context.runtime),
+      events: privateKey ? intakeEvents(context.runtime, privateKey) : undefined,
       ...workspaceFlags(flags, example),
     });
     out(runId);
