@@ -1,5 +1,5 @@
 import type { RateSnapshot } from "@rein/models/rate-limit";
-import type { ReinRuntime } from "@rein/runtime";
+import { type ReinRuntime, stepQueueName } from "@rein/runtime";
 import { type PublishedWorker, readWorkerStatus } from "@rein/controller";
 import { fleetRateBudgets } from "../rate-limit/fleet-rate-budgets.ts";
 import { everyQueue, jobCountsOf } from "../redis/every-queue.ts";
@@ -23,13 +23,14 @@ export interface QueueOverview {
 }
 
 /**
- * `GET /queues`: each queue's job counts (BullMQ getJobCounts, over its shards), every build's
- * step queue among them, the workers seen recently and the fleet's rate budgets.
+ * `GET /queues`: each queue's job counts (BullMQ getJobCounts, over its shards), the step queue
+ * of every build still at work among them, the workers seen recently and the fleet's rate budgets.
  */
 export async function queueOverview(runtime: ReinRuntime): Promise<QueueOverview> {
+  const named = await everyQueue(runtime);
   const [queues, workers, rateLimits] = await Promise.all([
     Promise.all(
-      (await everyQueue(runtime)).map(async (queue): Promise<QueueDepth> => {
+      named.map(async (queue): Promise<QueueDepth> => {
         const counts = await jobCountsOf(queue, "waiting", "active", "delayed", "failed", "prioritized");
         return {
           queue: queue.name,
@@ -44,8 +45,16 @@ export async function queueOverview(runtime: ReinRuntime): Promise<QueueOverview
     readWorkerStatus(runtime),
     fleetRateBudgets(runtime),
   ]);
+  // A build's step queue stays in view while it holds a job or a worker announces the build: a drained, retired build's goes.
+  const announced = new Set(workers.flatMap((worker) => (worker.build ? [stepQueueName(worker.build)] : [])));
+  const shown = queues.filter(
+    (depth, index) =>
+      !named[index]?.build ||
+      announced.has(depth.queue) ||
+      depth.waiting + depth.active + depth.delayed + depth.failed + depth.prioritized > 0,
+  );
   return {
-    queues,
+    queues: shown,
     workers: workers.map(({ at, ...worker }) => ({ ...worker, lastHeartbeat: new Date(at).toISOString() })),
     rateLimits,
   };

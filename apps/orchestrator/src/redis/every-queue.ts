@@ -6,22 +6,25 @@ import { QUEUE_NAMES, type ReinRuntime, stepQueueName } from "@rein/runtime";
 export interface NamedQueue {
   name: string;
   shards: Queue[];
+  /** The build whose step queue it is. */
+  build?: string;
 }
 
 /** The role queues and the step queue of every build a role process was started with (`<p>:builds`), for views and metrics. */
 export async function everyQueue(runtime: Pick<ReinRuntime, "queues" | "redis" | "keys">): Promise<NamedQueue[]> {
   const builds = await runtime.redis.smembers(runtime.keys.builds());
-  const names = [
-    ...Object.values(QUEUE_NAMES),
+  const named: { name: string; build?: string }[] = [
+    ...Object.values(QUEUE_NAMES).map((name) => ({ name })),
     ...builds
       .filter((build) => BuildId.safeParse(build).success)
       .sort()
-      .map((build) => stepQueueName(build)),
+      .map((build) => ({ name: stepQueueName(build), build })),
   ];
   const shards = Array.from({ length: runtime.queues.shardCount }, (_, shard) => shard);
-  return names.map((name) => ({
+  return named.map(({ name, build }) => ({
     name,
     shards: shards.map((shard) => runtime.queues.named(name, shard)).filter((queue) => queue !== undefined),
+    ...(build ? { build } : {}),
   }));
 }
 

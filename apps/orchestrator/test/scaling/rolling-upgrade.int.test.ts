@@ -144,6 +144,17 @@ describe("a rolling upgrade between builds", { timeout: 180_000 }, () => {
     const stepWorkers = overview.workers.filter((worker) => worker.roles.includes("step"));
     expect(stepWorkers.map((worker) => worker.build).sort()).toEqual(["v1", "v2"]);
   });
+
+  it("leaves out a retired build's step queue while it is empty and no worker announces that build", async () => {
+    const { runtime } = harness;
+    await runtime.redis.sadd(runtime.keys.builds(), "v0");
+    expect((await queueOverview(runtime)).queues.map((queue) => queue.queue)).not.toContain("step.v0");
+    // A job still waiting there is something an operator must see: no worker of its build is left to take it.
+    await runtime.queues.stepOf("v0").add("step", { stranded: true }, { jobId: "stranded-step" });
+    const stranded = (await queueOverview(runtime)).queues.find((queue) => queue.queue === "step.v0");
+    expect(stranded).toMatchObject({ waiting: 1 });
+    await runtime.queues.stepOf("v0").remove("stranded-step");
+  });
 });
 
 describe("a build that declares an earlier one compatible", { timeout: 180_000 }, () => {
