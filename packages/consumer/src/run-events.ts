@@ -12,7 +12,7 @@ import type { ReinQueues, TraceLog } from "@rein/runtime";
 export interface RunEvents {
   /**
    * Applies `event` to its run, or hands it to whoever will; resolves once it is durable either way.
-   * `trace`: events of the run the job recorded before its result (TraceHold.take, encoded), written before the event's own.
+   * `trace`: events of the run the job recorded before its result (TraceHold.carry, encoded), written before the event's own.
    */
   apply(event: ControlEvent, trace?: readonly string[]): Promise<void>;
   /**

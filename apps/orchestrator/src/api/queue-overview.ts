@@ -1,5 +1,5 @@
 import type { RateSnapshot } from "@rein/models/rate-limit";
-import { type ReinRuntime, stepQueueName } from "@rein/runtime";
+import type { ReinRuntime } from "@rein/runtime";
 import { type PublishedWorker, readWorkerStatus } from "@rein/controller";
 import { fleetRateBudgets } from "../rate-limit/fleet-rate-budgets.ts";
 import { everyQueue, jobCountsOf } from "../redis/every-queue.ts";
@@ -46,13 +46,11 @@ export async function queueOverview(runtime: ReinRuntime): Promise<QueueOverview
     fleetRateBudgets(runtime),
   ]);
   // A build's step queue stays in view while it holds a job or a worker announces the build: a drained, retired build's goes.
-  const announced = new Set(workers.flatMap((worker) => (worker.build ? [stepQueueName(worker.build)] : [])));
-  const shown = queues.filter(
-    (depth, index) =>
-      !named[index]?.build ||
-      announced.has(depth.queue) ||
-      depth.waiting + depth.active + depth.delayed + depth.failed + depth.prioritized > 0,
-  );
+  const announced = new Set(workers.map((worker) => worker.build));
+  const shown = queues.filter((depth, index) => {
+    const build = named[index]?.build;
+    return !build || announced.has(build) || depth.waiting + depth.active + depth.delayed + depth.failed + depth.prioritized > 0;
+  });
   return {
     queues: shown,
     workers: workers.map(({ at, ...worker }) => ({ ...worker, lastHeartbeat: new Date(at).toISOString() })),

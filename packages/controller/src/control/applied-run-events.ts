@@ -1,4 +1,4 @@
-import type { RunEvents } from "@rein/consumer";
+import { queuedRunEvents, type RunEvents } from "@rein/consumer";
 import type { ControllerRuntime } from "@rein/runtime";
 import type { EventApplier } from "./event-applier.ts";
 import type { LocalHandoff } from "./local-handoff.ts";
@@ -19,11 +19,10 @@ export function appliedRunEvents(
   runtime: Pick<ControllerRuntime, "queues" | "trace">,
   local?: LocalHandoff,
 ): RunEvents {
+  const queued = queuedRunEvents(runtime);
   return {
     apply: async (event, trace = []) => {
-      if (await applier.apply(event, local, trace)) return;
-      if (trace.length > 0) await runtime.trace.appendEncoded(event.runId, trace);
-      await runtime.queues.sendControl(event);
+      if (!(await applier.apply(event, local, trace))) await queued.apply(event, trace);
     },
     settle: (runId, eventId) => applier.settle(runId, eventId, local),
   };

@@ -24,8 +24,9 @@ export interface LocalHandoffOptions {
  * asked for it, in that job's place among the role's concurrent jobs (the
  * job waits for it), so a crash redelivers that job, whose result's effects
  * are performed again; while it runs, and until it expires after the job
- * finished, a lease (HandoffLeases) stands for the queue job, so the re-drive
- * sweep neither re-sends a slow one nor misses a dead one. Whatever it cannot run here (no slot, too many hops, a failure
+ * finished, a lease (HandoffLeases) stands for the queue job, so the
+ * re-drive sweep neither re-sends a slow one nor misses a dead one.
+ * Whatever it cannot run here (no slot, too many hops, a failure
  * to try again) goes to its queue under the same job id, with the queue's
  * retries: a handed job is the first try of the queued one. Only plan and
  * evaluate consumers hand jobs over: a controller's events never wait on a model.

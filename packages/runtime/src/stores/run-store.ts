@@ -79,13 +79,12 @@ export class RunStore {
   }
 
   /**
-   * Creates a run; fails if one with this id exists. The index entries are
-   * written first, in commands of their own (the indexes are in other cluster
-   * slots): a crash in between leaves entries without a run, which readers
-   * skip and prune removes, never a run that prune or the re-drive sweep
-   * cannot find.
+   * Creates a run (version 0), with `trace`, its first events, in the same
+   * script; fails if one with this id exists. The index entries are written
+   * first, in commands of their own (the indexes are in other cluster slots):
+   * a crash in between leaves entries without a run, which readers skip and
+   * prune removes, never a run that prune or the re-drive sweep cannot find.
    */
-  /** Writes a new run (version 0), with `trace`, its first events, in the same script. */
   async create(state: RunState, trace?: TraceWrite): Promise<void> {
     const valid = RunState.parse(state);
     await Promise.all([this.redis.zadd(this.keys.runIndex(), "NX", Date.parse(valid.createdAt), valid.runId), this.active.record(valid)]);
