@@ -104,7 +104,7 @@ export function evaluateJobRunner(
       intake,
       onDropped: async () => events.settle?.(data.runId, eventId),
       run: async ({ jobId, lock, stop }) => {
-        const workspace = await Workspace.forRun(runtime.config.workspaceRoot, data.runId);
+        const workspace = await Workspace.ofRun(runtime.config.workspaceRoot, data.runId);
         const trace = new TraceHold(runtime.trace, data.runId);
         const verdict = await trace.around(async () => {
           const evaluation = await evaluate(

@@ -57,7 +57,7 @@ export function pluginTools(host: PluginHost, options: { redactor?: Redactor } =
           result = await host.call(tool.name, args, {
             runId: context.runId,
             stepId: context.stepId,
-            workspaceRoot: context.workspace.root,
+            workspaceRoot: context.workspace.directory(),
             signal: context.signal,
           });
         } catch (error) {

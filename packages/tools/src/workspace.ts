@@ -13,19 +13,46 @@ import { pathSizeProblem } from "./path-limits.ts";
  * hold when it opens: the handle itself is checked (checked-open.ts).
  */
 export class Workspace {
-  private constructor(readonly root: string) {}
+  private constructor(
+    readonly root: string,
+    /** Why the run's directory cannot be used here, for a workspace opened where it is missing. */
+    private readonly missing?: string,
+  ) {}
 
   static async open(root: string): Promise<Workspace> {
     await mkdir(root, { recursive: true });
     return new Workspace(await realpath(root));
   }
 
-  /** The workspace of one run under a shared root. */
+  /** The workspace of one run under a shared root, made if missing: where the run is taken in. */
   static forRun(workspaceRoot: string, runId: string): Promise<Workspace> {
-    if (!/^[a-zA-Z0-9_-]+$/.test(runId)) {
-      throw new ReinError("workspace_violation", `run id ${JSON.stringify(runId)} is not a safe directory name`);
+    return Workspace.open(runDirectory(workspaceRoot, runId));
+  }
+
+  /**
+   * The workspace of a run already taken in, where its steps and checks run.
+   * Never made here: a worker whose root is not the one the run was taken in
+   * under would otherwise work on an empty directory. Where it is missing,
+   * every use of it fails (fatal, so the step stops with the reason); tools
+   * that touch no file still run.
+   */
+  static async ofRun(workspaceRoot: string, runId: string): Promise<Workspace> {
+    const dir = runDirectory(workspaceRoot, runId);
+    try {
+      return new Workspace(await realpath(dir));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      return new Workspace(
+        dir,
+        `the workspace ${dir} of run ${runId} is not on this machine; expected this process's workspaceRoot (REIN_WORKSPACE_ROOT) to be the directory the run was taken in under, shared with the machine that took it in`,
+      );
     }
-    return Workspace.open(join(workspaceRoot, runId));
+  }
+
+  /** The root, for a tool that hands the whole directory to a process (a plugin); throws where the run's directory is missing. */
+  directory(): string {
+    this.assertPresent();
+    return this.root;
   }
 
   /** The relative form of a path inside the workspace, for scopes and policy globs. */
@@ -88,7 +115,12 @@ export class Workspace {
     return readDirectoryChecked(this.root, this.lexical(path), path);
   }
 
+  private assertPresent(): void {
+    if (this.missing !== undefined) throw new ReinError("workspace_invalid", this.missing, { details: { failure: "fatal" } });
+  }
+
   private lexical(path: string): string {
+    this.assertPresent();
     if (typeof path !== "string" || path.length === 0) {
       throw new ReinError("workspace_violation", "expected a non-empty path relative to the workspace");
     }
@@ -113,6 +145,13 @@ export class Workspace {
       );
     }
   }
+}
+
+function runDirectory(workspaceRoot: string, runId: string): string {
+  if (!/^[a-zA-Z0-9_-]+$/.test(runId)) {
+    throw new ReinError("workspace_violation", `run id ${JSON.stringify(runId)} is not a safe directory name`);
+  }
+  return join(workspaceRoot, runId);
 }
 
 async function isSymlink(path: string): Promise<boolean> {

@@ -45,7 +45,7 @@ export function startStepConsumer(deps: StepConsumerDeps): Worker {
     let workspace = workspaces.get(runId);
     if (!workspace) {
       if (workspaces.size >= 1024) workspaces.delete(workspaces.keys().next().value as string);
-      workspace = Workspace.forRun(runtime.config.workspaceRoot, runId);
+      workspace = Workspace.ofRun(runtime.config.workspaceRoot, runId);
       workspace.catch(() => workspaces.delete(runId));
       workspaces.set(runId, workspace);
     }

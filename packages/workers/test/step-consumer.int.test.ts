@@ -1,3 +1,5 @@
+import { access } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Worker } from "bullmq";
 import type { ControlEvent } from "@rein/contracts/messages";
@@ -7,6 +9,8 @@ import { jobIds } from "@rein/runtime";
 import { findTraceEvent } from "@rein/trace";
 import { until } from "@rein/contracts/testing";
 import { countingProvider } from "@rein/models/testing";
+import { builtinTools } from "@rein/tools";
+import { echoTool } from "@rein/tools/testing";
 import { lapsingLock, recordSentControl, warningsLogged } from "@rein/runtime/testing";
 import { startStepConsumer } from "../src/step-consumer.ts";
 import { echoScript, packetOf, stepFixturePerTest } from "./support/step-fixture.ts";
@@ -131,5 +135,50 @@ describe("a step worker whose job lock lapses", () => {
     expect((await fixture.runtime.checkpoints.load(runId, "step_1", 1))?.turns).toBe(1);
     // Still active, not failed: the stall check hands it to the next worker, which resumes from turn 1.
     expect(await fixture.runtime.queues.step.getJobState(jobId)).toBe("active");
+  });
+});
+
+describe("a step worker whose workspace root does not hold the run's workspace", () => {
+  // The run was taken in on a machine whose workspaceRoot this worker does not share: its files are not here.
+  it("fails a file tool's call with the reason, never makes the directory, and still runs a tool that touches no file", async () => {
+    const runId = "run_elsewhere";
+    await storeRun(runId, "dispatching", "dispatched");
+    const provider = new ScriptedProvider({
+      worker: [
+        {
+          match: "Read",
+          turns: [
+            { toolCalls: [{ name: echoTool.name, input: { i: 7 } }] },
+            { toolCalls: [{ name: "read_file", input: { path: "notes.txt" } }] },
+            { text: "Read the notes." },
+          ],
+        },
+      ],
+    });
+    consumer = startStepConsumer({
+      runtime: fixture.runtime,
+      packetPublicKey: keys.publicKey,
+      provider,
+      executor: fixture.executor([echoTool, ...builtinTools()]),
+      concurrency: 1,
+    });
+    const surface = [
+      { name: echoTool.name, scope: {} },
+      { name: "read_file", scope: { paths: ["**"] } },
+    ];
+    const { body } = packetOf(runId, "Read");
+    const packet = new PacketSigner(keys.privateKey).sign({ ...body, surface, bounds: { ...body.bounds, surface } });
+    await fixture.runtime.queues.sendStep({ packet }, jobIds.step(runId, "step_1", 1));
+    await until("step.finished", () => sent.some((event) => event.type === "step.finished"));
+
+    const events = await fixture.runtime.trace.read(runId);
+    const executed = events.filter((event) => event.kind === "tool.executed");
+    expect(executed.map((event) => [event.payload.tool, event.payload.status])).toEqual([[echoTool.name, "ok"]]);
+    const refused = events.filter((event) => event.kind === "tool.refused");
+    expect(refused.map((event) => event.payload.tool)).toEqual(["read_file"]);
+    expect(refused[0]?.payload.error).toMatch(
+      /workspace .*run_elsewhere of run run_elsewhere is not on this machine; expected .*workspaceRoot/,
+    );
+    await expect(access(join(fixture.runtime.config.workspaceRoot, runId))).rejects.toThrow(/ENOENT/);
   });
 });
