@@ -11,7 +11,7 @@ describe("rein submit and the controller that would take its run", { timeout: 24
     const alone = await rein(["submit", "list the files", "--tools", "list_files"], env);
     expect(alone.code).toBe(0);
     expect(alone.stdout.trim()).toMatch(/^run_[a-z0-9]+$/);
-    expect(alone.stderr).toContain(`rein submit: warning: no controller has been seen on prefix ${env.REIN_PREFIX} in the last 60 s`);
+    expect(alone.stderr).toContain(`rein submit: warning: no controller has been seen on prefix ${env.REIN_PREFIX} in the last 30 s`);
     expect(alone.stderr).toContain("rein serve");
 
     const serve = startRein(["serve"], env);

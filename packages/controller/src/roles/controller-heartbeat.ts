@@ -1,12 +1,17 @@
 import type { ReinRuntime } from "@rein/runtime";
-
-/** How long a controller counts as seen after its last beat; it beats four times in that window. */
-export const CONTROLLER_SEEN_SECONDS = 60;
-const BEAT_MS = (CONTROLLER_SEEN_SECONDS * 1000) / 4;
+import { PROCESS_SEEN_MS } from "../status-board/process-status-board.ts";
 
 /**
- * A running controller says so every 15 s with one SET that expires after
- * 60 s, so `rein submit` can tell a person when nothing will take their run.
+ * How long a controller counts as seen after its last beat, the window in
+ * which the queues view counts a role process; it beats four times in it.
+ */
+export const CONTROLLER_SEEN_SECONDS = PROCESS_SEEN_MS / 1000;
+const BEAT_MS = PROCESS_SEEN_MS / 4;
+
+/**
+ * A running controller says so four times per `CONTROLLER_SEEN_SECONDS`
+ * with one SET that expires after it, so `rein submit` can tell a person
+ * when nothing will take their run.
  * Stopping leaves the key to expire: another controller may still be running.
  */
 export function startControllerHeartbeat(runtime: ReinRuntime): { stop(): void } {
@@ -21,7 +26,7 @@ export function startControllerHeartbeat(runtime: ReinRuntime): { stop(): void }
   return { stop: () => clearInterval(timer) };
 }
 
-/** Whether any controller on this prefix has beaten within the last 60 s. */
+/** Whether any controller on this prefix has beaten within the last `CONTROLLER_SEEN_SECONDS`. */
 export async function controllerSeenRecently(runtime: ReinRuntime): Promise<boolean> {
   return (await runtime.redis.exists(runtime.keys.controllerSeen())) === 1;
 }

@@ -3,9 +3,10 @@ import { errorMessage } from "@rein/contracts";
 import type { ReinRuntime } from "@rein/runtime";
 import type { z } from "@rein/tools";
 
-/** How often a process publishes its status, and how old a published status may be before it is ignored. */
+/** How often a process publishes its status. */
 const PUBLISH_MS = 5_000;
-const STALE_MS = 30_000;
+/** How old a published status may be before it is ignored: a process not heard from within it counts as gone. */
+export const PROCESS_SEEN_MS = 30_000;
 
 /**
  * One hash per prefix and board, a field per process: what lives only in
@@ -37,7 +38,7 @@ export function publishProcessStatus(
     await runtime.redis
       .multi()
       .hset(key, field, value)
-      .pexpire(key, STALE_MS * 2)
+      .pexpire(key, PROCESS_SEEN_MS * 2)
       .exec();
   };
   const failed = (error: unknown) => runtime.logger.warn({ error: errorMessage(error) }, `could not publish ${board.what}`);
@@ -61,7 +62,7 @@ export async function readProcessStatus<Schema extends z.ZodType<{ at: number; p
   for (const value of Object.values(entries)) {
     try {
       const parsed = schema.safeParse(JSON.parse(value));
-      if (parsed.success && Date.now() - parsed.data.at <= STALE_MS) fresh.push(parsed.data);
+      if (parsed.success && Date.now() - parsed.data.at <= PROCESS_SEEN_MS) fresh.push(parsed.data);
     } catch {
       // A field another version wrote: not ours to interpret.
     }
