@@ -33,8 +33,9 @@ export class Workspace {
    * The workspace of a run already taken in, where its steps and checks run.
    * Never made here: a worker whose root is not the one the run was taken in
    * under would otherwise work on an empty directory. Where it is missing,
-   * every use of it fails (fatal, so the step stops with the reason); tools
-   * that touch no file still run.
+   * every use of it fails with `workspace_invalid`, saying so (a file
+   * tool's call is refused, a plugin's fails); tools that touch no file
+   * still run.
    */
   static async ofRun(workspaceRoot: string, runId: string): Promise<Workspace> {
     const dir = runDirectory(workspaceRoot, runId);

@@ -39,7 +39,7 @@ export interface StepConsumerDeps {
 export function startStepConsumer(deps: StepConsumerDeps): Worker {
   const { runtime } = deps;
   const verifier = new PacketVerifier(deps.packetPublicKey);
-  // A run's steps reuse its opened workspace instead of a mkdir and realpath each.
+  // A run's steps reuse its opened workspace instead of a realpath each.
   const workspaces = new Map<string, Promise<Workspace>>();
   const workspaceOf = (runId: string): Promise<Workspace> => {
     let workspace = workspaces.get(runId);
