@@ -4,8 +4,8 @@
  * targets: queue jobs per run, Redis commands per run, runs per Redis
  * CPU-second (beside its floor: the same figure were a run only its queue
  * jobs, from as many no-op BullMQ jobs on the same Redis), and the dispatch
- * cycle's p50 against a raw BullMQ round trip measured on the same Redis; also runs/s, submit-to-end latency and Redis
- * bytes per run. With `--model-latency-ms` the worker model answers after
+ * cycle's p50 against a raw BullMQ round trip measured on the same Redis;
+ * also runs/s, submit-to-end latency and Redis bytes per run. With `--model-latency-ms` the worker model answers after
  * that delay, so runs pile up in flight (`--runs 10000`; each step worker
  * then takes 1,000 steps at once unless `--step-concurrency` says): the step
  * wait (ready to started) and what Redis and the controller hold per run in

@@ -17,10 +17,9 @@ export { buildRegistry, buildTooling, knownToolNames, mcpSandboxing, type Toolin
 export { checkRoleProviders, providerForRole, roleTable } from "./roles/role-providers.ts";
 export { checkModelsAtStart, liveCheckRoles, providerFileProblems } from "./roles/model-startup-check.ts";
 export { claimQueueShards } from "./roles/queue-shard-claim.ts";
-export { CONTROLLER_SEEN_SECONDS, controllerSeenRecently } from "./roles/controller-heartbeat.ts";
 
 // What each process publishes about itself, for `rein status`, the API and the dashboard.
-export { type PublishedWorker, readWorkerStatus } from "./roles/worker-status-board.ts";
+export { CONTROLLER_SEEN_SECONDS, controllerSeenRecently, type PublishedWorker, readWorkerStatus } from "./roles/worker-status-board.ts";
 export { type McpServerState, publishMcpStatus, readMcpStatus, unavailableMcpServers } from "./status-board/mcp-status-board.ts";
 export { type PublishedPlugin, publishPluginStatus, readPluginStatus } from "./status-board/plugin-status-board.ts";
 

@@ -11,7 +11,6 @@ import { appliedRunEvents } from "../control/applied-run-events.ts";
 import { startController } from "../control/controller.ts";
 import { createEventApplier, type EventApplier } from "../control/event-applier.ts";
 import { LocalHandoff } from "../control/local-handoff.ts";
-import { startControllerHeartbeat } from "./controller-heartbeat.ts";
 import { startDeadlineLoop } from "./deadline-loop.ts";
 import { startRedriveLoop } from "./redrive-loop.ts";
 import { warmPresenter } from "./warm-presenter.ts";
@@ -71,7 +70,6 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
   const provider = (role: "planner" | "worker" | "judge") =>
     options.providers?.[role] ?? providerForRole(config, role, process.env, undefined, rateLimiter);
   const workers: Worker[] = [];
-  const heartbeats: { stop(): void }[] = [];
   const sweeps: { stop(): Promise<void> }[] = [];
   // One applier per process, so the states it writes are kept for the next event of the same run whichever role sends it.
   let applier: EventApplier | undefined;
@@ -106,7 +104,6 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
             }),
           );
         }
-        heartbeats.push(startControllerHeartbeat(shared));
         sweeps.push(startRedriveLoop(as("controller")), startDeadlineLoop(as("controller")));
         break;
       case "plan": {
@@ -188,7 +185,6 @@ export function startRoles(shared: ReinRuntime, options: StartRolesOptions): Run
   return {
     workers,
     close: async (graceMs = DEFAULT_GRACE_MS) => {
-      for (const heartbeat of heartbeats) heartbeat.stop();
       await Promise.all(sweeps.map((sweep) => sweep.stop()));
       const unpublished = unpublish();
       // Let current jobs finish; past the grace period, abort them: a step

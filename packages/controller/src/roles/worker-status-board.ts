@@ -1,6 +1,6 @@
 import type { ReinRuntime } from "@rein/runtime";
 import { z } from "@rein/tools";
-import { publishProcessStatus, readProcessStatus } from "../status-board/process-status-board.ts";
+import { PROCESS_SEEN_MS, publishProcessStatus, readProcessStatus } from "../status-board/process-status-board.ts";
 
 const PublishedWorker = z.object({
   at: z.number(),
@@ -43,6 +43,14 @@ export function publishWorkerStatus(
 /** The workers that beat recently on this prefix, by process. */
 export async function readWorkerStatus(runtime: ReinRuntime): Promise<PublishedWorker[]> {
   return readProcessStatus(runtime, WORKER_BOARD, PublishedWorker);
+}
+
+/** How recently a controller must have beaten to count as running, as the queues view counts every role process. */
+export const CONTROLLER_SEEN_SECONDS = PROCESS_SEEN_MS / 1000;
+
+/** Whether a process running the control role beat on this prefix within `CONTROLLER_SEEN_SECONDS`: `rein submit` warns a person when none did. */
+export async function controllerSeenRecently(runtime: ReinRuntime): Promise<boolean> {
+  return (await readWorkerStatus(runtime)).some((worker) => worker.roles.includes("control"));
 }
 
 /** The tools the step workers beating on this prefix carry from the user's modules. */

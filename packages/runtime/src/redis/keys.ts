@@ -170,10 +170,6 @@ export class RedisKeys {
   queueShardCount(): string {
     return `${this.prefix}:queue-shards`;
   }
-  /** When a controller last said it was alive; it expires on its own, so no controller means no key. */
-  controllerSeen(): string {
-    return `${this.prefix}:controller-seen`;
-  }
   /** A pub/sub channel, not a key: nothing is stored under it. */
   live(runId: string): string {
     return `${this.prefix}:live:${runId}`;
