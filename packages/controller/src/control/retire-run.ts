@@ -27,22 +27,34 @@ export async function retireRun(runtime: ControllerRuntime, state: RunState): Pr
     .flatMap((step) => checkpointKeys(runtime.keys, state.runId, step.stepId))
     .filter((key) => !key.endsWith(":owner"));
   const working = new Set([runtime.keys.toolCache(state.runId), ...checkpoints]);
-  // One slot: every one of them carries the run's hash tag.
-  await runtime.redis.del(...working);
   const { runTtlSeconds, traceCompaction } = runtime.config.retention;
-  if (traceCompaction.enabled) await runtime.trace.compact(state.runId, traceCompaction);
+  const now = Date.now();
+  // The parts touch disjoint keys, so they go out together: a retirement is a few round trips, not one per part.
+  // Compaction keeps the trace's TTL, so it may land before or after the expiry.
+  const [runKeys] = await Promise.all([
+    runKeysOf(runtime.redis, runtime.keys, state),
+    // One slot: every one of them carries the run's hash tag.
+    runtime.redis.del(...working),
+    traceCompaction.enabled ? runtime.trace.compact(state.runId, traceCompaction) : undefined,
+    new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds }).retireRun(
+      state.runId,
+      runTtlSeconds,
+    ),
+    noteRunExpiry(runtime.redis, runtime.keys, state.runId, now + runTtlSeconds * 1000),
+    forgetExpiredRuns(runtime.redis, runtime.keys, now),
+    removeFinishedJobs(runtime, state),
+  ]);
   await expireWithin(
     runtime.redis,
-    (await runKeysOf(runtime.redis, runtime.keys, state)).filter((key) => !working.has(key)),
+    runKeys.filter((key) => !working.has(key)),
     runTtlSeconds,
   );
-  await new ApprovalStore(runtime.redis, runtime.keys, { ttlSeconds: runtime.config.approvals.ttlSeconds }).retireRun(
-    state.runId,
-    runTtlSeconds,
-  );
-  const now = Date.now();
-  await noteRunExpiry(runtime.redis, runtime.keys, state.runId, now + runTtlSeconds * 1000);
-  await forgetExpiredRuns(runtime.redis, runtime.keys, now);
+  // Last: a run without a deadline is one whose retirement is done.
+  await new RunDeadlines(runtime).forget(state.runId);
+}
+
+/** Removes the finished jobs that carried a run's step results, and any of its timers and evaluations still queued. */
+async function removeFinishedJobs(runtime: ControllerRuntime, state: RunState): Promise<void> {
   const timers = state.pendingApprovals.map((approvalId) => `approval-expiry-${approvalId}`);
   const control = runtime.queues.ofRun(QUEUE_NAMES.control, state.runId);
   const evaluate = runtime.queues.ofRun(QUEUE_NAMES.evaluate, state.runId);
@@ -64,8 +76,6 @@ export async function retireRun(runtime: ControllerRuntime, state: RunState): Pr
     ...(anyQueued ? seldomQueued : []),
   ].map(({ queue, jobId }) => removeIfQueued(runtime.redis, queue, jobId));
   await Promise.all(removals.map((removal) => removal.catch(() => 0)));
-  // Last: a run without a deadline is one whose retirement is done.
-  await new RunDeadlines(runtime).forget(state.runId);
 }
 
 type QueuedJob = { queue: Queue; jobId: string };
