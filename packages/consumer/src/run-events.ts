@@ -1,4 +1,5 @@
 import type { ControlEvent } from "@rein/contracts/messages";
+import type { RunState } from "@rein/contracts/run";
 import type { ReinQueues, TraceLog } from "@rein/runtime";
 
 /**
@@ -15,6 +16,13 @@ export interface RunEvents {
    * `trace`: events of the run the job recorded before its result (TraceHold.carry, encoded), written before the event's own.
    */
   apply(event: ControlEvent, trace?: readonly string[]): Promise<void>;
+  /**
+   * Creates run `state` with `event` (its first) already applied, in one
+   * write; `trace`, the run's first events, is written with it. Present
+   * only where events are applied in place: elsewhere the run is created
+   * and the event sent as `apply` sends it.
+   */
+  start?(state: RunState, event: ControlEvent, trace: readonly string[]): Promise<void>;
   /**
    * For a job intake dropped because its run moved on: if what moved it was
    * this job's own result (event `eventId`, the last one its run applied),

@@ -24,6 +24,7 @@ export function appliedRunEvents(
     apply: async (event, trace = []) => {
       if (!(await applier.apply(event, local, trace))) await queued.apply(event, trace);
     },
+    start: (state, event, trace) => applier.start(state, event, trace, local),
     settle: (runId, eventId) => applier.settle(runId, eventId, local),
   };
 }

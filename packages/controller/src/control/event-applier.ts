@@ -39,6 +39,11 @@ export interface EventApplier {
    * it; on false they are not written.
    */
   apply(event: ControlEvent, local?: LocalHandoff, held?: readonly string[]): Promise<boolean>;
+  /**
+   * Creates run `state` with `event` applied, in one write: `held` (the run's
+   * first events, encoded) then the transition's own, then its effects (see RunEvents.start).
+   */
+  start(state: RunState, event: ControlEvent, held: readonly string[], local?: LocalHandoff): Promise<void>;
   /** Performs the effects of `eventId` again if it is the last event `runId` applied (see RunEvents.settle). */
   settle(runId: string, eventId: string, local?: LocalHandoff): Promise<void>;
 }
@@ -142,6 +147,17 @@ export function createEventApplier(options: EventApplierOptions): EventApplier {
         applied = await applyTo(current, event, false, held, local);
       }
       return applied.done;
+    },
+    start: async (state, event, held, local) => {
+      const next = transition(state, event, transitionSettings(runtime.config, now()));
+      const created = next.applied ? next.state : state;
+      await runtime.runs.create(created, {
+        events: [...held, ...next.trace.map((traced) => runtime.trace.encode(traced))],
+        ttlSeconds: runtime.trace.ttlSeconds,
+      });
+      if (!next.applied) return;
+      logTransition(runtime.logger, next.trace);
+      await afterWrite(next.state, next.effects, event, local);
     },
     settle: async (runId, eventId, local) => {
       const state = await runtime.runs.get(runId);

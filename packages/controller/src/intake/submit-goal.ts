@@ -45,9 +45,10 @@ export interface Submitted {
 }
 
 /**
- * Validates a goal, creates its run and sends `goal.submitted` (applied in
- * place with `options.events`). A crash in between leaves a run that no
- * one took in, which the re-drive sweep submits again. A goal
+ * Validates a goal, creates its run and sends `goal.submitted`. Where
+ * `options.events` applies events in place, the run is created with the
+ * event applied, in one write; otherwise a crash between the two leaves a
+ * run that no one took in, which the re-drive sweep submits again. A goal
  * that is empty, too long, or names an unknown tool is refused here with a
  * `goal_invalid` error, and nothing is written or enqueued. The input is
  * parsed here, once, whether it came from a flag, a file or an HTTP body.
@@ -105,12 +106,16 @@ export async function submitGoal(runtime: ReinRuntime, input: unknown, options: 
   };
   const unsandboxed: TraceEventInput[] =
     runtime.config.sandbox === "none" ? [{ runId, kind: "sandbox.disabled", ts: now, payload: { warning: UNSANDBOXED_WARNING } }] : [];
-  // The run and its first events in one write: a run is never seen without them.
-  await runtime.runs.create(state, {
-    events: [submitted, ...unsandboxed].map((event) => runtime.trace.encode(event)),
-    ttlSeconds: runtime.trace.ttlSeconds,
-  });
-  await (options.events ?? queuedRunEvents(runtime)).apply({ type: "goal.submitted", eventId: `submitted-${runId}`, runId });
+  const first = [submitted, ...unsandboxed].map((event) => runtime.trace.encode(event));
+  const event = { type: "goal.submitted", eventId: `submitted-${runId}`, runId } as const;
+  // The run and its first events in one write: a run is never seen without them. Where the event is applied
+  // in place, it is applied in that same write.
+  if (options.events?.start) {
+    await options.events.start(state, event, first);
+  } else {
+    await runtime.runs.create(state, { events: first, ttlSeconds: runtime.trace.ttlSeconds });
+    await (options.events ?? queuedRunEvents(runtime)).apply(event);
+  }
   runtime.logger.info({ runId, tools: goal.tools.length, workspace: origin?.kind ?? null }, "run submitted");
   return { runId, state, origin };
 }
