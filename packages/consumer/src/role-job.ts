@@ -19,7 +19,11 @@ export interface JobDelivery {
 /**
  * A job run in the process of the role that produced it instead of through
  * its queue (an in-process hand-off): `jobId` is the id it has in its queue,
- * and its lease stands for the queue job's lock.
+ * and its lease stands for the queue job's lock. It skips intake's read: it
+ * is handed over by the write that asked for it (or a read that found that
+ * write the run's last), never recovered or redelivered, so its run awaited
+ * it a round trip ago; a change since then is fenced by its result's
+ * compare-and-set, as for any job.
  */
 export interface HandedJob {
   jobId: string;
@@ -54,8 +58,8 @@ export interface RoleJobSpec {
 }
 
 /**
- * Runs one job the way every role does. Intake first: a job its run no
- * longer waits for is dropped (it completes, see admitJob). Then its lock is
+ * Runs one job the way every role does. Intake first: a queued job its run
+ * no longer waits for is dropped (it completes, see admitJob). Then its lock is
  * watched while it runs and released after; a job that lost its lock, or
  * whose write was fenced off with `lock_lost`, stops without writing and
  * goes back to wait (see giveUpLostLock), whatever it was failing with. A
@@ -65,7 +69,7 @@ export async function runRoleJob(runtime: IntakeDeps, delivery: JobDelivery | Ha
   const jobId = "lease" in delivery ? delivery.jobId : (delivery.job.id ?? "");
   let lock: WatchedLock | undefined;
   try {
-    if (!(await admitJob(runtime, jobId, spec.intake, spec.stale))) return await spec.onDropped?.();
+    if (!("lease" in delivery) && !(await admitJob(runtime, jobId, spec.intake, spec.stale))) return await spec.onDropped?.();
     lock = "lease" in delivery ? delivery.lease : delivery.locks.track(jobId);
     await spec.run({ jobId, lock, stop: stopSignal(delivery.signal, lock) });
   } catch (error) {

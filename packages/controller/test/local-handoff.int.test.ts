@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/signing";
 import { type ModelProvider, ScriptedProvider } from "@rein/models";
 import { ReinError } from "@rein/contracts";
@@ -69,16 +69,19 @@ describe("the in-process hand-off between plan and evaluate", { timeout: 60_000 
   };
 
   /** Control, plan + evaluate, and step, each in a runtime of its own; the re-drive loop off, so only the test sweeps. */
-  const deploy = async (planner: ModelProvider | SecondPlanGate): Promise<{ submit(): Promise<string>; controller: ReinRuntime }> => {
+  const deploy = async (
+    planner: ModelProvider | SecondPlanGate,
+  ): Promise<{ submit(): Promise<string>; controller: ReinRuntime; planEvaluate: ReinRuntime }> => {
     if (planner instanceof SecondPlanGate) gates.push(planner);
     runtime = await createTestRuntime({ redrive: { enabled: false } });
     const keys = generatePacketKeys();
     const controller = roleRuntime();
     const stepRuntime = roleRuntime();
+    const planEvaluate = roleRuntime();
     const tooling = await buildTooling(stepRuntime, [], new ApprovalVerifier(generateKeyPair().publicKey));
     running.push(
       startRoles(controller, { roles: ["control"], packetPrivateKey: keys.privateKey }),
-      startRoles(roleRuntime(), {
+      startRoles(planEvaluate, {
         roles: ["plan", "evaluate"],
         packetPrivateKey: keys.privateKey,
         providers: { planner, judge: new ScriptedProvider({}) },
@@ -93,6 +96,7 @@ describe("the in-process hand-off between plan and evaluate", { timeout: 60_000 
     );
     return {
       controller,
+      planEvaluate,
       submit: async () => (await submitGoal(runtime, { text: "Is there anything to do?", kind: "question" }, { knownTools: [] })).runId,
     };
   };
@@ -117,6 +121,24 @@ describe("the in-process hand-off between plan and evaluate", { timeout: 60_000 
       .map((event) => event.kind)
       .filter((kind) => kind === "plan.ready" || kind === "verdict.ready" || kind === "run.done");
     expect(kinds).toEqual(["plan.ready", "verdict.ready", "plan.ready", "verdict.ready", "run.done"]);
+  });
+
+  it("reads a run at intake only for the jobs that came through a queue: a handed job was asked for by the write it follows", async () => {
+    const { submit, planEvaluate } = await deploy(new ScriptedProvider(oneStepScript));
+    const intakeReads: string[] = [];
+    const send = planEvaluate.redis.sendCommand.bind(planEvaluate.redis);
+    vi.spyOn(planEvaluate.redis, "sendCommand").mockImplementation(
+      (command: Parameters<typeof send>[0], stream?: Parameters<typeof send>[1]) => {
+        const args = command.args.map(String);
+        if (command.name.toLowerCase() === "hmget" && args.includes("awaiting")) intakeReads.push(args[0] as string);
+        return send(command, stream);
+      },
+    );
+    const runId = await submit();
+    const state = await waitForRun(runtime, runId, ended);
+    expect(state.status, state.stopReason).toBe("done");
+    // The first plan came through the plan queue; the step's evaluation, the second plan and the final evaluation were handed over.
+    expect(intakeReads).toEqual([runtime.keys.run(runId)]);
   });
 
   it("holds a lease the re-drive sweep honours while a handed plan is slower than redrive.quietMs", async () => {
