@@ -14,12 +14,14 @@ const HELD_KINDS: ReadonlySet<string> = new Set(["model.responded", "fingerprint
  * above are held, encoded (so stamped and observed) when they happen; any
  * other event of the run is written at once, with everything held before it,
  * so the stream keeps the order events happened in and a call in flight
- * (`model.called`, a check's command) shows while it runs. `carry` hands the
+ * (`model.called`, a check's command) shows while it runs; a call's prompt
+ * blobs go out with it, in the same round trip. `carry` hands the
  * held events to the result's write; `around` writes them where no result
  * carried them (the job failed).
  */
 export class TraceHold implements TraceWriter {
   #held: string[] = [];
+  #blobs = new Map<string, string>();
 
   constructor(
     private readonly trace: TraceLog,
@@ -40,8 +42,10 @@ export class TraceHold implements TraceWriter {
     if (!HELD_KINDS.has(input.kind)) await this.flush();
   }
 
-  putBlobs(runId: string, blobs: ReadonlyMap<string, string>): Promise<void> {
-    return this.trace.putBlobs(runId, blobs);
+  /** The run's blobs (a call's prompt copy) go with the next write of its events, sent ahead of them on the one connection. */
+  async putBlobs(runId: string, blobs: ReadonlyMap<string, string>): Promise<void> {
+    if (runId !== this.runId) return this.trace.putBlobs(runId, blobs);
+    for (const [id, content] of blobs) this.#blobs.set(id, content);
   }
 
   /**
@@ -49,13 +53,16 @@ export class TraceHold implements TraceWriter {
    * again, for `flush`: a try whose result did not land still shows what it spent.
    */
   async carry(write: (held: readonly string[]) => Promise<void>): Promise<void> {
+    const blobs = this.#putHeldBlobs();
     const held = this.#take();
     try {
       await write(held);
     } catch (error) {
       this.#held = [...held, ...this.#held];
+      await blobs.catch(() => {});
       throw error;
     }
+    await blobs;
   }
 
   /** Runs a job's work; if it throws, what is held and no result carried is written (best effort) before the error goes on. */
@@ -70,8 +77,24 @@ export class TraceHold implements TraceWriter {
 
   /** Writes what is held, where no result carries it. */
   async flush(): Promise<void> {
+    const blobs = this.#putHeldBlobs();
     const held = this.#take();
-    if (held.length > 0) await this.trace.appendEncoded(this.runId, held);
+    await Promise.all([blobs, held.length > 0 ? this.trace.appendEncoded(this.runId, held) : undefined]);
+  }
+
+  /**
+   * Sends the held blobs now, before anything else of the write they go
+   * with: on the one connection Redis stores them before the events naming
+   * them, and the events wait for no round trip of their own.
+   */
+  #putHeldBlobs(): Promise<void> {
+    const blobs = this.#blobs;
+    this.#blobs = new Map();
+    return this.trace.putBlobs(this.runId, blobs).catch((error: unknown) => {
+      // Held again, for the next write: the events that name them may yet be written.
+      for (const [id, content] of blobs) if (!this.#blobs.has(id)) this.#blobs.set(id, content);
+      throw error;
+    });
   }
 
   #take(): string[] {

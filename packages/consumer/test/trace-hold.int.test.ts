@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TraceEventInput } from "@rein/trace";
 import { createTestRuntime, type TestRuntime } from "@rein/runtime/testing";
 import { TraceHold } from "../src/trace-hold.ts";
@@ -48,6 +48,33 @@ describe("TraceHold: a trusted role's job's trace, held for its result's write",
       carried = held;
     });
     expect(carried).toEqual([]);
+  });
+
+  it("sends a call's prompt blobs with the call's event, not a round trip before it, and stores both", async () => {
+    const hold = new TraceHold(runtime.trace, "run_d");
+    await runtime.redis.ping();
+    // Each command as sent, and whether any command's reply had come back by then.
+    const sent: { name: string; afterAReply: boolean }[] = [];
+    let replies = 0;
+    const send = runtime.redis.sendCommand.bind(runtime.redis);
+    vi.spyOn(runtime.redis, "sendCommand").mockImplementation(
+      (command: Parameters<typeof send>[0], stream?: Parameters<typeof send>[1]) => {
+        sent.push({ name: command.name.toLowerCase(), afterAReply: replies > 0 });
+        command.promise.then(
+          () => (replies += 1),
+          () => (replies += 1),
+        );
+        return send(command, stream);
+      },
+    );
+    await hold.putBlobs("run_d", new Map([["sha256:abc", "the system prompt"]]));
+    await hold.append(called("run_d"));
+    vi.restoreAllMocks();
+
+    expect(sent.map((command) => command.name)).toContain("hset");
+    expect(sent.filter((command) => command.afterAReply)).toEqual([]);
+    expect(await runtime.redis.hget(runtime.keys.traceBlobs("run_d"), "sha256:abc")).toBe("the system prompt");
+    expect(await kinds("run_d")).toEqual(["model.called"]);
   });
 
   it("writes another run's events at once", async () => {
