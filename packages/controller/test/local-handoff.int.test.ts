@@ -141,6 +141,28 @@ describe("the in-process hand-off between plan and evaluate", { timeout: 60_000 
     expect(intakeReads).toEqual([runtime.keys.run(runId)]);
   });
 
+  it("takes each hand-off's lease in the write that asks for the job, not in a command of its own", async () => {
+    const { submit, planEvaluate } = await deploy(new ScriptedProvider(oneStepScript));
+    const leaseCommands: string[] = [];
+    const send = planEvaluate.redis.sendCommand.bind(planEvaluate.redis);
+    vi.spyOn(planEvaluate.redis, "sendCommand").mockImplementation(
+      (command: Parameters<typeof send>[0], stream?: Parameters<typeof send>[1]) => {
+        const args = command.args.map(String);
+        if (args.some((arg) => arg.includes(":handoff:")))
+          leaseCommands.push(`${command.name} ${args.filter((arg) => arg.includes(":handoff:")).length}`);
+        return send(command, stream);
+      },
+    );
+    const runId = await submit();
+    const state = await waitForRun(runtime, runId, ended);
+    expect(state.status, state.stopReason).toBe("done");
+    // The step's evaluation, the second plan and the final evaluation: each lease rode in the compare-and-set that asked for its job.
+    expect(leaseCommands).toEqual(["evalsha 1", "evalsha 1", "evalsha 1"]);
+    for (const jobId of [jobIds.evaluate(runId, "s1", 1), jobIds.plan(runId, 2), jobIds.evaluate(runId, "final", 1)]) {
+      expect(await runtime.redis.exists(runtime.keys.handoffLease(runId, jobId)), jobId).toBe(1);
+    }
+  });
+
   it("holds a lease the re-drive sweep honours while a handed plan is slower than redrive.quietMs", async () => {
     const planner = new SecondPlanGate();
     const { submit, controller } = await deploy(planner);

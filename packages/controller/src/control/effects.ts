@@ -1,4 +1,4 @@
-import type { LocalHandoff } from "./local-handoff.ts";
+import type { HandedWork, LocalHandoff } from "./local-handoff.ts";
 import { retireRun } from "./retire-run.ts";
 import { RunDeadlines } from "./run-deadlines.ts";
 import { ReinError } from "@rein/contracts";
@@ -16,6 +16,18 @@ export interface EffectContext {
   signer: PacketSigner;
   /** Where plan and evaluate jobs may run in this process instead of their queue; absent, all go to their queue. */
   local?: LocalHandoff;
+  /** By job id, the hand-off leases the write of `state` took (true) or found another's (false); see LocalHandoff.leaseFor. */
+  leased?: ReadonlyMap<string, boolean>;
+}
+
+/** The plan and evaluate jobs `effects` ask for, by the id each has in its queue: what may run in process (LocalHandoff). */
+export function handedJobIds(effects: readonly ControllerEffect[]): { kind: HandedWork["kind"]; jobId: string }[] {
+  return effects.flatMap((effect): { kind: HandedWork["kind"]; jobId: string }[] => {
+    if (effect.type === "enqueue_plan") return [{ kind: "plan", jobId: jobIds.plan(effect.job.runId, effect.job.planNo) }];
+    if (effect.type === "enqueue_evaluate")
+      return [{ kind: "evaluate", jobId: jobIds.evaluate(effect.job.runId, effect.job.stepId, effect.job.attempt) }];
+    return [];
+  });
 }
 
 /**
@@ -30,7 +42,7 @@ export async function performEffects(effects: readonly ControllerEffect[], conte
 }
 
 /** Performs one effect. Every effect is idempotent: a replay after a crash changes nothing. */
-async function performEffect(effect: ControllerEffect, { state, event, runtime, signer, local }: EffectContext): Promise<void> {
+async function performEffect(effect: ControllerEffect, { state, event, runtime, signer, local, leased }: EffectContext): Promise<void> {
   switch (effect.type) {
     case "prepare_workspace":
       // Filled, if at all, at intake by the submitter, which alone knows
@@ -42,7 +54,8 @@ async function performEffect(effect: ControllerEffect, { state, event, runtime, 
       return;
     case "enqueue_plan": {
       const { job } = effect;
-      const handed = await local?.run({ kind: "plan", job, jobId: jobIds.plan(job.runId, job.planNo) });
+      const jobId = jobIds.plan(job.runId, job.planNo);
+      const handed = await local?.run({ kind: "plan", job, jobId }, leased?.get(jobId));
       if (!handed) await runtime.queues.sendPlan(job);
       return;
     }
@@ -56,7 +69,8 @@ async function performEffect(effect: ControllerEffect, { state, event, runtime, 
       return;
     case "enqueue_evaluate": {
       const job = evaluateJobOf(effect.job, event);
-      const handed = await local?.run({ kind: "evaluate", job, jobId: jobIds.evaluate(job.runId, job.stepId, job.attempt) });
+      const jobId = jobIds.evaluate(job.runId, job.stepId, job.attempt);
+      const handed = await local?.run({ kind: "evaluate", job, jobId }, leased?.get(jobId));
       if (!handed) await runtime.queues.sendEvaluate(job);
       return;
     }

@@ -4,7 +4,7 @@ import type { ControlEvent, ControllerEffect } from "@rein/contracts/messages";
 import { PacketSigner } from "@rein/signing";
 import type { ControllerRuntime, ReinConfig, SaveOutcome } from "@rein/runtime";
 import type { TraceEventInput } from "@rein/trace";
-import { performEffects } from "./effects.ts";
+import { handedJobIds, performEffects } from "./effects.ts";
 import type { LocalHandoff } from "./local-handoff.ts";
 import { transition, type TransitionSettings } from "../transition/transition.ts";
 import { logTransition } from "./transition-log.ts";
@@ -71,12 +71,24 @@ export function createEventApplier(options: EventApplierOptions): EventApplier {
   const conflictRetries = options.conflictRetries ?? 5;
   const written = new WrittenStates(options.keptStateChars ?? 8 * 1024 * 1024);
 
-  /** Writes the transition's state and trace with compare-and-set on `read`'s version, keeping what it wrote. */
-  const save = async (next: RunState, read: RunState, held: readonly string[], trace: readonly TraceEventInput[]): Promise<SaveOutcome> => {
-    const outcome = await runtime.runs.saveOrRead(next, read.version, {
-      events: [...held, ...trace.map((event) => runtime.trace.encode(event))],
-      ttlSeconds: runtime.trace.ttlSeconds,
-    });
+  /**
+   * Writes the transition's state and trace with compare-and-set on `read`'s version, keeping what it wrote,
+   * and takes in it the leases of the `handed` jobs (see LocalHandoff.leaseFor).
+   */
+  const save = async (
+    next: RunState,
+    read: RunState,
+    held: readonly string[],
+    trace: readonly TraceEventInput[],
+    handed: readonly HandedLease[],
+  ): Promise<SaveOutcome> => {
+    const lease = handed[0]?.lease;
+    const outcome = await runtime.runs.saveOrRead(
+      next,
+      read.version,
+      { events: [...held, ...trace.map((event) => runtime.trace.encode(event))], ttlSeconds: runtime.trace.ttlSeconds },
+      lease && { keys: handed.map(({ jobId }) => runtime.keys.handoffLease(next.runId, jobId)), ...lease },
+    );
     if (outcome.saved) written.keep(next, outcome.json);
     return outcome;
   };
@@ -94,8 +106,12 @@ export function createEventApplier(options: EventApplierOptions): EventApplier {
     event?: ControlEvent,
     local?: LocalHandoff,
     previous?: RunState,
+    leased?: ReadonlyMap<string, boolean>,
   ): Promise<void> => {
-    await Promise.all([runtime.runs.active.record(state, previous), performEffects(effects, { state, event, runtime, signer, local })]);
+    await Promise.all([
+      runtime.runs.active.record(state, previous),
+      performEffects(effects, { state, event, runtime, signer, local, leased }),
+    ]);
   };
 
   /**
@@ -131,10 +147,12 @@ export function createEventApplier(options: EventApplierOptions): EventApplier {
       if (trace.length > 0) await runtime.trace.appendEncoded(event.runId, trace);
       return { done: true };
     }
-    const outcome = await save(next.state, state, held, next.trace);
+    const handed = handedLeases(next.effects, local);
+    const outcome = await save(next.state, state, held, next.trace, handed);
     if (!outcome.saved) return { done: false, current: outcome.current };
     logTransition(runtime.logger, next.trace);
-    await afterWrite(next.state, next.effects, event, local, state);
+    const leased = new Map(handed.map(({ jobId }, index) => [jobId, outcome.leased[index] === true]));
+    await afterWrite(next.state, next.effects, event, local, state, leased);
     return { done: true };
   };
 
@@ -166,6 +184,18 @@ export function createEventApplier(options: EventApplierOptions): EventApplier {
       await afterWrite(state, state.outbox, undefined, local);
     },
   };
+}
+
+/** A job a write asks for that this process would run in place, with the lease the write takes for it. */
+type HandedLease = { jobId: string; lease: { holder: string; ttlMs: number } };
+
+/** The jobs `effects` ask for that `local` would run here now: their leases are taken in the write that asks for them. */
+function handedLeases(effects: readonly ControllerEffect[], local: LocalHandoff | undefined): HandedLease[] {
+  if (!local) return [];
+  return handedJobIds(effects).flatMap(({ kind, jobId }) => {
+    const lease = local.leaseFor(kind);
+    return lease ? [{ jobId, lease }] : [];
+  });
 }
 
 /** An event's application: done, or not yet with what the run holds now (undefined: unknown, read it; null: gone). */

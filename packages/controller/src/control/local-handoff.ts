@@ -50,17 +50,28 @@ export class LocalHandoff {
   }
 
   /**
+   * The lease `run` would take for a job of `kind`, for the write that asks
+   * for the job to take instead (RunStore.saveOrRead): one round trip fewer
+   * per hand-off. Undefined when this process would not run such a job now.
+   */
+  leaseFor(kind: HandedWork["kind"]): { holder: string; ttlMs: number } | undefined {
+    return this.#runnerFor(kind) ? { holder: this.#holder, ttlMs: this.options.leaseMs } : undefined;
+  }
+
+  /**
    * Runs `work` here; false when it was not run and must be sent to its
    * queue. True also when another holder has its lease: it runs there.
+   * `leased`: whether the write that asked for it took its lease (see
+   * leaseFor), or found another's; undefined, the lease is taken now.
    */
-  async run(work: HandedWork): Promise<boolean> {
-    const hops = this.#hops.getStore() ?? 0;
-    const runner = this.#runners[work.kind] as Runner<HandedWork["job"]> | undefined;
-    if (!runner || hops >= (this.options.maxHops ?? 3) || this.#stopping.signal.aborted) return false;
+  async run(work: HandedWork, leased?: boolean): Promise<boolean> {
+    const runner = this.#runnerFor(work.kind);
+    if (!runner) return false;
     const { runId } = work.job;
     const { handoffs, logger } = this.runtime;
-    if (!(await handoffs.take(runId, work.jobId, this.#holder, this.options.leaseMs))) return true;
+    if (!(leased ?? (await handoffs.take(runId, work.jobId, this.#holder, this.options.leaseMs)))) return true;
     const lease = this.#watchLease(runId, work.jobId);
+    const hops = this.#hops.getStore() ?? 0;
     try {
       await this.#hops.run(hops + 1, () => runner(work.job, { jobId: work.jobId, lease, signal: this.#stopping.signal }));
       // The lease is left to expire: until then it stands for the finished job, as a queue keeps a finished job.
@@ -75,6 +86,13 @@ export class LocalHandoff {
     } finally {
       lease.release();
     }
+  }
+
+  /** The runner of `kind` when a job of it may run here now: hosted, within the hops, not stopping. */
+  #runnerFor(kind: HandedWork["kind"]): Runner<HandedWork["job"]> | undefined {
+    const hops = this.#hops.getStore() ?? 0;
+    if (hops >= (this.options.maxHops ?? 3) || this.#stopping.signal.aborted) return undefined;
+    return this.#runners[kind] as Runner<HandedWork["job"]> | undefined;
   }
 
   /** Stops the handed jobs running now (shutdown): each goes to its queue for another process. */

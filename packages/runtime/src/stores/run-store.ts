@@ -16,13 +16,18 @@ import { ActiveRuns } from "./active-runs.ts";
 // The status is kept beside the state so that a worker's turn write can
 // refuse to land in an ended run without parsing the whole state, and so are
 // the keys of the jobs the run waits for (`awaiting`), so that a role's
-// intake admits a job with one short read (awaited-jobs.ts). The write
+// intake admits a job with one short read (awaited-jobs.ts). Leases on jobs
+// the write asks for that the writer's process will run itself (in-process
+// hand-offs) are taken in it too, each only if free: a lease then exists
+// only for a job a landed write asked for. The write
 // that moves a run into a status that stops its steps also publishes that on
 // the run-ended channel, in the same script: a worker running one of its
 // steps hears of it at once (RunEndWatch), and can never hear of it before
 // the status it would check is stored.
-//   KEYS: run, trace stream, trace seq
-//   ARGV: expected version, version, state, trace ttl, status, run-ended channel, its message, awaiting, then the events
+//   KEYS: run, trace stream, trace seq, then the leases
+//   ARGV: expected version, version, state, trace ttl, status, run-ended channel, its message, awaiting,
+//         lease holder, lease ms, then the events
+//   Returns, when written, 1 and then 1 or 0 for each lease: taken, or another holder's.
 const compareAndSet = new LuaScript(`
 local stored = redis.call('HMGET', KEYS[1], 'version', 'status')
 local current, before = stored[1], stored[2]
@@ -31,23 +36,37 @@ if (current == false and ARGV[1] ~= '-1') or (current ~= false and current ~= AR
 end
 local stops = {${STEPS_STOPPED_STATUSES.map((status) => `['${status}'] = true`).join(", ")}}
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3], 'status', ARGV[5], 'awaiting', ARGV[8])
-local events = #ARGV - 8
+local events = #ARGV - 10
 local seq = events > 0 and redis.call('INCRBY', KEYS[3], events) - events or 0
-for i = 9, #ARGV do
+for i = 11, #ARGV do
   seq = seq + 1
   redis.call('XADD', KEYS[2], '*', 'seq', seq, 'event', ARGV[i])
 end
-if #ARGV >= 9 and ARGV[4] ~= '' then
+if events > 0 and ARGV[4] ~= '' then
   redis.call('EXPIRE', KEYS[2], ARGV[4])
   redis.call('EXPIRE', KEYS[3], ARGV[4])
 end
 if stops[ARGV[5]] and not (before and stops[before]) then
   redis.call('PUBLISH', ARGV[6], ARGV[7])
 end
-return 1
+local written = {1}
+for i = 4, #KEYS do
+  written[#written + 1] = redis.call('SET', KEYS[i], ARGV[9], 'PX', ARGV[10], 'NX') and 1 or 0
+end
+return written
 `);
-/** What `saveOrRead` did: wrote the state (as `json`), or found the run moved on to `current` (null: gone). */
-export type SaveOutcome = { saved: true; json: string } | { saved: false; current: RunState | null };
+/**
+ * What `saveOrRead` did: wrote the state (as `json`, with `leased`, for each
+ * lease asked, whether it was taken), or found the run moved on to `current` (null: gone).
+ */
+export type SaveOutcome = { saved: true; json: string; leased: boolean[] } | { saved: false; current: RunState | null };
+
+/** Leases a write takes for its writer, each only if free (HandoffLeases' keys). */
+export interface LeaseWrite {
+  keys: readonly string[];
+  holder: string;
+  ttlMs: number;
+}
 
 /** Trace events written atomically with a state (see TraceLog.encode). */
 export interface TraceWrite {
@@ -106,11 +125,11 @@ export class RunStore {
    * stored now comes back from the same round trip, validated as `get`
    * would. On success, the state as written (its JSON).
    */
-  async saveOrRead(state: RunState, expectedVersion: number, trace?: TraceWrite): Promise<SaveOutcome> {
+  async saveOrRead(state: RunState, expectedVersion: number, trace?: TraceWrite, leases?: LeaseWrite): Promise<SaveOutcome> {
     if (state.version !== expectedVersion + 1) {
       throw new ReinError("contract_invalid", `state version ${state.version} must be ${expectedVersion + 1}`);
     }
-    return this.write(state, expectedVersion, trace);
+    return this.write(state, expectedVersion, trace, leases);
   }
 
   async list(limit = 50): Promise<string[]> {
@@ -127,9 +146,9 @@ export class RunStore {
   // process (get, create), and the transition that derives the next one is checked against
   // RunState by its property tests. Re-parsing a 200-step state on every
   // save cost more than the write.
-  private async write(state: RunState, expectedVersion: number, trace?: TraceWrite): Promise<SaveOutcome> {
+  private async write(state: RunState, expectedVersion: number, trace?: TraceWrite, leases?: LeaseWrite): Promise<SaveOutcome> {
     const json = JSON.stringify(state);
-    const keys = [this.keys.run(state.runId), this.keys.trace(state.runId), this.keys.traceSeq(state.runId)];
+    const keys = [this.keys.run(state.runId), this.keys.trace(state.runId), this.keys.traceSeq(state.runId), ...(leases?.keys ?? [])];
     const written = await compareAndSet.run(this.redis, keys, [
       String(expectedVersion),
       String(state.version),
@@ -139,9 +158,11 @@ export class RunStore {
       this.keys.runEnded(),
       JSON.stringify({ runId: state.runId, status: state.status } satisfies RunEnded),
       JSON.stringify(awaitedJobs(state)),
+      leases?.holder ?? "",
+      String(leases?.ttlMs ?? 0),
       ...(trace?.events ?? []),
     ]);
-    if (written === 1) return { saved: true, json };
+    if (Array.isArray(written)) return { saved: true, json, leased: written.slice(1).map((taken) => taken === 1) };
     return { saved: false, current: typeof written === "string" ? parseStored(state.runId, written) : null };
   }
 }
