@@ -1,7 +1,8 @@
 /**
  * `npm run load`: 1,000 one-step runs submitted at once to Rein deployed as
  * separate role processes on a private Redis. Reports, beside issue 32's
- * targets: queue jobs per run, Redis commands per run, runs per Redis
+ * targets: queue jobs per run, Redis commands (and the reads that carried
+ * them) per run, runs per Redis
  * CPU-second (beside its floor: the same figure were a run only its queue
  * jobs, from as many no-op BullMQ jobs on the same Redis), and the dispatch
  * cycle's p50 against a raw BullMQ round trip measured on the same Redis;
@@ -163,6 +164,7 @@ try {
     measure("queue jobs per run", jobsPerRun, "", null, { of: "value", op: "<=", limit: 5 }),
     ...[...jobs].map(([queue, count]) => measure(`  ${queue}`, count, "", null)),
     measure("Redis commands per run", commandsPerRun, "", null, { of: "value", op: "<=", limit: 250 }),
+    measure("  Redis reads per run (round trips)", (after.reads - before.reads) / finished, "", null),
     // The floor: runs per Redis CPU-second were a run only its queue jobs.
     measure("runs per Redis CPU-second", states.size / cpuSeconds, "", floorJobs / jobsPerRun / floorCpuSeconds, {
       of: "value",

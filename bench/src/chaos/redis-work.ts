@@ -6,6 +6,13 @@ export interface RedisWork {
   /** Redis's own CPU seconds (user + sys). */
   cpuSeconds: number;
   commands: number;
+  /**
+   * Reads Redis made from client sockets (INFO stats `total_reads_processed`):
+   * its round trips with clients, each a batch of commands. A command sent
+   * alone costs Redis a read, a reply's write and often a wake of its event
+   * loop; commands sent together share them.
+   */
+  reads: number;
   /** Calls by command name (INFO commandstats), scripts' inner calls included. */
   byCommand: Map<string, number>;
   /** Microseconds Redis spent by command name (INFO commandstats); a script's inner calls count in the script's too. */
@@ -39,6 +46,7 @@ export async function redisWork(admin: Redis, queuePrefixes: readonly string[]):
   return {
     cpuSeconds: field("used_cpu_user") + field("used_cpu_sys"),
     commands: field("total_commands_processed"),
+    reads: field("total_reads_processed"),
     byCommand,
     usecByCommand,
     jobs,
