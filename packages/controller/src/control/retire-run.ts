@@ -66,16 +66,18 @@ async function removeFinishedJobs(runtime: ControllerRuntime, state: RunState): 
     ...finished.map((eventId) => ({ queue: control, jobId: jobIds.control(eventId) })),
     ...evaluateJobIdsOf(state).map((jobId) => ({ queue: evaluate, jobId })),
   ];
-  const anyQueued =
+  // A failed check looks at each, as before: removals are best effort, and their own failures are ignored too.
+  const anyQueued = async () =>
     seldomQueued.length > 0 &&
-    // A failed check looks at each, as before: removals are best effort, and their own failures are ignored too.
     (await runtime.redis.exists(...seldomQueued.map(({ queue, jobId }) => queue.toKey(jobId))).catch(() => 1)) > 0;
-  // An active job is the event being applied right now: it completes and goes with the finished jobs.
-  const removals = [
-    ...finished.map((eventId) => ({ queue: evaluate, jobId: jobIds.stepResult(eventId) })),
-    ...(anyQueued ? seldomQueued : []),
-  ].map(({ queue, jobId }) => removeIfQueued(runtime.redis, queue, jobId));
-  await Promise.all(removals.map((removal) => removal.catch(() => 0)));
+  const remove = (jobs: readonly QueuedJob[]) =>
+    Promise.all(jobs.map(({ queue, jobId }) => removeIfQueued(runtime.redis, queue, jobId).catch(() => 0)));
+  // The results' own checks go out beside the one EXISTS. An active job is the event being applied right now:
+  // it completes and goes with the finished jobs.
+  await Promise.all([
+    remove(finished.map((eventId) => ({ queue: evaluate, jobId: jobIds.stepResult(eventId) }))),
+    anyQueued().then((queued) => (queued ? remove(seldomQueued) : undefined)),
+  ]);
 }
 
 type QueuedJob = { queue: Queue; jobId: string };
