@@ -34,7 +34,7 @@ import { noopGoal, noopWorkerScript, plannerScript } from "../scripts.ts";
 import { hasSettled } from "./chaos-checks.ts";
 import { OUTSIDE_SCRIPTS, recordCommands } from "./command-record.ts";
 import { Deployment } from "./deployment.ts";
-import { queueJobsCpuSeconds } from "./queue-floor.ts";
+import { queueJobsCost } from "./queue-floor.ts";
 import { perRun, redisWork, usedMemory } from "./redis-work.ts";
 import { recordScriptCosts } from "./script-costs.ts";
 import { REDIS_BATCH_WAIT_MS, REDIS_WAIT_MS, within } from "./within.ts";
@@ -159,14 +159,15 @@ try {
   const cpuSeconds = after.cpuSeconds - before.cpuSeconds;
   log("measuring the Redis CPU of as many raw BullMQ jobs as the runs had (at most 3,000)");
   const floorJobs = Math.min(3_000, Math.round(jobsPerRun * finished));
-  const floorCpuSeconds = await withBenchEnv(deployment.redis.url, "floor", (env) => queueJobsCpuSeconds(env, admin, floorJobs));
+  const floor = await withBenchEnv(deployment.redis.url, "floor", (env) => queueJobsCost(env, admin, floorJobs));
+  // The floor's figures were a run only its queue jobs.
+  const floorRuns = floorJobs / jobsPerRun;
   const measures: Measure[] = [
     measure("queue jobs per run", jobsPerRun, "", null, { of: "value", op: "<=", limit: 5 }),
     ...[...jobs].map(([queue, count]) => measure(`  ${queue}`, count, "", null)),
     measure("Redis commands per run", commandsPerRun, "", null, { of: "value", op: "<=", limit: 250 }),
-    measure("  Redis reads per run (round trips)", (after.reads - before.reads) / finished, "", null),
-    // The floor: runs per Redis CPU-second were a run only its queue jobs.
-    measure("runs per Redis CPU-second", states.size / cpuSeconds, "", floorJobs / jobsPerRun / floorCpuSeconds, {
+    measure("  Redis reads per run (round trips)", (after.reads - before.reads) / finished, "", floor.reads / floorRuns),
+    measure("runs per Redis CPU-second", states.size / cpuSeconds, "", floorRuns / floor.cpuSeconds, {
       of: "value",
       op: ">=",
       limit: 700,

@@ -5,13 +5,19 @@ import { spawnBenchChild } from "../child-process.ts";
 import { waitUntil } from "../wait-until.ts";
 import { redisWork } from "./redis-work.ts";
 
+/** What a number of queue jobs cost Redis: its CPU-seconds and its reads from clients. */
+export interface QueueFloor {
+  cpuSeconds: number;
+  reads: number;
+}
+
 /**
- * Redis CPU-seconds that `jobs` no-op BullMQ jobs cost on this Redis: added
- * 50 at a time, one add each, with Rein's job options, as a load adds a
- * run's jobs, and taken by a worker in a process of its own at concurrency
- * 50. What a run's queue jobs alone cost, before anything Rein writes.
+ * What `jobs` no-op BullMQ jobs cost on this Redis: added 50 at a time, one
+ * add each, with Rein's job options, as a load adds a run's jobs, and taken
+ * by a worker in a process of its own at concurrency 50. What a run's queue
+ * jobs alone cost, before anything Rein writes.
  */
-export async function queueJobsCpuSeconds(env: BenchEnv, admin: Redis, jobs: number): Promise<number> {
+export async function queueJobsCost(env: BenchEnv, admin: Redis, jobs: number): Promise<QueueFloor> {
   const runtime = env.runtime();
   const queue = new Queue("queue-floor", { connection: runtime.connection, prefix: runtime.keys.queuePrefix(), defaultJobOptions });
   const worker = spawnBenchChild("./role-process.ts", {
@@ -29,7 +35,8 @@ export async function queueJobsCpuSeconds(env: BenchEnv, admin: Redis, jobs: num
     }
     // Polled seldom: each poll is Redis work the floor would count.
     await waitUntil(async () => ((await queue.getJobCounts("completed")).completed ?? 0) >= jobs, 120_000, 250);
-    return (await redisWork(admin, [])).cpuSeconds - before.cpuSeconds;
+    const after = await redisWork(admin, []);
+    return { cpuSeconds: after.cpuSeconds - before.cpuSeconds, reads: after.reads - before.reads };
   } finally {
     await worker.stop();
     await queue.close();
