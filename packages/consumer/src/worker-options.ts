@@ -1,8 +1,15 @@
 import type { WorkerOptions } from "bullmq";
 import { type QueueRole, queueSettingsOf, type ReinRuntime } from "@rein/runtime";
 
-/** Jobs a role's consumer runs at once when its caller sets none: the controller's are short Redis work, the others' wait on models. */
-export const DEFAULT_CONCURRENCY: Readonly<Record<QueueRole, number>> = { control: 8, plan: 4, step: 4, evaluate: 4 };
+/**
+ * Jobs a role's consumer runs at once when its caller sets none. The
+ * controller's are short Redis work and a plan's waits on its model: many
+ * at once cost no more, and their Redis commands share round trips (at 4,
+ * a one-step run took 29 Redis reads; at 32, 19: capacity.md). An
+ * evaluation may run check commands, and a step its tools, on this machine:
+ * fewer of those.
+ */
+export const DEFAULT_CONCURRENCY: Readonly<Record<QueueRole, number>> = { control: 32, plan: 32, step: 4, evaluate: 16 };
 
 /** What a caller may set on a role's consumer over config: `rein worker --lock-ms`, a test's faster recovery. */
 export type WorkerTiming = Partial<Pick<WorkerOptions, "lockDuration" | "stalledInterval" | "maxStalledCount">>;
