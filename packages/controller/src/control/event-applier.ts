@@ -175,7 +175,8 @@ export function createEventApplier(options: EventApplierOptions): EventApplier {
       });
       if (!next.applied) return;
       logTransition(runtime.logger, next.trace);
-      await afterWrite(next.state, next.effects, event, local);
+      // `state` was indexed among the active runs as it was created (RunStore.create): not again in the same second.
+      await afterWrite(next.state, next.effects, event, local, state);
     },
     settle: async (runId, eventId, local) => {
       const state = await runtime.runs.get(runId);
