@@ -4,7 +4,7 @@ import { ScriptedProvider } from "@rein/models";
 import { exportPacketKeys } from "@rein/signing";
 import { defaultJobOptions } from "@rein/runtime";
 import { startRoles, submitGoal } from "@rein/orchestrator";
-import { Queue, QueueEvents } from "bullmq";
+import { Queue, QueueEvents, Worker } from "bullmq";
 import type { BenchEnv } from "./bench-env.ts";
 import { spawnBenchChild } from "./child-process.ts";
 import { noopGoal, noopPlan } from "./scripts.ts";
@@ -16,13 +16,21 @@ export interface DispatchSamples {
   rein: number[];
   /** ms from adding a no-op job to seeing it completed. */
   raw: number[];
+  /**
+   * ms from adding a job to a second job, added by the first one's worker
+   * (in the other process), being taken by a worker in this process: the
+   * two queue hops of Rein's cycle (the step, then its result) with none of
+   * Rein's work.
+   */
+  relay: number[];
 }
 
 /**
  * The dispatch cycle and its floor, interleaved round by round. Both floor
  * and Rein have their worker in a process of its own (concurrency 1):
  * raw is a BullMQ add → completed round trip (completion seen through
- * QueueEvents, as a producer would); Rein is the controller in this process
+ * QueueEvents, as a producer would); relay is its two-hop counterpart;
+ * Rein is the controller in this process
  * enqueueing a step → the step role in the other process running it with a
  * no-op model → this process's evaluate role having applied `step.finished`. The bench
  * plays the planner, so a step starts exactly when it hands over a plan.
@@ -35,6 +43,21 @@ export async function dispatchCycles(env: BenchEnv, rounds: number, perRound: nu
   const rawEvents = new QueueEvents("raw-roundtrip", options);
   const childEnv = { ...env.childEnv, BENCH_CONCURRENCY: "1", REIN_PACKET_PRIVATE_KEY: exportPacketKeys(env.keys).privateKeyPem };
   const rawWorker = spawnBenchChild("./role-process.ts", { ...childEnv, BENCH_ROLE: "raw", BENCH_QUEUE: "raw-roundtrip" });
+  const relayQueue = new Queue("relay-first", { ...options, defaultJobOptions });
+  const relayWorker = spawnBenchChild("./role-process.ts", {
+    ...childEnv,
+    BENCH_ROLE: "relay",
+    BENCH_QUEUE: "relay-first",
+    BENCH_NEXT_QUEUE: "relay-second",
+  });
+  const relayTaken = new Map<string, () => void>();
+  const relayEnd = new Worker(
+    "relay-second",
+    async (job) => {
+      relayTaken.get(job.id ?? "")?.();
+    },
+    options,
+  );
   const stepWorker = spawnBenchChild("./role-process.ts", { ...childEnv, BENCH_ROLE: "step" });
 
   const enqueued = new Map<string, number>();
@@ -62,7 +85,7 @@ export async function dispatchCycles(env: BenchEnv, rounds: number, perRound: nu
   rawEvents.on("completed", ({ jobId }) => rawDone.get(jobId)?.());
 
   try {
-    await Promise.all([rawWorker.ready, stepWorker.ready, rawEvents.waitUntilReady()]);
+    await Promise.all([rawWorker.ready, relayWorker.ready, stepWorker.ready, rawEvents.waitUntilReady(), relayEnd.waitUntilReady()]);
     const total = rounds * perRound + warmup;
     const runIds = await Promise.all(
       Array.from({ length: total }, async () => (await submitGoal(intake, noopGoal, { knownTools: [] })).runId),
@@ -96,21 +119,35 @@ export async function dispatchCycles(env: BenchEnv, rounds: number, perRound: nu
       return performance.now() - started;
     };
 
-    const samples: DispatchSamples = { rein: [], raw: [] };
+    let relayIndex = 0;
+    const relayCycle = async (): Promise<number> => {
+      const jobId = `relay-${relayIndex++}`;
+      const taken = new Promise<void>((resolve) => relayTaken.set(jobId, resolve));
+      const started = performance.now();
+      await relayQueue.add("noop", { jobId }, { jobId });
+      await taken;
+      relayTaken.delete(jobId);
+      return performance.now() - started;
+    };
+
+    const samples: DispatchSamples = { rein: [], raw: [], relay: [] };
     let next = 0;
     for (let index = 0; index < warmup; index += 1) {
       await rawCycle();
+      await relayCycle();
       await reinCycle(runIds[next++] as string);
     }
     for (let round = 0; round < rounds; round += 1) {
       for (let index = 0; index < perRound; index += 1) samples.raw.push(await rawCycle());
+      for (let index = 0; index < perRound; index += 1) samples.relay.push(await relayCycle());
       for (let index = 0; index < perRound; index += 1) samples.rein.push(await reinCycle(runIds[next++] as string));
     }
     return samples;
   } finally {
     await controller.close();
-    await Promise.all([rawWorker.stop(), stepWorker.stop()]);
+    await Promise.all([rawWorker.stop(), relayWorker.stop(), stepWorker.stop()]);
+    await relayEnd.close();
     await rawEvents.close();
-    await rawQueue.close();
+    await Promise.all([rawQueue.close(), relayQueue.close()]);
   }
 }

@@ -33,6 +33,7 @@ if (only !== "runs") {
   measures.push(
     measure("dispatch cycle p50", percentile(cycles.rein, 50), "ms", percentile(cycles.raw, 50), { of: "ratio", op: "<=", limit: 2.5 }),
     measure("dispatch cycle p99", percentile(cycles.rein, 99), "ms", percentile(cycles.raw, 99)),
+    measure("two raw queue hops p50 (no Rein work)", percentile(cycles.relay, 50), "ms", percentile(cycles.raw, 50)),
   );
 }
 if (only !== "dispatch") {

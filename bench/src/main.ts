@@ -38,6 +38,7 @@ const cycles = await withBenchEnv(redisUrl, "dispatch", (env) => dispatchCycles(
 measures.push(
   measure("dispatch cycle p50", percentile(cycles.rein, 50), "ms", percentile(cycles.raw, 50), { of: "ratio", op: "<=", limit: 2.5 }),
   measure("dispatch cycle p99", percentile(cycles.rein, 99), "ms", percentile(cycles.raw, 99)),
+  measure("two raw queue hops p50 (no Rein work)", percentile(cycles.relay, 50), "ms", percentile(cycles.raw, 50)),
 );
 
 progress("worker turn against @openai/agents and a bare loop");

@@ -1,7 +1,8 @@
 /**
  * One process of the bench's deployments, started by the bench with
  * `spawnBenchChild`: BENCH_ROLE=raw runs a bare BullMQ worker with a no-op
- * processor on BENCH_QUEUE; control, plan, step or evaluate runs that Rein
+ * processor on BENCH_QUEUE; BENCH_ROLE=relay one whose processor adds the
+ * job's data as a job of the same id to BENCH_NEXT_QUEUE; control, plan, step or evaluate runs that Rein
  * role with scripted models (a planner of BENCH_STEPS no-op steps, a no-op
  * worker, a judge never asked). Prints "ready", answers a "cpu" line
  * with its user+system CPU so far in µs, stops on SIGTERM.
@@ -12,7 +13,7 @@ import { ScriptedProvider } from "@rein/models";
 import { createRuntime, ReinConfig } from "@rein/runtime";
 import { closeWorker } from "@rein/consumer";
 import { buildTooling, type RoleName, startRoles } from "@rein/orchestrator";
-import { Worker } from "bullmq";
+import { Queue, Worker } from "bullmq";
 import { noopWorkerScript, plannerScript } from "./scripts.ts";
 
 const env = (name: string): string => {
@@ -30,14 +31,21 @@ const runtime = createRuntime(
 const concurrency = Number(env("BENCH_CONCURRENCY"));
 const role = env("BENCH_ROLE");
 let close: () => Promise<void>;
-if (role === "raw") {
-  const worker = new Worker(env("BENCH_QUEUE"), async () => {}, {
-    connection: runtime.connection,
-    prefix: runtime.keys.queuePrefix(),
-    concurrency,
-  });
+if (role === "raw" || role === "relay") {
+  const options = { connection: runtime.connection, prefix: runtime.keys.queuePrefix() };
+  const next = role === "relay" ? new Queue(env("BENCH_NEXT_QUEUE"), options) : undefined;
+  const worker = new Worker(
+    env("BENCH_QUEUE"),
+    async (job) => {
+      await next?.add(job.name, job.data, { jobId: job.id });
+    },
+    { ...options, concurrency },
+  );
   await worker.waitUntilReady();
-  close = () => closeWorker(worker);
+  close = async () => {
+    await closeWorker(worker);
+    await next?.close();
+  };
 } else {
   const tooling = role === "step" ? await buildTooling(runtime, [], new ApprovalVerifier(generateKeyPair().publicKey)) : undefined;
   const running = startRoles(runtime, {

@@ -178,6 +178,7 @@ try {
     const cycles = await withBenchEnv(deployment.redis.url, "dispatch", (env) => dispatchCycles(env, 10, 20, 20));
     measures.push(
       measure("dispatch cycle p50", percentile(cycles.rein, 50), "ms", percentile(cycles.raw, 50), { of: "ratio", op: "<=", limit: 2.5 }),
+      measure("  two raw queue hops p50 (no Rein work)", percentile(cycles.relay, 50), "ms", percentile(cycles.raw, 50)),
     );
   }
   const waits = await stepWaits([...states.keys()]);
