@@ -108,27 +108,8 @@ export async function dispatchCycles(env: BenchEnv, rounds: number, perRound: nu
       const end = await applied;
       return end - (enqueued.get(runId) ?? Number.NaN);
     };
-    let rawIndex = 0;
-    const rawCycle = async (): Promise<number> => {
-      const jobId = `raw-${rawIndex++}`;
-      const completed = new Promise<void>((resolve) => rawDone.set(jobId, resolve));
-      const started = performance.now();
-      await rawQueue.add("noop", { jobId }, { jobId });
-      await completed;
-      rawDone.delete(jobId);
-      return performance.now() - started;
-    };
-
-    let relayIndex = 0;
-    const relayCycle = async (): Promise<number> => {
-      const jobId = `relay-${relayIndex++}`;
-      const taken = new Promise<void>((resolve) => relayTaken.set(jobId, resolve));
-      const started = performance.now();
-      await relayQueue.add("noop", { jobId }, { jobId });
-      await taken;
-      relayTaken.delete(jobId);
-      return performance.now() - started;
-    };
+    const rawCycle = jobCycle(rawQueue, rawDone);
+    const relayCycle = jobCycle(relayQueue, relayTaken);
 
     const samples: DispatchSamples = { rein: [], raw: [], relay: [] };
     let next = 0;
@@ -150,4 +131,18 @@ export async function dispatchCycles(env: BenchEnv, rounds: number, perRound: nu
     await rawEvents.close();
     await Promise.all([rawQueue.close(), relayQueue.close()]);
   }
+}
+
+/** A timed no-op job on `queue`: ms from adding it to its id's callback in `seen` being called. */
+function jobCycle(queue: Queue, seen: Map<string, () => void>): () => Promise<number> {
+  let index = 0;
+  return async () => {
+    const jobId = `${queue.name}-${index++}`;
+    const reached = new Promise<void>((resolve) => seen.set(jobId, resolve));
+    const started = performance.now();
+    await queue.add("noop", { jobId }, { jobId });
+    await reached;
+    seen.delete(jobId);
+    return performance.now() - started;
+  };
 }
