@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ApprovalVerifier, generateKeyPair, generatePacketKeys } from "@rein/signing";
 import { type ModelProvider, ScriptedProvider } from "@rein/models";
 import { ReinError } from "@rein/contracts";
 import { until } from "@rein/contracts/testing";
 import type { RunState } from "@rein/contracts/run";
 import { createRuntime, jobIds, type ReinRuntime, resultEventIds } from "@rein/runtime";
-import { createTestRuntime, type TestRuntime, waitForRun } from "@rein/runtime/testing";
+import { commandsSent, createTestRuntime, type SentCommand, type TestRuntime, waitForRun } from "@rein/runtime/testing";
 import { sweepLostJobs } from "../src/control/redrive-sweep.ts";
 import { buildTooling } from "../src/roles/tooling.ts";
 import { type RunningRoles, startRoles } from "../src/roles/start-roles.ts";
@@ -123,39 +123,33 @@ describe("the in-process hand-off between plan and evaluate", { timeout: 60_000 
     expect(kinds).toEqual(["plan.ready", "verdict.ready", "plan.ready", "verdict.ready", "run.done"]);
   });
 
-  it("reads a run at intake only for the jobs that came through a queue: a handed job was asked for by the write it follows", async () => {
+  /** A one-step run through to `done`, and the commands the plan-and-evaluate process sent meanwhile. */
+  const oneStepRunSent = async (): Promise<{ runId: string; sent: SentCommand[] }> => {
     const { submit, planEvaluate } = await deploy(new ScriptedProvider(oneStepScript));
-    const intakeReads: string[] = [];
-    const send = planEvaluate.redis.sendCommand.bind(planEvaluate.redis);
-    vi.spyOn(planEvaluate.redis, "sendCommand").mockImplementation(
-      (command: Parameters<typeof send>[0], stream?: Parameters<typeof send>[1]) => {
-        const args = command.args.map(String);
-        if (command.name.toLowerCase() === "hmget" && args.includes("awaiting")) intakeReads.push(args[0] as string);
-        return send(command, stream);
-      },
-    );
-    const runId = await submit();
-    const state = await waitForRun(runtime, runId, ended);
-    expect(state.status, state.stopReason).toBe("done");
+    let runId = "";
+    const sent = await commandsSent(planEvaluate.redis, async () => {
+      runId = await submit();
+      const state = await waitForRun(runtime, runId, ended);
+      expect(state.status, state.stopReason).toBe("done");
+    });
+    return { runId, sent };
+  };
+
+  it("reads a run at intake only for the jobs that came through a queue: a handed job was asked for by the write it follows", async () => {
+    const { runId, sent } = await oneStepRunSent();
+    const intakeReads = sent
+      .filter((command) => command.name === "hmget" && command.args.includes("awaiting"))
+      .map((command) => command.args[0]);
     // The first plan came through the plan queue; the step's evaluation, the second plan and the final evaluation were handed over.
     expect(intakeReads).toEqual([runtime.keys.run(runId)]);
   });
 
   it("takes each hand-off's lease in the write that asks for the job, not in a command of its own", async () => {
-    const { submit, planEvaluate } = await deploy(new ScriptedProvider(oneStepScript));
-    const leaseCommands: string[] = [];
-    const send = planEvaluate.redis.sendCommand.bind(planEvaluate.redis);
-    vi.spyOn(planEvaluate.redis, "sendCommand").mockImplementation(
-      (command: Parameters<typeof send>[0], stream?: Parameters<typeof send>[1]) => {
-        const args = command.args.map(String);
-        if (args.some((arg) => arg.includes(":handoff:")))
-          leaseCommands.push(`${command.name} ${args.filter((arg) => arg.includes(":handoff:")).length}`);
-        return send(command, stream);
-      },
-    );
-    const runId = await submit();
-    const state = await waitForRun(runtime, runId, ended);
-    expect(state.status, state.stopReason).toBe("done");
+    const { runId, sent } = await oneStepRunSent();
+    const leaseCommands = sent
+      .map((command) => ({ name: command.name, leases: command.args.filter((arg) => arg.includes(":handoff:")).length }))
+      .filter((command) => command.leases > 0)
+      .map((command) => `${command.name} ${command.leases}`);
     // The step's evaluation, the second plan and the final evaluation: each lease rode in the compare-and-set that asked for its job.
     expect(leaseCommands).toEqual(["evalsha 1", "evalsha 1", "evalsha 1"]);
     for (const jobId of [jobIds.evaluate(runId, "s1", 1), jobIds.plan(runId, 2), jobIds.evaluate(runId, "final", 1)]) {

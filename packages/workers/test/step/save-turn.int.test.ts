@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ReinError } from "@rein/contracts";
 import { saveTurn, writeTrace } from "../../src/step/save-turn.ts";
 import { openStep } from "../../src/step/step-context.ts";
-import { commandsDuring } from "../support/command-count.ts";
+import { commandsSent } from "@rein/runtime/testing";
 import { echoScript, packetOf, stepFixturePerTest } from "../support/step-fixture.ts";
 
 const RESTORED = { turns: 0, calls: 0, pending: 0, resume: null };
@@ -15,7 +15,7 @@ describe("the checkpoint stage", () => {
     const step = await openStep(packetOf(runId, "Echo"), await fixture.deps(echoScript("Echo", 1), runId));
     await step.trace.append({ runId, stepId: "step_1", kind: "step.checkpoint_restored", payload: RESTORED });
     step.loop.turns = 1;
-    const sent = await commandsDuring(fixture.runtime.redis, () => saveTurn(step));
+    const sent = await commandsSent(fixture.runtime.redis, () => saveTurn(step));
     expect(sent).toHaveLength(1);
     expect((await fixture.runtime.trace.read(runId)).map((event) => event.kind)).toEqual(["step.checkpoint_restored"]);
     expect((await step.deps.checkpoints.load(runId, "step_1", 1))?.turns).toBe(1);

@@ -3,7 +3,7 @@ import type { ModelScriptInput } from "@rein/models";
 import { defineTool, z } from "@rein/tools";
 import { echoTool } from "@rein/tools/testing";
 import { runStepLoop } from "../../src/step-loop.ts";
-import { commandsDuring } from "../support/command-count.ts";
+import { commandsSent } from "@rein/runtime/testing";
 import { echoScript, packetOf, stepFixturePerTest } from "../support/step-fixture.ts";
 
 const fixture = stepFixturePerTest();
@@ -47,9 +47,9 @@ describe("a step's read cache", () => {
       new AbortController().signal,
     );
     const deps = await cachedDeps(echoScript("Echo", calls), runId);
-    const sent = await commandsDuring(fixture.runtime.redis, () =>
-      runStepLoop(packetOf(runId, "Echo"), deps, new AbortController().signal),
-    );
+    const sent = (
+      await commandsSent(fixture.runtime.redis, () => runStepLoop(packetOf(runId, "Echo"), deps, new AbortController().signal))
+    ).map((command) => command.name);
     // Opening the step (claim, checkpoint, what the run's cache holds) and then one script per turn, plus the step's last trace write.
     const afterOpen = sent.slice(sent.indexOf("get") + 1).filter((name) => name !== "hkeys");
     expect(afterOpen).toEqual(Array.from({ length: calls + 1 }, () => "evalsha"));
