@@ -30,10 +30,10 @@ export interface DispatchSamples {
  * and Rein have their worker in a process of its own (concurrency 1):
  * raw is a BullMQ add → completed round trip (completion seen through
  * QueueEvents, as a producer would); relay is its two-hop counterpart;
- * Rein is the controller in this process
- * enqueueing a step → the step role in the other process running it with a
- * no-op model → this process's evaluate role having applied `step.finished`. The bench
- * plays the planner, so a step starts exactly when it hands over a plan.
+ * Rein is the controller in this process enqueueing a step → the step role
+ * in the other process running it with a no-op model → this process's
+ * evaluate role having applied `step.finished`. The bench plays the
+ * planner, so a step starts exactly when it hands over a plan.
  */
 export async function dispatchCycles(env: BenchEnv, rounds: number, perRound: number, warmup: number): Promise<DispatchSamples> {
   const control = env.runtime();

@@ -1,11 +1,12 @@
 /**
  * One process of the bench's deployments, started by the bench with
  * `spawnBenchChild`: BENCH_ROLE=raw runs a bare BullMQ worker with a no-op
- * processor on BENCH_QUEUE; BENCH_ROLE=relay one whose processor adds the
- * job's data as a job of the same id to BENCH_NEXT_QUEUE; control, plan, step or evaluate runs that Rein
- * role with scripted models (a planner of BENCH_STEPS no-op steps, a no-op
- * worker, a judge never asked). Prints "ready", answers a "cpu" line
- * with its user+system CPU so far in µs, stops on SIGTERM.
+ * processor on BENCH_QUEUE; relay, one whose processor adds the job's data
+ * as a job of the same id to BENCH_NEXT_QUEUE; control, plan, step or
+ * evaluate runs that Rein role with scripted models (a planner of
+ * BENCH_STEPS no-op steps, a no-op worker, a judge never asked). Prints
+ * "ready", answers a "cpu" line with its user+system CPU so far in µs,
+ * stops on SIGTERM.
  */
 import { createInterface } from "node:readline";
 import { ApprovalVerifier, generateKeyPair, loadPrivateKey, loadPublicKey } from "@rein/signing";
