@@ -2,6 +2,7 @@ export {
   buildRegistry,
   buildTooling,
   type ControllerOptions,
+  intakeEvents,
   knownToolNames,
   providerForRole,
   ROLE_NAMES,

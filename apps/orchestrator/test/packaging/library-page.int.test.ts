@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cliEnv, prefixesCleanedAfterAll } from "../support/cli.ts";
+import { QUEUE_NAMES } from "@rein/runtime";
+import { cliEnv, cliRuntimesClosedAfterAll } from "../support/cli.ts";
 
 const ORCHESTRATOR = resolve(import.meta.dirname, "../..");
 const DOCS = resolve(ORCHESTRATOR, "../../docs");
@@ -17,13 +18,13 @@ function blocks(page: string, heading: string, language: string): string[] {
 }
 
 const env = cliEnv();
-prefixesCleanedAfterAll().push(env.REIN_PREFIX as string);
+const runtimeFor = cliRuntimesClosedAfterAll();
 // Inside the orchestrator package, so the program's `@rein/*` imports resolve as an installed project's would.
 const dir = mkdtempSync(join(ORCHESTRATOR, ".library-page-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("docs/library.md", () => {
-  it("its program, with the scripted config and script of docs/models.md, runs a goal to done", () => {
+  it("its program, with the scripted config and script of docs/models.md, runs a goal to done", async () => {
     const [program] = blocks("library.md", "## A complete program", "ts");
     const [config] = blocks("models.md", "## Offline: the scripted provider", "json");
     const [script] = blocks("models.md", "### A script for your own goal", "json");
@@ -41,5 +42,10 @@ describe("docs/library.md", () => {
     expect(run.stdout).toMatch(/^\d+ run\.done$/m);
     expect(run.stdout).toMatch(/^run run_[a-z0-9]+: done$/m);
     expect(run.stdout).toContain("hello.txt now contains hello.");
+    // The program holds the packet key, so it takes its run in itself: no goal.submitted job on the control queue.
+    const runtime = runtimeFor(env);
+    const controlEvents = await runtime.redis.xrange(`${runtime.keys.queuePrefix()}:${QUEUE_NAMES.control}:events`, "-", "+");
+    const added = controlEvents.filter(([, fields]) => fields[0] === "event" && fields[1] === "added");
+    expect(added).toEqual([]);
   }, 180_000);
 });
