@@ -7,6 +7,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { markBuilt } from "./mark-built.mjs";
 
 const PNPM_VERSION = "12.4.2";
 const root = new URL("..", import.meta.url).pathname;
@@ -39,4 +40,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const quiet = existsSync(marker) && !process.env.CI;
   execFileSync(pnpm, args, { cwd: root, stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"] });
   execFileSync(pnpm, ["exec", "turbo", "run", "build", "--output-logs=errors-only"], { cwd: root, stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"], env: pnpmEnv(pnpm) });
+  markBuilt();
 }

@@ -3,40 +3,15 @@
 // missing from dist or newer than it, it runs the sources through tsx
 // instead: always the code on disk, at ~3.5 s of CPU per start until
 // `npm run build` (which `npm test` and `npm run demo` do first).
-import { existsSync, readdirSync, statSync } from "node:fs";
 import { register } from "node:module";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compiledIsCurrent } from "./dist-freshness.js";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
-const compiled = join(packageDir, "dist", "cli", "main.js");
-
-/** This package and, in the workspace, every package it is built from. */
-function checkoutPackages() {
-  const workspacePackages = join(packageDir, "..", "..", "packages");
-  const siblings = existsSync(join(packageDir, "..", "..", "pnpm-workspace.yaml")) ? readdirSync(workspacePackages).map((name) => join(workspacePackages, name)) : [];
-  return [packageDir, ...siblings].filter((dir) => existsSync(join(dir, "src")));
-}
-
-function newestSource(srcDir) {
-  let newest = 0;
-  for (const entry of readdirSync(srcDir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
-  }
-  return newest;
-}
-
-function compiledIsCurrent() {
-  if (!existsSync(compiled)) return false;
-  return checkoutPackages().every((dir) => {
-    const built = join(dir, "dist", "index.js");
-    return existsSync(built) && statSync(built).mtimeMs >= newestSource(join(dir, "src"));
-  });
-}
 
 let main;
-if (compiledIsCurrent()) {
-  ({ main } = await import(compiled));
+if (compiledIsCurrent(packageDir)) {
+  ({ main } = await import("../dist/cli/main.js"));
 } else {
   if (process.stderr.isTTY) process.stderr.write("rein: dist/ is missing or older than src/; running the TypeScript sources (slow start; `npm run build` fixes it)\n");
   const { register: registerTsx } = await import("tsx/esm/api");
