@@ -43,8 +43,9 @@ describe("docs/library.md", () => {
     expect(run.stdout).toMatch(/^run run_[a-z0-9]+: done$/m);
     expect(run.stdout).toContain("hello.txt now contains hello.");
     // The program holds the packet key, so it takes its run in itself: no goal.submitted job on the control queue.
+    const runId = /^run (run_[a-z0-9]+) submitted$/m.exec(run.stdout)?.[1] ?? "";
     const runtime = runtimeFor(env);
-    const controlEvents = await runtime.redis.xrange(`${runtime.keys.queuePrefix()}:${QUEUE_NAMES.control}:events`, "-", "+");
+    const controlEvents = await runtime.redis.xrange(runtime.queues.ofRun(QUEUE_NAMES.control, runId).toKey("events"), "-", "+");
     const added = controlEvents.filter(([, fields]) => fields[0] === "event" && fields[1] === "added");
     expect(added).toEqual([]);
   }, 180_000);
